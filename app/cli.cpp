@@ -1,0 +1,460 @@
+#include "cli.h"
+
+#include "api/crypto.h"
+#include "apikeyrepository.h"
+#include "appsettings.h"
+#include "contactrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "mainwindow.h"
+#include "secretstore.h"
+#include "serverthread.h"
+#include "settingsdialog.h"
+#include "unixsignals.h"
+#include "userrepository.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QSslSocket>
+#include <QStandardPaths>
+#include <QTextStream>
+#include <QTranslator>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+enum Exit
+{
+    Ok = 0,
+    Failure = 1,
+    Usage = 2
+};
+
+void err(const QString &line)
+{
+    fprintf(stderr, "liaison: %s\n", qPrintable(line));
+}
+
+void out(const QString &text)
+{
+    fprintf(stdout, "%s\n", qPrintable(text));
+    fflush(stdout);
+}
+
+struct Command
+{
+    QStringList words; // {"apikey", "create"}
+    QString summary;
+    QList<QCommandLineOption> options;
+    QString positional; // name of a required positional argument, if any
+};
+
+QList<Command> commands()
+{
+    return {
+        {{}, QStringLiteral("Start the desktop app (and its embedded API server per settings)."), {}, {}},
+        {{QStringLiteral("serve")},
+         QStringLiteral("Run the API server without a window until SIGINT/SIGTERM."),
+         {QCommandLineOption(QStringLiteral("listen"), QStringLiteral("Address to listen on (default 127.0.0.1:8443)."),
+                             QStringLiteral("HOST:PORT"))},
+         {}},
+        {{QStringLiteral("user"), QStringLiteral("add")},
+         QStringLiteral("Add a user who can sign in; the password is read from standard input."),
+         {QCommandLineOption(QStringLiteral("email"), QStringLiteral("E-mail address (the login)."),
+                             QStringLiteral("E")),
+          QCommandLineOption(QStringLiteral("name"), QStringLiteral("Display name."), QStringLiteral("N")),
+          QCommandLineOption(QStringLiteral("role"), QStringLiteral("admin or agent (default agent)."),
+                             QStringLiteral("ROLE"), QStringLiteral("agent"))},
+         {}},
+        {{QStringLiteral("apikey"), QStringLiteral("create")},
+         QStringLiteral("Create an API key; the key is printed once, as the last line."),
+         {QCommandLineOption(QStringLiteral("name"), QStringLiteral("Name of the key."), QStringLiteral("N")),
+          QCommandLineOption(
+              QStringLiteral("scope"),
+              QStringLiteral("A scope such as contacts:read, contacts:write or * (repeatable; default *)."),
+              QStringLiteral("S"))},
+         {}},
+        {{QStringLiteral("apikey"), QStringLiteral("list")}, QStringLiteral("List API keys."), {}, {}},
+        {{QStringLiteral("apikey"), QStringLiteral("revoke")},
+         QStringLiteral("Revoke an API key."),
+         {},
+         QStringLiteral("ID")},
+    };
+}
+
+QList<QCommandLineOption> commonOptions()
+{
+    return {QCommandLineOption(QStringLiteral("data-dir"),
+                               QStringLiteral("Data directory (default: %1).")
+                                   .arg(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)),
+                               QStringLiteral("DIR")),
+            QCommandLineOption(QStringLiteral("set"),
+                               QStringLiteral("Override a setting of liaison.ini for this run (repeatable)."),
+                               QStringLiteral("section/key=value"))};
+}
+
+QString usageOf(const Command &c)
+{
+    QString text = QStringLiteral("Usage: liaison");
+    if (!c.words.isEmpty())
+        text += QLatin1Char(' ') + c.words.join(QLatin1Char(' '));
+    text += QStringLiteral(" [options]");
+    if (!c.positional.isEmpty())
+        text += QLatin1Char(' ') + c.positional;
+    text += QLatin1String("\n") + c.summary + QLatin1Char('\n');
+    if (c.words.isEmpty()) {
+        text += QStringLiteral("\nCommands:\n");
+        for (const Command &other : commands()) {
+            if (!other.words.isEmpty())
+                text += QStringLiteral("  %1  %2\n").arg(other.words.join(QLatin1Char(' ')), -15).arg(other.summary);
+        }
+        text += QStringLiteral("Run liaison COMMAND --help for a command's options.\n");
+    }
+    text += QStringLiteral("\nOptions:\n");
+    QList<QCommandLineOption> all = c.options + commonOptions();
+    for (const QCommandLineOption &o : all) {
+        QString name = QStringLiteral("--") + o.names().constFirst();
+        if (!o.valueName().isEmpty())
+            name += QLatin1Char(' ') + o.valueName();
+        text += QStringLiteral("  %1  %2\n").arg(name, -28).arg(o.description());
+    }
+    text += QStringLiteral("  %1  %2\n").arg(QStringLiteral("-h, --help"), -28).arg(QStringLiteral("Show this help."));
+    return text;
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+// Opens the data directory, the database (migrated) and the secret store; prints what is wrong.
+struct Environment
+{
+    std::unique_ptr<AppSettings> settings;
+    std::unique_ptr<SecretStore> secrets;
+
+    bool open(const QString &dataDir, const QStringList &assignments)
+    {
+        if (!QDir().mkpath(dataDir)) {
+            err(QStringLiteral("cannot create data directory %1").arg(dataDir));
+            return false;
+        }
+        QFile::setPermissions(dataDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        settings = std::make_unique<AppSettings>(dataDir);
+        for (const QString &a : assignments) {
+            QString error;
+            if (!settings->addOverride(a, &error)) {
+                err(error);
+                return false;
+            }
+        }
+        Database::setPath(settings->databasePath());
+        try {
+            Database::migrate();
+        } catch (const std::exception &e) {
+            err(QStringLiteral("database: %1").arg(QString::fromUtf8(e.what())));
+            return false;
+        }
+        return true;
+    }
+
+    // The JWT signing key: from the keychain (or the owner-only fallback file), made at first start.
+    QByteArray jwtKey()
+    {
+        if (!secrets) {
+            secrets = std::make_unique<SecretStore>(QStringLiteral("liaison"),
+                                                    QDir(settings->dataDir()).filePath(QStringLiteral("secrets.json")));
+            for (auto it = settings->overrides().begin(); it != settings->overrides().end(); ++it) {
+                if (it.key().startsWith(QLatin1String("secrets/")))
+                    secrets->setOverride(it.key().mid(8), it.value().toUtf8());
+            }
+            secrets->open();
+        }
+        const QString name =
+            QStringLiteral("jwt-signing-key/") +
+            QString::fromLatin1(
+                QCryptographicHash::hash(QDir(settings->dataDir()).absolutePath().toUtf8(), QCryptographicHash::Sha256)
+                    .toHex()
+                    .left(16));
+        return secrets->getOrCreate(name, 32);
+    }
+};
+
+void loadTranslations(QCoreApplication &app)
+{
+    auto *qt = new QTranslator(&app);
+    if (qt->load(QLocale::system(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        app.installTranslator(qt);
+    auto *own = new QTranslator(&app);
+    if (own->load(QLocale::system(), QStringLiteral("liaison"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        app.installTranslator(own);
+}
+
+bool prepareServer(Environment &env, const QString &listen, ServerConfig *config)
+{
+    QString error;
+    if (!listen.isEmpty())
+        env.settings->addOverride(QStringLiteral("server/listen=") + listen, &error);
+    if (!env.settings->serverConfig(config, &error)) {
+        err(error);
+        return false;
+    }
+    if (!config->tls)
+        qWarning("server/tls=false: the API is served over plain HTTP; credentials cross the network unencrypted");
+    else if (!QSslSocket::supportsSsl()) {
+        err(QStringLiteral("TLS is not available (OpenSSL backend missing): %1").arg(QSslSocket::activeBackend()));
+        return false;
+    }
+    config->jwtKey = env.jwtKey();
+    return true;
+}
+
+void printServerHelp(const QString &url, const QString &dataDir)
+{
+    out(QStringLiteral("Liaison API listening on %1/api/v1").arg(url));
+    out(QStringLiteral("Data directory: %1").arg(dataDir));
+    out(QStringLiteral(
+            "Create an API key with: liaison apikey create --data-dir %1 --name NAME [--scope contacts:read]")
+            .arg(dataDir));
+    out(QStringLiteral("Then call: curl -k -H 'Authorization: Bearer <key>' %1/api/v1/contacts").arg(url));
+}
+
+int runServe(int argc, char **argv, Environment &env, const QString &listen)
+{
+    QCoreApplication app(argc, argv);
+    ServerConfig config;
+    if (!prepareServer(env, listen, &config))
+        return Failure;
+    EventBus bus;
+    ServerThread server(config, &bus);
+    if (!server.startAndWait()) {
+        err(server.errorString());
+        return Failure;
+    }
+    printServerHelp(server.baseUrl(), env.settings->dataDir());
+    UnixSignals unixSignals;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app](int signal) {
+        qInfo("signal %d: stopping", signal);
+        app.quit();
+    });
+    const int rc = app.exec();
+    server.stop();
+    Database::closeThreadConnection();
+    out(QStringLiteral("Liaison stopped."));
+    return rc;
+}
+
+int runDesktop(int argc, char **argv, Environment &env)
+{
+    QApplication app(argc, argv);
+    loadTranslations(app);
+    ServerConfig config;
+    const bool configured = prepareServer(env, {}, &config);
+    EventBus bus;
+    ContactRepository contacts(&bus);
+    ApiKeyRepository apiKeys(&bus);
+    MainWindow window(contacts, apiKeys, bus);
+    window.show();
+    std::unique_ptr<ServerThread> server;
+    if (configured) {
+        server = std::make_unique<ServerThread>(config, &bus);
+        if (server->startAndWait()) {
+            window.setServerStatus(server->baseUrl(), true);
+            printServerHelp(server->baseUrl(), env.settings->dataDir());
+        } else {
+            window.setServerStatus(QString(), false, server->errorString());
+            err(server->errorString());
+        }
+    }
+    UnixSignals unixSignals;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);
+    const int rc = app.exec();
+    if (server)
+        server->stop();
+    Database::closeThreadConnection();
+    return rc;
+}
+
+int runUserAdd(const QCommandLineParser &p)
+{
+    const QString email = p.value(QStringLiteral("email"));
+    const QString name = p.value(QStringLiteral("name"));
+    if (email.isEmpty() || name.isEmpty()) {
+        err(QStringLiteral("user add needs --email and --name"));
+        return Usage;
+    }
+    QTextStream in(stdin);
+    const QString password = in.readLine();
+    if (password.size() < 8) {
+        err(QStringLiteral("the password (read from standard input) must have at least 8 characters"));
+        return Failure;
+    }
+    try {
+        const User u =
+            UserRepository().create(email, name, p.value(QStringLiteral("role")), PasswordHasher::hash(password));
+        out(QStringLiteral("Added user %1 <%2> (%3) as %4").arg(u.name, u.email, u.role, u.id));
+        return Ok;
+    } catch (const DomainError &e) {
+        err(e.message());
+        return Failure;
+    }
+}
+
+int runApiKey(const QString &verb, const QCommandLineParser &p)
+{
+    ApiKeyRepository keys;
+    try {
+        if (verb == QLatin1String("create")) {
+            if (p.value(QStringLiteral("name")).isEmpty()) {
+                err(QStringLiteral("apikey create needs --name"));
+                return Usage;
+            }
+            const NewApiKey k = keys.create(p.value(QStringLiteral("name")), p.values(QStringLiteral("scope")));
+            out(QStringLiteral("Created API key %1 \"%2\" with scopes %3.")
+                    .arg(k.key.id, k.key.name, k.key.scopes.join(QLatin1Char(' '))));
+            out(QStringLiteral("Store it now: it is not shown again."));
+            out(k.secret);
+        } else if (verb == QLatin1String("list")) {
+            out(QStringLiteral("%1 %2 %3 %4 %5 %6")
+                    .arg(QStringLiteral("ID"), -34)
+                    .arg(QStringLiteral("NAME"), -20)
+                    .arg(QStringLiteral("PREFIX"), -12)
+                    .arg(QStringLiteral("STATE"), -8)
+                    .arg(QStringLiteral("CREATED"), -25)
+                    .arg(QStringLiteral("SCOPES")));
+            for (const ApiKey &k : keys.list()) {
+                out(QStringLiteral("%1 %2 %3 %4 %5 %6")
+                        .arg(k.id, -34)
+                        .arg(k.name, -20)
+                        .arg(k.prefix + QStringLiteral("…"), -12)
+                        .arg(k.isRevoked() ? QStringLiteral("revoked") : QStringLiteral("active"), -8)
+                        .arg(k.createdAt, -25)
+                        .arg(k.scopes.join(QLatin1Char(' '))));
+            }
+        } else {
+            keys.revoke(p.positionalArguments().value(2));
+            out(QStringLiteral("Revoked %1").arg(p.positionalArguments().value(2)));
+        }
+        return Ok;
+    } catch (const DomainError &e) {
+        err(e.message());
+        return Failure;
+    }
+}
+} // namespace
+
+int liaisonMain(int argc, char **argv)
+{
+    QCoreApplication::setApplicationName(QStringLiteral("liaison"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+
+    // The command is the leading words that are not options (or option values).
+    QStringList words;
+    for (int i = 1; i < args.size() && words.size() < 2; ++i) {
+        const QString &a = args.at(i);
+        if (a == QLatin1String("--data-dir") || a == QLatin1String("--set") || a == QLatin1String("--listen") ||
+            a == QLatin1String("--email") || a == QLatin1String("--name") || a == QLatin1String("--role") ||
+            a == QLatin1String("--scope")) {
+            ++i;
+            continue;
+        }
+        if (a.startsWith(QLatin1Char('-')))
+            continue;
+        words << a;
+    }
+    const QList<Command> all = commands();
+    const Command *command = nullptr;
+    for (const Command &c : all) {
+        if (!c.words.isEmpty() && words.mid(0, c.words.size()) == c.words)
+            command = &c;
+    }
+    if (!command) {
+        if (!words.isEmpty() && words.first() != QLatin1String("apikey") && words.first() != QLatin1String("user")) {
+            err(QStringLiteral("unknown command '%1' (see liaison --help)").arg(words.first()));
+            return Usage;
+        }
+        if (!words.isEmpty()) {
+            const bool help = args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"));
+            if (help) {
+                for (const Command &c : all) {
+                    if (c.words.value(0) == words.first())
+                        out(usageOf(c));
+                }
+                return Ok;
+            }
+            err(QStringLiteral("'%1' needs a subcommand: %2")
+                    .arg(words.first(), words.first() == QLatin1String("user")
+                                            ? QStringLiteral("add")
+                                            : QStringLiteral("create, list or revoke")));
+            return Usage;
+        }
+        command = &all.first();
+    }
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions(command->options);
+    parser.addOptions(commonOptions());
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
+    const QCommandLineOption version(QStringList{QStringLiteral("v"), QStringLiteral("version")});
+    parser.addOption(help);
+    parser.addOption(version);
+    if (!parser.parse(args)) {
+        err(parser.errorText());
+        return Usage;
+    }
+    if (parser.isSet(help)) {
+        out(usageOf(*command));
+        return Ok;
+    }
+    if (parser.isSet(version)) {
+        out(QStringLiteral("liaison 0.1.0"));
+        return Ok;
+    }
+    const qsizetype expected = command->words.size() + (command->positional.isEmpty() ? 0 : 1);
+    if (parser.positionalArguments().size() != expected) {
+        if (parser.positionalArguments().size() < expected)
+            err(QStringLiteral("%1 needs %2").arg(command->words.join(QLatin1Char(' ')), command->positional));
+        else
+            err(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().value(expected)));
+        return Usage;
+    }
+
+    QString dataDir = parser.value(QStringLiteral("data-dir"));
+    if (dataDir.isEmpty())
+        dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    dataDir = QDir(dataDir).absolutePath();
+
+    Environment env;
+    if (!env.open(dataDir, parser.values(QStringLiteral("set"))))
+        return Failure;
+
+    const QString first = command->words.value(0);
+    if (first.isEmpty()) {
+        if (!hasDisplay()) {
+            fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "
+                            "as 'liaison serve'\n");
+            return runServe(argc, argv, env, {});
+        }
+        return runDesktop(argc, argv, env);
+    }
+    if (first == QLatin1String("serve"))
+        return runServe(argc, argv, env, parser.value(QStringLiteral("listen")));
+    QCoreApplication app(argc, argv);
+    if (first == QLatin1String("user"))
+        return runUserAdd(parser);
+    return runApiKey(command->words.value(1), parser);
+}

@@ -1,0 +1,19 @@
+# liaison_add_test(<name> [NO_SUPPORT] SOURCES <files...> LIBS <targets...> [TIMEOUT <s>] [LABELS <labels...>])
+# Builds one Qt Test executable and registers it with CTest, offscreen and with test-mode paths.
+function(liaison_add_test name)
+    cmake_parse_arguments(arg "NO_SUPPORT" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    qt_add_executable(${name} ${arg_SOURCES})
+    if(arg_NO_SUPPORT)
+        target_link_libraries(${name} PRIVATE ${arg_LIBS} Qt6::Test)
+    else()
+        target_link_libraries(${name} PRIVATE ${arg_LIBS} liaison_testsupport Qt6::Test)
+    endif()
+    add_test(NAME ${name} COMMAND ${name})
+    if(NOT arg_TIMEOUT)
+        set(arg_TIMEOUT 300)
+    endif()
+    set_tests_properties(${name} PROPERTIES
+        TIMEOUT ${arg_TIMEOUT}
+        LABELS "${arg_LABELS}"
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LIAISON_BINARY=$<TARGET_FILE:liaison>;LIAISON_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+endfunction()

@@ -1,0 +1,177 @@
+#include "apikeyrepository.h"
+
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "ids.h"
+#include "timeutil.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+
+namespace {
+const QStringList kAreas = {
+    QStringLiteral("contacts"), QStringLiteral("deals"),     QStringLiteral("tasks"), QStringLiteral("conversations"),
+    QStringLiteral("messages"), QStringLiteral("campaigns"), QStringLiteral("ai"),    QStringLiteral("webhooks"),
+    QStringLiteral("settings")};
+
+QString hashSecret(const QString &secret)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(secret.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+ApiKey fromRow(const QSqlQuery &q)
+{
+    ApiKey k;
+    k.id = q.value(0).toString();
+    k.name = q.value(1).toString();
+    k.prefix = q.value(2).toString();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toByteArray()).array())
+        k.scopes << v.toString();
+    k.createdBy = q.value(4).toString();
+    k.createdAt = q.value(5).toString();
+    k.lastUsedAt = q.value(6).toString();
+    k.revokedAt = q.value(7).toString();
+    return k;
+}
+
+const QString kSelect = QStringLiteral(
+    "SELECT id, name, key_prefix, scopes, created_by, created_at, last_used_at, revoked_at FROM api_keys");
+} // namespace
+
+bool ApiKey::grants(const QStringList &scopes, const QString &scope)
+{
+    const qsizetype colon = scope.indexOf(QLatin1Char(':'));
+    const QString area = scope.left(colon);
+    for (const QString &s : scopes) {
+        if (s == QLatin1String("*") || s == scope || s == area + QLatin1String(":*"))
+            return true;
+        if (scope.endsWith(QLatin1String(":read")) && s == area + QLatin1String(":write"))
+            return true;
+    }
+    return false;
+}
+
+QJsonObject ApiKey::toJson() const
+{
+    auto nullable = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    return QJsonObject{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("prefix"), prefix},
+        {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
+        {QStringLiteral("createdBy"), nullable(createdBy)},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("lastUsedAt"), nullable(lastUsedAt)},
+        {QStringLiteral("revokedAt"), nullable(revokedAt)},
+        {QStringLiteral("active"), !isRevoked()},
+    };
+}
+
+QStringList ApiKeyRepository::knownScopes()
+{
+    QStringList out{QStringLiteral("*")};
+    for (const QString &area : kAreas)
+        out << area + QLatin1String(":read") << area + QLatin1String(":write") << area + QLatin1String(":*");
+    return out;
+}
+
+ApiKeyRepository::ApiKeyRepository(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scopes, const QString &createdBy)
+{
+    const QString trimmed = name.trimmed();
+    if (trimmed.isEmpty())
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Required field missing: name"),
+                          {{QStringLiteral("name"), QStringLiteral("is required")}});
+    if (trimmed.size() > 100)
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: name must be at most 100 characters"),
+                          {{QStringLiteral("name"), QStringLiteral("must be at most 100 characters")}});
+    QStringList finalScopes;
+    const QStringList known = knownScopes();
+    for (const QString &s : scopes) {
+        if (!known.contains(s))
+            throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                              QStringLiteral("Invalid data: unknown scope %1").arg(s),
+                              {{QStringLiteral("scopes"), QStringLiteral("unknown scope %1").arg(s)}});
+        if (!finalScopes.contains(s))
+            finalScopes << s;
+    }
+    if (finalScopes.isEmpty())
+        finalScopes << QStringLiteral("*");
+
+    quint32 random[8];
+    QRandomGenerator::system()->fillRange(random);
+    const QByteArray bytes(reinterpret_cast<const char *>(random), sizeof random);
+    NewApiKey out;
+    out.secret = QLatin1String("lk_") +
+                 QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    out.key.id = Ids::make(u"apikey");
+    out.key.name = trimmed;
+    out.key.prefix = out.secret.left(10);
+    out.key.scopes = finalScopes;
+    out.key.createdBy = createdBy;
+    out.key.createdAt = TimeUtil::nowIso();
+    Database::exec(
+        QStringLiteral("INSERT INTO api_keys (id, name, key_prefix, key_hash, scopes, created_by, created_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        {out.key.id, out.key.name, out.key.prefix, hashSecret(out.secret),
+         QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finalScopes)).toJson(QJsonDocument::Compact)),
+         createdBy.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(createdBy), out.key.createdAt});
+    if (m_bus)
+        m_bus->notify(QStringLiteral("apikey"), out.key.id, QStringLiteral("created"));
+    return out;
+}
+
+QVector<ApiKey> ApiKeyRepository::list() const
+{
+    QVector<ApiKey> out;
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY seq DESC"));
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
+std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
+{
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    return fromRow(q);
+}
+
+void ApiKeyRepository::revoke(const QString &id)
+{
+    if (!find(id))
+        throw DomainError::notFound(QStringLiteral("API key"), id);
+    Database::exec(QStringLiteral("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+                   {TimeUtil::nowIso(), id});
+    if (m_bus)
+        m_bus->notify(QStringLiteral("apikey"), id, QStringLiteral("updated"));
+}
+
+std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) const
+{
+    if (!secret.startsWith(QLatin1String("lk_")) || secret.size() > 100)
+        return std::nullopt;
+    QSqlQuery &q = Database::execCached(kSelect + QStringLiteral(" WHERE key_hash = ? AND revoked_at IS NULL"),
+                                        {hashSecret(secret)});
+    if (!q.next())
+        return std::nullopt;
+    ApiKey k = fromRow(q);
+    q.finish();
+    return k;
+}
+
+void ApiKeyRepository::touch(const QString &id)
+{
+    Database::execCached(QStringLiteral("UPDATE api_keys SET last_used_at = ? WHERE id = ?"), {TimeUtil::nowIso(), id});
+}

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+class EventBus;
+
+struct ApiKey
+{
+    QString id; // apikey_…
+    QString name;
+    QString prefix; // the first characters of the key, to recognise it in lists
+    QStringList scopes;
+    QString createdBy;
+    QString createdAt;
+    QString lastUsedAt;
+    QString revokedAt;
+
+    bool isRevoked() const { return !revokedAt.isEmpty(); }
+    // True when the key grants scope ("contacts:read"): an exact scope, "<area>:*" or "*".
+    // A "<area>:write" scope also grants "<area>:read".
+    bool allows(const QString &scope) const { return grants(scopes, scope); }
+    static bool grants(const QStringList &scopes, const QString &scope);
+    QJsonObject toJson() const;
+};
+
+struct NewApiKey
+{
+    ApiKey key;
+    QString secret; // "lk_…": shown once, stored only as a SHA-256 hash
+};
+
+// API keys for local tools. The key itself has 256 random bits, so a plain SHA-256 of it is a safe
+// stored form (no slow KDF needed, unlike passwords) and lets authentication be one indexed look-up.
+class ApiKeyRepository
+{
+public:
+    explicit ApiKeyRepository(EventBus *bus = nullptr);
+
+    // Throws DomainError (422 without a name, 400 for an unknown scope). No scopes given: ["*"].
+    NewApiKey create(const QString &name, const QStringList &scopes, const QString &createdBy = {});
+    QVector<ApiKey> list() const; // newest first, revoked ones included
+    std::optional<ApiKey> find(const QString &id) const;
+    // Throws NotFound for an unknown id; revoking twice is harmless.
+    void revoke(const QString &id);
+    // The key a bearer secret belongs to, when it exists and is not revoked.
+    std::optional<ApiKey> authenticate(const QString &secret) const;
+    // Records that the key was used now (callers throttle this: it is a write).
+    void touch(const QString &id);
+
+    // Every scope name a key may carry: "*", "<area>:read", "<area>:write", "<area>:*".
+    static QStringList knownScopes();
+
+private:
+    EventBus *m_bus;
+};

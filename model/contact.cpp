@@ -1,0 +1,294 @@
+#include "contact.h"
+
+#include "errors.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+namespace {
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+
+QJsonObject addressOrEmpty(const QJsonObject &a)
+{
+    QJsonObject out;
+    for (const char *key : {"street", "city", "country"})
+        out.insert(QLatin1String(key), a.value(QLatin1String(key)).toString());
+    return out;
+}
+
+QJsonValue nullable(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+// Collects the problems of one body, so that a client sees every bad field at once.
+class Reader
+{
+public:
+    explicit Reader(const QJsonObject &body)
+        : m_body(body)
+    {
+    }
+
+    // A string field: absent -> nullopt, null -> "", string -> trimmed, other -> error.
+    std::optional<QString> string(const char *key, int maxLength)
+    {
+        const QString name = QLatin1String(key);
+        if (!m_body.contains(name))
+            return std::nullopt;
+        const QJsonValue v = m_body.value(name);
+        if (v.isNull())
+            return QString();
+        if (!v.isString()) {
+            fail(name, QStringLiteral("must be a string"));
+            return std::nullopt;
+        }
+        const QString s = v.toString().trimmed();
+        if (s.size() > maxLength) {
+            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    void fail(const QString &field, const QString &message)
+    {
+        if (!m_errors.contains(field))
+            m_errors.insert(field, message);
+    }
+
+    const QJsonObject &body() const { return m_body; }
+    const QJsonObject &errors() const { return m_errors; }
+
+private:
+    const QJsonObject &m_body;
+    QJsonObject m_errors;
+};
+
+QString summary(const QJsonObject &errors)
+{
+    QStringList parts;
+    for (auto it = errors.begin(); it != errors.end(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
+    return parts.join(QStringLiteral("; "));
+}
+} // namespace
+
+QString Contact::displayName() const
+{
+    const QString name = (firstName + QLatin1Char(' ') + lastName).trimmed();
+    if (!name.isEmpty())
+        return name;
+    return !email.isEmpty() ? email : phone;
+}
+
+QJsonObject Contact::toJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("firstName"), firstName},
+        {QStringLiteral("lastName"), lastName},
+        {QStringLiteral("email"), nullable(email)},
+        {QStringLiteral("phone"), nullable(phone)},
+        {QStringLiteral("company"), company},
+        {QStringLiteral("position"), position},
+        {QStringLiteral("address"), addressOrEmpty(address)},
+        {QStringLiteral("tags"), QJsonArray::fromStringList(tags)},
+        {QStringLiteral("customFields"), customFields},
+        {QStringLiteral("source"), source},
+        {QStringLiteral("leadScore"), leadScore},
+        {QStringLiteral("lastMessageAt"), nullable(lastMessageAt)},
+        {QStringLiteral("totalMessages"), totalMessages},
+        {QStringLiteral("sentiment"), nullable(sentiment)},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("updatedAt"), updatedAt},
+    };
+}
+
+QJsonObject ContactNote::toJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("contactId"), contactId},
+        {QStringLiteral("content"), content},
+        {QStringLiteral("createdBy"), nullable(createdBy)},
+        {QStringLiteral("createdAt"), createdAt},
+    };
+}
+
+bool ContactRules::isValidEmail(const QString &email)
+{
+    // Deliberately simple (RFC 5322 in full accepts far more than any mail system delivers to):
+    // one "@", a non-empty local part without spaces, a domain with a dot and no empty labels.
+    static const QRegularExpression re(
+        QStringLiteral("^[^\\s@\"(),:;<>\\[\\]\\\\]+@[^\\s@\"(),:;<>\\[\\]\\\\.]+(\\.[^\\s@\"(),:;<>\\[\\]\\\\.]+)+$"));
+    return email.size() <= 254 && re.match(email).hasMatch() && !email.contains(QLatin1String(".."));
+}
+
+QString ContactRules::toE164(const QString &phone)
+{
+    const QString p = phone.trimmed();
+    if (!p.startsWith(QLatin1Char('+')))
+        return {};
+    QString digits;
+    for (int i = 1; i < p.size(); ++i) {
+        const QChar c = p.at(i);
+        if (c >= QLatin1Char('0') && c <= QLatin1Char('9'))
+            digits.append(c);
+        else if (c != QLatin1Char(' ') && c != QLatin1Char('-') && c != QLatin1Char('(') && c != QLatin1Char(')') &&
+                 c != QLatin1Char('.'))
+            return {};
+    }
+    // E.164: a country code that does not start with 0, at most 15 digits in all.
+    if (digits.size() < 7 || digits.size() > 15 || digits.startsWith(QLatin1Char('0')))
+        return {};
+    return QLatin1Char('+') + digits;
+}
+
+QString ContactRules::tagKey(const QString &tag)
+{
+    return tag.trimmed().toLower();
+}
+
+QStringList ContactRules::normalizeTags(const QStringList &tags)
+{
+    QStringList out;
+    QStringList keys;
+    for (const QString &t : tags) {
+        const QString tag = t.trimmed();
+        const QString key = tagKey(tag);
+        if (tag.isEmpty() || keys.contains(key))
+            continue;
+        keys << key;
+        out << tag;
+    }
+    return out;
+}
+
+ContactChanges ContactRules::parse(const QJsonObject &body)
+{
+    Reader r(body);
+    ContactChanges c;
+    c.firstName = r.string("firstName", 200);
+    c.lastName = r.string("lastName", 200);
+    c.company = r.string("company", 200);
+    c.position = r.string("position", 200);
+    c.source = r.string("source", 64);
+    c.email = r.string("email", 254);
+    if (c.email && !c.email->isEmpty() && !isValidEmail(*c.email))
+        r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
+    c.phone = r.string("phone", 40);
+    if (c.phone && !c.phone->isEmpty() && toE164(*c.phone).isEmpty()) {
+        r.fail(QStringLiteral("phone"), c.phone->startsWith(QLatin1Char('+'))
+                                            ? QStringLiteral("must be an international number: + and 7 to 15 digits")
+                                            : QStringLiteral("must be in international format with a leading +"));
+    }
+
+    if (body.contains(QLatin1String("address"))) {
+        const QJsonValue v = body.value(QLatin1String("address"));
+        if (v.isNull()) {
+            c.address = QJsonObject();
+        } else if (!v.isObject()) {
+            r.fail(QStringLiteral("address"), QStringLiteral("must be an object with street, city, country"));
+        } else {
+            QJsonObject a;
+            const QJsonObject in = v.toObject();
+            for (auto it = in.begin(); it != in.end(); ++it) {
+                if (it.key() != QLatin1String("street") && it.key() != QLatin1String("city") &&
+                    it.key() != QLatin1String("country")) {
+                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("is not an address field"));
+                } else if (!it.value().isString() && !it.value().isNull()) {
+                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be a string"));
+                } else if (it.value().toString().size() > 200) {
+                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be at most 200 characters"));
+                } else {
+                    a.insert(it.key(), it.value().toString().trimmed());
+                }
+            }
+            c.address = a;
+        }
+    }
+
+    if (body.contains(QLatin1String("tags"))) {
+        const QJsonValue v = body.value(QLatin1String("tags"));
+        QStringList tags;
+        bool ok = v.isArray() || v.isNull();
+        for (const QJsonValue &t : v.toArray()) {
+            if (!t.isString() || t.toString().trimmed().size() > 64) {
+                ok = false;
+                break;
+            }
+            tags << t.toString();
+        }
+        if (!ok)
+            r.fail(QStringLiteral("tags"), QStringLiteral("must be an array of strings of at most 64 characters"));
+        else if (tags.size() > 100)
+            r.fail(QStringLiteral("tags"), QStringLiteral("must have at most 100 tags"));
+        else
+            c.tags = normalizeTags(tags);
+    }
+
+    if (body.contains(QLatin1String("customFields"))) {
+        const QJsonValue v = body.value(QLatin1String("customFields"));
+        if (v.isNull())
+            c.customFields = QJsonObject();
+        else if (!v.isObject())
+            r.fail(QStringLiteral("customFields"), QStringLiteral("must be an object"));
+        else
+            c.customFields = v.toObject();
+    }
+
+    if (body.contains(QLatin1String("leadScore"))) {
+        const QJsonValue v = body.value(QLatin1String("leadScore"));
+        const double d = v.toDouble(-1);
+        if (v.isNull())
+            c.leadScore = 0;
+        else if (!v.isDouble() || d != double(int(d)) || d < 0 || d > 100)
+            r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
+        else
+            c.leadScore = int(d);
+    }
+
+    if (!r.errors().isEmpty())
+        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: ") + summary(r.errors()),
+                          r.errors());
+    return c;
+}
+
+void ContactRules::checkRequired(const Contact &c)
+{
+    QJsonObject errors;
+    if (c.firstName.isEmpty() && c.lastName.isEmpty())
+        errors.insert(QStringLiteral("firstName"), QStringLiteral("or lastName is required"));
+    if (c.email.isEmpty() && c.phone.isEmpty())
+        errors.insert(QStringLiteral("email"), QStringLiteral("or phone is required"));
+    if (!errors.isEmpty())
+        throw DomainError(DomainError::Unprocessable, kValidation,
+                          QStringLiteral("Required field missing: ") + summary(errors), errors);
+}
+
+void ContactRules::apply(Contact &c, const ContactChanges &ch)
+{
+    if (ch.firstName)
+        c.firstName = *ch.firstName;
+    if (ch.lastName)
+        c.lastName = *ch.lastName;
+    if (ch.email)
+        c.email = *ch.email;
+    if (ch.phone)
+        c.phone = *ch.phone;
+    if (ch.company)
+        c.company = *ch.company;
+    if (ch.position)
+        c.position = *ch.position;
+    if (ch.source)
+        c.source = *ch.source;
+    if (ch.address)
+        c.address = *ch.address;
+    if (ch.customFields)
+        c.customFields = *ch.customFields;
+    if (ch.tags)
+        c.tags = *ch.tags;
+    if (ch.leadScore)
+        c.leadScore = *ch.leadScore;
+}

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+struct Contact
+{
+    qint64 seq = 0;
+    QString id;
+    QString firstName;
+    QString lastName;
+    QString email;
+    QString phone;
+    QString company;
+    QString position;
+    QJsonObject address; // street, city, country
+    QStringList tags;
+    QJsonObject customFields;
+    QString source;
+    int leadScore = 0;
+    // Kept by the messaging layer; empty/zero until conversations exist.
+    QString lastMessageAt;
+    int totalMessages = 0;
+    QString sentiment;
+    QString createdAt;
+    QString updatedAt;
+
+    QString displayName() const;
+    QJsonObject toJson() const;
+};
+
+struct ContactNote
+{
+    QString id;
+    QString contactId;
+    QString content;
+    QString createdBy;
+    QString createdAt;
+
+    QJsonObject toJson() const;
+};
+
+// The fields a create or update body sets, already checked. A field absent from the body is
+// std::nullopt; a field sent as null (or "") is cleared.
+struct ContactChanges
+{
+    std::optional<QString> firstName, lastName, email, phone, company, position, source;
+    std::optional<QJsonObject> address, customFields;
+    std::optional<QStringList> tags;
+    std::optional<int> leadScore;
+};
+
+namespace ContactRules {
+// Reads a create/update body. Throws DomainError BadRequest (400, code VALIDATION_ERROR) with a
+// `details` entry per bad field: wrong JSON type, malformed e-mail, phone without "+", values out
+// of range. Required fields are checked on the merged contact by checkRequired().
+ContactChanges parse(const QJsonObject &body);
+// 422 (code VALIDATION_ERROR) unless the contact has a first or last name and an e-mail or phone.
+void checkRequired(const Contact &c);
+void apply(Contact &c, const ContactChanges &changes);
+
+bool isValidEmail(const QString &email);
+// "+90 (532) 123-45-67" -> "+905321234567"; empty when it is not an international number.
+QString toE164(const QString &phone);
+// Tags trimmed, empty ones dropped, duplicates (compared case-insensitively) removed, order kept.
+QStringList normalizeTags(const QStringList &tags);
+QString tagKey(const QString &tag);
+} // namespace ContactRules

@@ -1,0 +1,440 @@
+#include "contactrepository.h"
+
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "ids.h"
+#include "outbox.h"
+#include "textfold.h"
+#include "timeutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace {
+const QString kColumns = QStringLiteral(
+    "c.seq, c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.position, c.address, c.tags, "
+    "c.custom_fields, c.source, c.lead_score, c.last_message_at, c.total_messages, c.sentiment, c.created_at, "
+    "c.updated_at");
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compact(const QStringList &list)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
+}
+
+// NOT NULL text columns: a null QString would bind as NULL.
+QString text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+QVariant textOrNull(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+Contact fromRow(const QSqlQuery &q)
+{
+    Contact c;
+    c.seq = q.value(0).toLongLong();
+    c.id = q.value(1).toString();
+    c.firstName = q.value(2).toString();
+    c.lastName = q.value(3).toString();
+    c.email = q.value(4).toString();
+    c.phone = q.value(5).toString();
+    c.company = q.value(6).toString();
+    c.position = q.value(7).toString();
+    c.address = QJsonDocument::fromJson(q.value(8).toByteArray()).object();
+    for (const QJsonValue &t : QJsonDocument::fromJson(q.value(9).toByteArray()).array())
+        c.tags << t.toString();
+    c.customFields = QJsonDocument::fromJson(q.value(10).toByteArray()).object();
+    c.source = q.value(11).toString();
+    c.leadScore = q.value(12).toInt();
+    c.lastMessageAt = q.value(13).toString();
+    c.totalMessages = q.value(14).toInt();
+    c.sentiment = q.value(15).toString();
+    c.createdAt = q.value(16).toString();
+    c.updatedAt = q.value(17).toString();
+    return c;
+}
+
+// The words the search index holds for a contact. A phone is indexed as its digits and as the
+// digits after a 1-, 2- or 3-digit country code and the last 7, so "532 123 4567", "5321234567"
+// and "1234567" all find +90 532 123 45 67.
+QString searchDocument(const Contact &c)
+{
+    QStringList parts{c.firstName, c.lastName, c.email, c.company};
+    const QString e164 = ContactRules::toE164(c.phone);
+    if (!e164.isEmpty()) {
+        const QString digits = e164.mid(1);
+        parts << digits;
+        for (int cut = 1; cut <= 3 && digits.size() - cut >= 7; ++cut)
+            parts << digits.mid(cut);
+        if (digits.size() > 7)
+            parts << digits.right(7);
+    }
+    return TextFold::fold(parts.join(QLatin1Char(' ')));
+}
+
+// An FTS5 MATCH expression from what a user typed: every word must match as a prefix. A search
+// made only of phone characters is read as one number. Words hold only letters and digits, so
+// quoting them is safe.
+QString matchExpression(const QString &search)
+{
+    bool phoneLike = true;
+    QString digits;
+    for (QChar ch : search) {
+        if (ch.isDigit())
+            digits.append(ch);
+        else if (!QStringLiteral("+ -().").contains(ch))
+            phoneLike = false;
+    }
+    QStringList words;
+    if (phoneLike && digits.size() >= 3)
+        words << digits;
+    else
+        words = TextFold::words(TextFold::fold(search));
+    QStringList terms;
+    for (const QString &w : std::as_const(words).mid(0, 8))
+        terms << QLatin1Char('"') + w + QLatin1String("\"*");
+    return terms.join(QLatin1Char(' '));
+}
+
+void writeTags(const Contact &c, bool replace)
+{
+    if (replace)
+        Database::execCached(QStringLiteral("DELETE FROM contact_tags WHERE contact_seq = ?"), {c.seq});
+    for (const QString &tag : c.tags) {
+        Database::execCached(
+            QStringLiteral("INSERT OR IGNORE INTO contact_tags (contact_seq, tag_norm, tag) VALUES (?, ?, ?)"),
+            {c.seq, ContactRules::tagKey(tag), tag});
+    }
+}
+
+void writeSearch(const Contact &c, bool replace)
+{
+    if (replace)
+        Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    Database::execCached(QStringLiteral("INSERT INTO contacts_fts (rowid, doc) VALUES (?, ?)"),
+                         {c.seq, searchDocument(c)});
+}
+
+// 409 when another contact has this e-mail or phone (e-mail compared case-insensitively, phone in E.164).
+void checkUnique(const Contact &c)
+{
+    if (!c.email.isEmpty()) {
+        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ? AND seq != ?"),
+                                            {c.email.toLower(), c.seq});
+        if (q.next()) {
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("A contact with e-mail %1 already exists").arg(c.email),
+                              {{QStringLiteral("email"), QStringLiteral("already registered")},
+                               {QStringLiteral("existingId"), q.value(0).toString()}});
+        }
+    }
+    if (!c.phone.isEmpty()) {
+        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ? AND seq != ?"),
+                                            {ContactRules::toE164(c.phone), c.seq});
+        if (q.next()) {
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("A contact with phone %1 already exists").arg(c.phone),
+                              {{QStringLiteral("phone"), QStringLiteral("already registered")},
+                               {QStringLiteral("existingId"), q.value(0).toString()}});
+        }
+    }
+}
+
+QJsonObject eventData(const Contact &c)
+{
+    QJsonObject data = c.toJson();
+    data.insert(QStringLiteral("contactId"), c.id);
+    return data;
+}
+
+void insertRow(Contact &c)
+{
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO contacts (id, first_name, last_name, email, email_norm, phone, phone_e164, company, "
+            "position, address, tags, custom_fields, source, lead_score, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {c.id, text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()),
+         textOrNull(c.phone), textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position),
+         compact(c.address), compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.createdAt,
+         c.updatedAt});
+    c.seq = q.lastInsertId().toLongLong();
+    writeTags(c, false);
+    writeSearch(c, false);
+}
+
+struct Filter
+{
+    QString where;
+    QVariantList values;
+};
+
+Filter buildFilter(const ContactQuery &query)
+{
+    Filter f;
+    QStringList clauses;
+    if (!query.search.trimmed().isEmpty()) {
+        const QString match = matchExpression(query.search);
+        if (match.isEmpty()) {
+            clauses << QStringLiteral("0"); // nothing searchable in it: punctuation only
+        } else {
+            clauses << QStringLiteral("c.seq IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)");
+            f.values << match;
+        }
+    }
+    for (const QString &tag : query.tags) {
+        clauses << QStringLiteral("c.seq IN (SELECT contact_seq FROM contact_tags WHERE tag_norm = ?)");
+        f.values << ContactRules::tagKey(tag);
+    }
+    if (!query.source.isEmpty()) {
+        clauses << QStringLiteral("c.source = ?");
+        f.values << query.source;
+    }
+    if (query.createdAfter) {
+        clauses << QStringLiteral("c.created_at >= ?");
+        f.values << TimeUtil::iso(*query.createdAfter);
+    }
+    if (query.createdBefore) {
+        clauses << QStringLiteral("c.created_at < ?");
+        f.values << TimeUtil::iso(*query.createdBefore);
+    }
+    if (!clauses.isEmpty())
+        f.where = QStringLiteral(" WHERE ") + clauses.join(QStringLiteral(" AND "));
+    return f;
+}
+} // namespace
+
+ContactRepository::ContactRepository(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+Contact ContactRepository::create(const QJsonObject &body, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Contact c;
+    ContactRules::apply(c, ContactRules::parse(body));
+    ContactRules::checkRequired(c);
+    c.id = Ids::make(u"contact");
+    c.createdAt = c.updatedAt = TimeUtil::nowIso();
+    Transaction tx;
+    checkUnique(c);
+    insertRow(c);
+    Outbox::append(QStringLiteral("contact.created"), eventData(c));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("created"));
+    return c;
+}
+
+Contact ContactRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+{
+    Q_UNUSED(actor);
+    const ContactChanges changes = ContactRules::parse(body);
+    Transaction tx;
+    const Contact before = get(id);
+    Contact c = before;
+    ContactRules::apply(c, changes);
+    ContactRules::checkRequired(c);
+    const QJsonObject oldJson = before.toJson();
+    QJsonObject newJson = c.toJson();
+    QJsonArray changed;
+    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
+        if (oldJson.value(it.key()) != it.value())
+            changed.append(it.key());
+    }
+    if (changed.isEmpty())
+        return before; // nothing to store, no event
+    checkUnique(c);
+    c.updatedAt = TimeUtil::nowIso();
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
+            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
+            "lead_score = ?, updated_at = ? WHERE seq = ?"),
+        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
+         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
+         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, c.seq});
+    if (c.tags != before.tags)
+        writeTags(c, true);
+    writeSearch(c, true);
+    QJsonObject data = eventData(c);
+    data.insert(QStringLiteral("changedFields"), changed);
+    Outbox::append(QStringLiteral("contact.updated"), data);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+    return c;
+}
+
+void ContactRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Transaction tx;
+    const Contact c = get(id);
+    Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
+    Outbox::append(QStringLiteral("contact.deleted"), eventData(c));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("deleted"));
+}
+
+std::optional<Contact> ContactRepository::find(const QString &id) const
+{
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    Contact c = fromRow(q);
+    q.finish();
+    return c;
+}
+
+Contact ContactRepository::get(const QString &id) const
+{
+    std::optional<Contact> c = find(id);
+    if (!c)
+        throw DomainError::notFound(QStringLiteral("Contact"), id);
+    return *c;
+}
+
+ContactPage ContactRepository::list(const ContactQuery &query) const
+{
+    ContactPage page;
+    const Filter f = buildFilter(query);
+    QVariantList values = f.values;
+    const int limit = qBound(1, query.limit, 1000);
+    const qint64 offset = qint64(qMax(1, query.page) - 1) * limit;
+    values << limit << offset;
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c") + f.where +
+                                 QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?"),
+                             values);
+    while (q.next())
+        page.items.append(fromRow(q));
+    q.finish();
+    page.total = count(query);
+    return page;
+}
+
+qint64 ContactRepository::count(const ContactQuery &query) const
+{
+    const Filter f = buildFilter(query);
+    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT count(*) FROM contacts c") + f.where, f.values);
+    const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return n;
+}
+
+Contact ContactRepository::addTags(const QString &id, const QStringList &tags, const QString &actor)
+{
+    const Contact c = get(id);
+    QStringList merged = c.tags;
+    merged << tags;
+    QJsonObject body{{QStringLiteral("tags"), QJsonArray::fromStringList(ContactRules::normalizeTags(merged))}};
+    return update(id, body, actor);
+}
+
+Contact ContactRepository::removeTag(const QString &id, const QString &tag, const QString &actor)
+{
+    const Contact c = get(id);
+    QStringList kept;
+    bool found = false;
+    for (const QString &t : c.tags) {
+        if (ContactRules::tagKey(t) == ContactRules::tagKey(tag))
+            found = true;
+        else
+            kept << t;
+    }
+    if (!found)
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Contact %1 has no tag %2").arg(id, tag));
+    return update(id, QJsonObject{{QStringLiteral("tags"), QJsonArray::fromStringList(kept)}}, actor);
+}
+
+ContactNote ContactRepository::addNote(const QString &id, const QString &content, const QString &actor)
+{
+    const QString text = content.trimmed();
+    if (text.isEmpty())
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Required field missing: content"),
+                          {{QStringLiteral("content"), QStringLiteral("is required")}});
+    if (text.size() > 20000)
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
+                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+    Transaction tx;
+    Contact c = get(id);
+    ContactNote note{Ids::make(u"note"), c.id, text, actor, TimeUtil::nowIso()};
+    Database::execCached(
+        QStringLiteral(
+            "INSERT INTO contact_notes (id, contact_seq, content, created_by, created_at) VALUES (?, ?, ?, ?, ?)"),
+        {note.id, c.seq, note.content, textOrNull(actor), note.createdAt});
+    c.updatedAt = note.createdAt;
+    Database::execCached(QStringLiteral("UPDATE contacts SET updated_at = ? WHERE seq = ?"), {c.updatedAt, c.seq});
+    QJsonObject data = eventData(c);
+    data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("notes")});
+    data.insert(QStringLiteral("note"), note.toJson());
+    Outbox::append(QStringLiteral("contact.updated"), data);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+    return note;
+}
+
+QVector<ContactNote> ContactRepository::notes(const QString &id) const
+{
+    const Contact c = get(id);
+    QVector<ContactNote> out;
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral(
+            "SELECT id, content, created_by, created_at FROM contact_notes WHERE contact_seq = ? ORDER BY seq"),
+        {c.seq});
+    while (q.next())
+        out.append({q.value(0).toString(), c.id, q.value(1).toString(), q.value(2).toString(), q.value(3).toString()});
+    q.finish();
+    return out;
+}
+
+QVector<QPair<QString, qint64>> ContactRepository::tagCounts() const
+{
+    QVector<QPair<QString, qint64>> out;
+    QSqlQuery &q = Database::execCached(QStringLiteral(
+        "SELECT min(tag), count(*) AS n FROM contact_tags GROUP BY tag_norm ORDER BY n DESC, tag_norm LIMIT 500"));
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toLongLong()});
+    q.finish();
+    return out;
+}
+
+int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
+{
+    Transaction tx;
+    const QString now = TimeUtil::nowIso();
+    for (const QJsonObject &body : bodies) {
+        Contact c;
+        ContactRules::apply(c, ContactRules::parse(body));
+        ContactRules::checkRequired(c);
+        c.id = Ids::make(u"contact");
+        // Seeding may spread creation times; anything else gets now.
+        const auto created = TimeUtil::parse(body.value(QLatin1String("createdAt")).toString());
+        c.createdAt = created ? TimeUtil::iso(*created) : now;
+        c.updatedAt = c.createdAt;
+        insertRow(c);
+    }
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), QString(), QStringLiteral("created"));
+    return int(bodies.size());
+}

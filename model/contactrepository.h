@@ -1,0 +1,66 @@
+#pragma once
+
+#include "contact.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QStringList>
+
+#include <optional>
+
+class EventBus;
+
+struct ContactQuery
+{
+    int page = 1; // 1-based
+    int limit = 20;
+    QString search;   // words over name, e-mail, phone, company (prefix match, case- and accent-insensitive)
+    QStringList tags; // the contact carries every one of them (case-insensitive)
+    QString source;
+    std::optional<QDateTime> createdAfter;  // createdAt >= this
+    std::optional<QDateTime> createdBefore; // createdAt <  this
+};
+
+struct ContactPage
+{
+    QVector<Contact> items;
+    qint64 total = 0;
+};
+
+// Stores contacts. Every write runs in one transaction together with its outbox event
+// (contact.created / contact.updated / contact.deleted) and, after the commit, tells the event bus
+// ("contact", id, change). Bad input throws DomainError with the spec's status: 400 for wrong types
+// or formats, 422 for missing required fields, 409 for a duplicate e-mail or phone, 404 for an
+// unknown id. Usable from any thread (each uses its own connection).
+class ContactRepository
+{
+public:
+    explicit ContactRepository(EventBus *bus = nullptr);
+
+    // actor: the user or API key id that makes the change (recorded on notes and events).
+    Contact create(const QJsonObject &body, const QString &actor = {});
+    Contact update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    void remove(const QString &id, const QString &actor = {});
+    std::optional<Contact> find(const QString &id) const;
+    Contact get(const QString &id) const; // throws NotFound
+
+    ContactPage list(const ContactQuery &query) const;
+    qint64 count(const ContactQuery &query) const;
+
+    // Adds tags not yet present (case-insensitive); returns the updated contact. Idempotent.
+    Contact addTags(const QString &id, const QStringList &tags, const QString &actor = {});
+    // Removes a tag (case-insensitive); 404 when the contact does not carry it.
+    Contact removeTag(const QString &id, const QString &tag, const QString &actor = {});
+
+    ContactNote addNote(const QString &id, const QString &content, const QString &actor = {});
+    QVector<ContactNote> notes(const QString &id) const; // oldest first
+
+    // All distinct tags in use with their counts, most used first (for the tag filter of the window).
+    QVector<QPair<QString, qint64>> tagCounts() const;
+
+    // Inserts many contacts in one transaction without events (seeding and imports of trusted data).
+    int insertBulk(const QVector<QJsonObject> &bodies);
+
+private:
+    EventBus *m_bus;
+};

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+// The transactional outbox: an event is a row written in the same transaction as the change it
+// reports, so that it exists exactly when the change does. The delivery thread reads it from there.
+namespace Outbox {
+// Writes {id, event, timestamp, data} and returns the event id (evt_…). Call inside a Transaction.
+QString append(const QString &event, const QJsonObject &data);
+} // namespace Outbox

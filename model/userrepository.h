@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+struct User
+{
+    QString id;
+    QString email;
+    QString name;
+    QString role; // "admin" or "agent"
+    QString createdAt;
+
+    QJsonObject toJson() const;
+};
+
+// People who sign in (the window, JWT logins). The password hash is made by the caller (a slow KDF
+// lives with the server's crypto); this stores and returns it as an opaque string.
+class UserRepository
+{
+public:
+    // Throws DomainError: 422 without e-mail/name, 400 for a malformed e-mail or unknown role, 409 on a
+    // duplicate e-mail (case-insensitive).
+    User create(const QString &email, const QString &name, const QString &role, const QString &passwordHash);
+    std::optional<User> find(const QString &id) const;
+    // The user with this e-mail and its stored password hash.
+    std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
+    QVector<User> list() const;
+    void setPasswordHash(const QString &id, const QString &passwordHash);
+};
+
+// Refresh tokens: stored as SHA-256 hashes; each is used once (rotation).
+class RefreshTokenRepository
+{
+public:
+    void store(const QString &userId, const QString &token, const QDateTime &expiresAt);
+    // Retires the token and returns its user when it exists, is not retired and has not expired.
+    // A token presented a second time is refused.
+    std::optional<QString> consume(const QString &token, const QDateTime &now);
+    void purgeExpired(const QDateTime &now);
+};

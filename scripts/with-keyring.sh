@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Usage: scripts/with-keyring.sh CMD [ARG...]
+# Runs CMD inside a throwaway D-Bus session bus with an unlocked gnome-keyring secret service
+# (what QtKeychain's libsecret backend talks to), in a temporary HOME and XDG_RUNTIME_DIR, so
+# tests never touch the user's own keyring. Exits with CMD's exit code. Sets
+# QT_QPA_PLATFORM=offscreen unless it is already set. Everything temporary is removed on exit.
+# (Tests of the keychain *file fallback* unset DBUS_SESSION_BUS_ADDRESS themselves.)
+set -euo pipefail
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 CMD [ARG...]" >&2
+    exit 2
+fi
+for tool in dbus-run-session gnome-keyring-daemon; do
+    command -v "$tool" >/dev/null || { echo "with-keyring: $tool not found (run: make deps)" >&2; exit 1; }
+done
+
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/liaison-keyring.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -m 700 "$tmp/home" "$tmp/run"
+export HOME=$tmp/home XDG_RUNTIME_DIR=$tmp/run
+export XDG_DATA_HOME=$HOME/.local/share XDG_CONFIG_HOME=$HOME/.config XDG_CACHE_HOME=$HOME/.cache
+# A desktop's own keyring variables would point at the user's real daemon.
+unset GNOME_KEYRING_CONTROL GNOME_KEYRING_PID SSH_AUTH_SOCK
+
+# Inside the new session: start the secret service with a fresh "login" keyring, unlocked with a
+# throwaway password, then exec CMD. The daemon leaves when the session bus goes away.
+rc=0
+dbus-run-session -- bash -c '
+    if ! printf %s liaison-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null; then
+        echo "with-keyring: gnome-keyring-daemon did not start; keychain tests will fail" >&2
+    fi
+    exec "$@"
+' with-keyring "$@" || rc=$?
+exit "$rc"

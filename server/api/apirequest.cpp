@@ -1,0 +1,64 @@
+#include "apirequest.h"
+
+#include "apikeyrepository.h"
+
+#include <QJsonArray>
+
+bool Principal::allows(const QString &scope) const
+{
+    return kind == User || (kind == ApiKey && ApiKey::grants(scopes, scope));
+}
+
+QByteArray compactJson(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+ApiResponse ApiResponse::ok(const QJsonValue &data, const QString &message)
+{
+    QJsonObject o{{QStringLiteral("success"), true}, {QStringLiteral("data"), data}};
+    if (!message.isEmpty())
+        o.insert(QStringLiteral("message"), message);
+    return raw(o, 200);
+}
+
+ApiResponse ApiResponse::created(const QJsonValue &data, const QString &message)
+{
+    ApiResponse r = ok(data, message);
+    r.status = 201;
+    return r;
+}
+
+ApiResponse ApiResponse::message(const QString &message)
+{
+    return raw(QJsonObject{{QStringLiteral("success"), true}, {QStringLiteral("message"), message}}, 200);
+}
+
+ApiResponse ApiResponse::page(const QJsonArray &items, int page, int limit, qint64 total)
+{
+    const qint64 totalPages = limit > 0 ? (total + limit - 1) / limit : 0;
+    return raw(
+        QJsonObject{{QStringLiteral("success"), true},
+                    {QStringLiteral("data"), items},
+                    {QStringLiteral("pagination"), QJsonObject{{QStringLiteral("page"), page},
+                                                               {QStringLiteral("limit"), limit},
+                                                               {QStringLiteral("total"), double(total)},
+                                                               {QStringLiteral("totalPages"), double(totalPages)}}}},
+        200);
+}
+
+ApiResponse ApiResponse::raw(const QJsonObject &object, int status)
+{
+    ApiResponse r;
+    r.status = status;
+    r.body = compactJson(object);
+    return r;
+}
+
+ApiResponse ApiResponse::error(int status, const QString &code, const QString &message, const QJsonObject &details)
+{
+    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    if (!details.isEmpty())
+        error.insert(QStringLiteral("details"), details);
+    return raw(QJsonObject{{QStringLiteral("success"), false}, {QStringLiteral("error"), error}}, status);
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "httptypes.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
+#include <QUrlQuery>
+
+// Who made a request: a signed-in user (JWT) or an API key.
+struct Principal
+{
+    enum Kind
+    {
+        None,
+        User,
+        ApiKey
+    };
+    Kind kind = None;
+    QString id; // user_… or apikey_…
+    QString name;
+    QString role;       // users only
+    QStringList scopes; // API keys only; a user has every scope
+
+    bool allows(const QString &scope) const;
+    // The key the rate limit and Idempotency-Key records use.
+    QString credentialKey() const { return id; }
+};
+
+struct ApiRequest
+{
+    const HttpRequest &http;
+    QString requestId;
+    QHash<QString, QString> params; // path parameters, percent-decoded
+    QUrlQuery query;                // decoded; '+' read as a space
+    QJsonObject body;               // the parsed JSON object (empty when the body was empty)
+    bool hasBody = false;
+    Principal principal;
+
+    QString param(const QString &name) const { return params.value(name); }
+    bool hasQuery(const QString &name) const { return query.hasQueryItem(name); }
+    QString queryValue(const QString &name) const { return query.queryItemValue(name, QUrl::FullyDecoded); }
+};
+
+struct ApiResponse
+{
+    int status = 200;
+    QByteArray body; // compact JSON
+    QList<QPair<QByteArray, QByteArray>> headers;
+
+    // { success: true, data, message? }
+    static ApiResponse ok(const QJsonValue &data, const QString &message = {});
+    static ApiResponse created(const QJsonValue &data, const QString &message = {});
+    // { success: true, message }
+    static ApiResponse message(const QString &message);
+    // { success: true, data: [...], pagination: { page, limit, total, totalPages } }
+    static ApiResponse page(const QJsonArray &items, int page, int limit, qint64 total);
+    // A body given as is (e.g. the OpenAPI document).
+    static ApiResponse raw(const QJsonObject &object, int status = 200);
+    static ApiResponse error(int status, const QString &code, const QString &message, const QJsonObject &details = {});
+};
+
+QByteArray compactJson(const QJsonObject &object);

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "apirequest.h"
+
+#include <QDateTime>
+#include <QStringList>
+
+#include <optional>
+
+// Query-string and body readers that turn bad input into 400 with the parameter named.
+namespace Params {
+struct Paging
+{
+    int page = 1;
+    int limit = 20;
+};
+// page >= 1; limit >= 1; a limit above maxLimit is lowered to maxLimit (the applied value is
+// what pagination.limit reports).
+Paging paging(const ApiRequest &request, int defaultLimit = 20, int maxLimit = 100);
+std::optional<QDateTime> dateTime(const ApiRequest &request, const QString &name);
+// Comma-separated values of every occurrence of the parameters named.
+QStringList list(const ApiRequest &request, const QStringList &names);
+// A required string member of the body: 422 when absent or empty, 400 when not a string.
+QString requiredString(const QJsonObject &body, const QString &name);
+// An array of strings: 422 when absent, 400 when not an array of strings.
+QStringList requiredStringArray(const QJsonObject &body, const QString &name);
+} // namespace Params

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "apirequest.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <functional>
+#include <memory>
+
+// Who may call a route.
+struct Access
+{
+    enum Kind
+    {
+        Public,
+        Credential,
+        UserOnly
+    };
+    Kind kind = Credential;
+    QString scope; // required API-key scope for Credential routes ("contacts:read")
+
+    static Access publicRoute() { return {Public, {}}; }
+    static Access scoped(const QString &scope) { return {Credential, scope}; }
+    static Access userOnly() { return {UserOnly, {}}; }
+};
+
+// What the OpenAPI document says of a route.
+struct RouteDoc
+{
+    QString tag;
+    QString summary;
+    QJsonObject requestSchema;  // JSON Schema of the body (empty: no body)
+    QJsonObject responseSchema; // JSON Schema of the success body
+    QJsonObject queryParams;    // name -> JSON Schema
+    QList<int> errorStatuses;
+    int successStatus = 200;
+};
+
+using Handler = std::function<ApiResponse(ApiRequest &)>;
+
+struct Route
+{
+    QByteArray method;
+    QString pattern; // "/api/v1/contacts/:id"
+    Handler handler;
+    Access access;
+    RouteDoc doc;
+};
+
+// The routing table: method + path pattern -> handler. Segments starting with ':' are parameters;
+// at every level a literal segment wins over a parameter ("/deals/pipeline" before "/deals/:id").
+class Router
+{
+public:
+    Router();
+    ~Router();
+
+    void add(const QByteArray &method, const QString &pattern, Handler handler, Access access, RouteDoc doc);
+
+    struct Match
+    {
+        const Route *route = nullptr;
+        QHash<QString, QString> params;
+        QList<QByteArray> allowedMethods; // when the path is known but not for this method
+    };
+    // path: the raw request path; segments are percent-decoded here. HEAD matches GET routes.
+    Match match(const QByteArray &method, const QByteArray &path) const;
+    const QVector<Route> &routes() const { return m_routes; }
+
+private:
+    struct Node;
+    std::unique_ptr<Node> m_root;
+    QVector<Route> m_routes;
+};

@@ -1,0 +1,426 @@
+#include "apiserver.h"
+
+#include "api/apierror.h"
+#include "api/crypto.h"
+#include "api/schemas.h"
+#include "apikeyrepository.h"
+#include "contactrepository.h"
+#include "controllers/authcontroller.h"
+#include "controllers/contactscontroller.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "httpengine.h"
+#include "idempotencystore.h"
+#include "ids.h"
+#include "timeutil.h"
+#include "tlscertificate.h"
+#include "userrepository.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonParseError>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+Q_LOGGING_CATEGORY(lcHttp, "liaison.http")
+
+namespace {
+int statusOf(DomainError::Kind kind)
+{
+    switch (kind) {
+    case DomainError::BadRequest:
+        return 400;
+    case DomainError::Unprocessable:
+        return 422;
+    case DomainError::NotFound:
+        return 404;
+    case DomainError::Conflict:
+        return 409;
+    case DomainError::Forbidden:
+        return 403;
+    }
+    return 400;
+}
+
+QByteArray number(qint64 n)
+{
+    return QByteArray::number(n);
+}
+
+bool isSaneRequestId(const QByteArray &id)
+{
+    if (id.isEmpty() || id.size() > 64)
+        return false;
+    for (char c : id) {
+        if (!(std::isalnum(uchar(c)) || c == '-' || c == '_' || c == '.'))
+            return false;
+    }
+    return true;
+}
+
+QUrlQuery parseQuery(const QByteArray &raw)
+{
+    // Form-style '+' means a space in a query string; QUrlQuery would keep it.
+    QByteArray q = raw;
+    q.replace('+', "%20");
+    return QUrlQuery(QString::fromUtf8(q));
+}
+} // namespace
+
+ApiServer::ApiServer(ServerConfig config, EventBus *bus, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_bus(bus)
+    , m_clock(&Clock::system())
+    , m_engine(std::make_unique<HttpEngine>())
+    , m_jwt(std::make_unique<Jwt>(m_config.jwtKey))
+    , m_contacts(std::make_unique<ContactRepository>(bus))
+    , m_apiKeys(std::make_unique<ApiKeyRepository>(bus))
+    , m_users(std::make_unique<UserRepository>())
+    , m_refreshTokens(std::make_unique<RefreshTokenRepository>())
+    , m_idempotency(std::make_unique<IdempotencyStore>())
+    , m_rateLimiter(m_config.rateLimitPerMinute, 60)
+    , m_loginLimiter(m_config.loginFailuresPerWindow, 15 * 60)
+{
+    m_engine->setLimits(m_config.limits);
+    m_engine->setHandler(
+        [this](const HttpRequest &request, const HttpResponder &responder) { handle(request, responder); });
+    registerRoutes();
+}
+
+ApiServer::~ApiServer() = default;
+
+void ApiServer::registerRoutes()
+{
+    m_contactsController = std::make_unique<ContactsController>(*m_contacts);
+    m_contactsController->registerRoutes(m_router);
+    m_authController =
+        std::make_unique<AuthController>(*m_users, *m_refreshTokens, *m_jwt, m_loginLimiter,
+                                         m_config.accessTokenMinutes, m_config.refreshTokenDays, m_clock);
+    m_authController->registerRoutes(m_router);
+
+    // GET /api/v1/openapi.json
+    m_router.add("GET", QStringLiteral("/api/v1/openapi.json"),
+                 [this](ApiRequest &) { return ApiResponse::raw(openApi()); }, Access::publicRoute(),
+                 {QStringLiteral("Meta"),
+                  QStringLiteral("This OpenAPI 3.1 document"),
+                  {},
+                  Schema::object({{QStringLiteral("openapi"), Schema::string()}}),
+                  {},
+                  {}});
+}
+
+bool ApiServer::start()
+{
+    std::optional<QSslConfiguration> tls;
+    if (m_config.tls) {
+        QString error;
+        tls = TlsCertificate::ensure(m_config.dataDir, m_config.tlsCert, m_config.tlsKey, &error);
+        if (!tls) {
+            m_error = QStringLiteral("TLS set-up failed: %1").arg(error);
+            return false;
+        }
+    }
+    if (!m_engine->listen(m_config.address, m_config.port, tls)) {
+        m_error = QStringLiteral("cannot listen on %1:%2: %3")
+                      .arg(m_config.address.toString())
+                      .arg(m_config.port)
+                      .arg(m_engine->errorString());
+        return false;
+    }
+    return true;
+}
+
+void ApiServer::stop(int timeoutMs)
+{
+    m_engine->shutdown(timeoutMs);
+}
+
+QString ApiServer::errorString() const
+{
+    return m_error;
+}
+
+quint16 ApiServer::port() const
+{
+    return m_engine->serverPort();
+}
+
+QString ApiServer::baseUrl() const
+{
+    QString host = m_config.address.toString();
+    if (m_config.address.protocol() == QAbstractSocket::IPv6Protocol)
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    return QStringLiteral("%1://%2:%3")
+        .arg(m_config.tls ? QStringLiteral("https") : QStringLiteral("http"), host)
+        .arg(port());
+}
+
+Principal ApiServer::authenticate(const HttpRequest &request) const
+{
+    Principal p;
+    const QByteArray header = request.header("Authorization");
+    if (!header.startsWith("Bearer ") && !header.startsWith("bearer "))
+        return p;
+    const QString token = QString::fromLatin1(header.mid(7).trimmed());
+    if (token.startsWith(QLatin1String("lk_"))) {
+        if (const std::optional<ApiKey> key = m_apiKeys->authenticate(token)) {
+            p.kind = Principal::ApiKey;
+            p.id = key->id;
+            p.name = key->name;
+            p.scopes = key->scopes;
+        }
+        return p;
+    }
+    if (const std::optional<QJsonObject> claims = m_jwt->verify(token, m_clock->now())) {
+        p.kind = Principal::User;
+        p.id = claims->value(QLatin1String("sub")).toString();
+        p.name = claims->value(QLatin1String("name")).toString();
+        p.role = claims->value(QLatin1String("role")).toString();
+    }
+    return p;
+}
+
+void ApiServer::handle(const HttpRequest &request, const HttpResponder &responder)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QByteArray clientId = request.header("X-Request-Id");
+    const QString requestId = isSaneRequestId(clientId) ? QString::fromLatin1(clientId) : Ids::make(u"req");
+
+    Principal principal;
+    RateLimiter::Decision limit;
+    bool limited = false;
+    ApiResponse response;
+    try {
+        response = dispatch(request, requestId, principal, limit, limited);
+    } catch (const std::exception &e) {
+        qCCritical(lcHttp).noquote() << "500 for request" << requestId << ":" << e.what();
+        response = ApiResponse::error(500, QStringLiteral("INTERNAL"),
+                                      QStringLiteral("Internal server error (request %1)").arg(requestId));
+    }
+
+    HttpResponse out;
+    out.status = response.status;
+    out.body = std::move(response.body);
+    out.headers.reserve(response.headers.size() + 6);
+    out.headers.emplaceBack("Content-Type", "application/json; charset=utf-8");
+    out.headers.emplaceBack("X-Request-Id", requestId.toLatin1());
+    if (limited) {
+        out.headers.emplaceBack("X-RateLimit-Limit", number(limit.limit));
+        out.headers.emplaceBack("X-RateLimit-Remaining", number(limit.remaining));
+        out.headers.emplaceBack("X-RateLimit-Reset", number(limit.resetSeconds));
+    }
+    out.headers.append(response.headers);
+    responder.respond(std::move(out));
+
+    // One line per request: never the query string (it may hold search terms), a token or a body.
+    qCInfo(lcHttp).noquote() << request.method << request.path << response.status
+                             << QString::number(timer.nsecsElapsed() / 1e6, 'f', 2) + QLatin1String("ms") << requestId;
+}
+
+ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &requestId, Principal &principal,
+                                RateLimiter::Decision &limit, bool &limited)
+{
+    const Router::Match match = m_router.match(request.method, request.path);
+    if (!match.route) {
+        if (!match.allowedMethods.isEmpty()) {
+            ApiResponse r = ApiResponse::error(
+                405, QStringLiteral("METHOD_NOT_ALLOWED"),
+                QStringLiteral("Method %1 is not allowed on this path").arg(QString::fromLatin1(request.method)));
+            r.headers.emplaceBack("Allow", match.allowedMethods.join(QByteArrayView(", ")));
+            return r;
+        }
+        return ApiResponse::error(404, QStringLiteral("NOT_FOUND"),
+                                  QStringLiteral("No such endpoint: %1").arg(QString::fromUtf8(request.path)));
+    }
+    const Route &route = *match.route;
+
+    if (route.access.kind != Access::Public) {
+        principal = authenticate(request);
+        if (principal.kind == Principal::None)
+            return ApiResponse::error(
+                401, QStringLiteral("UNAUTHORIZED"),
+                request.hasHeader("Authorization")
+                    ? QStringLiteral("Invalid or expired credential")
+                    : QStringLiteral("Authentication required: send Authorization: Bearer <token>"));
+        if (m_rateLimiter.limit() > 0) {
+            limit = m_rateLimiter.hit(principal.credentialKey(), m_clock->now());
+            limited = true;
+            if (!limit.allowed) {
+                ApiResponse r = ApiResponse::error(
+                    429, QStringLiteral("TOO_MANY_REQUESTS"),
+                    QStringLiteral("Too Many Requests: more than %1 requests per minute").arg(limit.limit));
+                r.headers.emplaceBack("Retry-After", number(qMax(1, limit.resetSeconds)));
+                return r;
+            }
+        }
+        if (route.access.kind == Access::UserOnly && principal.kind != Principal::User)
+            return ApiResponse::error(
+                403, QStringLiteral("FORBIDDEN"),
+                QStringLiteral("This endpoint needs a user token (JWT); API keys are not accepted"));
+        if (route.access.kind == Access::Credential && !principal.allows(route.access.scope))
+            return ApiResponse::error(403, QStringLiteral("FORBIDDEN"),
+                                      QStringLiteral("This API key lacks the scope %1").arg(route.access.scope));
+        if (principal.kind == Principal::ApiKey) {
+            // last_used_at is written at most once a minute per key, not on every request.
+            const qint64 nowMs = m_clock->now().toMSecsSinceEpoch();
+            qint64 &touched = m_apiKeyTouched[principal.id];
+            if (nowMs - touched > 60000) {
+                touched = nowMs;
+                m_apiKeys->touch(principal.id);
+            }
+        }
+    }
+
+    ApiRequest apiRequest{request, requestId, match.params, parseQuery(request.query), {}, false, principal};
+    const bool hasBodyMethod = request.method == "POST" || request.method == "PUT" || request.method == "PATCH";
+    if (hasBodyMethod && !request.body.trimmed().isEmpty()) {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
+        if (error.error != QJsonParseError::NoError)
+            return ApiResponse::error(
+                400, QStringLiteral("INVALID_JSON"),
+                QStringLiteral("Malformed JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
+        if (!doc.isObject())
+            return ApiResponse::error(400, QStringLiteral("INVALID_JSON"),
+                                      QStringLiteral("The body must be a JSON object"));
+        apiRequest.body = doc.object();
+        apiRequest.hasBody = true;
+    }
+
+    // Idempotency-Key on a POST: the first answer is kept 24 h and given again to a repeat.
+    const QByteArray idempotencyKey = request.header("Idempotency-Key");
+    const bool idempotent = request.method == "POST" && !idempotencyKey.isEmpty() && principal.kind != Principal::None;
+    const QString credential = principal.credentialKey();
+    if (idempotent) {
+        if (idempotencyKey.size() > 255)
+            return ApiResponse::error(400, QStringLiteral("VALIDATION_ERROR"),
+                                      QStringLiteral("Idempotency-Key must be at most 255 characters"));
+        const auto stored =
+            m_idempotency->find(credential, QString::fromLatin1(idempotencyKey), m_clock->now().addSecs(-24 * 3600));
+        if (stored) {
+            if (stored->path != QString::fromUtf8(request.path))
+                return ApiResponse::error(409, QStringLiteral("CONFLICT"),
+                                          QStringLiteral("Idempotency-Key was already used for another request"));
+            ApiResponse replay;
+            replay.status = stored->status;
+            replay.body = stored->body;
+            replay.headers = stored->headers;
+            replay.headers.emplaceBack("Idempotent-Replayed", "true");
+            return replay;
+        }
+    }
+
+    ApiResponse response;
+    try {
+        response = route.handler(apiRequest);
+    } catch (const ApiError &e) {
+        response = ApiResponse::error(e.status, e.code, e.message, e.details);
+        if (e.status == 429 && e.details.contains(QLatin1String("retryAfter")))
+            response.headers.emplaceBack("Retry-After", number(e.details.value(QLatin1String("retryAfter")).toInt()));
+    } catch (const DomainError &e) {
+        response = ApiResponse::error(statusOf(e.kind()), e.code(), e.message(), e.details());
+    }
+    if (idempotent && response.status < 500) {
+        m_idempotency->save(credential, QString::fromLatin1(idempotencyKey),
+                            {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
+                             response.headers, response.body});
+    }
+    return response;
+}
+
+QJsonObject ApiServer::openApi() const
+{
+    QJsonObject paths;
+    for (const Route &route : m_router.routes()) {
+        QString path = route.pattern;
+        static const QRegularExpression param(QStringLiteral(":([A-Za-z]+)"));
+        path.replace(param, QStringLiteral("{\\1}"));
+        QJsonObject operation{{QStringLiteral("summary"), route.doc.summary},
+                              {QStringLiteral("tags"), QJsonArray{route.doc.tag}}};
+        QJsonArray parameters;
+        auto it = param.globalMatch(route.pattern);
+        while (it.hasNext()) {
+            parameters.append(QJsonObject{{QStringLiteral("name"), it.next().captured(1)},
+                                          {QStringLiteral("in"), QStringLiteral("path")},
+                                          {QStringLiteral("required"), true},
+                                          {QStringLiteral("schema"), Schema::string()}});
+        }
+        for (auto q = route.doc.queryParams.begin(); q != route.doc.queryParams.end(); ++q) {
+            parameters.append(QJsonObject{{QStringLiteral("name"), q.key()},
+                                          {QStringLiteral("in"), QStringLiteral("query")},
+                                          {QStringLiteral("schema"), q.value()}});
+        }
+        if (!parameters.isEmpty())
+            operation.insert(QStringLiteral("parameters"), parameters);
+        if (!route.doc.requestSchema.isEmpty()) {
+            operation.insert(
+                QStringLiteral("requestBody"),
+                QJsonObject{{QStringLiteral("required"), true},
+                            {QStringLiteral("content"),
+                             QJsonObject{{QStringLiteral("application/json"),
+                                          QJsonObject{{QStringLiteral("schema"), route.doc.requestSchema}}}}}});
+        }
+        QJsonObject responses{
+            {QString::number(route.doc.successStatus),
+             QJsonObject{{QStringLiteral("description"), QStringLiteral("Success")},
+                         {QStringLiteral("content"),
+                          QJsonObject{{QStringLiteral("application/json"),
+                                       QJsonObject{{QStringLiteral("schema"), route.doc.responseSchema}}}}}}}};
+        for (int status : route.doc.errorStatuses) {
+            responses.insert(
+                QString::number(status),
+                QJsonObject{
+                    {QStringLiteral("description"), QString::fromLatin1(httpReasonPhrase(status))},
+                    {QStringLiteral("content"),
+                     QJsonObject{{QStringLiteral("application/json"),
+                                  QJsonObject{{QStringLiteral("schema"), Schema::ref(QStringLiteral("Error"))}}}}}});
+        }
+        operation.insert(QStringLiteral("responses"), responses);
+        if (route.access.kind == Access::Public)
+            operation.insert(QStringLiteral("security"), QJsonArray());
+        else if (!route.access.scope.isEmpty())
+            operation.insert(QStringLiteral("x-required-scope"), route.access.scope);
+        else
+            operation.insert(QStringLiteral("x-requires-user-token"), true);
+        QJsonObject item = paths.value(path).toObject();
+        item.insert(QString::fromLatin1(route.method).toLower(), operation);
+        paths.insert(path, item);
+    }
+
+    QJsonObject schemas = ContactsController::schemas();
+    schemas.insert(QStringLiteral("Pagination"), Schema::object({{QStringLiteral("page"), Schema::integer(1)},
+                                                                 {QStringLiteral("limit"), Schema::integer(1)},
+                                                                 {QStringLiteral("total"), Schema::integer(0)},
+                                                                 {QStringLiteral("totalPages"), Schema::integer(0)}}));
+    schemas.insert(QStringLiteral("Error"),
+                   Schema::object({{QStringLiteral("success"), Schema::boolean()},
+                                   {QStringLiteral("error"),
+                                    Schema::object({{QStringLiteral("code"), Schema::string()},
+                                                    {QStringLiteral("message"), Schema::string()},
+                                                    {QStringLiteral("details"), Schema::object({})}},
+                                                   {QStringLiteral("code"), QStringLiteral("message")})}}));
+    schemas.insert(QStringLiteral("User"), Schema::object({{QStringLiteral("id"), Schema::string()},
+                                                           {QStringLiteral("email"), Schema::string()},
+                                                           {QStringLiteral("name"), Schema::string()},
+                                                           {QStringLiteral("role"), Schema::string()},
+                                                           {QStringLiteral("createdAt"), Schema::string()}}));
+    return QJsonObject{
+        {QStringLiteral("openapi"), QStringLiteral("3.1.0")},
+        {QStringLiteral("info"), QJsonObject{{QStringLiteral("title"), QStringLiteral("Liaison API")},
+                                             {QStringLiteral("version"), QStringLiteral("1.0.0")}}},
+        {QStringLiteral("servers"), QJsonArray{QJsonObject{{QStringLiteral("url"), baseUrl()}}}},
+        {QStringLiteral("security"), QJsonArray{QJsonObject{{QStringLiteral("bearer"), QJsonArray()}}}},
+        {QStringLiteral("paths"), paths},
+        {QStringLiteral("components"),
+         QJsonObject{{QStringLiteral("schemas"), schemas},
+                     {QStringLiteral("securitySchemes"),
+                      QJsonObject{{QStringLiteral("bearer"),
+                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("http")},
+                                               {QStringLiteral("scheme"), QStringLiteral("bearer")},
+                                               {QStringLiteral("description"),
+                                                QStringLiteral(
+                                                    "A JWT access token from /auth/login, or an API key (lk_…)")}}}}}}},
+    };
+}

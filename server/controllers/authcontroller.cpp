@@ -1,0 +1,113 @@
+#include "authcontroller.h"
+
+#include "api/apierror.h"
+#include "api/crypto.h"
+#include "api/params.h"
+#include "api/ratelimiter.h"
+#include "api/schemas.h"
+#include "timeutil.h"
+#include "userrepository.h"
+
+using namespace Schema;
+
+AuthController::AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
+                               RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays,
+                               const Clock *&clock)
+    : m_users(users)
+    , m_refreshTokens(refreshTokens)
+    , m_jwt(jwt)
+    , m_failedLogins(failedLogins)
+    , m_accessMinutes(qBound(15, accessTokenMinutes, 60))
+    , m_refreshDays(qMax(1, refreshTokenDays))
+    , m_clock(clock)
+{
+}
+
+void AuthController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Authentication");
+    const QJsonObject tokenPair = envelope(object({{QStringLiteral("accessToken"), string()},
+                                                   {QStringLiteral("refreshToken"), string()},
+                                                   {QStringLiteral("tokenType"), string()},
+                                                   {QStringLiteral("expiresIn"), integer(1)},
+                                                   {QStringLiteral("user"), ref(QStringLiteral("User"))}}));
+    // POST /api/v1/auth/login
+    router.add(
+        "POST", QStringLiteral("/api/v1/auth/login"), [this](ApiRequest &r) { return login(r); }, Access::publicRoute(),
+        {tag,
+         QStringLiteral("Sign in with e-mail and password"),
+         object({{QStringLiteral("email"), string(QStringLiteral("email"))}, {QStringLiteral("password"), string()}},
+                {QStringLiteral("email"), QStringLiteral("password")}),
+         tokenPair,
+         {},
+         {400, 401, 422, 429}});
+    // POST /api/v1/auth/refresh
+    router.add("POST", QStringLiteral("/api/v1/auth/refresh"), [this](ApiRequest &r) { return refresh(r); },
+               Access::publicRoute(),
+               {tag,
+                QStringLiteral("Exchange a refresh token for a new pair (the old one is retired)"),
+                object({{QStringLiteral("refreshToken"), string()}}, {QStringLiteral("refreshToken")}),
+                tokenPair,
+                {},
+                {400, 401, 422, 429}});
+}
+
+ApiResponse AuthController::tokens(const QString &userId)
+{
+    const std::optional<User> user = m_users.find(userId);
+    if (!user)
+        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists"));
+    const QDateTime now = m_clock->now();
+    const qint64 expiresIn = qint64(m_accessMinutes) * 60;
+    const QString access = m_jwt.sign({{QStringLiteral("sub"), user->id},
+                                       {QStringLiteral("name"), user->name},
+                                       {QStringLiteral("email"), user->email},
+                                       {QStringLiteral("role"), user->role},
+                                       {QStringLiteral("iat"), double(now.toSecsSinceEpoch())},
+                                       {QStringLiteral("exp"), double(now.toSecsSinceEpoch() + expiresIn)},
+                                       {QStringLiteral("iss"), QStringLiteral("liaison")}});
+    const QString refreshToken =
+        QLatin1String("lr_") +
+        QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    m_refreshTokens.store(user->id, refreshToken, now.addDays(m_refreshDays));
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("accessToken"), access},
+                                       {QStringLiteral("refreshToken"), refreshToken},
+                                       {QStringLiteral("tokenType"), QStringLiteral("Bearer")},
+                                       {QStringLiteral("expiresIn"), double(expiresIn)},
+                                       {QStringLiteral("user"), user->toJson()}});
+}
+
+ApiResponse AuthController::login(ApiRequest &request)
+{
+    const QString address = request.http.peerAddress.toString();
+    const QDateTime now = m_clock->now();
+    const RateLimiter::Decision seen = m_failedLogins.peek(address, now);
+    if (m_failedLogins.limit() > 0 && seen.remaining <= 0) {
+        ApiError error(
+            429, QStringLiteral("TOO_MANY_REQUESTS"),
+            QStringLiteral("Too many failed logins from this address; try again in %1 s").arg(seen.resetSeconds));
+        error.details.insert(QStringLiteral("retryAfter"), seen.resetSeconds);
+        throw error;
+    }
+    const QString email = Params::requiredString(request.body, QStringLiteral("email"));
+    const QString password = Params::requiredString(request.body, QStringLiteral("password"));
+    const auto found = m_users.findForLogin(email);
+    // A missing user still costs a hash, so that timing does not tell which e-mails exist.
+    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
+    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found;
+    if (!ok) {
+        m_failedLogins.hit(address, now);
+        throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
+    }
+    return tokens(found->first.id);
+}
+
+ApiResponse AuthController::refresh(ApiRequest &request)
+{
+    const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
+    const std::optional<QString> userId = m_refreshTokens.consume(token, m_clock->now());
+    if (!userId)
+        throw ApiError(401, QStringLiteral("INVALID_TOKEN"),
+                       QStringLiteral("Refresh token is invalid, used or expired"));
+    return tokens(*userId);
+}

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "api/router.h"
+
+class Jwt;
+class RateLimiter;
+class RefreshTokenRepository;
+class UserRepository;
+class Clock;
+
+// /api/v1/auth/login and /api/v1/auth/refresh: JWT access tokens and rotating refresh tokens.
+class AuthController final
+{
+public:
+    AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
+                   RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock *&clock);
+    void registerRoutes(Router &router);
+
+private:
+    ApiResponse login(ApiRequest &request);
+    ApiResponse refresh(ApiRequest &request);
+    ApiResponse tokens(const QString &userId);
+
+    UserRepository &m_users;
+    RefreshTokenRepository &m_refreshTokens;
+    const Jwt &m_jwt;
+    RateLimiter &m_failedLogins;
+    int m_accessMinutes;
+    int m_refreshDays;
+    const Clock *&m_clock;
+};

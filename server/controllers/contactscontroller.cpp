@@ -1,0 +1,223 @@
+#include "contactscontroller.h"
+
+#include "api/apierror.h"
+#include "api/params.h"
+#include "api/schemas.h"
+#include "contactrepository.h"
+
+#include <QJsonArray>
+
+using namespace Schema;
+
+ContactsController::ContactsController(ContactRepository &contacts)
+    : m_contacts(contacts)
+{
+}
+
+QJsonObject ContactsController::schemas()
+{
+    const QJsonObject address = object({{QStringLiteral("street"), string()},
+                                        {QStringLiteral("city"), string()},
+                                        {QStringLiteral("country"), string()}});
+    const QJsonObject input = object({
+        {QStringLiteral("firstName"), string()},
+        {QStringLiteral("lastName"), string()},
+        {QStringLiteral("email"), nullable(string(QStringLiteral("email")))},
+        {QStringLiteral("phone"), nullable(string())},
+        {QStringLiteral("company"), string()},
+        {QStringLiteral("position"), string()},
+        {QStringLiteral("address"), address},
+        {QStringLiteral("tags"), array(string())},
+        {QStringLiteral("customFields"), object({})},
+        {QStringLiteral("source"), string()},
+        {QStringLiteral("leadScore"), integer(0, 100)},
+    });
+    QJsonObject contact = input;
+    QJsonObject props = input.value(QStringLiteral("properties")).toObject();
+    props.insert(QStringLiteral("id"), string());
+    props.insert(QStringLiteral("lastMessageAt"), nullable(string(QStringLiteral("date-time"))));
+    props.insert(QStringLiteral("totalMessages"), integer(0));
+    props.insert(QStringLiteral("sentiment"), nullable(string()));
+    props.insert(QStringLiteral("createdAt"), string(QStringLiteral("date-time")));
+    props.insert(QStringLiteral("updatedAt"), string(QStringLiteral("date-time")));
+    contact.insert(QStringLiteral("properties"), props);
+    const QJsonObject note = object({{QStringLiteral("id"), string()},
+                                     {QStringLiteral("contactId"), string()},
+                                     {QStringLiteral("content"), string()},
+                                     {QStringLiteral("createdBy"), nullable(string())},
+                                     {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))}});
+    QJsonObject detail = contact;
+    QJsonObject detailProps = props;
+    detailProps.insert(QStringLiteral("conversations"),
+                       array(object({{QStringLiteral("id"), string()},
+                                     {QStringLiteral("channel"), string()},
+                                     {QStringLiteral("status"), string()},
+                                     {QStringLiteral("lastMessage"), nullable(string(QStringLiteral("date-time")))}})));
+    detailProps.insert(QStringLiteral("deals"), array(object({{QStringLiteral("id"), string()},
+                                                              {QStringLiteral("name"), string()},
+                                                              {QStringLiteral("value"), number()},
+                                                              {QStringLiteral("stage"), string()}})));
+    detailProps.insert(QStringLiteral("notes"), array(ref(QStringLiteral("ContactNote"))));
+    detail.insert(QStringLiteral("properties"), detailProps);
+    return {{QStringLiteral("ContactInput"), input},
+            {QStringLiteral("Contact"), contact},
+            {QStringLiteral("ContactDetail"), detail},
+            {QStringLiteral("ContactNote"), note}};
+}
+
+void ContactsController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Contacts");
+    auto bind = [this](ApiResponse (ContactsController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const Access read = Access::scoped(QStringLiteral("contacts:read"));
+    const Access write = Access::scoped(QStringLiteral("contacts:write"));
+    const QJsonObject contact = ref(QStringLiteral("Contact"));
+
+    // GET /api/v1/contacts
+    router.add("GET", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::list), read,
+               {tag,
+                QStringLiteral("List contacts"),
+                {},
+                pageOf(contact),
+                {{QStringLiteral("page"), integer(1)},
+                 {QStringLiteral("limit"), integer(1, 100)},
+                 {QStringLiteral("search"), string()},
+                 {QStringLiteral("tag"), string()},
+                 {QStringLiteral("tags"), string()},
+                 {QStringLiteral("source"), string()},
+                 {QStringLiteral("createdAfter"), string(QStringLiteral("date"))},
+                 {QStringLiteral("createdBefore"), string(QStringLiteral("date"))}},
+                {400, 401, 403, 429}});
+    // POST /api/v1/contacts
+    router.add("POST", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::create), write,
+               {tag,
+                QStringLiteral("Create a contact"),
+                ref(QStringLiteral("ContactInput")),
+                envelope(contact),
+                {},
+                {400, 401, 403, 409, 422, 429},
+                201});
+    // GET /api/v1/contacts/:id
+    router.add("GET", QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::get), read,
+               {tag,
+                QStringLiteral("Contact detail with conversations, deals and notes"),
+                {},
+                envelope(ref(QStringLiteral("ContactDetail"))),
+                {},
+                {401, 403, 404, 429}});
+    // PUT /api/v1/contacts/:id and PATCH /api/v1/contacts/:id (both partial)
+    for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")}) {
+        router.add(method, QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::update), write,
+                   {tag,
+                    QStringLiteral("Update a contact (partial)"),
+                    ref(QStringLiteral("ContactInput")),
+                    envelope(contact),
+                    {},
+                    {400, 401, 403, 404, 409, 422, 429}});
+    }
+    // DELETE /api/v1/contacts/:id
+    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::remove), write,
+               {tag, QStringLiteral("Delete a contact"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    // POST /api/v1/contacts/:id/tags
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/tags"), bind(&ContactsController::addTags), write,
+               {tag,
+                QStringLiteral("Add tags (idempotent)"),
+                object({{QStringLiteral("tags"), array(string())}}, {QStringLiteral("tags")}),
+                envelope(contact),
+                {},
+                {400, 401, 403, 404, 422, 429}});
+    // DELETE /api/v1/contacts/:id/tags/:tagName
+    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id/tags/:tagName"), bind(&ContactsController::removeTag),
+               write, {tag, QStringLiteral("Remove a tag"), {}, envelope(contact), {}, {401, 403, 404, 429}});
+    // POST /api/v1/contacts/:id/notes
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/notes"), bind(&ContactsController::addNote), write,
+               {tag,
+                QStringLiteral("Add a note"),
+                object({{QStringLiteral("content"), string()}}, {QStringLiteral("content")}),
+                envelope(ref(QStringLiteral("ContactNote"))),
+                {},
+                {400, 401, 403, 404, 422, 429},
+                201});
+}
+
+ApiResponse ContactsController::list(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    ContactQuery q;
+    q.page = paging.page;
+    q.limit = paging.limit;
+    q.search = request.queryValue(QStringLiteral("search")).left(200);
+    q.tags = Params::list(request, {QStringLiteral("tag"), QStringLiteral("tags")});
+    q.source = request.queryValue(QStringLiteral("source"));
+    q.createdAfter = Params::dateTime(request, QStringLiteral("createdAfter"));
+    q.createdBefore = Params::dateTime(request, QStringLiteral("createdBefore"));
+    const ContactPage page = m_contacts.list(q);
+    QJsonArray items;
+    for (const Contact &c : page.items)
+        items.append(c.toJson());
+    return ApiResponse::page(items, q.page, q.limit, page.total);
+}
+
+ApiResponse ContactsController::create(ApiRequest &request)
+{
+    const Contact c = m_contacts.create(request.body, request.principal.id);
+    return ApiResponse::created(c.toJson(), QStringLiteral("Contact created"));
+}
+
+ApiResponse ContactsController::get(ApiRequest &request)
+{
+    const Contact c = m_contacts.get(request.param(QStringLiteral("id")));
+    QJsonObject data = c.toJson();
+    // Filled by the conversation and deal areas when they exist.
+    data.insert(QStringLiteral("conversations"), QJsonArray());
+    data.insert(QStringLiteral("deals"), QJsonArray());
+    QJsonArray notes;
+    for (const ContactNote &n : m_contacts.notes(c.id))
+        notes.append(n.toJson());
+    data.insert(QStringLiteral("notes"), notes);
+    return ApiResponse::ok(data);
+}
+
+ApiResponse ContactsController::update(ApiRequest &request)
+{
+    const Contact c = m_contacts.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    return ApiResponse::ok(c.toJson(), QStringLiteral("Contact updated"));
+}
+
+ApiResponse ContactsController::remove(ApiRequest &request)
+{
+    m_contacts.remove(request.param(QStringLiteral("id")), request.principal.id);
+    return ApiResponse::message(QStringLiteral("Contact deleted"));
+}
+
+ApiResponse ContactsController::addTags(ApiRequest &request)
+{
+    const QStringList tags = Params::requiredStringArray(request.body, QStringLiteral("tags"));
+    for (const QString &t : tags) {
+        if (t.trimmed().isEmpty() || t.trimmed().size() > 64)
+            throw ApiError::badRequest(
+                QStringLiteral("Invalid data: tags must be non-empty strings of at most 64 characters"),
+                {{QStringLiteral("tags"), QStringLiteral("must be non-empty strings of at most 64 characters")}});
+    }
+    if (tags.isEmpty())
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: tags must not be empty"),
+                                      {{QStringLiteral("tags"), QStringLiteral("must not be empty")}});
+    const Contact c = m_contacts.addTags(request.param(QStringLiteral("id")), tags, request.principal.id);
+    return ApiResponse::ok(c.toJson(), QStringLiteral("Tags added"));
+}
+
+ApiResponse ContactsController::removeTag(ApiRequest &request)
+{
+    const Contact c = m_contacts.removeTag(request.param(QStringLiteral("id")),
+                                           request.param(QStringLiteral("tagName")), request.principal.id);
+    return ApiResponse::ok(c.toJson(), QStringLiteral("Tag removed"));
+}
+
+ApiResponse ContactsController::addNote(ApiRequest &request)
+{
+    const QString content = Params::requiredString(request.body, QStringLiteral("content"));
+    const ContactNote note = m_contacts.addNote(request.param(QStringLiteral("id")), content, request.principal.id);
+    return ApiResponse::created(note.toJson(), QStringLiteral("Note added"));
+}

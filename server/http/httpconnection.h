@@ -1,0 +1,157 @@
+#pragma once
+
+// Internal to the HTTP engine: one accepted connection with its incremental HTTP/1.1 parser and
+// its queue of responses (kept in request order). Not part of the public API.
+
+#include "httpengine.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <deque>
+#include <functional>
+
+// Accepts sockets itself (no pending-connection queue): the engine wraps the descriptor in a
+// QTcpSocket or a QSslSocket (server-side handshake) and counts it against maxConnections at once.
+class HttpTcpServer : public QTcpServer
+{
+public:
+    explicit HttpTcpServer(std::function<void(qintptr)> onIncoming, QObject *parent = nullptr)
+        : QTcpServer(parent)
+        , m_onIncoming(std::move(onIncoming))
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr handle) override { m_onIncoming(handle); }
+
+private:
+    std::function<void(qintptr)> m_onIncoming;
+};
+
+class HttpConnection : public QObject
+{
+    Q_OBJECT
+public:
+    HttpConnection(HttpEngine::Private *engine, QTcpSocket *socket, bool tls, QObject *parent);
+    ~HttpConnection() override;
+
+    void start();
+    // Queues the answer to request `sequence`; ignored when unknown, already answered or closing.
+    void respond(quint64 sequence, HttpResponse &&response);
+    bool isOpen() const { return !m_dead && !m_closing; }
+    void checkTimeouts(qint64 now);
+    void beginShutdown();
+    // Aborts the socket and detaches from the engine; the object is deleted later.
+    void terminate();
+    // Used by ~HttpEngine: drop the socket without calling back into the engine.
+    void detachForDestruction();
+
+private:
+    enum class State
+    {
+        Head,
+        Body,
+        ChunkSize,
+        ChunkData,
+        ChunkEnd,
+        Trailers
+    };
+
+    struct Slot
+    {
+        quint64 sequence = 0;
+        bool ready = false;
+        bool interim = false; // "100 Continue": written in order, not a response
+        bool head = false;    // HEAD request: no body bytes
+        bool keepAlive = true;
+        bool http10 = false;
+        HttpResponse response;
+    };
+
+    void onReadyRead();
+    void onEncrypted();
+    void onDisconnected();
+    void onError(QAbstractSocket::SocketError error);
+    void onBytesWritten();
+
+    void processInput();
+    bool canParse() const;
+    bool pull();
+    bool step();
+    bool stepHead();
+    bool stepBody();
+    bool stepChunkSize();
+    bool stepChunkData();
+    bool stepChunkEnd();
+    bool stepTrailers();
+    bool parseRequestLine(const char *line, qsizetype len);
+    bool parseHeaderLine(const char *line, qsizetype len);
+    bool headComplete();
+    void dispatch();
+    void resetRequest();
+    void fail(int status);
+
+    void flush();
+    QByteArray serialize(Slot &slot, bool &close) const;
+    void closeGracefully();
+    void drainLinger();
+    void finishLinger();
+    Slot *findSlot(quint64 sequence);
+    qint64 now() const;
+    const HttpLimits &limits() const;
+
+    HttpEngine::Private *m_engine;
+    QTcpSocket *m_socket;
+    QHostAddress m_peerAddress;
+    quint16 m_peerPort = 0;
+    bool m_tls;
+
+    // Connection state
+    bool m_handshaking = false;
+    bool m_closing = false;        // final response written, socket is flushing and closing
+    bool m_dead = false;           // detached from the engine; waiting for deleteLater
+    bool m_noMoreRequests = false; // parse nothing further (Connection: close, error, shutdown)
+    bool m_inProcess = false;
+    bool m_reprocess = false;
+    bool m_flushing = false;
+    bool m_paused = false; // stopped parsing on the outstanding cap or the write backlog
+    qint64 m_createdAt = 0;
+    qint64 m_idleSince = 0;
+    qint64 m_requestStartedAt = -1; // -1: no request in progress
+    qint64 m_closingSince = 0;
+    // After an early error answer (413 from Content-Length) the rest of the body is read and dropped
+    // before closing (a "lingering close"), so that a client still uploading gets to read the answer
+    // instead of a connection reset. At most this many bytes, for at most HttpLimits::lingerTimeoutMs.
+    qint64 m_lingerBudget = 0;
+    bool m_lingering = false;
+    qint64 m_lastWriteProgress = 0;
+    qint64 m_sampledBacklog = 0;
+
+    // Input
+    QByteArray m_in;
+    qsizetype m_pos = 0;     // first unconsumed byte of m_in
+    qsizetype m_scanned = 0; // bytes after m_pos already searched for '\n'
+
+    // Request being parsed
+    State m_state = State::Head;
+    HttpRequest m_req;
+    bool m_gotRequestLine = false;
+    bool m_http10 = false;
+    qint64 m_headBytes = 0;
+    int m_headerCount = 0;
+    qint64 m_contentLength = -1;
+    bool m_chunked = false;
+    bool m_badTransferEncoding = false;
+    bool m_connectionClose = false;
+    bool m_connectionKeepAlive = false;
+    bool m_expectContinue = false;
+    qint64 m_chunkRemaining = 0;
+
+    // Responses
+    std::deque<Slot> m_queue;
+    int m_outstanding = 0; // non-interim slots in m_queue
+    quint64 m_nextSequence = 1;
+};

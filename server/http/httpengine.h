@@ -1,0 +1,86 @@
+#pragma once
+
+#include "httptypes.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QSslConfiguration>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class HttpConnection;
+
+// Answers one request, now or later. Copyable; answering more than once is ignored, and answering
+// a connection that is gone (client hung up, idle-closed) does nothing: the engine never writes
+// to a socket that no longer exists. Responses on one connection go out in request order
+// (pipelining), whatever order the handler answers them in.
+class HttpResponder
+{
+public:
+    HttpResponder() = default;
+    HttpResponder(QPointer<HttpConnection> connection, quint64 sequence);
+    void respond(HttpResponse response) const;
+    bool isConnected() const;
+
+private:
+    QPointer<HttpConnection> m_connection;
+    quint64 m_sequence = 0;
+};
+
+struct HttpLimits
+{
+    qint64 maxHeaderBytes = 64 * 1024;      // request line + headers; over it: 431 and close
+    int maxHeaderCount = 100;               // over it: 431 and close
+    qint64 maxBodyBytes = 10 * 1024 * 1024; // over it: 413 and close (checked against Content-Length before reading)
+    int idleTimeoutMs = 60 * 1000;          // a keep-alive connection with no request in progress is closed after this
+    int requestTimeoutMs = 30 * 1000;       // a request whose headers or body do not arrive in time: 408 and close
+    int handshakeTimeoutMs = 10 * 1000;     // TLS handshake
+    int lingerTimeoutMs = 3 * 1000;         // after an early 413, how long the rest of the body is read and dropped
+    int maxConnections = 1024;              // further connections are closed at once
+};
+
+// A small HTTP/1.1 server on QTcpServer/QSslServer (QtNetwork 6.4). It replaces QAbstractHttpServer
+// because of the 6.4 traps listed in QT64-NOTES.md: no size limits, no idle timeout, a crash on a
+// late reply to a gone client, Connection: close and HTTP/1.0 ignored, HEAD and Expect: 100-continue
+// unsupported, pipelined answers out of order. Lives in the thread that created it.
+class HttpEngine : public QObject
+{
+    Q_OBJECT
+public:
+    // Called in the engine's thread for each complete request, in request order. A HEAD request
+    // arrives with method "HEAD": answer it as GET; the engine sends the headers and the
+    // Content-Length of the body but no body bytes. Exceptions are caught and answered 500.
+    using Handler = std::function<void(const HttpRequest &, const HttpResponder &)>;
+
+    explicit HttpEngine(QObject *parent = nullptr);
+    ~HttpEngine() override;
+
+    void setHandler(Handler handler);
+    void setLimits(const HttpLimits &limits);
+    const HttpLimits &limits() const;
+
+    // With a configuration (certificate + key) the engine speaks HTTPS; without, plain HTTP.
+    // (TLS is QSslSocket::startServerEncryption on each accepted socket, so maxConnections and
+    // handshakeTimeoutMs apply before the handshake.) False, with errorString(), on failure.
+    bool listen(const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls);
+    quint16 serverPort() const;
+    QString errorString() const;
+    bool isListening() const;
+
+    // Stops accepting; closes idle connections at once and the others after their response is
+    // written, waiting at most timeoutMs (runs the event loop). Returns true when all closed.
+    // Connections still waiting for their handler at the timeout are not aborted: they close
+    // after that response (or when the engine is destroyed).
+    bool shutdown(int timeoutMs);
+    int connectionCount() const;
+
+Q_SIGNALS:
+    void connectionCountChanged(int count);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+    friend class HttpConnection;
+};

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "httpengine.h"
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QString>
+
+// Everything the API server needs, read from settings by the app (or set by tests).
+struct ServerConfig
+{
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 8443;
+    bool tls = true;
+    QString dataDir;
+    QString tlsCert; // empty: DATA/tls/cert.pem, generated at first start
+    QString tlsKey;
+    int rateLimitPerMinute = 100;    // per credential; 0: no limit
+    int loginFailuresPerWindow = 10; // failed logins per client address per 15 minutes
+    int accessTokenMinutes = 15;     // 15 to 60
+    int refreshTokenDays = 30;
+    QByteArray jwtKey; // from the secret store
+    HttpLimits limits;
+};

@@ -1,0 +1,118 @@
+#include "testsupport.h"
+
+#include "api/crypto.h"
+#include "apikeyrepository.h"
+#include "database.h"
+#include "userrepository.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QNetworkReply>
+#include <QSslConfiguration>
+#include <QTimer>
+#include <QtTest>
+
+TempDatabase::TempDatabase()
+{
+    Database::setPath(file());
+    Database::migrate();
+}
+
+TempDatabase::~TempDatabase()
+{
+    Database::closeThreadConnection();
+}
+
+QString TempDatabase::file() const
+{
+    return m_dir.filePath(QStringLiteral("liaison.db"));
+}
+
+TestServer::TestServer(const QString &dataDir, int rateLimitPerMinute, bool tls)
+    : m_dataDir(dataDir)
+{
+    ServerConfig config;
+    config.address = QHostAddress::LocalHost;
+    config.port = 0;
+    config.tls = tls;
+    config.dataDir = dataDir;
+    config.rateLimitPerMinute = rateLimitPerMinute;
+    config.jwtKey = QByteArray("test-signing-key-0123456789abcdef");
+    m_server = std::make_unique<ApiServer>(config, &m_bus);
+    if (!m_server->start())
+        qFatal("test server did not start: %s", qPrintable(m_server->errorString()));
+}
+
+TestServer::~TestServer()
+{
+    m_server->stop(2000);
+}
+
+QString TestServer::baseUrl() const
+{
+    return m_server->baseUrl();
+}
+
+QSslCertificate TestServer::certificate() const
+{
+    QFile f(m_dataDir + QStringLiteral("/tls/cert.pem"));
+    if (!f.open(QIODevice::ReadOnly))
+        return QSslCertificate();
+    return QSslCertificate(f.readAll(), QSsl::Pem);
+}
+
+QString TestServer::createApiKey(const QStringList &scopes)
+{
+    return ApiKeyRepository().create(QStringLiteral("test"), scopes).secret;
+}
+
+void TestServer::createUser(const QString &email, const QString &password, const QString &role)
+{
+    UserRepository().create(email, QStringLiteral("Test User"), role, PasswordHasher::hash(password, 1000));
+}
+
+ApiClient::ApiClient(const QString &baseUrl, const QSslCertificate &ca)
+    : m_base(baseUrl)
+    , m_ca(ca)
+{
+}
+
+HttpResult ApiClient::call(const QByteArray &method, const QString &path, const QByteArray &body,
+                           const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+{
+    QNetworkRequest request(QUrl(m_base + path));
+    QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+    if (!m_ca.isNull())
+        ssl.addCaCertificate(m_ca);
+    request.setSslConfiguration(ssl);
+    if (!body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    if (!m_token.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
+    for (const auto &h : headers)
+        request.setRawHeader(h.first, h.second);
+    QNetworkReply *reply = m_nam.sendCustomRequest(request, method, body);
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    timer.start(timeoutMs);
+    if (!reply->isFinished())
+        loop.exec();
+    HttpResult result;
+    if (!reply->isFinished()) {
+        reply->abort();
+        result.error = QNetworkReply::TimeoutError;
+        delete reply;
+        return result;
+    }
+    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    result.error = reply->error();
+    result.body = reply->readAll();
+    result.json = QJsonDocument::fromJson(result.body).object();
+    for (const auto &pair : reply->rawHeaderPairs())
+        result.headers.insert(pair.first.toLower(), pair.second);
+    delete reply;
+    return result;
+}

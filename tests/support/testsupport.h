@@ -1,0 +1,94 @@
+#pragma once
+
+#include "apiserver.h"
+#include "eventbus.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSslCertificate>
+#include <QTemporaryDir>
+
+#include <memory>
+
+// A throwaway data directory with a migrated database that this thread uses.
+class TempDatabase
+{
+public:
+    TempDatabase();
+    ~TempDatabase();
+    QString dir() const { return m_dir.path(); }
+    QString file() const;
+
+private:
+    QTemporaryDir m_dir;
+};
+
+// The real ApiServer on 127.0.0.1, a free port, HTTPS with a throwaway certificate, in this thread.
+class TestServer
+{
+public:
+    explicit TestServer(const QString &dataDir, int rateLimitPerMinute = 0, bool tls = true);
+    ~TestServer();
+    ApiServer &server() { return *m_server; }
+    EventBus &bus() { return m_bus; }
+    QString baseUrl() const;
+    QSslCertificate certificate() const;
+    // An API key with these scopes (default *); returns the secret.
+    QString createApiKey(const QStringList &scopes = {QStringLiteral("*")});
+    // A user with this password (few KDF iterations, to keep tests fast).
+    void createUser(const QString &email, const QString &password, const QString &role = QStringLiteral("admin"));
+
+private:
+    QString m_dataDir;
+    EventBus m_bus;
+    std::unique_ptr<ApiServer> m_server;
+};
+
+struct HttpResult
+{
+    int status = 0;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QByteArray body;
+    QJsonObject json;
+    QHash<QByteArray, QByteArray> headers; // lower-case names
+
+    QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+    QJsonObject data() const { return json.value(QLatin1String("data")).toObject(); }
+    QString errorCode() const
+    {
+        return json.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toString();
+    }
+};
+
+// A QNetworkAccessManager client that trusts the test server's certificate (added as a CA, never
+// ignoring errors) and waits for each reply on its finished signal, at most timeoutMs.
+class ApiClient
+{
+public:
+    ApiClient(const QString &baseUrl, const QSslCertificate &ca);
+    void setToken(const QString &token) { m_token = token; }
+    HttpResult get(const QString &path) { return call("GET", path); }
+    HttpResult post(const QString &path, const QJsonObject &body)
+    {
+        return call("POST", path, QJsonDocument(body).toJson());
+    }
+    HttpResult put(const QString &path, const QJsonObject &body)
+    {
+        return call("PUT", path, QJsonDocument(body).toJson());
+    }
+    HttpResult patch(const QString &path, const QJsonObject &body)
+    {
+        return call("PATCH", path, QJsonDocument(body).toJson());
+    }
+    HttpResult del(const QString &path) { return call("DELETE", path); }
+    HttpResult call(const QByteArray &method, const QString &path, const QByteArray &body = {},
+                    const QList<QPair<QByteArray, QByteArray>> &headers = {}, int timeoutMs = 20000);
+
+private:
+    QString m_base;
+    QString m_token;
+    QSslCertificate m_ca;
+    QNetworkAccessManager m_nam;
+};

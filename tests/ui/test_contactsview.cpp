@@ -1,0 +1,547 @@
+// The Contacts area driven as a user would: the real MainWindow, ContactsView, dialogs and detail
+// pane over the real repositories and a temporary SQLite database, offscreen.
+
+#include "uitest.h"
+
+#include "apikeyrepository.h"
+#include "contact.h"
+#include "contactdetailpane.h"
+#include "contactdialog.h"
+#include "contactrepository.h"
+#include "contactsview.h"
+#include "contacttablemodel.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "mainwindow.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <memory>
+
+using namespace UiTest;
+
+class TestContactsView final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void showsSeededContacts();
+    void searchFiltersAsYouType();
+    void tagFilterFiltersAndFollowsChanges();
+    void createThroughDialogStoresContact();
+    void badEmailShowsApiMessageAndStaysOpen();
+    void editThroughDialogSendsOnlyChangedFields();
+    void deleteAsksForConfirmation();
+    void changesFromAnotherThreadAppearAndKeepSelection();
+    void detailPaneAddsAndRemovesTagsAndAddsNotes();
+    void statusBarShowsServerStateAndWindowRenders();
+    void hundredThousandContactsLoadLazily();
+
+private:
+    void openWindow();
+    ContactsView *view() const { return m_window->contactsView(); }
+    ContactTableModel *model() const { return view()->model(); }
+    int rowOf(const QString &id) const;
+    void clickRow(int row);
+    QStringList shownNames() const;
+    template<typename T>
+    T *child(QObject *parent, const char *name)
+    {
+        T *found = parent->findChild<T *>(QLatin1String(name));
+        if (!found)
+            qFatal("no child %s", name);
+        return found;
+    }
+
+    QTemporaryDir m_dir;
+    int m_databases = 0;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_ahmet, m_ayse, m_john;
+};
+
+void TestContactsView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_dir.isValid());
+}
+
+void TestContactsView::init()
+{
+    // A fresh database per test function: no test sees another's contacts.
+    Database::closeThreadConnection();
+    Database::setPath(m_dir.filePath(QStringLiteral("contacts-%1.db").arg(++m_databases)));
+    QVERIFY(Database::migrate() > 0);
+    m_bus = std::make_unique<EventBus>();
+    m_contacts = std::make_unique<ContactRepository>(m_bus.get());
+    m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+
+    m_ahmet = m_contacts
+                  ->create({{"firstName", "Ahmet"},
+                            {"lastName", "Yılmaz"},
+                            {"email", "ahmet@example.com"},
+                            {"phone", "+90 532 111 22 33"},
+                            {"company", "Acme"},
+                            {"tags", QJsonArray{"vip", "istanbul"}}})
+                  .id;
+    m_ayse = m_contacts
+                 ->create({{"firstName", "Ayşe"},
+                           {"lastName", "Demir"},
+                           {"email", "ayse@example.com"},
+                           {"tags", QJsonArray{"istanbul"}}})
+                 .id;
+    m_john = m_contacts
+                 ->create({{"firstName", "John"},
+                           {"lastName", "Smith"},
+                           {"phone", "+1 415 555 0100"},
+                           {"company", "Initech"},
+                           {"tags", QJsonArray{"lead"}}})
+                 .id;
+}
+
+void TestContactsView::cleanup()
+{
+    m_window.reset();
+    m_keys.reset();
+    m_contacts.reset();
+    m_bus.reset();
+    Database::closeThreadConnection();
+}
+
+void TestContactsView::openWindow()
+{
+    m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+int TestContactsView::rowOf(const QString &id) const
+{
+    for (int row = 0; row < model()->rowCount(); ++row) {
+        if (model()->idAt(row) == id)
+            return row;
+    }
+    return -1;
+}
+
+void TestContactsView::clickRow(int row)
+{
+    QTableView *table = view()->table();
+    const QModelIndex index = model()->index(row, ContactTableModel::NameColumn);
+    table->scrollTo(index);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+}
+
+QStringList TestContactsView::shownNames() const
+{
+    QStringList names;
+    for (int row = 0; row < model()->rowCount(); ++row)
+        names << model()->index(row, ContactTableModel::NameColumn).data().toString();
+    names.sort();
+    return names;
+}
+
+void TestContactsView::showsSeededContacts()
+{
+    openWindow();
+    QCOMPARE(model()->rowCount(), 3);
+    QCOMPARE(shownNames(), QStringList({"Ahmet Yılmaz", "Ayşe Demir", "John Smith"}));
+    const int row = rowOf(m_ahmet);
+    QCOMPARE(model()->index(row, ContactTableModel::EmailColumn).data().toString(), QString("ahmet@example.com"));
+    QCOMPARE(model()->index(row, ContactTableModel::CompanyColumn).data().toString(), QString("Acme"));
+    QCOMPARE(model()->index(row, ContactTableModel::TagsColumn).data().toString(), QString("vip, istanbul"));
+    QVERIFY(!model()->index(row, ContactTableModel::CreatedColumn).data().toString().isEmpty());
+    QCOMPARE(model()->headerData(0, Qt::Horizontal).toString(), QString("Name"));
+    QCOMPARE(child<QLabel>(view(), "countLabel")->text(), QString("3 contacts"));
+    // Nothing selected yet: nothing to edit or delete.
+    QVERIFY(!child<QPushButton>(view(), "editButton")->isEnabled());
+    QVERIFY(!child<QPushButton>(view(), "deleteButton")->isEnabled());
+}
+
+void TestContactsView::searchFiltersAsYouType()
+{
+    openWindow();
+    QLineEdit *search = view()->searchField();
+    QTest::keyClicks(search, "ahm");
+    // Debounced: typing alone does not query.
+    QCOMPARE(model()->rowCount(), 3);
+    QTRY_COMPARE(model()->rowCount(), 1);
+    QCOMPARE(model()->idAt(0), m_ahmet);
+
+    search->clear();
+    QTRY_COMPARE(model()->rowCount(), 3);
+    QTest::keyClicks(search, "initech");
+    QTRY_COMPARE(model()->rowCount(), 1);
+    QCOMPARE(model()->idAt(0), m_john);
+    QTest::keyClicks(search, "xyz");
+    QTRY_COMPARE(model()->rowCount(), 0);
+    QCOMPARE(child<QLabel>(view(), "countLabel")->text(), QString("0 contacts"));
+}
+
+void TestContactsView::tagFilterFiltersAndFollowsChanges()
+{
+    openWindow();
+    QComboBox *tags = view()->tagFilter();
+    QCOMPARE(tags->itemText(0), QString("All tags"));
+    const int istanbul = tags->findData(QStringLiteral("istanbul"));
+    QVERIFY(istanbul > 0);
+    QCOMPARE(tags->itemText(istanbul), QString("istanbul (2)"));
+
+    tags->setCurrentIndex(istanbul);
+    QCOMPARE(model()->rowCount(), 2);
+    QCOMPARE(shownNames(), QStringList({"Ahmet Yılmaz", "Ayşe Demir"}));
+    tags->setCurrentIndex(tags->findData(QStringLiteral("lead")));
+    QCOMPARE(model()->rowCount(), 1);
+    QCOMPARE(model()->idAt(0), m_john);
+
+    // Search and tag combine.
+    tags->setCurrentIndex(tags->findData(QStringLiteral("istanbul")));
+    QTest::keyClicks(view()->searchField(), "demir");
+    QTRY_COMPARE(model()->rowCount(), 1);
+    QCOMPARE(model()->idAt(0), m_ayse);
+    view()->searchField()->clear();
+    QTRY_COMPARE(model()->rowCount(), 2);
+
+    // A tag that appears elsewhere reaches the filter; the chosen filter stays.
+    m_contacts->create({{"firstName", "Mehmet"}, {"email", "mehmet@example.com"}, {"tags", QJsonArray{"ankara"}}});
+    QTRY_VERIFY(tags->findData(QStringLiteral("ankara")) > 0);
+    QCOMPARE(tags->currentData().toString(), QString("istanbul"));
+    QCOMPARE(model()->rowCount(), 2);
+
+    tags->setCurrentIndex(0);
+    QCOMPARE(model()->rowCount(), 4);
+}
+
+void TestContactsView::createThroughDialogStoresContact()
+{
+    openWindow();
+    click(child<QPushButton>(view(), "newButton"));
+    ContactDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    QVERIFY(!dialog->isEditing());
+
+    QTest::keyClicks(child<QLineEdit>(dialog, "firstNameEdit"), "Zeynep");
+    QTest::keyClicks(child<QLineEdit>(dialog, "lastNameEdit"), "Kaya");
+    QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "zeynep@example.com");
+    QTest::keyClicks(child<QLineEdit>(dialog, "phoneEdit"), "+90 532 999 88 77");
+    QTest::keyClicks(child<QLineEdit>(dialog, "cityEdit"), "Ankara");
+    QTest::keyClicks(child<QLineEdit>(dialog, "tagsEdit"), "vip, ankara");
+    QSpinBox *score = child<QSpinBox>(dialog, "leadScoreSpin");
+    score->selectAll();
+    QTest::keyClicks(score, "70");
+
+    const QJsonObject body = dialog->body();
+    QCOMPARE(body.value("firstName").toString(), QString("Zeynep"));
+    QCOMPARE(body.value("address").toObject(), QJsonObject({{"city", "Ankara"}}));
+    QCOMPARE(body.value("tags").toArray(), QJsonArray({"vip", "ankara"}));
+    QCOMPARE(body.value("leadScore").toInt(), 70);
+    QVERIFY(!body.contains("company")); // empty fields are not sent
+
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QTRY_VERIFY(!modal<ContactDialog>());
+
+    ContactQuery query;
+    query.search = QStringLiteral("zeynep");
+    const ContactPage stored = m_contacts->list(query);
+    QCOMPARE(stored.items.size(), 1);
+    const Contact &c = stored.items.first();
+    QCOMPARE(c.lastName, QString("Kaya"));
+    QCOMPARE(c.email, QString("zeynep@example.com"));
+    QCOMPARE(c.tags, QStringList({"vip", "ankara"}));
+    QCOMPARE(c.leadScore, 70);
+    QCOMPARE(c.address.value("city").toString(), QString("Ankara"));
+
+    QTRY_COMPARE(model()->rowCount(), 4);
+    // The new contact is selected and shown.
+    QCOMPARE(view()->currentContactId(), c.id);
+    QCOMPARE(child<QLabel>(view()->detailPane(), "contactTitle")->text(), QString("Zeynep Kaya"));
+}
+
+void TestContactsView::badEmailShowsApiMessageAndStaysOpen()
+{
+    // What the API answers for the same body (both go through ContactRules).
+    QString expectedDetail, expectedMessage;
+    try {
+        ContactRules::parse({{"email", "not-an-email"}});
+    } catch (const DomainError &e) {
+        expectedDetail = e.details().value("email").toString();
+        expectedMessage = e.message();
+    }
+    QVERIFY(!expectedDetail.isEmpty());
+
+    openWindow();
+    click(child<QPushButton>(view(), "newButton"));
+    ContactDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    QTest::keyClicks(child<QLineEdit>(dialog, "firstNameEdit"), "Bad");
+    QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "not-an-email");
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(modal<ContactDialog>(), dialog);
+    QLabel *emailError = child<QLabel>(dialog, "emailError");
+    QVERIFY(emailError->isVisible());
+    QCOMPARE(emailError->text(), expectedDetail);
+    QCOMPARE(child<QLabel>(dialog, "formError")->text(), expectedMessage);
+    QVERIFY(!child<QLabel>(dialog, "firstNameError")->isVisible());
+    QCOMPARE(m_contacts->count({}), 3);
+    const QPixmap shot = dialog->grab();
+    QVERIFY(!shot.isNull());
+    QVERIFY(shot.save(qEnvironmentVariable("LIAISON_SCREENSHOT_DIR", m_dir.path()) + "/contactdialog-error.png"));
+
+    // A missing e-mail and phone: the 422 of the API, shown the same way.
+    child<QLineEdit>(dialog, "emailEdit")->clear();
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QVERIFY(dialog->isVisible());
+    QVERIFY(emailError->isVisible());
+    QVERIFY(emailError->text().contains("phone"));
+
+    // Corrected, it saves and closes.
+    QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "bad@example.com");
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QTRY_VERIFY(!modal<ContactDialog>());
+    QCOMPARE(m_contacts->count({}), 4);
+}
+
+void TestContactsView::editThroughDialogSendsOnlyChangedFields()
+{
+    openWindow();
+    clickRow(rowOf(m_john));
+    QCOMPARE(view()->currentContactId(), m_john);
+    click(child<QPushButton>(view(), "editButton"));
+    ContactDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    QVERIFY(dialog->isEditing());
+    QLineEdit *company = child<QLineEdit>(dialog, "companyEdit");
+    QCOMPARE(company->text(), QString("Initech"));
+    QCOMPARE(child<QLineEdit>(dialog, "phoneEdit")->text(), QString("+1 415 555 0100"));
+    company->clear();
+    QTest::keyClicks(company, "Globex");
+    QCOMPARE(dialog->body(), QJsonObject({{"company", "Globex"}}));
+
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QTRY_VERIFY(!modal<ContactDialog>());
+    QCOMPARE(m_contacts->get(m_john).company, QString("Globex"));
+    QCOMPARE(m_contacts->get(m_john).phone, QString("+1 415 555 0100"));
+    QTRY_COMPARE(model()->index(rowOf(m_john), ContactTableModel::CompanyColumn).data().toString(), QString("Globex"));
+    QCOMPARE(child<QLabel>(view()->detailPane(), "companyValue")->text(), QString("Globex"));
+
+    // Clearing a field sends null; a duplicate e-mail is refused (409) and the dialog stays open.
+    click(child<QPushButton>(view(), "editButton"));
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    child<QLineEdit>(dialog, "companyEdit")->clear();
+    QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "ahmet@example.com");
+    QCOMPARE(dialog->body().value("company"), QJsonValue(QJsonValue::Null));
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QVERIFY(dialog->isVisible());
+    QVERIFY(!child<QLabel>(dialog, "formError")->text().isEmpty());
+    QCOMPARE(m_contacts->get(m_john).company, QString("Globex"));
+    click(dialogButton(dialog, QDialogButtonBox::Cancel));
+    QTRY_VERIFY(!modal<ContactDialog>());
+}
+
+void TestContactsView::deleteAsksForConfirmation()
+{
+    openWindow();
+    clickRow(rowOf(m_ayse));
+    QCOMPARE(view()->currentContactId(), m_ayse);
+
+    click(child<QPushButton>(view(), "deleteButton"));
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = modal<QMessageBox>()));
+    QVERIFY(box->text().contains("Ayşe Demir"));
+    click(box->button(QMessageBox::No));
+    QTRY_VERIFY(!modal<QMessageBox>());
+    QVERIFY(m_contacts->find(m_ayse));
+    QCOMPARE(model()->rowCount(), 3);
+
+    click(child<QPushButton>(view(), "deleteButton"));
+    QTRY_VERIFY((box = modal<QMessageBox>()));
+    click(box->button(QMessageBox::Yes));
+    QTRY_COMPARE(model()->rowCount(), 2);
+    QVERIFY(!m_contacts->find(m_ayse));
+    QCOMPARE(rowOf(m_ayse), -1);
+    QVERIFY(view()->currentContactId().isEmpty());
+    QVERIFY(!child<QPushButton>(view(), "deleteButton")->isEnabled());
+}
+
+void TestContactsView::changesFromAnotherThreadAppearAndKeepSelection()
+{
+    openWindow();
+    clickRow(rowOf(m_john));
+    QCOMPARE(view()->currentContactId(), m_john);
+
+    // As the API server does: its own thread, its own connection, the shared event bus.
+    EventBus *bus = m_bus.get();
+    const QString john = m_john;
+    QString created;
+    std::unique_ptr<QThread> thread(QThread::create([bus, john, &created] {
+        ContactRepository repository(bus);
+        created = repository
+                      .create({{"firstName", "Elif"},
+                               {"lastName", "Şahin"},
+                               {"email", "elif@example.com"},
+                               {"tags", QJsonArray{"api"}}})
+                      .id;
+        repository.update(john, {{"position", "CTO"}});
+        Database::closeThreadConnection();
+    }));
+    thread->start();
+    QVERIFY(thread->wait(30000));
+    QVERIFY(!created.isEmpty());
+
+    QTRY_COMPARE(model()->rowCount(), 4);
+    QVERIFY(rowOf(created) >= 0);
+    QCOMPARE(model()->index(rowOf(created), ContactTableModel::NameColumn).data().toString(), QString("Elif Şahin"));
+    QTRY_VERIFY(view()->tagFilter()->findData(QStringLiteral("api")) > 0);
+    // The selection follows the contact, not the row number.
+    QCOMPARE(view()->currentContactId(), m_john);
+    const QModelIndexList selected = view()->table()->selectionModel()->selectedRows();
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(model()->idAt(selected.first().row()), m_john);
+    QTRY_COMPARE(child<QLabel>(view()->detailPane(), "positionValue")->text(), QString("CTO"));
+}
+
+void TestContactsView::detailPaneAddsAndRemovesTagsAndAddsNotes()
+{
+    openWindow();
+    ContactDetailPane *pane = view()->detailPane();
+    clickRow(rowOf(m_ahmet));
+    QCOMPARE(pane->contactId(), m_ahmet);
+    QCOMPARE(child<QLabel>(pane, "emailValue")->text(), QString("ahmet@example.com"));
+    QListWidget *tagList = child<QListWidget>(pane, "tagList");
+    QCOMPARE(tagList->count(), 2);
+
+    QLineEdit *newTag = child<QLineEdit>(pane, "newTagEdit");
+    QTest::keyClicks(newTag, "hot");
+    QTest::keyClick(newTag, Qt::Key_Return);
+    QCOMPARE(m_contacts->get(m_ahmet).tags, QStringList({"vip", "istanbul", "hot"}));
+    QCOMPARE(tagList->count(), 3);
+    QVERIFY(newTag->text().isEmpty());
+    QTRY_COMPARE(model()->index(rowOf(m_ahmet), ContactTableModel::TagsColumn).data().toString(),
+                 QString("vip, istanbul, hot"));
+
+    // Remove "vip": select its chip, press Remove tag.
+    QListWidgetItem *vip = tagList->findItems("vip", Qt::MatchExactly).value(0);
+    QVERIFY(vip);
+    QTest::mouseClick(tagList->viewport(), Qt::LeftButton, {}, tagList->visualItemRect(vip).center());
+    click(child<QPushButton>(pane, "removeTagButton"));
+    QCOMPARE(m_contacts->get(m_ahmet).tags, QStringList({"istanbul", "hot"}));
+    QCOMPARE(tagList->count(), 2);
+
+    QPlainTextEdit *note = child<QPlainTextEdit>(pane, "newNoteEdit");
+    QPushButton *addNote = child<QPushButton>(pane, "addNoteButton");
+    QVERIFY(!addNote->isEnabled());
+    QTest::keyClicks(note, "Called, wants a quote");
+    click(addNote);
+    QTest::keyClicks(note, "Sent the quote");
+    click(addNote);
+    const QVector<ContactNote> notes = m_contacts->notes(m_ahmet);
+    QCOMPARE(notes.size(), 2);
+    QCOMPARE(notes.first().content, QString("Called, wants a quote"));
+    QListWidget *noteList = child<QListWidget>(pane, "noteList");
+    QCOMPARE(noteList->count(), 2);
+    QVERIFY(noteList->item(0)->text().startsWith("Called, wants a quote")); // oldest first
+    QVERIFY(noteList->item(1)->text().startsWith("Sent the quote"));
+    QVERIFY(note->toPlainText().isEmpty());
+}
+
+void TestContactsView::statusBarShowsServerStateAndWindowRenders()
+{
+    openWindow();
+    QLabel *status = child<QLabel>(m_window.get(), "serverStatusLabel");
+    m_window->setServerStatus(QStringLiteral("https://127.0.0.1:8443"), true, {});
+    QCOMPARE(status->text(), QString("API: https://127.0.0.1:8443 — running"));
+    m_window->setServerStatus(QStringLiteral("https://127.0.0.1:8443"), false, QStringLiteral("address in use"));
+    QCOMPARE(status->text(), QString("API server stopped: address in use"));
+    m_window->setServerStatus(QStringLiteral("https://127.0.0.1:8443"), true, {});
+
+    clickRow(rowOf(m_ahmet));
+    m_contacts->addNote(m_ahmet, QStringLiteral("Prefers WhatsApp"));
+    QTRY_COMPARE(child<QListWidget>(view()->detailPane(), "noteList")->count(), 1);
+    const QPixmap shot = m_window->grab();
+    QVERIFY(!shot.isNull());
+    QCOMPARE(shot.size(), m_window->size());
+    // LIAISON_SCREENSHOT_DIR keeps the picture for a person to look at.
+    const QString dir = qEnvironmentVariable("LIAISON_SCREENSHOT_DIR", m_dir.path());
+    const QString file = dir + QStringLiteral("/mainwindow.png");
+    QVERIFY(shot.save(file));
+    QVERIFY(!QImage(file).isNull());
+}
+
+void TestContactsView::hundredThousandContactsLoadLazily()
+{
+    constexpr int Total = 100000;
+    constexpr int Chunk = 10000;
+    m_contacts->remove(m_ahmet);
+    m_contacts->remove(m_ayse);
+    m_contacts->remove(m_john);
+    for (int start = 0; start < Total; start += Chunk) {
+        QVector<QJsonObject> bodies;
+        bodies.reserve(Chunk);
+        for (int i = start; i < start + Chunk; ++i) {
+            QJsonObject body{{"firstName", "Person"},
+                             {"lastName", QString::number(i)},
+                             {"email", QStringLiteral("person%1@example.org").arg(i)}};
+            if (i % 10 == 0)
+                body.insert("tags", QJsonArray{"tenth"});
+            bodies << body;
+        }
+        QCOMPARE(m_contacts->insertBulk(bodies), Chunk);
+    }
+
+    openWindow();
+    ContactTableModel *m = model();
+    QCOMPARE(m->rowCount(), Total);
+    const int bound = ContactTableModel::BlockSize * ContactTableModel::MaxCachedBlocks;
+    QVERIFY(m->loadedRowCount() <= bound);
+
+    // Scroll through the whole table in steps, as a user dragging the scroll bar.
+    QTableView *table = view()->table();
+    QScrollBar *bar = table->verticalScrollBar();
+    for (int step = 0; step <= 20; ++step) {
+        bar->setValue(bar->maximum() * step / 20);
+        QCoreApplication::processEvents();
+        QVERIFY(m->loadedRowCount() <= bound);
+    }
+    table->scrollToBottom();
+    QTRY_VERIFY(table->rowAt(table->viewport()->height() - 2) >= Total - 2);
+    QVERIFY(!m->index(Total - 1, ContactTableModel::NameColumn).data().toString().isEmpty());
+    QVERIFY(m->loadedRowCount() <= bound);
+    QVERIFY(m->blockLoadCount() < Total / ContactTableModel::BlockSize / 4);
+
+    // Selecting the last row and searching still work at this size.
+    clickRow(Total - 1);
+    QVERIFY(!view()->currentContactId().isEmpty());
+    QTest::keyClicks(view()->searchField(), "person42421");
+    QTRY_COMPARE(m->rowCount(), 1);
+    QCOMPARE(m->index(0, ContactTableModel::NameColumn).data().toString(), QString("Person 42421"));
+    view()->searchField()->clear();
+    view()->tagFilter()->setCurrentIndex(view()->tagFilter()->findData(QStringLiteral("tenth")));
+    QTRY_COMPARE(m->rowCount(), Total / 10);
+}
+
+QTEST_MAIN(TestContactsView)
+#include "test_contactsview.moc"

@@ -1,0 +1,175 @@
+// The contact repository on a real SQLite file: writes with their outbox events in one
+// transaction, search, filters, tags, notes, and the schema pragmas.
+#include "contactrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QtTest>
+
+namespace {
+int outboxCount(const QString &event)
+{
+    QSqlQuery q = Database::exec("SELECT count(*) FROM outbox WHERE event = ?", {event});
+    q.next();
+    return q.value(0).toInt();
+}
+} // namespace
+
+class TestContactRepository : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<TempDatabase> m_db;
+
+private Q_SLOTS:
+    void init() { m_db = std::make_unique<TempDatabase>(); }
+    void cleanup() { m_db.reset(); }
+
+    void usesWalAndForeignKeys()
+    {
+        QSqlQuery q = Database::exec("PRAGMA journal_mode");
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QString("wal"));
+        q = Database::exec("PRAGMA foreign_keys");
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        q = Database::exec("PRAGMA synchronous");
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 2); // FULL
+    }
+
+    void migrationsAreIdempotent()
+    {
+        const int v = Database::migrate();
+        QCOMPARE(Database::migrate(), v);
+        QVERIFY(v >= 1);
+    }
+
+    void writesEventInSameTransaction()
+    {
+        EventBus bus;
+        QSignalSpy spy(&bus, &EventBus::changed);
+        ContactRepository repo(&bus);
+        const Contact c = repo.create({{"firstName", "A"}, {"email", "a@example.com"}});
+        QCOMPARE(outboxCount("contact.created"), 1);
+        QCOMPARE(spy.count(), 1);
+        repo.update(c.id, {{"company", "Acme"}});
+        QCOMPARE(outboxCount("contact.updated"), 1);
+        repo.update(c.id, {{"company", "Acme"}}); // no change: no event
+        QCOMPARE(outboxCount("contact.updated"), 1);
+        repo.remove(c.id);
+        QCOMPARE(outboxCount("contact.deleted"), 1);
+        QSqlQuery q = Database::exec("SELECT payload FROM outbox WHERE event = 'contact.created'");
+        QVERIFY(q.next());
+        const QJsonObject envelope = QJsonDocument::fromJson(q.value(0).toByteArray()).object();
+        QVERIFY(envelope.value("id").toString().startsWith("evt_"));
+        QCOMPARE(envelope.value("data").toObject().value("contactId").toString(), c.id);
+        QVERIFY(envelope.value("timestamp").toString().endsWith('Z'));
+    }
+
+    void failedWriteLeavesNothing()
+    {
+        ContactRepository repo;
+        repo.create({{"firstName", "A"}, {"email", "same@example.com"}});
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.create({{"firstName", "B"}, {"email", "SAME@example.com"}}));
+        QCOMPARE(repo.count({}), 1);
+        QCOMPARE(outboxCount("contact.created"), 1);
+    }
+
+    void rollsBackOnDatabaseError()
+    {
+        ContactRepository repo;
+        const Contact c = repo.create({{"firstName", "A"}, {"email", "rb@example.com"}});
+        {
+            Transaction tx;
+            Database::exec("UPDATE contacts SET company = 'X' WHERE id = ?", {c.id});
+            // tx not committed: rolled back when it goes out of scope
+        }
+        QCOMPARE(repo.get(c.id).company, QString());
+    }
+
+    void searchesWithFolding()
+    {
+        ContactRepository repo;
+        repo.create({{"firstName", "İlker"}, {"lastName", "Işık"}, {"email", "ilker@example.com"}});
+        repo.create({{"firstName", "Ilse"}, {"email", "ilse@example.com"}, {"phone", "+49 30 1234567"}});
+        ContactQuery q;
+        q.search = "isik";
+        QCOMPARE(repo.count(q), 1);
+        q.search = "il";
+        QCOMPARE(repo.count(q), 2);
+        q.search = "30 123";
+        QCOMPARE(repo.count(q), 1);
+        q.search = "ilker@example.com";
+        QCOMPARE(repo.count(q), 1);
+    }
+
+    void searchFollowsUpdatesAndDeletes()
+    {
+        ContactRepository repo;
+        const Contact c = repo.create({{"firstName", "Old"}, {"email", "o@example.com"}});
+        repo.update(c.id, {{"firstName", "Newname"}});
+        ContactQuery q;
+        q.search = "old";
+        QCOMPARE(repo.count(q), 0);
+        q.search = "newname";
+        QCOMPARE(repo.count(q), 1);
+        repo.remove(c.id);
+        QCOMPARE(repo.count(q), 0);
+    }
+
+    void filtersByTagsAllOfThem()
+    {
+        ContactRepository repo;
+        repo.create({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip", "b2b"}}});
+        repo.create({{"firstName", "B"}, {"email", "b@example.com"}, {"tags", QJsonArray{"VIP"}}});
+        ContactQuery q;
+        q.tags = {"vip"};
+        QCOMPARE(repo.count(q), 2);
+        q.tags = {"vip", "b2b"};
+        QCOMPARE(repo.count(q), 1);
+        const auto counts = repo.tagCounts();
+        QCOMPARE(counts.first().second, 2);
+    }
+
+    void notesAreKeptInOrder()
+    {
+        ContactRepository repo;
+        const Contact c = repo.create({{"firstName", "A"}, {"email", "n@example.com"}});
+        repo.addNote(c.id, "first", "user_x");
+        repo.addNote(c.id, "second");
+        const auto notes = repo.notes(c.id);
+        QCOMPARE(notes.size(), 2);
+        QCOMPARE(notes.at(0).content, QString("first"));
+        QCOMPARE(notes.at(0).createdBy, QString("user_x"));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.addNote(c.id, "   "));
+        repo.remove(c.id);
+        QSqlQuery q = Database::exec("SELECT count(*) FROM contact_notes");
+        q.next();
+        QCOMPARE(q.value(0).toInt(), 0);
+    }
+
+    void pagesAreStableNewestFirst()
+    {
+        ContactRepository repo;
+        QStringList ids;
+        for (int i = 0; i < 7; ++i)
+            ids.prepend(
+                repo.create({{"firstName", QString::number(i)}, {"email", QString("p%1@example.com").arg(i)}}).id);
+        ContactQuery q;
+        q.limit = 3;
+        QStringList seen;
+        for (q.page = 1; q.page <= 3; ++q.page) {
+            for (const Contact &c : repo.list(q).items)
+                seen << c.id;
+        }
+        QCOMPARE(seen, ids);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContactRepository)
+#include "test_contactrepository.moc"

@@ -1,0 +1,167 @@
+// Contact validation rules, phone and e-mail normalisation, search folding, ids.
+#include "contact.h"
+#include "errors.h"
+#include "ids.h"
+#include "textfold.h"
+#include "timeutil.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+class TestContactRules : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void validatesEmail_data()
+    {
+        QTest::addColumn<QString>("email");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("plain") << "a@example.org" << true;
+        QTest::newRow("plus and dots") << "first.last+crm@mail.example.com.tr" << true;
+        QTest::newRow("no at") << "example.org" << false;
+        QTest::newRow("two ats") << "a@b@example.org" << false;
+        QTest::newRow("no tld") << "a@localhost" << false;
+        QTest::newRow("space") << "a b@example.org" << false;
+        QTest::newRow("double dot") << "a..b@example.org" << false;
+        QTest::newRow("empty label") << "a@example..org" << false;
+        QTest::newRow("trailing dot") << "a@example.org." << false;
+        QTest::newRow("empty") << "" << false;
+    }
+    void validatesEmail()
+    {
+        QFETCH(QString, email);
+        QFETCH(bool, valid);
+        QCOMPARE(ContactRules::isValidEmail(email), valid);
+    }
+
+    void normalisesPhoneToE164_data()
+    {
+        QTest::addColumn<QString>("phone");
+        QTest::addColumn<QString>("e164");
+        QTest::newRow("spaces") << "+90 532 123 45 67"
+                                << "+905321234567";
+        QTest::newRow("dashes and parens") << "+1 (415) 555-0100"
+                                           << "+14155550100";
+        QTest::newRow("dots") << "+49.30.1234567"
+                              << "+49301234567";
+        QTest::newRow("no plus") << "05321234567"
+                                 << "";
+        QTest::newRow("letters") << "+90 532 ABC"
+                                 << "";
+        QTest::newRow("too short") << "+12345"
+                                   << "";
+        QTest::newRow("too long") << "+1234567890123456"
+                                  << "";
+        QTest::newRow("leading zero country") << "+0532123456"
+                                              << "";
+        QTest::newRow("plus only") << "+"
+                                   << "";
+    }
+    void normalisesPhoneToE164()
+    {
+        QFETCH(QString, phone);
+        QFETCH(QString, e164);
+        QCOMPARE(ContactRules::toE164(phone), e164);
+    }
+
+    void normalisesTags()
+    {
+        QCOMPARE(ContactRules::normalizeTags({" vip", "VIP", "", "lead ", "Lead", "b2b"}),
+                 (QStringList{"vip", "lead", "b2b"}));
+    }
+
+    void parseSeparatesAbsentFromCleared()
+    {
+        const ContactChanges c = ContactRules::parse({{"email", QJsonValue::Null}, {"company", " Acme "}});
+        QVERIFY(!c.firstName.has_value());
+        QVERIFY(c.email.has_value());
+        QVERIFY(c.email->isEmpty());
+        QCOMPARE(*c.company, QString("Acme"));
+    }
+
+    void parseReportsEveryBadField()
+    {
+        try {
+            ContactRules::parse({{"email", "x"}, {"phone", "123"}, {"tags", 5}, {"leadScore", 1.5}});
+            QFAIL("no error");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::BadRequest);
+            QCOMPARE(e.code(), QString("VALIDATION_ERROR"));
+            for (const char *field : {"email", "phone", "tags", "leadScore"})
+                QVERIFY2(e.details().contains(QLatin1String(field)), field);
+        }
+    }
+
+    void requiredFieldsGive422_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("first name and email") << QJsonObject{{"firstName", "A"}, {"email", "a@example.com"}} << true;
+        QTest::newRow("last name and phone") << QJsonObject{{"lastName", "B"}, {"phone", "+905321234567"}} << true;
+        QTest::newRow("no name") << QJsonObject{{"email", "a@example.com"}} << false;
+        QTest::newRow("no contact point") << QJsonObject{{"firstName", "A"}} << false;
+    }
+    void requiredFieldsGive422()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(bool, ok);
+        Contact c;
+        ContactRules::apply(c, ContactRules::parse(body));
+        try {
+            ContactRules::checkRequired(c);
+            QVERIFY(ok);
+        } catch (const DomainError &e) {
+            QVERIFY(!ok);
+            QCOMPARE(e.kind(), DomainError::Unprocessable);
+        }
+    }
+
+    void foldsTurkishAndAccents_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("folded");
+        QTest::newRow("dotted capital I") << "İSTANBUL"
+                                          << "istanbul";
+        QTest::newRow("dotless i") << "Işık"
+                                   << "isik";
+        QTest::newRow("cedilla and breve") << "Çağrı Şükrü"
+                                           << "cagri sukru";
+        QTest::newRow("umlaut") << "Müller Öz"
+                                << "muller oz";
+        QTest::newRow("plain") << "John"
+                               << "john";
+    }
+    void foldsTurkishAndAccents()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, folded);
+        QCOMPARE(TextFold::fold(text), folded);
+    }
+
+    void idsArePrefixedAndTimeOrdered()
+    {
+        QString previous;
+        for (int i = 0; i < 1000; ++i) {
+            const QString id = Ids::make(u"contact");
+            QVERIFY(Ids::looksLike(id, u"contact"));
+            QVERIFY2(id > previous, qPrintable(id + " <= " + previous));
+            previous = id;
+        }
+        QVERIFY(!Ids::looksLike(u"contact_short", u"contact"));
+        QVERIFY(!Ids::looksLike(Ids::make(u"deal"), u"contact"));
+    }
+
+    void timestampsAreIsoUtcWithZ()
+    {
+        const QString now = TimeUtil::nowIso();
+        QVERIFY(now.endsWith('Z'));
+        QCOMPARE(now.size(), 24);
+        QVERIFY(TimeUtil::parse("2026-01-31").has_value());
+        QCOMPARE(TimeUtil::iso(*TimeUtil::parse("2026-01-31T10:00:00+03:00")), QString("2026-01-31T07:00:00.000Z"));
+        QVERIFY(!TimeUtil::parse("2026-02-30").has_value());
+        QVERIFY(!TimeUtil::parse("yesterday").has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContactRules)
+#include "test_contactrules.moc"

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QWidget>
+
+class ContactRepository;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QStackedWidget;
+
+// The right side of the contacts view: every field of one contact, its tags (add and remove) and
+// its notes (oldest first, add one). Changes go straight to the repository, which tells the event
+// bus; the view then refreshes the table.
+class ContactDetailPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ContactDetailPane(ContactRepository &contacts, QWidget *parent = nullptr);
+
+    // Shows this contact (an empty id, or one that no longer exists, shows the empty state).
+    void showContact(const QString &id);
+    QString contactId() const { return m_id; }
+
+public slots:
+    // Reads the shown contact again (after a change made elsewhere).
+    void reload();
+
+private:
+    void addTags();
+    void removeSelectedTag();
+    void addNote();
+    void setError(const QString &message);
+
+    ContactRepository &m_contacts;
+    QString m_id;
+
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_email = nullptr;
+    QLabel *m_phone = nullptr;
+    QLabel *m_company = nullptr;
+    QLabel *m_position = nullptr;
+    QLabel *m_address = nullptr;
+    QLabel *m_source = nullptr;
+    QLabel *m_leadScore = nullptr;
+    QLabel *m_created = nullptr;
+    QLabel *m_updated = nullptr;
+    QListWidget *m_tags = nullptr;
+    QPushButton *m_removeTag = nullptr;
+    QLineEdit *m_newTag = nullptr;
+    QPushButton *m_addTag = nullptr;
+    QListWidget *m_notes = nullptr;
+    QPlainTextEdit *m_newNote = nullptr;
+    QPushButton *m_addNote = nullptr;
+    QLabel *m_error = nullptr;
+};

@@ -1,0 +1,279 @@
+#include "contactdialog.h"
+
+#include "contactrepository.h"
+#include "errors.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace {
+const char *const AddressKeys[] = {"street", "city", "country"};
+
+QStringList splitTags(const QString &text)
+{
+    QStringList tags;
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        if (!part.trimmed().isEmpty())
+            tags << part.trimmed();
+    }
+    return tags;
+}
+} // namespace
+
+ContactDialog::ContactDialog(ContactRepository &contacts, QWidget *parent)
+    : QDialog(parent)
+    , m_contacts(contacts)
+{
+    build();
+    setWindowTitle(tr("New contact"));
+}
+
+ContactDialog::ContactDialog(ContactRepository &contacts, const Contact &contact, QWidget *parent)
+    : QDialog(parent)
+    , m_contacts(contacts)
+    , m_original(contact)
+{
+    build();
+    setWindowTitle(tr("Edit %1").arg(contact.displayName()));
+    load(contact);
+}
+
+QLineEdit *ContactDialog::addField(const QString &key, const QString &label, const QString &placeholder)
+{
+    auto *edit = new QLineEdit(this);
+    edit->setObjectName(key + QLatin1String("Edit"));
+    edit->setPlaceholderText(placeholder);
+    m_edits.insert(key, edit);
+
+    auto *error = new QLabel(this);
+    error->setObjectName(key + QLatin1String("Error"));
+    error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    error->setWordWrap(true);
+    error->hide();
+    m_errors.insert(key, error);
+
+    auto *cell = new QVBoxLayout;
+    cell->setSpacing(2);
+    cell->addWidget(edit);
+    cell->addWidget(error);
+    m_form->addRow(label, cell);
+    return edit;
+}
+
+void ContactDialog::build()
+{
+    setObjectName(QStringLiteral("contactDialog"));
+    auto *layout = new QVBoxLayout(this);
+
+    m_formError = new QLabel(this);
+    m_formError->setObjectName(QStringLiteral("formError"));
+    m_formError->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    m_formError->setWordWrap(true);
+    m_formError->hide();
+    layout->addWidget(m_formError);
+
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addLayout(m_form);
+
+    addField(QStringLiteral("firstName"), tr("First name:"));
+    addField(QStringLiteral("lastName"), tr("Last name:"));
+    addField(QStringLiteral("email"), tr("E-mail:"), tr("name@example.com"));
+    addField(QStringLiteral("phone"), tr("Phone:"), tr("+90 532 123 45 67"));
+    addField(QStringLiteral("company"), tr("Company:"));
+    addField(QStringLiteral("position"), tr("Position:"));
+    addField(QStringLiteral("street"), tr("Street:"));
+    addField(QStringLiteral("city"), tr("City:"));
+    addField(QStringLiteral("country"), tr("Country:"));
+    addField(QStringLiteral("tags"), tr("Tags:"), tr("comma separated, e.g. vip, istanbul"));
+
+    m_source = new QComboBox(this);
+    m_source->setObjectName(QStringLiteral("sourceCombo"));
+    m_source->setEditable(true);
+    m_source->setInsertPolicy(QComboBox::NoInsert);
+    m_source->addItems({QString(), QStringLiteral("manual"), QStringLiteral("whatsapp"), QStringLiteral("instagram"),
+                        QStringLiteral("telegram"), QStringLiteral("widget"), QStringLiteral("import")});
+    auto *sourceError = new QLabel(this);
+    sourceError->setObjectName(QStringLiteral("sourceError"));
+    sourceError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    sourceError->hide();
+    m_errors.insert(QStringLiteral("source"), sourceError);
+    auto *sourceCell = new QVBoxLayout;
+    sourceCell->setSpacing(2);
+    sourceCell->addWidget(m_source);
+    sourceCell->addWidget(sourceError);
+    m_form->addRow(tr("Source:"), sourceCell);
+
+    m_leadScore = new QSpinBox(this);
+    m_leadScore->setObjectName(QStringLiteral("leadScoreSpin"));
+    m_leadScore->setRange(0, 100);
+    auto *scoreError = new QLabel(this);
+    scoreError->setObjectName(QStringLiteral("leadScoreError"));
+    scoreError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    scoreError->hide();
+    m_errors.insert(QStringLiteral("leadScore"), scoreError);
+    auto *scoreCell = new QVBoxLayout;
+    scoreCell->setSpacing(2);
+    scoreCell->addWidget(m_leadScore);
+    scoreCell->addWidget(scoreError);
+    m_form->addRow(tr("Lead score:"), scoreCell);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->setObjectName(QStringLiteral("buttons"));
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Save"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &ContactDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ContactDialog::reject);
+    layout->addWidget(buttons);
+
+    setMinimumWidth(420);
+}
+
+void ContactDialog::load(const Contact &c)
+{
+    m_edits.value(QStringLiteral("firstName"))->setText(c.firstName);
+    m_edits.value(QStringLiteral("lastName"))->setText(c.lastName);
+    m_edits.value(QStringLiteral("email"))->setText(c.email);
+    m_edits.value(QStringLiteral("phone"))->setText(c.phone);
+    m_edits.value(QStringLiteral("company"))->setText(c.company);
+    m_edits.value(QStringLiteral("position"))->setText(c.position);
+    for (const char *key : AddressKeys)
+        m_edits.value(QLatin1String(key))->setText(c.address.value(QLatin1String(key)).toString());
+    m_edits.value(QStringLiteral("tags"))->setText(c.tags.join(QLatin1String(", ")));
+    m_source->setCurrentText(c.source);
+    m_leadScore->setValue(c.leadScore);
+}
+
+QJsonObject ContactDialog::body() const
+{
+    const bool edit = isEditing();
+    QJsonObject body;
+
+    const auto text = [this](const char *key) { return m_edits.value(QLatin1String(key))->text().trimmed(); };
+    const auto putText = [&](const char *key, const QString &original) {
+        const QString value = text(key);
+        if (!edit) {
+            if (!value.isEmpty())
+                body.insert(QLatin1String(key), value);
+        } else if (value != original) {
+            body.insert(QLatin1String(key), value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value));
+        }
+    };
+    putText("firstName", m_original.firstName);
+    putText("lastName", m_original.lastName);
+    putText("email", m_original.email);
+    putText("phone", m_original.phone);
+    putText("company", m_original.company);
+    putText("position", m_original.position);
+
+    QJsonObject address;
+    for (const char *key : AddressKeys) {
+        if (!text(key).isEmpty())
+            address.insert(QLatin1String(key), text(key));
+    }
+    QJsonObject originalAddress;
+    for (const char *key : AddressKeys) {
+        const QString part = m_original.address.value(QLatin1String(key)).toString();
+        if (!part.isEmpty())
+            originalAddress.insert(QLatin1String(key), part);
+    }
+    if (!edit) {
+        if (!address.isEmpty())
+            body.insert(QStringLiteral("address"), address);
+    } else if (address != originalAddress) {
+        body.insert(QStringLiteral("address"), address.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(address));
+    }
+
+    const QStringList tags = splitTags(text("tags"));
+    if ((!edit && !tags.isEmpty()) || (edit && tags != m_original.tags))
+        body.insert(QStringLiteral("tags"), QJsonArray::fromStringList(tags));
+
+    const QString source = m_source->currentText().trimmed();
+    if (!edit) {
+        if (!source.isEmpty())
+            body.insert(QStringLiteral("source"), source);
+    } else if (source != m_original.source) {
+        body.insert(QStringLiteral("source"), source.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(source));
+    }
+
+    if (!edit || m_leadScore->value() != m_original.leadScore)
+        body.insert(QStringLiteral("leadScore"), m_leadScore->value());
+    return body;
+}
+
+void ContactDialog::accept()
+{
+    clearErrors();
+    const QJsonObject request = body();
+    try {
+        if (isEditing()) {
+            m_saved = request.isEmpty() ? m_original : m_contacts.update(m_original.id, request);
+        } else {
+            m_saved = m_contacts.create(request);
+        }
+    } catch (const DomainError &e) {
+        showError(e.message(), e.details());
+        return;
+    } catch (const std::exception &e) {
+        showError(tr("The contact could not be saved: %1").arg(QString::fromStdString(e.what())), {});
+        return;
+    }
+    emit contactSaved(m_saved.id);
+    QDialog::accept();
+}
+
+QLabel *ContactDialog::errorLabelFor(const QString &detailKey) const
+{
+    // Details name a field as the API does: "email", "address.city", "tags[2]", "address".
+    QString key = detailKey;
+    const qsizetype cut = key.indexOf(QLatin1Char('['));
+    if (cut >= 0)
+        key.truncate(cut);
+    if (key.startsWith(QLatin1String("address.")))
+        key = key.mid(8);
+    else if (key == QLatin1String("address"))
+        key = QStringLiteral("street");
+    return m_errors.value(key);
+}
+
+void ContactDialog::clearErrors()
+{
+    m_formError->clear();
+    m_formError->hide();
+    for (QLabel *label : std::as_const(m_errors)) {
+        label->clear();
+        label->hide();
+    }
+}
+
+void ContactDialog::showError(const QString &message, const QJsonObject &details)
+{
+    QStringList unplaced;
+    QWidget *firstBad = nullptr;
+    for (auto it = details.begin(); it != details.end(); ++it) {
+        const QString text = it.value().isString() ? it.value().toString() : message;
+        QLabel *label = errorLabelFor(it.key());
+        if (!label) {
+            unplaced << tr("%1: %2").arg(it.key(), text);
+            continue;
+        }
+        label->setText(label->text().isEmpty() ? text : label->text() + QLatin1Char('\n') + text);
+        label->show();
+        if (!firstBad) {
+            const QString key = label->objectName().chopped(5); // "…Error"
+            firstBad = m_edits.value(key);
+            if (!firstBad)
+                firstBad = key == QLatin1String("source") ? static_cast<QWidget *>(m_source) : m_leadScore;
+        }
+    }
+    m_formError->setText(unplaced.isEmpty() ? message : message + QLatin1Char('\n') + unplaced.join(QLatin1Char('\n')));
+    m_formError->show();
+    if (firstBad)
+        firstBad->setFocus();
+}

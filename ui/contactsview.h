@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+class ContactDetailPane;
+class ContactRepository;
+class ContactTableModel;
+class EventBus;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+// The Contacts area: search-as-you-type, a tag filter, the lazy table, New/Edit/Delete and the
+// detail pane. It follows the event bus: a contact changed anywhere (another thread, the API)
+// refreshes the table shortly after, keeping the selected contact selected.
+class ContactsView : public QWidget
+{
+    Q_OBJECT
+public:
+    // Search waits this long after the last keystroke; bursts of bus events are folded as long.
+    static constexpr int SearchDelayMs = 200;
+    static constexpr int RefreshDelayMs = 100;
+
+    ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *parent = nullptr);
+
+    ContactTableModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    ContactDetailPane *detailPane() const { return m_pane; }
+    QLineEdit *searchField() const { return m_search; }
+    QComboBox *tagFilter() const { return m_tagFilter; }
+    // The contact shown in the detail pane (the one Edit and Delete act on); empty when none.
+    QString currentContactId() const;
+    // Selects the row of this contact when it is in the table (looked for near hintRow).
+    bool selectContact(const QString &id, int hintRow = -1);
+
+public slots:
+    void newContact();
+    void editContact();
+    void deleteContact();
+    // Reloads the table, the tag list and the detail pane now.
+    void refresh();
+
+private:
+    void applyFilter();
+    void reloadTags();
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onCurrentRowChanged(int row);
+    void updateActions();
+    void updateCount();
+    int currentRow() const;
+
+    ContactRepository &m_contacts;
+    ContactTableModel *m_model = nullptr;
+    QLineEdit *m_search = nullptr;
+    QComboBox *m_tagFilter = nullptr;
+    QPushButton *m_new = nullptr;
+    QPushButton *m_edit = nullptr;
+    QPushButton *m_delete = nullptr;
+    QTableView *m_table = nullptr;
+    ContactDetailPane *m_pane = nullptr;
+    QLabel *m_count = nullptr;
+    QTimer m_searchTimer;
+    QTimer m_refreshTimer;
+    bool m_restoring = false;
+};

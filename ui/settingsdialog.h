@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QDialog>
+
+class ApiKeyRepository;
+class ApiKeysPage;
+class EventBus;
+class QListWidget;
+class QStackedWidget;
+
+// Settings: a list of pages on the left, the chosen page on the right. Only "API keys" exists now;
+// later areas add theirs with addPage().
+class SettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    SettingsDialog(ApiKeyRepository &keys, EventBus &bus, QWidget *parent = nullptr);
+
+    // Adds a page; its objectName is what showPage() finds it by.
+    void addPage(const QString &title, QWidget *page);
+    // Shows the page with this objectName ("apiKeysPage"); false when there is none.
+    bool showPage(const QString &objectName);
+
+    ApiKeysPage *apiKeysPage() const { return m_apiKeys; }
+
+private:
+    QListWidget *m_pages = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    ApiKeysPage *m_apiKeys = nullptr;
+};
