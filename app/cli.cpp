@@ -5,6 +5,7 @@
 #include "appsettings.h"
 #include "contactrepository.h"
 #include "database.h"
+#include "deliverythread.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "mainwindow.h"
@@ -229,6 +230,14 @@ void printServerHelp(const QString &url, const QString &dataDir)
     out(QStringLiteral("Then call: curl -k -H 'Authorization: Bearer <key>' %1/api/v1/contacts").arg(url));
 }
 
+// The services of the delivery thread. A new scheduler or dispatcher adds its factory here.
+void addDeliveryServices(DeliveryThread &delivery, Environment &env, EventBus &bus)
+{
+    Q_UNUSED(delivery);
+    Q_UNUSED(env);
+    Q_UNUSED(bus);
+}
+
 int runServe(int argc, char **argv, Environment &env, const QString &listen)
 {
     QCoreApplication app(argc, argv);
@@ -242,6 +251,9 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
         return Failure;
     }
     printServerHelp(server.baseUrl(), env.settings->dataDir());
+    DeliveryThread delivery;
+    addDeliveryServices(delivery, env, bus);
+    delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app](int signal) {
         qInfo("signal %d: stopping", signal);
@@ -249,6 +261,7 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
     });
     const int rc = app.exec();
     server.stop();
+    delivery.stop();
     Database::closeThreadConnection();
     out(QStringLiteral("Liaison stopped."));
     return rc;
@@ -276,11 +289,15 @@ int runDesktop(int argc, char **argv, Environment &env)
             err(server->errorString());
         }
     }
+    DeliveryThread delivery;
+    addDeliveryServices(delivery, env, bus);
+    delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);
     const int rc = app.exec();
     if (server)
         server->stop();
+    delivery.stop();
     Database::closeThreadConnection();
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <memory>
+#include <vector>
 
 class EventBus;
 class HttpEngine;
@@ -17,8 +18,7 @@ class ContactRepository;
 class UserRepository;
 class RefreshTokenRepository;
 class Clock;
-class ContactsController;
-class AuthController;
+class Controller;
 
 // The HTTPS API: owns the engine, the routing table, the controllers and the middleware
 // (request id -> authentication -> rate limit -> JSON body -> handler -> envelope). Create, start()
@@ -61,8 +61,7 @@ private:
     std::unique_ptr<UserRepository> m_users;
     std::unique_ptr<RefreshTokenRepository> m_refreshTokens;
     std::unique_ptr<IdempotencyStore> m_idempotency;
-    std::unique_ptr<ContactsController> m_contactsController;
-    std::unique_ptr<AuthController> m_authController;
+    std::vector<std::unique_ptr<Controller>> m_controllers;
     Router m_router;
     RateLimiter m_rateLimiter;
     RateLimiter m_loginLimiter;

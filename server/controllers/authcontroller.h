@@ -1,6 +1,6 @@
 #pragma once
 
-#include "api/router.h"
+#include "controller.h"
 
 class Jwt;
 class RateLimiter;
@@ -9,12 +9,12 @@ class UserRepository;
 class Clock;
 
 // /api/v1/auth/login and /api/v1/auth/refresh: JWT access tokens and rotating refresh tokens.
-class AuthController final
+class AuthController final : public Controller
 {
 public:
     AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
                    RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock *&clock);
-    void registerRoutes(Router &router);
+    void registerRoutes(Router &router) override;
 
 private:
     ApiResponse login(ApiRequest &request);

@@ -14,7 +14,7 @@ ContactsController::ContactsController(ContactRepository &contacts)
 {
 }
 
-QJsonObject ContactsController::schemas()
+QJsonObject ContactsController::schemas() const
 {
     const QJsonObject address = object({{QStringLiteral("street"), string()},
                                         {QStringLiteral("city"), string()},

@@ -1,17 +1,16 @@
 #pragma once
 
-#include "api/router.h"
+#include "controller.h"
 
 class ContactRepository;
 
 // /api/v1/contacts: list, create, detail, update (PUT and PATCH, both partial), delete, tags, notes.
-class ContactsController final
+class ContactsController final : public Controller
 {
 public:
     explicit ContactsController(ContactRepository &contacts);
-    void registerRoutes(Router &router);
-    // Component schemas this controller's routes refer to.
-    static QJsonObject schemas();
+    void registerRoutes(Router &router) override;
+    QJsonObject schemas() const override;
 
 private:
     ApiResponse list(ApiRequest &request);

@@ -1,0 +1,39 @@
+#include "deliverythread.h"
+
+#include "database.h"
+
+DeliveryThread::DeliveryThread(QObject *parent)
+    : QThread(parent)
+{
+    setObjectName(QStringLiteral("delivery"));
+}
+
+DeliveryThread::~DeliveryThread()
+{
+    stop();
+}
+
+void DeliveryThread::addService(Factory factory)
+{
+    Q_ASSERT(!isRunning());
+    m_factories.push_back(std::move(factory));
+}
+
+void DeliveryThread::stop()
+{
+    if (isRunning()) {
+        quit();
+        wait();
+    }
+}
+
+void DeliveryThread::run()
+{
+    {
+        QObject services;
+        for (const Factory &factory : m_factories)
+            factory(&services);
+        exec();
+    }
+    Database::closeThreadConnection();
+}
