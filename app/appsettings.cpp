@@ -1,6 +1,7 @@
 #include "appsettings.h"
 
 #include <QDir>
+#include <QSslCertificate>
 #include <QSettings>
 
 AppSettings::AppSettings(QString dataDir)
@@ -91,6 +92,10 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
     c->dataDir = m_dataDir;
     c->tlsCert = value(QStringLiteral("server/tlsCert")).toString();
     c->tlsKey = value(QStringLiteral("server/tlsKey")).toString();
+    if (!tasksTimeZone(&c->tasksTimeZone, error))
+        return false;
+    if (!webhookConfig(&c->webhooks, error))
+        return false;
     int idleSeconds = 60;
     return readBool(*this, QStringLiteral("server/tls"), true, &c->tls, error) &&
            readInt(*this, QStringLiteral("server/rateLimitPerMinute"), 100, 0, 1000000, &c->rateLimitPerMinute,
@@ -101,4 +106,72 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
            readInt(*this, QStringLiteral("auth/accessTokenMinutes"), 15, 15, 60, &c->accessTokenMinutes, error) &&
            readInt(*this, QStringLiteral("auth/refreshTokenDays"), 30, 1, 365, &c->refreshTokenDays, error) &&
            (c->limits.idleTimeoutMs = idleSeconds * 1000, true);
+}
+
+bool AppSettings::tasksTimeZone(QTimeZone *timeZone, QString *error) const
+{
+    const QString name = value(QStringLiteral("tasks/timeZone")).toString().trimmed();
+    if (name.isEmpty()) {
+        *timeZone = QTimeZone::systemTimeZone();
+        return true;
+    }
+    const QTimeZone tz(name.toUtf8());
+    if (!tz.isValid()) {
+        *error = QStringLiteral("setting tasks/timeZone must be an IANA time zone name such as Europe/Istanbul, got "
+                                "\"%1\"")
+                     .arg(name);
+        return false;
+    }
+    *timeZone = tz;
+    return true;
+}
+
+bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
+{
+    const QString delays = value(QStringLiteral("webhooks/retryDelays")).toString().trimmed();
+    if (!delays.isEmpty()) {
+        QList<int> list;
+        for (const QString &part : delays.split(QLatin1Char(','))) {
+            bool ok = false;
+            const int v = part.trimmed().toInt(&ok);
+            if (!ok || v < 0 || v > 30 * 86400) {
+                *error = QStringLiteral("setting webhooks/retryDelays must be seconds separated by commas (0 to "
+                                        "2592000 each), got \"%1\"")
+                             .arg(delays);
+                return false;
+            }
+            list << v;
+        }
+        if (list.isEmpty() || list.size() > 20) {
+            *error = QStringLiteral("setting webhooks/retryDelays must list 1 to 20 delays");
+            return false;
+        }
+        c->retryDelays = list;
+    }
+    const QString caFile = value(QStringLiteral("webhooks/caFile")).toString();
+    if (!caFile.isEmpty()) {
+        c->caCertificates = QSslCertificate::fromPath(caFile, QSsl::Pem);
+        if (c->caCertificates.isEmpty()) {
+            *error = QStringLiteral("setting webhooks/caFile: no PEM certificate could be read from %1").arg(caFile);
+            return false;
+        }
+    }
+    return readInt(*this, QStringLiteral("webhooks/timeoutSeconds"), 30, 1, 300, &c->timeoutSeconds, error) &&
+           readBool(*this, QStringLiteral("webhooks/verifyTls"), true, &c->verifyTls, error) &&
+           readBool(*this, QStringLiteral("webhooks/allowInsecureLocal"), false, &c->allowInsecureLocal, error) &&
+           readInt(*this, QStringLiteral("webhooks/concurrencyPerSubscription"), 1, 1, 16,
+                   &c->concurrencyPerSubscription, error) &&
+           readInt(*this, QStringLiteral("webhooks/maxConcurrent"), 16, 1, 256, &c->maxConcurrent, error) &&
+           readInt(*this, QStringLiteral("webhooks/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error);
+}
+
+WebhookConfig AppSettings::webhookConfig() const
+{
+    WebhookConfig c;
+    QString error;
+    if (!webhookConfig(&c, &error)) {
+        qWarning("%s; webhook defaults used", qPrintable(error));
+        return WebhookConfig();
+    }
+    return c;
 }

@@ -23,6 +23,22 @@ public:
 
     // The server's part; false with a reason when a value is malformed (e.g. server/listen).
     bool serverConfig(ServerConfig *config, QString *error) const;
+    // tasks/timeZone: an IANA name ("Europe/Istanbul"); empty or absent: the machine's time zone.
+    // "Today" and "overdue" of tasks are computed in it. False with a reason for an unknown name.
+    bool tasksTimeZone(QTimeZone *timeZone, QString *error) const;
+    // As above; the machine's zone when the setting is invalid (serverConfig() reports that).
+    QTimeZone tasksTimeZone() const
+    {
+        QTimeZone tz;
+        QString error;
+        return tasksTimeZone(&tz, &error) ? tz : QTimeZone::systemTimeZone();
+    }
+    // Section "webhooks": retryDelays (seconds, comma-separated), timeoutSeconds, verifyTls,
+    // allowInsecureLocal, concurrencyPerSubscription, maxConcurrent, pollIntervalMs, caFile.
+    // False with a reason for a malformed value.
+    bool webhookConfig(WebhookConfig *config, QString *error) const;
+    // As above; a malformed value is logged and its default used (the delivery thread's start).
+    WebhookConfig webhookConfig() const;
 
 private:
     QString m_dataDir;

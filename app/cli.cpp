@@ -12,8 +12,12 @@
 #include "secretstore.h"
 #include "serverthread.h"
 #include "settingsdialog.h"
+#include "taskrepository.h"
+#include "taskscheduler.h"
+#include "tasksview.h"
 #include "unixsignals.h"
 #include "userrepository.h"
+#include "webhooks/webhookdispatcher.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -236,6 +240,8 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, EventBus &b
     Q_UNUSED(delivery);
     Q_UNUSED(env);
     Q_UNUSED(bus);
+    delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), &bus));
+    delivery.addService(TaskScheduler::factory(&bus, env.settings->tasksTimeZone()));
 }
 
 int runServe(int argc, char **argv, Environment &env, const QString &listen)
@@ -276,7 +282,10 @@ int runDesktop(int argc, char **argv, Environment &env)
     EventBus bus;
     ContactRepository contacts(&bus);
     ApiKeyRepository apiKeys(&bus);
+    TaskRepository tasks(&bus, env.settings->tasksTimeZone());
     MainWindow window(contacts, apiKeys, bus);
+    window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);
+    window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
     window.show();
     std::unique_ptr<ServerThread> server;
     if (configured) {
@@ -454,6 +463,18 @@ int liaisonMain(int argc, char **argv)
     if (dataDir.isEmpty())
         dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     dataDir = QDir(dataDir).absolutePath();
+
+    // Usage errors are found before anything is created in the data directory.
+    if (command->words == QStringList{QStringLiteral("user"), QStringLiteral("add")} &&
+        (parser.value(QStringLiteral("email")).isEmpty() || parser.value(QStringLiteral("name")).isEmpty())) {
+        err(QStringLiteral("user add needs --email and --name"));
+        return Usage;
+    }
+    if (command->words == QStringList{QStringLiteral("apikey"), QStringLiteral("create")} &&
+        parser.value(QStringLiteral("name")).isEmpty()) {
+        err(QStringLiteral("apikey create needs --name"));
+        return Usage;
+    }
 
     Environment env;
     if (!env.open(dataDir, parser.values(QStringLiteral("set"))))

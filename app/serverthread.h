@@ -2,34 +2,37 @@
 
 #include "serverconfig.h"
 
-#include <QThread>
+#include <QString>
 
-class ApiServer;
+#include <memory>
+#include <vector>
+
 class EventBus;
+class ServerWorker;
 
-// The server thread: creates the ApiServer inside itself (QT64-NOTES: a server must be created in
-// the thread that listens), runs its event loop, and on stop answers in-flight requests, closes every
-// connection and its own database connection.
-class ServerThread : public QThread
+// The server threads (ARCHITECTURE "Threads": the HTTP server and its handlers). The first thread
+// listens and hands each accepted connection to one of the threads in turn, so that the API uses
+// every core (`server/threads`, default the number of cores, at most 8). Each thread creates its own
+// ApiServer inside itself (QT64-NOTES: a server must be created in the thread that serves) and has
+// its own database connection; rate-limit windows and the API-key cache are shared.
+// stop() answers in-flight requests, closes every connection and the threads' database connections.
+class ServerThread
 {
-    Q_OBJECT
 public:
-    ServerThread(ServerConfig config, EventBus *bus, QObject *parent = nullptr);
-    ~ServerThread() override;
+    ServerThread(ServerConfig config, EventBus *bus);
+    ~ServerThread();
 
-    // Starts the thread and waits until the server listens or failed. Returns false with errorString().
+    // Starts the threads and waits until the server listens or failed. False with errorString().
     bool startAndWait();
     void stop();
     QString errorString() const { return m_error; }
     QString baseUrl() const { return m_baseUrl; }
-
-protected:
-    void run() override;
+    int threadCount() const { return int(m_workers.size()); }
 
 private:
     ServerConfig m_config;
     EventBus *m_bus;
+    std::vector<std::unique_ptr<ServerWorker>> m_workers;
     QString m_error;
     QString m_baseUrl;
-    bool m_ok = false;
 };

@@ -1,6 +1,7 @@
 #include "contactrepository.h"
 
 #include "database.h"
+#include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "ids.h"
@@ -208,6 +209,10 @@ Filter buildFilter(const ContactQuery &query)
         clauses << QStringLiteral("c.created_at < ?");
         f.values << TimeUtil::iso(*query.createdBefore);
     }
+    if (!query.extraWhere.isEmpty()) {
+        clauses << QLatin1Char('(') + query.extraWhere + QLatin1Char(')');
+        f.values << query.extraValues;
+    }
     if (!clauses.isEmpty())
         f.where = QStringLiteral(" WHERE ") + clauses.join(QStringLiteral(" AND "));
     return f;
@@ -282,12 +287,18 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     Q_UNUSED(actor);
     Transaction tx;
     const Contact c = get(id);
+    // A contact's deals stay (they are sales history): they are unlinked, each with a deal.updated event.
+    const QStringList unlinkedDeals = DealRepository::detachContact(c.id);
     Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
     Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
     Outbox::append(QStringLiteral("contact.deleted"), eventData(c));
     tx.commit();
     if (m_bus)
         m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("deleted"));
+    for (const QString &dealId : unlinkedDeals) {
+        if (m_bus)
+            m_bus->notify(QStringLiteral("deal"), dealId, QStringLiteral("updated"));
+    }
 }
 
 std::optional<Contact> ContactRepository::find(const QString &id) const
@@ -317,10 +328,12 @@ ContactPage ContactRepository::list(const ContactQuery &query) const
     const int limit = qBound(1, query.limit, 1000);
     const qint64 offset = qint64(qMax(1, query.page) - 1) * limit;
     values << limit << offset;
+    const QString sql = QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c") + f.where +
+                        QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
+    // Segment conditions vary without end: they are not kept in the per-thread statement cache.
+    QSqlQuery uncached;
     QSqlQuery &q =
-        Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c") + f.where +
-                                 QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?"),
-                             values);
+        query.extraWhere.isEmpty() ? Database::execCached(sql, values) : (uncached = Database::exec(sql, values));
     while (q.next())
         page.items.append(fromRow(q));
     q.finish();
@@ -331,7 +344,10 @@ ContactPage ContactRepository::list(const ContactQuery &query) const
 qint64 ContactRepository::count(const ContactQuery &query) const
 {
     const Filter f = buildFilter(query);
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT count(*) FROM contacts c") + f.where, f.values);
+    const QString sql = QStringLiteral("SELECT count(*) FROM contacts c") + f.where;
+    QSqlQuery uncached;
+    QSqlQuery &q =
+        query.extraWhere.isEmpty() ? Database::execCached(sql, f.values) : (uncached = Database::exec(sql, f.values));
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
     return n;
@@ -395,7 +411,11 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
 
 QVector<ContactNote> ContactRepository::notes(const QString &id) const
 {
-    const Contact c = get(id);
+    return notes(get(id));
+}
+
+QVector<ContactNote> ContactRepository::notes(const Contact &c) const
+{
     QVector<ContactNote> out;
     QSqlQuery &q = Database::execCached(
         QStringLiteral(

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QStringList>
+#include <QVariant>
 
 #include <optional>
 
@@ -19,6 +20,10 @@ struct ContactQuery
     QString source;
     std::optional<QDateTime> createdAfter;  // createdAt >= this
     std::optional<QDateTime> createdBefore; // createdAt <  this
+    // An extra condition over `contacts c` with ? placeholders and its values (segment membership,
+    // see SegmentRules::compile); empty: none. Never built from user text: only from bound values.
+    QString extraWhere;
+    QVariantList extraValues;
 };
 
 struct ContactPage
@@ -54,6 +59,7 @@ public:
 
     ContactNote addNote(const QString &id, const QString &content, const QString &actor = {});
     QVector<ContactNote> notes(const QString &id) const; // oldest first
+    QVector<ContactNote> notes(const Contact &contact) const;
 
     // All distinct tags in use with their counts, most used first (for the tag filter of the window).
     QVector<QPair<QString, qint64>> tagCounts() const;

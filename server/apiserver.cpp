@@ -7,6 +7,10 @@
 #include "contactrepository.h"
 #include "controllers/authcontroller.h"
 #include "controllers/contactscontroller.h"
+#include "controllers/dealscontroller.h"
+#include "controllers/segmentscontroller.h"
+#include "controllers/taskscontroller.h"
+#include "controllers/webhookscontroller.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "httpengine.h"
@@ -67,7 +71,13 @@ QUrlQuery parseQuery(const QByteArray &raw)
 }
 } // namespace
 
-ApiServer::ApiServer(ServerConfig config, EventBus *bus, QObject *parent)
+ApiShared::ApiShared(const ServerConfig &config)
+    : requests(config.rateLimitPerMinute, 60)
+    , failedLogins(config.loginFailuresPerWindow, 15 * 60)
+{
+}
+
+ApiServer::ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShared> shared, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_bus(bus)
@@ -79,9 +89,20 @@ ApiServer::ApiServer(ServerConfig config, EventBus *bus, QObject *parent)
     , m_users(std::make_unique<UserRepository>())
     , m_refreshTokens(std::make_unique<RefreshTokenRepository>())
     , m_idempotency(std::make_unique<IdempotencyStore>())
-    , m_rateLimiter(m_config.rateLimitPerMinute, 60)
-    , m_loginLimiter(m_config.loginFailuresPerWindow, 15 * 60)
+    , m_shared(shared ? std::move(shared) : std::make_shared<ApiShared>(m_config))
 {
+    if (m_bus) {
+        // A key created or revoked in this process is seen at once by every server thread.
+        connect(
+            m_bus, &EventBus::changed, this,
+            [shared = m_shared](const QString &entity) {
+                if (entity == QLatin1String("apikey")) {
+                    QMutexLocker lock(&shared->keyMutex);
+                    shared->keys.clear();
+                }
+            },
+            Qt::DirectConnection);
+    }
     m_engine->setLimits(m_config.limits);
     m_engine->setHandler(
         [this](const HttpRequest &request, const HttpResponder &responder) { handle(request, responder); });
@@ -93,10 +114,14 @@ ApiServer::~ApiServer() = default;
 void ApiServer::registerRoutes()
 {
     // The areas of the API. A new area adds its controller here (one line) and its migration.
-    m_controllers.push_back(std::make_unique<AuthController>(*m_users, *m_refreshTokens, *m_jwt, m_loginLimiter,
+    m_controllers.push_back(std::make_unique<AuthController>(*m_users, *m_refreshTokens, *m_jwt, m_shared->failedLogins,
                                                              m_config.accessTokenMinutes, m_config.refreshTokenDays,
                                                              m_clock));
     m_controllers.push_back(std::make_unique<ContactsController>(*m_contacts));
+    m_controllers.push_back(std::make_unique<DealsController>(m_bus));
+    m_controllers.push_back(std::make_unique<SegmentsController>(m_bus, m_clock));
+    m_controllers.push_back(std::make_unique<TasksController>(m_bus, m_config.tasksTimeZone, m_clock));
+    m_controllers.push_back(std::make_unique<WebhooksController>(m_bus, m_config.webhooks));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 
@@ -111,22 +136,40 @@ void ApiServer::registerRoutes()
                   {}});
 }
 
+bool ApiServer::loadTls()
+{
+    if (m_shared->tlsLoaded || !m_config.tls)
+        return true;
+    QString error;
+    m_shared->tls = TlsCertificate::ensure(m_config.dataDir, m_config.tlsCert, m_config.tlsKey, &error);
+    if (!m_shared->tls) {
+        m_error = QStringLiteral("TLS set-up failed: %1").arg(error);
+        return false;
+    }
+    m_shared->tlsLoaded = true;
+    return true;
+}
+
 bool ApiServer::start()
 {
-    std::optional<QSslConfiguration> tls;
-    if (m_config.tls) {
-        QString error;
-        tls = TlsCertificate::ensure(m_config.dataDir, m_config.tlsCert, m_config.tlsKey, &error);
-        if (!tls) {
-            m_error = QStringLiteral("TLS set-up failed: %1").arg(error);
-            return false;
-        }
-    }
-    if (!m_engine->listen(m_config.address, m_config.port, tls)) {
+    if (!loadTls())
+        return false;
+    if (!m_engine->listen(m_config.address, m_config.port, m_shared->tls)) {
         m_error = QStringLiteral("cannot listen on %1:%2: %3")
                       .arg(m_config.address.toString())
                       .arg(m_config.port)
                       .arg(m_engine->errorString());
+        return false;
+    }
+    return true;
+}
+
+bool ApiServer::startWorker()
+{
+    if (!loadTls())
+        return false;
+    if (!m_engine->configure(m_shared->tls)) {
+        m_error = m_engine->errorString();
         return false;
     }
     return true;
@@ -157,7 +200,33 @@ QString ApiServer::baseUrl() const
         .arg(port());
 }
 
-Principal ApiServer::authenticate(const HttpRequest &request) const
+std::optional<ApiKey> ApiServer::apiKey(const QString &secret)
+{
+    const qint64 nowMs = m_clock->now().toMSecsSinceEpoch();
+    {
+        QMutexLocker lock(&m_shared->keyMutex);
+        auto it = m_shared->keys.constFind(secret);
+        if (it != m_shared->keys.constEnd() && nowMs - it->second < ApiShared::kApiKeyCacheMs)
+            return it->first;
+    }
+    const std::optional<ApiKey> key = m_apiKeys->authenticate(secret);
+    QMutexLocker lock(&m_shared->keyMutex);
+    if (m_shared->keys.size() > 10000)
+        m_shared->keys.clear();
+    m_shared->keys.insert(secret, {key, nowMs});
+    if (key) {
+        // last_used_at is written at most once a minute per key, not on every request.
+        qint64 &touched = m_shared->keyTouched[key->id];
+        if (nowMs - touched > 60000) {
+            touched = nowMs;
+            lock.unlock();
+            m_apiKeys->touch(key->id);
+        }
+    }
+    return key;
+}
+
+Principal ApiServer::authenticate(const HttpRequest &request)
 {
     Principal p;
     const QByteArray header = request.header("Authorization");
@@ -165,7 +234,7 @@ Principal ApiServer::authenticate(const HttpRequest &request) const
         return p;
     const QString token = QString::fromLatin1(header.mid(7).trimmed());
     if (token.startsWith(QLatin1String("lk_"))) {
-        if (const std::optional<ApiKey> key = m_apiKeys->authenticate(token)) {
+        if (const std::optional<ApiKey> key = apiKey(token)) {
             p.kind = Principal::ApiKey;
             p.id = key->id;
             p.name = key->name;
@@ -224,7 +293,31 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
                                 RateLimiter::Decision &limit, bool &limited)
 {
     const Router::Match match = m_router.match(request.method, request.path);
-    if (!match.route) {
+    const Route *route = match.route;
+
+    // A credential is checked (and counted) on every route that needs one, and on unknown paths
+    // when one is sent, so that such requests carry the rate-limit headers and use up the budget.
+    if ((route && route->access.kind != Access::Public) || (!route && request.hasHeader("Authorization"))) {
+        principal = authenticate(request);
+        if (principal.kind == Principal::None && route)
+            return ApiResponse::error(
+                401, QStringLiteral("UNAUTHORIZED"),
+                request.hasHeader("Authorization")
+                    ? QStringLiteral("Invalid or expired credential")
+                    : QStringLiteral("Authentication required: send Authorization: Bearer <token>"));
+        if (principal.kind != Principal::None && m_shared->requests.limit() > 0) {
+            limit = m_shared->requests.hit(principal.credentialKey(), m_clock->now());
+            limited = true;
+            if (!limit.allowed) {
+                ApiResponse r = ApiResponse::error(
+                    429, QStringLiteral("TOO_MANY_REQUESTS"),
+                    QStringLiteral("Too Many Requests: more than %1 requests per minute").arg(limit.limit));
+                r.headers.emplaceBack("Retry-After", number(qMax(1, limit.resetSeconds)));
+                return r;
+            }
+        }
+    }
+    if (!route) {
         if (!match.allowedMethods.isEmpty()) {
             ApiResponse r = ApiResponse::error(
                 405, QStringLiteral("METHOD_NOT_ALLOWED"),
@@ -235,44 +328,12 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         return ApiResponse::error(404, QStringLiteral("NOT_FOUND"),
                                   QStringLiteral("No such endpoint: %1").arg(QString::fromUtf8(request.path)));
     }
-    const Route &route = *match.route;
-
-    if (route.access.kind != Access::Public) {
-        principal = authenticate(request);
-        if (principal.kind == Principal::None)
-            return ApiResponse::error(
-                401, QStringLiteral("UNAUTHORIZED"),
-                request.hasHeader("Authorization")
-                    ? QStringLiteral("Invalid or expired credential")
-                    : QStringLiteral("Authentication required: send Authorization: Bearer <token>"));
-        if (m_rateLimiter.limit() > 0) {
-            limit = m_rateLimiter.hit(principal.credentialKey(), m_clock->now());
-            limited = true;
-            if (!limit.allowed) {
-                ApiResponse r = ApiResponse::error(
-                    429, QStringLiteral("TOO_MANY_REQUESTS"),
-                    QStringLiteral("Too Many Requests: more than %1 requests per minute").arg(limit.limit));
-                r.headers.emplaceBack("Retry-After", number(qMax(1, limit.resetSeconds)));
-                return r;
-            }
-        }
-        if (route.access.kind == Access::UserOnly && principal.kind != Principal::User)
-            return ApiResponse::error(
-                403, QStringLiteral("FORBIDDEN"),
-                QStringLiteral("This endpoint needs a user token (JWT); API keys are not accepted"));
-        if (route.access.kind == Access::Credential && !principal.allows(route.access.scope))
-            return ApiResponse::error(403, QStringLiteral("FORBIDDEN"),
-                                      QStringLiteral("This API key lacks the scope %1").arg(route.access.scope));
-        if (principal.kind == Principal::ApiKey) {
-            // last_used_at is written at most once a minute per key, not on every request.
-            const qint64 nowMs = m_clock->now().toMSecsSinceEpoch();
-            qint64 &touched = m_apiKeyTouched[principal.id];
-            if (nowMs - touched > 60000) {
-                touched = nowMs;
-                m_apiKeys->touch(principal.id);
-            }
-        }
-    }
+    if (route->access.kind == Access::UserOnly && principal.kind != Principal::User)
+        return ApiResponse::error(403, QStringLiteral("FORBIDDEN"),
+                                  QStringLiteral("This endpoint needs a user token (JWT); API keys are not accepted"));
+    if (route->access.kind == Access::Credential && !principal.allows(route->access.scope))
+        return ApiResponse::error(403, QStringLiteral("FORBIDDEN"),
+                                  QStringLiteral("This API key lacks the scope %1").arg(route->access.scope));
 
     ApiRequest apiRequest{request, requestId, match.params, parseQuery(request.query), {}, false, principal};
     const bool hasBodyMethod = request.method == "POST" || request.method == "PUT" || request.method == "PATCH";
@@ -315,7 +376,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
 
     ApiResponse response;
     try {
-        response = route.handler(apiRequest);
+        response = route->handler(apiRequest);
     } catch (const ApiError &e) {
         response = ApiResponse::error(e.status, e.code, e.message, e.details);
         if (e.status == 429 && e.details.contains(QLatin1String("retryAfter")))

@@ -4,9 +4,14 @@
 #include "api/router.h"
 #include "serverconfig.h"
 
+#include "apikeyrepository.h"
+
+#include <QMutex>
 #include <QObject>
+#include <QSslConfiguration>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class EventBus;
@@ -20,6 +25,25 @@ class RefreshTokenRepository;
 class Clock;
 class Controller;
 
+// What the server threads share: the rate-limit windows, the API-key cache and the TLS configuration.
+struct ApiShared
+{
+    explicit ApiShared(const ServerConfig &config);
+
+    RateLimiter requests;
+    RateLimiter failedLogins;
+    std::optional<QSslConfiguration> tls; // loaded once, before the threads start
+    bool tlsLoaded = false;
+
+    // API keys by the SHA-256 of their secret, for a few seconds, so that authentication is not a
+    // query on every request. Cleared whenever a key changes in this process (revocation from
+    // another process, the CLI, takes effect within kApiKeyCacheMs).
+    static constexpr qint64 kApiKeyCacheMs = 5000;
+    QMutex keyMutex;
+    QHash<QString, QPair<std::optional<ApiKey>, qint64>> keys;
+    QHash<QString, qint64> keyTouched; // last_used_at writes, at most one a minute per key
+};
+
 // The HTTPS API: owns the engine, the routing table, the controllers and the middleware
 // (request id -> authentication -> rate limit -> JSON body -> handler -> envelope). Create, start()
 // and stop() it in the server thread (QT64-NOTES: a server must live in the thread that listens).
@@ -27,11 +51,18 @@ class ApiServer : public QObject
 {
     Q_OBJECT
 public:
-    ApiServer(ServerConfig config, EventBus *bus, QObject *parent = nullptr);
+    // shared: the state of a group of server threads; null for a server of its own.
+    ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShared> shared = nullptr,
+              QObject *parent = nullptr);
     ~ApiServer() override;
 
     // Listens; false with errorString() when the address is taken or TLS cannot be set up.
     bool start();
+    // For a further server thread: serves connections the listening one hands over (no listen).
+    bool startWorker();
+    // Loads (or generates) the TLS configuration into shared state; done by start() when needed.
+    bool loadTls();
+    HttpEngine &engine() { return *m_engine; }
     // Answers in-flight requests (at most timeoutMs) and closes every connection.
     void stop(int timeoutMs = 5000);
     QString errorString() const;
@@ -48,7 +79,8 @@ private:
     void handle(const HttpRequest &request, const HttpResponder &responder);
     ApiResponse dispatch(const HttpRequest &request, const QString &requestId, Principal &principal,
                          RateLimiter::Decision &limit, bool &limited);
-    Principal authenticate(const HttpRequest &request) const;
+    Principal authenticate(const HttpRequest &request);
+    std::optional<ApiKey> apiKey(const QString &secret);
     void registerRoutes();
 
     ServerConfig m_config;
@@ -63,8 +95,6 @@ private:
     std::unique_ptr<IdempotencyStore> m_idempotency;
     std::vector<std::unique_ptr<Controller>> m_controllers;
     Router m_router;
-    RateLimiter m_rateLimiter;
-    RateLimiter m_loginLimiter;
+    std::shared_ptr<ApiShared> m_shared;
     QString m_error;
-    QHash<QString, qint64> m_apiKeyTouched;
 };

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "httpengine.h"
+#include "webhooks/webhookconfig.h"
 
 #include <QByteArray>
 #include <QHostAddress>
 #include <QString>
+#include <QTimeZone>
 
 // Everything the API server needs, read from settings by the app (or set by tests).
 struct ServerConfig
@@ -20,5 +22,8 @@ struct ServerConfig
     int accessTokenMinutes = 15;     // 15 to 60
     int refreshTokenDays = 30;
     QByteArray jwtKey; // from the secret store
+    int threads = 0;   // server threads; 0: one per core (at most 8)
+    QTimeZone tasksTimeZone = QTimeZone::systemTimeZone(); // "today" and "overdue" of tasks (tasks/timeZone)
     HttpLimits limits;
+    WebhookConfig webhooks; // section "webhooks": the API's URL checks and POST /webhooks/:id/test
 };

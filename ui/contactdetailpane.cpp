@@ -2,6 +2,7 @@
 
 #include "contactrepository.h"
 #include "errors.h"
+#include "taskrepository.h"
 
 #include <QDateTime>
 #include <QFormLayout>
@@ -129,6 +130,15 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     notesLayout->addWidget(m_addNote, 0, Qt::AlignRight);
     layout->addWidget(notesBox, 1);
 
+    auto *tasksBox = new QGroupBox(tr("Tasks"), page);
+    auto *tasksLayout = new QVBoxLayout(tasksBox);
+    m_taskList = new QListWidget(tasksBox);
+    m_taskList->setObjectName(QStringLiteral("contactTaskList"));
+    m_taskList->setSelectionMode(QAbstractItemView::NoSelection);
+    m_taskList->setMaximumHeight(5 * (fontMetrics().height() + 6));
+    tasksLayout->addWidget(m_taskList);
+    layout->addWidget(tasksBox);
+
     m_error = new QLabel(page);
     m_error->setObjectName(QStringLiteral("detailError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -218,6 +228,27 @@ void ContactDetailPane::reload()
     }
     if (m_notes->count() > 0)
         m_notes->scrollToBottom();
+
+    m_taskList->clear();
+    try {
+        TaskQuery taskQuery;
+        taskQuery.contactId = c.id;
+        taskQuery.openFirst = true;
+        taskQuery.limit = 100;
+        for (const Task &t : TaskRepository().list(taskQuery).items) {
+            QString line = t.title;
+            if (!t.dueDate.isEmpty())
+                line += tr(" — due %1").arg(t.isAllDay() ? QLocale().toString(QDate::fromString(t.dueDate, Qt::ISODate),
+                                                                               QLocale::ShortFormat)
+                                                         : localTime(t.dueDate));
+            if (!t.isOpen())
+                line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
+            auto *item = new QListWidgetItem(line, m_taskList);
+            item->setData(Qt::UserRole, t.id);
+        }
+    } catch (const std::exception &e) {
+        setError(QString::fromStdString(e.what()));
+    }
     m_stack->setCurrentIndex(1);
 }
 

@@ -54,5 +54,6 @@ private:
     QListWidget *m_notes = nullptr;
     QPlainTextEdit *m_newNote = nullptr;
     QPushButton *m_addNote = nullptr;
+    QListWidget *m_taskList = nullptr; // the contact's tasks, open ones first
     QLabel *m_error = nullptr;
 };

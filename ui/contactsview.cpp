@@ -161,6 +161,8 @@ void ContactsView::applyFilter()
     const QString tag = m_tagFilter->currentData().toString();
     if (!tag.isEmpty())
         query.tags = {tag};
+    query.extraWhere = m_segmentWhere;
+    query.extraValues = m_segmentValues;
     const QString shown = m_pane->contactId();
 
     m_restoring = true;
@@ -171,6 +173,13 @@ void ContactsView::applyFilter()
         m_pane->showContact({});
     updateActions();
     updateCount();
+}
+
+void ContactsView::setSegmentFilter(const QString &where, const QVariantList &values)
+{
+    m_segmentWhere = where;
+    m_segmentValues = values;
+    applyFilter();
 }
 
 void ContactsView::refresh()

@@ -35,6 +35,9 @@ public:
     QString currentContactId() const;
     // Selects the row of this contact when it is in the table (looked for near hintRow).
     bool selectContact(const QString &id, int hintRow = -1);
+    // Limits the table to a segment's members: a condition over `contacts c` with its bound values
+    // (SegmentRepository::membership); an empty where shows every contact again.
+    void setSegmentFilter(const QString &where, const QVariantList &values);
 
 public slots:
     void newContact();
@@ -65,4 +68,6 @@ private:
     QTimer m_searchTimer;
     QTimer m_refreshTimer;
     bool m_restoring = false;
+    QString m_segmentWhere;
+    QVariantList m_segmentValues;
 };

@@ -2,7 +2,10 @@
 
 #include "apikeyspage.h"
 #include "contactsview.h"
+#include "segmentspanel.h"
+#include "pipelineboard.h"
 #include "settingsdialog.h"
+#include "webhookspage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -48,7 +51,8 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
     m_contacts = new ContactsView(contacts, bus, m_stack);
-    addArea(tr("Contacts"), m_contacts);
+    addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, bus, m_stack));
+    addArea(tr("Deals"), new PipelineBoard(bus, m_stack));
     m_navigation->setCurrentRow(0);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -60,6 +64,10 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     QAction *apiKeysAction = settings->addAction(tr("&API keys…"), this, &MainWindow::showApiKeys);
     apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
+    settings->addAction(tr("&Webhooks…"), this, &MainWindow::showWebhooks)
+        ->setObjectName(QStringLiteral("webhooksAction"));
+    settings->addAction(tr("&Incoming webhooks…"), this, &MainWindow::showIncomingWebhooks)
+        ->setObjectName(QStringLiteral("incomingWebhooksAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Liaison"), this, [this] {
@@ -89,6 +97,7 @@ int MainWindow::addArea(const QString &title, QWidget *view)
 
 void MainWindow::setServerStatus(const QString &address, bool running, const QString &detail)
 {
+    m_serverAddress = running ? address : QString();
     if (running) {
         m_serverStatus->setText(tr("API: %1 — running").arg(address));
         m_serverStatus->setStyleSheet({});
@@ -104,8 +113,22 @@ void MainWindow::showApiKeys()
     if (!m_settings) {
         m_settings = new SettingsDialog(m_apiKeys, m_bus, this);
         m_settings->setAttribute(Qt::WA_DeleteOnClose);
+        m_settings->addPage(tr("Webhooks"), new WebhooksPage(m_bus, m_webhooksInsecureLocal, m_settings));
+        m_settings->addPage(tr("Incoming webhooks"), new IncomingWebhooksPage(m_bus, m_serverAddress, m_settings));
     }
     m_settings->showPage(QStringLiteral("apiKeysPage"));
     m_settings->open();
     m_settings->raise();
+}
+
+void MainWindow::showWebhooks()
+{
+    showApiKeys();
+    m_settings->showPage(QStringLiteral("webhooksPage"));
+}
+
+void MainWindow::showIncomingWebhooks()
+{
+    showApiKeys();
+    m_settings->showPage(QStringLiteral("incomingWebhooksPage"));
 }

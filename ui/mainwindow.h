@@ -34,6 +34,13 @@ public slots:
     void setServerStatus(const QString &address, bool running, const QString &detail = {});
     // Opens Settings (window-modal, without blocking) on the API keys page.
     void showApiKeys();
+    // Opens Settings on the Webhooks / Incoming webhooks page.
+    void showWebhooks();
+    void showIncomingWebhooks();
+
+public:
+    // Settings > Webhooks accepts plain http to loopback receivers (webhooks/allowInsecureLocal).
+    void setWebhooksAllowInsecureLocal(bool allow) { m_webhooksInsecureLocal = allow; }
 
 private:
     ApiKeyRepository &m_apiKeys;
@@ -43,4 +50,6 @@ private:
     ContactsView *m_contacts = nullptr;
     QLabel *m_serverStatus = nullptr;
     QPointer<SettingsDialog> m_settings;
+    QString m_serverAddress;             // the API's base URL while it runs (incoming webhook URLs)
+    bool m_webhooksInsecureLocal = false; // webhooks/allowInsecureLocal
 };

@@ -35,6 +35,7 @@ RateLimiter::Decision RateLimiter::hit(const QString &key, const QDateTime &now)
     const qint64 nowMs = now.toMSecsSinceEpoch();
     if (m_limit <= 0)
         return Decision{};
+    QMutexLocker lock(&m_mutex);
     prune(nowMs);
     Window &w = m_windows[key];
     if (w.count == 0 || nowMs - w.startMs >= m_windowMs) {
@@ -50,6 +51,7 @@ RateLimiter::Decision RateLimiter::peek(const QString &key, const QDateTime &now
     const qint64 nowMs = now.toMSecsSinceEpoch();
     if (m_limit <= 0)
         return Decision{};
+    QMutexLocker lock(&m_mutex);
     auto it = m_windows.constFind(key);
     if (it == m_windows.constEnd() || nowMs - it->startMs >= m_windowMs)
         return Decision{true, m_limit, m_limit, int(m_windowMs / 1000)};

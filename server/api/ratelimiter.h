@@ -2,10 +2,11 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QMutex>
 #include <QString>
 
 // A fixed one-minute window per key (a credential, or a client address for failed logins).
-// Used from the server thread only.
+// Shared by the server threads: every call takes a mutex.
 class RateLimiter
 {
 public:
@@ -24,7 +25,6 @@ public:
     // Looks without counting.
     Decision peek(const QString &key, const QDateTime &now) const;
     int limit() const { return m_limit; }
-    void setLimit(int limit) { m_limit = limit; }
 
 private:
     struct Window
@@ -35,6 +35,7 @@ private:
     Decision decide(const Window &w, qint64 nowMs) const;
     void prune(qint64 nowMs);
 
+    mutable QMutex m_mutex;
     int m_limit;
     qint64 m_windowMs;
     QHash<QString, Window> m_windows;

@@ -4,6 +4,8 @@
 #include "api/params.h"
 #include "api/schemas.h"
 #include "contactrepository.h"
+#include "dealrepository.h"
+#include "segmentrepository.h"
 
 #include <QJsonArray>
 
@@ -88,8 +90,9 @@ void ContactsController::registerRoutes(Router &router)
                  {QStringLiteral("tags"), string()},
                  {QStringLiteral("source"), string()},
                  {QStringLiteral("createdAfter"), string(QStringLiteral("date"))},
-                 {QStringLiteral("createdBefore"), string(QStringLiteral("date"))}},
-                {400, 401, 403, 429}});
+                 {QStringLiteral("createdBefore"), string(QStringLiteral("date"))},
+                 {QStringLiteral("segmentId"), string()}},
+                {400, 401, 403, 404, 429}});
     // POST /api/v1/contacts
     router.add("POST", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::create), write,
                {tag,
@@ -153,6 +156,13 @@ ApiResponse ContactsController::list(ApiRequest &request)
     q.source = request.queryValue(QStringLiteral("source"));
     q.createdAfter = Params::dateTime(request, QStringLiteral("createdAfter"));
     q.createdBefore = Params::dateTime(request, QStringLiteral("createdBefore"));
+    // segmentId: only the members of that segment (404 when it does not exist).
+    if (request.hasQuery(QStringLiteral("segmentId"))) {
+        const SegmentRules::Sql members =
+            SegmentRepository().membership(request.queryValue(QStringLiteral("segmentId")));
+        q.extraWhere = members.where;
+        q.extraValues = members.values;
+    }
     const ContactPage page = m_contacts.list(q);
     QJsonArray items;
     for (const Contact &c : page.items)
@@ -172,9 +182,9 @@ ApiResponse ContactsController::get(ApiRequest &request)
     QJsonObject data = c.toJson();
     // Filled by the conversation and deal areas when they exist.
     data.insert(QStringLiteral("conversations"), QJsonArray());
-    data.insert(QStringLiteral("deals"), QJsonArray());
+    data.insert(QStringLiteral("deals"), DealRepository().forContact(c.id));
     QJsonArray notes;
-    for (const ContactNote &n : m_contacts.notes(c.id))
+    for (const ContactNote &n : m_contacts.notes(c))
         notes.append(n.toJson());
     data.insert(QStringLiteral("notes"), notes);
     return ApiResponse::ok(data);

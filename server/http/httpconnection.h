@@ -114,6 +114,7 @@ private:
     bool m_closing = false;        // final response written, socket is flushing and closing
     bool m_dead = false;           // detached from the engine; waiting for deleteLater
     bool m_noMoreRequests = false; // parse nothing further (Connection: close, error, shutdown)
+    bool m_lastRequest = false;    // shutdown began while this request was arriving: answer it, then close
     bool m_inProcess = false;
     bool m_reprocess = false;
     bool m_flushing = false;

@@ -255,6 +255,7 @@ struct HttpEngine::Private
     QElapsedTimer clock;
     bool shuttingDown = false;
     bool destroying = false;
+    std::function<void(qintptr)> distributor;
 
     std::time_t dateSecond = -1;
     QByteArray dateValue;
@@ -292,6 +293,15 @@ struct HttpEngine::Private
     }
 
     void incoming(qintptr handle)
+    {
+        if (distributor && !shuttingDown) {
+            distributor(handle);
+            return;
+        }
+        adopt(handle);
+    }
+
+    void adopt(qintptr handle)
     {
         if (shuttingDown || int(connections.size()) >= limits.maxConnections) {
             QTcpSocket reject;
@@ -554,6 +564,12 @@ void HttpConnection::beginShutdown()
         return;
     if (m_handshaking) {
         terminate();
+        return;
+    }
+    if (m_requestStartedAt >= 0 && !m_noMoreRequests) {
+        // A request is partly received: let it arrive (the request timeout still bounds the wait),
+        // answer it, then close.
+        m_lastRequest = true;
         return;
     }
     m_noMoreRequests = true;
@@ -1098,7 +1114,9 @@ void HttpConnection::resetRequest()
 
 void HttpConnection::dispatch()
 {
-    const bool keepAlive = m_http10 ? (m_connectionKeepAlive && !m_connectionClose) : !m_connectionClose;
+    // A request that was still arriving when shutdown began is the connection's last one.
+    const bool keepAlive =
+        !m_lastRequest && (m_http10 ? (m_connectionKeepAlive && !m_connectionClose) : !m_connectionClose);
     Slot slot;
     slot.sequence = m_nextSequence++;
     slot.head = m_req.method.size() == 4 && std::memcmp(m_req.method.constData(), "HEAD", 4) == 0;
@@ -1354,6 +1372,27 @@ bool HttpEngine::listen(const QHostAddress &address, quint16 port, const std::op
     }
     d->errorString.clear();
     return true;
+}
+
+bool HttpEngine::configure(const std::optional<QSslConfiguration> &tls)
+{
+    if (tls && (!QSslSocket::supportsSsl() || tls->localCertificate().isNull() || tls->privateKey().isNull())) {
+        d->errorString = QStringLiteral("The TLS configuration has no certificate or no private key");
+        return false;
+    }
+    d->tls = tls;
+    d->shuttingDown = false;
+    return true;
+}
+
+void HttpEngine::setDistributor(std::function<void(qintptr)> distributor)
+{
+    d->distributor = std::move(distributor);
+}
+
+void HttpEngine::adopt(qintptr socketDescriptor)
+{
+    d->adopt(socketDescriptor);
 }
 
 quint16 HttpEngine::serverPort() const

@@ -65,6 +65,14 @@ public:
     // (TLS is QSslSocket::startServerEncryption on each accepted socket, so maxConnections and
     // handshakeTimeoutMs apply before the handshake.) False, with errorString(), on failure.
     bool listen(const QHostAddress &address, quint16 port, const std::optional<QSslConfiguration> &tls);
+    // For an engine that serves connections accepted by another engine's listen() (several server
+    // threads): sets the TLS configuration without listening.
+    bool configure(const std::optional<QSslConfiguration> &tls);
+    // When set, the listening engine hands each accepted socket descriptor to this function (which
+    // passes it to some engine's adopt() in that engine's thread) instead of serving it itself.
+    void setDistributor(std::function<void(qintptr)> distributor);
+    // Serves an accepted connection; call in this engine's thread.
+    Q_INVOKABLE void adopt(qintptr socketDescriptor);
     quint16 serverPort() const;
     QString errorString() const;
     bool isListening() const;

@@ -1,0 +1,359 @@
+#include "taskscontroller.h"
+
+#include "api/apierror.h"
+#include "api/params.h"
+#include "api/schemas.h"
+#include "errors.h"
+
+#include <QJsonArray>
+
+using namespace Schema;
+
+namespace {
+QStringList enumList(const ApiRequest &request, const QString &name, const QStringList &allowed,
+                     QString (*normalize)(const QString &) = nullptr)
+{
+    QStringList out;
+    for (const QString &raw : Params::list(request, {name})) {
+        const QString v = normalize ? normalize(raw) : raw.trimmed().toLower();
+        if (!allowed.contains(v)) {
+            QStringList accepted = allowed;
+            if (name == QLatin1String("status"))
+                accepted << QStringLiteral("todo") << QStringLiteral("done");
+            throw ApiError::badRequest(
+                QStringLiteral("Query parameter %1 must be one of %2").arg(name, accepted.join(QStringLiteral(", "))),
+                {{name, QStringLiteral("must be one of %1").arg(accepted.join(QStringLiteral(", ")))}});
+        }
+        if (!out.contains(v))
+            out << v;
+    }
+    return out;
+}
+
+// A bound given as a date means the start of that day in the tasks time zone.
+std::optional<QDateTime> instantParam(const ApiRequest &request, const QString &name, const QTimeZone &tz)
+{
+    if (!request.hasQuery(name))
+        return std::nullopt;
+    const QString value = request.queryValue(name).trimmed();
+    if (TimeUtil::isDate(value))
+        return QDate::fromString(value, Qt::ISODate).startOfDay(tz).toUTC();
+    if (const auto t = TimeUtil::parse(value))
+        return t;
+    throw ApiError::badRequest(
+        QStringLiteral("Query parameter %1 must be a date (YYYY-MM-DD) or an ISO 8601 date-time").arg(name),
+        {{name, QStringLiteral("must be a date or date-time")}});
+}
+
+QString stringParam(const ApiRequest &request, const QString &name)
+{
+    return request.queryValue(name).trimmed().left(200);
+}
+} // namespace
+
+TasksController::TasksController(EventBus *bus, const QTimeZone &timeZone, const Clock *clock)
+    : m_tasks(bus, timeZone, clock)
+{
+}
+
+QJsonObject TasksController::schemas() const
+{
+    const QJsonObject reminder = object({{QStringLiteral("enabled"), boolean()},
+                                         {QStringLiteral("before"), integer(0, 525600)},
+                                         {QStringLiteral("sentAt"), nullable(string(QStringLiteral("date-time")))}});
+    QJsonObject reminderDoc = reminder;
+    reminderDoc.insert(QStringLiteral("description"),
+                       QStringLiteral("before: minutes before the due time (an all-day task: before the start of "
+                                      "its day in the tasks time zone). sentAt is set by the service."));
+    const QJsonObject recurrence =
+        object({{QStringLiteral("frequency"),
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                             {QStringLiteral("enum"), QJsonArray{"daily", "weekly", "monthly", "yearly"}}}},
+                {QStringLiteral("interval"), integer(1, 1000)},
+                {QStringLiteral("daysOfWeek"),
+                 array(QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                   {QStringLiteral("enum"), QJsonArray::fromStringList(TaskRules::Days)}})},
+                {QStringLiteral("endDate"), nullable(string(QStringLiteral("date")))}},
+               {QStringLiteral("frequency")});
+    auto enumOf = [](const QStringList &values) {
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                           {QStringLiteral("enum"), QJsonArray::fromStringList(values)}};
+    };
+    const QJsonObject input = object({
+        {QStringLiteral("title"), string()},
+        {QStringLiteral("description"), string()},
+        {QStringLiteral("type"), enumOf(TaskRules::Types)},
+        {QStringLiteral("status"), enumOf(TaskRules::Statuses)},
+        {QStringLiteral("priority"), enumOf(TaskRules::Priorities)},
+        {QStringLiteral("dueDate"), nullable(string())},
+        {QStringLiteral("assignedTo"), nullable(string())},
+        {QStringLiteral("contactId"), nullable(string())},
+        {QStringLiteral("dealId"), nullable(string())},
+        {QStringLiteral("reminder"), nullable(ref(QStringLiteral("TaskReminder")))},
+        {QStringLiteral("recurrence"), nullable(ref(QStringLiteral("TaskRecurrence")))},
+    });
+    const QJsonObject named = object({{QStringLiteral("id"), string()}, {QStringLiteral("name"), string()}});
+    QJsonObject props = input.value(QStringLiteral("properties")).toObject();
+    props.insert(QStringLiteral("id"), string());
+    props.insert(QStringLiteral("assignedTo"), nullable(named));
+    props.insert(QStringLiteral("contact"), nullable(named));
+    props.insert(QStringLiteral("deal"), nullable(named));
+    props.insert(QStringLiteral("reminder"), ref(QStringLiteral("TaskReminder")));
+    props.insert(QStringLiteral("isOverdue"), boolean());
+    props.insert(QStringLiteral("previousTaskId"), nullable(string()));
+    props.insert(QStringLiteral("nextTaskId"), nullable(string()));
+    props.insert(QStringLiteral("completedAt"), nullable(string(QStringLiteral("date-time"))));
+    props.insert(QStringLiteral("completedBy"), nullable(string()));
+    props.insert(QStringLiteral("createdBy"), nullable(string()));
+    props.insert(QStringLiteral("createdAt"), string(QStringLiteral("date-time")));
+    props.insert(QStringLiteral("updatedAt"), string(QStringLiteral("date-time")));
+    const QJsonObject task = object(props);
+    QJsonObject detailProps = props;
+    detailProps.insert(QStringLiteral("assignedTo"), nullable(object({{QStringLiteral("id"), string()},
+                                                                      {QStringLiteral("name"), string()},
+                                                                      {QStringLiteral("email"), string()}})));
+    detailProps.insert(QStringLiteral("contact"), nullable(object({{QStringLiteral("id"), string()},
+                                                                   {QStringLiteral("name"), string()},
+                                                                   {QStringLiteral("firstName"), string()},
+                                                                   {QStringLiteral("lastName"), string()},
+                                                                   {QStringLiteral("phone"), nullable(string())}})));
+    detailProps.insert(QStringLiteral("deal"), nullable(object({{QStringLiteral("id"), string()},
+                                                                {QStringLiteral("name"), string()},
+                                                                {QStringLiteral("value"), number()}})));
+    detailProps.insert(QStringLiteral("notes"), array(ref(QStringLiteral("TaskNote"))));
+    detailProps.insert(QStringLiteral("nextTask"), ref(QStringLiteral("Task")));
+    const QJsonObject note = object({{QStringLiteral("id"), string()},
+                                     {QStringLiteral("taskId"), string()},
+                                     {QStringLiteral("content"), string()},
+                                     {QStringLiteral("createdBy"), nullable(string())},
+                                     {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))}});
+    return {{QStringLiteral("TaskInput"), input},
+            {QStringLiteral("Task"), task},
+            {QStringLiteral("TaskDetail"), object(detailProps)},
+            {QStringLiteral("TaskNote"), note},
+            {QStringLiteral("TaskReminder"), reminderDoc},
+            {QStringLiteral("TaskRecurrence"), recurrence}};
+}
+
+void TasksController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Tasks");
+    auto bind = [this](ApiResponse (TasksController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const Access read = Access::scoped(QStringLiteral("tasks:read"));
+    const Access write = Access::scoped(QStringLiteral("tasks:write"));
+    const QJsonObject task = ref(QStringLiteral("Task"));
+    const QJsonObject detail = ref(QStringLiteral("TaskDetail"));
+    const QJsonObject paging{{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}};
+
+    // GET /api/v1/tasks
+    QJsonObject listParams = paging;
+    listParams.insert(QStringLiteral("status"), string());
+    listParams.insert(QStringLiteral("assignedTo"), string());
+    listParams.insert(QStringLiteral("priority"), string());
+    listParams.insert(QStringLiteral("type"), string());
+    listParams.insert(QStringLiteral("dueDate"), string(QStringLiteral("date")));
+    listParams.insert(QStringLiteral("dueBefore"), string());
+    listParams.insert(QStringLiteral("dueAfter"), string());
+    listParams.insert(QStringLiteral("contactId"), string());
+    listParams.insert(QStringLiteral("dealId"), string());
+    router.add("GET", QStringLiteral("/api/v1/tasks"), bind(&TasksController::list), read,
+               {tag,
+                QStringLiteral("List tasks (by due date, undated last)"),
+                {},
+                Schema::pageOf(task),
+                listParams,
+                {400, 401, 403, 429}});
+    // POST /api/v1/tasks
+    router.add("POST", QStringLiteral("/api/v1/tasks"), bind(&TasksController::create), write,
+               {tag,
+                QStringLiteral("Create a task"),
+                ref(QStringLiteral("TaskInput")),
+                envelope(detail),
+                {},
+                {400, 401, 403, 422, 429},
+                201});
+    // GET /api/v1/tasks/today
+    router.add("GET", QStringLiteral("/api/v1/tasks/today"), bind(&TasksController::today), read,
+               {tag,
+                QStringLiteral("Tasks due today in the tasks time zone (not cancelled; open ones first)"),
+                {},
+                Schema::pageOf(task),
+                paging,
+                {400, 401, 403, 429}});
+    // GET /api/v1/tasks/overdue
+    router.add("GET", QStringLiteral("/api/v1/tasks/overdue"), bind(&TasksController::overdue), read,
+               {tag,
+                QStringLiteral("Open tasks past their due time (all-day tasks: from the next day)"),
+                {},
+                Schema::pageOf(task),
+                paging,
+                {400, 401, 403, 429}});
+    // GET /api/v1/tasks/:id
+    router.add("GET", QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::get), read,
+               {tag,
+                QStringLiteral("Task detail with assignee, contact, deal and notes"),
+                {},
+                envelope(detail),
+                {},
+                {401, 403, 404, 429}});
+    // PUT /api/v1/tasks/:id and PATCH /api/v1/tasks/:id (both partial)
+    for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")}) {
+        router.add(method, QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::update), write,
+                   {tag,
+                    QStringLiteral("Update a task (partial; a status goes through the transition table)"),
+                    ref(QStringLiteral("TaskInput")),
+                    envelope(detail),
+                    {},
+                    {400, 401, 403, 404, 409, 422, 429}});
+    }
+    // DELETE /api/v1/tasks/:id
+    router.add("DELETE", QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::remove), write,
+               {tag, QStringLiteral("Delete a task and its notes"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    // PATCH /api/v1/tasks/:id/status
+    router.add(
+        "PATCH", QStringLiteral("/api/v1/tasks/:id/status"), bind(&TasksController::setStatus), write,
+        {tag,
+         QStringLiteral("Change the status (transition table); an optional note is added to the notes"),
+         object({{QStringLiteral("status"), string()}, {QStringLiteral("note"), string()}}, {QStringLiteral("status")}),
+         envelope(detail),
+         {},
+         {400, 401, 403, 404, 409, 422, 429}});
+    // PATCH /api/v1/tasks/:id/assign
+    router.add("PATCH", QStringLiteral("/api/v1/tasks/:id/assign"), bind(&TasksController::assign), write,
+               {tag,
+                QStringLiteral("Assign to a user (null unassigns)"),
+                object({{QStringLiteral("assignedTo"), nullable(string())}}, {QStringLiteral("assignedTo")}),
+                envelope(detail),
+                {},
+                {400, 401, 403, 404, 422, 429}});
+    // POST /api/v1/tasks/:id/notes
+    router.add("POST", QStringLiteral("/api/v1/tasks/:id/notes"), bind(&TasksController::addNote), write,
+               {tag,
+                QStringLiteral("Add a note"),
+                object({{QStringLiteral("content"), string()}}, {QStringLiteral("content")}),
+                envelope(ref(QStringLiteral("TaskNote"))),
+                {},
+                {400, 401, 403, 404, 422, 429},
+                201});
+}
+
+QJsonObject TasksController::detail(const Task &t) const
+{
+    QJsonObject data = m_tasks.toResponse(t, true);
+    QJsonArray notes;
+    for (const TaskNote &n : m_tasks.notes(t.id))
+        notes.append(n.toJson());
+    data.insert(QStringLiteral("notes"), notes);
+    return data;
+}
+
+ApiResponse TasksController::pageOf(const TaskPage &page, int pageNumber, int limit) const
+{
+    QJsonArray items;
+    for (const Task &t : page.items)
+        items.append(m_tasks.toResponse(t, false));
+    return ApiResponse::page(items, pageNumber, limit, page.total);
+}
+
+ApiResponse TasksController::list(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    TaskQuery q;
+    q.page = paging.page;
+    q.limit = paging.limit;
+    q.statuses = enumList(request, QStringLiteral("status"), TaskRules::Statuses, &TaskRules::normalizeStatusFilter);
+    q.priorities = enumList(request, QStringLiteral("priority"), TaskRules::Priorities);
+    q.types = enumList(request, QStringLiteral("type"), TaskRules::Types);
+    q.assignedTo = stringParam(request, QStringLiteral("assignedTo"));
+    if (q.assignedTo == QLatin1String("me") && request.principal.kind == Principal::User)
+        q.assignedTo = request.principal.id;
+    q.contactId = stringParam(request, QStringLiteral("contactId"));
+    q.dealId = stringParam(request, QStringLiteral("dealId"));
+    if (request.hasQuery(QStringLiteral("dueDate"))) {
+        const QString day = request.queryValue(QStringLiteral("dueDate")).trimmed();
+        if (!TimeUtil::isDate(day))
+            throw ApiError::badRequest(QStringLiteral("Query parameter dueDate must be a date (YYYY-MM-DD)"),
+                                       {{QStringLiteral("dueDate"), QStringLiteral("must be a date (YYYY-MM-DD)")}});
+        q.dueOn = QDate::fromString(day, Qt::ISODate);
+    }
+    q.dueAfter = instantParam(request, QStringLiteral("dueAfter"), m_tasks.timeZone());
+    q.dueBefore = instantParam(request, QStringLiteral("dueBefore"), m_tasks.timeZone());
+    return pageOf(m_tasks.list(q), q.page, q.limit);
+}
+
+ApiResponse TasksController::create(ApiRequest &request)
+{
+    const Task t = m_tasks.create(request.body, request.principal.id, true);
+    return ApiResponse::created(detail(t), QStringLiteral("Task created"));
+}
+
+ApiResponse TasksController::today(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request, 100, 100);
+    return pageOf(m_tasks.dueToday(paging.page, paging.limit), paging.page, paging.limit);
+}
+
+ApiResponse TasksController::overdue(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request, 100, 100);
+    return pageOf(m_tasks.overdue(paging.page, paging.limit), paging.page, paging.limit);
+}
+
+ApiResponse TasksController::get(ApiRequest &request)
+{
+    return ApiResponse::ok(detail(m_tasks.get(request.param(QStringLiteral("id")))));
+}
+
+ApiResponse TasksController::update(ApiRequest &request)
+{
+    const TaskStatusResult r = m_tasks.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    QJsonObject data = detail(r.task);
+    if (r.next)
+        data.insert(QStringLiteral("nextTask"), m_tasks.toResponse(*r.next, false));
+    return ApiResponse::ok(data, QStringLiteral("Task updated"));
+}
+
+ApiResponse TasksController::remove(ApiRequest &request)
+{
+    m_tasks.remove(request.param(QStringLiteral("id")), request.principal.id);
+    return ApiResponse::message(QStringLiteral("Task deleted"));
+}
+
+ApiResponse TasksController::setStatus(ApiRequest &request)
+{
+    const QString status = Params::requiredString(request.body, QStringLiteral("status"));
+    const QJsonValue note = request.body.value(QLatin1String("note"));
+    if (!note.isUndefined() && !note.isNull() && !note.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: note must be a string"),
+                                   {{QStringLiteral("note"), QStringLiteral("must be a string")}});
+    const TaskStatusResult r =
+        m_tasks.setStatus(request.param(QStringLiteral("id")), status, note.toString(), request.principal.id);
+    QJsonObject data = detail(r.task);
+    if (r.next)
+        data.insert(QStringLiteral("nextTask"), m_tasks.toResponse(*r.next, false));
+    return ApiResponse::ok(data, r.changed ? QStringLiteral("Task status changed to %1").arg(r.task.status)
+                                           : QStringLiteral("Task status unchanged"));
+}
+
+ApiResponse TasksController::assign(ApiRequest &request)
+{
+    const QJsonValue v = request.body.value(QLatin1String("assignedTo"));
+    if (v.isUndefined())
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: assignedTo"),
+                                      {{QStringLiteral("assignedTo"), QStringLiteral("is required (null unassigns)")}});
+    if (!v.isNull() && !v.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: assignedTo must be a user id or null"),
+                                   {{QStringLiteral("assignedTo"), QStringLiteral("must be a user id or null")}});
+    const Task t = m_tasks.assign(request.param(QStringLiteral("id")), v.toString(), request.principal.id);
+    return ApiResponse::ok(detail(t), t.assignedTo.isEmpty() ? QStringLiteral("Task unassigned")
+                                                             : QStringLiteral("Task assigned"));
+}
+
+ApiResponse TasksController::addNote(ApiRequest &request)
+{
+    const QString content = Params::requiredString(request.body, QStringLiteral("content"));
+    const TaskNote note = m_tasks.addNote(request.param(QStringLiteral("id")), content, request.principal.id);
+    return ApiResponse::created(note.toJson(), QStringLiteral("Note added"));
+}

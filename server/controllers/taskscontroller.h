@@ -1,0 +1,37 @@
+#pragma once
+
+#include "controller.h"
+#include "taskrepository.h"
+
+#include <QTimeZone>
+
+class EventBus;
+class Clock;
+
+// /api/v1/tasks: list (filters), create, detail, update (PUT and PATCH, both partial), delete,
+// status (transition table), assign, notes, and the literal lists /tasks/today and /tasks/overdue,
+// computed in the tasks time zone (setting tasks/timeZone).
+class TasksController final : public Controller
+{
+public:
+    TasksController(EventBus *bus, const QTimeZone &timeZone, const Clock *clock);
+    void registerRoutes(Router &router) override;
+    QJsonObject schemas() const override;
+
+private:
+    ApiResponse list(ApiRequest &request);
+    ApiResponse create(ApiRequest &request);
+    ApiResponse today(ApiRequest &request);
+    ApiResponse overdue(ApiRequest &request);
+    ApiResponse get(ApiRequest &request);
+    ApiResponse update(ApiRequest &request);
+    ApiResponse remove(ApiRequest &request);
+    ApiResponse setStatus(ApiRequest &request);
+    ApiResponse assign(ApiRequest &request);
+    ApiResponse addNote(ApiRequest &request);
+
+    QJsonObject detail(const Task &t) const;
+    ApiResponse pageOf(const TaskPage &page, int pageNumber, int limit) const;
+
+    TaskRepository m_tasks;
+};

@@ -1,0 +1,436 @@
+#include "webhookscontroller.h"
+
+#include "api/apierror.h"
+#include "api/params.h"
+#include "api/schemas.h"
+#include "ids.h"
+#include "webhooks/webhooksender.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QTimer>
+
+using namespace Schema;
+
+namespace {
+QString baseUrlOf(const ApiRequest &request)
+{
+    const QByteArray host = request.http.header("Host");
+    if (host.isEmpty() || host.size() > 255)
+        return {};
+    return (request.http.encrypted ? QStringLiteral("https://") : QStringLiteral("http://")) +
+           QString::fromLatin1(host);
+}
+} // namespace
+
+WebhooksController::WebhooksController(EventBus *bus, WebhookConfig config)
+    : m_config(std::move(config))
+    , m_webhooks(bus, m_config.allowInsecureLocal)
+    , m_incoming(bus)
+{
+}
+
+WebhooksController::~WebhooksController() = default;
+
+QJsonObject WebhooksController::schemas() const
+{
+    const QJsonObject webhook = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("url"), string(QStringLiteral("uri"))},
+        {QStringLiteral("events"), array(string())},
+        {QStringLiteral("description"), string()},
+        {QStringLiteral("active"), boolean()},
+        {QStringLiteral("status"), string()},
+        {QStringLiteral("failureCount"), integer(0)},
+        {QStringLiteral("disabledReason"), nullable(string())},
+        {QStringLiteral("disabledAt"), nullable(string(QStringLiteral("date-time")))},
+        {QStringLiteral("secretHint"), string()},
+        {QStringLiteral("secret"), string()},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+        {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject input = object({
+        {QStringLiteral("url"), string(QStringLiteral("uri"))},
+        {QStringLiteral("events"), array(string())},
+        {QStringLiteral("secret"), string()},
+        {QStringLiteral("rotateSecret"), boolean()},
+        {QStringLiteral("description"), string()},
+        {QStringLiteral("active"), boolean()},
+    });
+    const QJsonObject attempt = object({
+        {QStringLiteral("deliveryId"), string()},
+        {QStringLiteral("eventId"), string()},
+        {QStringLiteral("event"), string()},
+        {QStringLiteral("kind"), string()},
+        {QStringLiteral("attempt"), integer(1)},
+        {QStringLiteral("timestamp"), string(QStringLiteral("date-time"))},
+        {QStringLiteral("finishedAt"), nullable(string(QStringLiteral("date-time")))},
+        {QStringLiteral("statusCode"), nullable(integer())},
+        {QStringLiteral("error"), nullable(string())},
+        {QStringLiteral("latencyMs"), nullable(integer(0))},
+        {QStringLiteral("responseExcerpt"), nullable(string())},
+        {QStringLiteral("nextRetryAt"), nullable(string(QStringLiteral("date-time")))},
+        {QStringLiteral("success"), boolean()},
+        {QStringLiteral("inFlight"), boolean()},
+    });
+    const QJsonObject testResult = object({
+        {QStringLiteral("deliveryId"), string()},
+        {QStringLiteral("eventId"), string()},
+        {QStringLiteral("event"), string()},
+        {QStringLiteral("success"), boolean()},
+        {QStringLiteral("statusCode"), nullable(integer())},
+        {QStringLiteral("latencyMs"), integer(0)},
+        {QStringLiteral("error"), nullable(string())},
+        {QStringLiteral("responseExcerpt"), nullable(string())},
+    });
+    const QJsonObject delivery = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("webhookId"), string()},
+        {QStringLiteral("eventId"), string()},
+        {QStringLiteral("event"), string()},
+        {QStringLiteral("kind"), string()},
+        {QStringLiteral("state"), string()},
+        {QStringLiteral("attempts"), integer(0)},
+        {QStringLiteral("nextAttemptAt"), nullable(string(QStringLiteral("date-time")))},
+        {QStringLiteral("lastStatusCode"), nullable(integer())},
+        {QStringLiteral("lastError"), nullable(string())},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject incoming = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("name"), string()},
+        {QStringLiteral("action"), string()},
+        {QStringLiteral("path"), string()},
+        {QStringLiteral("url"), nullable(string(QStringLiteral("uri")))},
+        {QStringLiteral("signed"), boolean()},
+        {QStringLiteral("secretHint"), nullable(string())},
+        {QStringLiteral("secret"), string()},
+        {QStringLiteral("callCount"), integer(0)},
+        {QStringLiteral("lastCallAt"), nullable(string(QStringLiteral("date-time")))},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject call = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("webhookId"), string()},
+        {QStringLiteral("receivedAt"), string(QStringLiteral("date-time"))},
+        {QStringLiteral("event"), nullable(string())},
+        {QStringLiteral("outcome"), string()},
+        {QStringLiteral("statusCode"), integer()},
+        {QStringLiteral("error"), nullable(string())},
+        {QStringLiteral("resultId"), nullable(string())},
+    });
+    return {{QStringLiteral("Webhook"), webhook},          {QStringLiteral("WebhookInput"), input},
+            {QStringLiteral("WebhookAttempt"), attempt},   {QStringLiteral("WebhookTestResult"), testResult},
+            {QStringLiteral("WebhookDelivery"), delivery}, {QStringLiteral("IncomingWebhook"), incoming},
+            {QStringLiteral("IncomingWebhookCall"), call}};
+}
+
+void WebhooksController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Webhooks");
+    auto bind = [this](ApiResponse (WebhooksController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const Access read = Access::scoped(QStringLiteral("webhooks:read"));
+    const Access write = Access::scoped(QStringLiteral("webhooks:write"));
+    const QJsonObject webhook = ref(QStringLiteral("Webhook"));
+    const QJsonObject input = ref(QStringLiteral("WebhookInput"));
+    const QJsonObject paging{{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}};
+
+    // GET /api/v1/webhooks
+    router.add("GET", QStringLiteral("/api/v1/webhooks"), bind(&WebhooksController::list), read,
+               {tag,
+                QStringLiteral("List webhook subscriptions (secrets shown only as a hint)"),
+                {},
+                pageOf(webhook),
+                paging,
+                {400, 401, 403, 429}});
+    // POST /api/v1/webhooks
+    router.add("POST", QStringLiteral("/api/v1/webhooks"), bind(&WebhooksController::create), write,
+               {tag,
+                QStringLiteral("Create a subscription; the secret is returned once"),
+                input,
+                envelope(webhook),
+                {},
+                {400, 401, 403, 422, 429},
+                201});
+    // GET /api/v1/webhooks/events
+    router.add("GET", QStringLiteral("/api/v1/webhooks/events"), bind(&WebhooksController::events), read,
+               {tag,
+                QStringLiteral("Event names a subscription may name, with a sample payload each"),
+                {},
+                envelope(array(object({{QStringLiteral("event"), string()}, {QStringLiteral("sample"), object({})}}))),
+                {},
+                {401, 403, 429}});
+    // GET /api/v1/webhooks/incoming
+    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming"), bind(&WebhooksController::listIncoming), read,
+               {tag,
+                QStringLiteral("List incoming webhook endpoints"),
+                {},
+                pageOf(ref(QStringLiteral("IncomingWebhook"))),
+                paging,
+                {400, 401, 403, 429}});
+    // POST /api/v1/webhooks/incoming
+    router.add("POST", QStringLiteral("/api/v1/webhooks/incoming"), bind(&WebhooksController::createIncoming), write,
+               {tag,
+                QStringLiteral("Create an incoming webhook endpoint"),
+                object({{QStringLiteral("name"), string()},
+                        {QStringLiteral("action"), string()},
+                        {QStringLiteral("secret"),
+                         QJsonObject{{QStringLiteral("type"),
+                                      QJsonArray{QStringLiteral("string"), QStringLiteral("boolean")}}}}},
+                       {QStringLiteral("name"), QStringLiteral("action")}),
+                envelope(ref(QStringLiteral("IncomingWebhook"))),
+                {},
+                {400, 401, 403, 422, 429},
+                201});
+    // DELETE /api/v1/webhooks/incoming/:id
+    router.add(
+        "DELETE", QStringLiteral("/api/v1/webhooks/incoming/:id"), bind(&WebhooksController::removeIncoming), write,
+        {tag, QStringLiteral("Delete an incoming webhook endpoint"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    // GET /api/v1/webhooks/incoming/:id/calls
+    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming/:id/calls"), bind(&WebhooksController::incomingCalls),
+               read,
+               {tag,
+                QStringLiteral("The call log of an incoming webhook, newest first"),
+                {},
+                pageOf(ref(QStringLiteral("IncomingWebhookCall"))),
+                paging,
+                {400, 401, 403, 404, 429}});
+    // GET /api/v1/webhooks/:id
+    router.add("GET", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::get), read,
+               {tag, QStringLiteral("A subscription"), {}, envelope(webhook), {}, {401, 403, 404, 429}});
+    // PUT /api/v1/webhooks/:id
+    router.add("PUT", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::update), write,
+               {tag,
+                QStringLiteral("Update a subscription (partial): url, events, secret or rotateSecret, active"),
+                input,
+                envelope(webhook),
+                {},
+                {400, 401, 403, 404, 429}});
+    // DELETE /api/v1/webhooks/:id
+    router.add("DELETE", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::remove), write,
+               {tag, QStringLiteral("Delete a subscription and its log"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    // POST /api/v1/webhooks/:id/disable
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/disable"), bind(&WebhooksController::disable), write,
+               {tag, QStringLiteral("Disable a subscription"), {}, envelope(webhook), {}, {401, 403, 404, 429}});
+    // POST /api/v1/webhooks/:id/enable
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/enable"), bind(&WebhooksController::enable), write,
+               {tag,
+                QStringLiteral("Enable a subscription (resets the failure count)"),
+                {},
+                envelope(webhook),
+                {},
+                {401, 403, 404, 429}});
+    // POST /api/v1/webhooks/:id/test
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/test"), bind(&WebhooksController::test), write,
+               {tag,
+                QStringLiteral("Send a sample payload of an event now; answers the receiver's status and latency"),
+                object({{QStringLiteral("event"), string()}}, {QStringLiteral("event")}),
+                envelope(ref(QStringLiteral("WebhookTestResult"))),
+                {},
+                {400, 401, 403, 404, 422, 429}});
+    // GET /api/v1/webhooks/:id/logs
+    router.add("GET", QStringLiteral("/api/v1/webhooks/:id/logs"), bind(&WebhooksController::logs), read,
+               {tag,
+                QStringLiteral("Delivery attempts, newest first"),
+                {},
+                pageOf(ref(QStringLiteral("WebhookAttempt"))),
+                paging,
+                {400, 401, 403, 404, 429}});
+    // POST /api/v1/webhooks/:id/logs/:deliveryId/redeliver
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/logs/:deliveryId/redeliver"),
+               bind(&WebhooksController::redeliver), write,
+               {tag,
+                QStringLiteral("Send a delivery's event again (same event id and body, a new delivery id)"),
+                {},
+                envelope(ref(QStringLiteral("WebhookDelivery"))),
+                {},
+                {401, 403, 404, 429},
+                202});
+    // POST /webhooks/incoming/:webhookId
+    router.add("POST", QStringLiteral("/webhooks/incoming/:webhookId"), bind(&WebhooksController::receiveIncoming),
+               Access::publicRoute(),
+               {QStringLiteral("Incoming webhooks"),
+                QStringLiteral("Receive a call from an external system: {event, data}; signed with "
+                               "X-Service-Signature when the endpoint has a secret"),
+                object({{QStringLiteral("event"), string()}, {QStringLiteral("data"), object({})}},
+                       {QStringLiteral("event"), QStringLiteral("data")}),
+                envelope(object({{QStringLiteral("action"), string()},
+                                 {QStringLiteral("result"), string()},
+                                 {QStringLiteral("callId"), string()}})),
+                {},
+                {400, 401, 404, 409, 422}});
+}
+
+ApiResponse WebhooksController::list(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    qint64 total = 0;
+    QJsonArray items;
+    for (const WebhookSubscription &w : m_webhooks.list(paging.page, paging.limit, &total))
+        items.append(w.toJson());
+    return ApiResponse::page(items, paging.page, paging.limit, total);
+}
+
+ApiResponse WebhooksController::create(ApiRequest &request)
+{
+    const WebhookRepository::Saved saved = m_webhooks.create(request.body, request.principal.id);
+    QJsonObject data = saved.webhook.toJson();
+    data.insert(QStringLiteral("secret"), saved.secret);
+    return ApiResponse::created(data, QStringLiteral("Webhook created; keep the secret, it is not shown again"));
+}
+
+ApiResponse WebhooksController::get(ApiRequest &request)
+{
+    return ApiResponse::ok(m_webhooks.get(request.param(QStringLiteral("id"))).toJson());
+}
+
+ApiResponse WebhooksController::update(ApiRequest &request)
+{
+    const WebhookRepository::Saved saved = m_webhooks.update(request.param(QStringLiteral("id")), request.body);
+    QJsonObject data = saved.webhook.toJson();
+    if (!saved.secret.isEmpty())
+        data.insert(QStringLiteral("secret"), saved.secret);
+    return ApiResponse::ok(data, QStringLiteral("Webhook updated"));
+}
+
+ApiResponse WebhooksController::remove(ApiRequest &request)
+{
+    m_webhooks.remove(request.param(QStringLiteral("id")));
+    return ApiResponse::message(QStringLiteral("Webhook deleted"));
+}
+
+ApiResponse WebhooksController::disable(ApiRequest &request)
+{
+    const WebhookSubscription w = m_webhooks.setActive(request.param(QStringLiteral("id")), false);
+    return ApiResponse::ok(w.toJson(), QStringLiteral("Webhook disabled"));
+}
+
+ApiResponse WebhooksController::enable(ApiRequest &request)
+{
+    const WebhookSubscription w = m_webhooks.setActive(request.param(QStringLiteral("id")), true);
+    return ApiResponse::ok(w.toJson(), QStringLiteral("Webhook enabled"));
+}
+
+ApiResponse WebhooksController::test(ApiRequest &request)
+{
+    const QString event = Params::requiredString(request.body, QStringLiteral("event"));
+    if (!WebhookEvents::isKnown(event))
+        throw ApiError::badRequest(QStringLiteral("Invalid data: unknown event %1").arg(event),
+                                   {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
+    const WebhookSubscription w = m_webhooks.get(request.param(QStringLiteral("id")));
+    const QByteArray body = WebhookEvents::testBody(event);
+    const QString deliveryId = Ids::make(u"whd");
+    if (!m_sender)
+        m_sender = std::make_unique<WebhookSender>(m_config);
+
+    // The handler answers with the receiver's status, so it waits for it. The wait runs the server
+    // thread's event loop (other requests keep being served) and is bounded by the send timeout;
+    // no transaction is open during it.
+    const QDateTime startedAt = QDateTime::currentDateTimeUtc();
+    WebhookAttemptResult result;
+    bool done = false;
+    QEventLoop loop;
+    m_sender->send(w.url, body, w.secret, event, deliveryId, [&](const WebhookAttemptResult &r) {
+        result = r;
+        done = true;
+        loop.quit();
+    });
+    QTimer guard;
+    guard.setSingleShot(true);
+    QObject::connect(&guard, &QTimer::timeout, &loop, &QEventLoop::quit);
+    guard.start((m_config.timeoutSeconds + 5) * 1000);
+    if (!done)
+        loop.exec();
+    if (!done) {
+        result.error = QStringLiteral("timeout after %1 s").arg(m_config.timeoutSeconds);
+        result.latencyMs = int(startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+    }
+    const WebhookDelivery d = m_webhooks.recordTest(w.id, deliveryId, event, body, result, startedAt);
+    const auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("deliveryId"), d.id},
+                                       {QStringLiteral("eventId"), d.eventId},
+                                       {QStringLiteral("event"), event},
+                                       {QStringLiteral("success"), result.success},
+                                       {QStringLiteral("statusCode"), result.statusCode ? QJsonValue(result.statusCode)
+                                                                                        : QJsonValue(QJsonValue::Null)},
+                                       {QStringLiteral("latencyMs"), result.latencyMs},
+                                       {QStringLiteral("error"), orNull(result.error)},
+                                       {QStringLiteral("responseExcerpt"), orNull(result.responseExcerpt)}},
+                           result.success ? QStringLiteral("Test delivered") : QStringLiteral("Test delivery failed"));
+}
+
+ApiResponse WebhooksController::logs(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    const WebhookSubscription w = m_webhooks.get(request.param(QStringLiteral("id")));
+    qint64 total = 0;
+    QJsonArray items;
+    for (const WebhookAttempt &a : m_webhooks.attempts(w.id, paging.page, paging.limit, &total))
+        items.append(a.toJson());
+    return ApiResponse::page(items, paging.page, paging.limit, total);
+}
+
+ApiResponse WebhooksController::redeliver(ApiRequest &request)
+{
+    const WebhookDelivery d =
+        m_webhooks.redeliver(request.param(QStringLiteral("id")), request.param(QStringLiteral("deliveryId")));
+    ApiResponse r = ApiResponse::ok(d.toJson(), QStringLiteral("Redelivery queued"));
+    r.status = 202;
+    return r;
+}
+
+ApiResponse WebhooksController::events(ApiRequest &)
+{
+    QJsonArray items;
+    for (const QString &e : WebhookEvents::all())
+        items.append(QJsonObject{{QStringLiteral("event"), e}, {QStringLiteral("sample"), WebhookEvents::sample(e)}});
+    return ApiResponse::ok(items);
+}
+
+ApiResponse WebhooksController::listIncoming(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    qint64 total = 0;
+    QJsonArray items;
+    const QString base = baseUrlOf(request);
+    for (const IncomingWebhook &e : m_incoming.list(paging.page, paging.limit, &total))
+        items.append(e.toJson(base));
+    return ApiResponse::page(items, paging.page, paging.limit, total);
+}
+
+ApiResponse WebhooksController::createIncoming(ApiRequest &request)
+{
+    const IncomingWebhookRepository::Saved saved = m_incoming.create(request.body, request.principal.id);
+    QJsonObject data = saved.endpoint.toJson(baseUrlOf(request));
+    if (!saved.secret.isEmpty())
+        data.insert(QStringLiteral("secret"), saved.secret);
+    return ApiResponse::created(data, QStringLiteral("Incoming webhook created"));
+}
+
+ApiResponse WebhooksController::removeIncoming(ApiRequest &request)
+{
+    m_incoming.remove(request.param(QStringLiteral("id")));
+    return ApiResponse::message(QStringLiteral("Incoming webhook deleted"));
+}
+
+ApiResponse WebhooksController::incomingCalls(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    const IncomingWebhook e = m_incoming.get(request.param(QStringLiteral("id")));
+    qint64 total = 0;
+    QJsonArray items;
+    for (const IncomingWebhookCall &c : m_incoming.calls(e.id, paging.page, paging.limit, &total))
+        items.append(c.toJson());
+    return ApiResponse::page(items, paging.page, paging.limit, total);
+}
+
+ApiResponse WebhooksController::receiveIncoming(ApiRequest &request)
+{
+    const IncomingResult r = m_incoming.receive(request.param(QStringLiteral("webhookId")), request.http.body,
+                                                request.http.header("X-Service-Signature"));
+    if (r.status >= 400)
+        throw ApiError(r.status, r.code, r.message, r.details);
+    return ApiResponse::ok(r.data, r.message);
+}

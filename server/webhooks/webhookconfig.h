@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QList>
+#include <QSslCertificate>
+
+// Settings of outgoing webhooks (section "webhooks" of liaison.ini), read by AppSettings.
+struct WebhookConfig
+{
+    // Seconds before retries 1..n (webhooks/retryDelays, comma-separated); after the last retry
+    // fails the subscription is disabled.
+    QList<int> retryDelays{60, 300, 1800, 7200, 86400};
+    int timeoutSeconds = 30;               // webhooks/timeoutSeconds: a 2xx must arrive within it
+    bool verifyTls = true;                 // webhooks/verifyTls: false only for testing (a warning is logged)
+    bool allowInsecureLocal = false;       // webhooks/allowInsecureLocal: plain http to loopback receivers
+    int concurrencyPerSubscription = 1;    // webhooks/concurrencyPerSubscription: 1 keeps strict event order
+    int maxConcurrent = 16;                // webhooks/maxConcurrent: requests in flight in all
+    int pollIntervalMs = 1000;             // webhooks/pollIntervalMs: outbox polling besides event-bus wake-ups
+    QList<QSslCertificate> caCertificates; // webhooks/caFile: extra trusted CAs (PEM) for private receivers
+};

@@ -1,0 +1,611 @@
+// Outgoing and incoming webhooks over real HTTPS on loopback: the API server, the dispatcher and a
+// receiver that checks signatures, all in this thread.
+#include "apikeyrepository.h"
+#include "database.h"
+#include "testsupport.h"
+#include "timeutil.h"
+#include "webhook.h"
+#include "webhookreceiver.h"
+#include "webhooks/webhookdispatcher.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QtTest>
+
+namespace {
+const QString kSecret = QStringLiteral("test-secret-0123456789");
+
+QJsonObject json(const QByteArray &body)
+{
+    return QJsonDocument::fromJson(body).object();
+}
+} // namespace
+
+class TestWebhooksApi : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    EventBus m_bus;
+    std::unique_ptr<ApiServer> m_server;
+    std::unique_ptr<WebhookReceiver> m_receiver;
+    std::unique_ptr<WebhookDispatcher> m_dispatcher;
+    std::unique_ptr<ApiClient> m_client;
+    WebhookConfig m_config;
+
+    QSslCertificate serverCertificate() const
+    {
+        QFile f(m_db->dir() + QStringLiteral("/tls/cert.pem"));
+        return f.open(QIODevice::ReadOnly) ? QSslCertificate(f.readAll(), QSsl::Pem) : QSslCertificate();
+    }
+
+    void startServer()
+    {
+        ServerConfig config;
+        config.address = QHostAddress::LocalHost;
+        config.port = 0;
+        config.dataDir = m_db->dir();
+        config.rateLimitPerMinute = 0;
+        config.jwtKey = QByteArray("test-signing-key-0123456789abcdef");
+        config.webhooks = m_config;
+        m_server = std::make_unique<ApiServer>(config, &m_bus);
+        QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), serverCertificate());
+        m_client->setToken(ApiKeyRepository().create(QStringLiteral("test"), {QStringLiteral("*")}).secret);
+    }
+
+    void startDispatcher() { m_dispatcher = std::make_unique<WebhookDispatcher>(m_config, &m_bus); }
+
+    QString createWebhook(const QJsonArray &events, const QString &url = {})
+    {
+        const HttpResult r =
+            m_client->post("/api/v1/webhooks",
+                           {{"url", url.isEmpty() ? m_receiver->url() : url}, {"events", events}, {"secret", kSecret}});
+        if (r.status != 201)
+            qWarning() << r.status << r.body;
+        return r.data().value("id").toString();
+    }
+
+    QString createContact(const QString &email)
+    {
+        const HttpResult r = m_client->post("/api/v1/contacts", {{"firstName", "Ada"}, {"email", email}});
+        return r.data().value("id").toString();
+    }
+
+    QJsonArray logs(const QString &webhookId)
+    {
+        return m_client->get("/api/v1/webhooks/" + webhookId + "/logs?limit=100").json.value("data").toArray();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_receiver = std::make_unique<WebhookReceiver>(kSecret);
+        m_config = WebhookConfig();
+        // The receiver's certificate is trusted as a CA: TLS stays verified in the tests.
+        m_config.caCertificates = {m_receiver->certificate()};
+        m_config.pollIntervalMs = 50;
+        m_config.retryDelays = {1, 1, 1, 1, 1};
+        m_config.timeoutSeconds = 5;
+        startServer();
+    }
+
+    void cleanup()
+    {
+        m_dispatcher.reset();
+        m_client.reset();
+        if (m_server)
+            m_server->stop(2000);
+        m_server.reset();
+        m_receiver.reset();
+        m_db.reset();
+    }
+
+    void rejectsBadSubscriptions_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("field");
+        const QJsonArray events{"contact.created"};
+        QTest::newRow("no url") << QJsonObject{{"events", events}} << 422 << "url";
+        QTest::newRow("no events") << QJsonObject{{"url", "https://example.com/h"}} << 422 << "events";
+        QTest::newRow("plain http") << QJsonObject{{"url", "http://example.com/h"}, {"events", events}} << 400 << "url";
+        QTest::newRow("http loopback without setting")
+            << QJsonObject{{"url", "http://127.0.0.1:9/h"}, {"events", events}} << 400 << "url";
+        QTest::newRow("ftp") << QJsonObject{{"url", "ftp://example.com/h"}, {"events", events}} << 400 << "url";
+        QTest::newRow("metadata address")
+            << QJsonObject{{"url", "https://169.254.169.254/latest"}, {"events", events}} << 400 << "url";
+        QTest::newRow("not a url") << QJsonObject{{"url", "hooks"}, {"events", events}} << 400 << "url";
+        QTest::newRow("unknown event") << QJsonObject{{"url", "https://example.com/h"}, {"events", QJsonArray{"x.y"}}}
+                                       << 400 << "events";
+        QTest::newRow("events not array")
+            << QJsonObject{{"url", "https://example.com/h"}, {"events", "contact.created"}} << 400 << "events";
+        QTest::newRow("short secret") << QJsonObject{{"url", "https://example.com/h"},
+                                                     {"events", events},
+                                                     {"secret", "short"}}
+                                      << 400 << "secret";
+    }
+
+    void rejectsBadSubscriptions()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(int, status);
+        QFETCH(QString, field);
+        const HttpResult r = m_client->post("/api/v1/webhooks", body);
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body);
+    }
+
+    void generatesSecretOnceAndListsOnlyAHint()
+    {
+        const HttpResult r =
+            m_client->post("/api/v1/webhooks", {{"url", "https://example.com/h"}, {"events", QJsonArray{"*"}}});
+        QCOMPARE(r.status, 201);
+        const QString secret = r.data().value("secret").toString();
+        QVERIFY(secret.startsWith("whsec_"));
+        QVERIFY(secret.size() >= 40);
+        QCOMPARE(r.data().value("status").toString(), QString("active"));
+        const HttpResult list = m_client->get("/api/v1/webhooks");
+        QCOMPARE(list.status, 200);
+        const QJsonObject item = list.json.value("data").toArray().at(0).toObject();
+        QVERIFY(!item.contains("secret"));
+        QCOMPARE(item.value("secretHint").toString(), QString("…") + secret.right(4));
+        QCOMPARE(list.json.value("pagination").toObject().value("total").toInt(), 1);
+        QVERIFY(!list.body.contains(secret.toUtf8()));
+    }
+
+    void updatesRotatesAndDeletes()
+    {
+        const QString id = createWebhook({"contact.created"});
+        HttpResult r = m_client->put("/api/v1/webhooks/" + id,
+                                     {{"events", QJsonArray{"deal.won", "deal.lost"}}, {"rotateSecret", true}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("events").toArray().size(), 2);
+        QVERIFY(r.data().value("secret").toString().startsWith("whsec_"));
+        r = m_client->put("/api/v1/webhooks/" + id, {{"active", false}});
+        QCOMPARE(r.data().value("status").toString(), QString("disabled"));
+        r = m_client->put("/api/v1/webhooks/" + id, {{"url", "http://example.com"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(m_client->del("/api/v1/webhooks/" + id).status, 200);
+        QCOMPARE(m_client->get("/api/v1/webhooks/" + id).status, 404);
+        QCOMPARE(m_client->del("/api/v1/webhooks/" + id).status, 404);
+    }
+
+    void enforcesScopes()
+    {
+        m_client->setToken(ApiKeyRepository().create("reader", {"webhooks:read"}).secret);
+        QCOMPARE(m_client->get("/api/v1/webhooks").status, 200);
+        QCOMPARE(
+            m_client->post("/api/v1/webhooks", {{"url", "https://example.com"}, {"events", QJsonArray{"*"}}}).status,
+            403);
+        m_client->setToken(ApiKeyRepository().create("contacts", {"contacts:*"}).secret);
+        QCOMPARE(m_client->get("/api/v1/webhooks").status, 403);
+        m_client->setToken({});
+        QCOMPARE(m_client->get("/api/v1/webhooks").status, 401);
+    }
+
+    void contactEventsReachTheReceiverSigned()
+    {
+        const QString id = createWebhook({"contact.created", "contact.updated", "contact.deleted"});
+        startDispatcher();
+        const QString contactId = createContact("ada@example.com");
+        QCOMPARE(m_client->put("/api/v1/contacts/" + contactId, {{"company", "Analytical"}}).status, 200);
+        QCOMPARE(m_client->del("/api/v1/contacts/" + contactId).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 3, 10000);
+        const QStringList expected{"contact.created", "contact.updated", "contact.deleted"};
+        QSet<QString> eventIds;
+        for (int i = 0; i < 3; ++i) {
+            const WebhookReceiver::Request &r = m_receiver->requests.at(i);
+            QCOMPARE(r.method, QByteArray("POST"));
+            QVERIFY2(r.signatureOk, r.header("x-service-signature"));
+            QCOMPARE(r.header("content-type"), QByteArray("application/json"));
+            QCOMPARE(r.header("x-service-event"), expected.at(i).toUtf8());
+            QVERIFY(r.header("x-service-delivery").startsWith("whd_"));
+            QVERIFY(r.header("x-service-timestamp").endsWith("Z"));
+            const QJsonObject envelope = json(r.body);
+            QVERIFY(envelope.value("id").toString().startsWith("evt_"));
+            eventIds.insert(envelope.value("id").toString());
+            QCOMPARE(envelope.value("event").toString(), expected.at(i));
+            QVERIFY(TimeUtil::parse(envelope.value("timestamp").toString()).has_value());
+            QCOMPARE(envelope.value("data").toObject().value("contactId").toString(), contactId);
+        }
+        QCOMPARE(eventIds.size(), 3);
+        QCOMPARE(json(m_receiver->requests.at(1).body).value("data").toObject().value("changedFields").toArray(),
+                 QJsonArray{"company"});
+        // The signature covers the exact bytes: one byte changed, and it no longer matches.
+        QByteArray tampered = m_receiver->requests.at(0).body;
+        tampered.replace("Ada", "Adb");
+        QVERIFY(!WebhookRules::verifySignature(kSecret, tampered,
+                                               m_receiver->requests.at(0).header("x-service-signature")));
+        QTRY_COMPARE(logs(id).size(), 3);
+        const QJsonObject log = logs(id).at(0).toObject();
+        QCOMPARE(log.value("statusCode").toInt(), 200);
+        QCOMPARE(log.value("success").toBool(), true);
+        QCOMPARE(log.value("attempt").toInt(), 1);
+        QCOMPARE(log.value("event").toString(), QString("contact.deleted"));
+        QCOMPARE(log.value("deliveryId").toString().toUtf8(), m_receiver->requests.at(2).header("x-service-delivery"));
+        QVERIFY(log.value("latencyMs").toInt() >= 0);
+        QVERIFY(log.value("responseExcerpt").toString().contains("ok"));
+    }
+
+    void deliversOnlySubscribedEvents()
+    {
+        const QString only = createWebhook({"contact.deleted"});
+        WebhookReceiver all(kSecret);
+        m_config.caCertificates << all.certificate();
+        const QString every = createWebhook({"*"}, all.url());
+        startDispatcher();
+        const QString contactId = createContact("b@example.com");
+        m_client->del("/api/v1/contacts/" + contactId);
+        QTRY_COMPARE_WITH_TIMEOUT(all.requests.size(), 2, 10000);
+        QTRY_COMPARE(m_receiver->requests.size(), 1);
+        QCOMPARE(m_receiver->requests.at(0).header("x-service-event"), QByteArray("contact.deleted"));
+        QCOMPARE(logs(only).size(), 1);
+        QCOMPARE(logs(every).size(), 2);
+    }
+
+    void retriesOnScheduleThenDisables()
+    {
+        m_config.retryDelays = {1, 2, 1, 1, 1};
+        for (int i = 0; i < 10; ++i)
+            m_receiver->statuses() << 500;
+        const QString id = createWebhook({"contact.created"});
+        startDispatcher();
+        createContact("c@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 1, 5000);
+        createContact("d@example.com"); // queued behind the failing one: order per subscription
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->get("/api/v1/webhooks/" + id).data().value("status").toString(),
+                                  QString("disabled"), 20000);
+        // Six requests in all, all of the first event; the second never went out.
+        QCOMPARE(m_receiver->requests.size(), 6);
+        const QByteArray first = json(m_receiver->requests.at(0).body).value("id").toString().toUtf8();
+        for (const WebhookReceiver::Request &r : std::as_const(m_receiver->requests))
+            QCOMPARE(json(r.body).value("id").toString().toUtf8(), first);
+        // Waits between requests follow the schedule (1 s, 2 s, 1 s, ...).
+        const qint64 gap1 = m_receiver->requests.at(1).receivedMs - m_receiver->requests.at(0).receivedMs;
+        const qint64 gap2 = m_receiver->requests.at(2).receivedMs - m_receiver->requests.at(1).receivedMs;
+        QVERIFY2(gap1 >= 900 && gap1 < 1900, qPrintable(QString::number(gap1)));
+        QVERIFY2(gap2 >= 1900 && gap2 < 2900, qPrintable(QString::number(gap2)));
+        const QJsonObject webhook = m_client->get("/api/v1/webhooks/" + id).data();
+        QCOMPARE(webhook.value("failureCount").toInt(), 6);
+        QVERIFY(!webhook.value("disabledReason").toString().isEmpty());
+        const QJsonArray entries = logs(id);
+        QCOMPARE(entries.size(), 6);
+        for (int i = 0; i < 6; ++i) {
+            const QJsonObject e = entries.at(5 - i).toObject();
+            QCOMPARE(e.value("attempt").toInt(), i + 1);
+            QCOMPARE(e.value("statusCode").toInt(), 500);
+            QCOMPARE(e.value("nextRetryAt").isNull(), i == 5);
+        }
+        // The queued second event stays logged as failed.
+        QSqlQuery q =
+            Database::exec("SELECT state, attempts FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq", {id});
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QString("failed"));
+        QCOMPARE(q.value(1).toInt(), 6);
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QString("failed"));
+        QCOMPARE(q.value(1).toInt(), 0);
+    }
+
+    void goneDisablesAtOnce()
+    {
+        m_receiver->statuses() << 410;
+        const QString id = createWebhook({"contact.created"});
+        startDispatcher();
+        createContact("gone@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->get("/api/v1/webhooks/" + id).data().value("status").toString(),
+                                  QString("disabled"), 10000);
+        QCOMPARE(m_receiver->requests.size(), 1);
+        QVERIFY(m_client->get("/api/v1/webhooks/" + id).data().value("disabledReason").toString().contains("410"));
+    }
+
+    void recoversAfterAFailure()
+    {
+        m_receiver->statuses() << 503;
+        const QString id = createWebhook({"contact.created"});
+        startDispatcher();
+        createContact("e@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 2, 10000);
+        QTRY_COMPARE(logs(id).size(), 2);
+        QCOMPARE(logs(id).at(0).toObject().value("success").toBool(), true);
+        QCOMPARE(logs(id).at(1).toObject().value("statusCode").toInt(), 503);
+        QCOMPARE(m_client->get("/api/v1/webhooks/" + id).data().value("failureCount").toInt(), 0);
+    }
+
+    void resumesPendingDeliveriesAfterRestart()
+    {
+        const QString id = createWebhook({"contact.created"});
+        m_receiver->hang = true;
+        startDispatcher();
+        createContact("f@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 1, 10000);
+        // The process "dies" with that request in flight, and an event is written meanwhile.
+        m_dispatcher.reset();
+        createContact("g@example.com");
+        m_receiver->hang = false;
+        startDispatcher();
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 3, 10000);
+        const QString e1 = json(m_receiver->requests.at(0).body).value("id").toString();
+        // At-least-once: the interrupted one again, then the new one, in event order; nothing else.
+        QCOMPARE(json(m_receiver->requests.at(1).body).value("id").toString(), e1);
+        QVERIFY(json(m_receiver->requests.at(2).body).value("id").toString() != e1);
+        QCOMPARE(json(m_receiver->requests.at(2).body).value("data").toObject().value("email").toString(),
+                 QString("g@example.com"));
+        QTRY_COMPARE(logs(id).size(), 3);
+        QVERIFY(logs(id).at(2).toObject().value("error").toString().startsWith("interrupted"));
+        // Nothing more is sent.
+        QSignalSpy more(m_receiver.get(), &WebhookReceiver::received);
+        QVERIFY(!more.wait(500));
+    }
+
+    void slowReceiverDoesNotHoldUpOthers()
+    {
+        WebhookReceiver fast(kSecret);
+        m_config.caCertificates << fast.certificate();
+        m_receiver->delayMs = 3000;
+        createWebhook({"contact.created"});
+        createWebhook({"contact.created"}, fast.url());
+        startDispatcher();
+        createContact("h@example.com");
+        createContact("i@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(fast.requests.size(), 2, 2500);
+        QVERIFY(m_dispatcher->inFlight() >= 1);   // the slow one is still waiting for its answer
+        QCOMPARE(m_receiver->requests.size(), 1); // and its second event waits behind it (order)
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 2, 10000);
+    }
+
+    void disableAndEnable()
+    {
+        const QString off = createWebhook({"contact.created"});
+        WebhookReceiver other(kSecret);
+        m_config.caCertificates << other.certificate();
+        createWebhook({"contact.created"}, other.url());
+        HttpResult r = m_client->post("/api/v1/webhooks/" + off + "/disable", {});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("active").toBool(), false);
+        startDispatcher();
+        createContact("j@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(other.requests.size(), 1, 10000);
+        QCOMPARE(m_receiver->requests.size(), 0);
+        QCOMPARE(logs(off).size(), 0);
+        r = m_client->post("/api/v1/webhooks/" + off + "/enable", {});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("status").toString(), QString("active"));
+        QCOMPARE(r.data().value("failureCount").toInt(), 0);
+        createContact("k@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 1, 10000);
+        QCOMPARE(json(m_receiver->requests.at(0).body).value("data").toObject().value("email").toString(),
+                 QString("k@example.com"));
+        QCOMPARE(m_client->post("/api/v1/webhooks/wh_unknown/enable", {}).status, 404);
+    }
+
+    void sendsTestPayloads_data()
+    {
+        QTest::addColumn<QString>("event");
+        for (const QString &e : WebhookEvents::all())
+            QTest::newRow(qPrintable(e)) << e;
+    }
+
+    void sendsTestPayloads()
+    {
+        QFETCH(QString, event);
+        const QString id = createWebhook({"contact.created"});
+        const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", event}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("success").toBool(), true);
+        QCOMPARE(r.data().value("statusCode").toInt(), 200);
+        QVERIFY(r.data().value("latencyMs").toInt() >= 0);
+        QCOMPARE(m_receiver->requests.size(), 1);
+        const WebhookReceiver::Request &got = m_receiver->requests.at(0);
+        QVERIFY(got.signatureOk);
+        QCOMPARE(got.header("x-service-delivery"), r.data().value("deliveryId").toString().toUtf8());
+        const QJsonObject envelope = json(got.body);
+        QCOMPARE(envelope.value("event").toString(), event);
+        QCOMPARE(envelope.value("test").toBool(), true);
+        QVERIFY(!envelope.value("data").toObject().isEmpty());
+        const QJsonArray entries = logs(id);
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.at(0).toObject().value("kind").toString(), QString("test"));
+    }
+
+    void testReportsReceiverFailureAndRefusesBadInput()
+    {
+        const QString id = createWebhook({"contact.created"});
+        m_receiver->statuses() << 503;
+        HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "deal.won"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("success").toBool(), false);
+        QCOMPARE(r.data().value("statusCode").toInt(), 503);
+        QCOMPARE(m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "nope"}}).status, 400);
+        QCOMPARE(m_client->post("/api/v1/webhooks/" + id + "/test", {}).status, 422);
+        QCOMPARE(m_client->post("/api/v1/webhooks/wh_nope/test", {{"event", "deal.won"}}).status, 404);
+        // A test never changes the subscription's state.
+        QCOMPARE(m_client->get("/api/v1/webhooks/" + id).data().value("failureCount").toInt(), 0);
+    }
+
+    void redeliversTheSameEvent()
+    {
+        const QString id = createWebhook({"contact.created"});
+        startDispatcher();
+        createContact("l@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 1, 10000);
+        QTRY_COMPARE(logs(id).size(), 1);
+        const QString deliveryId = logs(id).at(0).toObject().value("deliveryId").toString();
+        const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/logs/" + deliveryId + "/redeliver", {});
+        QCOMPARE(r.status, 202);
+        QCOMPARE(r.data().value("kind").toString(), QString("redelivery"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 2, 10000);
+        QCOMPARE(m_receiver->requests.at(1).body, m_receiver->requests.at(0).body);
+        QVERIFY(m_receiver->requests.at(1).signatureOk);
+        QVERIFY(m_receiver->requests.at(1).header("x-service-delivery") !=
+                m_receiver->requests.at(0).header("x-service-delivery"));
+        QCOMPARE(m_client->post("/api/v1/webhooks/" + id + "/logs/whd_nope/redeliver", {}).status, 404);
+        QTRY_COMPARE(logs(id).size(), 2);
+        // Paged.
+        const HttpResult page = m_client->get("/api/v1/webhooks/" + id + "/logs?limit=1&page=2");
+        QCOMPARE(page.json.value("data").toArray().size(), 1);
+        QCOMPARE(page.json.value("pagination").toObject().value("total").toInt(), 2);
+    }
+
+    void refusesLinkLocalAtSendTime()
+    {
+        // Stored before the rule existed (or through a name): the sender refuses it without a request.
+        const QString id = createWebhook({"contact.created"});
+        Database::exec("UPDATE webhooks SET url = 'https://169.254.169.254/x' WHERE id = ?", {id});
+        const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "contact.created"}});
+        QCOMPARE(r.data().value("success").toBool(), false);
+        QVERIFY(r.data().value("error").toString().contains("link-local"));
+    }
+
+    void listsEventCatalog()
+    {
+        const HttpResult r = m_client->get("/api/v1/webhooks/events");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value("data").toArray().size(), WebhookEvents::all().size());
+    }
+
+    void incomingContactUpsertWithoutSecret()
+    {
+        HttpResult r =
+            m_client->post("/api/v1/webhooks/incoming", {{"name", "Web form"}, {"action", "contact.upsert"}});
+        QCOMPARE(r.status, 201);
+        const QString id = r.data().value("id").toString();
+        QVERIFY(id.startsWith("iwh_"));
+        QVERIFY(r.data().value("url").toString().endsWith("/webhooks/incoming/" + id));
+        const QString path = "/webhooks/incoming/" + id;
+        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        r = anonymous.post(path, {{"event", "form.submitted"},
+                                  {"data", QJsonObject{{"firstName", "Zeynep"}, {"email", "zeynep@example.com"}}}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("created"));
+        const QString contactId = r.data().value("contactId").toString();
+        r = anonymous.post(path, {{"event", "form.submitted"},
+                                  {"data", QJsonObject{{"email", "ZEYNEP@example.com"}, {"company", "Kale"}}}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("updated"));
+        QCOMPARE(r.data().value("contactId").toString(), contactId);
+        QCOMPARE(m_client->get("/api/v1/contacts/" + contactId).data().value("company").toString(), QString("Kale"));
+        // Malformed bodies: 400 in the error envelope.
+        r = anonymous.call("POST", path, "{not json", {{"Content-Type", "application/json"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QCOMPARE(anonymous.post(path, {{"event", "x"}}).status, 400);
+        QCOMPARE(anonymous.post(path, {{"data", QJsonObject{}}}).status, 400);
+        // Data the contact rules refuse: the model's status.
+        QCOMPARE(anonymous.post(path, {{"event", "x"}, {"data", QJsonObject{{"firstName", "No contact info"}}}}).status,
+                 422);
+        QCOMPARE(anonymous.post("/webhooks/incoming/iwh_unknown", {{"event", "x"}, {"data", QJsonObject{}}}).status,
+                 404);
+        // Every call to the endpoint is logged.
+        r = m_client->get("/api/v1/webhooks/incoming/" + id + "/calls");
+        QCOMPARE(r.status, 200);
+        const QJsonArray calls = r.json.value("data").toArray();
+        QCOMPARE(calls.size(), 5);
+        QCOMPARE(calls.at(0).toObject().value("outcome").toString(), QString("failed"));
+        QCOMPARE(calls.at(0).toObject().value("statusCode").toInt(), 422);
+        QCOMPARE(calls.at(4).toObject().value("outcome").toString(), QString("processed"));
+        QCOMPARE(calls.at(4).toObject().value("resultId").toString(), contactId);
+        QCOMPARE(calls.at(4).toObject().value("event").toString(), QString("form.submitted"));
+        // Literal "incoming" wins over :id in the management routes.
+        r = m_client->get("/api/v1/webhooks/incoming");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value("data").toArray().at(0).toObject().value("callCount").toInt(), 5);
+        QCOMPARE(m_client->del("/api/v1/webhooks/incoming/" + id).status, 200);
+        QCOMPARE(anonymous.post(path, {{"event", "x"}, {"data", QJsonObject{}}}).status, 404);
+    }
+
+    void incomingWithSecretNeedsTheSignature()
+    {
+        HttpResult r = m_client->post("/api/v1/webhooks/incoming",
+                                      {{"name", "Shop"}, {"action", "message.received"}, {"secret", true}});
+        QCOMPARE(r.status, 201);
+        const QString secret = r.data().value("secret").toString();
+        QVERIFY(secret.size() >= 16);
+        const QString path = "/webhooks/incoming/" + r.data().value("id").toString();
+        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        const QByteArray body = R"({"event":"message","data":{"text":"Merhaba","from":"+905551112233"}})";
+        const QPair<QByteArray, QByteArray> type{"Content-Type", "application/json"};
+        QCOMPARE(anonymous.call("POST", path, body, {type}).status, 401);
+        QCOMPARE(anonymous.call("POST", path, body, {type, {"X-Service-Signature", "sha256=00"}}).status, 401);
+        QCOMPARE(
+            anonymous
+                .call("POST", path, body + " ", {type, {"X-Service-Signature", WebhookRules::signature(secret, body)}})
+                .status,
+            401);
+        r = anonymous.call("POST", path, body, {type, {"X-Service-Signature", WebhookRules::signature(secret, body)}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("stored"));
+        const QJsonArray calls =
+            m_client->get("/api/v1/webhooks/incoming/" + path.section('/', -1) + "/calls").json.value("data").toArray();
+        QCOMPARE(calls.size(), 4);
+        QCOMPARE(calls.at(0).toObject().value("outcome").toString(), QString("stored"));
+        QCOMPARE(calls.at(1).toObject().value("outcome").toString(), QString("rejected"));
+        QCOMPARE(calls.at(1).toObject().value("statusCode").toInt(), 401);
+    }
+
+    void incomingDealUpsertAndTaskCreate()
+    {
+        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        const QString deals = m_client->post("/api/v1/webhooks/incoming", {{"name", "Shop"}, {"action", "deal.upsert"}})
+                                  .data()
+                                  .value("id")
+                                  .toString();
+        const QString tasks = m_client->post("/api/v1/webhooks/incoming", {{"name", "Cal"}, {"action", "task.create"}})
+                                  .data()
+                                  .value("id")
+                                  .toString();
+        HttpResult r =
+            anonymous.post("/webhooks/incoming/" + deals,
+                           {{"event", "order"}, {"data", QJsonObject{{"name", "Order 42"}, {"value", 1200}}}});
+        QCOMPARE(r.status, 200);
+        const QString dealId = r.data().value("dealId").toString();
+        QVERIFY(dealId.startsWith("deal_"));
+        r = anonymous.post("/webhooks/incoming/" + deals,
+                           {{"event", "order"}, {"data", QJsonObject{{"id", dealId}, {"value", 1500}}}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("updated"));
+        QCOMPARE(m_client->get("/api/v1/deals/" + dealId).data().value("value").toDouble(), 1500.0);
+        r = anonymous.post("/webhooks/incoming/" + tasks,
+                           {{"event", "meeting"}, {"data", QJsonObject{{"title", "Call the shop"}}}});
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.data().value("taskId").toString().startsWith("task_"));
+        QCOMPARE(anonymous.post("/webhooks/incoming/" + tasks, {{"event", "x"}, {"data", QJsonObject{}}}).status, 422);
+    }
+
+    void incomingRefusesBadEndpoints_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<int>("status");
+        QTest::newRow("no name") << QJsonObject{{"action", "contact.upsert"}} << 422;
+        QTest::newRow("no action") << QJsonObject{{"name", "x"}} << 422;
+        QTest::newRow("unknown action") << QJsonObject{{"name", "x"}, {"action", "contact.delete"}} << 400;
+        QTest::newRow("short secret") << QJsonObject{{"name", "x"}, {"action", "task.create"}, {"secret", "abc"}}
+                                      << 400;
+    }
+
+    void incomingRefusesBadEndpoints()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(int, status);
+        QCOMPARE(m_client->post("/api/v1/webhooks/incoming", body).status, status);
+    }
+
+    void documentsEveryRoute()
+    {
+        const QJsonObject paths = m_server->openApi().value("paths").toObject();
+        for (const char *p :
+             {"/api/v1/webhooks", "/api/v1/webhooks/{id}", "/api/v1/webhooks/{id}/test", "/api/v1/webhooks/{id}/logs",
+              "/api/v1/webhooks/{id}/logs/{deliveryId}/redeliver", "/api/v1/webhooks/incoming",
+              "/api/v1/webhooks/incoming/{id}", "/webhooks/incoming/{webhookId}"})
+            QVERIFY2(paths.contains(QLatin1String(p)), p);
+    }
+};
+
+QTEST_MAIN(TestWebhooksApi)
+#include "test_webhooksapi.moc"

@@ -1,0 +1,378 @@
+// The command line of ARCHITECTURE.md ("Command line contract"), run as the built executable
+// ($LIAISON_BINARY) with QProcess: help, bad options and commands (exit 2, one line on stderr),
+// --set, apikey create|list|revoke and user add. Every run uses a throwaway --data-dir.
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+struct Run
+{
+    bool finished = false;
+    int exitCode = -1;
+    QString out;
+    QString err;
+
+    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+    QStringList errLines() const { return err.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+    QByteArray describe() const
+    {
+        return QStringLiteral("exit %1 finished %2\n--- stdout\n%3--- stderr\n%4")
+            .arg(exitCode)
+            .arg(finished)
+            .arg(out, err)
+            .toUtf8();
+    }
+};
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString m_binary;
+    std::unique_ptr<QTemporaryDir> m_dataDir;
+
+    // Runs liaison with args (after --data-dir unless withDataDir is false), feeding stdinData.
+    Run run(QStringList args, const QByteArray &stdinData = {}, bool withDataDir = true, int timeoutMs = 60000)
+    {
+        if (withDataDir)
+            args = QStringList{QStringLiteral("--data-dir"), m_dataDir->path()} + args;
+        QProcess p;
+        p.setProgram(m_binary);
+        p.setArguments(args);
+        p.start();
+        Run r;
+        if (!p.waitForStarted(10000)) {
+            r.err = QStringLiteral("did not start: ") + p.errorString();
+            return r;
+        }
+        if (!stdinData.isEmpty())
+            p.write(stdinData);
+        p.closeWriteChannel();
+        r.finished = p.waitForFinished(timeoutMs);
+        if (!r.finished) {
+            p.kill();
+            p.waitForFinished(5000);
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    static QString keyIdIn(const QString &text)
+    {
+        static const QRegularExpression id(QStringLiteral("\\b(apikey_[0-9a-z]+)\\b"));
+        return id.match(text).captured(1);
+    }
+
+    static QString listLineOf(const Run &list, const QString &id)
+    {
+        for (const QString &line : list.outLines()) {
+            if (line.contains(id))
+                return line;
+        }
+        return {};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_binary = qEnvironmentVariable("LIAISON_BINARY");
+        QVERIFY2(!m_binary.isEmpty(), "LIAISON_BINARY is not set (CTest sets it)");
+        QVERIFY2(QFileInfo(m_binary).isExecutable(), qPrintable(m_binary));
+    }
+
+    void init()
+    {
+        m_dataDir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dataDir->isValid());
+    }
+
+    void cleanup() { m_dataDir.reset(); }
+
+    // ----- help -----
+
+    void helpListsTheCommands()
+    {
+        const Run r = run({QStringLiteral("--help")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        for (const char *command : {"serve", "user add", "apikey create", "apikey list", "apikey revoke"})
+            QVERIFY2(r.out.contains(QLatin1String(command)), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("--data-dir")), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("--set")), r.describe());
+        QVERIFY2(r.err.isEmpty(), r.describe());
+        // -h is the same
+        const Run shortForm = run({QStringLiteral("-h")});
+        QCOMPARE(shortForm.exitCode, 0);
+        QCOMPARE(shortForm.out, r.out);
+    }
+
+    void serveHelpMentionsListen()
+    {
+        const Run r = run({QStringLiteral("serve"), QStringLiteral("--help")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("--listen")), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("HOST:PORT")), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("--data-dir")), r.describe());
+        // help does not start a server: the process is already gone and bound nothing
+        QVERIFY2(!r.out.contains(QLatin1String("listening")), r.describe());
+    }
+
+    void subcommandHelp_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("mentions");
+        QTest::newRow("apikey create") << QStringList{"apikey", "create", "--help"} << QStringList{"--name", "--scope"};
+        QTest::newRow("apikey list") << QStringList{"apikey", "list", "--help"} << QStringList{"--data-dir"};
+        QTest::newRow("apikey revoke") << QStringList{"apikey", "revoke", "--help"} << QStringList{"ID"};
+        QTest::newRow("user add") << QStringList{"user", "add", "--help"}
+                                  << QStringList{"--email", "--name", "--role", "standard input"};
+        QTest::newRow("apikey") << QStringList{"apikey", "--help"} << QStringList{"create", "list", "revoke"};
+    }
+    void subcommandHelp()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, mentions);
+        const Run r = run(args);
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        for (const QString &m : mentions)
+            QVERIFY2(r.out.contains(m, Qt::CaseInsensitive), qPrintable(m + QLatin1Char('\n') + r.describe()));
+    }
+
+    // ----- bad usage: exit 2, one clear line on stderr -----
+
+    void badUsageExits2WithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("unknown option") << QStringList{"--bogus"} << "bogus";
+        QTest::newRow("unknown serve option") << QStringList{"serve", "--nope"} << "nope";
+        QTest::newRow("unknown apikey option") << QStringList{"apikey", "list", "--frob"} << "frob";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "frobnicate";
+        QTest::newRow("unknown subcommand") << QStringList{"apikey", "explode"} << "apikey";
+        QTest::newRow("missing subcommand") << QStringList{"user"} << "add";
+        QTest::newRow("listen without value") << QStringList{"serve", "--listen"} << "listen";
+        QTest::newRow("revoke without id") << QStringList{"apikey", "revoke"} << "ID";
+        QTest::newRow("extra argument") << QStringList{"apikey", "list", "extra"} << "extra";
+    }
+    void badUsageExits2WithOneLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Run r = run(args);
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode == 2, r.describe());
+        QVERIFY2(r.errLines().size() == 1, r.describe());
+        QVERIFY2(r.err.contains(mentions), r.describe());
+        QVERIFY2(r.out.isEmpty(), r.describe());
+    }
+
+    // A missing required option is a usage error too (exit 2); its message is the last line on stderr.
+    // (The check runs after the database was opened, so a first run also logs the migration.)
+    void missingRequiredOptionExits2()
+    {
+        const Run r = run({QStringLiteral("apikey"), QStringLiteral("create")});
+        QVERIFY2(r.finished && r.exitCode == 2, r.describe());
+        QVERIFY2(r.errLines().constLast().contains(QLatin1String("--name")), r.describe());
+        QVERIFY2(!r.out.contains(QLatin1String("lk_")), r.describe());
+        const Run user =
+            run({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("B")},
+                "a-long-enough-password\n");
+        QVERIFY2(user.finished && user.exitCode == 2, user.describe());
+        QVERIFY2(user.errLines().constLast().contains(QLatin1String("--email")), user.describe());
+    }
+
+    void badSetFailsClearly_data()
+    {
+        QTest::addColumn<QString>("assignment");
+        QTest::newRow("no equals") << "badformat";
+        QTest::newRow("no section") << "key=value";
+        QTest::newRow("empty key") << "=value";
+    }
+    void badSetFailsClearly()
+    {
+        QFETCH(QString, assignment);
+        const Run r = run({QStringLiteral("apikey"), QStringLiteral("list"), QStringLiteral("--set"), assignment});
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode != 0, r.describe());
+        QVERIFY2(r.errLines().size() == 1, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("section/key=value")), r.describe());
+        QVERIFY2(r.err.contains(assignment), r.describe());
+    }
+
+    void badSettingValueFailsServeClearly()
+    {
+        const Run r = run({QStringLiteral("serve"), QStringLiteral("--set"), QStringLiteral("server/tls=maybe")});
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode != 0, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("server/tls")), r.describe());
+        const Run listen = run({QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("nowhere")});
+        QVERIFY2(listen.finished, listen.describe());
+        QVERIFY2(listen.exitCode != 0, listen.describe());
+        QVERIFY2(listen.err.contains(QLatin1String("HOST:PORT")), listen.describe());
+    }
+
+    // ----- apikey -----
+
+    void apiKeyCreateListRevoke()
+    {
+        const Run created = run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
+                                 QStringLiteral("t"), QStringLiteral("--scope"), QStringLiteral("contacts:read")});
+        QVERIFY2(created.finished && created.exitCode == 0, created.describe());
+        const QString key = created.outLines().value(created.outLines().size() - 1).trimmed();
+        QVERIFY2(key.startsWith(QLatin1String("lk_")), created.describe());
+        QVERIFY2(key.size() >= 40, created.describe()); // 256 random bits
+        QVERIFY2(!key.contains(QLatin1Char(' ')), created.describe());
+        const QString id = keyIdIn(created.out);
+        QVERIFY2(!id.isEmpty(), created.describe());
+        QVERIFY2(created.out.contains(QLatin1String("contacts:read")), created.describe());
+
+        // a second key, to see that revoking touches one only
+        const Run second = run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
+                                QStringLiteral("other"), QStringLiteral("--scope"), QStringLiteral("contacts:write"),
+                                QStringLiteral("--scope"), QStringLiteral("contacts:read")});
+        QVERIFY2(second.finished && second.exitCode == 0, second.describe());
+        const QString secondKey = second.outLines().constLast().trimmed();
+        const QString secondId = keyIdIn(second.out);
+        QVERIFY(secondKey != key);
+        QVERIFY(secondId != id);
+
+        Run list = run({QStringLiteral("apikey"), QStringLiteral("list")});
+        QVERIFY2(list.finished && list.exitCode == 0, list.describe());
+        QString line = listLineOf(list, id);
+        QVERIFY2(!line.isEmpty(), list.describe());
+        QVERIFY2(line.contains(key.left(10)), list.describe()); // the prefix, to recognise it
+        QVERIFY2(line.contains(QLatin1String("active")), list.describe());
+        QVERIFY2(line.contains(QLatin1String("contacts:read")), list.describe());
+        QVERIFY2(!list.out.contains(key), list.describe()); // never the full key
+        QVERIFY2(!list.out.contains(secondKey), list.describe());
+        QVERIFY2(!list.out.contains(key.mid(12)), list.describe());
+
+        const Run revoked = run({QStringLiteral("apikey"), QStringLiteral("revoke"), id});
+        QVERIFY2(revoked.finished && revoked.exitCode == 0, revoked.describe());
+        list = run({QStringLiteral("apikey"), QStringLiteral("list")});
+        QVERIFY2(list.finished && list.exitCode == 0, list.describe());
+        line = listLineOf(list, id);
+        QVERIFY2(line.contains(QLatin1String("revoked")), list.describe());
+        QVERIFY2(listLineOf(list, secondId).contains(QLatin1String("active")), list.describe());
+
+        // revoking again is harmless
+        const Run again = run({QStringLiteral("apikey"), QStringLiteral("revoke"), id});
+        QVERIFY2(again.finished && again.exitCode == 0, again.describe());
+    }
+
+    void revokeUnknownIdFails()
+    {
+        const Run r = run({QStringLiteral("apikey"), QStringLiteral("revoke"), QStringLiteral("apikey_doesnotexist")});
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode != 0, r.describe());
+        QVERIFY2(!r.err.trimmed().isEmpty(), r.describe());
+    }
+
+    void createWithUnknownScopeFails()
+    {
+        const Run r = run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
+                           QStringLiteral("bad"), QStringLiteral("--scope"), QStringLiteral("nonsense")});
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode != 0, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("nonsense")), r.describe());
+        QVERIFY2(!r.out.contains(QLatin1String("lk_")), r.describe());
+        // and nothing was stored
+        const Run list = run({QStringLiteral("apikey"), QStringLiteral("list")});
+        QVERIFY2(list.finished && list.exitCode == 0, list.describe());
+        QVERIFY2(!list.out.contains(QLatin1String("apikey_")), list.describe());
+    }
+
+    void createWithoutScopeGivesEverything()
+    {
+        const Run r =
+            run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("all")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY2(r.outLines().constLast().startsWith(QLatin1String("lk_")), r.describe());
+        const Run list = run({QStringLiteral("apikey"), QStringLiteral("list")});
+        QVERIFY2(listLineOf(list, keyIdIn(r.out)).contains(QLatin1Char('*')), list.describe());
+    }
+
+    // ----- user add -----
+
+    void userAdd()
+    {
+        const QStringList add{QStringLiteral("user"),          QStringLiteral("add"),    QStringLiteral("--email"),
+                              QStringLiteral("a@example.com"), QStringLiteral("--name"), QStringLiteral("A")};
+        const Run r = run(add, "a-long-enough-password\n");
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("a@example.com")), r.describe());
+        QVERIFY2(!r.out.contains(QLatin1String("a-long-enough-password")), r.describe());
+        QVERIFY2(!r.err.contains(QLatin1String("a-long-enough-password")), r.describe());
+
+        // the same e-mail again (in other case) is refused
+        QStringList dup = add;
+        dup[3] = QStringLiteral("A@Example.com");
+        const Run duplicate = run(dup, "another-long-password\n");
+        QVERIFY2(duplicate.finished, duplicate.describe());
+        QVERIFY2(duplicate.exitCode != 0, duplicate.describe());
+        QVERIFY2(!duplicate.err.trimmed().isEmpty(), duplicate.describe());
+
+        // a role other than admin or agent is refused
+        QStringList badRole{QStringLiteral("user"),          QStringLiteral("add"),    QStringLiteral("--email"),
+                            QStringLiteral("c@example.com"), QStringLiteral("--name"), QStringLiteral("C"),
+                            QStringLiteral("--role"),        QStringLiteral("wizard")};
+        const Run role = run(badRole, "a-long-enough-password\n");
+        QVERIFY2(role.finished && role.exitCode != 0, role.describe());
+        badRole[7] = QStringLiteral("admin");
+        const Run admin = run(badRole, "a-long-enough-password\n");
+        QVERIFY2(admin.finished && admin.exitCode == 0, admin.describe());
+    }
+
+    void userAddRefusesShortOrMissingPassword_data()
+    {
+        QTest::addColumn<QByteArray>("stdinData");
+        QTest::newRow("short") << QByteArray("short\n");
+        QTest::newRow("empty line") << QByteArray("\n");
+        QTest::newRow("nothing") << QByteArray();
+    }
+    void userAddRefusesShortOrMissingPassword()
+    {
+        QFETCH(QByteArray, stdinData);
+        const Run r = run({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"),
+                           QStringLiteral("b@example.com"), QStringLiteral("--name"), QStringLiteral("B")},
+                          stdinData);
+        QVERIFY2(r.finished, r.describe());
+        QVERIFY2(r.exitCode != 0, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("password")), r.describe());
+        // nothing stored: adding the user now works
+        const Run ok = run({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"),
+                            QStringLiteral("b@example.com"), QStringLiteral("--name"), QStringLiteral("B")},
+                           "a-long-enough-password\n");
+        QVERIFY2(ok.finished && ok.exitCode == 0, ok.describe());
+    }
+
+    void userAddRefusesBadEmail()
+    {
+        const Run badEmail = run({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"),
+                                  QStringLiteral("not-an-email"), QStringLiteral("--name"), QStringLiteral("B")},
+                                 "a-long-enough-password\n");
+        QVERIFY2(badEmail.finished && badEmail.exitCode != 0, badEmail.describe());
+    }
+
+    // ----- data directory -----
+
+    void dataDirHoldsTheDatabase()
+    {
+        const QString nested = m_dataDir->filePath(QStringLiteral("a/b"));
+        const Run r = run({QStringLiteral("apikey"), QStringLiteral("list"), QStringLiteral("--data-dir"), nested}, {},
+                          /*withDataDir*/ false);
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY(QFileInfo::exists(nested + QStringLiteral("/liaison.db")));
+        // owner-only
+        QCOMPARE(QFileInfo(nested).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteOther),
+                 QFileDevice::Permissions());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

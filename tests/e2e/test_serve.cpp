@@ -1,0 +1,628 @@
+// `liaison serve` as a process ($LIAISON_BINARY): writes that got their 201 survive kill -9, SIGTERM and
+// SIGINT stop it cleanly (exit 0, "Liaison stopped.", database closed) while in-flight requests still
+// get their answer, server/tls=false serves plain HTTP with a warning, and stderr has one log line per
+// request without any credential.
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSslConfiguration>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <csignal>
+#include <sys/types.h>
+
+namespace {
+constexpr int kStartTimeoutMs = 30000;
+constexpr int kStopTimeoutMs = 10000;
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
+}
+
+// One `liaison serve` child process; stdout and stderr are collected as they come.
+class ServeProcess
+{
+public:
+    ServeProcess(QString binary, QString dataDir, quint16 port, QStringList extraArgs = {})
+        : m_binary(std::move(binary))
+        , m_dataDir(std::move(dataDir))
+        , m_port(port)
+        , m_extra(std::move(extraArgs))
+    {
+        QObject::connect(&m_process, &QProcess::readyReadStandardOutput,
+                         [this]() { m_out += m_process.readAllStandardOutput(); });
+        QObject::connect(&m_process, &QProcess::readyReadStandardError,
+                         [this]() { m_err += m_process.readAllStandardError(); });
+    }
+
+    ~ServeProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(5000);
+        }
+    }
+
+    // Starts the server and waits (bounded) for the line that says it listens.
+    bool start()
+    {
+        m_out.clear();
+        m_err.clear();
+        m_process.setProgram(m_binary);
+        m_process.setArguments(QStringList{QStringLiteral("serve"), QStringLiteral("--data-dir"), m_dataDir,
+                                           QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(m_port)} +
+                               m_extra);
+        m_process.start();
+        if (!m_process.waitForStarted(10000))
+            return false;
+        static const QRegularExpression listening(QStringLiteral("listening on (https?://\\S+?)/api/v1"));
+        QRegularExpressionMatch match;
+        const bool ok = QTest::qWaitFor(
+            [&]() {
+                match = listening.match(QString::fromUtf8(m_out));
+                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
+            },
+            kStartTimeoutMs);
+        if (!ok || !match.hasMatch())
+            return false;
+        m_baseUrl = match.captured(1);
+        return true;
+    }
+
+    // Waits (bounded) for the process to end; true when it exited normally.
+    bool waitForExit(int timeoutMs = kStopTimeoutMs)
+    {
+        const bool ended = m_process.state() == QProcess::NotRunning ||
+                           QTest::qWaitFor([this]() { return m_process.state() == QProcess::NotRunning; }, timeoutMs);
+        if (!ended)
+            return false;
+        m_out += m_process.readAllStandardOutput();
+        m_err += m_process.readAllStandardError();
+        return m_process.exitStatus() == QProcess::NormalExit;
+    }
+
+    void sendSignal(int signal) { ::kill(pid_t(m_process.processId()), signal); }
+
+    QProcess &process() { return m_process; }
+    QString baseUrl() const { return m_baseUrl; }
+    quint16 port() const { return m_port; }
+    QString out() const { return QString::fromUtf8(m_out); }
+    QString err() const { return QString::fromUtf8(m_err); }
+    QByteArray describe() const
+    {
+        return QStringLiteral("state %1, exit %2\n--- stdout\n%3--- stderr\n%4")
+            .arg(m_process.state())
+            .arg(m_process.exitCode())
+            .arg(out(), err())
+            .toUtf8();
+    }
+
+private:
+    QString m_binary;
+    QString m_dataDir;
+    quint16 m_port;
+    QStringList m_extra;
+    QProcess m_process;
+    QByteArray m_out;
+    QByteArray m_err;
+    QString m_baseUrl;
+};
+
+struct RawResponse
+{
+    int status = 0;
+    QByteArray head;
+    QByteArray body;
+    bool complete = false;
+};
+
+// A bare HTTP/1.1 client on one TLS connection, to control exactly when bytes leave (QNAM does not
+// say when a request has reached the kernel).
+class RawClient
+{
+public:
+    RawClient(quint16 port, const QSslCertificate &ca)
+    {
+        QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+        conf.addCaCertificate(ca);
+        m_socket.setSslConfiguration(conf);
+        m_socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port);
+    }
+
+    bool waitForEncrypted() { return m_socket.waitForEncrypted(10000); }
+
+    // Writes and waits until every byte has been handed to the kernel (so the server can read it).
+    bool writeAll(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        QElapsedTimer t;
+        t.start();
+        while (m_socket.bytesToWrite() > 0 || m_socket.encryptedBytesToWrite() > 0) {
+            if (t.elapsed() > 10000 || m_socket.state() != QAbstractSocket::ConnectedState)
+                return false;
+            m_socket.waitForBytesWritten(1000);
+        }
+        return true;
+    }
+
+    // Reads until `marker` has arrived (bounded); consumes through it.
+    bool readUntil(const QByteArray &marker, int timeoutMs = 10000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!m_in.contains(marker)) {
+            m_in += m_socket.readAll();
+            if (m_in.contains(marker))
+                break;
+            if (t.elapsed() > timeoutMs || m_socket.state() != QAbstractSocket::ConnectedState)
+                return false;
+            m_socket.waitForReadyRead(500);
+        }
+        m_in.remove(0, m_in.indexOf(marker) + marker.size());
+        return true;
+    }
+
+    // Reads one response (Content-Length framed), bounded.
+    RawResponse readResponse(int timeoutMs = 10000)
+    {
+        RawResponse r;
+        QElapsedTimer t;
+        t.start();
+        qint64 length = -1;
+        for (;;) {
+            m_in += m_socket.readAll();
+            const qsizetype end = m_in.indexOf("\r\n\r\n");
+            if (end >= 0 && length < 0) {
+                r.head = m_in.left(end);
+                r.status = r.head.mid(9, 3).toInt();
+                static const QRegularExpression cl(QStringLiteral("(?im)^content-length:\\s*(\\d+)"));
+                const QRegularExpressionMatch m = cl.match(QString::fromLatin1(r.head));
+                length = m.hasMatch() ? m.captured(1).toLongLong() : 0;
+                m_in.remove(0, end + 4);
+            }
+            if (length >= 0 && m_in.size() >= length) {
+                r.body = m_in.left(length);
+                m_in.remove(0, length);
+                r.complete = true;
+                return r;
+            }
+            if (t.elapsed() > timeoutMs)
+                return r;
+            if (m_socket.state() != QAbstractSocket::ConnectedState && m_socket.bytesAvailable() == 0)
+                return r;
+            m_socket.waitForReadyRead(500);
+        }
+    }
+
+    QSslSocket &socket() { return m_socket; }
+
+private:
+    QSslSocket m_socket;
+    QByteArray m_in;
+};
+
+QByteArray requestBytes(const QByteArray &method, const QByteArray &path, const QString &key,
+                        const QByteArray &body = {}, const QByteArray &extraHeaders = {})
+{
+    QByteArray r = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key.toLatin1() +
+                   "\r\n" + extraHeaders;
+    if (!body.isEmpty() || method == "POST")
+        r += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    return r + "\r\n";
+}
+
+QByteArray contactBody(const QString &name)
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("firstName"), name},
+                                     {QStringLiteral("email"), name.toLower() + QStringLiteral("@example.com")}})
+        .toJson(QJsonDocument::Compact);
+}
+} // namespace
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString m_binary;
+    std::unique_ptr<QTemporaryDir> m_dataDir;
+    QString m_key;
+
+    // Runs a CLI command on the data directory (bounded); returns stdout, or a null string on failure.
+    QString cli(QStringList args, const QByteArray &stdinData = {})
+    {
+        QProcess p;
+        p.start(m_binary, args << QStringLiteral("--data-dir") << m_dataDir->path());
+        if (!p.waitForStarted(10000))
+            return {};
+        if (!stdinData.isEmpty())
+            p.write(stdinData);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished(5000);
+            return {};
+        }
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            qWarning().noquote() << "liaison" << args.join(' ') << "failed:" << p.readAllStandardError();
+            return {};
+        }
+        return QString::fromUtf8(p.readAllStandardOutput());
+    }
+
+    QSslCertificate certificate() const
+    {
+        QFile f(m_dataDir->filePath(QStringLiteral("tls/cert.pem")));
+        if (!f.open(QIODevice::ReadOnly))
+            return QSslCertificate();
+        return QSslCertificate(f.readAll(), QSsl::Pem);
+    }
+
+    std::unique_ptr<ApiClient> client(const ServeProcess &server)
+    {
+        auto c = std::make_unique<ApiClient>(server.baseUrl(), certificate());
+        c->setToken(m_key);
+        return c;
+    }
+
+    std::unique_ptr<ServeProcess> serve(quint16 port = 0, const QStringList &extra = {})
+    {
+        return std::make_unique<ServeProcess>(m_binary, m_dataDir->path(), port ? port : freePort(), extra);
+    }
+
+    bool walIsCheckpointed() const
+    {
+        const QFileInfo wal(m_dataDir->filePath(QStringLiteral("liaison.db-wal")));
+        return !wal.exists() || wal.size() == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_binary = qEnvironmentVariable("LIAISON_BINARY");
+        QVERIFY2(!m_binary.isEmpty(), "LIAISON_BINARY is not set (CTest sets it)");
+        QVERIFY2(QFileInfo(m_binary).isExecutable(), qPrintable(m_binary));
+    }
+
+    void init()
+    {
+        m_dataDir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dataDir->isValid());
+        const QString out = cli({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
+                                 QStringLiteral("e2e"), QStringLiteral("--scope"), QStringLiteral("contacts:write")});
+        m_key = out.trimmed().split(QLatin1Char('\n')).constLast().trimmed();
+        QVERIFY2(m_key.startsWith(QLatin1String("lk_")), qPrintable(out));
+    }
+
+    void cleanup() { m_dataDir.reset(); }
+
+    // ----- durability -----
+
+    void answeredWritesSurviveKill9()
+    {
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        QVERIFY(server->baseUrl().startsWith(QLatin1String("https://127.0.0.1:")));
+        auto api = client(*server);
+
+        QHash<QString, QString> created; // id -> first name
+        for (int i = 0; i < 20; ++i) {
+            const QString name = QStringLiteral("Durable%1").arg(i);
+            const HttpResult r = api->call("POST", QStringLiteral("/api/v1/contacts"), contactBody(name));
+            QVERIFY2(r.status == 201, r.body.constData());
+            const QString id = r.data().value(QLatin1String("id")).toString();
+            QVERIFY(!id.isEmpty());
+            created.insert(id, name);
+        }
+
+        server->process().kill(); // SIGKILL: no chance to flush or close anything
+        QVERIFY(server->process().waitForFinished(kStopTimeoutMs));
+        QCOMPARE(server->process().exitStatus(), QProcess::CrashExit);
+        QVERIFY2(!server->out().contains(QLatin1String("Liaison stopped.")), server->describe());
+
+        auto again = serve(server->port());
+        QVERIFY2(again->start(), again->describe());
+        api = client(*again);
+        for (auto it = created.cbegin(); it != created.cend(); ++it) {
+            const HttpResult r = api->get(QStringLiteral("/api/v1/contacts/") + it.key());
+            QVERIFY2(r.status == 200, qPrintable(it.key() + QLatin1Char(' ') + QString::fromUtf8(r.body)));
+            QCOMPARE(r.data().value(QLatin1String("firstName")).toString(), it.value());
+            QCOMPARE(r.data().value(QLatin1String("email")).toString(), it.value().toLower() + "@example.com");
+        }
+        const HttpResult list = api->get(QStringLiteral("/api/v1/contacts?limit=100"));
+        QCOMPARE(list.json.value(QLatin1String("pagination")).toObject().value(QLatin1String("total")).toInt(), 20);
+    }
+
+    // ----- clean stop -----
+
+    void stopsCleanlyOnSignal_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+    void stopsCleanlyOnSignal()
+    {
+        QFETCH(int, signal);
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        auto api = client(*server);
+        // a write, and an idle keep-alive connection (QNAM keeps it open) that must not hold the stop up
+        QCOMPARE(api->call("POST", QStringLiteral("/api/v1/contacts"), contactBody(QStringLiteral("Stopper"))).status,
+                 201);
+        // a connection that never starts its TLS handshake must not hold it up either
+        QTcpSocket silent;
+        silent.connectToHost(QHostAddress::LocalHost, server->port());
+        QVERIFY(silent.waitForConnected(5000));
+
+        QElapsedTimer timer;
+        timer.start();
+        if (signal == SIGTERM)
+            server->process().terminate();
+        else
+            server->sendSignal(SIGINT);
+        QVERIFY2(server->waitForExit(kStopTimeoutMs), server->describe());
+        QVERIFY2(timer.elapsed() < kStopTimeoutMs, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(server->process().exitCode(), 0);
+        QVERIFY2(server->out().contains(QLatin1String("Liaison stopped.")), server->describe());
+        // the database was closed: the WAL was checkpointed and removed
+        QVERIFY2(walIsCheckpointed(), server->describe());
+        // and the port is free again
+        QTcpServer rebind;
+        QVERIFY(rebind.listen(QHostAddress::LocalHost, server->port()));
+    }
+
+    // ----- in-flight requests during SIGTERM -----
+
+    // The request was written completely (handed to the kernel) before SIGTERM was sent: the
+    // server must answer it, and the answered write must be stored.
+    void answersRequestWrittenBeforeSigterm()
+    {
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        RawClient raw(server->port(), certificate());
+        QVERIFY2(raw.waitForEncrypted(), qPrintable(raw.socket().errorString()));
+        // one answered request first: the connection is now an idle keep-alive one
+        QVERIFY(raw.writeAll(requestBytes("GET", "/api/v1/contacts", m_key)));
+        const RawResponse warm = raw.readResponse();
+        QVERIFY2(warm.complete && warm.status == 200, warm.head.constData());
+
+        QVERIFY(raw.writeAll(requestBytes("POST", "/api/v1/contacts", m_key, contactBody(QStringLiteral("Inflight"))) +
+                             contactBody(QStringLiteral("Inflight"))));
+        server->process().terminate();
+        const RawResponse r = raw.readResponse();
+        QVERIFY2(
+            r.complete,
+            qPrintable(QStringLiteral("no complete answer: %1 %2\n").arg(r.status).arg(QString::fromLatin1(r.head)) +
+                       server->describe()));
+        QCOMPARE(r.status, 201);
+        const QString id = QJsonDocument::fromJson(r.body).object().value("data").toObject().value("id").toString();
+        QVERIFY(!id.isEmpty());
+        QVERIFY2(server->waitForExit(), server->describe());
+        QCOMPARE(server->process().exitCode(), 0);
+
+        auto again = serve(server->port());
+        QVERIFY2(again->start(), again->describe());
+        QCOMPARE(client(*again)->get(QStringLiteral("/api/v1/contacts/") + id).status, 200);
+    }
+
+    // The server has read the headers (it answered 100 Continue) when SIGTERM arrives; the body
+    // follows once the server has begun to stop (it no longer accepts connections). The request
+    // was in flight, so it must still be answered.
+    void answersRequestWhoseBodyArrivesDuringShutdown()
+    {
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        RawClient raw(server->port(), certificate());
+        QVERIFY2(raw.waitForEncrypted(), qPrintable(raw.socket().errorString()));
+        const QByteArray body = contactBody(QStringLiteral("Latebody"));
+        QVERIFY(raw.writeAll(requestBytes("POST", "/api/v1/contacts", m_key, body, "Expect: 100-continue\r\n")));
+        QVERIFY2(raw.readUntil("HTTP/1.1 100 Continue\r\n\r\n"), server->describe());
+
+        server->process().terminate();
+        // wait (bounded, not asserted) until the listener is closed: the shutdown has begun
+        (void)QTest::qWaitFor(
+            [&]() {
+                QTcpSocket probe;
+                probe.connectToHost(QHostAddress::LocalHost, server->port());
+                return !probe.waitForConnected(200) && probe.error() == QAbstractSocket::ConnectionRefusedError;
+            },
+            3000);
+        const bool bodyWritten = raw.writeAll(body);
+        const RawResponse r = raw.readResponse();
+        QVERIFY2(r.complete && r.status == 201,
+                 qPrintable(QStringLiteral("body written: %1, answer: %2 %3 %4\n")
+                                .arg(bodyWritten)
+                                .arg(r.status)
+                                .arg(QString::fromLatin1(r.head), QString::fromUtf8(r.body)) +
+                            server->describe()));
+        QVERIFY2(server->waitForExit(), server->describe());
+        QCOMPARE(server->process().exitCode(), 0);
+    }
+
+    // Many requests at once, SIGTERM as soon as the first answer is back: every reply that got any
+    // byte of an answer is complete and 2xx (the others never reached the server: connection refused).
+    void concurrentRequestsDuringSigtermAreAnsweredOrRefused()
+    {
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        // declared before the manager: its replies (and their handlers) go first
+        QHash<QNetworkReply *, bool> gotBytes;
+        bool terminated = false;
+        QNetworkAccessManager nam;
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.addCaCertificate(certificate());
+        QList<QNetworkReply *> replies;
+        for (int i = 0; i < 20; ++i) {
+            QNetworkRequest request(QUrl(server->baseUrl() + QStringLiteral("/api/v1/contacts")));
+            request.setSslConfiguration(ssl);
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+            request.setRawHeader("Authorization", "Bearer " + m_key.toLatin1());
+            QNetworkReply *reply = nam.post(request, contactBody(QStringLiteral("Crowd%1").arg(i)));
+            QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [&gotBytes, reply]() {
+                if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
+                    gotBytes[reply] = true;
+            });
+            QObject::connect(reply, &QNetworkReply::finished, reply, [&terminated, &server]() {
+                if (!terminated) {
+                    terminated = true;
+                    server->process().terminate();
+                }
+            });
+            replies << reply;
+        }
+        QVERIFY2(QTest::qWaitFor(
+                     [&]() {
+                         return std::all_of(replies.cbegin(), replies.cend(),
+                                            [](QNetworkReply *r) { return r->isFinished(); });
+                     },
+                     30000),
+                 server->describe());
+        QVERIFY(terminated);
+        QVERIFY2(server->waitForExit(), server->describe());
+        QCOMPARE(server->process().exitCode(), 0);
+
+        QStringList ids;
+        int answered = 0;
+        for (QNetworkReply *reply : std::as_const(replies)) {
+            const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+            const QByteArray body = reply->readAll();
+            if (gotBytes.value(reply) || status.isValid()) {
+                ++answered;
+                QVERIFY2(reply->error() == QNetworkReply::NoError, qPrintable(reply->errorString()));
+                QCOMPARE(status.toInt(), 201);
+                const QString id =
+                    QJsonDocument::fromJson(body).object().value("data").toObject().value("id").toString();
+                QVERIFY2(!id.isEmpty(), body.constData());
+                ids << id;
+            } else {
+                // never answered: it must have failed as a connection error, not as a broken answer
+                QVERIFY2(reply->error() != QNetworkReply::NoError, body.constData());
+            }
+        }
+        QVERIFY(answered >= 1);
+
+        // every answered write is stored
+        auto again = serve(server->port());
+        QVERIFY2(again->start(), again->describe());
+        auto api = client(*again);
+        for (const QString &id : std::as_const(ids))
+            QCOMPARE(api->get(QStringLiteral("/api/v1/contacts/") + id).status, 200);
+    }
+
+    // ----- plain HTTP -----
+
+    void plainHttpWhenTlsIsOff()
+    {
+        auto server = serve(0, {QStringLiteral("--set"), QStringLiteral("server/tls=false")});
+        QVERIFY2(server->start(), server->describe());
+        QVERIFY2(server->baseUrl().startsWith(QLatin1String("http://127.0.0.1:")), server->describe());
+        QVERIFY2(server->err().contains(QLatin1String("plain HTTP"), Qt::CaseInsensitive) ||
+                     server->err().contains(QLatin1String("tls=false")),
+                 server->describe());
+        ApiClient plain(server->baseUrl(), QSslCertificate());
+        plain.setToken(m_key);
+        const HttpResult r = plain.get(QStringLiteral("/api/v1/contacts"));
+        QCOMPARE(r.status, 200);
+        QVERIFY(!r.header("x-request-id").isEmpty());
+        // no TLS on that port
+        ApiClient tls(QString(server->baseUrl()).replace(QLatin1String("http://"), QLatin1String("https://")),
+                      QSslCertificate());
+        QCOMPARE(tls.call("GET", QStringLiteral("/api/v1/openapi.json"), {}, {}, 5000).status, 0);
+        server->process().terminate();
+        QVERIFY2(server->waitForExit(), server->describe());
+    }
+
+    // ----- request log -----
+
+    void logsOneLinePerRequestWithoutCredentials()
+    {
+        const QByteArray password = "log-test-password-123";
+        QVERIFY(!cli({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"),
+                      QStringLiteral("log@example.com"), QStringLiteral("--name"), QStringLiteral("Log")},
+                     password + '\n')
+                     .isNull());
+        auto server = serve();
+        QVERIFY2(server->start(), server->describe());
+        auto api = client(*server);
+        ApiClient anonymous(server->baseUrl(), certificate());
+
+        struct Expect
+        {
+            QByteArray method;
+            QString path;
+            int status;
+            QByteArray requestId;
+        };
+        QList<Expect> expected;
+        auto call = [&](ApiClient &c, const QByteArray &method, const QString &path, const QByteArray &body,
+                        const QByteArray &requestId) {
+            const HttpResult r = c.call(method, path, body, {{"X-Request-Id", requestId}});
+            expected.append({method, QString(path).section(QLatin1Char('?'), 0, 0), r.status, requestId});
+            return r;
+        };
+        call(*api, "GET", QStringLiteral("/api/v1/contacts?search=secretterm"), {}, "log-list-1");
+        const HttpResult created = call(*api, "POST", QStringLiteral("/api/v1/contacts"),
+                                        contactBody(QStringLiteral("Logged")), "log-create-2");
+        QCOMPARE(created.status, 201);
+        call(*api, "GET", QStringLiteral("/api/v1/contacts/contact_missing"), {}, "log-missing-3");
+        call(anonymous, "GET", QStringLiteral("/api/v1/contacts"), {}, "log-anon-4");
+        const HttpResult login =
+            call(anonymous, "POST", QStringLiteral("/api/v1/auth/login"),
+                 QJsonDocument(QJsonObject{{"email", "log@example.com"}, {"password", QString::fromLatin1(password)}})
+                     .toJson(QJsonDocument::Compact),
+                 "log-login-5");
+        QCOMPARE(login.status, 200);
+        const QString access = login.data().value("accessToken").toString();
+        const QString refresh = login.data().value("refreshToken").toString();
+        ApiClient user(server->baseUrl(), certificate());
+        user.setToken(access);
+        call(user, "GET", QStringLiteral("/api/v1/contacts"), {}, "log-jwt-6");
+        call(*api, "PATCH", QStringLiteral("/api/v1/contacts"), "{}", "log-405-7");
+        // one without a client id: the server makes one up, and logs that one
+        const HttpResult own = api->get(QStringLiteral("/api/v1/contacts"));
+        expected.append({"GET", QStringLiteral("/api/v1/contacts"), own.status, own.header("x-request-id")});
+        for (const Expect &e : std::as_const(expected))
+            QVERIFY(e.status >= 200);
+
+        server->process().terminate();
+        QVERIFY2(server->waitForExit(), server->describe());
+        const QString log = server->err();
+        const QStringList lines = log.split(QLatin1Char('\n'));
+        static const QRegularExpression duration(QStringLiteral("\\b\\d+(\\.\\d+)?\\s?(ms|µs|us|s)\\b"));
+        for (const Expect &e : std::as_const(expected)) {
+            const QStringList mine = lines.filter(QString::fromLatin1(e.requestId));
+            QVERIFY2(mine.size() == 1, qPrintable(QString::fromLatin1(e.requestId) + QLatin1Char('\n') + log));
+            const QString &line = mine.constFirst();
+            QVERIFY2(line.contains(QString::fromLatin1(e.method)), qPrintable(line));
+            QVERIFY2(line.contains(e.path), qPrintable(line));
+            QVERIFY2(line.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(e.status))), qPrintable(line));
+            QVERIFY2(line.contains(duration), qPrintable(line));
+        }
+        // no credential of any kind, ever
+        for (const QString &secret :
+             {m_key, m_key.mid(3), access, access.section(QLatin1Char('.'), 2), refresh, QString::fromLatin1(password)})
+            QVERIFY2(!log.contains(secret), qPrintable(log));
+        QVERIFY2(!log.contains(QLatin1String("Bearer"), Qt::CaseInsensitive), qPrintable(log));
+        QVERIFY2(!log.contains(QLatin1String("Authorization"), Qt::CaseInsensitive), qPrintable(log));
+        QVERIFY2(!server->out().contains(m_key), server->describe());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "test_serve.moc"

@@ -1,0 +1,259 @@
+// The segments list and the rule builder driven as a user would, offscreen: the real MainWindow
+// over a temporary database; selecting a segment filters the lazy contacts table, the rule builder
+// offers only valid operators and counts live, "Add to segment…" works on a multi-selection.
+#include "uitest.h"
+
+#include "apikeyrepository.h"
+#include "contactrepository.h"
+#include "contactsview.h"
+#include "contacttablemodel.h"
+#include "database.h"
+#include "eventbus.h"
+#include "mainwindow.h"
+#include "segmentdialog.h"
+#include "segmentrepository.h"
+#include "segmentrules.h"
+#include "segmentspanel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <memory>
+
+using namespace UiTest;
+
+namespace {
+QJsonObject vipRules()
+{
+    return {{"logic", "AND"},
+            {"rules", QJsonArray{QJsonObject{{"field", "tags"}, {"operator", "equals"}, {"value", "vip"}}}}};
+}
+} // namespace
+
+class TestSegmentsPanel final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        Database::closeThreadConnection();
+        Database::setPath(m_dir.filePath(QStringLiteral("segments-%1.db").arg(++m_databases)));
+        QVERIFY(Database::migrate() > 0);
+        m_bus = std::make_unique<EventBus>();
+        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
+        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+        m_contacts->create(
+            {{"firstName", "Ahmet"}, {"email", "ahmet@example.com"}, {"tags", QJsonArray{"vip"}}, {"leadScore", 90}});
+        m_contacts->create(
+            {{"firstName", "Ayşe"}, {"email", "ayse@example.com"}, {"tags", QJsonArray{"VIP"}}, {"leadScore", 30}});
+        m_contacts->create({{"firstName", "John"}, {"email", "john@example.com"}, {"leadScore", 60}});
+        m_contacts->create({{"firstName", "Mary"}, {"email", "mary@example.com"}});
+        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        if (QWidget *modal = QApplication::activeModalWidget())
+            modal->close();
+        m_window.reset();
+        m_keys.reset();
+        m_contacts.reset();
+        m_bus.reset();
+        Database::closeThreadConnection();
+    }
+
+    void selectingASegmentFiltersTheTable()
+    {
+        QCOMPARE(panel()->list()->count(), 1); // "All contacts"
+        QCOMPARE(model()->rowCount(), 4);
+        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        // Created elsewhere (another thread, the API): the list follows the bus.
+        QTRY_COMPARE(panel()->list()->count(), 2);
+        QVERIFY(panel()->list()->item(1)->text().contains("VIP (2)"));
+        QVERIFY(panel()->selectSegment(s.id));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        QCOMPARE(view()->findChild<QLabel *>("countLabel")->text(), QString("2 contacts"));
+        // A new matching contact joins the dynamic segment's table.
+        m_contacts->create({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"tags", QJsonArray{"vip"}}});
+        QTRY_COMPARE(model()->rowCount(), 3);
+        QTRY_VERIFY(panel()->list()->item(1)->text().contains("VIP (3)"));
+        // Changed rules apply at once.
+        SegmentRepository(m_bus.get())
+            .update(s.id, {{"filters", QJsonObject{{"rules", QJsonArray{QJsonObject{{"field", "leadScore"},
+                                                                                    {"operator", "greaterThan"},
+                                                                                    {"value", 50}}}}}}});
+        QTRY_COMPARE(model()->rowCount(), 2);
+        QVERIFY(panel()->selectSegment(QString()));
+        QTRY_COMPARE(model()->rowCount(), 5);
+        // Deleting the shown segment shows every contact again.
+        QVERIFY(panel()->selectSegment(s.id));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        SegmentRepository(m_bus.get()).remove(s.id);
+        QTRY_COMPARE(panel()->list()->count(), 1);
+        QTRY_COMPARE(model()->rowCount(), 5);
+    }
+
+    void operatorsFollowTheFieldType()
+    {
+        RuleRowWidget row;
+        for (const QString &field : SegmentRules::fields()) {
+            row.fieldBox()->setCurrentIndex(row.fieldBox()->findData(field));
+            SegmentRules::FieldType type = SegmentRules::FieldType::Any;
+            if (!field.endsWith('.'))
+                QVERIFY(SegmentRules::fieldType(field, &type));
+            QStringList offered;
+            for (int i = 0; i < row.operatorBox()->count(); ++i)
+                offered << row.operatorBox()->itemData(i).toString();
+            QCOMPARE(offered, SegmentRules::operatorsFor(type));
+            QCOMPARE(row.customKey()->isVisibleTo(&row), field.endsWith('.'));
+        }
+        // Value widgets: a number box for numbers, none for isEmpty, two for between.
+        row.fieldBox()->setCurrentIndex(row.fieldBox()->findData("leadScore"));
+        QVERIFY(row.numberValue()->isVisibleTo(&row));
+        QVERIFY(!row.textValue()->isVisibleTo(&row));
+        QCOMPARE(row.numberValue()->maximum(), 100);
+        row.operatorBox()->setCurrentIndex(row.operatorBox()->findData("between"));
+        row.numberValue()->setValue(20);
+        row.findChild<QSpinBox *>("secondNumberValue")->setValue(70);
+        QCOMPARE(row.toJson().value("value").toArray(), (QJsonArray{20, 70}));
+        row.operatorBox()->setCurrentIndex(row.operatorBox()->findData("isEmpty"));
+        QVERIFY(!row.numberValue()->isVisibleTo(&row));
+        QVERIFY(!row.toJson().contains("value"));
+        row.fieldBox()->setCurrentIndex(row.fieldBox()->findData("sentiment"));
+        row.operatorBox()->setCurrentIndex(row.operatorBox()->findData("equals"));
+        QVERIFY(row.sentimentValue()->isVisibleTo(&row));
+        QCOMPARE(row.toJson().value("value").toString(), QString("positive"));
+    }
+
+    void ruleBuilderCountsLiveAndSaves()
+    {
+        UiTest::click(panel()->findChild<QPushButton *>("newSegmentButton"));
+        SegmentDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = modal<SegmentDialog>()));
+        dialog->nameField()->setText("High score VIPs");
+        auto *row = qobject_cast<RuleRowWidget *>(dialog->rules()->items().at(0));
+        QVERIFY(row);
+        row->fieldBox()->setCurrentIndex(row->fieldBox()->findData("tags"));
+        row->operatorBox()->setCurrentIndex(row->operatorBox()->findData("equals"));
+        QTest::keyClicks(row->textValue(), "vip");
+        QTRY_COMPARE(dialog->countLabel()->text(), QString("2 contacts match now"));
+        // (vip) AND (leadScore > 50 OR no e-mail): a nested group.
+        RuleGroupWidget *group = dialog->rules()->addGroup();
+        QVERIFY(group);
+        group->logicBox()->setCurrentIndex(group->logicBox()->findData("OR"));
+        auto *inner = qobject_cast<RuleRowWidget *>(group->items().at(0));
+        inner->fieldBox()->setCurrentIndex(inner->fieldBox()->findData("leadScore"));
+        inner->operatorBox()->setCurrentIndex(inner->operatorBox()->findData("greaterThan"));
+        inner->numberValue()->setValue(50);
+        RuleRowWidget *second = group->addRule();
+        second->fieldBox()->setCurrentIndex(second->fieldBox()->findData("email"));
+        second->operatorBox()->setCurrentIndex(second->operatorBox()->findData("isEmpty"));
+        QTRY_COMPARE(dialog->countLabel()->text(), QString("1 contact matches now"));
+        // An unfinished rule says what is missing instead of a count.
+        RuleRowWidget *unfinished = dialog->rules()->addRule();
+        unfinished->fieldBox()->setCurrentIndex(unfinished->fieldBox()->findData("name"));
+        QTRY_VERIFY(
+            dialog->countLabel()->text().startsWith("Incomplete rule: rules[2]: value for name must not be empty"));
+        UiTest::click(unfinished->findChild<QToolButton *>("removeButton"));
+        QTRY_COMPARE(dialog->countLabel()->text(), QString("1 contact matches now"));
+
+        UiTest::click(dialogButton(dialog, QDialogButtonBox::Save));
+        QTRY_VERIFY(!modal<SegmentDialog>());
+        const QVector<Segment> segments = SegmentRepository().list();
+        QCOMPARE(segments.size(), 1);
+        QCOMPARE(segments.at(0).name, QString("High score VIPs"));
+        QCOMPARE(segments.at(0).contactCount, qint64(1));
+        QCOMPARE(segments.at(0).filters.toObject().value("rules").toArray().at(1).toObject().value("logic").toString(),
+                 QString("OR"));
+        // The new segment is chosen and the table shows its one member.
+        QCOMPARE(panel()->currentSegmentId(), segments.at(0).id);
+        QTRY_COMPARE(model()->rowCount(), 1);
+        QCOMPARE(model()->contactAt(0)->firstName, QString("Ahmet"));
+
+        // Editing shows the stored rules again.
+        UiTest::click(panel()->findChild<QPushButton *>("editSegmentButton"));
+        QTRY_VERIFY((dialog = modal<SegmentDialog>()));
+        QCOMPARE(dialog->filters().toObject(), segments.at(0).filters.toObject());
+        dialog->reject();
+    }
+
+    void refusalsStayInTheDialog()
+    {
+        SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        UiTest::click(panel()->findChild<QPushButton *>("newSegmentButton"));
+        SegmentDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = modal<SegmentDialog>()));
+        dialog->nameField()->setText("vip");
+        auto *row = qobject_cast<RuleRowWidget *>(dialog->rules()->items().at(0));
+        row->operatorBox()->setCurrentIndex(row->operatorBox()->findData("isNotEmpty"));
+        UiTest::click(dialogButton(dialog, QDialogButtonBox::Save));
+        QVERIFY(modal<SegmentDialog>() == dialog);
+        QVERIFY(dialog->errorLabel()->isVisibleTo(dialog));
+        QVERIFY2(dialog->errorLabel()->text().contains("already exists"), qPrintable(dialog->errorLabel()->text()));
+        dialog->reject();
+    }
+
+    void addToStaticSegmentFromMultiSelection()
+    {
+        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "Picked"}, {"isDynamic", false}});
+        QTRY_COMPARE(panel()->list()->count(), 2);
+        QTableView *table = view()->table();
+        QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);
+        QVERIFY(table->actions().contains(panel()->addToSegmentAction()));
+        table->selectionModel()->select(model()->index(0, 0),
+                                        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table->selectionModel()->select(model()->index(2, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        const QStringList picked{model()->idAt(0), model()->idAt(2)};
+        panel()->addToSegmentAction()->trigger();
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = modal<QDialog>()) && dialog->objectName() == "addToSegmentDialog");
+        QCOMPARE(dialog->findChild<QComboBox *>("segmentChoice")->currentData().toString(), s.id);
+        UiTest::click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+        QCOMPARE(SegmentRepository().get(s.id).contactCount, qint64(2));
+        QTRY_VERIFY(panel()->list()->item(1)->text().contains("(2, static)"));
+        QVERIFY(panel()->selectSegment(s.id));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        QStringList shown{model()->idAt(0), model()->idAt(1)};
+        shown.sort();
+        QStringList expected = picked;
+        expected.sort();
+        QCOMPARE(shown, expected);
+    }
+
+private:
+    SegmentsPanel *panel() const { return m_window->findChild<SegmentsPanel *>(); }
+    ContactsView *view() const { return m_window->contactsView(); }
+    ContactTableModel *model() const { return view()->model(); }
+
+    QTemporaryDir m_dir;
+    int m_databases = 0;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestSegmentsPanel)
+#include "test_segmentspanel.moc"

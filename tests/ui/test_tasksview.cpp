@@ -1,0 +1,192 @@
+// The Tasks area driven as a user would, offscreen: tabs with counts, quick-add, one-click done with
+// the next occurrence of a recurring task, the edit dialog's reminder and recurrence, validation
+// messages, bus-driven refresh, the reminder notifier and the contact detail pane's task list.
+
+#include "uitest.h"
+
+#include "contactdetailpane.h"
+#include "contactrepository.h"
+#include "eventbus.h"
+#include "taskdialog.h"
+#include "taskrepository.h"
+#include "tasksview.h"
+#include "tasktablemodel.h"
+#include "testsupport.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace UiTest;
+
+class TestTasksView final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<TaskRepository> m_tasks;
+    std::unique_ptr<TasksView> m_view;
+
+    QString todayText() const { return m_tasks->today().toString(Qt::ISODate); }
+
+private slots:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_tasks = std::make_unique<TaskRepository>(m_bus.get());
+        m_view = std::make_unique<TasksView>(*m_tasks, *m_bus);
+        m_view->resize(900, 600);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    }
+
+    void cleanup()
+    {
+        m_view.reset();
+        m_tasks.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void quickAddCreatesTaskDueTodayAndCounts()
+    {
+        QCOMPARE(m_view->tabs()->tabText(TasksView::TodayTab), QString("Today (0)"));
+        m_view->quickAddField()->setText("Call Ayşe");
+        QTest::keyClick(m_view->quickAddField(), Qt::Key_Return);
+        QCOMPARE(m_view->quickAddField()->text(), QString());
+        QCOMPARE(m_view->tabs()->tabText(TasksView::TodayTab), QString("Today (1)"));
+        QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (1)"));
+        const Task t = m_view->model(TasksView::TodayTab)->taskAt(0);
+        QCOMPARE(t.title, QString("Call Ayşe"));
+        QCOMPARE(t.dueDate, todayText());
+        QCOMPARE(m_view->currentTaskId(), t.id);
+
+        m_view->quickAddWhen()->setCurrentIndex(1); // tomorrow
+        QTest::keyClicks(m_view->quickAddField(), "Send offer");
+        QTest::keyClick(m_view->quickAddField(), Qt::Key_Return);
+        QCOMPARE(m_view->tabs()->tabText(TasksView::UpcomingTab), QString("Upcoming (1)"));
+    }
+
+    void oneClickDoneShowsNextOccurrence()
+    {
+        const Task t = m_tasks->create(
+            {{"title", "Daily check"}, {"dueDate", todayText()}, {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        QTRY_COMPARE(m_view->model(TasksView::TodayTab)->rowCount(), 1);
+        QTableView *table = m_view->table(TasksView::TodayTab);
+        const QRect cell = table->visualRect(m_view->model(TasksView::TodayTab)->index(0, TaskTableModel::TitleColumn));
+        // The check box sits at the left of the title cell.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, QPoint(cell.left() + 10, cell.center().y()));
+        QTRY_COMPARE(m_tasks->get(t.id).status, QString("completed"));
+        const QString nextId = m_tasks->get(t.id).nextTaskId;
+        QVERIFY(!nextId.isEmpty());
+        QTRY_VERIFY(m_view->statusLabel()->text().contains("Next occurrence"));
+        QTRY_COMPARE(m_view->tabs()->tabText(TasksView::UpcomingTab), QString("Upcoming (1)"));
+        QCOMPARE(m_view->model(TasksView::UpcomingTab)->taskAt(0).id, nextId);
+        QCOMPARE(m_view->tabs()->tabText(TasksView::TodayTab), QString("Today (0)"));
+        // The done one stays on Today, checked.
+        QCOMPARE(m_view->model(TasksView::TodayTab)
+                     ->data(m_view->model(TasksView::TodayTab)->index(0, 0), Qt::CheckStateRole)
+                     .toInt(),
+                 int(Qt::Checked));
+        m_view->tabs()->setCurrentIndex(TasksView::AllTab);
+        QTRY_COMPARE(m_view->model(TasksView::AllTab)->rowCount(), 2);
+    }
+
+    void editDialogSetsReminderAndRecurrence()
+    {
+        const Task t = m_tasks->create({{"title", "Review"}, {"dueDate", todayText()}});
+        QTRY_VERIFY(m_view->selectTask(t.id));
+        m_view->editTask();
+        TaskDialog *dialog = m_view->openDialog();
+        QVERIFY(dialog);
+        dialog->findChild<QCheckBox *>("remindCheck")->setChecked(true);
+        dialog->findChild<QSpinBox *>("beforeSpin")->setValue(30);
+        auto *frequency = dialog->findChild<QComboBox *>("frequencyCombo");
+        frequency->setCurrentIndex(frequency->findData("weekly"));
+        dialog->findChild<QCheckBox *>("mondayCheck")->setChecked(true);
+        dialog->findChild<QCheckBox *>("fridayCheck")->setChecked(true);
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_VERIFY(!m_view->openDialog());
+        const Task saved = m_tasks->get(t.id);
+        QVERIFY(saved.reminder.enabled);
+        QCOMPARE(saved.reminder.before, 30);
+        QCOMPARE(saved.recurrence.frequency, QString("weekly"));
+        QCOMPARE(saved.recurrence.daysOfWeek, (QStringList{"monday", "friday"}));
+        QCOMPARE(saved.dueDate, todayText());
+    }
+
+    void dialogShowsValidationMessageAndStaysOpen()
+    {
+        m_view->newTask();
+        TaskDialog *dialog = m_view->openDialog();
+        QVERIFY(dialog);
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>("formError")->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>("titleError")->isVisible());
+        QCOMPARE(m_tasks->count({}), 0);
+        dialog->findChild<QLineEdit *>("titleEdit")->setText("Now with a title");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_VERIFY(!m_view->openDialog());
+        QCOMPARE(m_tasks->count({}), 1);
+    }
+
+    void changesElsewhereRefreshTheTabs()
+    {
+        // Another repository on the same bus: as the API server thread would write.
+        TaskRepository api(m_bus.get());
+        api.create({{"title", "Late"}, {"dueDate", m_tasks->today().addDays(-1).toString(Qt::ISODate)}});
+        QTRY_COMPARE(m_view->tabs()->tabText(TasksView::OverdueTab), QString("Overdue (1)"));
+    }
+
+    void deleteAsksForConfirmation()
+    {
+        const Task t = m_tasks->create({{"title", "Obsolete"}, {"dueDate", todayText()}});
+        QTRY_VERIFY(m_view->selectTask(t.id));
+        m_view->deleteTask();
+        auto *box = modal<QMessageBox>();
+        QVERIFY(box);
+        click(box->button(QMessageBox::Yes));
+        QVERIFY(!m_tasks->find(t.id));
+        QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (0)"));
+    }
+
+    void reminderReachesTheNotifier()
+    {
+        const Task t = m_tasks->create({{"title", "Call the bank"}, {"dueDate", todayText()}});
+        QSignalSpy reminded(m_view->notifier(), &TaskReminderNotifier::reminded);
+        m_bus->notify("task", t.id, "reminder");
+        QCOMPARE(reminded.size(), 1);
+        QVERIFY(m_view->notifier()->lastMessage().contains("Call the bank"));
+    }
+
+    void contactDetailPaneListsTheContactsTasks()
+    {
+        ContactRepository contacts;
+        const Contact c = contacts.create({{"firstName", "Deniz"}, {"email", "d@example.com"}});
+        m_tasks->create({{"title", "Send brochure"}, {"contactId", c.id}, {"dueDate", todayText()}});
+        m_tasks->create({{"title", "Someone else's"}});
+        ContactDetailPane pane(contacts);
+        pane.showContact(c.id);
+        auto *list = pane.findChild<QListWidget *>("contactTaskList");
+        QVERIFY(list);
+        QCOMPARE(list->count(), 1);
+        QVERIFY(list->item(0)->text().startsWith("Send brochure"));
+    }
+};
+
+QTEST_MAIN(TestTasksView)
+#include "test_tasksview.moc"

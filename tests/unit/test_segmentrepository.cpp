@@ -1,0 +1,177 @@
+// SegmentRepository over a temporary database: outbox events written with each change, bus
+// notifications after the commit, static membership kept across changes, freezing a dynamic
+// segment into a static one and back, and the cascade when a contact is deleted.
+#include "contactrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "segmentrepository.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QtTest>
+
+namespace {
+QJsonObject vipRules()
+{
+    return {{"logic", "AND"},
+            {"rules", QJsonArray{QJsonObject{{"field", "tags"}, {"operator", "equals"}, {"value", "vip"}}}}};
+}
+
+// The outbox events, oldest first: (event, data).
+QVector<QPair<QString, QJsonObject>> events()
+{
+    QVector<QPair<QString, QJsonObject>> out;
+    QSqlQuery q = Database::exec("SELECT event, payload FROM outbox ORDER BY seq");
+    while (q.next())
+        out.append({q.value(0).toString(),
+                    QJsonDocument::fromJson(q.value(1).toByteArray()).object().value("data").toObject()});
+    return out;
+}
+
+QStringList eventNames()
+{
+    QStringList out;
+    for (const auto &e : events())
+        out << e.first;
+    return out;
+}
+} // namespace
+
+class TestSegmentRepository : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    EventBus m_bus;
+    QStringList m_contacts;
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        ContactRepository contacts;
+        m_contacts.clear();
+        m_contacts << contacts.create({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip"}}}).id;
+        m_contacts << contacts.create({{"firstName", "B"}, {"email", "b@example.com"}}).id;
+        m_contacts << contacts.create({{"firstName", "C"}, {"email", "c@example.com"}, {"tags", QJsonArray{"VIP"}}}).id;
+        Database::exec("DELETE FROM outbox");
+    }
+
+    void cleanup() { m_db.reset(); }
+
+    void createWritesEventAndNotifiesAfterCommit()
+    {
+        QSignalSpy spy(&m_bus, &EventBus::changed);
+        const Segment s = SegmentRepository(&m_bus).create({{"name", "VIP"}, {"filters", vipRules()}}, "user_1");
+        QCOMPARE(s.contactCount, qint64(2));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toString(), QString("segment"));
+        QCOMPARE(spy.at(0).at(1).toString(), s.id);
+        QCOMPARE(spy.at(0).at(2).toString(), QString("created"));
+        const auto e = events();
+        QCOMPARE(e.size(), 1);
+        QCOMPARE(e.at(0).first, QString("segment.created"));
+        QCOMPARE(e.at(0).second.value("segmentId").toString(), s.id);
+        QCOMPARE(e.at(0).second.value("name").toString(), QString("VIP"));
+        QCOMPARE(e.at(0).second.value("filters").toObject(), vipRules());
+    }
+
+    void failedChangesLeaveNothing()
+    {
+        SegmentRepository repo(&m_bus);
+        repo.create({{"name", "VIP"}, {"filters", vipRules()}});
+        QSignalSpy spy(&m_bus, &EventBus::changed);
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.create({{"name", "vip"}, {"filters", vipRules()}}));
+        QVERIFY_THROWS_EXCEPTION(DomainError,
+                                 repo.create({{"name", "X"}, {"filters", QJsonObject{{"rules", QJsonArray{}}}}}));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.addContacts(repo.list().at(0).id, {m_contacts.at(0)}));
+        QCOMPARE(spy.count(), 0);
+        QCOMPARE(eventNames(), QStringList{"segment.created"});
+        QCOMPARE(repo.list().size(), 1);
+    }
+
+    void updateWithoutChangeWritesNoEvent()
+    {
+        SegmentRepository repo(&m_bus);
+        const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
+        repo.update(s.id, {{"name", "VIP"}, {"filters", vipRules()}});
+        QCOMPARE(eventNames(), QStringList{"segment.created"});
+        repo.update(s.id, {{"description", "tagged"}});
+        QCOMPARE(eventNames(), (QStringList{"segment.created", "segment.updated"}));
+        QCOMPARE(events().last().second.value("changedFields").toArray(), QJsonArray{"description"});
+    }
+
+    void membershipEventsCarryTheContactIds()
+    {
+        SegmentRepository repo(&m_bus);
+        const Segment s = repo.create({{"name", "Picked"}, {"isDynamic", false}});
+        int added = -1;
+        const Segment after = repo.addContacts(s.id, {m_contacts.at(0), m_contacts.at(1)}, {}, &added);
+        QCOMPARE(added, 2);
+        QCOMPARE(after.contactCount, qint64(2));
+        repo.addContacts(s.id, {m_contacts.at(0)}, {}, &added);
+        QCOMPARE(added, 0);
+        repo.removeContact(s.id, m_contacts.at(1));
+        QCOMPARE(eventNames(), (QStringList{"segment.created", "segment.contacts_added", "segment.contacts_removed"}));
+        QCOMPARE(events().at(1).second.value("contactIds").toArray(), (QJsonArray{m_contacts.at(0), m_contacts.at(1)}));
+        QCOMPARE(events().at(2).second.value("contactIds").toArray(), QJsonArray{m_contacts.at(1)});
+    }
+
+    void deletedContactLeavesStaticSegments()
+    {
+        SegmentRepository repo(&m_bus);
+        const Segment one = repo.create({{"name", "One"}, {"isDynamic", false}, {"filters", vipRules()}});
+        const Segment two = repo.create({{"name", "Two"}, {"isDynamic", false}});
+        repo.addContacts(two.id, {m_contacts.at(0), m_contacts.at(1)});
+        QCOMPARE(repo.get(one.id).contactCount, qint64(2));
+        ContactRepository().remove(m_contacts.at(0));
+        QCOMPARE(repo.get(one.id).contactCount, qint64(1));
+        QCOMPARE(repo.get(two.id).contactCount, qint64(1));
+        QCOMPARE(Database::exec("SELECT count(*) FROM segment_members").next(), true);
+    }
+
+    void freezingAndThawing()
+    {
+        SegmentRepository repo(&m_bus);
+        const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
+        Segment frozen = repo.update(s.id, {{"isDynamic", false}});
+        QCOMPARE(frozen.isDynamic, false);
+        QCOMPARE(frozen.contactCount, qint64(2));
+        ContactRepository().create({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}});
+        QCOMPARE(repo.get(s.id).contactCount, qint64(2)); // frozen
+        repo.removeContact(s.id, m_contacts.at(0));
+        const Segment thawed = repo.update(s.id, {{"isDynamic", true}});
+        QCOMPARE(thawed.contactCount, qint64(3)); // the rules again, not the stored members
+        QSqlQuery q = Database::exec("SELECT count(*) FROM segment_members");
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        // A static segment without rules cannot become dynamic.
+        const Segment bare = repo.create({{"name", "Bare"}, {"isDynamic", false}});
+        try {
+            repo.update(bare.id, {{"isDynamic", true}});
+            QFAIL("accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Unprocessable);
+        }
+    }
+
+    void listIsSortedByNameWithCounts()
+    {
+        SegmentRepository repo;
+        repo.create({{"name", "beta"}, {"filters", vipRules()}});
+        repo.create({{"name", "Alpha"}, {"isDynamic", false}});
+        const QVector<Segment> list = repo.list();
+        QCOMPARE(list.size(), 2);
+        QCOMPARE(list.at(0).name, QString("Alpha"));
+        QCOMPARE(list.at(0).contactCount, qint64(0));
+        QCOMPARE(list.at(1).contactCount, qint64(2));
+        QCOMPARE(repo.countMatching(vipRules()), qint64(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSegmentRepository)
+#include "test_segmentrepository.moc"

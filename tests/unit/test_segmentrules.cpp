@@ -1,0 +1,523 @@
+// The segment rule engine over a real SQLite database: every valid field x operator pair against
+// four known contacts, a sample of invalid rules (400 messages naming the rule path), relative
+// spans under a fixed clock, AND versus OR, nested groups, customField keys and empty values.
+#include "contactrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "segmentrules.h"
+#include "testsupport.h"
+#include "timeutil.h"
+
+#include <QJsonArray>
+#include <QSqlQuery>
+#include <QTimeZone>
+#include <QtTest>
+
+namespace {
+class FixedClock : public Clock
+{
+public:
+    QDateTime t = QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone::utc());
+    QDateTime now() const override { return t; }
+};
+
+QJsonObject rule(const QString &field, const QString &op, const QJsonValue &value = QJsonValue::Undefined)
+{
+    QJsonObject r{{"field", field}, {"operator", op}};
+    if (!value.isUndefined())
+        r.insert("value", value);
+    return r;
+}
+
+QJsonObject group(const QString &logic, const QJsonArray &rules)
+{
+    return {{"logic", logic}, {"rules", rules}};
+}
+} // namespace
+
+class TestSegmentRules : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    FixedClock m_clock;
+
+    // First names of the contacts the filters match, sorted.
+    QStringList match(const QJsonObject &filters)
+    {
+        const SegmentRules::Sql sql = SegmentRules::compile(filters, m_clock);
+        ContactQuery q;
+        q.limit = 100;
+        q.extraWhere = sql.where;
+        q.extraValues = sql.values;
+        QStringList names;
+        const ContactPage page = ContactRepository().list(q);
+        for (const Contact &c : page.items)
+            names << c.firstName;
+        names.sort();
+        if (ContactRepository().count(q) != names.size())
+            return {QStringLiteral("count and list disagree")};
+        return names;
+    }
+
+    QString error(const QJsonValue &filters)
+    {
+        try {
+            SegmentRules::validate(filters);
+        } catch (const DomainError &e) {
+            if (e.kind() != DomainError::BadRequest)
+                return QStringLiteral("not a 400: ") + e.message();
+            return e.message();
+        }
+        return QStringLiteral("accepted");
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        ContactRepository().insertBulk({
+            QJsonObject{{"firstName", "Ayşe"},
+                        {"lastName", "Yılmaz"},
+                        {"email", "ayse@example.com"},
+                        {"phone", "+90 532 123 45 67"},
+                        {"tags", QJsonArray{"vip", "istanbul"}},
+                        {"source", "web"},
+                        {"leadScore", 80},
+                        {"createdAt", "2026-01-14T10:00:00Z"},
+                        {"customFields", QJsonObject{{"plan", "pro"}, {"seats", 25}, {"renewal", "2026-03-01"}}}},
+            QJsonObject{{"firstName", "John"},
+                        {"lastName", "Smith"},
+                        {"email", "john@acme.com"},
+                        {"phone", "+1 415 555 0100"},
+                        {"tags", QJsonArray{"lead"}},
+                        {"source", "whatsapp"},
+                        {"leadScore", 40},
+                        {"createdAt", "2025-12-01T09:00:00Z"},
+                        {"customFields", QJsonObject{{"plan", "basic"}, {"seats", "5"}}}},
+            QJsonObject{{"firstName", "Mary"},
+                        {"lastName", "Major"},
+                        {"phone", "+44 20 7946 0958"},
+                        {"createdAt", "2024-06-01T00:00:00Z"}},
+            QJsonObject{{"firstName", "Zeynep"},
+                        {"lastName", "Kaya"},
+                        {"email", "zeynep@example.org"},
+                        {"tags", QJsonArray{"VIP", "newsletter"}},
+                        {"source", "Web"},
+                        {"leadScore", 100},
+                        {"createdAt", "2026-01-08T12:00:00Z"},
+                        {"customFields", QJsonObject{{"plan", "PRO"}, {"org.unit", "sales"}}}},
+        });
+        // Kept by the messaging layer in the product; set directly here.
+        Database::exec("UPDATE contacts SET last_message_at = '2026-01-13T12:00:00.000Z', total_messages = 12, "
+                       "sentiment = 'positive' WHERE first_name = 'Ayşe'");
+        Database::exec("UPDATE contacts SET last_message_at = '2025-11-01T00:00:00.000Z', total_messages = 3, "
+                       "sentiment = 'negative' WHERE first_name = 'John'");
+        Database::exec("UPDATE contacts SET sentiment = 'neutral' WHERE first_name = 'Zeynep'");
+    }
+
+    void cleanupTestCase() { m_db.reset(); }
+
+    void matchesEveryValidPair_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QStringList>("expected");
+        const QStringList all{"Ayşe", "John", "Mary", "Zeynep"};
+        const QJsonValue none = QJsonValue::Undefined;
+        auto row = [](const char *name) -> QTestData & { return QTest::newRow(name); };
+
+        row("name equals") << "name"
+                           << "equals" << QJsonValue("ayşe yılmaz") << QStringList{"Ayşe"};
+        row("name notEquals") << "name"
+                              << "notEquals" << QJsonValue("John Smith") << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("name contains") << "name"
+                             << "contains" << QJsonValue("MA") << QStringList{"Ayşe", "Mary"};
+        row("name notContains") << "name"
+                                << "notContains" << QJsonValue("ma") << QStringList{"John", "Zeynep"};
+        row("name startsWith") << "name"
+                               << "startsWith" << QJsonValue("jo") << QStringList{"John"};
+        row("name isEmpty") << "name"
+                            << "isEmpty" << none << QStringList{};
+        row("name isNotEmpty") << "name"
+                               << "isNotEmpty" << none << all;
+
+        row("email equals") << "email"
+                            << "equals" << QJsonValue("AYSE@example.com") << QStringList{"Ayşe"};
+        row("email notEquals") << "email"
+                               << "notEquals" << QJsonValue("ayse@example.com")
+                               << QStringList{"John", "Mary", "Zeynep"};
+        row("email contains") << "email"
+                              << "contains" << QJsonValue("example") << QStringList{"Ayşe", "Zeynep"};
+        row("email notContains") << "email"
+                                 << "notContains" << QJsonValue("example") << QStringList{"John", "Mary"};
+        row("email startsWith") << "email"
+                                << "startsWith" << QJsonValue("john") << QStringList{"John"};
+        row("email isEmpty") << "email"
+                             << "isEmpty" << none << QStringList{"Mary"};
+        row("email isNotEmpty") << "email"
+                                << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+
+        row("phone equals") << "phone"
+                            << "equals" << QJsonValue("+905321234567") << QStringList{"Ayşe"};
+        row("phone notEquals") << "phone"
+                               << "notEquals" << QJsonValue("+90 532 123 45 67")
+                               << QStringList{"John", "Mary", "Zeynep"};
+        row("phone contains") << "phone"
+                              << "contains" << QJsonValue("555") << QStringList{"John"};
+        row("phone notContains") << "phone"
+                                 << "notContains" << QJsonValue("555") << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("phone startsWith") << "phone"
+                                << "startsWith" << QJsonValue("+44") << QStringList{"Mary"};
+        row("phone isEmpty") << "phone"
+                             << "isEmpty" << none << QStringList{"Zeynep"};
+        row("phone isNotEmpty") << "phone"
+                                << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Mary"};
+
+        row("tags equals") << "tags"
+                           << "equals" << QJsonValue("VIP") << QStringList{"Ayşe", "Zeynep"};
+        row("tags contains") << "tags"
+                             << "contains" << QJsonValue("vip") << QStringList{"Ayşe", "Zeynep"};
+        row("tags notEquals") << "tags"
+                              << "notEquals" << QJsonValue("vip") << QStringList{"John", "Mary"};
+        row("tags notContains") << "tags"
+                                << "notContains" << QJsonValue("vip") << QStringList{"John", "Mary"};
+        row("tags startsWith") << "tags"
+                               << "startsWith" << QJsonValue("News") << QStringList{"Zeynep"};
+        row("tags isEmpty") << "tags"
+                            << "isEmpty" << none << QStringList{"Mary"};
+        row("tags isNotEmpty") << "tags"
+                               << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+
+        row("source equals") << "source"
+                             << "equals" << QJsonValue("web") << QStringList{"Ayşe", "Zeynep"};
+        row("source notEquals") << "source"
+                                << "notEquals" << QJsonValue("WEB") << QStringList{"John", "Mary"};
+        row("source contains") << "source"
+                               << "contains" << QJsonValue("app") << QStringList{"John"};
+        row("source notContains") << "source"
+                                  << "notContains" << QJsonValue("app") << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("source startsWith") << "source"
+                                 << "startsWith" << QJsonValue("wh") << QStringList{"John"};
+        row("source isEmpty") << "source"
+                              << "isEmpty" << none << QStringList{"Mary"};
+        row("source isNotEmpty") << "source"
+                                 << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+
+        row("leadScore equals") << "leadScore"
+                                << "equals" << QJsonValue(80) << QStringList{"Ayşe"};
+        row("leadScore equals numeric string") << "leadScore"
+                                               << "equals" << QJsonValue("80") << QStringList{"Ayşe"};
+        row("leadScore notEquals") << "leadScore"
+                                   << "notEquals" << QJsonValue(80) << QStringList{"John", "Mary", "Zeynep"};
+        row("leadScore greaterThan") << "leadScore"
+                                     << "greaterThan" << QJsonValue(40) << QStringList{"Ayşe", "Zeynep"};
+        row("leadScore lessThan") << "leadScore"
+                                  << "lessThan" << QJsonValue(40) << QStringList{"Mary"};
+        row("leadScore between") << "leadScore"
+                                 << "between" << QJsonValue(QJsonArray{40, 80}) << QStringList{"Ayşe", "John"};
+        row("leadScore between reversed") << "leadScore"
+                                          << "between" << QJsonValue(QJsonArray{80, 40}) << QStringList{"Ayşe", "John"};
+        row("leadScore isEmpty") << "leadScore"
+                                 << "isEmpty" << none << QStringList{"Mary"};
+        row("leadScore isNotEmpty") << "leadScore"
+                                    << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+
+        row("totalMessages equals") << "totalMessages"
+                                    << "equals" << QJsonValue(3) << QStringList{"John"};
+        row("totalMessages notEquals") << "totalMessages"
+                                       << "notEquals" << QJsonValue(3) << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("totalMessages greaterThan") << "totalMessages"
+                                         << "greaterThan" << QJsonValue(3) << QStringList{"Ayşe"};
+        row("totalMessages lessThan") << "totalMessages"
+                                      << "lessThan" << QJsonValue(3) << QStringList{"Mary", "Zeynep"};
+        row("totalMessages between") << "totalMessages"
+                                     << "between" << QJsonValue(QJsonArray{1, 12}) << QStringList{"Ayşe", "John"};
+        row("totalMessages isEmpty") << "totalMessages"
+                                     << "isEmpty" << none << QStringList{"Mary", "Zeynep"};
+        row("totalMessages isNotEmpty") << "totalMessages"
+                                        << "isNotEmpty" << none << QStringList{"Ayşe", "John"};
+
+        row("lastMessageAt greaterThan span") << "lastMessageAt"
+                                              << "greaterThan" << QJsonValue("7d") << QStringList{"Ayşe"};
+        row("lastMessageAt lessThan span") << "lastMessageAt"
+                                           << "lessThan" << QJsonValue("30d") << QStringList{"John"};
+        row("lastMessageAt between dates")
+            << "lastMessageAt"
+            << "between" << QJsonValue(QJsonArray{"2025-10-01", "2025-11-01"}) << QStringList{"John"};
+        row("lastMessageAt isEmpty") << "lastMessageAt"
+                                     << "isEmpty" << none << QStringList{"Mary", "Zeynep"};
+        row("lastMessageAt isNotEmpty") << "lastMessageAt"
+                                        << "isNotEmpty" << none << QStringList{"Ayşe", "John"};
+
+        // Zeynep was created exactly 7 days ago: not "more recent than 7 days ago".
+        row("createdAt greaterThan span") << "createdAt"
+                                          << "greaterThan" << QJsonValue("7d") << QStringList{"Ayşe"};
+        row("createdAt greaterThan date") << "createdAt"
+                                          << "greaterThan" << QJsonValue("2025-12-01") << QStringList{"Ayşe", "Zeynep"};
+        row("createdAt lessThan date") << "createdAt"
+                                       << "lessThan" << QJsonValue("2025-12-01") << QStringList{"Mary"};
+        row("createdAt lessThan date-time")
+            << "createdAt"
+            << "lessThan" << QJsonValue("2025-12-01T09:00:00.001Z") << QStringList{"John", "Mary"};
+        row("createdAt between dates") << "createdAt"
+                                       << "between" << QJsonValue(QJsonArray{"2025-12-01", "2026-01-08"})
+                                       << QStringList{"John", "Zeynep"};
+        row("createdAt between spans") << "createdAt"
+                                       << "between" << QJsonValue(QJsonArray{"30d", "7d"}) << QStringList{"Zeynep"};
+        row("createdAt isEmpty") << "createdAt"
+                                 << "isEmpty" << none << QStringList{};
+        row("createdAt isNotEmpty") << "createdAt"
+                                    << "isNotEmpty" << none << all;
+
+        row("sentiment equals") << "sentiment"
+                                << "equals" << QJsonValue("positive") << QStringList{"Ayşe"};
+        row("sentiment notEquals") << "sentiment"
+                                   << "notEquals" << QJsonValue("positive") << QStringList{"John", "Mary", "Zeynep"};
+        row("sentiment isEmpty") << "sentiment"
+                                 << "isEmpty" << none << QStringList{"Mary"};
+        row("sentiment isNotEmpty") << "sentiment"
+                                    << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+
+        row("customField equals") << "customField.plan"
+                                  << "equals" << QJsonValue("pro") << QStringList{"Ayşe", "Zeynep"};
+        row("customField notEquals") << "customField.plan"
+                                     << "notEquals" << QJsonValue("pro") << QStringList{"John", "Mary"};
+        row("customField contains") << "customField.plan"
+                                    << "contains" << QJsonValue("AS") << QStringList{"John"};
+        row("customField notContains") << "customField.plan"
+                                       << "notContains" << QJsonValue("as") << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("customField startsWith") << "customField.plan"
+                                      << "startsWith" << QJsonValue("p") << QStringList{"Ayşe", "Zeynep"};
+        row("customField greaterThan number") << "customField.seats"
+                                              << "greaterThan" << QJsonValue(10) << QStringList{"Ayşe"};
+        row("customField lessThan number") << "customField.seats"
+                                           << "lessThan" << QJsonValue(30) << QStringList{"Ayşe"};
+        row("customField between numbers") << "customField.seats"
+                                           << "between" << QJsonValue(QJsonArray{20, 30}) << QStringList{"Ayşe"};
+        row("customField greaterThan text") << "customField.renewal"
+                                            << "greaterThan" << QJsonValue("2026-02-01") << QStringList{"Ayşe"};
+        row("customField isEmpty") << "customField.seats"
+                                   << "isEmpty" << none << QStringList{"Mary", "Zeynep"};
+        row("customField isNotEmpty") << "customField.plan"
+                                      << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Zeynep"};
+        row("customField number equals number") << "customField.seats"
+                                                << "equals" << QJsonValue(25) << QStringList{"Ayşe"};
+        row("customField number equals text") << "customField.seats"
+                                              << "equals" << QJsonValue(5) << QStringList{"John"};
+        row("customField dotted key") << "customField.org.unit"
+                                      << "equals" << QJsonValue("SALES") << QStringList{"Zeynep"};
+        row("customField unknown key") << "customField.nothing"
+                                       << "equals" << QJsonValue("x") << QStringList{};
+    }
+
+    void matchesEveryValidPair()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, op);
+        QFETCH(QJsonValue, value);
+        QFETCH(QStringList, expected);
+        QCOMPARE(match(group("AND", {rule(field, op, value)})), expected);
+    }
+
+    // Every operator the engine offers for a field is accepted, every other one refused: the
+    // combinations of the data-driven test above are the whole table.
+    void operatorTableIsComplete()
+    {
+        for (const QString &field : SegmentRules::fields()) {
+            const QString f = field.endsWith('.') ? field + "k" : field;
+            SegmentRules::FieldType type;
+            QVERIFY(SegmentRules::fieldType(f, &type));
+            for (const QString &op : SegmentRules::operators()) {
+                const bool valid = SegmentRules::operatorsFor(type).contains(op);
+                const QString message = error(group("AND", {rule(f, op, QJsonValue(QJsonArray{1, 2}))}));
+                const bool refusedForType = message.contains("is not valid for");
+                QVERIFY2(valid != refusedForType, qPrintable(f + " " + op + ": " + message));
+            }
+        }
+    }
+
+    void rejectsInvalidRules_data()
+    {
+        QTest::addColumn<QJsonValue>("filters");
+        QTest::addColumn<QString>("message");
+        auto one = [](const QJsonObject &r) { return QJsonValue(group("AND", {r})); };
+        QTest::newRow("unknown field") << one(rule("age", "equals", 3)) << "rules[0]: unknown field age";
+        QTest::newRow("unknown operator") << one(rule("name", "like", "a")) << "rules[0]: unknown operator like";
+        QTest::newRow("nested operator for type")
+            << QJsonValue(
+                   group("AND", {rule("name", "contains", "a"), group("OR", {rule("leadScore", "contains", 5)})}))
+            << "rules[1].rules[0]: operator contains is not valid for leadScore (number)";
+        QTest::newRow("equals on a date") << one(rule("createdAt", "equals", "2026-01-01"))
+                                          << "rules[0]: operator equals is not valid for createdAt (date)";
+        QTest::newRow("greaterThan on text")
+            << one(rule("name", "greaterThan", "a")) << "rules[0]: operator greaterThan is not valid for name (string)";
+        QTest::newRow("startsWith on sentiment") << one(rule("sentiment", "startsWith", "pos"))
+                                                 << "rules[0]: operator startsWith is not valid for sentiment";
+        QTest::newRow("between on tags") << one(rule("tags", "between", QJsonArray{"a", "b"}))
+                                         << "rules[0]: operator between is not valid for tags (tags)";
+        QTest::newRow("number as text") << one(rule("leadScore", "greaterThan", "abc"))
+                                        << "rules[0]: value for leadScore must be a number";
+        QTest::newRow("number as bool") << one(rule("totalMessages", "equals", true))
+                                        << "rules[0]: value for totalMessages must be a number";
+        QTest::newRow("text as number") << one(rule("name", "equals", 5))
+                                        << "rules[0]: value for name must be a string";
+        QTest::newRow("bad date") << one(rule("createdAt", "greaterThan", "yesterday"))
+                                  << "rules[0]: value for createdAt must be a date";
+        QTest::newRow("span too long") << one(rule("createdAt", "greaterThan", "99999d"))
+                                       << "rules[0]: a span for createdAt must be at most 36500d";
+        QTest::newRow("between one value") << one(rule("leadScore", "between", QJsonArray{1}))
+                                           << "rules[0]: between needs a value [low, high] with two values";
+        QTest::newRow("between scalar") << one(rule("leadScore", "between", 5))
+                                        << "rules[0]: between needs a value [low, high] with two values";
+        QTest::newRow("between without value")
+            << one(rule("createdAt", "between")) << "rules[0]: between needs a value [low, high] with two values";
+        QTest::newRow("array for equals")
+            << one(rule("leadScore", "equals", QJsonArray{1, 2})) << "rules[0]: value must be a single value";
+        QTest::newRow("lead score out of range")
+            << one(rule("leadScore", "greaterThan", 150)) << "rules[0]: value for leadScore must be between 0 and 100";
+        QTest::newRow("bad sentiment") << one(rule("sentiment", "equals", "happy"))
+                                       << "rules[0]: value for sentiment must be positive, negative or neutral";
+        QTest::newRow("missing value") << one(rule("email", "equals")) << "rules[0]: value is required";
+        QTest::newRow("empty value") << one(rule("email", "contains", "  "))
+                                     << "rules[0]: value for email must not be empty";
+        QTest::newRow("phone without digits")
+            << one(rule("phone", "contains", "abc")) << "rules[0]: value for phone must contain digits";
+        QTest::newRow("custom key with space")
+            << one(rule("customField.a b", "equals", "x")) << "rules[0]: customField key must be";
+        QTest::newRow("custom key empty")
+            << one(rule("customField.", "equals", "x")) << "rules[0]: customField key must be";
+        QTest::newRow("custom key with quote")
+            << one(rule("customField.a\"b", "equals", "x")) << "rules[0]: customField key must be";
+        QTest::newRow("custom bool value")
+            << one(rule("customField.plan", "equals", true)) << "rules[0]: value for customField.plan must be";
+        QTest::newRow("missing field") << one(QJsonObject{{"operator", "equals"}, {"value", 1}})
+                                       << "rules[0]: field is required";
+        QTest::newRow("missing operator")
+            << one(QJsonObject{{"field", "name"}, {"value", "a"}}) << "rules[0]: operator is required";
+        QTest::newRow("empty rules") << QJsonValue(group("AND", {})) << "rules: must not be empty";
+        QTest::newRow("missing rules") << QJsonValue(QJsonObject{{"logic", "AND"}}) << "rules: is required";
+        QTest::newRow("rules not array") << QJsonValue(QJsonObject{{"rules", "x"}}) << "rules: must be an array";
+        QTest::newRow("nested empty rules") << QJsonValue(group("AND", {rule("name", "isEmpty"), group("OR", {})}))
+                                            << "rules[1].rules: must not be empty";
+        QTest::newRow("unknown logic") << QJsonValue(QJsonObject{{"logic", "XOR"},
+                                                                 {"rules", QJsonArray{rule("name", "isEmpty")}}})
+                                       << "logic: unknown logic XOR";
+        QTest::newRow("nested unknown logic")
+            << QJsonValue(
+                   group("AND", {QJsonObject{{"logic", "NAND"}, {"rules", QJsonArray{rule("name", "isEmpty")}}}}))
+            << "rules[0].logic: unknown logic NAND";
+        QTest::newRow("rule not an object")
+            << QJsonValue(QJsonObject{{"rules", QJsonArray{5}}}) << "rules[0]: must be an object";
+        QTest::newRow("filters not an object") << QJsonValue("name = 'x'") << "filters: must be an object";
+        QJsonObject deep = group("AND", {rule("name", "isEmpty")});
+        for (int i = 0; i < 5; ++i)
+            deep = group("OR", {deep});
+        QTest::newRow("six levels") << QJsonValue(deep)
+                                    << "rules[0].rules[0].rules[0].rules[0].rules[0]: groups nest at most 5 levels";
+    }
+
+    void rejectsInvalidRules()
+    {
+        QFETCH(QJsonValue, filters);
+        QFETCH(QString, message);
+        const QString got = error(filters);
+        QVERIFY2(got.startsWith(message), qPrintable(got));
+    }
+
+    void errorDetailsNameEveryBadRule()
+    {
+        try {
+            SegmentRules::validate(group("AND", {rule("age", "equals", 1), rule("name", "isEmpty"),
+                                                 rule("leadScore", "between", QJsonArray{1})}));
+            QFAIL("accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.code(), QString("VALIDATION_ERROR"));
+            QCOMPARE(e.details().keys(), (QStringList{"rules[0]", "rules[2]"}));
+        }
+    }
+
+    void fiveLevelsAreAccepted()
+    {
+        QJsonObject deep = group("AND", {rule("tags", "equals", "vip")});
+        for (int i = 0; i < 4; ++i)
+            deep = group("OR", {deep, rule("name", "isEmpty")});
+        QCOMPARE(match(deep), (QStringList{"Ayşe", "Zeynep"}));
+    }
+
+    void normalisesLogicAndDropsEmptinessValues()
+    {
+        const QJsonObject n = SegmentRules::validate(
+            QJsonObject{{"logic", "or"},
+                        {"rules", QJsonArray{rule("email", "isEmpty", "ignored"),
+                                             QJsonObject{{"rules", QJsonArray{rule("name", "isEmpty")}}}}}});
+        QCOMPARE(n.value("logic").toString(), QString("OR"));
+        QVERIFY(!n.value("rules").toArray().at(0).toObject().contains("value"));
+        QCOMPARE(n.value("rules").toArray().at(1).toObject().value("logic").toString(), QString("AND"));
+    }
+
+    void andVersusOr()
+    {
+        const QJsonArray rules{rule("tags", "equals", "vip"), rule("sentiment", "equals", "positive")};
+        QCOMPARE(match(group("AND", rules)), QStringList{"Ayşe"});
+        QCOMPARE(match(group("OR", rules)), (QStringList{"Ayşe", "Zeynep"}));
+        // Logic defaults to AND.
+        QCOMPARE(match(QJsonObject{{"rules", rules}}), QStringList{"Ayşe"});
+    }
+
+    void nestedGroups()
+    {
+        // vip AND (neutral OR more than 20 messages)
+        QCOMPARE(match(group("AND",
+                             {rule("tags", "equals", "vip"), group("OR", {rule("sentiment", "equals", "neutral"),
+                                                                          rule("totalMessages", "greaterThan", 20)})})),
+                 QStringList{"Zeynep"});
+        // (vip AND positive) OR (no e-mail)
+        QCOMPARE(
+            match(group("OR", {group("AND", {rule("tags", "equals", "vip"), rule("sentiment", "equals", "positive")}),
+                               rule("email", "isEmpty")})),
+            (QStringList{"Ayşe", "Mary"}));
+    }
+
+    void relativeSpansFollowTheClock()
+    {
+        const QJsonObject recent = group("AND", {rule("createdAt", "greaterThan", "7d")});
+        const QJsonObject old = group("AND", {rule("createdAt", "lessThan", "30d")});
+        QCOMPARE(match(recent), QStringList{"Ayşe"});
+        QCOMPARE(match(old), (QStringList{"John", "Mary"}));
+        const QDateTime saved = m_clock.t;
+        m_clock.t = saved.addDays(-2); // 2026-01-13: Zeynep is 5 days old
+        QCOMPARE(match(recent), (QStringList{"Ayşe", "Zeynep"}));
+        m_clock.t = saved.addDays(25); // 2026-02-09: only Ayşe is younger than 30 days
+        QCOMPARE(match(recent), QStringList{});
+        QCOMPARE(match(old), (QStringList{"John", "Mary", "Zeynep"}));
+        m_clock.t = saved;
+    }
+
+    void valuesAreBoundNeverWrittenIntoSql()
+    {
+        const QString evil = "x' OR 1=1; DROP TABLE contacts; --";
+        const SegmentRules::Sql sql =
+            SegmentRules::compile(group("OR", {rule("name", "equals", evil), rule("customField.plan", "contains", evil),
+                                               rule("tags", "equals", evil)}),
+                                  m_clock);
+        QVERIFY(!sql.where.contains("DROP"));
+        QVERIFY(!sql.where.contains("plan"));
+        QVERIFY(sql.values.contains(QVariant(QStringLiteral("$.\"plan\""))));
+        QCOMPARE(sql.where.count('?'), sql.values.size());
+        QCOMPARE(match(group("OR", {rule("name", "equals", evil), rule("email", "contains", "%")})), QStringList{});
+        QCOMPARE(ContactRepository().count({}), qint64(4));
+    }
+
+    void likeWildcardsAreLiteral()
+    {
+        QCOMPARE(match(group("AND", {rule("email", "contains", "_")})), QStringList{});
+        QCOMPARE(match(group("AND", {rule("email", "contains", "@")})), (QStringList{"Ayşe", "John", "Zeynep"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSegmentRules)
+#include "test_segmentrules.moc"

@@ -1,0 +1,383 @@
+// TaskRepository and TaskScheduler over a temporary SQLite database with an injected clock: no real
+// waiting anywhere. Covers events in the outbox, references, transitions, recurrence on completion,
+// today/overdue in a time zone, reminder and overdue firing, and restart catch-up.
+#include "contactrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "taskrepository.h"
+#include "taskscheduler.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace {
+class FakeClock : public Clock
+{
+public:
+    QDateTime t;
+    QDateTime now() const override { return t; }
+};
+
+QDateTime utc(int y, int mo, int d, int h = 0, int mi = 0, int s = 0)
+{
+    return QDateTime(QDate(y, mo, d), QTime(h, mi, s), QTimeZone::utc());
+}
+
+struct Event
+{
+    QString name;
+    QJsonObject data;
+};
+
+QVector<Event> outbox(const QString &prefix = QStringLiteral("task."))
+{
+    QVector<Event> out;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT event, payload FROM outbox WHERE event LIKE ? ORDER BY seq"),
+                                 {prefix + QLatin1Char('%')});
+    while (q.next()) {
+        out.append({q.value(0).toString(),
+                    QJsonDocument::fromJson(q.value(1).toByteArray()).object().value("data").toObject()});
+    }
+    return out;
+}
+
+int countEvents(const QString &name)
+{
+    int n = 0;
+    for (const Event &e : outbox())
+        n += e.name == name;
+    return n;
+}
+} // namespace
+
+class TestTaskRepository final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    FakeClock m_clock;
+    EventBus m_bus;
+
+    TaskRepository repo(const QTimeZone &tz = QTimeZone::utc()) { return TaskRepository(&m_bus, tz, &m_clock); }
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_clock.t = utc(2026, 3, 2, 10, 0);
+    }
+    void cleanup() { m_db.reset(); }
+
+    void createsWithDefaultsAndEvent()
+    {
+        QSignalSpy bus(&m_bus, &EventBus::changed);
+        const Task t = repo().create({{"title", "Call back"}}, "user_x");
+        QVERIFY(t.id.startsWith("task_"));
+        QCOMPARE(t.status, QString("pending"));
+        QCOMPARE(t.type, QString("task"));
+        QCOMPARE(t.priority, QString("medium"));
+        QCOMPARE(t.createdAt, QString("2026-03-02T10:00:00.000Z"));
+        const QVector<Event> events = outbox();
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].name, QString("task.created"));
+        QCOMPARE(events[0].data.value("taskId").toString(), t.id);
+        QCOMPARE(bus.size(), 1);
+        QCOMPARE(bus[0][0].toString(), QString("task"));
+        QCOMPARE(repo().get(t.id).title, QString("Call back"));
+    }
+
+    void unknownReferencesAre422AndWriteNothing_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::newRow("contactId") << "contactId";
+        QTest::newRow("dealId") << "dealId";
+        QTest::newRow("assignedTo") << "assignedTo";
+    }
+    void unknownReferencesAre422AndWriteNothing()
+    {
+        QFETCH(QString, field);
+        try {
+            repo().create({{"title", "x"}, {field, "nope_123"}});
+            QFAIL("expected 422");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Unprocessable);
+            QVERIFY(e.details().contains(field));
+            QVERIFY(e.message().contains(field));
+        }
+        QCOMPARE(repo().count({}), 0);
+        QVERIFY(outbox().isEmpty());
+    }
+
+    void existingContactIsLinkedAndDeletingContactUnlinks()
+    {
+        ContactRepository contacts;
+        const Contact c = contacts.create({{"firstName", "Ayşe"}, {"email", "a@example.com"}});
+        const Task t = repo().create({{"title", "Visit"}, {"contactId", c.id}});
+        QCOMPARE(repo().toResponse(t, true).value("contact").toObject().value("firstName").toString(), QString("Ayşe"));
+        TaskQuery q;
+        q.contactId = c.id;
+        QCOMPARE(repo().count(q), 1);
+        contacts.remove(c.id);
+        QCOMPARE(repo().get(t.id).contactId, QString());
+    }
+
+    void refusedTransitionIs409AndChangesNothing()
+    {
+        const Task t = repo().create({{"title", "x"}});
+        repo().setStatus(t.id, "completed", {}, "user_a");
+        const int events = outbox().size();
+        try {
+            repo().setStatus(t.id, "in_progress");
+            QFAIL("expected 409");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Conflict);
+            QVERIFY(e.message().contains("completed") && e.message().contains("in_progress"));
+        }
+        QCOMPARE(repo().get(t.id).status, QString("completed"));
+        QCOMPARE(outbox().size(), events);
+        // The same refusal through a partial update.
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo().update(t.id, {{"status", "cancelled"}}));
+        // Reopen is allowed and clears the completion.
+        const Task reopened = repo().setStatus(t.id, "pending").task;
+        QCOMPARE(reopened.status, QString("pending"));
+        QVERIFY(reopened.completedAt.isEmpty());
+    }
+
+    void completionEventAndStatusNote()
+    {
+        const Task t = repo().create({{"title", "x"}});
+        m_clock.t = utc(2026, 3, 2, 11, 0);
+        const TaskStatusResult r = repo().setStatus(t.id, "done", "Talked to her", "user_a");
+        QCOMPARE(r.task.status, QString("completed"));
+        QCOMPARE(r.task.completedAt, QString("2026-03-02T11:00:00.000Z"));
+        QVERIFY(!r.next);
+        const QVector<TaskNote> notes = repo().notes(t.id);
+        QCOMPARE(notes.size(), 1);
+        QCOMPARE(notes[0].content, QString("Talked to her"));
+        QCOMPARE(notes[0].createdBy, QString("user_a"));
+        const Event e = outbox().last();
+        QCOMPARE(e.name, QString("task.completed"));
+        QCOMPARE(e.data.value("taskId").toString(), t.id);
+        QCOMPARE(e.data.value("completedBy").toString(), QString("user_a"));
+        QCOMPARE(e.data.value("completedAt").toString(), QString("2026-03-02T11:00:00.000Z"));
+        // Same status again: nothing happens.
+        QVERIFY(!repo().setStatus(t.id, "completed").changed);
+        QCOMPARE(countEvents("task.completed"), 1);
+    }
+
+    void completingRecurringTaskCreatesLinkedNextOccurrence()
+    {
+        // 2026-03-02 is a Monday.
+        const Task t = repo().create(
+            {{"title", "Stand-up"},
+             {"dueDate", "2026-03-02"},
+             {"priority", "high"},
+             {"reminder", QJsonObject{{"before", 10}}},
+             {"recurrence", QJsonObject{{"frequency", "weekly"}, {"daysOfWeek", QJsonArray{"monday", "thursday"}}}}});
+        const TaskStatusResult r = repo().setStatus(t.id, "completed", {}, "user_a");
+        QVERIFY(r.next);
+        QCOMPARE(r.next->dueDate, QString("2026-03-05"));
+        QCOMPARE(r.next->status, QString("pending"));
+        QCOMPARE(r.next->priority, QString("high"));
+        QCOMPARE(r.next->previousTaskId, t.id);
+        QCOMPARE(r.next->reminder.before, 10);
+        QVERIFY(r.next->reminder.sentAt.isEmpty());
+        QCOMPARE(repo().get(t.id).nextTaskId, r.next->id);
+        QCOMPARE(countEvents("task.created"), 2);
+        // Reopened and completed again: no second occurrence.
+        repo().setStatus(t.id, "pending");
+        QVERIFY(!repo().setStatus(t.id, "completed").next);
+        QCOMPARE(repo().count({}), 2);
+    }
+
+    void nextOccurrenceSkipsMissedDaysAndStopsAtEndDate()
+    {
+        const Task t = repo().create({{"title", "Daily report"},
+                                      {"dueDate", "2026-02-20"},
+                                      {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}});
+        const TaskStatusResult r = repo().setStatus(t.id, "completed");
+        QCOMPARE(r.next->dueDate, QString("2026-03-02")); // today, not 2026-02-21
+        const Task last =
+            repo().create({{"title", "Last"},
+                           {"dueDate", "2026-03-10"},
+                           {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}});
+        QVERIFY(!repo().setStatus(last.id, "completed").next);
+    }
+
+    void timedOccurrenceKeepsLocalTimeAcrossDst()
+    {
+        const QTimeZone berlin("Europe/Berlin");
+        m_clock.t = utc(2026, 3, 28, 6, 0);
+        // 09:00 in Berlin on 28 March (CET, UTC+1); DST starts on 29 March.
+        const Task t = repo(berlin).create({{"title", "Call"},
+                                            {"dueDate", "2026-03-28T08:00:00Z"},
+                                            {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        const TaskStatusResult r = repo(berlin).setStatus(t.id, "completed");
+        QCOMPARE(r.next->dueDate, QString("2026-03-29T07:00:00.000Z"));
+    }
+
+    void monthlyOnThe31stFallsBackAndReturns()
+    {
+        m_clock.t = utc(2026, 1, 31, 8, 0);
+        const Task jan = repo().create(
+            {{"title", "Invoice"}, {"dueDate", "2026-01-31"}, {"recurrence", QJsonObject{{"frequency", "monthly"}}}});
+        m_clock.t = utc(2026, 1, 31, 9, 0);
+        const Task feb = *repo().setStatus(jan.id, "completed").next;
+        QCOMPARE(feb.dueDate, QString("2026-02-28"));
+        m_clock.t = utc(2026, 2, 28, 9, 0);
+        const Task mar = *repo().setStatus(feb.id, "completed").next;
+        QCOMPARE(mar.dueDate, QString("2026-03-31"));
+    }
+
+    void todayAndOverdueFollowTheTimeZone()
+    {
+        // 20:00 UTC on 5 March is 09:00 on 6 March in Auckland (UTC+13).
+        const QTimeZone auckland("Pacific/Auckland");
+        m_clock.t = utc(2026, 3, 5, 20, 0);
+        TaskRepository r = repo(auckland);
+        QCOMPARE(r.today(), QDate(2026, 3, 6));
+        const Task allDayToday = r.create({{"title", "a"}, {"dueDate", "2026-03-06"}});
+        const Task allDayYesterday = r.create({{"title", "b"}, {"dueDate", "2026-03-05"}});
+        const Task timedPast = r.create({{"title", "c"}, {"dueDate", "2026-03-05T19:00:00Z"}});
+        const Task timedLater = r.create({{"title", "d"}, {"dueDate", "2026-03-05T21:00:00Z"}});
+        const Task doneYesterday = r.create({{"title", "e"}, {"dueDate", "2026-03-05"}, {"status", "completed"}});
+        const Task cancelledToday = r.create({{"title", "f"}, {"dueDate", "2026-03-06"}, {"status", "cancelled"}});
+        const Task tomorrow = r.create({{"title", "g"}, {"dueDate", "2026-03-07"}});
+
+        QStringList today;
+        for (const Task &t : r.dueToday().items)
+            today << t.title;
+        QCOMPARE(today, (QStringList{"a", "c", "d"}));
+        QStringList overdue;
+        for (const Task &t : r.overdue().items)
+            overdue << t.title;
+        QCOMPARE(overdue, (QStringList{"b", "c"}));
+        QVERIFY(r.isOverdue(timedPast));
+        QVERIFY(!r.isOverdue(timedLater));
+        QVERIFY(!r.isOverdue(doneYesterday));
+        Q_UNUSED(allDayToday);
+        Q_UNUSED(allDayYesterday);
+        Q_UNUSED(cancelledToday);
+
+        TaskQuery after;
+        after.dueAfter = QDate(2026, 3, 7).startOfDay(auckland);
+        QCOMPARE(r.list(after).items.value(0).id, tomorrow.id);
+        QCOMPARE(r.count(after), 1);
+        TaskQuery before;
+        before.dueBefore = QDate(2026, 3, 6).startOfDay(auckland);
+        QCOMPARE(r.count(before), 2); // b, e (c is due after 11:00 UTC, the start of 6 March there)
+    }
+
+    void reminderFiresOnceAtDueMinusBefore()
+    {
+        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        QSignalSpy fired(&scheduler, &TaskScheduler::fired);
+        QSignalSpy bus(&m_bus, &EventBus::changed);
+        const Task t = repo().create(
+            {{"title", "Call"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{{"before", 30}}}});
+        scheduler.start();
+        QCOMPARE(fired.size(), 0);
+        QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 10, 30));
+        QCOMPARE(scheduler.timerIntervalMs(), TaskScheduler::maxSleepMs());
+
+        m_clock.t = utc(2026, 3, 2, 10, 29, 50);
+        QCOMPARE(scheduler.checkNow(), 0);
+        QVERIFY(scheduler.timerIntervalMs() >= 10000 && scheduler.timerIntervalMs() <= 10001);
+
+        m_clock.t = utc(2026, 3, 2, 10, 30);
+        QCOMPARE(scheduler.checkNow(), 1);
+        QCOMPARE(fired.size(), 1);
+        QCOMPARE(fired[0][0].toString(), QString("task.reminder"));
+        QCOMPARE(repo().get(t.id).reminder.sentAt, QString("2026-03-02T10:30:00.000Z"));
+        QVERIFY(bus.contains(QVariantList{"task", t.id, "reminder"}));
+        const Event e = outbox().last();
+        QCOMPARE(e.name, QString("task.reminder"));
+        QCOMPARE(e.data.value("taskId").toString(), t.id);
+        QCOMPARE(e.data.value("before").toInt(), 30);
+
+        m_clock.t = utc(2026, 3, 2, 10, 45);
+        QCOMPARE(scheduler.checkNow(), 0);
+        QCOMPARE(countEvents("task.reminder"), 1);
+
+        // Past the due time, unfinished: overdue, once.
+        m_clock.t = utc(2026, 3, 2, 11, 0, 1);
+        QCOMPARE(scheduler.checkNow(), 1);
+        QCOMPARE(fired.last()[0].toString(), QString("task.overdue"));
+        QCOMPARE(scheduler.checkNow(), 0);
+        QCOMPARE(countEvents("task.overdue"), 1);
+        QVERIFY(!scheduler.nextDue().isValid());
+    }
+
+    void finishedTasksNeitherRemindNorGoOverdue()
+    {
+        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        const Task t =
+            repo().create({{"title", "x"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{}}});
+        repo().setStatus(t.id, "completed");
+        m_clock.t = utc(2026, 3, 3);
+        QCOMPARE(scheduler.checkNow(), 0);
+    }
+
+    void reschedulingRemindsAgain()
+    {
+        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        const Task t = repo().create(
+            {{"title", "x"}, {"dueDate", "2026-03-02T10:10:00Z"}, {"reminder", QJsonObject{{"before", 15}}}});
+        QCOMPARE(scheduler.checkNow(), 1); // 09:55 has passed
+        repo().update(t.id, {{"dueDate", "2026-03-03T10:10:00Z"}});
+        QVERIFY(repo().get(t.id).reminder.sentAt.isEmpty());
+        m_clock.t = utc(2026, 3, 3, 9, 55);
+        QCOMPARE(scheduler.checkNow(), 1);
+        QCOMPARE(countEvents("task.reminder"), 2);
+    }
+
+    void allDayTaskGoesOverdueWhenItsDayEndsInTheZone()
+    {
+        const QTimeZone istanbul("Europe/Istanbul"); // UTC+3
+        TaskScheduler scheduler(&m_bus, istanbul, &m_clock);
+        repo(istanbul).create({{"title", "x"}, {"dueDate", "2026-03-02"}});
+        QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 21, 0)); // midnight in Istanbul
+        m_clock.t = utc(2026, 3, 2, 20, 59);
+        QCOMPARE(scheduler.checkNow(), 0);
+        m_clock.t = utc(2026, 3, 2, 21, 0);
+        QCOMPARE(scheduler.checkNow(), 1);
+    }
+
+    void restartCatchUpFiresOnceOnly()
+    {
+        // Written while no scheduler ran (the app was closed over the reminder time).
+        repo().create({{"title", "r"}, {"dueDate", "2026-03-02T12:00:00Z"}, {"reminder", QJsonObject{{"before", 60}}}});
+        m_clock.t = utc(2026, 3, 2, 11, 30);
+        {
+            TaskScheduler first(&m_bus, QTimeZone::utc(), &m_clock);
+            QSignalSpy fired(&first, &TaskScheduler::fired);
+            first.start();
+            QCOMPARE(fired.size(), 1);
+        }
+        // A second scheduler on the same database (a restart, or another copy): nothing again.
+        TaskScheduler second(&m_bus, QTimeZone::utc(), &m_clock);
+        QSignalSpy fired(&second, &TaskScheduler::fired);
+        second.start();
+        QCOMPARE(fired.size(), 0);
+        QCOMPARE(countEvents("task.reminder"), 1);
+    }
+
+    void busChangeWakesTheScheduler()
+    {
+        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        scheduler.start();
+        QCOMPARE(scheduler.timerIntervalMs(), TaskScheduler::maxSleepMs());
+        repo().create({{"title", "x"}, {"dueDate", "2026-03-02T10:00:20Z"}, {"reminder", QJsonObject{{"before", 0}}}});
+        // The bus signal restarts the timer at 0; let it run once.
+        QTRY_VERIFY_WITH_TIMEOUT(scheduler.timerIntervalMs() > 0 && scheduler.timerIntervalMs() <= 20001, 2000);
+    }
+
+    void dealTasksJsonForTheDealDetail() { QCOMPARE(repo().tasksOfDealJson("deal_x").size(), 0); }
+};
+
+QTEST_GUILESS_MAIN(TestTaskRepository)
+#include "test_taskrepository.moc"

@@ -1,0 +1,251 @@
+#include "dealdialogs.h"
+
+#include "dealrepository.h"
+#include "errors.h"
+#include "eventbus.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace {
+QLabel *errorLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QStringLiteral("errorLabel"));
+    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    label->setWordWrap(true);
+    label->hide();
+    return label;
+}
+
+void showError(QLabel *label, const QString &text)
+{
+    label->setText(text);
+    label->show();
+}
+
+QDialogButtonBox *okCancel(QDialog *dialog, const QString &okText)
+{
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(okText);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    return buttons;
+}
+} // namespace
+
+QString DealText::lostReason(const QString &reason)
+{
+    if (reason == QLatin1String("price"))
+        return QCoreApplication::translate("DealText", "Price");
+    if (reason == QLatin1String("competitor"))
+        return QCoreApplication::translate("DealText", "Competitor");
+    if (reason == QLatin1String("timing"))
+        return QCoreApplication::translate("DealText", "Timing");
+    if (reason == QLatin1String("budget"))
+        return QCoreApplication::translate("DealText", "Budget");
+    if (reason == QLatin1String("no_response"))
+        return QCoreApplication::translate("DealText", "No response");
+    return QCoreApplication::translate("DealText", "Other");
+}
+
+WonDialog::WonDialog(DealRepository &deals, const QString &dealId, QWidget *parent)
+    : QDialog(parent)
+    , m_deals(deals)
+    , m_dealId(dealId)
+{
+    setObjectName(QStringLiteral("wonDialog"));
+    const Deal d = deals.get(dealId);
+    setWindowTitle(tr("Deal won: %1").arg(d.name));
+    m_closedValue = new QDoubleSpinBox(this);
+    m_closedValue->setObjectName(QStringLiteral("closedValueSpin"));
+    m_closedValue->setRange(0, 1e13);
+    m_closedValue->setDecimals(2);
+    m_closedValue->setGroupSeparatorShown(true);
+    m_closedValue->setSuffix(QLatin1Char(' ') + d.currency);
+    m_closedValue->setValue(d.value);
+    m_note = new QPlainTextEdit(this);
+    m_note->setObjectName(QStringLiteral("noteEdit"));
+    m_note->setPlaceholderText(tr("How was it won? (optional)"));
+    m_error = errorLabel(this);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Closed value"), m_closedValue);
+    form->addRow(tr("Note"), m_note);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(okCancel(this, tr("Mark won")));
+}
+
+void WonDialog::accept()
+{
+    try {
+        m_deals.markWon(m_dealId, m_closedValue->value(), m_note->toPlainText().trimmed());
+        QDialog::accept();
+    } catch (const DomainError &e) {
+        showError(m_error, e.message());
+    }
+}
+
+LostDialog::LostDialog(DealRepository &deals, const QString &dealId, QWidget *parent)
+    : QDialog(parent)
+    , m_deals(deals)
+    , m_dealId(dealId)
+{
+    setObjectName(QStringLiteral("lostDialog"));
+    const Deal d = deals.get(dealId);
+    setWindowTitle(tr("Deal lost: %1").arg(d.name));
+    m_reason = new QComboBox(this);
+    m_reason->setObjectName(QStringLiteral("reasonCombo"));
+    m_reason->addItem(tr("Choose a reason…"), QString());
+    for (const QString &r : DealRules::lostReasons())
+        m_reason->addItem(DealText::lostReason(r), r);
+    m_competitor = new QLineEdit(this);
+    m_competitor->setObjectName(QStringLiteral("competitorEdit"));
+    m_competitor->setMaxLength(200);
+    m_note = new QPlainTextEdit(this);
+    m_note->setObjectName(QStringLiteral("noteEdit"));
+    m_error = errorLabel(this);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Reason"), m_reason);
+    form->addRow(tr("Competitor"), m_competitor);
+    form->addRow(tr("Note"), m_note);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(okCancel(this, tr("Mark lost")));
+}
+
+void LostDialog::accept()
+{
+    const QString reason = m_reason->currentData().toString();
+    if (reason.isEmpty()) {
+        showError(m_error, tr("Choose why the deal was lost."));
+        return;
+    }
+    try {
+        m_deals.markLost(m_dealId, reason, m_competitor->text().trimmed(), m_note->toPlainText().trimmed());
+        QDialog::accept();
+    } catch (const DomainError &e) {
+        showError(m_error, e.message());
+    }
+}
+
+DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent)
+    : QDialog(parent)
+    , m_deals(deals)
+    , m_dealId(dealId)
+{
+    setObjectName(QStringLiteral("dealDetailDialog"));
+    resize(520, 560);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("dealSummaryLabel"));
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_timeline = new QListWidget(this);
+    m_timeline->setObjectName(QStringLiteral("activityList"));
+    m_timeline->setWordWrap(true);
+    m_timeline->setAlternatingRowColors(true);
+    m_note = new QPlainTextEdit(this);
+    m_note->setObjectName(QStringLiteral("noteEdit"));
+    m_note->setPlaceholderText(tr("Write a note…"));
+    m_note->setMaximumHeight(90);
+    m_addNote = new QPushButton(tr("Add note"), this);
+    m_addNote->setObjectName(QStringLiteral("addNoteButton"));
+    m_error = errorLabel(this);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_addNote, &QPushButton::clicked, this, &DealDetailDialog::addNote);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(new QLabel(tr("Activity"), this));
+    layout->addWidget(m_timeline, 1);
+    layout->addWidget(m_note);
+    layout->addWidget(m_error);
+    auto *row = new QHBoxLayout;
+    row->addStretch();
+    row->addWidget(m_addNote);
+    layout->addLayout(row);
+    layout->addWidget(close);
+
+    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &id, const QString &) {
+        if (entity == QLatin1String("deal") && (id == m_dealId || id.isEmpty()))
+            refresh();
+    });
+    refresh();
+}
+
+void DealDetailDialog::refresh()
+{
+    const std::optional<Deal> d = m_deals.find(m_dealId);
+    if (!d) {
+        m_summary->setText(tr("This deal was deleted."));
+        m_timeline->clear();
+        m_addNote->setEnabled(false);
+        return;
+    }
+    setWindowTitle(tr("Deal: %1").arg(d->name));
+    const QLocale locale;
+    QStringList lines;
+    lines << d->name;
+    lines << tr("Stage: %1 · probability %2%").arg(d->stage).arg(d->probability);
+    lines << tr("Value: %1 %2").arg(locale.toString(d->effectiveValue(), 'f', 2), d->currency);
+    lines << tr("Contact: %1").arg(d->contactName.isEmpty() ? tr("none") : d->contactName);
+    lines << tr("Owner: %1").arg(d->assignedName.isEmpty() ? tr("unassigned") : d->assignedName);
+    if (!d->expectedCloseDate.isEmpty())
+        lines << tr("Expected close: %1").arg(d->expectedCloseDate);
+    if (!d->lostReason.isEmpty())
+        lines << tr("Lost: %1 %2").arg(DealText::lostReason(d->lostReason), d->competitorName);
+    if (d->isRotten)
+        lines << tr("No activity for a while: this deal is rotting.");
+    if (!d->description.isEmpty())
+        lines << d->description;
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+
+    m_timeline->clear();
+    for (const DealActivity &a : m_deals.activities(m_dealId)) {
+        const QString when =
+            locale.toString(QDateTime::fromString(a.createdAt, Qt::ISODateWithMs).toLocalTime(), QLocale::ShortFormat);
+        QString what;
+        if (a.type == QLatin1String("stage_change"))
+            what = a.from.isEmpty() ? tr("Created in %1").arg(a.to) : tr("Moved %1 → %2").arg(a.from, a.to);
+        else
+            what = a.type.at(0).toUpper() + a.type.mid(1);
+        QString text = QStringLiteral("%1 · %2").arg(when, what);
+        if (!a.userName.isEmpty())
+            text += QStringLiteral(" · ") + a.userName;
+        if (!a.content.isEmpty())
+            text += QLatin1Char('\n') + a.content;
+        auto *item = new QListWidgetItem(text, m_timeline);
+        item->setData(Qt::UserRole, a.id);
+    }
+}
+
+void DealDetailDialog::addNote()
+{
+    const QString text = m_note->toPlainText().trimmed();
+    if (text.isEmpty()) {
+        showError(m_error, tr("Write the note first."));
+        return;
+    }
+    try {
+        m_deals.addActivity(m_dealId, QStringLiteral("note"), text);
+        m_note->clear();
+        m_error->hide();
+        refresh();
+    } catch (const DomainError &e) {
+        showError(m_error, e.message());
+    }
+}

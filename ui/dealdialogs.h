@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QDialog>
+
+class DealRepository;
+class EventBus;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+
+// Asks for the closing data when a card is dropped on Won: the closed value (default: the deal's
+// value) and a note. OK stores it; an error stays in the dialog.
+class WonDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    WonDialog(DealRepository &deals, const QString &dealId, QWidget *parent = nullptr);
+    void accept() override;
+
+private:
+    DealRepository &m_deals;
+    QString m_dealId;
+    QDoubleSpinBox *m_closedValue;
+    QPlainTextEdit *m_note;
+    QLabel *m_error;
+};
+
+// Asks why a deal was lost (the reason list of the API), the competitor and a note.
+class LostDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    LostDialog(DealRepository &deals, const QString &dealId, QWidget *parent = nullptr);
+    void accept() override;
+
+private:
+    DealRepository &m_deals;
+    QString m_dealId;
+    QComboBox *m_reason;
+    QLineEdit *m_competitor;
+    QPlainTextEdit *m_note;
+    QLabel *m_error;
+};
+
+// A deal's detail: its fields, the activity timeline (newest first) and a box to add a note.
+// Follows changes of the deal made anywhere (EventBus).
+class DealDetailDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent = nullptr);
+    QListWidget *timeline() const { return m_timeline; }
+
+public slots:
+    void refresh();
+    void addNote();
+
+private:
+    DealRepository &m_deals;
+    QString m_dealId;
+    QLabel *m_summary;
+    QListWidget *m_timeline;
+    QPlainTextEdit *m_note;
+    QPushButton *m_addNote;
+    QLabel *m_error;
+};
+
+namespace DealText {
+// "Price", "Competitor", … for the loss reasons of the API.
+QString lostReason(const QString &reason);
+} // namespace DealText

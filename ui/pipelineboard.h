@@ -1,0 +1,64 @@
+#pragma once
+
+#include "dealrepository.h"
+#include "pipeline.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class DealColumnModel;
+class DealDetailDialog;
+class EventBus;
+class QChartView;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QTimer;
+class StageListView;
+
+// The Deals area: one column per stage of the chosen pipeline with its count and total, cards
+// dragged between columns to move a deal (Won and Lost ask for the closing data first), a deal
+// detail dialog on double-click, a pipeline switcher and a bar chart of value per stage. It
+// follows changes made anywhere (EventBus "deal" and "pipeline"), coalesced into one refresh.
+class PipelineBoard : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PipelineBoard(EventBus &bus, QWidget *parent = nullptr);
+
+    QString pipelineId() const { return m_pipeline.id; }
+    StageListView *column(const QString &stage) const;
+    DealColumnModel *columnModel(const QString &stage) const;
+    QLabel *columnHeader(const QString &stage) const;
+    QChartView *chart() const { return m_chart; }
+    DealRepository &deals() { return m_deals; }
+
+public slots:
+    // Moves a dropped deal: to an open stage at once, to won or lost through WonDialog / LostDialog.
+    void moveDeal(const QString &dealId, const QString &stage);
+    void openDeal(const QString &dealId);
+    void showPipeline(const QString &pipelineId);
+    // Reads summary and columns again (what a bus notification schedules).
+    void refresh();
+
+private:
+    void rebuildColumns();
+    void reloadPipelines();
+    void updateHeadersAndChart();
+    void warn(const QString &text);
+
+    DealRepository m_deals;
+    PipelineRepository m_pipelines;
+    EventBus &m_bus;
+    Pipeline m_pipeline;
+    QComboBox *m_pipelineCombo;
+    QLabel *m_summary;
+    QWidget *m_columnsHost;
+    QHBoxLayout *m_columnsLayout;
+    QChartView *m_chart;
+    QTimer *m_refreshTimer;
+    QVector<StageListView *> m_views;
+    QVector<DealColumnModel *> m_models;
+    QVector<QLabel *> m_headers;
+    QPointer<DealDetailDialog> m_detail;
+};

@@ -1,0 +1,296 @@
+#include "tasksview.h"
+
+#include "errors.h"
+#include "eventbus.h"
+#include "messageboxes.h"
+#include "taskdialog.h"
+#include "tasktablemodel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent)
+    : QObject(parent)
+    , m_tasks(tasks)
+{
+    connect(&bus, &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
+}
+
+void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    if (entity != QLatin1String("task") || change != QLatin1String("reminder"))
+        return;
+    std::optional<Task> t;
+    try {
+        t = m_tasks.find(id);
+    } catch (const std::exception &) {
+        return;
+    }
+    if (!t)
+        return;
+    QString due;
+    if (t->isAllDay())
+        due = QLocale().toString(t->dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
+    else if (!t->dueDate.isEmpty())
+        due =
+            QLocale().toString(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()), QLocale::ShortFormat);
+    m_lastMessage = due.isEmpty() ? t->title : tr("%1 — due %2").arg(t->title, due);
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(this);
+            QIcon icon = QApplication::windowIcon();
+            if (icon.isNull())
+                icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxInformation);
+            m_tray->setIcon(icon);
+            m_tray->setToolTip(tr("Liaison"));
+            m_tray->show();
+        }
+        m_tray->showMessage(tr("Task reminder"), m_lastMessage, QSystemTrayIcon::Information, 10000);
+    }
+    emit reminded(id, m_lastMessage);
+}
+
+TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_tasks(tasks)
+{
+    setObjectName(QStringLiteral("tasksView"));
+    auto *layout = new QVBoxLayout(this);
+
+    auto *quickRow = new QHBoxLayout;
+    m_quickAdd = new QLineEdit(this);
+    m_quickAdd->setObjectName(QStringLiteral("quickAddEdit"));
+    m_quickAdd->setPlaceholderText(tr("Add a task and press Enter…"));
+    m_quickWhen = new QComboBox(this);
+    m_quickWhen->setObjectName(QStringLiteral("quickAddWhen"));
+    m_quickWhen->addItem(tr("Today"), 0);
+    m_quickWhen->addItem(tr("Tomorrow"), 1);
+    m_quickWhen->addItem(tr("No date"), -1);
+    m_add = new QPushButton(tr("Add"), this);
+    m_add->setObjectName(QStringLiteral("quickAddButton"));
+    quickRow->addWidget(m_quickAdd, 1);
+    quickRow->addWidget(m_quickWhen);
+    quickRow->addWidget(m_add);
+    m_new = new QPushButton(tr("New…"), this);
+    m_new->setObjectName(QStringLiteral("newTaskButton"));
+    m_edit = new QPushButton(tr("Edit…"), this);
+    m_edit->setObjectName(QStringLiteral("editTaskButton"));
+    m_delete = new QPushButton(tr("Delete"), this);
+    m_delete->setObjectName(QStringLiteral("deleteTaskButton"));
+    quickRow->addSpacing(12);
+    quickRow->addWidget(m_new);
+    quickRow->addWidget(m_edit);
+    quickRow->addWidget(m_delete);
+    layout->addLayout(quickRow);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("tasksTabs"));
+    const TaskTableModel::Mode modes[] = {TaskTableModel::Mode::Today, TaskTableModel::Mode::Overdue,
+                                          TaskTableModel::Mode::Upcoming, TaskTableModel::Mode::All};
+    for (int i = 0; i < TabCount; ++i) {
+        auto *model = new TaskTableModel(tasks, modes[i], this);
+        auto *table = new QTableView(m_tabs);
+        table->setObjectName(QStringLiteral("tasksTable%1").arg(i));
+        table->setModel(model);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->setSelectionMode(QAbstractItemView::SingleSelection);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setSectionResizeMode(TaskTableModel::TitleColumn, QHeaderView::Stretch);
+        table->setAlternatingRowColors(true);
+        m_models << model;
+        m_tables << table;
+        m_tabs->addTab(table, QString());
+        connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
+        connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });
+        connect(table, &QTableView::doubleClicked, this, &TasksView::editTask);
+        connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TasksView::updateActions);
+        auto *deleteShortcut = new QShortcut(QKeySequence::Delete, table);
+        deleteShortcut->setContext(Qt::WidgetShortcut);
+        connect(deleteShortcut, &QShortcut::activated, this, &TasksView::deleteTask);
+    }
+    layout->addWidget(m_tabs, 1);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("tasksStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    m_notifier = new TaskReminderNotifier(tasks, bus, this);
+
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(RefreshDelayMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &TasksView::refresh);
+    connect(&bus, &EventBus::changed, this, &TasksView::onBusChanged);
+    connect(m_quickAdd, &QLineEdit::returnPressed, this, &TasksView::quickAdd);
+    connect(m_add, &QPushButton::clicked, this, &TasksView::quickAdd);
+    connect(m_new, &QPushButton::clicked, this, &TasksView::newTask);
+    connect(m_edit, &QPushButton::clicked, this, &TasksView::editTask);
+    connect(m_delete, &QPushButton::clicked, this, &TasksView::deleteTask);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &TasksView::updateActions);
+
+    refresh();
+}
+
+void TasksView::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    Q_UNUSED(id);
+    if (entity == QLatin1String("task") && change != QLatin1String("reminder"))
+        m_refreshTimer.start();
+}
+
+QString TasksView::currentTaskId() const
+{
+    QTableView *table = m_tables.value(m_tabs->currentIndex());
+    if (!table || !table->selectionModel()->hasSelection())
+        return {};
+    return table->selectionModel()->selectedRows().value(0).data(TaskTableModel::IdRole).toString();
+}
+
+bool TasksView::selectTask(const QString &id)
+{
+    const int tab = m_tabs->currentIndex();
+    const int row = m_models.at(tab)->rowOf(id);
+    if (row < 0)
+        return false;
+    m_tables.at(tab)->selectRow(row);
+    return true;
+}
+
+void TasksView::refresh()
+{
+    const QString keep = m_selectAfterRefresh.isEmpty() ? currentTaskId() : m_selectAfterRefresh;
+    m_selectAfterRefresh.clear();
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->reload();
+    updateCounts();
+    if (!keep.isEmpty())
+        selectTask(keep);
+    updateActions();
+}
+
+void TasksView::updateCounts()
+{
+    const QString names[] = {tr("Today"), tr("Overdue"), tr("Upcoming"), tr("All")};
+    for (int i = 0; i < TabCount; ++i)
+        m_tabs->setTabText(i, tr("%1 (%2)").arg(names[i]).arg(m_models.at(i)->openCount()));
+}
+
+void TasksView::updateActions()
+{
+    const bool selected = !currentTaskId().isEmpty();
+    m_edit->setEnabled(selected);
+    m_delete->setEnabled(selected);
+}
+
+void TasksView::showMessage(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+}
+
+void TasksView::quickAdd()
+{
+    const QString title = m_quickAdd->text().trimmed();
+    if (title.isEmpty())
+        return;
+    QJsonObject body{{QStringLiteral("title"), title}};
+    const int offset = m_quickWhen->currentData().toInt();
+    if (offset >= 0)
+        body.insert(QStringLiteral("dueDate"), m_tasks.today().addDays(offset).toString(Qt::ISODate));
+    try {
+        const Task t = m_tasks.create(body);
+        m_quickAdd->clear();
+        m_selectAfterRefresh = t.id;
+        showMessage(tr("Added “%1”.").arg(t.title));
+        refresh();
+    } catch (const DomainError &e) {
+        showMessage(e.message(), true);
+    } catch (const std::exception &e) {
+        showMessage(QString::fromUtf8(e.what()), true);
+    }
+}
+
+void TasksView::onCompleted(const QString &id, const QString &nextId)
+{
+    Q_UNUSED(id);
+    if (nextId.isEmpty()) {
+        showMessage(tr("Task done."));
+        return;
+    }
+    // Refreshed right after the check box's click returns (not after the bus delay; not inside the
+    // view's setData call) so that the next occurrence shows at once, selected.
+    m_selectAfterRefresh = nextId;
+    QTimer::singleShot(0, this, &TasksView::refresh);
+    const std::optional<Task> next = m_tasks.find(nextId);
+    if (next) {
+        const QString due =
+            next->isAllDay() || next->dueDate.isEmpty()
+                ? QLocale().toString(next->dueDay(m_tasks.timeZone()), QLocale::ShortFormat)
+                : QLocale().toString(next->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()),
+                                     QLocale::ShortFormat);
+        showMessage(tr("Task done. Next occurrence: %1.").arg(due));
+    }
+}
+
+void TasksView::newTask()
+{
+    auto *dialog = new TaskDialog(m_tasks, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, [this](const QString &id) {
+        m_selectAfterRefresh = id;
+        refresh();
+    });
+    m_dialog = dialog;
+    dialog->open();
+}
+
+void TasksView::editTask()
+{
+    const QString id = currentTaskId();
+    if (id.isEmpty())
+        return;
+    std::optional<Task> t = m_tasks.find(id);
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(m_tasks, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, [this](const QString &savedId) {
+        m_selectAfterRefresh = savedId;
+        refresh();
+    });
+    m_dialog = dialog;
+    dialog->open();
+}
+
+void TasksView::deleteTask()
+{
+    const QString id = currentTaskId();
+    if (id.isEmpty())
+        return;
+    const std::optional<Task> t = m_tasks.find(id);
+    if (!t)
+        return;
+    MessageBoxes::confirm(this, tr("Delete task"), tr("Delete the task “%1” and its notes?").arg(t->title),
+                          tr("Delete"), [this, id] {
+                              try {
+                                  m_tasks.remove(id);
+                                  showMessage(tr("Task deleted."));
+                                  refresh();
+                              } catch (const std::exception &e) {
+                                  showMessage(QString::fromUtf8(e.what()), true);
+                              }
+                          });
+}

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "taskdialog.h"
+#include "taskrepository.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class EventBus;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSystemTrayIcon;
+class QTabWidget;
+class QTableView;
+class TaskTableModel;
+
+// Shows task reminders as system-tray notifications: the scheduler (delivery thread) tells the bus
+// ("task", id, "reminder"); this shows the task's title and due time when the desktop has a tray.
+class TaskReminderNotifier : public QObject
+{
+    Q_OBJECT
+public:
+    TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent = nullptr);
+    QString lastMessage() const { return m_lastMessage; }
+
+signals:
+    // For every reminder, whether or not a tray could show it.
+    void reminded(const QString &taskId, const QString &message);
+
+private:
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+
+    TaskRepository &m_tasks;
+    QSystemTrayIcon *m_tray = nullptr;
+    QString m_lastMessage;
+};
+
+// The Tasks area: Today, Overdue, Upcoming and All tabs with counts, a quick-add line, one-click
+// done (the check box; a recurring task's next occurrence appears at once), New/Edit/Delete with
+// the task dialog (reminder and recurrence). It follows the event bus: a task changed anywhere
+// (the API, the scheduler) refreshes the tabs shortly after.
+class TasksView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int RefreshDelayMs = 50;
+    enum Tab
+    {
+        TodayTab,
+        OverdueTab,
+        UpcomingTab,
+        AllTab,
+        TabCount
+    };
+
+    TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent = nullptr);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    TaskTableModel *model(int tab) const { return m_models.value(tab); }
+    QTableView *table(int tab) const { return m_tables.value(tab); }
+    QLineEdit *quickAddField() const { return m_quickAdd; }
+    QComboBox *quickAddWhen() const { return m_quickWhen; }
+    QLabel *statusLabel() const { return m_status; }
+    TaskReminderNotifier *notifier() const { return m_notifier; }
+    TaskDialog *openDialog() const { return m_dialog; }
+    QString currentTaskId() const;
+    bool selectTask(const QString &id);
+
+public slots:
+    void quickAdd();
+    void newTask();
+    void editTask();
+    void deleteTask();
+    void refresh();
+
+private:
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onCompleted(const QString &id, const QString &nextId);
+    void showMessage(const QString &text, bool error = false);
+    void updateCounts();
+    void updateActions();
+
+    TaskRepository &m_tasks;
+    QTabWidget *m_tabs = nullptr;
+    QVector<TaskTableModel *> m_models;
+    QVector<QTableView *> m_tables;
+    QLineEdit *m_quickAdd = nullptr;
+    QComboBox *m_quickWhen = nullptr;
+    QPushButton *m_add = nullptr;
+    QPushButton *m_new = nullptr;
+    QPushButton *m_edit = nullptr;
+    QPushButton *m_delete = nullptr;
+    QLabel *m_status = nullptr;
+    QTimer m_refreshTimer;
+    QString m_selectAfterRefresh;
+    TaskReminderNotifier *m_notifier = nullptr;
+    QPointer<TaskDialog> m_dialog;
+};

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "taskrepository.h"
+
+#include <QAbstractTableModel>
+
+// The tasks of one tab of the Tasks area, read from the repository page by page (fetchMore), by due
+// date. The title column carries a check box: checking it completes the task (a recurring task's
+// next occurrence is created at once), unchecking reopens it.
+class TaskTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum class Mode
+    {
+        Today,    // due today, not cancelled (done ones stay, struck through)
+        Overdue,  // open and past due
+        Upcoming, // open and due after today
+        All,
+        Contact, // every task of one contact
+    };
+    enum Column
+    {
+        TitleColumn,
+        DueColumn,
+        PriorityColumn,
+        TypeColumn,
+        StatusColumn,
+        ColumnCount
+    };
+    static constexpr int IdRole = Qt::UserRole + 1;
+    static constexpr int PageSize = 200;
+
+    TaskTableModel(TaskRepository &tasks, Mode mode, QObject *parent = nullptr);
+
+    void setContactId(const QString &contactId);
+    // Reads the first page again.
+    void reload();
+    // The open tasks of this mode (the tab's count); All counts every task.
+    qint64 openCount() const;
+    qint64 total() const { return m_total; }
+    Task taskAt(int row) const { return m_items.value(row); }
+    int rowOf(const QString &id) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role) override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+signals:
+    // After a check box completed a task; nextId is the new occurrence (empty when none).
+    void taskCompleted(const QString &id, const QString &nextId);
+    void errorOccurred(const QString &message);
+
+private:
+    TaskQuery query(int page) const;
+
+    TaskRepository &m_tasks;
+    Mode m_mode;
+    QString m_contactId;
+    QVector<Task> m_items;
+    qint64 m_total = 0;
+    int m_pages = 0;
+};
