@@ -8,6 +8,7 @@
 #include "timeutil.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
 #include <QSqlQuery>
@@ -598,12 +599,33 @@ void DealRepository::remove(const QString &id, const QString &actor)
     Q_UNUSED(actor);
     Transaction tx;
     const Deal d = get(id);
+    // The deal's tasks stay, unlinked (tasks.deal_id has no foreign key: the areas migrate separately).
+    QStringList unlinked;
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT id FROM tasks WHERE deal_id = ?"), {d.id});
+        while (q.next())
+            unlinked << q.value(0).toString();
+    }
+    if (!unlinked.isEmpty()) {
+        Database::exec(QStringLiteral("UPDATE tasks SET deal_id = NULL, updated_at = ? WHERE deal_id = ?"),
+                       {TimeUtil::nowIso(), d.id});
+        for (const QString &taskId : std::as_const(unlinked)) {
+            Outbox::append(QStringLiteral("task.updated"),
+                           QJsonObject{{QStringLiteral("taskId"), taskId},
+                                       {QStringLiteral("dealId"), QJsonValue::Null},
+                                       {QStringLiteral("previousDealId"), d.id},
+                                       {QStringLiteral("changedFields"), QJsonArray{QStringLiteral("dealId")}}});
+        }
+    }
     Database::execCached(QStringLiteral("DELETE FROM deals WHERE seq = ?"), {d.seq});
     addTotals(d, -1);
     Outbox::append(QStringLiteral("deal.deleted"), eventData(d));
     tx.commit();
-    if (m_bus)
+    if (m_bus) {
         m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("deleted"));
+        for (const QString &taskId : std::as_const(unlinked))
+            m_bus->notify(QStringLiteral("task"), taskId, QStringLiteral("updated"));
+    }
 }
 
 std::optional<Deal> DealRepository::find(const QString &id) const

@@ -3,6 +3,7 @@
 // today/overdue in a time zone, reminder and overdue firing, and restart catch-up.
 #include "contactrepository.h"
 #include "database.h"
+#include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "taskrepository.h"
@@ -71,6 +72,25 @@ private slots:
         m_clock.t = utc(2026, 3, 2, 10, 0);
     }
     void cleanup() { m_db.reset(); }
+
+    void deletingADealUnlinksItsTasks()
+    {
+        const Deal deal = DealRepository().create({{"name", "Big deal"}, {"value", 1000}});
+        const Task t = repo().create({{"title", "Send offer"}, {"dealId", deal.id}});
+        QCOMPARE(repo().get(t.id).dealId, deal.id);
+        DealRepository(&m_bus).remove(deal.id);
+        QVERIFY(repo().get(t.id).dealId.isEmpty());
+        const QVector<Event> events = outbox();
+        bool deletedEvent = false;
+        bool unlinkedEvent = false;
+        for (const Event &e : events) {
+            deletedEvent |= e.name == "deal.deleted";
+            unlinkedEvent |= e.name == "task.updated" && e.data.value("taskId").toString() == t.id &&
+                             e.data.value("previousDealId").toString() == deal.id;
+        }
+        QVERIFY(deletedEvent);
+        QVERIFY(unlinkedEvent);
+    }
 
     void createsWithDefaultsAndEvent()
     {
