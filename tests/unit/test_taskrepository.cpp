@@ -80,7 +80,7 @@ private slots:
         QCOMPARE(repo().get(t.id).dealId, deal.id);
         DealRepository(&m_bus).remove(deal.id);
         QVERIFY(repo().get(t.id).dealId.isEmpty());
-        const QVector<Event> events = outbox();
+        const QVector<Event> events = outbox(QString());
         bool deletedEvent = false;
         bool unlinkedEvent = false;
         for (const Event &e : events) {
