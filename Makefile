@@ -35,7 +35,7 @@ help:
 	@echo "                     (the window where a display exists, else 'liaison serve')"
 	@echo "make test            install, build, run every test (ctest)"
 	@echo "make test-sanitize   the same tests in $(ASAN_DIR) with ASan + UBSan"
-	@echo "make bench           benchmark against nginx (scripts/bench.sh)"
+	@echo "make bench           build the benchmarks; run the one against nginx (scripts/bench.sh)"
 	@echo "make deps | build | format | translations | clean"
 
 deps: $(DEPS_STAMP)
@@ -75,6 +75,7 @@ test-sanitize: build-sanitize
 	    scripts/with-keyring.sh $(call CTEST_CMD,$(ASAN_DIR))
 
 bench: build
+	cmake --build $(BUILD_DIR) --target benchmarks -j$(JOBS)
 	scripts/bench.sh
 
 # clang-format is not a build dependency: install it (apt-get install clang-format) to format.

@@ -103,6 +103,7 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
            readInt(*this, QStringLiteral("server/loginFailuresPer15Minutes"), 10, 0, 100000, &c->loginFailuresPerWindow,
                    error) &&
            readInt(*this, QStringLiteral("server/idleTimeoutSeconds"), 60, 1, 86400, &idleSeconds, error) &&
+           readInt(*this, QStringLiteral("server/threads"), 0, 0, 8, &c->threads, error) &&
            readInt(*this, QStringLiteral("auth/accessTokenMinutes"), 15, 15, 60, &c->accessTokenMinutes, error) &&
            readInt(*this, QStringLiteral("auth/refreshTokenDays"), 30, 1, 365, &c->refreshTokenDays, error) &&
            (c->limits.idleTimeoutMs = idleSeconds * 1000, true);

@@ -6,6 +6,8 @@
 #include "contactrepository.h"
 #include "database.h"
 #include "deliverythread.h"
+#include "inboxarea.h"
+#include "conversationrepository.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "mainwindow.h"
@@ -283,9 +285,11 @@ int runDesktop(int argc, char **argv, Environment &env)
     ContactRepository contacts(&bus);
     ApiKeyRepository apiKeys(&bus);
     TaskRepository tasks(&bus, env.settings->tasksTimeZone());
+    ConversationRepository conversations(&bus);
     MainWindow window(contacts, apiKeys, bus);
     window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);
     window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
+    addInboxArea(window, conversations, bus);
     window.show();
     std::unique_ptr<ServerThread> server;
     if (configured) {

@@ -24,6 +24,9 @@ struct ContactQuery
     // see SegmentRules::compile); empty: none. Never built from user text: only from bound values.
     QString extraWhere;
     QVariantList extraValues;
+    // The total of this query when the caller has just counted it (-1: unknown). With it, listPage()
+    // picks its plan for a large result: walk the newest-first index rather than sort every match.
+    qint64 knownTotal = -1;
 };
 
 struct ContactPage
@@ -49,7 +52,11 @@ public:
     std::optional<Contact> find(const QString &id) const;
     Contact get(const QString &id) const; // throws NotFound
 
+    // One page and the total of the query (list = listPage + count).
     ContactPage list(const ContactQuery &query) const;
+    // The items of one page only, without counting (a lazy view counts once per query and passes
+    // that count as knownTotal).
+    QVector<Contact> listPage(const ContactQuery &query) const;
     qint64 count(const ContactQuery &query) const;
 
     // Adds tags not yet present (case-insensitive); returns the updated contact. Idempotent.

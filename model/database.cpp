@@ -7,7 +7,10 @@
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QSqlError>
+#include <QSqlDriver>
 #include <QThread>
+
+#include <sqlite3.h>
 
 #include <atomic>
 #include <memory>
@@ -29,12 +32,21 @@ struct ThreadConnection
     int depth = 0; // nested Transaction objects
     // Node-based, so that a reference execCached() returned stays valid when other statements are added.
     std::unordered_map<QString, QSqlQuery> cache;
+    // Statements of select(), SQLite only; finalized before the connection closes.
+    std::unordered_map<QString, sqlite3_stmt *> statements;
+    sqlite3 *handle = nullptr;
+    bool handleChecked = false;
 
     void close()
     {
         if (name.isEmpty())
             return;
         cache.clear();
+        for (auto &entry : statements)
+            sqlite3_finalize(entry.second);
+        statements.clear();
+        handle = nullptr;
+        handleChecked = false;
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
             if (db.isOpen()) {
@@ -139,6 +151,160 @@ QSqlQuery &Database::execCached(const QString &sql, const QVariantList &values)
     if (!q.exec())
         fail(QStringLiteral("query failed [%1]").arg(sql), q.lastError());
     return q;
+}
+
+namespace {
+sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
+{
+    if (!c.handleChecked) {
+        c.handleChecked = true;
+        const QVariant v = db.driver()->handle();
+        if (v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)
+            c.handle = *static_cast<sqlite3 *const *>(v.constData());
+    }
+    return c.handle;
+}
+
+[[noreturn]] void failSqlite(sqlite3 *h, const QString &sql)
+{
+    const QString message = QStringLiteral("query failed [%1]: %2").arg(sql, QString::fromUtf8(sqlite3_errmsg(h)));
+    qCWarning(lcDb).noquote() << message;
+    throw DatabaseError(message.toStdString());
+}
+
+void bindSqlite(sqlite3 *h, sqlite3_stmt *stmt, const QString &sql, const QVariantList &values)
+{
+    for (int i = 0; i < values.size(); ++i) {
+        const QVariant &v = values.at(i);
+        int rc = SQLITE_OK;
+        if (v.isNull()) {
+            rc = sqlite3_bind_null(stmt, i + 1);
+        } else {
+            switch (v.typeId()) {
+            case QMetaType::Int:
+            case QMetaType::UInt:
+            case QMetaType::LongLong:
+            case QMetaType::ULongLong:
+            case QMetaType::Bool:
+                rc = sqlite3_bind_int64(stmt, i + 1, v.toLongLong());
+                break;
+            case QMetaType::Double:
+                rc = sqlite3_bind_double(stmt, i + 1, v.toDouble());
+                break;
+            case QMetaType::QByteArray: {
+                const QByteArray b = v.toByteArray();
+                rc = sqlite3_bind_blob(stmt, i + 1, b.constData(), int(b.size()), SQLITE_TRANSIENT);
+                break;
+            }
+            default: {
+                const QString t = v.toString();
+                rc = sqlite3_bind_text16(stmt, i + 1, t.utf16(), int(t.size() * 2), SQLITE_TRANSIENT);
+                break;
+            }
+            }
+        }
+        if (rc != SQLITE_OK)
+            failSqlite(h, sql);
+    }
+}
+} // namespace
+
+QString SqlRow::text(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toString();
+    auto *stmt = static_cast<sqlite3_stmt *>(m_stmt);
+    const void *data = sqlite3_column_text16(stmt, column);
+    if (!data)
+        return QString();
+    return QString(static_cast<const QChar *>(data), sqlite3_column_bytes16(stmt, column) / 2);
+}
+
+qint64 SqlRow::integer(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toLongLong();
+    return sqlite3_column_int64(static_cast<sqlite3_stmt *>(m_stmt), column);
+}
+
+double SqlRow::real(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toDouble();
+    return sqlite3_column_double(static_cast<sqlite3_stmt *>(m_stmt), column);
+}
+
+QByteArray SqlRow::bytes(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toByteArray();
+    auto *stmt = static_cast<sqlite3_stmt *>(m_stmt);
+    const void *data = sqlite3_column_blob(stmt, column);
+    return data ? QByteArray(static_cast<const char *>(data), sqlite3_column_bytes(stmt, column)) : QByteArray();
+}
+
+bool SqlRow::isNull(int column) const
+{
+    if (m_query)
+        return m_query->value(column).isNull();
+    return sqlite3_column_type(static_cast<sqlite3_stmt *>(m_stmt), column) == SQLITE_NULL;
+}
+
+void Database::select(const QString &sql, const QVariantList &values, const std::function<void(const SqlRow &)> &row,
+                      bool cacheStatement)
+{
+    const QSqlDatabase db = connection();
+    ThreadConnection &c = threadConnection();
+    sqlite3 *h = sqliteHandle(c, db);
+    SqlRow r;
+    if (!h) {
+        QSqlQuery uncached;
+        QSqlQuery &q = cacheStatement ? execCached(sql, values) : (uncached = exec(sql, values));
+        r.m_query = &q;
+        while (q.next())
+            row(r);
+        q.finish();
+        return;
+    }
+    sqlite3_stmt *stmt = nullptr;
+    auto it = cacheStatement ? c.statements.find(sql) : c.statements.end();
+    if (it != c.statements.end()) {
+        stmt = it->second;
+    } else {
+        if (sqlite3_prepare_v3(h, sql.toUtf8().constData(), -1, cacheStatement ? SQLITE_PREPARE_PERSISTENT : 0, &stmt,
+                               nullptr)
+            != SQLITE_OK)
+            failSqlite(h, sql);
+        if (cacheStatement)
+            c.statements.emplace(sql, stmt);
+    }
+    // Reset (or finalize) on every way out, so that the statement holds no read lock after the call.
+    struct Reset
+    {
+        sqlite3_stmt *s;
+        bool keep;
+        ~Reset()
+        {
+            if (keep) {
+                sqlite3_reset(s);
+                sqlite3_clear_bindings(s);
+            } else {
+                sqlite3_finalize(s);
+            }
+        }
+    } reset{stmt, cacheStatement};
+    bindSqlite(h, stmt, sql, values);
+    r.m_stmt = stmt;
+    for (;;) {
+        const int rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW) {
+            row(r);
+            continue;
+        }
+        if (rc == SQLITE_DONE)
+            break;
+        failSqlite(h, sql);
+    }
 }
 
 int Database::migrate()

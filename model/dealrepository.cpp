@@ -828,19 +828,16 @@ PipelineSummary DealRepository::summary(const QString &pipelineId, const QString
 QJsonArray DealRepository::forContact(const QString &contactId) const
 {
     QJsonArray out;
-    QSqlQuery &q = Database::execCached(
-        QStringLiteral("SELECT id, name, value, currency, stage, pipeline_id FROM deals WHERE contact_id = ? "
-                       "ORDER BY created_at DESC, seq DESC"),
-        {contactId});
-    while (q.next()) {
-        out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toString()},
-                               {QStringLiteral("name"), q.value(1).toString()},
-                               {QStringLiteral("value"), q.value(2).toDouble()},
-                               {QStringLiteral("currency"), q.value(3).toString()},
-                               {QStringLiteral("stage"), q.value(4).toString()},
-                               {QStringLiteral("pipelineId"), q.value(5).toString()}});
-    }
-    q.finish();
+    Database::select(QStringLiteral("SELECT id, name, value, currency, stage, pipeline_id FROM deals WHERE contact_id = ? "
+                                    "ORDER BY created_at DESC, seq DESC"),
+                     {contactId}, [&out](const SqlRow &r) {
+                         out.append(QJsonObject{{QStringLiteral("id"), r.text(0)},
+                                                {QStringLiteral("name"), r.text(1)},
+                                                {QStringLiteral("value"), r.real(2)},
+                                                {QStringLiteral("currency"), r.text(3)},
+                                                {QStringLiteral("stage"), r.text(4)},
+                                                {QStringLiteral("pipelineId"), r.text(5)}});
+                     });
     return out;
 }
 

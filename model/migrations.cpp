@@ -351,6 +351,147 @@ const QVector<Migration> &migrations()
                  body BLOB NOT NULL))",
              "CREATE INDEX incoming_webhook_calls_endpoint ON incoming_webhook_calls(endpoint_id, seq)",
          }},
+        {6,
+         "performance: task indexes in list order; customField values for segment rules",
+         {
+             // Tasks: every list is ordered by (coalesce(due_at, '~'), seq): by due instant, undated
+             // last, then by creation (see TaskRepository). These indexes hold that order behind each
+             // common filter, so ORDER BY ... LIMIT/OFFSET reads a range of one index instead of
+             // sorting every match. They replace the single-column and (status, due_at) indexes of
+             // migration 4 (contact_id, deal_id and assigned_to still lead an index, for the foreign keys).
+             "DROP INDEX tasks_due",
+             "DROP INDEX tasks_status_due",
+             "DROP INDEX tasks_due_date",
+             "DROP INDEX tasks_contact",
+             "DROP INDEX tasks_deal",
+             "DROP INDEX tasks_assigned",
+             // Past (key, seq) they carry the columns the due, status and priority conditions read, so
+             // that a count or a filtered page reads the index alone, not one table row per candidate.
+             "CREATE INDEX tasks_order ON tasks(coalesce(due_at, '~'), seq, due_all_day, due_date, due_at, status)",
+             "CREATE INDEX tasks_status_order ON tasks(status, coalesce(due_at, '~'), seq, due_all_day, due_date, "
+             "due_at, priority)",
+             "CREATE INDEX tasks_assigned_order ON tasks(assigned_to, coalesce(due_at, '~'), seq, due_all_day, "
+             "due_date, due_at, status)",
+             "CREATE INDEX tasks_contact_order ON tasks(contact_id, coalesce(due_at, '~'), seq)",
+             "CREATE INDEX tasks_deal_order ON tasks(deal_id, coalesce(due_at, '~'), seq)",
+             // Open tasks (overdue, upcoming) in list order, with what the due conditions read; the
+             // repository asks for them as "(status IN ('pending', 'in_progress')) = 1".
+             "CREATE INDEX tasks_open_order ON tasks((status IN ('pending', 'in_progress')), coalesce(due_at, '~'), "
+             "seq, due_all_day, due_date, due_at, status)",
+             // Segments: the top-level values of contacts.custom_fields, one row per contact and key, so
+             // that customField rules read an index instead of json_extract over every contact.
+             // type: json_type; value_text: CAST(json_extract(...) AS TEXT) (NULL for JSON null);
+             // value_num: the value of an integer or real, else NULL (no declared type: stored as is).
+             R"(CREATE TABLE contact_custom_fields (
+                 contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 key TEXT NOT NULL,
+                 type TEXT NOT NULL,
+                 value_text TEXT,
+                 value_num,
+                 PRIMARY KEY (contact_seq, key)) WITHOUT ROWID)",
+             // Kept by triggers, in the transaction of whatever writes a contact (the repository, the
+             // widget, an import): INSERT OR IGNORE keeps the first of duplicate keys, as json_extract
+             // reads them; malformed JSON gives no rows. Deleting a contact cascades.
+             R"(CREATE TRIGGER contacts_custom_fields_insert AFTER INSERT ON contacts
+                WHEN NEW.custom_fields != '{}' BEGIN
+                  INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                  SELECT NEW.seq, j.key, j.type, CAST(j.value AS TEXT),
+                         CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                  FROM json_each(NEW.custom_fields) j
+                  WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
+                END)",
+             R"(CREATE TRIGGER contacts_custom_fields_update AFTER UPDATE OF custom_fields ON contacts
+                WHEN OLD.custom_fields IS NOT NEW.custom_fields BEGIN
+                  DELETE FROM contact_custom_fields WHERE contact_seq = NEW.seq;
+                  INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                  SELECT NEW.seq, j.key, j.type, CAST(j.value AS TEXT),
+                         CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                  FROM json_each(NEW.custom_fields) j
+                  WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
+                END)",
+             // The contacts stored so far.
+             R"(INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                SELECT c.seq, j.key, j.type, CAST(j.value AS TEXT),
+                       CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                FROM contacts c, json_each(c.custom_fields) j
+                WHERE c.custom_fields != '{}' AND json_valid(c.custom_fields) AND json_type(c.custom_fields) = 'object')",
+             // Indexed after the backfill (building from filled rows is faster). _text: equals (NOCASE),
+             // contains, startsWith, empty; _num: numbers compared or equal; _string: strings compared.
+             "CREATE INDEX contact_custom_fields_text ON contact_custom_fields(key, value_text COLLATE NOCASE)",
+             "CREATE INDEX contact_custom_fields_num ON contact_custom_fields(key, value_num) WHERE value_num IS NOT NULL",
+             "CREATE INDEX contact_custom_fields_string ON contact_custom_fields(key, value_text) WHERE type = 'text'",
+         }},
+        {7,
+         "inbox: conversations, messages, web widget visitors",
+         {
+             // external_id: the contact's address on the channel (phone, chat id, IGSID, visitor id).
+             // first_response_seconds: from the first incoming message to the first outgoing one after it.
+             R"(CREATE TABLE conversations (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                 channel TEXT NOT NULL,
+                 channel_id TEXT NOT NULL DEFAULT '',
+                 external_id TEXT,
+                 status TEXT NOT NULL DEFAULT 'open',
+                 assigned_to TEXT REFERENCES users(id) ON DELETE SET NULL,
+                 tags TEXT NOT NULL DEFAULT '[]',
+                 source TEXT NOT NULL DEFAULT '',
+                 first_incoming_at TEXT,
+                 first_response_seconds INTEGER,
+                 total_messages INTEGER NOT NULL DEFAULT 0,
+                 unread_count INTEGER NOT NULL DEFAULT 0,
+                 last_message_text TEXT,
+                 last_message_direction TEXT,
+                 last_message_at TEXT,
+                 last_activity_at TEXT NOT NULL,
+                 closed_at TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX conversations_activity ON conversations(last_activity_at, seq)",
+             "CREATE INDEX conversations_status ON conversations(status, last_activity_at)",
+             "CREATE INDEX conversations_contact ON conversations(contact_id, channel, external_id)",
+             "CREATE INDEX conversations_assigned ON conversations(assigned_to)",
+             R"(CREATE TABLE messages (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 conversation_seq INTEGER NOT NULL REFERENCES conversations(seq) ON DELETE CASCADE,
+                 conversation_id TEXT NOT NULL,
+                 contact_id TEXT NOT NULL,
+                 channel TEXT NOT NULL,
+                 direction TEXT NOT NULL,
+                 type TEXT NOT NULL DEFAULT 'text',
+                 text TEXT NOT NULL DEFAULT '',
+                 media_url TEXT,
+                 caption TEXT,
+                 filename TEXT,
+                 payload TEXT,
+                 status TEXT NOT NULL,
+                 sent_at TEXT,
+                 delivered_at TEXT,
+                 read_at TEXT,
+                 failed_at TEXT,
+                 failed_reason TEXT,
+                 provider_id TEXT,
+                 sender_type TEXT NOT NULL DEFAULT '',
+                 sender_id TEXT,
+                 sender_name TEXT NOT NULL DEFAULT '',
+                 sentiment_score INTEGER NOT NULL DEFAULT 0,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX messages_conversation ON messages(conversation_seq, seq)",
+             "CREATE INDEX messages_contact ON messages(contact_id, direction, seq)",
+             "CREATE INDEX messages_created ON messages(created_at)",
+             "CREATE UNIQUE INDEX messages_provider ON messages(channel, provider_id) WHERE provider_id IS NOT NULL",
+             R"(CREATE TABLE widget_visitors (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 token_hash TEXT NOT NULL UNIQUE,
+                 contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                 conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                 name TEXT NOT NULL DEFAULT '',
+                 email TEXT NOT NULL DEFAULT '',
+                 created_at TEXT NOT NULL))",
+         }},
     };
     return list;
 }

@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <functional>
 
 namespace {
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
@@ -479,14 +480,29 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
         break;
     }
     case FieldType::Any: {
-        // customField.<key>: the key is checked against [A-Za-z0-9_.-] and bound as the JSON path
-        // $."key" (quoted, so that a dot stays part of the key), never written into the SQL.
-        const QString jsonPath = QStringLiteral("$.\"%1\"").arg(field.mid(kCustomPrefix.size()));
-        auto j = [&] { return QStringLiteral("json_extract(c.custom_fields, ") + bind(jsonPath) + QLatin1Char(')'); };
-        auto jType = [&] { return QStringLiteral("json_type(c.custom_fields, ") + bind(jsonPath) + QLatin1Char(')'); };
-        auto jText = [&] { return QStringLiteral("CAST(") + j() + QStringLiteral(" AS TEXT)"); };
+        // customField.<key> is answered from contact_custom_fields (migration 6): one row per contact
+        // and top-level key of its custom_fields, kept by triggers in the contact's own transaction,
+        // holding type = json_type, value_text = CAST(json_extract AS TEXT) and value_num = the value
+        // when it is an integer or a real. Each condition below is, row for row, the json_extract
+        // condition it replaces, but runs on an index of (key, value) instead of parsing the JSON of
+        // every contact. A contact without the key has no row: the negative operators (notEquals,
+        // notContains, isEmpty) include it, as before. The key (checked against [A-Za-z0-9_.-]) is
+        // bound, never written into the SQL.
+        const QString key = field.mid(kCustomPrefix.size());
+        // "c.seq [NOT] IN (contacts whose row for key meets cond)"; cond is built after the key is
+        // bound, so that the values are bound in the order their ? appear.
+        auto members = [&](bool in, const std::function<QString()> &cond) {
+            QString s = in ? QStringLiteral("c.seq IN (") : QStringLiteral("c.seq NOT IN (");
+            s += QStringLiteral("SELECT contact_seq FROM contact_custom_fields WHERE key = ");
+            s += bind(key);
+            s += QStringLiteral(" AND ");
+            s += cond();
+            s += QLatin1Char(')');
+            return s;
+        };
         if (emptiness) {
-            *sql = textSql(jText(), op, {});
+            // Empty: no key, JSON null or "" (a CAST to text that is NULL or '').
+            *sql = members(op == QLatin1String("isNotEmpty"), [] { return QStringLiteral("value_text != ''"); });
             break;
         }
         // A comparable value: a number (compared with stored numbers) or a string (compared as text
@@ -506,16 +522,13 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
             fail(path, QStringLiteral("value for %1 must be a non-empty string or a number").arg(field));
             return false;
         };
-        // Each += is its own statement: the values are bound in the order their ? appear.
+        // Ordering compares a number with stored numbers (value_num is set for those only) and a
+        // string with stored strings, by code point (BINARY, as json_extract's text compared).
         auto compare = [&](const QVariant &v, const QString &cmp) {
             const bool numeric = v.typeId() == QMetaType::Double;
-            QString s = QStringLiteral("(");
-            s += jType();
-            s += numeric ? QStringLiteral(" IN ('integer', 'real') AND ") : QStringLiteral(" = 'text' AND ");
-            s += j();
+            QString s = numeric ? QStringLiteral("value_num") : QStringLiteral("type = 'text' AND value_text");
             s += cmp;
             s += bind(v);
-            s += QLatin1Char(')');
             return s;
         };
         if (between) {
@@ -530,12 +543,12 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
                 a.typeId() == QMetaType::Double ? a.toDouble() > b.toDouble() : a.toString() > b.toString();
             if (swap)
                 std::swap(a, b);
-            QString s = QStringLiteral("(");
-            s += compare(a, QStringLiteral(" >= "));
-            s += QStringLiteral(" AND ");
-            s += compare(b, QStringLiteral(" <= "));
-            s += QLatin1Char(')');
-            *sql = s;
+            *sql = members(true, [&] {
+                QString s = compare(a, QStringLiteral(" >= "));
+                s += QStringLiteral(" AND ");
+                s += compare(b, QStringLiteral(" <= "));
+                return s;
+            });
             break;
         }
         QVariant v;
@@ -547,27 +560,39 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
         auto equals = [&] {
             QString s = QStringLiteral("(");
             if (numeric) {
-                s += j();
-                s += QStringLiteral(" = ");
+                s += QStringLiteral("value_num = ");
                 s += bind(v);
                 s += QStringLiteral(" OR ");
             }
-            s += jText();
-            s += QStringLiteral(" = ");
+            s += QStringLiteral("value_text = ");
             s += bind(textForm);
-            s += QStringLiteral(" COLLATE NOCASE)");
+            s += QStringLiteral(" COLLATE NOCASE");
+            // json_extract gave true and false as 1 and 0, equal to the numbers 1 and 0. Their text
+            // ('1', '0') matches already unless the number's text differs (-0).
+            if (numeric && v.toDouble() == 1.0 && textForm != QLatin1String("1"))
+                s += QStringLiteral(" OR type = 'true'");
+            if (numeric && v.toDouble() == 0.0 && textForm != QLatin1String("0"))
+                s += QStringLiteral(" OR type = 'false'");
+            s += QLatin1Char(')');
             return s;
         };
+        auto like = [&](const QString &pattern) {
+            return [&, pattern] { return QStringLiteral("value_text LIKE ") + bind(pattern) + kEscape; };
+        };
         if (op == QLatin1String("equals"))
-            *sql = equals();
+            *sql = members(true, equals);
         else if (op == QLatin1String("notEquals"))
-            *sql = QStringLiteral("NOT coalesce(") + equals() + QStringLiteral(", 0)");
+            *sql = members(false, equals);
         else if (op == QLatin1String("greaterThan"))
-            *sql = compare(v, QStringLiteral(" > "));
+            *sql = members(true, [&] { return compare(v, QStringLiteral(" > ")); });
         else if (op == QLatin1String("lessThan"))
-            *sql = compare(v, QStringLiteral(" < "));
+            *sql = members(true, [&] { return compare(v, QStringLiteral(" < ")); });
+        else if (op == QLatin1String("contains"))
+            *sql = members(true, like(QLatin1Char('%') + likeEscape(textForm) + QLatin1Char('%')));
+        else if (op == QLatin1String("notContains"))
+            *sql = members(false, like(QLatin1Char('%') + likeEscape(textForm) + QLatin1Char('%')));
         else
-            *sql = textSql(jText(), op, textForm);
+            *sql = members(true, like(likeEscape(textForm) + QLatin1Char('%')));
         break;
     }
     }

@@ -9,13 +9,26 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+#include <utility>
+
 namespace {
 const QString kColumns = QStringLiteral(
     "t.seq, t.id, t.title, t.description, t.type, t.status, t.priority, t.due_date, t.assigned_to, t.contact_id, "
     "t.deal_id, t.reminder_enabled, t.reminder_before, t.reminder_sent_at, t.recurrence, t.series_start, "
     "t.previous_task_id, t.next_task_id, t.completed_at, t.completed_by, t.overdue_notified_at, t.created_by, "
     "t.created_at, t.updated_at");
-const QString kOpen = QStringLiteral("t.status IN ('pending', 'in_progress')");
+// Open (pending or in_progress), written as an equality on the leading expression of the index
+// tasks_open_order (migration 6), so that overdue and open-only lists range over that index in due
+// order. status is NOT NULL: the expression is 0 or 1, never NULL.
+const QString kOpen = QStringLiteral("(t.status IN ('pending', 'in_progress')) = 1");
+// The list order: by due instant, undated last, then by creation (seq). '~' sorts after every ISO
+// 8601 instant, so this is "due_at IS NULL, due_at, seq" in one expression that the indexes of
+// migration 6 (tasks_order, tasks_status_order, tasks_assigned_order, tasks_contact_order,
+// tasks_deal_order, tasks_open_order) hold: ORDER BY ... LIMIT/OFFSET walks an index, no sort.
+const QString kDueKey = QStringLiteral("coalesce(t.due_at, '~')");
+const QString kOrder = QStringLiteral(" ORDER BY coalesce(t.due_at, '~'), t.seq");
+const QString kOpenFirstOrder =
+    QStringLiteral(" ORDER BY t.status NOT IN ('pending', 'in_progress'), coalesce(t.due_at, '~'), t.seq");
 
 QVariant textOrNull(const QString &s)
 {
@@ -120,6 +133,15 @@ QDate firstDayStartingAtOrAfter(const QDateTime &instant, const QTimeZone &tz)
     return d.startOfDay(tz) >= instant ? d : d.addDays(1);
 }
 
+// Midnight UTC of a day as stored text. An all-day task due on day D has due_at = the start of D in
+// the time zone in force when it was written: within a day of utcMidnight(D) whatever that zone was
+// (offsets stay within +-14 h). The date conditions below hold exactly as before; each also gets a
+// redundant, slightly wider range on kDueKey so that an index serves it instead of a full scan.
+QString utcMidnight(const QDate &d)
+{
+    return TimeUtil::iso(d.startOfDay(QTimeZone::utc()));
+}
+
 Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &today, const QDateTime &now)
 {
     Filter f;
@@ -149,24 +171,44 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
         clauses << QStringLiteral("t.deal_id = ?");
         f.values << query.dealId;
     }
+    // A range on kDueKey implied by the condition that follows it (see utcMidnight).
+    auto dueAtLeast = [&](const QString &bound) {
+        clauses << kDueKey + QStringLiteral(" >= ?");
+        f.values << bound;
+    };
+    auto dueBelow = [&](const QString &bound) {
+        clauses << kDueKey + QStringLiteral(" < ?");
+        f.values << bound;
+    };
     if (query.dueOn) {
+        const QString from = TimeUtil::iso(query.dueOn->startOfDay(tz));
+        const QString to = TimeUtil::iso(query.dueOn->addDays(1).startOfDay(tz));
+        dueAtLeast(qMin(from, utcMidnight(query.dueOn->addDays(-1))));
+        dueBelow(qMax(to, utcMidnight(query.dueOn->addDays(2))));
         clauses << QStringLiteral(
             "((t.due_all_day = 1 AND t.due_date = ?) OR (t.due_all_day = 0 AND t.due_at >= ? AND t.due_at < ?))");
-        f.values << isoDate(*query.dueOn) << TimeUtil::iso(query.dueOn->startOfDay(tz))
-                 << TimeUtil::iso(query.dueOn->addDays(1).startOfDay(tz));
+        f.values << isoDate(*query.dueOn) << from << to;
     }
     if (query.dueAfter) {
+        const QDate day = firstDayStartingAtOrAfter(*query.dueAfter, tz);
+        const QString at = TimeUtil::iso(*query.dueAfter);
+        dueAtLeast(qMin(at, utcMidnight(day.addDays(-1))));
         clauses << QStringLiteral("((t.due_all_day = 1 AND t.due_date >= ?) OR (t.due_all_day = 0 AND t.due_at >= ?))");
-        f.values << isoDate(firstDayStartingAtOrAfter(*query.dueAfter, tz)) << TimeUtil::iso(*query.dueAfter);
+        f.values << isoDate(day) << at;
     }
     if (query.dueBefore) {
+        const QDate day = firstDayStartingAtOrAfter(*query.dueBefore, tz);
+        const QString at = TimeUtil::iso(*query.dueBefore);
+        dueBelow(qMax(at, utcMidnight(day.addDays(1))));
         clauses << QStringLiteral("((t.due_all_day = 1 AND t.due_date < ?) OR (t.due_all_day = 0 AND t.due_at < ?))");
-        f.values << isoDate(firstDayStartingAtOrAfter(*query.dueBefore, tz)) << TimeUtil::iso(*query.dueBefore);
+        f.values << isoDate(day) << at;
     }
     if (query.overdueOnly) {
-        clauses << kOpen
-                << QStringLiteral("((t.due_all_day = 1 AND t.due_date < ?) OR (t.due_all_day = 0 AND t.due_at < ?))");
-        f.values << isoDate(today) << TimeUtil::iso(now);
+        const QString at = TimeUtil::iso(now);
+        clauses << kOpen;
+        dueBelow(qMax(at, utcMidnight(today.addDays(1))));
+        clauses << QStringLiteral("((t.due_all_day = 1 AND t.due_date < ?) OR (t.due_all_day = 0 AND t.due_at < ?))");
+        f.values << isoDate(today) << at;
     }
     if (query.openOnly)
         clauses << kOpen;
@@ -609,20 +651,35 @@ Task TaskRepository::get(const QString &id) const
     return *t;
 }
 
+namespace {
+struct Statement
+{
+    QString sql;
+    QVariantList values;
+};
+
+// The page of list(): ORDER BY + LIMIT/OFFSET in SQL, on an index in that order (migration 6).
+Statement pageStatement(const TaskQuery &query, const Filter &f)
+{
+    Statement s{QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM tasks t") + f.where +
+                    (query.openFirst ? kOpenFirstOrder : kOrder) + QStringLiteral(" LIMIT ? OFFSET ?"),
+                f.values};
+    const int limit = qBound(1, query.limit, 5000);
+    s.values << limit << qint64(qMax(1, query.page) - 1) * limit;
+    return s;
+}
+
+Statement countStatement(const Filter &f)
+{
+    return {QStringLiteral("SELECT count(*) FROM tasks t") + f.where, f.values};
+}
+} // namespace
+
 TaskPage TaskRepository::list(const TaskQuery &query) const
 {
     TaskPage page;
-    const Filter f = buildFilter(query, m_tz, today(), m_clock->now());
-    QVariantList values = f.values;
-    const int limit = qBound(1, query.limit, 5000);
-    const qint64 offset = qint64(qMax(1, query.page) - 1) * limit;
-    values << limit << offset;
-    const QString order = query.openFirst ? QStringLiteral(" ORDER BY t.status NOT IN ('pending', 'in_progress'), "
-                                                           "t.due_at IS NULL, t.due_at, t.seq")
-                                          : QStringLiteral(" ORDER BY t.due_at IS NULL, t.due_at, t.seq");
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM tasks t") +
-                                            f.where + order + QStringLiteral(" LIMIT ? OFFSET ?"),
-                                        values);
+    const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_clock->now()));
+    QSqlQuery &q = Database::execCached(s.sql, s.values);
     while (q.next())
         page.items.append(fromRow(q));
     q.finish();
@@ -632,11 +689,24 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
 
 qint64 TaskRepository::count(const TaskQuery &query) const
 {
-    const Filter f = buildFilter(query, m_tz, today(), m_clock->now());
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT count(*) FROM tasks t") + f.where, f.values);
+    const Statement s = countStatement(buildFilter(query, m_tz, today(), m_clock->now()));
+    QSqlQuery &q = Database::execCached(s.sql, s.values);
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
     return n;
+}
+
+QStringList TaskRepository::queryPlan(const TaskQuery &query) const
+{
+    const Filter f = buildFilter(query, m_tz, today(), m_clock->now());
+    QStringList lines;
+    for (const auto &[name, s] : {std::pair{QStringLiteral("page"), pageStatement(query, f)},
+                                  std::pair{QStringLiteral("count"), countStatement(f)}}) {
+        QSqlQuery q = Database::exec(QStringLiteral("EXPLAIN QUERY PLAN ") + s.sql, s.values);
+        while (q.next())
+            lines << name + QStringLiteral(": ") + q.value(3).toString();
+    }
+    return lines;
 }
 
 TaskPage TaskRepository::dueToday(int page, int limit) const
@@ -672,8 +742,8 @@ QJsonArray TaskRepository::tasksOfDealJson(const QString &dealId) const
 {
     QJsonArray out;
     QSqlQuery &q =
-        Database::execCached(QStringLiteral("SELECT id, title, due_date, status FROM tasks WHERE deal_id = ? "
-                                            "ORDER BY due_at IS NULL, due_at, seq LIMIT 500"),
+        Database::execCached(QStringLiteral("SELECT id, title, due_date, status FROM tasks t WHERE deal_id = ?") +
+                                 kOrder + QStringLiteral(" LIMIT 500"),
                              {dealId});
     while (q.next()) {
         out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toString()},

@@ -81,8 +81,13 @@ public:
     TaskNote addNote(const QString &id, const QString &content, const QString &actor = {});
     QVector<TaskNote> notes(const QString &id) const; // oldest first
 
+    // By due time, undated last, then by creation (open ones first with openFirst); the page is cut
+    // in SQL on an index in that order.
     TaskPage list(const TaskQuery &query) const;
     qint64 count(const TaskQuery &query) const;
+    // EXPLAIN QUERY PLAN of what list(query) runs, one line per step ("page: ...", "count: ..."):
+    // which index serves it (benchmarks and tests).
+    QStringList queryPlan(const TaskQuery &query) const;
     // Not cancelled, due today (tz); open ones first, then by due time.
     TaskPage dueToday(int page = 1, int limit = 100) const;
     // Open and past due: a timed task after its time, an all-day task from the next day on.

@@ -161,11 +161,18 @@ QStringList WebhookEvents::all()
         QStringLiteral("deal.stage_changed"),
         QStringLiteral("deal.won"),
         QStringLiteral("deal.lost"),
+        QStringLiteral("deal.deleted"),
         QStringLiteral("task.created"),
         QStringLiteral("task.updated"),
         QStringLiteral("task.completed"),
         QStringLiteral("task.overdue"),
         QStringLiteral("task.reminder"),
+        // Beyond the spec's table: emitted by the segments area.
+        QStringLiteral("segment.created"),
+        QStringLiteral("segment.updated"),
+        QStringLiteral("segment.deleted"),
+        QStringLiteral("segment.contacts_added"),
+        QStringLiteral("segment.contacts_removed"),
     };
     return names;
 }
@@ -273,6 +280,25 @@ QJsonObject WebhookEvents::sample(const QString &event)
                     {QStringLiteral("completedBy"), QStringLiteral("user_sample")},
                     {QStringLiteral("completedAt"), now}};
         return task;
+    }
+    if (group == QLatin1String("segment")) {
+        QJsonObject segment{{QStringLiteral("id"), QStringLiteral("seg_sample")},
+                            {QStringLiteral("segmentId"), QStringLiteral("seg_sample")},
+                            {QStringLiteral("name"), QStringLiteral("VIP customers")},
+                            {QStringLiteral("description"), QString()},
+                            {QStringLiteral("filters"),
+                             QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
+                                         {QStringLiteral("rules"),
+                                          QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
+                                                                 {QStringLiteral("operator"), QStringLiteral("contains")},
+                                                                 {QStringLiteral("value"), QStringLiteral("vip")}}}}}},
+                            {QStringLiteral("isDynamic"), verb != QLatin1String("contacts_added")
+                                                              && verb != QLatin1String("contacts_removed")},
+                            {QStringLiteral("createdAt"), now},
+                            {QStringLiteral("updatedAt"), now}};
+        if (verb.startsWith(QLatin1String("contacts_")))
+            segment.insert(QStringLiteral("contactIds"), QJsonArray{QStringLiteral("contact_sample")});
+        return segment;
     }
     return {};
 }

@@ -55,7 +55,7 @@ done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ "$ONLY" != nginx ]; then
     [ -x "$BIN/liaison" ] || die "$BIN/liaison not found (run: make build)"
-    [ -x "$BIN/bench_seed" ] || die "$BIN/bench_seed not found (run: make build)"
+    [ -x "$BIN/bench_seed" ] || die "$BIN/bench_seed not found (run: make bench, which builds it)"
 fi
 
 # --- clean-up of everything started here ------------------------------------------------------

@@ -7,6 +7,9 @@
 #include "contactrepository.h"
 #include "controllers/authcontroller.h"
 #include "controllers/contactscontroller.h"
+#include "controllers/conversationscontroller.h"
+#include "controllers/messagescontroller.h"
+#include "controllers/widgetcontroller.h"
 #include "controllers/dealscontroller.h"
 #include "controllers/segmentscontroller.h"
 #include "controllers/taskscontroller.h"
@@ -122,6 +125,9 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<SegmentsController>(m_bus, m_clock));
     m_controllers.push_back(std::make_unique<TasksController>(m_bus, m_config.tasksTimeZone, m_clock));
     m_controllers.push_back(std::make_unique<WebhooksController>(m_bus, m_config.webhooks));
+    m_controllers.push_back(std::make_unique<ConversationsController>(m_bus));
+    m_controllers.push_back(std::make_unique<MessagesController>(m_bus));
+    m_controllers.push_back(std::make_unique<WidgetController>(m_bus));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 

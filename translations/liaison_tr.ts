@@ -1,4 +1,1754 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
+<context>
+    <name>ApiKeysPage</name>
+    <message>
+        <source>API keys let local tools call the Liaison API. A key is shown once, when it is created; Liaison keeps only a hash of it.</source>
+        <translation>API anahtarları, yerel araçların Liaison API&apos;sini çağırmasını sağlar. Bir anahtar yalnızca oluşturulduğu anda bir kez gösterilir; Liaison anahtarın yalnızca özetini (hash) saklar.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Anahtar</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Kapsamlar</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Son kullanım</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Create…</source>
+        <translation>Oluştur…</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Geçersiz kıl</translation>
+    </message>
+    <message>
+        <source>Could not read the API keys: %1</source>
+        <translation>API anahtarları okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>hiç</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>Geçersiz kılındı</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Etkin</translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Geçersiz kılınma: %1</translation>
+    </message>
+    <message>
+        <source>Revoke API key</source>
+        <translation>API anahtarını geçersiz kıl</translation>
+    </message>
+    <message>
+        <source>Revoke the key &quot;%1&quot;? Tools that use it will be refused at once.</source>
+        <translation>&quot;%1&quot; anahtarı geçersiz kılınsın mı? Bu anahtarı kullanan araçlar hemen reddedilir.</translation>
+    </message>
+</context>
+<context>
+    <name>ContactDetailPane</name>
+    <message>
+        <source>Select a contact to see its details.</source>
+        <translation>Ayrıntılarını görmek için bir kişi seçin.</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>E-posta:</translation>
+    </message>
+    <message>
+        <source>Phone:</source>
+        <translation>Telefon:</translation>
+    </message>
+    <message>
+        <source>Company:</source>
+        <translation>Şirket:</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>Unvan:</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>Adres:</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Kaynak:</translation>
+    </message>
+    <message>
+        <source>Lead score:</source>
+        <translation>Potansiyel müşteri puanı:</translation>
+    </message>
+    <message>
+        <source>Created:</source>
+        <translation>Oluşturulma:</translation>
+    </message>
+    <message>
+        <source>Updated:</source>
+        <translation>Güncellenme:</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Etiketler</translation>
+    </message>
+    <message>
+        <source>Remove tag</source>
+        <translation>Etiketi kaldır</translation>
+    </message>
+    <message>
+        <source>New tags, comma separated</source>
+        <translation>Yeni etiketler, virgülle ayırarak</translation>
+    </message>
+    <message>
+        <source>Add tag</source>
+        <translation>Etiket ekle</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notlar</translation>
+    </message>
+    <message>
+        <source>Write a note…</source>
+        <translation>Bir not yazın…</translation>
+    </message>
+    <message>
+        <source>Add note</source>
+        <translation>Not ekle</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Select and press Remove tag (or Delete) to remove</source>
+        <translation>Kaldırmak için seçip Etiketi kaldır düğmesine (veya Delete tuşuna) basın</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source> — due %1</source>
+        <translation> — son tarih: %1</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>tamamlandı</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>iptal edildi</translation>
+    </message>
+</context>
+<context>
+    <name>ContactDialog</name>
+    <message>
+        <source>New contact</source>
+        <translation>Yeni kişi</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>Düzenle: %1</translation>
+    </message>
+    <message>
+        <source>First name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>Last name:</source>
+        <translation>Soyad:</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>E-posta:</translation>
+    </message>
+    <message>
+        <source>name@example.com</source>
+        <translation>ad@example.com</translation>
+    </message>
+    <message>
+        <source>Phone:</source>
+        <translation>Telefon:</translation>
+    </message>
+    <message>
+        <source>+90 532 123 45 67</source>
+        <translation>+90 532 123 45 67</translation>
+    </message>
+    <message>
+        <source>Company:</source>
+        <translation>Şirket:</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>Unvan:</translation>
+    </message>
+    <message>
+        <source>Street:</source>
+        <translation>Cadde/Sokak:</translation>
+    </message>
+    <message>
+        <source>City:</source>
+        <translation>Şehir:</translation>
+    </message>
+    <message>
+        <source>Country:</source>
+        <translation>Ülke:</translation>
+    </message>
+    <message>
+        <source>Tags:</source>
+        <translation>Etiketler:</translation>
+    </message>
+    <message>
+        <source>comma separated, e.g. vip, istanbul</source>
+        <translation>virgülle ayırın, ör. vip, istanbul</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Kaynak:</translation>
+    </message>
+    <message>
+        <source>Lead score:</source>
+        <translation>Potansiyel müşteri puanı:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>The contact could not be saved: %1</source>
+        <translation>Kişi kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ContactTableModel</name>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>Telefon</translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation>Şirket</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Etiketler</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+</context>
+<context>
+    <name>ContactsView</name>
+    <message>
+        <source>Search name, e-mail, phone…</source>
+        <translation>Ad, e-posta, telefon ara…</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Yeni</translation>
+    </message>
+    <message>
+        <source>Create a contact</source>
+        <translation>Kişi oluştur</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Düzenle</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Could not read contacts: %1</source>
+        <translation>Kişiler okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>All tags</source>
+        <translation>Tüm etiketler</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>1 contact</source>
+        <translation>1 kişi</translation>
+    </message>
+    <message>
+        <source>%1 contacts</source>
+        <translation>%1 kişi</translation>
+    </message>
+    <message>
+        <source>Edit contact</source>
+        <translation>Kişiyi düzenle</translation>
+    </message>
+    <message>
+        <source>Delete contact</source>
+        <translation>Kişiyi sil</translation>
+    </message>
+    <message>
+        <source>Delete %1? Its notes and tags are deleted too. This cannot be undone.</source>
+        <translation>%1 silinsin mi? Kişinin notları ve etiketleri de silinir. Bu işlem geri alınamaz.</translation>
+    </message>
+</context>
+<context>
+    <name>CreateApiKeyDialog</name>
+    <message>
+        <source>Create API key</source>
+        <translation>API anahtarı oluştur</translation>
+    </message>
+    <message>
+        <source>e.g. Import script</source>
+        <translation>ör. İçe aktarma betiği</translation>
+    </message>
+    <message>
+        <source>* (everything)</source>
+        <translation>* (tümü)</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>Scopes:</source>
+        <translation>Kapsamlar:</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Oluştur</translation>
+    </message>
+    <message>
+        <source>Choose at least one scope.</source>
+        <translation>En az bir kapsam seçin.</translation>
+    </message>
+</context>
+<context>
+    <name>DealCardDelegate</name>
+    <message>
+        <source>No contact</source>
+        <translation>Kişi yok</translation>
+    </message>
+    <message>
+        <source>closes %1</source>
+        <translation>kapanış: %1</translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation>Atanmamış</translation>
+    </message>
+</context>
+<context>
+    <name>DealColumnModel</name>
+    <message>
+        <source>%1
+%2 %3 · %4%</source>
+        <translation>%1
+%2 %3 · %%4</translation>
+    </message>
+</context>
+<context>
+    <name>DealDetailDialog</name>
+    <message>
+        <source>Write a note…</source>
+        <translation>Bir not yazın…</translation>
+    </message>
+    <message>
+        <source>Add note</source>
+        <translation>Not ekle</translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation>Etkinlik geçmişi</translation>
+    </message>
+    <message>
+        <source>This deal was deleted.</source>
+        <translation>Bu fırsat silindi.</translation>
+    </message>
+    <message>
+        <source>Deal: %1</source>
+        <translation>Fırsat: %1</translation>
+    </message>
+    <message>
+        <source>Stage: %1 · probability %2%</source>
+        <translation>Aşama: %1 · olasılık %%2</translation>
+    </message>
+    <message>
+        <source>Value: %1 %2</source>
+        <translation>Tutar: %1 %2</translation>
+    </message>
+    <message>
+        <source>Contact: %1</source>
+        <translation>Kişi: %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>yok</translation>
+    </message>
+    <message>
+        <source>Owner: %1</source>
+        <translation>Sorumlu: %1</translation>
+    </message>
+    <message>
+        <source>unassigned</source>
+        <translation>atanmamış</translation>
+    </message>
+    <message>
+        <source>Expected close: %1</source>
+        <translation>Beklenen kapanış: %1</translation>
+    </message>
+    <message>
+        <source>Lost: %1 %2</source>
+        <translation>Kaybedildi: %1 %2</translation>
+    </message>
+    <message>
+        <source>No activity for a while: this deal is rotting.</source>
+        <translation>Bir süredir hiçbir işlem yapılmadı: bu fırsat soğuyor.</translation>
+    </message>
+    <message>
+        <source>Created in %1</source>
+        <translation>%1 aşamasında oluşturuldu</translation>
+    </message>
+    <message>
+        <source>Moved %1 → %2</source>
+        <translation>Taşındı: %1 → %2</translation>
+    </message>
+    <message>
+        <source>Write the note first.</source>
+        <translation>Önce notu yazın.</translation>
+    </message>
+</context>
+<context>
+    <name>DealText</name>
+    <message>
+        <source>Price</source>
+        <translation>Fiyat</translation>
+    </message>
+    <message>
+        <source>Competitor</source>
+        <translation>Rakip</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>Zamanlama</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>Bütçe</translation>
+    </message>
+    <message>
+        <source>No response</source>
+        <translation>Yanıt yok</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Diğer</translation>
+    </message>
+</context>
+<context>
+    <name>InboxView</name>
+    <message>
+        <source>Inbox</source>
+        <translation>Gelen kutusu</translation>
+    </message>
+    <message>
+        <source>All statuses</source>
+        <translation>Tüm durumlar</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Açık</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Beklemede</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>Kapalı</translation>
+    </message>
+    <message>
+        <source>All channels</source>
+        <translation>Tüm kanallar</translation>
+    </message>
+    <message>
+        <source>WhatsApp</source>
+        <translation>WhatsApp</translation>
+    </message>
+    <message>
+        <source>Instagram</source>
+        <translation>Instagram</translation>
+    </message>
+    <message>
+        <source>Telegram</source>
+        <translation>Telegram</translation>
+    </message>
+    <message>
+        <source>Web widget</source>
+        <translation>Web widget</translation>
+    </message>
+    <message>
+        <source>Select a conversation</source>
+        <translation>Bir konuşma seçin</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>Yeniden aç</translation>
+    </message>
+    <message>
+        <source>Assign to me</source>
+        <translation>Bana ata</translation>
+    </message>
+    <message>
+        <source>Write a reply…</source>
+        <translation>Bir yanıt yazın…</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Gönder</translation>
+    </message>
+    <message>
+        <source>No user account: create one with “liaison user add”</source>
+        <translation>Kullanıcı hesabı yok: “liaison user add” komutuyla bir hesap oluşturun</translation>
+    </message>
+    <message>
+        <source>Assign to %1</source>
+        <translation>Ata: %1</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(adsız)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 unread)</source>
+        <translation>%1 (%2 okunmamış)</translation>
+    </message>
+    <message>
+        <source>🕓 sending</source>
+        <translation>🕓 gönderiliyor</translation>
+    </message>
+    <message>
+        <source>✓ sent</source>
+        <translation>✓ gönderildi</translation>
+    </message>
+    <message>
+        <source>✓✓ delivered</source>
+        <translation>✓✓ iletildi</translation>
+    </message>
+    <message>
+        <source>✓✓ read</source>
+        <translation>✓✓ okundu</translation>
+    </message>
+    <message>
+        <source>✗ failed: %1</source>
+        <translation>✗ başarısız: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>assigned to %1</source>
+        <translation>atanan: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)  %3</source>
+        <translation>%1 (%2)  %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>IncomingWebhookDialog</name>
+    <message>
+        <source>Add incoming webhook</source>
+        <translation>Gelen webhook ekle</translation>
+    </message>
+    <message>
+        <source>Create or update a contact</source>
+        <translation>Kişi oluştur veya güncelle</translation>
+    </message>
+    <message>
+        <source>Create or update a deal</source>
+        <translation>Fırsat oluştur veya güncelle</translation>
+    </message>
+    <message>
+        <source>Create a task</source>
+        <translation>Görev oluştur</translation>
+    </message>
+    <message>
+        <source>Receive a message</source>
+        <translation>Mesaj al</translation>
+    </message>
+    <message>
+        <source>Require a signature (X-Service-Signature)</source>
+        <translation>İmza zorunlu olsun (X-Service-Signature)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Eylem</translation>
+    </message>
+</context>
+<context>
+    <name>IncomingWebhooksPage</name>
+    <message>
+        <source>External systems POST {&quot;event&quot;: …, &quot;data&quot;: {…}} to an endpoint&apos;s URL (no API key). Each endpoint runs one action; every call is logged below.</source>
+        <translation>Dış sistemler, bir uç noktanın URL&apos;sine {&quot;event&quot;: …, &quot;data&quot;: {…}} gövdesini POST eder (API anahtarı gerekmez). Her uç nokta tek bir eylem çalıştırır; her çağrı aşağıda kaydedilir.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Eylem</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Signed</source>
+        <translation>İmzalı</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Çağrılar</translation>
+    </message>
+    <message>
+        <source>Last call</source>
+        <translation>Son çağrı</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Ekle…</translation>
+    </message>
+    <message>
+        <source>Copy URL</source>
+        <translation>URL&apos;yi kopyala</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zaman</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Olay</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Sonuç</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Hata</translation>
+    </message>
+    <message>
+        <source>Call log</source>
+        <translation>Çağrı günlüğü</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Hayır</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>Evet</translation>
+    </message>
+    <message>
+        <source>Signing secret of the incoming webhook</source>
+        <translation>Gelen webhook&apos;un imza anahtarı</translation>
+    </message>
+    <message>
+        <source>Delete incoming webhook</source>
+        <translation>Gelen webhook&apos;u sil</translation>
+    </message>
+    <message>
+        <source>Delete &quot;%1&quot;? Calls to its URL will be answered 404.</source>
+        <translation>&quot;%1&quot; silinsin mi? URL&apos;sine yapılan çağrılar 404 ile yanıtlanır.</translation>
+    </message>
+</context>
+<context>
+    <name>LostDialog</name>
+    <message>
+        <source>Deal lost: %1</source>
+        <translation>Fırsat kaybedildi: %1</translation>
+    </message>
+    <message>
+        <source>Choose a reason…</source>
+        <translation>Bir neden seçin…</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Neden</translation>
+    </message>
+    <message>
+        <source>Competitor</source>
+        <translation>Rakip</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Mark lost</source>
+        <translation>Kaybedildi olarak işaretle</translation>
+    </message>
+    <message>
+        <source>Choose why the deal was lost.</source>
+        <translation>Fırsatın neden kaybedildiğini seçin.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Liaison</source>
+        <translation>Liaison</translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>Çı&amp;kış</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Ayarlar</translation>
+    </message>
+    <message>
+        <source>&amp;API keys…</source>
+        <translation>&amp;API anahtarları…</translation>
+    </message>
+    <message>
+        <source>&amp;Webhooks…</source>
+        <translation>&amp;Webhook&apos;lar…</translation>
+    </message>
+    <message>
+        <source>&amp;Incoming webhooks…</source>
+        <translation>&amp;Gelen webhook&apos;lar…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Yardım</translation>
+    </message>
+    <message>
+        <source>&amp;About Liaison</source>
+        <translation>Liaison &amp;hakkında</translation>
+    </message>
+    <message>
+        <source>About Liaison</source>
+        <translation>Liaison hakkında</translation>
+    </message>
+    <message>
+        <source>Liaison %1
+A desktop CRM with a local REST API.</source>
+        <translation>Liaison %1
+Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
+    </message>
+    <message>
+        <source>API: not started</source>
+        <translation>API: başlatılmadı</translation>
+    </message>
+    <message>
+        <source>API: %1 — running</source>
+        <translation>API: %1 — çalışıyor</translation>
+    </message>
+    <message>
+        <source>API server stopped</source>
+        <translation>API sunucusu durdu</translation>
+    </message>
+    <message>
+        <source>API server stopped: %1</source>
+        <translation>API sunucusu durdu: %1</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhook&apos;lar</translation>
+    </message>
+    <message>
+        <source>Incoming webhooks</source>
+        <translation>Gelen webhook&apos;lar</translation>
+    </message>
+</context>
+<context>
+    <name>NewApiKeyDialog</name>
+    <message>
+        <source>API key created</source>
+        <translation>API anahtarı oluşturuldu</translation>
+    </message>
+    <message>
+        <source>The key &quot;%1&quot; was created. Copy it now:</source>
+        <translation>&quot;%1&quot; anahtarı oluşturuldu. Şimdi kopyalayın:</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopyala</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This key will not be shown again.&lt;/b&gt; Store it somewhere safe; if it is lost, revoke it and create a new one.</source>
+        <translation>&lt;b&gt;Bu anahtar bir daha gösterilmeyecek.&lt;/b&gt; Güvenli bir yerde saklayın; kaybolursa geçersiz kılıp yenisini oluşturun.</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopyalandı</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineBoard</name>
+    <message>
+        <source>Pipeline:</source>
+        <translation>Satış hattı:</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>No deals in this pipeline yet.</source>
+        <translation>Bu satış hattında henüz fırsat yok.</translation>
+    </message>
+    <message>
+        <source>Open: %1 deals · %2 %5 · weighted %3 %5 · average %4 %5</source>
+        <translation>Açık: %1 fırsat · %2 %5 · ağırlıklı %3 %5 · ortalama %4 %5</translation>
+    </message>
+    <message>
+        <source> (other currencies are shown per column)</source>
+        <translation> (diğer para birimleri sütun bazında gösterilir)</translation>
+    </message>
+    <message>
+        <source>Value per stage</source>
+        <translation>Aşamaya göre tutar</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+</context>
+<context>
+    <name>RuleGroupWidget</name>
+    <message>
+        <source>All of these (AND)</source>
+        <translation>Bunların tümü (VE)</translation>
+    </message>
+    <message>
+        <source>Any of these (OR)</source>
+        <translation>Bunlardan herhangi biri (VEYA)</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>Kural ekle</translation>
+    </message>
+    <message>
+        <source>Add group</source>
+        <translation>Grup ekle</translation>
+    </message>
+    <message>
+        <source>A group of rules with its own AND/OR (up to %1 levels)</source>
+        <translation>Kendi VE/VEYA bağlacı olan bir kural grubu (en fazla %1 düzey)</translation>
+    </message>
+    <message>
+        <source>Remove this group</source>
+        <translation>Bu grubu kaldır</translation>
+    </message>
+</context>
+<context>
+    <name>RuleRowWidget</name>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>Telefon</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Kaynak</translation>
+    </message>
+    <message>
+        <source>Lead score</source>
+        <translation>Potansiyel müşteri puanı</translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation>Son mesaj</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>Sentiment</source>
+        <translation>Duygu durumu</translation>
+    </message>
+    <message>
+        <source>Custom field…</source>
+        <translation>Özel alan…</translation>
+    </message>
+    <message>
+        <source>has tag</source>
+        <translation>etiketine sahip</translation>
+    </message>
+    <message>
+        <source>is</source>
+        <translation>eşittir</translation>
+    </message>
+    <message>
+        <source>does not have tag</source>
+        <translation>etiketine sahip değil</translation>
+    </message>
+    <message>
+        <source>is not</source>
+        <translation>eşit değildir</translation>
+    </message>
+    <message>
+        <source>has tag (contains)</source>
+        <translation>etiket içerir</translation>
+    </message>
+    <message>
+        <source>contains</source>
+        <translation>içerir</translation>
+    </message>
+    <message>
+        <source>lacks tag (not contains)</source>
+        <translation>etiket içermez</translation>
+    </message>
+    <message>
+        <source>does not contain</source>
+        <translation>içermez</translation>
+    </message>
+    <message>
+        <source>has a tag starting with</source>
+        <translation>şununla başlayan bir etikete sahip</translation>
+    </message>
+    <message>
+        <source>starts with</source>
+        <translation>şununla başlar</translation>
+    </message>
+    <message>
+        <source>after / within the last</source>
+        <translation>sonra / son şu süre içinde</translation>
+    </message>
+    <message>
+        <source>greater than</source>
+        <translation>büyüktür</translation>
+    </message>
+    <message>
+        <source>before / older than</source>
+        <translation>önce / şu süreden eski</translation>
+    </message>
+    <message>
+        <source>less than</source>
+        <translation>küçüktür</translation>
+    </message>
+    <message>
+        <source>between</source>
+        <translation>arasında</translation>
+    </message>
+    <message>
+        <source>is empty</source>
+        <translation>boş</translation>
+    </message>
+    <message>
+        <source>is not empty</source>
+        <translation>boş değil</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>anahtar</translation>
+    </message>
+    <message>
+        <source>positive</source>
+        <translation>olumlu</translation>
+    </message>
+    <message>
+        <source>negative</source>
+        <translation>olumsuz</translation>
+    </message>
+    <message>
+        <source>neutral</source>
+        <translation>nötr</translation>
+    </message>
+    <message>
+        <source>and</source>
+        <translation>ve</translation>
+    </message>
+    <message>
+        <source>Remove this rule</source>
+        <translation>Bu kuralı kaldır</translation>
+    </message>
+    <message>
+        <source>30d or 2025-01-31</source>
+        <translation>30d veya 2025-01-31</translation>
+    </message>
+</context>
+<context>
+    <name>SecretDialog</name>
+    <message>
+        <source>Copy this secret now: it is not shown again. Receivers use it to check the X-Service-Signature header.</source>
+        <translation>Bu gizli anahtarı şimdi kopyalayın: bir daha gösterilmeyecek. Alıcılar, X-Service-Signature başlığını doğrulamak için bu anahtarı kullanır.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopyala</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentDialog</name>
+    <message>
+        <source>New segment</source>
+        <translation>Yeni segment</translation>
+    </message>
+    <message>
+        <source>Edit segment %1</source>
+        <translation>Segmenti düzenle: %1</translation>
+    </message>
+    <message>
+        <source>Dynamic: members follow the rules (otherwise a fixed list, filled once)</source>
+        <translation>Dinamik: üyeler kurallara göre güncellenir (aksi halde bir kez doldurulan sabit liste)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Açıklama</translation>
+    </message>
+    <message>
+        <source>Add a rule to see how many contacts match.</source>
+        <translation>Kaç kişinin eşleştiğini görmek için bir kural ekleyin.</translation>
+    </message>
+    <message>
+        <source>1 contact matches now</source>
+        <translation>Şu anda 1 kişi eşleşiyor</translation>
+    </message>
+    <message>
+        <source>%1 contacts match now</source>
+        <translation>Şu anda %1 kişi eşleşiyor</translation>
+    </message>
+    <message>
+        <source>Incomplete rule: %1</source>
+        <translation>Eksik kural: %1</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentsPanel</name>
+    <message>
+        <source>Segments</source>
+        <translation>Segmentler</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>Yeni…</translation>
+    </message>
+    <message>
+        <source>Create a segment from rules</source>
+        <translation>Kurallardan segment oluştur</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>Anlık görüntü</translation>
+    </message>
+    <message>
+        <source>Save the current members as a new static segment</source>
+        <translation>Mevcut üyeleri yeni bir statik segment olarak kaydet</translation>
+    </message>
+    <message>
+        <source>Add to segment…</source>
+        <translation>Segmente ekle…</translation>
+    </message>
+    <message>
+        <source>Add the selected contacts to a static segment</source>
+        <translation>Seçili kişileri statik bir segmente ekle</translation>
+    </message>
+    <message>
+        <source>All contacts</source>
+        <translation>Tüm kişiler</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, static)</source>
+        <translation>%1 (%2, statik)</translation>
+    </message>
+    <message>
+        <source>Edit segment</source>
+        <translation>Segmenti düzenle</translation>
+    </message>
+    <message>
+        <source>Delete segment</source>
+        <translation>Segmenti sil</translation>
+    </message>
+    <message>
+        <source>Delete the segment %1? Its contacts are kept.</source>
+        <translation>%1 segmenti silinsin mi? Segmentteki kişiler korunur.</translation>
+    </message>
+    <message>
+        <source>Add to segment</source>
+        <translation>Segmente ekle</translation>
+    </message>
+    <message>
+        <source>Select one or more contacts in the table first.</source>
+        <translation>Önce tablodan bir veya daha fazla kişi seçin.</translation>
+    </message>
+    <message>
+        <source>Contacts are added to static segments only, and there is none yet. Create one with New… and clear &quot;Dynamic&quot;.</source>
+        <translation>Kişiler yalnızca statik segmentlere eklenebilir ve henüz statik segment yok. Yeni… ile bir segment oluşturun ve &quot;Dinamik&quot; seçeneğinin işaretini kaldırın.</translation>
+    </message>
+    <message>
+        <source>Add 1 contact to:</source>
+        <translation>1 kişiyi şu segmente ekle:</translation>
+    </message>
+    <message>
+        <source>Add %1 contacts to:</source>
+        <translation>%1 kişiyi şu segmente ekle:</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Ayarlar</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API anahtarları</translation>
+    </message>
+</context>
+<context>
+    <name>TaskDialog</name>
+    <message>
+        <source>New task</source>
+        <translation>Yeni görev</translation>
+    </message>
+    <message>
+        <source>Edit task</source>
+        <translation>Görevi düzenle</translation>
+    </message>
+    <message>
+        <source>What needs doing?</source>
+        <translation>Ne yapılması gerekiyor?</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>Başlık:</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>Açıklama:</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Görev</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>Arama</translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation>Toplantı</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation>Takip</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>Düşük</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>Orta</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>Yüksek</translation>
+    </message>
+    <message>
+        <source>Urgent</source>
+        <translation>Acil</translation>
+    </message>
+    <message>
+        <source>To do</source>
+        <translation>Yapılacak</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>Devam ediyor</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Tamamlandı</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>İptal edildi</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>Tür:</translation>
+    </message>
+    <message>
+        <source>Priority:</source>
+        <translation>Öncelik:</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Durum:</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>Son tarih</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>saat</translation>
+    </message>
+    <message>
+        <source>Due date:</source>
+        <translation>Son tarih:</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(yok)</translation>
+    </message>
+    <message>
+        <source>Contact:</source>
+        <translation>Kişi:</translation>
+    </message>
+    <message>
+        <source>Remind me</source>
+        <translation>Bana hatırlat</translation>
+    </message>
+    <message>
+        <source> minutes before</source>
+        <translation> dakika önce</translation>
+    </message>
+    <message>
+        <source>Reminder:</source>
+        <translation>Hatırlatıcı:</translation>
+    </message>
+    <message>
+        <source>Does not repeat</source>
+        <translation>Tekrarlanmaz</translation>
+    </message>
+    <message>
+        <source>Daily</source>
+        <translation>Günlük</translation>
+    </message>
+    <message>
+        <source>Weekly</source>
+        <translation>Haftalık</translation>
+    </message>
+    <message>
+        <source>Monthly</source>
+        <translation>Aylık</translation>
+    </message>
+    <message>
+        <source>Yearly</source>
+        <translation>Yıllık</translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation>her </translation>
+    </message>
+    <message>
+        <source>Mon</source>
+        <translation>Pzt</translation>
+    </message>
+    <message>
+        <source>Tue</source>
+        <translation>Sal</translation>
+    </message>
+    <message>
+        <source>Wed</source>
+        <translation>Çar</translation>
+    </message>
+    <message>
+        <source>Thu</source>
+        <translation>Per</translation>
+    </message>
+    <message>
+        <source>Fri</source>
+        <translation>Cum</translation>
+    </message>
+    <message>
+        <source>Sat</source>
+        <translation>Cmt</translation>
+    </message>
+    <message>
+        <source>Sun</source>
+        <translation>Paz</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>bitiş</translation>
+    </message>
+    <message>
+        <source>Repeat:</source>
+        <translation>Tekrar:</translation>
+    </message>
+</context>
+<context>
+    <name>TaskReminderNotifier</name>
+    <message>
+        <source>%1 — due %2</source>
+        <translation>%1 — son tarih: %2</translation>
+    </message>
+    <message>
+        <source>Liaison</source>
+        <translation>Liaison</translation>
+    </message>
+    <message>
+        <source>Task reminder</source>
+        <translation>Görev hatırlatıcısı</translation>
+    </message>
+</context>
+<context>
+    <name>TaskTableModel</name>
+    <message>
+        <source>To do</source>
+        <translation>Yapılacak</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>Devam ediyor</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Tamamlandı</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>İptal edildi</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>Düşük</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>Yüksek</translation>
+    </message>
+    <message>
+        <source>Urgent</source>
+        <translation>Acil</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>Orta</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>Arama</translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation>Toplantı</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation>Takip</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Görev</translation>
+    </message>
+    <message>
+        <source>Repeats %1</source>
+        <translation>Yineleme: %1</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>Son tarih</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Öncelik</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tür</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+</context>
+<context>
+    <name>TasksView</name>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Add a task and press Enter…</source>
+        <translation>Bir görev yazıp Enter&apos;a basın…</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Bugün</translation>
+    </message>
+    <message>
+        <source>Tomorrow</source>
+        <translation>Yarın</translation>
+    </message>
+    <message>
+        <source>No date</source>
+        <translation>Tarih yok</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>Yeni…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Overdue</source>
+        <translation>Gecikmiş</translation>
+    </message>
+    <message>
+        <source>Upcoming</source>
+        <translation>Yaklaşan</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Tümü</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Added “%1”.</source>
+        <translation>“%1” eklendi.</translation>
+    </message>
+    <message>
+        <source>Task done.</source>
+        <translation>Görev tamamlandı.</translation>
+    </message>
+    <message>
+        <source>Task done. Next occurrence: %1.</source>
+        <translation>Görev tamamlandı. Sonraki tekrar: %1.</translation>
+    </message>
+    <message>
+        <source>Delete task</source>
+        <translation>Görevi sil</translation>
+    </message>
+    <message>
+        <source>Delete the task “%1” and its notes?</source>
+        <translation>“%1” görevi ve notları silinsin mi?</translation>
+    </message>
+    <message>
+        <source>Task deleted.</source>
+        <translation>Görev silindi.</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookDialog</name>
+    <message>
+        <source>Edit webhook</source>
+        <translation>Webhook&apos;u düzenle</translation>
+    </message>
+    <message>
+        <source>Add webhook</source>
+        <translation>Webhook ekle</translation>
+    </message>
+    <message>
+        <source>All events, including ones added later</source>
+        <translation>Sonradan eklenecekler dahil tüm olaylar</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Oluştur</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Açıklama</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Olaylar</translation>
+    </message>
+    <message>
+        <source>Unchanged (%1)</source>
+        <translation>Değiştirilmedi (%1)</translation>
+    </message>
+    <message>
+        <source>Rotate: generate a new secret</source>
+        <translation>Yenile: yeni bir gizli anahtar oluştur</translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation>Gizli anahtar</translation>
+    </message>
+    <message>
+        <source>Leave empty to generate one (at least 16 characters)</source>
+        <translation>Otomatik oluşturmak için boş bırakın (en az 16 karakter)</translation>
+    </message>
+    <message>
+        <source>Choose at least one event.</source>
+        <translation>En az bir olay seçin.</translation>
+    </message>
+</context>
+<context>
+    <name>WebhooksPage</name>
+    <message>
+        <source>Liaison POSTs each event to the subscribed URLs, signed with the subscription&apos;s secret (X-Service-Signature). Failed deliveries are retried; a subscription whose retries all fail is disabled.</source>
+        <translation>Liaison her olayı, aboneliğin gizli anahtarıyla imzalayarak (X-Service-Signature) abone olunan URL&apos;lere POST eder. Başarısız teslimatlar yeniden denenir; tüm denemeleri başarısız olan abonelik devre dışı bırakılır.</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Olaylar</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>Başarısız</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Ekle…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Disable</source>
+        <translation>Devre dışı bırak</translation>
+    </message>
+    <message>
+        <source>Send test</source>
+        <translation>Test gönder</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zaman</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Olay</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Deneme</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Yanıt süresi</translation>
+    </message>
+    <message>
+        <source>Next retry</source>
+        <translation>Sonraki deneme</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>Yanıt</translation>
+    </message>
+    <message>
+        <source>Redeliver</source>
+        <translation>Yeniden gönder</translation>
+    </message>
+    <message>
+        <source>Delivery log</source>
+        <translation>Teslimat günlüğü</translation>
+    </message>
+    <message>
+        <source>All events</source>
+        <translation>Tüm olaylar</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Etkin</translation>
+    </message>
+    <message>
+        <source>Disabled: %1</source>
+        <translation>Devre dışı: %1</translation>
+    </message>
+    <message>
+        <source>sending…</source>
+        <translation>gönderiliyor…</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Enable</source>
+        <translation>Etkinleştir</translation>
+    </message>
+    <message>
+        <source>Signing secret</source>
+        <translation>İmza anahtarı</translation>
+    </message>
+    <message>
+        <source>Delete webhook</source>
+        <translation>Webhook&apos;u sil</translation>
+    </message>
+    <message>
+        <source>Delete the webhook to %1 and its delivery log? Pending deliveries are dropped.</source>
+        <translation>%1 adresine giden webhook ve teslimat günlüğü silinsin mi? Bekleyen teslimatlar iptal edilir.</translation>
+    </message>
+</context>
+<context>
+    <name>WonDialog</name>
+    <message>
+        <source>Deal won: %1</source>
+        <translation>Fırsat kazanıldı: %1</translation>
+    </message>
+    <message>
+        <source>How was it won? (optional)</source>
+        <translation>Nasıl kazanıldı? (isteğe bağlı)</translation>
+    </message>
+    <message>
+        <source>Closed value</source>
+        <translation>Kapanış tutarı</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Mark won</source>
+        <translation>Kazanıldı olarak işaretle</translation>
+    </message>
+</context>
 </TS>

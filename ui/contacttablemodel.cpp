@@ -86,9 +86,10 @@ const QVector<Contact> *ContactTableModel::block(int blockIndex) const
     ContactQuery q = m_query;
     q.page = blockIndex + 1;
     q.limit = BlockSize;
+    q.knownTotal = m_count;
     auto rows = std::make_unique<QVector<Contact>>();
     try {
-        *rows = m_contacts.list(q).items;
+        *rows = m_contacts.listPage(q); // no count: setQuery() and refresh() count
     } catch (const std::exception &e) {
         emit loadFailed(QString::fromStdString(e.what()));
         return nullptr;

@@ -4,6 +4,7 @@
 #include "api/params.h"
 #include "api/schemas.h"
 #include "contactrepository.h"
+#include "conversationrepository.h"
 #include "dealrepository.h"
 #include "segmentrepository.h"
 
@@ -180,8 +181,7 @@ ApiResponse ContactsController::get(ApiRequest &request)
 {
     const Contact c = m_contacts.get(request.param(QStringLiteral("id")));
     QJsonObject data = c.toJson();
-    // Filled by the conversation and deal areas when they exist.
-    data.insert(QStringLiteral("conversations"), QJsonArray());
+    data.insert(QStringLiteral("conversations"), ConversationRepository().forContact(c.id));
     data.insert(QStringLiteral("deals"), DealRepository().forContact(c.id));
     QJsonArray notes;
     for (const ContactNote &n : m_contacts.notes(c))

@@ -13,6 +13,7 @@
 #include <QRandomGenerator>
 
 #include <cstdio>
+#include <utility>
 
 namespace {
 double ms(const QElapsedTimer &t)
@@ -78,6 +79,18 @@ int main(int argc, char **argv)
     TaskQuery page;
     page.page = 200;
     std::printf("list page 200 of all: %.2f ms avg\n", averageMs(20, [&] { tasks.list(page); }));
+    // Which index serves each list (EXPLAIN QUERY PLAN of its page and count statements).
+    TaskQuery dueToday;
+    dueToday.dueOn = tasks.today();
+    dueToday.excludeCancelled = true;
+    dueToday.openFirst = true;
+    TaskQuery overdue;
+    overdue.overdueOnly = true;
+    for (const auto &[name, query] : {std::pair{"today", dueToday}, std::pair{"overdue", overdue},
+                                      std::pair{"filtered", filtered}, std::pair{"page 200", page}}) {
+        for (const QString &step : tasks.queryPlan(query))
+            std::printf("  plan %-8s %s\n", name, qPrintable(step));
+    }
 
     const int writes = 500;
     QStringList created;

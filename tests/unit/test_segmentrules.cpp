@@ -9,6 +9,8 @@
 #include "timeutil.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTimeZone>
 #include <QtTest>
@@ -32,6 +34,118 @@ QJsonObject rule(const QString &field, const QString &op, const QJsonValue &valu
 QJsonObject group(const QString &logic, const QJsonArray &rules)
 {
     return {{"logic", logic}, {"rules", rules}};
+}
+
+// The customField condition as SegmentRules compiled it before migration 6 (json_extract over
+// contacts.custom_fields): the reference the side table must agree with, row for row.
+struct Reference
+{
+    QString where;
+    QVariantList values;
+};
+
+Reference jsonExtractCondition(const QString &key, const QString &op, const QJsonValue &value, const QDateTime &now)
+{
+    Reference r;
+    const QString path = QStringLiteral("$.\"%1\"").arg(key);
+    auto bind = [&](const QVariant &v) {
+        r.values << v;
+        return QStringLiteral("?");
+    };
+    auto j = [&] { return QStringLiteral("json_extract(c.custom_fields, ") + bind(path) + QLatin1Char(')'); };
+    auto jType = [&] { return QStringLiteral("json_type(c.custom_fields, ") + bind(path) + QLatin1Char(')'); };
+    auto jText = [&] { return QStringLiteral("CAST(") + j() + QStringLiteral(" AS TEXT)"); };
+    auto like = [](const QString &s) {
+        QString out;
+        for (QChar ch : s) {
+            if (ch == QLatin1Char('\\') || ch == QLatin1Char('%') || ch == QLatin1Char('_'))
+                out.append(QLatin1Char('\\'));
+            out.append(ch);
+        }
+        return out;
+    };
+    if (op == "isEmpty" || op == "isNotEmpty") {
+        r.where = QStringLiteral("coalesce(") + jText() + (op == "isEmpty" ? ", '') = ''" : ", '') != ''");
+        return r;
+    }
+    auto scalar = [&](const QJsonValue &v) -> QVariant {
+        if (v.isDouble())
+            return v.toDouble();
+        static const QRegularExpression span(QStringLiteral("^(\\d{1,5})d$"));
+        const QRegularExpressionMatch m = span.match(v.toString().trimmed());
+        return m.hasMatch() ? QVariant(TimeUtil::iso(now.addDays(-m.captured(1).toInt())))
+                            : QVariant(v.toString().trimmed());
+    };
+    auto compare = [&](const QVariant &v, const QString &cmp) {
+        QString s = QStringLiteral("(");
+        s += jType();
+        s += v.typeId() == QMetaType::Double ? QStringLiteral(" IN ('integer', 'real') AND ")
+                                             : QStringLiteral(" = 'text' AND ");
+        s += j();
+        s += cmp;
+        s += bind(v);
+        s += QLatin1Char(')');
+        return s;
+    };
+    if (op == "between") {
+        QVariant a = scalar(value.toArray().at(0)), b = scalar(value.toArray().at(1));
+        if (a.typeId() == QMetaType::Double ? a.toDouble() > b.toDouble() : a.toString() > b.toString())
+            std::swap(a, b);
+        QString s = QStringLiteral("(");
+        s += compare(a, QStringLiteral(" >= "));
+        s += QStringLiteral(" AND ");
+        s += compare(b, QStringLiteral(" <= "));
+        s += QLatin1Char(')');
+        r.where = s;
+        return r;
+    }
+    const QVariant v = scalar(value);
+    const bool numeric = v.typeId() == QMetaType::Double;
+    const QString textForm = numeric ? QJsonValue(v.toDouble()).toVariant().toString() : v.toString();
+    auto equals = [&] {
+        QString s = QStringLiteral("(");
+        if (numeric) {
+            s += j();
+            s += QStringLiteral(" = ");
+            s += bind(v);
+            s += QStringLiteral(" OR ");
+        }
+        s += jText();
+        s += QStringLiteral(" = ");
+        s += bind(textForm);
+        s += QStringLiteral(" COLLATE NOCASE)");
+        return s;
+    };
+    if (op == "equals") {
+        r.where = equals();
+    } else if (op == "notEquals") {
+        r.where = QStringLiteral("NOT coalesce(") + equals() + QStringLiteral(", 0)");
+    } else if (op == "greaterThan") {
+        r.where = compare(v, QStringLiteral(" > "));
+    } else if (op == "lessThan") {
+        r.where = compare(v, QStringLiteral(" < "));
+    } else if (op == "contains") {
+        r.where = jText() + QStringLiteral(" LIKE ");
+        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+    } else if (op == "notContains") {
+        r.where = QStringLiteral("coalesce(") + jText() + QStringLiteral(", '') NOT LIKE ");
+        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+    } else {
+        r.where = jText() + QStringLiteral(" LIKE ");
+        r.where += bind(like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+    }
+    return r;
+}
+
+QList<qint64> seqsWhere(const QString &where, const QVariantList &values)
+{
+    QList<qint64> out;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT c.seq FROM contacts c WHERE ") + where +
+                                     QStringLiteral(" ORDER BY c.seq"),
+                                 values);
+    while (q.next())
+        out << q.value(0).toLongLong();
+    return out;
 }
 } // namespace
 
@@ -506,7 +620,7 @@ private slots:
                                   m_clock);
         QVERIFY(!sql.where.contains("DROP"));
         QVERIFY(!sql.where.contains("plan"));
-        QVERIFY(sql.values.contains(QVariant(QStringLiteral("$.\"plan\""))));
+        QVERIFY(sql.values.contains(QVariant(QStringLiteral("plan")))); // the customField key is bound
         QCOMPARE(sql.where.count('?'), sql.values.size());
         QCOMPARE(match(group("OR", {rule("name", "equals", evil), rule("email", "contains", "%")})), QStringList{});
         QCOMPARE(ContactRepository().count({}), qint64(4));
@@ -516,6 +630,75 @@ private slots:
     {
         QCOMPARE(match(group("AND", {rule("email", "contains", "_")})), QStringList{});
         QCOMPARE(match(group("AND", {rule("email", "contains", "@")})), (QStringList{"Ayşe", "John", "Zeynep"}));
+    }
+
+    // customField rules read contact_custom_fields (kept by triggers) instead of json_extract: for
+    // values of every JSON type, written by create and by update, every operator must select exactly
+    // the contacts the json_extract condition selected. Runs last: it adds contacts and removes them.
+    void customFieldsAgreeWithJsonExtract()
+    {
+        const QJsonArray stored{5,    5.5,       -0.0,  0,          1,         -3,           1e20,
+                                true, false,     QJsonValue::Null, "",        "5",          "abc",
+                                "ABC", "a%b",    "a_b", "abd",      "Äbc",     "2026-01-01", "2025-12-20T10:00:00.000Z",
+                                "1",  "0",       QJsonObject{{"x", 1}},      QJsonArray{1, 2}, QJsonArray{}, QJsonObject{}};
+        ContactRepository contacts;
+        QStringList ids;
+        auto create = [&](const QString &name, const QJsonValue &customFields = QJsonValue::Undefined) {
+            QJsonObject body{{"firstName", name}, {"email", name + "@cf.example"}};
+            if (!customFields.isUndefined())
+                body.insert("customFields", customFields);
+            return contacts.create(body).id;
+        };
+        for (int i = 0; i < stored.size(); ++i) {
+            ids << create(QStringLiteral("cf%1").arg(i), QJsonObject{{"k", stored.at(i)}});
+        }
+        // The update trigger: a value replaced, a key removed, a key added, other keys alongside.
+        ids << create("cfNone");
+        ids << create("cfOther", QJsonObject{{"other", 5}});
+        const QString moved = create("cfMoved", QJsonObject{{"k", 7}});
+        contacts.update(moved, {{"customFields", QJsonObject{{"k", "abc"}, {"other", 1}}}});
+        const QString dropped = create("cfDropped", QJsonObject{{"k", "abc"}});
+        contacts.update(dropped, {{"customFields", QJsonObject{{"other", "abc"}}}});
+        const QString added = create("cfAdded");
+        contacts.update(added, {{"customFields", QJsonObject{{"k", 5}}}});
+        ids << moved << dropped << added;
+
+        const QJsonArray singles{0,    -0.0,  1,          5,     5.5,   -3,     1e20,         2,
+                                 "5",  "1",   "0",        "abc", "ab",  "a%",   "a_b",        "b",
+                                 "äbc", "true", "2026-01-01", "30d", "{\"x\":1}", "[1,2]", "[]"};
+        const QJsonArray pairs{QJsonArray{0, 5},     QJsonArray{5.5, -3},       QJsonArray{1, 1},
+                               QJsonArray{"a", "b"}, QJsonArray{"2026", "30d"}, QJsonArray{"ABC", "abc"}};
+        int checked = 0;
+        auto check = [&](const QString &op, const QJsonValue &value) {
+            const QJsonObject filters = group("AND", {rule("customField.k", op, value)});
+            const SegmentRules::Sql sql = SegmentRules::compile(filters, m_clock);
+            const Reference ref = jsonExtractCondition("k", op, value, m_clock.t);
+            const QList<qint64> got = seqsWhere(sql.where, sql.values);
+            const QList<qint64> want = seqsWhere(ref.where, ref.values);
+            if (got != want)
+                qWarning().noquote() << op << QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)
+                                     << "got" << got << "want" << want;
+            QCOMPARE(got, want);
+            ++checked;
+        };
+        for (const QString op : {"isEmpty", "isNotEmpty"})
+            check(op, QJsonValue::Undefined);
+        for (const QString op :
+             {"equals", "notEquals", "contains", "notContains", "startsWith", "greaterThan", "lessThan"}) {
+            for (const QJsonValue &v : singles)
+                check(op, v);
+        }
+        for (const QJsonValue &v : pairs)
+            check("between", v);
+        QVERIFY(checked > 150);
+        // The side table follows deletes (cascade).
+        for (const QString &id : std::as_const(ids))
+            contacts.remove(id);
+        QSqlQuery left = Database::exec("SELECT count(*) FROM contact_custom_fields f WHERE NOT EXISTS "
+                                        "(SELECT 1 FROM contacts c WHERE c.seq = f.contact_seq)");
+        QVERIFY(left.next());
+        QCOMPARE(left.value(0).toLongLong(), 0);
+        QCOMPARE(ContactRepository().count({}), qint64(4));
     }
 };
 

@@ -11,8 +11,14 @@
 #include "testsupport.h"
 
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <algorithm>
+#include <functional>
+
+Q_DECLARE_METATYPE(TaskQuery)
 
 namespace {
 class FakeClock : public Clock
@@ -397,6 +403,220 @@ private slots:
     }
 
     void dealTasksJsonForTheDealDetail() { QCOMPARE(repo().tasksOfDealJson("deal_x").size(), 0); }
+
+    // Lists are cut in SQL on an index in list order (migration 6): the page query walks an index
+    // (no sort of every match, no scan of the table) and the count reads an index. Only the
+    // open-first lists (today, a contact's tasks: a day's or a contact's few tasks) sort.
+    void listsAreServedByAnIndex_data()
+    {
+        QTest::addColumn<TaskQuery>("query");
+        QTest::addColumn<bool>("sorts");
+        const QDateTime at = utc(2026, 3, 2, 10, 0);
+        auto row = [](const char *name) -> QTestData & { return QTest::newRow(name); };
+        TaskQuery q;
+        row("all") << q << false;
+        q.page = 200;
+        row("page 200 of all") << q << false;
+        q = {};
+        q.overdueOnly = true;
+        row("overdue") << q << false;
+        q = {};
+        q.statuses = {"pending"};
+        q.priorities = {"urgent"};
+        q.dueAfter = at;
+        row("status, priority, dueAfter") << q << false;
+        q = {};
+        q.assignedTo = "user_x";
+        row("assignedTo") << q << false;
+        q = {};
+        q.dealId = "deal_x";
+        row("dealId") << q << false;
+        q = {};
+        q.contactId = "contact_x";
+        row("contactId") << q << false;
+        q = {};
+        q.dueBefore = at;
+        row("dueBefore") << q << false;
+        q = {};
+        q.dueOn = at.date();
+        row("dueOn") << q << false;
+        q = {};
+        q.openOnly = true;
+        q.dueAfter = at;
+        row("upcoming (open, dueAfter)") << q << false;
+        q = {};
+        q.dueOn = at.date();
+        q.excludeCancelled = true;
+        q.openFirst = true;
+        row("today (open first)") << q << true;
+    }
+
+    void listsAreServedByAnIndex()
+    {
+        QFETCH(TaskQuery, query);
+        QFETCH(bool, sorts);
+        const QStringList plan = repo().queryPlan(query);
+        const QString text = plan.join(QLatin1Char('\n'));
+        for (const QString &line : plan) {
+            // "SCAN t" alone reads the table; "SCAN t USING [COVERING] INDEX" walks an index in order.
+            QVERIFY2(!line.endsWith(QLatin1String("SCAN t")), qPrintable(text));
+            if (line.startsWith(QLatin1String("page:")) || line.startsWith(QLatin1String("count:")))
+                QVERIFY2(line.contains(QLatin1String("INDEX")) || line.contains(QLatin1String("TEMP B-TREE")),
+                         qPrintable(text));
+        }
+        QCOMPARE(text.contains(QLatin1String("TEMP B-TREE")), sorts);
+    }
+
+    // Every list, against the reading of the stored columns that the lists have always had: all-day
+    // tasks compare their day, timed tasks their instant; order by due instant, undated last, then
+    // seq (open ones first for today). Tasks written in one time zone are read in another too: an
+    // all-day task's stored instant is the start of its day where it was written.
+    void listsKeepTheirOrderAndFilters()
+    {
+        const QTimeZone kiritimati("Pacific/Kiritimati"); // UTC+14
+        const QTimeZone pagoPago("Pacific/Pago_Pago");    // UTC-11
+        m_clock.t = utc(2026, 3, 2, 10, 30);
+        QRandomGenerator rng(7);
+        const QStringList statuses{"pending", "in_progress", "completed", "cancelled"};
+        QVector<QJsonObject> bodies;
+        for (int i = 0; i < 400; ++i) {
+            QJsonObject b{{"title", QStringLiteral("t%1").arg(i)},
+                          {"status", statuses.at(int(rng.bounded(4)))},
+                          {"priority", i % 2 ? "urgent" : "low"}};
+            const QDate day = QDate(2026, 3, 2).addDays(int(rng.bounded(9)) - 4);
+            if (i % 9 == 0) {
+                // undated
+            } else if (i % 3 == 0) {
+                b.insert("dueDate", day.toString(Qt::ISODate));
+            } else {
+                // Often on the same instant, so that seq decides.
+                const int secs = i % 4 == 0 ? 36000 : int(rng.bounded(86400));
+                b.insert("dueDate", TimeUtil::iso(day.startOfDay(QTimeZone::utc()).addSecs(secs)));
+            }
+            bodies << b;
+        }
+        repo(kiritimati).insertBulk(bodies.mid(0, 200));
+        repo(pagoPago).insertBulk(bodies.mid(200));
+
+        struct Row
+        {
+            qint64 seq;
+            QString id, status, dueDate, dueAt, priority;
+            bool allDay;
+        };
+        QVector<Row> rows;
+        QSqlQuery q = Database::exec("SELECT seq, id, status, due_date, due_at, due_all_day, priority FROM tasks");
+        while (q.next())
+            rows.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                         q.value(4).toString(), q.value(6).toString(), q.value(5).toInt() == 1});
+        QCOMPARE(rows.size(), 400);
+        auto key = [](const Row &r) { return r.dueAt.isEmpty() ? QStringLiteral("~") : r.dueAt; };
+        auto open = [](const Row &r) { return r.status == "pending" || r.status == "in_progress"; };
+        auto firstDay = [](const QDateTime &instant, const QTimeZone &tz) {
+            const QDate d = instant.toTimeZone(tz).date();
+            return d.startOfDay(tz) >= instant ? d : d.addDays(1);
+        };
+
+        int compared = 0;
+        for (const QTimeZone &tz : {kiritimati, pagoPago, QTimeZone::utc()}) {
+            TaskRepository r = repo(tz);
+            const QDate today = r.today();
+            const QString now = TimeUtil::iso(m_clock.t);
+            auto check = [&](const TaskQuery &query, const std::function<bool(const Row &)> &want) {
+                QVector<Row> expected;
+                for (const Row &row : std::as_const(rows)) {
+                    if (want(row))
+                        expected << row;
+                }
+                std::sort(expected.begin(), expected.end(), [&](const Row &a, const Row &b) {
+                    if (query.openFirst && open(a) != open(b))
+                        return open(a);
+                    return key(a) != key(b) ? key(a) < key(b) : a.seq < b.seq;
+                });
+                QStringList expectedIds;
+                for (const Row &row : std::as_const(expected))
+                    expectedIds << row.id;
+                const int limit = qBound(1, query.limit, 5000);
+                const QStringList page = expectedIds.mid((qMax(1, query.page) - 1) * limit, limit);
+                QStringList got;
+                const TaskPage result = r.list(query);
+                for (const Task &t : result.items)
+                    got << t.id;
+                QCOMPARE(got, page);
+                QCOMPARE(result.total, qint64(expected.size()));
+                ++compared;
+            };
+            for (int page = 1; page <= 5; ++page) {
+                TaskQuery all;
+                all.page = page;
+                all.limit = 90;
+                check(all, [](const Row &) { return true; });
+                TaskQuery overdue;
+                overdue.overdueOnly = true;
+                overdue.page = page;
+                overdue.limit = 20;
+                check(overdue, [&](const Row &row) {
+                    return open(row) && !row.dueDate.isEmpty() &&
+                           (row.allDay ? row.dueDate < today.toString(Qt::ISODate) : row.dueAt < now);
+                });
+            }
+            for (int offset = -5; offset <= 5; ++offset) {
+                const QDate day = today.addDays(offset);
+                const QString d = day.toString(Qt::ISODate);
+                const QString from = TimeUtil::iso(day.startOfDay(tz));
+                const QString to = TimeUtil::iso(day.addDays(1).startOfDay(tz));
+                auto dueOn = [=](const Row &row) {
+                    return !row.dueDate.isEmpty() &&
+                           (row.allDay ? row.dueDate == d : row.dueAt >= from && row.dueAt < to);
+                };
+                TaskQuery on;
+                on.dueOn = day;
+                on.limit = 500;
+                check(on, dueOn);
+                on.excludeCancelled = true;
+                on.openFirst = true;
+                check(on, [&](const Row &row) { return dueOn(row) && row.status != "cancelled"; });
+
+                for (const int hour : {0, 7, 13, 23}) {
+                    const QDateTime instant = day.startOfDay(tz).addSecs(hour * 3600 + 1800);
+                    const QString at = TimeUtil::iso(instant);
+                    const QString atDay = firstDay(instant, tz).toString(Qt::ISODate);
+                    auto after = [=](const Row &row) {
+                        return !row.dueDate.isEmpty() && (row.allDay ? row.dueDate >= atDay : row.dueAt >= at);
+                    };
+                    auto before = [=](const Row &row) {
+                        return !row.dueDate.isEmpty() && (row.allDay ? row.dueDate < atDay : row.dueAt < at);
+                    };
+                    TaskQuery a;
+                    a.dueAfter = instant;
+                    a.limit = 25;
+                    check(a, after);
+                    a.statuses = {"pending"};
+                    a.priorities = {"urgent"};
+                    check(a, [&](const Row &row) {
+                        return after(row) && row.status == "pending" && row.priority == "urgent";
+                    });
+                    TaskQuery upcoming;
+                    upcoming.dueAfter = instant;
+                    upcoming.openOnly = true;
+                    upcoming.page = 2;
+                    upcoming.limit = 10;
+                    check(upcoming, [&](const Row &row) { return after(row) && open(row); });
+                    TaskQuery b;
+                    b.dueBefore = instant;
+                    b.limit = 500;
+                    check(b, before);
+                    b.dueAfter = instant.addDays(-2);
+                    check(b, [&](const Row &row) {
+                        return before(row) && !row.dueDate.isEmpty() &&
+                               (row.allDay ? row.dueDate >= firstDay(instant.addDays(-2), tz).toString(Qt::ISODate)
+                                           : row.dueAt >= TimeUtil::iso(instant.addDays(-2)));
+                    });
+                }
+            }
+        }
+        QVERIFY(compared > 500);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTaskRepository)

@@ -1,0 +1,736 @@
+#include "conversationrepository.h"
+
+#include "contact.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "ids.h"
+#include "outbox.h"
+#include "timeutil.h"
+
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace {
+const QString kConversationColumns = QStringLiteral(
+    "v.seq, v.id, v.contact_id, v.channel, v.channel_id, v.external_id, v.status, v.assigned_to, "
+    "coalesce(u.name, ''), v.tags, v.source, v.first_response_seconds, v.total_messages, v.unread_count, "
+    "v.last_message_text, v.last_message_direction, v.last_message_at, v.first_incoming_at, v.created_at, "
+    "v.updated_at, c.first_name, c.last_name, c.phone");
+const QString kConversationFrom = QStringLiteral(
+    " FROM conversations v JOIN contacts c ON c.id = v.contact_id LEFT JOIN users u ON u.id = v.assigned_to");
+
+const QString kMessageColumns = QStringLiteral(
+    "m.seq, m.id, m.conversation_id, m.contact_id, m.channel, m.direction, m.type, m.text, m.media_url, m.caption, "
+    "m.filename, m.payload, m.status, m.sent_at, m.delivered_at, m.read_at, m.failed_at, m.failed_reason, "
+    "m.provider_id, m.sender_type, m.sender_id, m.sender_name, m.sentiment_score, m.created_at");
+
+// How many of a contact's latest incoming messages its sentiment is read from.
+constexpr int kSentimentWindow = 20;
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compact(const QStringList &list)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
+}
+
+QString text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+QVariant textOrNull(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+Conversation conversationFromRow(const QSqlQuery &q)
+{
+    Conversation v;
+    v.seq = q.value(0).toLongLong();
+    v.id = q.value(1).toString();
+    v.contactId = q.value(2).toString();
+    v.channel = q.value(3).toString();
+    v.channelId = q.value(4).toString();
+    v.externalId = q.value(5).toString();
+    v.status = q.value(6).toString();
+    v.assignedTo = q.value(7).toString();
+    v.assignedName = q.value(8).toString();
+    for (const QJsonValue &t : QJsonDocument::fromJson(q.value(9).toByteArray()).array())
+        v.tags << t.toString();
+    v.source = q.value(10).toString();
+    if (!q.value(11).isNull())
+        v.firstResponseSeconds = q.value(11).toLongLong();
+    v.totalMessages = q.value(12).toInt();
+    v.unreadCount = q.value(13).toInt();
+    v.lastMessageText = q.value(14).toString();
+    v.lastMessageDirection = q.value(15).toString();
+    v.lastMessageAt = q.value(16).toString();
+    v.firstIncomingAt = q.value(17).toString();
+    v.createdAt = q.value(18).toString();
+    v.updatedAt = q.value(19).toString();
+    v.contactFirstName = q.value(20).toString();
+    v.contactLastName = q.value(21).toString();
+    v.contactPhone = q.value(22).toString();
+    return v;
+}
+
+Message messageFromRow(const QSqlQuery &q)
+{
+    Message m;
+    m.seq = q.value(0).toLongLong();
+    m.id = q.value(1).toString();
+    m.conversationId = q.value(2).toString();
+    m.contactId = q.value(3).toString();
+    m.channel = q.value(4).toString();
+    m.direction = q.value(5).toString();
+    m.type = q.value(6).toString();
+    m.text = q.value(7).toString();
+    m.mediaUrl = q.value(8).toString();
+    m.caption = q.value(9).toString();
+    m.filename = q.value(10).toString();
+    m.payload = QJsonDocument::fromJson(q.value(11).toByteArray()).object();
+    m.delivery.status = q.value(12).toString();
+    m.delivery.sentAt = q.value(13).toString();
+    m.delivery.deliveredAt = q.value(14).toString();
+    m.delivery.readAt = q.value(15).toString();
+    m.delivery.failedAt = q.value(16).toString();
+    m.delivery.failedReason = q.value(17).toString();
+    m.providerId = q.value(18).toString();
+    m.sender.type = q.value(19).toString();
+    m.sender.id = q.value(20).toString();
+    m.sender.name = q.value(21).toString();
+    m.sentimentScore = q.value(22).toInt();
+    m.createdAt = q.value(23).toString();
+    return m;
+}
+
+std::optional<Conversation> selectConversation(const QString &where, const QVariantList &values)
+{
+    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom +
+                                            QStringLiteral(" WHERE ") + where,
+                                        values);
+    if (!q.next())
+        return std::nullopt;
+    Conversation v = conversationFromRow(q);
+    q.finish();
+    return v;
+}
+
+QJsonValue assigneeJson(const Conversation &v)
+{
+    if (v.assignedTo.isEmpty())
+        return QJsonValue::Null;
+    return QJsonObject{{QStringLiteral("id"), v.assignedTo}, {QStringLiteral("name"), v.assignedName}};
+}
+
+QJsonObject updatedData(const Conversation &v, const QStringList &changed)
+{
+    return {{QStringLiteral("conversationId"), v.id},
+            {QStringLiteral("contactId"), v.contactId},
+            {QStringLiteral("channel"), v.channel},
+            {QStringLiteral("status"), v.status},
+            {QStringLiteral("assignedTo"), assigneeJson(v)},
+            {QStringLiteral("tags"), QJsonArray::fromStringList(v.tags)},
+            {QStringLiteral("changedFields"), QJsonArray::fromStringList(changed)}};
+}
+
+QJsonObject statusData(const Message &m, const QString &status)
+{
+    QJsonObject data{{QStringLiteral("messageId"), m.id},
+                     {QStringLiteral("conversationId"), m.conversationId},
+                     {QStringLiteral("status"), status}};
+    const QString at = status == QLatin1String("sent")        ? m.delivery.sentAt
+                       : status == QLatin1String("delivered") ? m.delivery.deliveredAt
+                       : status == QLatin1String("read")      ? m.delivery.readAt
+                                                              : m.delivery.failedAt;
+    data.insert(QStringLiteral("at"), at);
+    if (status == QLatin1String("failed"))
+        data.insert(QStringLiteral("failedReason"), m.delivery.failedReason);
+    return data;
+}
+
+void insertMessage(Message &m, qint64 conversationSeq)
+{
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, type, text, "
+            "media_url, caption, filename, payload, status, sent_at, delivered_at, read_at, failed_at, failed_reason, "
+            "provider_id, sender_type, sender_id, sender_name, sentiment_score, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {m.id,
+         conversationSeq,
+         m.conversationId,
+         m.contactId,
+         m.channel,
+         m.direction,
+         m.type,
+         text(m.text),
+         textOrNull(m.mediaUrl),
+         textOrNull(m.caption),
+         textOrNull(m.filename),
+         m.payload.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(compact(m.payload)),
+         m.delivery.status,
+         textOrNull(m.delivery.sentAt),
+         textOrNull(m.delivery.deliveredAt),
+         textOrNull(m.delivery.readAt),
+         textOrNull(m.delivery.failedAt),
+         textOrNull(m.delivery.failedReason),
+         textOrNull(m.providerId),
+         text(m.sender.type),
+         textOrNull(m.sender.id),
+         text(m.sender.name),
+         m.sentimentScore,
+         m.createdAt});
+    m.seq = q.lastInsertId().toLongLong();
+}
+
+// The preview shown in the conversation list.
+QString preview(const Message &m)
+{
+    if (!m.text.isEmpty())
+        return m.text.left(200);
+    return QLatin1Char('[') + m.type + QLatin1Char(']');
+}
+
+struct Where
+{
+    QString sql;
+    QVariantList values;
+    void add(const QString &clause, const QVariant &value)
+    {
+        sql += (sql.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) + clause;
+        values << value;
+    }
+};
+} // namespace
+
+ConversationRepository::ConversationRepository(EventBus *bus, const Clock *clock)
+    : m_bus(bus)
+    , m_clock(clock ? clock : &Clock::system())
+{
+}
+
+QDateTime ConversationRepository::now() const
+{
+    return m_clock->now();
+}
+
+void ConversationRepository::notify(const QString &entity, const QString &id, const QString &change) const
+{
+    if (m_bus)
+        m_bus->notify(entity, id, change);
+}
+
+Conversation ConversationRepository::findOrCreate(const QString &contactId, const QString &channel,
+                                                  const QString &externalId, const QString &source,
+                                                  const QString &channelId)
+{
+    if (!ConversationRules::channels().contains(channel))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: channel must be one of %1")
+                              .arg(ConversationRules::channels().join(QStringLiteral(", "))),
+                          {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+    Transaction tx;
+    const std::optional<Conversation> existing =
+        externalId.isEmpty()
+            ? selectConversation(QStringLiteral("v.contact_id = ? AND v.channel = ? ORDER BY v.seq DESC LIMIT 1"),
+                                 {contactId, channel})
+            : selectConversation(
+                  QStringLiteral(
+                      "v.contact_id = ? AND v.channel = ? AND v.external_id = ? ORDER BY v.seq DESC LIMIT 1"),
+                  {contactId, channel, externalId});
+    if (existing)
+        return *existing;
+    QSqlQuery &cq = Database::execCached(
+        QStringLiteral("SELECT first_name, last_name, phone FROM contacts WHERE id = ?"), {contactId});
+    if (!cq.next())
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
+    const QString firstName = cq.value(0).toString(), lastName = cq.value(1).toString(), phone = cq.value(2).toString();
+    cq.finish();
+    const QString id = Ids::make(u"conv");
+    const QString at = TimeUtil::iso(now());
+    Database::execCached(
+        QStringLiteral(
+            "INSERT INTO conversations (id, contact_id, channel, channel_id, external_id, status, tags, "
+            "source, last_activity_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'open', '[]', ?, ?, ?, ?)"),
+        {id, contactId, channel, text(channelId), textOrNull(externalId), text(source.isEmpty() ? channel : source), at,
+         at, at});
+    Outbox::append(QStringLiteral("conversation.created"),
+                   {{QStringLiteral("conversationId"), id},
+                    {QStringLiteral("contactId"), contactId},
+                    {QStringLiteral("channel"), channel},
+                    {QStringLiteral("source"), source.isEmpty() ? channel : source},
+                    {QStringLiteral("contact"),
+                     QJsonObject{{QStringLiteral("id"), contactId},
+                                 {QStringLiteral("firstName"), firstName},
+                                 {QStringLiteral("lastName"), lastName},
+                                 {QStringLiteral("phone"), phone.isEmpty() ? QJsonValue() : QJsonValue(phone)}}}});
+    const Conversation v = get(id);
+    tx.commit();
+    notify(QStringLiteral("conversation"), id, QStringLiteral("created"));
+    return v;
+}
+
+std::optional<Conversation> ConversationRepository::find(const QString &id) const
+{
+    return selectConversation(QStringLiteral("v.id = ?"), {id});
+}
+
+Conversation ConversationRepository::get(const QString &id) const
+{
+    std::optional<Conversation> v = find(id);
+    if (!v)
+        throw DomainError::notFound(QStringLiteral("Conversation"), id);
+    return *v;
+}
+
+std::optional<Conversation> ConversationRepository::findFor(const QString &contactId, const QString &channel) const
+{
+    return selectConversation(QStringLiteral("v.contact_id = ? AND v.channel = ? ORDER BY v.seq DESC LIMIT 1"),
+                              {contactId, channel});
+}
+
+ConversationPage ConversationRepository::list(const ConversationQuery &query) const
+{
+    Where w;
+    if (!query.status.isEmpty())
+        w.add(QStringLiteral("v.status = ?"), query.status);
+    if (!query.channel.isEmpty())
+        w.add(QStringLiteral("v.channel = ?"), query.channel);
+    if (query.assignedTo == QLatin1String("none"))
+        w.add(QStringLiteral("coalesce(v.assigned_to, '') = ?"), QString(QStringLiteral("")));
+    else if (!query.assignedTo.isEmpty())
+        w.add(QStringLiteral("v.assigned_to = ?"), query.assignedTo);
+    if (!query.contactId.isEmpty())
+        w.add(QStringLiteral("v.contact_id = ?"), query.contactId);
+    if (query.unreadOnly)
+        w.add(QStringLiteral("v.unread_count > ?"), 0);
+    ConversationPage page;
+    const int limit = qBound(1, query.limit, 1000);
+    QVariantList values = w.values;
+    values << limit << qint64(qMax(1, query.page) - 1) * limit;
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom + w.sql +
+                                 QStringLiteral(" ORDER BY v.last_activity_at DESC, v.seq DESC LIMIT ? OFFSET ?"),
+                             values);
+    while (q.next())
+        page.items.append(conversationFromRow(q));
+    q.finish();
+    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM conversations v") + w.sql, w.values);
+    page.total = n.next() ? n.value(0).toLongLong() : 0;
+    n.finish();
+    return page;
+}
+
+QJsonArray ConversationRepository::forContact(const QString &contactId) const
+{
+    QJsonArray out;
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral("SELECT id, channel, status, last_message_at FROM conversations WHERE contact_id = ? "
+                       "ORDER BY last_activity_at DESC, seq DESC"),
+        {contactId});
+    while (q.next()) {
+        out.append(QJsonObject{
+            {QStringLiteral("id"), q.value(0).toString()},
+            {QStringLiteral("channel"), q.value(1).toString()},
+            {QStringLiteral("status"), q.value(2).toString()},
+            {QStringLiteral("lastMessage"), q.value(3).isNull() ? QJsonValue() : QJsonValue(q.value(3).toString())}});
+    }
+    q.finish();
+    return out;
+}
+
+Conversation ConversationRepository::update(const QString &id, const std::optional<QString> &status,
+                                            const std::optional<QString> &assignedTo)
+{
+    if (status && !ConversationRules::statuses().contains(*status))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: status must be open, pending or closed"),
+                          {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
+    Transaction tx;
+    const Conversation before = get(id);
+    Conversation v = before;
+    QStringList changed;
+    if (status && *status != before.status) {
+        v.status = *status;
+        changed << QStringLiteral("status");
+    }
+    if (assignedTo && *assignedTo != before.assignedTo) {
+        if (!assignedTo->isEmpty()) {
+            QSqlQuery &u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {*assignedTo});
+            if (!u.next())
+                throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                                  QStringLiteral("User %1 does not exist").arg(*assignedTo),
+                                  {{QStringLiteral("assignedTo"), QStringLiteral("unknown user")}});
+            v.assignedName = u.value(0).toString();
+            u.finish();
+        } else {
+            v.assignedName.clear();
+        }
+        v.assignedTo = *assignedTo;
+        changed << QStringLiteral("assignedTo");
+    }
+    if (changed.isEmpty())
+        return before; // nothing to store, no event
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE conversations SET status = ?, assigned_to = ?, closed_at = ?, updated_at = ? WHERE seq = ?"),
+        {v.status, textOrNull(v.assignedTo), v.status == QLatin1String("closed") ? QVariant(v.updatedAt) : QVariant(),
+         v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, changed));
+    if (changed.contains(QStringLiteral("assignedTo"))) {
+        Outbox::append(QStringLiteral("conversation.assigned"),
+                       {{QStringLiteral("conversationId"), v.id},
+                        {QStringLiteral("contactId"), v.contactId},
+                        {QStringLiteral("assignedTo"), assigneeJson(v)},
+                        {QStringLiteral("previousAssignee"),
+                         before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo)}});
+    }
+    if (changed.contains(QStringLiteral("status")) && v.status == QLatin1String("closed")) {
+        Outbox::append(QStringLiteral("conversation.closed"), {{QStringLiteral("conversationId"), v.id},
+                                                               {QStringLiteral("contactId"), v.contactId},
+                                                               {QStringLiteral("channel"), v.channel},
+                                                               {QStringLiteral("closedAt"), v.updatedAt}});
+    }
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+Conversation ConversationRepository::addTags(const QString &id, const QStringList &tags)
+{
+    Transaction tx;
+    Conversation v = get(id);
+    const QStringList merged = ContactRules::normalizeTags(v.tags + tags);
+    if (merged == v.tags)
+        return v;
+    v.tags = merged;
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
+                         {compact(v.tags), v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+Conversation ConversationRepository::removeTag(const QString &id, const QString &tag)
+{
+    Transaction tx;
+    Conversation v = get(id);
+    QStringList kept;
+    for (const QString &t : std::as_const(v.tags)) {
+        if (ContactRules::tagKey(t) != ContactRules::tagKey(tag))
+            kept << t;
+    }
+    if (kept.size() == v.tags.size())
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Conversation %1 has no tag %2").arg(id, tag));
+    v.tags = kept;
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
+                         {compact(v.tags), v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+void ConversationRepository::markRead(const QString &id)
+{
+    Transaction tx;
+    const Conversation v = get(id);
+    if (v.unreadCount == 0)
+        return;
+    const QString at = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET unread_count = 0 WHERE seq = ?"), {v.seq});
+    Database::execCached(QStringLiteral("UPDATE messages SET status = 'read', read_at = ? WHERE conversation_seq = ? "
+                                        "AND direction = 'incoming' AND status != 'read'"),
+                         {at, v.seq});
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("read"));
+}
+
+namespace {
+// The bookkeeping every new message does in its transaction: the conversation's counters, preview,
+// unread count and first response time; reopening a closed conversation; the contact's counters
+// and sentiment. Returns true when the conversation was reopened.
+bool recordOnConversation(const Conversation &v, const Message &m)
+{
+    const bool incoming = m.direction == QLatin1String("incoming");
+    const bool reopen = v.status == QLatin1String("closed");
+    QVariant firstResponse = v.firstResponseSeconds ? QVariant(*v.firstResponseSeconds) : QVariant();
+    QString firstIncoming = v.firstIncomingAt;
+    if (incoming && firstIncoming.isEmpty())
+        firstIncoming = m.createdAt;
+    // First response: seconds from the contact's first message to the first outgoing one after it.
+    if (!incoming && !v.firstResponseSeconds && !firstIncoming.isEmpty()) {
+        const auto from = TimeUtil::parse(firstIncoming);
+        const auto to = TimeUtil::parse(m.createdAt);
+        if (from && to)
+            firstResponse = qMax<qint64>(0, from->secsTo(*to));
+    }
+    Database::execCached(
+        QStringLiteral("UPDATE conversations SET total_messages = total_messages + 1, unread_count = ?, "
+                       "last_message_text = ?, last_message_direction = ?, last_message_at = ?, last_activity_at = ?, "
+                       "first_incoming_at = ?, first_response_seconds = ?, status = ?, "
+                       "closed_at = CASE WHEN ? = 1 THEN NULL ELSE closed_at END, updated_at = ? "
+                       "WHERE seq = ?"),
+        {incoming ? v.unreadCount + 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming),
+         firstResponse, reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
+    if (incoming) {
+        QSqlQuery &s = Database::execCached(
+            QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
+                           "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?)"),
+            {m.contactId, kSentimentWindow});
+        const int score = s.next() ? s.value(0).toInt() : 0;
+        s.finish();
+        Database::execCached(
+            QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "
+                           "1, sentiment = ? WHERE id = ?"),
+            {m.createdAt, MessageRules::sentimentLabel(score), m.contactId});
+    } else {
+        Database::execCached(
+            QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "
+                           "1 WHERE id = ?"),
+            {m.createdAt, m.contactId});
+    }
+    if (reopen) {
+        Conversation after = v;
+        after.status = QStringLiteral("open");
+        Outbox::append(QStringLiteral("conversation.updated"), updatedData(after, {QStringLiteral("status")}));
+    }
+    return reopen;
+}
+} // namespace
+
+Message ConversationRepository::receive(const QString &conversationId, const MessageContent &content,
+                                        const QString &providerId)
+{
+    Transaction tx;
+    const Conversation v = get(conversationId);
+    if (!providerId.isEmpty()) {
+        // A provider retrying its webhook: the message is already recorded.
+        QSqlQuery &d = Database::execCached(
+            QStringLiteral("SELECT id FROM messages WHERE channel = ? AND provider_id = ?"), {v.channel, providerId});
+        if (d.next()) {
+            const QString existing = d.value(0).toString();
+            d.finish();
+            return getMessage(existing);
+        }
+    }
+    Message m;
+    m.id = Ids::make(u"msg");
+    m.conversationId = v.id;
+    m.contactId = v.contactId;
+    m.channel = v.channel;
+    m.direction = QStringLiteral("incoming");
+    m.type = content.type;
+    m.text = content.text;
+    m.mediaUrl = content.mediaUrl;
+    m.caption = content.caption;
+    m.filename = content.filename;
+    m.payload = content.payload;
+    m.createdAt = TimeUtil::iso(now());
+    // An incoming message has reached us: it is delivered (read once an agent opens the thread).
+    m.delivery.status = QStringLiteral("delivered");
+    m.delivery.sentAt = m.delivery.deliveredAt = m.createdAt;
+    m.providerId = providerId;
+    m.sender = {QStringLiteral("contact"), v.contactId, v.contactName()};
+    m.sentimentScore = MessageRules::sentimentScore(m.text);
+    insertMessage(m, v.seq);
+    const bool reopened = recordOnConversation(v, m);
+    Outbox::append(QStringLiteral("message.received"),
+                   {{QStringLiteral("messageId"), m.id},
+                    {QStringLiteral("conversationId"), m.conversationId},
+                    {QStringLiteral("contactId"), m.contactId},
+                    {QStringLiteral("channel"), m.channel},
+                    {QStringLiteral("text"), m.text},
+                    {QStringLiteral("type"), m.type},
+                    {QStringLiteral("direction"), m.direction},
+                    {QStringLiteral("sender"),
+                     QJsonObject{{QStringLiteral("id"), v.contactId},
+                                 {QStringLiteral("name"), v.contactName()},
+                                 {QStringLiteral("phone"),
+                                  v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
+    tx.commit();
+    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
+    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
+    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    return m;
+}
+
+Message ConversationRepository::addOutgoing(const QString &conversationId, const MessageContent &content,
+                                            const MessageSender &sender, const QString &initialStatus)
+{
+    Transaction tx;
+    const Conversation v = get(conversationId);
+    Message m;
+    m.id = Ids::make(u"msg");
+    m.conversationId = v.id;
+    m.contactId = v.contactId;
+    m.channel = v.channel;
+    m.direction = QStringLiteral("outgoing");
+    m.type = content.type;
+    m.text = content.text;
+    m.mediaUrl = content.mediaUrl;
+    m.caption = content.caption;
+    m.filename = content.filename;
+    m.payload = content.payload;
+    m.createdAt = TimeUtil::iso(now());
+    m.sender = sender;
+    const MessageRules::Advance advance = MessageRules::advance(MessageDelivery{}, initialStatus, m.createdAt);
+    m.delivery = advance.delivery;
+    insertMessage(m, v.seq);
+    const bool reopened = recordOnConversation(v, m);
+    for (const QString &status : advance.reached)
+        Outbox::append(QLatin1String("message.") + status, statusData(m, status));
+    tx.commit();
+    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
+    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
+    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    return m;
+}
+
+Message ConversationRepository::updateStatus(const QString &messageId, const QString &status,
+                                             const QString &failedReason, const QString &providerId)
+{
+    if (!MessageRules::statuses().contains(status))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: unknown message status %1").arg(status),
+                          {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+    Transaction tx;
+    Message m = getMessage(messageId);
+    const MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);
+    const bool newProviderId = !providerId.isEmpty() && providerId != m.providerId;
+    if (advance.reached.isEmpty() && !newProviderId)
+        return m; // late or repeated: nothing changes, nothing is emitted
+    m.delivery = advance.delivery;
+    if (newProviderId)
+        m.providerId = providerId;
+    Database::execCached(QStringLiteral("UPDATE messages SET status = ?, sent_at = ?, delivered_at = ?, read_at = ?, "
+                                        "failed_at = ?, failed_reason = ?, provider_id = ? WHERE seq = ?"),
+                         {m.delivery.status, textOrNull(m.delivery.sentAt), textOrNull(m.delivery.deliveredAt),
+                          textOrNull(m.delivery.readAt), textOrNull(m.delivery.failedAt),
+                          textOrNull(m.delivery.failedReason), textOrNull(m.providerId), m.seq});
+    for (const QString &reached : advance.reached)
+        Outbox::append(QLatin1String("message.") + reached, statusData(m, reached));
+    tx.commit();
+    if (!advance.reached.isEmpty())
+        notify(QStringLiteral("message"), m.id, QStringLiteral("status"));
+    return m;
+}
+
+std::optional<Message> ConversationRepository::findMessage(const QString &id) const
+{
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m WHERE m.id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    Message m = messageFromRow(q);
+    q.finish();
+    return m;
+}
+
+Message ConversationRepository::getMessage(const QString &id) const
+{
+    std::optional<Message> m = findMessage(id);
+    if (!m)
+        throw DomainError::notFound(QStringLiteral("Message"), id);
+    return *m;
+}
+
+MessagePage ConversationRepository::messages(const QString &conversationId, const MessageQuery &query) const
+{
+    const Conversation v = get(conversationId);
+    const int limit = qBound(1, query.limit, 1000);
+    auto cursor = [&](const QString &id, const QString &name) {
+        QSqlQuery &q = Database::execCached(
+            QStringLiteral("SELECT seq FROM messages WHERE id = ? AND conversation_seq = ?"), {id, v.seq});
+        if (!q.next())
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                              QStringLiteral("Message %1 does not exist in this conversation").arg(id),
+                              {{name, QStringLiteral("unknown message")}});
+        const qint64 seq = q.value(0).toLongLong();
+        q.finish();
+        return seq;
+    };
+    Where w;
+    w.add(QStringLiteral("m.conversation_seq = ?"), v.seq);
+    if (!query.after.isEmpty())
+        w.add(QStringLiteral("m.seq > ?"), cursor(query.after, QStringLiteral("after")));
+    if (!query.before.isEmpty())
+        w.add(QStringLiteral("m.seq < ?"), cursor(query.before, QStringLiteral("before")));
+    MessagePage page;
+    QVariantList values = w.values;
+    // before (without after): the messages just before the cursor, so read backwards and reverse.
+    const bool backwards = !query.before.isEmpty() && query.after.isEmpty();
+    values << limit << (query.before.isEmpty() && query.after.isEmpty() ? qint64(qMax(1, query.page) - 1) * limit : 0);
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m") + w.sql +
+                                 (backwards ? QStringLiteral(" ORDER BY m.seq DESC LIMIT ? OFFSET ?")
+                                            : QStringLiteral(" ORDER BY m.seq LIMIT ? OFFSET ?")),
+                             values);
+    while (q.next())
+        page.items.append(messageFromRow(q));
+    q.finish();
+    if (backwards)
+        std::reverse(page.items.begin(), page.items.end());
+    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM messages m") + w.sql, w.values);
+    page.total = n.next() ? n.value(0).toLongLong() : 0;
+    n.finish();
+    return page;
+}
+
+QVector<Message> ConversationRepository::latestMessages(const QString &conversationId, int limit) const
+{
+    const Conversation v = get(conversationId);
+    QVector<Message> out;
+    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
+                                            QStringLiteral(" FROM messages m WHERE m.conversation_seq = ? ORDER BY "
+                                                           "m.seq DESC LIMIT ?"),
+                                        {v.seq, qBound(1, limit, 1000)});
+    while (q.next())
+        out.append(messageFromRow(q));
+    q.finish();
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+MessagePage ConversationRepository::listMessages(const MessageFilter &filter) const
+{
+    Where w;
+    if (!filter.conversationId.isEmpty())
+        w.add(QStringLiteral("m.conversation_id = ?"), filter.conversationId);
+    if (!filter.contactId.isEmpty())
+        w.add(QStringLiteral("m.contact_id = ?"), filter.contactId);
+    if (!filter.channel.isEmpty())
+        w.add(QStringLiteral("m.channel = ?"), filter.channel);
+    if (!filter.direction.isEmpty())
+        w.add(QStringLiteral("m.direction = ?"), filter.direction);
+    if (!filter.status.isEmpty())
+        w.add(QStringLiteral("m.status = ?"), filter.status);
+    if (!filter.since.isEmpty())
+        w.add(QStringLiteral("m.created_at >= ?"), filter.since);
+    const int limit = qBound(1, filter.limit, 1000);
+    QVariantList values = w.values;
+    values << limit << qint64(qMax(1, filter.page) - 1) * limit;
+    MessagePage page;
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m") + w.sql +
+                                 QStringLiteral(" ORDER BY m.seq DESC LIMIT ? OFFSET ?"),
+                             values);
+    while (q.next())
+        page.items.append(messageFromRow(q));
+    q.finish();
+    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM messages m") + w.sql, w.values);
+    page.total = n.next() ? n.value(0).toLongLong() : 0;
+    n.finish();
+    return page;
+}

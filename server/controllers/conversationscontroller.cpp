@@ -1,0 +1,374 @@
+#include "conversationscontroller.h"
+
+#include "api/apierror.h"
+#include "api/params.h"
+#include "api/schemas.h"
+#include "channels/channelsender.h"
+#include "conversationrepository.h"
+
+#include <QJsonArray>
+
+using namespace Schema;
+
+MessageSender MessagingApi::senderOf(const ApiRequest &request)
+{
+    MessageSender s;
+    s.type = request.principal.kind == Principal::User ? QStringLiteral("agent") : QStringLiteral("api");
+    s.id = request.principal.id;
+    s.name = request.principal.name;
+    const QJsonValue given = request.body.value(QStringLiteral("sender"));
+    if (given.isUndefined() || given.isNull())
+        return s;
+    static const QStringList types{QStringLiteral("agent"), QStringLiteral("ai"), QStringLiteral("bot"),
+                                   QStringLiteral("system")};
+    const QJsonObject o = given.toObject();
+    const QJsonValue type = o.value(QStringLiteral("type"));
+    const QJsonValue name = o.value(QStringLiteral("name"));
+    if (!given.isObject() || (!type.isUndefined() && !types.contains(type.toString())) ||
+        (!name.isUndefined() && (!name.isString() || name.toString().size() > 200)))
+        throw ApiError::badRequest(
+            QStringLiteral("Invalid data: sender must be {type: agent|ai|bot|system, name}"),
+            {{QStringLiteral("sender"), QStringLiteral("must be {type: agent|ai|bot|system, name}")}});
+    if (!type.isUndefined())
+        s.type = type.toString();
+    if (!name.isUndefined())
+        s.name = name.toString();
+    return s;
+}
+
+QString MessagingApi::oneOf(const ApiRequest &request, const QString &name, const QStringList &values)
+{
+    if (!request.hasQuery(name))
+        return {};
+    const QString v = request.queryValue(name);
+    if (!values.contains(v))
+        throw ApiError::badRequest(
+            QStringLiteral("Query parameter %1 must be one of %2").arg(name, values.join(QStringLiteral(", "))),
+            {{name, QStringLiteral("must be one of %1").arg(values.join(QStringLiteral(", ")))}});
+    return v;
+}
+
+ConversationsController::ConversationsController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels)
+    : m_conversations(std::make_unique<ConversationRepository>(bus))
+    , m_sender(std::make_unique<ChannelSender>(bus, channels ? std::move(channels) : ChannelRegistry::defaults()))
+{
+}
+
+ConversationsController::~ConversationsController() = default;
+
+QJsonObject ConversationsController::schemas() const
+{
+    const QJsonObject assignee =
+        nullable(object({{QStringLiteral("id"), string()}, {QStringLiteral("name"), string()}}));
+    const QJsonObject nullableTime = nullable(string(QStringLiteral("date-time")));
+    const QJsonObject item = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("contact"), object({{QStringLiteral("id"), string()},
+                                            {QStringLiteral("name"), string()},
+                                            {QStringLiteral("avatar"), nullable(string())}})},
+        {QStringLiteral("channel"), string()},
+        {QStringLiteral("status"), string()},
+        {QStringLiteral("assignedTo"), assignee},
+        {QStringLiteral("lastMessage"),
+         nullable(object({{QStringLiteral("text"), string()},
+                          {QStringLiteral("direction"), string()},
+                          {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))}}))},
+        {QStringLiteral("unreadCount"), integer(0)},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+        {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject message = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("conversationId"), string()},
+        {QStringLiteral("contactId"), string()},
+        {QStringLiteral("channel"), string()},
+        {QStringLiteral("direction"), string()},
+        {QStringLiteral("type"), string()},
+        {QStringLiteral("text"), string()},
+        {QStringLiteral("mediaUrl"), string()},
+        {QStringLiteral("caption"), string()},
+        {QStringLiteral("filename"), string()},
+        {QStringLiteral("location"), object({{QStringLiteral("latitude"), number()},
+                                             {QStringLiteral("longitude"), number()},
+                                             {QStringLiteral("name"), string()},
+                                             {QStringLiteral("address"), string()}})},
+        {QStringLiteral("status"), string()},
+        {QStringLiteral("sentAt"), nullableTime},
+        {QStringLiteral("deliveredAt"), nullableTime},
+        {QStringLiteral("readAt"), nullableTime},
+        {QStringLiteral("failedAt"), nullableTime},
+        {QStringLiteral("failedReason"), string()},
+        {QStringLiteral("sender"), object({{QStringLiteral("type"), string()},
+                                           {QStringLiteral("id"), string()},
+                                           {QStringLiteral("name"), string()}})},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject detail = object({
+        {QStringLiteral("id"), string()},
+        {QStringLiteral("contact"), object({{QStringLiteral("id"), string()},
+                                            {QStringLiteral("firstName"), string()},
+                                            {QStringLiteral("lastName"), string()},
+                                            {QStringLiteral("phone"), nullable(string())}})},
+        {QStringLiteral("channel"), string()},
+        {QStringLiteral("channelId"), string()},
+        {QStringLiteral("status"), string()},
+        {QStringLiteral("assignedTo"), assignee},
+        {QStringLiteral("tags"), array(string())},
+        {QStringLiteral("unreadCount"), integer(0)},
+        {QStringLiteral("messages"), array(ref(QStringLiteral("Message")))},
+        {QStringLiteral("metadata"), object({{QStringLiteral("source"), string()},
+                                             {QStringLiteral("firstResponseTime"), nullable(integer(0))},
+                                             {QStringLiteral("totalMessages"), integer(0)}})},
+        {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+        {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))},
+    });
+    const QJsonObject status = object({{QStringLiteral("id"), string()},
+                                       {QStringLiteral("status"), string()},
+                                       {QStringLiteral("sentAt"), nullableTime},
+                                       {QStringLiteral("deliveredAt"), nullableTime},
+                                       {QStringLiteral("readAt"), nullableTime},
+                                       {QStringLiteral("failedAt"), nullableTime},
+                                       {QStringLiteral("failedReason"), string()}});
+    const QJsonObject send = object(
+        {{QStringLiteral("type"), string()},
+         {QStringLiteral("text"), string()},
+         {QStringLiteral("mediaUrl"), string(QStringLiteral("uri"))},
+         {QStringLiteral("caption"), string()},
+         {QStringLiteral("filename"), string()},
+         {QStringLiteral("sender"), object({{QStringLiteral("type"), string()}, {QStringLiteral("name"), string()}})}});
+    return {{QStringLiteral("Conversation"), item},
+            {QStringLiteral("ConversationDetail"), detail},
+            {QStringLiteral("Message"), message},
+            {QStringLiteral("MessageStatus"), status},
+            {QStringLiteral("ConversationMessageInput"), send}};
+}
+
+void ConversationsController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Conversations");
+    auto bind = [this](ApiResponse (ConversationsController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const Access read = Access::scoped(QStringLiteral("conversations:read"));
+    const Access write = Access::scoped(QStringLiteral("conversations:write"));
+    const QJsonObject conversation = ref(QStringLiteral("Conversation"));
+    const QJsonObject detail = ref(QStringLiteral("ConversationDetail"));
+    const QJsonObject message = ref(QStringLiteral("Message"));
+
+    // GET /api/v1/conversations
+    router.add("GET", QStringLiteral("/api/v1/conversations"), bind(&ConversationsController::list), read,
+               {tag,
+                QStringLiteral("List conversations, most recent activity first"),
+                {},
+                pageOf(conversation),
+                {{QStringLiteral("page"), integer(1)},
+                 {QStringLiteral("limit"), integer(1, 100)},
+                 {QStringLiteral("status"), string()},
+                 {QStringLiteral("channel"), string()},
+                 {QStringLiteral("assignedTo"), string()},
+                 {QStringLiteral("contactId"), string()},
+                 {QStringLiteral("unread"), boolean()}},
+                {400, 401, 403, 429}});
+    // GET /api/v1/conversations/:id
+    router.add("GET", QStringLiteral("/api/v1/conversations/:id"), bind(&ConversationsController::get), read,
+               {tag,
+                QStringLiteral("Conversation detail with its latest 50 messages (oldest first)"),
+                {},
+                envelope(detail),
+                {},
+                {401, 403, 404, 429}});
+    // PATCH /api/v1/conversations/:id
+    router.add("PATCH", QStringLiteral("/api/v1/conversations/:id"), bind(&ConversationsController::update), write,
+               {tag,
+                QStringLiteral("Change status and/or assignee (assignedTo: a user id or null)"),
+                object({{QStringLiteral("status"), string()}, {QStringLiteral("assignedTo"), nullable(string())}}),
+                envelope(detail),
+                {},
+                {400, 401, 403, 404, 429}});
+    // PATCH /api/v1/conversations/:id/assign and POST /api/v1/conversations/:id/assign
+    for (const QByteArray &method : {QByteArrayLiteral("PATCH"), QByteArrayLiteral("POST")}) {
+        router.add(method, QStringLiteral("/api/v1/conversations/:id/assign"), bind(&ConversationsController::assign),
+                   write,
+                   {tag,
+                    QStringLiteral("Assign to a user (userId null: unassign)"),
+                    object({{QStringLiteral("userId"), nullable(string())}}, {QStringLiteral("userId")}),
+                    envelope(detail),
+                    {},
+                    {400, 401, 403, 404, 422, 429}});
+    }
+    // POST /api/v1/conversations/:id/close
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/close"), bind(&ConversationsController::close), write,
+               {tag, QStringLiteral("Close"), {}, envelope(detail), {}, {401, 403, 404, 429}});
+    // POST /api/v1/conversations/:id/reopen
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/reopen"), bind(&ConversationsController::reopen),
+               write, {tag, QStringLiteral("Reopen (status open)"), {}, envelope(detail), {}, {401, 403, 404, 429}});
+    // POST /api/v1/conversations/:id/tags
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/tags"), bind(&ConversationsController::addTags), write,
+               {tag,
+                QStringLiteral("Add tags (idempotent)"),
+                object({{QStringLiteral("tags"), array(string())}}, {QStringLiteral("tags")}),
+                envelope(detail),
+                {},
+                {400, 401, 403, 404, 422, 429}});
+    // DELETE /api/v1/conversations/:id/tags/:tagName
+    router.add("DELETE", QStringLiteral("/api/v1/conversations/:id/tags/:tagName"),
+               bind(&ConversationsController::removeTag), write,
+               {tag, QStringLiteral("Remove a tag"), {}, envelope(detail), {}, {401, 403, 404, 429}});
+    // GET /api/v1/conversations/:id/messages (the spec's :conversationId)
+    router.add("GET", QStringLiteral("/api/v1/conversations/:id/messages"), bind(&ConversationsController::messages),
+               read,
+               {tag,
+                QStringLiteral("A conversation's messages in time order; after/before: message-id cursors"),
+                {},
+                pageOf(message),
+                {{QStringLiteral("page"), integer(1)},
+                 {QStringLiteral("limit"), integer(1, 100)},
+                 {QStringLiteral("before"), string()},
+                 {QStringLiteral("after"), string()}},
+                {400, 401, 403, 404, 429}});
+    // POST /api/v1/conversations/:id/messages
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/messages"), bind(&ConversationsController::send),
+               Access::scoped(QStringLiteral("messages:write")),
+               {tag,
+                QStringLiteral("Send a text, image or document into the conversation"),
+                ref(QStringLiteral("ConversationMessageInput")),
+                envelope(message),
+                {},
+                {400, 401, 403, 404, 422, 429, 503},
+                201});
+}
+
+ApiResponse ConversationsController::list(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    ConversationQuery q;
+    q.page = paging.page;
+    q.limit = paging.limit;
+    q.status = MessagingApi::oneOf(request, QStringLiteral("status"), ConversationRules::statuses());
+    q.channel = MessagingApi::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
+    q.assignedTo = request.queryValue(QStringLiteral("assignedTo")).left(100);
+    if (q.assignedTo == QLatin1String("me"))
+        q.assignedTo = request.principal.id;
+    q.contactId = request.queryValue(QStringLiteral("contactId")).left(100);
+    q.unreadOnly = MessagingApi::oneOf(request, QStringLiteral("unread"),
+                                       {QStringLiteral("true"), QStringLiteral("false")}) == QLatin1String("true");
+    const ConversationPage page = m_conversations->list(q);
+    QJsonArray items;
+    for (const Conversation &v : page.items)
+        items.append(v.toListJson());
+    return ApiResponse::page(items, q.page, q.limit, page.total);
+}
+
+namespace {
+QJsonObject detailJson(const ConversationRepository &repository, const Conversation &v)
+{
+    QJsonObject data = v.toDetailJson();
+    QJsonArray messages;
+    for (const Message &m : repository.latestMessages(v.id, 50))
+        messages.append(m.toJson());
+    data.insert(QStringLiteral("messages"), messages);
+    return data;
+}
+
+// A body member that is a string, null (-> empty) or absent (-> nullopt); 400 for other types.
+std::optional<QString> nullableString(const QJsonObject &body, const QString &name)
+{
+    const QJsonValue v = body.value(name);
+    if (v.isUndefined())
+        return std::nullopt;
+    if (v.isNull())
+        return QString();
+    if (!v.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string or null").arg(name),
+                                   {{name, QStringLiteral("must be a string or null")}});
+    return v.toString().trimmed();
+}
+} // namespace
+
+ApiResponse ConversationsController::get(ApiRequest &request)
+{
+    return ApiResponse::ok(detailJson(*m_conversations, m_conversations->get(request.param(QStringLiteral("id")))));
+}
+
+ApiResponse ConversationsController::update(ApiRequest &request)
+{
+    const std::optional<QString> status = nullableString(request.body, QStringLiteral("status"));
+    if (status && status->isEmpty())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: status must be open, pending or closed"),
+                                   {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
+    const std::optional<QString> assignedTo = nullableString(request.body, QStringLiteral("assignedTo"));
+    if (!status && !assignedTo)
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: status or assignedTo"),
+                                      {{QStringLiteral("status"), QStringLiteral("status or assignedTo is required")}});
+    const Conversation v = m_conversations->update(request.param(QStringLiteral("id")), status, assignedTo);
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation updated"));
+}
+
+ApiResponse ConversationsController::assign(ApiRequest &request)
+{
+    if (!request.body.contains(QStringLiteral("userId")))
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: userId"),
+                                      {{QStringLiteral("userId"), QStringLiteral("is required")}});
+    const std::optional<QString> userId = nullableString(request.body, QStringLiteral("userId"));
+    const Conversation v = m_conversations->assign(request.param(QStringLiteral("id")), userId.value_or(QString()));
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation assigned"));
+}
+
+ApiResponse ConversationsController::close(ApiRequest &request)
+{
+    const Conversation v = m_conversations->close(request.param(QStringLiteral("id")));
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation closed"));
+}
+
+ApiResponse ConversationsController::reopen(ApiRequest &request)
+{
+    const Conversation v = m_conversations->reopen(request.param(QStringLiteral("id")));
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation reopened"));
+}
+
+ApiResponse ConversationsController::addTags(ApiRequest &request)
+{
+    const QStringList tags = Params::requiredStringArray(request.body, QStringLiteral("tags"));
+    for (const QString &t : tags) {
+        if (t.trimmed().isEmpty() || t.trimmed().size() > 64)
+            throw ApiError::badRequest(
+                QStringLiteral("Invalid data: tags must be non-empty strings of at most 64 characters"),
+                {{QStringLiteral("tags"), QStringLiteral("must be non-empty strings of at most 64 characters")}});
+    }
+    if (tags.isEmpty())
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: tags must not be empty"),
+                                      {{QStringLiteral("tags"), QStringLiteral("must not be empty")}});
+    const Conversation v = m_conversations->addTags(request.param(QStringLiteral("id")), tags);
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Tags added"));
+}
+
+ApiResponse ConversationsController::removeTag(ApiRequest &request)
+{
+    const Conversation v =
+        m_conversations->removeTag(request.param(QStringLiteral("id")), request.param(QStringLiteral("tagName")));
+    return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Tag removed"));
+}
+
+ApiResponse ConversationsController::messages(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request, 50, 100);
+    MessageQuery q;
+    q.page = paging.page;
+    q.limit = paging.limit;
+    q.before = request.queryValue(QStringLiteral("before")).left(100);
+    q.after = request.queryValue(QStringLiteral("after")).left(100);
+    const MessagePage page = m_conversations->messages(request.param(QStringLiteral("id")), q);
+    QJsonArray items;
+    for (const Message &m : page.items)
+        items.append(m.toJson());
+    return ApiResponse::page(items, q.page, q.limit, page.total);
+}
+
+ApiResponse ConversationsController::send(ApiRequest &request)
+{
+    const MessageContent content = MessageRules::parseContent(
+        request.body, {QStringLiteral("text"), QStringLiteral("image"), QStringLiteral("video"),
+                       QStringLiteral("audio"), QStringLiteral("document")});
+    const Message m = m_sender->send(request.param(QStringLiteral("id")), content, MessagingApi::senderOf(request));
+    return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
+}

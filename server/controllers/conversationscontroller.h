@@ -1,0 +1,46 @@
+#pragma once
+
+#include "controller.h"
+#include "message.h"
+
+#include <memory>
+
+class ChannelRegistry;
+class ChannelSender;
+class ConversationRepository;
+class EventBus;
+
+// /api/v1/conversations: list, detail, update, assign, close, reopen, tags, a conversation's
+// messages and sending into it.
+class ConversationsController final : public Controller
+{
+public:
+    explicit ConversationsController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels = {});
+    ~ConversationsController() override;
+    void registerRoutes(Router &router) override;
+    QJsonObject schemas() const override;
+
+private:
+    ApiResponse list(ApiRequest &request);
+    ApiResponse get(ApiRequest &request);
+    ApiResponse update(ApiRequest &request);
+    ApiResponse assign(ApiRequest &request);
+    ApiResponse close(ApiRequest &request);
+    ApiResponse reopen(ApiRequest &request);
+    ApiResponse addTags(ApiRequest &request);
+    ApiResponse removeTag(ApiRequest &request);
+    ApiResponse messages(ApiRequest &request);
+    ApiResponse send(ApiRequest &request);
+
+    std::unique_ptr<ConversationRepository> m_conversations;
+    std::unique_ptr<ChannelSender> m_sender;
+};
+
+// Shared by the conversation and message controllers.
+namespace MessagingApi {
+// The sender of a message sent by this request: the signed-in user (type agent) or the API key
+// (type api); a body member sender {type: agent|ai|bot|system, name} overrides type and name.
+MessageSender senderOf(const ApiRequest &request);
+// A query parameter that must be one of values (400 otherwise); empty when absent.
+QString oneOf(const ApiRequest &request, const QString &name, const QStringList &values);
+} // namespace MessagingApi

@@ -1,0 +1,190 @@
+// The Inbox area offscreen over the real repositories: list with filters and unread badges, the
+// thread with ticks, the composer sending through the same channel path as the API (widget sent,
+// unconfigured WhatsApp refused with "Channel unavailable"), close/reopen/assign, live updates.
+#include "uitest.h"
+
+#include "apikeyrepository.h"
+#include "channels/channelsender.h"
+#include "contactrepository.h"
+#include "conversationrepository.h"
+#include "database.h"
+#include "eventbus.h"
+#include "inboxview.h"
+#include "mainwindow.h"
+#include "testsupport.h"
+#include "userrepository.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace UiTest;
+
+class TestInboxView final : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ConversationRepository> m_repo;
+    std::unique_ptr<InboxView> m_view;
+    QString m_widgetConv;
+    QString m_whatsappConv;
+
+    QListWidget *list() { return m_view->findChild<QListWidget *>("conversationList"); }
+    QListWidget *thread() { return m_view->findChild<QListWidget *>("thread"); }
+    QString listText(int row) { return list()->item(row)->text(); }
+
+    MessageContent text(const QString &t)
+    {
+        MessageContent c;
+        c.text = t;
+        return c;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_repo = std::make_unique<ConversationRepository>(m_bus.get());
+        ContactRepository contacts;
+        const QString ayse = contacts.create({{"firstName", "Ayşe"}, {"phone", "+905321234567"}}).id;
+        const QString bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
+        m_whatsappConv = m_repo->findOrCreate(ayse, "whatsapp", "+905321234567").id;
+        m_repo->receive(m_whatsappConv, text("Selam"));
+        m_widgetConv = m_repo->findOrCreate(bob, "widget", "visitor_1").id;
+        m_repo->receive(m_widgetConv, text("Hello?"));
+        m_repo->receive(m_widgetConv, text("Anyone there?"));
+        m_view = std::make_unique<InboxView>(*m_repo, *m_bus);
+        EventBus *bus = m_bus.get();
+        m_view->setSender([bus](const QString &conv, const QString &t) {
+            MessageContent c;
+            c.text = t;
+            return ChannelSender(bus).send(conv, c, {"agent", "user_1", "Ali"});
+        });
+        m_view->resize(900, 600);
+        m_view->show();
+    }
+
+    void cleanup()
+    {
+        m_view.reset();
+        m_repo.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void listShowsUnreadBadgesMostRecentFirst()
+    {
+        QCOMPARE(list()->count(), 2);
+        QVERIFY2(listText(0).contains("Bob (2 unread)"), qPrintable(listText(0)));
+        QVERIFY(listText(0).contains("Anyone there?"));
+        QVERIFY(list()->item(0)->font().bold());
+        QVERIFY(listText(1).contains("Ayşe (1 unread)"));
+    }
+
+    void filtersByStatusAndChannel()
+    {
+        auto *channel = m_view->findChild<QComboBox *>("channelFilter");
+        channel->setCurrentIndex(channel->findData("whatsapp"));
+        QCOMPARE(list()->count(), 1);
+        QVERIFY(listText(0).contains("Ayşe"));
+        channel->setCurrentIndex(0);
+        m_repo->close(m_whatsappConv);
+        auto *status = m_view->findChild<QComboBox *>("statusFilter");
+        status->setCurrentIndex(status->findData("closed"));
+        QTRY_COMPARE(list()->count(), 1);
+        QVERIFY(listText(0).contains("Ayşe"));
+        status->setCurrentIndex(status->findData("open"));
+        QCOMPARE(list()->count(), 1);
+        QVERIFY(listText(0).contains("Bob"));
+    }
+
+    void selectingMarksReadAndShowsThread()
+    {
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(thread()->count(), 2);
+        QVERIFY(thread()->item(1)->text().contains("Anyone there?"));
+        QTRY_VERIFY(!listText(0).contains("unread"));
+        QCOMPARE(m_repo->get(m_widgetConv).unreadCount, 0);
+        QVERIFY(m_view->findChild<QLabel *>("threadHeader")->text().contains("Bob"));
+    }
+
+    void composerSendsThroughChannelWithTick()
+    {
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        auto *composer = m_view->findChild<QLineEdit *>("composer");
+        QTest::keyClicks(composer, "Hi Bob, how can I help?");
+        click(m_view->findChild<QPushButton *>("sendButton"));
+        QCOMPARE(composer->text(), QString());
+        QTRY_COMPARE(thread()->count(), 3);
+        QVERIFY2(thread()->item(2)->text().contains("✓ sent"), qPrintable(thread()->item(2)->text()));
+        QCOMPARE(m_repo->latestMessages(m_widgetConv, 1).first().delivery.status, QString("sent"));
+        // The visitor's page fetched it: the tick follows live.
+        m_repo->updateStatus(m_repo->latestMessages(m_widgetConv, 1).first().id, "delivered");
+        QTRY_VERIFY(thread()->item(2)->text().contains("✓✓ delivered"));
+    }
+
+    void unavailableChannelShowsErrorAndKeepsText()
+    {
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        auto *composer = m_view->findChild<QLineEdit *>("composer");
+        QTest::keyClicks(composer, "Merhaba");
+        QTest::keyClick(composer, Qt::Key_Return);
+        auto *error = m_view->findChild<QLabel *>("errorLabel");
+        QVERIFY(error->isVisible());
+        QCOMPARE(error->text(), QString("Channel unavailable"));
+        QCOMPARE(composer->text(), QString("Merhaba"));
+        QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
+    }
+
+    void closeReopenAndAssignToMe()
+    {
+        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        m_view->setCurrentUser(u.id, u.name);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        auto *assign = m_view->findChild<QPushButton *>("assignButton");
+        click(assign);
+        QCOMPARE(m_repo->get(m_widgetConv).assignedTo, u.id);
+        QTRY_VERIFY(!assign->isEnabled());
+        click(m_view->findChild<QPushButton *>("closeButton"));
+        QCOMPARE(m_repo->get(m_widgetConv).status, QString("closed"));
+        auto *reopen = m_view->findChild<QPushButton *>("reopenButton");
+        QTRY_VERIFY(reopen->isEnabled());
+        click(reopen);
+        QCOMPARE(m_repo->get(m_widgetConv).status, QString("open"));
+        QVERIFY(m_view->findChild<QLabel *>("threadHeader")->text().contains("Ali"));
+    }
+
+    void newIncomingMessageAppearsLive()
+    {
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        m_repo->receive(m_whatsappConv, text("Fiyat?"));
+        QTRY_VERIFY(listText(0).contains("Ayşe (2 unread)"));
+        QVERIFY(listText(0).contains("Fiyat?"));
+        QCOMPARE(m_view->currentConversationId(), m_widgetConv);
+        m_repo->receive(m_widgetConv, text("Still here"));
+        QTRY_COMPARE(thread()->count(), 3);
+    }
+
+    void inboxIsAnAreaOfTheMainWindow()
+    {
+        ContactRepository contacts;
+        ApiKeyRepository keys;
+        MainWindow window(contacts, keys, *m_bus);
+        auto *view = new InboxView(*m_repo, *m_bus);
+        const int index = window.addArea(InboxView::tr("Inbox"), view);
+        QVERIFY(index > 0);
+        window.show();
+        QVERIFY(!window.grab().isNull());
+    }
+};
+
+QTEST_MAIN(TestInboxView)
+#include "test_inboxview.moc"

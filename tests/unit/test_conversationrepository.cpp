@@ -1,0 +1,368 @@
+// Conversations and messages on a real SQLite file: the status order of messages (a pure
+// function, data-driven), reopening on a new message, the contact's counters and sentiment, the
+// first response time, and the outbox events written with each change.
+#include "contactrepository.h"
+#include "conversationrepository.h"
+#include "database.h"
+#include "errors.h"
+#include "eventbus.h"
+#include "testsupport.h"
+#include "timeutil.h"
+#include "userrepository.h"
+#include "widgetvisitorrepository.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QtTest>
+
+namespace {
+int outboxCount(const QString &event)
+{
+    QSqlQuery q = Database::exec("SELECT count(*) FROM outbox WHERE event = ?", {event});
+    q.next();
+    return q.value(0).toInt();
+}
+
+QJsonObject lastEvent(const QString &event)
+{
+    QSqlQuery q = Database::exec("SELECT payload FROM outbox WHERE event = ? ORDER BY seq DESC LIMIT 1", {event});
+    if (!q.next())
+        return {};
+    return QJsonDocument::fromJson(q.value(0).toByteArray()).object().value("data").toObject();
+}
+
+class FakeClock : public Clock
+{
+public:
+    QDateTime t = QDateTime(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC);
+    QDateTime now() const override { return t; }
+};
+
+MessageContent textContent(const QString &text)
+{
+    MessageContent c;
+    c.text = text;
+    return c;
+}
+} // namespace
+
+class TestConversationRepository : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<TempDatabase> m_db;
+    QString m_contactId;
+
+private Q_SLOTS:
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_contactId =
+            ContactRepository().create({{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}}).id;
+    }
+    void cleanup() { m_db.reset(); }
+
+    void statusMovesOnlyForward_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("report");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QStringList>("reached");
+        QTest::newRow("pending->sent") << "pending"
+                                       << "sent"
+                                       << "sent" << QStringList{"sent"};
+        QTest::newRow("sent->delivered") << "sent"
+                                         << "delivered"
+                                         << "delivered" << QStringList{"delivered"};
+        QTest::newRow("delivered->read") << "delivered"
+                                         << "read"
+                                         << "read" << QStringList{"read"};
+        QTest::newRow("read before delivered") << "sent"
+                                               << "read"
+                                               << "read" << QStringList{"delivered", "read"};
+        QTest::newRow("pending->read fills all") << "pending"
+                                                 << "read"
+                                                 << "read" << QStringList{"sent", "delivered", "read"};
+        QTest::newRow("late delivered after read") << "read"
+                                                   << "delivered"
+                                                   << "read" << QStringList{};
+        QTest::newRow("late sent after delivered") << "delivered"
+                                                   << "sent"
+                                                   << "delivered" << QStringList{};
+        QTest::newRow("repeated") << "sent"
+                                  << "sent"
+                                  << "sent" << QStringList{};
+        QTest::newRow("back to pending") << "sent"
+                                         << "pending"
+                                         << "sent" << QStringList{};
+        QTest::newRow("sent->failed") << "sent"
+                                      << "failed"
+                                      << "failed" << QStringList{"failed"};
+        QTest::newRow("pending->failed") << "pending"
+                                         << "failed"
+                                         << "failed" << QStringList{"failed"};
+        QTest::newRow("read->failed") << "read"
+                                      << "failed"
+                                      << "failed" << QStringList{"failed"};
+        QTest::newRow("failed is final") << "failed"
+                                         << "read"
+                                         << "failed" << QStringList{};
+        QTest::newRow("failed twice") << "failed"
+                                      << "failed"
+                                      << "failed" << QStringList{};
+        QTest::newRow("unknown status") << "sent"
+                                        << "bogus"
+                                        << "sent" << QStringList{};
+    }
+
+    void statusMovesOnlyForward()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, report);
+        QFETCH(QString, expected);
+        QFETCH(QStringList, reached);
+        MessageDelivery d;
+        d.status = from;
+        const MessageRules::Advance a = MessageRules::advance(d, report, "2026-03-01T10:00:00.000Z", "boom");
+        QCOMPARE(a.delivery.status, expected);
+        QCOMPARE(a.reached, reached);
+        if (reached.contains("delivered"))
+            QCOMPARE(a.delivery.deliveredAt, QString("2026-03-01T10:00:00.000Z"));
+        if (reached.contains("read"))
+            QCOMPARE(a.delivery.readAt, QString("2026-03-01T10:00:00.000Z"));
+        if (reached.contains("failed"))
+            QCOMPARE(a.delivery.failedReason, QString("boom"));
+    }
+
+    void lateStatusUpdateStoresAndEmitsNothing()
+    {
+        EventBus bus;
+        ConversationRepository repo(&bus);
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_x");
+        const Message m = repo.addOutgoing(v.id, textContent("Hello"), {"agent", "user_1", "Ali"});
+        QCOMPARE(m.delivery.status, QString("pending"));
+        repo.updateStatus(m.id, "read");
+        QCOMPARE(outboxCount("message.delivered"), 1);
+        QCOMPARE(outboxCount("message.read"), 1);
+        QSignalSpy spy(&bus, &EventBus::changed);
+        const int before = outboxCount("message.delivered") + outboxCount("message.sent");
+        const Message late = repo.updateStatus(m.id, "delivered");
+        QCOMPARE(late.delivery.status, QString("read"));
+        QCOMPARE(outboxCount("message.delivered") + outboxCount("message.sent"), before);
+        QCOMPARE(spy.count(), 0);
+        const QJsonObject read = lastEvent("message.read");
+        QCOMPARE(read.value("messageId").toString(), m.id);
+        QCOMPARE(read.value("conversationId").toString(), v.id);
+        QCOMPARE(read.value("status").toString(), QString("read"));
+    }
+
+    void createsConversationOnceWithEvent()
+    {
+        ConversationRepository repo;
+        const Conversation a = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567", "campaign");
+        const Conversation b = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567");
+        QCOMPARE(a.id, b.id);
+        QVERIFY(a.id.startsWith("conv_"));
+        QCOMPARE(outboxCount("conversation.created"), 1);
+        const QJsonObject e = lastEvent("conversation.created");
+        QCOMPARE(e.value("conversationId").toString(), a.id);
+        QCOMPARE(e.value("contactId").toString(), m_contactId);
+        QCOMPARE(e.value("channel").toString(), QString("whatsapp"));
+        QCOMPARE(e.value("source").toString(), QString("campaign"));
+        QCOMPARE(e.value("contact").toObject().value("firstName").toString(), QString("Ayşe"));
+        QCOMPARE(e.value("contact").toObject().value("phone").toString(), QString("+905321234567"));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.findOrCreate(m_contactId, "fax", {}));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.findOrCreate("contact_nope", "widget", {}));
+    }
+
+    void messageOnClosedConversationReopensIt_data()
+    {
+        QTest::addColumn<bool>("incoming");
+        QTest::newRow("incoming") << true;
+        QTest::newRow("outgoing") << false;
+    }
+
+    void messageOnClosedConversationReopensIt()
+    {
+        QFETCH(bool, incoming);
+        ConversationRepository repo;
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        QCOMPARE(repo.close(v.id).status, QString("closed"));
+        QCOMPARE(outboxCount("conversation.closed"), 1);
+        if (incoming)
+            repo.receive(v.id, textContent("Are you there?"));
+        else
+            repo.addOutgoing(v.id, textContent("We are back"), {"agent", {}, "Ali"});
+        QCOMPARE(repo.get(v.id).status, QString("open"));
+        const QJsonObject e = lastEvent("conversation.updated");
+        QCOMPARE(e.value("status").toString(), QString("open"));
+        QCOMPARE(e.value("changedFields").toArray(), QJsonArray{"status"});
+    }
+
+    void keepsContactCountersAndUnread()
+    {
+        FakeClock clock;
+        ConversationRepository repo(nullptr, &clock);
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        repo.receive(v.id, textContent("Hi"));
+        clock.t = clock.t.addSecs(90);
+        repo.receive(v.id, textContent("Anyone?"));
+        QCOMPARE(repo.get(v.id).unreadCount, 2);
+        clock.t = clock.t.addSecs(30);
+        const Message reply = repo.addOutgoing(v.id, textContent("Yes, hello"), {"agent", {}, "Ali"}, "sent");
+        QCOMPARE(reply.delivery.status, QString("sent"));
+        QVERIFY(!reply.delivery.sentAt.isEmpty());
+        QCOMPARE(outboxCount("message.sent"), 1);
+        const Conversation after = repo.get(v.id);
+        QCOMPARE(after.unreadCount, 0);
+        QCOMPARE(after.totalMessages, 3);
+        QCOMPARE(after.lastMessageText, QString("Yes, hello"));
+        QCOMPARE(after.lastMessageDirection, QString("outgoing"));
+        // From the first incoming message (09:00:00) to the first reply (09:02:00).
+        QVERIFY(after.firstResponseSeconds.has_value());
+        QCOMPARE(*after.firstResponseSeconds, qint64(120));
+        clock.t = clock.t.addSecs(600);
+        repo.addOutgoing(v.id, textContent("Anything else?"), {"agent", {}, "Ali"}, "sent");
+        QCOMPARE(*repo.get(v.id).firstResponseSeconds, qint64(120));
+
+        const Contact c = ContactRepository().get(m_contactId);
+        QCOMPARE(c.totalMessages, 4);
+        QCOMPARE(c.lastMessageAt, TimeUtil::iso(clock.t));
+        const QJsonArray list = ConversationRepository().forContact(m_contactId);
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.at(0).toObject().value("lastMessage").toString(), TimeUtil::iso(clock.t));
+        QCOMPARE(list.at(0).toObject().value("status").toString(), QString("open"));
+    }
+
+    void receivedEventCarriesSpecPayload()
+    {
+        EventBus bus;
+        QSignalSpy spy(&bus, &EventBus::changed);
+        ConversationRepository repo(&bus);
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        const Message m = repo.receive(v.id, textContent("Merhaba"), "provider-1");
+        const QJsonObject e = lastEvent("message.received");
+        QCOMPARE(e.value("messageId").toString(), m.id);
+        QCOMPARE(e.value("conversationId").toString(), v.id);
+        QCOMPARE(e.value("contactId").toString(), m_contactId);
+        QCOMPARE(e.value("channel").toString(), QString("widget"));
+        QCOMPARE(e.value("text").toString(), QString("Merhaba"));
+        QCOMPARE(e.value("direction").toString(), QString("incoming"));
+        const QJsonObject sender = e.value("sender").toObject();
+        QCOMPARE(sender.value("id").toString(), m_contactId);
+        QCOMPARE(sender.value("name").toString(), QString("Ayşe Yılmaz"));
+        QCOMPARE(sender.value("phone").toString(), QString("+905321234567"));
+        QVERIFY(spy.count() >= 2);
+        // A provider's retry of the same message is recorded once.
+        const Message again = repo.receive(v.id, textContent("Merhaba"), "provider-1");
+        QCOMPARE(again.id, m.id);
+        QCOMPARE(outboxCount("message.received"), 1);
+    }
+
+    void sentimentLexicon_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("score");
+        QTest::newRow("english positive") << "Thanks, great service!" << 2;
+        QTest::newRow("english negative") << "This is terrible, I want a refund" << -2;
+        QTest::newRow("turkish positive") << "Çok teşekkürler, harika!" << 2;
+        QTest::newRow("turkish negative upper case") << "BERBAT bir deneyim, ŞİKAYET edeceğim" << -2;
+        QTest::newRow("neutral") << "What time do you open?" << 0;
+        QTest::newRow("mixed") << "good but slow" << 0;
+        QTest::newRow("word inside word does not count") << "goodness" << 0;
+    }
+
+    void sentimentLexicon()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, score);
+        QCOMPARE(MessageRules::sentimentScore(text), score);
+    }
+
+    void contactSentimentFollowsIncomingMessages()
+    {
+        ConversationRepository repo;
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        repo.receive(v.id, textContent("Hello"));
+        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("neutral"));
+        repo.receive(v.id, textContent("Rezalet, çok kötü"));
+        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("negative"));
+        // Outgoing messages do not count.
+        repo.addOutgoing(v.id, textContent("Thanks, great, perfect, wonderful"), {"agent", {}, "Ali"}, "sent");
+        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("negative"));
+        repo.receive(v.id, textContent("Teşekkürler, harika, süper!"));
+        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("positive"));
+    }
+
+    void updateAssignsClosesAndTags()
+    {
+        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        ConversationRepository repo;
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        Conversation after = repo.update(v.id, QString("pending"), u.id);
+        QCOMPARE(after.status, QString("pending"));
+        QCOMPARE(after.assignedTo, u.id);
+        QCOMPARE(after.assignedName, QString("Ali"));
+        QCOMPARE(outboxCount("conversation.assigned"), 1);
+        QCOMPARE(lastEvent("conversation.assigned").value("assignedTo").toObject().value("id").toString(), u.id);
+        QCOMPARE(outboxCount("conversation.updated"), 1);
+        // Unchanged: no event.
+        repo.update(v.id, QString("pending"), u.id);
+        QCOMPARE(outboxCount("conversation.updated"), 1);
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.assign(v.id, "user_nope"));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.update(v.id, QString("archived"), std::nullopt));
+        QCOMPARE(repo.assign(v.id, QString()).assignedTo, QString());
+        after = repo.addTags(v.id, {"VIP", "vip", "billing"});
+        QCOMPARE(after.tags, (QStringList{"VIP", "billing"}));
+        after = repo.removeTag(v.id, "Vip");
+        QCOMPARE(after.tags, QStringList{"billing"});
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.removeTag(v.id, "vip"));
+        QCOMPARE(repo.reopen(v.id).status, QString("open"));
+    }
+
+    void cursorsPageThroughThread()
+    {
+        ConversationRepository repo;
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        QStringList ids;
+        for (int i = 0; i < 7; ++i)
+            ids << repo.receive(v.id, textContent(QString("m%1").arg(i))).id;
+        MessageQuery q;
+        q.limit = 3;
+        MessagePage p = repo.messages(v.id, q);
+        QCOMPARE(p.total, 7);
+        QCOMPARE(p.items.first().id, ids.at(0));
+        q.after = ids.at(4);
+        p = repo.messages(v.id, q);
+        QCOMPARE(p.items.size(), 2);
+        QCOMPARE(p.items.first().id, ids.at(5));
+        q.after.clear();
+        q.before = ids.at(4);
+        p = repo.messages(v.id, q);
+        QCOMPARE(p.items.size(), 3);
+        QCOMPARE(p.items.first().id, ids.at(1));
+        QCOMPARE(p.items.last().id, ids.at(3));
+        q.before = "msg_unknown";
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.messages(v.id, q));
+        QCOMPARE(repo.latestMessages(v.id, 2).last().id, ids.at(6));
+    }
+
+    void widgetVisitorsGetTheirOwnConversation()
+    {
+        WidgetVisitorRepository visitors;
+        const auto a = visitors.create("Zeynep", "zeynep@example.com");
+        const auto b = visitors.create({}, "zeynep@example.com");
+        QVERIFY(a.token.startsWith("wvt_"));
+        QVERIFY(a.token.size() > 40);
+        QCOMPARE(a.visitor.contactId, b.visitor.contactId); // same e-mail, same contact
+        QVERIFY(a.visitor.conversationId != b.visitor.conversationId);
+        QCOMPARE(visitors.authenticate(a.token)->conversationId, a.visitor.conversationId);
+        QVERIFY(!visitors.authenticate("wvt_guess"));
+        const auto anonymous = visitors.create({}, {});
+        QCOMPARE(ContactRepository().get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
+        QVERIFY_THROWS_EXCEPTION(DomainError, visitors.create("x", "not-an-email"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConversationRepository)
+#include "test_conversationrepository.moc"
