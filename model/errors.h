@@ -31,6 +31,23 @@ public:
     const QString &code() const { return m_code; }
     const QString &message() const { return m_message; }
     const QJsonObject &details() const { return m_details; }
+    // The HTTP status the API answers with for this kind of refusal.
+    int httpStatus() const
+    {
+        switch (m_kind) {
+        case BadRequest:
+            return 400;
+        case Unprocessable:
+            return 422;
+        case NotFound:
+            return 404;
+        case Conflict:
+            return 409;
+        case Forbidden:
+            return 403;
+        }
+        return 400;
+    }
 
     static DomainError notFound(const QString &what, const QString &id)
     {

@@ -47,23 +47,6 @@ QString unguessableId()
            QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words), sizeof words).toHex());
 }
 
-int statusOf(DomainError::Kind kind)
-{
-    switch (kind) {
-    case DomainError::BadRequest:
-        return 400;
-    case DomainError::Unprocessable:
-        return 422;
-    case DomainError::NotFound:
-        return 404;
-    case DomainError::Conflict:
-        return 409;
-    case DomainError::Forbidden:
-        return 403;
-    }
-    return 400;
-}
-
 IncomingResult failure(int status, const QString &code, const QString &message, const QJsonObject &details = {})
 {
     IncomingResult r;
@@ -339,7 +322,7 @@ IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, con
             try {
                 r = run(*endpoint, event, data.toObject(), &resultId);
             } catch (const DomainError &e) {
-                r = failure(statusOf(e.kind()), e.code(), e.message(), e.details());
+                r = failure(e.httpStatus(), e.code(), e.message(), e.details());
             }
             outcome = r.status >= 400                                         ? QStringLiteral("failed")
                       : endpoint->action == QLatin1String("message.received") ? QStringLiteral("stored")

@@ -32,23 +32,6 @@
 Q_LOGGING_CATEGORY(lcHttp, "liaison.http")
 
 namespace {
-int statusOf(DomainError::Kind kind)
-{
-    switch (kind) {
-    case DomainError::BadRequest:
-        return 400;
-    case DomainError::Unprocessable:
-        return 422;
-    case DomainError::NotFound:
-        return 404;
-    case DomainError::Conflict:
-        return 409;
-    case DomainError::Forbidden:
-        return 403;
-    }
-    return 400;
-}
-
 QByteArray number(qint64 n)
 {
     return QByteArray::number(n);
@@ -388,7 +371,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         if (e.status == 429 && e.details.contains(QLatin1String("retryAfter")))
             response.headers.emplaceBack("Retry-After", number(e.details.value(QLatin1String("retryAfter")).toInt()));
     } catch (const DomainError &e) {
-        response = ApiResponse::error(statusOf(e.kind()), e.code(), e.message(), e.details());
+        response = ApiResponse::error(e.httpStatus(), e.code(), e.message(), e.details());
     }
     if (idempotent && response.status < 500) {
         m_idempotency->save(credential, QString::fromLatin1(idempotencyKey),
