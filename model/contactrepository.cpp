@@ -347,10 +347,10 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
                          [&contacts](const SqlRow &r) { contacts = r.integer(0); });
         walk = double(offset + limit) * double(contacts) < 4.0 * double(query.knownTotal) * double(query.knownTotal);
     }
-    const QString sql = QStringLiteral("SELECT ") + kColumns +
-                        (walk ? QStringLiteral(" FROM contacts c INDEXED BY contacts_created")
-                              : QStringLiteral(" FROM contacts c")) +
-                        f.where + QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
+    const QString sql =
+        QStringLiteral("SELECT ") + kColumns +
+        (walk ? QStringLiteral(" FROM contacts c INDEXED BY contacts_created") : QStringLiteral(" FROM contacts c")) +
+        f.where + QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
     // Segment conditions vary without end: they are not kept in the per-thread statement cache.
     Database::select(sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());
     return items;

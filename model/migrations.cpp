@@ -418,7 +418,8 @@ const QVector<Migration> &migrations()
              // Indexed after the backfill (building from filled rows is faster). _text: equals (NOCASE),
              // contains, startsWith, empty; _num: numbers compared or equal; _string: strings compared.
              "CREATE INDEX contact_custom_fields_text ON contact_custom_fields(key, value_text COLLATE NOCASE)",
-             "CREATE INDEX contact_custom_fields_num ON contact_custom_fields(key, value_num) WHERE value_num IS NOT NULL",
+             "CREATE INDEX contact_custom_fields_num ON contact_custom_fields(key, value_num) "
+             "WHERE value_num IS NOT NULL",
              "CREATE INDEX contact_custom_fields_string ON contact_custom_fields(key, value_text) WHERE type = 'text'",
          }},
         {7,

@@ -183,9 +183,8 @@ int main(int argc, char **argv)
             Segment s;
             s.filters = c.second;
             const SegmentRules::Sql sql = SegmentRepository().membership(s);
-            QSqlQuery plan = Database::exec(QStringLiteral("EXPLAIN QUERY PLAN SELECT count(*) FROM contacts c WHERE ") +
-                                                sql.where,
-                                            sql.values);
+            QSqlQuery plan = Database::exec(
+                QStringLiteral("EXPLAIN QUERY PLAN SELECT count(*) FROM contacts c WHERE ") + sql.where, sql.values);
             QStringList steps;
             while (plan.next())
                 steps << plan.value(3).toString();

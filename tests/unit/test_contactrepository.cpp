@@ -169,6 +169,47 @@ private Q_SLOTS:
         }
         QCOMPARE(seen, ids);
     }
+
+    // listPage() is list() without the count. Given the count (knownTotal), a large result is
+    // walked along contacts_created instead of sorted; either way the pages are the same, newest
+    // first, ties broken by seq.
+    void listPageMatchesListWhicheverPlan()
+    {
+        ContactRepository repo;
+        QVector<QJsonObject> bodies;
+        for (int i = 0; i < 60; ++i) {
+            QJsonObject b{{"firstName", QString::number(i)},
+                          {"email", QString("w%1@example.com").arg(i)},
+                          {"createdAt", QString("2026-01-%1T10:00:00Z").arg(1 + i / 3, 2, 10, QChar('0'))}};
+            if (i % 3 != 2)
+                b.insert("tags", QJsonArray{"many"});
+            if (i % 20 == 0)
+                b.insert("tags", QJsonArray{"few"});
+            bodies << b;
+        }
+        repo.insertBulk(bodies);
+        for (const QString &tag : {QStringLiteral("many"), QStringLiteral("few")}) {
+            ContactQuery q;
+            q.tags = {tag};
+            q.limit = 7;
+            const qint64 total = repo.count(q);
+            QVERIFY(total > 0);
+            QStringList viaList, unknownTotal, knownTotal;
+            for (q.page = 1; (q.page - 1) * q.limit < total + q.limit; ++q.page) {
+                q.knownTotal = -1;
+                for (const Contact &c : repo.list(q).items)
+                    viaList << c.id;
+                for (const Contact &c : repo.listPage(q))
+                    unknownTotal << c.id;
+                q.knownTotal = total;
+                for (const Contact &c : repo.listPage(q))
+                    knownTotal << c.id;
+            }
+            QCOMPARE(viaList.size(), int(total));
+            QCOMPARE(unknownTotal, viaList);
+            QCOMPARE(knownTotal, viaList);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestContactRepository)
