@@ -1,6 +1,7 @@
 #include "contact.h"
 
 #include "errors.h"
+#include "fieldreader.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -21,57 +22,6 @@ QJsonValue nullable(const QString &s)
     return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
 }
 
-// Collects the problems of one body, so that a client sees every bad field at once.
-class Reader
-{
-public:
-    explicit Reader(const QJsonObject &body)
-        : m_body(body)
-    {
-    }
-
-    // A string field: absent -> nullopt, null -> "", string -> trimmed, other -> error.
-    std::optional<QString> string(const char *key, int maxLength)
-    {
-        const QString name = QLatin1String(key);
-        if (!m_body.contains(name))
-            return std::nullopt;
-        const QJsonValue v = m_body.value(name);
-        if (v.isNull())
-            return QString();
-        if (!v.isString()) {
-            fail(name, QStringLiteral("must be a string"));
-            return std::nullopt;
-        }
-        const QString s = v.toString().trimmed();
-        if (s.size() > maxLength) {
-            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
-            return std::nullopt;
-        }
-        return s;
-    }
-
-    void fail(const QString &field, const QString &message)
-    {
-        if (!m_errors.contains(field))
-            m_errors.insert(field, message);
-    }
-
-    const QJsonObject &body() const { return m_body; }
-    const QJsonObject &errors() const { return m_errors; }
-
-private:
-    const QJsonObject &m_body;
-    QJsonObject m_errors;
-};
-
-QString summary(const QJsonObject &errors)
-{
-    QStringList parts;
-    for (auto it = errors.begin(); it != errors.end(); ++it)
-        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
-    return parts.join(QStringLiteral("; "));
-}
 } // namespace
 
 QString Contact::displayName() const
@@ -167,7 +117,7 @@ QStringList ContactRules::normalizeTags(const QStringList &tags)
 
 ContactChanges ContactRules::parse(const QJsonObject &body)
 {
-    Reader r(body);
+    FieldReader r(body);
     ContactChanges c;
     c.firstName = r.string("firstName", 200);
     c.lastName = r.string("lastName", 200);
@@ -250,8 +200,8 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     }
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: ") + summary(r.errors()),
-                          r.errors());
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     return c;
 }
 
@@ -264,7 +214,7 @@ void ContactRules::checkRequired(const Contact &c)
         errors.insert(QStringLiteral("email"), QStringLiteral("or phone is required"));
     if (!errors.isEmpty())
         throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: ") + summary(errors), errors);
+                          QStringLiteral("Required field missing: ") + fieldErrorSummary(errors), errors);
 }
 
 void ContactRules::apply(Contact &c, const ContactChanges &ch)

@@ -1,6 +1,7 @@
 #include "deal.h"
 
 #include "errors.h"
+#include "fieldreader.h"
 #include "timeutil.h"
 
 #include <QJsonArray>
@@ -20,55 +21,6 @@ QJsonValue person(const QString &id, const QString &name)
     if (id.isEmpty())
         return QJsonValue::Null;
     return QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("name"), name}};
-}
-
-class Reader
-{
-public:
-    explicit Reader(const QJsonObject &body)
-        : m_body(body)
-    {
-    }
-
-    // Absent -> nullopt, null -> "" (when nullable), string -> trimmed, other -> error.
-    std::optional<QString> string(const char *key, int maxLength, bool nullable = true)
-    {
-        const QString name = QLatin1String(key);
-        if (!m_body.contains(name))
-            return std::nullopt;
-        const QJsonValue v = m_body.value(name);
-        if (v.isNull() && nullable)
-            return QString();
-        if (!v.isString()) {
-            fail(name, QStringLiteral("must be a string"));
-            return std::nullopt;
-        }
-        const QString s = v.toString().trimmed();
-        if (s.size() > maxLength) {
-            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
-            return std::nullopt;
-        }
-        return s;
-    }
-
-    void fail(const QString &field, const QString &message)
-    {
-        if (!m_errors.contains(field))
-            m_errors.insert(field, message);
-    }
-    const QJsonObject &errors() const { return m_errors; }
-
-private:
-    const QJsonObject &m_body;
-    QJsonObject m_errors;
-};
-
-QString summary(const QJsonObject &errors)
-{
-    QStringList parts;
-    for (auto it = errors.begin(); it != errors.end(); ++it)
-        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
-    return parts.join(QStringLiteral("; "));
 }
 
 // Largest value accepted: beyond it a double no longer holds cents exactly.
@@ -183,7 +135,7 @@ std::optional<double> DealRules::money(const QJsonObject &body, const QString &f
 
 DealChanges DealRules::parse(const QJsonObject &body)
 {
-    Reader r(body);
+    FieldReader r(body);
     DealChanges c;
     c.name = r.string("name", 200);
     c.description = r.string("description", 20000);
@@ -244,7 +196,7 @@ DealChanges DealRules::parse(const QJsonObject &body)
     }
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: ") + summary(r.errors()),
-                          r.errors());
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     return c;
 }

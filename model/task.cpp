@@ -1,6 +1,7 @@
 #include "task.h"
 
 #include "errors.h"
+#include "fieldreader.h"
 #include "timeutil.h"
 
 #include <QJsonArray>
@@ -23,14 +24,6 @@ const QStringList kFrequencies = {QStringLiteral("daily"), QStringLiteral("weekl
 QJsonValue nullable(const QString &s)
 {
     return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
-QString summary(const QJsonObject &errors)
-{
-    QStringList parts;
-    for (auto it = errors.begin(); it != errors.end(); ++it)
-        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
-    return parts.join(QStringLiteral("; "));
 }
 
 QString enumText(const QStringList &values)
@@ -335,11 +328,12 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
         readRecurrence(r, body.value(QLatin1String("recurrence")), c);
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: ") + summary(r.errors()),
-                          r.errors());
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     if (!r.missingFields().isEmpty())
         throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: ") + summary(r.missingFields()), r.missingFields());
+                          QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()),
+                          r.missingFields());
     return c;
 }
 
