@@ -1,8 +1,8 @@
 #include "appsettings.h"
 
 #include <QDir>
-#include <QSslCertificate>
 #include <QSettings>
+#include <QSslCertificate>
 
 AppSettings::AppSettings(QString dataDir)
     : m_dataDir(std::move(dataDir))
@@ -80,6 +80,44 @@ bool readBool(const AppSettings &s, const QString &key, bool fallback, bool *out
     }
     return true;
 }
+
+// Seconds separated by commas (1 to 20 of them, 0 to 30 days each); absent: *out unchanged.
+bool readDelays(const AppSettings &s, const QString &key, QList<int> *out, QString *error)
+{
+    const QString delays = s.value(key).toString().trimmed();
+    if (delays.isEmpty())
+        return true;
+    QList<int> list;
+    for (const QString &part : delays.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int v = part.trimmed().toInt(&ok);
+        if (!ok || v < 0 || v > 30 * 86400) {
+            *error = QStringLiteral("setting %1 must be seconds separated by commas (0 to 2592000 each), got \"%2\"")
+                         .arg(key, delays);
+            return false;
+        }
+        list << v;
+    }
+    if (list.size() > 20) {
+        *error = QStringLiteral("setting %1 must list 1 to 20 delays").arg(key);
+        return false;
+    }
+    *out = list;
+    return true;
+}
+
+// A base URL of a provider: https, or http on a loopback address.
+bool readBaseUrl(const AppSettings &s, const QString &key, QString *out, QString *error)
+{
+    const QString url = s.value(key, *out).toString().trimmed();
+    QString why;
+    if (!ChannelUrls::allowed(QUrl(url), &why)) {
+        *error = QStringLiteral("setting %1: %2 (got \"%3\")").arg(key, why, url);
+        return false;
+    }
+    *out = url;
+    return true;
+}
 } // namespace
 
 bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
@@ -95,6 +133,10 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
     if (!tasksTimeZone(&c->tasksTimeZone, error))
         return false;
     if (!webhookConfig(&c->webhooks, error))
+        return false;
+    if (!channelsConfig(&c->channels, error))
+        return false;
+    if (!mediaConfig(&c->media, error))
         return false;
     int idleSeconds = 60;
     return readBool(*this, QStringLiteral("server/tls"), true, &c->tls, error) &&
@@ -129,26 +171,8 @@ bool AppSettings::tasksTimeZone(QTimeZone *timeZone, QString *error) const
 
 bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
 {
-    const QString delays = value(QStringLiteral("webhooks/retryDelays")).toString().trimmed();
-    if (!delays.isEmpty()) {
-        QList<int> list;
-        for (const QString &part : delays.split(QLatin1Char(','))) {
-            bool ok = false;
-            const int v = part.trimmed().toInt(&ok);
-            if (!ok || v < 0 || v > 30 * 86400) {
-                *error = QStringLiteral("setting webhooks/retryDelays must be seconds separated by commas (0 to "
-                                        "2592000 each), got \"%1\"")
-                             .arg(delays);
-                return false;
-            }
-            list << v;
-        }
-        if (list.isEmpty() || list.size() > 20) {
-            *error = QStringLiteral("setting webhooks/retryDelays must list 1 to 20 delays");
-            return false;
-        }
-        c->retryDelays = list;
-    }
+    if (!readDelays(*this, QStringLiteral("webhooks/retryDelays"), &c->retryDelays, error))
+        return false;
     const QString caFile = value(QStringLiteral("webhooks/caFile")).toString();
     if (!caFile.isEmpty()) {
         c->caCertificates = QSslCertificate::fromPath(caFile, QSsl::Pem);
@@ -175,4 +199,79 @@ WebhookConfig AppSettings::webhookConfig() const
         return WebhookConfig();
     }
     return c;
+}
+
+bool AppSettings::channelsConfig(ChannelsConfig *c, QString *error) const
+{
+    auto text = [this](const QString &key, QString *out) { *out = value(key, *out).toString().trimmed(); };
+    // Secrets: only from --set (used for this run, written nowhere); never from liaison.ini. The
+    // app fills the others from the keychain.
+    auto secret = [this](const QString &key, QString *out) {
+        if (m_overrides.contains(key))
+            *out = m_overrides.value(key).trimmed();
+    };
+    WhatsAppConfig &w = c->whatsapp;
+    text(QStringLiteral("channels/whatsapp/phoneNumberId"), &w.phoneNumberId);
+    secret(QStringLiteral("channels/whatsapp/accessToken"), &w.accessToken);
+    secret(QStringLiteral("channels/whatsapp/appSecret"), &w.appSecret);
+    secret(QStringLiteral("channels/whatsapp/verifyToken"), &w.verifyToken);
+    TelegramConfig &t = c->telegram;
+    secret(QStringLiteral("channels/telegram/botToken"), &t.botToken);
+    text(QStringLiteral("channels/telegram/mode"), &t.mode);
+    secret(QStringLiteral("channels/telegram/secretToken"), &t.secretToken);
+    text(QStringLiteral("channels/telegram/webhookUrl"), &t.webhookUrl);
+    if (!t.webhookUrl.isEmpty() && QUrl(t.webhookUrl).scheme() != QLatin1String("https")) {
+        *error =
+            QStringLiteral("setting channels/telegram/webhookUrl must be an https URL, got \"%1\"").arg(t.webhookUrl);
+        return false;
+    }
+    if (t.mode != QLatin1String("polling") && t.mode != QLatin1String("webhook")) {
+        *error = QStringLiteral("setting channels/telegram/mode must be polling or webhook, got \"%1\"").arg(t.mode);
+        return false;
+    }
+    InstagramConfig &i = c->instagram;
+    text(QStringLiteral("channels/instagram/accountId"), &i.accountId);
+    secret(QStringLiteral("channels/instagram/accessToken"), &i.accessToken);
+    secret(QStringLiteral("channels/instagram/appSecret"), &i.appSecret);
+    secret(QStringLiteral("channels/instagram/verifyToken"), &i.verifyToken);
+    return readBaseUrl(*this, QStringLiteral("channels/whatsapp/apiBaseUrl"), &w.apiBaseUrl, error) &&
+           readBaseUrl(*this, QStringLiteral("channels/telegram/apiBaseUrl"), &t.apiBaseUrl, error) &&
+           readBaseUrl(*this, QStringLiteral("channels/instagram/apiBaseUrl"), &i.apiBaseUrl, error) &&
+           readInt(*this, QStringLiteral("channels/whatsapp/sendPerSecond"), 80, 0, 100000, &w.sendPerSecond, error) &&
+           readInt(*this, QStringLiteral("channels/telegram/sendPerSecond"), 30, 0, 100000, &t.sendPerSecond, error) &&
+           readInt(*this, QStringLiteral("channels/telegram/pollTimeoutSeconds"), 25, 0, 50, &t.pollTimeoutSeconds,
+                   error) &&
+           readInt(*this, QStringLiteral("channels/instagram/sendPerSecond"), 40, 0, 100000, &i.sendPerSecond, error) &&
+           readInt(*this, QStringLiteral("channels/widget/sendPerSecond"), 0, 0, 100000, &c->widgetSendPerSecond,
+                   error) &&
+           readDelays(*this, QStringLiteral("channels/retryDelays"), &c->retryDelays, error) &&
+           readInt(*this, QStringLiteral("channels/timeoutSeconds"), 30, 1, 300, &c->timeoutSeconds, error) &&
+           readInt(*this, QStringLiteral("channels/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error) &&
+           readInt(*this, QStringLiteral("channels/probeIntervalSeconds"), 30, 1, 86400, &c->probeIntervalSeconds,
+                   error);
+}
+
+bool AppSettings::mediaConfig(MediaConfig *c, QString *error) const
+{
+    int maxBytes = 0;
+    if (!readInt(*this, QStringLiteral("media/maxUploadBytes"), int(c->maxUploadBytes), 1, 1024 * 1024 * 1024,
+                 &maxBytes, error) ||
+        !readInt(*this, QStringLiteral("media/lifetimeDays"), c->lifetimeDays, 1, 3650, &c->lifetimeDays, error))
+        return false;
+    c->maxUploadBytes = maxBytes;
+    QString base = value(QStringLiteral("media/publicBaseUrl")).toString().trimmed();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    if (!base.isEmpty()) {
+        const QUrl url(base, QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
+            url.host().isEmpty() || url.hasQuery() || url.hasFragment()) {
+            *error = QStringLiteral("setting media/publicBaseUrl must be an http(s) URL such as "
+                                    "https://crm.example.com, got \"%1\"")
+                         .arg(base);
+            return false;
+        }
+    }
+    c->publicBaseUrl = base;
+    return true;
 }

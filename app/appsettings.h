@@ -23,6 +23,9 @@ public:
 
     // The server's part; false with a reason when a value is malformed (e.g. server/listen).
     bool serverConfig(ServerConfig *config, QString *error) const;
+    // Section "media": maxUploadBytes (default 16 MiB, 1 to 1 GiB), lifetimeDays (default 30),
+    // publicBaseUrl (an http(s) URL; empty: the server's own). False with a reason when malformed.
+    bool mediaConfig(MediaConfig *config, QString *error) const;
     // tasks/timeZone: an IANA name ("Europe/Istanbul"); empty or absent: the machine's time zone.
     // "Today" and "overdue" of tasks are computed in it. False with a reason for an unknown name.
     bool tasksTimeZone(QTimeZone *timeZone, QString *error) const;
@@ -39,6 +42,10 @@ public:
     bool webhookConfig(WebhookConfig *config, QString *error) const;
     // As above; a malformed value is logged and its default used (the delivery thread's start).
     WebhookConfig webhookConfig() const;
+    // Section "channels" (whatsapp/telegram/instagram/widget keys, retryDelays, timeoutSeconds,
+    // pollIntervalMs, probeIntervalSeconds). Secrets come from the settings only when given with
+    // --set (never from liaison.ini); the app fills the others from the keychain.
+    bool channelsConfig(ChannelsConfig *config, QString *error) const;
 
 private:
     QString m_dataDir;

@@ -3,14 +3,21 @@
 #include "api/crypto.h"
 #include "apikeyrepository.h"
 #include "appsettings.h"
+#include "channels/bulkexpander.h"
+#include "channels/channeldispatcher.h"
+#include "channels/telegrampoller.h"
+#include "channelssettings.h"
 #include "contactrepository.h"
+#include "conversationrepository.h"
 #include "database.h"
 #include "deliverythread.h"
-#include "inboxarea.h"
-#include "conversationrepository.h"
+#include "desktopsettings.h"
 #include "errors.h"
 #include "eventbus.h"
+#include "inboxarea.h"
 #include "mainwindow.h"
+#include "mediacleaner.h"
+#include "mediasettings.h"
 #include "secretstore.h"
 #include "serverthread.h"
 #include "settingsdialog.h"
@@ -174,8 +181,8 @@ struct Environment
         return true;
     }
 
-    // The JWT signing key: from the keychain (or the owner-only fallback file), made at first start.
-    QByteArray jwtKey()
+    // The secret store: the keychain, or the owner-only fallback file; --set secrets/<name>=… overrides.
+    SecretStore &secretStore()
     {
         if (!secrets) {
             secrets = std::make_unique<SecretStore>(QStringLiteral("liaison"),
@@ -186,6 +193,33 @@ struct Environment
             }
             secrets->open();
         }
+        return *secrets;
+    }
+
+    // The channel secrets not given in the settings (--set): from the secret store.
+    void fillChannelSecrets(ChannelsConfig *c)
+    {
+        const QHash<QString, QString *> fields{
+            {QStringLiteral("channels/whatsapp/accessToken"), &c->whatsapp.accessToken},
+            {QStringLiteral("channels/whatsapp/appSecret"), &c->whatsapp.appSecret},
+            {QStringLiteral("channels/whatsapp/verifyToken"), &c->whatsapp.verifyToken},
+            {QStringLiteral("channels/telegram/botToken"), &c->telegram.botToken},
+            {QStringLiteral("channels/telegram/secretToken"), &c->telegram.secretToken},
+            {QStringLiteral("channels/instagram/accessToken"), &c->instagram.accessToken},
+            {QStringLiteral("channels/instagram/appSecret"), &c->instagram.appSecret},
+            {QStringLiteral("channels/instagram/verifyToken"), &c->instagram.verifyToken}};
+        for (auto it = fields.begin(); it != fields.end(); ++it) {
+            if (!it.value()->isEmpty())
+                continue;
+            if (const std::optional<QByteArray> v = secretStore().read(it.key()))
+                *it.value() = QString::fromUtf8(*v).trimmed();
+        }
+    }
+
+    // The JWT signing key: from the keychain (or the owner-only fallback file), made at first start.
+    QByteArray jwtKey()
+    {
+        secretStore();
         const QString name =
             QStringLiteral("jwt-signing-key/") +
             QString::fromLatin1(
@@ -223,6 +257,8 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
         return false;
     }
     config->jwtKey = env.jwtKey();
+    env.fillChannelSecrets(&config->channels);
+    config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
     return true;
 }
 
@@ -237,13 +273,18 @@ void printServerHelp(const QString &url, const QString &dataDir)
 }
 
 // The services of the delivery thread. A new scheduler or dispatcher adds its factory here.
-void addDeliveryServices(DeliveryThread &delivery, Environment &env, EventBus &bus)
+void addDeliveryServices(DeliveryThread &delivery, Environment &env, EventBus &bus,
+                         const std::shared_ptr<ChannelRegistry> &channels)
 {
-    Q_UNUSED(delivery);
-    Q_UNUSED(env);
-    Q_UNUSED(bus);
+    if (channels)
+        delivery.addService(ChannelDispatcher::factory(channels, &bus));
+    delivery.addService(BulkExpander::factory(&bus));
+    if (channels && channels->config().telegram.configured()) // getUpdates polling, or setWebhook once
+        delivery.addService(
+            TelegramPoller::factory(channels->config().telegram, channels->config().timeoutSeconds, &bus));
     delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), &bus));
     delivery.addService(TaskScheduler::factory(&bus, env.settings->tasksTimeZone()));
+    delivery.addService(MediaCleaner::factory(QDir(env.settings->dataDir()).filePath(QStringLiteral("media")), &bus));
 }
 
 int runServe(int argc, char **argv, Environment &env, const QString &listen)
@@ -260,7 +301,7 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
     }
     printServerHelp(server.baseUrl(), env.settings->dataDir());
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, bus);
+    addDeliveryServices(delivery, env, bus, config.channelRegistry);
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app](int signal) {
@@ -289,7 +330,8 @@ int runDesktop(int argc, char **argv, Environment &env)
     MainWindow window(contacts, apiKeys, bus);
     window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);
     window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
-    addInboxArea(window, conversations, bus);
+    addInboxArea(window, conversations, bus, config.channelRegistry);
+    applyDesktopSettings(window, *env.settings);
     window.show();
     std::unique_ptr<ServerThread> server;
     if (configured) {
@@ -302,8 +344,13 @@ int runDesktop(int argc, char **argv, Environment &env)
             err(server->errorString());
         }
     }
+    addChannelsPage(window, *env.settings, env.secretStore(), config.channels, config.channelRegistry,
+                    !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
+                    : server                              ? server->baseUrl()
+                                                          : QString());
+    addMediaPage(window, *env.settings, bus);
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, bus);
+    addDeliveryServices(delivery, env, bus, config.channelRegistry);
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);

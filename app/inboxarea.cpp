@@ -6,7 +6,8 @@
 #include "mainwindow.h"
 #include "userrepository.h"
 
-void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus)
+void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
+                  std::shared_ptr<ChannelRegistry> channels)
 {
     auto *inbox = new InboxView(conversations, bus);
     // The desktop has no sign-in yet: the window acts as the first user account (the admin made at
@@ -15,7 +16,7 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
     const QString userId = users.isEmpty() ? QString() : users.first().id;
     const QString name = users.isEmpty() ? QStringLiteral("Liaison") : users.first().name;
     inbox->setCurrentUser(userId, name);
-    auto sender = std::make_shared<ChannelSender>(&bus);
+    auto sender = std::make_shared<ChannelSender>(&bus, std::move(channels));
     inbox->setSender([sender, userId, name](const QString &conversationId, const QString &text) {
         MessageContent content;
         content.text = text;

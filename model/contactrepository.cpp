@@ -242,6 +242,28 @@ Contact ContactRepository::create(const QJsonObject &body, const QString &actor)
     return c;
 }
 
+Contact ContactRepository::createFromChannel(const QJsonObject &body)
+{
+    Contact c;
+    ContactRules::apply(c, ContactRules::parse(body));
+    if (c.email.isEmpty() && c.phone.isEmpty()) {
+        if (c.firstName.isEmpty() && c.lastName.isEmpty())
+            ContactRules::checkRequired(c); // throws for the missing name
+    } else {
+        ContactRules::checkRequired(c);
+    }
+    c.id = Ids::make(u"contact");
+    c.createdAt = c.updatedAt = TimeUtil::nowIso();
+    Transaction tx;
+    checkUnique(c);
+    insertRow(c);
+    Outbox::append(QStringLiteral("contact.created"), eventData(c));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("created"));
+    return c;
+}
+
 Contact ContactRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
 {
     Q_UNUSED(actor);
@@ -352,7 +374,8 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
         (walk ? QStringLiteral(" FROM contacts c INDEXED BY contacts_created") : QStringLiteral(" FROM contacts c")) +
         f.where + QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
     // Segment conditions vary without end: they are not kept in the per-thread statement cache.
-    Database::select(sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());
+    Database::select(
+        sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());
     return items;
 }
 
@@ -361,7 +384,8 @@ qint64 ContactRepository::count(const ContactQuery &query) const
     const Filter f = buildFilter(query);
     const QString sql = QStringLiteral("SELECT count(*) FROM contacts c") + f.where;
     qint64 n = 0;
-    Database::select(sql, f.values, [&n](const SqlRow &r) { n = r.integer(0); }, query.extraWhere.isEmpty());
+    Database::select(
+        sql, f.values, [&n](const SqlRow &r) { n = r.integer(0); }, query.extraWhere.isEmpty());
     return n;
 }
 
@@ -430,8 +454,11 @@ QVector<ContactNote> ContactRepository::notes(const Contact &c) const
 {
     QVector<ContactNote> out;
     Database::select(
-        QStringLiteral("SELECT id, content, created_by, created_at FROM contact_notes WHERE contact_seq = ? ORDER BY seq"),
-        {c.seq}, [&](const SqlRow &r) { out.append({r.text(0), c.id, r.text(1), r.text(2), r.text(3)}); });
+        QStringLiteral(
+            "SELECT id, content, created_by, created_at FROM contact_notes WHERE contact_seq = ? ORDER BY seq"),
+        {c.seq}, [&](const SqlRow &r) {
+            out.append({r.text(0), c.id, r.text(1), r.text(2), r.text(3)});
+        });
     return out;
 }
 

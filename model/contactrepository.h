@@ -47,6 +47,9 @@ public:
 
     // actor: the user or API key id that makes the change (recorded on notes and events).
     Contact create(const QJsonObject &body, const QString &actor = {});
+    // A contact a messaging channel introduced (Telegram, Instagram: no e-mail or phone known): a
+    // name is still required, an e-mail or phone is not.
+    Contact createFromChannel(const QJsonObject &body);
     Contact update(const QString &id, const QJsonObject &body, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Contact> find(const QString &id) const;

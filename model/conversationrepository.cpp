@@ -160,8 +160,8 @@ void insertMessage(Message &m, qint64 conversationSeq)
         QStringLiteral(
             "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, type, text, "
             "media_url, caption, filename, payload, status, sent_at, delivered_at, read_at, failed_at, failed_reason, "
-            "provider_id, sender_type, sender_id, sender_name, sentiment_score, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            "provider_id, sender_type, sender_id, sender_name, sentiment_score, created_at, send_priority) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {m.id,
          conversationSeq,
          m.conversationId,
@@ -185,7 +185,8 @@ void insertMessage(Message &m, qint64 conversationSeq)
          textOrNull(m.sender.id),
          text(m.sender.name),
          m.sentimentScore,
-         m.createdAt});
+         m.createdAt,
+         m.sendPriority});
     m.seq = q.lastInsertId().toLongLong();
 }
 
@@ -567,7 +568,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
 }
 
 Message ConversationRepository::addOutgoing(const QString &conversationId, const MessageContent &content,
-                                            const MessageSender &sender, const QString &initialStatus)
+                                            const MessageSender &sender, const QString &initialStatus, int sendPriority)
 {
     Transaction tx;
     const Conversation v = get(conversationId);
@@ -585,6 +586,7 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
     m.payload = content.payload;
     m.createdAt = TimeUtil::iso(now());
     m.sender = sender;
+    m.sendPriority = sendPriority;
     const MessageRules::Advance advance = MessageRules::advance(MessageDelivery{}, initialStatus, m.createdAt);
     m.delivery = advance.delivery;
     insertMessage(m, v.seq);
@@ -733,4 +735,60 @@ MessagePage ConversationRepository::listMessages(const MessageFilter &filter) co
     page.total = n.next() ? n.value(0).toLongLong() : 0;
     n.finish();
     return page;
+}
+
+QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, const QDateTime &at, int limit) const
+{
+    QVector<OutgoingSend> sends;
+    QSqlQuery &q = Database::execCached(
+        QStringLiteral("SELECT ") + kMessageColumns +
+            QStringLiteral(", coalesce(v.external_id, ''), m.send_attempts FROM messages m "
+                           "JOIN conversations v ON v.seq = m.conversation_seq "
+                           "WHERE m.channel = ? AND m.direction = 'outgoing' AND m.status = 'pending' "
+                           "AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ?) "
+                           "ORDER BY m.send_priority, m.seq LIMIT ?"),
+        {channel, TimeUtil::iso(at), limit});
+    const int extra = kMessageColumns.count(QLatin1Char(',')) + 1;
+    while (q.next()) {
+        OutgoingSend s;
+        s.message = messageFromRow(q);
+        s.to = q.value(extra).toString();
+        s.attempts = q.value(extra + 1).toInt();
+        sends.append(s);
+    }
+    q.finish();
+    return sends;
+}
+
+std::optional<QDateTime> ConversationRepository::nextSendAt(const QString &channel) const
+{
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT min(coalesce(next_attempt_at, created_at)) FROM messages "
+                                            "WHERE channel = ? AND direction = 'outgoing' AND status = 'pending'"),
+                             {channel});
+    std::optional<QDateTime> at;
+    if (q.next() && !q.value(0).isNull())
+        at = TimeUtil::parse(q.value(0).toString());
+    q.finish();
+    return at;
+}
+
+void ConversationRepository::deferSend(const QString &messageId, const QDateTime &at, const QString &error)
+{
+    Database::execCached(QStringLiteral("UPDATE messages SET send_attempts = send_attempts + 1, next_attempt_at = ?, "
+                                        "last_error = ? WHERE id = ? AND status = 'pending'"),
+                         {TimeUtil::iso(at), textOrNull(error.left(500)), messageId});
+}
+
+std::optional<Message> ConversationRepository::findByProviderId(const QString &channel, const QString &providerId) const
+{
+    QSqlQuery &q =
+        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
+                                 QStringLiteral(" FROM messages m WHERE m.channel = ? AND m.provider_id = ?"),
+                             {channel, providerId});
+    if (!q.next())
+        return std::nullopt;
+    Message m = messageFromRow(q);
+    q.finish();
+    return m;
 }

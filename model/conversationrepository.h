@@ -18,6 +18,14 @@ struct ConversationPage
     qint64 total = 0;
 };
 
+// A pending outgoing message of a provider channel, with the address it goes to.
+struct OutgoingSend
+{
+    Message message;
+    QString to;       // the conversation's externalId
+    int attempts = 0; // sends tried before (passing failures)
+};
+
 struct MessagePage
 {
     QVector<Message> items;
@@ -70,12 +78,23 @@ public:
     Message receive(const QString &conversationId, const MessageContent &content, const QString &providerId = {});
     // Records an outgoing message in status pending (the connector moves it on through
     // updateStatus) or, for a channel that needs no provider, directly in status sent (message.sent).
+    // sendPriority: 0 for an agent or API send, 1 for a bulk send (queued behind the others).
     Message addOutgoing(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
-                        const QString &initialStatus = QStringLiteral("pending"));
+                        const QString &initialStatus = QStringLiteral("pending"), int sendPriority = 0);
     // Applies a status report (MessageRules::advance); emits one event per status reached. A late
     // or repeated report changes nothing and emits nothing. providerId: recorded when given.
     Message updateStatus(const QString &messageId, const QString &status, const QString &failedReason = {},
                          const QString &providerId = {});
+
+    // The send queue of the delivery thread: pending outgoing messages of the channel due at `at`
+    // (agent and API sends before bulk ones, then in order).
+    QVector<OutgoingSend> dueSends(const QString &channel, const QDateTime &at, int limit) const;
+    // When the channel's next pending send is due (none: nullopt).
+    std::optional<QDateTime> nextSendAt(const QString &channel) const;
+    // A passing failure: try again at `at` (counts the attempt, keeps the error for the log).
+    void deferSend(const QString &messageId, const QDateTime &at, const QString &error);
+    // The message a provider knows by its own id (status reports of webhooks).
+    std::optional<Message> findByProviderId(const QString &channel, const QString &providerId) const;
 
     std::optional<Message> findMessage(const QString &id) const;
     Message getMessage(const QString &id) const; // throws NotFound

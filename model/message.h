@@ -42,6 +42,7 @@ struct Message
     QString providerId; // the channel's own id of the message (wamid, Telegram message_id, …)
     MessageSender sender;
     int sentimentScore = 0; // incoming only: the lexicon score of the text
+    int sendPriority = 0;   // outgoing on a provider channel: 0 agent/API send, 1 bulk (sent after)
     QString createdAt;
 
     QJsonObject toJson() const;

@@ -173,7 +173,8 @@ const QVector<Migration> &migrations()
              "CREATE INDEX deals_board ON deals(pipeline_id, stage, currency, value, probability, closed_value)",
              "CREATE INDEX deals_stage_activity ON deals(pipeline_id, stage, last_activity_at)",
              // The board's column order (DealQuery::boardOrder): earliest expected close first, undated last.
-             "CREATE INDEX deals_board_order ON deals(pipeline_id, stage, coalesce(expected_close_date, '9999-12-31'), seq)",
+             "CREATE INDEX deals_board_order ON deals(pipeline_id, stage, coalesce(expected_close_date, '9999-12-31'), "
+             "seq)",
              "CREATE INDEX deals_created ON deals(created_at, seq)",
              "CREATE INDEX deals_contact ON deals(contact_id)",
              "CREATE INDEX deals_assigned ON deals(assigned_to)",
@@ -492,6 +493,77 @@ const QVector<Migration> &migrations()
                  name TEXT NOT NULL DEFAULT '',
                  email TEXT NOT NULL DEFAULT '',
                  created_at TEXT NOT NULL))",
+         }},
+        {8,
+         "channel sends: the outgoing queue of the provider channels, bulk sends",
+         {
+             // An outgoing message of a provider channel waits in status pending until the delivery
+             // thread sends it: send_priority 0 (an agent or API send) before 1 (bulk), then in order;
+             // next_attempt_at: when a passing failure may be retried (NULL: now).
+             "ALTER TABLE messages ADD COLUMN send_priority INTEGER NOT NULL DEFAULT 0",
+             "ALTER TABLE messages ADD COLUMN send_attempts INTEGER NOT NULL DEFAULT 0",
+             "ALTER TABLE messages ADD COLUMN next_attempt_at TEXT",
+             "ALTER TABLE messages ADD COLUMN last_error TEXT",
+             "CREATE INDEX messages_send_queue ON messages(channel, send_priority, seq) "
+             "WHERE direction = 'outgoing' AND status = 'pending'",
+             R"(CREATE TABLE bulk_sends (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 channel TEXT NOT NULL,
+                 segment_id TEXT,
+                 template_name TEXT NOT NULL,
+                 template_language TEXT NOT NULL,
+                 components TEXT NOT NULL DEFAULT '[]',
+                 body_text TEXT NOT NULL DEFAULT '',
+                 total INTEGER NOT NULL DEFAULT 0,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL))",
+             // One row per recipient: the message sent to it, or why none could be (error).
+             R"(CREATE TABLE bulk_recipients (
+                 seq INTEGER PRIMARY KEY,
+                 bulk_seq INTEGER NOT NULL REFERENCES bulk_sends(seq) ON DELETE CASCADE,
+                 recipient TEXT NOT NULL,
+                 contact_id TEXT,
+                 message_id TEXT,
+                 error TEXT))",
+             "CREATE INDEX bulk_recipients_bulk ON bulk_recipients(bulk_seq, seq)",
+             "CREATE INDEX bulk_recipients_message ON bulk_recipients(message_id)",
+             "CREATE INDEX bulk_recipients_todo ON bulk_recipients(seq) WHERE message_id IS NULL AND error IS NULL",
+             // Message templates the provider approved (WhatsApp): the template sender sends only
+             // these. body: the text with {{1}}, {{2}}… placeholders; buttons: [{type, text}].
+             R"(CREATE TABLE message_templates (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 language TEXT NOT NULL,
+                 category TEXT NOT NULL DEFAULT 'utility',
+                 body TEXT NOT NULL,
+                 buttons TEXT NOT NULL DEFAULT '[]',
+                 status TEXT NOT NULL DEFAULT 'approved',
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 UNIQUE (name, language)))",
+         }},
+        {9,
+         "media: uploaded files served by token",
+         {
+             // The file is DATA/media/<id>; token_hash: SHA-256 (hex) of the URL token.
+             R"(CREATE TABLE media (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 token_hash TEXT NOT NULL,
+                 filename TEXT NOT NULL,
+                 mime_type TEXT NOT NULL,
+                 kind TEXT NOT NULL,
+                 size INTEGER NOT NULL,
+                 sha256 TEXT NOT NULL,
+                 uploaded_by TEXT,
+                 conversation_id TEXT REFERENCES conversations(id) ON DELETE SET NULL,
+                 message_id TEXT REFERENCES messages(id) ON DELETE SET NULL,
+                 created_at TEXT NOT NULL,
+                 expires_at TEXT NOT NULL))",
+             "CREATE INDEX media_expires ON media(expires_at)",
+             "CREATE INDEX media_message ON media(message_id)",
          }},
     };
     return list;

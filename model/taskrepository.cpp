@@ -332,6 +332,43 @@ QVariantList TaskRepository::rowValues(const Task &t) const
             t.updatedAt};
 }
 
+int TaskRepository::retimeAllDayTasks()
+{
+    // rowValues() order: 7 due_at, 14 remind_at, 15 overdue_at.
+    constexpr int kDueAt = 7, kRemindAt = 14, kOverdueAt = 15;
+    int changed = 0;
+    {
+        Transaction tx;
+        QVector<Task> tasks;
+        QVector<QStringList> stored;
+        {
+            QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kColumns +
+                                         QStringLiteral(", t.due_at, t.remind_at, t.overdue_at FROM tasks t "
+                                                        "WHERE t.due_all_day = 1"));
+            const int first = int(kColumns.count(QLatin1Char(','))) + 1;
+            while (q.next()) {
+                tasks.append(fromRow(q));
+                stored.append(
+                    {q.value(first).toString(), q.value(first + 1).toString(), q.value(first + 2).toString()});
+            }
+        }
+        for (int i = 0; i < tasks.size(); ++i) {
+            const QVariantList v = rowValues(tasks.at(i));
+            const QStringList now{v.at(kDueAt).toString(), v.at(kRemindAt).toString(), v.at(kOverdueAt).toString()};
+            if (now == stored.at(i))
+                continue;
+            Database::execCached(
+                QStringLiteral("UPDATE tasks SET due_at = ?, remind_at = ?, overdue_at = ? WHERE seq = ?"),
+                {v.at(kDueAt), v.at(kRemindAt), v.at(kOverdueAt), tasks.at(i).seq});
+            ++changed;
+        }
+        tx.commit();
+    }
+    if (changed > 0 && m_bus)
+        m_bus->notify(QStringLiteral("task"), QString(), QStringLiteral("updated"));
+    return changed;
+}
+
 void TaskRepository::insertNote(const Task &t, const QString &content, const QString &actor, const QString &at)
 {
     Database::execCached(

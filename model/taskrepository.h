@@ -101,6 +101,13 @@ public:
     // lastName, phone]}, deal {id, name[, value]}; null when unset or gone.
     QJsonObject toResponse(const Task &t, bool detail) const;
 
+    // Realigns every all-day task's stored instants (due_at, and remind_at / overdue_at while their
+    // event is still to fire) with this repository's time zone: they were computed in the zone of
+    // the writer, and tasks/timeZone may have changed since. One transaction, no outbox events
+    // (nothing the user changed); tells the bus ("task", "", "updated") when rows changed. Returns
+    // the number of tasks realigned. TaskScheduler::start() runs it.
+    int retimeAllDayTasks();
+
     // Inserts many tasks in one transaction without events (seeding, benchmarks).
     int insertBulk(const QVector<QJsonObject> &bodies);
 

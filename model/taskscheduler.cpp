@@ -4,6 +4,7 @@
 #include "errors.h"
 #include "eventbus.h"
 #include "outbox.h"
+#include "taskrepository.h"
 
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -41,6 +42,13 @@ TaskScheduler::TaskScheduler(EventBus *bus, const QTimeZone &timeZone, const Clo
 
 void TaskScheduler::start()
 {
+    // An all-day task is due at the start of its day in the tasks time zone: when tasks/timeZone
+    // changed since the rows were written, their instants move before anything is fired.
+    try {
+        TaskRepository(m_bus, m_tz, m_clock).retimeAllDayTasks();
+    } catch (const std::exception &e) {
+        qCWarning(lcTasks) << "task scheduler: realigning all-day tasks:" << e.what();
+    }
     checkNow();
 }
 

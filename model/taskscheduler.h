@@ -27,7 +27,8 @@ public:
     explicit TaskScheduler(EventBus *bus, const QTimeZone &timeZone = QTimeZone::systemTimeZone(),
                            const Clock *clock = &Clock::system(), QObject *parent = nullptr);
 
-    // Catches up (fires what is due) and arms the timer.
+    // Realigns all-day tasks with the time zone (TaskRepository::retimeAllDayTasks), catches up
+    // (fires what is due) and arms the timer.
     void start();
     // Fires everything due now and re-arms the timer; returns the number of events written.
     int checkNow();

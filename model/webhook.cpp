@@ -219,6 +219,7 @@ QJsonObject WebhookEvents::sample(const QString &event)
                 {QStringLiteral("contactId"), QStringLiteral("contact_sample")},
                 {QStringLiteral("channel"), QStringLiteral("whatsapp")},
                 {QStringLiteral("text"), QStringLiteral("Hello, is this available?")},
+                {QStringLiteral("type"), QStringLiteral("text")},
                 {QStringLiteral("direction"), QStringLiteral("incoming")},
                 {QStringLiteral("sender"), QJsonObject{{QStringLiteral("id"), QStringLiteral("contact_sample")},
                                                        {QStringLiteral("name"), QStringLiteral("Ayşe Yılmaz")},
@@ -226,13 +227,11 @@ QJsonObject WebhookEvents::sample(const QString &event)
     if (group == QLatin1String("message")) {
         QJsonObject o{{QStringLiteral("messageId"), QStringLiteral("msg_sample")},
                       {QStringLiteral("conversationId"), QStringLiteral("conv_sample")},
-                      {QStringLiteral("status"), verb}};
-        if (verb == QLatin1String("sent")) {
-            o.insert(QStringLiteral("text"), QStringLiteral("Thanks, we will call you."));
-            o.insert(QStringLiteral("direction"), QStringLiteral("outgoing"));
-        }
+                      {QStringLiteral("status"), verb},
+                      {QStringLiteral("at"), now}};
         if (verb == QLatin1String("failed"))
-            o.insert(QStringLiteral("error"), QStringLiteral("Channel unavailable"));
+            o.insert(QStringLiteral("failedReason"),
+                     QStringLiteral("131047: more than 24 hours since the customer last wrote"));
         return o;
     }
     if (group == QLatin1String("conversation")) {
@@ -249,9 +248,11 @@ QJsonObject WebhookEvents::sample(const QString &event)
                                  {QStringLiteral("lastName"), QStringLiteral("Yılmaz")},
                                  {QStringLiteral("phone"), QStringLiteral("+905321234567")}});
         }
-        if (verb == QLatin1String("assigned"))
+        if (verb == QLatin1String("assigned")) {
             o.insert(QStringLiteral("assignedTo"), QJsonObject{{QStringLiteral("id"), QStringLiteral("user_sample")},
                                                                {QStringLiteral("name"), QStringLiteral("Agent")}});
+            o.insert(QStringLiteral("previousAssignee"), QJsonValue::Null);
+        }
         return o;
     }
     if (group == QLatin1String("contact")) {
@@ -282,20 +283,21 @@ QJsonObject WebhookEvents::sample(const QString &event)
         return task;
     }
     if (group == QLatin1String("segment")) {
-        QJsonObject segment{{QStringLiteral("id"), QStringLiteral("seg_sample")},
-                            {QStringLiteral("segmentId"), QStringLiteral("seg_sample")},
-                            {QStringLiteral("name"), QStringLiteral("VIP customers")},
-                            {QStringLiteral("description"), QString()},
-                            {QStringLiteral("filters"),
-                             QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
-                                         {QStringLiteral("rules"),
-                                          QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
-                                                                 {QStringLiteral("operator"), QStringLiteral("contains")},
-                                                                 {QStringLiteral("value"), QStringLiteral("vip")}}}}}},
-                            {QStringLiteral("isDynamic"), verb != QLatin1String("contacts_added")
-                                                              && verb != QLatin1String("contacts_removed")},
-                            {QStringLiteral("createdAt"), now},
-                            {QStringLiteral("updatedAt"), now}};
+        QJsonObject segment{
+            {QStringLiteral("id"), QStringLiteral("seg_sample")},
+            {QStringLiteral("segmentId"), QStringLiteral("seg_sample")},
+            {QStringLiteral("name"), QStringLiteral("VIP customers")},
+            {QStringLiteral("description"), QString()},
+            {QStringLiteral("filters"),
+             QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
+                         {QStringLiteral("rules"),
+                          QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
+                                                 {QStringLiteral("operator"), QStringLiteral("contains")},
+                                                 {QStringLiteral("value"), QStringLiteral("vip")}}}}}},
+            {QStringLiteral("isDynamic"),
+             verb != QLatin1String("contacts_added") && verb != QLatin1String("contacts_removed")},
+            {QStringLiteral("createdAt"), now},
+            {QStringLiteral("updatedAt"), now}};
         if (verb.startsWith(QLatin1String("contacts_")))
             segment.insert(QStringLiteral("contactIds"), QJsonArray{QStringLiteral("contact_sample")});
         return segment;

@@ -2,23 +2,30 @@
 
 #include "api/apierror.h"
 #include "api/crypto.h"
+#include "api/multipart.h"
 #include "api/schemas.h"
 #include "apikeyrepository.h"
+#include "channels/channelconnector.h"
 #include "contactrepository.h"
 #include "controllers/authcontroller.h"
 #include "controllers/contactscontroller.h"
 #include "controllers/conversationscontroller.h"
-#include "controllers/messagescontroller.h"
-#include "controllers/widgetcontroller.h"
 #include "controllers/dealscontroller.h"
+#include "controllers/mediacontroller.h"
+#include "controllers/messagescontroller.h"
+#include "controllers/metawebhookscontroller.h"
 #include "controllers/segmentscontroller.h"
 #include "controllers/taskscontroller.h"
+#include "controllers/telegramwebhookcontroller.h"
+#include "controllers/templatescontroller.h"
 #include "controllers/webhookscontroller.h"
+#include "controllers/widgetcontroller.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "httpengine.h"
 #include "idempotencystore.h"
 #include "ids.h"
+#include "media/mediaservice.h"
 #include "timeutil.h"
 #include "tlscertificate.h"
 #include "userrepository.h"
@@ -28,6 +35,8 @@
 #include <QJsonParseError>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcHttp, "liaison.http")
 
@@ -60,6 +69,7 @@ QUrlQuery parseQuery(const QByteArray &raw)
 ApiShared::ApiShared(const ServerConfig &config)
     : requests(config.rateLimitPerMinute, 60)
     , failedLogins(config.loginFailuresPerWindow, 15 * 60)
+    , channels(config.channelRegistry ? config.channelRegistry : std::make_shared<ChannelRegistry>(config.channels))
 {
 }
 
@@ -89,7 +99,11 @@ ApiServer::ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShar
             },
             Qt::DirectConnection);
     }
-    m_engine->setLimits(m_config.limits);
+    // The engine admits the largest body any route takes (an upload); dispatch() holds JSON bodies
+    // to limits.maxBodyBytes.
+    HttpLimits limits = m_config.limits;
+    limits.maxBodyBytes = qMax(limits.maxBodyBytes, m_config.media.maxUploadBytes + MediaConfig::kMultipartOverhead);
+    m_engine->setLimits(limits);
     m_engine->setHandler(
         [this](const HttpRequest &request, const HttpResponder &responder) { handle(request, responder); });
     registerRoutes();
@@ -100,6 +114,8 @@ ApiServer::~ApiServer() = default;
 void ApiServer::registerRoutes()
 {
     // The areas of the API. A new area adds its controller here (one line) and its migration.
+    m_media =
+        std::make_shared<MediaService>(m_config.media, m_config.dataDir, m_bus, [this]() { return mediaBaseUrl(); });
     m_controllers.push_back(std::make_unique<AuthController>(*m_users, *m_refreshTokens, *m_jwt, m_shared->failedLogins,
                                                              m_config.accessTokenMinutes, m_config.refreshTokenDays,
                                                              m_clock));
@@ -108,9 +124,13 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<SegmentsController>(m_bus, m_clock));
     m_controllers.push_back(std::make_unique<TasksController>(m_bus, m_config.tasksTimeZone, m_clock));
     m_controllers.push_back(std::make_unique<WebhooksController>(m_bus, m_config.webhooks));
-    m_controllers.push_back(std::make_unique<ConversationsController>(m_bus));
-    m_controllers.push_back(std::make_unique<MessagesController>(m_bus));
+    m_controllers.push_back(std::make_unique<ConversationsController>(m_bus, m_shared->channels));
+    m_controllers.push_back(std::make_unique<MessagesController>(m_bus, m_shared->channels, m_media));
     m_controllers.push_back(std::make_unique<WidgetController>(m_bus));
+    m_controllers.push_back(std::make_unique<MediaController>(m_media));
+    m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_bus));
+    m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_bus));
+    m_controllers.push_back(std::make_unique<TemplatesController>());
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 
@@ -150,6 +170,11 @@ bool ApiServer::start()
                       .arg(m_engine->errorString());
         return false;
     }
+    {
+        // The URL media links use when media/publicBaseUrl is not set (worker threads do not listen).
+        QMutexLocker lock(&m_shared->keyMutex);
+        m_shared->baseUrl = baseUrl();
+    }
     return true;
 }
 
@@ -167,6 +192,14 @@ bool ApiServer::startWorker()
 void ApiServer::stop(int timeoutMs)
 {
     m_engine->shutdown(timeoutMs);
+}
+
+QString ApiServer::mediaBaseUrl() const
+{
+    if (!m_config.media.publicBaseUrl.isEmpty())
+        return m_config.media.publicBaseUrl;
+    QMutexLocker lock(&m_shared->keyMutex);
+    return m_shared->baseUrl.isEmpty() ? baseUrl() : m_shared->baseUrl;
 }
 
 QString ApiServer::errorString() const
@@ -263,7 +296,12 @@ void ApiServer::handle(const HttpRequest &request, const HttpResponder &responde
     out.status = response.status;
     out.body = std::move(response.body);
     out.headers.reserve(response.headers.size() + 6);
-    out.headers.emplaceBack("Content-Type", "application/json; charset=utf-8");
+    // A handler's own Content-Type (a widget page, an event stream) wins; JSON is the default.
+    const bool ownType = std::any_of(response.headers.cbegin(), response.headers.cend(), [](const auto &h) {
+        return h.first.compare(QByteArrayLiteral("Content-Type"), Qt::CaseInsensitive) == 0;
+    });
+    if (!ownType)
+        out.headers.emplaceBack("Content-Type", "application/json; charset=utf-8");
     out.headers.emplaceBack("X-Request-Id", requestId.toLatin1());
     if (limited) {
         out.headers.emplaceBack("X-RateLimit-Limit", number(limit.limit));
@@ -271,7 +309,10 @@ void ApiServer::handle(const HttpRequest &request, const HttpResponder &responde
         out.headers.emplaceBack("X-RateLimit-Reset", number(limit.resetSeconds));
     }
     out.headers.append(response.headers);
-    responder.respond(std::move(out));
+    if (response.stream)
+        response.stream(responder, std::move(out)); // a streaming answer (server-sent events)
+    else
+        responder.respond(std::move(out));
 
     // One line per request: never the query string (it may hold search terms), a token or a body.
     qCInfo(lcHttp).noquote() << request.method << request.path << response.status
@@ -326,7 +367,16 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
 
     ApiRequest apiRequest{request, requestId, match.params, parseQuery(request.query), {}, false, principal};
     const bool hasBodyMethod = request.method == "POST" || request.method == "PUT" || request.method == "PATCH";
-    if (hasBodyMethod && !request.body.trimmed().isEmpty()) {
+    // multipart/form-data is never parsed as JSON: upload routes read request.http.body themselves.
+    const bool multipartRoute = route->doc.requestContentType == QLatin1String("multipart/form-data");
+    const bool multipartBody = MultipartForm::isMultipart(request.header("Content-Type"));
+    if (hasBodyMethod && !multipartRoute && request.body.size() > m_config.limits.maxBodyBytes)
+        return ApiResponse::error(413, QStringLiteral("PAYLOAD_TOO_LARGE"),
+                                  QStringLiteral("The body is larger than %1 bytes").arg(m_config.limits.maxBodyBytes));
+    if (hasBodyMethod && multipartBody && !multipartRoute && !request.body.isEmpty())
+        return ApiResponse::error(415, QStringLiteral("UNSUPPORTED_MEDIA_TYPE"),
+                                  QStringLiteral("This endpoint takes a JSON body, not multipart/form-data"));
+    if (hasBodyMethod && !multipartRoute && !request.body.trimmed().isEmpty()) {
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
         if (error.error != QJsonParseError::NoError)
@@ -373,7 +423,8 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     } catch (const DomainError &e) {
         response = ApiResponse::error(e.httpStatus(), e.code(), e.message(), e.details());
     }
-    if (idempotent && response.status < 500) {
+    // A 429 or 5xx is passing: a retry with the same key must be tried again, not replayed.
+    if (idempotent && response.status < 500 && response.status != 429) {
         m_idempotency->save(credential, QString::fromLatin1(idempotencyKey),
                             {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
                              response.headers, response.body});
@@ -410,14 +461,15 @@ QJsonObject ApiServer::openApi() const
                 QStringLiteral("requestBody"),
                 QJsonObject{{QStringLiteral("required"), true},
                             {QStringLiteral("content"),
-                             QJsonObject{{QStringLiteral("application/json"),
+                             QJsonObject{{route.doc.requestContentType.isEmpty() ? QStringLiteral("application/json")
+                                                                                 : route.doc.requestContentType,
                                           QJsonObject{{QStringLiteral("schema"), route.doc.requestSchema}}}}}});
         }
         QJsonObject responses{
             {QString::number(route.doc.successStatus),
              QJsonObject{{QStringLiteral("description"), QStringLiteral("Success")},
                          {QStringLiteral("content"),
-                          QJsonObject{{QStringLiteral("application/json"),
+                          QJsonObject{{route.doc.contentType,
                                        QJsonObject{{QStringLiteral("schema"), route.doc.responseSchema}}}}}}}};
         for (int status : route.doc.errorStatuses) {
             responses.insert(

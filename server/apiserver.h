@@ -24,6 +24,8 @@ class UserRepository;
 class RefreshTokenRepository;
 class Clock;
 class Controller;
+class MediaService;
+class ChannelRegistry;
 
 // What the server threads share: the rate-limit windows, the API-key cache and the TLS configuration.
 struct ApiShared
@@ -32,8 +34,10 @@ struct ApiShared
 
     RateLimiter requests;
     RateLimiter failedLogins;
-    std::optional<QSslConfiguration> tls; // loaded once, before the threads start
+    std::shared_ptr<ChannelRegistry> channels; // configured channels, provider health, send windows
+    std::optional<QSslConfiguration> tls;      // loaded once, before the threads start
     bool tlsLoaded = false;
+    QString baseUrl; // of the listening server (set by start(), under keyMutex): media links use it
 
     // API keys by the SHA-256 of their secret, for a few seconds, so that authentication is not a
     // query on every request. Cleared whenever a key changes in this process (revocation from
@@ -82,6 +86,8 @@ private:
     Principal authenticate(const HttpRequest &request);
     std::optional<ApiKey> apiKey(const QString &secret);
     void registerRoutes();
+    // media/publicBaseUrl, or the listening server's own base URL.
+    QString mediaBaseUrl() const;
 
     ServerConfig m_config;
     EventBus *m_bus;
@@ -93,6 +99,7 @@ private:
     std::unique_ptr<UserRepository> m_users;
     std::unique_ptr<RefreshTokenRepository> m_refreshTokens;
     std::unique_ptr<IdempotencyStore> m_idempotency;
+    std::shared_ptr<MediaService> m_media;
     std::vector<std::unique_ptr<Controller>> m_controllers;
     Router m_router;
     std::shared_ptr<ApiShared> m_shared;

@@ -1,12 +1,18 @@
 #pragma once
 
+#include "channels/channelconfig.h"
 #include "httpengine.h"
+#include "mediaconfig.h"
 #include "webhooks/webhookconfig.h"
 
 #include <QByteArray>
 #include <QHostAddress>
 #include <QString>
 #include <QTimeZone>
+
+#include <memory>
+
+class ChannelRegistry;
 
 // Everything the API server needs, read from settings by the app (or set by tests).
 struct ServerConfig
@@ -21,9 +27,14 @@ struct ServerConfig
     int loginFailuresPerWindow = 10; // failed logins per client address per 15 minutes
     int accessTokenMinutes = 15;     // 15 to 60
     int refreshTokenDays = 30;
-    QByteArray jwtKey; // from the secret store
-    int threads = 0;   // server threads; 0: one per core (at most 8)
+    QByteArray jwtKey;                                     // from the secret store
+    int threads = 0;                                       // server threads; 0: one per core (at most 8)
     QTimeZone tasksTimeZone = QTimeZone::systemTimeZone(); // "today" and "overdue" of tasks (tasks/timeZone)
     HttpLimits limits;
-    WebhookConfig webhooks; // section "webhooks": the API's URL checks and POST /webhooks/:id/test
+    WebhookConfig webhooks;  // section "webhooks": the API's URL checks and POST /webhooks/:id/test
+    MediaConfig media;       // section "media": upload limit, lifetime, public base URL
+    ChannelsConfig channels; // section "channels"
+    // The process's channel state (shared with the window and the delivery thread); null: one made
+    // from `channels` for this server.
+    std::shared_ptr<ChannelRegistry> channelRegistry;
 };

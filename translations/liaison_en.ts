@@ -835,6 +835,93 @@ A desktop CRM with a local REST API.</source>
         <source>Incoming webhooks</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Web widget</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MediaPage</name>
+    <message>
+        <source>Uploads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep files for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s own address, e.g. https://crm.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Public base URL of media links:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channel providers download sent files from this address. Changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stored files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete expired now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No files are stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files: %1, %2 in all; the next one expires %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The public base URL must be an http(s) address such as https://crm.example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The new settings take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired files deleted: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not delete expired files: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Media</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -1746,6 +1833,41 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Mark won</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WidgetSettingsPage</name>
+    <message>
+        <source>Put a chat button on your web site: paste this line into its pages, just before &lt;/body&gt;. Visitors&apos; messages arrive in the Inbox on the Web widget channel, and your answers appear in their chat at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://crm.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embed code:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API server is not running: enter the address where visitors&apos; browsers reach it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This address only works on this computer. For a public site, enter the address visitors&apos; browsers reach (and let the server listen on it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

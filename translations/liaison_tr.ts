@@ -837,6 +837,93 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Incoming webhooks</source>
         <translation>Gelen webhook&apos;lar</translation>
     </message>
+    <message>
+        <source>Web widget</source>
+        <translation>Web sohbet aracı</translation>
+    </message>
+</context>
+<context>
+    <name>MediaPage</name>
+    <message>
+        <source>Uploads</source>
+        <translation>Yüklemeler</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Largest file:</source>
+        <translation>En büyük dosya:</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> gün</translation>
+    </message>
+    <message>
+        <source>Keep files for:</source>
+        <translation>Dosyaların saklanma süresi:</translation>
+    </message>
+    <message>
+        <source>The server&apos;s own address, e.g. https://crm.example.com</source>
+        <translation>Sunucunun kendi adresi, örn. https://crm.example.com</translation>
+    </message>
+    <message>
+        <source>Public base URL of media links:</source>
+        <translation>Medya bağlantılarının genel temel adresi:</translation>
+    </message>
+    <message>
+        <source>Channel providers download sent files from this address. Changes take effect at the next start.</source>
+        <translation>Kanal sağlayıcıları gönderilen dosyaları bu adresten indirir. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Stored files</source>
+        <translation>Saklanan dosyalar</translation>
+    </message>
+    <message>
+        <source>Delete expired now</source>
+        <translation>Süresi dolanları şimdi sil</translation>
+    </message>
+    <message>
+        <source>The database cannot be read.</source>
+        <translation>Veritabanı okunamıyor.</translation>
+    </message>
+    <message>
+        <source>No files are stored.</source>
+        <translation>Saklanan dosya yok.</translation>
+    </message>
+    <message>
+        <source>Files: %1, %2 in all; the next one expires %3.</source>
+        <translation>Dosyalar: %1, toplam %2; bir sonrakinin süresi %3 tarihinde doluyor.</translation>
+    </message>
+    <message>
+        <source>The public base URL must be an http(s) address such as https://crm.example.com.</source>
+        <translation>Genel temel adres, https://crm.example.com gibi bir http(s) adresi olmalıdır.</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>Saved. The new settings take effect at the next start.</source>
+        <translation>Kaydedildi. Yeni ayarlar bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Expired files deleted: %1.</source>
+        <translation>Silinen süresi dolmuş dosyalar: %1.</translation>
+    </message>
+    <message>
+        <source>Could not delete expired files: %1</source>
+        <translation>Süresi dolmuş dosyalar silinemedi: %1</translation>
+    </message>
+    <message>
+        <source>Media</source>
+        <translation>Medya</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -1749,6 +1836,41 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Mark won</source>
         <translation>Kazanıldı olarak işaretle</translation>
+    </message>
+</context>
+<context>
+    <name>WidgetSettingsPage</name>
+    <message>
+        <source>Put a chat button on your web site: paste this line into its pages, just before &lt;/body&gt;. Visitors&apos; messages arrive in the Inbox on the Web widget channel, and your answers appear in their chat at once.</source>
+        <translation>Web sitenize bir sohbet düğmesi ekleyin: bu satırı sitenin sayfalarına, &lt;/body&gt; etiketinden hemen önce yapıştırın. Ziyaretçilerin mesajları Gelen Kutusu&apos;na web sohbet kanalından gelir; yanıtlarınız onların sohbetinde hemen görünür.</translation>
+    </message>
+    <message>
+        <source>https://crm.example.com</source>
+        <translation>https://crm.ornek.com.tr</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopyala</translation>
+    </message>
+    <message>
+        <source>Server address:</source>
+        <translation>Sunucu adresi:</translation>
+    </message>
+    <message>
+        <source>Embed code:</source>
+        <translation>Yerleştirme kodu:</translation>
+    </message>
+    <message>
+        <source>The API server is not running: enter the address where visitors&apos; browsers reach it.</source>
+        <translation>API sunucusu çalışmıyor: ziyaretçilerin tarayıcılarının sunucuya ulaştığı adresi girin.</translation>
+    </message>
+    <message>
+        <source>This address only works on this computer. For a public site, enter the address visitors&apos; browsers reach (and let the server listen on it).</source>
+        <translation>Bu adres yalnızca bu bilgisayarda çalışır. Herkese açık bir site için ziyaretçilerin tarayıcılarının ulaştığı adresi girin (ve sunucunun o adreste dinlemesini sağlayın).</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation>Panoya kopyalandı.</translation>
     </message>
 </context>
 </TS>

@@ -1,9 +1,13 @@
 #include "dealdialogs.h"
 
+#include "dealeditdialog.h"
 #include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
+#include "messageboxes.h"
+#include "taskdialog.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
@@ -141,9 +145,11 @@ void LostDialog::accept()
     }
 }
 
-DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent)
+DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent,
+                                   const QTimeZone &tasksTimeZone)
     : QDialog(parent)
     , m_deals(deals)
+    , m_tasks(&bus, tasksTimeZone)
     , m_dealId(dealId)
 {
     setObjectName(QStringLiteral("dealDetailDialog"));
@@ -163,13 +169,39 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     m_note->setMaximumHeight(90);
     m_addNote = new QPushButton(tr("Add note"), this);
     m_addNote->setObjectName(QStringLiteral("addNoteButton"));
+    m_tasksList = new QListWidget(this);
+    m_tasksList->setObjectName(QStringLiteral("dealTaskList"));
+    m_tasksList->setMaximumHeight(130);
+    m_addTask = new QPushButton(tr("Add task…"), this);
+    m_addTask->setObjectName(QStringLiteral("addTaskButton"));
+    m_edit = new QPushButton(tr("Edit deal…"), this);
+    m_edit->setObjectName(QStringLiteral("editDealButton"));
+    m_delete = new QPushButton(tr("Delete deal…"), this);
+    m_delete->setObjectName(QStringLiteral("deleteDealButton"));
     m_error = errorLabel(this);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_addNote, &QPushButton::clicked, this, &DealDetailDialog::addNote);
+    connect(m_addTask, &QPushButton::clicked, this, &DealDetailDialog::addTask);
+    connect(m_edit, &QPushButton::clicked, this, &DealDetailDialog::editDeal);
+    connect(m_delete, &QPushButton::clicked, this, &DealDetailDialog::deleteDeal);
+    connect(m_tasksList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { openTask(item->data(Qt::UserRole).toString()); });
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    auto *topButtons = new QVBoxLayout;
+    topButtons->addWidget(m_edit);
+    topButtons->addWidget(m_delete);
+    topButtons->addStretch(1);
+    top->addLayout(topButtons);
+    layout->addLayout(top);
+    auto *tasksHeader = new QHBoxLayout;
+    tasksHeader->addWidget(new QLabel(tr("Tasks"), this), 1);
+    tasksHeader->addWidget(m_addTask);
+    layout->addLayout(tasksHeader);
+    layout->addWidget(m_tasksList);
     layout->addWidget(new QLabel(tr("Activity"), this));
     layout->addWidget(m_timeline, 1);
     layout->addWidget(m_note);
@@ -183,6 +215,8 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &id, const QString &) {
         if (entity == QLatin1String("deal") && (id == m_dealId || id.isEmpty()))
             refresh();
+        else if (entity == QLatin1String("task"))
+            refreshTasks();
     });
     refresh();
 }
@@ -193,7 +227,11 @@ void DealDetailDialog::refresh()
     if (!d) {
         m_summary->setText(tr("This deal was deleted."));
         m_timeline->clear();
+        m_tasksList->clear();
         m_addNote->setEnabled(false);
+        m_addTask->setEnabled(false);
+        m_edit->setEnabled(false);
+        m_delete->setEnabled(false);
         return;
     }
     setWindowTitle(tr("Deal: %1").arg(d->name));
@@ -231,6 +269,98 @@ void DealDetailDialog::refresh()
         auto *item = new QListWidgetItem(text, m_timeline);
         item->setData(Qt::UserRole, a.id);
     }
+    refreshTasks();
+}
+
+void DealDetailDialog::refreshTasks()
+{
+    m_tasksList->clear();
+    TaskQuery q;
+    q.dealId = m_dealId;
+    q.limit = 200;
+    q.openFirst = true;
+    TaskPage page;
+    try {
+        page = m_tasks.list(q);
+    } catch (const std::exception &e) {
+        showError(m_error, QString::fromUtf8(e.what()));
+        return;
+    }
+    const QLocale locale;
+    for (const Task &t : std::as_const(page.items)) {
+        QString due;
+        if (t.isAllDay())
+            due = locale.toString(t.dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
+        else if (!t.dueDate.isEmpty())
+            due =
+                locale.toString(t.dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()), QLocale::ShortFormat);
+        QString text = t.isOpen() ? t.title : tr("✓ %1").arg(t.title);
+        if (!due.isEmpty())
+            text = tr("%1 · due %2").arg(text, due);
+        auto *item = new QListWidgetItem(text, m_tasksList);
+        item->setData(Qt::UserRole, t.id);
+        if (t.isOpen() && m_tasks.isOverdue(t))
+            item->setForeground(QColor(0xc0, 0x39, 0x2b));
+    }
+    if (page.items.isEmpty())
+        new QListWidgetItem(tr("No tasks yet."), m_tasksList);
+}
+
+void DealDetailDialog::addTask()
+{
+    const std::optional<Deal> d = m_deals.find(m_dealId);
+    if (!d)
+        return;
+    auto *dialog = new TaskDialog(m_tasks, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setDealId(m_dealId);
+    if (!d->contactId.isEmpty())
+        dialog->setContactId(d->contactId);
+    connect(dialog, &TaskDialog::taskSaved, this, &DealDetailDialog::refreshTasks);
+    dialog->open();
+}
+
+void DealDetailDialog::openTask(const QString &taskId)
+{
+    if (taskId.isEmpty())
+        return;
+    const std::optional<Task> t = m_tasks.find(taskId);
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(m_tasks, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, &DealDetailDialog::refreshTasks);
+    dialog->open();
+}
+
+void DealDetailDialog::deleteDeal()
+{
+    const std::optional<Deal> d = m_deals.find(m_dealId);
+    if (!d)
+        return;
+    MessageBoxes::confirm(this, tr("Delete deal"),
+                          tr("Delete the deal “%1” with its activities? Its tasks are kept, unlinked.").arg(d->name),
+                          tr("Delete"), [this] {
+                              try {
+                                  m_deals.remove(m_dealId);
+                                  close();
+                              } catch (const DomainError &e) {
+                                  showError(m_error, e.message());
+                              } catch (const std::exception &e) {
+                                  showError(m_error, QString::fromUtf8(e.what()));
+                              }
+                          });
+}
+
+void DealDetailDialog::editDeal()
+{
+    const std::optional<Deal> d = m_deals.find(m_dealId);
+    if (!d)
+        return;
+    auto *dialog = new DealEditDialog(m_deals, *d, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DealEditDialog::dealSaved, this, &DealDetailDialog::refresh);
+    dialog->open();
 }
 
 void DealDetailDialog::addNote()

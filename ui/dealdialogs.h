@@ -1,6 +1,9 @@
 #pragma once
 
+#include "taskrepository.h"
+
 #include <QDialog>
+#include <QTimeZone>
 
 class DealRepository;
 class EventBus;
@@ -46,26 +49,43 @@ private:
     QLabel *m_error;
 };
 
-// A deal's detail: its fields, the activity timeline (newest first) and a box to add a note.
-// Follows changes of the deal made anywhere (EventBus).
+// A deal's detail: its fields, the activity timeline (newest first) and a box to add a note, the
+// deal's tasks (open ones first; double-click edits one, "Add task…" opens the task dialog linked
+// to the deal and its contact) and "Edit…" for every field (DealEditDialog). Follows changes of
+// the deal and its tasks made anywhere (EventBus).
 class DealDetailDialog : public QDialog
 {
     Q_OBJECT
 public:
-    DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent = nullptr);
+    DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent = nullptr,
+                     const QTimeZone &tasksTimeZone = QTimeZone::systemTimeZone());
     QListWidget *timeline() const { return m_timeline; }
+    QListWidget *taskList() const { return m_tasksList; }
+    QString dealId() const { return m_dealId; }
 
 public slots:
     void refresh();
     void addNote();
+    void addTask();
+    void editDeal();
+    // Asks first (MessageBoxes::confirm), then deletes the deal; its tasks are unlinked by the model.
+    void deleteDeal();
+    void openTask(const QString &taskId);
 
 private:
+    void refreshTasks();
+
     DealRepository &m_deals;
+    TaskRepository m_tasks;
     QString m_dealId;
     QLabel *m_summary;
     QListWidget *m_timeline;
+    QListWidget *m_tasksList;
     QPlainTextEdit *m_note;
     QPushButton *m_addNote;
+    QPushButton *m_addTask;
+    QPushButton *m_edit;
+    QPushButton *m_delete;
     QLabel *m_error;
 };
 

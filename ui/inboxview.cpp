@@ -1,15 +1,34 @@
 #include "inboxview.h"
 
+#include "contactdialog.h"
+#include "contactrepository.h"
+#include "dealdialogs.h"
+#include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
+#include "taskdialog.h"
+#include "taskrepository.h"
+#include "userrepository.h"
 
+#include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QMetaMethod>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace {
@@ -18,9 +37,223 @@ constexpr int kUnreadRole = Qt::UserRole + 1;
 constexpr int kStatusRole = Qt::UserRole + 2;
 } // namespace
 
+TrayInboxNotifier::TrayInboxNotifier(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void TrayInboxNotifier::notify(const QString &conversationId, const QString &title, const QString &text)
+{
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    if (!m_tray) {
+        m_tray = new QSystemTrayIcon(this);
+        QIcon icon = QApplication::windowIcon();
+        if (icon.isNull())
+            icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxInformation);
+        m_tray->setIcon(icon);
+        m_tray->setToolTip(tr("Liaison"));
+        m_tray->show();
+        connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] { emit activated(m_lastConversation); });
+    }
+    m_lastConversation = conversationId;
+    m_tray->showMessage(title, text, QSystemTrayIcon::Information, 8000);
+}
+
+InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_bus(bus)
+    , m_contacts(std::make_unique<ContactRepository>(&bus))
+    , m_dealRepo(std::make_unique<DealRepository>(&bus))
+    , m_taskRepo(std::make_unique<TaskRepository>(&bus))
+{
+    setObjectName(QStringLiteral("inboxContactPanel"));
+    m_name = new QLabel(this);
+    m_name->setObjectName(QStringLiteral("contactName"));
+    m_name->setTextFormat(Qt::PlainText);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    m_name->setFont(bold);
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("contactDetails"));
+    m_details->setTextFormat(Qt::PlainText);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_openContact = new QPushButton(tr("Open contact…"), this);
+    m_openContact->setObjectName(QStringLiteral("openContactButton"));
+    m_deals = new QListWidget(this);
+    m_deals->setObjectName(QStringLiteral("contactDeals"));
+    m_openDeal = new QPushButton(tr("Open deal…"), this);
+    m_openDeal->setObjectName(QStringLiteral("openDealButton"));
+    m_tasks = new QListWidget(this);
+    m_tasks->setObjectName(QStringLiteral("contactTasks"));
+    m_openTask = new QPushButton(tr("Open task…"), this);
+    m_openTask->setObjectName(QStringLiteral("openTaskButton"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_name);
+    layout->addWidget(m_details);
+    layout->addWidget(m_openContact, 0, Qt::AlignLeft);
+    layout->addWidget(new QLabel(tr("Deals"), this));
+    layout->addWidget(m_deals, 1);
+    layout->addWidget(m_openDeal, 0, Qt::AlignLeft);
+    layout->addWidget(new QLabel(tr("Open tasks"), this));
+    layout->addWidget(m_tasks, 1);
+    layout->addWidget(m_openTask, 0, Qt::AlignLeft);
+
+    connect(m_openContact, &QPushButton::clicked, this, &InboxContactPanel::openContact);
+    connect(m_openDeal, &QPushButton::clicked, this, &InboxContactPanel::openDeal);
+    connect(m_openTask, &QPushButton::clicked, this, &InboxContactPanel::openTask);
+    connect(m_deals, &QListWidget::itemActivated, this, &InboxContactPanel::openDeal);
+    connect(m_tasks, &QListWidget::itemActivated, this, &InboxContactPanel::openTask);
+    connect(m_deals, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_openDeal->setEnabled(row >= 0 && !m_deals->item(row)->data(Qt::UserRole).isNull()); });
+    connect(m_tasks, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_openTask->setEnabled(row >= 0 && !m_tasks->item(row)->data(Qt::UserRole).isNull()); });
+    m_reloadTimer.setSingleShot(true);
+    m_reloadTimer.setInterval(50);
+    connect(&m_reloadTimer, &QTimer::timeout, this, &InboxContactPanel::reload);
+    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
+        if (!m_contactId.isEmpty() &&
+            (entity == QLatin1String("contact") || entity == QLatin1String("deal") || entity == QLatin1String("task")))
+            m_reloadTimer.start();
+    });
+    reload();
+}
+
+InboxContactPanel::~InboxContactPanel() = default;
+
+void InboxContactPanel::setTasksTimeZone(const QTimeZone &tz)
+{
+    m_taskRepo = std::make_unique<TaskRepository>(&m_bus, tz);
+    reload();
+}
+
+void InboxContactPanel::showContact(const QString &contactId)
+{
+    if (contactId == m_contactId)
+        return;
+    m_contactId = contactId;
+    reload();
+}
+
+void InboxContactPanel::reload()
+{
+    m_reloadTimer.stop();
+    m_deals->clear();
+    m_tasks->clear();
+    std::optional<Contact> c;
+    try {
+        if (!m_contactId.isEmpty())
+            c = m_contacts->find(m_contactId);
+    } catch (const std::exception &) {
+        c.reset();
+    }
+    m_openContact->setEnabled(c.has_value());
+    m_openDeal->setEnabled(false);
+    m_openTask->setEnabled(false);
+    if (!c) {
+        m_name->setText(m_contactId.isEmpty() ? tr("No conversation selected") : tr("Contact not found"));
+        m_details->clear();
+        return;
+    }
+    m_name->setText(c->displayName());
+    QStringList lines;
+    if (!c->phone.isEmpty())
+        lines << tr("Phone: %1").arg(c->phone);
+    if (!c->email.isEmpty())
+        lines << tr("E-mail: %1").arg(c->email);
+    if (!c->company.isEmpty())
+        lines << tr("Company: %1").arg(c->company);
+    m_details->setText(lines.join(QLatin1Char('\n')));
+
+    const QLocale locale;
+    try {
+        for (const QJsonValue &v : m_dealRepo->forContact(m_contactId)) {
+            const QJsonObject d = v.toObject();
+            const QString text =
+                tr("%1 · %2 · %3 %4")
+                    .arg(d.value(QLatin1String("name")).toString(), d.value(QLatin1String("stage")).toString(),
+                         locale.toString(d.value(QLatin1String("value")).toDouble(), 'f', 0),
+                         d.value(QLatin1String("currency")).toString());
+            auto *item = new QListWidgetItem(text, m_deals);
+            item->setData(Qt::UserRole, d.value(QLatin1String("id")).toString());
+        }
+        TaskQuery q;
+        q.contactId = m_contactId;
+        q.openOnly = true;
+        q.limit = 100;
+        for (const Task &t : m_taskRepo->list(q).items) {
+            QString text = t.title;
+            if (t.isAllDay())
+                text = tr("%1 · due %2")
+                           .arg(t.title, locale.toString(t.dueDay(m_taskRepo->timeZone()), QLocale::ShortFormat));
+            else if (!t.dueDate.isEmpty())
+                text = tr("%1 · due %2")
+                           .arg(t.title,
+                                locale.toString(t.dueInstant(m_taskRepo->timeZone()).toTimeZone(m_taskRepo->timeZone()),
+                                                QLocale::ShortFormat));
+            auto *item = new QListWidgetItem(text, m_tasks);
+            item->setData(Qt::UserRole, t.id);
+            if (m_taskRepo->isOverdue(t))
+                item->setForeground(QColor(0xc0, 0x39, 0x2b));
+        }
+    } catch (const std::exception &e) {
+        m_details->setText(m_details->text() + QLatin1Char('\n') + QString::fromUtf8(e.what()));
+    }
+    if (m_deals->count() == 0)
+        new QListWidgetItem(tr("No deals."), m_deals);
+    if (m_tasks->count() == 0)
+        new QListWidgetItem(tr("No open tasks."), m_tasks);
+}
+
+void InboxContactPanel::openContact()
+{
+    if (m_contactId.isEmpty())
+        return;
+    if (isSignalConnected(QMetaMethod::fromSignal(&InboxContactPanel::contactRequested))) {
+        emit contactRequested(m_contactId);
+        return;
+    }
+    const std::optional<Contact> c = m_contacts->find(m_contactId);
+    if (!c)
+        return;
+    auto *dialog = new ContactDialog(*m_contacts, *c, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void InboxContactPanel::openDeal()
+{
+    QListWidgetItem *item = m_deals->currentItem();
+    const QString id = item ? item->data(Qt::UserRole).toString() : QString();
+    if (id.isEmpty())
+        return;
+    auto *dialog = new DealDetailDialog(*m_dealRepo, m_bus, id, this, m_taskRepo->timeZone());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void InboxContactPanel::openTask()
+{
+    QListWidgetItem *item = m_tasks->currentItem();
+    const QString id = item ? item->data(Qt::UserRole).toString() : QString();
+    if (id.isEmpty())
+        return;
+    const std::optional<Task> t = m_taskRepo->find(id);
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(*m_taskRepo, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
 InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidget *parent)
     : QWidget(parent)
     , m_conversations(conversations)
+    , m_bus(bus)
 {
     m_statusFilter = new QComboBox(this);
     m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
@@ -35,6 +268,16 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_channelFilter->addItem(tr("Instagram"), QStringLiteral("instagram"));
     m_channelFilter->addItem(tr("Telegram"), QStringLiteral("telegram"));
     m_channelFilter->addItem(tr("Web widget"), QStringLiteral("widget"));
+    m_mineFilter = new QCheckBox(tr("Assigned to me"), this);
+    m_mineFilter->setObjectName(QStringLiteral("mineFilter"));
+    m_mineFilter->setEnabled(false);
+    m_unreadFilter = new QCheckBox(tr("Unread"), this);
+    m_unreadFilter->setObjectName(QStringLiteral("unreadFilter"));
+    m_unreadBadge = new QLabel(this);
+    m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
+    m_unreadBadge->setStyleSheet(
+        QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
+    m_unreadBadge->hide();
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("conversationList"));
 
@@ -45,6 +288,12 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     filters->addWidget(m_statusFilter);
     filters->addWidget(m_channelFilter);
     leftLayout->addLayout(filters);
+    auto *toggles = new QHBoxLayout;
+    toggles->addWidget(m_mineFilter);
+    toggles->addWidget(m_unreadFilter);
+    toggles->addWidget(m_unreadBadge);
+    toggles->addStretch(1);
+    leftLayout->addLayout(toggles);
     leftLayout->addWidget(m_list);
 
     m_header = new QLabel(tr("Select a conversation"), this);
@@ -55,6 +304,28 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_reopen->setObjectName(QStringLiteral("reopenButton"));
     m_assign = new QPushButton(tr("Assign to me"), this);
     m_assign->setObjectName(QStringLiteral("assignButton"));
+    m_assignee = new QComboBox(this);
+    m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
+    m_assignee->setToolTip(tr("Assigned agent"));
+    m_tags = new QListWidget(this);
+    m_tags->setObjectName(QStringLiteral("tagList"));
+    m_tags->setFlow(QListView::LeftToRight);
+    m_tags->setMaximumHeight(2 * fontMetrics().height() + 8);
+    m_tagEdit = new QLineEdit(this);
+    m_tagEdit->setObjectName(QStringLiteral("tagEdit"));
+    m_tagEdit->setPlaceholderText(tr("Add tags, comma-separated"));
+    m_addTag = new QPushButton(tr("Add tag"), this);
+    m_addTag->setObjectName(QStringLiteral("addTagButton"));
+    m_removeTag = new QPushButton(tr("Remove tag"), this);
+    m_removeTag->setObjectName(QStringLiteral("removeTagButton"));
+    m_quickButton = new QToolButton(this);
+    m_quickButton->setObjectName(QStringLiteral("quickRepliesButton"));
+    m_quickButton->setText(tr("Quick replies"));
+    m_quickButton->setToolTip(tr("Insert a canned answer (or type / in the empty composer)"));
+    m_quickButton->setPopupMode(QToolButton::InstantPopup);
+    m_quickMenu = new QMenu(this);
+    m_quickMenu->setObjectName(QStringLiteral("quickRepliesMenu"));
+    m_quickButton->setMenu(m_quickMenu);
     m_thread = new QListWidget(this);
     m_thread->setObjectName(QStringLiteral("thread"));
     m_thread->setWordWrap(true);
@@ -74,21 +345,36 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto *actions = new QHBoxLayout;
     actions->addWidget(m_header, 1);
+    actions->addWidget(m_assignee);
     actions->addWidget(m_assign);
     actions->addWidget(m_close);
     actions->addWidget(m_reopen);
     rightLayout->addLayout(actions);
+    auto *tagsRow = new QHBoxLayout;
+    tagsRow->addWidget(new QLabel(tr("Tags:"), this));
+    tagsRow->addWidget(m_tags, 1);
+    tagsRow->addWidget(m_removeTag);
+    tagsRow->addWidget(m_tagEdit);
+    tagsRow->addWidget(m_addTag);
+    rightLayout->addLayout(tagsRow);
     rightLayout->addWidget(m_thread, 1);
     rightLayout->addWidget(m_error);
-    auto *composer = new QHBoxLayout;
-    composer->addWidget(m_composer, 1);
-    composer->addWidget(m_send);
-    rightLayout->addLayout(composer);
+    m_composerRow = new QHBoxLayout;
+    m_composerRow->addWidget(m_quickButton);
+    m_composerRow->addWidget(m_composer, 1);
+    m_composerRow->addWidget(m_send);
+    rightLayout->addLayout(m_composerRow);
+
+    m_contactPanel = new InboxContactPanel(bus, this);
+    m_contactPanel->setMinimumWidth(200);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(left);
     splitter->addWidget(right);
+    splitter->addWidget(m_contactPanel);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -100,6 +386,21 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     connect(&bus, &EventBus::changed, this, &InboxView::onBusChanged);
     connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
     connect(m_channelFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
+    connect(m_mineFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
+    connect(m_unreadFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
+    connect(m_assignee, &QComboBox::activated, this, &InboxView::assignTo);
+    connect(m_addTag, &QPushButton::clicked, this, &InboxView::addTag);
+    connect(m_tagEdit, &QLineEdit::returnPressed, this, &InboxView::addTag);
+    connect(m_removeTag, &QPushButton::clicked, this, &InboxView::removeTag);
+    connect(m_tags, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_removeTag->setEnabled(row >= 0 && !m_currentId.isEmpty()); });
+    connect(m_composer, &QLineEdit::textEdited, this, [this](const QString &text) {
+        // "/" typed into an empty composer opens the quick replies.
+        if (text == QLatin1String("/")) {
+            m_composer->clear();
+            showQuickReplies();
+        }
+    });
     connect(m_list, &QListWidget::currentItemChanged, this, &InboxView::onSelectionChanged);
     connect(m_send, &QPushButton::clicked, this, &InboxView::send);
     connect(m_composer, &QLineEdit::returnPressed, this, &InboxView::send);
@@ -107,7 +408,109 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     connect(m_close, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("closed")); });
     connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
     connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
+
+    m_tray = std::make_unique<TrayInboxNotifier>();
+    m_notifier = m_tray.get();
+    connect(m_tray.get(), &TrayInboxNotifier::activated, this, [this](const QString &conversationId) {
+        QWidget *w = window();
+        w->show();
+        w->raise();
+        w->activateWindow();
+        reloadList();
+        selectConversation(conversationId);
+    });
+    m_isActive = [this] { return window()->isActiveWindow(); };
+    rebuildQuickMenu();
+    reloadAssignees();
     reload();
+}
+
+InboxView::~InboxView() = default;
+
+void InboxView::setTasksTimeZone(const QTimeZone &tz)
+{
+    m_contactPanel->setTasksTimeZone(tz);
+}
+
+void InboxView::reloadAssignees()
+{
+    const QSignalBlocker block(m_assignee);
+    m_assignee->clear();
+    m_assignee->addItem(tr("Unassigned"), QString());
+    try {
+        for (const User &u : UserRepository().list())
+            m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+    } catch (const std::exception &) {
+        // No users to offer: only "Unassigned".
+    }
+}
+
+void InboxView::setQuickReplies(const QStringList &replies)
+{
+    m_quickReplies.clear();
+    for (const QString &r : replies) {
+        if (!r.trimmed().isEmpty())
+            m_quickReplies << r.trimmed();
+    }
+    rebuildQuickMenu();
+}
+
+void InboxView::rebuildQuickMenu()
+{
+    m_quickMenu->clear();
+    for (int i = 0; i < m_quickReplies.size(); ++i) {
+        const QString text = fontMetrics().elidedText(m_quickReplies.at(i), Qt::ElideRight, 320);
+        QAction *a = m_quickMenu->addAction(text, this, [this, i] { insertQuickReply(i); });
+        a->setToolTip(m_quickReplies.at(i));
+        if (i < 9) {
+            // Ctrl+1 … Ctrl+9 insert the first nine anywhere in the Inbox.
+            a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+            a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            addAction(a);
+        }
+    }
+    if (m_quickReplies.isEmpty())
+        m_quickMenu->addAction(tr("No quick replies yet"))->setEnabled(false);
+    m_quickMenu->addSeparator();
+    QAction *edit = m_quickMenu->addAction(tr("Edit quick replies…"), this, &InboxView::editQuickReplies);
+    edit->setObjectName(QStringLiteral("editQuickRepliesAction"));
+}
+
+void InboxView::insertQuickReply(int index)
+{
+    if (index < 0 || index >= m_quickReplies.size() || !m_composer->isEnabled())
+        return;
+    m_composer->insert(m_quickReplies.at(index));
+    m_composer->setFocus();
+}
+
+void InboxView::showQuickReplies()
+{
+    m_quickMenu->popup(m_composer->mapToGlobal(QPoint(0, m_composer->height())));
+}
+
+void InboxView::editQuickReplies()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("quickRepliesDialog"));
+    dialog->setWindowTitle(tr("Quick replies"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto *edit = new QPlainTextEdit(dialog);
+    edit->setObjectName(QStringLiteral("quickRepliesEdit"));
+    edit->setPlainText(m_quickReplies.join(QLatin1Char('\n')));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(new QLabel(tr("One answer per line:"), dialog));
+    layout->addWidget(edit);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(dialog, &QDialog::accepted, this, [this, edit] {
+        setQuickReplies(edit->toPlainText().split(QLatin1Char('\n')));
+        if (m_saveQuickReplies)
+            m_saveQuickReplies(m_quickReplies);
+    });
+    dialog->open();
 }
 
 void InboxView::setSender(Sender sender)
@@ -119,6 +522,8 @@ void InboxView::setSender(Sender sender)
 void InboxView::setCurrentUser(const QString &userId, const QString &name)
 {
     m_userId = userId;
+    m_mineFilter->setEnabled(!userId.isEmpty());
+    reloadAssignees();
     m_assign->setToolTip(userId.isEmpty() ? tr("No user account: create one with “liaison user add”")
                                           : tr("Assign to %1").arg(name));
     reloadThread();
@@ -137,7 +542,22 @@ void InboxView::reloadList()
     q.limit = kListLimit;
     q.status = m_statusFilter->currentData().toString();
     q.channel = m_channelFilter->currentData().toString();
-    const ConversationPage page = m_conversations.list(q);
+    if (m_mineFilter->isChecked() && !m_userId.isEmpty())
+        q.assignedTo = m_userId;
+    q.unreadOnly = m_unreadFilter->isChecked();
+    ConversationPage page;
+    qint64 unread = 0;
+    try {
+        page = m_conversations.list(q);
+        ConversationQuery all;
+        all.limit = 1;
+        all.unreadOnly = true;
+        unread = m_conversations.list(all).total;
+    } catch (const std::exception &e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+    m_unreadBadge->setText(tr("%n unread", nullptr, int(unread)));
+    m_unreadBadge->setVisible(unread > 0);
     m_list->clear();
     QListWidgetItem *current = nullptr;
     for (const Conversation &v : page.items) {
@@ -221,6 +641,18 @@ void InboxView::reloadThread()
     m_close->setEnabled(has && v->status != QLatin1String("closed"));
     m_reopen->setEnabled(has && v->status == QLatin1String("closed"));
     m_assign->setEnabled(has && !m_userId.isEmpty() && v->assignedTo != m_userId);
+    m_assignee->setEnabled(has);
+    m_tagEdit->setEnabled(has);
+    m_addTag->setEnabled(has);
+    m_tags->clear();
+    m_removeTag->setEnabled(false);
+    if (has) {
+        if (!v->assignedTo.isEmpty() && m_assignee->findData(v->assignedTo) < 0)
+            m_assignee->addItem(v->assignedName.isEmpty() ? v->assignedTo : v->assignedName, v->assignedTo);
+        m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(v->assignedTo)));
+        m_tags->addItems(v->tags);
+    }
+    m_contactPanel->showContact(has ? v->contactId : QString());
     if (!has) {
         m_header->setText(tr("Select a conversation"));
         return;
@@ -244,10 +676,81 @@ void InboxView::reloadThread()
     m_thread->scrollToBottom();
 }
 
-void InboxView::onBusChanged(const QString &entity, const QString &, const QString &)
+void InboxView::onBusChanged(const QString &entity, const QString &id, const QString &change)
 {
+    if (entity == QLatin1String("message") && change == QLatin1String("created"))
+        announceIfIncoming(id);
     if (entity == QLatin1String("conversation") || entity == QLatin1String("message"))
         m_reloadTimer.start();
+    else if (entity == QLatin1String("user"))
+        reloadAssignees();
+}
+
+void InboxView::announceIfIncoming(const QString &messageId)
+{
+    if (!m_notifier || (m_isActive && m_isActive()))
+        return;
+    try {
+        const std::optional<Message> m = m_conversations.findMessage(messageId);
+        if (!m || m->direction != QLatin1String("incoming"))
+            return;
+        const std::optional<Conversation> v = m_conversations.find(m->conversationId);
+        const QString name = v && !v->contactName().isEmpty() ? v->contactName() : tr("(no name)");
+        const QString text = m->text.isEmpty() ? tr("[%1]").arg(m->type) : m->text.left(200);
+        m_notifier->notify(m->conversationId, tr("New message from %1").arg(name), text);
+    } catch (const std::exception &) {
+        // A message that cannot be read now still shows in the list at the next reload.
+    }
+}
+
+void InboxView::addTag()
+{
+    const QStringList tags = m_tagEdit->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QStringList clean;
+    for (const QString &t : tags) {
+        if (!t.trimmed().isEmpty())
+            clean << t.trimmed();
+    }
+    if (clean.isEmpty() || m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.addTags(m_currentId, clean);
+        m_tagEdit->clear();
+    } catch (const DomainError &e) {
+        showError(e.message());
+    } catch (const std::exception &e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+    reloadThread();
+}
+
+void InboxView::removeTag()
+{
+    QListWidgetItem *item = m_tags->currentItem();
+    if (!item || m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.removeTag(m_currentId, item->text());
+    } catch (const DomainError &e) {
+        showError(e.message());
+    } catch (const std::exception &e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+    reloadThread();
+}
+
+void InboxView::assignTo(int index)
+{
+    if (m_currentId.isEmpty() || index < 0)
+        return;
+    try {
+        m_conversations.update(m_currentId, std::nullopt, m_assignee->itemData(index).toString());
+    } catch (const DomainError &e) {
+        showError(e.message());
+    } catch (const std::exception &e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+    reload();
 }
 
 void InboxView::send()

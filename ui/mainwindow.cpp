@@ -2,10 +2,11 @@
 
 #include "apikeyspage.h"
 #include "contactsview.h"
-#include "segmentspanel.h"
 #include "pipelineboard.h"
+#include "segmentspanel.h"
 #include "settingsdialog.h"
 #include "webhookspage.h"
+#include "widgetsettingspage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -115,6 +116,7 @@ void MainWindow::showApiKeys()
         m_settings->setAttribute(Qt::WA_DeleteOnClose);
         m_settings->addPage(tr("Webhooks"), new WebhooksPage(m_bus, m_webhooksInsecureLocal, m_settings));
         m_settings->addPage(tr("Incoming webhooks"), new IncomingWebhooksPage(m_bus, m_serverAddress, m_settings));
+        m_settings->addPage(tr("Web widget"), new WidgetSettingsPage(m_serverAddress, m_settings));
     }
     m_settings->showPage(QStringLiteral("apiKeysPage"));
     m_settings->open();

@@ -3,9 +3,11 @@
 #include "dealcarddelegate.h"
 #include "dealcolumnmodel.h"
 #include "dealdialogs.h"
+#include "dealeditdialog.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "messageboxes.h"
+#include "pipelineeditor.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -17,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTimer>
@@ -55,6 +58,14 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     top->addWidget(m_pipelineCombo);
     top->addSpacing(16);
     top->addWidget(m_summary, 1);
+    auto *newDeal = new QPushButton(tr("New deal…"), this);
+    newDeal->setObjectName(QStringLiteral("newDealButton"));
+    auto *editPipelines = new QPushButton(tr("Edit pipelines…"), this);
+    editPipelines->setObjectName(QStringLiteral("editPipelinesButton"));
+    top->addWidget(newDeal);
+    top->addWidget(editPipelines);
+    connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
+    connect(editPipelines, &QPushButton::clicked, this, &PipelineBoard::editPipelines);
 
     m_columnsHost = new QWidget(this);
     m_columnsLayout = new QHBoxLayout(m_columnsHost);
@@ -286,9 +297,32 @@ void PipelineBoard::openDeal(const QString &dealId)
         return;
     if (m_detail)
         m_detail->close();
-    m_detail = new DealDetailDialog(m_deals, m_bus, dealId, this);
+    m_detail = new DealDetailDialog(m_deals, m_bus, dealId, this, m_tasksTz);
     m_detail->setAttribute(Qt::WA_DeleteOnClose);
     m_detail->show();
+}
+
+void PipelineBoard::newDeal()
+{
+    auto *dialog = new DealEditDialog(m_deals, m_pipeline.id, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DealEditDialog::dealSaved, this, [this](const QString &id) {
+        const std::optional<Deal> d = m_deals.find(id);
+        if (d && d->pipelineId != m_pipeline.id)
+            showPipeline(d->pipelineId);
+        else
+            refresh();
+    });
+    m_edit = dialog;
+    dialog->open();
+}
+
+void PipelineBoard::editPipelines()
+{
+    auto *dialog = new PipelineEditorDialog(m_pipelines, m_pipeline.id, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_editor = dialog;
+    dialog->open();
 }
 
 void PipelineBoard::warn(const QString &text)

@@ -1,14 +1,20 @@
 #pragma once
 
+#include "dealdialogs.h"
+#include "dealeditdialog.h"
 #include "dealrepository.h"
 #include "pipeline.h"
+#include "pipelineeditor.h"
 
 #include <QPointer>
+#include <QTimeZone>
 #include <QWidget>
 
 class DealColumnModel;
 class DealDetailDialog;
+class DealEditDialog;
 class EventBus;
+class PipelineEditorDialog;
 class QChartView;
 class QComboBox;
 class QHBoxLayout;
@@ -32,11 +38,20 @@ public:
     QLabel *columnHeader(const QString &stage) const;
     QChartView *chart() const { return m_chart; }
     DealRepository &deals() { return m_deals; }
+    DealDetailDialog *detailDialog() const { return m_detail; }
+    DealEditDialog *editDialog() const { return m_edit; }
+    PipelineEditorDialog *pipelineEditor() const { return m_editor; }
+    // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
+    void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
 
 public slots:
     // Moves a dropped deal: to an open stage at once, to won or lost through WonDialog / LostDialog.
     void moveDeal(const QString &dealId, const QString &stage);
     void openDeal(const QString &dealId);
+    // A new deal in the shown pipeline (DealEditDialog); the board shows it once saved.
+    void newDeal();
+    // The pipeline editor (stages, probabilities, rottenDays; add and delete pipelines).
+    void editPipelines();
     void showPipeline(const QString &pipelineId);
     // Reads summary and columns again (what a bus notification schedules).
     void refresh();
@@ -61,4 +76,7 @@ private:
     QVector<DealColumnModel *> m_models;
     QVector<QLabel *> m_headers;
     QPointer<DealDetailDialog> m_detail;
+    QPointer<DealEditDialog> m_edit;
+    QPointer<PipelineEditorDialog> m_editor;
+    QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

@@ -1,8 +1,10 @@
 #include "taskdialog.h"
 
 #include "contactrepository.h"
+#include "dealrepository.h"
 #include "errors.h"
 #include "taskrepository.h"
+#include "userrepository.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -135,6 +137,30 @@ void TaskDialog::build()
     }
     m_form->addRow(tr("Contact:"), cell(m_contact, QStringLiteral("contactId")));
 
+    m_deal = new QComboBox(this);
+    m_deal->setObjectName(QStringLiteral("dealCombo"));
+    m_deal->addItem(tr("(none)"), QString());
+    try {
+        DealQuery q;
+        q.limit = 500;
+        for (const Deal &d : DealRepository().list(q).items)
+            m_deal->addItem(d.name, d.id);
+    } catch (const std::exception &) {
+        // No deals to offer.
+    }
+    m_form->addRow(tr("Deal:"), cell(m_deal, QStringLiteral("dealId")));
+
+    m_assignee = new QComboBox(this);
+    m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
+    m_assignee->addItem(tr("(unassigned)"), QString());
+    try {
+        for (const User &u : UserRepository().list())
+            m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+    } catch (const std::exception &) {
+        // No users to offer.
+    }
+    m_form->addRow(tr("Assigned to:"), cell(m_assignee, QStringLiteral("assignedTo")));
+
     m_remind = new QCheckBox(tr("Remind me"), this);
     m_remind->setObjectName(QStringLiteral("remindCheck"));
     m_before = new QSpinBox(this);
@@ -210,6 +236,15 @@ void TaskDialog::setContactId(const QString &contactId)
         m_contact->setCurrentIndex(index);
 }
 
+void TaskDialog::setDealId(const QString &dealId)
+{
+    if (!dealId.isEmpty() && m_deal->findData(dealId) < 0) {
+        const std::optional<Deal> d = DealRepository().find(dealId);
+        m_deal->addItem(d ? d->name : dealId, dealId);
+    }
+    m_deal->setCurrentIndex(qMax(0, m_deal->findData(dealId)));
+}
+
 void TaskDialog::load(const Task &t)
 {
     m_title->setText(t.title);
@@ -229,6 +264,10 @@ void TaskDialog::load(const Task &t)
     if (!t.contactId.isEmpty() && m_contact->findData(t.contactId) < 0)
         m_contact->addItem(t.contactId, t.contactId);
     setContactId(t.contactId);
+    setDealId(t.dealId);
+    if (!t.assignedTo.isEmpty() && m_assignee->findData(t.assignedTo) < 0)
+        m_assignee->addItem(t.assignedTo, t.assignedTo);
+    m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(t.assignedTo)));
     m_remind->setChecked(t.reminder.enabled);
     m_before->setValue(t.reminder.before);
     m_frequency->setCurrentIndex(qMax(0, m_frequency->findData(t.recurrence.frequency)));
@@ -260,6 +299,12 @@ QJsonObject TaskDialog::body() const
     }
     const QString contact = m_contact->currentData().toString();
     b.insert(QStringLiteral("contactId"), contact.isEmpty() ? QJsonValue() : QJsonValue(contact));
+    const QString deal = m_deal->currentData().toString();
+    b.insert(QStringLiteral("dealId"), deal.isEmpty() ? QJsonValue() : QJsonValue(deal));
+    const QString assignee = m_assignee->currentData().toString();
+    // Unchanged on edit: an assignment made elsewhere (PATCH /tasks/:id/assign) is kept.
+    if (!isEditing() || assignee != m_original.assignedTo)
+        b.insert(QStringLiteral("assignedTo"), assignee.isEmpty() ? QJsonValue() : QJsonValue(assignee));
     b.insert(QStringLiteral("reminder"), QJsonObject{{QStringLiteral("enabled"), m_remind->isChecked()},
                                                      {QStringLiteral("before"), m_before->value()}});
     const QString freq = m_frequency->currentData().toString();

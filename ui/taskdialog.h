@@ -32,6 +32,8 @@ public:
     const Task &savedTask() const { return m_saved; }
     // Preselects a contact for a new task.
     void setContactId(const QString &contactId);
+    // Preselects a deal for a new task (the deal detail's "Add task…").
+    void setDealId(const QString &dealId);
 
     void accept() override;
 
@@ -63,6 +65,8 @@ private:
     QCheckBox *m_hasTime = nullptr;
     QTimeEdit *m_dueTime = nullptr;
     QComboBox *m_contact = nullptr;
+    QComboBox *m_deal = nullptr;
+    QComboBox *m_assignee = nullptr;
     QCheckBox *m_remind = nullptr;
     QSpinBox *m_before = nullptr;
     QComboBox *m_frequency = nullptr;

@@ -5,6 +5,7 @@
 #include "messageboxes.h"
 #include "taskdialog.h"
 #include "tasktablemodel.h"
+#include "userrepository.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -93,7 +94,52 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     quickRow->addWidget(m_new);
     quickRow->addWidget(m_edit);
     quickRow->addWidget(m_delete);
+    m_reopen = new QPushButton(tr("Reopen"), this);
+    m_reopen->setObjectName(QStringLiteral("reopenTaskButton"));
+    m_reopen->setToolTip(tr("Move a done or cancelled task back to To do"));
+    quickRow->addWidget(m_reopen);
     layout->addLayout(quickRow);
+
+    auto *filterRow = new QHBoxLayout;
+    auto combo = [this](const QString &name, const QString &anyText,
+                        std::initializer_list<std::pair<QString, QString>> items) {
+        auto *c = new QComboBox(this);
+        c->setObjectName(name);
+        c->addItem(anyText, QString());
+        for (const auto &item : items)
+            c->addItem(item.first, item.second);
+        connect(c, &QComboBox::currentIndexChanged, this, &TasksView::applyFilter);
+        return c;
+    };
+    m_statusFilter = combo(QStringLiteral("statusFilter"), tr("Any status"),
+                           {{tr("To do"), QStringLiteral("pending")},
+                            {tr("In progress"), QStringLiteral("in_progress")},
+                            {tr("Done"), QStringLiteral("completed")},
+                            {tr("Cancelled"), QStringLiteral("cancelled")}});
+    m_priorityFilter = combo(QStringLiteral("priorityFilter"), tr("Any priority"),
+                             {{tr("Low"), QStringLiteral("low")},
+                              {tr("Medium"), QStringLiteral("medium")},
+                              {tr("High"), QStringLiteral("high")},
+                              {tr("Urgent"), QStringLiteral("urgent")}});
+    m_typeFilter = combo(QStringLiteral("typeFilter"), tr("Any type"),
+                         {{tr("Task"), QStringLiteral("task")},
+                          {tr("Call"), QStringLiteral("call")},
+                          {tr("Meeting"), QStringLiteral("meeting")},
+                          {tr("E-mail"), QStringLiteral("email")},
+                          {tr("Follow-up"), QStringLiteral("followup")}});
+    m_assigneeFilter = combo(QStringLiteral("assigneeFilter"), tr("Anyone"), {});
+    try {
+        const QSignalBlocker block(m_assigneeFilter);
+        for (const User &u : UserRepository().list())
+            m_assigneeFilter->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+    } catch (const std::exception &) {
+        // No users: the filter offers "Anyone" only.
+    }
+    filterRow->addWidget(new QLabel(tr("Show:"), this));
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter})
+        filterRow->addWidget(c);
+    filterRow->addStretch(1);
+    layout->addLayout(filterRow);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("tasksTabs"));
@@ -139,6 +185,7 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     connect(m_new, &QPushButton::clicked, this, &TasksView::newTask);
     connect(m_edit, &QPushButton::clicked, this, &TasksView::editTask);
     connect(m_delete, &QPushButton::clicked, this, &TasksView::deleteTask);
+    connect(m_reopen, &QPushButton::clicked, this, &TasksView::reopenTask);
     connect(m_tabs, &QTabWidget::currentChanged, this, &TasksView::updateActions);
 
     refresh();
@@ -190,9 +237,57 @@ void TasksView::updateCounts()
 
 void TasksView::updateActions()
 {
-    const bool selected = !currentTaskId().isEmpty();
+    const QString id = currentTaskId();
+    const bool selected = !id.isEmpty();
     m_edit->setEnabled(selected);
     m_delete->setEnabled(selected);
+    bool closed = false;
+    if (selected) {
+        QTableView *table = m_tables.value(m_tabs->currentIndex());
+        const int row = table->selectionModel()->selectedRows().value(0).row();
+        const Task t = m_models.at(m_tabs->currentIndex())->taskAt(row);
+        closed = t.id == id && !t.isOpen();
+    }
+    m_reopen->setEnabled(closed);
+}
+
+QComboBox *TasksView::filterCombo(const QString &name) const
+{
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
+        if (c->objectName() == name)
+            return c;
+    }
+    return nullptr;
+}
+
+void TasksView::applyFilter()
+{
+    TaskTableModel::Filter f;
+    f.status = m_statusFilter->currentData().toString();
+    f.priority = m_priorityFilter->currentData().toString();
+    f.type = m_typeFilter->currentData().toString();
+    f.assignedTo = m_assigneeFilter->currentData().toString();
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->setFilter(f);
+    updateCounts();
+    updateActions();
+}
+
+void TasksView::reopenTask()
+{
+    const QString id = currentTaskId();
+    if (id.isEmpty())
+        return;
+    try {
+        const TaskStatusResult r = m_tasks.setStatus(id, QStringLiteral("pending"));
+        m_selectAfterRefresh = id;
+        showMessage(tr("Reopened “%1”.").arg(r.task.title));
+        refresh();
+    } catch (const DomainError &e) {
+        showMessage(e.message(), true);
+    } catch (const std::exception &e) {
+        showMessage(QString::fromUtf8(e.what()), true);
+    }
 }
 
 void TasksView::showMessage(const QString &text, bool error)

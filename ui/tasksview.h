@@ -68,12 +68,17 @@ public:
     TaskDialog *openDialog() const { return m_dialog; }
     QString currentTaskId() const;
     bool selectTask(const QString &id);
+    // The filter row (status, priority, type, assignee), applied to every tab and its count.
+    QComboBox *filterCombo(const QString &name) const;
+    QPushButton *reopenButton() const { return m_reopen; }
 
 public slots:
     void quickAdd();
     void newTask();
     void editTask();
     void deleteTask();
+    // Moves a completed or cancelled task back to pending.
+    void reopenTask();
     void refresh();
 
 private:
@@ -82,6 +87,7 @@ private:
     void showMessage(const QString &text, bool error = false);
     void updateCounts();
     void updateActions();
+    void applyFilter();
 
     TaskRepository &m_tasks;
     QTabWidget *m_tabs = nullptr;
@@ -93,6 +99,11 @@ private:
     QPushButton *m_new = nullptr;
     QPushButton *m_edit = nullptr;
     QPushButton *m_delete = nullptr;
+    QPushButton *m_reopen = nullptr;
+    QComboBox *m_statusFilter = nullptr;
+    QComboBox *m_priorityFilter = nullptr;
+    QComboBox *m_typeFilter = nullptr;
+    QComboBox *m_assigneeFilter = nullptr;
     QLabel *m_status = nullptr;
     QTimer m_refreshTimer;
     QString m_selectAfterRefresh;

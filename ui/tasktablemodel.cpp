@@ -57,11 +57,24 @@ void TaskTableModel::setContactId(const QString &contactId)
     reload();
 }
 
+void TaskTableModel::setFilter(const Filter &filter)
+{
+    m_filter = filter;
+    reload();
+}
+
 TaskQuery TaskTableModel::query(int page) const
 {
     TaskQuery q;
     q.page = page;
     q.limit = PageSize;
+    if (!m_filter.status.isEmpty())
+        q.statuses = {m_filter.status};
+    if (!m_filter.priority.isEmpty())
+        q.priorities = {m_filter.priority};
+    if (!m_filter.type.isEmpty())
+        q.types = {m_filter.type};
+    q.assignedTo = m_filter.assignedTo;
     switch (m_mode) {
     case Mode::Today:
         q.dueOn = m_tasks.today();

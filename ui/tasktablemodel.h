@@ -31,9 +31,25 @@ public:
     static constexpr int IdRole = Qt::UserRole + 1;
     static constexpr int PageSize = 200;
 
+    // The Tasks area's filter row, applied on top of the tab's own condition. Empty: any.
+    struct Filter
+    {
+        QString status; // pending, in_progress, completed, cancelled
+        QString priority;
+        QString type;
+        QString assignedTo; // a user id
+        bool operator==(const Filter &o) const
+        {
+            return status == o.status && priority == o.priority && type == o.type && assignedTo == o.assignedTo;
+        }
+    };
+
     TaskTableModel(TaskRepository &tasks, Mode mode, QObject *parent = nullptr);
 
     void setContactId(const QString &contactId);
+    // Sets the filter and reads the first page again.
+    void setFilter(const Filter &filter);
+    const Filter &filter() const { return m_filter; }
     // Reads the first page again.
     void reload();
     // The open tasks of this mode (the tab's count); All counts every task.
@@ -62,6 +78,7 @@ private:
     TaskRepository &m_tasks;
     Mode m_mode;
     QString m_contactId;
+    Filter m_filter;
     QVector<Task> m_items;
     qint64 m_total = 0;
     int m_pages = 0;

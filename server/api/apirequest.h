@@ -9,6 +9,10 @@
 #include <QStringList>
 #include <QUrlQuery>
 
+#include <functional>
+
+class HttpResponder;
+
 // Who made a request: a signed-in user (JWT) or an API key.
 struct Principal
 {
@@ -49,6 +53,10 @@ struct ApiResponse
     int status = 200;
     QByteArray body; // compact JSON
     QList<QPair<QByteArray, QByteArray>> headers;
+    // When set, the server does not answer with `body`: it calls this with the responder and the
+    // finished head (status, headers, the middleware's own) to start a streaming answer
+    // (HttpResponder::stream). Runs in the server thread, right after the handler returns.
+    std::function<void(const HttpResponder &, HttpResponse head)> stream;
 
     // { success: true, data, message? }
     static ApiResponse ok(const QJsonValue &data, const QString &message = {});

@@ -36,6 +36,10 @@ struct RouteDoc
     QJsonObject queryParams;    // name -> JSON Schema
     QList<int> errorStatuses;
     int successStatus = 200;
+    QString contentType = QStringLiteral("application/json"); // of the success body (text/html, text/event-stream, …)
+    // Of the request body: empty for JSON; "multipart/form-data" for uploads (the body is not parsed as
+    // JSON, may be as large as media/maxUploadBytes plus framing, and requestSchema lists the form fields).
+    QString requestContentType = {};
 };
 
 using Handler = std::function<ApiResponse(ApiRequest &)>;

@@ -4,34 +4,46 @@
 
 ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
     : m_bus(bus)
-    , m_registry(std::move(registry))
+    , m_registry(registry ? std::move(registry) : ChannelRegistry::defaults())
 {
 }
 
 void ChannelSender::checkAvailable(const QString &channel) const
 {
-    if (!m_registry->available(channel))
-        throw ApiError(503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
-                       {{QStringLiteral("channel"), channel}});
+    if (!m_registry->isAvailable(channel)) {
+        QJsonObject details{{QStringLiteral("channel"), channel}};
+        const QString reason =
+            m_registry->isConfigured(channel) ? m_registry->downReason(channel) : QStringLiteral("not configured");
+        details.insert(QStringLiteral("reason"), reason);
+        throw ApiError(503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"), details);
+    }
+}
+
+void ChannelSender::acquireSend(const QString &channel)
+{
+    qint64 retryAfterMs = 0;
+    if (!m_registry->tryAcquireSend(channel, QDateTime::currentMSecsSinceEpoch(), &retryAfterMs))
+        throw ApiError(429, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
+                       {{QStringLiteral("channel"), channel},
+                        {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
+                        {QStringLiteral("retryAfter"), int(qMax<qint64>(1, (retryAfterMs + 999) / 1000))}});
 }
 
 Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender)
 {
+    return send(conversationId, content, sender, Options{});
+}
+
+Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
+                            const Options &options)
+{
     ConversationRepository conversations(m_bus);
     const Conversation conversation = conversations.get(conversationId);
-    ChannelConnector *connector = m_registry->available(conversation.channel);
-    if (!connector)
-        checkAvailable(conversation.channel); // throws
-    const Message stored = conversations.addOutgoing(conversationId, content, sender, QStringLiteral("pending"));
-    // The callback may run later in another thread: it uses its own repository, not this one.
-    EventBus *bus = m_bus;
-    const QString messageId = stored.id;
-    connector->send(stored, conversation.externalId, [bus, messageId](const SendResult &result) {
-        ConversationRepository repository(bus);
-        if (result.ok)
-            repository.updateStatus(messageId, QStringLiteral("sent"), {}, result.providerMessageId);
-        else
-            repository.updateStatus(messageId, QStringLiteral("failed"), result.error);
-    });
-    return conversations.getMessage(messageId);
+    checkAvailable(conversation.channel);
+    if (options.rateLimited)
+        acquireSend(conversation.channel);
+    const bool needsProvider = conversation.channel != QLatin1String("widget");
+    return conversations.addOutgoing(conversationId, content, sender,
+                                     needsProvider ? QStringLiteral("pending") : QStringLiteral("sent"),
+                                     options.priority);
 }

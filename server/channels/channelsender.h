@@ -8,19 +8,33 @@
 class EventBus;
 
 // The one path an outgoing message takes, from the API and from the window: check the channel
-// (503 "Channel unavailable", nothing stored), store the message as pending, hand it to the
-// channel's connector and record what the connector answers (sent, or failed with its reason).
+// (503 "Channel unavailable", nothing stored), hold a direct send to the channel's per-second limit
+// (429 "Rate limited"), and store the message. The web widget needs no provider: its message is
+// sent at once (delivered when the visitor's page fetches it). A provider channel's message is
+// stored pending; the delivery thread's ChannelDispatcher sends it and records the outcome.
 class ChannelSender
 {
 public:
     explicit ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry = ChannelRegistry::defaults());
 
-    // Throws ApiError 503 CHANNEL_UNAVAILABLE, or DomainError (404 unknown conversation).
-    // Returns the message as stored once the connector answered (or still pending when it answers later).
+    struct Options
+    {
+        bool rateLimited = true; // a direct send: counts in the channel's one-second window
+        int priority = 0;        // 0 agent/API send, 1 bulk (queued behind)
+    };
+
+    // Throws ApiError 503 CHANNEL_UNAVAILABLE, 429 RATE_LIMITED, or DomainError (404 unknown
+    // conversation). Returns the message as stored (sent for the widget, else pending).
     Message send(const QString &conversationId, const MessageContent &content, const MessageSender &sender);
+    Message send(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
+                 const Options &options);
     // Throws ApiError 503 unless the channel can send now.
     void checkAvailable(const QString &channel) const;
-    bool isAvailable(const QString &channel) const { return m_registry->available(channel) != nullptr; }
+    // Takes one send from the channel's one-second window; throws ApiError 429 "Rate limited"
+    // (details.retryAfter in seconds) when it is full. send() does it unless told not to.
+    void acquireSend(const QString &channel);
+    bool isAvailable(const QString &channel) const { return m_registry->isAvailable(channel); }
+    const std::shared_ptr<ChannelRegistry> &registry() const { return m_registry; }
 
 private:
     EventBus *m_bus;

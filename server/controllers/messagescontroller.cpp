@@ -3,11 +3,15 @@
 #include "api/apierror.h"
 #include "api/params.h"
 #include "api/schemas.h"
+#include "bulksend.h"
 #include "channels/channelsender.h"
 #include "contactrepository.h"
 #include "controllers/conversationscontroller.h"
 #include "conversationrepository.h"
 #include "database.h"
+#include "inboundrecorder.h"
+#include "media/mediaservice.h"
+#include "messagetemplate.h"
 #include "timeutil.h"
 #include "widgetvisitorrepository.h"
 
@@ -22,6 +26,20 @@ namespace {
 // serves it yet (503).
 const QStringList kDirectChannels{QStringLiteral("whatsapp"), QStringLiteral("instagram"), QStringLiteral("telegram"),
                                   QStringLiteral("widget"), QStringLiteral("sms")};
+
+// The channel a direct send names (fallback when it is absent, when one is given); 400 for an unknown one.
+QString directChannel(const QJsonObject &body, const QString &fallback)
+{
+    const QJsonValue v = body.value(QStringLiteral("channel"));
+    if ((v.isUndefined() || v.isNull()) && !fallback.isEmpty())
+        return fallback;
+    const QString channel = Params::requiredString(body, QStringLiteral("channel"));
+    if (!kDirectChannels.contains(channel))
+        throw ApiError::badRequest(
+            QStringLiteral("Invalid data: channel must be one of %1").arg(kDirectChannels.join(QStringLiteral(", "))),
+            {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+    return channel;
+}
 
 ApiError contactNotFound()
 {
@@ -39,10 +57,12 @@ QString e164(const QString &to)
 }
 } // namespace
 
-MessagesController::MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels)
+MessagesController::MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels,
+                                       std::shared_ptr<MediaService> media)
     : m_bus(bus)
     , m_conversations(std::make_unique<ConversationRepository>(bus))
     , m_sender(std::make_unique<ChannelSender>(bus, channels ? std::move(channels) : ChannelRegistry::defaults()))
+    , m_media(std::move(media))
 {
 }
 
@@ -105,6 +125,69 @@ void MessagesController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429, 503},
                 201});
+    const QJsonObject components = array(object({{QStringLiteral("type"), string()},
+                                                 {QStringLiteral("sub_type"), string()},
+                                                 {QStringLiteral("index"), integer(0)},
+                                                 {QStringLiteral("parameters"), array(object({}))}},
+                                                {QStringLiteral("type")}));
+    // POST /api/v1/messages/template
+    router.add("POST", QStringLiteral("/api/v1/messages/template"), bind(&MessagesController::sendTemplate), write,
+               {tag,
+                QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
+                               "templateLanguage may be omitted when the template has one approved language)"),
+                object({{QStringLiteral("to"), string()},
+                        {QStringLiteral("contactId"), string()},
+                        {QStringLiteral("channel"), string()},
+                        {QStringLiteral("templateName"), string()},
+                        {QStringLiteral("templateLanguage"), string()},
+                        {QStringLiteral("components"), components}},
+                       {QStringLiteral("templateName")}),
+                envelope(message),
+                {},
+                {400, 401, 403, 404, 422, 429, 503},
+                201});
+    // POST /api/v1/messages/bulk
+    router.add("POST", QStringLiteral("/api/v1/messages/bulk"), bind(&MessagesController::sendBulk), write,
+               {tag,
+                QStringLiteral("Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
+                               "sent at the channel's pace"),
+                object({{QStringLiteral("recipients"), array(string())},
+                        {QStringLiteral("segmentId"), string()},
+                        {QStringLiteral("channel"), string()},
+                        {QStringLiteral("templateName"), string()},
+                        {QStringLiteral("templateLanguage"), string()},
+                        {QStringLiteral("components"), components}},
+                       {QStringLiteral("templateName")}),
+                envelope(object({{QStringLiteral("bulkId"), string()},
+                                 {QStringLiteral("channel"), string()},
+                                 {QStringLiteral("total"), integer(0)},
+                                 {QStringLiteral("status"), string()}})),
+                {},
+                {400, 401, 403, 404, 422, 429, 503},
+                202});
+    // GET /api/v1/messages/bulk/:bulkId
+    router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), bind(&MessagesController::bulkProgress), read,
+               {tag,
+                QStringLiteral("Progress of a bulk send and one page of its recipients"),
+                {},
+                envelope(ref(QStringLiteral("BulkProgress"))),
+                {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
+                {401, 403, 404, 429}});
+    // POST /api/v1/messages/send-file
+    RouteDoc sendFileDoc{tag,
+                         QStringLiteral("Send a file into a conversation (multipart: conversationId, file, caption); "
+                                        "the message type follows the file (image, video, audio, document)"),
+                         object({{QStringLiteral("conversationId"), string()},
+                                 {QStringLiteral("file"), string(QStringLiteral("binary"))},
+                                 {QStringLiteral("caption"), string()}},
+                                {QStringLiteral("conversationId"), QStringLiteral("file")}),
+                         envelope(message),
+                         {},
+                         {400, 401, 403, 404, 413, 422, 429, 503},
+                         201};
+    sendFileDoc.requestContentType = QStringLiteral("multipart/form-data");
+    router.add("POST", QStringLiteral("/api/v1/messages/send-file"), bind(&MessagesController::sendFile), write,
+               sendFileDoc);
     // POST /api/v1/messages/send
     router.add("POST", QStringLiteral("/api/v1/messages/send"), bind(&MessagesController::send), write,
                {tag,
@@ -119,6 +202,64 @@ void MessagesController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429, 503},
                 201});
+}
+
+// The file is checked and the channel asked before anything is stored; the media row then carries
+// the conversation and, once sent, the message.
+ApiResponse MessagesController::sendFile(ApiRequest &request)
+{
+    if (!m_media)
+        throw ApiError(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Uploads are not configured"));
+    const MultipartForm form = m_media->form(request);
+    const QString conversationId = MediaService::textField(form, QStringLiteral("conversationId"), 100);
+    if (conversationId.isEmpty())
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: conversationId"),
+                                      {{QStringLiteral("conversationId"), QStringLiteral("is required")}});
+    const QString caption = MediaService::textField(form, QStringLiteral("caption"), 1024);
+    const Conversation conversation = m_conversations->get(conversationId);
+    m_sender->checkAvailable(conversation.channel);
+    const MultipartPart &file = m_media->filePart(form);
+    const Media media = m_media->store(file, request, conversation.id);
+
+    MessageContent content;
+    content.type = media.kind;
+    content.mediaUrl = m_media->url(media);
+    content.filename = media.filename;
+    content.caption = caption;
+    content.text = caption;
+    content.payload = {{QStringLiteral("mediaId"), media.id},
+                       {QStringLiteral("mimeType"), media.mimeType},
+                       {QStringLiteral("size"), double(media.size)}};
+    const Message m = m_sender->send(conversation.id, content, MessagingApi::senderOf(request));
+    m_media->repository().linkMessage(media.id, m.id);
+    return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
+}
+
+QJsonObject MessagesController::schemas() const
+{
+    const QJsonObject count = integer(0);
+    return {{QStringLiteral("BulkProgress"),
+             object({{QStringLiteral("bulkId"), string()},
+                     {QStringLiteral("channel"), string()},
+                     {QStringLiteral("segmentId"), nullable(string())},
+                     {QStringLiteral("templateName"), string()},
+                     {QStringLiteral("templateLanguage"), string()},
+                     {QStringLiteral("status"), string()},
+                     {QStringLiteral("total"), count},
+                     {QStringLiteral("progress"), object({{QStringLiteral("queued"), count},
+                                                          {QStringLiteral("sent"), count},
+                                                          {QStringLiteral("delivered"), count},
+                                                          {QStringLiteral("read"), count},
+                                                          {QStringLiteral("failed"), count},
+                                                          {QStringLiteral("done"), count},
+                                                          {QStringLiteral("percent"), integer(0, 100)}})},
+                     {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+                     {QStringLiteral("recipients"), array(object({{QStringLiteral("recipient"), string()},
+                                                                  {QStringLiteral("contactId"), nullable(string())},
+                                                                  {QStringLiteral("messageId"), nullable(string())},
+                                                                  {QStringLiteral("status"), string()},
+                                                                  {QStringLiteral("error"), nullable(string())}}))},
+                     {QStringLiteral("pagination"), object({})}})}};
 }
 
 ApiResponse MessagesController::list(ApiRequest &request)
@@ -174,14 +315,17 @@ ApiResponse MessagesController::send(ApiRequest &request)
 
 ApiResponse MessagesController::sendDirect(ApiRequest &request)
 {
-    const QString channel = Params::requiredString(request.body, QStringLiteral("channel"));
-    if (!kDirectChannels.contains(channel))
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: channel must be one of %1").arg(kDirectChannels.join(QStringLiteral(", "))),
-            {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+    const QString channel = directChannel(request.body, {});
     const MessageContent content = MessageRules::parseContent(
         request.body, {QStringLiteral("text"), QStringLiteral("image"), QStringLiteral("video"),
                        QStringLiteral("document"), QStringLiteral("location")});
+    const QString conversationId = directConversation(request, channel);
+    const Message m = m_sender->send(conversationId, content, MessagingApi::senderOf(request), {false, 0});
+    return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
+}
+
+QString MessagesController::directConversation(ApiRequest &request, const QString &channel)
+{
     const QJsonValue contactValue = request.body.value(QStringLiteral("contactId"));
     const QJsonValue toValue = request.body.value(QStringLiteral("to"));
     if ((!contactValue.isUndefined() && !contactValue.isNull() && !contactValue.isString()) ||
@@ -212,8 +356,9 @@ ApiResponse MessagesController::sendDirect(ApiRequest &request)
         if (!contact)
             throw contactNotFound();
     }
-    // Nothing is stored for a channel that cannot send.
+    // Nothing is stored for a channel that cannot send, or above its per-second limit.
     m_sender->checkAvailable(channel);
+    m_sender->acquireSend(channel);
 
     QString conversationId;
     if (channel == QLatin1String("widget")) {
@@ -234,33 +379,154 @@ ApiResponse MessagesController::sendDirect(ApiRequest &request)
     } else {
         Transaction tx;
         QString externalId = to;
-        if (!contact && phoneChannel) {
-            QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {to});
-            if (q.next())
-                contact = ContactRepository().find(q.value(0).toString());
-            q.finish();
-            if (!contact)
+        if (!contact) {
+            contact = phoneChannel ? InboundRecorder::findContact(channel, {}, to)
+                                   : InboundRecorder::findContact(channel, to);
+            if (!contact && phoneChannel)
                 contact = ContactRepository(m_bus).create({{QStringLiteral("firstName"), to},
                                                            {QStringLiteral("phone"), to},
                                                            {QStringLiteral("source"), channel}},
                                                           request.principal.id);
-        } else if (!contact) {
             // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
-            QSqlQuery &q = Database::execCached(
-                QStringLiteral("SELECT contact_id FROM conversations WHERE channel = ? AND external_id = ? "
-                               "ORDER BY seq DESC LIMIT 1"),
-                {channel, to});
-            if (q.next())
-                contact = ContactRepository().find(q.value(0).toString());
-            q.finish();
             if (!contact)
                 throw contactNotFound();
         }
+        if (externalId.isEmpty()) {
+            if (phoneChannel)
+                externalId = ContactRules::toE164(contact->phone);
+            else if (const std::optional<Conversation> v = m_conversations->findFor(contact->id, channel))
+                externalId = v->externalId;
+        }
         if (externalId.isEmpty())
-            externalId = phoneChannel ? ContactRules::toE164(contact->phone) : QString();
+            throw ApiError(
+                422, QStringLiteral("NO_ADDRESS"),
+                phoneChannel ? QStringLiteral("The contact has no phone number to send to")
+                             : QStringLiteral("The contact has no %1 conversation to send into").arg(channel),
+                {{QStringLiteral("contactId"), phoneChannel ? QStringLiteral("has no phone number")
+                                                            : QStringLiteral("has no conversation on the channel")}});
         conversationId = m_conversations->findOrCreate(contact->id, channel, externalId, QStringLiteral("api")).id;
         tx.commit();
     }
-    const Message m = m_sender->send(conversationId, content, MessagingApi::senderOf(request));
-    return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
+    return conversationId;
+}
+
+namespace {
+// The approved template a send names, with its language (defaulted when the name has one approved
+// language only) and its components rendered; throws 400/422.
+struct TemplateChoice
+{
+    MessageTemplate tpl;
+    QJsonArray components;
+    QString text;
+};
+
+TemplateChoice chooseTemplate(const QJsonObject &body)
+{
+    const QString name = Params::requiredString(body, QStringLiteral("templateName"));
+    const QJsonValue languageValue = body.value(QStringLiteral("templateLanguage"));
+    if (!languageValue.isUndefined() && !languageValue.isNull() && !languageValue.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: templateLanguage must be a string"),
+                                   {{QStringLiteral("templateLanguage"), QStringLiteral("must be a string")}});
+    QString language = languageValue.toString().trimmed();
+    TemplateRepository templates;
+    if (language.isEmpty()) {
+        QStringList languages;
+        for (const MessageTemplate &t : templates.list(QStringLiteral("approved"))) {
+            if (t.name == name)
+                languages << t.language;
+        }
+        if (languages.isEmpty())
+            throw ApiError(422, QStringLiteral("TEMPLATE_NOT_APPROVED"),
+                           QStringLiteral("Template %1 is not an approved template").arg(name),
+                           {{QStringLiteral("templateName"), QStringLiteral("not an approved template")}});
+        if (languages.size() > 1)
+            throw ApiError::unprocessable(QStringLiteral("Required field missing: templateLanguage (template %1 "
+                                                         "exists in %2)")
+                                              .arg(name, languages.join(QStringLiteral(", "))),
+                                          {{QStringLiteral("templateLanguage"), QStringLiteral("is required")}});
+        language = languages.first();
+    }
+    TemplateChoice choice;
+    choice.tpl = templates.approved(name, language);
+    const QJsonValue components = body.value(QStringLiteral("components"));
+    choice.text = TemplateRules::render(choice.tpl, components);
+    choice.components = components.toArray();
+    return choice;
+}
+} // namespace
+
+ApiResponse MessagesController::sendTemplate(ApiRequest &request)
+{
+    // channel may be omitted: templates are WhatsApp's.
+    const QString channel = directChannel(request.body, QStringLiteral("whatsapp"));
+    const TemplateChoice choice = chooseTemplate(request.body);
+    const QString conversationId = directConversation(request, channel);
+    MessageContent content;
+    content.type = QStringLiteral("template");
+    content.text = choice.text;
+    content.payload = {{QStringLiteral("templateName"), choice.tpl.name},
+                       {QStringLiteral("templateLanguage"), choice.tpl.language},
+                       {QStringLiteral("components"), choice.components}};
+    const Message m = m_sender->send(conversationId, content, MessagingApi::senderOf(request), {false, 0});
+    return ApiResponse::created(m.toJson(), QStringLiteral("Template message sent"));
+}
+
+ApiResponse MessagesController::sendBulk(ApiRequest &request)
+{
+    const QString channel = directChannel(request.body, QStringLiteral("whatsapp"));
+    if (channel == QLatin1String("widget"))
+        throw ApiError::badRequest(
+            QStringLiteral("Invalid data: bulk sends go to whatsapp, telegram or instagram"),
+            {{QStringLiteral("channel"), QStringLiteral("widget visitors cannot get bulk sends")}});
+    const QJsonValue recipients = request.body.value(QStringLiteral("recipients"));
+    const QJsonValue segment = request.body.value(QStringLiteral("segmentId"));
+    const bool hasRecipients = !recipients.isUndefined() && !recipients.isNull();
+    const bool hasSegment = !segment.isUndefined() && !segment.isNull();
+    if (hasRecipients == hasSegment)
+        throw ApiError::unprocessable(QStringLiteral("Required field missing: either recipients or segmentId"),
+                                      {{QStringLiteral("recipients"), QStringLiteral("give recipients or segmentId")}});
+    BulkRequest bulk;
+    bulk.channel = channel;
+    if (hasRecipients) {
+        if (!recipients.isArray() || recipients.toArray().isEmpty() ||
+            recipients.toArray().size() > BulkSendRepository::kMaxRecipients)
+            throw ApiError::badRequest(
+                QStringLiteral("Invalid data: recipients must be an array of 1 to %1 strings")
+                    .arg(BulkSendRepository::kMaxRecipients),
+                {{QStringLiteral("recipients"),
+                  QStringLiteral("must be an array of 1 to %1 strings").arg(BulkSendRepository::kMaxRecipients)}});
+        for (const QJsonValue &r : recipients.toArray()) {
+            if (!r.isString())
+                throw ApiError::badRequest(QStringLiteral("Invalid data: recipients must be strings"),
+                                           {{QStringLiteral("recipients"), QStringLiteral("must be strings")}});
+            bulk.recipients << r.toString();
+        }
+    } else {
+        if (!segment.isString())
+            throw ApiError::badRequest(QStringLiteral("Invalid data: segmentId must be a string"),
+                                       {{QStringLiteral("segmentId"), QStringLiteral("must be a string")}});
+        bulk.segmentId = segment.toString().trimmed();
+    }
+    const TemplateChoice choice = chooseTemplate(request.body);
+    bulk.tpl = choice.tpl;
+    bulk.components = choice.components;
+    bulk.renderedText = choice.text;
+    bulk.createdBy = request.principal.id;
+    bulk.senderName = request.principal.name;
+    m_sender->checkAvailable(channel);
+    const BulkSend created = BulkSendRepository(m_bus).create(bulk);
+    ApiResponse response = ApiResponse::ok(QJsonObject{{QStringLiteral("bulkId"), created.id},
+                                                       {QStringLiteral("channel"), created.channel},
+                                                       {QStringLiteral("total"), created.total},
+                                                       {QStringLiteral("status"), QStringLiteral("queued")}},
+                                           QStringLiteral("Bulk send queued"));
+    response.status = 202;
+    return response;
+}
+
+ApiResponse MessagesController::bulkProgress(ApiRequest &request)
+{
+    const Params::Paging paging = Params::paging(request);
+    return ApiResponse::ok(
+        BulkSendRepository().progress(request.param(QStringLiteral("bulkId")), paging.page, paging.limit));
 }

@@ -8,15 +8,19 @@ class ChannelRegistry;
 class ChannelSender;
 class ConversationRepository;
 class EventBus;
+class MediaService;
 
 // /api/v1/messages: list (filters), detail, status, direct send (to + channel, or contactId) and
 // send into a conversation.
 class MessagesController final : public Controller
 {
 public:
-    explicit MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels = {});
+    // media: for send-file (null: send-file answers 503).
+    explicit MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels = {},
+                                std::shared_ptr<MediaService> media = {});
     ~MessagesController() override;
     void registerRoutes(Router &router) override;
+    QJsonObject schemas() const override;
 
 private:
     ApiResponse list(ApiRequest &request);
@@ -24,8 +28,17 @@ private:
     ApiResponse status(ApiRequest &request);
     ApiResponse send(ApiRequest &request);
     ApiResponse sendDirect(ApiRequest &request);
+    ApiResponse sendFile(ApiRequest &request);
+    ApiResponse sendTemplate(ApiRequest &request);
+    ApiResponse sendBulk(ApiRequest &request);
+    ApiResponse bulkProgress(ApiRequest &request);
+    // The conversation a direct send goes into: by `to` (an address on the channel) or `contactId`,
+    // the contact found or (for phone channels) created. Throws 400 Invalid phone, 404 Contact not
+    // found, 422, 503 when the channel cannot send.
+    QString directConversation(ApiRequest &request, const QString &channel);
 
     EventBus *m_bus;
     std::unique_ptr<ConversationRepository> m_conversations;
     std::unique_ptr<ChannelSender> m_sender;
+    std::shared_ptr<MediaService> m_media;
 };

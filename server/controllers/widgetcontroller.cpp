@@ -4,10 +4,19 @@
 #include "api/ratelimiter.h"
 #include "api/schemas.h"
 #include "conversationrepository.h"
+#include "errors.h"
 #include "timeutil.h"
+#include "widgetevents.h"
 #include "widgetvisitorrepository.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+#include <QHash>
 #include <QJsonArray>
+#include <QMutex>
+
+#include <memory>
+#include <stdexcept>
 
 using namespace Schema;
 
@@ -33,23 +42,6 @@ void enforce(RateLimiter &limiter, const QString &key)
                        {{QStringLiteral("retryAfter"), qMax(1, d.resetSeconds)}});
 }
 
-// What a visitor sees of a message: no ids of contacts, users or API keys.
-QJsonObject visitorJson(const Message &m)
-{
-    QJsonObject o{{QStringLiteral("id"), m.id},
-                  {QStringLiteral("direction"), m.direction},
-                  {QStringLiteral("type"), m.type},
-                  {QStringLiteral("text"), m.text},
-                  {QStringLiteral("status"), m.delivery.status},
-                  {QStringLiteral("createdAt"), m.createdAt}};
-    if (!m.mediaUrl.isEmpty())
-        o.insert(QStringLiteral("mediaUrl"), m.mediaUrl);
-    if (m.direction == QLatin1String("outgoing"))
-        o.insert(QStringLiteral("sender"),
-                 QJsonObject{{QStringLiteral("type"), m.sender.type}, {QStringLiteral("name"), m.sender.name}});
-    return o;
-}
-
 QString optionalField(const QJsonObject &body, const QString &name)
 {
     const QJsonValue v = body.value(name);
@@ -66,6 +58,7 @@ WidgetController::WidgetController(EventBus *bus)
     : m_bus(bus)
     , m_conversations(std::make_unique<ConversationRepository>(bus))
     , m_visitors(std::make_unique<WidgetVisitorRepository>(bus))
+    , m_hub(std::make_unique<WidgetEventHub>(bus, *m_conversations))
 {
 }
 
@@ -118,14 +111,62 @@ void WidgetController::registerRoutes(Router &router)
                 envelope(array(visitorMessage)),
                 {{QStringLiteral("after"), string()}},
                 {401, 404, 429}});
+    // GET /widget/v1/events
+    router.add("GET", QStringLiteral("/widget/v1/events"), bind(&WidgetController::events), Access::publicRoute(),
+               {tag,
+                QStringLiteral("Live replies as server-sent events: `event: message` (a visitor message JSON; new "
+                               "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
+                               "`event: conversation` {status}; a comment every 20 s keeps it open. The visitor "
+                               "token goes in Authorization: Bearer or, for EventSource, in ?token="),
+                {},
+                visitorMessage,
+                {{QStringLiteral("token"), string()}, {QStringLiteral("lastEventId"), string()}},
+                {401, 429, 503},
+                200,
+                QStringLiteral("text/event-stream")});
+    const QJsonObject text = string();
+    // GET /widget
+    router.add("GET", QStringLiteral("/widget"),
+               [this](ApiRequest &r) { return asset(r, QStringLiteral("index.html")); }, Access::publicRoute(),
+               {tag,
+                QStringLiteral("The chat page of the web widget (the iframe the embed script opens)"),
+                {},
+                text,
+                {},
+                {},
+                200,
+                QStringLiteral("text/html")});
+    // GET /widget/embed.js
+    router.add("GET", QStringLiteral("/widget/embed.js"),
+               [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
+               {tag,
+                QStringLiteral("The embed script: <script src=\"https://HOST/widget/embed.js\" async></script> puts "
+                               "a chat button on any site"),
+                {},
+                text,
+                {},
+                {},
+                200,
+                QStringLiteral("text/javascript")});
+    // GET /widget/widget.js
+    router.add(
+        "GET", QStringLiteral("/widget/widget.js"),
+        [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.js")); }, Access::publicRoute(),
+        {tag, QStringLiteral("The chat page's script"), {}, text, {}, {}, 200, QStringLiteral("text/javascript")});
+    // GET /widget/widget.css
+    router.add("GET", QStringLiteral("/widget/widget.css"),
+               [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.css")); }, Access::publicRoute(),
+               {tag, QStringLiteral("The chat page's style sheet"), {}, text, {}, {}, 200, QStringLiteral("text/css")});
 }
 
-WidgetVisitor WidgetController::visitor(ApiRequest &request)
+WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToken)
 {
     const QByteArray header = request.http.header("Authorization");
-    const QString token = header.startsWith("Bearer ") || header.startsWith("bearer ")
-                              ? QString::fromLatin1(header.mid(7).trimmed())
-                              : QString();
+    QString token = header.startsWith("Bearer ") || header.startsWith("bearer ")
+                        ? QString::fromLatin1(header.mid(7).trimmed())
+                        : QString();
+    if (token.isEmpty() && allowQueryToken)
+        token = request.queryValue(QStringLiteral("token")).left(256);
     const std::optional<WidgetVisitor> v = token.isEmpty() ? std::nullopt : m_visitors->authenticate(token);
     if (!v)
         throw ApiError(401, QStringLiteral("UNAUTHORIZED"),
@@ -153,7 +194,7 @@ ApiResponse WidgetController::postMessage(ApiRequest &request)
     const WidgetVisitor v = visitor(request);
     const MessageContent content = MessageRules::parseContent(request.body, {QStringLiteral("text")});
     const Message m = m_conversations->receive(v.conversationId, content);
-    return ApiResponse::created(visitorJson(m), QStringLiteral("Message received"));
+    return ApiResponse::created(widgetMessageJson(m), QStringLiteral("Message received"));
 }
 
 ApiResponse WidgetController::listMessages(ApiRequest &request)
@@ -168,7 +209,148 @@ ApiResponse WidgetController::listMessages(ApiRequest &request)
         // The visitor's page now has the reply: it is delivered.
         if (m.direction == QLatin1String("outgoing") && m.delivery.status == QLatin1String("sent"))
             m = m_conversations->updateStatus(m.id, QStringLiteral("delivered"));
-        items.append(visitorJson(m));
+        items.append(widgetMessageJson(m));
     }
     return ApiResponse::ok(items);
+}
+
+namespace {
+struct Asset
+{
+    QByteArray body;
+    QByteArray type;
+    QByteArray etag;
+};
+
+// The widget's files, read once from the resources (:/widget/…).
+const Asset &loadAsset(const QString &file)
+{
+    static QMutex mutex;
+    static QHash<QString, Asset> assets;
+    QMutexLocker lock(&mutex);
+    auto it = assets.find(file);
+    if (it != assets.end())
+        return *it;
+    Asset a;
+    QFile f(QStringLiteral(":/widget/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        throw std::runtime_error("widget resource missing: " + file.toStdString());
+    a.body = f.readAll();
+    if (file.endsWith(QLatin1String(".html")))
+        a.type = "text/html; charset=utf-8";
+    else if (file.endsWith(QLatin1String(".js")))
+        a.type = "text/javascript; charset=utf-8";
+    else
+        a.type = "text/css; charset=utf-8";
+    a.etag = '"' + QCryptographicHash::hash(a.body, QCryptographicHash::Sha256).toHex().left(20) + '"';
+    return *assets.insert(file, a);
+}
+
+bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
+{
+    for (QByteArray candidate : ifNoneMatch.split(',')) {
+        candidate = candidate.trimmed();
+        if (candidate.startsWith("W/"))
+            candidate = candidate.mid(2);
+        if (candidate == "*" || candidate == etag)
+            return true;
+    }
+    return false;
+}
+
+// Releases a stream reservation that was never handed to the hub (the answer did not go out).
+struct Reservation
+{
+    explicit Reservation(QString id)
+        : visitorId(std::move(id))
+    {
+    }
+    ~Reservation()
+    {
+        if (!handedOver)
+            WidgetEventHub::release(visitorId);
+    }
+    Reservation(const Reservation &) = delete;
+    Reservation &operator=(const Reservation &) = delete;
+    QString visitorId;
+    bool handedOver = false;
+};
+} // namespace
+
+ApiResponse WidgetController::asset(ApiRequest &request, const QString &file)
+{
+    const Asset &a = loadAsset(file);
+    ApiResponse r;
+    r.headers.emplaceBack("Content-Type", a.type);
+    r.headers.emplaceBack("ETag", a.etag);
+    r.headers.emplaceBack("X-Content-Type-Options", "nosniff");
+    if (file == QLatin1String("index.html")) {
+        // Revalidated on every open; embeddable by any site (the widget's purpose), and nothing but
+        // our own script, style and API calls may run in it.
+        r.headers.emplaceBack("Cache-Control", "no-cache");
+        r.headers.emplaceBack("Content-Security-Policy",
+                              "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                              "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors *");
+        r.headers.emplaceBack("Referrer-Policy", "no-referrer");
+    } else {
+        // Short enough that an update reaches sites within minutes; revalidated by ETag afterwards.
+        r.headers.emplaceBack("Cache-Control", "public, max-age=300");
+        // embed.js is loaded by other sites' pages, also those that require CORP.
+        r.headers.emplaceBack("Cross-Origin-Resource-Policy", "cross-origin");
+    }
+    if (etagMatches(request.http.header("If-None-Match"), a.etag)) {
+        r.status = 304;
+        return r;
+    }
+    r.body = a.body;
+    return r;
+}
+
+ApiResponse WidgetController::events(ApiRequest &request)
+{
+    const WidgetVisitor v = visitor(request, true);
+    QByteArray first = QByteArrayLiteral("retry: 3000\n: connected\n\n");
+    // EventSource sends Last-Event-ID on its own reconnects; ?lastEventId= serves a page that opens a
+    // new EventSource. The replay is a convenience: the page re-fetches over REST after connecting.
+    QString last = QString::fromLatin1(request.http.header("Last-Event-ID")).trimmed().left(100);
+    if (last.isEmpty())
+        last = request.queryValue(QStringLiteral("lastEventId")).trimmed().left(100);
+    if (!last.isEmpty()) {
+        MessageQuery q;
+        q.limit = 100;
+        q.after = last;
+        try {
+            const MessagePage page = m_conversations->messages(v.conversationId, q);
+            for (const Message &m : page.items)
+                first += sseEvent("message", widgetMessageJson(m_hub->markDelivered(m)), m.id);
+        } catch (const DomainError &) {
+            // not a message of this conversation: nothing to replay
+        }
+    }
+    const QString status = m_conversations->get(v.conversationId).status;
+    switch (WidgetEventHub::admit(v.id)) {
+    case WidgetEventHub::Admission::Admitted:
+        break;
+    case WidgetEventHub::Admission::VisitorFull:
+        throw ApiError(429, QStringLiteral("TOO_MANY_REQUESTS"),
+                       QStringLiteral("Too many open event streams for this visitor (at most %1)")
+                           .arg(WidgetEventHub::kMaxStreamsPerVisitor),
+                       {{QStringLiteral("retryAfter"), 5}});
+    case WidgetEventHub::Admission::ServerFull:
+        throw ApiError(503, QStringLiteral("SERVICE_UNAVAILABLE"),
+                       QStringLiteral("Too many open event streams; try again later"),
+                       {{QStringLiteral("retryAfter"), 30}});
+    }
+    auto reservation = std::make_shared<Reservation>(v.id);
+    ApiResponse r;
+    r.headers.emplaceBack("Content-Type", "text/event-stream; charset=utf-8");
+    r.headers.emplaceBack("Cache-Control", "no-store");
+    r.headers.emplaceBack("X-Content-Type-Options", "nosniff");
+    r.headers.emplaceBack("X-Accel-Buffering", "no"); // a reverse proxy must not hold events back
+    r.stream = [hub = m_hub.get(), reservation, first, v, status](const HttpResponder &responder, HttpResponse head) {
+        head.body = first;
+        reservation->handedOver = true;
+        hub->attach(responder, std::move(head), v.id, v.conversationId, status);
+    };
+    return r;
 }

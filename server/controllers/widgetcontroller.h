@@ -8,6 +8,7 @@ class ChannelRegistry;
 class ConversationRepository;
 class EventBus;
 class RateLimiter;
+class WidgetEventHub;
 class WidgetVisitorRepository;
 struct WidgetVisitor;
 
@@ -15,6 +16,11 @@ struct WidgetVisitor;
 // created with POST /widget/v1/visitors and then calls with `Authorization: Bearer <visitor token>`;
 // the token reaches its own conversation only. Calls are rate limited per token (and visitor
 // creation per client address), in every server thread together.
+//
+// It also serves the widget itself, outside /api/v1 and without credentials: the chat page
+// (GET /widget), its script and style (/widget/widget.js, /widget/widget.css) and the embed script
+// (GET /widget/embed.js) that puts a chat button on any site; and the live push of replies,
+// GET /widget/v1/events (server-sent events; see WidgetEventHub).
 class WidgetController final : public Controller
 {
 public:
@@ -30,9 +36,13 @@ private:
     ApiResponse createVisitor(ApiRequest &request);
     ApiResponse postMessage(ApiRequest &request);
     ApiResponse listMessages(ApiRequest &request);
-    WidgetVisitor visitor(ApiRequest &request);
+    ApiResponse events(ApiRequest &request);
+    ApiResponse asset(ApiRequest &request, const QString &file);
+    // allowQueryToken: also accept ?token= (EventSource cannot send headers).
+    WidgetVisitor visitor(ApiRequest &request, bool allowQueryToken = false);
 
     EventBus *m_bus;
     std::unique_ptr<ConversationRepository> m_conversations;
     std::unique_ptr<WidgetVisitorRepository> m_visitors;
+    std::unique_ptr<WidgetEventHub> m_hub;
 };

@@ -41,6 +41,11 @@ public:
     void start();
     // Queues the answer to request `sequence`; ignored when unknown, already answered or closing.
     void respond(quint64 sequence, HttpResponse &&response);
+    // Streaming responses (HttpResponder::stream / HttpStream).
+    bool startStream(quint64 sequence, HttpResponse &&head, std::function<void()> &&onClosed);
+    bool streamWrite(quint64 sequence, const QByteArray &data);
+    void streamEnd(quint64 sequence);
+    bool streamOpen(quint64 sequence) const;
     bool isOpen() const { return !m_dead && !m_closing; }
     void checkTimeouts(qint64 now);
     void beginShutdown();
@@ -69,6 +74,10 @@ private:
         bool keepAlive = true;
         bool http10 = false;
         HttpResponse response;
+        bool stream = false;      // a streaming response (its head is `response`)
+        bool streamEnded = false; // end() came before the head was written
+        QByteArray streamPending; // written before the head went out
+        std::function<void()> onClosed;
     };
 
     void onReadyRead();
@@ -95,6 +104,10 @@ private:
     void fail(int status);
 
     void flush();
+    void beginStreaming(Slot &slot);
+    bool writeStreamData(const QByteArray &data);
+    // Tells every stream of this connection (running or still queued) that it is over.
+    void releaseStreams();
     QByteArray serialize(Slot &slot, bool &close) const;
     void closeGracefully();
     void drainLinger();
@@ -150,6 +163,12 @@ private:
     bool m_connectionKeepAlive = false;
     bool m_expectContinue = false;
     qint64 m_chunkRemaining = 0;
+
+    // Streaming: set once a stream's head is written; the connection then carries nothing else.
+    bool m_streaming = false;
+    bool m_streamChunked = false;
+    quint64 m_streamSequence = 0;
+    std::function<void()> m_streamClosed;
 
     // Responses
     std::deque<Slot> m_queue;

@@ -385,10 +385,45 @@ void HttpResponder::respond(HttpResponse response) const
         c->respond(m_sequence, std::move(response));
 }
 
+HttpStream HttpResponder::stream(HttpResponse head, std::function<void()> onClosed) const
+{
+    HttpConnection *c = m_connection.data();
+    if (!c || !c->startStream(m_sequence, std::move(head), std::move(onClosed)))
+        return {};
+    return HttpStream(m_connection, m_sequence);
+}
+
 bool HttpResponder::isConnected() const
 {
     const HttpConnection *c = m_connection.data();
     return c && c->isOpen();
+}
+
+// ---------------------------------------------------------------------------------------------
+// HttpStream
+
+HttpStream::HttpStream(QPointer<HttpConnection> connection, quint64 sequence)
+    : m_connection(std::move(connection))
+    , m_sequence(sequence)
+{
+}
+
+bool HttpStream::write(const QByteArray &data) const
+{
+    HttpConnection *c = m_connection.data();
+    return c && c->streamWrite(m_sequence, data);
+}
+
+void HttpStream::end() const
+{
+    if (HttpConnection *c = m_connection.data())
+        c->streamEnd(m_sequence);
+}
+
+bool HttpStream::isOpen() const
+{
+    const HttpConnection *c = m_connection.data();
+    return c && c->streamOpen(m_sequence);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -499,6 +534,7 @@ void HttpConnection::terminate()
         return;
     m_dead = true;
     m_closing = true;
+    releaseStreams();
     m_queue.clear();
     m_outstanding = 0;
     m_socket->disconnect(this);
@@ -511,6 +547,7 @@ void HttpConnection::detachForDestruction()
 {
     m_dead = true;
     m_closing = true;
+    m_streamClosed = nullptr; // the engine is going away: its queued calls would be dropped anyway
     m_queue.clear();
     m_socket->disconnect(this);
     m_socket->abort();
@@ -520,9 +557,12 @@ void HttpConnection::closeGracefully()
 {
     if (m_closing)
         return;
+    if (m_streaming && m_streamChunked)
+        m_socket->write("0\r\n\r\n", 5); // the last chunk: a clean end of the body
     m_closing = true;
     m_noMoreRequests = true;
     m_closingSince = now();
+    releaseStreams();
     m_queue.clear();
     m_outstanding = 0;
     m_in.clear();
@@ -562,6 +602,10 @@ void HttpConnection::beginShutdown()
 {
     if (m_dead || m_closing)
         return;
+    if (m_streaming) {
+        closeGracefully(); // ends the stream's body
+        return;
+    }
     if (m_handshaking) {
         terminate();
         return;
@@ -605,6 +649,12 @@ void HttpConnection::checkTimeouts(qint64 t)
     m_sampledBacklog = pending;
     if (pending > 0 && t - m_lastWriteProgress >= std::max(l.requestTimeoutMs, l.idleTimeoutMs)) {
         terminate(); // the peer stopped reading
+        return;
+    }
+    if (m_streaming) {
+        // idle counts from the last write: keep-alives keep a stream open
+        if (t - m_idleSince >= l.idleTimeoutMs)
+            closeGracefully();
         return;
     }
     if (m_requestStartedAt >= 0 && !m_paused && !m_noMoreRequests) {
@@ -1187,7 +1237,7 @@ void HttpConnection::flush()
         return;
     m_flushing = true;
     bool wrote = false;
-    while (!m_queue.empty() && m_queue.front().ready && !m_closing && !m_dead) {
+    while (!m_queue.empty() && m_queue.front().ready && !m_closing && !m_dead && !m_streaming) {
         Slot slot = std::move(m_queue.front());
         m_queue.pop_front();
         if (slot.interim) {
@@ -1196,6 +1246,10 @@ void HttpConnection::flush()
             continue;
         }
         --m_outstanding;
+        if (slot.stream) {
+            beginStreaming(slot);
+            break;
+        }
         bool close = !slot.keepAlive || (m_noMoreRequests && m_outstanding == 0);
         const QByteArray bytes = serialize(slot, close);
         m_socket->write(bytes);
@@ -1206,7 +1260,7 @@ void HttpConnection::flush()
         }
     }
     m_flushing = false;
-    if (m_dead || m_closing)
+    if (m_dead || m_closing || m_streaming)
         return;
     if (wrote && m_queue.empty() && m_requestStartedAt < 0)
         m_idleSince = now();
@@ -1283,7 +1337,10 @@ QByteArray HttpConnection::serialize(Slot &slot, bool &close) const
         out.append(value);
         out.append("\r\n", 2);
     }
-    if (!noBodyStatus) {
+    if (slot.stream) {
+        if (!slot.http10)
+            out.append("Transfer-Encoding: chunked\r\n", 28);
+    } else if (!noBodyStatus) {
         out.append("Content-Length: ", 16);
         if (slot.head && r.body.isEmpty() && headContentLength >= 0)
             appendNumber(out, headContentLength);
@@ -1302,6 +1359,127 @@ QByteArray HttpConnection::serialize(Slot &slot, bool &close) const
     if (writeBody)
         out.append(r.body);
     return out;
+}
+
+// ----- streaming -----
+
+bool HttpConnection::startStream(quint64 sequence, HttpResponse &&head, std::function<void()> &&onClosed)
+{
+    if (m_dead || m_closing)
+        return false;
+    Slot *slot = findSlot(sequence);
+    if (!slot || slot->ready)
+        return false;
+    if (head.status < 200 || head.status > 599 || head.status == 204 || head.status == 304) {
+        respond(sequence, std::move(head));
+        return false;
+    }
+    slot->stream = true;
+    slot->streamPending = std::move(head.body);
+    head.body.clear();
+    slot->response = std::move(head);
+    slot->onClosed = std::move(onClosed);
+    slot->ready = true;
+    // No request after this one will be answered on this connection; drop what was not parsed yet.
+    m_noMoreRequests = true;
+    flush();
+    return true;
+}
+
+void HttpConnection::beginStreaming(Slot &slot)
+{
+    bool close = true;
+    m_socket->write(serialize(slot, close));
+    m_streaming = true;
+    m_streamChunked = !slot.http10;
+    m_streamSequence = slot.sequence;
+    m_streamClosed = std::move(slot.onClosed);
+    m_idleSince = now();
+    m_requestStartedAt = -1;
+    if (!slot.head && !slot.streamPending.isEmpty())
+        writeStreamData(slot.streamPending);
+    if (!m_closing && (slot.head || slot.streamEnded || m_engine->shuttingDown))
+        closeGracefully();
+}
+
+bool HttpConnection::writeStreamData(const QByteArray &data)
+{
+    if (m_socket->bytesToWrite() > HttpStream::kMaxBacklog) {
+        terminate(); // the reader does not keep up: cut it off rather than buffer without bound
+        return false;
+    }
+    if (m_streamChunked) {
+        QByteArray size = QByteArray::number(data.size(), 16);
+        size.append("\r\n", 2);
+        m_socket->write(size);
+        m_socket->write(data);
+        m_socket->write("\r\n", 2);
+    } else {
+        m_socket->write(data);
+    }
+    m_idleSince = now();
+    return true;
+}
+
+bool HttpConnection::streamWrite(quint64 sequence, const QByteArray &data)
+{
+    if (m_dead || m_closing)
+        return false;
+    if (m_streaming) {
+        if (sequence != m_streamSequence)
+            return false;
+        return data.isEmpty() || writeStreamData(data);
+    }
+    Slot *slot = findSlot(sequence);
+    if (!slot || !slot->stream || slot->streamEnded)
+        return false;
+    if (slot->streamPending.size() + data.size() > HttpStream::kMaxBacklog)
+        return false;
+    slot->streamPending.append(data);
+    return true;
+}
+
+void HttpConnection::streamEnd(quint64 sequence)
+{
+    if (m_dead || m_closing)
+        return;
+    if (m_streaming) {
+        if (sequence == m_streamSequence)
+            closeGracefully();
+        return;
+    }
+    if (Slot *slot = findSlot(sequence); slot && slot->stream)
+        slot->streamEnded = true;
+}
+
+bool HttpConnection::streamOpen(quint64 sequence) const
+{
+    if (m_dead || m_closing)
+        return false;
+    if (m_streaming)
+        return sequence == m_streamSequence;
+    for (const Slot &s : m_queue) {
+        if (!s.interim && s.sequence == sequence)
+            return s.stream && !s.streamEnded;
+    }
+    return false;
+}
+
+void HttpConnection::releaseStreams()
+{
+    std::vector<std::function<void()>> callbacks;
+    if (m_streamClosed)
+        callbacks.push_back(std::move(m_streamClosed));
+    m_streamClosed = nullptr;
+    for (Slot &s : m_queue) {
+        if (s.onClosed) {
+            callbacks.push_back(std::move(s.onClosed));
+            s.onClosed = nullptr;
+        }
+    }
+    // queued: the stream's owner may be writing to it right now
+    for (auto &cb : callbacks)
+        QMetaObject::invokeMethod(m_engine->q, std::move(cb), Qt::QueuedConnection);
 }
 
 // ---------------------------------------------------------------------------------------------

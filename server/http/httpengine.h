@@ -11,6 +11,7 @@
 #include <optional>
 
 class HttpConnection;
+class HttpStream;
 
 // Answers one request, now or later. Copyable; answering more than once is ignored, and answering
 // a connection that is gone (client hung up, idle-closed) does nothing: the engine never writes
@@ -22,9 +23,42 @@ public:
     HttpResponder() = default;
     HttpResponder(QPointer<HttpConnection> connection, quint64 sequence);
     void respond(HttpResponse response) const;
+    // Answers with a streaming response instead (server-sent events): `head` (status, headers, and
+    // optionally a first piece of body) goes out when the responses before it on the connection are
+    // written, then whatever the returned HttpStream writes. The body is framed with HTTP/1.1 chunked
+    // encoding (HTTP/1.0: by closing the connection), and the connection closes when the stream ends:
+    // a stream is the last response on its connection. onClosed runs once, queued in the engine's
+    // thread, when the stream ends for any reason (end(), client gone, idle timeout, a reader too
+    // slow, engine shutdown); never when the returned stream is already closed (connection gone).
+    // A HEAD request gets the headers and an ended stream.
+    HttpStream stream(HttpResponse head, std::function<void()> onClosed = {}) const;
     bool isConnected() const;
 
 private:
+    QPointer<HttpConnection> m_connection;
+    quint64 m_sequence = 0;
+};
+
+// The writing end of a streaming response (HttpResponder::stream). Copyable; use it in the engine's
+// thread only. Writing to a stream whose client left does nothing and returns false. The idle
+// timeout counts from the last write: a stream that writes (keep-alive comments for SSE) more often
+// than HttpLimits::idleTimeoutMs stays open; one that stays silent longer is ended. A reader that
+// lets more than kMaxBacklog bytes pile up, or takes nothing for the idle timeout, is cut off.
+class HttpStream
+{
+public:
+    static constexpr qint64 kMaxBacklog = 1024 * 1024;
+
+    HttpStream() = default;
+    // Queues the bytes (sent as one chunk); false when the stream is closed. Empty data is ignored.
+    bool write(const QByteArray &data) const;
+    // Ends the body and closes the connection once the rest is written.
+    void end() const;
+    bool isOpen() const;
+
+private:
+    friend class HttpResponder;
+    HttpStream(QPointer<HttpConnection> connection, quint64 sequence);
     QPointer<HttpConnection> m_connection;
     quint64 m_sequence = 0;
 };

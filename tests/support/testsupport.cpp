@@ -29,15 +29,26 @@ QString TempDatabase::file() const
 }
 
 TestServer::TestServer(const QString &dataDir, int rateLimitPerMinute, bool tls)
+    : TestServer(dataDir, [rateLimitPerMinute, tls](ServerConfig &c) {
+        c.rateLimitPerMinute = rateLimitPerMinute;
+        c.tls = tls;
+    })
+{
+}
+
+TestServer::TestServer(const QString &dataDir, const std::function<void(ServerConfig &)> &configure)
     : m_dataDir(dataDir)
 {
     ServerConfig config;
     config.address = QHostAddress::LocalHost;
     config.port = 0;
-    config.tls = tls;
+    config.tls = true;
     config.dataDir = dataDir;
-    config.rateLimitPerMinute = rateLimitPerMinute;
+    config.rateLimitPerMinute = 0;
     config.jwtKey = QByteArray("test-signing-key-0123456789abcdef");
+    if (configure)
+        configure(config);
+    m_config = config;
     m_server = std::make_unique<ApiServer>(config, &m_bus);
     if (!m_server->start())
         qFatal("test server did not start: %s", qPrintable(m_server->errorString()));

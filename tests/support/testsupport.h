@@ -10,6 +10,7 @@
 #include <QSslCertificate>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 // A throwaway data directory with a migrated database that this thread uses.
@@ -30,7 +31,11 @@ class TestServer
 {
 public:
     explicit TestServer(const QString &dataDir, int rateLimitPerMinute = 0, bool tls = true);
+    // configure: changes the test defaults (loopback, free port, TLS, no rate limit) before start.
+    TestServer(const QString &dataDir, const std::function<void(ServerConfig &)> &configure);
     ~TestServer();
+    // The configuration the server started with (its channelRegistry, when one was set).
+    const ServerConfig &config() const { return m_config; }
     ApiServer &server() { return *m_server; }
     EventBus &bus() { return m_bus; }
     QString baseUrl() const;
@@ -42,6 +47,7 @@ public:
 
 private:
     QString m_dataDir;
+    ServerConfig m_config;
     EventBus m_bus;
     std::unique_ptr<ApiServer> m_server;
 };

@@ -256,7 +256,8 @@ void TestTranslations::mainWindowComesOutInTurkish()
     QCOMPARE(turkish.deleteButton, QString("Sil"));
     QCOMPARE(turkish.searchPlaceholder, QString("Ad, e-posta, telefon ara…"));
     QCOMPARE(turkish.settingsTitle, QString("Ayarlar"));
-    QCOMPARE(turkish.settingsPages, QStringList({"API anahtarları", "Webhook'lar", "Gelen webhook'lar"}));
+    QCOMPARE(turkish.settingsPages,
+             QStringList({"API anahtarları", "Webhook'lar", "Gelen webhook'lar", "Web sohbet aracı"}));
 
     // Every text read differs from its English counterpart.
     const QList<QPair<QString, QString>> pairs{

@@ -1,0 +1,39 @@
+#include "desktopsettings.h"
+
+#include "appsettings.h"
+#include "inboxview.h"
+#include "mainwindow.h"
+#include "pipelineboard.h"
+
+#include <QDir>
+#include <QSettings>
+
+namespace {
+const QString kQuickReplies = QStringLiteral("inbox/quickReplies");
+
+QStringList quickReplies(const AppSettings &settings)
+{
+    const QVariant v = settings.value(kQuickReplies);
+    if (v.userType() == QMetaType::QStringList)
+        return v.toStringList();
+    // An --set override (or a single value in the file) is one string.
+    return v.toString().split(QLatin1Char('|'), Qt::SkipEmptyParts);
+}
+} // namespace
+
+void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
+{
+    const QTimeZone tz = settings.tasksTimeZone();
+    if (auto *board = window.findChild<PipelineBoard *>())
+        board->setTasksTimeZone(tz);
+    auto *inbox = window.findChild<InboxView *>();
+    if (!inbox)
+        return;
+    inbox->setTasksTimeZone(tz);
+    inbox->setQuickReplies(quickReplies(settings));
+    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+    inbox->setQuickRepliesSaver([ini](const QStringList &replies) {
+        QSettings file(ini, QSettings::IniFormat);
+        file.setValue(kQuickReplies, replies);
+    });
+}

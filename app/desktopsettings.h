@@ -1,0 +1,10 @@
+#pragma once
+
+class AppSettings;
+class MainWindow;
+
+// Hands the desktop's settings to the areas that need them once they are in the window: the
+// tasks time zone (tasks/timeZone) to the deal detail and the Inbox contact panel, and the Inbox
+// quick replies (inbox/quickReplies, a string list in liaison.ini; written back when the user edits
+// them; with --set, one string whose answers are separated by "|").
+void applyDesktopSettings(MainWindow &window, const AppSettings &settings);

@@ -1,0 +1,37 @@
+#include "mediasettings.h"
+
+#include "appsettings.h"
+#include "mainwindow.h"
+#include "mediapage.h"
+#include "settingsdialog.h"
+
+#include <QDir>
+#include <QSettings>
+
+void addMediaPage(MainWindow &window, const AppSettings &settings, EventBus &bus)
+{
+    MediaConfig current;
+    QString error;
+    settings.mediaConfig(&current, &error); // a malformed value: the page shows the defaults
+    const MediaPage::Values values{{QStringLiteral("media/maxUploadBytes"), QString::number(current.maxUploadBytes)},
+                                   {QStringLiteral("media/lifetimeDays"), QString::number(current.lifetimeDays)},
+                                   {QStringLiteral("media/publicBaseUrl"), current.publicBaseUrl}};
+    auto *page = new MediaPage(QDir(settings.dataDir()).filePath(QStringLiteral("media")), bus, values);
+    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+    page->setSaveFunction([ini](const MediaPage::Values &v, QString *why) {
+        QSettings file(ini, QSettings::IniFormat);
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            if (it.value().isEmpty())
+                file.remove(it.key());
+            else
+                file.setValue(it.key(), it.value());
+        }
+        file.sync();
+        if (file.status() != QSettings::NoError) {
+            *why = QStringLiteral("%1 cannot be written").arg(ini);
+            return false;
+        }
+        return true;
+    });
+    window.settingsDialog()->addPage(MediaPage::tr("Media"), page);
+}

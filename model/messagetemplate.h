@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+// A message template approved by the provider (WhatsApp requires one to write first or after the
+// 24-hour window). body holds {{1}}, {{2}}… placeholders filled by a send's body parameters;
+// buttons: [{type: "quick_reply", text}].
+struct MessageTemplate
+{
+    QString id;
+    QString name;     // lower-case letters, digits and "_", as WhatsApp names them
+    QString language; // "en_US", "tr"
+    QString category; // marketing, utility, authentication
+    QString body;
+    QJsonArray buttons;
+    QString status; // approved, pending, rejected
+    QString createdAt;
+    QString updatedAt;
+
+    QJsonObject toJson() const;
+    // The number of placeholders {{1}}…{{n}} of the body.
+    int parameterCount() const;
+};
+
+namespace TemplateRules {
+QStringList categories();
+QStringList statuses();
+// Checks a send's `components` (the spec's shape: body parameters of type text; quick_reply button
+// components with index and payload parameters) against the template, and returns the body text
+// with its placeholders filled. Throws DomainError 400 naming the component and what is wrong.
+QString render(const MessageTemplate &tpl, const QJsonValue &components);
+} // namespace TemplateRules
+
+// Stores the templates. Bad input throws DomainError: 400 wrong types/format, 422 missing name,
+// language or body, 409 a template of that name and language exists, 404 unknown id.
+class TemplateRepository
+{
+public:
+    QVector<MessageTemplate> list(const QString &status = {}) const;
+    MessageTemplate get(const QString &id) const;
+    // body: name, language, body (required), category, buttons, status (default approved).
+    MessageTemplate create(const QJsonObject &body);
+    MessageTemplate update(const QString &id, const QJsonObject &body); // partial
+    void remove(const QString &id);
+    // The template of that name and language, if any.
+    std::optional<MessageTemplate> find(const QString &name, const QString &language) const;
+    // For a send: the approved template, else DomainError 422 TEMPLATE_NOT_APPROVED (unknown, or
+    // pending/rejected), naming it.
+    MessageTemplate approved(const QString &name, const QString &language) const;
+};

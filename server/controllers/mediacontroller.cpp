@@ -1,0 +1,110 @@
+#include "mediacontroller.h"
+
+#include "api/apierror.h"
+#include "api/schemas.h"
+#include "media/mediaservice.h"
+
+#include <QFile>
+
+using namespace Schema;
+
+namespace {
+ApiError mediaNotFound()
+{
+    return ApiError(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Media not found"));
+}
+
+// inline; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded> (RFC 6266): the fallback
+// replaces quotes, backslashes and anything outside printable ASCII, so that it can never end the
+// quoted string or inject a header.
+QByteArray contentDisposition(const QString &disposition, const QString &filename)
+{
+    QByteArray ascii;
+    for (const QChar c : filename) {
+        const ushort u = c.unicode();
+        ascii += (u >= 0x20 && u < 0x7f && u != '"' && u != '\\') ? char(u) : '_';
+    }
+    return disposition.toLatin1() + "; filename=\"" + ascii + "\"; filename*=UTF-8''" +
+           filename.toUtf8().toPercentEncoding();
+}
+} // namespace
+
+MediaController::MediaController(std::shared_ptr<MediaService> media)
+    : m_media(std::move(media))
+{
+}
+
+QJsonObject MediaController::schemas() const
+{
+    return {{QStringLiteral("MediaUpload"),
+             object({{QStringLiteral("mediaId"), string()},
+                     {QStringLiteral("url"), string(QStringLiteral("uri"))},
+                     {QStringLiteral("type"), string()},
+                     {QStringLiteral("size"), integer(1)},
+                     {QStringLiteral("expiresAt"), string(QStringLiteral("date-time"))},
+                     {QStringLiteral("kind"), string()},
+                     {QStringLiteral("filename"), string()}},
+                    {QStringLiteral("mediaId"), QStringLiteral("url"), QStringLiteral("type"), QStringLiteral("size"),
+                     QStringLiteral("expiresAt")})}};
+}
+
+void MediaController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Media");
+    // POST /api/v1/media/upload
+    RouteDoc uploadDoc{tag,
+                       QStringLiteral("Upload a file (multipart field `file`); answers its public URL"),
+                       object({{QStringLiteral("file"), string(QStringLiteral("binary"))}}, {QStringLiteral("file")}),
+                       envelope(ref(QStringLiteral("MediaUpload"))),
+                       {},
+                       {400, 401, 403, 413, 422, 429},
+                       201};
+    uploadDoc.requestContentType = QStringLiteral("multipart/form-data");
+    router.add(
+        "POST", QStringLiteral("/api/v1/media/upload"), [this](ApiRequest &r) { return upload(r); },
+        Access::scoped(QStringLiteral("messages:write")), uploadDoc);
+    // GET /media/:mediaId/:token
+    RouteDoc serveDoc{
+        tag, QStringLiteral("The bytes of uploaded media (public: the token in the URL is the credential)"),
+        {},  string(QStringLiteral("binary")),
+        {},  {404},
+        200};
+    serveDoc.contentType = QStringLiteral("application/octet-stream");
+    router.add(
+        "GET", QStringLiteral("/media/:mediaId/:token"), [this](ApiRequest &r) { return serve(r); },
+        Access::publicRoute(), serveDoc);
+}
+
+ApiResponse MediaController::upload(ApiRequest &request)
+{
+    const MultipartForm form = m_media->form(request);
+    const MultipartPart &file = m_media->filePart(form);
+    const Media media = m_media->store(file, request);
+    return ApiResponse::created(m_media->uploadResult(media), QStringLiteral("Media uploaded"));
+}
+
+ApiResponse MediaController::serve(ApiRequest &request)
+{
+    const std::optional<Media> media = m_media->repository().findServable(request.param(QStringLiteral("mediaId")),
+                                                                          request.param(QStringLiteral("token")));
+    if (!media)
+        throw mediaNotFound();
+    QFile file(m_media->repository().filePath(media->id));
+    if (!file.open(QIODevice::ReadOnly))
+        throw mediaNotFound();
+    ApiResponse r;
+    r.status = 200;
+    r.body = file.readAll();
+    if (r.body.size() != media->size)
+        throw mediaNotFound();
+    const bool active = MediaRules::isActiveContent(media->mimeType);
+    r.headers.emplaceBack("Content-Type", media->mimeType.toLatin1());
+    r.headers.emplaceBack(
+        "Content-Disposition",
+        contentDisposition(active ? QStringLiteral("attachment") : QStringLiteral("inline"), media->filename));
+    r.headers.emplaceBack("Cache-Control", "private");
+    r.headers.emplaceBack("X-Content-Type-Options", "nosniff");
+    if (active)
+        r.headers.emplaceBack("Content-Security-Policy", "sandbox; default-src 'none'");
+    return r;
+}

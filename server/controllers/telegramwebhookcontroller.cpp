@@ -1,0 +1,79 @@
+#include "telegramwebhookcontroller.h"
+
+#include "api/apierror.h"
+#include "api/crypto.h"
+#include "api/schemas.h"
+#include "channels/channelconnector.h"
+#include "channels/telegramupdate.h"
+#include "inboundrecorder.h"
+
+using namespace Schema;
+
+TelegramWebhookController::TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus)
+    : m_channels(channels ? std::move(channels) : ChannelRegistry::defaults())
+    , m_bus(bus)
+{
+}
+
+TelegramWebhookController::~TelegramWebhookController() = default;
+
+void TelegramWebhookController::registerRoutes(Router &router)
+{
+    // POST /webhooks/telegram
+    router.add("POST", QStringLiteral("/webhooks/telegram"), [this](ApiRequest &r) { return receive(r); },
+               Access::publicRoute(),
+               {QStringLiteral("Channel webhooks"),
+                QStringLiteral("Receive one Telegram Update (mode webhook); X-Telegram-Bot-Api-Secret-Token must "
+                               "equal channels/telegram/secretToken. A button tap is answered with "
+                               "{method: answerCallbackQuery, callback_query_id}"),
+                object({{QStringLiteral("update_id"), integer(0)},
+                        {QStringLiteral("message"), object({})},
+                        {QStringLiteral("callback_query"), object({})}},
+                       {QStringLiteral("update_id")}),
+                object({{QStringLiteral("success"), boolean()},
+                        {QStringLiteral("data"), object({{QStringLiteral("recorded"), boolean()},
+                                                         {QStringLiteral("messageId"), nullable(string())}})},
+                        {QStringLiteral("method"), string()},
+                        {QStringLiteral("callback_query_id"), string()}}),
+                {},
+                {400, 403, 503}});
+}
+
+ApiResponse TelegramWebhookController::receive(ApiRequest &request)
+{
+    const TelegramConfig &config = m_channels->config().telegram;
+    if (!config.configured() || config.secretToken.isEmpty()) {
+        throw ApiError(503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
+                       {{QStringLiteral("channel"), QStringLiteral("telegram")},
+                        {QStringLiteral("reason"), config.configured()
+                                                       ? QStringLiteral("no secret token set: webhook calls cannot "
+                                                                        "be verified")
+                                                       : QStringLiteral("not configured")}});
+    }
+    const QByteArray secret = request.http.header("X-Telegram-Bot-Api-Secret-Token");
+    if (!constantTimeEquals(secret, config.secretToken.toUtf8()))
+        throw ApiError(403, QStringLiteral("FORBIDDEN"),
+                       secret.isEmpty() ? QStringLiteral("Missing X-Telegram-Bot-Api-Secret-Token header")
+                                        : QStringLiteral("X-Telegram-Bot-Api-Secret-Token does not match"));
+    if (!request.hasBody)
+        throw ApiError::badRequest(QStringLiteral("The webhook body must be a Telegram Update (a JSON object)"));
+    const TelegramUpdate::Parsed parsed =
+        TelegramUpdate::parse(request.body, config.botToken.section(QLatin1Char(':'), 0, 0));
+    if (parsed.kind == TelegramUpdate::Kind::Malformed)
+        throw ApiError::badRequest(QStringLiteral("Not a Telegram Update: %1").arg(parsed.why));
+    QJsonObject data{{QStringLiteral("recorded"), false}, {QStringLiteral("messageId"), QJsonValue::Null}};
+    if (parsed.kind == TelegramUpdate::Kind::Message) {
+        bool created = false;
+        const Message m = InboundRecorder(m_bus).record(parsed.message, &created);
+        data.insert(QStringLiteral("recorded"), created);
+        data.insert(QStringLiteral("messageId"), m.id);
+        if (!parsed.callbackQueryId.isEmpty()) {
+            // Telegram runs a method given in the webhook's answer: this stops the button's spinner.
+            return ApiResponse::raw({{QStringLiteral("method"), QStringLiteral("answerCallbackQuery")},
+                                     {QStringLiteral("callback_query_id"), parsed.callbackQueryId},
+                                     {QStringLiteral("success"), true},
+                                     {QStringLiteral("data"), data}});
+        }
+    }
+    return ApiResponse::ok(data);
+}

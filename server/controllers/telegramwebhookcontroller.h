@@ -1,0 +1,28 @@
+#pragma once
+
+#include "controller.h"
+
+#include <memory>
+
+class ChannelRegistry;
+class EventBus;
+
+// POST /webhooks/telegram (outside /api/v1, no bearer token; channels.md §2): one Telegram Update
+// per call, accepted when X-Telegram-Bot-Api-Secret-Token equals channels/telegram/secretToken
+// (403 otherwise; 503 while the channel has no bot token or no secret token), recorded through
+// InboundRecorder before the 200 answer. A button tap is answered in the reply itself
+// ({"method":"answerCallbackQuery", …}, which Telegram executes), so the server thread makes no
+// outgoing call.
+class TelegramWebhookController final : public Controller
+{
+public:
+    TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus);
+    ~TelegramWebhookController() override;
+    void registerRoutes(Router &router) override;
+
+private:
+    ApiResponse receive(ApiRequest &request);
+
+    std::shared_ptr<ChannelRegistry> m_channels;
+    EventBus *m_bus;
+};

@@ -1,0 +1,100 @@
+#include "templatescontroller.h"
+
+#include "api/apierror.h"
+#include "api/schemas.h"
+#include "messagetemplate.h"
+
+using namespace Schema;
+
+void TemplatesController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Templates");
+    auto bind = [this](ApiResponse (TemplatesController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const Access read = Access::scoped(QStringLiteral("messages:read"));
+    const Access write = Access::scoped(QStringLiteral("messages:write"));
+    const QJsonObject tpl = ref(QStringLiteral("MessageTemplate"));
+    const QJsonObject body =
+        object({{QStringLiteral("name"), string()},
+                {QStringLiteral("language"), string()},
+                {QStringLiteral("category"), string()},
+                {QStringLiteral("body"), string()},
+                {QStringLiteral("buttons"),
+                 array(object({{QStringLiteral("type"), string()}, {QStringLiteral("text"), string()}}))},
+                {QStringLiteral("status"), string()}});
+
+    // GET /api/v1/templates
+    router.add("GET", QStringLiteral("/api/v1/templates"), bind(&TemplatesController::list), read,
+               {tag,
+                QStringLiteral("The message templates, by name and language"),
+                {},
+                envelope(array(tpl)),
+                {{QStringLiteral("status"), string()}},
+                {400, 401, 403, 429}});
+    // POST /api/v1/templates
+    router.add(
+        "POST", QStringLiteral("/api/v1/templates"), bind(&TemplatesController::create), write,
+        {tag, QStringLiteral("Register a template"), body, envelope(tpl), {}, {400, 401, 403, 409, 422, 429}, 201});
+    // GET /api/v1/templates/:id
+    router.add("GET", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::get), read,
+               {tag, QStringLiteral("A template"), {}, envelope(tpl), {}, {401, 403, 404, 429}});
+    // PATCH /api/v1/templates/:id
+    router.add(
+        "PATCH", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::update), write,
+        {tag, QStringLiteral("Change a template (partial)"), body, envelope(tpl), {}, {400, 401, 403, 404, 409, 429}});
+    // DELETE /api/v1/templates/:id
+    router.add("DELETE", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::remove), write,
+               {tag, QStringLiteral("Delete a template"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+}
+
+QJsonObject TemplatesController::schemas() const
+{
+    return {{QStringLiteral("MessageTemplate"),
+             object({{QStringLiteral("id"), string()},
+                     {QStringLiteral("name"), string()},
+                     {QStringLiteral("language"), string()},
+                     {QStringLiteral("category"), string()},
+                     {QStringLiteral("body"), string()},
+                     {QStringLiteral("buttons"),
+                      array(object({{QStringLiteral("type"), string()}, {QStringLiteral("text"), string()}}))},
+                     {QStringLiteral("parameterCount"), integer(0)},
+                     {QStringLiteral("status"), string()},
+                     {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+                     {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))}})}};
+}
+
+ApiResponse TemplatesController::list(ApiRequest &request)
+{
+    const QString status = request.queryValue(QStringLiteral("status"));
+    if (!status.isEmpty() && !TemplateRules::statuses().contains(status))
+        throw ApiError::badRequest(QStringLiteral("Invalid data: status must be one of %1")
+                                       .arg(TemplateRules::statuses().join(QStringLiteral(", "))),
+                                   {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+    QJsonArray items;
+    for (const MessageTemplate &t : TemplateRepository().list(status))
+        items.append(t.toJson());
+    return ApiResponse::ok(items);
+}
+
+ApiResponse TemplatesController::get(ApiRequest &request)
+{
+    return ApiResponse::ok(TemplateRepository().get(request.param(QStringLiteral("id"))).toJson());
+}
+
+ApiResponse TemplatesController::create(ApiRequest &request)
+{
+    return ApiResponse::created(TemplateRepository().create(request.body).toJson(), QStringLiteral("Template created"));
+}
+
+ApiResponse TemplatesController::update(ApiRequest &request)
+{
+    return ApiResponse::ok(TemplateRepository().update(request.param(QStringLiteral("id")), request.body).toJson(),
+                           QStringLiteral("Template updated"));
+}
+
+ApiResponse TemplatesController::remove(ApiRequest &request)
+{
+    TemplateRepository().remove(request.param(QStringLiteral("id")));
+    return ApiResponse::message(QStringLiteral("Template deleted"));
+}

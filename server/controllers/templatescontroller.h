@@ -1,0 +1,19 @@
+#pragma once
+
+#include "controller.h"
+
+// /api/v1/templates: the message templates the provider approved (WhatsApp). The template and
+// bulk senders send only approved ones, and fill their {{n}} placeholders from the body parameters.
+class TemplatesController final : public Controller
+{
+public:
+    void registerRoutes(Router &router) override;
+    QJsonObject schemas() const override;
+
+private:
+    ApiResponse list(ApiRequest &request);
+    ApiResponse get(ApiRequest &request);
+    ApiResponse create(ApiRequest &request);
+    ApiResponse update(ApiRequest &request);
+    ApiResponse remove(ApiRequest &request);
+};

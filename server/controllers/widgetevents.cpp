@@ -1,0 +1,245 @@
+#include "widgetevents.h"
+
+#include "conversationrepository.h"
+#include "errors.h"
+#include "eventbus.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMutex>
+
+#include <atomic>
+#include <exception>
+#include <vector>
+
+Q_LOGGING_CATEGORY(lcWidgetEvents, "liaison.widget.events")
+
+namespace {
+// The stream counts of every server thread of the process.
+struct StreamCounts
+{
+    QMutex mutex;
+    QHash<QString, int> perVisitor;
+    int total = 0;
+};
+
+StreamCounts &counts()
+{
+    static StreamCounts c;
+    return c;
+}
+
+std::atomic<int> g_keepAliveMs{WidgetEventHub::kDefaultKeepAliveMs};
+} // namespace
+
+QJsonObject widgetMessageJson(const Message &m)
+{
+    QJsonObject o{{QStringLiteral("id"), m.id},
+                  {QStringLiteral("direction"), m.direction},
+                  {QStringLiteral("type"), m.type},
+                  {QStringLiteral("text"), m.text},
+                  {QStringLiteral("status"), m.delivery.status},
+                  {QStringLiteral("createdAt"), m.createdAt}};
+    if (!m.mediaUrl.isEmpty())
+        o.insert(QStringLiteral("mediaUrl"), m.mediaUrl);
+    if (m.direction == QLatin1String("outgoing"))
+        o.insert(QStringLiteral("sender"),
+                 QJsonObject{{QStringLiteral("type"), m.sender.type}, {QStringLiteral("name"), m.sender.name}});
+    return o;
+}
+
+QByteArray sseEvent(const QByteArray &event, const QJsonObject &data, const QString &id)
+{
+    QByteArray out;
+    if (!id.isEmpty())
+        out += "id: " + id.toUtf8() + '\n';
+    out += "event: " + event + '\n';
+    out += "data: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
+    return out;
+}
+
+int WidgetEventHub::keepAliveIntervalMs()
+{
+    return g_keepAliveMs.load();
+}
+
+void WidgetEventHub::setKeepAliveIntervalMs(int ms)
+{
+    g_keepAliveMs.store(qMax(10, ms));
+}
+
+int WidgetEventHub::openStreams()
+{
+    QMutexLocker lock(&counts().mutex);
+    return counts().total;
+}
+
+WidgetEventHub::Admission WidgetEventHub::admit(const QString &visitorId)
+{
+    StreamCounts &c = counts();
+    QMutexLocker lock(&c.mutex);
+    if (c.total >= kMaxStreams)
+        return Admission::ServerFull;
+    int &mine = c.perVisitor[visitorId];
+    if (mine >= kMaxStreamsPerVisitor)
+        return Admission::VisitorFull;
+    ++mine;
+    ++c.total;
+    return Admission::Admitted;
+}
+
+void WidgetEventHub::release(const QString &visitorId)
+{
+    StreamCounts &c = counts();
+    QMutexLocker lock(&c.mutex);
+    auto it = c.perVisitor.find(visitorId);
+    if (it == c.perVisitor.end())
+        return;
+    if (--it.value() <= 0)
+        c.perVisitor.erase(it);
+    --c.total;
+}
+
+WidgetEventHub::WidgetEventHub(EventBus *bus, ConversationRepository &conversations, QObject *parent)
+    : QObject(parent)
+    , m_conversations(conversations)
+{
+    if (bus) {
+        // Queued even when the change was made in this thread: the handler that made it answers
+        // first, and writing to a stream never re-enters a repository call.
+        connect(bus, &EventBus::changed, this, &WidgetEventHub::onChanged, Qt::QueuedConnection);
+    }
+    connect(&m_keepAlive, &QTimer::timeout, this, &WidgetEventHub::keepAlive);
+}
+
+WidgetEventHub::~WidgetEventHub()
+{
+    for (auto &[key, entry] : m_streams) {
+        entry.stream.end();
+        release(entry.visitorId);
+    }
+    m_streams.clear();
+}
+
+void WidgetEventHub::attach(const HttpResponder &responder, HttpResponse head, const QString &visitorId,
+                            const QString &conversationId, const QString &conversationStatus)
+{
+    const quint64 key = m_nextKey++;
+    QPointer<WidgetEventHub> self(this);
+    const HttpStream stream = responder.stream(std::move(head), [self, key] {
+        if (self)
+            self->closed(key);
+    });
+    if (!stream.isOpen()) {
+        release(visitorId);
+        return;
+    }
+    m_streams.emplace(key, Entry{stream, visitorId, conversationId, conversationStatus});
+    if (!m_keepAlive.isActive())
+        m_keepAlive.start(keepAliveIntervalMs());
+}
+
+void WidgetEventHub::closed(quint64 key)
+{
+    drop(key);
+}
+
+void WidgetEventHub::drop(quint64 key)
+{
+    auto it = m_streams.find(key);
+    if (it == m_streams.end())
+        return;
+    release(it->second.visitorId);
+    m_streams.erase(it);
+    if (m_streams.empty())
+        m_keepAlive.stop();
+}
+
+void WidgetEventHub::keepAlive()
+{
+    static const QByteArray kComment = QByteArrayLiteral(": keep-alive\n\n");
+    std::vector<quint64> gone;
+    for (const auto &[key, entry] : m_streams) {
+        if (!entry.stream.write(kComment))
+            gone.push_back(key);
+    }
+    for (quint64 key : gone)
+        drop(key);
+}
+
+bool WidgetEventHub::streams(const QString &conversationId) const
+{
+    for (const auto &[key, entry] : m_streams) {
+        if (entry.conversationId == conversationId)
+            return true;
+    }
+    return false;
+}
+
+void WidgetEventHub::broadcast(const QString &conversationId, const QByteArray &bytes)
+{
+    std::vector<quint64> gone;
+    for (const auto &[key, entry] : m_streams) {
+        if (entry.conversationId == conversationId && !entry.stream.write(bytes))
+            gone.push_back(key);
+    }
+    for (quint64 key : gone)
+        drop(key);
+}
+
+Message WidgetEventHub::markDelivered(const Message &m) const
+{
+    if (m.direction != QLatin1String("outgoing") || m.delivery.status != QLatin1String("sent"))
+        return m;
+    const Message now = m_conversations.updateStatus(m.id, QStringLiteral("delivered"));
+    if (now.delivery.status != m.delivery.status) {
+        if (m_selfDelivered.size() > 1000)
+            m_selfDelivered.clear();
+        m_selfDelivered.insert(m.id);
+    }
+    return now;
+}
+
+void WidgetEventHub::onChanged(const QString &entity, const QString &id, const QString &change)
+{
+    if (m_streams.empty())
+        return;
+    try {
+        if (entity == QLatin1String("message")) {
+            if (change != QLatin1String("created") && m_selfDelivered.remove(id))
+                return; // our own move to delivered: the streams have the message already
+            std::optional<Message> m = m_conversations.findMessage(id);
+            if (!m || !streams(m->conversationId))
+                return;
+            // A status report of the reply we are about to mark delivered is sent by that move itself.
+            const bool isNew = change == QLatin1String("created");
+            const Message now = markDelivered(*m);
+            if (!isNew && now.delivery.status != m->delivery.status)
+                return; // the move to delivered notifies again; that event carries it
+            broadcast(m->conversationId, sseEvent("message", widgetMessageJson(now), isNew ? now.id : QString()));
+        } else if (entity == QLatin1String("conversation")) {
+            bool watched = false;
+            for (const auto &[key, entry] : m_streams)
+                watched = watched || entry.conversationId == id;
+            if (!watched)
+                return;
+            const std::optional<Conversation> v = m_conversations.find(id);
+            if (!v)
+                return;
+            std::vector<quint64> gone;
+            for (auto &[key, entry] : m_streams) {
+                if (entry.conversationId != id || entry.conversationStatus == v->status)
+                    continue;
+                entry.conversationStatus = v->status;
+                if (!entry.stream.write(sseEvent("conversation", QJsonObject{{QStringLiteral("status"), v->status}})))
+                    gone.push_back(key);
+            }
+            for (quint64 key : gone)
+                drop(key);
+        }
+    } catch (const std::exception &e) {
+        // a message deleted meanwhile, a database hiccup: the page re-fetches on its next connect
+        qCWarning(lcWidgetEvents) << "widget event for" << entity << id << "not pushed:" << e.what();
+    }
+}

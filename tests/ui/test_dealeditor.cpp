@@ -1,0 +1,344 @@
+// The window parts of deals beyond the board, offscreen over the real repositories: the deal
+// dialog (every field, field-level validation, edit sends only the changes), the pipeline editor
+// (add/rename/reorder stages, probability and rottenDays, the 409 of a stage holding deals, add and
+// delete pipelines) and the deal detail's tasks (listed, added through the task dialog).
+#include "uitest.h"
+
+#include "contactrepository.h"
+#include "dealcolumnmodel.h"
+#include "dealdialogs.h"
+#include "dealeditdialog.h"
+#include "dealrepository.h"
+#include "eventbus.h"
+#include "pipelineboard.h"
+#include "pipelineeditor.h"
+#include "taskdialog.h"
+#include "taskrepository.h"
+#include "testsupport.h"
+#include "userrepository.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace UiTest;
+
+class TestDealEditor final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<PipelineBoard> m_board;
+
+    void showBoard()
+    {
+        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board->resize(1300, 800);
+        m_board->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
+    }
+
+    DealEditDialog *openNewDealDialog()
+    {
+        auto *button = m_board->findChild<QPushButton *>("newDealButton");
+        if (!button)
+            return nullptr;
+        QTest::mouseClick(button, Qt::LeftButton);
+        DealEditDialog *dialog = m_board->editDialog();
+        return dialog && dialog->isVisible() ? dialog : nullptr;
+    }
+
+    static void chooseData(QComboBox *combo, const QString &data)
+    {
+        const int index = combo->findData(data);
+        QVERIFY2(index >= 0, qPrintable(data));
+        combo->setCurrentIndex(index);
+        emit combo->activated(index); // as a user's choice does
+    }
+
+    PipelineEditorDialog *openEditor()
+    {
+        auto *button = m_board->findChild<QPushButton *>("editPipelinesButton");
+        if (!button)
+            return nullptr;
+        QTest::mouseClick(button, Qt::LeftButton);
+        PipelineEditorDialog *editor = m_board->pipelineEditor();
+        return editor && editor->isVisible() ? editor : nullptr;
+    }
+
+    int rowOfStage(QTableWidget *table, const QString &key)
+    {
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (table->item(r, 0)->data(PipelineEditorDialog::KeyRole).toString() == key)
+                return r;
+        }
+        return -1;
+    }
+
+private slots:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+    }
+
+    void cleanup()
+    {
+        m_board.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void newDealDialogStoresEveryField()
+    {
+        const Contact c =
+            ContactRepository().create({{"firstName", "Ayşe"}, {"company", "Acme"}, {"email", "ayse@acme.example"}});
+        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        showBoard();
+        DealEditDialog *dialog = openNewDealDialog();
+        QVERIFY(dialog);
+        dialog->findChild<QLineEdit *>("nameEdit")->setText("Acme renewal");
+        dialog->findChild<QDoubleSpinBox *>("valueSpin")->setValue(12500);
+        dialog->findChild<QComboBox *>("currencyCombo")->setCurrentText("USD");
+        chooseData(dialog->findChild<QComboBox *>("stageCombo"), "proposal");
+        // Choosing a stage takes its default probability (Proposal: 50).
+        auto *probability = dialog->findChild<QSpinBox *>("probabilitySpin");
+        QCOMPARE(probability->value(), 50);
+        probability->setValue(60);
+        chooseData(dialog->findChild<QComboBox *>("contactCombo"), c.id);
+        chooseData(dialog->findChild<QComboBox *>("ownerCombo"), u.id);
+        dialog->findChild<QCheckBox *>("hasCloseDateCheck")->setChecked(true);
+        dialog->findChild<QDateEdit *>("closeDateEdit")->setDate(QDate(2026, 6, 30));
+        dialog->findChild<QPlainTextEdit *>("descriptionEdit")->setPlainText("Three-year term");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_VERIFY(!m_board->editDialog());
+
+        const DealPage page = m_board->deals().list({});
+        QCOMPARE(page.total, 1);
+        const Deal d = page.items.first();
+        QCOMPARE(d.name, QString("Acme renewal"));
+        QCOMPARE(d.value, 12500.0);
+        QCOMPARE(d.currency, QString("USD"));
+        QCOMPARE(d.stage, QString("proposal"));
+        QCOMPARE(d.probability, 60);
+        QCOMPARE(d.contactId, c.id);
+        QCOMPARE(d.assignedTo, u.id);
+        QCOMPARE(d.expectedCloseDate, QString("2026-06-30"));
+        QCOMPARE(d.description, QString("Three-year term"));
+        QTRY_COMPARE(m_board->columnModel("proposal")->rowCount(), 1);
+    }
+
+    void validationMessagesAppearUnderTheirFields()
+    {
+        showBoard();
+        DealEditDialog *dialog = openNewDealDialog();
+        QVERIFY(dialog);
+        dialog->findChild<QLineEdit *>("nameEdit")->setText("Bad currency");
+        dialog->findChild<QComboBox *>("currencyCombo")->setCurrentText("XYZ");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QVERIFY(dialog->isVisible());
+        auto *currencyError = dialog->findChild<QLabel *>("currencyError");
+        QVERIFY(currencyError->isVisible());
+        QVERIFY2(currencyError->text().contains("ISO 4217"), qPrintable(currencyError->text()));
+        QVERIFY(dialog->findChild<QLabel *>("formError")->isVisible());
+        QVERIFY(!dialog->findChild<QLabel *>("nameError")->isVisible());
+
+        dialog->findChild<QComboBox *>("currencyCombo")->setCurrentText("EUR");
+        dialog->findChild<QLineEdit *>("nameEdit")->clear();
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>("nameError")->isVisible());
+        QVERIFY(!currencyError->isVisible());
+        QCOMPARE(m_board->deals().list({}).total, 0);
+        click(dialogButton(dialog, QDialogButtonBox::Cancel));
+    }
+
+    void editFromTheDetailSendsOnlyChanges()
+    {
+        DealRepository deals(m_bus.get());
+        const Deal d = deals.create({{"name", "Old name"}, {"value", 100}, {"currency", "EUR"}});
+        showBoard();
+        m_board->openDeal(d.id);
+        DealDetailDialog *detail = m_board->detailDialog();
+        QVERIFY(detail);
+        click(detail->findChild<QPushButton *>("editDealButton"));
+        DealEditDialog *edit = nullptr;
+        QTRY_VERIFY((edit = detail->findChild<DealEditDialog *>()) && edit->isVisible());
+        QCOMPARE(edit->findChild<QLineEdit *>("nameEdit")->text(), QString("Old name"));
+        QCOMPARE(edit->findChild<QComboBox *>("currencyCombo")->currentText(), QString("EUR"));
+        QVERIFY(edit->body().isEmpty());
+        edit->findChild<QLineEdit *>("nameEdit")->setText("New name");
+        QCOMPARE(edit->body(), QJsonObject({{"name", "New name"}}));
+        // Meanwhile the API changes the value: the edit keeps it.
+        deals.update(d.id, {{"value", 250}});
+        click(dialogButton(edit, QDialogButtonBox::Ok));
+        const Deal after = deals.get(d.id);
+        QCOMPARE(after.name, QString("New name"));
+        QCOMPARE(after.value, 250.0);
+        QTRY_VERIFY(detail->findChild<QLabel *>("dealSummaryLabel")->text().contains("New name"));
+    }
+
+    void detailListsTasksAndAddsOneLinkedToTheDeal()
+    {
+        const Contact c = ContactRepository().create({{"firstName", "Bora"}, {"phone", "+905551112233"}});
+        DealRepository deals(m_bus.get());
+        const Deal d = deals.create({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}});
+        TaskRepository tasks(m_bus.get());
+        tasks.create({{"title", "Send the offer"}, {"dealId", d.id}});
+        tasks.create({{"title", "Unrelated"}});
+        showBoard();
+        m_board->openDeal(d.id);
+        DealDetailDialog *detail = m_board->detailDialog();
+        QVERIFY(detail);
+        QCOMPARE(detail->taskList()->count(), 1);
+        QVERIFY(detail->taskList()->item(0)->text().contains("Send the offer"));
+
+        click(detail->findChild<QPushButton *>("addTaskButton"));
+        TaskDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = detail->findChild<TaskDialog *>()) && dialog->isVisible());
+        QCOMPARE(dialog->findChild<QComboBox *>("dealCombo")->currentData().toString(), d.id);
+        QCOMPARE(dialog->findChild<QComboBox *>("contactCombo")->currentData().toString(), c.id);
+        dialog->findChild<QLineEdit *>("titleEdit")->setText("Call Bora");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_COMPARE(detail->taskList()->count(), 2);
+        TaskQuery q;
+        q.dealId = d.id;
+        const TaskPage page = tasks.list(q);
+        QCOMPARE(page.total, 2);
+        bool found = false;
+        for (const Task &t : page.items)
+            found |= t.title == "Call Bora" && t.contactId == c.id;
+        QVERIFY(found);
+    }
+
+    void deleteFromTheDetailAsksFirst()
+    {
+        DealRepository deals(m_bus.get());
+        const Deal d = deals.create({{"name", "Short-lived"}, {"value", 10}});
+        showBoard();
+        QTRY_COMPARE(m_board->columnModel("lead")->rowCount(), 1);
+        m_board->openDeal(d.id);
+        DealDetailDialog *detail = m_board->detailDialog();
+        QVERIFY(detail);
+        click(detail->findChild<QPushButton *>("deleteDealButton"));
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = modal<QMessageBox>()));
+        click(box->button(QMessageBox::No));
+        QVERIFY(deals.find(d.id));
+        click(detail->findChild<QPushButton *>("deleteDealButton"));
+        QTRY_VERIFY((box = modal<QMessageBox>()));
+        click(box->button(QMessageBox::Yes));
+        QVERIFY(!deals.find(d.id));
+        QTRY_VERIFY(!m_board->detailDialog());
+        QTRY_COMPARE(m_board->columnModel("lead")->rowCount(), 0);
+    }
+
+    void pipelineEditorAddsReordersAndTunesStages()
+    {
+        showBoard();
+        PipelineEditorDialog *editor = openEditor();
+        QVERIFY(editor);
+        QTableWidget *table = editor->stagesTable();
+        QCOMPARE(table->rowCount(), 6);
+        click(editor->findChild<QPushButton *>("addStageButton"));
+        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(table->currentRow(), 4); // after the open stages, before Won and Lost
+        table->item(4, PipelineEditorDialog::NameColumn)->setText("Demo");
+        table->item(4, PipelineEditorDialog::ProbabilityColumn)->setData(Qt::EditRole, 40);
+        table->item(4, PipelineEditorDialog::RottenColumn)->setData(Qt::EditRole, 7);
+        QVERIFY(!editor->findChild<QPushButton *>("moveDownButton")->isEnabled()); // Won stays last
+        click(editor->findChild<QPushButton *>("moveUpButton"));
+        QCOMPARE(table->currentRow(), 3);
+        // Rename an existing stage; the closing stages cannot be removed.
+        table->item(rowOfStage(table, "lead"), 0)->setText("Inbound lead");
+        table->setCurrentCell(rowOfStage(table, "won"), 0);
+        QVERIFY(!editor->findChild<QPushButton *>("removeStageButton")->isEnabled());
+        click(editor->findChild<QPushButton *>("savePipelineButton"));
+        QVERIFY(!editor->errorLabel()->isVisible());
+
+        const Pipeline p = PipelineRepository().defaultPipeline();
+        QCOMPARE(p.stageKeys(), QStringList({"lead", "contact", "proposal", "demo", "negotiation", "won", "lost"}));
+        QCOMPARE(p.stage("demo")->probability, 40);
+        QCOMPARE(p.stage("demo")->rottenDays, 7);
+        QCOMPARE(p.stage("lead")->name, QString("Inbound lead"));
+        QTRY_VERIFY(m_board->column("demo"));
+    }
+
+    void removingAStageThatHoldsDealsShowsTheRefusal()
+    {
+        DealRepository(m_bus.get()).create({{"name", "Stuck"}, {"stage", "contact"}});
+        showBoard();
+        PipelineEditorDialog *editor = openEditor();
+        QVERIFY(editor);
+        QTableWidget *table = editor->stagesTable();
+        table->setCurrentCell(rowOfStage(table, "contact"), 0);
+        click(editor->findChild<QPushButton *>("removeStageButton"));
+        QCOMPARE(rowOfStage(table, "contact"), -1);
+        QVERIFY(!editor->save());
+        QVERIFY(editor->errorLabel()->isVisible());
+        QVERIFY2(editor->errorLabel()->text().contains("cannot be removed"), qPrintable(editor->errorLabel()->text()));
+        QVERIFY(editor->errorLabel()->text().contains("contact"));
+        QVERIFY(PipelineRepository().defaultPipeline().stage("contact"));
+
+        // An empty stage goes.
+        editor->showPipeline(editor->pipelineId());
+        table->setCurrentCell(rowOfStage(table, "negotiation"), 0);
+        click(editor->findChild<QPushButton *>("removeStageButton"));
+        QVERIFY(editor->save());
+        QVERIFY(!PipelineRepository().defaultPipeline().stage("negotiation"));
+        QTRY_VERIFY(!m_board->column("negotiation"));
+    }
+
+    void addsAndDeletesPipelines()
+    {
+        showBoard();
+        PipelineEditorDialog *editor = openEditor();
+        QVERIFY(editor);
+        QTest::keyClicks(editor->findChild<QLineEdit *>("newPipelineEdit"), "Enterprise");
+        click(editor->findChild<QPushButton *>("addPipelineButton"));
+        QCOMPARE(editor->findChild<QListWidget *>("pipelineList")->count(), 2);
+        QVERIFY(editor->pipelineId() != "pipeline_default");
+        const QString id = editor->pipelineId();
+        QCOMPARE(PipelineRepository().get(id).stageKeys(),
+                 QStringList({"lead", "proposal", "negotiation", "won", "lost"}));
+        // The board's switcher offers it at once.
+        auto *switcher = m_board->findChild<QComboBox *>("pipelineCombo");
+        QTRY_VERIFY(switcher->findData(id) >= 0);
+
+        // A second pipeline of the same name: the model's 409 in the dialog.
+        QTest::keyClicks(editor->findChild<QLineEdit *>("newPipelineEdit"), "Enterprise");
+        click(editor->findChild<QPushButton *>("addPipelineButton"));
+        QVERIFY(editor->errorLabel()->isVisible());
+        QVERIFY(editor->errorLabel()->text().contains("already exists"));
+
+        click(editor->findChild<QPushButton *>("deletePipelineButton"));
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = modal<QMessageBox>()));
+        click(box->button(QMessageBox::Yes));
+        QVERIFY(!PipelineRepository().find(id));
+        QCOMPARE(editor->findChild<QListWidget *>("pipelineList")->count(), 1);
+        QTRY_VERIFY(switcher->findData(id) < 0);
+        // The default pipeline cannot be deleted.
+        click(editor->findChild<QPushButton *>("deletePipelineButton"));
+        QTRY_VERIFY((box = modal<QMessageBox>()));
+        click(box->button(QMessageBox::Yes));
+        QVERIFY(editor->errorLabel()->isVisible());
+        QVERIFY(PipelineRepository().find("pipeline_default"));
+    }
+};
+
+QTEST_MAIN(TestDealEditor)
+#include "test_dealeditor.moc"

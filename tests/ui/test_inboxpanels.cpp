@@ -1,0 +1,278 @@
+// The Inbox beyond list, thread and composer, offscreen over the real repositories: the "assigned
+// to me" and "unread" filters with the unread badge, the contact side panel (contact, deals, open
+// tasks, buttons that open them), tray notifications of incoming messages through the notifier
+// interface, quick replies ("/" and the editor), tags and the assignee choice.
+#include "uitest.h"
+
+#include "channels/channelsender.h"
+#include "contactdialog.h"
+#include "contactrepository.h"
+#include "conversationrepository.h"
+#include "dealdialogs.h"
+#include "dealrepository.h"
+#include "eventbus.h"
+#include "inboxview.h"
+#include "taskdialog.h"
+#include "taskrepository.h"
+#include "testsupport.h"
+#include "userrepository.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace UiTest;
+
+namespace {
+class RecordingNotifier : public InboxNotifier
+{
+public:
+    struct Call
+    {
+        QString conversationId, title, text;
+    };
+    QVector<Call> calls;
+    void notify(const QString &conversationId, const QString &title, const QString &text) override
+    {
+        calls.append({conversationId, title, text});
+    }
+};
+
+MessageContent text(const QString &t)
+{
+    MessageContent c;
+    c.text = t;
+    return c;
+}
+} // namespace
+
+class TestInboxPanels final : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ConversationRepository> m_repo;
+    std::unique_ptr<InboxView> m_view;
+    QString m_ayse, m_bob;
+    QString m_ayseConv, m_bobConv;
+    User m_ali;
+
+    QListWidget *list() { return m_view->findChild<QListWidget *>("conversationList"); }
+    QLineEdit *composer() { return m_view->findChild<QLineEdit *>("composer"); }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_repo = std::make_unique<ConversationRepository>(m_bus.get());
+        m_ali = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        ContactRepository contacts;
+        m_ayse = contacts.create({{"firstName", "Ayşe"}, {"phone", "+905321234567"}, {"company", "Acme"}}).id;
+        m_bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
+        m_ayseConv = m_repo->findOrCreate(m_ayse, "widget", "visitor_a").id;
+        m_repo->receive(m_ayseConv, text("Selam"));
+        m_bobConv = m_repo->findOrCreate(m_bob, "widget", "visitor_b").id;
+        m_repo->receive(m_bobConv, text("Hello?"));
+        m_view = std::make_unique<InboxView>(*m_repo, *m_bus);
+        EventBus *bus = m_bus.get();
+        m_view->setSender([bus](const QString &conv, const QString &t) {
+            MessageContent c;
+            c.text = t;
+            return ChannelSender(bus).send(conv, c, {"agent", "user_1", "Ali"});
+        });
+        m_view->setCurrentUser(m_ali.id, m_ali.name);
+        m_view->resize(1200, 700);
+        m_view->show();
+    }
+
+    void cleanup()
+    {
+        m_view.reset();
+        m_repo.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void assignedToMeAndUnreadFiltersWithBadge()
+    {
+        auto *badge = m_view->findChild<QLabel *>("unreadBadge");
+        QVERIFY(badge->isVisible());
+        QCOMPARE(badge->text(), QString("2 unread"));
+        m_repo->assign(m_ayseConv, m_ali.id);
+        auto *mine = m_view->findChild<QCheckBox *>("mineFilter");
+        QVERIFY(mine->isEnabled());
+        mine->setChecked(true);
+        QTRY_COMPARE(list()->count(), 1);
+        QVERIFY(list()->item(0)->text().contains("Ayşe"));
+        mine->setChecked(false);
+        QCOMPARE(list()->count(), 2);
+
+        m_repo->markRead(m_bobConv);
+        auto *unread = m_view->findChild<QCheckBox *>("unreadFilter");
+        unread->setChecked(true);
+        QTRY_COMPARE(list()->count(), 1);
+        QVERIFY(list()->item(0)->text().contains("Ayşe (1 unread)"));
+        QCOMPARE(badge->text(), QString("1 unread"));
+        m_repo->receive(m_bobConv, text("Still there?"));
+        QTRY_COMPARE(list()->count(), 2);
+        QTRY_COMPARE(badge->text(), QString("2 unread"));
+    }
+
+    void contactPanelShowsDealsAndOpenTasksAndOpensThem()
+    {
+        const Deal deal = DealRepository().create({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}});
+        TaskRepository tasks;
+        const Task open = tasks.create({{"title", "Call Ayşe back"}, {"contactId", m_ayse}});
+        const Task done = tasks.create({{"title", "Old task"}, {"contactId", m_ayse}});
+        tasks.setStatus(done.id, "completed");
+        QVERIFY(m_view->selectConversation(m_ayseConv));
+        InboxContactPanel *panel = m_view->contactPanel();
+        QCOMPARE(panel->contactId(), m_ayse);
+        QCOMPARE(panel->findChild<QLabel *>("contactName")->text(), QString("Ayşe"));
+        QVERIFY(panel->findChild<QLabel *>("contactDetails")->text().contains("Acme"));
+        QCOMPARE(panel->dealList()->count(), 1);
+        QVERIFY(panel->dealList()->item(0)->text().contains("Acme fleet"));
+        QCOMPARE(panel->taskList()->count(), 1); // open tasks only
+        QVERIFY(panel->taskList()->item(0)->text().contains("Call Ayşe back"));
+
+        panel->dealList()->setCurrentRow(0);
+        click(panel->findChild<QPushButton *>("openDealButton"));
+        DealDetailDialog *detail = panel->findChild<DealDetailDialog *>();
+        QVERIFY(detail && detail->isVisible());
+        QCOMPARE(detail->dealId(), deal.id);
+        detail->close();
+
+        panel->taskList()->setCurrentRow(0);
+        click(panel->findChild<QPushButton *>("openTaskButton"));
+        TaskDialog *taskDialog = nullptr;
+        QTRY_VERIFY((taskDialog = panel->findChild<TaskDialog *>()) && taskDialog->isVisible());
+        QCOMPARE(taskDialog->findChild<QLineEdit *>("titleEdit")->text(), open.title);
+        click(dialogButton(taskDialog, QDialogButtonBox::Cancel));
+
+        click(panel->findChild<QPushButton *>("openContactButton"));
+        ContactDialog *contactDialog = nullptr;
+        QTRY_VERIFY((contactDialog = panel->findChild<ContactDialog *>()) && contactDialog->isVisible());
+        click(dialogButton(contactDialog, QDialogButtonBox::Cancel));
+        // With the app listening, the button asks it instead.
+        QSignalSpy requested(panel, &InboxContactPanel::contactRequested);
+        click(panel->findChild<QPushButton *>("openContactButton"));
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toString(), m_ayse);
+
+        // A task added through the API appears in the panel.
+        tasks.create({{"title", "Send brochure"}, {"contactId", m_ayse}});
+        TaskRepository(m_bus.get()).create({{"title", "Visit"}, {"contactId", m_ayse}});
+        QTRY_COMPARE(panel->taskList()->count(), 3);
+        // Another conversation shows its own contact.
+        QVERIFY(m_view->selectConversation(m_bobConv));
+        QCOMPARE(panel->contactId(), m_bob);
+        QCOMPARE(panel->taskList()->item(0)->text(), QString("No open tasks."));
+    }
+
+    void incomingMessageNotifiesOnlyWhenTheWindowIsNotActive()
+    {
+        RecordingNotifier notifier;
+        bool active = false;
+        m_view->setNotifier(&notifier);
+        m_view->setActiveCheck([&active] { return active; });
+        m_repo->receive(m_bobConv, text("Price?"));
+        QCOMPARE(notifier.calls.size(), 1);
+        QCOMPARE(notifier.calls.at(0).conversationId, m_bobConv);
+        QVERIFY(notifier.calls.at(0).title.contains("Bob"));
+        QCOMPARE(notifier.calls.at(0).text, QString("Price?"));
+        QTRY_VERIFY(list()->item(0)->text().contains("Price?")); // and live in the list
+
+        // Our own replies are not announced.
+        QVERIFY(m_view->selectConversation(m_bobConv));
+        QTest::keyClicks(composer(), "Let me check");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_bobConv).totalMessages, 3);
+        QCOMPARE(notifier.calls.size(), 1);
+
+        active = true;
+        m_repo->receive(m_ayseConv, text("Hi again"));
+        QCOMPARE(notifier.calls.size(), 1);
+        m_view->setNotifier(nullptr);
+        active = false;
+        m_repo->receive(m_ayseConv, text("Hello?"));
+        QCOMPARE(notifier.calls.size(), 1);
+    }
+
+    void quickRepliesInsertWithSlashAndAreEdited()
+    {
+        QStringList saved;
+        m_view->setQuickReplies({"Thanks for writing!", "We open at 9."});
+        m_view->setQuickRepliesSaver([&saved](const QStringList &r) { saved = r; });
+        QVERIFY(m_view->selectConversation(m_bobConv));
+        QMenu *menu = m_view->quickRepliesMenu();
+        QTest::keyClicks(composer(), "/");
+        QTRY_VERIFY(menu->isVisible());
+        QCOMPARE(composer()->text(), QString());
+        menu->actions().at(1)->trigger();
+        menu->close();
+        QCOMPARE(composer()->text(), QString("We open at 9."));
+        // A slash inside a sentence is just a slash.
+        QTest::keyClicks(composer(), " 24/7");
+        QCOMPARE(composer()->text(), QString("We open at 9. 24/7"));
+
+        QAction *edit = menu->findChild<QAction *>("editQuickRepliesAction");
+        QVERIFY(edit);
+        edit->trigger();
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = m_view->findChild<QDialog *>("quickRepliesDialog")) && dialog->isVisible());
+        dialog->findChild<QPlainTextEdit *>("quickRepliesEdit")->setPlainText("Hello!\n\n  See you soon  \n");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QCOMPARE(m_view->quickReplies(), QStringList({"Hello!", "See you soon"}));
+        QCOMPARE(saved, QStringList({"Hello!", "See you soon"}));
+        composer()->clear();
+        m_view->insertQuickReply(1);
+        QCOMPARE(composer()->text(), QString("See you soon"));
+    }
+
+    void tagsAndAssigneeAreEditedInTheThread()
+    {
+        QVERIFY(m_view->selectConversation(m_bobConv));
+        auto *tagEdit = m_view->findChild<QLineEdit *>("tagEdit");
+        QTest::keyClicks(tagEdit, "vip, hot");
+        QTest::keyClick(tagEdit, Qt::Key_Return);
+        QStringList stored = m_repo->get(m_bobConv).tags;
+        QCOMPARE(stored.size(), 2);
+        QVERIFY(stored.contains("vip") && stored.contains("hot"));
+        QVERIFY(tagEdit->text().isEmpty());
+        auto *tags = m_view->findChild<QListWidget *>("tagList");
+        QTRY_COMPARE(tags->count(), 2);
+        tags->setCurrentRow(0);
+        const QString removed = tags->item(0)->text();
+        click(m_view->findChild<QPushButton *>("removeTagButton"));
+        stored = m_repo->get(m_bobConv).tags;
+        QCOMPARE(stored.size(), 1);
+        QVERIFY(!stored.contains(removed));
+        QTRY_COMPARE(tags->count(), 1);
+
+        auto *assignee = m_view->findChild<QComboBox *>("assigneeCombo");
+        const int ali = assignee->findData(m_ali.id);
+        QVERIFY(ali > 0);
+        assignee->setCurrentIndex(ali);
+        emit assignee->activated(ali);
+        QCOMPARE(m_repo->get(m_bobConv).assignedTo, m_ali.id);
+        QTRY_VERIFY(m_view->findChild<QLabel *>("threadHeader")->text().contains("Ali"));
+        assignee->setCurrentIndex(0);
+        emit assignee->activated(0);
+        QVERIFY(m_repo->get(m_bobConv).assignedTo.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestInboxPanels)
+#include "test_inboxpanels.moc"

@@ -1,0 +1,123 @@
+// All-day tasks and a changed tasks/timeZone: the scheduler's start realigns the stored due,
+// reminder and overdue instants with the zone it runs in, so that reminders fire at the right local
+// time. A fake clock: no real waiting.
+#include "database.h"
+#include "eventbus.h"
+#include "taskrepository.h"
+#include "taskscheduler.h"
+#include "testsupport.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace {
+class FakeClock : public Clock
+{
+public:
+    QDateTime t;
+    QDateTime now() const override { return t; }
+};
+
+QDateTime utc(int y, int mo, int d, int h = 0, int mi = 0)
+{
+    return QDateTime(QDate(y, mo, d), QTime(h, mi), QTimeZone::utc());
+}
+
+// due_at, remind_at, overdue_at as stored.
+QStringList stored(const QString &id)
+{
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT due_at, remind_at, overdue_at FROM tasks WHERE id = ?"), {id});
+    if (!q.next())
+        return {};
+    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
+}
+} // namespace
+
+class TestTaskRetime final : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<TempDatabase> m_db;
+    FakeClock m_clock;
+    EventBus m_bus;
+    const QTimeZone m_istanbul{"Europe/Istanbul"}; // UTC+3, no DST
+    const QTimeZone m_newYork{"America/New_York"}; // UTC-5 in March before the 8th
+
+private slots:
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_clock.t = utc(2026, 3, 2, 10, 0);
+        QVERIFY(m_istanbul.isValid());
+        QVERIFY(m_newYork.isValid());
+    }
+    void cleanup() { m_db.reset(); }
+
+    void startRealignsAllDayTasksWithTheNewZone()
+    {
+        TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
+        const Task t = istanbul.create({{"title", "Renew contract"},
+                                        {"dueDate", "2026-03-04"},
+                                        {"reminder", QJsonObject{{"enabled", true}, {"before", 60}}}});
+        // Written in Istanbul: the day starts 2026-03-03T21:00Z.
+        QCOMPARE(stored(t.id),
+                 QStringList({"2026-03-03T21:00:00.000Z", "2026-03-03T20:00:00.000Z", "2026-03-04T21:00:00.000Z"}));
+        // A timed task is an instant already: nothing to realign.
+        const Task timed = istanbul.create({{"title", "Call"}, {"dueDate", "2026-03-04T09:00:00Z"}});
+        const QStringList timedBefore = stored(timed.id);
+
+        // The setting now says New York: the scheduler's start realigns the all-day task.
+        QSignalSpy bus(&m_bus, &EventBus::changed);
+        TaskScheduler scheduler(&m_bus, m_newYork, &m_clock);
+        QSignalSpy fired(&scheduler, &TaskScheduler::fired);
+        scheduler.start();
+        QCOMPARE(stored(t.id),
+                 QStringList({"2026-03-04T05:00:00.000Z", "2026-03-04T04:00:00.000Z", "2026-03-05T05:00:00.000Z"}));
+        QCOMPARE(stored(timed.id), timedBefore);
+        QCOMPARE(fired.count(), 0);
+        bool told = false;
+        for (const QList<QVariant> &args : std::as_const(bus))
+            told |= args.at(0).toString() == "task" && args.at(2).toString() == "updated";
+        QVERIFY(told);
+
+        // The reminder fires at 23:00 New York time (04:00Z), not at Istanbul's 20:00Z.
+        m_clock.t = utc(2026, 3, 3, 20, 30);
+        QCOMPARE(scheduler.checkNow(), 0);
+        m_clock.t = utc(2026, 3, 4, 4, 0);
+        QCOMPARE(scheduler.checkNow(), 1);
+        QCOMPARE(fired.count(), 1);
+        QCOMPARE(fired.at(0).at(0).toString(), QString("task.reminder"));
+        // And the task is "today" in New York on the 4th (04:00Z is still the 3rd there).
+        TaskRepository newYork(&m_bus, m_newYork, &m_clock);
+        QCOMPARE(newYork.dueToday().total, 0);
+        m_clock.t = utc(2026, 3, 4, 15, 0);
+        QCOMPARE(newYork.dueToday().total, 2); // with the timed task: 09:00Z is 04:00 in New York
+    }
+
+    void realigningTwiceChangesNothingAndKeepsFiredEvents()
+    {
+        TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
+        const Task t = istanbul.create({{"title", "Past"},
+                                        {"dueDate", "2026-02-20"},
+                                        {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}});
+        TaskScheduler first(&m_bus, m_istanbul, &m_clock);
+        QSignalSpy fired(&first, &TaskScheduler::fired);
+        first.start(); // reminder and overdue fire once
+        QCOMPARE(fired.count(), 2);
+        QCOMPARE(TaskRepository(&m_bus, m_istanbul, &m_clock).retimeAllDayTasks(), 0);
+
+        TaskRepository newYork(&m_bus, m_newYork, &m_clock);
+        QCOMPARE(newYork.retimeAllDayTasks(), 1); // due_at only: the events are spent
+        const QStringList after = stored(t.id);
+        QCOMPARE(after.at(0), QString("2026-02-20T05:00:00.000Z"));
+        QVERIFY(after.at(1).isEmpty());
+        QVERIFY(after.at(2).isEmpty());
+        QCOMPARE(newYork.retimeAllDayTasks(), 0);
+        TaskScheduler second(&m_bus, m_newYork, &m_clock);
+        QSignalSpy again(&second, &TaskScheduler::fired);
+        second.start();
+        QCOMPARE(again.count(), 0); // never twice
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTaskRetime)
+#include "test_taskretime.moc"
