@@ -258,6 +258,7 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
     }
     config->jwtKey = env.jwtKey();
     env.fillChannelSecrets(&config->channels);
+    config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
     config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
     return true;
 }
@@ -330,10 +331,15 @@ int runDesktop(int argc, char **argv, Environment &env)
     MainWindow window(contacts, apiKeys, bus);
     window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);
     window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
-    addInboxArea(window, conversations, bus, config.channelRegistry);
+    std::unique_ptr<ServerThread> server;
+    addInboxArea(window, conversations, bus, config.channelRegistry,
+                 {config.media, env.settings->dataDir(), [&config, &server] {
+                      return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
+                             : server                              ? server->baseUrl()
+                                                                   : QString();
+                  }});
     applyDesktopSettings(window, *env.settings);
     window.show();
-    std::unique_ptr<ServerThread> server;
     if (configured) {
         server = std::make_unique<ServerThread>(config, &bus);
         if (server->startAndWait()) {

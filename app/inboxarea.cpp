@@ -1,13 +1,39 @@
 #include "inboxarea.h"
 
+#include "api/apierror.h"
 #include "channels/channelsender.h"
+#include "channels/outgoing.h"
 #include "conversationrepository.h"
+#include "inboxcomposer.h"
 #include "inboxview.h"
 #include "mainwindow.h"
+#include "media/mediaservice.h"
 #include "userrepository.h"
 
+#include <QLocale>
+
+#include <stdexcept>
+
+namespace {
+// The refusals an agent meets, in the window's language (the API's English message otherwise).
+[[noreturn]] void rethrowForWindow(const ApiError &e)
+{
+    QString text = e.message;
+    if (e.status == 413)
+        text = InboxComposer::tr("The file is too large: at most %1")
+                   .arg(QLocale().formattedDataSize(qint64(e.details.value(QStringLiteral("maxBytes")).toDouble())));
+    else if (e.status == 503)
+        text = InboxComposer::tr("The channel cannot send now (%1)")
+                   .arg(e.details.value(QStringLiteral("reason")).toString(e.message));
+    else if (e.status == 429)
+        text = InboxComposer::tr("Too many messages on this channel: try again in %n second(s)", nullptr,
+                                 e.details.value(QStringLiteral("retryAfter")).toInt(1));
+    throw std::runtime_error(text.toStdString());
+}
+} // namespace
+
 void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
-                  std::shared_ptr<ChannelRegistry> channels)
+                  std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media)
 {
     auto *inbox = new InboxView(conversations, bus);
     // The desktop has no sign-in yet: the window acts as the first user account (the admin made at
@@ -15,12 +41,39 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
     const QVector<User> users = UserRepository().list();
     const QString userId = users.isEmpty() ? QString() : users.first().id;
     const QString name = users.isEmpty() ? QStringLiteral("Liaison") : users.first().name;
+    const MessageSender agent{QStringLiteral("agent"), userId, name};
     inbox->setCurrentUser(userId, name);
     auto sender = std::make_shared<ChannelSender>(&bus, std::move(channels));
-    inbox->setSender([sender, userId, name](const QString &conversationId, const QString &text) {
+    inbox->setSender([sender, agent](const QString &conversationId, const QString &text) {
         MessageContent content;
         content.text = text;
-        return sender->send(conversationId, content, {QStringLiteral("agent"), userId, name});
+        try {
+            return sender->send(conversationId, content, agent);
+        } catch (const ApiError &e) {
+            rethrowForWindow(e);
+        }
+    });
+    auto mediaService = std::make_shared<MediaService>(media.config, media.dataDir, &bus, media.baseUrl);
+    InboxComposer *composer = inbox->composerExtras();
+    composer->setMaxFileBytes(media.config.maxUploadBytes);
+    composer->setFileSender(
+        [sender, mediaService, agent](const QString &conversationId, const QString &path, const QString &caption) {
+            try {
+                return OutgoingMessages::sendLocalFile(*sender, *mediaService, conversationId, path, caption, agent);
+            } catch (const ApiError &e) {
+                rethrowForWindow(e);
+            }
+        });
+    composer->setTemplateSender([sender, agent](const QString &conversationId, const QString &templateName,
+                                                const QString &language, const QStringList &parameters,
+                                                const QStringList &buttonPayloads) {
+        try {
+            return OutgoingMessages::sendTemplate(*sender, conversationId, templateName, language,
+                                                  OutgoingMessages::templateComponents(parameters, buttonPayloads),
+                                                  agent);
+        } catch (const ApiError &e) {
+            rethrowForWindow(e);
+        }
     });
     window.addArea(InboxView::tr("Inbox"), inbox);
 }

@@ -1,5 +1,10 @@
 #pragma once
 
+#include "mediaconfig.h"
+
+#include <QString>
+
+#include <functional>
 #include <memory>
 
 class ChannelRegistry;
@@ -7,7 +12,17 @@ class ConversationRepository;
 class EventBus;
 class MainWindow;
 
-// Adds the Inbox area to the window: its composer sends through the server's channel path
-// (ChannelSender), and "Assign to me" uses the desktop's agent, the first user account.
+// What the composer's attachments need: the media settings, the data directory (DATA/media) and the
+// base URL of the links (media/publicBaseUrl, else the running server's; called at each send).
+struct InboxMediaSetup
+{
+    MediaConfig config;
+    QString dataDir;
+    std::function<QString()> baseUrl;
+};
+
+// Adds the Inbox area to the window: its composer sends text, files and templates through the
+// server's paths (ChannelSender; OutgoingMessages for files and templates, as the API does), and
+// "Assign to me" uses the desktop's agent, the first user account.
 void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
-                  std::shared_ptr<ChannelRegistry> channels);
+                  std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media);

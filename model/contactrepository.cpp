@@ -230,16 +230,7 @@ Contact ContactRepository::create(const QJsonObject &body, const QString &actor)
     Contact c;
     ContactRules::apply(c, ContactRules::parse(body));
     ContactRules::checkRequired(c);
-    c.id = Ids::make(u"contact");
-    c.createdAt = c.updatedAt = TimeUtil::nowIso();
-    Transaction tx;
-    checkUnique(c);
-    insertRow(c);
-    Outbox::append(QStringLiteral("contact.created"), eventData(c));
-    tx.commit();
-    if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("created"));
-    return c;
+    return insertNew(c);
 }
 
 Contact ContactRepository::createFromChannel(const QJsonObject &body)
@@ -252,6 +243,11 @@ Contact ContactRepository::createFromChannel(const QJsonObject &body)
     } else {
         ContactRules::checkRequired(c);
     }
+    return insertNew(c);
+}
+
+Contact ContactRepository::insertNew(Contact c)
+{
     c.id = Ids::make(u"contact");
     c.createdAt = c.updatedAt = TimeUtil::nowIso();
     Transaction tx;

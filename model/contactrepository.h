@@ -78,5 +78,9 @@ public:
     int insertBulk(const QVector<QJsonObject> &bodies);
 
 private:
+    // Stores a contact that passed its checks (create, createFromChannel): id, timestamps, the
+    // uniqueness check, the row, contact.created in the outbox, then the bus.
+    Contact insertNew(Contact c);
+
     EventBus *m_bus;
 };

@@ -52,18 +52,7 @@ QLineEdit *ContactDialog::addField(const QString &key, const QString &label, con
     edit->setPlaceholderText(placeholder);
     m_edits.insert(key, edit);
 
-    auto *error = new QLabel(this);
-    error->setObjectName(key + QLatin1String("Error"));
-    error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    error->setWordWrap(true);
-    error->hide();
-    m_errors.insert(key, error);
-
-    auto *cell = new QVBoxLayout;
-    cell->setSpacing(2);
-    cell->addWidget(edit);
-    cell->addWidget(error);
-    m_form->addRow(label, cell);
+    m_form->addRow(label, m_errors.cell(edit, {key}, this));
     return edit;
 }
 
@@ -72,12 +61,7 @@ void ContactDialog::build()
     setObjectName(QStringLiteral("contactDialog"));
     auto *layout = new QVBoxLayout(this);
 
-    m_formError = new QLabel(this);
-    m_formError->setObjectName(QStringLiteral("formError"));
-    m_formError->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
-    m_formError->setWordWrap(true);
-    m_formError->hide();
-    layout->addWidget(m_formError);
+    layout->addWidget(m_errors.createFormLabel(this));
 
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -100,30 +84,12 @@ void ContactDialog::build()
     m_source->setInsertPolicy(QComboBox::NoInsert);
     m_source->addItems({QString(), QStringLiteral("manual"), QStringLiteral("whatsapp"), QStringLiteral("instagram"),
                         QStringLiteral("telegram"), QStringLiteral("widget"), QStringLiteral("import")});
-    auto *sourceError = new QLabel(this);
-    sourceError->setObjectName(QStringLiteral("sourceError"));
-    sourceError->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    sourceError->hide();
-    m_errors.insert(QStringLiteral("source"), sourceError);
-    auto *sourceCell = new QVBoxLayout;
-    sourceCell->setSpacing(2);
-    sourceCell->addWidget(m_source);
-    sourceCell->addWidget(sourceError);
-    m_form->addRow(tr("Source:"), sourceCell);
+    m_form->addRow(tr("Source:"), m_errors.cell(m_source, {QStringLiteral("source")}, this));
 
     m_leadScore = new QSpinBox(this);
     m_leadScore->setObjectName(QStringLiteral("leadScoreSpin"));
     m_leadScore->setRange(0, 100);
-    auto *scoreError = new QLabel(this);
-    scoreError->setObjectName(QStringLiteral("leadScoreError"));
-    scoreError->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    scoreError->hide();
-    m_errors.insert(QStringLiteral("leadScore"), scoreError);
-    auto *scoreCell = new QVBoxLayout;
-    scoreCell->setSpacing(2);
-    scoreCell->addWidget(m_leadScore);
-    scoreCell->addWidget(scoreError);
-    m_form->addRow(tr("Lead score:"), scoreCell);
+    m_form->addRow(tr("Lead score:"), m_errors.cell(m_leadScore, {QStringLiteral("leadScore")}, this));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->setObjectName(QStringLiteral("buttons"));
@@ -209,7 +175,7 @@ QJsonObject ContactDialog::body() const
 
 void ContactDialog::accept()
 {
-    clearErrors();
+    m_errors.clear();
     const QJsonObject request = body();
     try {
         if (isEditing()) {
@@ -228,7 +194,7 @@ void ContactDialog::accept()
     QDialog::accept();
 }
 
-QLabel *ContactDialog::errorLabelFor(const QString &detailKey) const
+QString ContactDialog::fieldOf(const QString &detailKey)
 {
     // Details name a field as the API does: "email", "address.city", "tags[2]", "address".
     QString key = detailKey;
@@ -239,41 +205,17 @@ QLabel *ContactDialog::errorLabelFor(const QString &detailKey) const
         key = key.mid(8);
     else if (key == QLatin1String("address"))
         key = QStringLiteral("street");
-    return m_errors.value(key);
-}
-
-void ContactDialog::clearErrors()
-{
-    m_formError->clear();
-    m_formError->hide();
-    for (QLabel *label : std::as_const(m_errors)) {
-        label->clear();
-        label->hide();
-    }
+    return key;
 }
 
 void ContactDialog::showError(const QString &message, const QJsonObject &details)
 {
-    QStringList unplaced;
-    QWidget *firstBad = nullptr;
-    for (auto it = details.begin(); it != details.end(); ++it) {
-        const QString text = it.value().isString() ? it.value().toString() : message;
-        QLabel *label = errorLabelFor(it.key());
-        if (!label) {
-            unplaced << tr("%1: %2").arg(it.key(), text);
-            continue;
-        }
-        label->setText(label->text().isEmpty() ? text : label->text() + QLatin1Char('\n') + text);
-        label->show();
-        if (!firstBad) {
-            const QString key = label->objectName().chopped(5); // "…Error"
-            firstBad = m_edits.value(key);
-            if (!firstBad)
-                firstBad = key == QLatin1String("source") ? static_cast<QWidget *>(m_source) : m_leadScore;
-        }
-    }
-    m_formError->setText(unplaced.isEmpty() ? message : message + QLatin1Char('\n') + unplaced.join(QLatin1Char('\n')));
-    m_formError->show();
+    const QString key = m_errors.show(message, details, &ContactDialog::fieldOf, FieldErrors::ListUnplaced);
+    QWidget *firstBad = m_edits.value(key);
+    if (!firstBad && key == QLatin1String("source"))
+        firstBad = m_source;
+    else if (!firstBad && key == QLatin1String("leadScore"))
+        firstBad = m_leadScore;
     if (firstBad)
         firstBad->setFocus();
 }

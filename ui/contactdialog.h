@@ -1,6 +1,7 @@
 #pragma once
 
 #include "contact.h"
+#include "fielderrors.h"
 
 #include <QDialog>
 #include <QHash>
@@ -41,8 +42,8 @@ private:
     void build();
     void load(const Contact &c);
     QLineEdit *addField(const QString &key, const QString &label, const QString &placeholder = {});
-    QLabel *errorLabelFor(const QString &detailKey) const;
-    void clearErrors();
+    // The field whose label shows an error detail.
+    static QString fieldOf(const QString &detailKey);
     void showError(const QString &message, const QJsonObject &details);
 
     ContactRepository &m_contacts;
@@ -50,9 +51,8 @@ private:
     Contact m_saved;
 
     QFormLayout *m_form = nullptr;
-    QLabel *m_formError = nullptr;
     QHash<QString, QLineEdit *> m_edits; // JSON key ("firstName", "street", …) -> field
-    QHash<QString, QLabel *> m_errors;   // JSON key -> the red label under its field
+    FieldErrors m_errors;                // the red labels, keyed by JSON key
     QComboBox *m_source = nullptr;
     QSpinBox *m_leadScore = nullptr;
 };

@@ -44,38 +44,15 @@ DealEditDialog::DealEditDialog(DealRepository &deals, const Deal &deal, QWidget 
     load(deal);
 }
 
-QLabel *DealEditDialog::addErrorLabel(const QString &key)
-{
-    auto *error = new QLabel(this);
-    error->setObjectName(key + QLatin1String("Error"));
-    error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    error->setWordWrap(true);
-    error->hide();
-    m_errors.insert(key, error);
-    return error;
-}
-
 void DealEditDialog::build(const QString &pipelineId)
 {
     setObjectName(QStringLiteral("dealEditDialog"));
     auto *layout = new QVBoxLayout(this);
-    m_formError = new QLabel(this);
-    m_formError->setObjectName(QStringLiteral("formError"));
-    m_formError->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
-    m_formError->setWordWrap(true);
-    m_formError->hide();
-    layout->addWidget(m_formError);
+    layout->addWidget(m_errors.createFormLabel(this));
     m_form = new QFormLayout;
     layout->addLayout(m_form);
 
-    auto cell = [this](QWidget *w, const QStringList &keys) {
-        auto *box = new QVBoxLayout;
-        box->setSpacing(2);
-        box->addWidget(w);
-        for (const QString &key : keys)
-            box->addWidget(addErrorLabel(key));
-        return box;
-    };
+    auto cell = [this](QWidget *w, const QStringList &keys) { return m_errors.cell(w, keys, this); };
     auto row = [this](std::initializer_list<QWidget *> widgets) {
         auto *w = new QWidget(this);
         auto *h = new QHBoxLayout(w);
@@ -269,28 +246,14 @@ QJsonObject DealEditDialog::body() const
     return changed;
 }
 
-void DealEditDialog::clearErrors()
-{
-    m_formError->hide();
-    for (QLabel *label : std::as_const(m_errors))
-        label->hide();
-}
-
 void DealEditDialog::showError(const QString &message, const QJsonObject &details)
 {
-    m_formError->setText(message);
-    m_formError->show();
-    for (auto it = details.begin(); it != details.end(); ++it) {
-        if (QLabel *label = m_errors.value(it.key())) {
-            label->setText(it.value().toString());
-            label->show();
-        }
-    }
+    m_errors.show(message, details);
 }
 
 void DealEditDialog::accept()
 {
-    clearErrors();
+    m_errors.clear();
     try {
         const QJsonObject b = body();
         if (isEditing())

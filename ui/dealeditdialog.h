@@ -1,6 +1,7 @@
 #pragma once
 
 #include "deal.h"
+#include "fielderrors.h"
 #include "pipeline.h"
 
 #include <QDialog>
@@ -48,8 +49,6 @@ private:
     void load(const Deal &d);
     void fillStages(const QString &select);
     void onStageChosen();
-    QLabel *addErrorLabel(const QString &key);
-    void clearErrors();
     void showError(const QString &message, const QJsonObject &details);
 
     DealRepository &m_deals;
@@ -58,8 +57,7 @@ private:
     QVector<Pipeline> m_pipelines;
 
     QFormLayout *m_form = nullptr;
-    QLabel *m_formError = nullptr;
-    QHash<QString, QLabel *> m_errors; // detail key -> the label under its field
+    FieldErrors m_errors;
     QLineEdit *m_name = nullptr;
     QDoubleSpinBox *m_value = nullptr;
     QComboBox *m_currency = nullptr;

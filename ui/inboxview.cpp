@@ -6,6 +6,7 @@
 #include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
+#include "inboxcomposer.h"
 #include "taskdialog.h"
 #include "taskrepository.h"
 #include "userrepository.h"
@@ -358,12 +359,16 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     tagsRow->addWidget(m_addTag);
     rightLayout->addLayout(tagsRow);
     rightLayout->addWidget(m_thread, 1);
-    rightLayout->addWidget(m_error);
+    m_composerExtras = new InboxComposer(this);
+    rightLayout->addWidget(m_composerExtras);
     m_composerRow = new QHBoxLayout;
     m_composerRow->addWidget(m_quickButton);
+    m_composerRow->addWidget(m_composerExtras->attachButton());
+    m_composerRow->addWidget(m_composerExtras->templateButton());
     m_composerRow->addWidget(m_composer, 1);
     m_composerRow->addWidget(m_send);
     rightLayout->addLayout(m_composerRow);
+    rightLayout->addWidget(m_error); // errors show under the composer
 
     m_contactPanel = new InboxContactPanel(bus, this);
     m_contactPanel->setMinimumWidth(200);
@@ -405,6 +410,10 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     connect(m_send, &QPushButton::clicked, this, &InboxView::send);
     connect(m_composer, &QLineEdit::returnPressed, this, &InboxView::send);
     connect(m_composer, &QLineEdit::textChanged, this, [this] { m_error->hide(); });
+    connect(m_composerExtras, &InboxComposer::errorOccurred, this, &InboxView::showError);
+    connect(m_composerExtras, &InboxComposer::errorCleared, m_error, &QLabel::hide);
+    m_composerExtras->watchDrops(m_thread->viewport());
+    m_composerExtras->watchDrops(m_composer);
     connect(m_close, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("closed")); });
     connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
     connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
@@ -654,9 +663,11 @@ void InboxView::reloadThread()
     }
     m_contactPanel->showContact(has ? v->contactId : QString());
     if (!has) {
+        m_composerExtras->setConversation(std::nullopt, QString());
         m_header->setText(tr("Select a conversation"));
         return;
     }
+    QString lastIncomingAt;
     QString header = tr("%1 · %2 · %3").arg(v->contactName(), v->channel, v->status);
     if (!v->assignedName.isEmpty())
         header += QLatin1String(" · ") + tr("assigned to %1").arg(v->assignedName);
@@ -672,7 +683,10 @@ void InboxView::reloadThread()
         item->setTextAlignment(outgoing ? Qt::AlignRight : Qt::AlignLeft);
         if (outgoing)
             item->setToolTip(m.sender.name);
+        else
+            lastIncomingAt = m.createdAt;
     }
+    m_composerExtras->setConversation(v, lastIncomingAt);
     m_thread->scrollToBottom();
 }
 
@@ -756,6 +770,13 @@ void InboxView::assignTo(int index)
 void InboxView::send()
 {
     const QString text = m_composer->text().trimmed();
+    if (!m_currentId.isEmpty() && m_composerExtras->hasPending()) {
+        // An attachment (with the text as its caption) or a chosen template goes instead of the text.
+        if (m_composerExtras->sendPending(m_currentId, text) == InboxComposer::SendResult::FileSent)
+            m_composer->clear();
+        reload();
+        return;
+    }
     if (text.isEmpty() || m_currentId.isEmpty() || !m_sender)
         return;
     try {

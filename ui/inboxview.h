@@ -14,6 +14,7 @@
 class ContactRepository;
 class DealRepository;
 class EventBus;
+class InboxComposer;
 class TaskRepository;
 class QCheckBox;
 class QComboBox;
@@ -132,6 +133,8 @@ public:
     InboxContactPanel *contactPanel() const { return m_contactPanel; }
     // Where a later composer part (attachments, templates) adds its buttons.
     QHBoxLayout *composerRow() const { return m_composerRow; }
+    // Attachments, templates and the 24-hour hint of the composer (their senders are set on it).
+    InboxComposer *composerExtras() const { return m_composerExtras; }
     // The signed-in agent ("Assign to me"); empty disables the button.
     void setCurrentUser(const QString &userId, const QString &name);
 
@@ -185,6 +188,7 @@ private:
     QToolButton *m_quickButton = nullptr;
     QMenu *m_quickMenu = nullptr;
     QHBoxLayout *m_composerRow = nullptr;
+    InboxComposer *m_composerExtras = nullptr;
     InboxContactPanel *m_contactPanel = nullptr;
     QListWidget *m_list = nullptr;
     QLabel *m_header = nullptr;

@@ -39,37 +39,15 @@ TaskDialog::TaskDialog(TaskRepository &tasks, const Task &task, QWidget *parent)
     load(task);
 }
 
-QLabel *TaskDialog::addErrorLabel(const QString &key)
-{
-    auto *error = new QLabel(this);
-    error->setObjectName(key + QLatin1String("Error"));
-    error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    error->setWordWrap(true);
-    error->hide();
-    m_errors.insert(key, error);
-    return error;
-}
-
 void TaskDialog::build()
 {
     setObjectName(QStringLiteral("taskDialog"));
     auto *layout = new QVBoxLayout(this);
-    m_formError = new QLabel(this);
-    m_formError->setObjectName(QStringLiteral("formError"));
-    m_formError->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
-    m_formError->setWordWrap(true);
-    m_formError->hide();
-    layout->addWidget(m_formError);
+    layout->addWidget(m_errors.createFormLabel(this));
     m_form = new QFormLayout;
     layout->addLayout(m_form);
 
-    auto cell = [this](QWidget *w, const QString &key) {
-        auto *box = new QVBoxLayout;
-        box->setSpacing(2);
-        box->addWidget(w);
-        box->addWidget(addErrorLabel(key));
-        return box;
-    };
+    auto cell = [this](QWidget *w, const QString &key) { return m_errors.cell(w, {key}, this); };
     auto row = [](std::initializer_list<QWidget *> widgets) {
         auto *w = new QWidget;
         auto *h = new QHBoxLayout(w);
@@ -111,7 +89,7 @@ void TaskDialog::build()
     m_status->addItem(tr("Cancelled"), QStringLiteral("cancelled"));
     m_form->addRow(tr("Type:"),
                    row({m_type, new QLabel(tr("Priority:")), m_priority, new QLabel(tr("Status:")), m_status}));
-    m_form->addRow(QString(), addErrorLabel(QStringLiteral("status")));
+    m_form->addRow(QString(), m_errors.addLabel(QStringLiteral("status"), this));
 
     m_hasDue = new QCheckBox(tr("Due"), this);
     m_hasDue->setObjectName(QStringLiteral("hasDueCheck"));
@@ -329,30 +307,17 @@ QJsonObject TaskDialog::body() const
     return b;
 }
 
-void TaskDialog::clearErrors()
-{
-    m_formError->hide();
-    for (QLabel *label : std::as_const(m_errors))
-        label->hide();
-}
-
 void TaskDialog::showError(const QString &message, const QJsonObject &details)
 {
-    m_formError->setText(message);
-    m_formError->show();
-    for (auto it = details.begin(); it != details.end(); ++it) {
-        const QString key = it.key().section(QLatin1Char('.'), 0, 0);
-        if (QLabel *label = m_errors.value(key)) {
-            label->setText(it.key().contains(QLatin1Char('.')) ? it.key() + QLatin1Char(' ') + it.value().toString()
-                                                               : it.value().toString());
-            label->show();
-        }
-    }
+    // A nested detail ("recurrence.interval") shows under its first part, with its key.
+    m_errors.show(
+        message, details, [](const QString &key) { return key.section(QLatin1Char('.'), 0, 0); },
+        FieldErrors::ShowNestedKeys);
 }
 
 void TaskDialog::accept()
 {
-    clearErrors();
+    m_errors.clear();
     try {
         if (isEditing())
             m_saved = m_tasks.update(m_original.id, body()).task;

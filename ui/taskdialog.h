@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fielderrors.h"
 #include "task.h"
 
 #include <QDialog>
@@ -43,8 +44,6 @@ signals:
 private:
     void build();
     void load(const Task &t);
-    QLabel *addErrorLabel(const QString &key);
-    void clearErrors();
     void showError(const QString &message, const QJsonObject &details);
     void updateEnabled();
 
@@ -53,8 +52,7 @@ private:
     Task m_saved;
 
     QFormLayout *m_form = nullptr;
-    QLabel *m_formError = nullptr;
-    QHash<QString, QLabel *> m_errors; // first part of the detail key -> label
+    FieldErrors m_errors;
     QLineEdit *m_title = nullptr;
     QPlainTextEdit *m_description = nullptr;
     QComboBox *m_type = nullptr;

@@ -55,6 +55,9 @@ struct ChannelsConfig
     int timeoutSeconds = 30;       // channels/timeoutSeconds: one provider request
     int pollIntervalMs = 1000;     // channels/pollIntervalMs: the send queue besides event-bus wake-ups
     int probeIntervalSeconds = 30; // channels/probeIntervalSeconds: how often a down provider is probed
+    // DATA/media, where uploaded files live (set by the app): WhatsApp uploads a message's file from
+    // here (POST /{phoneNumberId}/media) and sends it by id; empty: media go by link only.
+    QString mediaDir;
 
     // The send limit of a channel per second; 0 for unlimited.
     int sendPerSecond(const QString &channel) const

@@ -17,13 +17,11 @@ QList<ChannelConnector *> ChannelConnectors::create(const ChannelsConfig &config
 {
     QList<ChannelConnector *> connectors;
     if (config.whatsapp.configured())
-        connectors << new WhatsAppConnector(config.whatsapp, config.timeoutSeconds, parent);
+        connectors << new WhatsAppConnector(config.whatsapp, config.timeoutSeconds, parent, config.mediaDir);
     if (config.instagram.configured())
         connectors << new InstagramConnector(config.instagram, config.timeoutSeconds, parent);
     if (config.telegram.configured())
         connectors << new TelegramConnector(config.telegram, config.timeoutSeconds, parent);
-    Q_UNUSED(config);
-    Q_UNUSED(parent);
     return connectors;
 }
 
@@ -101,7 +99,8 @@ void ChannelDispatcher::tick()
             continue;
         }
         const int limit = m_registry->config().sendPerSecond(channel);
-        while (!state.window.empty() && state.window.front() <= now - 1000)
+        // A 1 ms margin: a send starts a moment after its stamp.
+        while (!state.window.empty() && state.window.front() < now - 1000)
             state.window.pop_front();
         int budget = kMaxInFlight - int(state.inFlight.size());
         if (limit > 0)
@@ -119,14 +118,15 @@ void ChannelDispatcher::tick()
                     break;
                 if (state.inFlight.contains(send.message.id))
                     continue;
-                state.window.push_back(now);
+                // Stamped when it starts (not at the round's start): the round may take a while.
+                state.window.push_back(nowMs());
                 state.inFlight.insert(send.message.id);
                 --budget;
                 start(it.value(), send);
             }
         }
         if (limit > 0 && int(state.window.size()) >= limit) {
-            earliest = qMin(earliest, state.window.front() + 1000);
+            earliest = qMin(earliest, state.window.front() + 1001);
         } else if (budget > 0) {
             // Nothing more due now: the next deferred retry, if any.
             try {

@@ -1,8 +1,11 @@
 #include "whatsappconnector.h"
 
 #include "graphapi.h"
+#include "mediarepository.h"
 #include "providerclient.h"
 
+#include <QFile>
+#include <QHttpMultiPart>
 #include <QJsonArray>
 #include <QPointer>
 #include <QTimer>
@@ -41,14 +44,17 @@ QJsonArray graphComponents(const QJsonArray &components)
 
 } // namespace
 
-WhatsAppConnector::WhatsAppConnector(const WhatsAppConfig &config, int timeoutSeconds, QObject *parent)
+WhatsAppConnector::WhatsAppConnector(const WhatsAppConfig &config, int timeoutSeconds, QObject *parent,
+                                     QString mediaDir)
     : ChannelConnector(parent)
     , m_config(config)
     , m_client(new ProviderClient(config.apiBaseUrl, timeoutSeconds, this))
+    , m_mediaDir(std::move(mediaDir))
 {
 }
 
-QJsonObject WhatsAppConnector::requestBody(const Message &message, const QString &to, QString *why)
+QJsonObject WhatsAppConnector::requestBody(const Message &message, const QString &to, QString *why,
+                                           const QString &uploadedId)
 {
     const QString recipient = digitsOnly(to);
     if (recipient.isEmpty()) {
@@ -69,10 +75,14 @@ QJsonObject WhatsAppConnector::requestBody(const Message &message, const QString
         content = {{QStringLiteral("body"), message.text}, {QStringLiteral("preview_url"), false}};
     } else if (type == QLatin1String("image") || type == QLatin1String("video") || type == QLatin1String("document") ||
                type == QLatin1String("audio")) {
-        *why = GraphApi::mediaUrlProblem(message.mediaUrl, type);
-        if (!why->isEmpty())
-            return {};
-        content = {{QStringLiteral("link"), message.mediaUrl}};
+        if (uploadedId.isEmpty()) {
+            *why = GraphApi::mediaUrlProblem(message.mediaUrl, type);
+            if (!why->isEmpty())
+                return {};
+            content = {{QStringLiteral("link"), message.mediaUrl}};
+        } else {
+            content = {{QStringLiteral("id"), uploadedId}};
+        }
         // Audio takes a link only; the others a caption, a document also its file name.
         const QString caption = message.caption.isEmpty() ? message.text : message.caption;
         if (type != QLatin1String("audio") && !caption.isEmpty())
@@ -116,6 +126,29 @@ QJsonObject WhatsAppConnector::requestBody(const Message &message, const QString
 
 void WhatsAppConnector::send(const Message &message, const QString &to, std::function<void(const SendOutcome &)> done)
 {
+    const QString &type = message.type;
+    const bool media = type == QLatin1String("image") || type == QLatin1String("video") ||
+                       type == QLatin1String("document") || type == QLatin1String("audio");
+    const QString mediaId = message.payload.value(QLatin1String("mediaId")).toString();
+    if (media && !mediaId.isEmpty() && !m_mediaDir.isEmpty() &&
+        (m_uploaded.contains(mediaId) || MediaRepository(m_mediaDir).find(mediaId))) {
+        QPointer<WhatsAppConnector> self(this);
+        upload(mediaId, [self, message, to, done](const QString &id, const SendOutcome &failure) {
+            if (!self)
+                return;
+            if (id.isEmpty()) {
+                done(failure);
+                return;
+            }
+            QString why;
+            const QJsonObject body = requestBody(message, to, &why, id);
+            if (body.isEmpty())
+                done(SendOutcome::failed(why));
+            else
+                self->post(body, done);
+        });
+        return;
+    }
     QString why;
     const QJsonObject body = requestBody(message, to, &why);
     if (body.isEmpty()) {
@@ -123,6 +156,63 @@ void WhatsAppConnector::send(const Message &message, const QString &to, std::fun
         QTimer::singleShot(0, this, [done = std::move(done), why] { done(SendOutcome::failed(why)); });
         return;
     }
+    post(body, std::move(done));
+}
+
+void WhatsAppConnector::upload(const QString &mediaId,
+                               std::function<void(const QString &id, const SendOutcome &failure)> done)
+{
+    if (const QString known = m_uploaded.value(mediaId); !known.isEmpty()) {
+        QTimer::singleShot(0, this, [done = std::move(done), known] { done(known, {}); });
+        return;
+    }
+    MediaRepository repository(m_mediaDir);
+    const std::optional<Media> media = repository.find(mediaId);
+    QFile file(repository.filePath(mediaId));
+    if (!media || !file.open(QIODevice::ReadOnly)) {
+        QTimer::singleShot(0, this, [done = std::move(done), mediaId] {
+            done({}, SendOutcome::failed(QStringLiteral("media %1 is no longer stored").arg(mediaId)));
+        });
+        return;
+    }
+    auto *multipart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    QHttpPart product;
+    product.setHeader(QNetworkRequest::ContentDispositionHeader,
+                      QStringLiteral("form-data; name=\"messaging_product\""));
+    product.setBody(QByteArrayLiteral("whatsapp"));
+    QHttpPart typePart;
+    typePart.setHeader(QNetworkRequest::ContentDispositionHeader, QStringLiteral("form-data; name=\"type\""));
+    typePart.setBody(media->mimeType.toUtf8());
+    QHttpPart filePart;
+    QString safeName = media->filename;
+    safeName.replace(QLatin1Char('"'), QLatin1Char('_'));
+    filePart.setHeader(QNetworkRequest::ContentDispositionHeader,
+                       QStringLiteral("form-data; name=\"file\"; filename=\"%1\"").arg(safeName));
+    filePart.setHeader(QNetworkRequest::ContentTypeHeader, media->mimeType.toUtf8());
+    filePart.setBody(file.readAll());
+    multipart->append(product);
+    multipart->append(typePart);
+    multipart->append(filePart);
+    QNetworkRequest request = m_client->request(QLatin1Char('/') + m_config.phoneNumberId + QStringLiteral("/media"));
+    ProviderClient::setBearer(request, m_config.accessToken);
+    QPointer<WhatsAppConnector> self(this);
+    m_client->postMultipart(request, multipart, [self, mediaId, done = std::move(done)](const ProviderReply &reply) {
+        const QString id = reply.json.value(QLatin1String("id")).toString();
+        const SendOutcome outcome = GraphApi::outcome(reply, id, self ? self->m_throttleSeconds : 1);
+        if (outcome.kind != SendOutcome::Sent) {
+            SendOutcome failure = outcome;
+            failure.error = QStringLiteral("media upload: ") + outcome.error;
+            done({}, failure);
+            return;
+        }
+        if (self)
+            self->m_uploaded.insert(mediaId, id);
+        done(id, {});
+    });
+}
+
+void WhatsAppConnector::post(const QJsonObject &body, std::function<void(const SendOutcome &)> done)
+{
     QNetworkRequest request =
         m_client->request(QLatin1Char('/') + m_config.phoneNumberId + QStringLiteral("/messages"));
     ProviderClient::setBearer(request, m_config.accessToken);

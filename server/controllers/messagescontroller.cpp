@@ -5,6 +5,7 @@
 #include "api/schemas.h"
 #include "bulksend.h"
 #include "channels/channelsender.h"
+#include "channels/outgoing.h"
 #include "contactrepository.h"
 #include "controllers/conversationscontroller.h"
 #include "conversationrepository.h"
@@ -219,19 +220,14 @@ ApiResponse MessagesController::sendFile(ApiRequest &request)
     const Conversation conversation = m_conversations->get(conversationId);
     m_sender->checkAvailable(conversation.channel);
     const MultipartPart &file = m_media->filePart(form);
-    const Media media = m_media->store(file, request, conversation.id);
-
-    MessageContent content;
-    content.type = media.kind;
-    content.mediaUrl = m_media->url(media);
-    content.filename = media.filename;
-    content.caption = caption;
-    content.text = caption;
-    content.payload = {{QStringLiteral("mediaId"), media.id},
-                       {QStringLiteral("mimeType"), media.mimeType},
-                       {QStringLiteral("size"), double(media.size)}};
-    const Message m = m_sender->send(conversation.id, content, MessagingApi::senderOf(request));
-    m_media->repository().linkMessage(media.id, m.id);
+    OutgoingMessages::FileToSend upload;
+    upload.bytes = file.body;
+    upload.filename = file.filename;
+    upload.declaredType = file.mimeType();
+    upload.caption = caption;
+    upload.uploadedBy = request.principal.id;
+    const Message m =
+        OutgoingMessages::sendFile(*m_sender, *m_media, conversation.id, upload, MessagingApi::senderOf(request));
     return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
 }
 
@@ -461,12 +457,7 @@ ApiResponse MessagesController::sendTemplate(ApiRequest &request)
     const QString channel = directChannel(request.body, QStringLiteral("whatsapp"));
     const TemplateChoice choice = chooseTemplate(request.body);
     const QString conversationId = directConversation(request, channel);
-    MessageContent content;
-    content.type = QStringLiteral("template");
-    content.text = choice.text;
-    content.payload = {{QStringLiteral("templateName"), choice.tpl.name},
-                       {QStringLiteral("templateLanguage"), choice.tpl.language},
-                       {QStringLiteral("components"), choice.components}};
+    const MessageContent content = OutgoingMessages::templateContent(choice.tpl, choice.components);
     const Message m = m_sender->send(conversationId, content, MessagingApi::senderOf(request), {false, 0});
     return ApiResponse::created(m.toJson(), QStringLiteral("Template message sent"));
 }

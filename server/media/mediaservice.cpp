@@ -43,14 +43,19 @@ const MultipartPart &MediaService::filePart(const MultipartForm &form) const
     if (!part.hasFilename)
         throw ApiError::unprocessable(QStringLiteral("file must be a file part (Content-Disposition with a filename)"),
                                       {{QStringLiteral("file"), QStringLiteral("must be a file")}});
-    if (part.body.size() > m_config.maxUploadBytes)
+    checkSize(part.body.size());
+    return part;
+}
+
+void MediaService::checkSize(qint64 size) const
+{
+    if (size > m_config.maxUploadBytes)
         throw ApiError(413, QStringLiteral("PAYLOAD_TOO_LARGE"),
                        QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes),
                        {{QStringLiteral("maxBytes"), double(m_config.maxUploadBytes)}});
-    if (part.body.isEmpty())
+    if (size <= 0)
         throw ApiError(422, QStringLiteral("EMPTY_FILE"), QStringLiteral("The file is empty"),
                        {{QStringLiteral("file"), QStringLiteral("is empty")}});
-    return part;
 }
 
 Media MediaService::store(const MultipartPart &file, const ApiRequest &request, const QString &conversationId)

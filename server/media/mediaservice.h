@@ -28,6 +28,8 @@ public:
     // Checks the `file` part without storing it: 422 when missing, given twice, not a file or empty;
     // 413 above media/maxUploadBytes.
     const MultipartPart &filePart(const MultipartForm &form) const;
+    // 413 PAYLOAD_TOO_LARGE (details.maxBytes) above media/maxUploadBytes, 422 EMPTY_FILE when empty.
+    void checkSize(qint64 size) const;
     // Stores the (checked) file part; 422 MEDIA_TYPE_MISMATCH when its bytes contradict its type.
     Media store(const MultipartPart &file, const ApiRequest &request, const QString &conversationId = {});
     // The absolute URL of stored media (needs the token, known right after store()).

@@ -40,31 +40,21 @@ class TestMediaApi : public QObject
 
 private:
     std::unique_ptr<TempDatabase> m_db;
-    EventBus m_bus;
-    std::unique_ptr<ApiServer> m_server;
+    std::unique_ptr<TestServer> m_server;
     QString m_key;
 
     void startServer(qint64 maxUploadBytes = 16 * 1024 * 1024, const QString &publicBaseUrl = {})
     {
-        if (m_server)
-            m_server->stop(2000);
-        ServerConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        config.dataDir = m_db->dir();
-        config.rateLimitPerMinute = 0;
-        config.jwtKey = QByteArray("test-signing-key-0123456789abcdef");
-        config.media.maxUploadBytes = maxUploadBytes;
-        config.media.publicBaseUrl = publicBaseUrl;
-        m_server = std::make_unique<ApiServer>(config, &m_bus);
-        QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+        m_server.reset();
+        m_server = std::make_unique<TestServer>(m_db->dir(), [&](ServerConfig &c) {
+            c.media.maxUploadBytes = maxUploadBytes;
+            c.media.publicBaseUrl = publicBaseUrl;
+        });
     }
 
     std::unique_ptr<ApiClient> client(const QString &token = {})
     {
-        QFile f(m_db->dir() + QStringLiteral("/tls/cert.pem"));
-        f.open(QIODevice::ReadOnly);
-        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), QSslCertificate(f.readAll(), QSsl::Pem));
+        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
         if (!token.isEmpty())
             c->setToken(token);
         return c;
@@ -99,13 +89,11 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         startServer();
-        m_key = ApiKeyRepository().create(QStringLiteral("test"), {QStringLiteral("*")}).secret;
+        m_key = m_server->createApiKey();
     }
 
     void cleanup()
     {
-        if (m_server)
-            m_server->stop(2000);
         m_server.reset();
         m_db.reset();
     }
@@ -293,9 +281,7 @@ private Q_SLOTS:
         QNetworkAccessManager nam;
         QNetworkRequest request(QUrl(r.data().value("url").toString()));
         QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        QFile f(m_db->dir() + QStringLiteral("/tls/cert.pem"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        ssl.addCaCertificate(QSslCertificate(f.readAll(), QSsl::Pem));
+        ssl.addCaCertificate(m_server->certificate());
         request.setSslConfiguration(ssl);
         std::unique_ptr<QNetworkReply> reply(nam.head(request));
         QSignalSpy finished(reply.get(), &QNetworkReply::finished);
@@ -431,7 +417,7 @@ private Q_SLOTS:
 
     void openApiDescribesMultipartBodies()
     {
-        const QJsonObject doc = m_server->openApi();
+        const QJsonObject doc = m_server->server().openApi();
         const QJsonObject paths = doc.value("paths").toObject();
         for (const QString &path :
              {QStringLiteral("/api/v1/media/upload"), QStringLiteral("/api/v1/messages/send-file")}) {
@@ -477,7 +463,7 @@ private Q_SLOTS:
         f.setFileTime(QDateTime::currentDateTimeUtc().addDays(-1), QFileDevice::FileModificationTime);
         f.close();
 
-        MediaCleaner cleaner(m_db->dir() + "/media", &m_bus);
+        MediaCleaner cleaner(m_db->dir() + "/media", &m_server->bus());
         QCOMPARE(cleaner.cleanNow(), 1);
         QVERIFY(!QFile::exists(m_db->dir() + "/media/" + expired));
         QVERIFY(QFile::exists(m_db->dir() + "/media/" + kept));

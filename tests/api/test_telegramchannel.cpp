@@ -4,14 +4,13 @@
 // (contact + conversation + message.received, offset confirmed, a re-delivered update recorded
 // once, 409 logged once), the webhook mode (secret ok / 403, setWebhook at start) and 503 when
 // the channel is not configured.
-#include "channels/channeldispatcher.h"
 #include "channels/telegramconnector.h"
 #include "channels/telegrampoller.h"
+#include "channeltestrig.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
 #include "database.h"
 #include "faketelegram.h"
-#include "testsupport.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -22,12 +21,7 @@
 namespace {
 const QString kSecret = QStringLiteral("s3cret-Token_1");
 
-int count(const QString &sql, const QVariantList &values = {})
-{
-    QSqlQuery q = Database::exec(sql, values);
-    q.next();
-    return q.value(0).toInt();
-}
+using ChannelTest::count;
 
 Message messageOf(const QString &type)
 {
@@ -61,11 +55,8 @@ class TestTelegramChannel : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<ChannelTestRig> m_rig;
     std::unique_ptr<FakeTelegram> m_fake;
-    std::shared_ptr<ChannelRegistry> m_registry;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client;
 
     TelegramConfig telegramConfig() const
     {
@@ -79,17 +70,13 @@ private:
 
     void startServer(bool configured)
     {
-        m_server = std::make_unique<TestServer>(m_db->dir(), [this, configured](ServerConfig &c) {
-            if (configured)
-                c.channels.telegram = telegramConfig();
-            c.channels.retryDelays = {1, 1, 1};
-            c.channels.pollIntervalMs = 50;
-            c.channels.probeIntervalSeconds = 1;
-            c.channelRegistry = std::make_shared<ChannelRegistry>(c.channels);
-        });
-        m_registry = m_server->config().channelRegistry;
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        ChannelsConfig c;
+        if (configured)
+            c.telegram = telegramConfig();
+        c.retryDelays = {1, 1, 1};
+        c.pollIntervalMs = 50;
+        c.probeIntervalSeconds = 1;
+        m_rig->start(c, false);
     }
 
     // A contact with a Telegram conversation on chat `chatId`.
@@ -116,18 +103,16 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
+        m_rig = std::make_unique<ChannelTestRig>();
         m_fake = std::make_unique<FakeTelegram>();
         startServer(true);
     }
 
     void cleanup()
     {
-        m_client.reset();
-        m_server.reset();
-        m_registry.reset();
+        m_rig->stop();
         m_fake.reset();
-        m_db.reset();
+        m_rig.reset();
     }
 
     void sendsEachTypeWithItsRequestShape_data()
@@ -291,9 +276,10 @@ private Q_SLOTS:
 
     void apiSendFlowsThroughDispatcherToSent()
     {
-        ChannelDispatcher dispatcher(m_registry, &m_server->bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
         const QString conv = telegramConversation("777");
-        HttpResult r = m_client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello from Liaison"}});
+        HttpResult r =
+            m_rig->client().post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello from Liaison"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("status").toString(), QString("pending"));
         const QString id = r.data().value("id").toString();
@@ -307,7 +293,7 @@ private Q_SLOTS:
         QCOMPARE(m_fake->problems(), QStringList());
 
         // A location through the direct send of an existing conversation's chat.
-        r = m_client->post(
+        r = m_rig->client().post(
             "/api/v1/messages",
             {{"to", "777"}, {"channel", "telegram"}, {"type", "location"}, {"latitude", 41.0}, {"longitude", 29.0}});
         QCOMPARE(r.status, 201);
@@ -318,12 +304,12 @@ private Q_SLOTS:
 
     void throttledBotWaitsRetryAfter()
     {
-        ChannelDispatcher dispatcher(m_registry, &m_server->bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
         QSignalSpy finished(&dispatcher, &ChannelDispatcher::sendFinished);
         m_fake->throttleSends(1, 2);
         const QString first = telegramConversation("100");
         const QString second = telegramConversation("200");
-        HttpResult r = m_client->post("/api/v1/conversations/" + first + "/messages", {{"text", "one"}});
+        HttpResult r = m_rig->client().post("/api/v1/conversations/" + first + "/messages", {{"text", "one"}});
         QCOMPARE(r.status, 201);
         const QString firstId = r.data().value("id").toString();
         QTRY_VERIFY_WITH_TIMEOUT(finished.size() >= 1, 10000);
@@ -331,7 +317,7 @@ private Q_SLOTS:
         const qint64 throttledAt = m_fake->calls().last().atMs;
         QCOMPARE(m_fake->calls().last().status, 429);
         // Another chat: the whole bot waits too.
-        r = m_client->post("/api/v1/conversations/" + second + "/messages", {{"text", "two"}});
+        r = m_rig->client().post("/api/v1/conversations/" + second + "/messages", {{"text", "two"}});
         QCOMPARE(r.status, 201);
         const QString secondId = r.data().value("id").toString();
         QCOMPARE(waitForStatus(firstId, "sent").delivery.status, QString("sent"));
@@ -344,16 +330,16 @@ private Q_SLOTS:
 
     void blockedBotFailsWithReason()
     {
-        ChannelDispatcher dispatcher(m_registry, &m_server->bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
         m_fake->blockChat("555");
         const QString conv = telegramConversation("555");
-        const HttpResult r = m_client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hi"}});
+        const HttpResult r = m_rig->client().post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hi"}});
         QCOMPARE(r.status, 201);
         const Message m = waitForStatus(r.data().value("id").toString(), "failed");
         QCOMPARE(m.delivery.status, QString("failed"));
         QCOMPARE(m.delivery.failedReason, QString("Telegram: Forbidden: bot was blocked by the user"));
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.failed'"), 1);
-        const HttpResult status = m_client->get("/api/v1/messages/" + m.id + "/status");
+        const HttpResult status = m_rig->client().get("/api/v1/messages/" + m.id + "/status");
         QCOMPARE(status.status, 200);
         QCOMPARE(status.data().value("status").toString(), QString("failed"));
     }
@@ -361,7 +347,7 @@ private Q_SLOTS:
     void pollingRecordsUpdatesOnce()
     {
         m_fake->redeliverConfirmed = true; // as if we stopped before confirming
-        auto poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_server->bus());
+        auto poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_rig->server().bus());
         QSignalSpy handled(poller.get(), &TelegramPoller::updateHandled);
         const qint64 id = m_fake->queueText(4242, "hello there", "Ann", "Smith", "ann_s");
         QTRY_VERIFY_WITH_TIMEOUT(handled.size() >= 1, 10000);
@@ -398,7 +384,7 @@ private Q_SLOTS:
         QVERIFY(stop.elapsed() < 1000);
 
         // A new poller (offset 0) gets the unconfirmed update again: recorded once.
-        poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_server->bus());
+        poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_rig->server().bus());
         QSignalSpy again(poller.get(), &TelegramPoller::updateHandled);
         QTRY_VERIFY_WITH_TIMEOUT(again.size() >= 1, 10000);
         QCOMPARE(again.first().at(0).toLongLong(), id);
@@ -410,7 +396,7 @@ private Q_SLOTS:
 
     void pollingRecordsPhotosLocationsAndButtonTaps()
     {
-        TelegramPoller poller(telegramConfig(), 5, &m_server->bus());
+        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
         QSignalSpy handled(&poller, &TelegramPoller::updateHandled);
         const QJsonObject from{{"id", 31}, {"is_bot", false}, {"first_name", "Bora"}, {"username", "bora"}};
         const QJsonObject chat{{"id", 31}, {"type", "private"}, {"first_name", "Bora"}};
@@ -458,7 +444,7 @@ private Q_SLOTS:
         m_fake->setWebhookUrl("https://elsewhere.example.com/hook");
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression("a webhook is set for this bot"));
         QTest::failOnWarning(QRegularExpression("a webhook is set for this bot"));
-        TelegramPoller poller(telegramConfig(), 5, &m_server->bus());
+        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
         poller.setBackoffUnitMs(5); // 60 "seconds" of backoff: 300 ms
         QSignalSpy polled(&poller, &TelegramPoller::polled);
         QTRY_VERIFY_WITH_TIMEOUT(polled.size() >= 3, 10000);
@@ -474,7 +460,7 @@ private Q_SLOTS:
     void pollingBacksOffOnErrors()
     {
         m_fake->failNext(2, 502);
-        TelegramPoller poller(telegramConfig(), 5, &m_server->bus());
+        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
         poller.setBackoffUnitMs(50);
         QSignalSpy polled(&poller, &TelegramPoller::polled);
         QTRY_VERIFY_WITH_TIMEOUT(polled.size() >= 2, 10000);
@@ -500,22 +486,23 @@ private Q_SLOTS:
         const QByteArray body = QJsonDocument(update).toJson(QJsonDocument::Compact);
         const QList<QPair<QByteArray, QByteArray>> good{{"Content-Type", "application/json"},
                                                         {"X-Telegram-Bot-Api-Secret-Token", kSecret.toUtf8()}};
-        HttpResult r = m_client->call("POST", "/webhooks/telegram", body,
-                                      {{"Content-Type", "application/json"}, {"X-Telegram-Bot-Api-Secret-Token", "x"}});
+        HttpResult r =
+            m_rig->client().call("POST", "/webhooks/telegram", body,
+                                 {{"Content-Type", "application/json"}, {"X-Telegram-Bot-Api-Secret-Token", "x"}});
         QCOMPARE(r.status, 403);
         QCOMPARE(r.json.value("success").toBool(true), false);
         QCOMPARE(r.errorCode(), QString("FORBIDDEN"));
-        r = m_client->call("POST", "/webhooks/telegram", body, {{"Content-Type", "application/json"}});
+        r = m_rig->client().call("POST", "/webhooks/telegram", body, {{"Content-Type", "application/json"}});
         QCOMPARE(r.status, 403);
         QCOMPARE(count("SELECT count(*) FROM messages"), 0);
 
-        r = m_client->call("POST", "/webhooks/telegram", body, good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", body, good);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("recorded").toBool(), true);
         QCOMPARE(count("SELECT count(*) FROM messages WHERE provider_id = '111:42' AND direction = 'incoming'"), 1);
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.received'"), 1);
         // Telegram retrying the same update: recorded once.
-        r = m_client->call("POST", "/webhooks/telegram", body, good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", body, good);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("recorded").toBool(), false);
         QCOMPARE(count("SELECT count(*) FROM messages"), 1);
@@ -525,20 +512,20 @@ private Q_SLOTS:
             {"update_id", 9002},
             {"callback_query",
              QJsonObject{{"id", "77"}, {"from", QJsonObject{{"id", 111}, {"first_name", "Ann"}}}, {"data", "YES"}}}};
-        r = m_client->call("POST", "/webhooks/telegram", QJsonDocument(tap).toJson(), good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", QJsonDocument(tap).toJson(), good);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("method").toString(), QString("answerCallbackQuery"));
         QCOMPARE(r.json.value("callback_query_id").toString(), QString("77"));
         QCOMPARE(count("SELECT count(*) FROM messages WHERE text = 'YES'"), 1);
 
         // Not an Update, not JSON: 400, nothing recorded.
-        r = m_client->call("POST", "/webhooks/telegram", "{\"message\":{}}", good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", "{\"message\":{}}", good);
         QCOMPARE(r.status, 400);
-        r = m_client->call("POST", "/webhooks/telegram", "{\"update_id\":5,\"message\":{\"text\":\"x\"}}", good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", "{\"update_id\":5,\"message\":{\"text\":\"x\"}}", good);
         QCOMPARE(r.status, 400);
-        r = m_client->call("POST", "/webhooks/telegram", "not json", good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", "not json", good);
         QCOMPARE(r.status, 400);
-        r = m_client->call("POST", "/webhooks/telegram", "[1,2]", good);
+        r = m_rig->client().call("POST", "/webhooks/telegram", "[1,2]", good);
         QCOMPARE(r.status, 400);
         QCOMPARE(count("SELECT count(*) FROM messages"), 2);
     }
@@ -548,7 +535,7 @@ private Q_SLOTS:
         TelegramConfig config = telegramConfig();
         config.mode = "webhook";
         config.webhookUrl = "https://crm.example.com/webhooks/telegram";
-        TelegramPoller poller(config, 5, &m_server->bus());
+        TelegramPoller poller(config, 5, &m_rig->server().bus());
         QSignalSpy set(&poller, &TelegramPoller::webhookSet);
         QVERIFY(set.wait(10000));
         QCOMPARE(set.first().at(0).toBool(), true);
@@ -560,17 +547,15 @@ private Q_SLOTS:
 
     void unconfiguredChannelAnswers503()
     {
-        m_client.reset();
-        m_server.reset();
         startServer(false);
         const QString conv = telegramConversation("888");
-        HttpResult r = m_client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hi"}});
+        HttpResult r = m_rig->client().post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hi"}});
         QCOMPARE(r.status, 503);
         QCOMPARE(r.errorCode(), QString("CHANNEL_UNAVAILABLE"));
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QString("Channel unavailable"));
-        r = m_client->post("/api/v1/messages", {{"to", "888"}, {"channel", "telegram"}, {"text", "Hi"}});
+        r = m_rig->client().post("/api/v1/messages", {{"to", "888"}, {"channel", "telegram"}, {"text", "Hi"}});
         QCOMPARE(r.status, 503);
-        r = m_client->call(
+        r = m_rig->client().call(
             "POST", "/webhooks/telegram", "{\"update_id\":1}",
             {{"Content-Type", "application/json"}, {"X-Telegram-Bot-Api-Secret-Token", kSecret.toUtf8()}});
         QCOMPARE(r.status, 503);
@@ -580,7 +565,7 @@ private Q_SLOTS:
 
     void openApiDocumentsTheWebhook()
     {
-        const HttpResult r = m_client->get("/api/v1/openapi.json");
+        const HttpResult r = m_rig->client().get("/api/v1/openapi.json");
         QCOMPARE(r.status, 200);
         QVERIFY(r.json.value("paths").toObject().contains("/webhooks/telegram"));
     }

@@ -6,23 +6,17 @@
 // GET /messages/bulk/:bulkId.
 #include "channels/bulkexpander.h"
 #include "channels/channeldispatcher.h"
+#include "channeltestrig.h"
 #include "contactrepository.h"
 #include "database.h"
 #include "scriptedconnector.h"
 #include "segmentrepository.h"
-#include "testsupport.h"
 
 #include <QJsonArray>
-#include <QSqlQuery>
 #include <QtTest>
 
 namespace {
-int count(const QString &sql)
-{
-    QSqlQuery q = Database::exec(sql);
-    q.next();
-    return q.value(0).toInt();
-}
+using ChannelTest::count;
 
 QJsonArray bodyParameters(const QStringList &texts)
 {
@@ -39,14 +33,11 @@ class TestTemplatesBulkApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::shared_ptr<ChannelRegistry> m_channels;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client;
+    std::unique_ptr<ChannelTestRig> m_rig;
 
     void createOrderTemplate()
     {
-        const HttpResult r = m_client->post(
+        const HttpResult r = m_rig->client().post(
             "/api/v1/templates", {{"name", "order_update"},
                                   {"language", "en_US"},
                                   {"body", "Hello {{1}}, your order {{2}} has shipped."},
@@ -57,33 +48,22 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_db = std::make_unique<TempDatabase>();
+        m_rig = std::make_unique<ChannelTestRig>();
         ChannelsConfig channels;
         channels.whatsapp.phoneNumberId = QStringLiteral("1065");
         channels.whatsapp.accessToken = QStringLiteral("token");
         channels.whatsapp.sendPerSecond = 80;
         channels.retryDelays = {0};
         channels.pollIntervalMs = 50;
-        m_channels = std::make_shared<ChannelRegistry>(channels);
-        m_server =
-            std::make_unique<TestServer>(m_db->dir(), [this](ServerConfig &c) { c.channelRegistry = m_channels; });
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        m_rig->start(channels, false);
     }
 
-    void cleanup()
-    {
-        m_client.reset();
-        m_server.reset();
-        m_channels.reset();
-        Database::closeThreadConnection();
-        m_db.reset();
-    }
+    void cleanup() { m_rig.reset(); }
 
     void templatesCrud()
     {
         createOrderTemplate();
-        HttpResult r = m_client->get("/api/v1/templates");
+        HttpResult r = m_rig->client().get("/api/v1/templates");
         QCOMPARE(r.status, 200);
         const QJsonArray list = r.json.value("data").toArray();
         QCOMPARE(list.size(), 1);
@@ -94,28 +74,28 @@ private Q_SLOTS:
         QVERIFY(id.startsWith(QLatin1String("tpl_")));
 
         // The same name and language again: 409.
-        r = m_client->post("/api/v1/templates", {{"name", "order_update"}, {"language", "en_US"}, {"body", "x"}});
+        r = m_rig->client().post("/api/v1/templates", {{"name", "order_update"}, {"language", "en_US"}, {"body", "x"}});
         QCOMPARE(r.status, 409);
         // Missing body: 422; bad name, gap in placeholders, unknown category: 400.
-        r = m_client->post("/api/v1/templates", {{"name", "a"}, {"language", "tr"}});
+        r = m_rig->client().post("/api/v1/templates", {{"name", "a"}, {"language", "tr"}});
         QCOMPARE(r.status, 422);
         QVERIFY(r.json.value("error").toObject().value("details").toObject().contains("body"));
-        r = m_client->post("/api/v1/templates", {{"name", "Order Update"}, {"language", "tr"}, {"body", "x"}});
+        r = m_rig->client().post("/api/v1/templates", {{"name", "Order Update"}, {"language", "tr"}, {"body", "x"}});
         QCOMPARE(r.status, 400);
-        r = m_client->post("/api/v1/templates", {{"name", "gap"}, {"language", "tr"}, {"body", "{{1}} {{3}}"}});
+        r = m_rig->client().post("/api/v1/templates", {{"name", "gap"}, {"language", "tr"}, {"body", "{{1}} {{3}}"}});
         QCOMPARE(r.status, 400);
-        r = m_client->post("/api/v1/templates",
-                           {{"name", "c"}, {"language", "tr"}, {"body", "x"}, {"category", "spam"}});
+        r = m_rig->client().post("/api/v1/templates",
+                                 {{"name", "c"}, {"language", "tr"}, {"body", "x"}, {"category", "spam"}});
         QCOMPARE(r.status, 400);
 
-        r = m_client->patch("/api/v1/templates/" + id, {{"status", "pending"}});
+        r = m_rig->client().patch("/api/v1/templates/" + id, {{"status", "pending"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QStringLiteral("pending"));
-        QCOMPARE(m_client->get("/api/v1/templates?status=approved").json.value("data").toArray().size(), 0);
-        QCOMPARE(m_client->get("/api/v1/templates?status=nope").status, 400);
-        QCOMPARE(m_client->get("/api/v1/templates/tpl_unknown").status, 404);
-        QCOMPARE(m_client->del("/api/v1/templates/" + id).status, 200);
-        QCOMPARE(m_client->get("/api/v1/templates/" + id).status, 404);
+        QCOMPARE(m_rig->client().get("/api/v1/templates?status=approved").json.value("data").toArray().size(), 0);
+        QCOMPARE(m_rig->client().get("/api/v1/templates?status=nope").status, 400);
+        QCOMPARE(m_rig->client().get("/api/v1/templates/tpl_unknown").status, 404);
+        QCOMPARE(m_rig->client().del("/api/v1/templates/" + id).status, 200);
+        QCOMPARE(m_rig->client().get("/api/v1/templates/" + id).status, 404);
     }
 
     void templateSend()
@@ -128,9 +108,9 @@ private Q_SLOTS:
                         {"index", 0},
                         {"parameters", QJsonArray{QJsonObject{{"type", "payload"}, {"payload", "OK_1"}}}}});
         // No channel (whatsapp by default) and no language (the template's only one).
-        HttpResult r =
-            m_client->post("/api/v1/messages/template",
-                           {{"to", "+90 532 111 22 33"}, {"templateName", "order_update"}, {"components", components}});
+        HttpResult r = m_rig->client().post(
+            "/api/v1/messages/template",
+            {{"to", "+90 532 111 22 33"}, {"templateName", "order_update"}, {"components", components}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("type").toString(), QStringLiteral("template"));
         QCOMPARE(r.data().value("channel").toString(), QStringLiteral("whatsapp"));
@@ -140,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM contacts WHERE phone_e164 = '+905321112233'"), 1);
 
         // The dispatcher hands the template to the connector with its name, language and components.
-        ChannelDispatcher dispatcher(m_channels, &m_server->bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->messages.size(), 1, 5000);
@@ -152,29 +132,30 @@ private Q_SLOTS:
 
         // Errors: unknown template 422, wrong parameter count 400, bad button index 400, bad phone
         // 400, an unconfigured channel 503.
-        r = m_client->post("/api/v1/messages/template", {{"to", "+905321112233"}, {"templateName", "nope"}});
+        r = m_rig->client().post("/api/v1/messages/template", {{"to", "+905321112233"}, {"templateName", "nope"}});
         QCOMPARE(r.status, 422);
-        r = m_client->post("/api/v1/messages/template", {{"to", "+905321112233"},
-                                                         {"templateName", "order_update"},
-                                                         {"templateLanguage", "en_US"},
-                                                         {"components", bodyParameters({"only one"})}});
+        r = m_rig->client().post("/api/v1/messages/template", {{"to", "+905321112233"},
+                                                               {"templateName", "order_update"},
+                                                               {"templateLanguage", "en_US"},
+                                                               {"components", bodyParameters({"only one"})}});
         QCOMPARE(r.status, 400);
         QVERIFY(r.json.value("error").toObject().value("message").toString().contains("needs 2 body parameters"));
         QJsonArray badButton = bodyParameters({"a", "b"});
         badButton.append(
             QJsonObject{{"type", "button"}, {"sub_type", "quick_reply"}, {"index", 5}, {"parameters", QJsonArray{}}});
-        r = m_client->post("/api/v1/messages/template",
-                           {{"to", "+905321112233"}, {"templateName", "order_update"}, {"components", badButton}});
+        r = m_rig->client().post(
+            "/api/v1/messages/template",
+            {{"to", "+905321112233"}, {"templateName", "order_update"}, {"components", badButton}});
         QCOMPARE(r.status, 400);
-        r = m_client->post(
+        r = m_rig->client().post(
             "/api/v1/messages/template",
             {{"to", "12"}, {"templateName", "order_update"}, {"components", bodyParameters({"a", "b"})}});
         QCOMPARE(r.status, 400);
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QStringLiteral("Invalid phone"));
-        r = m_client->post("/api/v1/messages/template", {{"to", "12345"},
-                                                         {"channel", "telegram"},
-                                                         {"templateName", "order_update"},
-                                                         {"components", bodyParameters({"a", "b"})}});
+        r = m_rig->client().post("/api/v1/messages/template", {{"to", "12345"},
+                                                               {"channel", "telegram"},
+                                                               {"templateName", "order_update"},
+                                                               {"components", bodyParameters({"a", "b"})}});
         QCOMPARE(r.status, 503);
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QStringLiteral("Channel unavailable"));
     }
@@ -185,8 +166,8 @@ private Q_SLOTS:
         // still full whatever the machine's speed).
         const qint64 later = QDateTime::currentMSecsSinceEpoch() + 20000;
         for (int i = 0; i < 80; ++i)
-            QVERIFY(m_channels->tryAcquireSend(QStringLiteral("whatsapp"), later));
-        const HttpResult r = m_client->post(
+            QVERIFY(m_rig->registry()->tryAcquireSend(QStringLiteral("whatsapp"), later));
+        const HttpResult r = m_rig->client().post(
             "/api/v1/messages", {{"to", "+905321112233"}, {"channel", "whatsapp"}, {"type", "text"}, {"text", "hi"}});
         QCOMPARE(r.status, 429);
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QStringLiteral("Rate limited"));
@@ -196,7 +177,7 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM contacts"), 0);
         QCOMPARE(count("SELECT count(*) FROM conversations"), 0);
         // A 429 is not kept for its Idempotency-Key: a retry with the key is tried again.
-        const HttpResult keyed = m_client->call(
+        const HttpResult keyed = m_rig->client().call(
             "POST", "/api/v1/messages",
             QJsonDocument(
                 QJsonObject{{"to", "+905321112233"}, {"channel", "whatsapp"}, {"type", "text"}, {"text", "hi"}})
@@ -210,26 +191,20 @@ private Q_SLOTS:
     {
         // Telegram can only answer people who wrote first: a contact without a telegram
         // conversation gets 422, an unknown chat id 404; WhatsApp needs the contact's phone.
-        m_client.reset();
-        m_server.reset();
-        ChannelsConfig channels = m_channels->config();
+        ChannelsConfig channels = m_rig->registry()->config();
         channels.telegram.botToken = QStringLiteral("123:abc");
-        m_channels = std::make_shared<ChannelRegistry>(channels);
-        m_server =
-            std::make_unique<TestServer>(m_db->dir(), [this](ServerConfig &c) { c.channelRegistry = m_channels; });
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        m_rig->start(channels, false);
         const QString contactId =
             ContactRepository().create({{"firstName", "Mail only"}, {"email", "m@example.com"}}).id;
-        HttpResult r = m_client->post(
+        HttpResult r = m_rig->client().post(
             "/api/v1/messages", {{"contactId", contactId}, {"channel", "telegram"}, {"type", "text"}, {"text", "hi"}});
         QCOMPARE(r.status, 422);
-        r = m_client->post("/api/v1/messages",
-                           {{"to", "555"}, {"channel", "telegram"}, {"type", "text"}, {"text", "hi"}});
+        r = m_rig->client().post("/api/v1/messages",
+                                 {{"to", "555"}, {"channel", "telegram"}, {"type", "text"}, {"text", "hi"}});
         QCOMPARE(r.status, 404);
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QStringLiteral("Contact not found"));
-        r = m_client->post("/api/v1/messages",
-                           {{"contactId", contactId}, {"channel", "whatsapp"}, {"type", "text"}, {"text", "hi"}});
+        r = m_rig->client().post("/api/v1/messages",
+                                 {{"contactId", contactId}, {"channel", "whatsapp"}, {"type", "text"}, {"text", "hi"}});
         QCOMPARE(r.status, 422);
         QCOMPARE(count("SELECT count(*) FROM conversations"), 0);
         QCOMPARE(count("SELECT count(*) FROM messages"), 0);
@@ -241,8 +216,10 @@ private Q_SLOTS:
             QJsonDocument(
                 QJsonObject{{"to", "+905321112233"}, {"channel", "whatsapp"}, {"type", "text"}, {"text", "once"}})
                 .toJson();
-        const HttpResult first = m_client->call("POST", "/api/v1/messages", body, {{"Idempotency-Key", "send-1"}});
-        const HttpResult second = m_client->call("POST", "/api/v1/messages", body, {{"Idempotency-Key", "send-1"}});
+        const HttpResult first =
+            m_rig->client().call("POST", "/api/v1/messages", body, {{"Idempotency-Key", "send-1"}});
+        const HttpResult second =
+            m_rig->client().call("POST", "/api/v1/messages", body, {{"Idempotency-Key", "send-1"}});
         QCOMPARE(first.status, 201);
         QCOMPARE(second.status, 201);
         QCOMPARE(second.header("Idempotent-Replayed"), QByteArray("true"));
@@ -267,29 +244,31 @@ private Q_SLOTS:
         // Bulk sends are queued, never refused by the per-second window.
         const qint64 later = QDateTime::currentMSecsSinceEpoch() + 20000;
         for (int i = 0; i < 80; ++i)
-            m_channels->tryAcquireSend(QStringLiteral("whatsapp"), later);
-        HttpResult r = m_client->post("/api/v1/messages/bulk", {{"segmentId", segment.id},
-                                                                {"templateName", "order_update"},
-                                                                {"templateLanguage", "en_US"},
-                                                                {"components", bodyParameters({"friend", "ORD-1"})}});
+            m_rig->registry()->tryAcquireSend(QStringLiteral("whatsapp"), later);
+        HttpResult r =
+            m_rig->client().post("/api/v1/messages/bulk", {{"segmentId", segment.id},
+                                                           {"templateName", "order_update"},
+                                                           {"templateLanguage", "en_US"},
+                                                           {"components", bodyParameters({"friend", "ORD-1"})}});
         QCOMPARE(r.status, 202);
         const QString bulkId = r.data().value("bulkId").toString();
         QVERIFY(bulkId.startsWith(QLatin1String("bulk_")));
         QCOMPARE(r.data().value("total").toInt(), 6);
 
-        r = m_client->get("/api/v1/messages/bulk/" + bulkId);
+        r = m_rig->client().get("/api/v1/messages/bulk/" + bulkId);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QStringLiteral("in_progress"));
         QCOMPARE(r.data().value("progress").toObject().value("queued").toInt(), 6);
 
-        BulkExpander expander(&m_server->bus());
-        ChannelDispatcher dispatcher(m_channels, &m_server->bus());
+        BulkExpander expander(&m_rig->server().bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->sends.size(), 5, 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(m_client->get("/api/v1/messages/bulk/" + bulkId).data().value("status").toString(),
-                                  QStringLiteral("completed"), 10000);
-        r = m_client->get("/api/v1/messages/bulk/" + bulkId);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            m_rig->client().get("/api/v1/messages/bulk/" + bulkId).data().value("status").toString(),
+            QStringLiteral("completed"), 10000);
+        r = m_rig->client().get("/api/v1/messages/bulk/" + bulkId);
         const QJsonObject progress = r.data().value("progress").toObject();
         QCOMPARE(progress.value("sent").toInt(), 5);
         QCOMPARE(progress.value("failed").toInt(), 1);
@@ -309,15 +288,19 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(withError, 1);
-        QCOMPARE(
-            m_client->get("/api/v1/messages/bulk/" + bulkId + "?limit=2").data().value("recipients").toArray().size(),
-            2);
+        QCOMPARE(m_rig->client()
+                     .get("/api/v1/messages/bulk/" + bulkId + "?limit=2")
+                     .data()
+                     .value("recipients")
+                     .toArray()
+                     .size(),
+                 2);
     }
 
     void bulkToRecipients()
     {
         createOrderTemplate();
-        HttpResult r = m_client->post(
+        HttpResult r = m_rig->client().post(
             "/api/v1/messages/bulk",
             {{"recipients", QJsonArray{"+905320000001", "not a phone", "+905320000001", "+44 7700 900123"}},
              {"channel", "whatsapp"},
@@ -326,9 +309,9 @@ private Q_SLOTS:
         QCOMPARE(r.status, 202);
         QCOMPARE(r.data().value("total").toInt(), 3); // the repeated phone is sent once
         const QString bulkId = r.data().value("bulkId").toString();
-        BulkExpander expander(&m_server->bus());
+        BulkExpander expander(&m_rig->server().bus());
         QTRY_COMPARE_WITH_TIMEOUT(count("SELECT count(*) FROM messages WHERE type = 'template'"), 2, 5000);
-        r = m_client->get("/api/v1/messages/bulk/" + bulkId);
+        r = m_rig->client().get("/api/v1/messages/bulk/" + bulkId);
         QCOMPARE(r.data().value("progress").toObject().value("queued").toInt(), 2); // pending: no dispatcher here
         const QJsonArray recipients = r.data().value("recipients").toArray();
         QCOMPARE(recipients.at(1).toObject().value("error").toString(), QStringLiteral("Invalid phone"));
@@ -342,55 +325,54 @@ private Q_SLOTS:
         createOrderTemplate();
         const QJsonArray components = bodyParameters({"a", "b"});
         // Neither or both of recipients and segmentId: 422.
-        QCOMPARE(m_client->post("/api/v1/messages/bulk", {{"templateName", "order_update"}, {"components", components}})
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk", {{"templateName", "order_update"}, {"components", components}})
                      .status,
                  422);
-        QCOMPARE(m_client
-                     ->post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"+905320000001"}},
-                                                      {"segmentId", "seg_x"},
-                                                      {"templateName", "order_update"},
-                                                      {"components", components}})
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"+905320000001"}},
+                                                     {"segmentId", "seg_x"},
+                                                     {"templateName", "order_update"},
+                                                     {"components", components}})
                      .status,
                  422);
-        QCOMPARE(
-            m_client
-                ->post("/api/v1/messages/bulk",
-                       {{"recipients", QJsonArray{}}, {"templateName", "order_update"}, {"components", components}})
-                .status,
-            400);
-        QCOMPARE(
-            m_client
-                ->post("/api/v1/messages/bulk",
-                       {{"recipients", QJsonArray{1, 2}}, {"templateName", "order_update"}, {"components", components}})
-                .status,
-            400);
-        QCOMPARE(
-            m_client
-                ->post("/api/v1/messages/bulk",
-                       {{"segmentId", "seg_unknown"}, {"templateName", "order_update"}, {"components", components}})
-                .status,
-            404);
-        QCOMPARE(m_client
-                     ->post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"+905320000001"}},
-                                                      {"templateName", "nope"},
-                                                      {"components", components}})
-                     .status,
-                 422);
-        QCOMPARE(m_client
-                     ->post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"1"}},
-                                                      {"channel", "instagram"},
-                                                      {"templateName", "order_update"},
-                                                      {"components", components}})
-                     .status,
-                 503);
-        QCOMPARE(m_client
-                     ->post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"v"}},
-                                                      {"channel", "widget"},
-                                                      {"templateName", "order_update"},
-                                                      {"components", components}})
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk",
+                           {{"recipients", QJsonArray{}}, {"templateName", "order_update"}, {"components", components}})
                      .status,
                  400);
-        QCOMPARE(m_client->get("/api/v1/messages/bulk/bulk_unknown").status, 404);
+        QCOMPARE(
+            m_rig->client()
+                .post("/api/v1/messages/bulk",
+                      {{"recipients", QJsonArray{1, 2}}, {"templateName", "order_update"}, {"components", components}})
+                .status,
+            400);
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk",
+                           {{"segmentId", "seg_unknown"}, {"templateName", "order_update"}, {"components", components}})
+                     .status,
+                 404);
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"+905320000001"}},
+                                                     {"templateName", "nope"},
+                                                     {"components", components}})
+                     .status,
+                 422);
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"1"}},
+                                                     {"channel", "instagram"},
+                                                     {"templateName", "order_update"},
+                                                     {"components", components}})
+                     .status,
+                 503);
+        QCOMPARE(m_rig->client()
+                     .post("/api/v1/messages/bulk", {{"recipients", QJsonArray{"v"}},
+                                                     {"channel", "widget"},
+                                                     {"templateName", "order_update"},
+                                                     {"components", components}})
+                     .status,
+                 400);
+        QCOMPARE(m_rig->client().get("/api/v1/messages/bulk/bulk_unknown").status, 404);
         QCOMPARE(count("SELECT count(*) FROM bulk_sends"), 0);
     }
 };

@@ -28,35 +28,20 @@ class TestWebhooksApi : public QObject
 
 private:
     std::unique_ptr<TempDatabase> m_db;
-    EventBus m_bus;
-    std::unique_ptr<ApiServer> m_server;
+    std::unique_ptr<TestServer> m_server;
     std::unique_ptr<WebhookReceiver> m_receiver;
     std::unique_ptr<WebhookDispatcher> m_dispatcher;
     std::unique_ptr<ApiClient> m_client;
     WebhookConfig m_config;
 
-    QSslCertificate serverCertificate() const
-    {
-        QFile f(m_db->dir() + QStringLiteral("/tls/cert.pem"));
-        return f.open(QIODevice::ReadOnly) ? QSslCertificate(f.readAll(), QSsl::Pem) : QSslCertificate();
-    }
-
     void startServer()
     {
-        ServerConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        config.dataDir = m_db->dir();
-        config.rateLimitPerMinute = 0;
-        config.jwtKey = QByteArray("test-signing-key-0123456789abcdef");
-        config.webhooks = m_config;
-        m_server = std::make_unique<ApiServer>(config, &m_bus);
-        QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), serverCertificate());
-        m_client->setToken(ApiKeyRepository().create(QStringLiteral("test"), {QStringLiteral("*")}).secret);
+        m_server = std::make_unique<TestServer>(m_db->dir(), [this](ServerConfig &c) { c.webhooks = m_config; });
+        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
+        m_client->setToken(m_server->createApiKey());
     }
 
-    void startDispatcher() { m_dispatcher = std::make_unique<WebhookDispatcher>(m_config, &m_bus); }
+    void startDispatcher() { m_dispatcher = std::make_unique<WebhookDispatcher>(m_config, &m_server->bus()); }
 
     QString createWebhook(const QJsonArray &events, const QString &url = {})
     {
@@ -98,8 +83,6 @@ private Q_SLOTS:
     {
         m_dispatcher.reset();
         m_client.reset();
-        if (m_server)
-            m_server->stop(2000);
         m_server.reset();
         m_receiver.reset();
         m_db.reset();
@@ -479,7 +462,7 @@ private Q_SLOTS:
         QVERIFY(id.startsWith("iwh_"));
         QVERIFY(r.data().value("url").toString().endsWith("/webhooks/incoming/" + id));
         const QString path = "/webhooks/incoming/" + id;
-        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
         r = anonymous.post(path, {{"event", "form.submitted"},
                                   {"data", QJsonObject{{"firstName", "Zeynep"}, {"email", "zeynep@example.com"}}}});
         QCOMPARE(r.status, 200);
@@ -528,7 +511,7 @@ private Q_SLOTS:
         const QString secret = r.data().value("secret").toString();
         QVERIFY(secret.size() >= 16);
         const QString path = "/webhooks/incoming/" + r.data().value("id").toString();
-        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
         const QByteArray body = R"({"event":"message","data":{"text":"Merhaba","from":"+905551112233"}})";
         const QPair<QByteArray, QByteArray> type{"Content-Type", "application/json"};
         QCOMPARE(anonymous.call("POST", path, body, {type}).status, 401);
@@ -551,7 +534,7 @@ private Q_SLOTS:
 
     void incomingDealUpsertAndTaskCreate()
     {
-        ApiClient anonymous(m_server->baseUrl(), serverCertificate());
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
         const QString deals = m_client->post("/api/v1/webhooks/incoming", {{"name", "Shop"}, {"action", "deal.upsert"}})
                                   .data()
                                   .value("id")
@@ -598,7 +581,7 @@ private Q_SLOTS:
 
     void documentsEveryRoute()
     {
-        const QJsonObject paths = m_server->openApi().value("paths").toObject();
+        const QJsonObject paths = m_server->server().openApi().value("paths").toObject();
         for (const char *p :
              {"/api/v1/webhooks", "/api/v1/webhooks/{id}", "/api/v1/webhooks/{id}/test", "/api/v1/webhooks/{id}/logs",
               "/api/v1/webhooks/{id}/logs/{deliveryId}/redeliver", "/api/v1/webhooks/incoming",

@@ -3,6 +3,7 @@
 // replies through ChannelSender (stored sent, one transaction), status reports, the conversation list with
 // filters and a thread page over C conversations and M messages, and sends over real HTTPS.
 // Usage: bench_inbox [conversations] [messagesPerConversation] (default 2000 x 10). Prints its figures.
+#include "benchtiming.h"
 #include "channels/channelsender.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
@@ -16,21 +17,6 @@
 #include <cstdio>
 
 namespace {
-double ms(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
-
-template<typename F>
-double averageMs(int runs, F f)
-{
-    QElapsedTimer t;
-    t.start();
-    for (int i = 0; i < runs; ++i)
-        f();
-    return ms(t) / runs;
-}
-
 MessageContent text(const QString &t)
 {
     MessageContent c;

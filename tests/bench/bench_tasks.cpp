@@ -1,6 +1,7 @@
 // Tasks figures on a temporary database: bulk seeding, the Today/Overdue/filtered list queries over
 // N tasks, single writes with their outbox events, completing recurring tasks, and one scheduler
 // round firing many due reminders. Usage: bench_tasks [N] (default 100000). Prints its figures.
+#include "benchtiming.h"
 #include "database.h"
 #include "eventbus.h"
 #include "taskrepository.h"
@@ -14,23 +15,6 @@
 
 #include <cstdio>
 #include <utility>
-
-namespace {
-double ms(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
-
-template<typename F>
-double averageMs(int runs, F f)
-{
-    QElapsedTimer t;
-    t.start();
-    for (int i = 0; i < runs; ++i)
-        f();
-    return ms(t) / runs;
-}
-} // namespace
 
 int main(int argc, char **argv)
 {

@@ -3,6 +3,7 @@
 // message), the deal board with many open deals (build, refresh, the deal detail with tasks) and
 // the Tasks area with its filter row.
 // Usage: bench_window [conversations] [deals] [tasks] (default 2000 10000 10000). Prints its figures.
+#include "benchtiming.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
 #include "database.h"
@@ -25,21 +26,6 @@
 #include <cstdio>
 
 namespace {
-double ms(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
-
-template<typename F>
-double averageMs(int runs, F f)
-{
-    QElapsedTimer t;
-    t.start();
-    for (int i = 0; i < runs; ++i)
-        f();
-    return ms(t) / runs;
-}
-
 void drain()
 {
     for (int i = 0; i < 5; ++i)

@@ -1,5 +1,7 @@
 #include "fakegraphapi.h"
 
+#include "api/multipart.h"
+
 #include "channels/graphapi.h"
 #include "httpengine.h"
 
@@ -261,6 +263,22 @@ HttpResponse FakeGraphApi::handle(Request &r)
     if (r.method == "GET" && r.path == ig)
         return answer(200, {{QStringLiteral("id"), instagramAccountId},
                             {QStringLiteral("username"), QStringLiteral("liaison_test")}});
+    if (r.method == "POST" && r.path == wa + QStringLiteral("/media")) {
+        // Media upload (channels.md §1): multipart with messaging_product=whatsapp and a file part.
+        const MultipartForm form = MultipartForm::parse(r.contentType, r.body);
+        const MultipartPart *product = form.part(u"messaging_product");
+        const MultipartPart *file = form.part(u"file");
+        if (!form.isValid())
+            r.problem = QStringLiteral("media upload is not multipart/form-data: ") + form.errorString();
+        else if (!product || product->body != QByteArrayView("whatsapp"))
+            r.problem = QStringLiteral("media upload without messaging_product=whatsapp");
+        else if (!file || !file->hasFilename || file->mimeType().isEmpty() || file->body.isEmpty())
+            r.problem = QStringLiteral("media upload without a file part (filename, Content-Type, bytes)");
+        if (!r.problem.isEmpty())
+            return graphError(400, 100, QStringLiteral("(#100) Invalid parameter"), r.problem);
+        uploads.append({file->filename, file->mimeType(), file->body.toByteArray()});
+        return answer(200, {{QStringLiteral("id"), QStringLiteral("media.FAKE%1").arg(m_next++)}});
+    }
     const bool whatsapp = r.path == wa + QStringLiteral("/messages");
     const bool instagram = r.path == ig + QStringLiteral("/messages");
     if (r.method != "POST" || (!whatsapp && !instagram)) {

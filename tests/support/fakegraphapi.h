@@ -52,6 +52,14 @@ public:
     QString token = QStringLiteral("EAAtest-token");
 
     QList<Request> requests;
+    // Files uploaded to POST /{phoneNumberId}/media.
+    struct Upload
+    {
+        QString filename;
+        QByteArray mimeType;
+        QByteArray bytes;
+    };
+    QList<Upload> uploads;
     // The POST .../messages requests only.
     QList<Request> sends() const;
     QStringList problems() const;

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "message.h"
+#include "messagetemplate.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QJsonArray>
+#include <QString>
+#include <QStringList>
+
+class ChannelSender;
+class MediaService;
+
+// The rich sends the API and the window share: a file stored as media and sent into a
+// conversation, and a template message. One implementation each, so that POST
+// /api/v1/messages/send-file and the Inbox composer's attachment send the same message, and
+// POST /api/v1/messages/template and the composer's template picker the same content.
+namespace OutgoingMessages {
+
+struct FileToSend
+{
+    QByteArrayView bytes; // must outlive the call
+    QString filename;
+    QByteArray declaredType; // the MIME type as declared (lower case); empty: taken from the bytes
+    QString caption;
+    QString uploadedBy; // the user or API key id
+};
+
+// Stores the file as media of the conversation and sends it: type image/video/audio/document by the
+// media's kind, mediaUrl (the public URL), filename, caption (also the text), payload {mediaId,
+// mimeType, size}. Checks before anything is stored: 404 unknown conversation, 503 the channel
+// cannot send, 413 above media/maxUploadBytes, 422 empty, 429 the channel's per-second limit (a
+// refused send stores nothing); 422 MEDIA_TYPE_MISMATCH when the bytes contradict the declared type.
+// The media row records the conversation and the message.
+Message sendFile(ChannelSender &sender, MediaService &media, const QString &conversationId, const FileToSend &file,
+                 const MessageSender &from);
+
+// The window's attachment: reads a local file (413 above the limit before reading it, 422 when it
+// cannot be read or is not a file), its type from its name and content, then sendFile().
+Message sendLocalFile(ChannelSender &sender, MediaService &media, const QString &conversationId,
+                      const QString &filePath, const QString &caption, const MessageSender &from);
+
+// The spec's template components: one body component with the text parameters (when there are
+// any), one quick_reply button component (index i, payload) per button payload.
+QJsonArray templateComponents(const QStringList &parameters, const QStringList &buttonPayloads);
+
+// A template message's content: type "template", text = the body rendered with the components,
+// payload {templateName, templateLanguage, components}. Throws DomainError 400 for components that
+// do not fit the template.
+MessageContent templateContent(const MessageTemplate &tpl, const QJsonValue &components);
+
+// Sends an approved template into a conversation (422 TEMPLATE_NOT_APPROVED, 400 components, 404,
+// 503): as POST /api/v1/messages/template does, queued without the per-second limit.
+Message sendTemplate(ChannelSender &sender, const QString &conversationId, const QString &templateName,
+                     const QString &language, const QJsonArray &components, const MessageSender &from);
+
+} // namespace OutgoingMessages
