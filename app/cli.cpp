@@ -327,6 +327,10 @@ int runDesktop(int argc, char **argv, Environment &env)
     ContactRepository contacts(&bus);
     ApiKeyRepository apiKeys(&bus);
     TaskRepository tasks(&bus, env.settings->tasksTimeZone());
+    // The window acts as the first user account (no sign-in yet), as the inbox does: it creates and
+    // completes tasks as that user (createdBy, completedBy, note authors).
+    if (const QVector<User> users = UserRepository().list(); !users.isEmpty())
+        tasks.setDefaultActor(users.first().id);
     ConversationRepository conversations(&bus);
     MainWindow window(contacts, apiKeys, bus);
     window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);

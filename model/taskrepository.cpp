@@ -369,15 +369,17 @@ int TaskRepository::retimeAllDayTasks()
     return changed;
 }
 
-void TaskRepository::insertNote(const Task &t, const QString &content, const QString &actor, const QString &at)
+void TaskRepository::insertNote(const Task &t, const QString &content, const QString &actorGiven, const QString &at)
 {
+    const QString actor = actorOr(actorGiven);
     Database::execCached(
         QStringLiteral("INSERT INTO task_notes (id, task_seq, content, created_by, created_at) VALUES (?, ?, ?, ?, ?)"),
         {Ids::make(u"note"), t.seq, content, textOrNull(actor), at});
 }
 
-Task TaskRepository::create(const QJsonObject &body, const QString &actor, bool assignToActor)
+Task TaskRepository::create(const QJsonObject &body, const QString &actorGiven, bool assignToActor)
 {
+    const QString actor = actorOr(actorGiven);
     const TaskChanges changes = TaskRules::parse(body);
     Task t;
     TaskRules::apply(t, changes);
@@ -406,9 +408,10 @@ Task TaskRepository::create(const QJsonObject &body, const QString &actor, bool 
     return t;
 }
 
-TaskStatusResult TaskRepository::applyStatus(Task &t, const Task &before, const QString &status, const QString &actor,
-                                             QJsonArray &changed)
+TaskStatusResult TaskRepository::applyStatus(Task &t, const Task &before, const QString &status,
+                                             const QString &actorGiven, QJsonArray &changed)
 {
+    const QString actor = actorOr(actorGiven);
     TaskRules::checkTransition(before.status, status);
     TaskStatusResult result;
     if (status == before.status)
@@ -613,8 +616,9 @@ Task TaskRepository::assign(const QString &id, const QString &userId, const QStr
     return t;
 }
 
-TaskNote TaskRepository::addNote(const QString &id, const QString &content, const QString &actor)
+TaskNote TaskRepository::addNote(const QString &id, const QString &content, const QString &actorGiven)
 {
+    const QString actor = actorOr(actorGiven);
     const QString body = content.trimmed();
     if (body.isEmpty())
         throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),

@@ -60,6 +60,8 @@ public:
                             const Clock *clock = &Clock::system());
 
     const QTimeZone &timeZone() const { return m_tz; }
+    // Who acts when a call names no actor (the desktop window: its user account); empty: nobody.
+    void setDefaultActor(const QString &userId) { m_defaultActor = userId; }
     QDateTime now() const { return m_clock->now(); }
     // Today's date in the tasks time zone.
     QDate today() const;
@@ -119,8 +121,10 @@ private:
     void writeRow(const Task &t);
     QVariantList rowValues(const Task &t) const;
     void insertNote(const Task &t, const QString &content, const QString &actor, const QString &at);
+    QString actorOr(const QString &actor) const { return actor.isEmpty() ? m_defaultActor : actor; }
 
     EventBus *m_bus;
     QTimeZone m_tz;
+    QString m_defaultActor;
     const Clock *m_clock;
 };
