@@ -192,11 +192,13 @@ bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
 
 WebhookConfig AppSettings::webhookConfig() const
 {
+    // One WebhookConfig, reset on failure (GCC 12 at -O2 warns, falsely, about a second one built
+    // from the same initializer list).
     WebhookConfig c;
     QString error;
     if (!webhookConfig(&c, &error)) {
         qWarning("%s; webhook defaults used", qPrintable(error));
-        return WebhookConfig();
+        c = WebhookConfig();
     }
     return c;
 }

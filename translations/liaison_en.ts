@@ -69,6 +69,165 @@
     </message>
 </context>
 <context>
+    <name>ChannelsPage</name>
+    <message>
+        <source>Channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect the messaging channels. Tokens and secrets are kept in the system keychain; changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WhatsApp Cloud API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram bot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instagram messaging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone number ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>App secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verify token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unlimited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> messages/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bot token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from @BotFather</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long polling (works behind NAT)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Receive by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhook secret token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A-Z, a-z, 0-9, _ and -</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Register webhook at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optional: our public https URL, registered with setWebhook at start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Account ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhook URL for the provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the API server is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider down: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection works: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ContactDetailPane</name>
     <message>
         <source>Select a contact to see its details.</source>
@@ -243,10 +402,6 @@
     </message>
     <message>
         <source>The contact could not be saved: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -456,6 +611,117 @@
         <source>Write the note first.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Add task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit deal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete deal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · due %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tasks yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the deal “%1” with its activities? Its tasks are kept, unlinked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DealEditDialog</name>
+    <message>
+        <source>New deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit deal: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What is being sold, to whom?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probability:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unassigned)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected to close on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close date:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes about this deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DealText</name>
@@ -481,6 +747,207 @@
     </message>
     <message>
         <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FieldErrors</name>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>InboxComposer</name>
+    <message>
+        <source>The file is too large: at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The channel cannot send now (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Too many messages on this channel: try again in %n second(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>📎</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach a file (or drop one onto the conversation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send an approved message template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outside the 24-hour window: send a template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WhatsApp accepts free text only within 24 hours of the customer&apos;s last message; after that it refuses anything but an approved template.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the attachment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not send the template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach %1: not a readable file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach %1: the file is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is too large to send (%2): at most %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>audio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>📎 %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)
+%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No approved templates yet: add them in the API (POST /api/v1/templates).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value of {{%1}}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{{%1}}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quick-reply buttons:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending files is not available here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending templates is not available here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill in every placeholder of the template: {{%1}} is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>InboxContactPanel</name>
+    <message>
+        <source>Open contact…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open deal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversation selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · due %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No deals.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No open tasks.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -600,6 +1067,73 @@
     </message>
     <message>
         <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assigned to me</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assigned agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add tags, comma-separated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quick replies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert a canned answer (or type / in the empty composer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No quick replies yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit quick replies…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One answer per line:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>[%1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New message from %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -974,6 +1508,113 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New deal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit pipelines…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PipelineEditorDialog</name>
+    <message>
+        <source>Edit pipelines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New pipeline name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete pipeline…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default pipeline (new deals go here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probability %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotten after days (0: never)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A closing stage: it stays last and cannot be removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the new pipeline&apos;s name first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Negotiation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the pipeline “%1”?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1469,6 +2110,18 @@ A desktop CRM with a local REST API.</source>
         <source>Repeat:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Deal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unassigned)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assigned to:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskReminderNotifier</name>
@@ -1636,6 +2289,97 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Task deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move a done or cancelled task back to To do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Urgent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anyone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reopened “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrayInboxNotifier</name>
+    <message>
+        <source>Liaison</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1814,29 +2558,6 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
-    <name>WonDialog</name>
-    <message>
-        <source>Deal won: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How was it won? (optional)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Closed value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mark won</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>WidgetSettingsPage</name>
     <message>
         <source>Put a chat button on your web site: paste this line into its pages, just before &lt;/body&gt;. Visitors&apos; messages arrive in the Inbox on the Web widget channel, and your answers appear in their chat at once.</source>
@@ -1868,6 +2589,29 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Copied to the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WonDialog</name>
+    <message>
+        <source>Deal won: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How was it won? (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Closed value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark won</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -69,6 +69,165 @@
     </message>
 </context>
 <context>
+    <name>ChannelsPage</name>
+    <message>
+        <source>Channels</source>
+        <translation>Kanallar</translation>
+    </message>
+    <message>
+        <source>Connect the messaging channels. Tokens and secrets are kept in the system keychain; changes take effect at the next start.</source>
+        <translation>Mesajlaşma kanallarını bağlayın. Belirteçler ve gizli anahtarlar sistemin anahtar zincirinde saklanır; değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>WhatsApp Cloud API</source>
+        <translation>WhatsApp Cloud API</translation>
+    </message>
+    <message>
+        <source>Telegram bot</source>
+        <translation>Telegram botu</translation>
+    </message>
+    <message>
+        <source>Instagram messaging</source>
+        <translation>Instagram mesajlaşma</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation>API temel URL&apos;si</translation>
+    </message>
+    <message>
+        <source>Phone number ID</source>
+        <translation>Telefon numarası kimliği</translation>
+    </message>
+    <message>
+        <source>Access token</source>
+        <translation>Erişim belirteci</translation>
+    </message>
+    <message>
+        <source>App secret</source>
+        <translation>Uygulama gizli anahtarı</translation>
+    </message>
+    <message>
+        <source>Verify token</source>
+        <translation>Doğrulama belirteci</translation>
+    </message>
+    <message>
+        <source>Unlimited</source>
+        <translation>Sınırsız</translation>
+    </message>
+    <message>
+        <source> messages/s</source>
+        <translation> mesaj/sn</translation>
+    </message>
+    <message>
+        <source>Send per second</source>
+        <translation>Saniyede gönderim</translation>
+    </message>
+    <message>
+        <source>Bot token</source>
+        <translation>Bot belirteci</translation>
+    </message>
+    <message>
+        <source>from @BotFather</source>
+        <translation>@BotFather&apos;dan alınır</translation>
+    </message>
+    <message>
+        <source>Long polling (works behind NAT)</source>
+        <translation>Uzun yoklama (NAT arkasında da çalışır)</translation>
+    </message>
+    <message>
+        <source>Webhook</source>
+        <translation>Webhook</translation>
+    </message>
+    <message>
+        <source>Receive by</source>
+        <translation>Mesaj alma yöntemi</translation>
+    </message>
+    <message>
+        <source>Webhook secret token</source>
+        <translation>Webhook gizli belirteci</translation>
+    </message>
+    <message>
+        <source>A-Z, a-z, 0-9, _ and -</source>
+        <translation>A-Z, a-z, 0-9, _ ve -</translation>
+    </message>
+    <message>
+        <source>Register webhook at</source>
+        <translation>Webhook&apos;un kaydedileceği adres</translation>
+    </message>
+    <message>
+        <source>optional: our public https URL, registered with setWebhook at start</source>
+        <translation>isteğe bağlı: sunucumuzun herkese açık https URL&apos;si; başlatmada setWebhook ile kaydedilir</translation>
+    </message>
+    <message>
+        <source>Account ID</source>
+        <translation>Hesap kimliği</translation>
+    </message>
+    <message>
+        <source>Webhook URL for the provider</source>
+        <translation>Sağlayıcıya verilecek webhook URL&apos;si</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Bağlantıyı test et</translation>
+    </message>
+    <message>
+        <source>the API server is not running</source>
+        <translation>API sunucusu çalışmıyor</translation>
+    </message>
+    <message>
+        <source>Not configured</source>
+        <translation>Yapılandırılmadı</translation>
+    </message>
+    <message>
+        <source>Provider down: %1</source>
+        <translation>Sağlayıcıya ulaşılamıyor: %1</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>yanıt yok</translation>
+    </message>
+    <message>
+        <source>Configured</source>
+        <translation>Yapılandırıldı</translation>
+    </message>
+    <message>
+        <source>Testing is not available here.</source>
+        <translation>Test burada kullanılamıyor.</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Test ediliyor…</translation>
+    </message>
+    <message>
+        <source>Connection works: %1</source>
+        <translation>Bağlantı çalışıyor: %1</translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>Bağlantı kurulamadı: %1</translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation>Kaydetme burada kullanılamıyor.</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Kaydedilmedi: %1</translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+</context>
+<context>
     <name>ContactDetailPane</name>
     <message>
         <source>Select a contact to see its details.</source>
@@ -244,10 +403,6 @@
     <message>
         <source>The contact could not be saved: %1</source>
         <translation>Kişi kaydedilemedi: %1</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
@@ -457,6 +612,117 @@
         <source>Write the note first.</source>
         <translation>Önce notu yazın.</translation>
     </message>
+    <message>
+        <source>Add task…</source>
+        <translation>Görev ekle…</translation>
+    </message>
+    <message>
+        <source>Edit deal…</source>
+        <translation>Fırsatı düzenle…</translation>
+    </message>
+    <message>
+        <source>Delete deal…</source>
+        <translation>Fırsatı sil…</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>✓ %1</source>
+        <translation>✓ %1</translation>
+    </message>
+    <message>
+        <source>%1 · due %2</source>
+        <translation>%1 · son tarih: %2</translation>
+    </message>
+    <message>
+        <source>No tasks yet.</source>
+        <translation>Henüz görev yok.</translation>
+    </message>
+    <message>
+        <source>Delete deal</source>
+        <translation>Fırsatı sil</translation>
+    </message>
+    <message>
+        <source>Delete the deal “%1” with its activities? Its tasks are kept, unlinked.</source>
+        <translation>“%1” fırsatı etkinlik geçmişiyle birlikte silinsin mi? Görevleri silinmez, yalnızca fırsatla bağlantıları kaldırılır.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+</context>
+<context>
+    <name>DealEditDialog</name>
+    <message>
+        <source>New deal</source>
+        <translation>Yeni fırsat</translation>
+    </message>
+    <message>
+        <source>Edit deal: %1</source>
+        <translation>Fırsatı düzenle: %1</translation>
+    </message>
+    <message>
+        <source>What is being sold, to whom?</source>
+        <translation>Kime ne satılıyor?</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>Value:</source>
+        <translation>Tutar:</translation>
+    </message>
+    <message>
+        <source>Pipeline:</source>
+        <translation>Satış hattı:</translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation>Aşama:</translation>
+    </message>
+    <message>
+        <source>Probability:</source>
+        <translation>Olasılık:</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(yok)</translation>
+    </message>
+    <message>
+        <source>Contact:</source>
+        <translation>Kişi:</translation>
+    </message>
+    <message>
+        <source>(unassigned)</source>
+        <translation>(atanmamış)</translation>
+    </message>
+    <message>
+        <source>Owner:</source>
+        <translation>Sorumlu:</translation>
+    </message>
+    <message>
+        <source>Expected to close on</source>
+        <translation>Beklenen kapanış tarihi</translation>
+    </message>
+    <message>
+        <source>Close date:</source>
+        <translation>Kapanış tarihi:</translation>
+    </message>
+    <message>
+        <source>Notes about this deal</source>
+        <translation>Bu fırsatla ilgili notlar</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>Notlar:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
 </context>
 <context>
     <name>DealText</name>
@@ -483,6 +749,207 @@
     <message>
         <source>Other</source>
         <translation>Diğer</translation>
+    </message>
+</context>
+<context>
+    <name>FieldErrors</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>InboxComposer</name>
+    <message>
+        <source>The file is too large: at most %1</source>
+        <translation>Dosya çok büyük: en fazla %1</translation>
+    </message>
+    <message>
+        <source>The channel cannot send now (%1)</source>
+        <translation>Kanal şu anda gönderim yapamıyor (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Too many messages on this channel: try again in %n second(s)</source>
+        <translation>
+            <numerusform>Bu kanaldan çok fazla mesaj gönderildi: %n saniye sonra yeniden deneyin</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>📎</source>
+        <translation>📎</translation>
+    </message>
+    <message>
+        <source>Attach a file (or drop one onto the conversation)</source>
+        <translation>Dosya ekleyin (veya dosyayı konuşmanın üzerine bırakın)</translation>
+    </message>
+    <message>
+        <source>Attach a file</source>
+        <translation>Dosya ekle</translation>
+    </message>
+    <message>
+        <source>Template…</source>
+        <translation>Şablon…</translation>
+    </message>
+    <message>
+        <source>Send an approved message template</source>
+        <translation>Onaylı bir mesaj şablonu gönder</translation>
+    </message>
+    <message>
+        <source>Outside the 24-hour window: send a template</source>
+        <translation>24 saatlik pencerenin dışında: bir şablon gönderin</translation>
+    </message>
+    <message>
+        <source>WhatsApp accepts free text only within 24 hours of the customer&apos;s last message; after that it refuses anything but an approved template.</source>
+        <translation>WhatsApp serbest metni yalnızca müşterinin son mesajından sonraki 24 saat içinde kabul eder; bu süreden sonra onaylı şablonlar dışında hiçbir mesajı kabul etmez.</translation>
+    </message>
+    <message>
+        <source>✕</source>
+        <translation>✕</translation>
+    </message>
+    <message>
+        <source>Remove the attachment</source>
+        <translation>Eki kaldır</translation>
+    </message>
+    <message>
+        <source>Do not send the template</source>
+        <translation>Şablonu gönderme</translation>
+    </message>
+    <message>
+        <source>Cannot attach %1: not a readable file</source>
+        <translation>%1 eklenemiyor: okunabilir bir dosya değil</translation>
+    </message>
+    <message>
+        <source>Cannot attach %1: the file is empty</source>
+        <translation>%1 eklenemiyor: dosya boş</translation>
+    </message>
+    <message>
+        <source>%1 is too large to send (%2): at most %3</source>
+        <translation>%1 gönderilemeyecek kadar büyük (%2): en fazla %3</translation>
+    </message>
+    <message>
+        <source>document</source>
+        <translation>belge</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>görsel</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>video</translation>
+    </message>
+    <message>
+        <source>audio</source>
+        <translation>ses</translation>
+    </message>
+    <message>
+        <source>📎 %1 · %2 · %3</source>
+        <translation>📎 %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Choose a template</source>
+        <translation>Bir şablon seçin</translation>
+    </message>
+    <message>
+        <source>%1 (%2)
+%3</source>
+        <translation>%1 (%2)
+%3</translation>
+    </message>
+    <message>
+        <source>No approved templates yet: add them in the API (POST /api/v1/templates).</source>
+        <translation>Henüz onaylı şablon yok: şablonları API üzerinden ekleyin (POST /api/v1/templates).</translation>
+    </message>
+    <message>
+        <source>Use template</source>
+        <translation>Şablonu kullan</translation>
+    </message>
+    <message>
+        <source>Template %1 (%2)</source>
+        <translation>Şablon: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Value of {{%1}}</source>
+        <translation>{{%1}} değeri</translation>
+    </message>
+    <message>
+        <source>{{%1}}</source>
+        <translation>{{%1}}</translation>
+    </message>
+    <message>
+        <source>Quick-reply buttons:</source>
+        <translation>Hızlı yanıt düğmeleri:</translation>
+    </message>
+    <message>
+        <source>Sending files is not available here</source>
+        <translation>Dosya gönderme burada kullanılamıyor</translation>
+    </message>
+    <message>
+        <source>Sending templates is not available here</source>
+        <translation>Şablon gönderme burada kullanılamıyor</translation>
+    </message>
+    <message>
+        <source>Fill in every placeholder of the template: {{%1}} is empty</source>
+        <translation>Şablonun tüm yer tutucularını doldurun: {{%1}} boş</translation>
+    </message>
+</context>
+<context>
+    <name>InboxContactPanel</name>
+    <message>
+        <source>Open contact…</source>
+        <translation>Kişiyi aç…</translation>
+    </message>
+    <message>
+        <source>Open deal…</source>
+        <translation>Fırsatı aç…</translation>
+    </message>
+    <message>
+        <source>Open task…</source>
+        <translation>Görevi aç…</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>Open tasks</source>
+        <translation>Açık görevler</translation>
+    </message>
+    <message>
+        <source>No conversation selected</source>
+        <translation>Konuşma seçilmedi</translation>
+    </message>
+    <message>
+        <source>Contact not found</source>
+        <translation>Kişi bulunamadı</translation>
+    </message>
+    <message>
+        <source>Phone: %1</source>
+        <translation>Telefon: %1</translation>
+    </message>
+    <message>
+        <source>E-mail: %1</source>
+        <translation>E-posta: %1</translation>
+    </message>
+    <message>
+        <source>Company: %1</source>
+        <translation>Şirket: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 %4</source>
+        <translation>%1 · %2 · %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 · due %2</source>
+        <translation>%1 · son tarih: %2</translation>
+    </message>
+    <message>
+        <source>No deals.</source>
+        <translation>Fırsat yok.</translation>
+    </message>
+    <message>
+        <source>No open tasks.</source>
+        <translation>Açık görev yok.</translation>
     </message>
 </context>
 <context>
@@ -525,7 +992,7 @@
     </message>
     <message>
         <source>Web widget</source>
-        <translation>Web widget</translation>
+        <translation>Web sohbet aracı</translation>
     </message>
     <message>
         <source>Select a conversation</source>
@@ -602,6 +1069,72 @@
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Assigned to me</source>
+        <translation>Bana atananlar</translation>
+    </message>
+    <message>
+        <source>Unread</source>
+        <translation>Okunmamış</translation>
+    </message>
+    <message>
+        <source>Assigned agent</source>
+        <translation>Atanan temsilci</translation>
+    </message>
+    <message>
+        <source>Add tags, comma-separated</source>
+        <translation>Eklenecek etiketler, virgülle ayırarak</translation>
+    </message>
+    <message>
+        <source>Add tag</source>
+        <translation>Etiket ekle</translation>
+    </message>
+    <message>
+        <source>Remove tag</source>
+        <translation>Etiketi kaldır</translation>
+    </message>
+    <message>
+        <source>Quick replies</source>
+        <translation>Hızlı yanıtlar</translation>
+    </message>
+    <message>
+        <source>Insert a canned answer (or type / in the empty composer)</source>
+        <translation>Hazır bir yanıt ekleyin (veya boş yanıt alanına / yazın)</translation>
+    </message>
+    <message>
+        <source>Tags:</source>
+        <translation>Etiketler:</translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation>Atanmamış</translation>
+    </message>
+    <message>
+        <source>No quick replies yet</source>
+        <translation>Henüz hızlı yanıt yok</translation>
+    </message>
+    <message>
+        <source>Edit quick replies…</source>
+        <translation>Hızlı yanıtları düzenle…</translation>
+    </message>
+    <message>
+        <source>One answer per line:</source>
+        <translation>Her satıra bir yanıt:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation>
+            <numerusform>%n okunmamış</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>[%1]</source>
+        <translation>[%1]</translation>
+    </message>
+    <message>
+        <source>New message from %1</source>
+        <translation>Yeni mesaj: %1</translation>
     </message>
 </context>
 <context>
@@ -977,6 +1510,113 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Deals</source>
         <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>New deal…</source>
+        <translation>Yeni fırsat…</translation>
+    </message>
+    <message>
+        <source>Edit pipelines…</source>
+        <translation>Satış hatlarını düzenle…</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineEditorDialog</name>
+    <message>
+        <source>Edit pipelines</source>
+        <translation>Satış hatlarını düzenle</translation>
+    </message>
+    <message>
+        <source>New pipeline name</source>
+        <translation>Yeni satış hattının adı</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>Delete pipeline…</source>
+        <translation>Satış hattını sil…</translation>
+    </message>
+    <message>
+        <source>Default pipeline (new deals go here)</source>
+        <translation>Varsayılan satış hattı (yeni fırsatlar buraya eklenir)</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Aşama</translation>
+    </message>
+    <message>
+        <source>Probability %</source>
+        <translation>Olasılık (%)</translation>
+    </message>
+    <message>
+        <source>Rotten after days (0: never)</source>
+        <translation>Kaç gün sonra soğur (0: hiçbir zaman)</translation>
+    </message>
+    <message>
+        <source>Add stage</source>
+        <translation>Aşama ekle</translation>
+    </message>
+    <message>
+        <source>Remove stage</source>
+        <translation>Aşamayı kaldır</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>Yukarı taşı</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>Aşağı taşı</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (varsayılan)</translation>
+    </message>
+    <message>
+        <source>A closing stage: it stays last and cannot be removed.</source>
+        <translation>Kapanış aşaması: her zaman en sonda kalır ve kaldırılamaz.</translation>
+    </message>
+    <message>
+        <source>New stage</source>
+        <translation>Yeni aşama</translation>
+    </message>
+    <message>
+        <source>Write the new pipeline&apos;s name first.</source>
+        <translation>Önce yeni satış hattının adını yazın.</translation>
+    </message>
+    <message>
+        <source>Lead</source>
+        <translation>Potansiyel müşteri</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>Teklif</translation>
+    </message>
+    <message>
+        <source>Negotiation</source>
+        <translation>Müzakere</translation>
+    </message>
+    <message>
+        <source>Delete pipeline</source>
+        <translation>Satış hattını sil</translation>
+    </message>
+    <message>
+        <source>Delete the pipeline “%1”?</source>
+        <translation>“%1” satış hattı silinsin mi?</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
     </message>
 </context>
 <context>
@@ -1471,6 +2111,18 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Repeat:</source>
         <translation>Tekrar:</translation>
     </message>
+    <message>
+        <source>Deal:</source>
+        <translation>Fırsat:</translation>
+    </message>
+    <message>
+        <source>(unassigned)</source>
+        <translation>(atanmamış)</translation>
+    </message>
+    <message>
+        <source>Assigned to:</source>
+        <translation>Atanan kişi:</translation>
+    </message>
 </context>
 <context>
     <name>TaskReminderNotifier</name>
@@ -1639,6 +2291,97 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Task deleted.</source>
         <translation>Görev silindi.</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>Yeniden aç</translation>
+    </message>
+    <message>
+        <source>Move a done or cancelled task back to To do</source>
+        <translation>Tamamlanmış veya iptal edilmiş bir görevi Yapılacak durumuna geri al</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Tüm durumlar</translation>
+    </message>
+    <message>
+        <source>To do</source>
+        <translation>Yapılacak</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>Devam ediyor</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Tamamlandı</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>İptal edildi</translation>
+    </message>
+    <message>
+        <source>Any priority</source>
+        <translation>Tüm öncelikler</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>Düşük</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>Orta</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>Yüksek</translation>
+    </message>
+    <message>
+        <source>Urgent</source>
+        <translation>Acil</translation>
+    </message>
+    <message>
+        <source>Any type</source>
+        <translation>Tüm türler</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Görev</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>Arama</translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation>Toplantı</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation>Takip</translation>
+    </message>
+    <message>
+        <source>Anyone</source>
+        <translation>Herkes</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Göster:</translation>
+    </message>
+    <message>
+        <source>Reopened “%1”.</source>
+        <translation>“%1” yeniden açıldı.</translation>
+    </message>
+</context>
+<context>
+    <name>TrayInboxNotifier</name>
+    <message>
+        <source>Liaison</source>
+        <translation>Liaison</translation>
     </message>
 </context>
 <context>
@@ -1816,29 +2559,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
-    <name>WonDialog</name>
-    <message>
-        <source>Deal won: %1</source>
-        <translation>Fırsat kazanıldı: %1</translation>
-    </message>
-    <message>
-        <source>How was it won? (optional)</source>
-        <translation>Nasıl kazanıldı? (isteğe bağlı)</translation>
-    </message>
-    <message>
-        <source>Closed value</source>
-        <translation>Kapanış tutarı</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>Not</translation>
-    </message>
-    <message>
-        <source>Mark won</source>
-        <translation>Kazanıldı olarak işaretle</translation>
-    </message>
-</context>
-<context>
     <name>WidgetSettingsPage</name>
     <message>
         <source>Put a chat button on your web site: paste this line into its pages, just before &lt;/body&gt;. Visitors&apos; messages arrive in the Inbox on the Web widget channel, and your answers appear in their chat at once.</source>
@@ -1871,6 +2591,29 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Copied to the clipboard.</source>
         <translation>Panoya kopyalandı.</translation>
+    </message>
+</context>
+<context>
+    <name>WonDialog</name>
+    <message>
+        <source>Deal won: %1</source>
+        <translation>Fırsat kazanıldı: %1</translation>
+    </message>
+    <message>
+        <source>How was it won? (optional)</source>
+        <translation>Nasıl kazanıldı? (isteğe bağlı)</translation>
+    </message>
+    <message>
+        <source>Closed value</source>
+        <translation>Kapanış tutarı</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Mark won</source>
+        <translation>Kazanıldı olarak işaretle</translation>
     </message>
 </context>
 </TS>
