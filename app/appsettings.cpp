@@ -192,8 +192,6 @@ bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
 
 WebhookConfig AppSettings::webhookConfig() const
 {
-    // One WebhookConfig, reset on failure (GCC 12 at -O2 warns, falsely, about a second one built
-    // from the same initializer list).
     WebhookConfig c;
     QString error;
     if (!webhookConfig(&c, &error)) {

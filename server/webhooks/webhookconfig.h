@@ -1,14 +1,17 @@
 #pragma once
 
 #include <QList>
+
 #include <QSslCertificate>
+#include <iterator>
 
 // Settings of outgoing webhooks (section "webhooks" of liaison.ini), read by AppSettings.
 struct WebhookConfig
 {
     // Seconds before retries 1..n (webhooks/retryDelays, comma-separated); after the last retry
     // fails the subscription is disabled.
-    QList<int> retryDelays{60, 300, 1800, 7200, 86400};
+    static constexpr int kDefaultRetryDelays[] = {60, 300, 1800, 7200, 86400};
+    QList<int> retryDelays = QList<int>(std::begin(kDefaultRetryDelays), std::end(kDefaultRetryDelays));
     int timeoutSeconds = 30;               // webhooks/timeoutSeconds: a 2xx must arrive within it
     bool verifyTls = true;                 // webhooks/verifyTls: false only for testing (a warning is logged)
     bool allowInsecureLocal = false;       // webhooks/allowInsecureLocal: plain http to loopback receivers
