@@ -190,6 +190,25 @@ void insertMessage(Message &m, qint64 conversationSeq)
     m.seq = q.lastInsertId().toLongLong();
 }
 
+// A new message of this conversation with this content, stamped now (not yet stored).
+Message newMessage(const Conversation &v, const MessageContent &content, const QString &direction, const QDateTime &now)
+{
+    Message m;
+    m.id = Ids::make(u"msg");
+    m.conversationId = v.id;
+    m.contactId = v.contactId;
+    m.channel = v.channel;
+    m.direction = direction;
+    m.type = content.type;
+    m.text = content.text;
+    m.mediaUrl = content.mediaUrl;
+    m.caption = content.caption;
+    m.filename = content.filename;
+    m.payload = content.payload;
+    m.createdAt = TimeUtil::iso(now);
+    return m;
+}
+
 // The preview shown in the conversation list.
 QString preview(const Message &m)
 {
@@ -526,19 +545,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
             return getMessage(existing);
         }
     }
-    Message m;
-    m.id = Ids::make(u"msg");
-    m.conversationId = v.id;
-    m.contactId = v.contactId;
-    m.channel = v.channel;
-    m.direction = QStringLiteral("incoming");
-    m.type = content.type;
-    m.text = content.text;
-    m.mediaUrl = content.mediaUrl;
-    m.caption = content.caption;
-    m.filename = content.filename;
-    m.payload = content.payload;
-    m.createdAt = TimeUtil::iso(now());
+    Message m = newMessage(v, content, QStringLiteral("incoming"), now());
     // An incoming message has reached us: it is delivered (read once an agent opens the thread).
     m.delivery.status = QStringLiteral("delivered");
     m.delivery.sentAt = m.delivery.deliveredAt = m.createdAt;
@@ -572,19 +579,7 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
 {
     Transaction tx;
     const Conversation v = get(conversationId);
-    Message m;
-    m.id = Ids::make(u"msg");
-    m.conversationId = v.id;
-    m.contactId = v.contactId;
-    m.channel = v.channel;
-    m.direction = QStringLiteral("outgoing");
-    m.type = content.type;
-    m.text = content.text;
-    m.mediaUrl = content.mediaUrl;
-    m.caption = content.caption;
-    m.filename = content.filename;
-    m.payload = content.payload;
-    m.createdAt = TimeUtil::iso(now());
+    Message m = newMessage(v, content, QStringLiteral("outgoing"), now());
     m.sender = sender;
     m.sendPriority = sendPriority;
     const MessageRules::Advance advance = MessageRules::advance(MessageDelivery{}, initialStatus, m.createdAt);
