@@ -16,3 +16,11 @@ function(liaison_pch target)
         target_precompile_headers(${target} PRIVATE ${ARGN})
     endif()
 endfunction()
+
+# The tests reuse a precompiled header instead of building one each: REUSE_FROM needs the same
+# compile definitions, so tests share one per kind of library they link (see tests/CMakeLists.txt).
+function(liaison_pch_reuse target from)
+    if(LIAISON_PCH)
+        target_precompile_headers(${target} REUSE_FROM ${from})
+    endif()
+endfunction()

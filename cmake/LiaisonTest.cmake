@@ -1,3 +1,9 @@
+# Test code is compiled at -O1 in optimised builds: it halves their compile time, the largest part
+# of CI's build, while the libraries under test keep -O2. Debug (the sanitizer build) stays -O0.
+function(liaison_test_compile_options target)
+    target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O1>)
+endfunction()
+
 # liaison_add_test(<name> [NO_SUPPORT] SOURCES <files...> LIBS <targets...> [TIMEOUT <s>] [LABELS <labels...>])
 # Builds one Qt Test executable and registers it with CTest, offscreen and with test-mode paths.
 function(liaison_add_test name)
@@ -8,6 +14,7 @@ function(liaison_add_test name)
     else()
         target_link_libraries(${name} PRIVATE ${arg_LIBS} liaison_testsupport Qt6::Test)
     endif()
+    liaison_test_compile_options(${name})
     add_test(NAME ${name} COMMAND ${name})
     if(NOT arg_TIMEOUT)
         set(arg_TIMEOUT 300)
