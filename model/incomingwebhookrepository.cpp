@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "eventbus.h"
 #include "ids.h"
+#include "inboundrecorder.h"
 #include "taskrepository.h"
 #include "timeutil.h"
 
@@ -35,6 +36,57 @@ IncomingWebhook fromRow(const QSqlQuery &q)
 QVariant textOrNull(const QString &s)
 {
     return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+DomainError invalid(const QString &field, const QString &what)
+{
+    return DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, what),
+                       {{field, what}});
+}
+
+QString optionalText(const QJsonObject &data, const QString &field, int maxLength)
+{
+    const QJsonValue v = data.value(field);
+    if (v.isUndefined() || v.isNull())
+        return {};
+    if (!v.isString() || v.toString().size() > maxLength)
+        throw invalid(field, QStringLiteral("must be a string of at most %1 characters").arg(maxLength));
+    return v.toString().trimmed();
+}
+
+// message.received data: {channel, from, name?, phone?, messageId?} and the message's fields as
+// the send endpoints read them ({type, text, mediaUrl, caption, filename, latitude, …}).
+InboundMessage inboundMessage(const QJsonObject &data)
+{
+    static const QStringList channels{QStringLiteral("whatsapp"), QStringLiteral("telegram"),
+                                      QStringLiteral("instagram")};
+    InboundMessage in;
+    in.channel = optionalText(data, QStringLiteral("channel"), 20);
+    if (!channels.contains(in.channel))
+        throw invalid(QStringLiteral("channel"),
+                      QStringLiteral("must be one of ") + channels.join(QStringLiteral(", ")));
+    in.externalId = optionalText(data, QStringLiteral("from"), 200);
+    if (in.externalId.isEmpty())
+        throw invalid(QStringLiteral("from"), QStringLiteral("must be the sender's address on the channel"));
+    in.name = optionalText(data, QStringLiteral("name"), 100);
+    const QString phone = optionalText(data, QStringLiteral("phone"), 40);
+    if (in.channel == QLatin1String("whatsapp")) {
+        // A WhatsApp address is the phone number; its conversations are keyed by E.164.
+        in.phone = ContactRules::toE164(in.externalId.startsWith(QLatin1Char('+')) ? in.externalId
+                                                                                   : QLatin1Char('+') + in.externalId);
+        if (in.phone.isEmpty())
+            throw invalid(QStringLiteral("from"), QStringLiteral("must be a phone number in international form"));
+        in.externalId = in.phone;
+    } else if (!phone.isEmpty()) {
+        in.phone = ContactRules::toE164(phone);
+        if (in.phone.isEmpty())
+            throw invalid(QStringLiteral("phone"), QStringLiteral("must be in international form (+ and digits)"));
+    }
+    in.providerId = optionalText(data, QStringLiteral("messageId"), 200);
+    in.content = MessageRules::parseContent(data, {QStringLiteral("text"), QStringLiteral("image"),
+                                                   QStringLiteral("video"), QStringLiteral("document"),
+                                                   QStringLiteral("audio"), QStringLiteral("location")});
+    return in;
 }
 
 // 160 random bits: the id is the endpoint's address, so it must not be guessable (Ids::make() is
@@ -248,9 +300,15 @@ IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, c
         return r;
     }
     if (endpoint.action == QLatin1String("message.received")) {
-        // Until conversations exist the message is kept in the call log (its body), nothing else.
-        r.message = QStringLiteral("Message stored");
-        r.data = {{QStringLiteral("action"), endpoint.action}, {QStringLiteral("result"), QStringLiteral("stored")}};
+        bool created = false;
+        const Message m = InboundRecorder(m_bus).record(inboundMessage(data), &created);
+        *resultId = m.id;
+        r.message = created ? QStringLiteral("Message received") : QStringLiteral("Message already received");
+        r.data = {{QStringLiteral("action"), endpoint.action},
+                  {QStringLiteral("result"), created ? QStringLiteral("created") : QStringLiteral("duplicate")},
+                  {QStringLiteral("messageId"), m.id},
+                  {QStringLiteral("conversationId"), m.conversationId},
+                  {QStringLiteral("contactId"), m.contactId}};
         return r;
     }
     if (endpoint.action == QLatin1String("deal.upsert")) {
@@ -324,9 +382,7 @@ IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, con
             } catch (const DomainError &e) {
                 r = failure(e.httpStatus(), e.code(), e.message(), e.details());
             }
-            outcome = r.status >= 400                                         ? QStringLiteral("failed")
-                      : endpoint->action == QLatin1String("message.received") ? QStringLiteral("stored")
-                                                                              : QStringLiteral("processed");
+            outcome = r.status >= 400 ? QStringLiteral("failed") : QStringLiteral("processed");
         }
     }
 

@@ -512,7 +512,8 @@ private Q_SLOTS:
         QVERIFY(secret.size() >= 16);
         const QString path = "/webhooks/incoming/" + r.data().value("id").toString();
         ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
-        const QByteArray body = R"({"event":"message","data":{"text":"Merhaba","from":"+905551112233"}})";
+        const QByteArray body =
+            R"({"event":"message","data":{"channel":"whatsapp","text":"Merhaba","from":"+905551112233"}})";
         const QPair<QByteArray, QByteArray> type{"Content-Type", "application/json"};
         QCOMPARE(anonymous.call("POST", path, body, {type}).status, 401);
         QCOMPARE(anonymous.call("POST", path, body, {type, {"X-Service-Signature", "sha256=00"}}).status, 401);
@@ -523,13 +524,109 @@ private Q_SLOTS:
             401);
         r = anonymous.call("POST", path, body, {type, {"X-Service-Signature", WebhookRules::signature(secret, body)}});
         QCOMPARE(r.status, 200);
-        QCOMPARE(r.data().value("result").toString(), QString("stored"));
+        QCOMPARE(r.data().value("result").toString(), QString("created"));
         const QJsonArray calls =
             m_client->get("/api/v1/webhooks/incoming/" + path.section('/', -1) + "/calls").json.value("data").toArray();
         QCOMPARE(calls.size(), 4);
-        QCOMPARE(calls.at(0).toObject().value("outcome").toString(), QString("stored"));
+        QCOMPARE(calls.at(0).toObject().value("outcome").toString(), QString("processed"));
         QCOMPARE(calls.at(1).toObject().value("outcome").toString(), QString("rejected"));
         QCOMPARE(calls.at(1).toObject().value("statusCode").toInt(), 401);
+    }
+
+    void incomingMessageReceivedRecordsTheMessage()
+    {
+        const QString id =
+            m_client->post("/api/v1/webhooks/incoming", {{"name", "Relay"}, {"action", "message.received"}})
+                .data()
+                .value("id")
+                .toString();
+        const QString path = "/webhooks/incoming/" + id;
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        const QJsonObject wa{{"channel", "whatsapp"},
+                             {"from", "90 555 444 33 22"},
+                             {"name", "Ayşe Demir"},
+                             {"messageId", "relay-1"},
+                             {"text", "Fiyat nedir?"}};
+        HttpResult r = anonymous.post(path, {{"event", "message.received"}, {"data", wa}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("created"));
+        const QString messageId = r.data().value("messageId").toString();
+        const QString conversationId = r.data().value("conversationId").toString();
+        const QString contactId = r.data().value("contactId").toString();
+        QVERIFY(messageId.startsWith("msg_"));
+
+        const QJsonObject contact = m_client->get("/api/v1/contacts/" + contactId).data();
+        QCOMPARE(contact.value("firstName").toString(), QString("Ayşe"));
+        QCOMPARE(contact.value("phone").toString(), QString("+905554443322"));
+        const QJsonArray messages =
+            m_client->get("/api/v1/conversations/" + conversationId + "/messages").json.value("data").toArray();
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value("direction").toString(), QString("incoming"));
+        QCOMPARE(messages.at(0).toObject().value("text").toString(), QString("Fiyat nedir?"));
+
+        // The relay's repeat of the same message id is recorded once.
+        r = anonymous.post(path, {{"event", "message.received"}, {"data", wa}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("result").toString(), QString("duplicate"));
+        QCOMPARE(r.data().value("messageId").toString(), messageId);
+
+        // A second message from the same number lands in the same conversation.
+        QJsonObject next = wa;
+        next.insert("messageId", "relay-2");
+        next.insert("text", "Bir de kargo?");
+        r = anonymous.post(path, {{"event", "message.received"}, {"data", next}});
+        QCOMPARE(r.data().value("conversationId").toString(), conversationId);
+
+        // Telegram: the address is the chat id; a phone, when given, must be international.
+        r = anonymous.post(path, {{"event", "message.received"},
+                                  {"data", QJsonObject{{"channel", "telegram"}, {"from", "4711"}, {"text", "hi"}}}});
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.data().value("contactId").toString() != contactId);
+    }
+
+    void incomingMessageReceivedRefusesBadData_data()
+    {
+        QTest::addColumn<QJsonObject>("data");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("no channel") << QJsonObject{{"from", "+905551112233"}, {"text", "x"}} << 400 << "channel";
+        QTest::newRow("sms") << QJsonObject{{"channel", "sms"}, {"from", "+905551112233"}, {"text", "x"}} << 400
+                             << "channel";
+        QTest::newRow("no from") << QJsonObject{{"channel", "telegram"}, {"text", "x"}} << 400 << "from";
+        QTest::newRow("from not a phone")
+            << QJsonObject{{"channel", "whatsapp"}, {"from", "abc"}, {"text", "x"}} << 400 << "from";
+        QTest::newRow("bad phone")
+            << QJsonObject{{"channel", "telegram"}, {"from", "1"}, {"phone", "05"}, {"text", "x"}} << 400 << "phone";
+        QTest::newRow("name not text")
+            << QJsonObject{{"channel", "telegram"}, {"from", "1"}, {"name", 5}, {"text", "x"}} << 400 << "name";
+        QTest::newRow("no text") << QJsonObject{{"channel", "telegram"}, {"from", "1"}} << 422 << "";
+        QTest::newRow("image without url")
+            << QJsonObject{{"channel", "telegram"}, {"from", "1"}, {"type", "image"}} << 422 << "";
+        QTest::newRow("template") << QJsonObject{{"channel", "telegram"}, {"from", "1"}, {"type", "template"}} << 400
+                                  << "";
+    }
+
+    void incomingMessageReceivedRefusesBadData()
+    {
+        QFETCH(QJsonObject, data);
+        QFETCH(int, status);
+        QFETCH(QString, field);
+        const QString id =
+            m_client->post("/api/v1/webhooks/incoming", {{"name", "Relay"}, {"action", "message.received"}})
+                .data()
+                .value("id")
+                .toString();
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        const HttpResult r =
+            anonymous.post("/webhooks/incoming/" + id, {{"event", "message.received"}, {"data", data}});
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        if (!field.isEmpty())
+            QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body.constData());
+        const QJsonArray calls =
+            m_client->get("/api/v1/webhooks/incoming/" + id + "/calls").json.value("data").toArray();
+        QCOMPARE(calls.at(0).toObject().value("outcome").toString(), QString("failed"));
+        QCOMPARE(m_client->get("/api/v1/conversations").json.value("data").toArray().size(), 0);
     }
 
     void incomingDealUpsertAndTaskCreate()
