@@ -7,6 +7,8 @@
 
 #include <optional>
 
+class JsonWriter;
+
 struct Contact
 {
     qint64 seq = 0;
@@ -31,6 +33,10 @@ struct Contact
 
     QString displayName() const;
     QJsonObject toJson() const;
+    // The same fields written straight as JSON (the hot API answers): writeFields() without the
+    // braces, so that a caller can add its own keys; json() the whole object.
+    void writeFields(JsonWriter &w) const;
+    QByteArray json() const;
 };
 
 struct ContactNote
@@ -42,6 +48,7 @@ struct ContactNote
     QString createdAt;
 
     QJsonObject toJson() const;
+    void write(JsonWriter &w) const;
 };
 
 // The fields a create or update body sets, already checked. A field absent from the body is

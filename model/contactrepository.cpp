@@ -337,6 +337,7 @@ Contact ContactRepository::get(const QString &id) const
 
 ContactPage ContactRepository::list(const ContactQuery &query) const
 {
+    const ReadTransaction snapshot; // the total and the page agree
     ContactPage page;
     page.total = count(query);
     ContactQuery counted = query;

@@ -350,18 +350,16 @@ ConversationPage ConversationRepository::list(const ConversationQuery &query) co
 QJsonArray ConversationRepository::forContact(const QString &contactId) const
 {
     QJsonArray out;
-    QSqlQuery &q = Database::execCached(
+    Database::select(
         QStringLiteral("SELECT id, channel, status, last_message_at FROM conversations WHERE contact_id = ? "
                        "ORDER BY last_activity_at DESC, seq DESC"),
-        {contactId});
-    while (q.next()) {
-        out.append(QJsonObject{
-            {QStringLiteral("id"), q.value(0).toString()},
-            {QStringLiteral("channel"), q.value(1).toString()},
-            {QStringLiteral("status"), q.value(2).toString()},
-            {QStringLiteral("lastMessage"), q.value(3).isNull() ? QJsonValue() : QJsonValue(q.value(3).toString())}});
-    }
-    q.finish();
+        {contactId}, [&out](const SqlRow &r) {
+            out.append(
+                QJsonObject{{QStringLiteral("id"), r.text(0)},
+                            {QStringLiteral("channel"), r.text(1)},
+                            {QStringLiteral("status"), r.text(2)},
+                            {QStringLiteral("lastMessage"), r.isNull(3) ? QJsonValue() : QJsonValue(r.text(3))}});
+        });
     return out;
 }
 

@@ -19,7 +19,7 @@ public:
 
 private:
     friend class Database;
-    void *m_stmt = nullptr;           // sqlite3_stmt
+    void *m_stmt = nullptr;             // sqlite3_stmt
     const QSqlQuery *m_query = nullptr; // other drivers
 };
 
@@ -51,6 +51,22 @@ public:
     // cacheStatement=false for statements whose text varies without end (segment rules).
     static void select(const QString &sql, const QVariantList &values, const std::function<void(const SqlRow &)> &row,
                        bool cacheStatement = true);
+};
+
+// Several reads that must see one state of the database: BEGIN (deferred) ... COMMIT, so that the
+// reads of one answer (a contact and its deals and notes, a page and its total) agree, and SQLite
+// takes its read lock once instead of once a statement. Only for reads: a Transaction opened inside
+// it fails. Inside a write Transaction it does nothing.
+class ReadTransaction
+{
+public:
+    ReadTransaction();
+    ~ReadTransaction();
+    ReadTransaction(const ReadTransaction &) = delete;
+    ReadTransaction &operator=(const ReadTransaction &) = delete;
+
+private:
+    bool m_outer = false;
 };
 
 // One write transaction (BEGIN IMMEDIATE: it takes the write lock at once, so that two writers

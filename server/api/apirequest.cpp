@@ -1,6 +1,7 @@
 #include "apirequest.h"
 
 #include "apikeyrepository.h"
+#include "jsonwriter.h"
 
 #include <QJsonArray>
 
@@ -45,6 +46,30 @@ ApiResponse ApiResponse::page(const QJsonArray &items, int page, int limit, qint
                                                                {QStringLiteral("total"), double(total)},
                                                                {QStringLiteral("totalPages"), double(totalPages)}}}},
         200);
+}
+
+ApiResponse ApiResponse::okJson(const QByteArray &dataJson)
+{
+    ApiResponse r;
+    r.body.reserve(dataJson.size() + 32);
+    r.body.append("{\"data\":").append(dataJson).append(",\"success\":true}");
+    return r;
+}
+
+ApiResponse ApiResponse::pageJson(const QByteArray &itemsJson, int page, int limit, qint64 total)
+{
+    const qint64 totalPages = limit > 0 ? (total + limit - 1) / limit : 0;
+    JsonWriter w;
+    w.beginObject();
+    w.key("data").rawJson(itemsJson);
+    w.key("pagination").beginObject();
+    w.key("limit").value(limit).key("page").value(page).key("total").value(total).key("totalPages").value(totalPages);
+    w.endObject();
+    w.key("success").value(true);
+    w.endObject();
+    ApiResponse r;
+    r.body = w.take();
+    return r;
 }
 
 ApiResponse ApiResponse::raw(const QJsonObject &object, int status)

@@ -65,6 +65,9 @@ struct ApiResponse
     static ApiResponse message(const QString &message);
     // { success: true, data: [...], pagination: { page, limit, total, totalPages } }
     static ApiResponse page(const QJsonArray &items, int page, int limit, qint64 total);
+    // The same answers with data already written as compact JSON (JsonWriter): the hot paths.
+    static ApiResponse okJson(const QByteArray &dataJson);
+    static ApiResponse pageJson(const QByteArray &itemsJson, int page, int limit, qint64 total);
     // A body given as is (e.g. the OpenAPI document).
     static ApiResponse raw(const QJsonObject &object, int status = 200);
     static ApiResponse error(int status, const QString &code, const QString &message, const QJsonObject &details = {});

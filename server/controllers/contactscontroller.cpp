@@ -5,7 +5,9 @@
 #include "api/schemas.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
+#include "database.h"
 #include "dealrepository.h"
+#include "jsonwriter.h"
 #include "segmentrepository.h"
 
 #include <QJsonArray>
@@ -165,10 +167,15 @@ ApiResponse ContactsController::list(ApiRequest &request)
         q.extraValues = members.values;
     }
     const ContactPage page = m_contacts.list(q);
-    QJsonArray items;
-    for (const Contact &c : page.items)
-        items.append(c.toJson());
-    return ApiResponse::page(items, q.page, q.limit, page.total);
+    JsonWriter items;
+    items.beginArray();
+    for (const Contact &c : page.items) {
+        items.beginObject();
+        c.writeFields(items);
+        items.endObject();
+    }
+    items.endArray();
+    return ApiResponse::pageJson(items.bytes(), q.page, q.limit, page.total);
 }
 
 ApiResponse ContactsController::create(ApiRequest &request)
@@ -179,15 +186,19 @@ ApiResponse ContactsController::create(ApiRequest &request)
 
 ApiResponse ContactsController::get(ApiRequest &request)
 {
+    const ReadTransaction snapshot; // the contact, its conversations, deals and notes as of one moment
     const Contact c = m_contacts.get(request.param(QStringLiteral("id")));
-    QJsonObject data = c.toJson();
-    data.insert(QStringLiteral("conversations"), ConversationRepository().forContact(c.id));
-    data.insert(QStringLiteral("deals"), DealRepository().forContact(c.id));
-    QJsonArray notes;
+    JsonWriter data;
+    data.beginObject();
+    c.writeFields(data);
+    data.key("conversations").value(ConversationRepository().forContact(c.id));
+    data.key("deals").value(DealRepository().forContact(c.id));
+    data.key("notes").beginArray();
     for (const ContactNote &n : m_contacts.notes(c))
-        notes.append(n.toJson());
-    data.insert(QStringLiteral("notes"), notes);
-    return ApiResponse::ok(data);
+        n.write(data);
+    data.endArray();
+    data.endObject();
+    return ApiResponse::okJson(data.bytes());
 }
 
 ApiResponse ContactsController::update(ApiRequest &request)

@@ -11,6 +11,8 @@
 #include <QSqlQuery>
 #include <QtTest>
 
+#include <thread>
+
 namespace {
 int outboxCount(const QString &event)
 {
@@ -209,6 +211,43 @@ private Q_SLOTS:
             QCOMPARE(unknownTotal, viaList);
             QCOMPARE(knownTotal, viaList);
         }
+    }
+
+    void readTransactionSeesOneState()
+    {
+        ContactRepository repo;
+        repo.create({{"firstName", "A"}, {"email", "a@example.com"}});
+        auto countAll = [] {
+            QSqlQuery q = Database::exec("SELECT count(*) FROM contacts");
+            q.next();
+            return q.value(0).toInt();
+        };
+        // Another thread's write after the snapshot began is not seen until it ends.
+        {
+            const ReadTransaction snapshot;
+            QCOMPARE(countAll(), 1);
+            std::thread writer([] {
+                ContactRepository().create({{"firstName", "B"}, {"email", "b@example.com"}});
+                Database::closeThreadConnection();
+            });
+            writer.join();
+            QCOMPARE(countAll(), 1);
+            QCOMPARE(repo.list(ContactQuery{}).total, 1); // nested: the same snapshot
+            // A write transaction cannot start inside it.
+            QVERIFY_THROWS_EXCEPTION(DatabaseError, Transaction());
+        }
+        QCOMPARE(countAll(), 2);
+        // Inside a write transaction it changes nothing, and the write commits.
+        {
+            Transaction tx;
+            repo.create({{"firstName", "C"}, {"email", "c@example.com"}});
+            {
+                const ReadTransaction inner;
+                QCOMPARE(countAll(), 3);
+            }
+            tx.commit();
+        }
+        QCOMPARE(countAll(), 3);
     }
 };
 
