@@ -27,6 +27,9 @@ struct ContactQuery
     // The total of this query when the caller has just counted it (-1: unknown). With it, listPage()
     // picks its plan for a large result: walk the newest-first index rather than sort every match.
     qint64 knownTotal = -1;
+    // The search's matches when list() found them few: the count and the page then read these
+    // contacts instead of running the full-text query twice. Unset: the search runs as such.
+    std::optional<QVector<qint64>> searchSeqs;
 };
 
 struct ContactPage

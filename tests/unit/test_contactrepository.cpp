@@ -249,6 +249,73 @@ private Q_SLOTS:
         }
         QCOMPARE(countAll(), 3);
     }
+
+    // list() reads a search's matches once when they are at most 1,000 and runs the full-text query
+    // inside the count and the page otherwise: both give the same totals and pages.
+    void searchFindsFewAndManyAlike()
+    {
+        ContactRepository repo;
+        QVector<QJsonObject> bodies;
+        for (int i = 0; i < 1003; ++i) {
+            QJsonObject b{{"firstName", "Toplu"},
+                          {"lastName", QString::number(i)},
+                          {"email", QString("toplu%1@example.com").arg(i)},
+                          {"createdAt", QString("2026-02-%1T10:00:00Z").arg(1 + i % 28, 2, 10, QChar('0'))}};
+            if (i % 100 == 0)
+                b.insert("tags", QJsonArray{"seyrek"});
+            bodies << b;
+        }
+        repo.insertBulk(bodies);
+        repo.create({{"firstName", "Nadir"}, {"email", "nadir@example.com"}});
+
+        auto ids = [&repo](ContactQuery q) {
+            QStringList out;
+            for (q.page = 1; q.page <= 200; ++q.page) {
+                const ContactPage page = repo.list(q);
+                for (const Contact &c : page.items)
+                    out << c.id;
+                if (page.items.isEmpty() || out.size() >= page.total)
+                    break;
+            }
+            return out;
+        };
+        ContactQuery many;
+        many.search = "toplu";
+        many.limit = 100;
+        QCOMPARE(repo.list(many).total, 1003); // more than 1,000: the full-text path
+        const QStringList manyIds = ids(many);
+        QCOMPARE(manyIds.size(), 1003);
+        QCOMPARE(QSet<QString>(manyIds.cbegin(), manyIds.cend()).size(), 1003);
+
+        ContactQuery manyTagged = many; // the full-text path with a tag: 11 matches
+        manyTagged.tags = {"seyrek"};
+        QCOMPARE(repo.list(manyTagged).total, 11);
+        ContactQuery byTag; // the same contacts without a search
+        byTag.tags = {"seyrek"};
+        byTag.limit = 100;
+        QCOMPARE(ids(manyTagged), ids(byTag));
+
+        ContactQuery few; // "toplu 10": last names 10, 100-109, 1000-1002, the few path
+        few.search = "toplu 10";
+        few.limit = 5;
+        QCOMPARE(repo.list(few).total, 14);
+        QCOMPARE(ids(few).size(), 14);
+        few.tags = {"seyrek"}; // and with a tag: 100 and 1000
+        QStringList names;
+        for (const Contact &c : repo.list(few).items)
+            names << c.lastName;
+        names.sort();
+        QCOMPARE(names, QStringList({"100", "1000"}));
+
+        ContactQuery one;
+        one.search = "nadir";
+        QCOMPARE(repo.list(one).total, 1);
+        one.search = "yok";
+        QCOMPARE(repo.list(one).total, 0);
+        QVERIFY(repo.list(one).items.isEmpty());
+        many.page = 11; // past the end
+        QCOMPARE(repo.list(many).items.size(), 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestContactRepository)
