@@ -13,6 +13,8 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+#include <algorithm>
+
 namespace {
 const QString kColumns = QStringLiteral(
     "c.seq, c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.position, c.address, c.tags, "
@@ -86,7 +88,7 @@ QString searchDocument(const Contact &c)
 // An FTS5 MATCH expression from what a user typed: every word must match as a prefix. A search
 // made only of phone characters is read as one number. Words hold only letters and digits, so
 // quoting them is safe.
-QString matchExpression(const QString &search)
+QStringList searchWords(const QString &search)
 {
     bool phoneLike = true;
     QString digits;
@@ -96,15 +98,73 @@ QString matchExpression(const QString &search)
         else if (!QStringLiteral("+ -().").contains(ch))
             phoneLike = false;
     }
-    QStringList words;
     if (phoneLike && digits.size() >= 3)
-        words << digits;
-    else
-        words = TextFold::words(TextFold::fold(search));
+        return {digits};
+    return TextFold::words(TextFold::fold(search)).mid(0, 8);
+}
+
+QString matchExpression(const QStringList &words)
+{
     QStringList terms;
-    for (const QString &w : std::as_const(words).mid(0, 8))
+    for (const QString &w : words)
         terms << QLatin1Char('"') + w + QLatin1String("\"*");
     return terms.join(QLatin1Char(' '));
+}
+
+QString matchExpression(const QString &search)
+{
+    return matchExpression(searchWords(search));
+}
+
+// Whether every word is the start of some word of the indexed document (what the full-text
+// query's "word"* terms ask, checked on one document).
+bool documentMatches(const QString &document, const QStringList &words)
+{
+    const QStringList tokens = TextFold::words(document);
+    return std::all_of(words.cbegin(), words.cend(), [&tokens](const QString &w) {
+        return std::any_of(tokens.cbegin(), tokens.cend(), [&w](const QString &t) { return t.startsWith(w); });
+    });
+}
+
+// The search's matching contacts (seq) when they are at most `few`; nullopt when there are more.
+// Several words: FTS5 merges the whole doclist of every prefix term before intersecting them, so
+// a common word ("com" of an e-mail, a frequent first name) costs milliseconds on a million
+// contacts. When one word is rare (the word with digits, else the longest) its few matches are
+// read alone and the other words checked on their documents; otherwise the full query runs.
+std::optional<QVector<qint64>> fewMatches(const QStringList &words, int few)
+{
+    std::optional<QVector<qint64>> out;
+    if (words.isEmpty())
+        return out;
+    QStringList rest = words;
+    if (words.size() > 1) {
+        auto hasDigit = [](const QString &w) {
+            return std::any_of(w.cbegin(), w.cend(), [](QChar c) { return c.isDigit(); });
+        };
+        const auto pick = std::max_element(rest.cbegin(), rest.cend(), [&](const QString &a, const QString &b) {
+            return std::make_pair(hasDigit(a), a.size()) < std::make_pair(hasDigit(b), b.size());
+        });
+        const QString rare = *pick;
+        rest.removeAt(int(pick - rest.cbegin()));
+        QVector<qint64> seqs;
+        int candidates = 0;
+        Database::select(QStringLiteral("SELECT rowid, doc FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?"),
+                         {matchExpression(QStringList{rare}), few + 1}, [&](const SqlRow &r) {
+                             ++candidates;
+                             if (documentMatches(r.text(1), rest))
+                                 seqs.append(r.integer(0));
+                         });
+        if (candidates <= few) {
+            out = seqs;
+            return out;
+        }
+    }
+    QVector<qint64> seqs;
+    Database::select(QStringLiteral("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?"),
+                     {matchExpression(words), few + 1}, [&seqs](const SqlRow &r) { seqs.append(r.integer(0)); });
+    if (seqs.size() <= few)
+        out = seqs;
+    return out;
 }
 
 void writeTags(const Contact &c, bool replace)
@@ -350,15 +410,8 @@ ContactPage ContactRepository::list(const ContactQuery &query) const
     ContactQuery counted = query;
     // Most searches find a few contacts: read their ids once from the index, then count and page
     // those (a name search on a million contacts costs milliseconds per full-text run).
-    const QString match = query.search.trimmed().isEmpty() ? QString() : matchExpression(query.search);
-    if (!match.isEmpty() && !counted.searchSeqs) {
-        constexpr int kFewMatches = 1000;
-        QVector<qint64> seqs;
-        Database::select(QStringLiteral("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?"),
-                         {match, kFewMatches + 1}, [&seqs](const SqlRow &r) { seqs.append(r.integer(0)); });
-        if (seqs.size() <= kFewMatches)
-            counted.searchSeqs = seqs;
-    }
+    if (!query.search.trimmed().isEmpty() && !counted.searchSeqs)
+        counted.searchSeqs = fewMatches(searchWords(query.search), 1000);
     ContactPage page;
     page.total = count(counted);
     counted.knownTotal = page.total;

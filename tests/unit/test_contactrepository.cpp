@@ -307,6 +307,17 @@ private Q_SLOTS:
         names.sort();
         QCOMPARE(names, QStringList({"100", "1000"}));
 
+        // A rare word's few documents checked for the other words, or the full query when no word is rare.
+        for (const auto &[search, total] : {std::pair<QString, int>{"nadir 10", 0},
+                                            {"10 toplu", 14},
+                                            {"nadir example", 1},
+                                            {"toplu example", 1003},
+                                            {"TOPLU 1002", 1}}) {
+            ContactQuery q;
+            q.search = search;
+            QCOMPARE(repo.list(q).total, total);
+        }
+
         ContactQuery one;
         one.search = "nadir";
         QCOMPARE(repo.list(one).total, 1);
