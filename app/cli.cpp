@@ -41,8 +41,11 @@
 #include <QTextStream>
 #include <QTranslator>
 
+#include <cerrno>
 #include <cstdio>
 #include <memory>
+
+#include <unistd.h>
 
 namespace {
 enum Exit
@@ -51,6 +54,30 @@ enum Exit
     Failure = 1,
     Usage = 2
 };
+
+// The log: "category: message" a line on stderr, as Qt's default handler writes it with its default
+// pattern, but with one write() a line and no pattern machinery. The default handler cost a third
+// of the throughput of GET /contacts/:id (one line a request). QT_MESSAGE_PATTERN, when set, keeps
+// Qt's own handler.
+void writeLogLine(QtMsgType, const QMessageLogContext &context, const QString &message)
+{
+    QByteArray line;
+    line.reserve(message.size() + 40);
+    if (context.category && qstrcmp(context.category, "default") != 0)
+        line.append(context.category).append(": ");
+    line.append(message.toUtf8()).append('\n');
+    const char *p = line.constData();
+    qsizetype left = line.size();
+    while (left > 0) {
+        const ssize_t n = ::write(STDERR_FILENO, p, size_t(left));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return; // nowhere to log to
+        p += n;
+        left -= n;
+    }
+}
 
 void err(const QString &line)
 {
@@ -444,6 +471,8 @@ int liaisonMain(int argc, char **argv)
 {
     QCoreApplication::setApplicationName(QStringLiteral("liaison"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    if (qEnvironmentVariableIsEmpty("QT_MESSAGE_PATTERN"))
+        qInstallMessageHandler(writeLogLine);
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
