@@ -609,6 +609,7 @@ private Q_SLOTS:
             const QStringList mine = lines.filter(QString::fromLatin1(e.requestId));
             QVERIFY2(mine.size() == 1, qPrintable(QString::fromLatin1(e.requestId) + QLatin1Char('\n') + log));
             const QString &line = mine.constFirst();
+            QVERIFY2(line.startsWith(QLatin1String("liaison.http: ")), qPrintable(line)); // "category: message"
             QVERIFY2(line.contains(QString::fromLatin1(e.method)), qPrintable(line));
             QVERIFY2(line.contains(e.path), qPrintable(line));
             QVERIFY2(line.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(e.status))), qPrintable(line));
