@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 
 namespace {
+using Json::nullable;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 
 QJsonObject addressOrEmpty(const QJsonObject &a)
@@ -16,11 +17,6 @@ QJsonObject addressOrEmpty(const QJsonObject &a)
     for (const char *key : {"street", "city", "country"})
         out.insert(QLatin1String(key), a.value(QLatin1String(key)).toString());
     return out;
-}
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
 }
 
 } // namespace

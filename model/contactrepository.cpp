@@ -16,6 +16,8 @@
 #include <algorithm>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kColumns = QStringLiteral(
     "c.seq, c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.position, c.address, c.tags, "
     "c.custom_fields, c.source, c.lead_score, c.last_message_at, c.total_messages, c.sentiment, c.created_at, "
@@ -29,17 +31,6 @@ QString compact(const QJsonObject &o)
 QString compact(const QStringList &list)
 {
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
-}
-
-// NOT NULL text columns: a null QString would bind as NULL.
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
 
 Contact fromRow(const SqlRow &r)

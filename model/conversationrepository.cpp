@@ -12,6 +12,8 @@
 #include <QSqlQuery>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kConversationColumns = QStringLiteral(
     "v.seq, v.id, v.contact_id, v.channel, v.channel_id, v.external_id, v.status, v.assigned_to, "
     "coalesce(u.name, ''), v.tags, v.source, v.first_response_seconds, v.total_messages, v.unread_count, "
@@ -36,16 +38,6 @@ QString compact(const QJsonObject &o)
 QString compact(const QStringList &list)
 {
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
-}
-
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
 
 Conversation conversationFromRow(const QSqlQuery &q)

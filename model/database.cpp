@@ -82,6 +82,16 @@ void bindAll(QSqlQuery &q, const QVariantList &values)
 }
 } // namespace
 
+QString SqlValue::text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+QVariant SqlValue::textOrNull(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
 void Database::setPath(const QString &sqlitePath)
 {
     // SQLite keeps memory statistics under one process-wide mutex taken on every allocation: with

@@ -7,6 +7,13 @@
 
 #include <functional>
 
+// Values to bind: a NOT NULL text column gets "" for a null QString (which would bind as NULL); an
+// optional text column gets NULL for an empty string.
+namespace SqlValue {
+QString text(const QString &s);
+QVariant textOrNull(const QString &s);
+} // namespace SqlValue
+
 // One result row of Database::select(), valid only inside its callback.
 class SqlRow
 {

@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "fieldreader.h"
+#include "jsonwriter.h"
 #include "timeutil.h"
 
 #include <QJsonArray>
@@ -9,12 +10,8 @@
 #include <cmath>
 
 namespace {
+using Json::nullable;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
 
 QJsonValue person(const QString &id, const QString &name)
 {

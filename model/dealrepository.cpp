@@ -16,6 +16,8 @@
 #include <cmath>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 
 const QString kSelect = QStringLiteral(
@@ -28,16 +30,6 @@ const QString kSelect = QStringLiteral(
 QString compact(const QJsonObject &o)
 {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
 
 QVariant numberOrNull(const std::optional<double> &v)
@@ -828,16 +820,17 @@ PipelineSummary DealRepository::summary(const QString &pipelineId, const QString
 QJsonArray DealRepository::forContact(const QString &contactId) const
 {
     QJsonArray out;
-    Database::select(QStringLiteral("SELECT id, name, value, currency, stage, pipeline_id FROM deals WHERE contact_id = ? "
-                                    "ORDER BY created_at DESC, seq DESC"),
-                     {contactId}, [&out](const SqlRow &r) {
-                         out.append(QJsonObject{{QStringLiteral("id"), r.text(0)},
-                                                {QStringLiteral("name"), r.text(1)},
-                                                {QStringLiteral("value"), r.real(2)},
-                                                {QStringLiteral("currency"), r.text(3)},
-                                                {QStringLiteral("stage"), r.text(4)},
-                                                {QStringLiteral("pipelineId"), r.text(5)}});
-                     });
+    Database::select(
+        QStringLiteral("SELECT id, name, value, currency, stage, pipeline_id FROM deals WHERE contact_id = ? "
+                       "ORDER BY created_at DESC, seq DESC"),
+        {contactId}, [&out](const SqlRow &r) {
+            out.append(QJsonObject{{QStringLiteral("id"), r.text(0)},
+                                   {QStringLiteral("name"), r.text(1)},
+                                   {QStringLiteral("value"), r.real(2)},
+                                   {QStringLiteral("currency"), r.text(3)},
+                                   {QStringLiteral("stage"), r.text(4)},
+                                   {QStringLiteral("pipelineId"), r.text(5)}});
+        });
     return out;
 }
 

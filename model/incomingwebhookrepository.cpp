@@ -15,6 +15,7 @@
 #include <QSqlQuery>
 
 namespace {
+using SqlValue::textOrNull;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
 constexpr int kMaxLoggedBody = 64 * 1024;
@@ -31,11 +32,6 @@ IncomingWebhook fromRow(const QSqlQuery &q)
     e.lastCallAt = q.value(6).toString();
     e.callCount = q.value(7).toInt();
     return e;
-}
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
 }
 
 DomainError invalid(const QString &field, const QString &what)

@@ -6,6 +6,14 @@
 #include <QString>
 #include <QVarLengthArray>
 
+namespace Json {
+// An optional text field of an answer: null when empty (what JsonWriter::valueOrNull writes).
+inline QJsonValue nullable(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+} // namespace Json
+
 // Writes compact JSON straight into a byte array, for the answers on the hot paths (a contact, a
 // page of contacts), where building a QJsonObject and serialising it cost more than the database
 // look-up. Strings are escaped as QJsonDocument escapes them, so a writer that emits keys in sorted

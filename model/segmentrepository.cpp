@@ -12,6 +12,8 @@
 #include <QSqlQuery>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
@@ -41,17 +43,6 @@ QVariant filtersText(const QJsonValue &filters)
     if (!filters.isObject())
         return QVariant(QMetaType(QMetaType::QString));
     return QString::fromUtf8(QJsonDocument(filters.toObject()).toJson(QJsonDocument::Compact));
-}
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
-
-// NOT NULL text columns: a null QString would bind as NULL.
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
 }
 
 QString nameKey(const QString &name)

@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "fieldreader.h"
+#include "jsonwriter.h"
 #include "timeutil.h"
 
 #include <QJsonArray>
@@ -17,14 +18,10 @@ const QStringList TaskRules::Days = {QStringLiteral("monday"),   QStringLiteral(
                                      QStringLiteral("sunday")};
 
 namespace {
+using Json::nullable;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QStringList kFrequencies = {QStringLiteral("daily"), QStringLiteral("weekly"), QStringLiteral("monthly"),
                                   QStringLiteral("yearly")};
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
 
 QString enumText(const QStringList &values)
 {

@@ -12,6 +12,8 @@
 #include <utility>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kColumns = QStringLiteral(
     "t.seq, t.id, t.title, t.description, t.type, t.status, t.priority, t.due_date, t.assigned_to, t.contact_id, "
     "t.deal_id, t.reminder_enabled, t.reminder_before, t.reminder_sent_at, t.recurrence, t.series_start, "
@@ -29,16 +31,6 @@ const QString kDueKey = QStringLiteral("coalesce(t.due_at, '~')");
 const QString kOrder = QStringLiteral(" ORDER BY coalesce(t.due_at, '~'), t.seq");
 const QString kOpenFirstOrder =
     QStringLiteral(" ORDER BY t.status NOT IN ('pending', 'in_progress'), coalesce(t.due_at, '~'), t.seq");
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
-
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
 
 QString isoDate(const QDate &d)
 {

@@ -1,6 +1,7 @@
 #include "webhook.h"
 
 #include "ids.h"
+#include "jsonwriter.h"
 #include "timeutil.h"
 
 #include <QJsonArray>
@@ -10,11 +11,7 @@
 #include <QUrl>
 
 namespace {
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
+using Json::nullable;
 // "a.b.c.d" with four decimal parts 0..255; false for anything else.
 bool parseIpv4(const QString &host, quint8 out[4])
 {

@@ -12,6 +12,8 @@
 #include <QSqlQuery>
 
 namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns =
     QStringLiteral("seq, id, url, events, secret, description, active, failure_count, disabled_reason, disabled_at, "
@@ -19,16 +21,6 @@ const QString kColumns =
 const QString kDeliveryColumns =
     QStringLiteral("d.seq, d.id, d.webhook_id, d.event_id, d.event, d.body, d.kind, d.state, d.attempts, d.failures, "
                    "d.next_attempt_at, d.last_status, d.last_error, d.created_at");
-
-QVariant textOrNull(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
-
-QString text(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
 
 WebhookSubscription fromRow(const QSqlQuery &q)
 {
