@@ -309,6 +309,7 @@ std::optional<Conversation> ConversationRepository::findFor(const QString &conta
 
 ConversationPage ConversationRepository::list(const ConversationQuery &query) const
 {
+    const ReadTransaction snapshot; // the page and its total agree
     Where w;
     if (!query.status.isEmpty())
         w.add(QStringLiteral("v.status = ?"), query.status);
@@ -692,6 +693,7 @@ QVector<Message> ConversationRepository::latestMessages(const QString &conversat
 
 MessagePage ConversationRepository::listMessages(const MessageFilter &filter) const
 {
+    const ReadTransaction snapshot; // the page and its total agree
     Where w;
     if (!filter.conversationId.isEmpty())
         w.add(QStringLiteral("m.conversation_id = ?"), filter.conversationId);

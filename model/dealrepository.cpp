@@ -641,6 +641,7 @@ Deal DealRepository::get(const QString &id) const
 
 DealPage DealRepository::list(const DealQuery &query) const
 {
+    const ReadTransaction snapshot; // the page and its total agree
     DealPage page;
     const QDateTime t = m_clock->now();
     const Filter f = buildFilter(query, t);

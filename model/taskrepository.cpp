@@ -710,6 +710,7 @@ Statement countStatement(const Filter &f)
 
 TaskPage TaskRepository::list(const TaskQuery &query) const
 {
+    const ReadTransaction snapshot; // the page and its total agree
     TaskPage page;
     const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_clock->now()));
     QSqlQuery &q = Database::execCached(s.sql, s.values);
