@@ -94,7 +94,7 @@ struct IncomingWebhookCall
     QString endpointId;
     QString receivedAt;
     QString event;
-    QString outcome; // "processed", "stored", "rejected", "failed"
+    QString outcome; // "processed", "rejected", "failed" ("stored": message.received before it recorded messages)
     int statusCode = 0;
     QString error;
     QString resultId; // e.g. the contact created or updated
