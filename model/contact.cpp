@@ -78,15 +78,6 @@ void Contact::writeFields(JsonWriter &w) const
     w.key("updatedAt").value(updatedAt);
 }
 
-QByteArray Contact::json() const
-{
-    JsonWriter w;
-    w.beginObject();
-    writeFields(w);
-    w.endObject();
-    return w.take();
-}
-
 void ContactNote::write(JsonWriter &w) const
 {
     w.beginObject();

@@ -33,10 +33,9 @@ struct Contact
 
     QString displayName() const;
     QJsonObject toJson() const;
-    // The same fields written straight as JSON (the hot API answers): writeFields() without the
-    // braces, so that a caller can add its own keys; json() the whole object.
+    // The same fields written straight as JSON (the hot API answers), without the braces, so that
+    // a caller can add its own keys.
     void writeFields(JsonWriter &w) const;
-    QByteArray json() const;
 };
 
 struct ContactNote

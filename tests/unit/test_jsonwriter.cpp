@@ -9,6 +9,15 @@
 #include <QtTest>
 
 namespace {
+QByteArray written(const Contact &c)
+{
+    JsonWriter w;
+    w.beginObject();
+    c.writeFields(w);
+    w.endObject();
+    return w.take();
+}
+
 QByteArray compact(const QJsonValue &v)
 {
     return v.isObject() ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)
@@ -101,7 +110,7 @@ private Q_SLOTS:
             c.totalMessages = 14;
             c.sentiment = QStringLiteral("positive");
         }
-        QCOMPARE(c.json(), compact(c.toJson()));
+        QCOMPARE(written(c), compact(c.toJson()));
 
         ContactNote n{QStringLiteral("note_1"), c.id, QStringLiteral("Aradı \"yarın\""),
                       full ? QStringLiteral("user_1") : QString(), c.createdAt};
@@ -118,7 +127,7 @@ private Q_SLOTS:
         Contact b = a;
         b.id = QStringLiteral("contact_b");
         b.tags = {QStringLiteral("x")};
-        QCOMPARE(ApiResponse::okJson(a.json()).body, ApiResponse::ok(a.toJson()).body);
+        QCOMPARE(ApiResponse::okJson(written(a)).body, ApiResponse::ok(a.toJson()).body);
 
         JsonWriter items;
         items.beginArray();
