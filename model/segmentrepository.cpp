@@ -241,9 +241,14 @@ qint64 SegmentRepository::count(const Segment &segment) const
     return ContactRepository().count(q);
 }
 
+SegmentRules::Sql SegmentRepository::matching(const QJsonValue &filters) const
+{
+    return SegmentRules::compile(SegmentRules::validate(filters), clock());
+}
+
 qint64 SegmentRepository::countMatching(const QJsonValue &filters) const
 {
-    const SegmentRules::Sql sql = SegmentRules::compile(SegmentRules::validate(filters), clock());
+    const SegmentRules::Sql sql = matching(filters);
     ContactQuery q;
     q.extraWhere = sql.where;
     q.extraValues = sql.values;

@@ -61,6 +61,8 @@ public:
     qint64 count(const Segment &segment) const;
     // How many contacts these filters match now (validates them: 400 when invalid).
     qint64 countMatching(const QJsonValue &filters) const;
+    // The condition these filters compile to now (validates them: 400 when invalid).
+    SegmentRules::Sql matching(const QJsonValue &filters) const;
     // The condition selecting the members of a segment, for ContactQuery::extraWhere.
     SegmentRules::Sql membership(const Segment &segment) const;
     SegmentRules::Sql membership(const QString &id) const;

@@ -1837,6 +1837,10 @@ A desktop CRM with a local REST API.</source>
         <source>Incomplete rule: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Counting…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SegmentsPanel</name>
@@ -1918,6 +1922,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Add %1 contacts to:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (static)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

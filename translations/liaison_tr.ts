@@ -1838,6 +1838,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Incomplete rule: %1</source>
         <translation>Eksik kural: %1</translation>
     </message>
+    <message>
+        <source>Counting…</source>
+        <translation>Sayılıyor…</translation>
+    </message>
 </context>
 <context>
     <name>SegmentsPanel</name>
@@ -1920,6 +1924,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Add %1 contacts to:</source>
         <translation>%1 kişiyi şu segmente ekle:</translation>
+    </message>
+    <message>
+        <source>%1 (static)</source>
+        <translation>%1 (statik)</translation>
     </message>
 </context>
 <context>

@@ -421,6 +421,11 @@ void SegmentDialog::build()
     m_countTimer.setInterval(CountDelayMs);
     connect(&m_countTimer, &QTimer::timeout, this, &SegmentDialog::recount);
     connect(m_rules, &RuleGroupWidget::changed, this, [this] { m_countTimer.start(); });
+    connect(&m_counter, &BackgroundCounter::counted, this, [this](int, const QString &, qint64 n) {
+        m_count->setText(n == 1 ? tr("1 contact matches now") : tr("%1 contacts match now").arg(QLocale().toString(n)));
+    });
+    connect(&m_counter, &BackgroundCounter::failed, this,
+            [this](int, const QString &, const QString &message) { m_count->setText(message); });
     connect(buttons, &QDialogButtonBox::accepted, this, &SegmentDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SegmentDialog::reject);
 }
@@ -438,15 +443,19 @@ void SegmentDialog::recount()
     m_countTimer.stop();
     const QJsonValue f = filters();
     if (f.isNull()) {
+        m_counter.cancel();
         m_count->setText(tr("Add a rule to see how many contacts match."));
         return;
     }
     try {
-        const qint64 n = m_segments.countMatching(f);
-        m_count->setText(n == 1 ? tr("1 contact matches now") : tr("%1 contacts match now").arg(QLocale().toString(n)));
+        // Checked and compiled here, at once; counted in the worker.
+        m_counter.request({{QString(), m_segments.matching(f)}});
+        m_count->setText(tr("Counting…"));
     } catch (const DomainError &e) {
+        m_counter.cancel();
         m_count->setText(tr("Incomplete rule: %1").arg(e.message()));
     } catch (const std::exception &e) {
+        m_counter.cancel();
         m_count->setText(QString::fromStdString(e.what()));
     }
 }

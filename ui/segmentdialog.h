@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundcounter.h"
 #include "segmentrepository.h"
 
 #include <QDialog>
@@ -86,7 +87,8 @@ private:
 };
 
 // Create or edit a segment: name, description, dynamic or static, and the rules, with a live count
-// of the contacts they match (recounted SegmentDialog::CountDelayMs after the last change). Opened
+// of the contacts they match (recounted SegmentDialog::CountDelayMs after the last change, in a
+// worker thread: typing never waits for a count over a large table). Opened
 // with open(); saving stores through SegmentRepository and shows a refusal (duplicate name, invalid
 // rule) in the dialog, which stays open.
 class SegmentDialog : public QDialog
@@ -124,4 +126,5 @@ private:
     QLabel *m_count = nullptr;
     QLabel *m_error = nullptr;
     QTimer m_countTimer;
+    BackgroundCounter m_counter;
 };

@@ -24,6 +24,7 @@
 namespace {
 constexpr int IdRole = Qt::UserRole;
 constexpr int DynamicRole = Qt::UserRole + 1;
+constexpr int NameRole = Qt::UserRole + 2;
 } // namespace
 
 SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
@@ -90,6 +91,8 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
             applySelection();
         updateActions();
     });
+    connect(&m_counter, &BackgroundCounter::counted, this,
+            [this](int, const QString &id, qint64 count) { showCount(id, count); });
     connect(m_list, &QListWidget::itemDoubleClicked, this, &SegmentsPanel::editSegment);
     connect(add, &QPushButton::clicked, this, &SegmentsPanel::newSegment);
     connect(m_edit, &QPushButton::clicked, this, &SegmentsPanel::editSegment);
@@ -137,7 +140,7 @@ void SegmentsPanel::reload()
     const QString current = currentSegmentId();
     QVector<Segment> segments;
     try {
-        segments = m_segments.list(true);
+        segments = m_segments.list(false);
     } catch (const std::exception &) {
         return; // the contacts table reports database failures
     }
@@ -146,16 +149,26 @@ void SegmentsPanel::reload()
     auto *all = new QListWidgetItem(tr("All contacts"), m_list);
     all->setData(IdRole, QString());
     bool found = current.isEmpty();
+    QVector<BackgroundCounter::Job> jobs;
+    QHash<QString, qint64> known;
     for (const Segment &s : std::as_const(segments)) {
-        const QString count = QLocale().toString(s.contactCount);
-        auto *item = new QListWidgetItem(
-            s.isDynamic ? tr("%1 (%2)").arg(s.name, count) : tr("%1 (%2, static)").arg(s.name, count), m_list);
+        const qint64 count = m_counts.value(s.id, -1);
+        known.insert(s.id, count);
+        auto *item = new QListWidgetItem(itemText(s.name, s.isDynamic, count), m_list);
         item->setData(IdRole, s.id);
+        item->setData(NameRole, s.name);
         item->setData(DynamicRole, s.isDynamic);
         item->setToolTip(s.description.isEmpty() ? s.name : s.description);
         if (s.id == current)
             found = true;
+        try {
+            jobs.append({s.id, m_segments.membership(s)});
+        } catch (const std::exception &) {
+            // Stored rules that no longer compile: the segment shows without a count.
+        }
     }
+    m_counts = known; // forget deleted segments
+    m_counter.request(jobs);
     if (found) {
         selectSegment(current);
         m_reloading = false;
@@ -170,6 +183,26 @@ void SegmentsPanel::reload()
     }
     m_segmentChanged = false;
     updateActions();
+}
+
+QString SegmentsPanel::itemText(const QString &name, bool dynamic, qint64 count) const
+{
+    if (count < 0) // not counted yet
+        return dynamic ? name : tr("%1 (static)").arg(name);
+    const QString n = QLocale().toString(count);
+    return dynamic ? tr("%1 (%2)").arg(name, n) : tr("%1 (%2, static)").arg(name, n);
+}
+
+void SegmentsPanel::showCount(const QString &id, qint64 count)
+{
+    m_counts.insert(id, count);
+    for (int i = 0; i < m_list->count(); ++i) {
+        QListWidgetItem *item = m_list->item(i);
+        if (item->data(IdRole).toString() == id) {
+            item->setText(itemText(item->data(NameRole).toString(), item->data(DynamicRole).toBool(), count));
+            return;
+        }
+    }
 }
 
 void SegmentsPanel::applySelection()
@@ -252,7 +285,7 @@ void SegmentsPanel::deleteSegment()
     const QString id = currentSegmentId();
     if (id.isEmpty())
         return;
-    const QString name = m_list->currentItem()->text();
+    const QString name = m_list->currentItem()->data(NameRole).toString();
     MessageBoxes::confirm(this, tr("Delete segment"), tr("Delete the segment %1? Its contacts are kept.").arg(name),
                           tr("Delete"), [this, id] {
                               try {

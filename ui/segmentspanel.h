@@ -1,7 +1,9 @@
 #pragma once
 
+#include "backgroundcounter.h"
 #include "segmentrepository.h"
 
+#include <QHash>
 #include <QTimer>
 #include <QWidget>
 
@@ -15,7 +17,9 @@ class QPushButton;
 // Selecting a segment limits the table to its members (ContactsView::setSegmentFilter); New, Edit,
 // Delete and Snapshot act on segments; "Add to segment…" (a button here and the table's context
 // menu) adds the contacts selected in the table (several at once) to a static segment. It follows
-// the event bus: segments and counts are reloaded shortly after any segment or contact change.
+// the event bus: segments and counts are reloaded shortly after any segment or contact change. The
+// counts come from a BackgroundCounter: the list shows at once (with the last count known) and each
+// count replaces it when it arrives, so that a large segment never holds up the window.
 class SegmentsPanel : public QWidget
 {
     Q_OBJECT
@@ -31,6 +35,8 @@ public:
     // The chosen segment; empty for "All contacts".
     QString currentSegmentId() const;
     bool selectSegment(const QString &id);
+    // True while counts of the last reload are still to come.
+    bool counting() const { return m_counter.busy(); }
 
 public slots:
     void reload();
@@ -42,6 +48,8 @@ public slots:
 
 private:
     void applySelection();
+    void showCount(const QString &id, qint64 count);
+    QString itemText(const QString &name, bool dynamic, qint64 count) const;
     void updateActions();
     QStringList selectedContactIds() const;
 
@@ -53,6 +61,8 @@ private:
     QPushButton *m_snapshot = nullptr;
     QAction *m_addTo = nullptr;
     QTimer m_refreshTimer;
+    BackgroundCounter m_counter;
+    QHash<QString, qint64> m_counts; // by segment id: the last count known
     bool m_reloading = false;
     bool m_segmentChanged = false;
     QString m_appliedWhere;

@@ -4,6 +4,7 @@
 #include "uitest.h"
 
 #include "apikeyrepository.h"
+#include "backgroundcounter.h"
 #include "contactrepository.h"
 #include "contactsview.h"
 #include "contacttablemodel.h"
@@ -23,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
@@ -90,7 +92,9 @@ private slots:
         const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
         // Created elsewhere (another thread, the API): the list follows the bus.
         QTRY_COMPARE(panel()->list()->count(), 2);
-        QVERIFY(panel()->list()->item(1)->text().contains("VIP (2)"));
+        // The count comes from the worker thread, shortly after the list.
+        QTRY_VERIFY(panel()->list()->item(1)->text().contains("VIP (2)"));
+        QTRY_VERIFY(!panel()->counting());
         QVERIFY(panel()->selectSegment(s.id));
         QTRY_COMPARE(model()->rowCount(), 2);
         QCOMPARE(view()->findChild<QLabel *>("countLabel")->text(), QString("2 contacts"));
@@ -112,6 +116,46 @@ private slots:
         SegmentRepository(m_bus.get()).remove(s.id);
         QTRY_COMPARE(panel()->list()->count(), 1);
         QTRY_COMPARE(model()->rowCount(), 5);
+    }
+
+    void countsArriveOnlyForTheLastRequest()
+    {
+        BackgroundCounter counter;
+        QSignalSpy counted(&counter, &BackgroundCounter::counted);
+        QSignalSpy failed(&counter, &BackgroundCounter::failed);
+        QSignalSpy finished(&counter, &BackgroundCounter::finished);
+        const SegmentRepository repo;
+        const int first = counter.request({{"old", repo.matching(vipRules())}, {"older", {"1", {}}}});
+        // A second request before the first answered: the first one's answers never arrive.
+        const int second = counter.request(
+            {{"vip", repo.matching(vipRules())}, {"all", {"1", {}}}, {"broken", {"no_such_column = 1", {}}}});
+        QVERIFY(second != first);
+        QVERIFY(counter.busy());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(0).toInt(), second);
+        QVERIFY(!counter.busy());
+        QHash<QString, qint64> counts;
+        for (const QList<QVariant> &args : std::as_const(counted)) {
+            QCOMPARE(args.at(0).toInt(), second);
+            counts.insert(args.at(1).toString(), args.at(2).toLongLong());
+        }
+        QCOMPARE(counts, (QHash<QString, qint64>{{"vip", 2}, {"all", 4}}));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.at(0).at(1).toString(), QString("broken"));
+        QVERIFY(failed.at(0).at(2).toString().contains("no_such_column"));
+        // An empty request finishes too; cancel() drops what is queued.
+        const int empty = counter.request({});
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).toInt(), empty);
+        counter.request({{"all", {"1", {}}}});
+        counter.cancel();
+        QVERIFY(!counter.busy());
+        const int last = counter.request({{"all", {"1", {}}}});
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).toInt(), last);
+        QCOMPARE(counted.last().at(0).toInt(), last);
+        QCOMPARE(counted.count(), 3);
     }
 
     void operatorsFollowTheFieldType()
