@@ -22,6 +22,52 @@ QJsonValue nullable(const QVariant &v)
 }
 } // namespace
 
+// One kind of scheduled task event. `column` holds the instant it is due and is set only while
+// the event is still to fire: a task is claimed by clearing it (only the writer that clears it
+// fires), and `doneColumn` keeps when it fired.
+struct TaskScheduler::DueKind
+{
+    enum Kind
+    {
+        Text,
+        Nullable,
+        Int
+    };
+    struct Field
+    {
+        const char *column;
+        const char *key;
+        Kind kind;
+    };
+    const char *event;      // task.reminder
+    const char *change;     // on the event bus: reminder
+    const char *column;     // remind_at
+    const char *doneColumn; // reminder_sent_at
+    const char *firedAtKey; // the payload's key for the instant it fired: sentAt
+    QVector<Field> fields;  // the payload, beside the fields every kind carries
+};
+
+namespace {
+const TaskScheduler::DueKind kReminder{"task.reminder",
+                                       "reminder",
+                                       "remind_at",
+                                       "reminder_sent_at",
+                                       "sentAt",
+                                       {{"remind_at", "remindAt", TaskScheduler::DueKind::Text},
+                                        {"reminder_before", "before", TaskScheduler::DueKind::Int}}};
+const TaskScheduler::DueKind kOverdue{"task.overdue", "overdue",
+                                      "overdue_at",   "overdue_notified_at",
+                                      "overdueSince", {{"status", "status", TaskScheduler::DueKind::Text}}};
+const TaskScheduler::DueKind::Field kTaskFields[] = {
+    {"id", "taskId", TaskScheduler::DueKind::Text},
+    {"title", "title", TaskScheduler::DueKind::Text},
+    {"due_date", "dueDate", TaskScheduler::DueKind::Nullable},
+    {"assigned_to", "assignedTo", TaskScheduler::DueKind::Nullable},
+    {"contact_id", "contactId", TaskScheduler::DueKind::Nullable},
+    {"deal_id", "dealId", TaskScheduler::DueKind::Nullable},
+};
+} // namespace
+
 TaskScheduler::TaskScheduler(EventBus *bus, const QTimeZone &timeZone, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_bus(bus)
@@ -59,11 +105,11 @@ int TaskScheduler::checkNow()
         const QDateTime now = m_clock->now();
         int n = 0;
         do {
-            n = fireReminders(now);
+            n = fire(kReminder, now);
             fired += n;
         } while (n == kBatch);
         do {
-            n = fireOverdue(now);
+            n = fire(kOverdue, now);
             fired += n;
         } while (n == kBatch);
     } catch (const std::exception &e) {
@@ -74,104 +120,51 @@ int TaskScheduler::checkNow()
     return fired;
 }
 
-int TaskScheduler::fireReminders(const QDateTime &now)
+int TaskScheduler::fire(const DueKind &kind, const QDateTime &now)
 {
-    const QString nowIso = TimeUtil::iso(now);
-    QVector<QPair<QString, QString>> fired; // event, task id
-    int claimed = 0;
-    {
-        Transaction tx;
-        QSqlQuery q = Database::exec(
-            QStringLiteral("SELECT seq, id, title, due_date, remind_at, reminder_before, assigned_to, contact_id, "
-                           "deal_id FROM tasks WHERE remind_at <= ? ORDER BY remind_at LIMIT ?"),
-            {nowIso, kBatch});
-        struct Row
-        {
-            qint64 seq;
-            QJsonObject data;
-        };
-        QVector<Row> rows;
-        while (q.next()) {
-            rows.append({q.value(0).toLongLong(), QJsonObject{{QStringLiteral("taskId"), q.value(1).toString()},
-                                                              {QStringLiteral("title"), q.value(2).toString()},
-                                                              {QStringLiteral("dueDate"), nullable(q.value(3))},
-                                                              {QStringLiteral("remindAt"), q.value(4).toString()},
-                                                              {QStringLiteral("before"), q.value(5).toInt()},
-                                                              {QStringLiteral("assignedTo"), nullable(q.value(6))},
-                                                              {QStringLiteral("contactId"), nullable(q.value(7))},
-                                                              {QStringLiteral("dealId"), nullable(q.value(8))}}});
-        }
-        q.finish();
-        for (const Row &row : rows) {
-            ++claimed;
-            // The claim: only the writer that flips sentAt from NULL fires.
-            QSqlQuery &u = Database::execCached(
-                QStringLiteral("UPDATE tasks SET reminder_sent_at = ?, remind_at = NULL WHERE seq = ? AND "
-                               "remind_at IS NOT NULL"),
-                {nowIso, row.seq});
-            if (u.numRowsAffected() != 1)
-                continue;
-            QJsonObject data = row.data;
-            data.insert(QStringLiteral("sentAt"), nowIso);
-            Outbox::append(QStringLiteral("task.reminder"), data);
-            fired.append({QStringLiteral("task.reminder"), row.data.value(QLatin1String("taskId")).toString()});
-        }
-        tx.commit();
-    }
-    for (const auto &f : std::as_const(fired)) {
-        if (m_bus)
-            m_bus->notify(QStringLiteral("task"), f.second, QStringLiteral("reminder"));
-        emit this->fired(f.first, f.second);
-    }
-    return claimed;
-}
+    QVector<DueKind::Field> fields(std::begin(kTaskFields), std::end(kTaskFields));
+    fields += kind.fields;
+    QString select = QStringLiteral("SELECT seq");
+    for (const DueKind::Field &f : std::as_const(fields))
+        select += QStringLiteral(", ") + QLatin1String(f.column);
+    select += QStringLiteral(" FROM tasks WHERE %1 <= ? ORDER BY %1 LIMIT ?").arg(QLatin1String(kind.column));
+    const QString claim = QStringLiteral("UPDATE tasks SET %1 = ?, %2 = NULL WHERE seq = ? AND %2 IS NOT NULL")
+                              .arg(QLatin1String(kind.doneColumn), QLatin1String(kind.column));
 
-int TaskScheduler::fireOverdue(const QDateTime &now)
-{
     const QString nowIso = TimeUtil::iso(now);
-    QVector<QString> fired;
+    QStringList fired; // task ids
     int claimed = 0;
     {
         Transaction tx;
-        QSqlQuery q = Database::exec(
-            QStringLiteral("SELECT seq, id, title, due_date, status, assigned_to, contact_id, deal_id FROM tasks "
-                           "WHERE overdue_at <= ? ORDER BY overdue_at LIMIT ?"),
-            {nowIso, kBatch});
-        struct Row
-        {
-            qint64 seq;
-            QJsonObject data;
-        };
-        QVector<Row> rows;
+        QSqlQuery q = Database::exec(select, {nowIso, kBatch});
+        QVector<QPair<qint64, QJsonObject>> rows; // seq, payload
         while (q.next()) {
-            rows.append({q.value(0).toLongLong(), QJsonObject{{QStringLiteral("taskId"), q.value(1).toString()},
-                                                              {QStringLiteral("title"), q.value(2).toString()},
-                                                              {QStringLiteral("dueDate"), nullable(q.value(3))},
-                                                              {QStringLiteral("status"), q.value(4).toString()},
-                                                              {QStringLiteral("assignedTo"), nullable(q.value(5))},
-                                                              {QStringLiteral("contactId"), nullable(q.value(6))},
-                                                              {QStringLiteral("dealId"), nullable(q.value(7))}}});
+            QJsonObject data;
+            for (int i = 0; i < fields.size(); ++i) {
+                const QVariant v = q.value(i + 1);
+                const DueKind::Field &f = fields.at(i);
+                data.insert(QLatin1String(f.key), f.kind == DueKind::Int        ? QJsonValue(v.toInt())
+                                                  : f.kind == DueKind::Nullable ? nullable(v)
+                                                                                : QJsonValue(v.toString()));
+            }
+            rows.append({q.value(0).toLongLong(), data});
         }
         q.finish();
-        for (const Row &row : rows) {
+        for (auto &[seq, data] : rows) {
             ++claimed;
-            QSqlQuery &u = Database::execCached(
-                QStringLiteral("UPDATE tasks SET overdue_notified_at = ?, overdue_at = NULL WHERE seq = ? AND "
-                               "overdue_at IS NOT NULL"),
-                {nowIso, row.seq});
+            QSqlQuery &u = Database::execCached(claim, {nowIso, seq});
             if (u.numRowsAffected() != 1)
                 continue;
-            QJsonObject data = row.data;
-            data.insert(QStringLiteral("overdueSince"), nowIso);
-            Outbox::append(QStringLiteral("task.overdue"), data);
-            fired.append(row.data.value(QLatin1String("taskId")).toString());
+            data.insert(QLatin1String(kind.firedAtKey), nowIso);
+            Outbox::append(QLatin1String(kind.event), data);
+            fired.append(data.value(QLatin1String("taskId")).toString());
         }
         tx.commit();
     }
     for (const QString &id : std::as_const(fired)) {
         if (m_bus)
-            m_bus->notify(QStringLiteral("task"), id, QStringLiteral("overdue"));
-        emit this->fired(QStringLiteral("task.overdue"), id);
+            m_bus->notify(QStringLiteral("task"), id, QLatin1String(kind.change));
+        emit this->fired(QLatin1String(kind.event), id);
     }
     return claimed;
 }

@@ -45,9 +45,12 @@ signals:
     // After the commit, for each event written: "task.reminder" or "task.overdue".
     void fired(const QString &event, const QString &taskId);
 
+public:
+    struct DueKind; // a reminder or an overdue notice (taskscheduler.cpp)
+
 private:
-    int fireReminders(const QDateTime &now);
-    int fireOverdue(const QDateTime &now);
+    // Claims and fires the due events of one kind; returns how many tasks were claimed.
+    int fire(const DueKind &kind, const QDateTime &now);
     void arm();
 
     EventBus *m_bus;
