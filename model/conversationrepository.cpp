@@ -26,6 +26,7 @@ const QString kMessageColumns = QStringLiteral(
     "m.seq, m.id, m.conversation_id, m.contact_id, m.channel, m.direction, m.type, m.text, m.media_url, m.caption, "
     "m.filename, m.payload, m.status, m.sent_at, m.delivered_at, m.read_at, m.failed_at, m.failed_reason, "
     "m.provider_id, m.sender_type, m.sender_id, m.sender_name, m.sentiment_score, m.created_at");
+const QString kSelectMessages = QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m");
 
 // How many of a contact's latest incoming messages its sentiment is read from.
 constexpr int kSentimentWindow = 20;
@@ -218,6 +219,26 @@ struct Where
         sql += (sql.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) + clause;
         values << value;
     }
+
+    // One page of `select` (SELECT … FROM …) under this filter, in `order`, each row read by
+    // `read`; returns the filter's total, counted over `countFrom` (run it in a ReadTransaction,
+    // so that the page and the total agree).
+    template<typename Item, typename Read>
+    qint64 page(const QString &select, const QString &countFrom, const QString &order, int limit, qint64 offset,
+                QVector<Item> *items, Read read) const
+    {
+        QVariantList v = values;
+        v << limit << offset;
+        QSqlQuery &q = Database::execCached(
+            select + sql + QStringLiteral(" ORDER BY ") + order + QStringLiteral(" LIMIT ? OFFSET ?"), v);
+        while (q.next())
+            items->append(read(q));
+        q.finish();
+        QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM ") + countFrom + sql, values);
+        const qint64 total = n.next() ? n.value(0).toLongLong() : 0;
+        n.finish();
+        return total;
+    }
 };
 } // namespace
 
@@ -325,18 +346,9 @@ ConversationPage ConversationRepository::list(const ConversationQuery &query) co
         w.add(QStringLiteral("v.unread_count > ?"), 0);
     ConversationPage page;
     const int limit = qBound(1, query.limit, 1000);
-    QVariantList values = w.values;
-    values << limit << qint64(qMax(1, query.page) - 1) * limit;
-    QSqlQuery &q =
-        Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom + w.sql +
-                                 QStringLiteral(" ORDER BY v.last_activity_at DESC, v.seq DESC LIMIT ? OFFSET ?"),
-                             values);
-    while (q.next())
-        page.items.append(conversationFromRow(q));
-    q.finish();
-    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM conversations v") + w.sql, w.values);
-    page.total = n.next() ? n.value(0).toLongLong() : 0;
-    n.finish();
+    page.total = w.page(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom,
+                        QStringLiteral("conversations v"), QStringLiteral("v.last_activity_at DESC, v.seq DESC"), limit,
+                        qint64(qMax(1, query.page) - 1) * limit, &page.items, conversationFromRow);
     return page;
 }
 
@@ -656,23 +668,14 @@ MessagePage ConversationRepository::messages(const QString &conversationId, cons
     if (!query.before.isEmpty())
         w.add(QStringLiteral("m.seq < ?"), cursor(query.before, QStringLiteral("before")));
     MessagePage page;
-    QVariantList values = w.values;
     // before (without after): the messages just before the cursor, so read backwards and reverse.
     const bool backwards = !query.before.isEmpty() && query.after.isEmpty();
-    values << limit << (query.before.isEmpty() && query.after.isEmpty() ? qint64(qMax(1, query.page) - 1) * limit : 0);
-    QSqlQuery &q =
-        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m") + w.sql +
-                                 (backwards ? QStringLiteral(" ORDER BY m.seq DESC LIMIT ? OFFSET ?")
-                                            : QStringLiteral(" ORDER BY m.seq LIMIT ? OFFSET ?")),
-                             values);
-    while (q.next())
-        page.items.append(messageFromRow(q));
-    q.finish();
+    const qint64 offset = query.before.isEmpty() && query.after.isEmpty() ? qint64(qMax(1, query.page) - 1) * limit : 0;
+    page.total = w.page(kSelectMessages, QStringLiteral("messages m"),
+                        backwards ? QStringLiteral("m.seq DESC") : QStringLiteral("m.seq"), limit, offset, &page.items,
+                        messageFromRow);
     if (backwards)
         std::reverse(page.items.begin(), page.items.end());
-    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM messages m") + w.sql, w.values);
-    page.total = n.next() ? n.value(0).toLongLong() : 0;
-    n.finish();
     return page;
 }
 
@@ -708,19 +711,9 @@ MessagePage ConversationRepository::listMessages(const MessageFilter &filter) co
     if (!filter.since.isEmpty())
         w.add(QStringLiteral("m.created_at >= ?"), filter.since);
     const int limit = qBound(1, filter.limit, 1000);
-    QVariantList values = w.values;
-    values << limit << qint64(qMax(1, filter.page) - 1) * limit;
     MessagePage page;
-    QSqlQuery &q =
-        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m") + w.sql +
-                                 QStringLiteral(" ORDER BY m.seq DESC LIMIT ? OFFSET ?"),
-                             values);
-    while (q.next())
-        page.items.append(messageFromRow(q));
-    q.finish();
-    QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM messages m") + w.sql, w.values);
-    page.total = n.next() ? n.value(0).toLongLong() : 0;
-    n.finish();
+    page.total = w.page(kSelectMessages, QStringLiteral("messages m"), QStringLiteral("m.seq DESC"), limit,
+                        qint64(qMax(1, filter.page) - 1) * limit, &page.items, messageFromRow);
     return page;
 }
 
