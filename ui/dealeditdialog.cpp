@@ -53,15 +53,7 @@ void DealEditDialog::build(const QString &pipelineId)
     layout->addLayout(m_form);
 
     auto cell = [this](QWidget *w, const QStringList &keys) { return m_errors.cell(w, keys, this); };
-    auto row = [this](std::initializer_list<QWidget *> widgets) {
-        auto *w = new QWidget(this);
-        auto *h = new QHBoxLayout(w);
-        h->setContentsMargins(0, 0, 0, 0);
-        for (QWidget *child : widgets)
-            h->addWidget(child);
-        h->addStretch(1);
-        return w;
-    };
+    auto row = [this](std::initializer_list<QWidget *> widgets) { return FieldErrors::row(widgets, this); };
 
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("nameEdit"));

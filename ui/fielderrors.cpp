@@ -1,6 +1,7 @@
 #include "fielderrors.h"
 
 #include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -72,4 +73,15 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
         m_form->show();
     }
     return first;
+}
+
+QWidget *FieldErrors::row(std::initializer_list<QWidget *> widgets, QWidget *parent)
+{
+    auto *w = new QWidget(parent);
+    auto *h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    for (QWidget *child : widgets)
+        h->addWidget(child);
+    h->addStretch(1);
+    return w;
 }

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <functional>
+#include <initializer_list>
 
 class QLabel;
 class QVBoxLayout;
@@ -33,6 +34,8 @@ public:
     QLabel *addLabel(const QString &key, QWidget *parent);
     // A form cell: the field with the labels of these keys under it.
     QVBoxLayout *cell(QWidget *field, const QStringList &keys, QWidget *parent);
+    // Several fields side by side in one form cell, kept to the left.
+    static QWidget *row(std::initializer_list<QWidget *> widgets, QWidget *parent);
 
     // Hides (and empties) every label.
     void clear();

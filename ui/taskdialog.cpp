@@ -48,15 +48,7 @@ void TaskDialog::build()
     layout->addLayout(m_form);
 
     auto cell = [this](QWidget *w, const QString &key) { return m_errors.cell(w, {key}, this); };
-    auto row = [](std::initializer_list<QWidget *> widgets) {
-        auto *w = new QWidget;
-        auto *h = new QHBoxLayout(w);
-        h->setContentsMargins(0, 0, 0, 0);
-        for (QWidget *child : widgets)
-            h->addWidget(child);
-        h->addStretch(1);
-        return w;
-    };
+    auto row = [this](std::initializer_list<QWidget *> widgets) { return FieldErrors::row(widgets, this); };
 
     m_title = new QLineEdit(this);
     m_title->setObjectName(QStringLiteral("titleEdit"));
