@@ -5,11 +5,15 @@
 # keep-alive HTTPS on 127.0.0.1 with the same wrk settings, and prints a summary:
 #   1. seeds BENCH_CONTACTS contacts into a throwaway data dir (build/bin/bench_seed),
 #   2. creates an API key, starts `liaison serve` on a free loopback port (rate limit off),
-#   3. wrk: GET /api/v1/contacts/:id cycling through the seeded ids, then
-#           GET /api/v1/contacts?search=TERM cycling through the seed's search terms,
-#   4. reads the server's RSS,
-#   5. nginx (own temp config) serves one contact's JSON body as a static file: same wrk run,
-#   6. with BENCH_SEARCH_CONTACTS=N, a second data dir with N contacts for the search run alone.
+#   3. nginx (own temp config) serves one contact's JSON body, fetched from Liaison, as a static file,
+#   4. BENCH_ROUNDS rounds, each one wrk run of GET /api/v1/contacts/:id (cycling through the seeded
+#      ids) against Liaison and then the same run against nginx: the two of a round are measured
+#      minutes apart at most, so that the machine's drift (±10% between runs here) falls on both;
+#      the figures reported are the medians over the rounds, and the ratio the median of the
+#      rounds' ratios,
+#   5. wrk: GET /api/v1/contacts?search=TERM cycling through the seed's search terms,
+#   6. reads the server's RSS,
+#   7. with BENCH_SEARCH_CONTACTS=N, a second data dir with N contacts for the search run alone.
 # Everything runs on 127.0.0.1, every step is bounded in time, and every process the script
 # started is stopped on exit.
 #
@@ -17,6 +21,7 @@
 #   BENCH_CONTACTS [100000]        contacts for the id, search and RSS figures
 #   BENCH_DURATION [10s]           each wrk measurement (a plain number means seconds)
 #   BENCH_WARMUP [2s]              a wrk warm-up before each measurement (0 to skip)
+#   BENCH_ROUNDS [3]               rounds of the Liaison/nginx pair (odd, so the median is a run)
 #   BENCH_SEARCH_CONTACTS []       e.g. 1000000: also measure search on that many contacts
 #   BENCH_THREADS [2] BENCH_CONNECTIONS [32]   wrk -t / -c
 #   BENCH_BUILD_DIR [build]        where bin/liaison and bin/bench_seed are
@@ -32,6 +37,7 @@ ROOT=$(pwd)
 CONTACTS=${BENCH_CONTACTS:-100000}
 DURATION=${BENCH_DURATION:-10s}
 WARMUP=${BENCH_WARMUP:-2s}
+ROUNDS=${BENCH_ROUNDS:-3}
 SEARCH_CONTACTS=${BENCH_SEARCH_CONTACTS:-}
 THREADS=${BENCH_THREADS:-2}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
@@ -42,6 +48,7 @@ BIN=$ROOT/$BUILD_DIR/bin
 
 seconds() { local v=$1; v=${v%s}; [[ $v =~ ^[0-9]+$ ]] || { echo "bench: not a duration: $1" >&2; exit 2; }; echo "$v"; }
 DURATION_S=$(seconds "$DURATION")
+[[ $ROUNDS =~ ^[1-9][0-9]?$ ]] || { echo "bench: BENCH_ROUNDS must be 1 to 99: $ROUNDS" >&2; exit 2; }
 WARMUP_S=$(seconds "$WARMUP")
 
 say() { echo "bench: $*" >&2; }
@@ -275,19 +282,10 @@ if [ "$ONLY" != nginx ]; then
     url_encode_lines <"$SEED_TERMS" >"$WORK/search-paths.txt"
     start_liaison "$WORK/data" "$PORT"
     say "liaison serve (pid $LIAISON_PID) on https://127.0.0.1:$PORT, RSS after start $(rss_mb "$LIAISON_PID" VmRSS) MB"
-
-    run_wrk liaison-id "https://127.0.0.1:$PORT" "$WORK/id-paths.txt" "$API_KEY"
-    ID_RPS=$R_RPS ID_P50=$R_P50 ID_P99=$R_P99
-    run_wrk liaison-search "https://127.0.0.1:$PORT" "$WORK/search-paths.txt" "$API_KEY"
-    SEARCH_RPS=$R_RPS SEARCH_P50=$R_P50 SEARCH_P99=$R_P99
-    RSS=$(rss_mb "$LIAISON_PID" VmRSS)
-    HWM=$(rss_mb "$LIAISON_PID" VmHWM)
-
     # The static body for nginx: one contact exactly as Liaison answers it.
     curl -sfk --max-time 10 -H "Authorization: Bearer $API_KEY" \
         -o "$WORK/www/contact.json" "https://127.0.0.1:$PORT$(head -n 1 "$WORK/id-paths.txt")" \
         || die "could not fetch one contact from liaison"
-    stop_pid "$LIAISON_PID"
     API_KEY_FOR_NGINX=$API_KEY
 else
     # Baseline only: a made-up contact body of a typical size and made-up ids.
@@ -332,9 +330,37 @@ NGINX_PID=$!
 PIDS+=("$NGINX_PID")
 wait_https "https://127.0.0.1:$NGINX_PORT/api/v1/contacts/x" "$NGINX_PID" nginx \
     || { cat "$WORK/nginx/error.log" "$WORK/nginx/stdout.log" >&2 2>/dev/null; die "nginx did not start"; }
-run_wrk nginx-id "https://127.0.0.1:$NGINX_PORT" "$WORK/id-paths.txt" "$API_KEY_FOR_NGINX"
-NGINX_RPS=$R_RPS NGINX_P50=$R_P50 NGINX_P99=$R_P99
+
+# median: the middle of the numbers given (the lower middle for an even count)
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ID_RPS_ALL=() ID_P50_ALL=() ID_P99_ALL=() NGINX_RPS_ALL=() NGINX_P50_ALL=() NGINX_P99_ALL=() RATIOS=() ROUND_LINES=()
+for round in $(seq 1 "$ROUNDS"); do
+    line="| $round |"
+    if [ "$ONLY" != nginx ]; then
+        run_wrk "liaison-id-$round" "https://127.0.0.1:$PORT" "$WORK/id-paths.txt" "$API_KEY"
+        ID_RPS_ALL+=("$R_RPS") ID_P50_ALL+=("$R_P50") ID_P99_ALL+=("$R_P99")
+        line+=" $R_RPS |"
+    fi
+    run_wrk "nginx-id-$round" "https://127.0.0.1:$NGINX_PORT" "$WORK/id-paths.txt" "$API_KEY_FOR_NGINX"
+    NGINX_RPS_ALL+=("$R_RPS") NGINX_P50_ALL+=("$R_P50") NGINX_P99_ALL+=("$R_P99")
+    line+=" $R_RPS |"
+    if [ "$ONLY" != nginx ]; then
+        RATIOS+=("$(awk -v a="${ID_RPS_ALL[-1]}" -v b="$R_RPS" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')")
+        line+=" ${RATIOS[-1]} |"
+    fi
+    ROUND_LINES+=("$line")
+done
 stop_pid "$NGINX_PID"
+NGINX_RPS=$(median "${NGINX_RPS_ALL[@]}") NGINX_P50=$(median "${NGINX_P50_ALL[@]}") NGINX_P99=$(median "${NGINX_P99_ALL[@]}")
+
+if [ "$ONLY" != nginx ]; then
+    ID_RPS=$(median "${ID_RPS_ALL[@]}") ID_P50=$(median "${ID_P50_ALL[@]}") ID_P99=$(median "${ID_P99_ALL[@]}")
+    run_wrk liaison-search "https://127.0.0.1:$PORT" "$WORK/search-paths.txt" "$API_KEY"
+    SEARCH_RPS=$R_RPS SEARCH_P50=$R_P50 SEARCH_P99=$R_P99
+    RSS=$(rss_mb "$LIAISON_PID" VmRSS)
+    HWM=$(rss_mb "$LIAISON_PID" VmHWM)
+    stop_pid "$LIAISON_PID"
+fi
 
 # --- optional: search on a large data set -----------------------------------------------------
 if [ -n "$SEARCH_CONTACTS" ] && [ "$ONLY" != nginx ]; then
@@ -361,6 +387,7 @@ verdict() {  # verdict AWK-CONDITION VALUE: prints met/MISSED and counts misses
 
 echo
 echo "Liaison benchmark: wrk -t$THREADS -c$CONNECTIONS -d${DURATION_S}s, keep-alive HTTPS on 127.0.0.1, body $BODY_BYTES bytes"
+echo "GET by id: $ROUNDS rounds of Liaison then nginx; medians over the rounds"
 echo "machine: $(nproc) cores, ${cpu:-unknown CPU}, $mem, ${os:-unknown OS}, $(uname -r)"
 if [ -n "$SMALL_SEED_SECONDS" ]; then echo "seeded $CONTACTS contacts in $SMALL_SEED_SECONDS s"; fi
 echo
@@ -376,9 +403,13 @@ if [ "$ONLY" != nginx ]; then
         echo "| GET /api/v1/contacts?search= | liaison | $SEARCH_CONTACTS | $BIG_RPS | $BIG_P50 | $BIG_P99 |"
     fi
     echo
-    ratio=$(awk -v a="$ID_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    echo "| round | liaison req/s | nginx req/s | ratio |"
+    echo "|---:|---:|---:|---:|"
+    printf '%s\n' "${ROUND_LINES[@]}"
+    echo
+    ratio=$(median "${RATIOS[@]}")
     verdict 'v >= 0.5' "$ratio"
-    echo "ratio liaison/nginx, GET by id: $ratio (target >= 0.50: $VERDICT)"
+    echo "ratio liaison/nginx, GET by id: $ratio, median of the rounds' ratios ${RATIOS[*]} (target >= 0.50: $VERDICT)"
     verdict 'v ~ /^[0-9.]+$/ && v + 0 < 100' "$RSS"
     echo "liaison serve RSS after the runs, $CONTACTS contacts: $RSS MB, peak $HWM MB (target < 100 MB: $VERDICT)"
     if [ -n "$BIG_RPS" ]; then
