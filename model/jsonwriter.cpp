@@ -4,56 +4,90 @@
 
 JsonWriter &JsonWriter::value(const QJsonObject &object)
 {
+    if (object.isEmpty()) { // most contacts' custom fields
+        separate();
+        m_out.append("{}", 2);
+        return *this;
+    }
     return rawJson(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
 JsonWriter &JsonWriter::value(const QJsonArray &array)
 {
+    if (array.isEmpty()) {
+        separate();
+        m_out.append("[]", 2);
+        return *this;
+    }
     return rawJson(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+void JsonWriter::appendEscape(char16_t c)
+{
+    static const char hex[] = "0123456789abcdef";
+    m_out.push_back('\\');
+    switch (c) {
+    case '"':
+        m_out.push_back('"');
+        break;
+    case '\\':
+        m_out.push_back('\\');
+        break;
+    case '\b':
+        m_out.push_back('b');
+        break;
+    case '\f':
+        m_out.push_back('f');
+        break;
+    case '\n':
+        m_out.push_back('n');
+        break;
+    case '\r':
+        m_out.push_back('r');
+        break;
+    case '\t':
+        m_out.push_back('t');
+        break;
+    default: // the other control characters, and surrogates without their pair
+        m_out.push_back('u');
+        m_out.push_back(hex[(c >> 12) & 0xf]);
+        m_out.push_back(hex[(c >> 8) & 0xf]);
+        m_out.push_back(hex[(c >> 4) & 0xf]);
+        m_out.push_back(hex[c & 0xf]);
+    }
 }
 
 void JsonWriter::appendString(const QString &s)
 {
-    static const char hex[] = "0123456789abcdef";
-    const QByteArray utf8 = s.toUtf8();
-    m_out.reserve(m_out.size() + utf8.size() + 2);
-    m_out.append('"');
-    const char *begin = utf8.constData();
-    const char *end = begin + utf8.size();
-    const char *run = begin; // start of the bytes not yet copied
-    for (const char *p = begin; p != end; ++p) {
-        const uchar c = uchar(*p);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        m_out.append(run, p - run);
-        run = p + 1;
-        m_out.append('\\');
-        switch (c) {
-        case '"':
-            m_out.append('"');
-            break;
-        case '\\':
-            m_out.append('\\');
-            break;
-        case '\b':
-            m_out.append('b');
-            break;
-        case '\f':
-            m_out.append('f');
-            break;
-        case '\n':
-            m_out.append('n');
-            break;
-        case '\r':
-            m_out.append('r');
-            break;
-        case '\t':
-            m_out.append('t');
-            break;
-        default:
-            m_out.append("u00").append(hex[c >> 4]).append(hex[c & 0xf]);
+    // UTF-16 to UTF-8 in one pass, escaping as QJsonDocument does: '"', '\\', the control
+    // characters, and a surrogate without its pair (as \uXXXX).
+    const char16_t *u = reinterpret_cast<const char16_t *>(s.utf16());
+    const qsizetype n = s.size();
+    m_out.reserve(m_out.size() + size_t(n) + 2);
+    m_out.push_back('"');
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = u[i];
+        if (c < 0x80) {
+            if (c >= 0x20 && c != '"' && c != '\\')
+                m_out.push_back(char(c));
+            else
+                appendEscape(c);
+        } else if (c < 0x800) {
+            m_out.push_back(char(0xc0 | (c >> 6)));
+            m_out.push_back(char(0x80 | (c & 0x3f)));
+        } else if (QChar::isHighSurrogate(c) && i + 1 < n && QChar::isLowSurrogate(u[i + 1])) {
+            const char32_t cp = QChar::surrogateToUcs4(c, u[++i]);
+            m_out.push_back(char(0xf0 | (cp >> 18)));
+            m_out.push_back(char(0x80 | ((cp >> 12) & 0x3f)));
+            m_out.push_back(char(0x80 | ((cp >> 6) & 0x3f)));
+            m_out.push_back(char(0x80 | (cp & 0x3f)));
+        } else if (QChar::isSurrogate(c)) {
+            appendEscape(c);
+        } else {
+            m_out.push_back(char(0xe0 | (c >> 12)));
+            m_out.push_back(char(0x80 | ((c >> 6) & 0x3f)));
+            m_out.push_back(char(0x80 | (c & 0x3f)));
         }
     }
-    m_out.append(run, end - run);
-    m_out.append('"');
+    m_out.push_back('"');
 }

@@ -39,6 +39,12 @@ private Q_SLOTS:
         QTest::newRow("slash and unicode") << QStringLiteral("a/b ₺ 😀 İıŞş");
         QTest::newRow("quote at the ends") << QStringLiteral("\"x\"");
         QTest::newRow("nul") << QString(QChar(0)) + QStringLiteral("z");
+        QTest::newRow("ascii, then escapes after unicode") << QStringLiteral("id \"7\" Çağ\n\"ş\" \\ ") + QChar(0x02);
+        QTest::newRow("delete character") << QStringLiteral("a") + QChar(0x7f) + QStringLiteral("b");
+        QTest::newRow("lone surrogate") << QStringLiteral("x") + QChar(0xd800) + QStringLiteral("y");
+        QTest::newRow("low surrogate first, high at the end")
+            << QString(QChar(0xdc00)) + QStringLiteral("😀") + QChar(0xdbff);
+        QTest::newRow("two and three byte characters") << QStringLiteral("é ₺ \u07ff \u0800 \uffff");
     }
     void escapesStringsAsQJsonDocument()
     {
