@@ -44,10 +44,15 @@ Contact fromRow(const SqlRow &r)
     c.phone = r.text(5);
     c.company = r.text(6);
     c.position = r.text(7);
-    c.address = QJsonDocument::fromJson(r.bytes(8)).object();
-    for (const QJsonValue &t : QJsonDocument::fromJson(r.bytes(9)).array())
+    // Empty objects and arrays (most contacts' address, tags or custom fields) are not parsed.
+    auto json = [&r](int column) {
+        const QByteArray b = r.bytes(column);
+        return b.size() <= 2 ? QJsonDocument() : QJsonDocument::fromJson(b);
+    };
+    c.address = json(8).object();
+    for (const QJsonValue &t : json(9).array())
         c.tags << t.toString();
-    c.customFields = QJsonDocument::fromJson(r.bytes(10)).object();
+    c.customFields = json(10).object();
     c.source = r.text(11);
     c.leadScore = int(r.integer(12));
     c.lastMessageAt = r.text(13);
