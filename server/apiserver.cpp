@@ -1,5 +1,7 @@
 #include "apiserver.h"
 
+#include <atomic>
+
 #include "api/apierror.h"
 #include "api/crypto.h"
 #include "api/multipart.h"
@@ -39,6 +41,15 @@
 #include <algorithm>
 
 Q_LOGGING_CATEGORY(lcHttp, "liaison.http")
+
+namespace {
+std::atomic<ApiServer::RequestLogSink> g_requestLogSink{nullptr};
+} // namespace
+
+void ApiServer::setRequestLogSink(RequestLogSink sink)
+{
+    g_requestLogSink.store(sink);
+}
 
 namespace {
 QByteArray number(qint64 n)
@@ -315,9 +326,18 @@ void ApiServer::handle(const HttpRequest &request, const HttpResponder &responde
         responder.respond(std::move(out));
 
     // One line per request: never the query string (it may hold search terms), a token or a body.
-    // Formatted printf-style: a QDebug stream costs more than the rest of the line.
-    qCInfo(lcHttp, "%s %s %d %.2fms %ls", request.method.constData(), request.path.constData(), response.status,
-           timer.nsecsElapsed() / 1e6, qUtf16Printable(requestId));
+    if (lcHttp().isInfoEnabled()) {
+        QByteArray line;
+        line.reserve(request.path.size() + 80);
+        line.append(request.method).append(' ').append(request.path).append(' ');
+        line.append(QByteArray::number(response.status)).append(' ');
+        line.append(QByteArray::number(timer.nsecsElapsed() / 1e6, 'f', 2)).append("ms ");
+        line.append(requestId.toLatin1());
+        if (const RequestLogSink sink = g_requestLogSink.load(std::memory_order_relaxed))
+            sink(lcHttp().categoryName(), line);
+        else
+            qCInfo(lcHttp, "%s", line.constData());
+    }
 }
 
 ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &requestId, Principal &principal,

@@ -1,6 +1,7 @@
 #include "router.h"
 
 #include <QUrl>
+#include <QVarLengthArray>
 
 #include <map>
 
@@ -46,25 +47,35 @@ void Router::add(const QByteArray &method, const QString &pattern, Handler handl
 Router::Match Router::match(const QByteArray &method, const QByteArray &path) const
 {
     Match result;
-    QStringList segments;
-    for (const QByteArray &raw : path.split('/')) {
-        if (!raw.isEmpty())
-            segments << QUrl::fromPercentEncoding(raw);
+    // The segments, split in place; only a segment holding '%' goes through percent-decoding.
+    QVarLengthArray<QString, 8> segments;
+    for (qsizetype start = 0; start < path.size();) {
+        qsizetype end = path.indexOf('/', start);
+        if (end < 0)
+            end = path.size();
+        if (end > start) {
+            const QByteArrayView raw(path.constData() + start, end - start);
+            segments.append(raw.contains('%') ? QUrl::fromPercentEncoding(raw.toByteArray()) : QString::fromUtf8(raw));
+        }
+        start = end + 1;
     }
 
     // Depth-first with literals tried before the parameter; the first node that ends the path
-    // and has any method decides (so that 405 is answered for a known path).
+    // and has any method decides (so that 405 is answered for a known path). A frame keeps its
+    // parameters as (name, segment index) pairs; the hash is built once, for the match.
     struct Frame
     {
         const Node *node;
         int depth;
-        QHash<QString, QString> params;
+        QVarLengthArray<std::pair<const QString *, int>, 4> params;
     };
-    QVector<Frame> stack{{m_root.get(), 0, {}}};
+    QVarLengthArray<Frame, 8> stack;
+    stack.append({m_root.get(), 0, {}});
     const Node *found = nullptr;
-    QHash<QString, QString> foundParams;
+    QVarLengthArray<std::pair<const QString *, int>, 4> foundParams;
     while (!stack.isEmpty()) {
-        Frame f = stack.takeLast();
+        Frame f = std::move(stack.last());
+        stack.removeLast();
         if (f.depth == segments.size()) {
             if (!f.node->methods.empty()) {
                 found = f.node;
@@ -77,8 +88,8 @@ Router::Match Router::match(const QByteArray &method, const QByteArray &path) co
         // Pushed in reverse priority: the literal child is popped first.
         if (f.node->param) {
             Frame next{f.node->param.get(), f.depth + 1, f.params};
-            next.params.insert(f.node->paramName, segment);
-            stack.append(next);
+            next.params.append({&f.node->paramName, f.depth});
+            stack.append(std::move(next));
         }
         auto it = f.node->literals.find(segment);
         if (it != f.node->literals.end())
@@ -96,6 +107,7 @@ Router::Match Router::match(const QByteArray &method, const QByteArray &path) co
         return result;
     }
     result.route = &m_routes.at(it->second);
-    result.params = foundParams;
+    for (const auto &[name, index] : foundParams)
+        result.params.insert(*name, segments.at(index));
     return result;
 }
