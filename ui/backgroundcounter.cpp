@@ -41,10 +41,7 @@ int BackgroundCounter::request(const QVector<Job> &jobs)
             qint64 n = -1;
             QString error;
             try {
-                ContactQuery q;
-                q.extraWhere = job.sql.where;
-                q.extraValues = job.sql.values;
-                n = ContactRepository().count(q);
+                n = ContactRepository().count(job.query);
             } catch (const std::exception &e) {
                 error = QString::fromUtf8(e.what());
             }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "contactrepository.h"
 #include "segmentrules.h"
 
 #include <QObject>
@@ -9,7 +10,7 @@
 
 #include <atomic>
 
-// Counts the contacts that conditions select, in a worker thread of its own, so that the window
+// Counts the contacts that queries select, in a worker thread of its own, so that the window
 // never waits for a count: a segment of 1,000,000 contacts takes 0.1-0.3 s to count. The worker
 // reads through its own database connection (one per thread). Each request() supersedes every
 // earlier one: counts still queued for an older request are skipped, and answers of an older
@@ -20,8 +21,16 @@ class BackgroundCounter : public QObject
 public:
     struct Job
     {
-        QString key; // handed back with the answer (a segment id)
-        SegmentRules::Sql sql;
+        QString key;        // handed back with the answer (a segment id)
+        ContactQuery query; // counted as ContactRepository::count() counts it
+        // The contacts a condition selects (a segment's membership).
+        static Job of(const QString &key, const SegmentRules::Sql &sql)
+        {
+            Job job{key, {}};
+            job.query.extraWhere = sql.where;
+            job.query.extraValues = sql.values;
+            return job;
+        }
     };
 
     explicit BackgroundCounter(QObject *parent = nullptr);

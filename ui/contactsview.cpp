@@ -125,6 +125,17 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     connect(deleteShortcut, &QShortcut::activated, this, &ContactsView::deleteContact);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { onCurrentRowChanged(current.isValid() ? current.row() : -1); });
+    // A segment's table after a change: its rows follow when the worker has counted them.
+    connect(m_model, &ContactTableModel::countChanged, this, [this] {
+        const QString shown = m_pane->contactId();
+        const int row = currentRow();
+        m_restoring = true;
+        if (!shown.isEmpty() && m_model->idAt(row) != shown && !selectContact(shown, qMax(0, row)))
+            m_table->selectionModel()->clearSelection();
+        m_restoring = false;
+        updateActions();
+        updateCount();
+    });
     connect(m_model, &ContactTableModel::loadFailed, this,
             [this](const QString &message) { m_count->setText(tr("Could not read contacts: %1").arg(message)); });
 

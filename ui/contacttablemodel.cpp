@@ -9,13 +9,6 @@
 #include <climits>
 #include <memory>
 
-ContactTableModel::ContactTableModel(ContactRepository &contacts, QObject *parent)
-    : QAbstractTableModel(parent)
-    , m_contacts(contacts)
-{
-    m_cache.setMaxCost(MaxCachedBlocks);
-}
-
 namespace {
 int clampCount(qint64 n)
 {
@@ -31,8 +24,22 @@ QString localTime(const QString &iso)
 }
 } // namespace
 
+ContactTableModel::ContactTableModel(ContactRepository &contacts, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_contacts(contacts)
+{
+    m_cache.setMaxCost(MaxCachedBlocks);
+    connect(&m_counter, &BackgroundCounter::counted, this, [this](int, const QString &, qint64 n) {
+        applyCount(clampCount(n));
+        emit countChanged();
+    });
+    connect(&m_counter, &BackgroundCounter::failed, this,
+            [this](int, const QString &, const QString &message) { emit loadFailed(message); });
+}
+
 void ContactTableModel::setQuery(const ContactQuery &query)
 {
+    m_counter.cancel(); // a refresh's count of the previous query
     beginResetModel();
     m_query = query;
     m_cache.clear();
@@ -48,12 +55,25 @@ void ContactTableModel::setQuery(const ContactQuery &query)
 void ContactTableModel::refresh()
 {
     m_cache.clear();
+    if (!m_query.extraWhere.isEmpty()) {
+        // A segment's members: counted in the worker; the rows shown meanwhile read afresh.
+        m_counter.request({{QString(), m_query}});
+        if (m_count > 0)
+            emit dataChanged(index(0, 0), index(m_count - 1, ColumnCount - 1));
+        return;
+    }
     int count = m_count;
     try {
         count = clampCount(m_contacts.count(m_query));
     } catch (const std::exception &e) {
         emit loadFailed(QString::fromStdString(e.what()));
     }
+    applyCount(count);
+}
+
+void ContactTableModel::applyCount(int count)
+{
+    m_cache.clear();
     // Rows are added or taken at the end rather than reset, so that the view keeps its scroll
     // position; the rows that stay are then all marked changed (the view repaints only what it shows).
     if (count > m_count) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundcounter.h"
 #include "contactrepository.h"
 
 #include <QAbstractTableModel>
@@ -11,6 +12,8 @@
 // The contacts table, read lazily: rowCount() is one count() of the query and data() loads the rows
 // in blocks (one list() call per block) into a bounded cache, so that scrolling through 100,000
 // contacts only ever holds a few blocks in memory and never runs a query that reads every row.
+// A refresh of a table limited to a segment counts in a worker thread (such a count can take a
+// large part of a second at a million contacts): the rows follow when it arrives (countChanged()).
 class ContactTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -42,6 +45,8 @@ public:
     const ContactQuery &query() const { return m_query; }
     // Reloads after a change of the data, keeping the view's scroll position (no reset).
     void refresh();
+    // True while a refresh's count is still to come from the worker.
+    bool counting() const { return m_counter.busy(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -62,13 +67,17 @@ public:
 signals:
     // A query failed (database error); the table shows what it has.
     void loadFailed(const QString &message) const;
+    // The rows changed after a count from the worker (refresh() of a segment's table).
+    void countChanged();
 
 private:
     const QVector<Contact> *block(int blockIndex) const;
+    void applyCount(int count);
 
     ContactRepository &m_contacts;
     ContactQuery m_query;
     int m_count = 0;
     mutable QCache<int, QVector<Contact>> m_cache;
     mutable int m_blockLoads = 0;
+    BackgroundCounter m_counter;
 };

@@ -449,7 +449,7 @@ void SegmentDialog::recount()
     }
     try {
         // Checked and compiled here, at once; counted in the worker.
-        m_counter.request({{QString(), m_segments.matching(f)}});
+        m_counter.request({BackgroundCounter::Job::of(QString(), m_segments.matching(f))});
         m_count->setText(tr("Counting…"));
     } catch (const DomainError &e) {
         m_counter.cancel();

@@ -162,7 +162,7 @@ void SegmentsPanel::reload()
         if (s.id == current)
             found = true;
         try {
-            jobs.append({s.id, m_segments.membership(s)});
+            jobs.append(BackgroundCounter::Job::of(s.id, m_segments.membership(s)));
         } catch (const std::exception &) {
             // Stored rules that no longer compile: the segment shows without a count.
         }

@@ -118,6 +118,34 @@ private slots:
         QTRY_COMPARE(model()->rowCount(), 5);
     }
 
+    void aSegmentsTableRefreshesThroughTheWorker()
+    {
+        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        QTRY_COMPARE(panel()->list()->count(), 2);
+        QVERIFY(panel()->selectSegment(s.id));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        view()->table()->selectRow(1);
+        const QString selected = model()->idAt(1);
+        // Written without the bus, then refreshed by hand: the count comes from the worker, and
+        // the rows (and the count label) follow its answer; the selected contact stays selected.
+        ContactRepository().create(
+            {{"firstName", "Zafer"}, {"email", "zafer@example.com"}, {"tags", QJsonArray{"vip"}}});
+        model()->refresh();
+        QVERIFY(model()->counting());
+        QCOMPARE(model()->rowCount(), 2);
+        QTRY_COMPARE(model()->rowCount(), 3);
+        QVERIFY(!model()->counting());
+        QCOMPARE(view()->findChild<QLabel *>("countLabel")->text(), QString("3 contacts"));
+        QCOMPARE(model()->idAt(view()->table()->currentIndex().row()), selected);
+        // Every contact again: counted at once, in the window's thread.
+        QVERIFY(panel()->selectSegment(QString()));
+        QTRY_COMPARE(model()->rowCount(), 5);
+        ContactRepository().create({{"firstName", "Yasin"}, {"email", "yasin@example.com"}});
+        model()->refresh();
+        QVERIFY(!model()->counting());
+        QCOMPARE(model()->rowCount(), 6);
+    }
+
     void countsArriveOnlyForTheLastRequest()
     {
         BackgroundCounter counter;
@@ -125,10 +153,11 @@ private slots:
         QSignalSpy failed(&counter, &BackgroundCounter::failed);
         QSignalSpy finished(&counter, &BackgroundCounter::finished);
         const SegmentRepository repo;
-        const int first = counter.request({{"old", repo.matching(vipRules())}, {"older", {"1", {}}}});
+        using Job = BackgroundCounter::Job;
+        const int first = counter.request({Job::of("old", repo.matching(vipRules())), Job::of("older", {"1", {}})});
         // A second request before the first answered: the first one's answers never arrive.
-        const int second = counter.request(
-            {{"vip", repo.matching(vipRules())}, {"all", {"1", {}}}, {"broken", {"no_such_column = 1", {}}}});
+        const int second = counter.request({Job::of("vip", repo.matching(vipRules())), Job::of("all", {"1", {}}),
+                                            Job::of("broken", {"no_such_column = 1", {}})});
         QVERIFY(second != first);
         QVERIFY(counter.busy());
         QVERIFY(finished.wait(10000));
@@ -148,10 +177,10 @@ private slots:
         const int empty = counter.request({});
         QVERIFY(finished.wait(10000));
         QCOMPARE(finished.last().at(0).toInt(), empty);
-        counter.request({{"all", {"1", {}}}});
+        counter.request({Job::of("all", {"1", {}})});
         counter.cancel();
         QVERIFY(!counter.busy());
-        const int last = counter.request({{"all", {"1", {}}}});
+        const int last = counter.request({Job::of("all", {"1", {}})});
         QVERIFY(finished.wait(10000));
         QCOMPARE(finished.last().at(0).toInt(), last);
         QCOMPARE(counted.last().at(0).toInt(), last);
