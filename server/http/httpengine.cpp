@@ -658,8 +658,13 @@ void HttpConnection::checkTimeouts(qint64 t)
         return;
     }
     if (m_requestStartedAt >= 0 && !m_paused && !m_noMoreRequests) {
-        if (t - m_requestStartedAt >= l.requestTimeoutMs)
+        if (t - m_requestStartedAt >= l.requestTimeoutMs) {
+            // The client may still be sending: read and drop that for a while after the 408, as
+            // after an early 413. Closed at once, the socket would answer its next bytes with a
+            // reset, which can destroy the 408 before the client has read it.
+            m_lingerBudget = kMaxLingerBytes;
             fail(408);
+        }
         return;
     }
     if (m_queue.empty() && m_requestStartedAt < 0 && t - m_idleSince >= l.idleTimeoutMs) {
