@@ -678,18 +678,7 @@ Deal DealRepository::moveStage(const QString &id, const QString &stage, const QS
     const PipelineStage &to = stageOf(pipeline, stage);
     if (to.key == before.stage)
         return before;
-    Deal d = before;
-    const QString at = now();
-    enterStage(d, to, at);
-    d.updatedAt = d.lastActivityAt = at;
-    updateRow(d, before);
-    insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
-    d = get(id);
-    stageEvents(d, before.stage, note);
-    tx.commit();
-    if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
-    return d;
+    return changeStage(tx, before, to, note, actor, {});
 }
 
 Deal DealRepository::markWon(const QString &id, std::optional<double> closedValue, const QString &note,
@@ -701,19 +690,8 @@ Deal DealRepository::markWon(const QString &id, std::optional<double> closedValu
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("Deal %1 is already won").arg(id));
     const Pipeline pipeline = pipelineFor(before.pipelineId);
-    Deal d = before;
-    const QString at = now();
-    enterStage(d, stageOf(pipeline, QStringLiteral("won")), at);
-    d.closedValue = closedValue;
-    d.updatedAt = d.lastActivityAt = at;
-    updateRow(d, before);
-    insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
-    d = get(id);
-    stageEvents(d, before.stage, note);
-    tx.commit();
-    if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
-    return d;
+    return changeStage(tx, before, stageOf(pipeline, QStringLiteral("won")), note, actor,
+                       [&](Deal &d) { d.closedValue = closedValue; });
 }
 
 Deal DealRepository::markLost(const QString &id, const QString &reason, const QString &competitorName,
@@ -738,15 +716,24 @@ Deal DealRepository::markLost(const QString &id, const QString &reason, const QS
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("Deal %1 is already lost").arg(id));
     const Pipeline pipeline = pipelineFor(before.pipelineId);
+    return changeStage(tx, before, stageOf(pipeline, QStringLiteral("lost")), note, actor, [&](Deal &d) {
+        d.lostReason = reason;
+        d.competitorName = competitorName.trimmed();
+    });
+}
+
+Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const PipelineStage &to, const QString &note,
+                                 const QString &actor, const std::function<void(Deal &)> &closing)
+{
     Deal d = before;
     const QString at = now();
-    enterStage(d, stageOf(pipeline, QStringLiteral("lost")), at);
-    d.lostReason = reason;
-    d.competitorName = competitorName.trimmed();
+    enterStage(d, to, at);
+    if (closing)
+        closing(d);
     d.updatedAt = d.lastActivityAt = at;
     updateRow(d, before);
     insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
-    d = get(id);
+    d = get(before.id);
     stageEvents(d, before.stage, note);
     tx.commit();
     if (m_bus)

@@ -8,9 +8,11 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
 #include <optional>
 
 class Clock;
+class Transaction;
 class EventBus;
 
 struct DealQuery
@@ -140,6 +142,10 @@ public:
 
 private:
     QString now() const;
+    // Moves a copy of `before` into stage `to` (closing() sets the won/lost fields), writes the row
+    // and its stage_change activity and the stage events, then commits tx.
+    Deal changeStage(Transaction &tx, const Deal &before, const PipelineStage &to, const QString &note,
+                     const QString &actor, const std::function<void(Deal &)> &closing);
     Deal write(Deal d, const Deal &before, const Pipeline &pipeline, const QString &note, const QString &actor,
                const QJsonObject &closing);
 
