@@ -486,6 +486,10 @@
         <source>Delete %1? Its notes and tags are deleted too. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Counting…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>

@@ -486,6 +486,10 @@
         <source>Delete %1? Its notes and tags are deleted too. This cannot be undone.</source>
         <translation>%1 silinsin mi? Kişinin notları ve etiketleri de silinir. Bu işlem geri alınamaz.</translation>
     </message>
+    <message>
+        <source>Counting…</source>
+        <translation>Sayılıyor…</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>

@@ -125,14 +125,18 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     connect(deleteShortcut, &QShortcut::activated, this, &ContactsView::deleteContact);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { onCurrentRowChanged(current.isValid() ? current.row() : -1); });
-    // A segment's table after a change: its rows follow when the worker has counted them.
+    // A segment's table: its rows follow when the worker has counted them.
     connect(m_model, &ContactTableModel::countChanged, this, [this] {
         const QString shown = m_pane->contactId();
         const int row = currentRow();
         m_restoring = true;
-        if (!shown.isEmpty() && m_model->idAt(row) != shown && !selectContact(shown, qMax(0, row)))
+        const bool found = !shown.isEmpty() && (m_model->idAt(row) == shown || selectContact(shown, qMax(0, row)));
+        if (!found)
             m_table->selectionModel()->clearSelection();
         m_restoring = false;
+        if (!found && m_filterPending)
+            m_pane->showContact({}); // as applyFilter() does for a filter counted at once
+        m_filterPending = false;
         updateActions();
         updateCount();
     });
@@ -178,9 +182,10 @@ void ContactsView::applyFilter()
 
     m_restoring = true;
     m_model->setQuery(query);
-    const bool found = selectContact(shown, 0);
+    m_filterPending = m_model->counting();
+    const bool found = !m_filterPending && selectContact(shown, 0);
     m_restoring = false;
-    if (!found)
+    if (!found && !m_filterPending)
         m_pane->showContact({});
     updateActions();
     updateCount();
@@ -260,6 +265,10 @@ void ContactsView::updateActions()
 
 void ContactsView::updateCount()
 {
+    if (m_filterPending) {
+        m_count->setText(tr("Counting…"));
+        return;
+    }
     const int n = m_model->rowCount();
     // Not the %n plural form: it needs a translator even in English, and the count wants digit grouping.
     m_count->setText(n == 1 ? tr("1 contact") : tr("%1 contacts").arg(QLocale().toString(n)));

@@ -68,6 +68,9 @@ private:
     QTimer m_searchTimer;
     QTimer m_refreshTimer;
     bool m_restoring = false;
+    // A new filter's rows are still being counted in the worker: the contact shown is looked for
+    // (and the pane cleared when it is not among them) when they arrive.
+    bool m_filterPending = false;
     QString m_segmentWhere;
     QVariantList m_segmentValues;
 };

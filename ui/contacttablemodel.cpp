@@ -39,17 +39,23 @@ ContactTableModel::ContactTableModel(ContactRepository &contacts, QObject *paren
 
 void ContactTableModel::setQuery(const ContactQuery &query)
 {
-    m_counter.cancel(); // a refresh's count of the previous query
+    m_counter.cancel(); // a count of the previous query
     beginResetModel();
     m_query = query;
     m_cache.clear();
-    try {
-        m_count = clampCount(m_contacts.count(m_query));
-    } catch (const std::exception &e) {
-        m_count = 0;
-        emit loadFailed(QString::fromStdString(e.what()));
+    // A segment's members are counted in the worker: the rows follow its answer (countChanged()).
+    const bool inWorker = !m_query.extraWhere.isEmpty();
+    m_count = 0;
+    if (!inWorker) {
+        try {
+            m_count = clampCount(m_contacts.count(m_query));
+        } catch (const std::exception &e) {
+            emit loadFailed(QString::fromStdString(e.what()));
+        }
     }
     endResetModel();
+    if (inWorker)
+        m_counter.request({{QString(), m_query}});
 }
 
 void ContactTableModel::refresh()

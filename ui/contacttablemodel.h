@@ -12,8 +12,9 @@
 // The contacts table, read lazily: rowCount() is one count() of the query and data() loads the rows
 // in blocks (one list() call per block) into a bounded cache, so that scrolling through 100,000
 // contacts only ever holds a few blocks in memory and never runs a query that reads every row.
-// A refresh of a table limited to a segment counts in a worker thread (such a count can take a
-// large part of a second at a million contacts): the rows follow when it arrives (countChanged()).
+// A table limited to a segment is counted in a worker thread, by setQuery() and refresh() alike
+// (such a count can take a large part of a second at a million contacts): the rows follow when
+// the count arrives (countChanged()).
 class ContactTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -40,12 +41,13 @@ public:
 
     explicit ContactTableModel(ContactRepository &contacts, QObject *parent = nullptr);
 
-    // A new filter: counts again and resets the model. page/limit of the query are ignored.
+    // A new filter: counts again and resets the model (a segment's: empty until the worker has
+    // counted, see counting()). page/limit of the query are ignored.
     void setQuery(const ContactQuery &query);
     const ContactQuery &query() const { return m_query; }
     // Reloads after a change of the data, keeping the view's scroll position (no reset).
     void refresh();
-    // True while a refresh's count is still to come from the worker.
+    // True while a count is still to come from the worker.
     bool counting() const { return m_counter.busy(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -67,7 +69,7 @@ public:
 signals:
     // A query failed (database error); the table shows what it has.
     void loadFailed(const QString &message) const;
-    // The rows changed after a count from the worker (refresh() of a segment's table).
+    // The rows changed after a count from the worker (a segment's table).
     void countChanged();
 
 private:

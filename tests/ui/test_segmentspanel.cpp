@@ -5,6 +5,7 @@
 
 #include "apikeyrepository.h"
 #include "backgroundcounter.h"
+#include "contactdetailpane.h"
 #include "contactrepository.h"
 #include "contactsview.h"
 #include "contacttablemodel.h"
@@ -122,8 +123,36 @@ private slots:
     {
         const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
         QTRY_COMPARE(panel()->list()->count(), 2);
+        auto *label = view()->findChild<QLabel *>("countLabel");
+        auto rowOf = [&](const QString &firstName) {
+            for (int row = 0; row < model()->rowCount(); ++row) {
+                if (model()->contactAt(row)->firstName == firstName)
+                    return row;
+            }
+            return -1;
+        };
+        // John (no tag) is shown; choosing the segment counts in the worker ("Counting…"), and
+        // as John is not a member the pane is cleared when the rows arrive.
+        view()->table()->selectRow(rowOf("John"));
+        QCOMPARE(view()->detailPane()->contactId(), model()->idAt(rowOf("John")));
+        QVERIFY(panel()->selectSegment(s.id));
+        QVERIFY(model()->counting());
+        QCOMPARE(label->text(), QString("Counting…"));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        QCOMPARE(label->text(), QString("2 contacts"));
+        QVERIFY(view()->detailPane()->contactId().isEmpty());
+        // A member stays shown across All contacts (counted at once) and back.
+        view()->table()->selectRow(rowOf("Ahmet"));
+        const QString ahmet = view()->detailPane()->contactId();
+        QVERIFY(!ahmet.isEmpty());
+        QVERIFY(panel()->selectSegment(QString()));
+        QVERIFY(!model()->counting());
+        QCOMPARE(model()->rowCount(), 4);
+        QCOMPARE(model()->idAt(view()->table()->currentIndex().row()), ahmet);
         QVERIFY(panel()->selectSegment(s.id));
         QTRY_COMPARE(model()->rowCount(), 2);
+        QCOMPARE(model()->idAt(view()->table()->currentIndex().row()), ahmet);
+        QCOMPARE(view()->detailPane()->contactId(), ahmet);
         view()->table()->selectRow(1);
         const QString selected = model()->idAt(1);
         // Written without the bus, then refreshed by hand: the count comes from the worker, and
@@ -135,7 +164,7 @@ private slots:
         QCOMPARE(model()->rowCount(), 2);
         QTRY_COMPARE(model()->rowCount(), 3);
         QVERIFY(!model()->counting());
-        QCOMPARE(view()->findChild<QLabel *>("countLabel")->text(), QString("3 contacts"));
+        QCOMPARE(label->text(), QString("3 contacts"));
         QCOMPARE(model()->idAt(view()->table()->currentIndex().row()), selected);
         // Every contact again: counted at once, in the window's thread.
         QVERIFY(panel()->selectSegment(QString()));
