@@ -3,21 +3,23 @@
 #include "contactrepository.h"
 #include "database.h"
 
-#include <QScopeGuard>
-
 #include <exception>
 
 BackgroundCounter::BackgroundCounter(QObject *parent)
     : QObject(parent)
 {
-    // One thread: counts run one after another, in the order asked; it ends after a minute without work.
+    // One thread, kept while the counter lives: counts run one after another, in the order asked,
+    // on that thread's own database connection.
     m_pool.setMaxThreadCount(1);
-    m_pool.setExpiryTimeout(60000);
+    m_pool.setExpiryTimeout(-1);
 }
 
 BackgroundCounter::~BackgroundCounter()
 {
     cancel();
+    // The connection is closed by a last job, not when the thread ends: a thread's own clean-up
+    // runs after QThreadPool has stopped waiting for it (and a test may remove the database then).
+    m_pool.start([] { Database::closeThreadConnection(); });
     m_pool.waitForDone();
 }
 
@@ -32,9 +34,6 @@ int BackgroundCounter::request(const QVector<Job> &jobs)
         return ticket;
     }
     m_pool.start([this, ticket, jobs] {
-        // The connection is closed when the request is done, not when the thread ends: a thread's
-        // own clean-up runs after QThreadPool stopped waiting for it.
-        const auto close = qScopeGuard([] { Database::closeThreadConnection(); });
         for (const Job &job : jobs) {
             if (m_latest.load() != ticket)
                 return; // superseded: the newer request counts again

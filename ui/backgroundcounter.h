@@ -12,9 +12,9 @@
 
 // Counts the contacts that queries select, in a worker thread of its own, so that the window
 // never waits for a count: a segment of 1,000,000 contacts takes 0.1-0.3 s to count. The worker
-// reads through its own database connection (one per thread). Each request() supersedes every
-// earlier one: counts still queued for an older request are skipped, and answers of an older
-// request are dropped, so a slot only ever sees answers for the request it made last.
+// reads through its own database connection (one per thread), open while the counter lives. Each request() supersedes
+// every earlier one: counts still queued for an older request are skipped, and answers of an older request are dropped,
+// so a slot only ever sees answers for the request it made last.
 class BackgroundCounter : public QObject
 {
     Q_OBJECT
