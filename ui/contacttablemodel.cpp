@@ -60,12 +60,9 @@ void ContactTableModel::setQuery(const ContactQuery &query)
 
 void ContactTableModel::refresh()
 {
-    m_cache.clear();
     if (!m_query.extraWhere.isEmpty()) {
-        // A segment's members: counted in the worker; the rows shown meanwhile read afresh.
+        // A segment's members: counted in the worker; applyCount() reloads the rows then.
         m_counter.request({{QString(), m_query}});
-        if (m_count > 0)
-            emit dataChanged(index(0, 0), index(m_count - 1, ColumnCount - 1));
         return;
     }
     int count = m_count;
