@@ -140,8 +140,10 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
         updateActions();
         updateCount();
     });
-    connect(m_model, &ContactTableModel::loadFailed, this,
-            [this](const QString &message) { m_count->setText(tr("Could not read contacts: %1").arg(message)); });
+    connect(m_model, &ContactTableModel::loadFailed, this, [this](const QString &message) {
+        m_filterPending = false; // a count from the worker that failed ends the wait too
+        m_count->setText(tr("Could not read contacts: %1").arg(message));
+    });
 
     reloadTags();
     applyFilter();

@@ -175,6 +175,19 @@ private slots:
         QCOMPARE(model()->rowCount(), 6);
     }
 
+    void aFailedCountInTheWorkerSaysSo()
+    {
+        auto *label = view()->findChild<QLabel *>("countLabel");
+        view()->setSegmentFilter("no_such_column = 1", {});
+        QVERIFY(model()->counting());
+        QCOMPARE(label->text(), QString("Counting…"));
+        QTRY_VERIFY2(label->text().startsWith("Could not read contacts:"), qPrintable(label->text()));
+        QVERIFY(!model()->counting());
+        QCOMPARE(model()->rowCount(), 0);
+        view()->setSegmentFilter(QString(), {});
+        QCOMPARE(label->text(), QString("4 contacts"));
+    }
+
     void countsArriveOnlyForTheLastRequest()
     {
         BackgroundCounter counter;
