@@ -24,7 +24,6 @@ QString g_path;
 std::atomic<int> g_generation{0};
 std::atomic<int> g_connectionCounter{0};
 
-// The connection of one thread. Its destructor runs when the thread ends and removes the connection.
 // The key of the per-thread statement caches. SQL texts are long (a contact's select is ~300
 // characters) and looked up on every query: hashing all of it with qHash was a tenth of the cost
 // of GET /contacts/:id. The length and 16 characters spread over the text separate the statements
@@ -43,6 +42,7 @@ struct SqlTextHash
     }
 };
 
+// The connection of one thread. Its destructor runs when the thread ends and removes the connection.
 struct ThreadConnection
 {
     QString name;
@@ -79,6 +79,8 @@ struct ThreadConnection
         readOnly = false;
     }
     ~ThreadConnection() { close(); }
+    // Open, and on the database path of now.
+    bool isCurrent() const { return !name.isEmpty() && generation == g_generation.load(); }
 };
 
 ThreadConnection &threadConnection()
@@ -132,7 +134,7 @@ QString Database::path()
 QSqlDatabase Database::connection()
 {
     ThreadConnection &c = threadConnection();
-    if (!c.name.isEmpty() && c.generation == g_generation.load())
+    if (c.isCurrent())
         return QSqlDatabase::database(c.name, false);
     c.close();
     const QString file = path();
@@ -295,9 +297,7 @@ void Database::select(const QString &sql, const QVariantList &values, const std:
     ThreadConnection &c = threadConnection();
     // The open SQLite handle of this thread, without a QSqlDatabase look-up (a mutex and a hash by
     // name) on every query; connection() opens or reopens it when needed.
-    sqlite3 *h = !c.name.isEmpty() && c.generation == g_generation.load() && c.handleChecked
-                     ? c.handle
-                     : sqliteHandle(c, connection());
+    sqlite3 *h = c.isCurrent() && c.handleChecked ? c.handle : sqliteHandle(c, connection());
     SqlRow r;
     if (!h) {
         QSqlQuery uncached;
