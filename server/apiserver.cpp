@@ -1,7 +1,5 @@
 #include "apiserver.h"
 
-#include <atomic>
-
 #include "api/apierror.h"
 #include "api/crypto.h"
 #include "api/multipart.h"
@@ -39,19 +37,13 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <atomic>
 
 Q_LOGGING_CATEGORY(lcHttp, "liaison.http")
 
 namespace {
 std::atomic<ApiServer::RequestLogSink> g_requestLogSink{nullptr};
-} // namespace
 
-void ApiServer::setRequestLogSink(RequestLogSink sink)
-{
-    g_requestLogSink.store(sink);
-}
-
-namespace {
 QByteArray number(qint64 n)
 {
     return QByteArray::number(n);
@@ -76,6 +68,11 @@ QUrlQuery parseQuery(const QByteArray &raw)
     return QUrlQuery(QString::fromUtf8(q));
 }
 } // namespace
+
+void ApiServer::setRequestLogSink(RequestLogSink sink)
+{
+    g_requestLogSink.store(sink);
+}
 
 ApiShared::ApiShared(const ServerConfig &config)
     : requests(config.rateLimitPerMinute, 60)
@@ -330,7 +327,7 @@ void ApiServer::handle(const HttpRequest &request, const HttpResponder &responde
         QByteArray line;
         line.reserve(request.path.size() + 80);
         line.append(request.method).append(' ').append(request.path).append(' ');
-        line.append(QByteArray::number(response.status)).append(' ');
+        line.append(number(response.status)).append(' ');
         line.append(QByteArray::number(timer.nsecsElapsed() / 1e6, 'f', 2)).append("ms ");
         line.append(requestId.toLatin1());
         if (const RequestLogSink sink = g_requestLogSink.load(std::memory_order_relaxed))
