@@ -249,11 +249,12 @@ private Q_SLOTS:
         const QByteArray first = json(m_receiver->requests.at(0).body).value("id").toString().toUtf8();
         for (const WebhookReceiver::Request &r : std::as_const(m_receiver->requests))
             QCOMPARE(json(r.body).value("id").toString().toUtf8(), first);
-        // Waits between requests follow the schedule (1 s, 2 s, 1 s, ...).
+        // No retry comes before its time (1 s, then 2 s); how late one comes depends on the machine's
+        // load, so the schedule itself is checked on the logged attempts below.
         const qint64 gap1 = m_receiver->requests.at(1).receivedMs - m_receiver->requests.at(0).receivedMs;
         const qint64 gap2 = m_receiver->requests.at(2).receivedMs - m_receiver->requests.at(1).receivedMs;
-        QVERIFY2(gap1 >= 900 && gap1 < 1900, qPrintable(QString::number(gap1)));
-        QVERIFY2(gap2 >= 1900 && gap2 < 2900, qPrintable(QString::number(gap2)));
+        QVERIFY2(gap1 >= 900, qPrintable(QString::number(gap1)));
+        QVERIFY2(gap2 >= 1900, qPrintable(QString::number(gap2)));
         const QJsonObject webhook = m_client->get("/api/v1/webhooks/" + id).data();
         QCOMPARE(webhook.value("failureCount").toInt(), 6);
         QVERIFY(!webhook.value("disabledReason").toString().isEmpty());
@@ -264,6 +265,12 @@ private Q_SLOTS:
             QCOMPARE(e.value("attempt").toInt(), i + 1);
             QCOMPARE(e.value("statusCode").toInt(), 500);
             QCOMPARE(e.value("nextRetryAt").isNull(), i == 5);
+            if (i < 5) { // each retry scheduled its configured delay after the attempt ended
+                const QDateTime finished = QDateTime::fromString(e.value("finishedAt").toString(), Qt::ISODateWithMs);
+                const QDateTime next = QDateTime::fromString(e.value("nextRetryAt").toString(), Qt::ISODateWithMs);
+                QVERIFY(finished.isValid() && next.isValid());
+                QCOMPARE(finished.msecsTo(next), qint64(m_config.retryDelays.at(i)) * 1000);
+            }
         }
         // The queued second event stays logged as failed.
         QSqlQuery q =
