@@ -31,6 +31,7 @@ void DeliveryThread::run()
 {
     {
         QObject services;
+        Database::startSnapshotWatchdog(&services);
         for (const Factory &factory : m_factories)
             factory(&services);
         exec();

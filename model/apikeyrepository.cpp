@@ -162,8 +162,8 @@ std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) cons
 {
     if (!secret.startsWith(QLatin1String("lk_")) || secret.size() > 100)
         return std::nullopt;
-    QSqlQuery &q = Database::execCached(kSelect + QStringLiteral(" WHERE key_hash = ? AND revoked_at IS NULL"),
-                                        {hashSecret(secret)});
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE key_hash = ? AND revoked_at IS NULL"),
+                                         {hashSecret(secret)});
     if (!q.next())
         return std::nullopt;
     ApiKey k = fromRow(q);

@@ -186,8 +186,8 @@ void writeSearch(const Contact &c, bool replace)
 void checkUnique(const Contact &c)
 {
     if (!c.email.isEmpty()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ? AND seq != ?"),
-                                            {c.email.toLower(), c.seq});
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT id FROM contacts WHERE email_norm = ? AND seq != ?"), {c.email.toLower(), c.seq});
         if (q.next()) {
             throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                               QStringLiteral("A contact with e-mail %1 already exists").arg(c.email),
@@ -196,8 +196,9 @@ void checkUnique(const Contact &c)
         }
     }
     if (!c.phone.isEmpty()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ? AND seq != ?"),
-                                            {ContactRules::toE164(c.phone), c.seq});
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ? AND seq != ?"),
+                                 {ContactRules::toE164(c.phone), c.seq});
         if (q.next()) {
             throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                               QStringLiteral("A contact with phone %1 already exists").arg(c.phone),
@@ -216,7 +217,7 @@ QJsonObject eventData(const Contact &c)
 
 void insertRow(Contact &c)
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral(
             "INSERT INTO contacts (id, first_name, last_name, email, email_norm, phone, phone_e164, company, "
             "position, address, tags, custom_fields, source, lead_score, created_at, updated_at) "
@@ -531,7 +532,7 @@ QVector<ContactNote> ContactRepository::notes(const Contact &c) const
 QVector<QPair<QString, qint64>> ContactRepository::tagCounts() const
 {
     QVector<QPair<QString, qint64>> out;
-    QSqlQuery &q = Database::execCached(QStringLiteral(
+    CachedQuery q = Database::execCached(QStringLiteral(
         "SELECT min(tag), count(*) AS n FROM contact_tags GROUP BY tag_norm ORDER BY n DESC, tag_norm LIMIT 500"));
     while (q.next())
         out.append({q.value(0).toString(), q.value(1).toLongLong()});

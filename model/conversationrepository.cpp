@@ -104,9 +104,9 @@ Message messageFromRow(const QSqlQuery &q)
 
 std::optional<Conversation> selectConversation(const QString &where, const QVariantList &values)
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom +
-                                            QStringLiteral(" WHERE ") + where,
-                                        values);
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom +
+                                             QStringLiteral(" WHERE ") + where,
+                                         values);
     if (!q.next())
         return std::nullopt;
     Conversation v = conversationFromRow(q);
@@ -149,7 +149,7 @@ QJsonObject statusData(const Message &m, const QString &status)
 
 void insertMessage(Message &m, qint64 conversationSeq)
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral(
             "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, type, text, "
             "media_url, caption, filename, payload, status, sent_at, delivered_at, read_at, failed_at, failed_reason, "
@@ -229,12 +229,12 @@ struct Where
     {
         QVariantList v = values;
         v << limit << offset;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             select + sql + QStringLiteral(" ORDER BY ") + order + QStringLiteral(" LIMIT ? OFFSET ?"), v);
         while (q.next())
             items->append(read(q));
         q.finish();
-        QSqlQuery &n = Database::execCached(QStringLiteral("SELECT count(*) FROM ") + countFrom + sql, values);
+        CachedQuery n = Database::execCached(QStringLiteral("SELECT count(*) FROM ") + countFrom + sql, values);
         const qint64 total = n.next() ? n.value(0).toLongLong() : 0;
         n.finish();
         return total;
@@ -279,7 +279,7 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
                   {contactId, channel, externalId});
     if (existing)
         return *existing;
-    QSqlQuery &cq = Database::execCached(
+    CachedQuery cq = Database::execCached(
         QStringLiteral("SELECT first_name, last_name, phone FROM contacts WHERE id = ?"), {contactId});
     if (!cq.next())
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
@@ -385,7 +385,7 @@ Conversation ConversationRepository::update(const QString &id, const std::option
     }
     if (assignedTo && *assignedTo != before.assignedTo) {
         if (!assignedTo->isEmpty()) {
-            QSqlQuery &u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {*assignedTo});
+            CachedQuery u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {*assignedTo});
             if (!u.next())
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
                                   QStringLiteral("User %1 does not exist").arg(*assignedTo),
@@ -508,7 +508,7 @@ bool recordOnConversation(const Conversation &v, const Message &m)
         {incoming ? v.unreadCount + 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming),
          firstResponse, reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
     if (incoming) {
-        QSqlQuery &s = Database::execCached(
+        CachedQuery s = Database::execCached(
             QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
                            "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?)"),
             {m.contactId, kSentimentWindow});
@@ -540,7 +540,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
     const Conversation v = get(conversationId);
     if (!providerId.isEmpty()) {
         // A provider retrying its webhook: the message is already recorded.
-        QSqlQuery &d = Database::execCached(
+        CachedQuery d = Database::execCached(
             QStringLiteral("SELECT id FROM messages WHERE channel = ? AND provider_id = ?"), {v.channel, providerId});
         if (d.next()) {
             const QString existing = d.value(0).toString();
@@ -629,7 +629,7 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
 
 std::optional<Message> ConversationRepository::findMessage(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m WHERE m.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -651,7 +651,7 @@ MessagePage ConversationRepository::messages(const QString &conversationId, cons
     const Conversation v = get(conversationId);
     const int limit = qBound(1, query.limit, 1000);
     auto cursor = [&](const QString &id, const QString &name) {
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT seq FROM messages WHERE id = ? AND conversation_seq = ?"), {id, v.seq});
         if (!q.next())
             throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
@@ -683,10 +683,10 @@ QVector<Message> ConversationRepository::latestMessages(const QString &conversat
 {
     const Conversation v = get(conversationId);
     QVector<Message> out;
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
-                                            QStringLiteral(" FROM messages m WHERE m.conversation_seq = ? ORDER BY "
-                                                           "m.seq DESC LIMIT ?"),
-                                        {v.seq, qBound(1, limit, 1000)});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
+                                             QStringLiteral(" FROM messages m WHERE m.conversation_seq = ? ORDER BY "
+                                                            "m.seq DESC LIMIT ?"),
+                                         {v.seq, qBound(1, limit, 1000)});
     while (q.next())
         out.append(messageFromRow(q));
     q.finish();
@@ -720,7 +720,7 @@ MessagePage ConversationRepository::listMessages(const MessageFilter &filter) co
 QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, const QDateTime &at, int limit) const
 {
     QVector<OutgoingSend> sends;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kMessageColumns +
             QStringLiteral(", coalesce(v.external_id, ''), m.send_attempts FROM messages m "
                            "JOIN conversations v ON v.seq = m.conversation_seq "
@@ -742,7 +742,7 @@ QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, c
 
 std::optional<QDateTime> ConversationRepository::nextSendAt(const QString &channel) const
 {
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT min(coalesce(next_attempt_at, created_at)) FROM messages "
                                             "WHERE channel = ? AND direction = 'outgoing' AND status = 'pending'"),
                              {channel});
@@ -762,7 +762,7 @@ void ConversationRepository::deferSend(const QString &messageId, const QDateTime
 
 std::optional<Message> ConversationRepository::findByProviderId(const QString &channel, const QString &providerId) const
 {
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
                                  QStringLiteral(" FROM messages m WHERE m.channel = ? AND m.provider_id = ?"),
                              {channel, providerId});

@@ -3,18 +3,21 @@
 #include "errors.h"
 #include "migrations.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QThread>
+#include <QTimer>
 
 #include <sqlite3.h>
 
 #include <atomic>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcDb, "liaison.db")
 
@@ -23,6 +26,7 @@ QMutex g_pathMutex;
 QString g_path;
 std::atomic<int> g_generation{0};
 std::atomic<int> g_connectionCounter{0};
+std::atomic<int> g_leakedSnapshots{0};
 
 // The key of the per-thread statement caches. SQL texts are long (a contact's select is ~300
 // characters) and looked up on every query: hashing all of it with qHash was a tenth of the cost
@@ -55,6 +59,7 @@ struct ThreadConnection
     std::unordered_map<QString, sqlite3_stmt *, SqlTextHash> statements;
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
+    qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
 
     void close()
     {
@@ -171,7 +176,23 @@ QSqlQuery Database::exec(const QString &sql, const QVariantList &values)
     return q;
 }
 
-QSqlQuery &Database::execCached(const QString &sql, const QVariantList &values)
+CachedQuery::CachedQuery(QSqlQuery &q)
+    : m_query(&q)
+{
+}
+
+CachedQuery::~CachedQuery()
+{
+    if (m_query)
+        m_query->finish();
+}
+
+CachedQuery::CachedQuery(CachedQuery &&other) noexcept
+    : m_query(std::exchange(other.m_query, nullptr))
+{
+}
+
+CachedQuery Database::execCached(const QString &sql, const QVariantList &values)
 {
     QSqlDatabase db = connection();
     ThreadConnection &c = threadConnection();
@@ -186,9 +207,12 @@ QSqlQuery &Database::execCached(const QString &sql, const QVariantList &values)
     QSqlQuery &q = it->second;
     q.finish();
     bindAll(q, values);
-    if (!q.exec())
-        fail(QStringLiteral("query failed [%1]").arg(sql), q.lastError());
-    return q;
+    if (!q.exec()) {
+        const QSqlError error = q.lastError();
+        q.finish();
+        fail(QStringLiteral("query failed [%1]").arg(sql), error);
+    }
+    return CachedQuery(q);
 }
 
 namespace {
@@ -300,12 +324,18 @@ void Database::select(const QString &sql, const QVariantList &values, const std:
     sqlite3 *h = c.isCurrent() && c.handleChecked ? c.handle : sqliteHandle(c, connection());
     SqlRow r;
     if (!h) {
-        QSqlQuery uncached;
-        QSqlQuery &q = cacheStatement ? execCached(sql, values) : (uncached = exec(sql, values));
-        r.m_query = &q;
-        while (q.next())
-            row(r);
-        q.finish();
+        auto each = [&](QSqlQuery &q) {
+            r.m_query = &q;
+            while (q.next())
+                row(r);
+        };
+        if (cacheStatement) {
+            CachedQuery q = execCached(sql, values);
+            each(q);
+        } else {
+            QSqlQuery q = exec(sql, values);
+            each(q);
+        }
         return;
     }
     sqlite3_stmt *stmt = nullptr;
@@ -346,6 +376,109 @@ void Database::select(const QString &sql, const QVariantList &values, const std:
             break;
         failSqlite(h, sql);
     }
+}
+
+namespace {
+// What holds this thread's SQLite snapshot now: the texts of the active statements, and whether a
+// transaction is open. Nothing on a connection that is not SQLite (nullptr handle).
+struct Held
+{
+    QStringList statements;
+    bool transaction = false;
+    bool any() const { return transaction || !statements.isEmpty(); }
+};
+
+sqlite3 *openHandle(ThreadConnection &c)
+{
+    if (!c.isCurrent())
+        return nullptr;
+    return c.handleChecked ? c.handle : sqliteHandle(c, QSqlDatabase::database(c.name, false));
+}
+
+Held heldBy(sqlite3 *h)
+{
+    Held held;
+    if (!h)
+        return held;
+    held.transaction = sqlite3_get_autocommit(h) == 0;
+    for (sqlite3_stmt *s = sqlite3_next_stmt(h, nullptr); s; s = sqlite3_next_stmt(h, s)) {
+        if (sqlite3_stmt_busy(s))
+            held.statements.append(QString::fromUtf8(sqlite3_sql(s)).simplified().left(120));
+    }
+    return held;
+}
+
+void release(ThreadConnection &c, sqlite3 *h, const Held &held, const char *why)
+{
+    g_leakedSnapshots.fetch_add(1);
+    qCWarning(lcDb).noquote() << why << "(transaction open:" << held.transaction
+                              << "; active statements:" << held.statements.join(QLatin1String(" | ")) << ")";
+    for (auto &entry : c.cache) {
+        if (entry.second.isActive())
+            entry.second.finish();
+    }
+    // Statements outside the cache (a QSqlQuery kept alive somewhere): reset at SQLite's level.
+    for (sqlite3_stmt *s = sqlite3_next_stmt(h, nullptr); s; s = sqlite3_next_stmt(h, s)) {
+        if (sqlite3_stmt_busy(s))
+            sqlite3_reset(s);
+    }
+    if (sqlite3_get_autocommit(h) == 0 && c.depth == 0)
+        sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
+    c.heldSinceMs = -1;
+}
+} // namespace
+
+bool Database::holdsSnapshot()
+{
+    return heldBy(openHandle(threadConnection())).any();
+}
+
+bool Database::releaseSnapshot()
+{
+    ThreadConnection &c = threadConnection();
+    if (c.depth > 0)
+        return false; // inside a transaction of the caller's: nothing is left over yet
+    sqlite3 *h = openHandle(c);
+    const Held held = heldBy(h);
+    c.heldSinceMs = -1;
+    if (!held.any())
+        return false;
+    release(c, h, held, "a read snapshot outlived its unit of work and was released");
+    return true;
+}
+
+int Database::leakedSnapshots()
+{
+    return g_leakedSnapshots.load();
+}
+
+void Database::watchSnapshot(int maxSeconds)
+{
+    ThreadConnection &c = threadConnection();
+    sqlite3 *h = openHandle(c);
+    const Held held = heldBy(h);
+    if (!held.any()) {
+        c.heldSinceMs = -1;
+        return;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (c.heldSinceMs < 0) {
+        c.heldSinceMs = now;
+        return;
+    }
+    if (now - c.heldSinceMs < qint64(maxSeconds) * 1000)
+        return;
+    const QByteArray why = QByteArrayLiteral("a connection held a read snapshot for more than ") +
+                           QByteArray::number(maxSeconds) + QByteArrayLiteral(" s between units of work");
+    release(c, h, held, why.constData());
+}
+
+void Database::startSnapshotWatchdog(QObject *parent, int maxSeconds)
+{
+    auto *timer = new QTimer(parent);
+    timer->setObjectName(QStringLiteral("snapshotWatchdog"));
+    QObject::connect(timer, &QTimer::timeout, timer, [maxSeconds] { watchSnapshot(maxSeconds); });
+    timer->start(1000);
 }
 
 int Database::migrate()

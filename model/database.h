@@ -30,6 +30,33 @@ private:
     const QSqlQuery *m_query = nullptr; // other drivers
 };
 
+// A cached statement in use, as Database::execCached() gives it. It finishes the statement when it
+// goes out of scope, on every way out (an exception included): an active statement holds SQLite's
+// read snapshot, and one left with an unread row kept a read transaction open after the rollback of
+// a refused write, so that the thread's next writes failed with "database is locked" and its reads
+// saw a frozen state. Keep it no longer than the rows are read.
+class CachedQuery
+{
+public:
+    explicit CachedQuery(QSqlQuery &q);
+    ~CachedQuery();
+    CachedQuery(CachedQuery &&other) noexcept;
+    CachedQuery(const CachedQuery &) = delete;
+    CachedQuery &operator=(const CachedQuery &) = delete;
+    CachedQuery &operator=(CachedQuery &&) = delete;
+
+    bool next() { return m_query->next(); }
+    QVariant value(int column) const { return m_query->value(column); }
+    int numRowsAffected() const { return m_query->numRowsAffected(); }
+    QVariant lastInsertId() const { return m_query->lastInsertId(); }
+    QSqlQuery &query() const { return *m_query; }
+    void finish() { m_query->finish(); }
+    operator QSqlQuery &() const { return *m_query; }
+
+private:
+    QSqlQuery *m_query;
+};
+
 // The database of one data directory. Each thread gets its own QSqlDatabase connection (Qt requires
 // it), opened lazily by connection() with the pragmas that make SQLite durable and concurrent:
 // WAL (readers never block the writer), synchronous=FULL (a committed write survives power loss),
@@ -49,8 +76,9 @@ public:
 
     // Prepares and runs sql with positional values; throws DatabaseError when SQLite fails.
     static QSqlQuery exec(const QString &sql, const QVariantList &values = {});
-    // As exec() for a statement that is used often: the prepared statement is cached per thread.
-    static QSqlQuery &execCached(const QString &sql, const QVariantList &values = {});
+    // As exec() for a statement that is used often: the prepared statement is cached per thread and
+    // finished when the returned CachedQuery goes out of scope.
+    static CachedQuery execCached(const QString &sql, const QVariantList &values = {});
     // For reads on hot paths: runs sql and calls row() for each result row. On SQLite it uses the
     // C API on this thread's connection with the statement prepared once per thread: QSqlQuery
     // rebuilds its column record on every exec, which was most of the cost of a contact look-up.
@@ -58,6 +86,25 @@ public:
     // cacheStatement=false for statements whose text varies without end (segment rules).
     static void select(const QString &sql, const QVariantList &values, const std::function<void(const SqlRow &)> &row,
                        bool cacheStatement = true);
+
+    // The snapshot guard. A read snapshot (an open transaction or a statement stepped and not reset)
+    // must never outlive the unit of work that took it: an answer of the API, a job of a worker.
+    // releaseSnapshot() ends what is left on this thread's connection: it finishes every active
+    // statement and rolls back an open transaction, logs a warning naming the statement, and counts
+    // it in leakedSnapshots(); it returns true when something was left. Callers: the API server
+    // after each answer, worker threads after each job. The tests check that the count stays 0.
+    static bool releaseSnapshot();
+    // Whether this thread's connection holds a read snapshot now (open transaction or active statement).
+    static bool holdsSnapshot();
+    // Snapshots found left over by releaseSnapshot() or held too long (watchSnapshot()), since start.
+    static int leakedSnapshots();
+    // The watchdog: called every second by a thread's event loop (between its units of work), it
+    // logs a warning and counts a leak when this thread's connection has held a snapshot for longer
+    // than maxSeconds, then releases it.
+    static void watchSnapshot(int maxSeconds = 3);
+    // Starts the watchdog for the calling thread: a one-second timer, child of parent (an object of
+    // this thread), that calls watchSnapshot().
+    static void startSnapshotWatchdog(QObject *parent, int maxSeconds = 3);
 };
 
 // Several reads that must see one state of the database: BEGIN (deferred) ... COMMIT, so that the

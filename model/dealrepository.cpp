@@ -80,7 +80,7 @@ Deal fromRow(const QSqlQuery &q)
 QHash<QString, QHash<QString, int>> rottingStages()
 {
     QHash<QString, QHash<QString, int>> out;
-    QSqlQuery &q = Database::execCached(QStringLiteral(
+    CachedQuery q = Database::execCached(QStringLiteral(
         "SELECT pipeline_id, key, rotten_days FROM pipeline_stages WHERE rotten_days > 0 AND kind = 'open'"));
     while (q.next())
         out[q.value(0).toString()].insert(q.value(1).toString(), q.value(2).toInt());
@@ -174,7 +174,7 @@ void checkExists(const QString &table, const QString &field, const QString &id)
 {
     if (id.isEmpty())
         return;
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT 1 FROM %1 WHERE id = ?").arg(table), {id});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT 1 FROM %1 WHERE id = ?").arg(table), {id});
     const bool found = q.next();
     q.finish();
     if (!found)
@@ -190,7 +190,7 @@ QString actorName(const QString &actor)
         table = QStringLiteral("api_keys");
     else
         return {};
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT name FROM %1 WHERE id = ?").arg(table), {actor});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT name FROM %1 WHERE id = ?").arg(table), {actor});
     const QString name = q.next() ? q.value(0).toString() : QString();
     q.finish();
     return name;
@@ -223,7 +223,7 @@ void addTotals(const Deal &d, int sign)
 
 void insertRow(Deal &d)
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral(
             "INSERT INTO deals (id, name, value, currency, pipeline_id, stage, probability, contact_id, assigned_to, "
             "expected_close_date, description, custom_fields, closed_value, closed_at, lost_reason, competitor_name, "
@@ -622,7 +622,7 @@ void DealRepository::remove(const QString &id, const QString &actor)
 
 std::optional<Deal> DealRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(kSelect + QStringLiteral(" WHERE d.id = ?"), {id});
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE d.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     QVector<Deal> one{fromRow(q)};
@@ -652,7 +652,7 @@ DealPage DealRepository::list(const DealQuery &query) const
     const QString order = query.boardOrder
                               ? QStringLiteral(" ORDER BY coalesce(d.expected_close_date, '9999-12-31'), d.seq")
                               : QStringLiteral(" ORDER BY d.created_at DESC, d.seq DESC");
-    QSqlQuery &q = Database::execCached(kSelect + f.where + order + QStringLiteral(" LIMIT ? OFFSET ?"), values);
+    CachedQuery q = Database::execCached(kSelect + f.where + order + QStringLiteral(" LIMIT ? OFFSET ?"), values);
     while (q.next())
         page.items.append(fromRow(q));
     q.finish();
@@ -664,7 +664,7 @@ DealPage DealRepository::list(const DealQuery &query) const
 qint64 DealRepository::count(const DealQuery &query) const
 {
     const Filter f = buildFilter(query, m_clock->now());
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT count(*) FROM deals d") + f.where, f.values);
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT count(*) FROM deals d") + f.where, f.values);
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
     return n;
@@ -780,7 +780,7 @@ QVector<DealActivity> DealRepository::activities(const QString &id) const
 {
     const Deal d = get(id);
     QVector<DealActivity> out;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT id, type, content, from_stage, to_stage, user_id, user_name, created_at "
                        "FROM deal_activities WHERE deal_seq = ? ORDER BY seq DESC"),
         {d.seq});
@@ -795,7 +795,7 @@ PipelineSummary DealRepository::summary(const QString &pipelineId, const QString
 {
     const Pipeline pipeline = pipelineFor(pipelineId);
     QVector<SummaryRow> rows;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT stage, currency, deals, value, weighted FROM deal_totals WHERE pipeline_id = ?"),
         {pipeline.id});
     while (q.next())
@@ -826,7 +826,7 @@ QStringList DealRepository::detachContact(const QString &contactId)
 {
     QStringList ids;
     {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM deals WHERE contact_id = ?"), {contactId});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM deals WHERE contact_id = ?"), {contactId});
         while (q.next())
             ids << q.value(0).toString();
         q.finish();

@@ -10,7 +10,7 @@
 std::optional<StoredResponse> IdempotencyStore::find(const QString &credential, const QString &key,
                                                      const QDateTime &notBefore) const
 {
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT method, path, status, headers, body FROM idempotency_keys "
                                             "WHERE credential = ? AND key = ? AND created_at >= ?"),
                              {credential, key, TimeUtil::iso(notBefore)});

@@ -16,14 +16,14 @@ std::optional<Contact> InboundRecorder::findContact(const QString &channel, cons
 {
     QString contactId;
     if (!phone.isEmpty()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"),
-                                            {ContactRules::toE164(phone)});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"),
+                                             {ContactRules::toE164(phone)});
         if (q.next())
             contactId = q.value(0).toString();
         q.finish();
     }
     if (contactId.isEmpty() && !address.isEmpty()) {
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT contact_id FROM conversations WHERE channel = ? AND external_id = ? "
                            "ORDER BY seq DESC LIMIT 1"),
             {channel, address});

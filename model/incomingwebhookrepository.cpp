@@ -110,7 +110,7 @@ QString matchContact(const QJsonObject &data)
 {
     const QString email = data.value(QLatin1String("email")).toString().trimmed().toLower();
     if (!email.isEmpty()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email});
         if (q.next()) {
             const QString id = q.value(0).toString();
             q.finish();
@@ -119,7 +119,7 @@ QString matchContact(const QJsonObject &data)
     }
     const QString phone = ContactRules::toE164(data.value(QLatin1String("phone")).toString());
     if (!phone.isEmpty()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {phone});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {phone});
         if (q.next()) {
             const QString id = q.value(0).toString();
             q.finish();
@@ -182,7 +182,7 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
     e.createdAt = TimeUtil::nowIso();
     {
         Transaction tx;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("INSERT INTO incoming_webhooks (id, name, action, secret, created_by, created_at) "
                            "VALUES (?, ?, ?, ?, ?, ?)"),
             {e.id, e.name, e.action, textOrNull(e.secret), textOrNull(actor), e.createdAt});
@@ -208,7 +208,7 @@ void IncomingWebhookRepository::remove(const QString &id)
 
 std::optional<IncomingWebhook> IncomingWebhookRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM incoming_webhooks WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -228,7 +228,7 @@ IncomingWebhook IncomingWebhookRepository::get(const QString &id) const
 QVector<IncomingWebhook> IncomingWebhookRepository::list(int page, int limit, qint64 *total) const
 {
     QVector<IncomingWebhook> out;
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT ") + kColumns +
                                  QStringLiteral(" FROM incoming_webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
                              {limit, qint64(qMax(1, page) - 1) * limit});
@@ -236,7 +236,7 @@ QVector<IncomingWebhook> IncomingWebhookRepository::list(int page, int limit, qi
         out.append(fromRow(q));
     q.finish();
     if (total) {
-        QSqlQuery &c = Database::execCached(QStringLiteral("SELECT count(*) FROM incoming_webhooks"));
+        CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM incoming_webhooks"));
         *total = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
     }
@@ -248,7 +248,7 @@ QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &end
 {
     QVector<IncomingWebhookCall> out;
     const QString where = endpointId.isEmpty() ? QStringLiteral("? = ''") : QStringLiteral("endpoint_id = ?");
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT seq, id, endpoint_id, received_at, event, outcome, status_code, error, result_id, body "
                        "FROM incoming_webhook_calls WHERE ") +
             where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
@@ -269,7 +269,7 @@ QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &end
     }
     q.finish();
     if (total) {
-        QSqlQuery &c = Database::execCached(
+        CachedQuery c = Database::execCached(
             QStringLiteral("SELECT count(*) FROM incoming_webhook_calls WHERE ") + where, {endpointId});
         *total = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
@@ -335,6 +335,15 @@ IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, c
                    QStringLiteral("Action %1 is not available").arg(endpoint.action));
 }
 
+namespace {
+// The body as the call log keeps it: at most kMaxLoggedBody bytes, and an empty body as an empty
+// value (a null QByteArray binds as NULL, which the NOT NULL column refuses).
+QByteArray loggedBody(const QByteArray &body)
+{
+    return body.isEmpty() ? QByteArray("") : body.left(kMaxLoggedBody);
+}
+} // namespace
+
 IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, const QByteArray &body,
                                                   const QByteArray &signatureHeader, const QString &actor)
 {
@@ -390,7 +399,7 @@ IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, con
             QStringLiteral("INSERT INTO incoming_webhook_calls (id, endpoint_id, received_at, event, outcome, "
                            "status_code, error, result_id, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {callId, endpoint->id, now, event.isNull() ? QStringLiteral("") : event, outcome, r.status,
-             textOrNull(r.status >= 400 ? r.message : QString()), textOrNull(resultId), body.left(kMaxLoggedBody)});
+             textOrNull(r.status >= 400 ? r.message : QString()), textOrNull(resultId), loggedBody(body)});
         Database::execCached(QStringLiteral("UPDATE incoming_webhooks SET call_count = call_count + 1, "
                                             "last_call_at = ? WHERE seq = ?"),
                              {now, endpoint->seq});

@@ -303,7 +303,7 @@ Media fromRow(const QSqlQuery &q)
 
 std::optional<Media> MediaRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     const Media m = fromRow(q);
@@ -315,7 +315,7 @@ std::optional<Media> MediaRepository::findServable(const QString &id, const QStr
 {
     if (id.size() > 100 || token.size() != 43)
         return std::nullopt;
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     const Media m = fromRow(q);
@@ -336,7 +336,7 @@ void MediaRepository::linkMessage(const QString &mediaId, const QString &message
 MediaRepository::Usage MediaRepository::usage()
 {
     Usage u;
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT count(*), coalesce(sum(size), 0), min(expires_at) FROM media"));
     if (q.next()) {
         u.files = q.value(0).toLongLong();
@@ -352,7 +352,7 @@ int MediaRepository::deleteExpired()
     const QString nowIso = TimeUtil::iso(now());
     QStringList ids;
     {
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT id FROM media WHERE expires_at <= ? ORDER BY expires_at LIMIT 1000"), {nowIso});
         while (q.next())
             ids << q.value(0).toString();

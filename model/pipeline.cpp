@@ -142,7 +142,7 @@ QVector<PipelineStage> parseStages(const QJsonValue &value)
 QVector<PipelineStage> loadStages(const QString &pipelineId)
 {
     QVector<PipelineStage> out;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT key, name, position, probability, rotten_days, kind FROM pipeline_stages "
                        "WHERE pipeline_id = ? ORDER BY position"),
         {pipelineId});
@@ -168,8 +168,8 @@ void writeStages(const QString &pipelineId, const QVector<PipelineStage> &stages
 
 void checkUniqueName(const QString &name, const QString &id)
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM pipelines WHERE name_norm = ? AND id != ?"),
-                                        {name.toLower(), id});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM pipelines WHERE name_norm = ? AND id != ?"),
+                                         {name.toLower(), id});
     if (q.next()) {
         const QString other = q.value(0).toString();
         q.finish();
@@ -246,7 +246,7 @@ QVector<Pipeline> PipelineRepository::list() const
 {
     QVector<Pipeline> out;
     {
-        QSqlQuery &q = Database::execCached(QStringLiteral(
+        CachedQuery q = Database::execCached(QStringLiteral(
             "SELECT id, name, is_default, created_at, updated_at FROM pipelines ORDER BY is_default DESC, name_norm"));
         while (q.next()) {
             Pipeline p;
@@ -266,7 +266,7 @@ QVector<Pipeline> PipelineRepository::list() const
 
 std::optional<Pipeline> PipelineRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT id, name, is_default, created_at, updated_at FROM pipelines WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -291,7 +291,7 @@ Pipeline PipelineRepository::get(const QString &id) const
 
 Pipeline PipelineRepository::defaultPipeline() const
 {
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT id FROM pipelines ORDER BY is_default DESC, seq LIMIT 1"));
     const QString id = q.next() ? q.value(0).toString() : kDefaultId;
     q.finish();
@@ -396,7 +396,7 @@ void PipelineRepository::remove(const QString &id)
 QHash<QString, qint64> PipelineRepository::dealCounts(const QString &id) const
 {
     QHash<QString, qint64> out;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT stage, count(*) FROM deals WHERE pipeline_id = ? GROUP BY stage"), {id});
     while (q.next())
         out.insert(q.value(0).toString(), q.value(1).toLongLong());

@@ -118,8 +118,8 @@ SegmentChanges parse(const QJsonObject &body)
 
 void checkUniqueName(const QString &name, qint64 seq)
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT id FROM segments WHERE name_norm = ? AND seq != ?"),
-                                        {nameKey(name), seq});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM segments WHERE name_norm = ? AND seq != ?"),
+                                         {nameKey(name), seq});
     if (q.next()) {
         const QString existing = q.value(0).toString();
         q.finish();
@@ -184,8 +184,8 @@ const Clock &SegmentRepository::clock() const
 QVector<Segment> SegmentRepository::list(bool withCounts) const
 {
     QVector<Segment> out;
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
-                                        QStringLiteral(" FROM segments ORDER BY name_norm, seq"));
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                         QStringLiteral(" FROM segments ORDER BY name_norm, seq"));
     while (q.next())
         out.append(fromRow(q));
     q.finish();
@@ -198,7 +198,7 @@ QVector<Segment> SegmentRepository::list(bool withCounts) const
 
 std::optional<Segment> SegmentRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM segments WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -284,7 +284,7 @@ Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
 
     Transaction tx;
     checkUniqueName(s.name, 0);
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), s.isDynamic ? 1 : 0,
@@ -388,7 +388,7 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
     QVector<qint64> seqs;
     QJsonArray unknown;
     for (const QString &cid : std::as_const(ids)) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {cid});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {cid});
         if (q.next())
             seqs << q.value(0).toLongLong();
         else
@@ -407,7 +407,7 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
     int n = 0;
     QJsonArray addedIds;
     for (int i = 0; i < seqs.size(); ++i) {
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral(
                 "INSERT OR IGNORE INTO segment_members (segment_seq, contact_seq, added_at) VALUES (?, ?, ?)"),
             {s.seq, seqs.at(i), now});
@@ -439,12 +439,12 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
     Segment s = get(id, false);
     if (s.isDynamic)
         dynamicRefused(s);
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {contactId});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {contactId});
     if (!q.next())
         throw DomainError::notFound(QStringLiteral("Contact"), contactId);
     const qint64 contactSeq = q.value(0).toLongLong();
     q.finish();
-    QSqlQuery &del = Database::execCached(
+    CachedQuery del = Database::execCached(
         QStringLiteral("DELETE FROM segment_members WHERE segment_seq = ? AND contact_seq = ?"), {s.seq, contactSeq});
     if (del.numRowsAffected() < 1)
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
@@ -478,7 +478,7 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
                                       clock().now().toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
         s.name = base;
         for (int n = 2;; ++n) {
-            QSqlQuery &q =
+            CachedQuery q =
                 Database::execCached(QStringLiteral("SELECT 1 FROM segments WHERE name_norm = ?"), {nameKey(s.name)});
             const bool taken = q.next();
             q.finish();
@@ -492,7 +492,7 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
     s.isDynamic = false;
     s.id = Ids::make(u"seg");
     s.createdBy = actor;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), 0, textOrNull(actor), s.createdAt,

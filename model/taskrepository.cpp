@@ -97,7 +97,7 @@ DomainError unknownReference(const QString &field, const QString &what, const QS
 
 bool dealsTableExists()
 {
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deals'"));
     const bool exists = q.next();
     q.finish();
@@ -106,7 +106,7 @@ bool dealsTableExists()
 
 bool exists(const QString &sql, const QString &id)
 {
-    QSqlQuery &q = Database::execCached(sql, {id});
+    CachedQuery q = Database::execCached(sql, {id});
     const bool found = q.next();
     q.finish();
     return found;
@@ -272,10 +272,10 @@ void TaskRepository::insertRow(Task &t)
     QVariantList values = rowValues(t);
     values.prepend(t.id);
     values.append(t.createdAt);
-    QSqlQuery &q = Database::execCached(QStringLiteral("INSERT INTO tasks (id, ") + kRowColumns +
-                                            QStringLiteral(", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                                           "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                                        values);
+    CachedQuery q = Database::execCached(QStringLiteral("INSERT INTO tasks (id, ") + kRowColumns +
+                                             QStringLiteral(", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                                            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                                         values);
     t.seq = q.lastInsertId().toLongLong();
 }
 
@@ -642,7 +642,7 @@ QVector<TaskNote> TaskRepository::notes(const QString &id) const
 {
     const Task t = get(id);
     QVector<TaskNote> out;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT id, content, created_by, created_at FROM task_notes WHERE task_seq = ? ORDER BY seq"),
         {t.seq});
     while (q.next())
@@ -667,7 +667,7 @@ void TaskRepository::remove(const QString &id, const QString &actor)
 
 std::optional<Task> TaskRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM tasks t WHERE t.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -713,7 +713,7 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
     const ReadTransaction snapshot; // the page and its total agree
     TaskPage page;
     const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_clock->now()));
-    QSqlQuery &q = Database::execCached(s.sql, s.values);
+    CachedQuery q = Database::execCached(s.sql, s.values);
     while (q.next())
         page.items.append(fromRow(q));
     q.finish();
@@ -724,7 +724,7 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
 qint64 TaskRepository::count(const TaskQuery &query) const
 {
     const Statement s = countStatement(buildFilter(query, m_tz, today(), m_clock->now()));
-    QSqlQuery &q = Database::execCached(s.sql, s.values);
+    CachedQuery q = Database::execCached(s.sql, s.values);
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
     return n;
@@ -775,7 +775,7 @@ bool TaskRepository::isOverdue(const Task &t) const
 QJsonArray TaskRepository::tasksOfDealJson(const QString &dealId) const
 {
     QJsonArray out;
-    QSqlQuery &q =
+    CachedQuery q =
         Database::execCached(QStringLiteral("SELECT id, title, due_date, status FROM tasks t WHERE deal_id = ?") +
                                  kOrder + QStringLiteral(" LIMIT 500"),
                              {dealId});
@@ -794,7 +794,7 @@ QJsonObject TaskRepository::toResponse(const Task &t, bool detail) const
     QJsonObject o = t.toJson();
     QJsonValue assigned;
     if (!t.assignedTo.isEmpty()) {
-        QSqlQuery &q =
+        CachedQuery q =
             Database::execCached(QStringLiteral("SELECT name, email FROM users WHERE id = ?"), {t.assignedTo});
         if (q.next()) {
             QJsonObject u{{QStringLiteral("id"), t.assignedTo}, {QStringLiteral("name"), q.value(0).toString()}};
@@ -807,7 +807,7 @@ QJsonObject TaskRepository::toResponse(const Task &t, bool detail) const
     o.insert(QStringLiteral("assignedTo"), assigned);
     QJsonValue contact;
     if (!t.contactId.isEmpty()) {
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT first_name, last_name, phone, email FROM contacts WHERE id = ?"), {t.contactId});
         if (q.next()) {
             const QString first = q.value(0).toString();
@@ -828,7 +828,7 @@ QJsonObject TaskRepository::toResponse(const Task &t, bool detail) const
     o.insert(QStringLiteral("contact"), contact);
     QJsonValue deal;
     if (!t.dealId.isEmpty() && dealsTableExists()) {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT name, value FROM deals WHERE id = ?"), {t.dealId});
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT name, value FROM deals WHERE id = ?"), {t.dealId});
         if (q.next()) {
             QJsonObject d{{QStringLiteral("id"), t.dealId}, {QStringLiteral("name"), q.value(0).toString()}};
             if (detail)

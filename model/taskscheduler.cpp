@@ -152,7 +152,7 @@ int TaskScheduler::fire(const DueKind &kind, const QDateTime &now)
         q.finish();
         for (auto &[seq, data] : rows) {
             ++claimed;
-            QSqlQuery &u = Database::execCached(claim, {nowIso, seq});
+            CachedQuery u = Database::execCached(claim, {nowIso, seq});
             if (u.numRowsAffected() != 1)
                 continue;
             data.insert(QLatin1String(kind.firedAtKey), nowIso);
@@ -175,7 +175,7 @@ QDateTime TaskScheduler::nextDue() const
     // remind_at and overdue_at are set only while their event is still to fire (see TaskRepository).
     for (const QString &sql :
          {QStringLiteral("SELECT min(remind_at) FROM tasks"), QStringLiteral("SELECT min(overdue_at) FROM tasks")}) {
-        QSqlQuery &q = Database::execCached(sql);
+        CachedQuery q = Database::execCached(sql);
         if (q.next() && !q.value(0).isNull()) {
             const QDateTime t = TimeUtil::parse(q.value(0).toString()).value_or(QDateTime());
             if (t.isValid() && (!next.isValid() || t < next))

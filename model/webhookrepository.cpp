@@ -161,7 +161,7 @@ QString compactList(const QStringList &list)
 
 qint64 maxOutboxSeq()
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM outbox"));
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM outbox"));
     const qint64 v = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
     return v;
@@ -230,7 +230,7 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
     out.secret = w.secret;
     {
         Transaction tx;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("INSERT INTO webhooks (id, url, events, secret, description, active, after_outbox_seq, "
                            "created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {w.id, w.url, compactList(w.events), w.secret, text(w.description), w.active ? 1 : 0, maxOutboxSeq(),
@@ -290,7 +290,7 @@ void WebhookRepository::remove(const QString &id)
 
 std::optional<WebhookSubscription> WebhookRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM webhooks WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
@@ -310,14 +310,14 @@ WebhookSubscription WebhookRepository::get(const QString &id) const
 QVector<WebhookSubscription> WebhookRepository::list(int page, int limit, qint64 *total) const
 {
     QVector<WebhookSubscription> out;
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
-                                            QStringLiteral(" FROM webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
-                                        {limit, qint64(qMax(1, page) - 1) * limit});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                             QStringLiteral(" FROM webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
+                                         {limit, qint64(qMax(1, page) - 1) * limit});
     while (q.next())
         out.append(fromRow(q));
     q.finish();
     if (total) {
-        QSqlQuery &c = Database::execCached(QStringLiteral("SELECT count(*) FROM webhooks"));
+        CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM webhooks"));
         *total = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
     }
@@ -338,7 +338,7 @@ WebhookSubscription WebhookRepository::setActive(const QString &id, bool active,
 QVector<WebhookAttempt> WebhookRepository::attempts(const QString &webhookId, int page, int limit, qint64 *total) const
 {
     QVector<WebhookAttempt> out;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT a.seq, d.id, a.webhook_id, d.event_id, d.event, d.kind, a.attempt, a.started_at, "
                        "a.finished_at, a.status_code, a.error, a.latency_ms, a.response_excerpt, a.next_retry_at, "
                        "a.success FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq "
@@ -365,7 +365,7 @@ QVector<WebhookAttempt> WebhookRepository::attempts(const QString &webhookId, in
     }
     q.finish();
     if (total) {
-        QSqlQuery &c = Database::execCached(
+        CachedQuery c = Database::execCached(
             QStringLiteral("SELECT count(*) FROM webhook_attempts WHERE webhook_id = ?"), {webhookId});
         *total = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
@@ -375,9 +375,9 @@ QVector<WebhookAttempt> WebhookRepository::attempts(const QString &webhookId, in
 
 std::optional<WebhookDelivery> WebhookRepository::findDelivery(const QString &deliveryId) const
 {
-    QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kDeliveryColumns +
-                                            QStringLiteral(" FROM webhook_deliveries d WHERE d.id = ?"),
-                                        {deliveryId});
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kDeliveryColumns +
+                                             QStringLiteral(" FROM webhook_deliveries d WHERE d.id = ?"),
+                                         {deliveryId});
     if (!q.next())
         return std::nullopt;
     WebhookDelivery d = deliveryFromRow(q);
@@ -399,7 +399,7 @@ WebhookDelivery insertManual(const QString &webhookId, const QString &eventId, c
     d.state = QStringLiteral("pending");
     d.createdAt = TimeUtil::nowIso();
     d.nextAttemptAt = d.createdAt;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, kind, state, "
                        "next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)"),
         {d.id, webhookId, eventId, event, body, kind, d.nextAttemptAt, d.createdAt, d.createdAt});
@@ -484,7 +484,7 @@ WebhookDelivery WebhookRepository::recordTest(const QString &webhookId, const QS
 int WebhookRepository::fanOut(int batch)
 {
     auto readCursor = [](bool *found) {
-        QSqlQuery &q =
+        CachedQuery q =
             Database::execCached(QStringLiteral("SELECT outbox_seq FROM webhook_cursor WHERE name = 'outbox'"));
         *found = q.next();
         const qint64 v = *found ? q.value(0).toLongLong() : -1;
@@ -500,8 +500,8 @@ int WebhookRepository::fanOut(int batch)
     QVector<WebhookSubscription> active;
     QHash<QString, qint64> after;
     {
-        QSqlQuery &q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
-                                            QStringLiteral(", after_outbox_seq FROM webhooks WHERE active = 1"));
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                             QStringLiteral(", after_outbox_seq FROM webhooks WHERE active = 1"));
         while (q.next()) {
             active.append(fromRow(q));
             after.insert(active.last().id, q.value(12).toLongLong());
@@ -526,7 +526,7 @@ int WebhookRepository::fanOut(int batch)
             QByteArray payload;
         };
         QVector<Event> events;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT seq, id, event, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
             {cursor, batch});
         while (q.next())
@@ -565,9 +565,10 @@ int WebhookRepository::recoverInterrupted()
                                         "NULL AND delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE state = "
                                         "'in_flight')"),
                          {now, QStringLiteral("interrupted: the process stopped during the attempt; sent again")});
-    QSqlQuery &q = Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'pending', "
-                                                       "next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'"),
-                                        {now, now});
+    CachedQuery q =
+        Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'pending', "
+                                            "next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'"),
+                             {now, now});
     const int n = q.numRowsAffected();
     tx.commit();
     return n;
@@ -581,14 +582,14 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     // For each active subscription, its first perSubscription open deliveries in event order.
     QStringList active;
     {
-        QSqlQuery &w = Database::execCached(QStringLiteral("SELECT id FROM webhooks WHERE active = 1 ORDER BY seq"));
+        CachedQuery w = Database::execCached(QStringLiteral("SELECT id FROM webhooks WHERE active = 1 ORDER BY seq"));
         while (w.next())
             active << w.value(0).toString();
         w.finish();
     }
     for (const QString &webhook : std::as_const(active)) {
         int running = inFlight.value(webhook);
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT seq, state, next_attempt_at FROM webhook_deliveries WHERE webhook_id = ? AND "
                            "state IN ('pending', 'in_flight') AND kind = 'event' ORDER BY seq LIMIT ?"),
             {webhook, perSubscription});
@@ -603,7 +604,7 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
         q.finish();
     }
     if (out.size() < maxCount) {
-        QSqlQuery &m = Database::execCached(
+        CachedQuery m = Database::execCached(
             QStringLiteral("SELECT seq FROM webhook_deliveries WHERE kind != 'event' AND state = 'pending' "
                            "ORDER BY seq LIMIT ?"),
             {maxCount - int(out.size())});
@@ -618,7 +619,7 @@ std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const Q
 {
     const QString nowIso = TimeUtil::iso(now);
     Transaction tx;
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT d.id, d.webhook_id, d.event_id, d.event, d.kind, d.body, d.attempts, w.url, w.secret "
                        "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
                        "WHERE d.seq = ? AND d.state = 'pending'"),
@@ -640,7 +641,7 @@ std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const Q
     Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'in_flight', attempts = ?, "
                                         "next_attempt_at = NULL, updated_at = ? WHERE seq = ?"),
                          {c.attempt, nowIso, deliverySeq});
-    QSqlQuery &a = Database::execCached(
+    CachedQuery a = Database::execCached(
         QStringLiteral(
             "INSERT INTO webhook_attempts (delivery_seq, webhook_id, attempt, started_at) VALUES (?, ?, ?, ?)"),
         {deliverySeq, c.webhookId, c.attempt, nowIso});
@@ -657,7 +658,7 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
     const QVariant status = r.statusCode ? QVariant(r.statusCode) : QVariant();
     {
         Transaction tx;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("SELECT d.failures, d.state, w.active FROM webhook_deliveries d JOIN webhooks w "
                            "ON w.id = d.webhook_id WHERE d.seq = ?"),
             {c.deliverySeq});
@@ -704,7 +705,7 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
                     {c.webhookId});
         }
         if (!disableReason.isEmpty()) {
-            QSqlQuery &d = Database::execCached(
+            CachedQuery d = Database::execCached(
                 QStringLiteral("UPDATE webhooks SET active = 0, disabled_reason = ?, disabled_at = ?, updated_at = ? "
                                "WHERE id = ? AND active = 1"),
                 {disableReason, nowIso, nowIso, c.webhookId});
@@ -719,7 +720,7 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
 
 std::optional<QDateTime> WebhookRepository::nextRetryDue(const QDateTime &after) const
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending' AND "
                        "next_attempt_at > ?"),
         {TimeUtil::iso(after)});

@@ -31,7 +31,7 @@ QString newToken()
 
 std::optional<WidgetVisitor> select(const QString &column, const QString &value)
 {
-    QSqlQuery &q = Database::execCached(
+    CachedQuery q = Database::execCached(
         QStringLiteral("SELECT id, contact_id, conversation_id, name, email, created_at FROM widget_visitors WHERE ") +
             column + QStringLiteral(" = ?"),
         {value});
@@ -73,7 +73,7 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
 
     Transaction tx;
     if (!email.isEmpty()) {
-        QSqlQuery &q =
+        CachedQuery q =
             Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email.toLower()});
         if (q.next())
             out.visitor.contactId = q.value(0).toString();
@@ -88,7 +88,7 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
         c.email = email;
         c.source = QStringLiteral("widget");
         c.createdAt = c.updatedAt = out.visitor.createdAt;
-        QSqlQuery &q = Database::execCached(
+        CachedQuery q = Database::execCached(
             QStringLiteral("INSERT INTO contacts (id, first_name, email, email_norm, source, created_at, updated_at) "
                            "VALUES (?, ?, ?, ?, 'widget', ?, ?)"),
             {c.id, c.firstName, email.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(email),
