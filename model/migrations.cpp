@@ -565,6 +565,13 @@ const QVector<Migration> &migrations()
              "CREATE INDEX media_expires ON media(expires_at)",
              "CREATE INDEX media_message ON media(message_id)",
          }},
+        {10,
+         "refresh token families: a reused refresh token revokes every token descended from its login",
+         {
+             // family_id: the id of the first token of the login (NULL on rows from before: a family of one).
+             "ALTER TABLE refresh_tokens ADD COLUMN family_id TEXT",
+             "CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id)",
+         }},
     };
     return list;
 }

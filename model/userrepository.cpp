@@ -66,7 +66,7 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
 
 std::optional<User> UserRepository::find(const QString &id) const
 {
-    QSqlQuery &q = Database::execCached(kSelect + QStringLiteral(" WHERE id = ?"), {id});
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     User u = fromRow(q);
@@ -99,31 +99,43 @@ void UserRepository::setPasswordHash(const QString &id, const QString &passwordH
                    {passwordHash, TimeUtil::nowIso(), id});
 }
 
-void RefreshTokenRepository::store(const QString &userId, const QString &token, const QDateTime &expiresAt)
+void RefreshTokenRepository::store(const QString &userId, const QString &token, const QDateTime &expiresAt,
+                                   const QString &familyId)
 {
-    Database::exec(QStringLiteral("INSERT INTO refresh_tokens (id, user_id, token_hash, created_at, expires_at) "
-                                  "VALUES (?, ?, ?, ?, ?)"),
-                   {Ids::make(u"rtok"), userId, tokenHash(token), TimeUtil::nowIso(), TimeUtil::iso(expiresAt)});
+    const QString id = Ids::make(u"rtok");
+    Database::exec(QStringLiteral("INSERT INTO refresh_tokens (id, user_id, token_hash, created_at, expires_at, "
+                                  "family_id) VALUES (?, ?, ?, ?, ?, ?)"),
+                   {id, userId, tokenHash(token), TimeUtil::nowIso(), TimeUtil::iso(expiresAt),
+                    familyId.isEmpty() ? id : familyId});
 }
 
-std::optional<QString> RefreshTokenRepository::consume(const QString &token, const QDateTime &now)
+std::optional<RefreshTokenRepository::Consumed> RefreshTokenRepository::consume(const QString &token,
+                                                                                const QDateTime &now)
 {
     Transaction tx;
-    QSqlQuery q = Database::exec(
-        QStringLiteral("SELECT id, user_id, expires_at, revoked_at FROM refresh_tokens WHERE token_hash = ?"),
-        {tokenHash(token)});
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT id, user_id, expires_at, revoked_at, "
+                                                "COALESCE(family_id, id) FROM refresh_tokens WHERE token_hash = ?"),
+                                 {tokenHash(token)});
     if (!q.next())
         return std::nullopt;
     const QString id = q.value(0).toString();
-    const QString userId = q.value(1).toString();
+    const Consumed found{q.value(1).toString(), q.value(4).toString()};
     const bool expired = q.value(2).toString() <= TimeUtil::iso(now);
-    const bool revoked = !q.value(3).isNull();
+    const bool retired = !q.value(3).isNull();
     q.finish();
-    if (expired || revoked)
+    if (retired) {
+        // Reuse: whoever holds the newer tokens of this family may be a thief; end them all.
+        Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? "
+                                      "WHERE revoked_at IS NULL AND COALESCE(family_id, id) = ?"),
+                       {TimeUtil::iso(now), found.familyId});
+        tx.commit();
+        return std::nullopt;
+    }
+    if (expired)
         return std::nullopt;
     Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE id = ?"), {TimeUtil::iso(now), id});
     tx.commit();
-    return userId;
+    return found;
 }
 
 void RefreshTokenRepository::purgeExpired(const QDateTime &now)

@@ -33,13 +33,22 @@ public:
     void setPasswordHash(const QString &id, const QString &passwordHash);
 };
 
-// Refresh tokens: stored as SHA-256 hashes; each is used once (rotation).
+// Refresh tokens: stored as SHA-256 hashes; each is used once (rotation). The tokens descended from
+// one login form a family: presenting a retired token again (a stolen copy, or the thief's use that
+// retired it) revokes the whole family, as OAuth 2.0's security best practice asks, so that neither
+// the thief nor the user can go on refreshing; the user signs in again.
 class RefreshTokenRepository
 {
 public:
-    void store(const QString &userId, const QString &token, const QDateTime &expiresAt);
-    // Retires the token and returns its user when it exists, is not retired and has not expired.
-    // A token presented a second time is refused.
-    std::optional<QString> consume(const QString &token, const QDateTime &now);
+    struct Consumed
+    {
+        QString userId;
+        QString familyId;
+    };
+    // Stores a token; familyId empty starts a new family (a login), else the token joins it (a refresh).
+    void store(const QString &userId, const QString &token, const QDateTime &expiresAt, const QString &familyId = {});
+    // Retires the token and returns its user and family when it exists, is not retired and has not
+    // expired. A token presented a second time is refused and revokes its family.
+    std::optional<Consumed> consume(const QString &token, const QDateTime &now);
     void purgeExpired(const QDateTime &now);
 };

@@ -42,7 +42,7 @@ struct ApiShared
     // API keys by the SHA-256 of their secret, for a few seconds, so that authentication is not a
     // query on every request. Cleared whenever a key changes in this process (revocation from
     // another process, the CLI, takes effect within kApiKeyCacheMs).
-    static constexpr qint64 kApiKeyCacheMs = 5000;
+    static constexpr qint64 kApiKeyCacheMs = 1000;
     QMutex keyMutex;
     QHash<QString, QPair<std::optional<ApiKey>, qint64>> keys;
     QHash<QString, qint64> keyTouched; // last_used_at writes, at most one a minute per key

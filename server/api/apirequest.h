@@ -29,6 +29,10 @@ struct Principal
     QStringList scopes; // API keys only; a user has every scope
 
     bool allows(const QString &scope) const;
+    // What configuration routes need: a user with the admin role. An API key acts with its owner's
+    // role; keys have no owner yet (the command line and the window make them for the machine's
+    // owner), so a key counts as admin and its scopes are what limit it.
+    bool isAdmin() const { return kind == ApiKey || (kind == User && role == QLatin1String("admin")); }
     // The key the rate limit and Idempotency-Key records use.
     QString credentialKey() const { return id; }
 };

@@ -1,5 +1,7 @@
 #include "crypto.h"
 
+#include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
@@ -69,8 +71,9 @@ bool PasswordHasher::verify(const QString &password, const QString &stored)
     return constantTimeEquals(pbkdf2(password, salt, iterations), expected);
 }
 
-Jwt::Jwt(QByteArray key)
+Jwt::Jwt(QByteArray key, qint64 maxLifetimeSeconds)
     : m_key(std::move(key))
+    , m_maxLifetime(maxLifetimeSeconds)
 {
 }
 
@@ -104,8 +107,27 @@ std::optional<QJsonObject> Jwt::verify(const QString &token, const QDateTime &no
     if (header.value(QLatin1String("alg")).toString() != QLatin1String("HS256"))
         return std::nullopt;
     const QJsonObject claims = QJsonDocument::fromJson(*payloadBytes).object();
+    const qint64 nowSecs = now.toSecsSinceEpoch();
     const QJsonValue exp = claims.value(QLatin1String("exp"));
-    if (!exp.isDouble() || qint64(exp.toDouble()) <= now.toSecsSinceEpoch())
+    const QJsonValue iat = claims.value(QLatin1String("iat"));
+    const QJsonValue nbf = claims.value(QLatin1String("nbf"));
+    const QJsonValue sub = claims.value(QLatin1String("sub"));
+    const QJsonValue aud = claims.value(QLatin1String("aud"));
+    if (!exp.isDouble() || qint64(exp.toDouble()) <= nowSecs)
+        return std::nullopt;
+    if (!iat.isDouble() || qint64(iat.toDouble()) > nowSecs + kSkewSeconds)
+        return std::nullopt;
+    if (qint64(exp.toDouble()) - qint64(iat.toDouble()) > m_maxLifetime)
+        return std::nullopt;
+    if (!nbf.isUndefined() && (!nbf.isDouble() || qint64(nbf.toDouble()) > nowSecs + kSkewSeconds))
+        return std::nullopt;
+    if (claims.value(QLatin1String("iss")).toString() != QLatin1String(kIssuer))
+        return std::nullopt;
+    const bool ourAudience = aud.isArray() ? aud.toArray().contains(QJsonValue(QLatin1String(kAudience)))
+                                           : aud.toString() == QLatin1String(kAudience);
+    if (!ourAudience)
+        return std::nullopt;
+    if (!sub.isString() || sub.toString().isEmpty())
         return std::nullopt;
     return claims;
 }

@@ -19,13 +19,22 @@ bool verify(const QString &password, const QString &stored);
 class Jwt
 {
 public:
-    explicit Jwt(QByteArray key);
+    static constexpr const char *kIssuer = "liaison";
+    static constexpr const char *kAudience = "liaison-api";
+    static constexpr qint64 kSkewSeconds = 60; // clocks of this machine's processes may differ a little
+
+    // maxLifetimeSeconds: the longest exp - iat accepted (the access-token lifetime we issue).
+    explicit Jwt(QByteArray key, qint64 maxLifetimeSeconds = 24 * 3600);
     QString sign(const QJsonObject &claims) const;
-    // The claims when the signature is right, alg is HS256 and exp is after now.
+    // The claims when the signature is right, alg is HS256, iss and aud are ours, sub is a non-empty
+    // string, iat (required) and nbf (when present) are not in the future beyond kSkewSeconds, exp
+    // is after now, and exp - iat is at most the maximum lifetime. Whether sub names an active user
+    // is the caller's check (it needs the database).
     std::optional<QJsonObject> verify(const QString &token, const QDateTime &now) const;
 
 private:
     QByteArray m_key;
+    qint64 m_maxLifetime;
 };
 
 // Constant-time comparison of two byte strings.

@@ -19,11 +19,15 @@ struct Access
         UserOnly
     };
     Kind kind = Credential;
-    QString scope; // required API-key scope for Credential routes ("contacts:read")
+    QString scope;      // required API-key scope for Credential routes ("contacts:read")
+    bool admin = false; // configuration: a user needs the admin role (an agent gets 403)
 
     static Access publicRoute() { return {Public, {}}; }
     static Access scoped(const QString &scope) { return {Credential, scope}; }
     static Access userOnly() { return {UserOnly, {}}; }
+    // A configuration route (webhooks, pipelines' and templates' changes, …): the scope as for
+    // scoped(), and for a user the admin role.
+    static Access adminScoped(const QString &scope) { return {Credential, scope, true}; }
 };
 
 // What the OpenAPI document says of a route.

@@ -52,7 +52,7 @@ void AuthController::registerRoutes(Router &router)
                 {400, 401, 422, 429}});
 }
 
-ApiResponse AuthController::tokens(const QString &userId)
+ApiResponse AuthController::tokens(const QString &userId, const QString &familyId)
 {
     const std::optional<User> user = m_users.find(userId);
     if (!user)
@@ -65,11 +65,12 @@ ApiResponse AuthController::tokens(const QString &userId)
                                        {QStringLiteral("role"), user->role},
                                        {QStringLiteral("iat"), double(now.toSecsSinceEpoch())},
                                        {QStringLiteral("exp"), double(now.toSecsSinceEpoch() + expiresIn)},
-                                       {QStringLiteral("iss"), QStringLiteral("liaison")}});
+                                       {QStringLiteral("iss"), QLatin1String(Jwt::kIssuer)},
+                                       {QStringLiteral("aud"), QLatin1String(Jwt::kAudience)}});
     const QString refreshToken =
         QLatin1String("lr_") +
         QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
-    m_refreshTokens.store(user->id, refreshToken, now.addDays(m_refreshDays));
+    m_refreshTokens.store(user->id, refreshToken, now.addDays(m_refreshDays), familyId);
     return ApiResponse::ok(QJsonObject{{QStringLiteral("accessToken"), access},
                                        {QStringLiteral("refreshToken"), refreshToken},
                                        {QStringLiteral("tokenType"), QStringLiteral("Bearer")},
@@ -105,9 +106,9 @@ ApiResponse AuthController::login(ApiRequest &request)
 ApiResponse AuthController::refresh(ApiRequest &request)
 {
     const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
-    const std::optional<QString> userId = m_refreshTokens.consume(token, m_clock->now());
-    if (!userId)
+    const std::optional<RefreshTokenRepository::Consumed> consumed = m_refreshTokens.consume(token, m_clock->now());
+    if (!consumed)
         throw ApiError(401, QStringLiteral("INVALID_TOKEN"),
                        QStringLiteral("Refresh token is invalid, used or expired"));
-    return tokens(*userId);
+    return tokens(consumed->userId, consumed->familyId);
 }

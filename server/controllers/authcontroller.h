@@ -19,7 +19,9 @@ public:
 private:
     ApiResponse login(ApiRequest &request);
     ApiResponse refresh(ApiRequest &request);
-    ApiResponse tokens(const QString &userId);
+    // An access token and a refresh token for the user; familyId: the refresh token's family (empty
+    // at login: a new family).
+    ApiResponse tokens(const QString &userId, const QString &familyId = {});
 
     UserRepository &m_users;
     RefreshTokenRepository &m_refreshTokens;

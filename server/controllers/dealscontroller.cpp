@@ -196,6 +196,8 @@ void DealsController::registerRoutes(Router &router)
     };
     const Access read = Access::scoped(QStringLiteral("deals:read"));
     const Access write = Access::scoped(QStringLiteral("deals:write"));
+    // Pipelines' create/change/delete are configuration: admin-only.
+    const Access configure = Access::adminScoped(QStringLiteral("deals:write"));
     const QJsonObject deal = ref(QStringLiteral("Deal"));
     const QJsonObject note = string();
 
@@ -300,7 +302,7 @@ void DealsController::registerRoutes(Router &router)
         "GET", QStringLiteral("/api/v1/pipelines"), bind(&DealsController::listPipelines), read,
         {ptag, QStringLiteral("List pipelines with their stages"), {}, envelope(array(pipeline)), {}, {401, 403, 429}});
     // POST /api/v1/pipelines
-    router.add("POST", QStringLiteral("/api/v1/pipelines"), bind(&DealsController::createPipeline), write,
+    router.add("POST", QStringLiteral("/api/v1/pipelines"), bind(&DealsController::createPipeline), configure,
                {ptag,
                 QStringLiteral("Create a pipeline"),
                 ref(QStringLiteral("PipelineInput")),
@@ -312,7 +314,7 @@ void DealsController::registerRoutes(Router &router)
     router.add("GET", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::getPipeline), read,
                {ptag, QStringLiteral("A pipeline with its stages"), {}, envelope(pipeline), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/pipelines/:id
-    router.add("PATCH", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::updatePipeline), write,
+    router.add("PATCH", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::updatePipeline), configure,
                {ptag,
                 QStringLiteral("Update a pipeline: name, isDefault, stages (a stage holding deals cannot be removed)"),
                 ref(QStringLiteral("PipelineInput")),
@@ -320,7 +322,7 @@ void DealsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 422, 429}});
     // DELETE /api/v1/pipelines/:id
-    router.add("DELETE", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::removePipeline), write,
+    router.add("DELETE", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::removePipeline), configure,
                {ptag,
                 QStringLiteral("Delete a pipeline without deals (not the default)"),
                 {},

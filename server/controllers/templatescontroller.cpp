@@ -13,7 +13,8 @@ void TemplatesController::registerRoutes(Router &router)
         return [this, method](ApiRequest &r) { return (this->*method)(r); };
     };
     const Access read = Access::scoped(QStringLiteral("messages:read"));
-    const Access write = Access::scoped(QStringLiteral("messages:write"));
+    // Registering, changing and deleting templates is configuration: admin-only.
+    const Access write = Access::adminScoped(QStringLiteral("messages:write"));
     const QJsonObject tpl = ref(QStringLiteral("MessageTemplate"));
     const QJsonObject body =
         object({{QStringLiteral("name"), string()},

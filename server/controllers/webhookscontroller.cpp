@@ -131,8 +131,10 @@ void WebhooksController::registerRoutes(Router &router)
     auto bind = [this](ApiResponse (WebhooksController::*method)(ApiRequest &)) {
         return [this, method](ApiRequest &r) { return (this->*method)(r); };
     };
-    const Access read = Access::scoped(QStringLiteral("webhooks:read"));
-    const Access write = Access::scoped(QStringLiteral("webhooks:write"));
+    // Webhook subscriptions and incoming endpoints are configuration: admin-only, reads included
+    // (they show targets and endpoint ids, which are credentials).
+    const Access read = Access::adminScoped(QStringLiteral("webhooks:read"));
+    const Access write = Access::adminScoped(QStringLiteral("webhooks:write"));
     const QJsonObject webhook = ref(QStringLiteral("Webhook"));
     const QJsonObject input = ref(QStringLiteral("WebhookInput"));
     const QJsonObject paging{{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}};

@@ -256,13 +256,36 @@ private Q_SLOTS:
         QCOMPARE(second.value("user").toObject().value("email").toString(), kEmail);
         QCOMPARE(clientWith(newAccess)->get("/api/v1/contacts").status, 200);
 
-        // the old refresh token is retired
-        const HttpResult again = m_client->post("/api/v1/auth/refresh", {{"refreshToken", refresh}});
-        QCOMPARE(again.status, 401);
-        verifyErrorEnvelope(again);
         // the new one works once
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", newRefresh}}).status, 200);
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", newRefresh}}).status, 401);
+        // the old refresh token is retired (presenting it again also ends its family: see
+        // reusedRefreshTokenRevokesItsFamily)
+        const HttpResult again = m_client->post("/api/v1/auth/refresh", {{"refreshToken", refresh}});
+        QCOMPARE(again.status, 401);
+        verifyErrorEnvelope(again);
+    }
+
+    // OAuth 2.0 security best practice: a retired refresh token presented again revokes every token
+    // descended from its login; other logins of the same user keep working.
+    void reusedRefreshTokenRevokesItsFamily()
+    {
+        const QString r1 = login(kEmail, kPassword).data().value("refreshToken").toString();
+        const QString other = login(kEmail, kPassword).data().value("refreshToken").toString();
+        const HttpResult second = m_client->post("/api/v1/auth/refresh", {{"refreshToken", r1}});
+        QCOMPARE(second.status, 200);
+        const QString r2 = second.data().value("refreshToken").toString();
+        const HttpResult third = m_client->post("/api/v1/auth/refresh", {{"refreshToken", r2}});
+        QCOMPARE(third.status, 200);
+        const QString r3 = third.data().value("refreshToken").toString();
+
+        // r1 again (a stolen copy): refused, and the family's live token r3 dies with it
+        const HttpResult reuse = m_client->post("/api/v1/auth/refresh", {{"refreshToken", r1}});
+        QCOMPARE(reuse.status, 401);
+        verifyErrorEnvelope(reuse);
+        QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", r3}}).status, 401);
+        // the other login's family is untouched
+        QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", other}}).status, 200);
     }
 
     void refreshRejectsBadInput()
@@ -330,6 +353,43 @@ private Q_SLOTS:
         const QString forged = makeJwt({{"alg", "HS256"}, {"typ", "JWT"}}, jwtClaims(access), kTestJwtKey);
         QCOMPARE(clientWith(forged)->get("/api/v1/contacts").status, 200);
         QCOMPARE(clientWith(access)->get("/api/v1/contacts").status, 200);
+    }
+
+    // Tokens signed with the server's own key but with claims it never issues are refused.
+    void jwtClaimsAreChecked_data()
+    {
+        QTest::addColumn<QString>("claim");
+        QTest::addColumn<QJsonValue>("value"); // undefined: the claim removed
+        const double now = double(QDateTime::currentSecsSinceEpoch());
+        QTest::newRow("nbf an hour ahead") << "nbf" << QJsonValue(now + 3600);
+        QTest::newRow("iat a day ahead") << "iat" << QJsonValue(now + 86400);
+        QTest::newRow("no iat") << "iat" << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("another iss") << "iss" << QJsonValue("someone-else");
+        QTest::newRow("no iss") << "iss" << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("another aud") << "aud" << QJsonValue("another-api");
+        QTest::newRow("no aud") << "aud" << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("a one-year exp") << "exp" << QJsonValue(now + 365 * 86400.0);
+        QTest::newRow("no sub") << "sub" << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("sub of no user") << "sub" << QJsonValue("user_01nobodynobodynobodynobody");
+        QTest::newRow("sub not a string") << "sub" << QJsonValue(42);
+    }
+
+    void jwtClaimsAreChecked()
+    {
+        QFETCH(QString, claim);
+        QFETCH(QJsonValue, value);
+        const QString access = login(kEmail, kPassword).data().value("accessToken").toString();
+        QJsonObject claims = jwtClaims(access);
+        const QJsonObject header{{"alg", "HS256"}, {"typ", "JWT"}};
+        // control: the claims as issued, signed again, pass
+        QCOMPARE(clientWith(makeJwt(header, claims, kTestJwtKey))->get("/api/v1/contacts").status, 200);
+        if (value.isUndefined())
+            claims.remove(claim);
+        else
+            claims.insert(claim, value);
+        const HttpResult r = clientWith(makeJwt(header, claims, kTestJwtKey))->get("/api/v1/contacts");
+        QCOMPARE(r.status, 401);
+        verifyErrorEnvelope(r);
     }
 
     void expiredJwtIs401()

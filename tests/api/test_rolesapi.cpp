@@ -1,0 +1,132 @@
+// Roles over real HTTPS: configuration routes (webhooks outgoing and incoming, pipelines' and
+// templates' create/change/delete) answer 403 to an agent's token and work for an admin's; the CRM
+// data stays open to agents; the OpenAPI document marks the admin routes.
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+class TestRolesApi : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<TestServer> m_server;
+    std::unique_ptr<ApiClient> m_admin;
+    std::unique_ptr<ApiClient> m_agent;
+
+    std::unique_ptr<ApiClient> signIn(const QString &email, const QString &role)
+    {
+        m_server->createUser(email, "correct horse battery", role);
+        auto client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
+        const HttpResult login =
+            client->post("/api/v1/auth/login", {{"email", email}, {"password", "correct horse battery"}});
+        if (login.status != 200)
+            qWarning() << login.status << login.body;
+        client->setToken(login.data().value("accessToken").toString());
+        return client;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_server = std::make_unique<TestServer>(m_db->dir());
+        m_admin = signIn("admin@example.com", "admin");
+        m_agent = signIn("agent@example.com", "agent");
+    }
+
+    void cleanup()
+    {
+        m_admin.reset();
+        m_agent.reset();
+        m_server.reset();
+        m_db.reset();
+    }
+
+    void configurationRoutesAreAdminOnly_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("body");
+
+        auto row = [](const char *method, const char *path, const char *body = "") {
+            QTest::newRow(QByteArray(method).append(' ').append(path).constData())
+                << QByteArray(method) << QString::fromLatin1(path) << QByteArray(body);
+        };
+        row("GET", "/api/v1/webhooks");
+        row("POST", "/api/v1/webhooks", "{\"url\":\"https://hooks.example.com/a\",\"events\":[\"*\"]}");
+        row("PUT", "/api/v1/webhooks/{webhook}", "{\"events\":[\"contact.created\"]}");
+        row("POST", "/api/v1/webhooks/{webhook}/disable");
+        row("POST", "/api/v1/webhooks/{webhook}/enable");
+        row("GET", "/api/v1/webhooks/{webhook}/logs");
+        row("DELETE", "/api/v1/webhooks/{webhook}");
+        row("GET", "/api/v1/webhooks/incoming");
+        row("POST", "/api/v1/webhooks/incoming", "{\"name\":\"Form\",\"action\":\"contact.upsert\"}");
+        row("POST", "/api/v1/pipelines", "{\"name\":\"İhracat\",\"stages\":[{\"name\":\"Teklif\"}]}");
+        row("PATCH", "/api/v1/pipelines/{pipeline}", "{\"name\":\"Yurt içi\"}");
+        row("DELETE", "/api/v1/pipelines/{pipeline}");
+        row("POST", "/api/v1/templates", "{\"name\":\"hosgeldin\",\"language\":\"tr\",\"body\":\"Merhaba {{1}}\"}");
+        row("PATCH", "/api/v1/templates/{template}", "{\"body\":\"Selam {{1}}\"}");
+        row("DELETE", "/api/v1/templates/{template}");
+    }
+
+    void configurationRoutesAreAdminOnly()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QString, path);
+        QFETCH(QByteArray, body);
+        // Something to act on, made by the admin.
+        const HttpResult webhook =
+            m_admin->post("/api/v1/webhooks", {{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"*"}}});
+        QCOMPARE(webhook.status, 201);
+        const HttpResult pipeline = m_admin->post(
+            "/api/v1/pipelines", {{"name", "Bayi"}, {"stages", QJsonArray{QJsonObject{{"name", "Görüşme"}}}}});
+        QCOMPARE(pipeline.status, 201);
+        const HttpResult tpl = m_admin->post("/api/v1/templates",
+                                             {{"name", "tesekkur"}, {"language", "tr"}, {"body", "Teşekkürler {{1}}"}});
+        QCOMPARE(tpl.status, 201);
+        path.replace("{webhook}", webhook.data().value("id").toString());
+        path.replace("{pipeline}", pipeline.data().value("id").toString());
+        path.replace("{template}", tpl.data().value("id").toString());
+        const QList<QPair<QByteArray, QByteArray>> json{{"Content-Type", "application/json"}};
+
+        const HttpResult agent = m_agent->call(method, path, body, json);
+        QCOMPARE(agent.status, 403);
+        QCOMPARE(agent.errorCode(), QString("FORBIDDEN"));
+        QVERIFY(agent.json.value("error").toObject().value("message").toString().contains("admin"));
+
+        const HttpResult admin = m_admin->call(method, path, body, json);
+        QVERIFY2(admin.status < 300, admin.body.constData());
+    }
+
+    void agentsWorkWithTheCrmData()
+    {
+        const HttpResult contact =
+            m_agent->post("/api/v1/contacts", {{"firstName", "Nazlı"}, {"email", "n@example.com"}});
+        QCOMPARE(contact.status, 201);
+        const HttpResult deal =
+            m_agent->post("/api/v1/deals",
+                          {{"name", "Kurulum"}, {"value", 100}, {"contactId", contact.data().value("id").toString()}});
+        QCOMPARE(deal.status, 201);
+        QCOMPARE(m_agent->get("/api/v1/pipelines").status, 200);
+        QCOMPARE(m_agent->get("/api/v1/templates").status, 200);
+        QCOMPARE(m_agent->post("/api/v1/tasks", {{"title", "Ara"}}).status, 201);
+    }
+
+    void theOpenApiDocumentMarksAdminRoutes()
+    {
+        const HttpResult doc = m_admin->get("/api/v1/openapi.json");
+        QCOMPARE(doc.status, 200);
+        const QJsonObject paths = doc.json.value("paths").toObject();
+        QCOMPARE(
+            paths.value("/api/v1/webhooks").toObject().value("post").toObject().value("x-required-role").toString(),
+            QString("admin"));
+        QVERIFY(!paths.value("/api/v1/contacts").toObject().value("post").toObject().contains("x-required-role"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRolesApi)
+#include "test_rolesapi.moc"
