@@ -164,26 +164,30 @@ bool ChannelsSettings::save(const ChannelsPage::Values &values, const QString &i
 void addChannelsPage(MainWindow &window, AppSettings &settings, SecretStore &secrets, const ChannelsConfig &current,
                      std::shared_ptr<ChannelRegistry> registry, const QString &serverBaseUrl)
 {
-    auto *page = new ChannelsPage;
-    page->setValues(ChannelsSettings::values(current));
-    page->setServerBaseUrl(serverBaseUrl);
-    page->setStatusFunction([registry](const QString &channel) {
-        ChannelsPage::Status s;
-        if (!registry)
-            return s;
-        s.configured = registry->isConfigured(channel);
-        s.down = s.configured && !registry->isAvailable(channel);
-        s.reason = registry->downReason(channel);
-        return s;
-    });
-    const int timeout = current.timeoutSeconds;
-    page->setProbeFunction(
-        [timeout](const QString &channel, const ChannelsPage::Values &values, ChannelsPage::ProbeDone done) {
-            ChannelsSettings::probe(channel, values, timeout, std::move(done));
+    window.addSettingsPage(
+        ChannelsPage::tr("Channels"), ChannelsPage::tr("&Channels…"), QStringLiteral("channelsPage"),
+        [=, &settings, &secrets](QWidget *parent) {
+            auto *page = new ChannelsPage(parent);
+            page->setValues(ChannelsSettings::values(current));
+            page->setServerBaseUrl(serverBaseUrl);
+            page->setStatusFunction([registry](const QString &channel) {
+                ChannelsPage::Status s;
+                if (!registry)
+                    return s;
+                s.configured = registry->isConfigured(channel);
+                s.down = s.configured && !registry->isAvailable(channel);
+                s.reason = registry->downReason(channel);
+                return s;
+            });
+            const int timeout = current.timeoutSeconds;
+            page->setProbeFunction(
+                [timeout](const QString &channel, const ChannelsPage::Values &values, ChannelsPage::ProbeDone done) {
+                    ChannelsSettings::probe(channel, values, timeout, std::move(done));
+                });
+            const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+            page->setSaveFunction([ini, &secrets](const ChannelsPage::Values &values, QString *error) {
+                return ChannelsSettings::save(values, ini, secrets, error);
+            });
+            return page;
         });
-    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
-    page->setSaveFunction([ini, &secrets](const ChannelsPage::Values &values, QString *error) {
-        return ChannelsSettings::save(values, ini, secrets, error);
-    });
-    window.settingsDialog()->addPage(ChannelsPage::tr("Channels"), page);
 }

@@ -25,6 +25,7 @@
 #include "taskrepository.h"
 #include "taskscheduler.h"
 #include "tasksview.h"
+#include "uiwalk.h"
 #include "unixsignals.h"
 #include "userrepository.h"
 #include "webhooks/webhookdispatcher.h"
@@ -403,6 +404,9 @@ int runDesktop(int argc, char **argv, Environment &env)
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);
+    Database::startSnapshotWatchdog(&window);
+    if (const QString walkDir = qEnvironmentVariable("LIAISON_UI_WALK"); !walkDir.isEmpty())
+        startUiWalk(window, walkDir);
     const int rc = app.exec();
     if (server)
         server->stop();

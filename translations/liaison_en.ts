@@ -226,6 +226,10 @@
         <source>Saved. The changes take effect at the next start.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Channels…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDetailPane</name>
@@ -1377,6 +1381,10 @@ A desktop CRM with a local REST API.</source>
         <source>Web widget</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Web &amp;widget…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -1458,6 +1466,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Media</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Media…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

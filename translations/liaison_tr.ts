@@ -226,6 +226,10 @@
         <source>Saved. The changes take effect at the next start.</source>
         <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
     </message>
+    <message>
+        <source>&amp;Channels…</source>
+        <translation>&amp;Kanallar…</translation>
+    </message>
 </context>
 <context>
     <name>ContactDetailPane</name>
@@ -1378,6 +1382,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Web widget</source>
         <translation>Web sohbet aracı</translation>
     </message>
+    <message>
+        <source>Web &amp;widget…</source>
+        <translation>Web sohbet &amp;aracı…</translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -1460,6 +1468,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Media</source>
         <translation>Medya</translation>
+    </message>
+    <message>
+        <source>&amp;Media…</source>
+        <translation>&amp;Medya…</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,7 @@ QString localTime(const QString &iso)
 QLabel *errorLabel(QWidget *parent)
 {
     auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
     label->setObjectName(QStringLiteral("errorLabel"));
     label->setStyleSheet(QStringLiteral("color: #c0392b;"));
     label->setWordWrap(true);

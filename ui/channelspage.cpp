@@ -45,6 +45,7 @@ ChannelsPage::ChannelsPage(QWidget *parent)
 
     auto *buttons = new QHBoxLayout;
     m_saveResult = new QLabel(this);
+    m_saveResult->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_saveResult->setObjectName(QStringLiteral("channelsSaveResult"));
     m_saveResult->setWordWrap(true);
     m_saveButton = new QPushButton(tr("Save"), this);
@@ -149,6 +150,7 @@ QWidget *ChannelsPage::channelGroup(const QString &channel, const QString &title
     form->addRow(tr("Webhook URL for the provider"), webhook);
 
     auto *status = new QLabel(box);
+    status->setTextFormat(Qt::PlainText); // data from outside is never markup
     status->setObjectName(channel + QStringLiteral("Status"));
     status->setWordWrap(true);
     m_statusLabels.insert(channel, status);
@@ -158,6 +160,7 @@ QWidget *ChannelsPage::channelGroup(const QString &channel, const QString &title
     auto *test = new QPushButton(tr("Test connection"), box);
     test->setObjectName(channel + QStringLiteral("Test"));
     auto *result = new QLabel(box);
+    result->setTextFormat(Qt::PlainText); // data from outside is never markup
     result->setObjectName(channel + QStringLiteral("TestResult"));
     result->setWordWrap(true);
     result->setTextInteractionFlags(Qt::TextSelectableByMouse);

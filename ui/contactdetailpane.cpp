@@ -28,6 +28,7 @@ QString localTime(const QString &iso)
 QLabel *valueLabel(QWidget *parent, const char *name)
 {
     auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
     label->setObjectName(QLatin1String(name));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setWordWrap(true);
@@ -50,6 +51,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     outer->addWidget(m_stack);
 
     auto *empty = new QLabel(tr("Select a contact to see its details."), m_stack);
+    empty->setTextFormat(Qt::PlainText); // data from outside is never markup
     empty->setAlignment(Qt::AlignCenter);
     empty->setWordWrap(true);
     empty->setEnabled(false);
@@ -140,6 +142,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     layout->addWidget(tasksBox);
 
     m_error = new QLabel(page);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_error->setObjectName(QStringLiteral("detailError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->setWordWrap(true);
@@ -238,9 +241,10 @@ void ContactDetailPane::reload()
         for (const Task &t : TaskRepository().list(taskQuery).items) {
             QString line = t.title;
             if (!t.dueDate.isEmpty())
-                line += tr(" — due %1").arg(t.isAllDay() ? QLocale().toString(QDate::fromString(t.dueDate, Qt::ISODate),
-                                                                               QLocale::ShortFormat)
-                                                         : localTime(t.dueDate));
+                line += tr(" — due %1")
+                            .arg(t.isAllDay() ? QLocale().toString(QDate::fromString(t.dueDate, Qt::ISODate),
+                                                                   QLocale::ShortFormat)
+                                              : localTime(t.dueDate));
             if (!t.isOpen())
                 line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
             auto *item = new QListWidgetItem(line, m_taskList);

@@ -90,6 +90,7 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     splitter->setChildrenCollapsible(false);
 
     m_count = new QLabel(this);
+    m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_count->setObjectName(QStringLiteral("countLabel"));
 
     auto *layout = new QVBoxLayout(this);

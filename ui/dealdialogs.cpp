@@ -25,6 +25,7 @@ namespace {
 QLabel *errorLabel(QWidget *parent)
 {
     auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
     label->setObjectName(QStringLiteral("errorLabel"));
     label->setStyleSheet(QStringLiteral("color: #c0392b;"));
     label->setWordWrap(true);

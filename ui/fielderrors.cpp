@@ -8,6 +8,7 @@
 QLabel *FieldErrors::createFormLabel(QWidget *parent)
 {
     m_form = new QLabel(parent);
+    m_form->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_form->setObjectName(QStringLiteral("formError"));
     m_form->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
     m_form->setWordWrap(true);
@@ -18,6 +19,7 @@ QLabel *FieldErrors::createFormLabel(QWidget *parent)
 QLabel *FieldErrors::addLabel(const QString &key, QWidget *parent)
 {
     auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
     label->setObjectName(key + QLatin1String("Error"));
     label->setStyleSheet(QStringLiteral("color: #c0392b;"));
     label->setWordWrap(true);

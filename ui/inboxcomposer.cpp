@@ -54,6 +54,7 @@ InboxComposer::InboxComposer(QWidget *parent)
     m_templateButton->setToolTip(tr("Send an approved message template"));
 
     m_windowHint = new QLabel(tr("Outside the 24-hour window: send a template"), this);
+    m_windowHint->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_windowHint->setObjectName(QStringLiteral("windowHint"));
     m_windowHint->setStyleSheet(QStringLiteral("color: #8a5300"));
     m_windowHint->setToolTip(tr("WhatsApp accepts free text only within 24 hours of the customer's last message; "
@@ -65,6 +66,7 @@ InboxComposer::InboxComposer(QWidget *parent)
     auto *attachmentLayout = new QHBoxLayout(m_attachmentRow);
     attachmentLayout->setContentsMargins(0, 0, 0, 0);
     m_attachmentLabel = new QLabel(m_attachmentRow);
+    m_attachmentLabel->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_attachmentLabel->setObjectName(QStringLiteral("attachmentLabel"));
     m_removeAttachment = new QToolButton(m_attachmentRow);
     m_removeAttachment->setObjectName(QStringLiteral("removeAttachment"));
@@ -80,6 +82,7 @@ InboxComposer::InboxComposer(QWidget *parent)
     templateLayout->setContentsMargins(0, 0, 0, 0);
     auto *titleRow = new QHBoxLayout;
     m_templateTitle = new QLabel(m_templatePanel);
+    m_templateTitle->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_templateTitle->setObjectName(QStringLiteral("templateTitle"));
     auto *cancelTemplate = new QToolButton(m_templatePanel);
     cancelTemplate->setObjectName(QStringLiteral("templateCancel"));
@@ -255,6 +258,7 @@ void InboxComposer::openTemplatePicker()
         item->setToolTip(t.body);
     }
     auto *empty = new QLabel(tr("No approved templates yet: add them in the API (POST /api/v1/templates)."), dialog);
+    empty->setTextFormat(Qt::PlainText); // data from outside is never markup
     empty->setObjectName(QStringLiteral("noTemplates"));
     empty->setWordWrap(true);
     empty->setVisible(templates.isEmpty());

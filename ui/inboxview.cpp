@@ -275,6 +275,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_unreadFilter = new QCheckBox(tr("Unread"), this);
     m_unreadFilter->setObjectName(QStringLiteral("unreadFilter"));
     m_unreadBadge = new QLabel(this);
+    m_unreadBadge->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
     m_unreadBadge->setStyleSheet(
         QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
@@ -298,6 +299,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     leftLayout->addWidget(m_list);
 
     m_header = new QLabel(tr("Select a conversation"), this);
+    m_header->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_header->setObjectName(QStringLiteral("threadHeader"));
     m_close = new QPushButton(tr("Close"), this);
     m_close->setObjectName(QStringLiteral("closeButton"));
@@ -336,6 +338,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_send = new QPushButton(tr("Send"), this);
     m_send->setObjectName(QStringLiteral("sendButton"));
     m_error = new QLabel(this);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
     m_error->setWordWrap(true);
@@ -572,9 +575,9 @@ void InboxView::reloadList()
     for (const Conversation &v : page.items) {
         const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
-        text += QLatin1String("  · ") + v.channel;
+        text += QStringLiteral("  · ") + v.channel;
         if (v.status != QLatin1String("open"))
-            text += QLatin1String(" · ") + v.status;
+            text += QStringLiteral(" · ") + v.status;
         if (!v.lastMessageText.isEmpty())
             text += QLatin1Char('\n') + v.lastMessageText.left(80);
         auto *item = new QListWidgetItem(text, m_list);
@@ -670,7 +673,7 @@ void InboxView::reloadThread()
     QString lastIncomingAt;
     QString header = tr("%1 · %2 · %3").arg(v->contactName(), v->channel, v->status);
     if (!v->assignedName.isEmpty())
-        header += QLatin1String(" · ") + tr("assigned to %1").arg(v->assignedName);
+        header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
     m_header->setText(header);
     for (const Message &m : m_conversations.latestMessages(v->id, 200)) {
         const bool outgoing = m.direction == QLatin1String("outgoing");

@@ -37,6 +37,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     m_navigation->setFont(navFont);
 
     m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("areaStack"));
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -62,13 +63,17 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
-    QMenu *settings = menuBar()->addMenu(tr("&Settings"));
-    QAction *apiKeysAction = settings->addAction(tr("&API keys…"), this, &MainWindow::showApiKeys);
+    m_settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    m_settingsMenu->setObjectName(QStringLiteral("settingsMenu"));
+    QAction *apiKeysAction = m_settingsMenu->addAction(tr("&API keys…"), this, &MainWindow::showApiKeys);
     apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
-    settings->addAction(tr("&Webhooks…"), this, &MainWindow::showWebhooks)
-        ->setObjectName(QStringLiteral("webhooksAction"));
-    settings->addAction(tr("&Incoming webhooks…"), this, &MainWindow::showIncomingWebhooks)
-        ->setObjectName(QStringLiteral("incomingWebhooksAction"));
+    apiKeysAction->setData(QStringLiteral("apiKeysPage"));
+    addSettingsPage(tr("Webhooks"), tr("&Webhooks…"), QStringLiteral("webhooksPage"),
+                    [this](QWidget *parent) { return new WebhooksPage(m_bus, m_webhooksInsecureLocal, parent); });
+    addSettingsPage(tr("Incoming webhooks"), tr("&Incoming webhooks…"), QStringLiteral("incomingWebhooksPage"),
+                    [this](QWidget *parent) { return new IncomingWebhooksPage(m_bus, m_serverAddress, parent); });
+    addSettingsPage(tr("Web widget"), tr("Web &widget…"), QStringLiteral("widgetSettingsPage"),
+                    [this](QWidget *parent) { return new WidgetSettingsPage(m_serverAddress, parent); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Liaison"), this, [this] {
@@ -81,6 +86,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     });
 
     m_serverStatus = new QLabel(this);
+    m_serverStatus->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_serverStatus->setObjectName(QStringLiteral("serverStatusLabel"));
     m_serverStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addPermanentWidget(m_serverStatus);
@@ -109,28 +115,55 @@ void MainWindow::setServerStatus(const QString &address, bool running, const QSt
     m_serverStatus->setToolTip(detail.isEmpty() ? address : detail);
 }
 
-void MainWindow::showApiKeys()
+void MainWindow::addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
+                                 SettingsPageFactory factory)
+{
+    m_settingsPages.push_back({title, objectName, std::move(factory)});
+    QAction *action = m_settingsMenu->addAction(menuText, this, [this, objectName] { showSettings(objectName); });
+    QString actionName = objectName;
+    if (actionName.endsWith(QLatin1String("Page")))
+        actionName.chop(4);
+    action->setObjectName(actionName + QStringLiteral("Action"));
+    action->setData(objectName); // the page it opens
+    if (m_settings) {            // already made: the page joins it now
+        QWidget *page = m_settingsPages.back().factory(m_settings);
+        page->setObjectName(objectName);
+        m_settings->addPage(title, page);
+    }
+}
+
+SettingsDialog *MainWindow::settingsDialog()
 {
     if (!m_settings) {
         m_settings = new SettingsDialog(m_apiKeys, m_bus, this);
-        m_settings->setAttribute(Qt::WA_DeleteOnClose);
-        m_settings->addPage(tr("Webhooks"), new WebhooksPage(m_bus, m_webhooksInsecureLocal, m_settings));
-        m_settings->addPage(tr("Incoming webhooks"), new IncomingWebhooksPage(m_bus, m_serverAddress, m_settings));
-        m_settings->addPage(tr("Web widget"), new WidgetSettingsPage(m_serverAddress, m_settings));
+        for (const SettingsPageEntry &entry : m_settingsPages) {
+            QWidget *page = entry.factory(m_settings);
+            page->setObjectName(entry.objectName);
+            m_settings->addPage(entry.title, page);
+        }
     }
-    m_settings->showPage(QStringLiteral("apiKeysPage"));
-    m_settings->open();
-    m_settings->raise();
+    return m_settings;
+}
+
+void MainWindow::showSettings(const QString &pageObjectName)
+{
+    SettingsDialog *settings = settingsDialog();
+    settings->showPage(pageObjectName);
+    settings->open();
+    settings->raise();
+}
+
+void MainWindow::showApiKeys()
+{
+    showSettings(QStringLiteral("apiKeysPage"));
 }
 
 void MainWindow::showWebhooks()
 {
-    showApiKeys();
-    m_settings->showPage(QStringLiteral("webhooksPage"));
+    showSettings(QStringLiteral("webhooksPage"));
 }
 
 void MainWindow::showIncomingWebhooks()
 {
-    showApiKeys();
-    m_settings->showPage(QStringLiteral("incomingWebhooksPage"));
+    showSettings(QStringLiteral("incomingWebhooksPage"));
 }

@@ -3,6 +3,9 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
+#include <vector>
+
 #include "settingsdialog.h"
 
 class ApiKeyRepository;
@@ -11,6 +14,7 @@ class ContactsView;
 class EventBus;
 class QLabel;
 class QListWidget;
+class QMenu;
 class QStackedWidget;
 
 // The desktop window: areas listed on the left (Contacts now; Deals, Tasks, Inbox later through
@@ -26,8 +30,20 @@ public:
     // Adds an area to the navigation; returns its index.
     int addArea(const QString &title, QWidget *view);
     ContactsView *contactsView() const { return m_contacts; }
-    // The open settings dialog, if any.
-    SettingsDialog *settingsDialog() const { return m_settings; }
+
+    // Settings. The window owns the one Settings dialog and every page in it: a page is registered
+    // once with a factory, the dialog is made (with all registered pages) when Settings first opens,
+    // and closing it only hides it, so its pages stay however often it opens. Each page gets an item
+    // in the Settings menu that opens the dialog on it.
+    using SettingsPageFactory = std::function<QWidget *(QWidget *parent)>;
+    // title: the page's name in the dialog; menuText: its Settings menu item ("&Webhooks…"). The
+    // menu action is named after the page: "webhooksPage" gets "webhooksAction".
+    void addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
+                         SettingsPageFactory factory);
+    // The Settings dialog, made on first use (hidden until shown).
+    SettingsDialog *settingsDialog();
+    // Opens Settings (window-modal, without blocking) on the page with this objectName.
+    void showSettings(const QString &pageObjectName);
 
 public slots:
     // "API: https://127.0.0.1:8443 — running", or "API server stopped: <detail>".
@@ -43,13 +59,22 @@ public:
     void setWebhooksAllowInsecureLocal(bool allow) { m_webhooksInsecureLocal = allow; }
 
 private:
+    struct SettingsPageEntry
+    {
+        QString title;
+        QString objectName;
+        SettingsPageFactory factory;
+    };
+
     ApiKeyRepository &m_apiKeys;
+    QMenu *m_settingsMenu = nullptr;
+    std::vector<SettingsPageEntry> m_settingsPages;
     EventBus &m_bus;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_stack = nullptr;
     ContactsView *m_contacts = nullptr;
     QLabel *m_serverStatus = nullptr;
     QPointer<SettingsDialog> m_settings;
-    QString m_serverAddress;             // the API's base URL while it runs (incoming webhook URLs)
+    QString m_serverAddress;              // the API's base URL while it runs (incoming webhook URLs)
     bool m_webhooksInsecureLocal = false; // webhooks/allowInsecureLocal
 };

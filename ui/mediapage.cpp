@@ -52,6 +52,7 @@ MediaPage::MediaPage(const QString &mediaDir, EventBus &bus, const Values &curre
     auto *storage = new QGroupBox(tr("Stored files"), this);
     auto *storageLayout = new QVBoxLayout(storage);
     m_usage = new QLabel(storage);
+    m_usage->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_usage->setWordWrap(true);
     storageLayout->addWidget(m_usage);
     m_cleanButton = new QPushButton(tr("Delete expired now"), storage);
@@ -59,6 +60,7 @@ MediaPage::MediaPage(const QString &mediaDir, EventBus &bus, const Values &curre
     layout->addWidget(storage);
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     layout->addStretch();

@@ -52,6 +52,7 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_pipelineCombo->setObjectName(QStringLiteral("pipelineCombo"));
     m_pipelineCombo->setMinimumWidth(180);
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_summary->setObjectName(QStringLiteral("pipelineSummaryLabel"));
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Pipeline:"), this));
@@ -157,6 +158,7 @@ void PipelineBoard::rebuildColumns()
         auto *v = new QVBoxLayout(frame);
         v->setContentsMargins(4, 4, 4, 4);
         auto *header = new QLabel(frame);
+        header->setTextFormat(Qt::RichText); // updateHeadersAndChart() escapes the stage name
         header->setObjectName(QStringLiteral("stageHeader_") + stage.key);
         header->setWordWrap(true);
         auto *view = new StageListView(stage.key, frame);

@@ -75,6 +75,7 @@ PipelineEditorDialog::PipelineEditorDialog(PipelineRepository &pipelines, const 
     m_save = new QPushButton(tr("Save"), this);
     m_save->setObjectName(QStringLiteral("savePipelineButton"));
     m_error = new QLabel(this);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->setWordWrap(true);

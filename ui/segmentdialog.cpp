@@ -113,6 +113,7 @@ RuleRowWidget::RuleRowWidget(QWidget *parent)
     m_sentiment->addItem(tr("negative"), QStringLiteral("negative"));
     m_sentiment->addItem(tr("neutral"), QStringLiteral("neutral"));
     m_and = new QLabel(tr("and"), this);
+    m_and->setTextFormat(Qt::PlainText); // data from outside is never markup
     QToolButton *remove = removeButton(this, tr("Remove this rule"));
 
     auto *layout = new QHBoxLayout(this);
@@ -397,8 +398,10 @@ void SegmentDialog::build()
     scroll->setWidget(m_rules);
     scroll->setMinimumHeight(220);
     m_count = new QLabel(this);
+    m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_count->setObjectName(QStringLiteral("matchCountLabel"));
     m_error = new QLabel(this);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));

@@ -34,6 +34,7 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
 {
     setObjectName(QStringLiteral("segmentsPanel"));
     auto *title = new QLabel(tr("Segments"), this);
+    title->setTextFormat(Qt::PlainText); // data from outside is never markup
     QFont bold = title->font();
     bold.setBold(true);
     title->setFont(bold);

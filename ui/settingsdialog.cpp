@@ -43,6 +43,11 @@ void SettingsDialog::addPage(const QString &title, QWidget *page)
     m_pages->addItem(title);
 }
 
+QString SettingsDialog::currentPageName() const
+{
+    return m_stack->currentWidget() ? m_stack->currentWidget()->objectName() : QString();
+}
+
 bool SettingsDialog::showPage(const QString &objectName)
 {
     for (int i = 0; i < m_stack->count(); ++i) {

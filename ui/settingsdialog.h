@@ -8,8 +8,8 @@ class EventBus;
 class QListWidget;
 class QStackedWidget;
 
-// Settings: a list of pages on the left, the chosen page on the right. Only "API keys" exists now;
-// later areas add theirs with addPage().
+// Settings: a list of pages on the left, the chosen page on the right. "API keys" is built in; the
+// main window adds the others (MainWindow::addSettingsPage) and keeps the dialog for its lifetime.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -22,6 +22,8 @@ public:
     bool showPage(const QString &objectName);
 
     ApiKeysPage *apiKeysPage() const { return m_apiKeys; }
+    // The objectName of the page shown now.
+    QString currentPageName() const;
 
 private:
     QListWidget *m_pages = nullptr;

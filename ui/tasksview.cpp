@@ -170,6 +170,7 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     layout->addWidget(m_tabs, 1);
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_status->setObjectName(QStringLiteral("tasksStatus"));
     m_status->setWordWrap(true);
     layout->addWidget(m_status);

@@ -40,6 +40,7 @@ QString localTime(const QString &iso)
 QLabel *errorLabel(QWidget *parent, const QString &name = QStringLiteral("errorLabel"))
 {
     auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
     label->setObjectName(name);
     label->setStyleSheet(QStringLiteral("color: #c0392b;"));
     label->setWordWrap(true);

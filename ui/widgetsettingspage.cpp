@@ -48,9 +48,11 @@ WidgetSettingsPage::WidgetSettingsPage(const QString &baseUrl, QWidget *parent)
     m_copy = new QPushButton(tr("&Copy"), this);
     m_copy->setObjectName(QStringLiteral("copyWidgetSnippet"));
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_status->setObjectName(QStringLiteral("widgetCopyStatus"));
 
     m_hint = new QLabel(this);
+    m_hint->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_hint->setObjectName(QStringLiteral("widgetAddressHint"));
     m_hint->setWordWrap(true);
     m_hint->setStyleSheet(QStringLiteral("color: #b7791f;"));

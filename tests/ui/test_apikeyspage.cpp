@@ -251,7 +251,22 @@ void TestApiKeysPage::settingsMenuOpensApiKeysPage()
     QVERIFY(shot.save(dir + QStringLiteral("/settings-apikeys.png")));
 
     click(dialogButton(settings, QDialogButtonBox::Close));
-    QTRY_VERIFY(!window.settingsDialog()); // closed and deleted
+    QTRY_VERIFY(!settings->isVisible()); // closed: hidden, kept with its pages
+    QCOMPARE(window.settingsDialog(), settings);
+    // Opened again, every page is still there (the Channels and Media pages once vanished here).
+    action->trigger();
+    QTRY_VERIFY(settings->isVisible());
+    QVERIFY(settings->apiKeysPage()->isVisible());
+    for (const char *page : {"webhooksPage", "incomingWebhooksPage", "widgetSettingsPage"}) {
+        QVERIFY2(settings->showPage(QString::fromLatin1(page)), page);
+        QCOMPARE(settings->currentPageName(), QString::fromLatin1(page));
+    }
+    // A page added later (as the app adds Channels and Media) joins the dialog already made.
+    window.addSettingsPage("Extra", "&Extra…", "extraPage", [](QWidget *parent) { return new QWidget(parent); });
+    QVERIFY(settings->showPage("extraPage"));
+    QVERIFY(window.findChild<QAction *>("extraAction"));
+    click(dialogButton(settings, QDialogButtonBox::Close));
+    QTRY_VERIFY(!settings->isVisible());
 }
 
 QTEST_MAIN(TestApiKeysPage)

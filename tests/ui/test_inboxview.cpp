@@ -87,6 +87,10 @@ private Q_SLOTS:
         QVERIFY(listText(0).contains("Anyone there?"));
         QVERIFY(list()->item(0)->font().bold());
         QVERIFY(listText(1).contains("Ayşe (1 unread)"));
+        // The separator is a middle dot, never its Latin-1 misreading ("Â·")
+        QVERIFY2(listText(1).contains(QString::fromUtf8("  \u00b7 whatsapp")), qPrintable(listText(1)));
+        for (int i = 0; i < list()->count(); ++i)
+            QVERIFY2(!listText(i).contains(QChar(0x00C2)), qPrintable(listText(i)));
     }
 
     void filtersByStatusAndChannel()
@@ -129,6 +133,26 @@ private Q_SLOTS:
         // The visitor's page fetched it: the tick follows live.
         m_repo->updateStatus(m_repo->latestMessages(m_widgetConv, 1).first().id, "delivered");
         QTRY_VERIFY(thread()->item(2)->text().contains("✓✓ delivered"));
+    }
+
+    // A widget visitor names themselves with markup: every label shows it as typed, never as rich text.
+    void markupInAVisitorsNameStaysPlainText()
+    {
+        const QString name = "<h1>Büyük</h1><img src=x>";
+        const QString id = ContactRepository().create({{"firstName", name}, {"email", "h1@example.com"}}).id;
+        const QString conv = m_repo->findOrCreate(id, "widget", "visitor_h1").id;
+        m_repo->receive(conv, text("<b>kalın</b>"));
+        QTRY_VERIFY(m_view->selectConversation(conv));
+        int shown = 0;
+        for (QLabel *label : m_view->findChildren<QLabel *>()) {
+            if (!label->text().contains("<h1>") && !label->text().contains("<b>"))
+                continue;
+            ++shown;
+            QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->objectName()));
+        }
+        QVERIFY(shown > 0);
+        auto *header = m_view->findChild<QLabel *>("threadHeader");
+        QVERIFY2(header->text().contains(name), qPrintable(header->text()));
     }
 
     void unavailableChannelShowsErrorAndKeepsText()

@@ -1,0 +1,12 @@
+#pragma once
+
+class MainWindow;
+class QString;
+
+// A walk through the window for the end-to-end test (tests/e2e/test_desktop.cpp) and for looking at
+// the product by hand: when LIAISON_UI_WALK names a folder, the desktop app, once its window shows,
+// opens every area from the navigation and every Settings page from the Settings menu (twice, with
+// the dialog closed in between, as a user reopens it), saves a screenshot of each in that folder,
+// writes walk.txt there (one line per step: "area <title> ok", "settings <page> ok|missing"), and
+// quits through its own Quit action. Nothing of it runs unless the variable is set.
+void startUiWalk(MainWindow &window, const QString &outDir);

@@ -1,0 +1,229 @@
+// The desktop program as a user starts it: the real `liaison` executable ($LIAISON_BINARY) on a real
+// X server (Xvfb, started here on a free display), on an empty data directory and on one seeded with
+// 2,000 contacts, 150 deals and 100 tasks. It must still be running after its window shows, stop
+// cleanly when closed (its own Quit action, or SIGTERM), and open every area and every Settings page
+// through its own navigation and Settings menu, twice (the pages survive closing the dialog). The
+// walk is the app's LIAISON_UI_WALK hook (app/uiwalk.h); its screenshots stay in the data directory
+// of a failed run.
+#include "contactrepository.h"
+#include "database.h"
+#include "dealrepository.h"
+#include "taskrepository.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+namespace {
+constexpr int kStayOpenMs = 4000;
+constexpr int kWalkTimeoutMs = 90000;
+
+// Xvfb on the first free display it finds (-displayfd), for as long as this object lives.
+class VirtualDisplay
+{
+public:
+    VirtualDisplay()
+    {
+        const QString xvfb = QStandardPaths::findExecutable(QStringLiteral("Xvfb"));
+        if (xvfb.isEmpty())
+            return;
+        m_process.setProgram(xvfb);
+        m_process.setArguments({QStringLiteral("-displayfd"), QStringLiteral("1"), QStringLiteral("-screen"),
+                                QStringLiteral("0"), QStringLiteral("1280x800x24"), QStringLiteral("-nolisten"),
+                                QStringLiteral("tcp")});
+        m_process.start();
+        QElapsedTimer t;
+        t.start();
+        QByteArray out;
+        while (t.elapsed() < 15000 && !out.contains('\n') && m_process.state() != QProcess::NotRunning) {
+            m_process.waitForReadyRead(200);
+            out += m_process.readAllStandardOutput();
+        }
+        if (out.contains('\n'))
+            m_display = QStringLiteral(":") + QString::fromLatin1(out.trimmed());
+    }
+    ~VirtualDisplay()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(5000))
+            m_process.kill();
+        m_process.waitForFinished(2000);
+    }
+    QString display() const { return m_display; }
+
+private:
+    QProcess m_process;
+    QString m_display;
+};
+
+// 2,000 contacts with Turkish names (some alike), 150 deals in two currencies, 100 tasks.
+void seed(const QString &dataDir)
+{
+    Database::setPath(QDir(dataDir).filePath(QStringLiteral("liaison.db")));
+    Database::migrate();
+    const QStringList first = {"Ayşe", "Mehmet", "Nazlı", "Ömer", "Şule", "İbrahim", "Çağla", "Gökhan", "Ümit", "Ece"};
+    const QStringList last = {"Kaya", "Yılmaz", "Demir", "Şahin", "Çelik", "Öztürk", "Aydın", "Arslan", "Doğan", "Koç"};
+    ContactRepository contacts(nullptr);
+    DealRepository deals(nullptr);
+    TaskRepository tasks(nullptr);
+    QStringList ids;
+    {
+        Transaction tx;
+        for (int i = 0; i < 2000; ++i) {
+            ids << contacts
+                       .create({{"firstName", first.at(i % first.size())},
+                                {"lastName", last.at((i / first.size()) % last.size())},
+                                {"email", QStringLiteral("kisi%1@ornek.com.tr").arg(i)},
+                                {"phone", QStringLiteral("+90532%1").arg(1000000 + i)},
+                                {"company", QStringLiteral("Firma %1 A.Ş.").arg(i % 97)},
+                                {"tags", QJsonArray{i % 3 ? "müşteri" : "vip"}}})
+                       .id;
+        }
+        for (int i = 0; i < 150; ++i) {
+            deals.create({{"name", QStringLiteral("Teklif %1").arg(i)},
+                          {"value", 1000 + i * 137},
+                          {"currency", i % 4 ? "TRY" : "USD"},
+                          {"contactId", ids.at(i * 7)}});
+        }
+        for (int i = 0; i < 100; ++i)
+            tasks.create({{"title", QStringLiteral("Geri ara %1").arg(i)}, {"contactId", ids.at(i * 11)}});
+        tx.commit();
+    }
+    Database::closeThreadConnection();
+}
+} // namespace
+
+class TestDesktop : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString m_binary;
+    std::unique_ptr<VirtualDisplay> m_display;
+
+    void configure(QProcess &p, const QString &dataDir)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DISPLAY"), m_display->display());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")); // English names of the areas
+        env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
+        // Under the sanitizer build: memory errors still abort the program, but LeakSanitizer is off
+        // for this child (X11, xcb and fontconfig keep allocations to the end that it would report;
+        // our own code's leaks are found by the offscreen UI tests).
+        if (env.contains(QStringLiteral("ASAN_OPTIONS")))
+            env.insert(QStringLiteral("ASAN_OPTIONS"), env.value(QStringLiteral("ASAN_OPTIONS")) +
+                                                           QStringLiteral(":detect_leaks=0"));
+        p.setProcessEnvironment(env);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.setProgram(m_binary);
+        // A free port: several copies of this test (and a running Liaison) must not collide.
+        p.setArguments({QStringLiteral("--data-dir"), dataDir, QStringLiteral("--set"),
+                        QStringLiteral("server/listen=127.0.0.1:0")});
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_binary = qEnvironmentVariable("LIAISON_BINARY");
+        QVERIFY2(QFile::exists(m_binary), "LIAISON_BINARY must name the built liaison executable");
+        m_display = std::make_unique<VirtualDisplay>();
+        QVERIFY2(!m_display->display().isEmpty(), "Xvfb did not start (Debian package xvfb)");
+    }
+
+    void cleanupTestCase() { m_display.reset(); }
+
+    void staysOpenAndStopsOnSigterm_data()
+    {
+        QTest::addColumn<bool>("seeded");
+        QTest::newRow("empty data directory") << false;
+        QTest::newRow("2,000 contacts") << true;
+    }
+
+    void staysOpenAndStopsOnSigterm()
+    {
+        QFETCH(bool, seeded);
+        QTemporaryDir dir;
+        if (seeded)
+            seed(dir.path());
+        QProcess app;
+        configure(app, dir.path());
+        app.start();
+        QVERIFY(app.waitForStarted(10000));
+        // Still running well after the window shows (the crash came within the first second).
+        QTest::qWait(kStayOpenMs);
+        const QByteArray early = app.readAll();
+        QVERIFY2(app.state() == QProcess::Running, early.constData());
+        ::kill(pid_t(app.processId()), SIGTERM);
+        QVERIFY2(app.waitForFinished(15000), "did not stop on SIGTERM");
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+    }
+
+    void opensEveryAreaAndSettingsPage_data()
+    {
+        QTest::addColumn<bool>("seeded");
+        QTest::newRow("empty data directory") << false;
+        QTest::newRow("2,000 contacts") << true;
+    }
+
+    void opensEveryAreaAndSettingsPage()
+    {
+        QFETCH(bool, seeded);
+        QTemporaryDir dir;
+        if (seeded)
+            seed(dir.path());
+        const QString walkDir = QDir(dir.path()).filePath(QStringLiteral("walk"));
+        QProcess app;
+        configure(app, dir.path());
+        QProcessEnvironment env = app.processEnvironment();
+        env.insert(QStringLiteral("LIAISON_UI_WALK"), walkDir);
+        app.setProcessEnvironment(env);
+        app.start();
+        QVERIFY(app.waitForStarted(10000));
+        const bool finished = app.waitForFinished(kWalkTimeoutMs);
+        const QByteArray output = app.readAll();
+        if (!finished) {
+            app.kill();
+            app.waitForFinished(5000);
+        }
+        QVERIFY2(finished, output.constData());
+        // Quit through its own action: a clean exit.
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(app.exitCode() == 0, output.constData());
+
+        QFile log(QDir(walkDir).filePath(QStringLiteral("walk.txt")));
+        QVERIFY2(log.open(QIODevice::ReadOnly), "the walk wrote no walk.txt");
+        const QStringList lines = QString::fromUtf8(log.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.first().startsWith(QLatin1String("window visible")));
+        QCOMPARE(lines.last(), QStringLiteral("done"));
+        QStringList areas;
+        QStringList pages;
+        for (const QString &line : lines) {
+            QVERIFY2(!line.contains(QLatin1String("missing")), qPrintable(line));
+            if (line.startsWith(QLatin1String("area ")))
+                areas << line.section(QLatin1Char(' '), 1, -2);
+            if (line.startsWith(QLatin1String("settings ")))
+                pages << line.section(QLatin1Char(' '), 1, 1);
+        }
+        QCOMPARE(areas, QStringList({"Contacts", "Deals", "Tasks", "Inbox"}));
+        for (const char *page :
+             {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage", "channelsPage", "mediaPage"})
+            QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
+        for (const QString &area : areas) {
+            const QString shot = QDir(walkDir).filePath(QStringLiteral("area-%1.png").arg(area.toLower()));
+            QVERIFY2(QImage(shot).width() > 600, qPrintable(shot));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDesktop)
+#include "test_desktop.moc"
