@@ -81,12 +81,15 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_chart->setObjectName(QStringLiteral("pipelineChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumHeight(160);
+    // A compact header under the board: the columns keep most of the height.
+    m_chart->setMaximumHeight(260);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(scroll);
     splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(0, false);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -233,7 +236,9 @@ void PipelineBoard::updateHeadersAndChart()
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis(chart);
-    y->setRange(0, max > 0 ? max * 1.1 : 1);
+    // Round ticks (an empty pipeline once read 1, 1, 1, 0, 0 with %.0f over 0..1).
+    y->setRange(0, max > 0 ? max * 1.1 : 4);
+    y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);

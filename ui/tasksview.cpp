@@ -45,8 +45,7 @@ void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id
     if (t->isAllDay())
         due = QLocale().toString(t->dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
     else if (!t->dueDate.isEmpty())
-        due =
-            QLocale().toString(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()), QLocale::ShortFormat);
+        due = TaskTableModel::dueText(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
     m_lastMessage = due.isEmpty() ? t->title : tr("%1 — due %2").arg(t->title, due);
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         if (!m_tray) {
@@ -155,6 +154,9 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
         table->verticalHeader()->hide();
         table->horizontalHeader()->setSectionResizeMode(TaskTableModel::TitleColumn, QHeaderView::Stretch);
+        // One line per task: the due time fits its column instead of wrapping.
+        table->setWordWrap(false);
+        table->horizontalHeader()->setSectionResizeMode(TaskTableModel::DueColumn, QHeaderView::ResizeToContents);
         table->setAlternatingRowColors(true);
         m_models << model;
         m_tables << table;

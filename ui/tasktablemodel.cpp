@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QFont>
 #include <QLocale>
+#include <QRegularExpression>
 
 namespace {
 QString statusText(const QString &status)
@@ -175,8 +176,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
             return QString();
         if (t.isAllDay())
             return QLocale().toString(t.dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
-        return QLocale().toString(t.dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()),
-                                  QLocale::ShortFormat);
+        return TaskTableModel::dueText(t.dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
     }
     case PriorityColumn:
         return priorityText(t.priority);
@@ -261,4 +261,14 @@ void TaskTableModel::fetchMore(const QModelIndex &parent)
     } catch (const std::exception &e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
     }
+}
+
+QString TaskTableModel::dueText(const QDateTime &due, const QLocale &locale)
+{
+    // The locale's short date and its time without seconds: "26.11.2026 10:00" (the C locale's
+    // short date-time carried seconds and wrapped in the column).
+    QString time = locale.timeFormat(QLocale::ShortFormat);
+    static const QRegularExpression seconds(QStringLiteral("[^Hhmaps]*s+"));
+    time.remove(seconds);
+    return locale.toString(due.date(), QLocale::ShortFormat) + QLatin1Char(' ') + locale.toString(due.time(), time);
 }

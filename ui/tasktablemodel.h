@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QDateTime>
+#include <QLocale>
+
 #include "taskrepository.h"
 
 #include <QAbstractTableModel>
@@ -30,6 +33,8 @@ public:
     };
     static constexpr int IdRole = Qt::UserRole + 1;
     static constexpr int PageSize = 200;
+    // A due time as the window shows it: the locale's short date and its time without seconds.
+    static QString dueText(const QDateTime &due, const QLocale &locale = QLocale());
 
     // The Tasks area's filter row, applied on top of the tab's own condition. Empty: any.
     struct Filter

@@ -41,6 +41,32 @@ private:
     QString todayText() const { return m_tasks->today().toString(Qt::ISODate); }
 
 private slots:
+    // Due times never show seconds (the C locale's short date-time did, and wrapped in the column).
+    void dueTextHasNoSeconds_data()
+    {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QString>("time");
+        QTest::newRow("C") << "C"
+                           << "14:05";
+        QTest::newRow("Turkish") << "tr_TR"
+                                 << "14:05";
+        QTest::newRow("German") << "de_DE"
+                                << "14:05";
+        QTest::newRow("US English") << "en_US"
+                                    << "2:05";
+    }
+
+    void dueTextHasNoSeconds()
+    {
+        QFETCH(QString, locale);
+        QFETCH(QString, time);
+        const QDateTime due(QDate(2026, 11, 26), QTime(14, 5, 37));
+        const QString text = TaskTableModel::dueText(due, QLocale(locale));
+        QVERIFY2(text.contains(time), qPrintable(text));
+        QVERIFY2(!text.contains("37"), qPrintable(text));
+        QVERIFY2(!text.contains(":05:"), qPrintable(text));
+    }
+
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
