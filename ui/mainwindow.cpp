@@ -125,22 +125,23 @@ void MainWindow::addSettingsPage(const QString &title, const QString &menuText, 
         actionName.chop(4);
     action->setObjectName(actionName + QStringLiteral("Action"));
     action->setData(objectName); // the page it opens
-    if (m_settings) {            // already made: the page joins it now
-        QWidget *page = m_settingsPages.back().factory(m_settings);
-        page->setObjectName(objectName);
-        m_settings->addPage(title, page);
-    }
+    if (m_settings)              // already made: the page joins it now
+        addToDialog(m_settingsPages.back());
+}
+
+void MainWindow::addToDialog(const SettingsPageEntry &entry)
+{
+    QWidget *page = entry.factory(m_settings);
+    page->setObjectName(entry.objectName);
+    m_settings->addPage(entry.title, page);
 }
 
 SettingsDialog *MainWindow::settingsDialog()
 {
     if (!m_settings) {
         m_settings = new SettingsDialog(m_apiKeys, m_bus, this);
-        for (const SettingsPageEntry &entry : m_settingsPages) {
-            QWidget *page = entry.factory(m_settings);
-            page->setObjectName(entry.objectName);
-            m_settings->addPage(entry.title, page);
-        }
+        for (const SettingsPageEntry &entry : m_settingsPages)
+            addToDialog(entry);
     }
     return m_settings;
 }

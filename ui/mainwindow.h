@@ -65,6 +65,8 @@ private:
         QString objectName;
         SettingsPageFactory factory;
     };
+    // Makes the entry's page and adds it to the (existing) Settings dialog.
+    void addToDialog(const SettingsPageEntry &entry);
 
     ApiKeyRepository &m_apiKeys;
     QMenu *m_settingsMenu = nullptr;

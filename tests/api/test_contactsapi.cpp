@@ -28,8 +28,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        m_client = m_server->apiKeyClient();
     }
 
     void cleanup()

@@ -41,12 +41,7 @@ private:
         return UserRepository().findForLogin("owner@example.com")->first.id;
     }
 
-    std::unique_ptr<ApiClient> clientWithScopes(const QStringList &scopes)
-    {
-        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        c->setToken(m_server->createApiKey(scopes));
-        return c;
-    }
+    std::unique_ptr<ApiClient> clientWithScopes(const QStringList &scopes) { return m_server->apiKeyClient(scopes); }
 
 private Q_SLOTS:
     void init()
@@ -54,8 +49,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        m_client = m_server->apiKeyClient();
     }
 
     void cleanup()

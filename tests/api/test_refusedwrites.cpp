@@ -68,14 +68,9 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
-        m_server->createUser("admin@example.com", "correct horse battery");
-        m_user = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        const HttpResult login =
-            m_user->post("/api/v1/auth/login", {{"email", "admin@example.com"}, {"password", "correct horse battery"}});
-        QCOMPARE(login.status, 200);
-        m_user->setToken(login.data().value("accessToken").toString());
+        m_client = m_server->apiKeyClient();
+        m_user = m_server->signedInClient("admin@example.com");
+        QVERIFY(m_user);
 
         m_ids.clear();
         m_ids["contactA"] = created(m_client->post(
@@ -200,16 +195,15 @@ private Q_SLOTS:
             const QString outside = writeFromAnotherConnection();
             QVERIFY(!outside.isEmpty());
             QCOMPARE(m_client->get("/api/v1/contacts/" + outside).status, 200);
-            ApiClient fresh(m_server->baseUrl(), m_server->certificate());
-            fresh.setToken(m_server->createApiKey());
-            QCOMPARE(fresh.get("/api/v1/contacts/" + outside).status, 200);
+            const std::unique_ptr<ApiClient> fresh = m_server->apiKeyClient();
+            QCOMPARE(fresh->get("/api/v1/contacts/" + outside).status, 200);
             // The API's own writes succeed, and every connection counts the same contacts.
             const HttpResult mine = m_client->post(
                 "/api/v1/contacts",
                 {{"firstName", "Zeynep"}, {"email", QStringLiteral("z%1-%2@example.com").arg(round).arg(m_outside)}});
             QCOMPARE(mine.status, 201);
             const HttpResult a = m_client->get("/api/v1/contacts?limit=1");
-            const HttpResult b = fresh.get("/api/v1/contacts?limit=1");
+            const HttpResult b = fresh->get("/api/v1/contacts?limit=1");
             QCOMPARE(a.status, 200);
             const int total = a.json.value("pagination").toObject().value("total").toInt();
             QCOMPARE(b.json.value("pagination").toObject().value("total").toInt(), total);

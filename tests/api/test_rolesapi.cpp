@@ -16,26 +16,15 @@ private:
     std::unique_ptr<ApiClient> m_admin;
     std::unique_ptr<ApiClient> m_agent;
 
-    std::unique_ptr<ApiClient> signIn(const QString &email, const QString &role)
-    {
-        m_server->createUser(email, "correct horse battery", role);
-        auto client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        const HttpResult login =
-            client->post("/api/v1/auth/login", {{"email", email}, {"password", "correct horse battery"}});
-        if (login.status != 200)
-            qWarning() << login.status << login.body;
-        client->setToken(login.data().value("accessToken").toString());
-        return client;
-    }
-
 private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_admin = signIn("admin@example.com", "admin");
-        m_agent = signIn("agent@example.com", "agent");
+        m_admin = m_server->signedInClient("admin@example.com", "admin");
+        m_agent = m_server->signedInClient("agent@example.com", "agent");
+        QVERIFY(m_admin && m_agent);
     }
 
     void cleanup()

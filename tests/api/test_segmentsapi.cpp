@@ -72,13 +72,8 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_server->createUser("ayse@example.com", "correct horse battery");
-        const HttpResult login = m_client->post("/api/v1/auth/login",
-                                                {{"email", "ayse@example.com"}, {"password", "correct horse battery"}});
-        QCOMPARE(login.status, 200);
-        m_client->setToken(login.data().value("accessToken").toString());
-        QVERIFY(!login.data().value("accessToken").toString().isEmpty());
+        m_client = m_server->signedInClient("ayse@example.com");
+        QVERIFY(m_client);
         m_apiKey = m_server->createApiKey();
 
         createContact(

@@ -52,8 +52,7 @@ private Q_SLOTS:
         m_db = std::make_unique<TempDatabase>();
         // The server's tasks time zone is the machine's (default), as QDate::currentDate() here.
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
-        m_client->setToken(m_server->createApiKey());
+        m_client = m_server->apiKeyClient();
     }
 
     void cleanup()

@@ -82,6 +82,33 @@ void TestServer::createUser(const QString &email, const QString &password, const
     UserRepository().create(email, QStringLiteral("Test User"), role, PasswordHasher::hash(password, 1000));
 }
 
+std::unique_ptr<ApiClient> TestServer::client(const QString &token) const
+{
+    auto c = std::make_unique<ApiClient>(baseUrl(), certificate());
+    c->setToken(token);
+    return c;
+}
+
+std::unique_ptr<ApiClient> TestServer::apiKeyClient(const QStringList &scopes)
+{
+    return client(createApiKey(scopes));
+}
+
+std::unique_ptr<ApiClient> TestServer::signedInClient(const QString &email, const QString &role)
+{
+    const QString password = QStringLiteral("correct horse battery");
+    createUser(email, password, role);
+    std::unique_ptr<ApiClient> c = client();
+    const HttpResult login = c->post(QStringLiteral("/api/v1/auth/login"),
+                                     {{QStringLiteral("email"), email}, {QStringLiteral("password"), password}});
+    if (login.status != 200) {
+        qWarning() << "signing in" << email << "failed:" << login.status << login.body;
+        return nullptr;
+    }
+    c->setToken(login.data().value(QLatin1String("accessToken")).toString());
+    return c;
+}
+
 ApiClient::ApiClient(const QString &baseUrl, const QSslCertificate &ca)
     : m_base(baseUrl)
     , m_ca(ca)

@@ -26,6 +26,8 @@ private:
     QTemporaryDir m_dir;
 };
 
+class ApiClient;
+
 // The real ApiServer on 127.0.0.1, a free port, HTTPS with a throwaway certificate, in this thread.
 class TestServer
 {
@@ -44,6 +46,13 @@ public:
     QString createApiKey(const QStringList &scopes = {QStringLiteral("*")});
     // A user with this password (few KDF iterations, to keep tests fast).
     void createUser(const QString &email, const QString &password, const QString &role = QStringLiteral("admin"));
+    // A client of this server that sends this bearer token (none when empty).
+    std::unique_ptr<ApiClient> client(const QString &token = {}) const;
+    // A client with a new API key of these scopes.
+    std::unique_ptr<ApiClient> apiKeyClient(const QStringList &scopes = {QStringLiteral("*")});
+    // A new user of this role, signed in through POST /auth/login: a client with its access token
+    // (null when the login failed, with a warning).
+    std::unique_ptr<ApiClient> signedInClient(const QString &email, const QString &role = QStringLiteral("admin"));
 
 private:
     QString m_dataDir;
