@@ -181,12 +181,20 @@ bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
             return false;
         }
     }
+    const QString targets = value(QStringLiteral("webhooks/allowedTargets"), QStringLiteral("public")).toString();
+    if (!WebhookRules::parseTargets(targets, &c->allowedTargets)) {
+        *error = QStringLiteral("setting webhooks/allowedTargets: '%1' is not public, private or local").arg(targets);
+        return false;
+    }
     return readInt(*this, QStringLiteral("webhooks/timeoutSeconds"), 30, 1, 300, &c->timeoutSeconds, error) &&
            readBool(*this, QStringLiteral("webhooks/verifyTls"), true, &c->verifyTls, error) &&
            readBool(*this, QStringLiteral("webhooks/allowInsecureLocal"), false, &c->allowInsecureLocal, error) &&
            readInt(*this, QStringLiteral("webhooks/concurrencyPerSubscription"), 1, 1, 16,
                    &c->concurrencyPerSubscription, error) &&
            readInt(*this, QStringLiteral("webhooks/maxConcurrent"), 16, 1, 256, &c->maxConcurrent, error) &&
+           readInt(*this, QStringLiteral("webhooks/maxSubscriptions"), WebhookPolicy::kDefaultMaxSubscriptions, 1, 1000,
+                   &c->maxSubscriptions, error) &&
+           readInt(*this, QStringLiteral("webhooks/logRetentionDays"), 30, 1, 3650, &c->logRetentionDays, error) &&
            readInt(*this, QStringLiteral("webhooks/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error);
 }
 

@@ -43,10 +43,12 @@
 #include <QTextStream>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace {
@@ -281,6 +283,31 @@ void loadTranslations(QCoreApplication &app)
         app.installTranslator(own);
 }
 
+// Every connection is a file descriptor: the soft limit (often 1024) would refuse connections long
+// before the server's own cap. Raises the soft limit to the hard one; when even that cannot hold
+// every thread's connections plus a reserve for the database, logs and the rest, lowers the
+// per-thread cap to fit.
+int fitConnectionsToFileLimit(int maxConnectionsPerThread, int threads)
+{
+    constexpr rlim_t kReserve = 256;
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return maxConnectionsPerThread;
+    if (limit.rlim_cur != limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            limit = raised;
+    }
+    const rlim_t needed = rlim_t(maxConnectionsPerThread) * rlim_t(threads) + kReserve;
+    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= needed)
+        return maxConnectionsPerThread;
+    const int fitted = int(std::max<rlim_t>(16, (limit.rlim_cur > kReserve ? limit.rlim_cur - kReserve : 0) / threads));
+    qWarning("open files are limited to %llu: at most %d connections per server thread instead of %d",
+             static_cast<unsigned long long>(limit.rlim_cur), fitted, maxConnectionsPerThread);
+    return fitted;
+}
+
 bool prepareServer(Environment &env, const QString &listen, ServerConfig *config)
 {
     QString error;
@@ -296,6 +323,7 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
         err(QStringLiteral("TLS is not available (OpenSSL backend missing): %1").arg(QSslSocket::activeBackend()));
         return false;
     }
+    config->limits.maxConnections = fitConnectionsToFileLimit(config->limits.maxConnections, config->threadCount());
     config->jwtKey = env.jwtKey();
     env.fillChannelSecrets(&config->channels);
     config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
@@ -373,7 +401,7 @@ int runDesktop(int argc, char **argv, Environment &env)
         tasks.setDefaultActor(users.first().id);
     ConversationRepository conversations(&bus);
     MainWindow window(contacts, apiKeys, bus);
-    window.setWebhooksAllowInsecureLocal(env.settings->webhookConfig().allowInsecureLocal);
+    window.setWebhookPolicy(env.settings->webhookConfig().policy());
     window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
     std::unique_ptr<ServerThread> server;
     addInboxArea(window, conversations, bus, config.channelRegistry,

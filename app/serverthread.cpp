@@ -116,7 +116,7 @@ bool ServerThread::startAndWait()
     auto shared = std::make_shared<ApiShared>(m_config);
     // The workers first (they serve but do not listen), then the listening thread that feeds them.
     std::vector<HttpEngine *> engines;
-    const int threads = m_config.threads > 0 ? m_config.threads : qBound(1, QThread::idealThreadCount(), 8);
+    const int threads = m_config.threadCount();
     for (int i = 1; i < threads; ++i) {
         auto worker = std::make_unique<ServerWorker>(m_config, m_bus, shared, false);
         if (!worker->startAndWait()) {

@@ -607,10 +607,26 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
                           {{QStringLiteral("status"), QStringLiteral("unknown status")}});
     Transaction tx;
     Message m = getMessage(messageId);
-    const MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);
+    MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);
     const bool newProviderId = !providerId.isEmpty() && providerId != m.providerId;
     if (advance.reached.isEmpty() && !newProviderId)
         return m; // late or repeated: nothing changes, nothing is emitted
+    if (newProviderId) {
+        // Reports the provider sent before this id was recorded (kept by keepEarlyStatus), in the
+        // order they came, at the time they came; forward only, like any report.
+        QList<qint64> applied;
+        Database::select(QStringLiteral("SELECT seq, status, failed_reason, received_at FROM early_statuses "
+                                        "WHERE channel = ? AND provider_id = ? ORDER BY seq"),
+                         {m.channel, providerId}, [&](const SqlRow &row) {
+                             const MessageRules::Advance more =
+                                 MessageRules::advance(advance.delivery, row.text(1), row.text(3), row.text(2));
+                             advance.delivery = more.delivery;
+                             advance.reached += more.reached;
+                             applied << row.integer(0);
+                         });
+        for (qint64 seq : std::as_const(applied))
+            Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE seq = ?"), {seq});
+    }
     m.delivery = advance.delivery;
     if (newProviderId)
         m.providerId = providerId;
@@ -625,6 +641,24 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
     if (!advance.reached.isEmpty())
         notify(QStringLiteral("message"), m.id, QStringLiteral("status"));
     return m;
+}
+
+void ConversationRepository::keepEarlyStatus(const QString &channel, const QString &providerId, const QString &status,
+                                             const QString &failedReason)
+{
+    const QDateTime at = now();
+    Transaction tx;
+    // Kept for a day, at most kMaxEarlyStatuses: a report that never meets its send is dropped then.
+    Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE received_at < ?"),
+                         {TimeUtil::iso(at.addDays(-1))});
+    Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE seq <= (SELECT MAX(seq) FROM "
+                                        "early_statuses) - ?"),
+                         {kMaxEarlyStatuses - 1});
+    Database::execCached(
+        QStringLiteral("INSERT INTO early_statuses (channel, provider_id, status, failed_reason, "
+                       "received_at) VALUES (?, ?, ?, ?, ?)"),
+        {channel, providerId.left(256), status, textOrNull(failedReason.left(500)), TimeUtil::iso(at)});
+    tx.commit();
 }
 
 std::optional<Message> ConversationRepository::findMessage(const QString &id) const

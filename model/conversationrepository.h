@@ -82,7 +82,13 @@ public:
     Message addOutgoing(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
                         const QString &initialStatus = QStringLiteral("pending"), int sendPriority = 0);
     // Applies a status report (MessageRules::advance); emits one event per status reached. A late
-    // or repeated report changes nothing and emits nothing. providerId: recorded when given.
+    // or repeated report changes nothing and emits nothing. providerId: recorded when given, and
+    // the reports kept for it by keepEarlyStatus are applied then (and dropped).
+    // Keeps a provider's report on a message id no message has yet: a status webhook can overtake
+    // the answer of the send that records the id. Kept a day, at most kMaxEarlyStatuses.
+    static constexpr int kMaxEarlyStatuses = 10000;
+    void keepEarlyStatus(const QString &channel, const QString &providerId, const QString &status,
+                         const QString &failedReason = {});
     Message updateStatus(const QString &messageId, const QString &status, const QString &failedReason = {},
                          const QString &providerId = {});
 

@@ -4,6 +4,7 @@
 #include "migrations.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QLoggingCategory>
 #include <QMutex>
@@ -18,6 +19,9 @@
 #include <memory>
 #include <unordered_map>
 #include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcDb, "liaison.db")
 
@@ -105,6 +109,34 @@ void bindAll(QSqlQuery &q, const QVariantList &values)
     for (int i = 0; i < values.size(); ++i)
         q.bindValue(i, values.at(i));
 }
+// The database holds password hashes, API key hashes and webhook secrets: it is readable by its
+// owner only (0600), wherever database/path puts it. A new file is created with that mode before
+// SQLite opens it (SQLite would use 0644 less the umask; its -wal and -shm files take the database
+// file's mode); an existing file, or one of its companions, readable by others is restricted with a
+// warning.
+void restrictToOwner(const QString &file)
+{
+    if (file.isEmpty() || file == QLatin1String(":memory:") || file.startsWith(QLatin1String("file:")))
+        return;
+    const QByteArray native = QFile::encodeName(file);
+    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        ::close(fd);
+        return;
+    }
+    constexpr QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                                                QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                QFileDevice::WriteOther | QFileDevice::ExeOther;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+        QFile f(file + QLatin1String(suffix));
+        if (f.exists() && (f.permissions() & others) &&
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser |
+                             QFileDevice::WriteUser))
+            qCWarning(lcDb).noquote() << QStringLiteral(
+                                             "%1 was readable by other users; restricted it to its owner (0600)")
+                                             .arg(f.fileName());
+    }
+}
 } // namespace
 
 QString SqlValue::text(const QString &s)
@@ -145,6 +177,7 @@ QSqlDatabase Database::connection()
     const QString file = path();
     c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
     c.generation = g_generation.load();
+    restrictToOwner(file);
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), c.name);
     db.setDatabaseName(file);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));

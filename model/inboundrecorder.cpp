@@ -73,14 +73,22 @@ Message InboundRecorder::record(const InboundMessage &in, bool *created)
     return m;
 }
 
-bool InboundRecorder::applyStatus(const QString &channel, const QString &providerId, const QString &status,
-                                  const QString &failedReason)
+InboundRecorder::StatusOutcome InboundRecorder::applyStatus(const QString &channel, const QString &providerId,
+                                                            const QString &status, const QString &failedReason)
 {
+    if (!MessageRules::statuses().contains(status))
+        return StatusOutcome::Ignored;
     ConversationRepository conversations(m_bus);
-    const std::optional<Message> m = conversations.findByProviderId(channel, providerId);
-    if (!m)
-        return false;
-    if (MessageRules::statuses().contains(status))
+    // A write transaction around the look-up: the send's provider id is recorded in one too, so
+    // either it is committed before (the message is found) or after (and then it finds the kept
+    // status). Never neither.
+    Transaction tx;
+    if (const std::optional<Message> m = conversations.findByProviderId(channel, providerId)) {
         conversations.updateStatus(m->id, status, failedReason);
-    return true;
+        tx.commit();
+        return StatusOutcome::Applied;
+    }
+    conversations.keepEarlyStatus(channel, providerId, status, failedReason);
+    tx.commit();
+    return StatusOutcome::Kept;
 }

@@ -32,10 +32,16 @@ public:
     // reopened by the message). A providerId already recorded returns that message (created false).
     Message record(const InboundMessage &message, bool *created = nullptr);
 
-    // A provider's status report (sent, delivered, read, failed) on the message it knows by
-    // providerId; false when no message of the channel has that id. Late reports change nothing.
-    bool applyStatus(const QString &channel, const QString &providerId, const QString &status,
-                     const QString &failedReason = {});
+    enum class StatusOutcome
+    {
+        Applied, // to the message of that provider id (a late report changes nothing: statuses only move forward)
+        Kept,    // no message has that id yet: kept, and applied when a send records it (see
+                 // ConversationRepository::keepEarlyStatus)
+        Ignored  // not a status we know
+    };
+    // A provider's status report (sent, delivered, read, failed) on the message it knows by providerId.
+    StatusOutcome applyStatus(const QString &channel, const QString &providerId, const QString &status,
+                              const QString &failedReason = {});
 
     // The contact reached at this address on this channel, if any (by phone for a phone, else by
     // an earlier conversation).

@@ -572,6 +572,20 @@ const QVector<Migration> &migrations()
              "ALTER TABLE refresh_tokens ADD COLUMN family_id TEXT",
              "CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id)",
          }},
+        {11,
+         "early provider statuses: a status that arrives before its send's provider id is recorded is kept "
+         "and applied when it is",
+         {
+             R"(CREATE TABLE early_statuses (
+                 seq INTEGER PRIMARY KEY,
+                 channel TEXT NOT NULL,
+                 provider_id TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 failed_reason TEXT,
+                 received_at TEXT NOT NULL))",
+             "CREATE INDEX early_statuses_message ON early_statuses(channel, provider_id)",
+             "CREATE INDEX early_statuses_received ON early_statuses(received_at)",
+         }},
     };
     return list;
 }

@@ -10,24 +10,14 @@
 #include <QRandomGenerator>
 #include <QUrl>
 
+#include <algorithm>
+#include <cstring>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 namespace {
 using Json::nullable;
-// "a.b.c.d" with four decimal parts 0..255; false for anything else.
-bool parseIpv4(const QString &host, quint8 out[4])
-{
-    const QStringList parts = host.split(QLatin1Char('.'));
-    if (parts.size() != 4)
-        return false;
-    for (int i = 0; i < 4; ++i) {
-        bool ok = false;
-        const uint v = parts.at(i).toUInt(&ok, 10);
-        if (!ok || v > 255 || parts.at(i).isEmpty() || parts.at(i).size() > 3)
-            return false;
-        out[i] = quint8(v);
-    }
-    return true;
-}
-
 QString bareHost(QString host)
 {
     host = host.toLower();
@@ -312,35 +302,163 @@ QByteArray WebhookEvents::testBody(const QString &event)
     return QJsonDocument(envelope).toJson(QJsonDocument::Compact);
 }
 
-bool WebhookRules::isLoopbackHost(const QString &rawHost)
+bool IpAddress::isV4Mapped() const
 {
-    const QString host = bareHost(rawHost);
-    quint8 ip[4];
-    if (parseIpv4(host, ip))
-        return ip[0] == 127;
-    return host == QLatin1String("localhost") || host == QLatin1String("::1") ||
-           host == QLatin1String("0:0:0:0:0:0:0:1");
+    static constexpr quint8 prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    return std::equal(std::begin(prefix), std::end(prefix), bytes.begin());
 }
 
-bool WebhookRules::isLinkLocalHost(const QString &rawHost)
+QString IpAddress::toString() const
+{
+    char text[INET6_ADDRSTRLEN] = {};
+    if (isV4Mapped())
+        inet_ntop(AF_INET, bytes.data() + 12, text, sizeof text);
+    else
+        inet_ntop(AF_INET6, bytes.data(), text, sizeof text);
+    return QString::fromLatin1(text);
+}
+
+QString WebhookRules::refusedTargetMessage()
+{
+    return QStringLiteral("refused: the receiver's address is not allowed (webhooks/allowedTargets)");
+}
+
+std::optional<IpAddress> WebhookRules::literalAddress(const QString &rawHost)
 {
     const QString host = bareHost(rawHost);
-    quint8 ip[4];
-    if (parseIpv4(host, ip))
-        return ip[0] == 169 && ip[1] == 254;
-    // fe80::/10, and IPv4-mapped ::ffff:169.254.x.y
+    if (host.isEmpty() || host.size() > 64)
+        return std::nullopt;
+    const QByteArray latin = host.toLatin1();
+    IpAddress a;
     if (host.contains(QLatin1Char(':'))) {
-        if (host.startsWith(QLatin1String("fe8")) || host.startsWith(QLatin1String("fe9")) ||
-            host.startsWith(QLatin1String("fea")) || host.startsWith(QLatin1String("feb")))
-            return true;
-        const qsizetype last = host.lastIndexOf(QLatin1Char(':'));
-        if (parseIpv4(host.mid(last + 1), ip))
-            return ip[0] == 169 && ip[1] == 254;
+        // inet_pton reads every IPv6 form; a zone ("%eth0") is not an address we connect to
+        if (inet_pton(AF_INET6, latin.constData(), a.bytes.data()) == 1)
+            return a;
+        return std::nullopt;
     }
-    return host == QLatin1String("metadata.google.internal");
+    // Only digits, dots and hex digits with x: inet_aton would also stop at a space and accept the rest.
+    for (const QChar c : host) {
+        if (!(c.isDigit() || c == QLatin1Char('.') || c == QLatin1Char('x') ||
+              (c >= QLatin1Char('a') && c <= QLatin1Char('f'))))
+            return std::nullopt;
+    }
+    in_addr v4{};
+    if (inet_aton(latin.constData(), &v4) == 0)
+        return std::nullopt;
+    a.bytes[10] = a.bytes[11] = 0xff;
+    std::memcpy(a.bytes.data() + 12, &v4.s_addr, 4); // network order
+    return a;
 }
 
-QString WebhookRules::checkUrl(const QString &text, bool allowInsecureLocal)
+namespace {
+AddressScope scopeOfV4(const quint8 *b)
+{
+    const quint32 v = (quint32(b[0]) << 24) | (quint32(b[1]) << 16) | (quint32(b[2]) << 8) | b[3];
+    auto in = [v](quint32 net, int bits) { return bits == 0 || (v >> (32 - bits)) == (net >> (32 - bits)); };
+    if (v == 0 || in(0x7f000000, 8)) // 0.0.0.0 reaches this machine, as 127/8 does
+        return AddressScope::Loopback;
+    if (in(0x00000000, 8) || in(0xa9fe0000, 16) || in(0xc0000000, 24) || in(0xe0000000, 4) || in(0xf0000000, 4))
+        return AddressScope::Never; // 0/8, link-local and metadata, IETF protocol, multicast, reserved and broadcast
+    if (in(0x0a000000, 8) || in(0xac100000, 12) || in(0xc0a80000, 16) || in(0x64400000, 10) || in(0xc6120000, 15))
+        return AddressScope::Private; // RFC 1918, shared address space (carrier NAT), benchmarking
+    return AddressScope::Public;
+}
+} // namespace
+
+AddressScope WebhookRules::scopeOf(const IpAddress &address)
+{
+    const auto &b = address.bytes;
+    auto zeros = [&b](int from, int to) {
+        return std::all_of(b.begin() + from, b.begin() + to, [](quint8 x) { return x == 0; });
+    };
+    if (address.isV4Mapped())
+        return scopeOfV4(b.data() + 12);
+    if (zeros(0, 15) && (b[15] == 0 || b[15] == 1)) // :: and ::1
+        return AddressScope::Loopback;
+    if (zeros(0, 12)) // IPv4-compatible ::a.b.c.d
+        return scopeOfV4(b.data() + 12);
+    if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) {
+        if (zeros(4, 12)) // NAT64 64:ff9b::/96 carries an IPv4 address
+            return scopeOfV4(b.data() + 12);
+        if (b[4] == 0x00 && b[5] == 0x01) // 64:ff9b:1::/48, local use
+            return AddressScope::Private;
+    }
+    if (b[0] == 0x20 && b[1] == 0x02) // 6to4 2002:a.b.c.d::/48
+        return scopeOfV4(b.data() + 2);
+    if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x00 && b[3] == 0x00) // Teredo
+        return AddressScope::Never;
+    if ((b[0] & 0xfe) == 0xfc || (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)) // unique local, site-local
+        return AddressScope::Private;
+    if ((b[0] == 0xfe && (b[1] & 0xc0) == 0x80) || b[0] == 0xff) // link-local, multicast
+        return AddressScope::Never;
+    if (b[0] == 0x01 && zeros(1, 8)) // 100::/64, discard
+        return AddressScope::Never;
+    return AddressScope::Public;
+}
+
+bool WebhookRules::allowsAddress(const WebhookPolicy &policy, bool plainHttp, const IpAddress &address)
+{
+    const AddressScope scope = scopeOf(address);
+    if (plainHttp)
+        return scope == AddressScope::Loopback && policy.allowInsecureLocal;
+    switch (scope) {
+    case AddressScope::Public:
+        return true;
+    case AddressScope::Private:
+        return policy.targets != WebhookTargets::Public;
+    case AddressScope::Loopback:
+        return policy.targets == WebhookTargets::Local;
+    case AddressScope::Never:
+        break;
+    }
+    return false;
+}
+
+namespace {
+bool isLocalhostName(const QString &host)
+{
+    return host == QLatin1String("localhost") || host.endsWith(QLatin1String(".localhost"));
+}
+} // namespace
+
+bool WebhookRules::refusesName(const WebhookPolicy &policy, bool plainHttp, const QString &rawHost)
+{
+    const QString host = bareHost(rawHost);
+    if (host == QLatin1String("metadata.google.internal") || host == QLatin1String("metadata"))
+        return true;
+    if (isLocalhostName(host))
+        return plainHttp ? !policy.allowInsecureLocal : policy.targets != WebhookTargets::Local;
+    return plainHttp; // plain http goes to loopback only
+}
+
+bool WebhookRules::parseTargets(const QString &text, WebhookTargets *out)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("public"))
+        *out = WebhookTargets::Public;
+    else if (t == QLatin1String("private"))
+        *out = WebhookTargets::Private;
+    else if (t == QLatin1String("local"))
+        *out = WebhookTargets::Local;
+    else
+        return false;
+    return true;
+}
+
+QString WebhookRules::targetsName(WebhookTargets targets)
+{
+    switch (targets) {
+    case WebhookTargets::Public:
+        return QStringLiteral("public");
+    case WebhookTargets::Private:
+        return QStringLiteral("private");
+    case WebhookTargets::Local:
+        return QStringLiteral("local");
+    }
+    return {};
+}
+
+QString WebhookRules::checkUrl(const QString &text, const WebhookPolicy &policy)
 {
     if (text.size() > 2048)
         return QStringLiteral("must be at most 2048 characters");
@@ -348,18 +466,22 @@ QString WebhookRules::checkUrl(const QString &text, bool allowInsecureLocal)
     if (!url.isValid() || url.host().isEmpty() || url.isRelative())
         return QStringLiteral("must be an absolute https URL");
     const QString scheme = url.scheme().toLower();
-    if (scheme == QLatin1String("http")) {
-        if (!isLoopbackHost(url.host()))
+    const bool plainHttp = scheme == QLatin1String("http");
+    const std::optional<IpAddress> literal = literalAddress(url.host());
+    if (plainHttp) {
+        const bool loopback =
+            literal ? scopeOf(*literal) == AddressScope::Loopback : isLocalhostName(bareHost(url.host()));
+        if (!loopback)
             return QStringLiteral("must use https");
-        if (!allowInsecureLocal)
+        if (!policy.allowInsecureLocal)
             return QStringLiteral("must use https (plain http to loopback needs webhooks/allowInsecureLocal=true)");
     } else if (scheme != QLatin1String("https")) {
         return QStringLiteral("must use https");
     }
     if (!url.userInfo().isEmpty())
         return QStringLiteral("must not carry a user name or password");
-    if (isLinkLocalHost(url.host()))
-        return QStringLiteral("must not point to a link-local or metadata address (169.254.0.0/16)");
+    if (literal ? !allowsAddress(policy, plainHttp, *literal) : refusesName(policy, plainHttp, url.host()))
+        return refusedTargetMessage();
     return {};
 }
 

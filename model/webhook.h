@@ -6,6 +6,9 @@
 #include <QStringList>
 #include <QVector>
 
+#include <array>
+#include <optional>
+
 // Outgoing webhook subscriptions, their deliveries and attempts; incoming webhook endpoints and
 // their calls. Stored by WebhookRepository and IncomingWebhookRepository (migration 5).
 
@@ -112,13 +115,68 @@ QJsonObject sample(const QString &event);
 QByteArray testBody(const QString &event);
 } // namespace WebhookEvents
 
+// Which receivers outgoing webhooks may reach (webhooks/allowedTargets): public addresses only,
+// also private networks (a team's own automation server), or also this machine.
+enum class WebhookTargets
+{
+    Public,
+    Private,
+    Local
+};
+
+// What an IP address is, for that rule. Never: link-local and cloud metadata (169.254.0.0/16,
+// fe80::/10), multicast, reserved and broadcast ranges, Teredo: no setting reaches them.
+enum class AddressScope
+{
+    Public,
+    Private,
+    Loopback,
+    Never
+};
+
+// The rules of the install for outgoing subscriptions (from the "webhooks" settings).
+struct WebhookPolicy
+{
+    static constexpr int kDefaultMaxSubscriptions = 25;
+    WebhookTargets targets = WebhookTargets::Public;
+    bool allowInsecureLocal = false; // webhooks/allowInsecureLocal: plain http to loopback receivers
+    // webhooks/maxSubscriptions: every event is stored once per subscription, so their number
+    // multiplies the delivery work and the log.
+    int maxSubscriptions = kDefaultMaxSubscriptions;
+};
+
+// An IPv6 address in network order; an IPv4 address is held IPv4-mapped (::ffff:a.b.c.d).
+struct IpAddress
+{
+    std::array<quint8, 16> bytes{};
+    bool isV4Mapped() const;
+    QString toString() const;
+};
+
 namespace WebhookRules {
+// The one message for a receiver whose address is not allowed, at creation, at delivery and from
+// the test endpoint alike: it tells nothing about the address, the port or why.
+QString refusedTargetMessage();
 // Checks a receiver URL: https, or plain http to a loopback host when allowInsecureLocal; a host
-// that is a link-local/metadata address (169.254.0.0/16, fe80::/10) is refused. Empty when fine,
-// else the reason.
-QString checkUrl(const QString &url, bool allowInsecureLocal);
-bool isLoopbackHost(const QString &host);
-bool isLinkLocalHost(const QString &host);
+// written as an address (in any form, see literalAddress) or named localhost must be allowed by
+// the policy. Names are checked again on their resolved addresses at each delivery. Empty when
+// fine, else the reason.
+QString checkUrl(const QString &url, const WebhookPolicy &policy = {});
+// The address a URL's host names literally, in every form a resolver reads: IPv6 with or without
+// brackets (IPv4-mapped and -compatible included), IPv4 as inet_aton reads it: 1 to 4 parts, each
+// decimal, octal (leading 0) or hexadecimal (0x), so "127.1", "2130706433", "0x7f000001",
+// "017700000001" and "0" are all addresses. Nullopt for a name.
+std::optional<IpAddress> literalAddress(const QString &host);
+AddressScope scopeOf(const IpAddress &address);
+// Whether a receiver at `address` may be reached: plain http only on loopback with
+// allowInsecureLocal; https by the policy's targets.
+bool allowsAddress(const WebhookPolicy &policy, bool plainHttp, const IpAddress &address);
+// A name that is refused before any lookup: "localhost" and "*.localhost" unless loopback is
+// allowed, and the cloud metadata name.
+bool refusesName(const WebhookPolicy &policy, bool plainHttp, const QString &host);
+// "public", "private", "local"
+bool parseTargets(const QString &text, WebhookTargets *out);
+QString targetsName(WebhookTargets targets);
 // "whsec_" + 32 random bytes in base64url: 49 characters.
 QString generateSecret();
 constexpr int kMinSecretLength = 16;

@@ -70,7 +70,7 @@ struct Changes
     bool rotateSecret = false;
 };
 
-Changes parse(const QJsonObject &body, bool allowInsecureLocal)
+Changes parse(const QJsonObject &body, const WebhookPolicy &policy)
 {
     Changes c;
     QJsonObject errors;
@@ -84,7 +84,7 @@ Changes parse(const QJsonObject &body, bool allowInsecureLocal)
             fail(QStringLiteral("url"), QStringLiteral("must be a string"));
         else if (!v.toString().trimmed().isEmpty()) {
             const QString url = v.toString().trimmed();
-            const QString problem = WebhookRules::checkUrl(url, allowInsecureLocal);
+            const QString problem = WebhookRules::checkUrl(url, policy);
             if (!problem.isEmpty())
                 fail(QStringLiteral("url"), problem);
             else
@@ -194,9 +194,9 @@ void applyActive(const WebhookSubscription &w, bool active, const QString &reaso
 }
 } // namespace
 
-WebhookRepository::WebhookRepository(EventBus *bus, bool allowInsecureLocal)
+WebhookRepository::WebhookRepository(EventBus *bus, WebhookPolicy policy)
     : m_bus(bus)
-    , m_allowInsecureLocal(allowInsecureLocal)
+    , m_policy(policy)
 {
 }
 
@@ -208,7 +208,7 @@ void WebhookRepository::notify(const QString &id, const QString &change) const
 
 WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, const QString &actor)
 {
-    const Changes c = parse(body, m_allowInsecureLocal);
+    const Changes c = parse(body, m_policy);
     QJsonObject missing;
     if (!c.url)
         missing.insert(QStringLiteral("url"), QStringLiteral("is required"));
@@ -230,6 +230,17 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
     out.secret = w.secret;
     {
         Transaction tx;
+        qint64 existing = 0;
+        {
+            CachedQuery count = Database::execCached(QStringLiteral("SELECT COUNT(*) FROM webhooks"));
+            existing = count.next() ? count.value(0).toLongLong() : 0;
+        }
+        if (existing >= m_policy.maxSubscriptions)
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("LIMIT_REACHED"),
+                QStringLiteral("At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)")
+                    .arg(m_policy.maxSubscriptions),
+                QJsonObject{{QStringLiteral("limit"), m_policy.maxSubscriptions}});
         CachedQuery q = Database::execCached(
             QStringLiteral("INSERT INTO webhooks (id, url, events, secret, description, active, after_outbox_seq, "
                            "created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
@@ -244,7 +255,7 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
 
 WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJsonObject &body)
 {
-    const Changes c = parse(body, m_allowInsecureLocal);
+    const Changes c = parse(body, m_policy);
     if (c.secret && c.rotateSecret)
         throw DomainError(DomainError::BadRequest, kValidation,
                           QStringLiteral("Invalid data: give either secret or rotateSecret"),
@@ -729,4 +740,28 @@ std::optional<QDateTime> WebhookRepository::nextRetryDue(const QDateTime &after)
         out = TimeUtil::parse(q.value(0).toString());
     q.finish();
     return out;
+}
+
+int WebhookRepository::pruneLogs(const QDateTime &before, int batch)
+{
+    const QString cutoff = TimeUtil::iso(before);
+    int total = 0;
+    for (const char *sql :
+         {"DELETE FROM webhook_deliveries WHERE seq IN (SELECT seq FROM webhook_deliveries WHERE state IN "
+          "('succeeded', 'failed') AND updated_at < ? ORDER BY seq LIMIT ?)",
+          "DELETE FROM incoming_webhook_calls WHERE seq IN (SELECT seq FROM incoming_webhook_calls WHERE "
+          "received_at < ? ORDER BY seq LIMIT ?)"}) {
+        // In batches, each its own short transaction: writers elsewhere wait for one batch at most.
+        for (int rounds = 0; rounds < 100000; ++rounds) {
+            Transaction tx;
+            CachedQuery q = Database::execCached(QString::fromLatin1(sql), {cutoff, batch});
+            const int n = q.numRowsAffected();
+            q.finish();
+            tx.commit();
+            total += n;
+            if (n < batch)
+                break;
+        }
+    }
+    return total;
 }

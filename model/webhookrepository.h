@@ -49,7 +49,7 @@ struct WebhookFinish
 class WebhookRepository
 {
 public:
-    explicit WebhookRepository(EventBus *bus = nullptr, bool allowInsecureLocal = false);
+    explicit WebhookRepository(EventBus *bus = nullptr, WebhookPolicy policy = {});
 
     struct Saved
     {
@@ -103,10 +103,13 @@ public:
                          const QDateTime &now);
     // The earliest retry time after `after`, if any.
     std::optional<QDateTime> nextRetryDue(const QDateTime &after) const;
+    // Deletes finished deliveries (succeeded or failed, with their attempts) and incoming calls last
+    // changed before `before`, `batch` rows per transaction; returns how many rows went.
+    int pruneLogs(const QDateTime &before, int batch = 2000);
 
 private:
     void notify(const QString &id, const QString &change) const;
 
     EventBus *m_bus;
-    bool m_allowInsecureLocal;
+    WebhookPolicy m_policy;
 };

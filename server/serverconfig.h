@@ -8,6 +8,7 @@
 #include <QByteArray>
 #include <QHostAddress>
 #include <QString>
+#include <QThread>
 #include <QTimeZone>
 
 #include <memory>
@@ -37,4 +38,6 @@ struct ServerConfig
     // The process's channel state (shared with the window and the delivery thread); null: one made
     // from `channels` for this server.
     std::shared_ptr<ChannelRegistry> channelRegistry;
+
+    int threadCount() const { return threads > 0 ? threads : qBound(1, QThread::idealThreadCount(), 8); }
 };

@@ -69,7 +69,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
     apiKeysAction->setData(QStringLiteral("apiKeysPage"));
     addSettingsPage(tr("Webhooks"), tr("&Webhooks…"), QStringLiteral("webhooksPage"),
-                    [this](QWidget *parent) { return new WebhooksPage(m_bus, m_webhooksInsecureLocal, parent); });
+                    [this](QWidget *parent) { return new WebhooksPage(m_bus, m_webhookPolicy, parent); });
     addSettingsPage(tr("Incoming webhooks"), tr("&Incoming webhooks…"), QStringLiteral("incomingWebhooksPage"),
                     [this](QWidget *parent) { return new IncomingWebhooksPage(m_bus, m_serverAddress, parent); });
     addSettingsPage(tr("Web widget"), tr("Web &widget…"), QStringLiteral("widgetSettingsPage"),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "settingsdialog.h"
+#include "webhook.h"
 
 class ApiKeyRepository;
 class ContactRepository;
@@ -55,8 +56,8 @@ public slots:
     void showIncomingWebhooks();
 
 public:
-    // Settings > Webhooks accepts plain http to loopback receivers (webhooks/allowInsecureLocal).
-    void setWebhooksAllowInsecureLocal(bool allow) { m_webhooksInsecureLocal = allow; }
+    // The receivers Settings > Webhooks accepts (webhooks/allowedTargets, webhooks/allowInsecureLocal).
+    void setWebhookPolicy(const WebhookPolicy &policy) { m_webhookPolicy = policy; }
 
 private:
     struct SettingsPageEntry
@@ -77,6 +78,6 @@ private:
     ContactsView *m_contacts = nullptr;
     QLabel *m_serverStatus = nullptr;
     QPointer<SettingsDialog> m_settings;
-    QString m_serverAddress;              // the API's base URL while it runs (incoming webhook URLs)
-    bool m_webhooksInsecureLocal = false; // webhooks/allowInsecureLocal
+    QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)
+    WebhookPolicy m_webhookPolicy; // webhooks/allowedTargets and allowInsecureLocal
 };

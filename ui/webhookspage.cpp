@@ -92,9 +92,9 @@ void reselect(QTableWidget *t, const QString &id)
 
 // ---------------------------------------------------------------------------------------------
 
-WebhooksPage::WebhooksPage(EventBus &bus, bool allowInsecureLocal, QWidget *parent)
+WebhooksPage::WebhooksPage(EventBus &bus, WebhookPolicy policy, QWidget *parent)
     : QWidget(parent)
-    , m_repository(&bus, allowInsecureLocal)
+    , m_repository(&bus, policy)
 {
     setObjectName(QStringLiteral("webhooksPage"));
     auto *intro = new QLabel(tr("Liaison POSTs each event to the subscribed URLs, signed with the subscription's "

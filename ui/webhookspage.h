@@ -46,7 +46,7 @@ public:
         LogColumnCount
     };
 
-    WebhooksPage(EventBus &bus, bool allowInsecureLocal = false, QWidget *parent = nullptr);
+    WebhooksPage(EventBus &bus, WebhookPolicy policy = {}, QWidget *parent = nullptr);
 
     QTableWidget *table() const { return m_table; }
     QTableWidget *logTable() const { return m_log; }

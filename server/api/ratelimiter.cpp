@@ -57,3 +57,14 @@ RateLimiter::Decision RateLimiter::peek(const QString &key, const QDateTime &now
         return Decision{true, m_limit, m_limit, int(m_windowMs / 1000)};
     return decide(*it, nowMs);
 }
+
+void RateLimiter::release(const QString &key, const QDateTime &now)
+{
+    if (m_limit <= 0)
+        return;
+    const qint64 nowMs = now.toMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    auto it = m_windows.find(key);
+    if (it != m_windows.end() && it->count > 0 && nowMs - it->startMs < m_windowMs)
+        --it->count;
+}

@@ -22,6 +22,8 @@ public:
     RateLimiter(int limit, int windowSeconds = 60);
     // Counts one request for key at now and says whether it may proceed.
     Decision hit(const QString &key, const QDateTime &now);
+    // Takes back one counted hit of key (one that turned out not to count, as a right password).
+    void release(const QString &key, const QDateTime &now);
     // Looks without counting.
     Decision peek(const QString &key, const QDateTime &now) const;
     int limit() const { return m_limit; }

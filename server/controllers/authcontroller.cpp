@@ -80,26 +80,28 @@ ApiResponse AuthController::tokens(const QString &userId, const QString &familyI
 
 ApiResponse AuthController::login(ApiRequest &request)
 {
-    const QString address = request.http.peerAddress.toString();
-    const QDateTime now = m_clock->now();
-    const RateLimiter::Decision seen = m_failedLogins.peek(address, now);
-    if (m_failedLogins.limit() > 0 && seen.remaining <= 0) {
-        ApiError error(
-            429, QStringLiteral("TOO_MANY_REQUESTS"),
-            QStringLiteral("Too many failed logins from this address; try again in %1 s").arg(seen.resetSeconds));
-        error.details.insert(QStringLiteral("retryAfter"), seen.resetSeconds);
-        throw error;
-    }
     const QString email = Params::requiredString(request.body, QStringLiteral("email"));
     const QString password = Params::requiredString(request.body, QStringLiteral("password"));
+    const QString address = request.http.peerAddress.toString();
+    const QDateTime now = m_clock->now();
+    // The attempt is counted before the password is checked and given back when it was right: the
+    // check takes a while, and attempts in parallel (several server threads) must not all pass a
+    // count that none of them has raised yet.
+    const RateLimiter::Decision counted = m_failedLogins.hit(address, now);
+    if (!counted.allowed) {
+        ApiError error(
+            429, QStringLiteral("TOO_MANY_REQUESTS"),
+            QStringLiteral("Too many failed logins from this address; try again in %1 s").arg(counted.resetSeconds));
+        error.details.insert(QStringLiteral("retryAfter"), counted.resetSeconds);
+        throw error;
+    }
     const auto found = m_users.findForLogin(email);
     // A missing user still costs a hash, so that timing does not tell which e-mails exist.
     static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
     const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found;
-    if (!ok) {
-        m_failedLogins.hit(address, now);
+    if (!ok)
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
-    }
+    m_failedLogins.release(address, now);
     return tokens(found->first.id);
 }
 

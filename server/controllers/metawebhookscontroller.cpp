@@ -143,11 +143,20 @@ void record(InboundRecorder &recorder, const InboundMessage &in, MetaWebhooksCon
 void status(InboundRecorder &recorder, const QString &channel, const QString &providerId, const QString &state,
             const QString &reason, MetaWebhooksController::Tally &tally)
 {
-    // Unknown ids (another app's messages, a report racing our own send's answer) are ignored.
+    // A report on an id no message has yet (it raced our own send's answer, or it is another app's
+    // message) is kept and applied if a send records that id; unknown states are ignored.
     try {
-        if (!providerId.isEmpty() && recorder.applyStatus(channel, providerId, state, reason)) {
-            ++tally.statuses;
-            return;
+        if (!providerId.isEmpty()) {
+            switch (recorder.applyStatus(channel, providerId, state, reason)) {
+            case InboundRecorder::StatusOutcome::Applied:
+                ++tally.statuses;
+                return;
+            case InboundRecorder::StatusOutcome::Kept:
+                ++tally.kept;
+                return;
+            case InboundRecorder::StatusOutcome::Ignored:
+                break;
+            }
         }
     } catch (const DomainError &e) {
         qCWarning(lcChannels).noquote() << channel << "status of" << providerId << "not applied:" << e.message();
@@ -162,6 +171,7 @@ QJsonObject MetaWebhooksController::Tally::toJson() const
     return {{QStringLiteral("received"), received},
             {QStringLiteral("duplicates"), duplicates},
             {QStringLiteral("statuses"), statuses},
+            {QStringLiteral("kept"), kept},
             {QStringLiteral("ignored"), ignored}};
 }
 

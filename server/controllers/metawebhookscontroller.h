@@ -27,7 +27,8 @@ public:
         int received = 0;   // new messages recorded
         int duplicates = 0; // messages recorded before (a provider retrying)
         int statuses = 0;   // status reports on messages we know
-        int ignored = 0;    // echoes, deletions, reactions, unknown ids, items we could not use
+        int kept = 0;       // status reports on ids no message has yet (kept for a send that records them)
+        int ignored = 0;    // echoes, deletions, reactions, unknown states, items we could not use
         QJsonObject toJson() const;
     };
 

@@ -25,7 +25,7 @@ QString baseUrlOf(const ApiRequest &request)
 
 WebhooksController::WebhooksController(EventBus *bus, WebhookConfig config)
     : m_config(std::move(config))
-    , m_webhooks(bus, m_config.allowInsecureLocal)
+    , m_webhooks(bus, m_config.policy())
     , m_incoming(bus)
 {
 }

@@ -47,6 +47,14 @@ public:
     void streamEnd(quint64 sequence);
     bool streamOpen(quint64 sequence) const;
     bool isOpen() const { return !m_dead && !m_closing; }
+    // Waiting for a request: no request arriving, no answer pending or being written, no stream.
+    // A connection still in its TLS handshake counts as idle since it was accepted.
+    bool isIdle() const
+    {
+        return !m_dead && !m_closing && !m_streaming && m_queue.empty() && m_requestStartedAt < 0 &&
+               m_socket->bytesToWrite() == 0;
+    }
+    qint64 idleSince() const { return m_idleSince; }
     void checkTimeouts(qint64 now);
     void beginShutdown();
     // Aborts the socket and detaches from the engine; the object is deleted later.

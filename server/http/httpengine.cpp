@@ -258,6 +258,7 @@ struct HttpEngine::Private
     std::function<void(qintptr)> distributor;
 
     std::time_t dateSecond = -1;
+    quint64 evicted = 0;
     QByteArray dateValue;
 
     qint64 now() const { return clock.elapsed(); }
@@ -301,9 +302,27 @@ struct HttpEngine::Private
         adopt(handle);
     }
 
+    // At capacity, the connection that has waited longest for a request (a keep-alive connection
+    // between requests, or one whose TLS handshake or first request has not begun) is closed to
+    // make room: idle connections cannot lock out new clients. Connections with a request or an
+    // answer in progress are never closed for this. False when every connection is busy.
+    bool evictIdlest()
+    {
+        HttpConnection *idlest = nullptr;
+        for (HttpConnection *c : connections) {
+            if (c->isIdle() && (!idlest || c->idleSince() < idlest->idleSince()))
+                idlest = c;
+        }
+        if (!idlest)
+            return false;
+        ++evicted;
+        idlest->terminate(); // removes it from `connections`
+        return true;
+    }
+
     void adopt(qintptr handle)
     {
-        if (shuttingDown || int(connections.size()) >= limits.maxConnections) {
+        if (shuttingDown || (int(connections.size()) >= limits.maxConnections && !evictIdlest())) {
             QTcpSocket reject;
             if (reject.setSocketDescriptor(handle))
                 reject.abort();
@@ -1621,4 +1640,9 @@ bool HttpEngine::shutdown(int timeoutMs)
 int HttpEngine::connectionCount() const
 {
     return int(d->connections.size());
+}
+
+quint64 HttpEngine::evictedConnections() const
+{
+    return d->evicted;
 }

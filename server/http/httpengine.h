@@ -72,7 +72,8 @@ struct HttpLimits
     int requestTimeoutMs = 30 * 1000;       // a request whose headers or body do not arrive in time: 408 and close
     int handshakeTimeoutMs = 10 * 1000;     // TLS handshake
     int lingerTimeoutMs = 3 * 1000;         // after an early 413, how long the rest of the body is read and dropped
-    int maxConnections = 1024;              // further connections are closed at once
+    int maxConnections = 1024;              // at it, the longest-idle connection is closed for a new one;
+                                            // when none is idle, the new one is closed at once
 };
 
 // A small HTTP/1.1 server on QTcpServer/QSslServer (QtNetwork 6.4). It replaces QAbstractHttpServer
@@ -117,6 +118,8 @@ public:
     // after that response (or when the engine is destroyed).
     bool shutdown(int timeoutMs);
     int connectionCount() const;
+    // Idle connections closed to admit a new one at maxConnections (HttpLimits::maxConnections).
+    quint64 evictedConnections() const;
 
 Q_SIGNALS:
     void connectionCountChanged(int count);

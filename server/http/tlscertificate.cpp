@@ -213,6 +213,25 @@ bool generateSelfSigned(const QString &certPath, const QString &keyPath, QString
     return ok;
 }
 
+bool isStrongCipher(const QString &name)
+{
+    if (name.startsWith(QLatin1String("TLS_"))) // TLS 1.3: the key exchange is always ephemeral
+        return name.startsWith(QLatin1String("TLS_AES_")) ? name.contains(QLatin1String("_GCM_"))
+                                                          : name.startsWith(QLatin1String("TLS_CHACHA20_POLY1305"));
+    return name.startsWith(QLatin1String("ECDHE-")) &&
+           (name.contains(QLatin1String("-GCM-")) || name.contains(QLatin1String("-CHACHA20-POLY1305")));
+}
+
+QList<QSslCipher> strongCiphers()
+{
+    QList<QSslCipher> strong;
+    for (const QSslCipher &cipher : QSslConfiguration::supportedCiphers()) {
+        if (isStrongCipher(cipher.name()))
+            strong.append(cipher);
+    }
+    return strong;
+}
+
 std::optional<QSslConfiguration> load(const QString &certPath, const QString &keyPath, QString *error)
 {
     ERR_clear_error();
@@ -295,6 +314,7 @@ std::optional<QSslConfiguration> load(const QString &certPath, const QString &ke
     configuration.setLocalCertificateChain(chain);
     configuration.setPrivateKey(sslKey);
     configuration.setProtocol(QSsl::TlsV1_2OrLater);
+    configuration.setCiphers(TlsCertificate::strongCiphers());
     configuration.setPeerVerifyMode(QSslSocket::VerifyNone);
     return configuration;
 }

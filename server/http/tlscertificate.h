@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QSslCipher>
 #include <QSslConfiguration>
 #include <QString>
 
@@ -20,8 +21,14 @@ bool generateSelfSigned(const QString &certPath, const QString &keyPath, QString
                         int validDays = DefaultValidityDays);
 
 // Loads a PEM certificate (the server's first, then its chain) and an unencrypted PEM private key (EC, RSA
-// or DSA; PKCS#8 or traditional) into a server QSslConfiguration (TLS 1.2 or later, no peer verification).
+// or DSA; PKCS#8 or traditional) into a server QSslConfiguration (TLS 1.2 or later, strongCiphers() only,
+// no peer verification).
 // Fails when a file cannot be read or parsed, or the key does not belong to the first certificate.
+// The cipher suites the server offers: forward-secret key exchange (ECDHE) with an AEAD cipher, AES-GCM or
+// ChaCha20-Poly1305, for TLS 1.2, and the TLS 1.3 suites of those two. No CBC, no SHA-1 MAC, no static RSA.
+QList<QSslCipher> strongCiphers();
+bool isStrongCipher(const QString &name);
+
 std::optional<QSslConfiguration> load(const QString &certPath, const QString &keyPath, QString *error);
 
 // The server's: certPath/keyPath when both are non-empty (an error when they are not readable or do not

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "webhook.h"
+
 #include <QList>
 
 #include <QSslCertificate>
@@ -12,11 +14,17 @@ struct WebhookConfig
     // fails the subscription is disabled.
     static constexpr int kDefaultRetryDelays[] = {60, 300, 1800, 7200, 86400};
     QList<int> retryDelays = QList<int>(std::begin(kDefaultRetryDelays), std::end(kDefaultRetryDelays));
-    int timeoutSeconds = 30;               // webhooks/timeoutSeconds: a 2xx must arrive within it
-    bool verifyTls = true;                 // webhooks/verifyTls: false only for testing (a warning is logged)
-    bool allowInsecureLocal = false;       // webhooks/allowInsecureLocal: plain http to loopback receivers
+    int timeoutSeconds = 30;         // webhooks/timeoutSeconds: a 2xx must arrive within it
+    bool verifyTls = true;           // webhooks/verifyTls: false only for testing (a warning is logged)
+    bool allowInsecureLocal = false; // webhooks/allowInsecureLocal: plain http to loopback receivers
+    WebhookTargets allowedTargets = WebhookTargets::Public; // webhooks/allowedTargets: public, private, local
     int concurrencyPerSubscription = 1;    // webhooks/concurrencyPerSubscription: 1 keeps strict event order
     int maxConcurrent = 16;                // webhooks/maxConcurrent: requests in flight in all
     int pollIntervalMs = 1000;             // webhooks/pollIntervalMs: outbox polling besides event-bus wake-ups
     QList<QSslCertificate> caCertificates; // webhooks/caFile: extra trusted CAs (PEM) for private receivers
+
+    int maxSubscriptions = WebhookPolicy::kDefaultMaxSubscriptions; // webhooks/maxSubscriptions
+    int logRetentionDays = 30; // webhooks/logRetentionDays: finished deliveries and incoming calls kept
+
+    WebhookPolicy policy() const { return {allowedTargets, allowInsecureLocal, maxSubscriptions}; }
 };

@@ -15,7 +15,7 @@ Q_LOGGING_CATEGORY(lcWebhooks, "liaison.webhooks")
 WebhookDispatcher::WebhookDispatcher(WebhookConfig config, EventBus *bus, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
-    , m_repository(nullptr, m_config.allowInsecureLocal)
+    , m_repository(nullptr, m_config.policy())
     , m_bus(bus)
     , m_clock(&Clock::system())
     , m_sender(new WebhookSender(m_config, this))
@@ -43,6 +43,12 @@ WebhookDispatcher::WebhookDispatcher(WebhookConfig config, EventBus *bus, QObjec
     m_poll.setInterval(qMax(10, m_config.pollIntervalMs));
     connect(&m_poll, &QTimer::timeout, this, &WebhookDispatcher::tick);
     m_poll.start();
+    m_prune.setInterval(60 * 1000); // first a minute after start, then hourly
+    connect(&m_prune, &QTimer::timeout, this, [this] {
+        pruneLogs();
+        m_prune.setInterval(60 * 60 * 1000);
+    });
+    m_prune.start();
     if (bus)
         connect(bus, &EventBus::changed, this, &WebhookDispatcher::wake);
     wake();
@@ -57,6 +63,20 @@ WebhookDispatcher::~WebhookDispatcher()
 std::function<QObject *(QObject *)> WebhookDispatcher::factory(const WebhookConfig &config, EventBus *bus)
 {
     return [config, bus](QObject *parent) { return new WebhookDispatcher(config, bus, parent); };
+}
+
+int WebhookDispatcher::pruneLogs()
+{
+    try {
+        const int n = m_repository.pruneLogs(m_clock->now().addDays(-m_config.logRetentionDays));
+        if (n > 0)
+            qCInfo(lcWebhooks) << "deleted" << n << "webhook log rows older than" << m_config.logRetentionDays
+                               << "days";
+        return n;
+    } catch (const std::exception &e) {
+        qCWarning(lcWebhooks) << "cannot prune the webhook log:" << e.what();
+        return 0;
+    }
 }
 
 void WebhookDispatcher::wake()

@@ -20,7 +20,9 @@ class WebhookSender;
 // the later ones of its subscription), different subscriptions concurrently up to maxConcurrent.
 // Every attempt is logged. Failures are retried after config.retryDelays; the last failure, or a
 // 410, disables the subscription. It wakes on EventBus changes and polls every pollIntervalMs.
-// At start, deliveries left in flight by a stopped process are sent again (at-least-once).
+// At start, deliveries left in flight by a stopped process are sent again (at-least-once). Finished
+// deliveries and incoming calls older than config.logRetentionDays are deleted a minute after start
+// and then every hour.
 class WebhookDispatcher : public QObject
 {
     Q_OBJECT
@@ -38,6 +40,8 @@ public:
 public Q_SLOTS:
     // Runs a dispatch round soon (coalesced).
     void wake();
+    // Deletes the log older than the retention now; returns the rows deleted.
+    int pruneLogs();
 
 Q_SIGNALS:
     // After each attempt has been recorded.
@@ -57,6 +61,7 @@ private:
     QTimer m_soon;
     QTimer m_retry;
     QTimer m_flush;
+    QTimer m_prune;
     // Results waiting to be recorded: written together in one transaction (one fsync for many).
     QList<QPair<WebhookClaim, WebhookAttemptResult>> m_results;
     QHash<QString, int> m_inFlight;

@@ -6,21 +6,29 @@
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QSslConfiguration>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace {
 constexpr int kExcerptBytes = 1024;
 
-bool isRefusedAddress(const QHostAddress &a)
+IpAddress toIpAddress(const QHostAddress &a)
 {
-    // 169.254.0.0/16 (link-local, cloud metadata at 169.254.169.254) and fe80::/10, also IPv4-mapped.
-    bool mapped = false;
-    const quint32 v4 = a.toIPv4Address(&mapped);
-    if (mapped || a.protocol() == QAbstractSocket::IPv4Protocol)
-        return (v4 >> 16) == ((169u << 8) | 254u);
-    return a.isLinkLocal();
+    IpAddress ip;
+    if (a.protocol() == QAbstractSocket::IPv4Protocol) {
+        const quint32 v4 = a.toIPv4Address();
+        ip.bytes[10] = ip.bytes[11] = 0xff;
+        for (int i = 0; i < 4; ++i)
+            ip.bytes[12 + i] = quint8(v4 >> (24 - 8 * i));
+    } else {
+        const Q_IPV6ADDR v6 = a.toIPv6Address();
+        std::copy(std::begin(v6.c), std::end(v6.c), ip.bytes.begin());
+    }
+    return ip;
 }
 } // namespace
 
@@ -30,6 +38,7 @@ WebhookSender::WebhookSender(WebhookConfig config, QObject *parent)
     , m_nam(new QNetworkAccessManager(this))
 {
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    m_nam->setProxy(QNetworkProxy::NoProxy); // the address checked is the address connected to
 }
 
 WebhookSender::~WebhookSender()
@@ -78,24 +87,30 @@ void WebhookSender::send(const QString &urlText, const QByteArray &body, const Q
 
     const QUrl url(urlText);
     const QString host = url.host();
+    const bool plainHttp = url.scheme().compare(QLatin1String("http"), Qt::CaseInsensitive) == 0;
+    const WebhookPolicy policy = m_config.policy();
     const QByteArray signature = WebhookRules::signature(secret, body);
-    auto refuse = [this, id](const QString &why) {
-        QTimer::singleShot(0, this, [this, id, why] { complete(id, {0, why, 0, {}, false}); });
+    auto refuse = [this, id] {
+        QTimer::singleShot(0, this, [this, id] {
+            complete(id, {0, WebhookRules::refusedTargetMessage(), 0, {}, false});
+        });
     };
-    if (WebhookRules::isLinkLocalHost(host)) {
-        refuse(QStringLiteral("refused: the receiver is a link-local or metadata address"));
+    if (const std::optional<IpAddress> literal = WebhookRules::literalAddress(host)) {
+        if (!WebhookRules::allowsAddress(policy, plainHttp, *literal)) {
+            refuse();
+            return;
+        }
+        const QHostAddress address(literal->toString());
+        QTimer::singleShot(0, this, [=] { post(id, url, address, body, signature, event, deliveryId); });
         return;
     }
-    const QHostAddress literal(host);
-    if (!literal.isNull()) {
-        if (isRefusedAddress(literal))
-            refuse(QStringLiteral("refused: the receiver is a link-local or metadata address"));
-        else
-            QTimer::singleShot(0, this, [=] { post(id, url, body, signature, event, deliveryId); });
+    if (WebhookRules::refusesName(policy, plainHttp, host)) {
+        refuse();
         return;
     }
-    // A name is resolved first so that one resolving to a metadata address is refused. (The
-    // connection resolves it again: a DNS answer that changes in between is not caught.)
+    // The name is resolved here, every address it has is checked, and the request goes to one of
+    // those very addresses (the URL's host replaced, the name kept for Host, SNI and the certificate
+    // check): an answer that changes between the check and the connection cannot slip through.
     QHostInfo::lookupHost(host, this, [=](const QHostInfo &info) {
         if (!m_pending.contains(id))
             return;
@@ -104,27 +119,36 @@ void WebhookSender::send(const QString &urlText, const QByteArray &body, const Q
                      {0, QStringLiteral("DNS lookup of %1 failed: %2").arg(host, info.errorString()), 0, {}, false});
             return;
         }
-        for (const QHostAddress &a : info.addresses()) {
-            if (isRefusedAddress(a)) {
-                complete(id,
-                         {0,
-                          QStringLiteral("refused: %1 resolves to the link-local address %2").arg(host, a.toString()),
-                          0,
-                          {},
-                          false});
+        const QList<QHostAddress> addresses = info.addresses();
+        for (const QHostAddress &a : addresses) {
+            if (!WebhookRules::allowsAddress(policy, plainHttp, toIpAddress(a))) {
+                complete(id, {0, WebhookRules::refusedTargetMessage(), 0, {}, false});
                 return;
             }
         }
-        post(id, url, body, signature, event, deliveryId);
+        // IPv4 first: a machine without an IPv6 route still reaches a receiver that has both.
+        const auto v4 = std::find_if(addresses.begin(), addresses.end(), [](const QHostAddress &a) {
+            return a.protocol() == QAbstractSocket::IPv4Protocol;
+        });
+        post(id, url, v4 != addresses.end() ? *v4 : addresses.first(), body, signature, event, deliveryId);
     });
 }
 
-void WebhookSender::post(quint64 id, const QUrl &url, const QByteArray &body, const QByteArray &signature,
-                         const QString &event, const QString &deliveryId)
+void WebhookSender::post(quint64 id, const QUrl &url, const QHostAddress &address, const QByteArray &body,
+                         const QByteArray &signature, const QString &event, const QString &deliveryId)
 {
     if (!m_pending.contains(id))
         return;
-    QNetworkRequest request(url);
+    QUrl target = url;
+    target.setHost(address.toString());
+    QNetworkRequest request(target);
+    if (!WebhookRules::literalAddress(url.host())) {
+        QByteArray hostHeader = url.host(QUrl::FullyEncoded).toLatin1();
+        if (url.port() != -1)
+            hostHeader += ':' + QByteArray::number(url.port());
+        request.setRawHeader("Host", hostHeader);
+        request.setPeerVerifyName(url.host());
+    }
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Liaison-Webhooks/1.0"));
     request.setRawHeader("X-Service-Signature", signature);

@@ -11,14 +11,16 @@
 
 #include <functional>
 
+class QHostAddress;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QTimer;
 
 // Sends one signed webhook request: POST with Content-Type application/json and the X-Service-*
-// headers, no redirects followed, TLS verified unless the config says otherwise, a total deadline
-// of timeoutSeconds, and a refusal of receivers that resolve to link-local/metadata addresses
-// (169.254.0.0/16, fe80::/10). The callback gets the result once, in this object's thread.
+// headers, no redirects followed, no proxy, TLS verified unless the config says otherwise, a total
+// deadline of timeoutSeconds. The receiver's address must be allowed by webhooks/allowedTargets
+// (WebhookRules::allowsAddress): a name is resolved first, all its addresses are checked, and the
+// request is sent to a checked address. The callback gets the result once, in this object's thread.
 class WebhookSender : public QObject
 {
     Q_OBJECT
@@ -44,8 +46,8 @@ private:
         QTimer *deadline = nullptr;
         bool timedOut = false;
     };
-    void post(quint64 id, const QUrl &url, const QByteArray &body, const QByteArray &signature, const QString &event,
-              const QString &deliveryId);
+    void post(quint64 id, const QUrl &url, const QHostAddress &address, const QByteArray &body,
+              const QByteArray &signature, const QString &event, const QString &deliveryId);
     void complete(quint64 id, WebhookAttemptResult result);
     void finished(quint64 id, QNetworkReply *reply);
 

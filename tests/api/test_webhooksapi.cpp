@@ -73,6 +73,7 @@ private Q_SLOTS:
         m_config = WebhookConfig();
         // The receiver's certificate is trusted as a CA: TLS stays verified in the tests.
         m_config.caCertificates = {m_receiver->certificate()};
+        m_config.allowedTargets = WebhookTargets::Local; // the receiver is on this machine
         m_config.pollIntervalMs = 50;
         m_config.retryDelays = {1, 1, 1, 1, 1};
         m_config.timeoutSeconds = 5;
@@ -445,12 +446,147 @@ private Q_SLOTS:
 
     void refusesLinkLocalAtSendTime()
     {
-        // Stored before the rule existed (or through a name): the sender refuses it without a request.
+        // Stored before the rule existed: the sender refuses it without a request.
         const QString id = createWebhook({"contact.created"});
         Database::exec("UPDATE webhooks SET url = 'https://169.254.169.254/x' WHERE id = ?", {id});
         const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "contact.created"}});
         QCOMPARE(r.data().value("success").toBool(), false);
-        QVERIFY(r.data().value("error").toString().contains("link-local"));
+        QCOMPARE(r.data().value("error").toString(), WebhookRules::refusedTargetMessage());
+    }
+
+    void refusesThisMachineByDefault_data()
+    {
+        QTest::addColumn<QString>("host");
+        for (const char *host : {"127.0.0.1", "[::1]", "0.0.0.0", "0", "2130706433", "017700000001", "0x7f000001",
+                                 "127.1", "[::ffff:127.0.0.1]", "localhost", "10.0.0.1", "[fd00::1]"})
+            QTest::newRow(host) << QString::fromLatin1(host);
+    }
+
+    void refusesThisMachineByDefault()
+    {
+        QFETCH(QString, host);
+        m_server.reset();
+        m_config.allowedTargets = WebhookTargets::Public; // the default
+        startServer();
+        const HttpResult r = m_client->post(
+            "/api/v1/webhooks", {{"url", "https://" + host + ":8443/h"}, {"events", QJsonArray{"contact.created"}}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.json.value("error").toObject().value("details").toObject().value("url").toString(),
+                 WebhookRules::refusedTargetMessage());
+    }
+
+    void privateTargetsReachTheLanButNotThisMachine()
+    {
+        m_server.reset();
+        m_config.allowedTargets = WebhookTargets::Private;
+        startServer();
+        const QJsonArray events{"contact.created"};
+        QCOMPARE(m_client->post("/api/v1/webhooks", {{"url", "https://192.168.1.20/h"}, {"events", events}}).status,
+                 201);
+        QCOMPARE(m_client->post("/api/v1/webhooks", {{"url", "https://[fd00::20]/h"}, {"events", events}}).status, 201);
+        QCOMPARE(m_client->post("/api/v1/webhooks", {{"url", m_receiver->url()}, {"events", events}}).status, 400);
+    }
+
+    void theTestEndpointIsNoPortScanner()
+    {
+        // Subscriptions to this machine stored before the rule (or by a name that resolves here):
+        // an open port, a closed port and a name all get the same refusal, and no request is made.
+        const QString open = createWebhook({"contact.created"});
+        const QString closed = createWebhook({"contact.created"});
+        const QString named = createWebhook({"contact.created"});
+        Database::exec("UPDATE webhooks SET url = ? WHERE id = ?",
+                       {QString("https://127.0.0.1:%1/h").arg(m_receiver->serverPort()), open});
+        Database::exec("UPDATE webhooks SET url = 'https://127.0.0.1:1/h' WHERE id = ?", {closed});
+        Database::exec("UPDATE webhooks SET url = ? WHERE id = ?",
+                       {QString("https://localhost:%1/h").arg(m_receiver->serverPort()), named});
+        m_server.reset();
+        m_config.allowedTargets = WebhookTargets::Public;
+        startServer();
+        for (const QString &id : {open, closed, named}) {
+            const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "contact.created"}});
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.data().value("success").toBool(), false);
+            QCOMPARE(r.data().value("statusCode").toInt(), 0);
+            QCOMPARE(r.data().value("error").toString(), WebhookRules::refusedTargetMessage());
+        }
+        // and the dispatcher refuses them too
+        startDispatcher();
+        createContact("scan@example.com");
+        QTRY_VERIFY_WITH_TIMEOUT(!logs(named).isEmpty() && !logs(open).isEmpty(), 10000);
+        QCOMPARE(logs(open).at(0).toObject().value("error").toString(), WebhookRules::refusedTargetMessage());
+        QCOMPARE(logs(named).at(0).toObject().value("error").toString(), WebhookRules::refusedTargetMessage());
+        QCOMPARE(m_receiver->requests.size(), 0);
+    }
+
+    void aNameIsSentToTheAddressItWasCheckedOn()
+    {
+        // With loopback allowed, https://localhost:PORT reaches the receiver: the connection goes
+        // to the resolved address, and the name stays in Host and in the certificate check.
+        const HttpResult created = m_client->post(
+            "/api/v1/webhooks", {{"url", QString("https://localhost:%1/named").arg(m_receiver->serverPort())},
+                                 {"events", QJsonArray{"contact.created"}},
+                                 {"secret", kSecret}});
+        QCOMPARE(created.status, 201);
+        const QString id = created.data().value("id").toString();
+        const HttpResult r = m_client->post("/api/v1/webhooks/" + id + "/test", {{"event", "contact.created"}});
+        QVERIFY2(r.data().value("success").toBool(), r.body.constData());
+        QCOMPARE(m_receiver->requests.size(), 1);
+        QCOMPARE(m_receiver->requests.at(0).header("host"),
+                 "localhost:" + QByteArray::number(m_receiver->serverPort()));
+        QCOMPARE(m_receiver->requests.at(0).path, QByteArray("/named"));
+    }
+
+    void subscriptionsAreCapped()
+    {
+        m_server.reset();
+        m_config.maxSubscriptions = 3;
+        startServer();
+        QStringList ids;
+        for (int i = 0; i < 3; ++i)
+            ids << createWebhook({"contact.created"});
+        HttpResult r = m_client->post("/api/v1/webhooks", {{"url", m_receiver->url()}, {"events", QJsonArray{"*"}}});
+        QCOMPARE(r.status, 409);
+        QCOMPARE(r.json.value("error").toObject().value("code").toString(), QString("LIMIT_REACHED"));
+        QCOMPARE(r.json.value("error").toObject().value("details").toObject().value("limit").toInt(), 3);
+        QCOMPARE(m_client->get("/api/v1/webhooks").json.value("data").toArray().size(), 3);
+        QCOMPARE(m_client->del("/api/v1/webhooks/" + ids.first()).status, 200);
+        r = m_client->post("/api/v1/webhooks", {{"url", m_receiver->url()}, {"events", QJsonArray{"*"}}});
+        QCOMPARE(r.status, 201);
+    }
+
+    void oldLogsArePruned()
+    {
+        const QString id = createWebhook({"contact.created"});
+        startDispatcher();
+        createContact("old@example.com");
+        QTRY_COMPARE_WITH_TIMEOUT(logs(id).size(), 1, 10000);
+        HttpResult r = m_client->post("/api/v1/webhooks/incoming", {{"name", "Form"}, {"action", "contact.upsert"}});
+        const QString incoming = r.data().value("id").toString();
+        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        QCOMPARE(anonymous.post("/webhooks/incoming/" + incoming, {{"event", "x"}, {"data", QJsonObject{}}}).status,
+                 422);
+        // Nothing is old yet.
+        QCOMPARE(m_dispatcher->pruneLogs(), 0);
+        // 31 days later the delivery, its attempts and the call go; a delivery still waiting stays.
+        Database::exec("UPDATE webhook_deliveries SET updated_at = '2020-01-01T00:00:00.000Z'");
+        Database::exec("UPDATE incoming_webhook_calls SET received_at = '2020-01-01T00:00:00.000Z'");
+        Database::exec("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, state, "
+                       "next_attempt_at, created_at, updated_at) VALUES ('whd_waiting', ?, 'evt_w', "
+                       "'contact.created', '{}', 'pending', '2999-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z', "
+                       "'2020-01-01T00:00:00.000Z')",
+                       {id});
+        QCOMPARE(m_dispatcher->pruneLogs(), 2); // the delivery (its attempt goes with it) and the call
+        QVERIFY(logs(id).isEmpty());
+        int attempts = -1, deliveries = -1;
+        Database::select("SELECT (SELECT COUNT(*) FROM webhook_attempts), (SELECT COUNT(*) FROM webhook_deliveries)",
+                         {}, [&](const SqlRow &row) {
+                             attempts = int(row.integer(0));
+                             deliveries = int(row.integer(1));
+                         });
+        QCOMPARE(attempts, 0);
+        QCOMPARE(deliveries, 1);
+        QVERIFY(
+            m_client->get("/api/v1/webhooks/incoming/" + incoming + "/calls").json.value("data").toArray().isEmpty());
     }
 
     void listsEventCatalog()

@@ -68,6 +68,15 @@ private:
         return ok;
     }
 
+    // A direct send (the fake answers wamid.FAKE1 to the first): its id, without waiting.
+    QString sentMessageId(const QString &text = QStringLiteral("Merhaba"))
+    {
+        const HttpResult r = sendText(text);
+        if (r.status != 201)
+            qWarning() << r.status << r.body;
+        return r.data().value("id").toString();
+    }
+
     // A direct send that reached the fake and is sent: its id.
     QString sentMessage(const QString &text = QStringLiteral("Merhaba"))
     {
@@ -315,12 +324,51 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.failed'"), 1);
     }
 
-    void unknownStatusIdsAreIgnored()
+    void unknownStatusIdsAreKeptNotApplied()
     {
         const HttpResult r = webhook(MetaWebhook::whatsappStatus("wamid.SOMEONE_ELSE", "read", "905321234567"));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("statuses").toInt(), 0);
-        QCOMPARE(r.data().value("ignored").toInt(), 1);
+        QCOMPARE(r.data().value("kept").toInt(), 1);
+        QCOMPARE(count("SELECT count(*) FROM early_statuses"), 1);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event LIKE 'message.%'"), 0);
+        // an unknown state is ignored, not kept
+        const HttpResult odd = webhook(MetaWebhook::whatsappStatus("wamid.SOMEONE_ELSE", "warning", "905321234567"));
+        QCOMPARE(odd.data().value("ignored").toInt(), 1);
+        QCOMPARE(count("SELECT count(*) FROM early_statuses"), 1);
+    }
+
+    // The provider's failed report overtakes the answer of the send: it is kept and applied when
+    // the send records the wamid, and the message ends failed, not sent.
+    void aStatusBeforeTheSendIsRecordedIsApplied()
+    {
+        const QJsonArray errors{QJsonObject{{"code", 131026}, {"title", "Message undeliverable"}}};
+        HttpResult r = webhook(MetaWebhook::whatsappStatus("wamid.FAKE1", "failed", "905321234567", errors));
+        QCOMPARE(r.data().value("kept").toInt(), 1);
+        r = webhook(MetaWebhook::whatsappStatus("wamid.FAKE1", "delivered", "905321234567"));
+        QCOMPARE(r.data().value("kept").toInt(), 1);
+        const QString id = sentMessageId();
+        QVERIFY(waitStatus(id, "failed"));
+        const Message m = message(id);
+        QCOMPARE(m.delivery.failedReason, QString("131026: Message undeliverable"));
+        QVERIFY(!m.delivery.sentAt.isEmpty());
+        QVERIFY(m.delivery.deliveredAt.isEmpty()); // failed is final: the later delivered changes nothing
+        QCOMPARE(count("SELECT count(*) FROM early_statuses"), 0);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.failed'"), 1);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.delivered'"), 0);
+    }
+
+    void earlyStatusesMoveForwardOnly()
+    {
+        // read, then delivered, before the send: the message ends read with both times, each event once
+        webhook(MetaWebhook::whatsappStatus("wamid.FAKE1", "read", "905321234567"));
+        webhook(MetaWebhook::whatsappStatus("wamid.FAKE1", "delivered", "905321234567"));
+        const QString id = sentMessageId();
+        QVERIFY(waitStatus(id, "read"));
+        QVERIFY(!message(id).delivery.deliveredAt.isEmpty());
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.read'"), 1);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.delivered'"), 1);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.sent'"), 1);
     }
 
     void incomingMessageCreatesContactAndConversationOnce()

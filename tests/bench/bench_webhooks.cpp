@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 
     WebhookConfig config;
     config.caCertificates = {receiver.certificate()};
+    config.allowedTargets = WebhookTargets::Local; // the receiver is on this machine
     config.concurrencyPerSubscription = perSubscription;
     config.maxConcurrent = 64;
     config.pollIntervalMs = 50;

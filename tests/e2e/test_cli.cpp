@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 namespace {
 struct Run
 {
@@ -371,6 +373,44 @@ private Q_SLOTS:
         // owner-only
         QCOMPARE(QFileInfo(nested).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteOther),
                  QFileDevice::Permissions());
+        QCOMPARE(fileMode(nested + QStringLiteral("/liaison.db")), 0600);
+    }
+
+    // The database holds password hashes and webhook secrets: 0600 also outside the data directory
+    // (whose 0700 does not protect it there), and an existing file readable by others is restricted.
+    void aDatabaseOutsideTheDataDirIsOwnerOnly()
+    {
+        QTemporaryDir elsewhere;
+        QVERIFY(elsewhere.isValid());
+        QVERIFY(QFile::setPermissions(elsewhere.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                            QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther |
+                                                            QFile::ExeOther));
+        const QString db = elsewhere.filePath(QStringLiteral("team.db"));
+        const QStringList set{QStringLiteral("--set"), QStringLiteral("database/path=") + db};
+        Run r = run(QStringList{QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
+                                QStringLiteral("k")} +
+                    set);
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QCOMPARE(fileMode(db), 0600);
+        for (const char *suffix : {"-wal", "-shm"}) {
+            if (QFileInfo::exists(db + QLatin1String(suffix)))
+                QCOMPARE(fileMode(db + QLatin1String(suffix)), 0600);
+        }
+        QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        r = run(QStringList{QStringLiteral("apikey"), QStringLiteral("list")} + set);
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QCOMPARE(fileMode(db), 0600);
+        QVERIFY2(r.err.contains(QLatin1String("restricted it to its owner")), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("k")), r.describe());
+    }
+
+private:
+    static int fileMode(const QString &path)
+    {
+        struct stat st;
+        if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+            return -1;
+        return int(st.st_mode & 07777);
     }
 };
 

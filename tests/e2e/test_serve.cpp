@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 namespace {
@@ -544,6 +545,107 @@ private Q_SLOTS:
         ApiClient tls(QString(server->baseUrl()).replace(QLatin1String("http://"), QLatin1String("https://")),
                       QSslCertificate());
         QCOMPARE(tls.call("GET", QStringLiteral("/api/v1/openapi.json"), {}, {}, 5000).status, 0);
+        server->process().terminate();
+        QVERIFY2(server->waitForExit(), server->describe());
+    }
+
+    // ----- connection limits -----
+
+    // The soft limit of open files is raised to the hard one at start, and thousands of idle
+    // connections (more than every thread's cap together) do not lock a new client out: the
+    // longest-idle ones are closed to admit it.
+    void idleConnectionsDoNotLockOutANewClient()
+    {
+        rlimit original{};
+        QCOMPARE(getrlimit(RLIMIT_NOFILE, &original), 0);
+        if (original.rlim_max != RLIM_INFINITY && original.rlim_max < 4096)
+            QSKIP("the hard limit of open files is below 4096");
+        rlimit low = original;
+        low.rlim_cur = 1024; // the usual default, inherited by the server
+        QCOMPARE(setrlimit(RLIMIT_NOFILE, &low), 0);
+        auto server = serve(0, {QStringLiteral("--set"), QStringLiteral("server/threads=2")});
+        const bool started = server->start();
+        rlimit mine = original;
+        mine.rlim_cur = original.rlim_max;
+        QCOMPARE(setrlimit(RLIMIT_NOFILE, &mine), 0);
+        QVERIFY2(started, server->describe());
+
+        QFile limits(QStringLiteral("/proc/%1/limits").arg(server->process().processId()));
+        QVERIFY(limits.open(QIODevice::ReadOnly));
+        const QString line = QString::fromLatin1(limits.readAll())
+                                 .split(QLatin1Char('\n'))
+                                 .filter(QLatin1String("Max open files"))
+                                 .value(0);
+        const QStringList fields = line.mid(int(qstrlen("Max open files"))).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QVERIFY2(fields.size() >= 2, qPrintable(line));
+        QCOMPARE(fields.at(0), fields.at(1));
+
+        std::vector<std::unique_ptr<RawClient>> used;
+        for (int i = 0; i < 50; ++i) {
+            auto c = std::make_unique<RawClient>(server->port(), certificate());
+            QVERIFY(c->waitForEncrypted());
+            QVERIFY(c->writeAll(requestBytes("GET", "/api/v1/contacts?limit=1", m_key)));
+            QCOMPARE(c->readResponse().status, 200);
+            used.push_back(std::move(c));
+        }
+        constexpr int kIdle = 2300; // two threads hold 2 x 1024
+        std::vector<std::unique_ptr<QTcpSocket>> idle;
+        for (int i = 0; i < kIdle; ++i) {
+            auto s = std::make_unique<QTcpSocket>();
+            s->connectToHost(QHostAddress::LocalHost, server->port());
+            idle.push_back(std::move(s));
+        }
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return std::all_of(idle.begin(), idle.end(), [](const auto &s) {
+                    return s->state() != QAbstractSocket::ConnectingState &&
+                           s->state() != QAbstractSocket::HostLookupState;
+                });
+            },
+            30000));
+        auto api = client(*server);
+        for (int i = 0; i < 3; ++i) {
+            const HttpResult r = api->get(QStringLiteral("/api/v1/contacts?limit=1"));
+            QVERIFY2(r.status == 200, r.body.constData());
+        }
+        RawClient fresh(server->port(), certificate());
+        QVERIFY(fresh.waitForEncrypted());
+        QVERIFY(fresh.writeAll(requestBytes("GET", "/api/v1/contacts?limit=1", m_key)));
+        QCOMPARE(fresh.readResponse().status, 200);
+        idle.clear();
+        used.clear();
+        server->process().terminate();
+        QVERIFY2(server->waitForExit(), server->describe());
+    }
+
+    // ----- failed logins -----
+
+    // 40 wrong passwords at once over two server threads: exactly 10 are checked (401), the rest
+    // are refused (429) before any password check.
+    void parallelFailedLoginsStopAtTheLimit()
+    {
+        QVERIFY(!cli({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"),
+                      QStringLiteral("guess@example.com"), QStringLiteral("--name"), QStringLiteral("Guess")},
+                     "right-password-123\n")
+                     .isNull());
+        auto server = serve(0, {QStringLiteral("--set"), QStringLiteral("server/threads=2")});
+        QVERIFY2(server->start(), server->describe());
+        std::vector<std::unique_ptr<RawClient>> clients;
+        for (int i = 0; i < 40; ++i) {
+            auto c = std::make_unique<RawClient>(server->port(), certificate());
+            QVERIFY(c->waitForEncrypted());
+            clients.push_back(std::move(c));
+        }
+        const QByteArray body = "{\"email\":\"guess@example.com\",\"password\":\"wrong\"}";
+        for (auto &c : clients)
+            QVERIFY(c->writeAll("POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                "application/json\r\nContent-Length: " +
+                                QByteArray::number(body.size()) + "\r\n\r\n" + body));
+        QMap<int, int> statuses;
+        for (auto &c : clients)
+            ++statuses[c->readResponse(60000).status];
+        QCOMPARE(statuses.value(401), 10);
+        QCOMPARE(statuses.value(429), 30);
         server->process().terminate();
         QVERIFY2(server->waitForExit(), server->describe());
     }

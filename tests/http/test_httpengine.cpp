@@ -949,29 +949,101 @@ private Q_SLOTS:
 
     void maxConnections()
     {
+        // At capacity the longest-idle connection makes room for a new client.
         HttpLimits limits;
         limits.maxConnections = 2;
         auto engine = startEngine(false, echo, limits);
         QVERIFY(engine);
         Client a(engine->serverPort(), nullptr);
+        QVERIFY(a.ok());
+        QTRY_COMPARE(engine->connectionCount(), 1);
+        QTest::qWait(20);
+        Client b(engine->serverPort(), nullptr);
+        QVERIFY(b.ok());
+        QTRY_COMPARE(engine->connectionCount(), 2);
+        RawResponse r;
+        b.send(get("/b")); // b was used last: a has waited longest
+        QVERIFY(b.readResponse(r));
+        Client c(engine->serverPort(), nullptr);
+        QVERIFY(c.ok());
+        QVERIFY(a.waitClosed());
+        QCOMPARE(engine->evictedConnections(), quint64(1));
+        QCOMPARE(engine->connectionCount(), 2);
+        c.send(get("/c"));
+        QVERIFY(c.readResponse(r));
+        QCOMPARE(r.body, QByteArray("GET /c  "));
+        b.send(get("/b2"));
+        QVERIFY(b.readResponse(r));
+        QCOMPARE(r.body, QByteArray("GET /b2  "));
+    }
+
+    void maxConnectionsAllBusy()
+    {
+        // Connections waiting for their answer are never closed to make room: the new one is.
+        HttpLimits limits;
+        limits.maxConnections = 2;
+        std::vector<HttpResponder> held;
+        auto engine = startEngine(
+            false, [&](const HttpRequest &, const HttpResponder &responder) { held.push_back(responder); }, limits);
+        QVERIFY(engine);
+        Client a(engine->serverPort(), nullptr);
         Client b(engine->serverPort(), nullptr);
         QVERIFY(a.ok());
         QVERIFY(b.ok());
-        QTRY_COMPARE(engine->connectionCount(), 2);
+        a.send(get("/a"));
+        b.send(get("/b"));
+        QTRY_COMPARE(held.size(), size_t(2));
         Client c(engine->serverPort(), nullptr);
         QVERIFY(c.waitClosed());
-        QCOMPARE(engine->connectionCount(), 2);
-        a.send(get("/a"));
+        QCOMPARE(engine->evictedConnections(), quint64(0));
+        for (const HttpResponder &responder : held)
+            responder.respond(HttpResponse());
         RawResponse r;
         QVERIFY(a.readResponse(r));
         QCOMPARE(r.status, 200);
-        b.socket()->abort();
-        QTRY_COMPARE(engine->connectionCount(), 1);
-        Client d(engine->serverPort(), nullptr);
-        QVERIFY(d.ok());
-        d.send(get("/d"));
-        QVERIFY(d.readResponse(r));
-        QCOMPARE(r.body, QByteArray("GET /d  "));
+        QVERIFY(b.readResponse(r));
+        QCOMPARE(r.status, 200);
+    }
+
+    void manyIdleConnectionsDoNotLockOutANewClient()
+    {
+        // 150 keep-alive connections idle after a request and 150 that never start TLS, against a
+        // cap of 100: every new client is still answered.
+        HttpLimits limits;
+        limits.maxConnections = 100;
+        auto engine = startEngine(true, echo, limits);
+        QVERIFY(engine);
+        std::vector<std::unique_ptr<Client>> used;
+        for (int i = 0; i < 150; ++i) {
+            auto client = std::make_unique<Client>(engine->serverPort(), &m_cert);
+            QVERIFY(client->ok());
+            client->send(get("/used"));
+            RawResponse r;
+            QVERIFY(client->readResponse(r));
+            used.push_back(std::move(client));
+        }
+        std::vector<std::unique_ptr<QTcpSocket>> silent;
+        for (int i = 0; i < 150; ++i) {
+            auto s = std::make_unique<QTcpSocket>();
+            s->connectToHost(QHostAddress::LocalHost, engine->serverPort());
+            silent.push_back(std::move(s));
+            if (i % 25 == 24) // the engine is in this thread: let it accept (the listen backlog is 50)
+                QTest::qWait(20);
+        }
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            engine->evictedConnections() >= 200,
+            qPrintable(
+                QStringLiteral("%1 evicted, %2 open").arg(engine->evictedConnections()).arg(engine->connectionCount())),
+            20000);
+        QVERIFY(engine->connectionCount() <= 100);
+        for (int i = 0; i < 3; ++i) {
+            Client fresh(engine->serverPort(), &m_cert);
+            QVERIFY(fresh.ok());
+            fresh.send(get("/fresh"));
+            RawResponse r;
+            QVERIFY(fresh.readResponse(r));
+            QCOMPARE(r.status, 200);
+        }
     }
 
     void writeBacklog()

@@ -59,11 +59,15 @@ private slots:
     void ensureRenewsAnExpiringGeneratedCertificate();
     void ensureUsesConfiguredFiles();
     void handshakeOnLoopback();
+    void offersOnlyStrongCiphers_data();
+    void offersOnlyStrongCiphers();
 
 private:
     // Runs one TLS handshake against `server` and returns the client's errors (empty: it succeeded).
+    // `tweak` changes the client's configuration (protocol, ciphers).
     QList<QSslError> handshake(const QSslConfiguration &server, const QList<QSslCertificate> &clientCas,
-                               const QString &peerName, bool *encrypted);
+                               const QString &peerName, bool *encrypted,
+                               const std::function<void(QSslConfiguration &)> &tweak = {});
 };
 
 void TestTlsCertificate::initTestCase()
@@ -318,7 +322,7 @@ void TestTlsCertificate::ensureUsesConfiguredFiles()
 
 QList<QSslError> TestTlsCertificate::handshake(const QSslConfiguration &serverConf,
                                                const QList<QSslCertificate> &clientCas, const QString &peerName,
-                                               bool *encrypted)
+                                               bool *encrypted, const std::function<void(QSslConfiguration &)> &tweak)
 {
     *encrypted = false;
     QSslServer server;
@@ -336,6 +340,8 @@ QList<QSslError> TestTlsCertificate::handshake(const QSslConfiguration &serverCo
         clientConf.addCaCertificate(ca);
     clientConf.setPeerVerifyMode(QSslSocket::VerifyPeer);
     clientConf.setProtocol(QSsl::TlsV1_2OrLater);
+    if (tweak)
+        tweak(clientConf);
     client.setSslConfiguration(clientConf);
     QList<QSslError> errors;
     QObject::connect(&client, &QSslSocket::sslErrors, &client,
@@ -411,6 +417,45 @@ void TestTlsCertificate::handshakeOnLoopback()
     for (const QSslError &e : errors)
         mismatch = mismatch || e.error() == QSslError::HostNameMismatch;
     QVERIFY(mismatch);
+}
+
+void TestTlsCertificate::offersOnlyStrongCiphers_data()
+{
+    QTest::addColumn<QString>("cipher"); // the only suite the client offers (TLS 1.2)
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("ECDHE AES-128-GCM") << "ECDHE-ECDSA-AES128-GCM-SHA256" << true;
+    QTest::newRow("ECDHE AES-256-GCM") << "ECDHE-ECDSA-AES256-GCM-SHA384" << true;
+    QTest::newRow("ECDHE ChaCha20") << "ECDHE-ECDSA-CHACHA20-POLY1305" << true;
+    QTest::newRow("CBC SHA-1") << "ECDHE-ECDSA-AES128-SHA" << false;
+    QTest::newRow("CBC SHA-1 256") << "ECDHE-ECDSA-AES256-SHA" << false;
+    QTest::newRow("CBC SHA-256") << "ECDHE-ECDSA-AES128-SHA256" << false;
+}
+
+void TestTlsCertificate::offersOnlyStrongCiphers()
+{
+    QFETCH(QString, cipher);
+    QFETCH(bool, accepted);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString error;
+    QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("^Generated a self-signed TLS certificate")));
+    const auto conf = TlsCertificate::ensure(dir.path(), QString(), QString(), &error);
+    QVERIFY2(conf, qPrintable(error));
+    QVERIFY(!conf->ciphers().isEmpty());
+    for (const QSslCipher &c : conf->ciphers())
+        QVERIFY2(TlsCertificate::isStrongCipher(c.name()), qPrintable(c.name()));
+    const QSslCipher offered(cipher);
+    if (offered.isNull())
+        QSKIP("this OpenSSL does not know the suite");
+    bool encrypted = false;
+    const QList<QSslError> errors = handshake(*conf, {conf->localCertificate()}, QStringLiteral("localhost"),
+                                              &encrypted, [&offered](QSslConfiguration &c) {
+                                                  c.setProtocol(QSsl::TlsV1_2);
+                                                  c.setCiphers({offered});
+                                              });
+    QCOMPARE(encrypted, accepted);
+    if (accepted)
+        QVERIFY(errors.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestTlsCertificate)

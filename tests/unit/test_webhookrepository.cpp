@@ -33,29 +33,167 @@ private Q_SLOTS:
     void checksUrls_data()
     {
         QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("targets");
         QTest::addColumn<bool>("insecureLocal");
         QTest::addColumn<bool>("ok");
-        QTest::newRow("https") << "https://hooks.example.com/x" << false << true;
-        QTest::newRow("https ip") << "https://203.0.113.5:8443/x" << false << true;
-        QTest::newRow("http remote") << "http://hooks.example.com/x" << true << false;
-        QTest::newRow("http loopback off") << "http://127.0.0.1:9000/x" << false << false;
-        QTest::newRow("http loopback on") << "http://127.0.0.1:9000/x" << true << true;
-        QTest::newRow("http localhost on") << "http://localhost:9000/x" << true << true;
-        QTest::newRow("http ::1 on") << "http://[::1]:9000/x" << true << true;
-        QTest::newRow("metadata") << "https://169.254.169.254/latest" << false << false;
-        QTest::newRow("link-local v6") << "https://[fe80::1]/x" << false << false;
-        QTest::newRow("mapped metadata") << "https://[::ffff:169.254.169.254]/x" << false << false;
-        QTest::newRow("user info") << "https://u:p@example.com/x" << false << false;
-        QTest::newRow("relative") << "/hooks" << false << false;
-        QTest::newRow("ftp") << "ftp://example.com" << false << false;
+        QTest::newRow("https") << "https://hooks.example.com/x"
+                               << "public" << false << true;
+        QTest::newRow("https ip") << "https://203.0.113.5:8443/x"
+                                  << "public" << false << true;
+        QTest::newRow("http remote") << "http://hooks.example.com/x"
+                                     << "local" << true << false;
+        QTest::newRow("http loopback off") << "http://127.0.0.1:9000/x"
+                                           << "local" << false << false;
+        QTest::newRow("http loopback on") << "http://127.0.0.1:9000/x"
+                                          << "public" << true << true;
+        QTest::newRow("http localhost on") << "http://localhost:9000/x"
+                                           << "public" << true << true;
+        QTest::newRow("http ::1 on") << "http://[::1]:9000/x"
+                                     << "public" << true << true;
+        QTest::newRow("http 127.1 on") << "http://127.1:9000/x"
+                                       << "public" << true << true;
+        QTest::newRow("http private on") << "http://10.0.0.5/x"
+                                         << "private" << true << false;
+        QTest::newRow("metadata") << "https://169.254.169.254/latest"
+                                  << "local" << false << false;
+        QTest::newRow("metadata name") << "https://metadata.google.internal/x"
+                                       << "local" << false << false;
+        QTest::newRow("link-local v6") << "https://[fe80::1]/x"
+                                       << "local" << false << false;
+        QTest::newRow("mapped metadata") << "https://[::ffff:169.254.169.254]/x"
+                                         << "local" << false << false;
+        QTest::newRow("multicast") << "https://224.0.0.1/x"
+                                   << "local" << false << false;
+        QTest::newRow("broadcast") << "https://255.255.255.255/x"
+                                   << "local" << false << false;
+        QTest::newRow("user info") << "https://u:p@example.com/x"
+                                   << "public" << false << false;
+        QTest::newRow("relative") << "/hooks"
+                                  << "public" << false << false;
+        QTest::newRow("ftp") << "ftp://example.com"
+                             << "public" << false << false;
+        // Every way of writing this machine: refused unless loopback is allowed.
+        const char *const loopback[] = {"127.0.0.1",
+                                        "127.9.9.9",
+                                        "[::1]",
+                                        "0.0.0.0",
+                                        "0",
+                                        "2130706433",
+                                        "017700000001",
+                                        "0x7f000001",
+                                        "0x7f.1",
+                                        "127.1",
+                                        "127.0.1",
+                                        "[::ffff:127.0.0.1]",
+                                        "[::ffff:7f00:1]",
+                                        "[0:0:0:0:0:0:0:1]",
+                                        "[::]",
+                                        "[::127.0.0.1]",
+                                        "[64:ff9b::127.0.0.1]",
+                                        "[2002:7f00:1::1]",
+                                        "localhost",
+                                        "LocalHost.",
+                                        "api.localhost"};
+        for (const char *host : loopback) {
+            const QString url = QStringLiteral("https://%1:8443/h").arg(QLatin1String(host));
+            QTest::addRow("%s public", host) << url << "public" << false << false;
+            QTest::addRow("%s private", host) << url << "private" << true << false;
+            QTest::addRow("%s local", host) << url << "local" << false << true;
+        }
+        const char *const lan[] = {"10.1.2.3",   "172.16.0.1", "172.31.255.255", "192.168.1.10",
+                                   "100.64.0.1", "198.18.0.1", "[fd12::1]",      "[::ffff:10.0.0.1]",
+                                   "167772161",  "0xa000001",  "012.0.0.1",      "[fec0::1]"};
+        for (const char *host : lan) {
+            const QString url = QStringLiteral("https://%1/h").arg(QLatin1String(host));
+            QTest::addRow("%s public", host) << url << "public" << false << false;
+            QTest::addRow("%s private", host) << url << "private" << false << true;
+            QTest::addRow("%s local", host) << url << "local" << false << true;
+        }
+        // Near the edges, public
+        const char *const outside[] = {"172.32.0.1",  "172.15.255.255",    "11.0.0.1", "192.169.0.1",
+                                       "100.128.0.1", "[2001:4860::8888]", "8.8.8.8",  "1.2.3.4.example.com"};
+        for (const char *host : outside) {
+            const QString url = QStringLiteral("https://%1/h").arg(QLatin1String(host));
+            QTest::addRow("%s public", host) << url << "public" << false << true;
+        }
     }
 
     void checksUrls()
     {
         QFETCH(QString, url);
+        QFETCH(QString, targets);
         QFETCH(bool, insecureLocal);
         QFETCH(bool, ok);
-        QCOMPARE(WebhookRules::checkUrl(url, insecureLocal).isEmpty(), ok);
+        WebhookPolicy policy;
+        QVERIFY(WebhookRules::parseTargets(targets, &policy.targets));
+        policy.allowInsecureLocal = insecureLocal;
+        const QString problem = WebhookRules::checkUrl(url, policy);
+        QVERIFY2(problem.isEmpty() == ok, qPrintable(problem));
+    }
+
+    void refusalSaysNothingAboutTheTarget()
+    {
+        // One message whatever the address, the form or the port.
+        const QString a = WebhookRules::checkUrl("https://127.0.0.1:22/h");
+        QCOMPARE(a, WebhookRules::refusedTargetMessage());
+        QCOMPARE(WebhookRules::checkUrl("https://[::1]:5432/h"), a);
+        QCOMPARE(WebhookRules::checkUrl("https://10.0.0.1:6379/h"), a);
+        QCOMPARE(WebhookRules::checkUrl("https://localhost/h"), a);
+        QVERIFY(!a.contains("127") && !a.contains("22"));
+    }
+
+    void readsLiteralAddresses_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("address"); // empty: a name
+        QTest::newRow("dotted") << "192.0.2.1"
+                                << "192.0.2.1";
+        QTest::newRow("one number") << "3221225985"
+                                    << "192.0.2.1";
+        QTest::newRow("hex") << "0xc0000201"
+                             << "192.0.2.1";
+        QTest::newRow("octal") << "030000001001"
+                               << "192.0.2.1";
+        QTest::newRow("two parts") << "192.513"
+                                   << "192.0.2.1";
+        QTest::newRow("three parts") << "192.0.513"
+                                     << "192.0.2.1";
+        QTest::newRow("mixed") << "0300.0x0.02.1"
+                               << "192.0.2.1";
+        QTest::newRow("zero") << "0"
+                              << "0.0.0.0";
+        QTest::newRow("v6 bracketed") << "[2001:db8::1]"
+                                      << "2001:db8::1";
+        QTest::newRow("v6 long") << "2001:0db8:0000:0000:0000:0000:0000:0001"
+                                 << "2001:db8::1";
+        QTest::newRow("v6 mapped") << "[::ffff:192.0.2.1]"
+                                   << "192.0.2.1";
+        QTest::newRow("trailing dot") << "127.0.0.1."
+                                      << "127.0.0.1";
+        QTest::newRow("name") << "example.com"
+                              << "";
+        QTest::newRow("hex-looking name") << "cafe.example"
+                                          << "";
+        QTest::newRow("too big") << "4294967296"
+                                 << "";
+        QTest::newRow("part too big") << "256.0.0.1"
+                                      << "";
+        QTest::newRow("five parts") << "1.2.3.4.5"
+                                    << "";
+        QTest::newRow("bad octal") << "09.0.0.1"
+                                   << "";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("zone") << "[fe80::1%25eth0]"
+                              << "";
+    }
+
+    void readsLiteralAddresses()
+    {
+        QFETCH(QString, host);
+        QFETCH(QString, address);
+        const std::optional<IpAddress> a = WebhookRules::literalAddress(host);
+        QCOMPARE(a ? a->toString() : QString(), address);
     }
 
     void signsLikeOpenssl()
