@@ -21,6 +21,9 @@
 #ifdef Q_OS_UNIX
 #include <unistd.h>
 #endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 Q_LOGGING_CATEGORY(lcHttpEngine, "liaison.http.engine")
 
@@ -242,6 +245,9 @@ struct HttpEngine::Private
     {
         clock.start();
         QObject::connect(&sweepTimer, &QTimer::timeout, q, [this] { sweep(); });
+        trimTimer.setSingleShot(true);
+        trimTimer.setInterval(kTrimDelayMs);
+        QObject::connect(&trimTimer, &QTimer::timeout, q, [this] { trimHeap(); });
     }
 
     HttpEngine *q;
@@ -252,6 +258,16 @@ struct HttpEngine::Private
     QString errorString;
     std::vector<HttpConnection *> connections;
     QTimer sweepTimer;
+    // Every TLS connection takes some 60 kB of heap (OpenSSL's buffers, the socket's); glibc keeps
+    // what is freed in the thread's arena rather than giving it back, so 1,000 idle connections
+    // opened and closed left the process ~90 MB bigger for good (not a leak: it plateaus, and
+    // malloc_trim(0) brings it back to the start). After many connections closed and few left,
+    // the free heap is returned to the system once things are quiet.
+    static constexpr int kTrimAfterClosed = 256;
+    static constexpr int kTrimDelayMs = 2000;
+    QTimer trimTimer;
+    int closedSinceTrim = 0;
+    quint64 trims = 0;
     QElapsedTimer clock;
     bool shuttingDown = false;
     bool destroying = false;
@@ -358,7 +374,18 @@ struct HttpEngine::Private
         connections.erase(it);
         if (connections.empty())
             sweepTimer.stop();
+        if (++closedSinceTrim >= kTrimAfterClosed && connections.size() < size_t(kTrimAfterClosed / 4))
+            trimTimer.start(); // (re)started: runs once the closing has calmed down
         emit q->connectionCountChanged(int(connections.size()));
+    }
+
+    void trimHeap()
+    {
+        closedSinceTrim = 0;
+        ++trims;
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
     }
 
     void sweep()
@@ -1645,4 +1672,9 @@ int HttpEngine::connectionCount() const
 quint64 HttpEngine::evictedConnections() const
 {
     return d->evicted;
+}
+
+quint64 HttpEngine::heapTrims() const
+{
+    return d->trims;
 }

@@ -120,6 +120,8 @@ public:
     int connectionCount() const;
     // Idle connections closed to admit a new one at maxConnections (HttpLimits::maxConnections).
     quint64 evictedConnections() const;
+    // Times the free heap was given back to the system after many connections closed.
+    quint64 heapTrims() const;
 
 Q_SIGNALS:
     void connectionCountChanged(int count);

@@ -1046,6 +1046,29 @@ private Q_SLOTS:
         }
     }
 
+    void heapIsGivenBackAfterManyConnectionsClose()
+    {
+        auto engine = startEngine(true, echo);
+        QVERIFY(engine);
+        std::vector<std::unique_ptr<Client>> clients;
+        for (int i = 0; i < 300; ++i) {
+            auto client = std::make_unique<Client>(engine->serverPort(), &m_cert);
+            QVERIFY(client->ok());
+            clients.push_back(std::move(client));
+        }
+        QCOMPARE(engine->heapTrims(), quint64(0));
+        clients.clear();
+        QTRY_COMPARE_WITH_TIMEOUT(engine->connectionCount(), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(engine->heapTrims(), quint64(1), 10000);
+        // a few more closing do not trim again
+        Client one(engine->serverPort(), &m_cert);
+        QVERIFY(one.ok());
+        one.socket()->abort();
+        QTRY_COMPARE(engine->connectionCount(), 0);
+        QTest::qWait(2500);
+        QCOMPARE(engine->heapTrims(), quint64(1));
+    }
+
     void writeBacklog()
     {
         // big answers to pipelined requests: parsing pauses while the output is backed up
