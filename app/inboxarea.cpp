@@ -3,6 +3,8 @@
 #include "api/apierror.h"
 #include "channels/channelsender.h"
 #include "channels/outgoing.h"
+#include "contactdetailpane.h"
+#include "contactsview.h"
 #include "conversationrepository.h"
 #include "inboxcomposer.h"
 #include "inboxview.h"
@@ -76,4 +78,9 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         }
     });
     window.addArea(InboxView::tr("Inbox"), inbox);
+    QObject::connect(window.contactsView()->detailPane(), &ContactDetailPane::conversationActivated, inbox,
+                     [&window, inbox](const QString &id) {
+                         window.showArea(inbox);
+                         inbox->selectConversation(id);
+                     });
 }

@@ -5,6 +5,7 @@
 #include "eventbus.h"
 #include "ids.h"
 #include "outbox.h"
+#include "textfold.h"
 #include "timeutil.h"
 
 #include <QHash>
@@ -13,6 +14,7 @@
 #include <QMap>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -659,6 +661,33 @@ DealPage DealRepository::list(const DealQuery &query) const
     markRotten(page.items, t);
     page.total = count(query);
     return page;
+}
+
+QVector<Deal> DealRepository::search(const QString &text, int limit) const
+{
+    const QStringList wanted = TextFold::words(TextFold::fold(text));
+    limit = qBound(1, limit, 1000);
+    QVector<Deal> found;
+    const ReadTransaction snapshot;
+    // Newest changes first; every word typed must begin a word of the deal's name, its contact's
+    // name or company. Folded in C++ (Turkish i, accents), as contacts' search folds its index.
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" ORDER BY d.updated_at DESC, d.seq DESC"));
+    while (found.size() < limit && q.next()) {
+        if (!wanted.isEmpty()) {
+            const QStringList words = TextFold::words(
+                TextFold::fold(q.value(2).toString() + QLatin1Char(' ') + q.value(20).toString() + QLatin1Char(' ') +
+                               q.value(21).toString() + QLatin1Char(' ') + q.value(22).toString()));
+            const bool all = std::all_of(wanted.begin(), wanted.end(), [&words](const QString &w) {
+                return std::any_of(words.begin(), words.end(), [&w](const QString &x) { return x.startsWith(w); });
+            });
+            if (!all)
+                continue;
+        }
+        found.append(fromRow(q));
+    }
+    q.finish();
+    markRotten(found, m_clock->now());
+    return found;
 }
 
 qint64 DealRepository::count(const DealQuery &query) const

@@ -112,6 +112,10 @@ public:
 
     DealPage list(const DealQuery &query) const;
     qint64 count(const DealQuery &query) const;
+    // Deals for a picker: every word of `text` begins a word of the deal's name, its contact's name
+    // or company (case-, accent- and Turkish-i-insensitive); most recently changed first, at most
+    // `limit`. Empty text: the most recently changed.
+    QVector<Deal> search(const QString &text, int limit = 20) const;
 
     // Moves to stage (any stage of the deal's pipeline, also back from won or lost). Moving to the
     // stage the deal is in changes nothing.

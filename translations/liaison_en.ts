@@ -329,6 +329,129 @@
         <source>cancelled</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Web chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact created%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (from %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2 — %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · closes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click to open the deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal created: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 moved from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Meeting (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click to open the conversation in the inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation started on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message sent on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message received on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task created: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task done: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -692,10 +815,6 @@
     </message>
     <message>
         <source>Probability:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1635,6 +1754,17 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
+    <name>RecordPicker</name>
+    <message>
+        <source>Type a name, e-mail, phone or company</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a deal&apos;s or its contact&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RuleGroupWidget</name>
     <message>
         <source>All of these (AND)</source>
@@ -2055,10 +2185,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Contact:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2234,6 +2360,18 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assignee</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

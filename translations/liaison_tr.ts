@@ -329,6 +329,128 @@
         <source>cancelled</source>
         <translation>iptal edildi</translation>
     </message>
+    <message>
+        <source>Web chat</source>
+        <translation>Web sohbeti</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zaman çizelgesi</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Konuşmalar</translation>
+    </message>
+    <message>
+        <source>Contact created%1</source>
+        <translation>Kişi oluşturuldu%1</translation>
+    </message>
+    <message>
+        <source> (from %1)</source>
+        <translation> (kaynak: %1)</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Not: %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2 — %3</source>
+        <translation>%1 — %2 — %3</translation>
+    </message>
+    <message>
+        <source> · closes %1</source>
+        <translation> · kapanış: %1</translation>
+    </message>
+    <message>
+        <source>Double-click to open the deal</source>
+        <translation>Fırsatı açmak için çift tıklayın</translation>
+    </message>
+    <message>
+        <source>Deal created: %1</source>
+        <translation>Fırsat oluşturuldu: %1</translation>
+    </message>
+    <message>
+        <source>%1 moved from %2 to %3</source>
+        <translation>%1: %2 aşamasından %3 aşamasına taşındı</translation>
+    </message>
+    <message>
+        <source>Call (%1): %2</source>
+        <translation>Arama (%1): %2</translation>
+    </message>
+    <message>
+        <source>Meeting (%1): %2</source>
+        <translation>Toplantı (%1): %2</translation>
+    </message>
+    <message>
+        <source>E-mail (%1): %2</source>
+        <translation>E-posta (%1): %2</translation>
+    </message>
+    <message>
+        <source>Note on %1: %2</source>
+        <translation>%1 notu: %2</translation>
+    </message>
+    <message>
+        <source>Deals (%1)</source>
+        <translation>Fırsatlar (%1)</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>açık</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>beklemede</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>kapalı</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation>
+            <numerusform>%n okunmamış</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click to open the conversation in the inbox</source>
+        <translation>Konuşmayı gelen kutusunda açmak için çift tıklayın</translation>
+    </message>
+    <message>
+        <source>Conversation started on %1</source>
+        <translation>%1 üzerinden konuşma başladı</translation>
+    </message>
+    <message>
+        <source>Message sent on %1: %2</source>
+        <translation>%1 üzerinden gönderilen mesaj: %2</translation>
+    </message>
+    <message>
+        <source>Message received on %1: %2</source>
+        <translation>%1 üzerinden gelen mesaj: %2</translation>
+    </message>
+    <message>
+        <source>Conversations (%1)</source>
+        <translation>Konuşmalar (%1)</translation>
+    </message>
+    <message>
+        <source>Task created: %1</source>
+        <translation>Görev oluşturuldu: %1</translation>
+    </message>
+    <message>
+        <source>Task done: %1</source>
+        <translation>Görev tamamlandı: %1</translation>
+    </message>
+    <message>
+        <source>Tasks (%1)</source>
+        <translation>Görevler (%1)</translation>
+    </message>
+    <message>
+        <source>Notes (%1)</source>
+        <translation>Notlar (%1)</translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -694,10 +816,6 @@
     <message>
         <source>Probability:</source>
         <translation>Olasılık:</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>(yok)</translation>
     </message>
     <message>
         <source>Contact:</source>
@@ -1636,6 +1754,17 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
+    <name>RecordPicker</name>
+    <message>
+        <source>Type a name, e-mail, phone or company</source>
+        <translation>Ad, e-posta, telefon veya şirket yazın</translation>
+    </message>
+    <message>
+        <source>Type a deal&apos;s or its contact&apos;s name</source>
+        <translation>Fırsatın veya kişisinin adını yazın</translation>
+    </message>
+</context>
+<context>
     <name>RuleGroupWidget</name>
     <message>
         <source>All of these (AND)</source>
@@ -2056,10 +2185,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>Son tarih:</translation>
     </message>
     <message>
-        <source>(none)</source>
-        <translation>(yok)</translation>
-    </message>
-    <message>
         <source>Contact:</source>
         <translation>Kişi:</translation>
     </message>
@@ -2236,6 +2361,18 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Status</source>
         <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>Kişi</translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Assignee</source>
+        <translation>Atanan</translation>
     </message>
 </context>
 <context>

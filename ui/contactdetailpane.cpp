@@ -1,7 +1,10 @@
 #include "contactdetailpane.h"
 
 #include "contactrepository.h"
+#include "conversationrepository.h"
+#include "dealrepository.h"
 #include "errors.h"
+#include "pipeline.h"
 #include "taskrepository.h"
 
 #include <QDateTime>
@@ -16,7 +19,10 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 QString localTime(const QString &iso)
@@ -39,7 +45,47 @@ QString orDash(const QString &text)
 {
     return text.isEmpty() ? QStringLiteral("—") : text;
 }
+
+QListWidget *detailList(QWidget *parent, const char *name)
+{
+    auto *list = new QListWidget(parent);
+    list->setObjectName(QLatin1String(name));
+    list->setWordWrap(true);
+    list->setAlternatingRowColors(true);
+    list->setMinimumHeight(60);
+    return list;
+}
+
+QString channelName(const QString &channel)
+{
+    if (channel == QLatin1String("whatsapp"))
+        return QStringLiteral("WhatsApp");
+    if (channel == QLatin1String("instagram"))
+        return QStringLiteral("Instagram");
+    if (channel == QLatin1String("telegram"))
+        return QStringLiteral("Telegram");
+    if (channel == QLatin1String("widget"))
+        return ContactDetailPane::tr("Web chat");
+    return channel;
+}
+
+QString stageName(const QVector<Pipeline> &pipelines, const QString &pipelineId, const QString &stage)
+{
+    for (const Pipeline &p : pipelines) {
+        if (p.id == pipelineId) {
+            if (const PipelineStage *s = p.stage(stage))
+                return s->name;
+        }
+    }
+    return stage;
+}
 } // namespace
+
+void ContactDetailPane::reloadSoon()
+{
+    if (!m_id.isEmpty())
+        m_reloadTimer.start();
+}
 
 ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *parent)
     : QWidget(parent)
@@ -112,8 +158,18 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     tagsLayout->addLayout(tagRow);
     layout->addWidget(tagsBox);
 
-    auto *notesBox = new QGroupBox(tr("Notes"), page);
+    // What happened with the contact, its notes, deals, conversations and tasks: one tab each.
+    m_tabs = new QTabWidget(page);
+    m_tabs->setObjectName(QStringLiteral("detailTabs"));
+    m_tabs->setDocumentMode(true);
+    layout->addWidget(m_tabs, 1);
+
+    m_timeline = detailList(m_tabs, "timelineList");
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+
+    auto *notesBox = new QWidget(m_tabs);
     auto *notesLayout = new QVBoxLayout(notesBox);
+    notesLayout->setContentsMargins(0, 4, 0, 0);
     m_notes = new QListWidget(notesBox);
     m_notes->setObjectName(QStringLiteral("noteList"));
     m_notes->setWordWrap(true);
@@ -130,16 +186,21 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_addNote->setObjectName(QStringLiteral("addNoteButton"));
     m_addNote->setEnabled(false);
     notesLayout->addWidget(m_addNote, 0, Qt::AlignRight);
-    layout->addWidget(notesBox, 1);
+    m_tabs->addTab(notesBox, tr("Notes"));
 
-    auto *tasksBox = new QGroupBox(tr("Tasks"), page);
-    auto *tasksLayout = new QVBoxLayout(tasksBox);
-    m_taskList = new QListWidget(tasksBox);
-    m_taskList->setObjectName(QStringLiteral("contactTaskList"));
-    m_taskList->setSelectionMode(QAbstractItemView::NoSelection);
-    m_taskList->setMaximumHeight(5 * (fontMetrics().height() + 6));
-    tasksLayout->addWidget(m_taskList);
-    layout->addWidget(tasksBox);
+    m_dealList = detailList(m_tabs, "contactDealList");
+    m_tabs->addTab(m_dealList, tr("Deals"));
+    m_conversationList = detailList(m_tabs, "contactConversationList");
+    m_tabs->addTab(m_conversationList, tr("Conversations"));
+    m_taskList = detailList(m_tabs, "contactTaskList");
+    m_tabs->addTab(m_taskList, tr("Tasks"));
+    connect(m_dealList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { emit dealActivated(item->data(Qt::UserRole).toString()); });
+    connect(m_conversationList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { emit conversationActivated(item->data(Qt::UserRole).toString()); });
+    m_reloadTimer.setSingleShot(true);
+    m_reloadTimer.setInterval(150);
+    connect(&m_reloadTimer, &QTimer::timeout, this, &ContactDetailPane::reload);
 
     m_error = new QLabel(page);
     m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
@@ -232,6 +293,91 @@ void ContactDetailPane::reload()
     if (m_notes->count() > 0)
         m_notes->scrollToBottom();
 
+    struct Event
+    {
+        QString at; // ISO, UTC
+        QString text;
+    };
+    QVector<Event> timeline;
+    timeline.append(
+        {c.createdAt, tr("Contact created%1").arg(c.source.isEmpty() ? QString() : tr(" (from %1)").arg(c.source))});
+    for (const ContactNote &note : notes)
+        timeline.append({note.createdAt, tr("Note: %1").arg(note.content)});
+
+    m_dealList->clear();
+    try {
+        DealRepository deals;
+        const QVector<Pipeline> pipelines = PipelineRepository().list();
+        DealQuery dealQuery;
+        dealQuery.contactId = c.id;
+        dealQuery.limit = 200;
+        const QVector<Deal> contactDeals = deals.list(dealQuery).items;
+        for (const Deal &d : contactDeals) {
+            QString line = tr("%1 — %2 — %3")
+                               .arg(d.name, stageName(pipelines, d.pipelineId, d.stage),
+                                    QLocale().toCurrencyString(d.closedValue.value_or(d.value), d.currency));
+            if (!d.expectedCloseDate.isEmpty() && d.closedAt.isEmpty())
+                line += tr(" · closes %1")
+                            .arg(QLocale().toString(QDate::fromString(d.expectedCloseDate, Qt::ISODate),
+                                                    QLocale::ShortFormat));
+            auto *item = new QListWidgetItem(line, m_dealList);
+            item->setData(Qt::UserRole, d.id);
+            item->setToolTip(tr("Double-click to open the deal"));
+            timeline.append({d.createdAt, tr("Deal created: %1").arg(d.name)});
+            for (const DealActivity &a : deals.activities(d.id)) {
+                QString text;
+                if (a.type == QLatin1String("stage_change"))
+                    text = tr("%1 moved from %2 to %3")
+                               .arg(d.name, stageName(pipelines, d.pipelineId, a.from),
+                                    stageName(pipelines, d.pipelineId, a.to));
+                else if (a.type == QLatin1String("call"))
+                    text = tr("Call (%1): %2").arg(d.name, a.content);
+                else if (a.type == QLatin1String("meeting"))
+                    text = tr("Meeting (%1): %2").arg(d.name, a.content);
+                else if (a.type == QLatin1String("email"))
+                    text = tr("E-mail (%1): %2").arg(d.name, a.content);
+                else
+                    text = tr("Note on %1: %2").arg(d.name, a.content);
+                timeline.append({a.createdAt, text});
+            }
+        }
+        m_tabs->setTabText(m_tabs->indexOf(m_dealList), tr("Deals (%1)").arg(contactDeals.size()));
+    } catch (const std::exception &e) {
+        setError(QString::fromStdString(e.what()));
+    }
+
+    m_conversationList->clear();
+    try {
+        ConversationQuery conversationQuery;
+        conversationQuery.contactId = c.id;
+        conversationQuery.limit = 100;
+        const QVector<Conversation> conversations = ConversationRepository().list(conversationQuery).items;
+        for (const Conversation &v : conversations) {
+            QString line = channelName(v.channel) + QStringLiteral(" — ") +
+                           (v.status == QLatin1String("open")      ? tr("open")
+                            : v.status == QLatin1String("pending") ? tr("pending")
+                                                                   : tr("closed"));
+            if (v.unreadCount > 0)
+                line += QStringLiteral(" — ") + tr("%n unread", nullptr, v.unreadCount);
+            if (!v.lastMessageAt.isEmpty())
+                line += QLatin1Char('\n') + localTime(v.lastMessageAt) + QStringLiteral(": ") +
+                        v.lastMessageText.left(120).simplified();
+            auto *item = new QListWidgetItem(line, m_conversationList);
+            item->setData(Qt::UserRole, v.id);
+            item->setToolTip(tr("Double-click to open the conversation in the inbox"));
+            timeline.append({v.createdAt, tr("Conversation started on %1").arg(channelName(v.channel))});
+            if (!v.lastMessageAt.isEmpty())
+                timeline.append(
+                    {v.lastMessageAt,
+                     (v.lastMessageDirection == QLatin1String("outgoing") ? tr("Message sent on %1: %2")
+                                                                          : tr("Message received on %1: %2"))
+                         .arg(channelName(v.channel), v.lastMessageText.left(120).simplified())});
+        }
+        m_tabs->setTabText(m_tabs->indexOf(m_conversationList), tr("Conversations (%1)").arg(conversations.size()));
+    } catch (const std::exception &e) {
+        setError(QString::fromStdString(e.what()));
+    }
+
     m_taskList->clear();
     try {
         TaskQuery taskQuery;
@@ -249,10 +395,21 @@ void ContactDetailPane::reload()
                 line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
             auto *item = new QListWidgetItem(line, m_taskList);
             item->setData(Qt::UserRole, t.id);
+            timeline.append({t.createdAt, tr("Task created: %1").arg(t.title)});
+            if (!t.completedAt.isEmpty())
+                timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
         }
+        m_tabs->setTabText(m_tabs->indexOf(m_taskList), tr("Tasks (%1)").arg(m_taskList->count()));
     } catch (const std::exception &e) {
         setError(QString::fromStdString(e.what()));
     }
+    m_tabs->setTabText(m_tabs->indexOf(m_notes->parentWidget()), tr("Notes (%1)").arg(notes.size()));
+
+    // Newest first; ISO UTC times sort as text.
+    std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });
+    m_timeline->clear();
+    for (const Event &e : std::as_const(timeline).mid(0, 300))
+        new QListWidgetItem(localTime(e.at) + QStringLiteral("  ") + e.text, m_timeline);
     m_stack->setCurrentIndex(1);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
 class ContactRepository;
@@ -9,9 +10,11 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
+class QTabWidget;
 
-// The right side of the contacts view: every field of one contact, its tags (add and remove) and
-// its notes (oldest first, add one). Changes go straight to the repository, which tells the event
+// The right side of the contacts view: every field of one contact, its tags (add and remove), and
+// tabs: a timeline of everything that happened with it, its notes (oldest first, add one), its
+// deals, conversations and tasks. Changes go straight to the repository, which tells the event
 // bus; the view then refreshes the table.
 class ContactDetailPane : public QWidget
 {
@@ -23,9 +26,16 @@ public:
     void showContact(const QString &id);
     QString contactId() const { return m_id; }
 
+signals:
+    // A double-click on one of the contact's deals or conversations.
+    void dealActivated(const QString &dealId);
+    void conversationActivated(const QString &conversationId);
+
 public slots:
     // Reads the shown contact again (after a change made elsewhere).
     void reload();
+    // reload() after a short pause (coalesces a burst of changes to its deals, tasks, messages).
+    void reloadSoon();
 
 private:
     void addTags();
@@ -54,6 +64,11 @@ private:
     QListWidget *m_notes = nullptr;
     QPlainTextEdit *m_newNote = nullptr;
     QPushButton *m_addNote = nullptr;
-    QListWidget *m_taskList = nullptr; // the contact's tasks, open ones first
+    QTabWidget *m_tabs = nullptr;
+    QListWidget *m_timeline = nullptr;         // notes, deals and their activities, conversations, tasks: newest first
+    QListWidget *m_dealList = nullptr;         // the contact's deals
+    QListWidget *m_conversationList = nullptr; // its conversations, newest first
+    QListWidget *m_taskList = nullptr;         // the contact's tasks, open ones first
+    QTimer m_reloadTimer;
     QLabel *m_error = nullptr;
 };

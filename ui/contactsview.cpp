@@ -249,6 +249,9 @@ void ContactsView::onBusChanged(const QString &entity, const QString &, const QS
 {
     if (entity == QLatin1String("contact"))
         m_refreshTimer.start();
+    else if (entity == QLatin1String("deal") || entity == QLatin1String("task") ||
+             entity == QLatin1String("conversation") || entity == QLatin1String("message"))
+        m_pane->reloadSoon(); // what the shown contact's tabs list
 }
 
 void ContactsView::onCurrentRowChanged(int row)

@@ -3,6 +3,7 @@
 #include "contactrepository.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "recordpicker.h"
 #include "userrepository.h"
 
 #include <QCheckBox>
@@ -98,17 +99,7 @@ void DealEditDialog::build(const QString &pipelineId)
     m_probability->setSuffix(QStringLiteral(" %"));
     m_form->addRow(tr("Probability:"), cell(m_probability, {QStringLiteral("probability")}));
 
-    m_contact = new QComboBox(this);
-    m_contact->setObjectName(QStringLiteral("contactCombo"));
-    m_contact->addItem(tr("(none)"), QString());
-    try {
-        ContactQuery q;
-        q.limit = 1000;
-        for (const Contact &c : ContactRepository().list(q).items)
-            m_contact->addItem(c.displayName(), c.id);
-    } catch (const std::exception &) {
-        // No contacts to offer; the deal can still be saved without one.
-    }
+    m_contact = createContactPicker(this);
     m_form->addRow(tr("Contact:"), cell(m_contact, {QStringLiteral("contactId")}));
 
     m_owner = new QComboBox(this);
@@ -177,9 +168,8 @@ void DealEditDialog::onStageChosen()
 
 void DealEditDialog::setContactId(const QString &contactId)
 {
-    const int index = m_contact->findData(contactId);
-    if (index >= 0)
-        m_contact->setCurrentIndex(index);
+    const std::optional<Contact> c = contactId.isEmpty() ? std::nullopt : ContactRepository().find(contactId);
+    m_contact->setCurrent(c ? c->id : QString(), c ? c->displayName() : QString());
 }
 
 void DealEditDialog::load(const Deal &d)
@@ -190,9 +180,7 @@ void DealEditDialog::load(const Deal &d)
     m_pipeline->setCurrentIndex(qMax(0, m_pipeline->findData(d.pipelineId)));
     fillStages(d.stage);
     m_probability->setValue(d.probability);
-    if (!d.contactId.isEmpty() && m_contact->findData(d.contactId) < 0)
-        m_contact->addItem(d.contactName.isEmpty() ? d.contactId : d.contactName, d.contactId);
-    setContactId(d.contactId);
+    m_contact->setCurrent(d.contactId, d.contactName.isEmpty() ? d.contactId : d.contactName);
     if (!d.assignedTo.isEmpty() && m_owner->findData(d.assignedTo) < 0)
         m_owner->addItem(d.assignedName.isEmpty() ? d.assignedTo : d.assignedName, d.assignedTo);
     m_owner->setCurrentIndex(qMax(0, m_owner->findData(d.assignedTo)));
@@ -212,7 +200,7 @@ QJsonObject DealEditDialog::body() const
                     {QStringLiteral("pipelineId"), m_pipeline->currentData().toString()},
                     {QStringLiteral("stage"), m_stage->currentData().toString()},
                     {QStringLiteral("probability"), m_probability->value()},
-                    {QStringLiteral("contactId"), nullable(m_contact->currentData().toString())},
+                    {QStringLiteral("contactId"), nullable(m_contact->currentId())},
                     {QStringLiteral("assignedTo"), nullable(m_owner->currentData().toString())},
                     {QStringLiteral("expectedCloseDate"), nullable(closeDate)},
                     {QStringLiteral("description"), m_description->toPlainText().trimmed()}};

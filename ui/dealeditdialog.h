@@ -11,6 +11,7 @@
 class DealRepository;
 class QCheckBox;
 class QComboBox;
+class RecordPicker;
 class QDateEdit;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -64,7 +65,7 @@ private:
     QComboBox *m_pipeline = nullptr;
     QComboBox *m_stage = nullptr;
     QSpinBox *m_probability = nullptr;
-    QComboBox *m_contact = nullptr;
+    RecordPicker *m_contact = nullptr;
     QComboBox *m_owner = nullptr;
     QCheckBox *m_hasClose = nullptr;
     QDateEdit *m_closeDate = nullptr;

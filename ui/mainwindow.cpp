@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "apikeyspage.h"
+#include "contactdetailpane.h"
 #include "contactsview.h"
 #include "pipelineboard.h"
 #include "segmentspanel.h"
@@ -54,8 +55,13 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
 
     m_contacts = new ContactsView(contacts, bus, m_stack);
     addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, bus, m_stack));
-    addArea(tr("Deals"), new PipelineBoard(bus, m_stack));
+    auto *board = new PipelineBoard(bus, m_stack);
+    addArea(tr("Deals"), board);
     m_navigation->setCurrentRow(0);
+    connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
+        showArea(board);
+        board->openDeal(id);
+    });
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -100,6 +106,13 @@ int MainWindow::addArea(const QString &title, QWidget *view)
     const int index = m_stack->addWidget(view);
     m_navigation->addItem(title);
     return index;
+}
+
+void MainWindow::showArea(QWidget *view)
+{
+    const int index = m_stack->indexOf(view);
+    if (index >= 0)
+        m_navigation->setCurrentRow(index);
 }
 
 void MainWindow::setServerStatus(const QString &address, bool running, const QString &detail)

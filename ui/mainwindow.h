@@ -30,6 +30,8 @@ public:
 
     // Adds an area to the navigation; returns its index.
     int addArea(const QString &title, QWidget *view);
+    // Shows the area of this view (as a click on its name does).
+    void showArea(QWidget *view);
     ContactsView *contactsView() const { return m_contacts; }
 
     // Settings. The window owns the one Settings dialog and every page in it: a page is registered

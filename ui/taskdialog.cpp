@@ -3,6 +3,7 @@
 #include "contactrepository.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "recordpicker.h"
 #include "taskrepository.h"
 #include "userrepository.h"
 
@@ -94,30 +95,10 @@ void TaskDialog::build()
     m_dueTime->setObjectName(QStringLiteral("dueTimeEdit"));
     m_form->addRow(tr("Due date:"), cell(row({m_hasDue, m_dueDate, m_hasTime, m_dueTime}), QStringLiteral("dueDate")));
 
-    m_contact = new QComboBox(this);
-    m_contact->setObjectName(QStringLiteral("contactCombo"));
-    m_contact->addItem(tr("(none)"), QString());
-    try {
-        ContactQuery q;
-        q.limit = 1000;
-        for (const Contact &c : ContactRepository().list(q).items)
-            m_contact->addItem(c.displayName(), c.id);
-    } catch (const std::exception &) {
-        // No contacts to offer; the task can still be saved.
-    }
+    m_contact = createContactPicker(this);
     m_form->addRow(tr("Contact:"), cell(m_contact, QStringLiteral("contactId")));
 
-    m_deal = new QComboBox(this);
-    m_deal->setObjectName(QStringLiteral("dealCombo"));
-    m_deal->addItem(tr("(none)"), QString());
-    try {
-        DealQuery q;
-        q.limit = 500;
-        for (const Deal &d : DealRepository().list(q).items)
-            m_deal->addItem(d.name, d.id);
-    } catch (const std::exception &) {
-        // No deals to offer.
-    }
+    m_deal = createDealPicker(this);
     m_form->addRow(tr("Deal:"), cell(m_deal, QStringLiteral("dealId")));
 
     m_assignee = new QComboBox(this);
@@ -201,18 +182,14 @@ void TaskDialog::updateEnabled()
 
 void TaskDialog::setContactId(const QString &contactId)
 {
-    const int index = m_contact->findData(contactId);
-    if (index >= 0)
-        m_contact->setCurrentIndex(index);
+    const std::optional<Contact> c = contactId.isEmpty() ? std::nullopt : ContactRepository().find(contactId);
+    m_contact->setCurrent(c ? c->id : QString(), c ? c->displayName() : QString());
 }
 
 void TaskDialog::setDealId(const QString &dealId)
 {
-    if (!dealId.isEmpty() && m_deal->findData(dealId) < 0) {
-        const std::optional<Deal> d = DealRepository().find(dealId);
-        m_deal->addItem(d ? d->name : dealId, dealId);
-    }
-    m_deal->setCurrentIndex(qMax(0, m_deal->findData(dealId)));
+    const std::optional<Deal> d = dealId.isEmpty() ? std::nullopt : DealRepository().find(dealId);
+    m_deal->setCurrent(d ? d->id : QString(), d ? d->name : QString());
 }
 
 void TaskDialog::load(const Task &t)
@@ -231,8 +208,6 @@ void TaskDialog::load(const Task &t)
     } else {
         m_dueDate->setDate(m_tasks.today());
     }
-    if (!t.contactId.isEmpty() && m_contact->findData(t.contactId) < 0)
-        m_contact->addItem(t.contactId, t.contactId);
     setContactId(t.contactId);
     setDealId(t.dealId);
     if (!t.assignedTo.isEmpty() && m_assignee->findData(t.assignedTo) < 0)
@@ -267,9 +242,9 @@ QJsonObject TaskDialog::body() const
         const QDateTime local(m_dueDate->date(), m_dueTime->time(), m_tasks.timeZone());
         b.insert(QStringLiteral("dueDate"), TimeUtil::iso(local));
     }
-    const QString contact = m_contact->currentData().toString();
+    const QString contact = m_contact->currentId();
     b.insert(QStringLiteral("contactId"), contact.isEmpty() ? QJsonValue() : QJsonValue(contact));
-    const QString deal = m_deal->currentData().toString();
+    const QString deal = m_deal->currentId();
     b.insert(QStringLiteral("dealId"), deal.isEmpty() ? QJsonValue() : QJsonValue(deal));
     const QString assignee = m_assignee->currentData().toString();
     // Unchanged on edit: an assignment made elsewhere (PATCH /tasks/:id/assign) is kept.

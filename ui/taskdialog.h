@@ -10,6 +10,7 @@
 class TaskRepository;
 class QCheckBox;
 class QComboBox;
+class RecordPicker;
 class QDateEdit;
 class QFormLayout;
 class QLabel;
@@ -62,8 +63,8 @@ private:
     QDateEdit *m_dueDate = nullptr;
     QCheckBox *m_hasTime = nullptr;
     QTimeEdit *m_dueTime = nullptr;
-    QComboBox *m_contact = nullptr;
-    QComboBox *m_deal = nullptr;
+    RecordPicker *m_contact = nullptr;
+    RecordPicker *m_deal = nullptr;
     QComboBox *m_assignee = nullptr;
     QCheckBox *m_remind = nullptr;
     QSpinBox *m_before = nullptr;

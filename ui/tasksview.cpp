@@ -157,6 +157,9 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
         // One line per task: the due time fits its column instead of wrapping.
         table->setWordWrap(false);
         table->horizontalHeader()->setSectionResizeMode(TaskTableModel::DueColumn, QHeaderView::ResizeToContents);
+        for (int column : {TaskTableModel::ContactColumn, TaskTableModel::DealColumn, TaskTableModel::AssigneeColumn})
+            table->horizontalHeader()->resizeSection(column, column == TaskTableModel::AssigneeColumn ? 120 : 160);
+        table->setTextElideMode(Qt::ElideRight);
         table->setAlternatingRowColors(true);
         m_models << model;
         m_tables << table;

@@ -1,5 +1,9 @@
 #include "tasktablemodel.h"
 
+#include "contactrepository.h"
+#include "dealrepository.h"
+#include "userrepository.h"
+
 #include "errors.h"
 
 #include <QBrush>
@@ -103,10 +107,14 @@ void TaskTableModel::reload()
 {
     beginResetModel();
     m_items.clear();
+    m_contactNames.clear(); // renamed since: read again
+    m_dealNames.clear();
+    m_userNames.clear();
     m_total = 0;
     m_pages = 0;
     try {
         const TaskPage page = m_tasks.list(query(1));
+        resolveNames(page.items);
         m_items = page.items;
         m_total = page.total;
         m_pages = 1;
@@ -178,6 +186,12 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
             return QLocale().toString(t.dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
         return TaskTableModel::dueText(t.dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
     }
+    case ContactColumn:
+        return nameOf(m_contactNames, t.contactId);
+    case DealColumn:
+        return nameOf(m_dealNames, t.dealId);
+    case AssigneeColumn:
+        return nameOf(m_userNames, t.assignedTo);
     case PriorityColumn:
         return priorityText(t.priority);
     case TypeColumn:
@@ -197,6 +211,12 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Task");
     case DueColumn:
         return tr("Due");
+    case ContactColumn:
+        return tr("Contact");
+    case DealColumn:
+        return tr("Deal");
+    case AssigneeColumn:
+        return tr("Assignee");
     case PriorityColumn:
         return tr("Priority");
     case TypeColumn:
@@ -254,6 +274,7 @@ void TaskTableModel::fetchMore(const QModelIndex &parent)
             m_total = m_items.size();
             return;
         }
+        resolveNames(page.items);
         beginInsertRows({}, int(m_items.size()), int(m_items.size() + page.items.size() - 1));
         m_items += page.items;
         ++m_pages;
@@ -271,4 +292,29 @@ QString TaskTableModel::dueText(const QDateTime &due, const QLocale &locale)
     static const QRegularExpression seconds(QStringLiteral("[^Hhmaps]*s+"));
     time.remove(seconds);
     return locale.toString(due.date(), QLocale::ShortFormat) + QLatin1Char(' ') + locale.toString(due.time(), time);
+}
+
+void TaskTableModel::resolveNames(const QVector<Task> &tasks)
+{
+    if (m_userNames.isEmpty()) {
+        for (const User &u : UserRepository().list())
+            m_userNames.insert(u.id, u.name.isEmpty() ? u.email : u.name);
+    }
+    ContactRepository contacts;
+    DealRepository deals;
+    for (const Task &t : tasks) {
+        if (!t.contactId.isEmpty() && !m_contactNames.contains(t.contactId)) {
+            const std::optional<Contact> c = contacts.find(t.contactId);
+            m_contactNames.insert(t.contactId, c ? c->displayName() : QString());
+        }
+        if (!t.dealId.isEmpty() && !m_dealNames.contains(t.dealId)) {
+            const std::optional<Deal> d = deals.find(t.dealId);
+            m_dealNames.insert(t.dealId, d ? d->name : QString());
+        }
+    }
+}
+
+QString TaskTableModel::nameOf(const QHash<QString, QString> &names, const QString &id) const
+{
+    return id.isEmpty() ? QString() : names.value(id, id);
 }

@@ -6,6 +6,7 @@
 #include "taskrepository.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 // The tasks of one tab of the Tasks area, read from the repository page by page (fetchMore), by due
 // date. The title column carries a check box: checking it completes the task (a recurring task's
@@ -26,6 +27,9 @@ public:
     {
         TitleColumn,
         DueColumn,
+        ContactColumn,
+        DealColumn,
+        AssigneeColumn,
         PriorityColumn,
         TypeColumn,
         StatusColumn,
@@ -79,12 +83,16 @@ signals:
 
 private:
     TaskQuery query(int page) const;
+    // The names of the contacts, deals and users the tasks name (looked up once per id).
+    void resolveNames(const QVector<Task> &tasks);
+    QString nameOf(const QHash<QString, QString> &names, const QString &id) const;
 
     TaskRepository &m_tasks;
     Mode m_mode;
     QString m_contactId;
     Filter m_filter;
     QVector<Task> m_items;
+    QHash<QString, QString> m_contactNames, m_dealNames, m_userNames;
     qint64 m_total = 0;
     int m_pages = 0;
 };

@@ -10,14 +10,18 @@
 #include "contactrepository.h"
 #include "contactsview.h"
 #include "contacttablemodel.h"
+#include "conversationrepository.h"
 #include "database.h"
+#include "dealrepository.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "mainwindow.h"
+#include "taskrepository.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -25,8 +29,11 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -54,6 +61,7 @@ private slots:
     void deleteAsksForConfirmation();
     void changesFromAnotherThreadAppearAndKeepSelection();
     void detailPaneAddsAndRemovesTagsAndAddsNotes();
+    void detailPaneShowsDealsConversationsAndTimeline();
     void statusBarShowsServerStateAndWindowRenders();
     void hundredThousandContactsLoadLazily();
 
@@ -466,6 +474,80 @@ void TestContactsView::detailPaneAddsAndRemovesTagsAndAddsNotes()
     QVERIFY(noteList->item(0)->text().startsWith("Called, wants a quote")); // oldest first
     QVERIFY(noteList->item(1)->text().startsWith("Sent the quote"));
     QVERIFY(note->toPlainText().isEmpty());
+}
+
+void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
+{
+    openWindow();
+    DealRepository deals(m_bus.get());
+    QString fleetId;
+    try {
+        fleetId =
+            deals.create({{"name", "Filo kiralama"}, {"value", 120000}, {"currency", "TRY"}, {"contactId", m_ahmet}})
+                .id;
+        deals.create({{"name", "Servis sözleşmesi"},
+                      {"value", 4500},
+                      {"currency", "USD"},
+                      {"contactId", m_ahmet},
+                      {"stage", "proposal"}});
+        deals.create({{"name", "Someone else's"}, {"value", 1}, {"contactId", m_ayse}});
+        deals.moveStage(fleetId, "negotiation");
+        deals.addActivity(fleetId, "call", "Asked for three vans");
+        ConversationRepository conversations(m_bus.get());
+        const Conversation whatsapp = conversations.findOrCreate(m_ahmet, "whatsapp", "+905321112233", "whatsapp", {});
+        MessageContent text;
+        text.text = QStringLiteral("Teklif hazır mı?");
+        conversations.receive(whatsapp.id, text);
+        TaskRepository(m_bus.get()).create({{"title", "Send the offer"}, {"contactId", m_ahmet}});
+
+    } catch (const DomainError &e) {
+        QFAIL(qPrintable(e.message() + ' ' + QJsonDocument(e.details()).toJson()));
+    }
+    ContactDetailPane *pane = view()->detailPane();
+    clickRow(rowOf(m_ahmet));
+    QTabWidget *tabs = child<QTabWidget>(pane, "detailTabs");
+    QListWidget *dealList = child<QListWidget>(pane, "contactDealList");
+    QTRY_COMPARE(dealList->count(), 2);
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals (2)"));
+    const QString dealsText = dealList->item(0)->text() + '\n' + dealList->item(1)->text();
+    QVERIFY2(dealsText.contains("Filo kiralama — Negotiation"), qPrintable(dealsText)); // the stage's name, not its key
+    QVERIFY2(dealsText.contains("Servis sözleşmesi — Proposal"), qPrintable(dealsText));
+    QVERIFY(!dealsText.contains("Someone else"));
+
+    QListWidget *conversationList = child<QListWidget>(pane, "contactConversationList");
+    QCOMPARE(conversationList->count(), 1);
+    QVERIFY2(conversationList->item(0)->text().startsWith("WhatsApp — open — 1 unread"),
+             qPrintable(conversationList->item(0)->text()));
+    QVERIFY(conversationList->item(0)->text().contains("Teklif hazır mı?"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(child<QListWidget>(pane, "contactTaskList"))), QString("Tasks (1)"));
+
+    QListWidget *timeline = child<QListWidget>(pane, "timelineList");
+    QStringList lines;
+    for (int i = 0; i < timeline->count(); ++i)
+        lines << timeline->item(i)->text();
+    const QString all = lines.join('\n');
+    for (const char *expected :
+         {"Contact created", "Deal created: Filo kiralama", "Filo kiralama moved from Lead to Negotiation",
+          "Call (Filo kiralama): Asked for three vans", "Conversation started on WhatsApp",
+          "Message received on WhatsApp: Teklif hazır mı?", "Task created: Send the offer"})
+        QVERIFY2(all.contains(QString::fromUtf8(expected)), qPrintable(QString::fromUtf8(expected) + "\n" + all));
+    QVERIFY(lines.last().contains("Contact created")); // newest first
+
+    // a change elsewhere shows up without touching the contact
+    deals.create({{"name", "Third"}, {"value", 10}, {"contactId", m_ahmet}});
+    QTRY_COMPARE(dealList->count(), 3);
+
+    // a double-click on a deal opens it on the board
+    QSignalSpy opened(pane, &ContactDetailPane::dealActivated);
+    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(tabs->indexOf(dealList)).center());
+    QCOMPARE(tabs->currentWidget(), dealList);
+    QListWidgetItem *first = dealList->item(0);
+    QTest::mouseClick(dealList->viewport(), Qt::LeftButton, {}, dealList->visualItemRect(first).center());
+    QTest::mouseDClick(dealList->viewport(), Qt::LeftButton, {}, dealList->visualItemRect(first).center());
+    if (opened.isEmpty()) // styles that do not activate on a double-click: Enter does
+        QTest::keyClick(dealList, Qt::Key_Return);
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened.first().first().toString(), first->data(Qt::UserRole).toString());
 }
 
 void TestContactsView::statusBarShowsServerStateAndWindowRenders()

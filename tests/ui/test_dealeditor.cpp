@@ -118,7 +118,7 @@ private slots:
         auto *probability = dialog->findChild<QSpinBox *>("probabilitySpin");
         QCOMPARE(probability->value(), 50);
         probability->setValue(60);
-        chooseData(dialog->findChild<QComboBox *>("contactCombo"), c.id);
+        QVERIFY(pickRecord(dialog->findChild<RecordPicker *>("contactPicker"), c.firstName.left(3), c.id));
         chooseData(dialog->findChild<QComboBox *>("ownerCombo"), u.id);
         dialog->findChild<QCheckBox *>("hasCloseDateCheck")->setChecked(true);
         dialog->findChild<QDateEdit *>("closeDateEdit")->setDate(QDate(2026, 6, 30));
@@ -209,8 +209,9 @@ private slots:
         click(detail->findChild<QPushButton *>("addTaskButton"));
         TaskDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = detail->findChild<TaskDialog *>()) && dialog->isVisible());
-        QCOMPARE(dialog->findChild<QComboBox *>("dealCombo")->currentData().toString(), d.id);
-        QCOMPARE(dialog->findChild<QComboBox *>("contactCombo")->currentData().toString(), c.id);
+        QCOMPARE(dialog->findChild<RecordPicker *>("dealPicker")->currentId(), d.id);
+        QCOMPARE(dialog->findChild<RecordPicker *>("contactPicker")->currentId(), c.id);
+        QCOMPARE(dialog->findChild<RecordPicker *>("contactPicker")->lineEdit()->text(), QString("Bora"));
         dialog->findChild<QLineEdit *>("titleEdit")->setText("Call Bora");
         click(dialogButton(dialog, QDialogButtonBox::Ok));
         QTRY_COMPARE(detail->taskList()->count(), 2);

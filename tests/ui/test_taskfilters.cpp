@@ -129,8 +129,7 @@ private slots:
         TaskDialog *dialog = m_view->openDialog();
         QVERIFY(dialog);
         dialog->findChild<QLineEdit *>("titleEdit")->setText("Prepare the fleet offer");
-        auto *deal = dialog->findChild<QComboBox *>("dealCombo");
-        deal->setCurrentIndex(deal->findData(d.id));
+        QVERIFY(pickRecord(dialog->findChild<RecordPicker *>("dealPicker"), "fleet", d.id));
         auto *assignee = dialog->findChild<QComboBox *>("assigneeCombo");
         assignee->setCurrentIndex(assignee->findData(m_ali.id));
         click(dialogButton(dialog, QDialogButtonBox::Ok));
@@ -143,7 +142,7 @@ private slots:
 
         // Editing keeps both.
         auto *edit = new TaskDialog(*m_tasks, page.items.first(), m_view.get());
-        QCOMPARE(edit->findChild<QComboBox *>("dealCombo")->currentData().toString(), d.id);
+        QCOMPARE(edit->findChild<RecordPicker *>("dealPicker")->currentId(), d.id);
         QCOMPARE(edit->findChild<QComboBox *>("assigneeCombo")->currentData().toString(), m_ali.id);
         QVERIFY(!edit->body().contains("assignedTo")); // unchanged: not sent
         QCOMPARE(edit->body().value("dealId").toString(), d.id);

@@ -6,12 +6,14 @@
 
 #include "contactdetailpane.h"
 #include "contactrepository.h"
+#include "dealrepository.h"
 #include "eventbus.h"
 #include "taskdialog.h"
 #include "taskrepository.h"
 #include "tasksview.h"
 #include "tasktablemodel.h"
 #include "testsupport.h"
+#include "userrepository.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -104,6 +106,32 @@ private slots:
         QTest::keyClicks(m_view->quickAddField(), "Send offer");
         QTest::keyClick(m_view->quickAddField(), Qt::Key_Return);
         QCOMPARE(m_view->tabs()->tabText(TasksView::UpcomingTab), QString("Upcoming (1)"));
+    }
+
+    void tableNamesTheContactDealAndAssignee()
+    {
+        const Contact c =
+            ContactRepository().create({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}});
+        const Deal d = DealRepository().create({{"name", "Filo kiralama"}, {"value", 10}});
+        const User u = UserRepository().create("ali@example.com", "Ali Vural", "agent", "x");
+        m_tasks->create({{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}});
+        m_view->tabs()->setCurrentIndex(TasksView::AllTab);
+        TaskTableModel *model = m_view->model(TasksView::AllTab);
+        QTRY_COMPARE(model->rowCount(), 1);
+        QCOMPARE(model->headerData(TaskTableModel::ContactColumn, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QString("Contact"));
+        QCOMPARE(model->index(0, TaskTableModel::ContactColumn).data().toString(), QString("Nazlı Kaya"));
+        QCOMPARE(model->index(0, TaskTableModel::DealColumn).data().toString(), QString("Filo kiralama"));
+        QCOMPARE(model->index(0, TaskTableModel::AssigneeColumn).data().toString(), QString("Ali Vural"));
+        // a renamed contact shows its new name after the next change
+        ContactRepository(m_bus.get()).update(c.id, {{"lastName", "Kaya Demir"}});
+        m_tasks->create({{"title", "Another"}});
+        QTRY_COMPARE(model->rowCount(), 2);
+        bool renamed = false;
+        for (int row = 0; row < model->rowCount(); ++row)
+            renamed =
+                renamed || model->index(row, TaskTableModel::ContactColumn).data().toString() == "Nazlı Kaya Demir";
+        QVERIFY(renamed);
     }
 
     void oneClickDoneShowsNextOccurrence()
