@@ -39,10 +39,12 @@ void walk(MainWindow &window, const QString &outDir)
         log.write(text.toUtf8() + '\n');
         log.flush();
     };
-    line(QStringLiteral("window %1 %2x%3")
+    line(QStringLiteral("window %1 %2x%3 minimum %4x%5")
              .arg(window.isVisible() ? QStringLiteral("visible") : QStringLiteral("hidden"))
              .arg(window.width())
-             .arg(window.height()));
+             .arg(window.height())
+             .arg(window.minimumSizeHint().width())
+             .arg(window.minimumSizeHint().height()));
 
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
     auto *stack = window.findChild<QStackedWidget *>(QStringLiteral("areaStack"));
@@ -52,7 +54,10 @@ void walk(MainWindow &window, const QString &outDir)
         settle(400);
         const bool shown = stack && stack->currentIndex() == i && stack->currentWidget()->isVisible();
         window.grab().save(QDir(outDir).filePath(QStringLiteral("area-%1.png").arg(fileName(title))));
-        line(QStringLiteral("area %1 %2").arg(title, shown ? QStringLiteral("ok") : QStringLiteral("missing")));
+        line(QStringLiteral("area %1 %2 minimum %3x%4")
+                 .arg(title, shown ? QStringLiteral("ok") : QStringLiteral("missing"))
+                 .arg(stack->currentWidget()->minimumSizeHint().width())
+                 .arg(stack->currentWidget()->minimumSizeHint().height()));
     }
     if (navigation)
         navigation->setCurrentRow(0);

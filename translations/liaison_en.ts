@@ -452,6 +452,10 @@
         <source>Notes (%1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 started in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -675,14 +679,6 @@
 <context>
     <name>DealDetailDialog</name>
     <message>
-        <source>Write a note…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add note</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Activity</source>
         <translation type="unfinished"></translation>
     </message>
@@ -696,10 +692,6 @@
     </message>
     <message>
         <source>Stage: %1 · probability %2%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Value: %1 %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -780,6 +772,22 @@
     </message>
     <message>
         <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A note, or what was said in a call or meeting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected close: %1 (past)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -874,6 +882,54 @@
     </message>
     <message>
         <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Negotiation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Won</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sales</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -451,6 +451,10 @@
         <source>Notes (%1)</source>
         <translation>Notlar (%1)</translation>
     </message>
+    <message>
+        <source>%1 started in %2</source>
+        <translation>%1, %2 aşamasında başladı</translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -675,14 +679,6 @@
 <context>
     <name>DealDetailDialog</name>
     <message>
-        <source>Write a note…</source>
-        <translation>Bir not yazın…</translation>
-    </message>
-    <message>
-        <source>Add note</source>
-        <translation>Not ekle</translation>
-    </message>
-    <message>
         <source>Activity</source>
         <translation>Etkinlik geçmişi</translation>
     </message>
@@ -697,10 +693,6 @@
     <message>
         <source>Stage: %1 · probability %2%</source>
         <translation>Aşama: %1 · olasılık %%2</translation>
-    </message>
-    <message>
-        <source>Value: %1 %2</source>
-        <translation>Tutar: %1 %2</translation>
     </message>
     <message>
         <source>Contact: %1</source>
@@ -781,6 +773,22 @@
     <message>
         <source>Delete</source>
         <translation>Sil</translation>
+    </message>
+    <message>
+        <source>A note, or what was said in a call or meeting…</source>
+        <translation>Bir not ya da bir aramada veya toplantıda konuşulanlar…</translation>
+    </message>
+    <message>
+        <source>Add to activity</source>
+        <translation>Etkinliğe ekle</translation>
+    </message>
+    <message>
+        <source>Value: %1</source>
+        <translation>Değer: %1</translation>
+    </message>
+    <message>
+        <source>Expected close: %1 (past)</source>
+        <translation>Beklenen kapanış: %1 (geçti)</translation>
     </message>
 </context>
 <context>
@@ -875,6 +883,54 @@
     <message>
         <source>Other</source>
         <translation>Diğer</translation>
+    </message>
+    <message>
+        <source>Lead</source>
+        <translation>Aday</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>İletişim kuruldu</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>Teklif</translation>
+    </message>
+    <message>
+        <source>Negotiation</source>
+        <translation>Pazarlık</translation>
+    </message>
+    <message>
+        <source>Won</source>
+        <translation>Kazanıldı</translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation>Kaybedildi</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>Arama</translation>
+    </message>
+    <message>
+        <source>Meeting</source>
+        <translation>Toplantı</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Stage change</source>
+        <translation>Aşama değişikliği</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Sales</source>
+        <translation>Satış</translation>
     </message>
 </context>
 <context>

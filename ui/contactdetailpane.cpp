@@ -2,6 +2,7 @@
 
 #include "contactrepository.h"
 #include "conversationrepository.h"
+#include "dealdialogs.h"
 #include "dealrepository.h"
 #include "errors.h"
 #include "pipeline.h"
@@ -69,16 +70,6 @@ QString channelName(const QString &channel)
     return channel;
 }
 
-QString stageName(const QVector<Pipeline> &pipelines, const QString &pipelineId, const QString &stage)
-{
-    for (const Pipeline &p : pipelines) {
-        if (p.id == pipelineId) {
-            if (const PipelineStage *s = p.stage(stage))
-                return s->name;
-        }
-    }
-    return stage;
-}
 } // namespace
 
 void ContactDetailPane::reloadSoon()
@@ -314,7 +305,7 @@ void ContactDetailPane::reload()
         const QVector<Deal> contactDeals = deals.list(dealQuery).items;
         for (const Deal &d : contactDeals) {
             QString line = tr("%1 — %2 — %3")
-                               .arg(d.name, stageName(pipelines, d.pipelineId, d.stage),
+                               .arg(d.name, DealText::stageName(pipelines, d.pipelineId, d.stage),
                                     QLocale().toCurrencyString(d.closedValue.value_or(d.value), d.currency));
             if (!d.expectedCloseDate.isEmpty() && d.closedAt.isEmpty())
                 line += tr(" · closes %1")
@@ -326,10 +317,12 @@ void ContactDetailPane::reload()
             timeline.append({d.createdAt, tr("Deal created: %1").arg(d.name)});
             for (const DealActivity &a : deals.activities(d.id)) {
                 QString text;
-                if (a.type == QLatin1String("stage_change"))
+                if (a.type == QLatin1String("stage_change") && a.from.isEmpty())
+                    text = tr("%1 started in %2").arg(d.name, DealText::stageName(pipelines, d.pipelineId, a.to));
+                else if (a.type == QLatin1String("stage_change"))
                     text = tr("%1 moved from %2 to %3")
-                               .arg(d.name, stageName(pipelines, d.pipelineId, a.from),
-                                    stageName(pipelines, d.pipelineId, a.to));
+                               .arg(d.name, DealText::stageName(pipelines, d.pipelineId, a.from),
+                                    DealText::stageName(pipelines, d.pipelineId, a.to));
                 else if (a.type == QLatin1String("call"))
                     text = tr("Call (%1): %2").arg(d.name, a.content);
                 else if (a.type == QLatin1String("meeting"))

@@ -86,7 +86,8 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     splitter->addWidget(m_table);
     splitter->addWidget(m_pane);
     splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(1, 2);
+    m_pane->setMinimumWidth(340); // its tabs and the fields' labels
     splitter->setChildrenCollapsible(false);
 
     m_count = new QLabel(this);

@@ -3,6 +3,8 @@
 #include "dealcolumnmodel.h"
 
 #include <QApplication>
+#include <QDate>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -41,12 +43,17 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->drawText(QRect(text.left(), text.top() + line + 2, text.width(), line), Qt::AlignLeft,
                       fm.elidedText(contact.isEmpty() ? tr("No contact") : contact, Qt::ElideRight, text.width()));
     const QString owner = index.data(DealColumnModel::OwnerRole).toString();
-    const QString date = index.data(DealColumnModel::CloseDateRole).toString();
-    const QString closes = date.isEmpty() ? QString() : tr("closes %1").arg(date);
+    // The expected close in the locale's short date; red once it has passed.
+    const QDate closeDate = QDate::fromString(index.data(DealColumnModel::CloseDateRole).toString(), Qt::ISODate);
+    const QString closes =
+        closeDate.isValid() ? tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)) : QString();
+    const bool overdue = closeDate.isValid() && closeDate < QDate::currentDate();
     const int dateWidth = fm.horizontalAdvance(closes);
     painter->drawText(
         QRect(text.left(), text.top() + 2 * (line + 2), text.width() - dateWidth - 6, line), Qt::AlignLeft,
         fm.elidedText(owner.isEmpty() ? tr("Unassigned") : owner, Qt::ElideRight, text.width() - dateWidth - 6));
+    if (overdue)
+        painter->setPen(QColor(0xc0, 0x39, 0x2b));
     painter->drawText(QRect(text.left(), text.top() + 2 * (line + 2), text.width(), line), Qt::AlignRight, closes);
     painter->restore();
 }
@@ -54,5 +61,6 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
 QSize DealCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
 {
     const int line = QFontMetrics(option.font).height();
-    return {200, 3 * line + 2 * 2 + 14};
+    // Narrower than any column: the list view stretches each card to its width (no sideways scrolling).
+    return {140, 3 * line + 2 * 2 + 14};
 }

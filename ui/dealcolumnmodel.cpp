@@ -132,6 +132,7 @@ StageListView::StageListView(QString stage, QWidget *parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setUniformItemSizes(true);
     setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // cards take the column's width
     setSpacing(3);
     connect(this, &QAbstractItemView::activated, this,
             [this](const QModelIndex &index) { emit dealActivated(index.data(DealColumnModel::IdRole).toString()); });

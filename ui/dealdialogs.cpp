@@ -64,6 +64,65 @@ QString DealText::lostReason(const QString &reason)
     return QCoreApplication::translate("DealText", "Other");
 }
 
+QString DealText::stageName(const PipelineStage &stage)
+{
+    struct BuiltIn
+    {
+        const char *key;
+        const char *name;
+        const char *text;
+    };
+    static const BuiltIn builtIn[] = {
+        {"lead", "Lead", QT_TRANSLATE_NOOP("DealText", "Lead")},
+        {"contact", "Contact", QT_TRANSLATE_NOOP("DealText", "Contact")},
+        {"proposal", "Proposal", QT_TRANSLATE_NOOP("DealText", "Proposal")},
+        {"negotiation", "Negotiation", QT_TRANSLATE_NOOP("DealText", "Negotiation")},
+        {"won", "Won", QT_TRANSLATE_NOOP("DealText", "Won")},
+        {"lost", "Lost", QT_TRANSLATE_NOOP("DealText", "Lost")},
+    };
+    for (const BuiltIn &b : builtIn) {
+        if (stage.key == QLatin1String(b.key) && stage.name == QLatin1String(b.name))
+            return QCoreApplication::translate("DealText", b.text);
+    }
+    return stage.name.isEmpty() ? stage.key : stage.name;
+}
+
+QString DealText::stageName(const QVector<Pipeline> &pipelines, const QString &pipelineId, const QString &key)
+{
+    for (const Pipeline &p : pipelines) {
+        if (p.id == pipelineId) {
+            if (const PipelineStage *s = p.stage(key))
+                return stageName(*s);
+        }
+    }
+    return key;
+}
+
+QString DealText::pipelineName(const Pipeline &pipeline)
+{
+    if (pipeline.id == QLatin1String("pipeline_default") && pipeline.name == QLatin1String("Sales"))
+        return QCoreApplication::translate("DealText", "Sales");
+    return pipeline.name;
+}
+
+QString DealText::activityType(const QString &type)
+{
+    if (type == QLatin1String("call"))
+        return QCoreApplication::translate("DealText", "Call");
+    if (type == QLatin1String("meeting"))
+        return QCoreApplication::translate("DealText", "Meeting");
+    if (type == QLatin1String("email"))
+        return QCoreApplication::translate("DealText", "E-mail");
+    if (type == QLatin1String("stage_change"))
+        return QCoreApplication::translate("DealText", "Stage change");
+    return QCoreApplication::translate("DealText", "Note");
+}
+
+QStringList DealText::manualActivityTypes()
+{
+    return {QStringLiteral("note"), QStringLiteral("call"), QStringLiteral("meeting"), QStringLiteral("email")};
+}
+
 WonDialog::WonDialog(DealRepository &deals, const QString &dealId, QWidget *parent)
     : QDialog(parent)
     , m_deals(deals)
@@ -166,9 +225,13 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     m_timeline->setAlternatingRowColors(true);
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("noteEdit"));
-    m_note->setPlaceholderText(tr("Write a note…"));
+    m_note->setPlaceholderText(tr("A note, or what was said in a call or meeting…"));
     m_note->setMaximumHeight(90);
-    m_addNote = new QPushButton(tr("Add note"), this);
+    m_activityType = new QComboBox(this);
+    m_activityType->setObjectName(QStringLiteral("activityTypeCombo"));
+    for (const QString &type : DealText::manualActivityTypes())
+        m_activityType->addItem(DealText::activityType(type), type);
+    m_addNote = new QPushButton(tr("Add to activity"), this);
     m_addNote->setObjectName(QStringLiteral("addNoteButton"));
     m_tasksList = new QListWidget(this);
     m_tasksList->setObjectName(QStringLiteral("dealTaskList"));
@@ -209,6 +272,7 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     layout->addWidget(m_error);
     auto *row = new QHBoxLayout;
     row->addStretch();
+    row->addWidget(m_activityType);
     row->addWidget(m_addNote);
     layout->addLayout(row);
     layout->addWidget(close);
@@ -239,12 +303,19 @@ void DealDetailDialog::refresh()
     const QLocale locale;
     QStringList lines;
     lines << d->name;
-    lines << tr("Stage: %1 · probability %2%").arg(d->stage).arg(d->probability);
-    lines << tr("Value: %1 %2").arg(locale.toString(d->effectiveValue(), 'f', 2), d->currency);
+    const QVector<Pipeline> pipelines = PipelineRepository().list();
+    lines << tr("Stage: %1 · probability %2%")
+                 .arg(DealText::stageName(pipelines, d->pipelineId, d->stage))
+                 .arg(d->probability);
+    lines << tr("Value: %1").arg(locale.toCurrencyString(d->effectiveValue(), d->currency));
     lines << tr("Contact: %1").arg(d->contactName.isEmpty() ? tr("none") : d->contactName);
     lines << tr("Owner: %1").arg(d->assignedName.isEmpty() ? tr("unassigned") : d->assignedName);
-    if (!d->expectedCloseDate.isEmpty())
-        lines << tr("Expected close: %1").arg(d->expectedCloseDate);
+    if (!d->expectedCloseDate.isEmpty()) {
+        const QDate close = QDate::fromString(d->expectedCloseDate, Qt::ISODate);
+        const bool past = d->closedAt.isEmpty() && close < QDate::currentDate();
+        lines << (past ? tr("Expected close: %1 (past)") : tr("Expected close: %1"))
+                     .arg(locale.toString(close, QLocale::ShortFormat));
+    }
     if (!d->lostReason.isEmpty())
         lines << tr("Lost: %1 %2").arg(DealText::lostReason(d->lostReason), d->competitorName);
     if (d->isRotten)
@@ -259,9 +330,12 @@ void DealDetailDialog::refresh()
             locale.toString(QDateTime::fromString(a.createdAt, Qt::ISODateWithMs).toLocalTime(), QLocale::ShortFormat);
         QString what;
         if (a.type == QLatin1String("stage_change"))
-            what = a.from.isEmpty() ? tr("Created in %1").arg(a.to) : tr("Moved %1 → %2").arg(a.from, a.to);
+            what = a.from.isEmpty() ? tr("Created in %1").arg(DealText::stageName(pipelines, d->pipelineId, a.to))
+                                    : tr("Moved %1 → %2")
+                                          .arg(DealText::stageName(pipelines, d->pipelineId, a.from),
+                                               DealText::stageName(pipelines, d->pipelineId, a.to));
         else
-            what = a.type.at(0).toUpper() + a.type.mid(1);
+            what = DealText::activityType(a.type);
         QString text = QStringLiteral("%1 · %2").arg(when, what);
         if (!a.userName.isEmpty())
             text += QStringLiteral(" · ") + a.userName;
@@ -372,7 +446,7 @@ void DealDetailDialog::addNote()
         return;
     }
     try {
-        m_deals.addActivity(m_dealId, QStringLiteral("note"), text);
+        m_deals.addActivity(m_dealId, m_activityType->currentData().toString(), text);
         m_note->clear();
         m_error->hide();
         refresh();

@@ -2,6 +2,8 @@
 
 #include "taskrepository.h"
 
+#include "pipeline.h"
+
 #include <QDialog>
 #include <QTimeZone>
 
@@ -82,6 +84,7 @@ private:
     QListWidget *m_timeline;
     QListWidget *m_tasksList;
     QPlainTextEdit *m_note;
+    QComboBox *m_activityType; // note, call, meeting, e-mail
     QPushButton *m_addNote;
     QPushButton *m_addTask;
     QPushButton *m_edit;
@@ -92,4 +95,15 @@ private:
 namespace DealText {
 // "Price", "Competitor", … for the loss reasons of the API.
 QString lostReason(const QString &reason);
+// A stage as the window shows it: the built-in stages of the default pipeline (lead … lost) in the
+// window's language while they keep their built-in English name; a name someone gave stays as given.
+QString stageName(const PipelineStage &stage);
+// The name of stage `key` of pipeline `pipelineId` among `pipelines` (the key when unknown).
+QString stageName(const QVector<Pipeline> &pipelines, const QString &pipelineId, const QString &key);
+// The built-in pipeline in the window's language while it keeps its built-in name ("Sales").
+QString pipelineName(const Pipeline &pipeline);
+// "Note", "Call", "Meeting", "E-mail" for a deal activity's type.
+QString activityType(const QString &type);
+// The types an agent records by hand: note, call, meeting, email.
+QStringList manualActivityTypes();
 } // namespace DealText

@@ -1,6 +1,7 @@
 #include "dealeditdialog.h"
 
 #include "contactrepository.h"
+#include "dealdialogs.h"
 #include "dealrepository.h"
 #include "errors.h"
 #include "recordpicker.h"
@@ -86,7 +87,7 @@ void DealEditDialog::build(const QString &pipelineId)
         // No pipelines readable: the repository's refusal on OK says why.
     }
     for (const Pipeline &p : std::as_const(m_pipelines))
-        m_pipeline->addItem(p.name, p.id);
+        m_pipeline->addItem(DealText::pipelineName(p), p.id);
     m_pipeline->setCurrentIndex(qMax(0, m_pipeline->findData(pipelineId)));
     m_stage = new QComboBox(this);
     m_stage->setObjectName(QStringLiteral("stageCombo"));
@@ -150,7 +151,7 @@ void DealEditDialog::fillStages(const QString &select)
         if (p.id != pipelineId)
             continue;
         for (const PipelineStage &s : p.stages)
-            m_stage->addItem(s.name, s.key);
+            m_stage->addItem(DealText::stageName(s), s.key);
     }
     m_stage->setCurrentIndex(qMax(0, m_stage->findData(select)));
 }

@@ -16,6 +16,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -98,7 +99,15 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
 
-    resize(1200, 720);
+    // Most of the screen at first (the board's columns and the contact's tabs need the room),
+    // never more than a comfortable 1440 × 900.
+    QSize size(1200, 720);
+    if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+        const QRect available = screen->availableGeometry();
+        size = QSize(qBound(qMin(960, available.width()), available.width() * 9 / 10, 1440),
+                     qBound(qMin(600, available.height()), available.height() * 9 / 10, 900));
+    }
+    resize(size);
 }
 
 int MainWindow::addArea(const QString &title, QWidget *view)

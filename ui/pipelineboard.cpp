@@ -54,6 +54,9 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_summary = new QLabel(this);
     m_summary->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_summary->setObjectName(QStringLiteral("pipelineSummaryLabel"));
+    // Totals in several currencies grow long: they wrap instead of widening the window.
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(120);
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Pipeline:"), this));
     top->addWidget(m_pipelineCombo);
@@ -118,7 +121,7 @@ void PipelineBoard::reloadPipelines()
     const QVector<Pipeline> all = m_pipelines.list();
     m_pipelineCombo->clear();
     for (const Pipeline &p : all)
-        m_pipelineCombo->addItem(p.name, p.id);
+        m_pipelineCombo->addItem(DealText::pipelineName(p), p.id);
     QString target = current;
     if (target.isEmpty() || m_pipelineCombo->findData(target) < 0)
         target = all.isEmpty() ? QString() : all.first().id;
@@ -196,7 +199,7 @@ void PipelineBoard::updateHeadersAndChart()
     const PipelineSummary s = m_deals.summary(m_pipeline.id);
     for (int i = 0; i < m_headers.size() && i < m_pipeline.stages.size(); ++i) {
         m_headers[i]->setText(tr("<b>%1</b> · %2<br>%3")
-                                  .arg(m_pipeline.stages.at(i).name.toHtmlEscaped())
+                                  .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped())
                                   .arg(s.stageCounts.value(i))
                                   .arg(valuesText(s, i)));
     }
@@ -230,7 +233,7 @@ void PipelineBoard::updateHeadersAndChart()
     chart->addSeries(series);
     QStringList categories;
     for (const PipelineStage &st : std::as_const(m_pipeline.stages))
-        categories << st.name;
+        categories << DealText::stageName(st);
     auto *x = new QBarCategoryAxis(chart);
     x->append(categories);
     chart->addAxis(x, Qt::AlignBottom);

@@ -39,7 +39,7 @@ RecordPicker::RecordPicker(Search search, const QString &placeholder, QWidget *p
     m_completer->setMaxVisibleItems(12);
     m_completer->setWidget(m_edit);
     m_completer->popup()->setObjectName(QStringLiteral("pickerPopup"));
-    m_completer->popup()->setTextElideMode(Qt::ElideMiddle);
+    m_completer->popup()->setTextElideMode(Qt::ElideRight);
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
@@ -55,6 +55,7 @@ RecordPicker::RecordPicker(Search search, const QString &placeholder, QWidget *p
     connect(m_completer, qOverload<const QModelIndex &>(&QCompleter::activated), this,
             [this](const QModelIndex &index) {
                 choose(index.data(kIdRole).toString(), index.data(kTitleRole).toString());
+                m_edit->setToolTip(index.data(Qt::UserRole + 3).toString()); // which namesake it is
             });
     connect(m_edit, &QLineEdit::editingFinished, this, &RecordPicker::settle);
 }
@@ -68,8 +69,11 @@ void RecordPicker::searchNow()
 {
     m_debounce->stop();
     refill(m_search ? m_search(m_edit->text().trimmed()) : QVector<Choice>());
-    if (m_model->rowCount() > 0 && m_edit->hasFocus())
-        m_completer->complete();
+    if (m_model->rowCount() > 0 && m_edit->hasFocus()) {
+        // wider than a narrow field: the e-mail, phone and company that tell namesakes apart fit
+        const QRect under = m_edit->rect();
+        m_completer->complete(QRect(under.left(), under.top(), qMax(under.width(), 560), under.height()));
+    }
 }
 
 void RecordPicker::refill(const QVector<Choice> &choices)
@@ -80,6 +84,7 @@ void RecordPicker::refill(const QVector<Choice> &choices)
         auto *item = new QStandardItem(c.detail.isEmpty() ? c.title : c.title + QStringLiteral("  —  ") + c.detail);
         item->setData(c.id, kIdRole);
         item->setData(c.title, kTitleRole);
+        item->setData(item->text(), Qt::UserRole + 3); // shown as the field's tooltip once chosen
         item->setToolTip(item->text());
         item->setEditable(false);
         m_model->appendRow(item);
@@ -90,6 +95,7 @@ void RecordPicker::setCurrent(const QString &id, const QString &title)
 {
     m_id = id;
     m_title = id.isEmpty() ? QString() : title;
+    m_edit->setToolTip({});
     m_edit->setText(m_title);
     m_edit->setCursorPosition(0);
 }

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -171,13 +172,21 @@ private Q_SLOTS:
     void opensEveryAreaAndSettingsPage_data()
     {
         QTest::addColumn<bool>("seeded");
-        QTest::newRow("empty data directory") << false;
-        QTest::newRow("2,000 contacts") << true;
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QStringList>("areaNames");
+        const QStringList english{"Contacts", "Deals", "Tasks", "Inbox"};
+        QTest::newRow("empty data directory") << false << "C.UTF-8" << english;
+        QTest::newRow("2,000 contacts") << true << "C.UTF-8" << english;
+        // Turkish texts are longer: the window must still fit.
+        QTest::newRow("2,000 contacts, Turkish")
+            << true << "tr_TR.UTF-8" << QStringList{"Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu"};
     }
 
     void opensEveryAreaAndSettingsPage()
     {
         QFETCH(bool, seeded);
+        QFETCH(QString, locale);
+        QFETCH(QStringList, areaNames);
         QTemporaryDir dir;
         if (seeded)
             seed(dir.path());
@@ -186,6 +195,9 @@ private Q_SLOTS:
         configure(app, dir.path());
         QProcessEnvironment env = app.processEnvironment();
         env.insert(QStringLiteral("LIAISON_UI_WALK"), walkDir);
+        env.insert(QStringLiteral("LC_ALL"), locale);
+        env.insert(QStringLiteral("LANG"), locale);
+        env.insert(QStringLiteral("LANGUAGE"), locale.section(QLatin1Char('_'), 0, 0).section(QLatin1Char('.'), 0, 0));
         app.setProcessEnvironment(env);
         app.start();
         QVERIFY(app.waitForStarted(10000));
@@ -209,17 +221,26 @@ private Q_SLOTS:
         QStringList pages;
         for (const QString &line : lines) {
             QVERIFY2(!line.contains(QLatin1String("missing")), qPrintable(line));
-            if (line.startsWith(QLatin1String("area ")))
-                areas << line.section(QLatin1Char(' '), 1, -2);
+            static const QRegularExpression area(QStringLiteral("^area (.+) ok minimum (\\d+)x(\\d+)$"));
+            if (const QRegularExpressionMatch m = area.match(line); m.hasMatch()) {
+                areas << m.captured(1);
+                // no area pushes the window past a 1280-pixel screen (navigation list included)
+                QVERIFY2(m.captured(2).toInt() <= 1280 - 200, qPrintable(line));
+            }
+            if (line.startsWith(QLatin1String("window ")))
+                QVERIFY2(line.section(QLatin1Char(' '), -1).section(QLatin1Char('x'), 0, 0).toInt() <= 1280,
+                         qPrintable(line));
             if (line.startsWith(QLatin1String("settings ")))
                 pages << line.section(QLatin1Char(' '), 1, 1);
         }
-        QCOMPARE(areas, QStringList({"Contacts", "Deals", "Tasks", "Inbox"}));
+        QCOMPARE(areas, areaNames);
         for (const char *page :
              {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage", "channelsPage", "mediaPage"})
             QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
         for (const QString &area : areas) {
-            const QString shot = QDir(walkDir).filePath(QStringLiteral("area-%1.png").arg(area.toLower()));
+            const QString file =
+                QString(area).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
+            const QString shot = QDir(walkDir).filePath(QStringLiteral("area-%1.png").arg(file.toLower()));
             QVERIFY2(QImage(shot).width() > 600, qPrintable(shot));
         }
     }

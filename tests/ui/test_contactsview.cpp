@@ -31,6 +31,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -62,6 +63,7 @@ private slots:
     void changesFromAnotherThreadAppearAndKeepSelection();
     void detailPaneAddsAndRemovesTagsAndAddsNotes();
     void detailPaneShowsDealsConversationsAndTimeline();
+    void windowFitsA1280WideScreen();
     void statusBarShowsServerStateAndWindowRenders();
     void hundredThousandContactsLoadLazily();
 
@@ -548,6 +550,23 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
         QTest::keyClick(dealList, Qt::Key_Return);
     QCOMPARE(opened.size(), 1);
     QCOMPARE(opened.first().first().toString(), first->data(Qt::UserRole).toString());
+}
+
+void TestContactsView::windowFitsA1280WideScreen()
+{
+    // No area may push the window wider than a 1280-pixel screen (a laptop's), in any language.
+    openWindow();
+    auto *stack = m_window->findChild<QStackedWidget *>("areaStack");
+    QVERIFY(stack);
+    for (int i = 0; i < stack->count(); ++i) {
+        QWidget *area = stack->widget(i);
+        QVERIFY2(
+            area->minimumSizeHint().width() <= 1280 - 200,
+            qPrintable(
+                QStringLiteral("%1: %2").arg(area->metaObject()->className()).arg(area->minimumSizeHint().width())));
+    }
+    QVERIFY2(m_window->minimumSizeHint().width() <= 1280,
+             qPrintable(QString::number(m_window->minimumSizeHint().width())));
 }
 
 void TestContactsView::statusBarShowsServerStateAndWindowRenders()

@@ -225,6 +225,74 @@ private slots:
         QVERIFY(found);
     }
 
+    void stageNamesOfTheBuiltInStagesAreTranslatedOthersKept_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("built-in") << "proposal"
+                                  << "Proposal"
+                                  << "Proposal";
+        QTest::newRow("built-in contact") << "contact"
+                                          << "Contact"
+                                          << "Contact";
+        QTest::newRow("renamed built-in") << "proposal"
+                                          << "Teklif verildi"
+                                          << "Teklif verildi";
+        QTest::newRow("own stage") << "demo"
+                                   << "Demo"
+                                   << "Demo";
+        QTest::newRow("no name") << "demo"
+                                 << ""
+                                 << "demo";
+    }
+
+    void stageNamesOfTheBuiltInStagesAreTranslatedOthersKept()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, name);
+        QFETCH(QString, shown);
+        PipelineStage stage;
+        stage.key = key;
+        stage.name = name;
+        QCOMPARE(DealText::stageName(stage), shown);
+    }
+
+    void detailShowsStageNamesAndRecordsCallsAndMeetings()
+    {
+        const Deal d = DealRepository(m_bus.get())
+                           .create({{"name", "Filo"},
+                                    {"value", 1250.5},
+                                    {"currency", "TRY"},
+                                    {"stage", "proposal"},
+                                    {"expectedCloseDate", "2020-03-01"}});
+        showBoard();
+        m_board->openDeal(d.id);
+        DealDetailDialog *detail = m_board->detailDialog();
+        QVERIFY(detail);
+        const QString summary = detail->findChild<QLabel *>("dealSummaryLabel")->text();
+        QVERIFY2(summary.contains("Stage: Proposal"), qPrintable(summary)); // its name, not the key "proposal"
+        QVERIFY2(summary.contains("(past)"), qPrintable(summary));
+        QVERIFY2(!summary.contains("2020-03-01"), qPrintable(summary)); // the locale's date, not ISO
+        QVERIFY2(detail->timeline()->item(0)->text().contains("Created in Proposal"),
+                 qPrintable(detail->timeline()->item(0)->text()));
+
+        auto *type = detail->findChild<QComboBox *>("activityTypeCombo");
+        QVERIFY(type);
+        chooseData(type, "call");
+        QTest::keyClicks(detail->findChild<QPlainTextEdit *>("noteEdit"), "Wants three vans");
+        click(detail->findChild<QPushButton *>("addNoteButton"));
+        chooseData(type, "meeting");
+        QTest::keyClicks(detail->findChild<QPlainTextEdit *>("noteEdit"), "Visit on Monday");
+        click(detail->findChild<QPushButton *>("addNoteButton"));
+        const QVector<DealActivity> activities = DealRepository().activities(d.id);
+        QCOMPARE(activities.size(), 3);
+        QCOMPARE(activities.at(0).type, QString("meeting")); // newest first
+        QCOMPARE(activities.at(1).type, QString("call"));
+        QTRY_VERIFY(detail->timeline()->item(0)->text().contains("Meeting"));
+        QVERIFY(detail->timeline()->item(1)->text().contains("Call"));
+    }
+
     void deleteFromTheDetailAsksFirst()
     {
         DealRepository deals(m_bus.get());

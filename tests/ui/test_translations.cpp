@@ -296,6 +296,11 @@ void TestTranslations::percentBeforeNumberKeepsArgWorking()
     QCOMPARE(
         translator.translate("DealDetailDialog", "Stage: %1 · probability %2%").arg(QStringLiteral("Teklif")).arg(60),
         QString("Aşama: Teklif · olasılık %60"));
+    // The built-in stages and pipeline are shown in Turkish (DealText::stageName / pipelineName).
+    QCOMPARE(translator.translate("DealText", "Proposal"), QString("Teklif"));
+    QCOMPARE(translator.translate("DealText", "Lost"), QString("Kaybedildi"));
+    QCOMPARE(translator.translate("DealText", "Sales"), QString("Satış"));
+    QCOMPARE(translator.translate("DealText", "Meeting"), QString("Toplantı"));
     QCOMPARE(translator.translate("DealColumnModel", "%1\n%2 %3 · %4%")
                  .arg(QStringLiteral("Lisans"), QStringLiteral("1.000,00"), QStringLiteral("TRY"))
                  .arg(25),
