@@ -19,6 +19,7 @@
 #include "mainwindow.h"
 #include "mediacleaner.h"
 #include "mediasettings.h"
+#include "notificationcenter.h"
 #include "secretstore.h"
 #include "serverthread.h"
 #include "settingsdialog.h"
@@ -402,7 +403,20 @@ int runDesktop(int argc, char **argv, Environment &env)
     ConversationRepository conversations(&bus);
     MainWindow window(contacts, apiKeys, bus);
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
-    window.addArea(TasksView::tr("Tasks"), new TasksView(tasks, bus));
+    auto *tasksView = new TasksView(tasks, bus);
+    window.addArea(TasksView::tr("Tasks"), tasksView);
+    QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
+                     [&window](const QString &taskId, const QString &message) {
+                         window.notifications()->post(QStringLiteral("task"), taskId, TasksView::tr("Task reminder"),
+                                                      message);
+                     });
+    QObject::connect(window.notifications(), &NotificationCenter::activated, tasksView,
+                     [&window, tasksView](const QString &kind, const QString &id) {
+                         if (kind != QLatin1String("task"))
+                             return;
+                         window.showArea(tasksView);
+                         tasksView->openTask(id);
+                     });
     std::unique_ptr<ServerThread> server;
     addInboxArea(window, conversations, bus, config.channelRegistry,
                  {config.media, env.settings->dataDir(), [&config, &server] {

@@ -10,6 +10,7 @@
 #include "inboxview.h"
 #include "mainwindow.h"
 #include "media/mediaservice.h"
+#include "notificationcenter.h"
 #include "userrepository.h"
 
 #include <QLocale>
@@ -17,6 +18,24 @@
 #include <stdexcept>
 
 namespace {
+// Hands the inbox's "new message" notifications to the window's notification centre.
+class CenterNotifier : public QObject, public InboxNotifier
+{
+public:
+    CenterNotifier(NotificationCenter *center, QObject *parent)
+        : QObject(parent)
+        , m_center(center)
+    {
+    }
+    void notify(const QString &conversationId, const QString &title, const QString &text) override
+    {
+        m_center->post(QStringLiteral("conversation"), conversationId, title, text);
+    }
+
+private:
+    NotificationCenter *m_center;
+};
+
 // The refusals an agent meets, in the window's language (the API's English message otherwise).
 [[noreturn]] void rethrowForWindow(const ApiError &e)
 {
@@ -78,6 +97,17 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         }
     });
     window.addArea(InboxView::tr("Inbox"), inbox);
+    // New messages while the window is not in front: the window's notification centre.
+    auto *notifier = new CenterNotifier(window.notifications(), inbox);
+    inbox->setNotifier(notifier);
+    QObject::connect(window.notifications(), &NotificationCenter::activated, inbox,
+                     [&window, inbox](const QString &kind, const QString &id) {
+                         if (kind != QLatin1String("conversation"))
+                             return;
+                         window.showArea(inbox);
+                         inbox->reload();
+                         inbox->selectConversation(id);
+                     });
     QObject::connect(window.contactsView()->detailPane(), &ContactDetailPane::conversationActivated, inbox,
                      [&window, inbox](const QString &id) {
                          window.showArea(inbox);

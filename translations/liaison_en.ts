@@ -1672,6 +1672,36 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
+    <name>NotificationCenter</name>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark all as read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PipelineBoard</name>
     <message>
         <source>Pipeline:</source>
@@ -2335,14 +2365,6 @@ A desktop CRM with a local REST API.</source>
         <source>%1 — due %2</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Liaison</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Task reminder</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>TaskTableModel</name>
@@ -2593,11 +2615,8 @@ A desktop CRM with a local REST API.</source>
         <source>Reopened “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>TrayInboxNotifier</name>
     <message>
-        <source>Liaison</source>
+        <source>Task reminder</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

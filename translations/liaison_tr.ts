@@ -1672,6 +1672,35 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
+    <name>NotificationCenter</name>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation>
+            <numerusform>%n yeni</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No notifications</source>
+        <translation>Bildirim yok</translation>
+    </message>
+    <message>
+        <source>Notifications (%1)</source>
+        <translation>Bildirimler (%1)</translation>
+    </message>
+    <message>
+        <source>Mark all as read</source>
+        <translation>Tümünü okundu işaretle</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Temizle</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Aç</translation>
+    </message>
+</context>
+<context>
     <name>PipelineBoard</name>
     <message>
         <source>Pipeline:</source>
@@ -2335,14 +2364,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 — due %2</source>
         <translation>%1 — son tarih: %2</translation>
     </message>
-    <message>
-        <source>Liaison</source>
-        <translation>Liaison</translation>
-    </message>
-    <message>
-        <source>Task reminder</source>
-        <translation>Görev hatırlatıcısı</translation>
-    </message>
 </context>
 <context>
     <name>TaskTableModel</name>
@@ -2593,12 +2614,9 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Reopened “%1”.</source>
         <translation>“%1” yeniden açıldı.</translation>
     </message>
-</context>
-<context>
-    <name>TrayInboxNotifier</name>
     <message>
-        <source>Liaison</source>
-        <translation>Liaison</translation>
+        <source>Task reminder</source>
+        <translation>Görev hatırlatıcısı</translation>
     </message>
 </context>
 <context>

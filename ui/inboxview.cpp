@@ -28,7 +28,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStyle>
-#include <QSystemTrayIcon>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -37,29 +36,6 @@ constexpr int kIdRole = Qt::UserRole;
 constexpr int kUnreadRole = Qt::UserRole + 1;
 constexpr int kStatusRole = Qt::UserRole + 2;
 } // namespace
-
-TrayInboxNotifier::TrayInboxNotifier(QObject *parent)
-    : QObject(parent)
-{
-}
-
-void TrayInboxNotifier::notify(const QString &conversationId, const QString &title, const QString &text)
-{
-    if (!QSystemTrayIcon::isSystemTrayAvailable())
-        return;
-    if (!m_tray) {
-        m_tray = new QSystemTrayIcon(this);
-        QIcon icon = QApplication::windowIcon();
-        if (icon.isNull())
-            icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxInformation);
-        m_tray->setIcon(icon);
-        m_tray->setToolTip(tr("Liaison"));
-        m_tray->show();
-        connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] { emit activated(m_lastConversation); });
-    }
-    m_lastConversation = conversationId;
-    m_tray->showMessage(title, text, QSystemTrayIcon::Information, 8000);
-}
 
 InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
     : QWidget(parent)
@@ -421,16 +397,6 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
     connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
 
-    m_tray = std::make_unique<TrayInboxNotifier>();
-    m_notifier = m_tray.get();
-    connect(m_tray.get(), &TrayInboxNotifier::activated, this, [this](const QString &conversationId) {
-        QWidget *w = window();
-        w->show();
-        w->raise();
-        w->activateWindow();
-        reloadList();
-        selectConversation(conversationId);
-    });
     m_isActive = [this] { return window()->isActiveWindow(); };
     rebuildQuickMenu();
     reloadAssignees();

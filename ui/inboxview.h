@@ -24,33 +24,15 @@ class QLineEdit;
 class QListWidget;
 class QMenu;
 class QPushButton;
-class QSystemTrayIcon;
 class QToolButton;
 
-// Tells the agent about a new incoming message while the window is not in front. The desktop uses
-// TrayInboxNotifier; tests put a recording one in its place.
+// Tells the agent about a new incoming message while the window is not in front. The desktop hands
+// it to the window's NotificationCenter (app/inboxarea.cpp); tests put a recording one in its place.
 class InboxNotifier
 {
 public:
     virtual ~InboxNotifier() = default;
     virtual void notify(const QString &conversationId, const QString &title, const QString &text) = 0;
-};
-
-// A system-tray message (QSystemTrayIcon::showMessage); nothing where the desktop has no tray.
-class TrayInboxNotifier : public QObject, public InboxNotifier
-{
-    Q_OBJECT
-public:
-    explicit TrayInboxNotifier(QObject *parent = nullptr);
-    void notify(const QString &conversationId, const QString &title, const QString &text) override;
-
-signals:
-    // The user clicked the notification of this conversation.
-    void activated(const QString &conversationId);
-
-private:
-    QSystemTrayIcon *m_tray = nullptr;
-    QString m_lastConversation;
 };
 
 // The contact side panel of the Inbox: the conversation's contact (name, phone, e-mail, company),
@@ -170,7 +152,6 @@ private:
     Sender m_sender;
     QStringList m_quickReplies;
     std::function<void(const QStringList &)> m_saveQuickReplies;
-    std::unique_ptr<TrayInboxNotifier> m_tray;
     InboxNotifier *m_notifier = nullptr;
     std::function<bool()> m_isActive;
     QString m_userId;

@@ -3,6 +3,7 @@
 #include "apikeyspage.h"
 #include "contactdetailpane.h"
 #include "contactsview.h"
+#include "notificationcenter.h"
 #include "pipelineboard.h"
 #include "segmentspanel.h"
 #include "settingsdialog.h"
@@ -98,6 +99,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     m_serverStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
+    m_notifications = new NotificationCenter(this);
 
     // Most of the screen at first (the board's columns and the contact's tabs need the room),
     // never more than a comfortable 1440 × 900.

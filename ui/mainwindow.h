@@ -12,6 +12,7 @@
 class ApiKeyRepository;
 class ContactRepository;
 class ContactsView;
+class NotificationCenter;
 class EventBus;
 class QLabel;
 class QListWidget;
@@ -33,6 +34,8 @@ public:
     // Shows the area of this view (as a click on its name does).
     void showArea(QWidget *view);
     ContactsView *contactsView() const { return m_contacts; }
+    // Task reminders and new messages: toast, list behind the status bar's button, desktop.
+    NotificationCenter *notifications() const { return m_notifications; }
 
     // Settings. The window owns the one Settings dialog and every page in it: a page is registered
     // once with a factory, the dialog is made (with all registered pages) when Settings first opens,
@@ -78,6 +81,7 @@ private:
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_stack = nullptr;
     ContactsView *m_contacts = nullptr;
+    NotificationCenter *m_notifications = nullptr;
     QLabel *m_serverStatus = nullptr;
     QPointer<SettingsDialog> m_settings;
     QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)

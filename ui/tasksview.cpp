@@ -17,7 +17,6 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QStyle>
-#include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -47,19 +46,7 @@ void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id
     else if (!t->dueDate.isEmpty())
         due = TaskTableModel::dueText(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
     m_lastMessage = due.isEmpty() ? t->title : tr("%1 — due %2").arg(t->title, due);
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        if (!m_tray) {
-            m_tray = new QSystemTrayIcon(this);
-            QIcon icon = QApplication::windowIcon();
-            if (icon.isNull())
-                icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxInformation);
-            m_tray->setIcon(icon);
-            m_tray->setToolTip(tr("Liaison"));
-            m_tray->show();
-        }
-        m_tray->showMessage(tr("Task reminder"), m_lastMessage, QSystemTrayIcon::Information, 10000);
-    }
-    emit reminded(id, m_lastMessage);
+    emit reminded(id, m_lastMessage); // the window's NotificationCenter shows it
 }
 
 TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
@@ -360,7 +347,11 @@ void TasksView::newTask()
 
 void TasksView::editTask()
 {
-    const QString id = currentTaskId();
+    openTask(currentTaskId());
+}
+
+void TasksView::openTask(const QString &id)
+{
     if (id.isEmpty())
         return;
     std::optional<Task> t = m_tasks.find(id);

@@ -12,7 +12,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSystemTrayIcon;
 class QTabWidget;
 class QTableView;
 class TaskTableModel;
@@ -27,14 +26,13 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
 signals:
-    // For every reminder, whether or not a tray could show it.
+    // For every reminder: the title and its due time, for the window's NotificationCenter.
     void reminded(const QString &taskId, const QString &message);
 
 private:
     void onBusChanged(const QString &entity, const QString &id, const QString &change);
 
     TaskRepository &m_tasks;
-    QSystemTrayIcon *m_tray = nullptr;
     QString m_lastMessage;
 };
 
@@ -76,6 +74,8 @@ public slots:
     void quickAdd();
     void newTask();
     void editTask();
+    // Opens the task dialog of this task (a click on its reminder).
+    void openTask(const QString &id);
     void deleteTask();
     // Moves a completed or cancelled task back to pending.
     void reopenTask();

@@ -1,0 +1,138 @@
+// The window's notification centre, offscreen: a posted notification shows as a toast in the
+// window's corner and in the list behind the status bar's button with the unread count; a click on
+// the toast or on its list entry brings the window up and says which task or conversation to open;
+// text from outside stays plain; at most kMaxKept are kept.
+
+#include "uitest.h"
+
+#include "apikeyrepository.h"
+#include "contactrepository.h"
+#include "eventbus.h"
+#include "mainwindow.h"
+#include "notificationcenter.h"
+#include "testsupport.h"
+
+#include <QFrame>
+#include <QLabel>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolButton>
+
+using namespace UiTest;
+
+class TestNotificationCenter final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<MainWindow> m_window;
+
+    NotificationCenter *center() const { return m_window->notifications(); }
+
+private slots:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
+        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+        center()->setDesktopNotifications(false);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_keys.reset();
+        m_contacts.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void aNotificationShowsAsToastAndInTheList()
+    {
+        QToolButton *button = center()->button();
+        QVERIFY(!button->isEnabled()); // nothing yet
+        center()->post("task", "task_1", "Task reminder", "Call the bank — due 14:00");
+        QFrame *toast = center()->toast();
+        QVERIFY(toast->isVisible());
+        QVERIFY(m_window->rect().contains(toast->geometry())); // inside the window, in its corner
+        QVERIFY(toast->geometry().right() > m_window->width() / 2);
+        const QList<QLabel *> labels = toast->findChildren<QLabel *>();
+        QCOMPARE(labels.at(0)->text(), QString("Task reminder"));
+        QCOMPARE(labels.at(1)->text(), QString("Call the bank — due 14:00"));
+        QVERIFY(button->isEnabled());
+        QCOMPARE(button->text(), QString("1 new"));
+
+        center()->post("conversation", "conv_1", "New message from Ayşe", "Teklif hazır mı?");
+        QCOMPARE(button->text(), QString("2 new"));
+        QCOMPARE(center()->notifications().first().id, QString("conv_1")); // newest first
+        QCOMPARE(labels.at(0)->text(), QString("New message from Ayşe"));
+    }
+
+    void aClickOnTheToastOpensIt()
+    {
+        QSignalSpy activated(center(), &NotificationCenter::activated);
+        center()->post("conversation", "conv_9", "New message from Emre", "Merhaba");
+        QTest::mouseClick(center()->toast(), Qt::LeftButton);
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated.first().at(0).toString(), QString("conversation"));
+        QCOMPARE(activated.first().at(1).toString(), QString("conv_9"));
+        QVERIFY(!center()->toast()->isVisible());
+        QCOMPARE(center()->unreadCount(), 0);
+        QCOMPARE(center()->button()->text(), QString());
+    }
+
+    void theListOpensEachAndMarksAllRead()
+    {
+        center()->post("task", "task_a", "Task reminder", "A");
+        center()->post("task", "task_b", "Task reminder", "B");
+        QMenu *menu = center()->button()->menu();
+        emit menu->aboutToShow();
+        QList<QAction *> actions = menu->actions();
+        QCOMPARE(actions.size(), 2 + 1 + 2); // two entries, a separator, mark read, clear
+        QVERIFY(actions.at(0)->text().contains("B"));
+        QSignalSpy activated(center(), &NotificationCenter::activated);
+        actions.at(1)->trigger();
+        QCOMPARE(activated.first().at(1).toString(), QString("task_a"));
+        QCOMPARE(center()->unreadCount(), 1);
+        emit menu->aboutToShow();
+        menu->actions().at(3)->trigger(); // Mark all as read
+        QCOMPARE(center()->unreadCount(), 0);
+        emit menu->aboutToShow();
+        menu->actions().at(4)->trigger(); // Clear
+        QVERIFY(center()->notifications().isEmpty());
+        QVERIFY(!center()->button()->isEnabled());
+    }
+
+    void markupStaysPlainAndAmpersandsShow()
+    {
+        center()->post("conversation", "c", "New message from <h1>Big</h1>", "<img src=x> & more");
+        const QList<QLabel *> labels = center()->toast()->findChildren<QLabel *>();
+        QCOMPARE(labels.at(0)->textFormat(), Qt::PlainText);
+        QCOMPARE(labels.at(1)->textFormat(), Qt::PlainText);
+        QMenu *menu = center()->button()->menu();
+        emit menu->aboutToShow();
+        QVERIFY(menu->actions().at(0)->text().contains("&& more")); // not a mnemonic
+    }
+
+    void keepsAtMostTheNewest()
+    {
+        for (int i = 0; i < NotificationCenter::kMaxKept + 20; ++i)
+            center()->post("task", QString("task_%1").arg(i), "Task reminder", QString::number(i));
+        QCOMPARE(center()->notifications().size(), NotificationCenter::kMaxKept);
+        QCOMPARE(center()->notifications().first().id, QString("task_%1").arg(NotificationCenter::kMaxKept + 19));
+    }
+};
+
+QTEST_MAIN(TestNotificationCenter)
+#include "test_notificationcenter.moc"

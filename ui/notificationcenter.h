@@ -1,0 +1,88 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QPair>
+#include <QPointer>
+#include <QString>
+#include <QVector>
+
+class QFrame;
+class QLabel;
+class QMenu;
+class QSystemTrayIcon;
+class QTimer;
+class QToolButton;
+class QWidget;
+
+// Where the window tells the user what happened while they looked elsewhere (a task reminder, a
+// new message): one place for all of them, visible on every desktop. Each notification shows as a
+// toast in the window's corner for a few seconds, stays in the list behind the status bar's
+// notifications button (with the unread count) until cleared, and is also handed to the desktop:
+// the freedesktop notification service over D-Bus when the session has one (GNOME, KDE, …), else
+// the system tray when there is one. A click on any of them emits activated(kind, id).
+class NotificationCenter : public QObject
+{
+    Q_OBJECT
+public:
+    struct Notification
+    {
+        QString kind; // "task", "conversation"
+        QString id;   // the task's or conversation's id
+        QString title;
+        QString text;
+        QDateTime at;
+        bool read = false;
+    };
+    static constexpr int kMaxKept = 100;
+    static constexpr int kToastMs = 8000;
+
+    // window: where the toast shows and whose status bar holds the button.
+    explicit NotificationCenter(QWidget *window);
+    ~NotificationCenter() override;
+
+    void post(const QString &kind, const QString &id, const QString &title, const QString &text);
+    const QVector<Notification> &notifications() const { return m_items; } // newest first
+    int unreadCount() const;
+    void markAllRead();
+    void clear();
+
+    QToolButton *button() const { return m_button; }
+    QFrame *toast() const { return m_toast; }
+    // Whether post() hands notifications to the desktop too (off in tests).
+    void setDesktopNotifications(bool on) { m_desktop = on; }
+    // Opens the entry at `index` of notifications() as a click on it does.
+    void activate(int index);
+
+signals:
+    void activated(const QString &kind, const QString &id);
+    void changed();
+
+private slots:
+    // org.freedesktop.Notifications.ActionInvoked: the user clicked one of ours on the desktop.
+    void onDesktopAction(uint id, const QString &action);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void updateButton();
+    void showToast(const Notification &n);
+    void placeToast();
+    void rebuildMenu();
+    void toDesktop(const Notification &n);
+
+    QWidget *m_window;
+    QVector<Notification> m_items;
+    QToolButton *m_button;
+    QMenu *m_menu;
+    QFrame *m_toast;
+    QLabel *m_toastTitle;
+    QLabel *m_toastText;
+    QTimer *m_toastTimer;
+    int m_toastIndex = -1;
+    QSystemTrayIcon *m_tray = nullptr;
+    bool m_desktop = true;
+    QHash<uint, QPair<QString, QString>> m_desktopIds; // D-Bus notification id -> (kind, id)
+};
