@@ -36,6 +36,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QLoggingCategory>
@@ -389,6 +390,11 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
 int runDesktop(int argc, char **argv, Environment &env)
 {
     QApplication app(argc, argv);
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 256})
+        icon.addFile(QStringLiteral(":/icons/liaison-%1.png").arg(size), QSize(size, size));
+    app.setWindowIcon(icon);
+    app.setDesktopFileName(QStringLiteral("liaison"));
     loadTranslations(app);
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);

@@ -46,6 +46,10 @@ void walk(MainWindow &window, const QString &outDir)
              .arg(window.minimumSizeHint().width())
              .arg(window.minimumSizeHint().height()));
 
+    line(QStringLiteral("icon %1").arg(QApplication::windowIcon().availableSizes().contains(QSize(32, 32))
+                                           ? QStringLiteral("ok")
+                                           : QStringLiteral("missing")));
+
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
     auto *stack = window.findChild<QStackedWidget *>(QStringLiteral("areaStack"));
     for (int i = 0; navigation && i < navigation->count(); ++i) {

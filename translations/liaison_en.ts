@@ -958,10 +958,6 @@
         </translation>
     </message>
     <message>
-        <source>📎</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Attach a file (or drop one onto the conversation)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1026,10 +1022,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>📎 %1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose a template</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1072,6 +1064,14 @@
     </message>
     <message>
         <source>Fill in every placeholder of the template: {{%1}} is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attachment: %1 · %2 · %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1317,6 +1317,10 @@
     </message>
     <message>
         <source>New message from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once a channel is set up in Settings → Channels.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2617,6 +2621,22 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Task reminder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing due today. Type a task in the line above and press Enter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No overdue tasks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing coming up. Tasks with a later due date show here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -957,10 +957,6 @@
         </translation>
     </message>
     <message>
-        <source>📎</source>
-        <translation>📎</translation>
-    </message>
-    <message>
         <source>Attach a file (or drop one onto the conversation)</source>
         <translation>Dosya ekleyin (veya dosyayı konuşmanın üzerine bırakın)</translation>
     </message>
@@ -1025,10 +1021,6 @@
         <translation>ses</translation>
     </message>
     <message>
-        <source>📎 %1 · %2 · %3</source>
-        <translation>📎 %1 · %2 · %3</translation>
-    </message>
-    <message>
         <source>Choose a template</source>
         <translation>Bir şablon seçin</translation>
     </message>
@@ -1073,6 +1065,14 @@
     <message>
         <source>Fill in every placeholder of the template: {{%1}} is empty</source>
         <translation>Şablonun tüm yer tutucularını doldurun: {{%1}} boş</translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation>Ekle…</translation>
+    </message>
+    <message>
+        <source>Attachment: %1 · %2 · %3</source>
+        <translation>Ek: %1 · %2 · %3</translation>
     </message>
 </context>
 <context>
@@ -1317,6 +1317,10 @@
     <message>
         <source>New message from %1</source>
         <translation>Yeni mesaj: %1</translation>
+    </message>
+    <message>
+        <source>No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once a channel is set up in Settings → Channels.</source>
+        <translation>Burada konuşma yok. WhatsApp, Telegram, Instagram ve web widget mesajları, Ayarlar → Kanallar bölümünde bir kanal kurulduğunda buraya gelir.</translation>
     </message>
 </context>
 <context>
@@ -2617,6 +2621,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Task reminder</source>
         <translation>Görev hatırlatıcısı</translation>
+    </message>
+    <message>
+        <source>Nothing due today. Type a task in the line above and press Enter.</source>
+        <translation>Bugün için görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın.</translation>
+    </message>
+    <message>
+        <source>No overdue tasks.</source>
+        <translation>Gecikmiş görev yok.</translation>
+    </message>
+    <message>
+        <source>Nothing coming up. Tasks with a later due date show here.</source>
+        <translation>Yaklaşan görev yok. Son tarihi daha ileride olan görevler burada görünür.</translation>
+    </message>
+    <message>
+        <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
+        <translation>Henüz görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın ya da Yeni… düğmesine tıklayın.</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QMimeDatabase>
 #include <QPushButton>
+#include <QStyle>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -46,7 +47,10 @@ InboxComposer::InboxComposer(QWidget *parent)
     setObjectName(QStringLiteral("inboxComposer"));
     m_attachButton = new QToolButton(this);
     m_attachButton->setObjectName(QStringLiteral("attachButton"));
-    m_attachButton->setText(tr("📎"));
+    // A word and a standard icon: the paper-clip emoji is missing from common fonts (an empty box).
+    m_attachButton->setText(tr("Attach…"));
+    m_attachButton->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
+    m_attachButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_attachButton->setToolTip(tr("Attach a file (or drop one onto the conversation)"));
     m_attachButton->setAccessibleName(tr("Attach a file"));
     m_templateButton = new QPushButton(tr("Template…"), this);
@@ -217,7 +221,7 @@ bool InboxComposer::attachFile(const QString &path)
     else if (kind == QLatin1String("audio"))
         kindName = tr("audio");
     m_attachmentLabel->setText(
-        tr("📎 %1 · %2 · %3").arg(info.fileName(), locale.formattedDataSize(info.size()), kindName));
+        tr("Attachment: %1 · %2 · %3").arg(info.fileName(), locale.formattedDataSize(info.size()), kindName));
     m_attachmentLabel->setToolTip(m_filePath);
     m_attachmentRow->show();
     emit errorCleared();

@@ -4,6 +4,7 @@
 #include "contactrepository.h"
 #include "dealdialogs.h"
 #include "dealrepository.h"
+#include "emptyhint.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "inboxcomposer.h"
@@ -258,6 +259,8 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_unreadBadge->hide();
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("conversationList"));
+    installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
+                                "widget arrive here once a channel is set up in Settings → Channels."));
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);

@@ -1,5 +1,6 @@
 #include "tasksview.h"
 
+#include "emptyhint.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "messageboxes.h"
@@ -150,6 +151,13 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
         table->setAlternatingRowColors(true);
         m_models << model;
         m_tables << table;
+        const char *const hints[] = {
+            QT_TR_NOOP("Nothing due today. Type a task in the line above and press Enter."),
+            QT_TR_NOOP("No overdue tasks."),
+            QT_TR_NOOP("Nothing coming up. Tasks with a later due date show here."),
+            QT_TR_NOOP("No tasks yet. Type one in the line above and press Enter, or click New…"),
+        };
+        installEmptyHint(table, tr(hints[i]));
         m_tabs->addTab(table, QString());
         connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
         connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });

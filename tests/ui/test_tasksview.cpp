@@ -89,6 +89,18 @@ private slots:
         m_db.reset();
     }
 
+    void anEmptyTabSaysHowToFillIt()
+    {
+        auto *table = m_view->findChild<QTableView *>("tasksTable0");
+        QLabel *hint = table->viewport()->findChild<QLabel *>("emptyHint");
+        QVERIFY(hint);
+        QTRY_VERIFY(hint->isVisible());
+        QVERIFY(hint->text().contains("press Enter"));
+        m_view->quickAddField()->setText("Call Ayşe");
+        QTest::keyClick(m_view->quickAddField(), Qt::Key_Return);
+        QTRY_VERIFY(!hint->isVisible());
+    }
+
     void quickAddCreatesTaskDueTodayAndCounts()
     {
         QCOMPARE(m_view->tabs()->tabText(TasksView::TodayTab), QString("Today (0)"));
