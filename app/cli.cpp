@@ -30,6 +30,7 @@
 #include "unixsignals.h"
 #include "userrepository.h"
 #include "webhooks/webhookdispatcher.h"
+#include "windowstate.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -431,6 +432,8 @@ int runDesktop(int argc, char **argv, Environment &env)
                                                                    : QString();
                   }});
     applyDesktopSettings(window, *env.settings);
+    // The arrangement the user left: size, splitters, columns (DATA/window.ini).
+    (new WindowState(&window, QDir(env.settings->dataDir()).filePath(QStringLiteral("window.ini"))))->restore();
     window.show();
     if (configured) {
         server = std::make_unique<ServerThread>(config, &bus);

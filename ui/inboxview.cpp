@@ -356,6 +356,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_contactPanel->setMinimumWidth(200);
 
     auto *splitter = new QSplitter(this);
+    splitter->setObjectName(QStringLiteral("inboxSplitter"));
     splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->addWidget(m_contactPanel);

@@ -88,6 +88,7 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_chart->setMaximumHeight(260);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("boardSplitter"));
     splitter->addWidget(scroll);
     splitter->addWidget(m_chart);
     splitter->setStretchFactor(0, 4);

@@ -1,0 +1,126 @@
+// The window keeps how the user arranged it: its size, the splitters and the table columns come
+// back in a new window from the INI file, and a table whose columns changed keeps its defaults.
+
+#include "uitest.h"
+
+#include "apikeyrepository.h"
+#include "contactrepository.h"
+#include "eventbus.h"
+#include "mainwindow.h"
+#include "testsupport.h"
+#include "windowstate.h"
+
+#include <QHeaderView>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestWindowState final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<ApiKeyRepository> m_keys;
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<MainWindow> window()
+    {
+        auto w = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+        return w;
+    }
+
+private slots:
+    void init()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
+        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+    }
+
+    void cleanup()
+    {
+        m_keys.reset();
+        m_contacts.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void theArrangementComesBack()
+    {
+        const QString ini = m_dir.filePath("window.ini");
+        QList<int> sizes;
+        int emailWidth = 0;
+        {
+            auto w = window();
+            auto *state = new WindowState(w.get(), ini);
+            state->restore(); // nothing saved yet: defaults
+            w->resize(1100, 700);
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+            auto *splitter = w->findChild<QSplitter *>("contactsSplitter");
+            QVERIFY(splitter);
+            const int total = splitter->sizes().at(0) + splitter->sizes().at(1);
+            splitter->setSizes({total - 400, 400});
+            sizes = splitter->sizes();
+            QHeaderView *header = w->findChild<QTableView *>("contactsTable")->horizontalHeader();
+            header->resizeSection(1, 260);
+            emailWidth = header->sectionSize(1);
+            w->close(); // saves
+        }
+        QVERIFY(QSettings(ini, QSettings::IniFormat).contains("window/geometry"));
+        auto w = window();
+        auto *state = new WindowState(w.get(), ini);
+        state->restore();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QCOMPARE(w->size(), QSize(1100, 700));
+        QCOMPARE(w->findChild<QSplitter *>("contactsSplitter")->sizes(), sizes);
+        QCOMPARE(w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(1), emailWidth);
+    }
+
+    void aTableWhoseColumnsChangedKeepsItsDefaults()
+    {
+        const QString ini = m_dir.filePath("changed.ini");
+        {
+            auto w = window();
+            WindowState(w.get(), ini).save();
+        }
+        QSettings file(ini, QSettings::IniFormat);
+        const QStringList keys = file.allKeys().filter(QRegularExpression("contactsTable/columns$"));
+        QCOMPARE(keys.size(), 1);
+        const QString key = keys.first();
+        file.setValue(key, 99); // as if saved by a version with other columns
+        file.setValue(QString(key).replace("/columns", "/state"), QByteArray("garbage"));
+        file.sync();
+        auto w = window();
+        const int before = w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(0);
+        WindowState(w.get(), ini).restore();
+        QCOMPARE(w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(0), before);
+    }
+
+    void anotherVersionsFileIsIgnored()
+    {
+        const QString ini = m_dir.filePath("old.ini");
+        {
+            QSettings file(ini, QSettings::IniFormat);
+            file.setValue("version", 0);
+            file.setValue("window/geometry", QByteArray("not a geometry"));
+        }
+        auto w = window();
+        const QSize before = w->size();
+        WindowState(w.get(), ini).restore();
+        QCOMPARE(w->size(), before);
+    }
+};
+
+QTEST_MAIN(TestWindowState)
+#include "test_windowstate.moc"
