@@ -675,11 +675,19 @@ void InboxView::onBusChanged(const QString &entity, const QString &id, const QSt
 
 void InboxView::announceIfIncoming(const QString &messageId)
 {
-    if (!m_notifier || (m_isActive && m_isActive()))
+    const bool active = !m_isActive || m_isActive();
+    if (m_currentId.isEmpty() && (!m_notifier || active))
         return;
     try {
         const std::optional<Message> m = m_conversations.findMessage(messageId);
         if (!m || m->direction != QLatin1String("incoming"))
+            return;
+        // The agent has this conversation open in front of them: they read it as it arrives.
+        if (m->conversationId == m_currentId && isVisible() && active) {
+            m_conversations.markRead(m_currentId);
+            return;
+        }
+        if (!m_notifier || active)
             return;
         const std::optional<Conversation> v = m_conversations.find(m->conversationId);
         const QString name = v && !v->contactName().isEmpty() ? v->contactName() : tr("(no name)");

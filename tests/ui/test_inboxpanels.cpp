@@ -210,6 +210,24 @@ private Q_SLOTS:
         QCOMPARE(notifier.calls.size(), 1);
     }
 
+    void theOpenConversationDoesNotTurnUnread()
+    {
+        bool active = true;
+        m_view->setActiveCheck([&active] { return active; });
+        QVERIFY(m_view->selectConversation(m_bobConv));
+        QTRY_COMPARE(m_repo->get(m_bobConv).unreadCount, 0);
+        m_repo->receive(m_bobConv, text("Are you there?"));
+        QCOMPARE(m_repo->get(m_bobConv).unreadCount, 0); // read as it arrived
+        // another conversation still counts
+        m_repo->receive(m_ayseConv, text("Hi"));
+        QVERIFY(m_repo->get(m_ayseConv).unreadCount > 0);
+        // the window in the background: the agent has not seen it
+        active = false;
+        m_repo->receive(m_bobConv, text("Hello?"));
+        QCOMPARE(m_repo->get(m_bobConv).unreadCount, 1);
+        m_view->setActiveCheck({});
+    }
+
     void quickRepliesInsertWithSlashAndAreEdited()
     {
         QStringList saved;
