@@ -8,6 +8,7 @@
 #include "channels/channeldispatcher.h"
 #include "channels/telegrampoller.h"
 #include "channelssettings.h"
+#include "contact.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
 #include "database.h"
@@ -41,6 +42,7 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QSslSocket>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -216,6 +218,16 @@ struct Environment
                 return false;
             }
         }
+        // contacts/defaultCallingCode: phone numbers without "+" are national numbers of that country.
+        const QString callingCode = settings->value(QStringLiteral("contacts/defaultCallingCode")).toString().trimmed();
+        static const QRegularExpression validCode(QStringLiteral("^[1-9][0-9]{0,2}$"));
+        if (!callingCode.isEmpty() && !validCode.match(callingCode).hasMatch()) {
+            err(QStringLiteral("setting contacts/defaultCallingCode: '%1' is not a country calling code (1 to 3 "
+                               "digits, e.g. 90)")
+                    .arg(callingCode));
+            return false;
+        }
+        ContactRules::setDefaultCallingCode(callingCode);
         Database::setPath(settings->databasePath());
         try {
             Database::migrate();

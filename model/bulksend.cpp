@@ -64,7 +64,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
         QSet<QString> seen;
         for (const QString &raw : r.recipients) {
             QString recipient = raw.trimmed();
-            QVariant error(QMetaType(QMetaType::QString));
+            QVariant error{QMetaType(QMetaType::QString)}; // braces: not a function declaration
             if (isPhoneChannel(r.channel)) {
                 const QString e164 = ContactRules::toE164(recipient);
                 if (e164.isEmpty())

@@ -7,6 +7,8 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 
+#include <cmath>
+
 namespace {
 using Json::nullable;
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
@@ -109,11 +111,38 @@ bool ContactRules::isValidEmail(const QString &email)
     return email.size() <= 254 && re.match(email).hasMatch() && !email.contains(QLatin1String(".."));
 }
 
+namespace {
+QString &callingCode()
+{
+    static QString code;
+    return code;
+}
+} // namespace
+
+void ContactRules::setDefaultCallingCode(const QString &digits)
+{
+    callingCode() = digits;
+}
+
+QString ContactRules::defaultCallingCode()
+{
+    return callingCode();
+}
+
 QString ContactRules::toE164(const QString &phone)
 {
-    const QString p = phone.trimmed();
-    if (!p.startsWith(QLatin1Char('+')))
-        return {};
+    QString p = phone.trimmed();
+    if (!p.startsWith(QLatin1Char('+'))) {
+        const QString code = callingCode();
+        static const QRegularExpression separators(QStringLiteral("[ ().-]"));
+        p.remove(separators);
+        if (code.isEmpty() || p.isEmpty() || !p.at(0).isDigit())
+            return {};
+        if (p.startsWith(QLatin1String("00")))
+            p = QLatin1Char('+') + p.mid(2); // the international prefix
+        else
+            p = QLatin1Char('+') + code + (p.startsWith(QLatin1Char('0')) ? p.mid(1) : p); // the trunk 0
+    }
     QString digits;
     for (int i = 1; i < p.size(); ++i) {
         const QChar c = p.at(i);
@@ -162,10 +191,15 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     if (c.email && !c.email->isEmpty() && !isValidEmail(*c.email))
         r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
     c.phone = r.string("phone", 40);
+    if (c.phone && !c.phone->isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')) &&
+        !toE164(*c.phone).isEmpty())
+        c.phone = toE164(*c.phone); // a national number: kept in its international form
     if (c.phone && !c.phone->isEmpty() && toE164(*c.phone).isEmpty()) {
         r.fail(QStringLiteral("phone"), c.phone->startsWith(QLatin1Char('+'))
                                             ? QStringLiteral("must be an international number: + and 7 to 15 digits")
-                                            : QStringLiteral("must be in international format with a leading +"));
+                                        : defaultCallingCode().isEmpty()
+                                            ? QStringLiteral("must be in international format with a leading +")
+                                            : QStringLiteral("is not a valid phone number"));
     }
 
     if (body.contains(QLatin1String("address"))) {
@@ -227,7 +261,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         const double d = v.toDouble(-1);
         if (v.isNull())
             c.leadScore = 0;
-        else if (!v.isDouble() || d != double(int(d)) || d < 0 || d > 100)
+        else if (!v.isDouble() || d < 0 || d > 100 || d != std::floor(d))
             r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
         else
             c.leadScore = int(d);

@@ -70,8 +70,14 @@ void checkRequired(const Contact &c);
 void apply(Contact &c, const ContactChanges &changes);
 
 bool isValidEmail(const QString &email);
-// "+90 (532) 123-45-67" -> "+905321234567"; empty when it is not an international number.
+// "+90 (532) 123-45-67" -> "+905321234567"; empty when it is not an international number. With a
+// default calling code (contacts/defaultCallingCode, e.g. "90"), a number without "+" is read as a
+// national one of that country: "0532 123 45 67" and "532 123 45 67" -> "+905321234567", and "00"
+// is the international prefix ("0090 532…" -> "+90532…").
 QString toE164(const QString &phone);
+// Set once at start, before any other thread reads it; empty (the default): "+" is required.
+void setDefaultCallingCode(const QString &digits);
+QString defaultCallingCode();
 // Tags trimmed, empty ones dropped, duplicates (compared case-insensitively) removed, order kept.
 QStringList normalizeTags(const QStringList &tags);
 QString tagKey(const QString &tag);

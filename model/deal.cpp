@@ -175,7 +175,7 @@ DealChanges DealRules::parse(const QJsonObject &body)
         const QJsonValue v = body.value(QLatin1String("probability"));
         const double d = v.toDouble(-1);
         if (!v.isNull()) {
-            if (!v.isDouble() || d != double(int(d)) || d < 0 || d > 100)
+            if (!v.isDouble() || d < 0 || d > 100 || d != std::floor(d))
                 r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
             else
                 c.probability = int(d);

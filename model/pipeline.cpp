@@ -11,6 +11,8 @@
 #include <QSet>
 #include <QSqlQuery>
 
+#include <cmath>
+
 namespace {
 const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kDefaultId = QStringLiteral("pipeline_default");
@@ -103,14 +105,14 @@ QVector<PipelineStage> parseStages(const QJsonValue &value)
         st.probability = -1;
         if (!p.isUndefined() && !p.isNull()) {
             const double d = p.toDouble(-1);
-            if (!p.isDouble() || d != double(int(d)) || d < 0 || d > 100)
+            if (!p.isDouble() || d < 0 || d > 100 || d != std::floor(d))
                 badRequest(field + QStringLiteral(".probability"), QStringLiteral("must be an integer from 0 to 100"));
             st.probability = int(d);
         }
         const QJsonValue r = s.value(QLatin1String("rottenDays"));
         if (!r.isUndefined() && !r.isNull()) {
             const double d = r.toDouble(-1);
-            if (!r.isDouble() || d != double(int(d)) || d < 0 || d > 3650)
+            if (!r.isDouble() || d < 0 || d > 3650 || d != std::floor(d))
                 badRequest(field + QStringLiteral(".rottenDays"),
                            QStringLiteral("must be an integer from 0 to 3650 (0: never)"));
             st.rottenDays = int(d);

@@ -7,6 +7,8 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 const QStringList TaskRules::Types = {QStringLiteral("task"), QStringLiteral("call"), QStringLiteral("meeting"),
                                       QStringLiteral("email"), QStringLiteral("followup")};
 const QStringList TaskRules::Priorities = {QStringLiteral("low"), QStringLiteral("medium"), QStringLiteral("high"),
@@ -93,7 +95,7 @@ std::optional<int> wholeNumber(const QJsonValue &v, int min, int max)
     if (!v.isDouble())
         return std::nullopt;
     const double d = v.toDouble();
-    if (d != double(qint64(d)) || d < min || d > max)
+    if (d < min || d > max || d != std::floor(d))
         return std::nullopt;
     return int(d);
 }

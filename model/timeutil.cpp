@@ -32,7 +32,12 @@ std::optional<QDateTime> TimeUtil::parse(const QString &text)
         t = QDateTime::fromString(text, Qt::ISODate);
     if (!t.isValid())
         return std::nullopt;
-    return t.toUTC();
+    t = t.toUTC();
+    // An offset can carry 9999-12-31T23:30-02:00 into the year 10000 (stored as "10000-01-01…",
+    // which no later parse reads back): such a time is refused here, for every caller.
+    if (t.date().year() < 1 || t.date().year() > 9999)
+        return std::nullopt;
+    return t;
 }
 
 const Clock &Clock::system()

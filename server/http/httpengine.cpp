@@ -1442,7 +1442,8 @@ void HttpConnection::beginStreaming(Slot &slot)
     bool close = true;
     m_socket->write(serialize(slot, close));
     m_streaming = true;
-    m_streamChunked = !slot.http10;
+    // A HEAD answer has no body at all: not even the chunked end marker closeGracefully() would write.
+    m_streamChunked = !slot.http10 && !slot.head;
     m_streamSequence = slot.sequence;
     m_streamClosed = std::move(slot.onClosed);
     m_idleSince = now();

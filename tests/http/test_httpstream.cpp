@@ -44,12 +44,16 @@ public:
         m_socket.flush();
     }
     QTcpSocket &socket() { return m_socket; }
+    // Every byte received, undecoded.
+    const QByteArray &everything() const { return m_everything; }
     bool closed() const { return m_socket.state() == QAbstractSocket::UnconnectedState; }
 
     // Reads what arrived and decodes it.
     const Parsed &poll()
     {
-        m_raw += m_socket.readAll();
+        const QByteArray bytes = m_socket.readAll();
+        m_everything += bytes;
+        m_raw += bytes;
         decode();
         return m_parsed;
     }
@@ -119,6 +123,7 @@ private:
     QTcpSocket m_socket;
     bool m_ok = false;
     QByteArray m_raw;
+    QByteArray m_everything;
     Parsed m_parsed;
     bool m_chunked = false;
 };
@@ -334,6 +339,9 @@ void TestHttpStream::headGetsTheHeadersOnly()
     QVERIFY(p.headDone);
     QCOMPARE(p.status, 200);
     QVERIFY(p.body.isEmpty());
+    // not a byte after the head: no chunked end marker either (a HEAD answer has no body at all)
+    QVERIFY2(c.everything().endsWith("\r\n\r\n"), c.everything().right(20).toHex().constData());
+    QVERIFY(!c.everything().contains("0\r\n\r\n"));
     QTRY_COMPARE_WITH_TIMEOUT(m_closed, 1, 3000);
 }
 

@@ -64,6 +64,93 @@ private Q_SLOTS:
         QCOMPARE(ContactRules::toE164(phone), e164);
     }
 
+    // contacts/defaultCallingCode=90: numbers without "+" are Turkish national numbers.
+    void readsNationalNumbersWithTheDefaultCallingCode_data()
+    {
+        QTest::addColumn<QString>("phone");
+        QTest::addColumn<QString>("e164");
+        QTest::newRow("trunk zero") << "0532 123 45 67"
+                                    << "+905321234567";
+        QTest::newRow("no trunk zero") << "532 123 45 67"
+                                       << "+905321234567";
+        QTest::newRow("parens") << "(0532) 123-45-67"
+                                << "+905321234567";
+        QTest::newRow("international prefix") << "0049 30 1234567"
+                                              << "+49301234567";
+        QTest::newRow("plus still wins") << "+1 415 555 0100"
+                                         << "+14155550100";
+        QTest::newRow("letters") << "0532 ABC"
+                                 << "";
+        QTest::newRow("too short") << "0532"
+                                   << "";
+        QTest::newRow("too long") << "0532123456789012"
+                                  << "";
+        QTest::newRow("00 then zero") << "000532"
+                                      << "";
+    }
+    void readsNationalNumbersWithTheDefaultCallingCode()
+    {
+        QFETCH(QString, phone);
+        QFETCH(QString, e164);
+        ContactRules::setDefaultCallingCode(QStringLiteral("90"));
+        const QString got = ContactRules::toE164(phone);
+        ContactRules::setDefaultCallingCode({});
+        QCOMPARE(got, e164);
+    }
+
+    // A number far outside a field's range is refused before any conversion to int (a cast of
+    // 1e10 to int is undefined behaviour; the fuzzer found it).
+    void hugeNumbersAreRefusedNotCast_data()
+    {
+        QTest::addColumn<double>("leadScore");
+        QTest::newRow("1e10") << 1e10;
+        QTest::newRow("-1e10") << -1e10;
+        QTest::newRow("1e300") << 1e300;
+        QTest::newRow("101") << 101.0;
+        QTest::newRow("half") << 50.5;
+    }
+    void hugeNumbersAreRefusedNotCast()
+    {
+        QFETCH(double, leadScore);
+        try {
+            ContactRules::parse({{"firstName", "A"}, {"leadScore", leadScore}});
+            QFAIL("accepted");
+        } catch (const DomainError &e) {
+            QVERIFY(e.details().contains("leadScore"));
+        }
+    }
+
+    void timesOutsideTheFourDigitYearsAreRefused_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("last minute") << "9999-12-31T23:59:59Z" << true;
+        QTest::newRow("into 10000 by its offset") << "9999-12-31T23:30:00-02:00" << false;
+        QTest::newRow("first day") << "0001-01-01T00:00:00Z" << true;
+        QTest::newRow("into year 0 by its offset") << "0001-01-01T00:00:00+01:00" << false;
+    }
+    void timesOutsideTheFourDigitYearsAreRefused()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QCOMPARE(TimeUtil::parse(text).has_value(), valid);
+    }
+
+    void aNationalNumberIsStoredInItsInternationalForm()
+    {
+        ContactRules::setDefaultCallingCode(QStringLiteral("90"));
+        const ContactChanges c = ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "0532 123 45 67"}});
+        ContactRules::setDefaultCallingCode({});
+        QCOMPARE(*c.phone, QString("+905321234567"));
+        // without the setting it is refused, saying why
+        try {
+            ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "0532 123 45 67"}});
+            QFAIL("accepted a national number without a default calling code");
+        } catch (const DomainError &e) {
+            QVERIFY(e.details().value("phone").toString().contains("leading +"));
+        }
+    }
+
     void normalisesTags()
     {
         QCOMPARE(ContactRules::normalizeTags({" vip", "VIP", "", "lead ", "Lead", "b2b"}),
