@@ -5,18 +5,13 @@
 
 #include "uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "eventbus.h"
-#include "mainwindow.h"
 #include "notificationcenter.h"
-#include "testsupport.h"
+#include "windowfixture.h"
 
 #include <QFrame>
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 
@@ -27,10 +22,7 @@ class TestNotificationCenter final : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<EventBus> m_bus;
-    std::unique_ptr<ContactRepository> m_contacts;
-    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<WindowFixture> m_fixture;
     std::unique_ptr<MainWindow> m_window;
 
     NotificationCenter *center() const { return m_window->notifications(); }
@@ -38,12 +30,8 @@ private:
 private slots:
     void init()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_bus = std::make_unique<EventBus>();
-        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
-        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+        m_fixture = std::make_unique<WindowFixture>();
+        m_window = m_fixture->window();
         center()->setDesktopNotifications(false);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -52,10 +40,7 @@ private slots:
     void cleanup()
     {
         m_window.reset();
-        m_keys.reset();
-        m_contacts.reset();
-        m_bus.reset();
-        m_db.reset();
+        m_fixture.reset();
     }
 
     void aNotificationShowsAsToastAndInTheList()

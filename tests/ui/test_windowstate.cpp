@@ -3,18 +3,13 @@
 
 #include "uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "testsupport.h"
+#include "windowfixture.h"
 #include "windowstate.h"
 
 #include <QHeaderView>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,35 +19,14 @@ class TestWindowState final : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<EventBus> m_bus;
-    std::unique_ptr<ContactRepository> m_contacts;
-    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<WindowFixture> m_fixture;
     QTemporaryDir m_dir;
 
-    std::unique_ptr<MainWindow> window()
-    {
-        auto w = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
-        return w;
-    }
+    std::unique_ptr<MainWindow> window() { return m_fixture->window(); }
 
 private slots:
-    void init()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_bus = std::make_unique<EventBus>();
-        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
-        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
-    }
-
-    void cleanup()
-    {
-        m_keys.reset();
-        m_contacts.reset();
-        m_bus.reset();
-        m_db.reset();
-    }
+    void init() { m_fixture = std::make_unique<WindowFixture>(); }
+    void cleanup() { m_fixture.reset(); }
 
     void theArrangementComesBack()
     {
