@@ -535,6 +535,22 @@
         <source>The contact could not be saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>another contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This phone number already belongs to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This e-mail address already belongs to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already belongs to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactTableModel</name>

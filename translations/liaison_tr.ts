@@ -534,6 +534,22 @@
         <source>The contact could not be saved: %1</source>
         <translation>Kişi kaydedilemedi: %1</translation>
     </message>
+    <message>
+        <source>another contact</source>
+        <translation>başka bir kişi</translation>
+    </message>
+    <message>
+        <source>This phone number already belongs to %1.</source>
+        <translation>Bu telefon numarası zaten %1 kişisine ait.</translation>
+    </message>
+    <message>
+        <source>This e-mail address already belongs to %1.</source>
+        <translation>Bu e-posta adresi zaten %1 kişisine ait.</translation>
+    </message>
+    <message>
+        <source>already belongs to %1</source>
+        <translation>zaten %1 kişisine ait</translation>
+    </message>
 </context>
 <context>
     <name>ContactTableModel</name>

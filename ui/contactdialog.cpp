@@ -184,7 +184,24 @@ void ContactDialog::accept()
             m_saved = m_contacts.create(request);
         }
     } catch (const DomainError &e) {
-        showError(e.message(), e.details());
+        QJsonObject details = e.details();
+        QString message = e.message();
+        // A duplicate names the contact that has the e-mail or phone already, not its id.
+        if (details.contains(QLatin1String("existingId"))) {
+            const QString id = details.take(QLatin1String("existingId")).toString();
+            std::optional<Contact> other;
+            try {
+                other = ContactRepository().find(id);
+            } catch (const std::exception &) {
+            }
+            const QString name = other ? other->displayName() : tr("another contact");
+            const bool phone = details.contains(QLatin1String("phone"));
+            message = phone ? tr("This phone number already belongs to %1.").arg(name)
+                            : tr("This e-mail address already belongs to %1.").arg(name);
+            details.insert(phone ? QStringLiteral("phone") : QStringLiteral("email"),
+                           tr("already belongs to %1").arg(name));
+        }
+        showError(message, details);
         return;
     } catch (const std::exception &e) {
         showError(tr("The contact could not be saved: %1").arg(QString::fromStdString(e.what())), {});
