@@ -330,10 +330,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Web chat</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation type="unfinished"></translation>
     </message>
@@ -395,18 +391,6 @@
     </message>
     <message>
         <source>Deals (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>closed</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -1337,6 +1321,22 @@
     </message>
     <message>
         <source>No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once a channel is set up in Settings → Channels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

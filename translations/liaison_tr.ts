@@ -330,10 +330,6 @@
         <translation>iptal edildi</translation>
     </message>
     <message>
-        <source>Web chat</source>
-        <translation>Web sohbeti</translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation>Zaman çizelgesi</translation>
     </message>
@@ -396,18 +392,6 @@
     <message>
         <source>Deals (%1)</source>
         <translation>Fırsatlar (%1)</translation>
-    </message>
-    <message>
-        <source>open</source>
-        <translation>açık</translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation>beklemede</translation>
-    </message>
-    <message>
-        <source>closed</source>
-        <translation>kapalı</translation>
     </message>
     <message numerus="yes">
         <source>%n unread</source>
@@ -1337,6 +1321,22 @@
     <message>
         <source>No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once a channel is set up in Settings → Channels.</source>
         <translation>Burada konuşma yok. WhatsApp, Telegram, Instagram ve web widget mesajları, Ayarlar → Kanallar bölümünde bir kanal kurulduğunda buraya gelir.</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>açık</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>beklemede</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>kapalı</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>Dün</translation>
     </message>
 </context>
 <context>

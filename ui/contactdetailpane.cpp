@@ -5,6 +5,7 @@
 #include "dealdialogs.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "inboxview.h"
 #include "pipeline.h"
 #include "taskrepository.h"
 
@@ -55,19 +56,6 @@ QListWidget *detailList(QWidget *parent, const char *name)
     list->setAlternatingRowColors(true);
     list->setMinimumHeight(60);
     return list;
-}
-
-QString channelName(const QString &channel)
-{
-    if (channel == QLatin1String("whatsapp"))
-        return QStringLiteral("WhatsApp");
-    if (channel == QLatin1String("instagram"))
-        return QStringLiteral("Instagram");
-    if (channel == QLatin1String("telegram"))
-        return QStringLiteral("Telegram");
-    if (channel == QLatin1String("widget"))
-        return ContactDetailPane::tr("Web chat");
-    return channel;
 }
 
 } // namespace
@@ -346,10 +334,7 @@ void ContactDetailPane::reload()
         conversationQuery.limit = 100;
         const QVector<Conversation> conversations = ConversationRepository().list(conversationQuery).items;
         for (const Conversation &v : conversations) {
-            QString line = channelName(v.channel) + QStringLiteral(" — ") +
-                           (v.status == QLatin1String("open")      ? tr("open")
-                            : v.status == QLatin1String("pending") ? tr("pending")
-                                                                   : tr("closed"));
+            QString line = InboxText::channelName(v.channel) + QStringLiteral(" — ") + InboxText::statusName(v.status);
             if (v.unreadCount > 0)
                 line += QStringLiteral(" — ") + tr("%n unread", nullptr, v.unreadCount);
             if (!v.lastMessageAt.isEmpty())
@@ -358,13 +343,13 @@ void ContactDetailPane::reload()
             auto *item = new QListWidgetItem(line, m_conversationList);
             item->setData(Qt::UserRole, v.id);
             item->setToolTip(tr("Double-click to open the conversation in the inbox"));
-            timeline.append({v.createdAt, tr("Conversation started on %1").arg(channelName(v.channel))});
+            timeline.append({v.createdAt, tr("Conversation started on %1").arg(InboxText::channelName(v.channel))});
             if (!v.lastMessageAt.isEmpty())
                 timeline.append(
                     {v.lastMessageAt,
                      (v.lastMessageDirection == QLatin1String("outgoing") ? tr("Message sent on %1: %2")
                                                                           : tr("Message received on %1: %2"))
-                         .arg(channelName(v.channel), v.lastMessageText.left(120).simplified())});
+                         .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
         }
         m_tabs->setTabText(m_tabs->indexOf(m_conversationList), tr("Conversations (%1)").arg(conversations.size()));
     } catch (const std::exception &e) {

@@ -27,6 +27,7 @@
 #include <QMetaMethod>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QStyle>
 #include <QToolButton>
@@ -37,6 +38,47 @@ constexpr int kIdRole = Qt::UserRole;
 constexpr int kUnreadRole = Qt::UserRole + 1;
 constexpr int kStatusRole = Qt::UserRole + 2;
 } // namespace
+
+QString InboxText::channelName(const QString &channel)
+{
+    if (channel == QLatin1String("whatsapp"))
+        return QStringLiteral("WhatsApp");
+    if (channel == QLatin1String("instagram"))
+        return QStringLiteral("Instagram");
+    if (channel == QLatin1String("telegram"))
+        return QStringLiteral("Telegram");
+    if (channel == QLatin1String("widget"))
+        return InboxView::tr("Web widget");
+    return channel;
+}
+
+QString InboxText::statusName(const QString &status)
+{
+    if (status == QLatin1String("open"))
+        return InboxView::tr("open");
+    if (status == QLatin1String("pending"))
+        return InboxView::tr("pending");
+    if (status == QLatin1String("closed"))
+        return InboxView::tr("closed");
+    return status;
+}
+
+QString InboxText::when(const QString &iso, const QDate &today)
+{
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs).toLocalTime();
+    if (!t.isValid())
+        return {};
+    const QLocale locale;
+    if (t.date() == today) {
+        QString format = locale.timeFormat(QLocale::ShortFormat);
+        static const QRegularExpression seconds(QStringLiteral("[^Hhmaps]*s+")); // never seconds
+        format.remove(seconds);
+        return locale.toString(t.time(), format);
+    }
+    if (t.date() == today.addDays(-1))
+        return InboxView::tr("Yesterday");
+    return locale.toString(t.date(), QLocale::ShortFormat);
+}
 
 InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
     : QWidget(parent)
@@ -545,9 +587,11 @@ void InboxView::reloadList()
     for (const Conversation &v : page.items) {
         const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
-        text += QStringLiteral("  · ") + v.channel;
+        text += QStringLiteral("  · ") + InboxText::channelName(v.channel);
         if (v.status != QLatin1String("open"))
-            text += QStringLiteral(" · ") + v.status;
+            text += QStringLiteral(" · ") + InboxText::statusName(v.status);
+        if (!v.lastMessageAt.isEmpty())
+            text += QStringLiteral(" · ") + InboxText::when(v.lastMessageAt);
         if (!v.lastMessageText.isEmpty())
             text += QLatin1Char('\n') + v.lastMessageText.left(80);
         auto *item = new QListWidgetItem(text, m_list);
@@ -641,7 +685,8 @@ void InboxView::reloadThread()
         return;
     }
     QString lastIncomingAt;
-    QString header = tr("%1 · %2 · %3").arg(v->contactName(), v->channel, v->status);
+    QString header =
+        tr("%1 · %2 · %3").arg(v->contactName(), InboxText::channelName(v->channel), InboxText::statusName(v->status));
     if (!v->assignedName.isEmpty())
         header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
     m_header->setText(header);

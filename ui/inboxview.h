@@ -2,6 +2,7 @@
 
 #include "conversationrepository.h"
 
+#include <QDate>
 #include <QPointer>
 #include <QStringList>
 #include <QTimeZone>
@@ -25,6 +26,15 @@ class QListWidget;
 class QMenu;
 class QPushButton;
 class QToolButton;
+
+namespace InboxText {
+// "WhatsApp", "Instagram", "Telegram", "Web widget" for a channel key (the key when unknown).
+QString channelName(const QString &channel);
+// "open", "pending", "closed" in the window's language.
+QString statusName(const QString &status);
+// When a message came, as the list shows it: the time today, "Yesterday", else the short date.
+QString when(const QString &iso, const QDate &today = QDate::currentDate());
+} // namespace InboxText
 
 // Tells the agent about a new incoming message while the window is not in front. The desktop hands
 // it to the window's NotificationCenter (app/inboxarea.cpp); tests put a recording one in its place.

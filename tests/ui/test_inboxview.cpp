@@ -88,7 +88,10 @@ private Q_SLOTS:
         QVERIFY(list()->item(0)->font().bold());
         QVERIFY(listText(1).contains("Ayşe (1 unread)"));
         // The separator is a middle dot, never its Latin-1 misreading ("Â·")
-        QVERIFY2(listText(1).contains(QString::fromUtf8("  \u00b7 whatsapp")), qPrintable(listText(1)));
+        QVERIFY2(listText(1).contains(QString::fromUtf8("  \u00b7 WhatsApp \u00b7 ")), qPrintable(listText(1)));
+        // and when the last message came, without seconds
+        static const QRegularExpression time(QStringLiteral("\u00b7 \\d{1,2}:\\d{2}$"));
+        QVERIFY2(time.match(listText(1).section('\n', 0, 0)).hasMatch(), qPrintable(listText(1)));
         for (int i = 0; i < list()->count(); ++i)
             QVERIFY2(!listText(i).contains(QChar(0x00C2)), qPrintable(listText(i)));
     }
