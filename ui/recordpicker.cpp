@@ -60,6 +60,12 @@ RecordPicker::RecordPicker(Search search, const QString &placeholder, QWidget *p
     connect(m_edit, &QLineEdit::editingFinished, this, &RecordPicker::settle);
 }
 
+RecordPicker::~RecordPicker()
+{
+    m_edit->disconnect(this);
+    m_completer->disconnect(this);
+}
+
 QAbstractItemView *RecordPicker::popup() const
 {
     return m_completer->popup();

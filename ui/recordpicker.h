@@ -36,6 +36,9 @@ public:
     static constexpr int kMaxChoices = 30;
 
     RecordPicker(Search search, const QString &placeholder, QWidget *parent = nullptr);
+    // Disconnects the field first: destroying it with focus emits editingFinished, which must not
+    // reach this half-destroyed picker.
+    ~RecordPicker() override;
 
     QString currentId() const { return m_id; }
     QString currentTitle() const { return m_title; }
