@@ -191,10 +191,10 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     if (c.email && !c.email->isEmpty() && !isValidEmail(*c.email))
         r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
     c.phone = r.string("phone", 40);
-    if (c.phone && !c.phone->isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')) &&
-        !toE164(*c.phone).isEmpty())
-        c.phone = toE164(*c.phone); // a national number: kept in its international form
-    if (c.phone && !c.phone->isEmpty() && toE164(*c.phone).isEmpty()) {
+    const QString e164 = c.phone ? toE164(*c.phone) : QString();
+    if (c.phone && !c.phone->isEmpty() && !e164.isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')))
+        c.phone = e164; // a national number: kept in its international form
+    if (c.phone && !c.phone->isEmpty() && e164.isEmpty()) {
         r.fail(QStringLiteral("phone"), c.phone->startsWith(QLatin1Char('+'))
                                             ? QStringLiteral("must be an international number: + and 7 to 15 digits")
                                         : defaultCallingCode().isEmpty()

@@ -10,6 +10,7 @@
 #include "inboxcomposer.h"
 #include "taskdialog.h"
 #include "taskrepository.h"
+#include "tasktablemodel.h"
 #include "userrepository.h"
 
 #include <QApplication>
@@ -27,7 +28,6 @@
 #include <QMetaMethod>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QStyle>
 #include <QToolButton>
@@ -69,12 +69,8 @@ QString InboxText::when(const QString &iso, const QDate &today)
     if (!t.isValid())
         return {};
     const QLocale locale;
-    if (t.date() == today) {
-        QString format = locale.timeFormat(QLocale::ShortFormat);
-        static const QRegularExpression seconds(QStringLiteral("[^Hhmaps]*s+")); // never seconds
-        format.remove(seconds);
-        return locale.toString(t.time(), format);
-    }
+    if (t.date() == today)
+        return TaskTableModel::timeText(t.time(), locale); // never seconds
     if (t.date() == today.addDays(-1))
         return InboxView::tr("Yesterday");
     return locale.toString(t.date(), QLocale::ShortFormat);

@@ -288,10 +288,15 @@ QString TaskTableModel::dueText(const QDateTime &due, const QLocale &locale)
 {
     // The locale's short date and its time without seconds: "26.11.2026 10:00" (the C locale's
     // short date-time carried seconds and wrapped in the column).
-    QString time = locale.timeFormat(QLocale::ShortFormat);
+    return locale.toString(due.date(), QLocale::ShortFormat) + QLatin1Char(' ') + timeText(due.time(), locale);
+}
+
+QString TaskTableModel::timeText(const QTime &time, const QLocale &locale)
+{
+    QString format = locale.timeFormat(QLocale::ShortFormat);
     static const QRegularExpression seconds(QStringLiteral("[^Hhmaps]*s+"));
-    time.remove(seconds);
-    return locale.toString(due.date(), QLocale::ShortFormat) + QLatin1Char(' ') + locale.toString(due.time(), time);
+    format.remove(seconds);
+    return locale.toString(time, format);
 }
 
 void TaskTableModel::resolveNames(const QVector<Task> &tasks)

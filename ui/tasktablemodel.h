@@ -39,6 +39,8 @@ public:
     static constexpr int PageSize = 200;
     // A due time as the window shows it: the locale's short date and its time without seconds.
     static QString dueText(const QDateTime &due, const QLocale &locale = QLocale());
+    // A time as the window shows it: the locale's short format without seconds ("10:00").
+    static QString timeText(const QTime &time, const QLocale &locale = QLocale());
 
     // The Tasks area's filter row, applied on top of the tab's own condition. Empty: any.
     struct Filter
