@@ -1217,40 +1217,12 @@
         <translation>%1 (%2 okunmamış)</translation>
     </message>
     <message>
-        <source>🕓 sending</source>
-        <translation>🕓 gönderiliyor</translation>
-    </message>
-    <message>
-        <source>✓ sent</source>
-        <translation>✓ gönderildi</translation>
-    </message>
-    <message>
-        <source>✓✓ delivered</source>
-        <translation>✓✓ iletildi</translation>
-    </message>
-    <message>
-        <source>✓✓ read</source>
-        <translation>✓✓ okundu</translation>
-    </message>
-    <message>
-        <source>✗ failed: %1</source>
-        <translation>✗ başarısız: %1</translation>
-    </message>
-    <message>
         <source>%1 · %2 · %3</source>
         <translation>%1 · %2 · %3</translation>
     </message>
     <message>
         <source>assigned to %1</source>
         <translation>atanan: %1</translation>
-    </message>
-    <message>
-        <source>%1 (%2)  %3</source>
-        <translation>%1 (%2)  %3</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Assigned to me</source>
@@ -1337,6 +1309,70 @@
     <message>
         <source>Yesterday</source>
         <translation>Dün</translation>
+    </message>
+    <message>
+        <source>Enter sends, Shift+Enter starts a new line</source>
+        <translation>Enter gönderir, Shift+Enter yeni satıra geçer</translation>
+    </message>
+    <message>
+        <source>Copy text</source>
+        <translation>Metni kopyala</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>gönderiliyor</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>gönderildi</translation>
+    </message>
+    <message>
+        <source>delivered</source>
+        <translation>iletildi</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>okundu</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>başarısız: %1</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Bugün</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Görsel</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>Video</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Belge</translation>
+    </message>
+    <message>
+        <source>Voice message</source>
+        <translation>Sesli mesaj</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>Konum</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Şablon</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>Ekip</translation>
+    </message>
+    <message>
+        <source>Not delivered: %1</source>
+        <translation>İletilemedi: %1</translation>
     </message>
 </context>
 <context>

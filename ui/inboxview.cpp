@@ -1,5 +1,6 @@
 #include "inboxview.h"
 
+#include "chatbubbledelegate.h"
 #include "contactdialog.h"
 #include "contactrepository.h"
 #include "dealdialogs.h"
@@ -8,6 +9,8 @@
 #include "errors.h"
 #include "eventbus.h"
 #include "inboxcomposer.h"
+#include "messageedit.h"
+#include "pipeline.h"
 #include "taskdialog.h"
 #include "taskrepository.h"
 #include "tasktablemodel.h"
@@ -15,6 +18,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -26,6 +30,8 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMetaMethod>
+#include <QPainter>
+#include <QPainterPath>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
@@ -61,6 +67,56 @@ QString InboxText::statusName(const QString &status)
     if (status == QLatin1String("closed"))
         return InboxView::tr("closed");
     return status;
+}
+
+QIcon InboxText::channelIcon(const QString &channel)
+{
+    // Drawn rather than shipped: a small mark in each service's colour, sharp at every size.
+    QIcon icon;
+    for (const int size : {16, 24, 32, 48}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.scale(size / 32.0, size / 32.0);
+        p.setPen(Qt::NoPen);
+        const QPen white(Qt::white, 2.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        if (channel == QLatin1String("whatsapp")) {
+            p.setBrush(QColor(0x25, 0xd3, 0x66));
+            p.drawEllipse(QRectF(1, 1, 30, 30));
+            p.setPen(white);
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(QRectF(8, 7.5, 16, 16));
+            p.drawLine(QPointF(9.5, 20.5), QPointF(7.5, 25)); // the speech bubble's tail
+        } else if (channel == QLatin1String("telegram")) {
+            p.setBrush(QColor(0x22, 0x9e, 0xd9));
+            p.drawEllipse(QRectF(1, 1, 30, 30));
+            p.setBrush(Qt::white);
+            p.drawPolygon(QPolygonF({QPointF(7, 15.5), QPointF(24, 8.5), QPointF(21, 24), QPointF(15, 19.5)}));
+        } else if (channel == QLatin1String("instagram")) {
+            QLinearGradient g(0, 32, 32, 0);
+            g.setColorAt(0, QColor(0xf5, 0x8f, 0x29));
+            g.setColorAt(0.5, QColor(0xdd, 0x2a, 0x7b));
+            g.setColorAt(1, QColor(0x81, 0x34, 0xaf));
+            p.setBrush(g);
+            p.drawRoundedRect(QRectF(1, 1, 30, 30), 8, 8);
+            p.setPen(white);
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(QRectF(7, 7, 18, 18), 5, 5);
+            p.drawEllipse(QRectF(12, 12, 8, 8));
+        } else {
+            p.setBrush(channel == QLatin1String("widget") ? QColor(0x4f, 0x5b, 0xd5) : QColor(0x80, 0x80, 0x80));
+            p.drawRoundedRect(QRectF(1, 1, 30, 30), 8, 8);
+            p.setBrush(Qt::white);
+            QPainterPath bubble;
+            bubble.addRoundedRect(QRectF(7, 8, 18, 12), 3, 3);
+            bubble.addPolygon(QPolygonF({QPointF(11, 19), QPointF(10, 25), QPointF(16, 19)}));
+            p.drawPath(bubble.simplified());
+        }
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
 }
 
 QString InboxText::when(const QString &iso, const QDate &today)
@@ -187,13 +243,15 @@ void InboxContactPanel::reload()
 
     const QLocale locale;
     try {
+        const QVector<Pipeline> pipelines = PipelineRepository().list();
         for (const QJsonValue &v : m_dealRepo->forContact(m_contactId)) {
             const QJsonObject d = v.toObject();
-            const QString text =
-                tr("%1 · %2 · %3 %4")
-                    .arg(d.value(QLatin1String("name")).toString(), d.value(QLatin1String("stage")).toString(),
-                         locale.toString(d.value(QLatin1String("value")).toDouble(), 'f', 0),
-                         d.value(QLatin1String("currency")).toString());
+            const QString stage = DealText::stageName(pipelines, d.value(QLatin1String("pipelineId")).toString(),
+                                                      d.value(QLatin1String("stage")).toString());
+            const QString text = tr("%1 · %2 · %3 %4")
+                                     .arg(d.value(QLatin1String("name")).toString(), stage,
+                                          locale.toString(d.value(QLatin1String("value")).toDouble(), 'f', 0),
+                                          d.value(QLatin1String("currency")).toString());
             auto *item = new QListWidgetItem(text, m_deals);
             item->setData(Qt::UserRole, d.value(QLatin1String("id")).toString());
         }
@@ -297,6 +355,9 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_unreadBadge->hide();
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("conversationList"));
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->setIconSize(QSize(24, 24));
     installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
                                 "widget arrive here once a channel is set up in Settings → Channels."));
 
@@ -349,9 +410,26 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_thread = new QListWidget(this);
     m_thread->setObjectName(QStringLiteral("thread"));
     m_thread->setWordWrap(true);
-    m_composer = new QLineEdit(this);
+    m_composer = new MessageEdit(this);
     m_composer->setObjectName(QStringLiteral("composer"));
     m_composer->setPlaceholderText(tr("Write a reply…"));
+    m_composer->setToolTip(tr("Enter sends, Shift+Enter starts a new line"));
+    m_thread->setItemDelegate(new ChatBubbleDelegate(m_thread));
+    m_thread->setResizeMode(QListView::Adjust);
+    m_thread->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_thread->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_thread->setUniformItemSizes(false);
+    m_thread->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_thread->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_thread->setFrameShape(QFrame::NoFrame);
+    connect(m_thread, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QListWidgetItem *item = m_thread->itemAt(pos);
+        if (!item)
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Copy text"), this, [text = item->text()] { QApplication::clipboard()->setText(text); });
+        menu.exec(m_thread->viewport()->mapToGlobal(pos));
+    });
     m_send = new QPushButton(tr("Send"), this);
     m_send->setObjectName(QStringLiteral("sendButton"));
     m_error = new QLabel(this);
@@ -385,8 +463,9 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_composerRow->addWidget(m_quickButton);
     m_composerRow->addWidget(m_composerExtras->attachButton());
     m_composerRow->addWidget(m_composerExtras->templateButton());
-    m_composerRow->addWidget(m_composer, 1);
+    m_composerRow->addStretch(1);
     m_composerRow->addWidget(m_send);
+    rightLayout->addWidget(m_composer); // the whole width for the text, the buttons under it
     rightLayout->addLayout(m_composerRow);
     rightLayout->addWidget(m_error); // errors show under the composer
 
@@ -420,21 +499,21 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     connect(m_removeTag, &QPushButton::clicked, this, &InboxView::removeTag);
     connect(m_tags, &QListWidget::currentRowChanged, this,
             [this](int row) { m_removeTag->setEnabled(row >= 0 && !m_currentId.isEmpty()); });
-    connect(m_composer, &QLineEdit::textEdited, this, [this](const QString &text) {
+    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] {
         // "/" typed into an empty composer opens the quick replies.
-        if (text == QLatin1String("/")) {
+        if (m_composer->text() == QLatin1String("/")) {
             m_composer->clear();
             showQuickReplies();
         }
     });
     connect(m_list, &QListWidget::currentItemChanged, this, &InboxView::onSelectionChanged);
     connect(m_send, &QPushButton::clicked, this, &InboxView::send);
-    connect(m_composer, &QLineEdit::returnPressed, this, &InboxView::send);
-    connect(m_composer, &QLineEdit::textChanged, this, [this] { m_error->hide(); });
+    connect(m_composer, &MessageEdit::submitted, this, &InboxView::send);
+    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] { m_error->hide(); });
     connect(m_composerExtras, &InboxComposer::errorOccurred, this, &InboxView::showError);
     connect(m_composerExtras, &InboxComposer::errorCleared, m_error, &QLabel::hide);
     m_composerExtras->watchDrops(m_thread->viewport());
-    m_composerExtras->watchDrops(m_composer);
+    m_composerExtras->watchDrops(m_composer->viewport());
     connect(m_close, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("closed")); });
     connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
     connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
@@ -500,7 +579,7 @@ void InboxView::insertQuickReply(int index)
 {
     if (index < 0 || index >= m_quickReplies.size() || !m_composer->isEnabled())
         return;
-    m_composer->insert(m_quickReplies.at(index));
+    m_composer->insertPlainText(m_quickReplies.at(index));
     m_composer->setFocus();
 }
 
@@ -583,14 +662,14 @@ void InboxView::reloadList()
     for (const Conversation &v : page.items) {
         const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
-        text += QStringLiteral("  · ") + InboxText::channelName(v.channel);
+        text += QStringLiteral(" · ") + InboxText::channelName(v.channel);
         if (v.status != QLatin1String("open"))
             text += QStringLiteral(" · ") + InboxText::statusName(v.status);
         if (!v.lastMessageAt.isEmpty())
             text += QStringLiteral(" · ") + InboxText::when(v.lastMessageAt);
         if (!v.lastMessageText.isEmpty())
             text += QLatin1Char('\n') + v.lastMessageText.left(80);
-        auto *item = new QListWidgetItem(text, m_list);
+        auto *item = new QListWidgetItem(InboxText::channelIcon(v.channel), text, m_list);
         item->setData(kIdRole, v.id);
         item->setData(kUnreadRole, v.unreadCount);
         item->setData(kStatusRole, v.status);
@@ -641,14 +720,52 @@ QString InboxView::tick(const Message &m)
         return {};
     const QString s = m.delivery.status;
     if (s == QLatin1String("pending"))
-        return tr("🕓 sending");
+        return tr("sending");
     if (s == QLatin1String("sent"))
-        return tr("✓ sent");
+        return tr("sent");
     if (s == QLatin1String("delivered"))
-        return tr("✓✓ delivered");
+        return tr("delivered");
     if (s == QLatin1String("read"))
-        return tr("✓✓ read");
-    return tr("✗ failed: %1").arg(m.delivery.failedReason);
+        return tr("read");
+    return tr("failed: %1").arg(m.delivery.failedReason);
+}
+
+QString InboxView::tickMark(const QString &status)
+{
+    if (status == QLatin1String("pending"))
+        return QStringLiteral("◷");
+    if (status == QLatin1String("sent"))
+        return QStringLiteral("✓");
+    if (status == QLatin1String("delivered") || status == QLatin1String("read"))
+        return QStringLiteral("✓✓");
+    return QStringLiteral("✗");
+}
+
+QString InboxText::dayName(const QDate &day, const QDate &today)
+{
+    if (day == today)
+        return InboxView::tr("Today");
+    if (day == today.addDays(-1))
+        return InboxView::tr("Yesterday");
+    return QLocale().toString(day, day.year() == today.year() ? QStringLiteral("d MMMM, dddd")
+                                                              : QLocale().dateFormat(QLocale::LongFormat));
+}
+
+QString InboxText::messageKind(const QString &type)
+{
+    if (type == QLatin1String("image"))
+        return InboxView::tr("Image");
+    if (type == QLatin1String("video"))
+        return InboxView::tr("Video");
+    if (type == QLatin1String("document"))
+        return InboxView::tr("Document");
+    if (type == QLatin1String("audio"))
+        return InboxView::tr("Voice message");
+    if (type == QLatin1String("location"))
+        return InboxView::tr("Location");
+    if (type == QLatin1String("template"))
+        return InboxView::tr("Template");
+    return type;
 }
 
 void InboxView::reloadThread()
@@ -686,19 +803,59 @@ void InboxView::reloadThread()
     if (!v->assignedName.isEmpty())
         header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
     m_header->setText(header);
+    const QLocale locale;
+    const QDate today = QDate::currentDate();
+    QDate previousDay;
+    QString previousSender;
     for (const Message &m : m_conversations.latestMessages(v->id, 200)) {
         const bool outgoing = m.direction == QLatin1String("outgoing");
-        QString text = m.text.isEmpty() ? QLatin1Char('[') + m.type + QLatin1Char(']') : m.text;
-        const QString time = m.createdAt.mid(11, 5);
-        text = outgoing ? tr("%1 (%2)  %3").arg(text, time, tick(m)) : tr("%1 (%2)").arg(text, time);
+        const QDateTime at = QDateTime::fromString(m.createdAt, Qt::ISODateWithMs).toLocalTime();
+        QString text = m.text.isEmpty() ? m.caption : m.text;
+        QString note;
+        if (m.type != QLatin1String("text")) {
+            note = InboxText::messageKind(m.type);
+            if (!m.filename.isEmpty())
+                note += QStringLiteral(": ") + m.filename;
+            else if (m.type == QLatin1String("location"))
+                note += QStringLiteral(": ") + m.payload.value(QLatin1String("name")).toString();
+        }
+        QString sender = m.sender.name;
+        if (sender.isEmpty())
+            sender = outgoing ? (m.sender.type == QLatin1String("contact") ? v->contactName() : tr("Team"))
+                              : v->contactName();
         auto *item = new QListWidgetItem(text, m_thread);
         item->setData(kIdRole, m.id);
         item->setData(kStatusRole, m.delivery.status);
-        item->setTextAlignment(outgoing ? Qt::AlignRight : Qt::AlignLeft);
-        if (outgoing)
-            item->setToolTip(m.sender.name);
-        else
+        item->setData(ChatBubbleDelegate::OutgoingRole, outgoing);
+        const QString time = at.isValid() ? TaskTableModel::timeText(at.time(), locale) : QString();
+        item->setData(ChatBubbleDelegate::TimeRole, time);
+        if (at.isValid() && at.date() != previousDay) {
+            item->setData(ChatBubbleDelegate::DayRole, InboxText::dayName(at.date(), today));
+            previousSender.clear(); // a new day names the sender again
+        }
+        previousDay = at.date();
+        // The sender is named when it changes, as chat apps do.
+        const QString senderKey = m.direction + QLatin1Char('/') + sender;
+        if (senderKey != previousSender)
+            item->setData(ChatBubbleDelegate::SenderRole, sender);
+        previousSender = senderKey;
+        QString tip = sender + QStringLiteral(" · ") + locale.toString(at, QLocale::LongFormat);
+        if (outgoing) {
+            item->setData(ChatBubbleDelegate::TickRole, tickMark(m.delivery.status));
+            if (m.delivery.status == QLatin1String("read"))
+                item->setData(ChatBubbleDelegate::TickColorRole, QColor(0x1e, 0x88, 0xe5));
+            else if (m.delivery.status == QLatin1String("failed")) {
+                item->setData(ChatBubbleDelegate::TickColorRole, QColor(0xc6, 0x28, 0x28));
+                note += (note.isEmpty() ? QString() : QStringLiteral("\n")) +
+                        tr("Not delivered: %1").arg(m.delivery.failedReason);
+            }
+            tip += QStringLiteral(" · ") + tick(m);
+        } else {
             lastIncomingAt = m.createdAt;
+        }
+        item->setData(ChatBubbleDelegate::NoteRole, note);
+        item->setToolTip(tip);
+        item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + text);
     }
     m_composerExtras->setConversation(v, lastIncomingAt);
     m_thread->scrollToBottom();

@@ -3,6 +3,7 @@
 #include "conversationrepository.h"
 
 #include <QDate>
+#include <QIcon>
 #include <QPointer>
 #include <QStringList>
 #include <QTimeZone>
@@ -16,6 +17,7 @@ class ContactRepository;
 class DealRepository;
 class EventBus;
 class InboxComposer;
+class MessageEdit;
 class TaskRepository;
 class QCheckBox;
 class QComboBox;
@@ -34,6 +36,12 @@ QString channelName(const QString &channel);
 QString statusName(const QString &status);
 // When a message came, as the list shows it: the time today, "Yesterday", else the short date.
 QString when(const QString &iso, const QDate &today = QDate::currentDate());
+// The thread's day separator: "Today", "Yesterday", else the date with the weekday.
+QString dayName(const QDate &day, const QDate &today = QDate::currentDate());
+// "Image", "Document", … for a message type, in the window's language.
+QString messageKind(const QString &type);
+// The channel's mark in the conversation list (drawn, in the service's colour).
+QIcon channelIcon(const QString &channel);
 } // namespace InboxText
 
 // Tells the agent about a new incoming message while the window is not in front. The desktop hands
@@ -156,6 +164,7 @@ private:
     void assignToMe();
     void showError(const QString &text);
     static QString tick(const Message &m);
+    static QString tickMark(const QString &status);
 
     ConversationRepository &m_conversations;
     EventBus &m_bus;
@@ -184,7 +193,7 @@ private:
     QListWidget *m_list = nullptr;
     QLabel *m_header = nullptr;
     QListWidget *m_thread = nullptr;
-    QLineEdit *m_composer = nullptr;
+    MessageEdit *m_composer = nullptr;
     QPushButton *m_send = nullptr;
     QPushButton *m_close = nullptr;
     QPushButton *m_reopen = nullptr;

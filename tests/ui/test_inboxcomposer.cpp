@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -83,7 +84,7 @@ class TestInboxComposer final : public QObject
     QVector<TemplateCall> m_templateCalls;
 
     InboxComposer *extras() { return m_view->composerExtras(); }
-    QLineEdit *composer() { return m_view->findChild<QLineEdit *>("composer"); }
+    QPlainTextEdit *composer() { return m_view->findChild<QPlainTextEdit *>("composer"); }
     QPushButton *sendButton() { return m_view->findChild<QPushButton *>("sendButton"); }
     QLabel *errorLabel() { return m_view->findChild<QLabel *>("errorLabel"); }
     QListWidget *thread() { return m_view->findChild<QListWidget *>("thread"); }
@@ -251,7 +252,7 @@ private Q_SLOTS:
         QCOMPARE(m_fileCalls.first().conversationId, m_widgetConv);
         QCOMPARE(m_fileCalls.first().path, QFileInfo(path).absoluteFilePath());
         QCOMPARE(m_fileCalls.first().caption, QString("Your invoice"));
-        QCOMPARE(composer()->text(), QString());
+        QCOMPARE(composer()->toPlainText(), QString());
         QVERIFY(!row->isVisible());
         QVERIFY(extras()->attachedFile().isEmpty());
         QVERIFY(!errorLabel()->isVisible());
@@ -310,7 +311,7 @@ private Q_SLOTS:
         QVERIFY(errorLabel()->isVisible());
         QVERIFY(errorLabel()->text().contains("try again"));
         QVERIFY(!extras()->attachedFile().isEmpty()); // try again later
-        QCOMPARE(composer()->text(), QString("caption"));
+        QCOMPARE(composer()->toPlainText(), QString("caption"));
         QVERIFY(!QApplication::activeModalWidget());
     }
 

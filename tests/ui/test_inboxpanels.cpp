@@ -67,7 +67,7 @@ class TestInboxPanels final : public QObject
     User m_ali;
 
     QListWidget *list() { return m_view->findChild<QListWidget *>("conversationList"); }
-    QLineEdit *composer() { return m_view->findChild<QLineEdit *>("composer"); }
+    QPlainTextEdit *composer() { return m_view->findChild<QPlainTextEdit *>("composer"); }
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -237,13 +237,13 @@ private Q_SLOTS:
         QMenu *menu = m_view->quickRepliesMenu();
         QTest::keyClicks(composer(), "/");
         QTRY_VERIFY(menu->isVisible());
-        QCOMPARE(composer()->text(), QString());
+        QCOMPARE(composer()->toPlainText(), QString());
         menu->actions().at(1)->trigger();
         menu->close();
-        QCOMPARE(composer()->text(), QString("We open at 9."));
+        QCOMPARE(composer()->toPlainText(), QString("We open at 9."));
         // A slash inside a sentence is just a slash.
         QTest::keyClicks(composer(), " 24/7");
-        QCOMPARE(composer()->text(), QString("We open at 9. 24/7"));
+        QCOMPARE(composer()->toPlainText(), QString("We open at 9. 24/7"));
 
         QAction *edit = menu->findChild<QAction *>("editQuickRepliesAction");
         QVERIFY(edit);
@@ -256,7 +256,7 @@ private Q_SLOTS:
         QCOMPARE(saved, QStringList({"Hello!", "See you soon"}));
         composer()->clear();
         m_view->insertQuickReply(1);
-        QCOMPARE(composer()->text(), QString("See you soon"));
+        QCOMPARE(composer()->toPlainText(), QString("See you soon"));
     }
 
     void tagsAndAssigneeAreEditedInTheThread()

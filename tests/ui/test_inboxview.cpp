@@ -5,6 +5,7 @@
 
 #include "apikeyrepository.h"
 #include "channels/channelsender.h"
+#include "chatbubbledelegate.h"
 #include "contactrepository.h"
 #include "conversationrepository.h"
 #include "database.h"
@@ -18,7 +19,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -88,12 +91,89 @@ private Q_SLOTS:
         QVERIFY(list()->item(0)->font().bold());
         QVERIFY(listText(1).contains("Ayşe (1 unread)"));
         // The separator is a middle dot, never its Latin-1 misreading ("Â·")
-        QVERIFY2(listText(1).contains(QString::fromUtf8("  \u00b7 WhatsApp \u00b7 ")), qPrintable(listText(1)));
+        QVERIFY2(listText(1).contains(QString::fromUtf8(" \u00b7 WhatsApp \u00b7 ")), qPrintable(listText(1)));
         // and when the last message came, without seconds
         static const QRegularExpression time(QStringLiteral("\u00b7 \\d{1,2}:\\d{2}$"));
         QVERIFY2(time.match(listText(1).section('\n', 0, 0)).hasMatch(), qPrintable(listText(1)));
         for (int i = 0; i < list()->count(); ++i)
             QVERIFY2(!listText(i).contains(QChar(0x00C2)), qPrintable(listText(i)));
+        // Each row carries its channel's mark, and the marks differ.
+        const QImage widget = list()->item(0)->icon().pixmap(16).toImage();
+        const QImage whatsapp = list()->item(1)->icon().pixmap(16).toImage();
+        QVERIFY(!widget.isNull() && !whatsapp.isNull());
+        QVERIFY(widget != whatsapp);
+        QCOMPARE(whatsapp.pixelColor(8, 1).green() > 150, true); // WhatsApp's green ring
+    }
+
+    void threadIsAChatWithBubblesSendersAndDays()
+    {
+        // Two messages of an earlier day, then today's.
+        const auto old = m_repo->latestMessages(m_widgetConv, 10);
+        QCOMPARE(old.size(), 2);
+        const QString earlier = QDateTime::currentDateTimeUtc().addDays(-3).toString(Qt::ISODateWithMs);
+        Database::exec("UPDATE messages SET created_at = ? WHERE id = ?", {earlier, old.at(0).id});
+        Database::exec("UPDATE messages SET created_at = ? WHERE id = ?", {earlier, old.at(1).id});
+        ChannelSender(m_bus.get()).send(m_widgetConv, text("Hi Bob"), {"agent", "user_1", "Ali"});
+        m_view->resize(1000, 700);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTRY_COMPARE(thread()->count(), 3);
+        auto day = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::DayRole).toString(); };
+        auto sender = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::SenderRole).toString(); };
+        QCOMPARE(day(0), InboxText::dayName(QDateTime::fromString(earlier, Qt::ISODateWithMs).toLocalTime().date()));
+        QVERIFY(!day(0).isEmpty());
+        QCOMPARE(day(1), QString()); // the same day: no second separator
+        QCOMPARE(day(2), QString("Today"));
+        QCOMPARE(sender(0), QString("Bob"));
+        QCOMPARE(sender(1), QString()); // the same sender again is not repeated
+        QCOMPARE(sender(2), QString("Ali"));
+        QVERIFY(!thread()->item(2)->data(ChatBubbleDelegate::TimeRole).toString().isEmpty());
+        QVERIFY(
+            !thread()->item(2)->data(ChatBubbleDelegate::TimeRole).toString().contains(QRegularExpression(":\\d\\d:")));
+
+        // Incoming bubbles sit on the left, outgoing ones on the right, none wider than the share.
+        auto *delegate = qobject_cast<ChatBubbleDelegate *>(thread()->itemDelegate());
+        QVERIFY(delegate);
+        const int width = thread()->viewport()->width();
+        for (int row = 0; row < 3; ++row) {
+            const QRect item = thread()->visualItemRect(thread()->item(row));
+            const QRect bubble = delegate->bubbleRect(item, thread()->model()->index(row, 0));
+            QVERIFY(bubble.width() <= width * ChatBubbleDelegate::kMaxWidthShare + 1);
+            if (row < 2)
+                QVERIFY2(bubble.left() < width / 4, qPrintable(QString::number(bubble.left())));
+            else
+                QVERIFY2(bubble.right() > width * 3 / 4, qPrintable(QString::number(bubble.right())));
+            QVERIFY(item.contains(bubble));
+        }
+        // A long message wraps inside its bubble: its row grows, the bubble stays within the share.
+        ChannelSender(m_bus.get()).send(m_widgetConv, text(QString("uzun ").repeated(200)), {"agent", "user_1", "Ali"});
+        QTRY_COMPARE(thread()->count(), 4);
+        const QRect longItem = thread()->visualItemRect(thread()->item(3));
+        QVERIFY(longItem.height() > 5 * thread()->fontMetrics().height());
+        QVERIFY(delegate->bubbleRect(longItem, thread()->model()->index(3, 0)).width() <=
+                width * ChatBubbleDelegate::kMaxWidthShare + 1);
+        // It paints without trouble (and shows something).
+        const QImage shot = thread()->viewport()->grab().toImage();
+        QVERIFY(!shot.isNull());
+    }
+
+    void composerTakesSeveralLinesAndEnterSends()
+    {
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        auto *composer = m_view->findChild<QPlainTextEdit *>("composer");
+        const int oneLine = composer->height();
+        QTest::keyClicks(composer, "Line one");
+        QTest::keyClick(composer, Qt::Key_Return, Qt::ShiftModifier);
+        QTest::keyClicks(composer, "Line two");
+        QTest::keyClick(composer, Qt::Key_Return, Qt::ShiftModifier);
+        QTest::keyClicks(composer, "Line three");
+        QCOMPARE(composer->toPlainText(), QString("Line one\nLine two\nLine three"));
+        QTRY_VERIFY(composer->height() > oneLine); // it grows with its text
+        QCOMPARE(m_repo->get(m_widgetConv).totalMessages, 2);
+        QTest::keyClick(composer, Qt::Key_Return);
+        QTRY_COMPARE(m_repo->get(m_widgetConv).totalMessages, 3);
+        QCOMPARE(m_repo->latestMessages(m_widgetConv, 1).first().text, QString("Line one\nLine two\nLine three"));
+        QCOMPARE(composer->toPlainText(), QString());
+        QTRY_COMPARE(composer->height(), oneLine);
     }
 
     void filtersByStatusAndChannel()
@@ -126,16 +206,19 @@ private Q_SLOTS:
     void composerSendsThroughChannelWithTick()
     {
         QVERIFY(m_view->selectConversation(m_widgetConv));
-        auto *composer = m_view->findChild<QLineEdit *>("composer");
+        auto *composer = m_view->findChild<QPlainTextEdit *>("composer");
         QTest::keyClicks(composer, "Hi Bob, how can I help?");
         click(m_view->findChild<QPushButton *>("sendButton"));
-        QCOMPARE(composer->text(), QString());
+        QCOMPARE(composer->toPlainText(), QString());
         QTRY_COMPARE(thread()->count(), 3);
-        QVERIFY2(thread()->item(2)->text().contains("✓ sent"), qPrintable(thread()->item(2)->text()));
+        QVERIFY2(thread()->item(2)->toolTip().endsWith(" · sent"), qPrintable(thread()->item(2)->toolTip()));
+        QCOMPARE(thread()->item(2)->data(ChatBubbleDelegate::TickRole).toString(), QString("✓"));
+        QCOMPARE(thread()->item(2)->text(), QString("Hi Bob, how can I help?"));
         QCOMPARE(m_repo->latestMessages(m_widgetConv, 1).first().delivery.status, QString("sent"));
         // The visitor's page fetched it: the tick follows live.
         m_repo->updateStatus(m_repo->latestMessages(m_widgetConv, 1).first().id, "delivered");
-        QTRY_VERIFY(thread()->item(2)->text().contains("✓✓ delivered"));
+        QTRY_COMPARE(thread()->item(2)->data(ChatBubbleDelegate::TickRole).toString(), QString("✓✓"));
+        QVERIFY(thread()->item(2)->toolTip().endsWith(" · delivered"));
     }
 
     // A widget visitor names themselves with markup: every label shows it as typed, never as rich text.
@@ -161,13 +244,13 @@ private Q_SLOTS:
     void unavailableChannelShowsErrorAndKeepsText()
     {
         QVERIFY(m_view->selectConversation(m_whatsappConv));
-        auto *composer = m_view->findChild<QLineEdit *>("composer");
+        auto *composer = m_view->findChild<QPlainTextEdit *>("composer");
         QTest::keyClicks(composer, "Merhaba");
         QTest::keyClick(composer, Qt::Key_Return);
         auto *error = m_view->findChild<QLabel *>("errorLabel");
         QVERIFY(error->isVisible());
         QCOMPARE(error->text(), QString("Channel unavailable"));
-        QCOMPARE(composer->text(), QString("Merhaba"));
+        QCOMPARE(composer->toPlainText(), QString("Merhaba"));
         QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
     }
 

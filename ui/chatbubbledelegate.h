@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+class QAbstractItemView;
+
+// Paints a conversation's messages as chat bubbles: incoming on the left, outgoing on the right,
+// each with its sender, the time and (outgoing) the delivery ticks under the text, and a day
+// separator ("Today", "Yesterday", the date) above the first message of each day. The item's
+// display text is the message itself; the rest comes from the roles below.
+class ChatBubbleDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    enum Role
+    {
+        OutgoingRole = Qt::UserRole + 20, // bool
+        SenderRole,                       // who wrote it, shown above the text
+        TimeRole,                         // "14:05", shown under the text
+        TickRole,                         // "✓", "✓✓", … (outgoing)
+        TickColorRole,                    // QColor of the ticks (read: blue, failed: red); none: muted
+        DayRole,                          // the separator's text when the message opens a day, else empty
+        NoteRole,                         // a line under the text (a failure reason, an attachment)
+    };
+
+    // The bubbles are at most this share of the view's width.
+    static constexpr qreal kMaxWidthShare = 0.72;
+
+    explicit ChatBubbleDelegate(QAbstractItemView *view);
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+    // Where the bubble of `index` is drawn inside an item rectangle (tests check the side).
+    QRect bubbleRect(const QRect &itemRect, const QModelIndex &index) const;
+
+private:
+    struct Geometry;
+    Geometry measure(const QModelIndex &index, int itemWidth) const;
+    int viewWidth() const;
+
+    QAbstractItemView *m_view;
+};
