@@ -421,6 +421,14 @@ int runDesktop(int argc, char **argv, Environment &env)
         tasks.setDefaultActor(users.first().id);
     ConversationRepository conversations(&bus);
     MainWindow window(contacts, apiKeys, bus);
+    // The welcome's first account: an admin, its password hashed as `liaison user add` does.
+    window.setAccountCreator([](const QString &name, const QString &email, const QString &password) {
+        return UserRepository().create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
+    });
+    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks](const User &user) {
+        if (tasks.defaultActor().isEmpty())
+            tasks.setDefaultActor(user.id);
+    });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, bus);
     window.addArea(TasksView::tr("Tasks"), tasksView);
@@ -462,6 +470,9 @@ int runDesktop(int argc, char **argv, Environment &env)
                     : server                              ? server->baseUrl()
                                                           : QString());
     addMediaPage(window, *env.settings, bus);
+    // An empty data directory (no account yet): the welcome, over the window.
+    if (UserRepository().list().isEmpty())
+        window.showWelcome();
     DeliveryThread delivery;
     addDeliveryServices(delivery, env, bus, config.channelRegistry);
     delivery.start();

@@ -62,14 +62,21 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
     const QVector<User> users = UserRepository().list();
     const QString userId = users.isEmpty() ? QString() : users.first().id;
     const QString name = users.isEmpty() ? QStringLiteral("Liaison") : users.first().name;
-    const MessageSender agent{QStringLiteral("agent"), userId, name};
+    // Shared by the senders below: the welcome's first account takes over once it is made.
+    auto agent = std::make_shared<MessageSender>(MessageSender{QStringLiteral("agent"), userId, name});
     inbox->setCurrentUser(userId, name);
+    QObject::connect(&window, &MainWindow::accountCreated, inbox, [inbox, agent](const User &user) {
+        if (!agent->id.isEmpty())
+            return; // the window already acts as an account
+        *agent = MessageSender{QStringLiteral("agent"), user.id, user.name};
+        inbox->setCurrentUser(user.id, user.name);
+    });
     auto sender = std::make_shared<ChannelSender>(&bus, std::move(channels));
     inbox->setSender([sender, agent](const QString &conversationId, const QString &text) {
         MessageContent content;
         content.text = text;
         try {
-            return sender->send(conversationId, content, agent);
+            return sender->send(conversationId, content, *agent);
         } catch (const ApiError &e) {
             rethrowForWindow(e);
         }
@@ -80,7 +87,7 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
     composer->setFileSender(
         [sender, mediaService, agent](const QString &conversationId, const QString &path, const QString &caption) {
             try {
-                return OutgoingMessages::sendLocalFile(*sender, *mediaService, conversationId, path, caption, agent);
+                return OutgoingMessages::sendLocalFile(*sender, *mediaService, conversationId, path, caption, *agent);
             } catch (const ApiError &e) {
                 rethrowForWindow(e);
             }
@@ -91,7 +98,7 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         try {
             return OutgoingMessages::sendTemplate(*sender, conversationId, templateName, language,
                                                   OutgoingMessages::templateComponents(parameters, buttonPayloads),
-                                                  agent);
+                                                  *agent);
         } catch (const ApiError &e) {
             rethrowForWindow(e);
         }

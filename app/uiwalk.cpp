@@ -2,14 +2,18 @@
 
 #include "mainwindow.h"
 #include "settingsdialog.h"
+#include "welcomedialog.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTimer>
@@ -49,6 +53,43 @@ void walk(MainWindow &window, const QString &outDir)
     line(QStringLiteral("icon %1").arg(QApplication::windowIcon().availableSizes().contains(QSize(32, 32))
                                            ? QStringLiteral("ok")
                                            : QStringLiteral("missing")));
+
+    // The welcome of a data directory without an account: LIAISON_UI_WALK_ACCOUNT ("name|e-mail|password")
+    // fills it in as a new user would, makes a key and starts working; without it, "Later".
+    if (WelcomeDialog *welcome = window.welcomeDialog()) {
+        auto *pages = welcome->findChild<QWidget *>(QStringLiteral("welcomeAccountPage"));
+        const bool onAccount = pages && pages->isVisible();
+        line(QStringLiteral("welcome %1 %2")
+                 .arg(welcome->isVisible() ? QStringLiteral("visible") : QStringLiteral("hidden"),
+                      onAccount ? QStringLiteral("account") : QStringLiteral("api")));
+        welcome->grab().save(QDir(outDir).filePath(QStringLiteral("welcome.png")));
+        const QStringList account = qEnvironmentVariable("LIAISON_UI_WALK_ACCOUNT").split(QLatin1Char('|'));
+        if (onAccount && account.size() == 3) {
+            welcome->findChild<QLineEdit *>(QStringLiteral("welcomeName"))->setText(account.at(0));
+            welcome->findChild<QLineEdit *>(QStringLiteral("welcomeEmail"))->setText(account.at(1));
+            welcome->findChild<QLineEdit *>(QStringLiteral("welcomePassword"))->setText(account.at(2));
+            welcome->findChild<QLineEdit *>(QStringLiteral("welcomeRepeat"))->setText(account.at(2));
+            welcome->findChild<QPushButton *>(QStringLiteral("welcomeCreateButton"))->click();
+            settle(200);
+            auto *api = welcome->findChild<QWidget *>(QStringLiteral("welcomeApiPage"));
+            line(QStringLiteral("welcome account %1")
+                     .arg(api && api->isVisible() ? QStringLiteral("ok") : QStringLiteral("missing")));
+            welcome->findChild<QPushButton *>(QStringLiteral("welcomeCreateKey"))->click();
+            settle(100);
+            auto *address = welcome->findChild<QLabel *>(QStringLiteral("welcomeApiAddress"));
+            line(QStringLiteral("welcome api %1").arg(address ? address->text() : QString()));
+            // The secret itself stays out of the log: its prefix and length tell it was shown.
+            const QString key = welcome->findChild<QLineEdit *>(QStringLiteral("welcomeKey"))->text();
+            line(QStringLiteral("welcome key %1 %2").arg(key.left(3)).arg(key.size()));
+            welcome->grab().save(QDir(outDir).filePath(QStringLiteral("welcome-api.png")));
+            welcome->findChild<QPushButton *>(QStringLiteral("welcomeStartButton"))->click();
+        } else {
+            welcome->reject();
+        }
+        settle(200);
+    } else {
+        line(QStringLiteral("welcome none"));
+    }
 
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
     auto *stack = window.findChild<QStackedWidget *>(QStringLiteral("areaStack"));

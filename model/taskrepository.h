@@ -62,6 +62,7 @@ public:
     const QTimeZone &timeZone() const { return m_tz; }
     // Who acts when a call names no actor (the desktop window: its user account); empty: nobody.
     void setDefaultActor(const QString &userId) { m_defaultActor = userId; }
+    const QString &defaultActor() const { return m_defaultActor; }
     QDateTime now() const { return m_clock->now(); }
     // Today's date in the tasks time zone.
     QDate today() const;

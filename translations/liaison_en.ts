@@ -621,6 +621,10 @@
         <source>Counting…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1614,6 +1618,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Web &amp;widget…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Getting started…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2863,6 +2871,135 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Delete the webhook to %1 and its delivery log? Pending deliveries are dropped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeDialog</name>
+    <message>
+        <source>Welcome to Liaison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work without an account for now; this welcome comes back at the next start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create the administrator account. It manages users, API keys, webhooks and channels, and it is the account you sign in with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create an API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your local API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools on this computer (scripts, automations, other apps) reach the same contacts, deals, tasks and messages through the REST API at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A tool needs an API key. It is shown only once: copy it now and keep it somewhere safe. Settings → API keys lists and revokes keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API server is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API server is not running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter your name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter an e-mail address such as name@company.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The password needs at least %n characters.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The two passwords differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Please check the marked fields.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An account with this e-mail address exists already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The account could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key could not be made: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -620,6 +620,10 @@
         <source>Counting…</source>
         <translation>Sayılıyor…</translation>
     </message>
+    <message>
+        <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
+        <translation>Gösterilecek kişi yok. Yeni ile bir kişi ekleyin, aramayı değiştirin ya da gelmelerini bekleyin: bir kanaldan gelen ilk mesaj ve API&apos;nin POST /contacts isteği de kişi oluşturur.</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1615,6 +1619,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Web &amp;widget…</source>
         <translation>Web sohbet &amp;aracı…</translation>
+    </message>
+    <message>
+        <source>&amp;Getting started…</source>
+        <translation>&amp;Başlarken…</translation>
     </message>
 </context>
 <context>
@@ -2863,6 +2871,133 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Delete the webhook to %1 and its delivery log? Pending deliveries are dropped.</source>
         <translation>%1 adresine giden webhook ve teslimat günlüğü silinsin mi? Bekleyen teslimatlar iptal edilir.</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeDialog</name>
+    <message>
+        <source>Welcome to Liaison</source>
+        <translation>Liaison&apos;a hoş geldiniz</translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation>ad@sirket.com</translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation>
+            <numerusform>en az %n karakter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your name:</source>
+        <translation>Adınız:</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>E-posta:</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>Parola:</translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
+        <translation>Tekrar:</translation>
+    </message>
+    <message>
+        <source>Create account</source>
+        <translation>Hesap oluştur</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Sonra</translation>
+    </message>
+    <message>
+        <source>Work without an account for now; this welcome comes back at the next start</source>
+        <translation>Şimdilik hesapsız çalışın; bu karşılama bir sonraki açılışta yeniden gelir</translation>
+    </message>
+    <message>
+        <source>Create the administrator account. It manages users, API keys, webhooks and channels, and it is the account you sign in with.</source>
+        <translation>Yönetici hesabını oluşturun. Kullanıcıları, API anahtarlarını, webhook&apos;ları ve kanalları bu hesap yönetir; oturumu da bu hesapla açarsınız.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopyala</translation>
+    </message>
+    <message>
+        <source>Create an API key</source>
+        <translation>API anahtarı oluştur</translation>
+    </message>
+    <message>
+        <source>No key yet</source>
+        <translation>Henüz anahtar yok</translation>
+    </message>
+    <message>
+        <source>Start working</source>
+        <translation>Çalışmaya başla</translation>
+    </message>
+    <message>
+        <source>Your local API</source>
+        <translation>Yerel API&apos;niz</translation>
+    </message>
+    <message>
+        <source>Tools on this computer (scripts, automations, other apps) reach the same contacts, deals, tasks and messages through the REST API at:</source>
+        <translation>Bu bilgisayardaki araçlar (betikler, otomasyonlar, başka uygulamalar) aynı kişilere, fırsatlara, görevlere ve mesajlara şu adresteki REST API ile ulaşır:</translation>
+    </message>
+    <message>
+        <source>A tool needs an API key. It is shown only once: copy it now and keep it somewhere safe. Settings → API keys lists and revokes keys.</source>
+        <translation>Bir aracın API anahtarına ihtiyacı vardır. Anahtar yalnızca bir kez gösterilir: şimdi kopyalayıp güvenli bir yerde saklayın. Ayarlar → API anahtarları anahtarları listeler ve iptal eder.</translation>
+    </message>
+    <message>
+        <source>The API server is not running.</source>
+        <translation>API sunucusu çalışmıyor.</translation>
+    </message>
+    <message>
+        <source>The API server is not running: %1</source>
+        <translation>API sunucusu çalışmıyor: %1</translation>
+    </message>
+    <message>
+        <source>Try it:</source>
+        <translation>Deneyin:</translation>
+    </message>
+    <message>
+        <source>Enter your name.</source>
+        <translation>Adınızı girin.</translation>
+    </message>
+    <message>
+        <source>Enter an e-mail address such as name@company.com.</source>
+        <translation>ad@sirket.com gibi bir e-posta adresi girin.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The password needs at least %n characters.</source>
+        <translation>
+            <numerusform>Parola en az %n karakter olmalı.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The two passwords differ.</source>
+        <translation>İki parola birbirinden farklı.</translation>
+    </message>
+    <message>
+        <source>Please check the marked fields.</source>
+        <translation>Lütfen işaretli alanları kontrol edin.</translation>
+    </message>
+    <message>
+        <source>An account with this e-mail address exists already.</source>
+        <translation>Bu e-posta adresiyle bir hesap zaten var.</translation>
+    </message>
+    <message>
+        <source>The account could not be saved: %1</source>
+        <translation>Hesap kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>First key</source>
+        <translation>İlk anahtar</translation>
+    </message>
+    <message>
+        <source>The key could not be made: %1</source>
+        <translation>Anahtar oluşturulamadı: %1</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "contactdialog.h"
 #include "contactrepository.h"
 #include "contacttablemodel.h"
+#include "emptyhint.h"
 #include "errors.h"
 #include "eventbus.h"
 #include "messageboxes.h"
@@ -56,6 +57,8 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
+    installEmptyHint(m_table, tr("No contacts to show. Add one with New, change the search, or let them arrive: "
+                                 "a first message on a channel and the API's POST /contacts create contacts too."));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -7,6 +7,7 @@
 #include "pipelineboard.h"
 #include "segmentspanel.h"
 #include "settingsdialog.h"
+#include "userrepository.h"
 #include "webhookspage.h"
 #include "widgetsettingspage.h"
 
@@ -84,6 +85,8 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
                     [this](QWidget *parent) { return new WidgetSettingsPage(m_serverAddress, parent); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *welcome = help->addAction(tr("&Getting started…"), this, &MainWindow::showWelcome);
+    welcome->setObjectName(QStringLiteral("welcomeAction"));
     help->addAction(tr("&About Liaison"), this, [this] {
         auto *box = new QMessageBox(
             QMessageBox::Information, tr("About Liaison"),
@@ -119,6 +122,23 @@ int MainWindow::addArea(const QString &title, QWidget *view)
     return index;
 }
 
+void MainWindow::showWelcome()
+{
+    if (m_welcome) {
+        m_welcome->raise();
+        m_welcome->activateWindow();
+        return;
+    }
+    m_welcome = new WelcomeDialog(m_apiKeys, m_accountCreator, this);
+    m_welcome->setAttribute(Qt::WA_DeleteOnClose);
+    m_welcome->setApiAddress(m_serverAddress, m_serverDetail);
+    const QVector<User> users = UserRepository().list();
+    if (!users.isEmpty() || !m_accountCreator)
+        m_welcome->showApiPage(users.isEmpty() ? QString() : users.first().id);
+    connect(m_welcome, &WelcomeDialog::accountCreated, this, &MainWindow::accountCreated);
+    m_welcome->open();
+}
+
 void MainWindow::showArea(QWidget *view)
 {
     const int index = m_stack->indexOf(view);
@@ -129,6 +149,9 @@ void MainWindow::showArea(QWidget *view)
 void MainWindow::setServerStatus(const QString &address, bool running, const QString &detail)
 {
     m_serverAddress = running ? address : QString();
+    m_serverDetail = detail;
+    if (m_welcome)
+        m_welcome->setApiAddress(m_serverAddress, detail);
     if (running) {
         m_serverStatus->setText(tr("API: %1 — running").arg(address));
         m_serverStatus->setStyleSheet({});

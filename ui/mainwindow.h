@@ -8,6 +8,7 @@
 
 #include "settingsdialog.h"
 #include "webhook.h"
+#include "welcomedialog.h"
 
 class ApiKeyRepository;
 class ContactRepository;
@@ -51,6 +52,18 @@ public:
     // Opens Settings (window-modal, without blocking) on the page with this objectName.
     void showSettings(const QString &pageObjectName);
 
+    // The welcome (first admin account, the API's address, a first API key): how the account is
+    // made (the app hashes the password). showWelcome() opens it window-modal without blocking: on
+    // the account page while no user exists, else on the API page.
+    void setAccountCreator(WelcomeDialog::AccountCreator creator) { m_accountCreator = std::move(creator); }
+    void showWelcome();
+    // The open welcome dialog (nullptr when none).
+    WelcomeDialog *welcomeDialog() const { return m_welcome; }
+
+signals:
+    // The welcome made the first account (the app makes it the window's acting user).
+    void accountCreated(const User &user);
+
 public slots:
     // "API: https://127.0.0.1:8443 — running", or "API server stopped: <detail>".
     void setServerStatus(const QString &address, bool running, const QString &detail = {});
@@ -84,6 +97,9 @@ private:
     NotificationCenter *m_notifications = nullptr;
     QLabel *m_serverStatus = nullptr;
     QPointer<SettingsDialog> m_settings;
+    QPointer<WelcomeDialog> m_welcome;
+    WelcomeDialog::AccountCreator m_accountCreator;
+    QString m_serverDetail;
     QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)
     WebhookPolicy m_webhookPolicy; // webhooks/allowedTargets and allowInsecureLocal
 };

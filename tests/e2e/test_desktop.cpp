@@ -5,10 +5,12 @@
 // through its own navigation and Settings menu, twice (the pages survive closing the dialog). The
 // walk is the app's LIAISON_UI_WALK hook (app/uiwalk.h); its screenshots stay in the data directory
 // of a failed run.
+#include "apikeyrepository.h"
 #include "contactrepository.h"
 #include "database.h"
 #include "dealrepository.h"
 #include "taskrepository.h"
+#include "userrepository.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -175,6 +177,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QStringList>("areaNames");
         const QStringList english{"Contacts", "Deals", "Tasks", "Inbox"};
+        // On the empty data directory the walk answers the welcome as a new user would.
         QTest::newRow("empty data directory") << false << "C.UTF-8" << english;
         QTest::newRow("2,000 contacts") << true << "C.UTF-8" << english;
         // Turkish texts are longer: the window must still fit.
@@ -195,6 +198,9 @@ private Q_SLOTS:
         configure(app, dir.path());
         QProcessEnvironment env = app.processEnvironment();
         env.insert(QStringLiteral("LIAISON_UI_WALK"), walkDir);
+        if (!seeded)
+            env.insert(QStringLiteral("LIAISON_UI_WALK_ACCOUNT"),
+                       QStringLiteral("Selin Aksoy|selin@ornek.com.tr|gizli-parola-1"));
         env.insert(QStringLiteral("LC_ALL"), locale);
         env.insert(QStringLiteral("LANG"), locale);
         env.insert(QStringLiteral("LANGUAGE"), locale.section(QLatin1Char('_'), 0, 0).section(QLatin1Char('.'), 0, 0));
@@ -234,6 +240,25 @@ private Q_SLOTS:
                 pages << line.section(QLatin1Char(' '), 1, 1);
         }
         QCOMPARE(areas, areaNames);
+        // No account yet on either: the welcome opens over the window on its account page.
+        QVERIFY2(lines.contains(QStringLiteral("welcome visible account")), qPrintable(lines.join('\n')));
+        if (!seeded) {
+            QVERIFY(lines.contains(QStringLiteral("welcome account ok")));
+            QVERIFY(lines.contains(QStringLiteral("welcome key lk_ 46")));
+            static const QRegularExpression api(QStringLiteral("^welcome api https://127\\.0\\.0\\.1:\\d+/api/v1$"));
+            QVERIFY2(!lines.filter(api).isEmpty(), qPrintable(lines.join('\n')));
+            // The account and its key are in the data directory.
+            Database::setPath(QDir(dir.path()).filePath(QStringLiteral("liaison.db")));
+            const QVector<User> users = UserRepository().list();
+            QCOMPARE(users.size(), 1);
+            QCOMPARE(users.first().email, QStringLiteral("selin@ornek.com.tr"));
+            QCOMPARE(users.first().role, QStringLiteral("admin"));
+            const QVector<ApiKey> keys = ApiKeyRepository().list();
+            QCOMPARE(keys.size(), 1);
+            QCOMPARE(keys.first().createdBy, users.first().id);
+            Database::closeThreadConnection();
+            QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("welcome-api.png"))));
+        }
         for (const char *page :
              {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage", "channelsPage", "mediaPage"})
             QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
