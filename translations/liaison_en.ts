@@ -1803,6 +1803,39 @@ A desktop CRM with a local REST API.</source>
         <source>Edit pipelines…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The chart&apos;s currency (amounts in different currencies are never added)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the value per stage chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value per stage (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 %3 in %n deal(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <comment>millions</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 K</source>
+        <comment>thousands</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>

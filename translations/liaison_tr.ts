@@ -1802,6 +1802,38 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Edit pipelines…</source>
         <translation>Satış hatlarını düzenle…</translation>
     </message>
+    <message>
+        <source>The chart&apos;s currency (amounts in different currencies are never added)</source>
+        <translation>Grafiğin para birimi (farklı para birimlerindeki tutarlar hiçbir zaman toplanmaz)</translation>
+    </message>
+    <message>
+        <source>Chart</source>
+        <translation>Grafik</translation>
+    </message>
+    <message>
+        <source>Show or hide the value per stage chart</source>
+        <translation>Aşamaya göre tutar grafiğini göster ya da gizle</translation>
+    </message>
+    <message>
+        <source>Value per stage (%1)</source>
+        <translation>Aşamaya göre tutar (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 %3 in %n deal(s)</source>
+        <translation>
+            <numerusform>%1: %n fırsatta %2 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <comment>millions</comment>
+        <translation>%1 Mn</translation>
+    </message>
+    <message>
+        <source>%1 K</source>
+        <comment>thousands</comment>
+        <translation>%1 B</translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>

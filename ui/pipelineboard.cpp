@@ -12,9 +12,11 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCursor>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,8 +25,10 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
-#include <QValueAxis>
+#include <cmath>
 
 namespace {
 // "12,500 TRY + 300 USD": values of different currencies are listed, never added.
@@ -57,6 +61,16 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     // Totals in several currencies grow long: they wrap instead of widening the window.
     m_summary->setWordWrap(true);
     m_summary->setMinimumWidth(120);
+    m_chartCurrency = new QComboBox(this);
+    m_chartCurrency->setObjectName(QStringLiteral("chartCurrencyCombo"));
+    m_chartCurrency->setToolTip(tr("The chart's currency (amounts in different currencies are never added)"));
+    m_chartToggle = new QToolButton(this);
+    m_chartToggle->setObjectName(QStringLiteral("chartToggle"));
+    m_chartToggle->setText(tr("Chart"));
+    m_chartToggle->setToolTip(tr("Show or hide the value per stage chart"));
+    m_chartToggle->setCheckable(true);
+    m_chartToggle->setChecked(true);
+    m_chartToggle->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Pipeline:"), this));
     top->addWidget(m_pipelineCombo);
@@ -66,6 +80,8 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     newDeal->setObjectName(QStringLiteral("newDealButton"));
     auto *editPipelines = new QPushButton(tr("Edit pipelines…"), this);
     editPipelines->setObjectName(QStringLiteral("editPipelinesButton"));
+    top->addWidget(m_chartToggle);
+    top->addWidget(m_chartCurrency);
     top->addWidget(newDeal);
     top->addWidget(editPipelines);
     connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
@@ -83,17 +99,23 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_chart = new QChartView(this);
     m_chart->setObjectName(QStringLiteral("pipelineChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(160);
-    // A compact header under the board: the columns keep most of the height.
-    m_chart->setMaximumHeight(260);
+    m_chart->setMinimumHeight(120);
+    // A compact band under the board: the columns keep most of the height.
+    m_chart->setMaximumHeight(200);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = m_splitter;
     splitter->setObjectName(QStringLiteral("boardSplitter"));
     splitter->addWidget(scroll);
     splitter->addWidget(m_chart);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
     splitter->setCollapsible(0, false);
+    splitter->setCollapsible(1, true);
+    connect(m_chartToggle, &QToolButton::toggled, this, &PipelineBoard::setChartVisible);
+    // Folded or unfolded by its handle too (and restored by the window's state): the button follows.
+    connect(splitter, &QSplitter::splitterMoved, this, &PipelineBoard::syncChartToggle);
+    connect(m_chartCurrency, &QComboBox::activated, this, [this] { updateHeadersAndChart(); });
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -218,19 +240,38 @@ void PipelineBoard::updateHeadersAndChart()
         m_summary->setText(text);
     }
 
-    auto *chart = new QChart;
-    chart->setTitle(tr("Value per stage"));
-    chart->legend()->setAlignment(Qt::AlignRight);
-    auto *series = new QBarSeries(chart);
-    double max = 0;
-    for (const CurrencyTotals &c : s.byCurrency) {
-        auto *set = new QBarSet(c.currency, series);
-        for (const StageTotals &st : c.stages) {
-            *set << st.value;
-            max = qMax(max, st.value);
-        }
-        series->append(set);
+    // One currency at a time: the one the user picked while the pipeline still has it, else the
+    // summary's reporting currency.
+    QString currency = m_chartCurrency->currentText();
+    {
+        const QSignalBlocker block(m_chartCurrency);
+        m_chartCurrency->clear();
+        for (const CurrencyTotals &c : s.byCurrency)
+            m_chartCurrency->addItem(c.currency);
+        if (m_chartCurrency->findText(currency) < 0)
+            currency = s.currency;
+        m_chartCurrency->setCurrentIndex(qMax(0, m_chartCurrency->findText(currency)));
+        m_chartCurrency->setVisible(m_chartCurrency->count() > 1);
     }
+    const CurrencyTotals *totals = nullptr;
+    for (const CurrencyTotals &c : s.byCurrency) {
+        if (c.currency == currency)
+            totals = &c;
+    }
+
+    auto *chart = new QChart;
+    chart->setTitle(currency.isEmpty() ? tr("Value per stage") : tr("Value per stage (%1)").arg(currency));
+    chart->legend()->hide(); // one currency: the title names it
+    chart->setMargins(QMargins(4, 2, 4, 2));
+    auto *series = new QBarSeries(chart);
+    auto *set = new QBarSet(currency, series);
+    double max = 0;
+    for (int i = 0; i < m_pipeline.stages.size(); ++i) {
+        const double value = totals && i < totals->stages.size() ? totals->stages.at(i).value : 0;
+        *set << value;
+        max = qMax(max, value);
+    }
+    series->append(set);
     chart->addSeries(series);
     QStringList categories;
     for (const PipelineStage &st : std::as_const(m_pipeline.stages))
@@ -239,16 +280,85 @@ void PipelineBoard::updateHeadersAndChart()
     x->append(categories);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
-    auto *y = new QValueAxis(chart);
-    // Round ticks (an empty pipeline once read 1, 1, 1, 0, 0 with %.0f over 0..1).
-    y->setRange(0, max > 0 ? max * 1.1 : 4);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    // Round steps (1, 2 or 5 × 10ⁿ) labelled in the window's locale ("250 K", "1,5 M"), never a raw
+    // 12194212 (an empty pipeline once read 1, 1, 1, 0, 0).
+    const double raw = max > 0 ? max / 4 : 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double fraction = raw / magnitude;
+    const double step = (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * magnitude;
+    const int steps = qMax(1, int(std::ceil(max / step - 1e-9)));
+    auto *y = new QCategoryAxis(chart);
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    y->setRange(0, steps * step);
+    y->setStartValue(0);
+    for (int i = 1; i <= steps; ++i)
+        y->append(compactAmount(i * step, locale), i * step);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
+    connect(series, &QBarSeries::hovered, this,
+            [this, totals = totals ? *totals : CurrencyTotals()](bool status, int index, QBarSet *) {
+                if (!status || index < 0 || index >= totals.stages.size() || index >= m_pipeline.stages.size()) {
+                    QToolTip::hideText();
+                    return;
+                }
+                const StageTotals &st = totals.stages.at(index);
+                QToolTip::showText(QCursor::pos(), tr("%1: %2 %3 in %n deal(s)", nullptr, int(st.count))
+                                                       .arg(DealText::stageName(m_pipeline.stages.at(index)),
+                                                            QLocale().toString(st.value, 'f', 0), totals.currency));
+            });
     QChart *old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;
+}
+
+QString PipelineBoard::compactAmount(double value, const QLocale &locale)
+{
+    const double a = std::abs(value);
+    if (a >= 1e6)
+        return tr("%1 M", "millions").arg(locale.toString(value / 1e6, 'g', 3));
+    if (a >= 1e4)
+        return tr("%1 K", "thousands").arg(locale.toString(value / 1e3, 'g', 3));
+    return locale.toString(value, 'f', 0);
+}
+
+void PipelineBoard::syncChartToggle()
+{
+    const QSignalBlocker block(m_chartToggle);
+    m_chartToggle->setChecked(isChartVisible());
+    m_chartCurrency->setEnabled(isChartVisible());
+}
+
+void PipelineBoard::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    syncChartToggle(); // the window's saved state may have folded the chart before it showed
+}
+
+bool PipelineBoard::isChartVisible() const
+{
+    return m_splitter->sizes().value(1) > 0;
+}
+
+void PipelineBoard::setChartVisible(bool visible)
+{
+    QList<int> sizes = m_splitter->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (visible == isChartVisible() && total > 0) {
+        const QSignalBlocker block(m_chartToggle);
+        m_chartToggle->setChecked(visible);
+        return;
+    }
+    if (!visible)
+        m_chartHeight = qMax(m_chart->minimumHeight(), sizes.value(1));
+    const int chart = visible ? qMin(m_chartHeight, qMax(m_chart->minimumHeight(), total / 3)) : 0;
+    m_splitter->setSizes({qMax(0, total - chart), chart});
+    if (total == 0 && !visible) // not laid out yet: hide outright until it is
+        m_chart->setVisible(false);
+    else
+        m_chart->setVisible(true);
+    const QSignalBlocker block(m_chartToggle);
+    m_chartToggle->setChecked(visible);
+    m_chartCurrency->setEnabled(visible);
 }
 
 StageListView *PipelineBoard::column(const QString &stage) const

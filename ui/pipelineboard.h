@@ -16,6 +16,9 @@ class DealEditDialog;
 class EventBus;
 class PipelineEditorDialog;
 class QChartView;
+class QLocale;
+class QSplitter;
+class QToolButton;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
@@ -37,6 +40,14 @@ public:
     DealColumnModel *columnModel(const QString &stage) const;
     QLabel *columnHeader(const QString &stage) const;
     QChartView *chart() const { return m_chart; }
+    // The chart shows one currency at a time (values in different currencies are never added): the
+    // summary's reporting currency unless the user picks another.
+    QComboBox *chartCurrency() const { return m_chartCurrency; }
+    // Shows or hides the chart (it folds away in the board's splitter, which the window remembers).
+    void setChartVisible(bool visible);
+    bool isChartVisible() const;
+    // A money amount as the chart's axis shows it: "950", "12,5 K", "1,2 M" in the window's locale.
+    static QString compactAmount(double value, const QLocale &locale);
     DealRepository &deals() { return m_deals; }
     DealDetailDialog *detailDialog() const { return m_detail; }
     DealEditDialog *editDialog() const { return m_edit; }
@@ -56,7 +67,12 @@ public slots:
     // Reads summary and columns again (what a bus notification schedules).
     void refresh();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    // The Chart button and the currency follow the splitter (folded by hand or by a restored state).
+    void syncChartToggle();
     void rebuildColumns();
     void reloadPipelines();
     void updateHeadersAndChart();
@@ -71,6 +87,10 @@ private:
     QWidget *m_columnsHost;
     QHBoxLayout *m_columnsLayout;
     QChartView *m_chart;
+    QComboBox *m_chartCurrency = nullptr;
+    QToolButton *m_chartToggle = nullptr;
+    QSplitter *m_splitter = nullptr;
+    int m_chartHeight = 180; // the height it comes back with
     QTimer *m_refreshTimer;
     QVector<StageListView *> m_views;
     QVector<DealColumnModel *> m_models;

@@ -17,6 +17,7 @@
 
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -28,8 +29,10 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTest>
+#include <QToolButton>
 
 #include <memory>
 
@@ -108,14 +111,102 @@ private slots:
         QCOMPARE(first.data(DealColumnModel::ContactRole).toString(), QString("Ayşe"));
         QCOMPARE(first.data(DealColumnModel::CloseDateRole).toString(), QString("2026-05-01"));
         QVERIFY(!m_board->grab().isNull());
-        // The chart: a bar set per currency, a bar per stage.
-        auto *series = qobject_cast<QBarSeries *>(m_board->chart()->chart()->series().value(0));
-        QVERIFY(series);
-        QCOMPARE(series->count(), 2);
-        QCOMPARE(series->barSets().at(0)->label(), QString("TRY"));
-        QCOMPARE(series->barSets().at(0)->count(), 6);
-        QCOMPARE(series->barSets().at(0)->at(0), 1500.0);
+        // The chart: one currency at a time (the reporting one first), a bar per stage.
+        auto series = [this] { return qobject_cast<QBarSeries *>(m_board->chart()->chart()->series().value(0)); };
+        QVERIFY(series());
+        QCOMPARE(series()->count(), 1);
+        QCOMPARE(series()->barSets().at(0)->label(), QString("TRY"));
+        QCOMPARE(series()->barSets().at(0)->count(), 6);
+        QCOMPARE(series()->barSets().at(0)->at(0), 1500.0);
+        QCOMPARE(series()->barSets().at(0)->at(2), 0.0); // the USD deal is not added to TRY
+        QCOMPARE(m_board->chart()->chart()->title(), QString("Value per stage (TRY)"));
         QVERIFY(m_board->findChild<QLabel *>("pipelineSummaryLabel")->text().contains("TRY"));
+        // The other currency is a choice away.
+        QComboBox *currency = m_board->chartCurrency();
+        QCOMPARE(currency->count(), 2);
+        QVERIFY(currency->isVisible());
+        QCOMPARE(currency->currentText(), QString("TRY"));
+        currency->setCurrentIndex(currency->findText("USD"));
+        emit currency->activated(currency->currentIndex());
+        QCOMPARE(series()->barSets().at(0)->label(), QString("USD"));
+        QCOMPARE(series()->barSets().at(0)->at(2), 70.0);
+        QCOMPARE(series()->barSets().at(0)->at(0), 0.0);
+        // and it stays chosen when the board refreshes.
+        m_board->refresh();
+        QCOMPARE(series()->barSets().at(0)->label(), QString("USD"));
+    }
+
+    void chartAxisIsRoundAndLocalised_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("small") << 950.0 << "en_US"
+                               << "950";
+        QTest::newRow("grouped") << 9500.0 << "en_US"
+                                 << "9,500";
+        QTest::newRow("thousands") << 250000.0 << "en_US"
+                                   << "250 K";
+        QTest::newRow("millions") << 12194212.0 << "en_US"
+                                  << "12.2 M";
+        QTest::newRow("Turkish millions") << 1500000.0 << "tr_TR"
+                                          << "1,5 M";
+        QTest::newRow("Turkish grouped") << 9500.0 << "tr_TR"
+                                         << "9.500";
+    }
+
+    void chartAxisIsRoundAndLocalised()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, locale);
+        QFETCH(QString, expected);
+        QCOMPARE(PipelineBoard::compactAmount(value, QLocale(locale)), expected);
+    }
+
+    void chartTicksAreRound()
+    {
+        DealRepository deals(m_bus.get());
+        deals.create({{"name", "Big"}, {"value", 12194212}});
+        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board->resize(1200, 700);
+        m_board->show();
+        auto *axis = qobject_cast<QCategoryAxis *>(m_board->chart()->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(axis);
+        QCOMPARE(axis->categoriesLabels(), QStringList({"5 M", "10 M", "15 M"}));
+        QCOMPARE(axis->max(), 15000000.0);
+        // An empty pipeline: one round tick, never 1, 1, 1, 0, 0.
+        deals.remove(deals.list(DealQuery()).items.first().id);
+        m_board->refresh();
+        axis = qobject_cast<QCategoryAxis *>(m_board->chart()->chart()->axes(Qt::Vertical).value(0));
+        QCOMPARE(axis->categoriesLabels().size(), 1);
+    }
+
+    void theChartFoldsAwayAndComesBack()
+    {
+        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board->resize(1200, 800);
+        m_board->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
+        auto *toggle = m_board->findChild<QToolButton *>("chartToggle");
+        auto *splitter = m_board->findChild<QSplitter *>("boardSplitter");
+        QVERIFY(toggle && splitter);
+        QVERIFY(m_board->isChartVisible());
+        QVERIFY(toggle->isChecked());
+        // Compact: the columns keep most of the height.
+        QVERIFY2(splitter->sizes().at(1) * 2 <= splitter->sizes().at(0),
+                 qPrintable(QString::number(splitter->sizes().at(1))));
+        const int columnsHeight = splitter->sizes().at(0);
+        click(toggle);
+        QVERIFY(!m_board->isChartVisible());
+        QCOMPARE(splitter->sizes().at(1), 0);
+        QVERIFY(splitter->sizes().at(0) > columnsHeight);
+        click(toggle);
+        QVERIFY(m_board->isChartVisible());
+        QVERIFY(splitter->sizes().at(1) >= m_board->chart()->minimumHeight());
+        // Folded by the splitter (as the window's saved state restores it): the button follows.
+        splitter->setSizes({splitter->sizes().at(0) + splitter->sizes().at(1), 0});
+        emit splitter->splitterMoved(splitter->sizes().at(0), 1);
+        QVERIFY(!toggle->isChecked());
     }
 
     void draggingCardToOpenStageStoresStage()

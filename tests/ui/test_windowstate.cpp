@@ -3,6 +3,7 @@
 
 #include "uitest.h"
 
+#include "pipelineboard.h"
 #include "windowfixture.h"
 #include "windowstate.h"
 
@@ -13,6 +14,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 class TestWindowState final : public QObject
 {
@@ -59,6 +61,36 @@ private slots:
         QCOMPARE(w->size(), QSize(1100, 700));
         QCOMPARE(w->findChild<QSplitter *>("contactsSplitter")->sizes(), sizes);
         QCOMPARE(w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(1), emailWidth);
+    }
+
+    void aFoldedChartStaysFolded()
+    {
+        const QString ini = m_dir.filePath("chart.ini");
+        {
+            auto w = window();
+            (new WindowState(w.get(), ini))->restore();
+            w->resize(1200, 800);
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+            auto *board = w->findChild<PipelineBoard *>();
+            QVERIFY(board);
+            w->showArea(board);
+            QVERIFY(board->isChartVisible());
+            board->setChartVisible(false);
+            w->close();
+        }
+        auto w = window();
+        (new WindowState(w.get(), ini))->restore();
+        w->resize(1200, 800);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto *board = w->findChild<PipelineBoard *>();
+        w->showArea(board);
+        QTRY_VERIFY(!board->isChartVisible());
+        QVERIFY(!board->findChild<QToolButton *>("chartToggle")->isChecked());
+        board->setChartVisible(true);
+        QVERIFY(board->isChartVisible());
+        QVERIFY(board->findChild<QToolButton *>("chartToggle")->isChecked());
     }
 
     void aTableWhoseColumnsChangedKeepsItsDefaults()
