@@ -6,6 +6,7 @@
 #include "contactdetailpane.h"
 #include "contactsview.h"
 #include "conversationrepository.h"
+#include "errortext.h"
 #include "inboxcomposer.h"
 #include "inboxview.h"
 #include "mainwindow.h"
@@ -39,13 +40,13 @@ private:
 // The refusals an agent meets, in the window's language (the API's English message otherwise).
 [[noreturn]] void rethrowForWindow(const ApiError &e)
 {
-    QString text = e.message;
+    QString text = ErrorText::translate(e.message);
     if (e.status == 413)
         text = InboxComposer::tr("The file is too large: at most %1")
                    .arg(QLocale().formattedDataSize(qint64(e.details.value(QStringLiteral("maxBytes")).toDouble())));
     else if (e.status == 503)
         text = InboxComposer::tr("The channel cannot send now (%1)")
-                   .arg(e.details.value(QStringLiteral("reason")).toString(e.message));
+                   .arg(ErrorText::translate(e.details.value(QStringLiteral("reason")).toString(e.message)));
     else if (e.status == 429)
         text = InboxComposer::tr("Too many messages on this channel: try again in %n second(s)", nullptr,
                                  e.details.value(QStringLiteral("retryAfter")).toInt(1));

@@ -945,6 +945,261 @@
     </message>
 </context>
 <context>
+    <name>FieldName</name>
+    <message>
+        <source>First name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Street</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>City</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Country</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lead score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected close date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Competitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Closed value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Due date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assignee</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reminder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reminder time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat frequency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat end date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days until stale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sentiment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>InboxComposer</name>
     <message>
         <source>The file is too large: at most %1</source>
@@ -1709,6 +1964,657 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>&amp;Media…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelError</name>
+    <message>
+        <source>%1 %2 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact with e-mail %1 already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact with phone %1 already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A pipeline named %1 already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A segment named %1 already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A stage that still holds deals cannot be removed: move its deals first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A template %1 (%2) already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A user with e-mail %1 already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot change task status from %1 to %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact %1 has no tag %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact %1 is not in segment %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts not found: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation %1 has no tag %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal %1 is already lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal %1 is already won</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 does not exist in this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline %1 holds %2 deal(s): move or delete them first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template %1 (%2) is %3, not approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template %1 (%2) is not an approved template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The default pipeline cannot be deleted: make another pipeline the default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file&apos;s content is not %1%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There must be a default pipeline: make another pipeline the default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: channel must be one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: give either secret or rotateSecret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: role must be admin or agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: status must be one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: status must be open, pending or closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown event %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown message status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown scope %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: reason must be one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: type must be one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body parameter is longer than 1024 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a segment has at most %1 rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a span for %1 must be at most %2d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already exists in this language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already registered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applies only to weekly recurrence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between needs a value [low, high] with two values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between needs two numbers or two strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be combined with secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be unset directly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot go from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contacts are added to static segments only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>content does not match its Content-Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>customField key must be 1 to 64 characters of A-Z a-z 0-9 _ . -</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>does not exist: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>field is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>field must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>groups nest at most %1 levels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a valid e-mail address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a valid phone number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not an address field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required: one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 to 40 lower-case letters, digits or underscores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be AND or OR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a boolean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a non-negative number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a phone number in international form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string of at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number from 1 to 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number of minutes from 0 to 525600 (one year)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be admin or agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an ISO 4217 currency code such as TRY, USD, EUR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of day names (monday … sunday)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of event names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of stage objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of strings of at most 64 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer from 0 to 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer from 0 to 3650 (0: never)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an international number: + and 7 to 15 digits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object (a rule or a group)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object with enabled and before (minutes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object with frequency, interval, daysOfWeek, endDate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object with name, key, probability, rottenDays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object with rules and logic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object with street, city, country</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be in international form (+ and digits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be in international format with a leading +</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be one of the stages of pipeline %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be open, pending or closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be the sender&apos;s address on the channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at least %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most %1 tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most 30 open stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 ids</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 components</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name and key must be strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an approved template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of a %1 deal is %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator %1 is not valid for %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameters must be an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeats the body component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeats the stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>template %1 (%2) needs %3 body parameters, got %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown event %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown field %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown logic %1 (use AND or OR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown operator %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown scope %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be a date (YYYY-MM-DD), an ISO 8601 date-time or a span like 30d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be a non-empty string or a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be at most %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must not be empty (use isEmpty to find empty fields)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must be between 0 and 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for phone must contain digits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for sentiment must be positive, negative or neutral</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value for %1 must not be negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value is required for operator %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value must be a single value; only between takes [low, high]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (it looks like %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action %1 is not available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The body must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The contact has no phone number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>are required for a dynamic segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required (event names, or &quot;*&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a language code such as en_US or tr</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a non-empty string of at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a number from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string, or true to generate one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an absolute https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of at most %1 buttons</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an e-mail address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an http(s) URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be lower-case letters, digits and _</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have %1 to %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not carry a user name or password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must use https</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must use https (plain http to loopback needs webhooks/allowInsecureLocal=true)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs at least one open stage besides won and lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>or %1 is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused: the receiver&apos;s address is not allowed (webhooks/allowedTargets)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

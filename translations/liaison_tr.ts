@@ -945,6 +945,261 @@
     </message>
 </context>
 <context>
+    <name>FieldName</name>
+    <message>
+        <source>First name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Last name</source>
+        <translation>Soyad</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>Telefon</translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation>Şirket</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>Pozisyon</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Etiketler</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adres</translation>
+    </message>
+    <message>
+        <source>Street</source>
+        <translation>Sokak</translation>
+    </message>
+    <message>
+        <source>City</source>
+        <translation>Şehir</translation>
+    </message>
+    <message>
+        <source>Country</source>
+        <translation>Ülke</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Kaynak</translation>
+    </message>
+    <message>
+        <source>Lead score</source>
+        <translation>Potansiyel puanı</translation>
+    </message>
+    <message>
+        <source>Custom fields</source>
+        <translation>Özel alanlar</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Tutar</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>Para birimi</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Aşama</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Satış hattı</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>Kişi</translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Expected close date</source>
+        <translation>Tahmini kapanış tarihi</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>Olasılık</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>Sahibi</translation>
+    </message>
+    <message>
+        <source>Lost reason</source>
+        <translation>Kaybetme nedeni</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Neden</translation>
+    </message>
+    <message>
+        <source>Competitor</source>
+        <translation>Rakip</translation>
+    </message>
+    <message>
+        <source>Closed value</source>
+        <translation>Kapanış tutarı</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Başlık</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Açıklama</translation>
+    </message>
+    <message>
+        <source>Due date</source>
+        <translation>Son tarih</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Öncelik</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tür</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Assignee</source>
+        <translation>Atanan</translation>
+    </message>
+    <message>
+        <source>Reminder</source>
+        <translation>Hatırlatıcı</translation>
+    </message>
+    <message>
+        <source>Reminder time</source>
+        <translation>Hatırlatma zamanı</translation>
+    </message>
+    <message>
+        <source>Repeat</source>
+        <translation>Tekrar</translation>
+    </message>
+    <message>
+        <source>Repeat frequency</source>
+        <translation>Tekrar sıklığı</translation>
+    </message>
+    <message>
+        <source>Repeat interval</source>
+        <translation>Tekrar aralığı</translation>
+    </message>
+    <message>
+        <source>Repeat days</source>
+        <translation>Tekrar günleri</translation>
+    </message>
+    <message>
+        <source>Repeat end date</source>
+        <translation>Tekrarın bitişi</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Kurallar</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>Eşleşme</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Alan</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>İşleç</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Olaylar</translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation>Gizli anahtar</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>Etkin</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Metin</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>Aşamalar</translation>
+    </message>
+    <message>
+        <source>Days until stale</source>
+        <translation>Bayatlama günü</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Anahtar</translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation>Kanal</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rol</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Parola</translation>
+    </message>
+    <message>
+        <source>Sentiment</source>
+        <translation>Duygu</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation>Son mesaj</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Güncellenme</translation>
+    </message>
+</context>
+<context>
     <name>InboxComposer</name>
     <message>
         <source>The file is too large: at most %1</source>
@@ -1710,6 +1965,657 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>&amp;Media…</source>
         <translation>&amp;Medya…</translation>
+    </message>
+</context>
+<context>
+    <name>ModelError</name>
+    <message>
+        <source>%1 %2 does not exist</source>
+        <translation>%1 %2 yok</translation>
+    </message>
+    <message>
+        <source>A contact with e-mail %1 already exists</source>
+        <translation>%1 e-posta adresli bir kişi zaten var</translation>
+    </message>
+    <message>
+        <source>A contact with phone %1 already exists</source>
+        <translation>%1 telefonlu bir kişi zaten var</translation>
+    </message>
+    <message>
+        <source>A pipeline named %1 already exists</source>
+        <translation>%1 adlı bir satış hattı zaten var</translation>
+    </message>
+    <message>
+        <source>A segment named %1 already exists</source>
+        <translation>%1 adlı bir segment zaten var</translation>
+    </message>
+    <message>
+        <source>A stage that still holds deals cannot be removed: move its deals first</source>
+        <translation>İçinde fırsat olan bir aşama kaldırılamaz: önce fırsatlarını taşıyın</translation>
+    </message>
+    <message>
+        <source>A template %1 (%2) already exists</source>
+        <translation>%1 (%2) şablonu zaten var</translation>
+    </message>
+    <message>
+        <source>A user with e-mail %1 already exists</source>
+        <translation>%1 e-posta adresli bir kullanıcı zaten var</translation>
+    </message>
+    <message>
+        <source>At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)</source>
+        <translation>En fazla %1 webhook aboneliği olabilir; önce birini silin (webhooks/maxSubscriptions)</translation>
+    </message>
+    <message>
+        <source>Cannot change task status from %1 to %2%3</source>
+        <translation>Görev durumu %1 durumundan %2 durumuna geçirilemez%3</translation>
+    </message>
+    <message>
+        <source>Contact %1 has no tag %2</source>
+        <translation>%1 kişisinde %2 etiketi yok</translation>
+    </message>
+    <message>
+        <source>Contact %1 is not in segment %2</source>
+        <translation>%1 kişisi %2 segmentinde değil</translation>
+    </message>
+    <message>
+        <source>Contact not found</source>
+        <translation>Kişi bulunamadı</translation>
+    </message>
+    <message>
+        <source>Contacts not found: %1</source>
+        <translation>Bulunamayan kişiler: %1</translation>
+    </message>
+    <message>
+        <source>Conversation %1 has no tag %2</source>
+        <translation>%1 konuşmasında %2 etiketi yok</translation>
+    </message>
+    <message>
+        <source>Deal %1 is already lost</source>
+        <translation>%1 fırsatı zaten kaybedildi</translation>
+    </message>
+    <message>
+        <source>Deal %1 is already won</source>
+        <translation>%1 fırsatı zaten kazanıldı</translation>
+    </message>
+    <message>
+        <source>Message %1 does not exist in this conversation</source>
+        <translation>%1 mesajı bu konuşmada yok</translation>
+    </message>
+    <message>
+        <source>Pipeline %1 holds %2 deal(s): move or delete them first</source>
+        <translation>%1 satış hattında %2 fırsat var: önce onları taşıyın ya da silin</translation>
+    </message>
+    <message>
+        <source>Required field missing</source>
+        <translation>Zorunlu alan eksik</translation>
+    </message>
+    <message>
+        <source>Template %1 (%2) is %3, not approved</source>
+        <translation>%1 (%2) şablonunun durumu %3, onaylı değil</translation>
+    </message>
+    <message>
+        <source>Template %1 (%2) is not an approved template</source>
+        <translation>%1 (%2) onaylı bir şablon değil</translation>
+    </message>
+    <message>
+        <source>The default pipeline cannot be deleted: make another pipeline the default</source>
+        <translation>Varsayılan satış hattı silinemez: önce başka bir hattı varsayılan yapın</translation>
+    </message>
+    <message>
+        <source>The file is empty</source>
+        <translation>Dosya boş</translation>
+    </message>
+    <message>
+        <source>The file&apos;s content is not %1%2</source>
+        <translation>Dosyanın içeriği %1 değil%2</translation>
+    </message>
+    <message>
+        <source>There must be a default pipeline: make another pipeline the default</source>
+        <translation>Bir varsayılan satış hattı olmalı: başka bir hattı varsayılan yapın</translation>
+    </message>
+    <message>
+        <source>User %1 does not exist</source>
+        <translation>%1 kullanıcısı yok</translation>
+    </message>
+    <message>
+        <source>Invalid data: channel must be one of %1</source>
+        <translation>Geçersiz veri: kanal şunlardan biri olmalı: %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: give either secret or rotateSecret</source>
+        <translation>Geçersiz veri: ya gizli anahtarı ya da yenilemeyi verin</translation>
+    </message>
+    <message>
+        <source>Invalid data: role must be admin or agent</source>
+        <translation>Geçersiz veri: rol yönetici (admin) ya da temsilci (agent) olmalı</translation>
+    </message>
+    <message>
+        <source>Invalid data: status must be one of %1</source>
+        <translation>Geçersiz veri: durum şunlardan biri olmalı: %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: status must be open, pending or closed</source>
+        <translation>Geçersiz veri: durum açık, beklemede ya da kapalı olmalı</translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown event %1</source>
+        <translation>Geçersiz veri: bilinmeyen olay %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown message status %1</source>
+        <translation>Geçersiz veri: bilinmeyen mesaj durumu %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: unknown scope %1</source>
+        <translation>Geçersiz veri: bilinmeyen kapsam %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: reason must be one of %1</source>
+        <translation>Geçersiz veri: neden şunlardan biri olmalı: %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: type must be one of %1</source>
+        <translation>Geçersiz veri: tür şunlardan biri olmalı: %1</translation>
+    </message>
+    <message>
+        <source>a body parameter is longer than 1024 characters</source>
+        <translation>bir gövde parametresi 1024 karakterden uzun</translation>
+    </message>
+    <message>
+        <source>a segment has at most %1 rules</source>
+        <translation>bir segmentte en fazla %1 kural olabilir</translation>
+    </message>
+    <message>
+        <source>a span for %1 must be at most %2d</source>
+        <translation>%1 için süre en fazla %2 gün olabilir</translation>
+    </message>
+    <message>
+        <source>already exists</source>
+        <translation>zaten var</translation>
+    </message>
+    <message>
+        <source>already exists in this language</source>
+        <translation>bu dilde zaten var</translation>
+    </message>
+    <message>
+        <source>already registered</source>
+        <translation>zaten kayıtlı</translation>
+    </message>
+    <message>
+        <source>applies only to weekly recurrence</source>
+        <translation>yalnızca haftalık tekrarda geçerli</translation>
+    </message>
+    <message>
+        <source>between needs a value [low, high] with two values</source>
+        <translation>arasında işleci iki değer ister: [en düşük, en yüksek]</translation>
+    </message>
+    <message>
+        <source>between needs two numbers or two strings</source>
+        <translation>arasında işleci iki sayı ya da iki metin ister</translation>
+    </message>
+    <message>
+        <source>cannot be combined with secret</source>
+        <translation>gizli anahtarla birlikte verilemez</translation>
+    </message>
+    <message>
+        <source>cannot be unset directly</source>
+        <translation>doğrudan kaldırılamaz</translation>
+    </message>
+    <message>
+        <source>cannot go from %1 to %2</source>
+        <translation>%1 durumundan %2 durumuna geçilemez</translation>
+    </message>
+    <message>
+        <source>contacts are added to static segments only</source>
+        <translation>kişiler yalnızca statik segmentlere eklenir</translation>
+    </message>
+    <message>
+        <source>content does not match its Content-Type</source>
+        <translation>içerik, belirtilen türle (Content-Type) uyuşmuyor</translation>
+    </message>
+    <message>
+        <source>customField key must be 1 to 64 characters of A-Z a-z 0-9 _ . -</source>
+        <translation>özel alan anahtarı A-Z a-z 0-9 _ . - karakterlerinden 1 ile 64 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>does not exist: %1</source>
+        <translation>yok: %1</translation>
+    </message>
+    <message>
+        <source>field is required</source>
+        <translation>alan zorunlu</translation>
+    </message>
+    <message>
+        <source>field must be a string</source>
+        <translation>alan metin olmalı</translation>
+    </message>
+    <message>
+        <source>groups nest at most %1 levels</source>
+        <translation>gruplar en fazla %1 düzey iç içe olabilir</translation>
+    </message>
+    <message>
+        <source>is empty</source>
+        <translation>boş</translation>
+    </message>
+    <message>
+        <source>is not a valid e-mail address</source>
+        <translation>geçerli bir e-posta adresi değil</translation>
+    </message>
+    <message>
+        <source>is not a valid phone number</source>
+        <translation>geçerli bir telefon numarası değil</translation>
+    </message>
+    <message>
+        <source>is not an address field</source>
+        <translation>bir adres alanı değil</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>zorunlu</translation>
+    </message>
+    <message>
+        <source>is required: one of %1</source>
+        <translation>zorunlu: şunlardan biri: %1</translation>
+    </message>
+    <message>
+        <source>must be 1 to 40 lower-case letters, digits or underscores</source>
+        <translation>1 ile 40 arası küçük harf, rakam ya da alt çizgi olmalı</translation>
+    </message>
+    <message>
+        <source>must be AND or OR</source>
+        <translation>VE (AND) ya da VEYA (OR) olmalı</translation>
+    </message>
+    <message>
+        <source>must be a boolean</source>
+        <translation>evet/hayır değeri olmalı</translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD)</source>
+        <translation>bir tarih olmalı (YYYY-AA-GG)</translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset</source>
+        <translation>bir tarih (YYYY-AA-GG) ya da Z veya saat farkı içeren bir ISO 8601 tarih-saat olmalı</translation>
+    </message>
+    <message>
+        <source>must be a non-negative number</source>
+        <translation>negatif olmayan bir sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be a phone number in international form</source>
+        <translation>uluslararası biçimde bir telefon numarası olmalı</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>metin olmalı</translation>
+    </message>
+    <message>
+        <source>must be a string of at most %1 characters</source>
+        <translation>en fazla %1 karakterlik bir metin olmalı</translation>
+    </message>
+    <message>
+        <source>must be a whole number from 1 to 1000</source>
+        <translation>1 ile 1000 arasında bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be a whole number of minutes from 0 to 525600 (one year)</source>
+        <translation>0 ile 525600 (bir yıl) arasında tam sayı dakika olmalı</translation>
+    </message>
+    <message>
+        <source>must be admin or agent</source>
+        <translation>yönetici (admin) ya da temsilci (agent) olmalı</translation>
+    </message>
+    <message>
+        <source>must be an ISO 4217 currency code such as TRY, USD, EUR</source>
+        <translation>TRY, USD, EUR gibi bir ISO 4217 para birimi kodu olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <translation>bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of day names (monday … sunday)</source>
+        <translation>gün adlarından oluşan bir liste olmalı (monday … sunday)</translation>
+    </message>
+    <message>
+        <source>must be an array of event names</source>
+        <translation>olay adlarından oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of stage objects</source>
+        <translation>aşamalardan oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of strings of at most 64 characters</source>
+        <translation>en fazla 64 karakterlik metinlerden oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be an integer from 0 to 100</source>
+        <translation>0 ile 100 arasında bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be an integer from 0 to 3650 (0: never)</source>
+        <translation>0 ile 3650 arasında bir tam sayı olmalı (0: hiçbir zaman)</translation>
+    </message>
+    <message>
+        <source>must be an international number: + and 7 to 15 digits</source>
+        <translation>uluslararası bir numara olmalı: + ve 7 ile 15 rakam</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an object (a rule or a group)</source>
+        <translation>bir nesne olmalı (bir kural ya da bir grup)</translation>
+    </message>
+    <message>
+        <source>must be an object with enabled and before (minutes)</source>
+        <translation>enabled ve before (dakika) alanlarını içeren bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an object with frequency, interval, daysOfWeek, endDate</source>
+        <translation>frequency, interval, daysOfWeek, endDate alanlarını içeren bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an object with name, key, probability, rottenDays</source>
+        <translation>name, key, probability, rottenDays alanlarını içeren bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an object with rules and logic</source>
+        <translation>rules ve logic alanlarını içeren bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an object with street, city, country</source>
+        <translation>street, city, country alanlarını içeren bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be at most %1 characters</source>
+        <translation>en fazla %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must be in international form (+ and digits)</source>
+        <translation>uluslararası biçimde olmalı (+ ve rakamlar)</translation>
+    </message>
+    <message>
+        <source>must be in international format with a leading +</source>
+        <translation>başında + olan uluslararası biçimde olmalı</translation>
+    </message>
+    <message>
+        <source>must be one of %1</source>
+        <translation>şunlardan biri olmalı: %1</translation>
+    </message>
+    <message>
+        <source>must be one of the stages of pipeline %1: %2</source>
+        <translation>%1 satış hattının aşamalarından biri olmalı: %2</translation>
+    </message>
+    <message>
+        <source>must be open, pending or closed</source>
+        <translation>açık, beklemede ya da kapalı olmalı</translation>
+    </message>
+    <message>
+        <source>must be the sender&apos;s address on the channel</source>
+        <translation>gönderenin kanaldaki adresi olmalı</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>doğru ya da yanlış olmalı</translation>
+    </message>
+    <message>
+        <source>must have at least %1 characters</source>
+        <translation>en az %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must have at most %1 characters</source>
+        <translation>en fazla %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must have at most %1 tags</source>
+        <translation>en fazla %1 etiket olabilir</translation>
+    </message>
+    <message>
+        <source>must have at most 30 open stages</source>
+        <translation>en fazla 30 açık aşama olabilir</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 ids</source>
+        <translation>en fazla %1 kimlik içerebilir</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 components</source>
+        <translation>en fazla %1 bileşen içerebilir</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>boş olmamalı</translation>
+    </message>
+    <message>
+        <source>name and key must be strings</source>
+        <translation>ad ve anahtar metin olmalı</translation>
+    </message>
+    <message>
+        <source>not an approved template</source>
+        <translation>onaylı bir şablon değil</translation>
+    </message>
+    <message>
+        <source>of a %1 deal is %2</source>
+        <translation>%1 fırsatta %2 olur</translation>
+    </message>
+    <message>
+        <source>operator %1 is not valid for %2 (%3)</source>
+        <translation>%1 işleci %2 alanı için geçerli değil (%3)</translation>
+    </message>
+    <message>
+        <source>operator is required</source>
+        <translation>işleç zorunlu</translation>
+    </message>
+    <message>
+        <source>operator must be a string</source>
+        <translation>işleç metin olmalı</translation>
+    </message>
+    <message>
+        <source>parameters must be an array</source>
+        <translation>parametreler bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>repeats the body component</source>
+        <translation>gövde bileşenini yineliyor</translation>
+    </message>
+    <message>
+        <source>repeats the stage %1</source>
+        <translation>%1 aşamasını yineliyor</translation>
+    </message>
+    <message>
+        <source>template %1 (%2) needs %3 body parameters, got %4</source>
+        <translation>%1 (%2) şablonu %3 gövde parametresi ister, %4 verildi</translation>
+    </message>
+    <message>
+        <source>unknown channel</source>
+        <translation>bilinmeyen kanal</translation>
+    </message>
+    <message>
+        <source>unknown event %1</source>
+        <translation>bilinmeyen olay %1</translation>
+    </message>
+    <message>
+        <source>unknown field %1</source>
+        <translation>bilinmeyen alan %1</translation>
+    </message>
+    <message>
+        <source>unknown logic %1 (use AND or OR)</source>
+        <translation>bilinmeyen mantık %1 (AND ya da OR kullanın)</translation>
+    </message>
+    <message>
+        <source>unknown message</source>
+        <translation>bilinmeyen mesaj</translation>
+    </message>
+    <message>
+        <source>unknown operator %1</source>
+        <translation>bilinmeyen işleç %1</translation>
+    </message>
+    <message>
+        <source>unknown scope %1</source>
+        <translation>bilinmeyen kapsam %1</translation>
+    </message>
+    <message>
+        <source>unknown status</source>
+        <translation>bilinmeyen durum</translation>
+    </message>
+    <message>
+        <source>unknown user</source>
+        <translation>bilinmeyen kullanıcı</translation>
+    </message>
+    <message>
+        <source>value for %1 must be a date (YYYY-MM-DD), an ISO 8601 date-time or a span like 30d</source>
+        <translation>%1 değeri bir tarih (YYYY-AA-GG), bir ISO 8601 tarih-saat ya da 30d gibi bir süre olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must be a non-empty string or a number</source>
+        <translation>%1 değeri boş olmayan bir metin ya da bir sayı olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must be a number</source>
+        <translation>%1 değeri bir sayı olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must be a string</source>
+        <translation>%1 değeri metin olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must be at most %2 characters</source>
+        <translation>%1 değeri en fazla %2 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must not be empty (use isEmpty to find empty fields)</source>
+        <translation>%1 değeri boş olmamalı (boş alanları bulmak için &quot;boş&quot; işlecini kullanın)</translation>
+    </message>
+    <message>
+        <source>value for %1 must be between 0 and 100</source>
+        <translation>%1 değeri 0 ile 100 arasında olmalı</translation>
+    </message>
+    <message>
+        <source>value for phone must contain digits</source>
+        <translation>telefon değeri rakam içermeli</translation>
+    </message>
+    <message>
+        <source>value for sentiment must be positive, negative or neutral</source>
+        <translation>duygu değeri olumlu, olumsuz ya da nötr olmalı</translation>
+    </message>
+    <message>
+        <source>value for %1 must not be negative</source>
+        <translation>%1 değeri negatif olmamalı</translation>
+    </message>
+    <message>
+        <source>value is required for operator %1</source>
+        <translation>%1 işleci bir değer ister</translation>
+    </message>
+    <message>
+        <source>value must be a single value; only between takes [low, high]</source>
+        <translation>değer tek bir değer olmalı; yalnızca &quot;arasında&quot; işleci [en düşük, en yüksek] alır</translation>
+    </message>
+    <message>
+        <source> (it looks like %1)</source>
+        <translation> (%1 gibi görünüyor)</translation>
+    </message>
+    <message>
+        <source>not configured</source>
+        <translation>ayarlanmamış</translation>
+    </message>
+    <message>
+        <source>Action %1 is not available</source>
+        <translation>%1 eylemi kullanılamıyor</translation>
+    </message>
+    <message>
+        <source>The body must be a JSON object</source>
+        <translation>Gövde bir JSON nesnesi olmalı</translation>
+    </message>
+    <message>
+        <source>The contact has no phone number</source>
+        <translation>Kişinin telefon numarası yok</translation>
+    </message>
+    <message>
+        <source>are required for a dynamic segment</source>
+        <translation>dinamik bir segment için zorunlu</translation>
+    </message>
+    <message>
+        <source>is required (event names, or &quot;*&quot;)</source>
+        <translation>zorunlu (olay adları ya da &quot;*&quot;)</translation>
+    </message>
+    <message>
+        <source>must be a language code such as en_US or tr</source>
+        <translation>en_US ya da tr gibi bir dil kodu olmalı</translation>
+    </message>
+    <message>
+        <source>must be a non-empty string of at most %1 characters</source>
+        <translation>en fazla %1 karakterlik, boş olmayan bir metin olmalı</translation>
+    </message>
+    <message>
+        <source>must be a number from %1 to %2</source>
+        <translation>%1 ile %2 arasında bir sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be a string, or true to generate one</source>
+        <translation>bir metin ya da yenisini oluşturmak için true olmalı</translation>
+    </message>
+    <message>
+        <source>must be an absolute https URL</source>
+        <translation>tam bir https adresi olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of at most %1 buttons</source>
+        <translation>en fazla %1 düğmeden oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be an e-mail address</source>
+        <translation>bir e-posta adresi olmalı</translation>
+    </message>
+    <message>
+        <source>must be an http(s) URL</source>
+        <translation>bir http(s) adresi olmalı</translation>
+    </message>
+    <message>
+        <source>must be lower-case letters, digits and _</source>
+        <translation>küçük harf, rakam ve _ karakterlerinden oluşmalı</translation>
+    </message>
+    <message>
+        <source>must have %1 to %2 characters</source>
+        <translation>%1 ile %2 karakter arasında olmalı</translation>
+    </message>
+    <message>
+        <source>must not carry a user name or password</source>
+        <translation>kullanıcı adı ya da parola içermemeli</translation>
+    </message>
+    <message>
+        <source>must use https</source>
+        <translation>https kullanmalı</translation>
+    </message>
+    <message>
+        <source>must use https (plain http to loopback needs webhooks/allowInsecureLocal=true)</source>
+        <translation>https kullanmalı (bu bilgisayara düz http için webhooks/allowInsecureLocal=true gerekir)</translation>
+    </message>
+    <message>
+        <source>needs at least one open stage besides won and lost</source>
+        <translation>kazanıldı ve kaybedildi dışında en az bir açık aşama gerekir</translation>
+    </message>
+    <message>
+        <source>or %1 is required</source>
+        <translation>ya da %1 zorunlu</translation>
+    </message>
+    <message>
+        <source>refused: the receiver&apos;s address is not allowed (webhooks/allowedTargets)</source>
+        <translation>reddedildi: alıcının adresine izin verilmiyor (webhooks/allowedTargets)</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1</source>
+        <translation>Geçersiz veri: %1</translation>
+    </message>
+    <message>
+        <source>Required field missing: %1</source>
+        <translation>Zorunlu alan eksik: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "apikeyrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 
@@ -111,7 +112,7 @@ void ApiKeysPage::reload()
     try {
         keys = m_keys.list();
     } catch (const std::exception &e) {
-        setError(m_error, tr("Could not read the API keys: %1").arg(QString::fromStdString(e.what())));
+        setError(m_error, tr("Could not read the API keys: %1").arg(ErrorText::of(e)));
         return;
     }
     const QString selected = currentKeyId();
@@ -185,9 +186,9 @@ void ApiKeysPage::revokeKey()
                                   m_keys.revoke(id);
                                   setError(m_error, {});
                               } catch (const DomainError &e) {
-                                  setError(m_error, e.message());
+                                  setError(m_error, ErrorText::of(e));
                               } catch (const std::exception &e) {
-                                  setError(m_error, QString::fromStdString(e.what()));
+                                  setError(m_error, ErrorText::of(e));
                               }
                               reload();
                           });
@@ -253,16 +254,16 @@ void CreateApiKeyDialog::accept()
     try {
         created = m_keys.create(m_name->text().trimmed(), scopes);
     } catch (const DomainError &e) {
-        QStringList lines{e.message()};
+        QStringList lines{ErrorText::of(e)};
         for (auto it = e.details().begin(); it != e.details().end(); ++it) {
             if (it.value().toString() != e.message())
-                lines << it.value().toString();
+                lines << ErrorText::translate(it.value().toString());
         }
         setError(m_error, lines.join(QLatin1Char('\n')));
         m_name->setFocus();
         return;
     } catch (const std::exception &e) {
-        setError(m_error, QString::fromStdString(e.what()));
+        setError(m_error, ErrorText::of(e));
         return;
     }
     QDialog::accept();

@@ -2,6 +2,7 @@
 
 #include "contactrepository.h"
 #include "database.h"
+#include "errortext.h"
 
 #include <exception>
 
@@ -42,7 +43,7 @@ int BackgroundCounter::request(const QVector<Job> &jobs)
             try {
                 n = ContactRepository().count(job.query);
             } catch (const std::exception &e) {
-                error = QString::fromUtf8(e.what());
+                error = ErrorText::of(e);
             }
             // Delivered in the window's thread; dropped there when a newer request came meanwhile.
             // The destructor waits for this loop, so `this` outlives it.

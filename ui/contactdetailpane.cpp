@@ -5,6 +5,7 @@
 #include "dealdialogs.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "inboxview.h"
 #include "pipeline.h"
 #include "taskrepository.h"
@@ -225,7 +226,7 @@ void ContactDetailPane::reload()
             if (contact)
                 notes = m_contacts.notes(m_id);
         } catch (const std::exception &e) {
-            setError(QString::fromStdString(e.what()));
+            setError(ErrorText::of(e));
         }
     }
     if (!contact) {
@@ -324,7 +325,7 @@ void ContactDetailPane::reload()
         }
         m_tabs->setTabText(m_tabs->indexOf(m_dealList), tr("Deals (%1)").arg(contactDeals.size()));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
 
     m_conversationList->clear();
@@ -353,7 +354,7 @@ void ContactDetailPane::reload()
         }
         m_tabs->setTabText(m_tabs->indexOf(m_conversationList), tr("Conversations (%1)").arg(conversations.size()));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
 
     m_taskList->clear();
@@ -379,7 +380,7 @@ void ContactDetailPane::reload()
         }
         m_tabs->setTabText(m_tabs->indexOf(m_taskList), tr("Tasks (%1)").arg(m_taskList->count()));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
     m_tabs->setTabText(m_tabs->indexOf(m_notes->parentWidget()), tr("Notes (%1)").arg(notes.size()));
 
@@ -405,9 +406,9 @@ void ContactDetailPane::addTags()
         m_newTag->clear();
         setError({});
     } catch (const DomainError &e) {
-        setError(e.message());
+        setError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
     reload();
 }
@@ -421,9 +422,9 @@ void ContactDetailPane::removeSelectedTag()
         m_contacts.removeTag(m_id, item->text());
         setError({});
     } catch (const DomainError &e) {
-        setError(e.message());
+        setError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
     reload();
 }
@@ -438,9 +439,9 @@ void ContactDetailPane::addNote()
         m_newNote->clear();
         setError({});
     } catch (const DomainError &e) {
-        setError(e.message());
+        setError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        setError(QString::fromStdString(e.what()));
+        setError(ErrorText::of(e));
     }
     reload();
 }

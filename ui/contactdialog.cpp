@@ -2,6 +2,7 @@
 
 #include "contactrepository.h"
 #include "errors.h"
+#include "errortext.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -184,8 +185,8 @@ void ContactDialog::accept()
             m_saved = m_contacts.create(request);
         }
     } catch (const DomainError &e) {
-        QJsonObject details = e.details();
-        QString message = e.message();
+        QJsonObject details = ErrorText::details(e.details());
+        QString message = ErrorText::of(e);
         // A duplicate names the contact that has the e-mail or phone already, not its id.
         if (details.contains(QLatin1String("existingId"))) {
             const QString id = details.take(QLatin1String("existingId")).toString();
@@ -204,7 +205,7 @@ void ContactDialog::accept()
         showError(message, details);
         return;
     } catch (const std::exception &e) {
-        showError(tr("The contact could not be saved: %1").arg(QString::fromStdString(e.what())), {});
+        showError(tr("The contact could not be saved: %1").arg(ErrorText::of(e)), {});
         return;
     }
     emit contactSaved(m_saved.id);

@@ -6,6 +6,7 @@
 #include "contacttablemodel.h"
 #include "emptyhint.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 
@@ -306,7 +307,7 @@ void ContactsView::editContact()
     try {
         contact = m_contacts.find(id);
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Edit contact"), QString::fromStdString(e.what()));
+        MessageBoxes::warn(this, tr("Edit contact"), ErrorText::of(e));
         return;
     }
     if (!contact) {
@@ -328,7 +329,7 @@ void ContactsView::deleteContact()
     try {
         contact = m_contacts.find(id);
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Delete contact"), QString::fromStdString(e.what()));
+        MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
         return;
     }
     if (!contact) {
@@ -344,9 +345,9 @@ void ContactsView::deleteContact()
             } catch (const DomainError &e) {
                 // Deleted meanwhile (over the API): nothing left to do.
                 if (e.kind() != DomainError::NotFound)
-                    MessageBoxes::warn(this, tr("Delete contact"), e.message());
+                    MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
             } catch (const std::exception &e) {
-                MessageBoxes::warn(this, tr("Delete contact"), QString::fromStdString(e.what()));
+                MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
             }
             refresh();
         });

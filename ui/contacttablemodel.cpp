@@ -1,6 +1,7 @@
 #include "contacttablemodel.h"
 
 #include "errors.h"
+#include "errortext.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -50,7 +51,7 @@ void ContactTableModel::setQuery(const ContactQuery &query)
         try {
             m_count = clampCount(m_contacts.count(m_query));
         } catch (const std::exception &e) {
-            emit loadFailed(QString::fromStdString(e.what()));
+            emit loadFailed(ErrorText::of(e));
         }
     }
     endResetModel();
@@ -69,7 +70,7 @@ void ContactTableModel::refresh()
     try {
         count = clampCount(m_contacts.count(m_query));
     } catch (const std::exception &e) {
-        emit loadFailed(QString::fromStdString(e.what()));
+        emit loadFailed(ErrorText::of(e));
     }
     applyCount(count);
 }
@@ -114,7 +115,7 @@ const QVector<Contact> *ContactTableModel::block(int blockIndex) const
     try {
         *rows = m_contacts.listPage(q); // no count: setQuery() and refresh() count
     } catch (const std::exception &e) {
-        emit loadFailed(QString::fromStdString(e.what()));
+        emit loadFailed(ErrorText::of(e));
         return nullptr;
     }
     ++m_blockLoads;

@@ -3,6 +3,7 @@
 #include "dealeditdialog.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 #include "taskdialog.h"
@@ -157,7 +158,7 @@ void WonDialog::accept()
         m_deals.markWon(m_dealId, m_closedValue->value(), m_note->toPlainText().trimmed());
         QDialog::accept();
     } catch (const DomainError &e) {
-        showError(m_error, e.message());
+        showError(m_error, ErrorText::of(e));
     }
 }
 
@@ -201,7 +202,7 @@ void LostDialog::accept()
         m_deals.markLost(m_dealId, reason, m_competitor->text().trimmed(), m_note->toPlainText().trimmed());
         QDialog::accept();
     } catch (const DomainError &e) {
-        showError(m_error, e.message());
+        showError(m_error, ErrorText::of(e));
     }
 }
 
@@ -358,7 +359,7 @@ void DealDetailDialog::refreshTasks()
     try {
         page = m_tasks.list(q);
     } catch (const std::exception &e) {
-        showError(m_error, QString::fromUtf8(e.what()));
+        showError(m_error, ErrorText::of(e));
         return;
     }
     const QLocale locale;
@@ -420,9 +421,9 @@ void DealDetailDialog::deleteDeal()
                                   m_deals.remove(m_dealId);
                                   close();
                               } catch (const DomainError &e) {
-                                  showError(m_error, e.message());
+                                  showError(m_error, ErrorText::of(e));
                               } catch (const std::exception &e) {
-                                  showError(m_error, QString::fromUtf8(e.what()));
+                                  showError(m_error, ErrorText::of(e));
                               }
                           });
 }
@@ -451,6 +452,6 @@ void DealDetailDialog::addNote()
         m_error->hide();
         refresh();
     } catch (const DomainError &e) {
-        showError(m_error, e.message());
+        showError(m_error, ErrorText::of(e));
     }
 }

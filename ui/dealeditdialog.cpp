@@ -4,6 +4,7 @@
 #include "dealdialogs.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "recordpicker.h"
 #include "userrepository.h"
 
@@ -242,10 +243,10 @@ void DealEditDialog::accept()
         else
             m_saved = m_deals.create(b);
     } catch (const DomainError &e) {
-        showError(e.message(), e.details());
+        showError(ErrorText::of(e), ErrorText::details(e.details()));
         return;
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()), {});
+        showError(ErrorText::of(e), {});
         return;
     }
     emit dealSaved(m_saved.id);

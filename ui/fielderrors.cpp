@@ -1,8 +1,11 @@
 #include "fielderrors.h"
 
+#include "errortext.h"
+
 #include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QVBoxLayout>
 
 QLabel *FieldErrors::createFormLabel(QWidget *parent)
@@ -33,8 +36,11 @@ QVBoxLayout *FieldErrors::cell(QWidget *field, const QStringList &keys, QWidget 
     auto *box = new QVBoxLayout;
     box->setSpacing(2);
     box->addWidget(field);
-    for (const QString &key : keys)
-        box->addWidget(addLabel(key, parent));
+    for (const QString &key : keys) {
+        QLabel *label = addLabel(key, parent);
+        m_fieldOf.insert(label, field);
+        box->addWidget(label);
+    }
     return box;
 }
 
@@ -46,6 +52,7 @@ void FieldErrors::clear()
     }
     for (QLabel *label : std::as_const(m_labels)) {
         label->clear();
+        label->setMinimumHeight(0);
         label->hide();
     }
 }
@@ -54,6 +61,7 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
 {
     QStringList unplaced;
     QString first;
+    QWidget *grow = nullptr;
     for (auto it = details.begin(); it != details.end(); ++it) {
         QString text = it.value().isString() ? it.value().toString() : message;
         if (options.testFlag(ShowNestedKeys) && it.key().contains(QLatin1Char('.')))
@@ -61,11 +69,18 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
         const QString field = fieldOf ? fieldOf(it.key()) : it.key();
         QLabel *label = m_labels.value(field);
         if (!label) {
-            unplaced << QCoreApplication::translate("FieldErrors", "%1: %2").arg(it.key(), text);
+            unplaced << QCoreApplication::translate("FieldErrors", "%1: %2").arg(ErrorText::fieldLabel(it.key()), text);
             continue;
         }
         label->setText(label->text().isEmpty() ? text : label->text() + QLatin1Char('\n') + text);
         label->show();
+        // A form layout does not give a wrapped label its second line by itself (a long error once
+        // overlapped the field below): the label asks for the height its text needs at the field's
+        // width, and the dialog grows to hold it.
+        const QWidget *above = m_fieldOf.value(label);
+        const int width = above && above->width() > 0 ? above->width() : label->width();
+        label->setMinimumHeight(label->heightForWidth(width));
+        grow = label->window();
         if (first.isEmpty())
             first = field;
     }
@@ -73,6 +88,17 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
         const bool list = options.testFlag(ListUnplaced) && !unplaced.isEmpty();
         m_form->setText(list ? message + QLatin1Char('\n') + unplaced.join(QLatin1Char('\n')) : message);
         m_form->show();
+        grow = m_form->window();
+    }
+    if (grow && grow->isWindow() && grow->layout()) {
+        QLayout *layout = grow->layout();
+        layout->activate();
+        // Wrapped labels need the height for the dialog's width, which sizeHint() does not count.
+        int need = qMax(layout->totalMinimumSize().height(), grow->sizeHint().height());
+        if (layout->hasHeightForWidth())
+            need = qMax(need, layout->totalHeightForWidth(grow->width()));
+        if (need > grow->height())
+            grow->resize(grow->width(), need);
     }
     return first;
 }

@@ -47,7 +47,8 @@ public:
 
 private:
     QLabel *m_form = nullptr;
-    QHash<QString, QLabel *> m_labels; // field key -> the label under the field
+    QHash<QString, QLabel *> m_labels;    // field key -> the label under the field
+    QHash<QLabel *, QWidget *> m_fieldOf; // a label -> the field above it (its width wraps the text)
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(FieldErrors::Options)

@@ -1,6 +1,7 @@
 #include "inboxcomposer.h"
 
 #include "errors.h"
+#include "errortext.h"
 #include "mediarepository.h"
 #include "timeutil.h"
 
@@ -243,7 +244,7 @@ void InboxComposer::openTemplatePicker()
     try {
         templates = TemplateRepository().list(QStringLiteral("approved"));
     } catch (const std::exception &e) {
-        fail(QString::fromUtf8(e.what()));
+        fail(ErrorText::of(e));
         return;
     }
     auto *dialog = new QDialog(this);
@@ -394,9 +395,9 @@ InboxComposer::SendResult InboxComposer::sendPending(const QString &conversation
             return SendResult::TemplateSent;
         }
     } catch (const DomainError &e) {
-        fail(e.message());
+        fail(ErrorText::of(e));
     } catch (const std::exception &e) {
-        fail(QString::fromUtf8(e.what()));
+        fail(ErrorText::of(e));
     }
     return SendResult::Refused;
 }

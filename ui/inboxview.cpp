@@ -7,6 +7,7 @@
 #include "dealrepository.h"
 #include "emptyhint.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "inboxcomposer.h"
 #include "messageedit.h"
@@ -275,7 +276,7 @@ void InboxContactPanel::reload()
                 item->setForeground(QColor(0xc0, 0x39, 0x2b));
         }
     } catch (const std::exception &e) {
-        m_details->setText(m_details->text() + QLatin1Char('\n') + QString::fromUtf8(e.what()));
+        m_details->setText(m_details->text() + QLatin1Char('\n') + ErrorText::of(e));
     }
     if (m_deals->count() == 0)
         new QListWidgetItem(tr("No deals."), m_deals);
@@ -653,7 +654,7 @@ void InboxView::reloadList()
         all.unreadOnly = true;
         unread = m_conversations.list(all).total;
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     m_unreadBadge->setText(tr("%n unread", nullptr, int(unread)));
     m_unreadBadge->setVisible(unread > 0);
@@ -708,7 +709,7 @@ void InboxView::onSelectionChanged()
         try {
             m_conversations.markRead(m_currentId); // the bus reload updates the badge
         } catch (const std::exception &e) {
-            showError(QString::fromUtf8(e.what()));
+            showError(ErrorText::of(e));
         }
     }
     reloadThread();
@@ -910,9 +911,9 @@ void InboxView::addTag()
         m_conversations.addTags(m_currentId, clean);
         m_tagEdit->clear();
     } catch (const DomainError &e) {
-        showError(e.message());
+        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reloadThread();
 }
@@ -925,9 +926,9 @@ void InboxView::removeTag()
     try {
         m_conversations.removeTag(m_currentId, item->text());
     } catch (const DomainError &e) {
-        showError(e.message());
+        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reloadThread();
 }
@@ -939,9 +940,9 @@ void InboxView::assignTo(int index)
     try {
         m_conversations.update(m_currentId, std::nullopt, m_assignee->itemData(index).toString());
     } catch (const DomainError &e) {
-        showError(e.message());
+        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reload();
 }
@@ -962,9 +963,9 @@ void InboxView::send()
         m_sender(m_currentId, text);
         m_composer->clear();
     } catch (const DomainError &e) {
-        showError(e.message());
+        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reload();
 }
@@ -976,7 +977,7 @@ void InboxView::setStatus(const QString &status)
     try {
         m_conversations.update(m_currentId, status, std::nullopt);
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reload();
 }
@@ -988,7 +989,7 @@ void InboxView::assignToMe()
     try {
         m_conversations.assign(m_currentId, m_userId);
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(ErrorText::of(e));
     }
     reload();
 }

@@ -1,5 +1,6 @@
 #include "mediapage.h"
 
+#include "errortext.h"
 #include "eventbus.h"
 #include "mediarepository.h"
 
@@ -122,7 +123,7 @@ void MediaPage::cleanNow()
         const int deleted = MediaRepository(m_dir).deleteExpired();
         m_status->setText(tr("Expired files deleted: %1.").arg(deleted));
     } catch (const std::exception &e) {
-        m_status->setText(tr("Could not delete expired files: %1").arg(QString::fromLocal8Bit(e.what())));
+        m_status->setText(tr("Could not delete expired files: %1").arg(ErrorText::of(e)));
     }
     refreshUsage();
 }

@@ -5,6 +5,7 @@
 #include "dealdialogs.h"
 #include "dealeditdialog.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 #include "pipelineeditor.h"
@@ -408,7 +409,7 @@ void PipelineBoard::moveDeal(const QString &dealId, const QString &stage)
         }
         m_deals.moveStage(dealId, stage);
     } catch (const DomainError &e) {
-        warn(e.message());
+        warn(ErrorText::of(e));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "pipelineeditor.h"
 
 #include "errors.h"
+#include "errortext.h"
 #include "fieldreader.h"
 #include "messageboxes.h"
 
@@ -22,8 +23,11 @@ QString refusal(const DomainError &e)
 {
     // A 409 for stages that hold deals names each stage in details ("proposal": "holds 2 deal(s)").
     if (e.details().isEmpty())
-        return e.message();
-    return e.message() + QStringLiteral(" (") + fieldErrorSummary(e.details()) + QLatin1Char(')');
+        return ErrorText::of(e);
+    QStringList parts;
+    for (auto it = e.details().begin(); it != e.details().end(); ++it)
+        parts << ErrorText::translate(it.key() + QLatin1Char(' ') + it.value().toString());
+    return ErrorText::of(e) + QStringLiteral(" (") + parts.join(QStringLiteral("; ")) + QLatin1Char(')');
 }
 } // namespace
 
@@ -128,7 +132,7 @@ void PipelineEditorDialog::reloadList()
     try {
         all = m_pipelines.list();
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
     const QSignalBlocker block(m_list);
     m_list->clear();
@@ -283,7 +287,7 @@ bool PipelineEditorDialog::save()
         setError(refusal(e));
         return false;
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
         return false;
     }
     emit pipelineSaved(m_current);
@@ -317,7 +321,7 @@ void PipelineEditorDialog::addPipeline()
     } catch (const DomainError &e) {
         setError(refusal(e));
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
 }
 
@@ -337,7 +341,7 @@ void PipelineEditorDialog::deletePipeline()
                               } catch (const DomainError &e) {
                                   setError(refusal(e));
                               } catch (const std::exception &e) {
-                                  setError(QString::fromUtf8(e.what()));
+                                  setError(ErrorText::of(e));
                               }
                           });
 }

@@ -1,6 +1,7 @@
 #include "segmentdialog.h"
 
 #include "errors.h"
+#include "errortext.h"
 #include "segmentrules.h"
 
 #include <QCheckBox>
@@ -456,10 +457,10 @@ void SegmentDialog::recount()
         m_count->setText(tr("Counting…"));
     } catch (const DomainError &e) {
         m_counter.cancel();
-        m_count->setText(tr("Incomplete rule: %1").arg(e.message()));
+        m_count->setText(tr("Incomplete rule: %1").arg(ErrorText::of(e)));
     } catch (const std::exception &e) {
         m_counter.cancel();
-        m_count->setText(QString::fromStdString(e.what()));
+        m_count->setText(ErrorText::of(e));
     }
 }
 
@@ -474,10 +475,10 @@ void SegmentDialog::accept()
         emit segmentSaved(s.id);
         QDialog::accept();
     } catch (const DomainError &e) {
-        m_error->setText(e.message());
+        m_error->setText(ErrorText::of(e));
         m_error->show();
     } catch (const std::exception &e) {
-        m_error->setText(QString::fromStdString(e.what()));
+        m_error->setText(ErrorText::of(e));
         m_error->show();
     }
 }

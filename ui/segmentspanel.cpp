@@ -3,6 +3,7 @@
 #include "contactsview.h"
 #include "contacttablemodel.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 #include "segmentdialog.h"
@@ -268,7 +269,7 @@ void SegmentsPanel::editSegment()
     try {
         segment = m_segments.find(id);
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Edit segment"), QString::fromStdString(e.what()));
+        MessageBoxes::warn(this, tr("Edit segment"), ErrorText::of(e));
         return;
     }
     if (!segment) {
@@ -293,9 +294,9 @@ void SegmentsPanel::deleteSegment()
                                   m_segments.remove(id);
                               } catch (const DomainError &e) {
                                   if (e.kind() != DomainError::NotFound)
-                                      MessageBoxes::warn(this, tr("Delete segment"), e.message());
+                                      MessageBoxes::warn(this, tr("Delete segment"), ErrorText::of(e));
                               } catch (const std::exception &e) {
-                                  MessageBoxes::warn(this, tr("Delete segment"), QString::fromStdString(e.what()));
+                                  MessageBoxes::warn(this, tr("Delete segment"), ErrorText::of(e));
                               }
                               reload();
                           });
@@ -311,9 +312,9 @@ void SegmentsPanel::snapshotSegment()
         reload();
         selectSegment(s.id);
     } catch (const DomainError &e) {
-        MessageBoxes::warn(this, tr("Snapshot"), e.message());
+        MessageBoxes::warn(this, tr("Snapshot"), ErrorText::of(e));
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Snapshot"), QString::fromStdString(e.what()));
+        MessageBoxes::warn(this, tr("Snapshot"), ErrorText::of(e));
     }
 }
 
@@ -331,7 +332,7 @@ void SegmentsPanel::addSelectionToSegment()
                 statics << s;
         }
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Add to segment"), QString::fromStdString(e.what()));
+        MessageBoxes::warn(this, tr("Add to segment"), ErrorText::of(e));
         return;
     }
     if (statics.isEmpty()) {
@@ -361,9 +362,9 @@ void SegmentsPanel::addSelectionToSegment()
         try {
             m_segments.addContacts(choice->currentData().toString(), ids);
         } catch (const DomainError &e) {
-            MessageBoxes::warn(this, tr("Add to segment"), e.message());
+            MessageBoxes::warn(this, tr("Add to segment"), ErrorText::of(e));
         } catch (const std::exception &e) {
-            MessageBoxes::warn(this, tr("Add to segment"), QString::fromStdString(e.what()));
+            MessageBoxes::warn(this, tr("Add to segment"), ErrorText::of(e));
         }
         dialog->accept();
         reload();

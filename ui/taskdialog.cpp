@@ -3,6 +3,7 @@
 #include "contactrepository.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "recordpicker.h"
 #include "taskrepository.h"
 #include "userrepository.h"
@@ -291,10 +292,10 @@ void TaskDialog::accept()
         else
             m_saved = m_tasks.create(body());
     } catch (const DomainError &e) {
-        showError(e.message(), e.details());
+        showError(ErrorText::of(e), ErrorText::details(e.details()));
         return;
     } catch (const std::exception &e) {
-        showError(QString::fromUtf8(e.what()), {});
+        showError(ErrorText::of(e), {});
         return;
     }
     emit taskSaved(m_saved.id);

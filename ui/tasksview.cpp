@@ -2,6 +2,7 @@
 
 #include "emptyhint.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 #include "taskdialog.h"
@@ -285,9 +286,9 @@ void TasksView::reopenTask()
         showMessage(tr("Reopened “%1”.").arg(r.task.title));
         refresh();
     } catch (const DomainError &e) {
-        showMessage(e.message(), true);
+        showMessage(ErrorText::of(e), true);
     } catch (const std::exception &e) {
-        showMessage(QString::fromUtf8(e.what()), true);
+        showMessage(ErrorText::of(e), true);
     }
 }
 
@@ -313,9 +314,9 @@ void TasksView::quickAdd()
         showMessage(tr("Added “%1”.").arg(t.title));
         refresh();
     } catch (const DomainError &e) {
-        showMessage(e.message(), true);
+        showMessage(ErrorText::of(e), true);
     } catch (const std::exception &e) {
-        showMessage(QString::fromUtf8(e.what()), true);
+        showMessage(ErrorText::of(e), true);
     }
 }
 
@@ -390,7 +391,7 @@ void TasksView::deleteTask()
                                   showMessage(tr("Task deleted."));
                                   refresh();
                               } catch (const std::exception &e) {
-                                  showMessage(QString::fromUtf8(e.what()), true);
+                                  showMessage(ErrorText::of(e), true);
                               }
                           });
 }

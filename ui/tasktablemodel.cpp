@@ -2,6 +2,7 @@
 
 #include "contactrepository.h"
 #include "dealrepository.h"
+#include "errortext.h"
 #include "userrepository.h"
 
 #include "errors.h"
@@ -119,7 +120,7 @@ void TaskTableModel::reload()
         m_total = page.total;
         m_pages = 1;
     } catch (const std::exception &e) {
-        emit errorOccurred(QString::fromUtf8(e.what()));
+        emit errorOccurred(ErrorText::of(e));
     }
     endResetModel();
 }
@@ -250,10 +251,10 @@ bool TaskTableModel::setData(const QModelIndex &index, const QVariant &value, in
         if (done)
             emit taskCompleted(t.id, r.next ? r.next->id : QString());
     } catch (const DomainError &e) {
-        emit errorOccurred(e.message());
+        emit errorOccurred(ErrorText::of(e));
         return false;
     } catch (const std::exception &e) {
-        emit errorOccurred(QString::fromUtf8(e.what()));
+        emit errorOccurred(ErrorText::of(e));
         return false;
     }
     return true;
@@ -280,7 +281,7 @@ void TaskTableModel::fetchMore(const QModelIndex &parent)
         ++m_pages;
         endInsertRows();
     } catch (const std::exception &e) {
-        emit errorOccurred(QString::fromUtf8(e.what()));
+        emit errorOccurred(ErrorText::of(e));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "webhookspage.h"
 
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
 
@@ -210,7 +211,7 @@ void WebhooksPage::reload()
         reselect(m_table, selected);
         setError({});
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
     reloadLog();
     updateActions();
@@ -255,7 +256,7 @@ void WebhooksPage::reloadLog()
             }
         }
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
     updateActions();
 }
@@ -316,7 +317,7 @@ void WebhooksPage::deleteWebhook()
                               try {
                                   m_repository.remove(id);
                               } catch (const std::exception &e) {
-                                  setError(QString::fromUtf8(e.what()));
+                                  setError(ErrorText::of(e));
                               }
                           });
 }
@@ -330,7 +331,7 @@ void WebhooksPage::toggleActive()
         const WebhookSubscription w = m_repository.get(id);
         m_repository.setActive(id, !w.active);
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
 }
 
@@ -343,7 +344,7 @@ void WebhooksPage::sendTest()
         // The delivery thread sends it; the result appears in the log.
         m_repository.queueTest(id, m_testEvent->currentText());
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
 }
 
@@ -356,7 +357,7 @@ void WebhooksPage::redeliver()
     try {
         m_repository.redeliver(id, m_log->item(row, LogTimeColumn)->data(IdRole).toString());
     } catch (const std::exception &e) {
-        setError(QString::fromUtf8(e.what()));
+        setError(ErrorText::of(e));
     }
 }
 
@@ -475,7 +476,7 @@ void WebhookDialog::accept()
             Q_EMIT secretCreated(saved.secret);
         QDialog::accept();
     } catch (const DomainError &e) {
-        const QJsonObject details = e.details();
+        const QJsonObject details = ErrorText::details(e.details());
         bool shown = false;
         const QList<QPair<QString, QLabel *>> fields{{QStringLiteral("url"), m_urlError},
                                                      {QStringLiteral("events"), m_eventsError},
@@ -487,9 +488,9 @@ void WebhookDialog::accept()
             }
         }
         if (!shown)
-            showError(m_error, e.message());
+            showError(m_error, ErrorText::of(e));
     } catch (const std::exception &e) {
-        showError(m_error, QString::fromUtf8(e.what()));
+        showError(m_error, ErrorText::of(e));
     }
 }
 
@@ -579,7 +580,7 @@ void IncomingWebhooksPage::reload()
             reselect(m_table, selected);
             showError(m_error, {});
         } catch (const std::exception &e) {
-            showError(m_error, QString::fromUtf8(e.what()));
+            showError(m_error, ErrorText::of(e));
         }
     }
     reloadCalls();
@@ -607,7 +608,7 @@ void IncomingWebhooksPage::reloadCalls()
             }
         }
     } catch (const std::exception &e) {
-        showError(m_error, QString::fromUtf8(e.what()));
+        showError(m_error, ErrorText::of(e));
     }
 }
 
@@ -642,7 +643,7 @@ void IncomingWebhooksPage::deleteEndpoint()
                               try {
                                   m_repository.remove(id);
                               } catch (const std::exception &e) {
-                                  showError(m_error, QString::fromUtf8(e.what()));
+                                  showError(m_error, ErrorText::of(e));
                               }
                           });
 }
@@ -698,11 +699,12 @@ void IncomingWebhookDialog::accept()
         Q_EMIT created(saved.endpoint.id, saved.secret);
         QDialog::accept();
     } catch (const DomainError &e) {
-        showError(m_error, e.details().isEmpty() ? e.message()
-                                                 : e.details().begin().value().toString().prepend(
-                                                       e.details().begin().key() + QLatin1String(": ")));
+        showError(m_error, e.details().isEmpty()
+                               ? ErrorText::of(e)
+                               : ErrorText::translate(e.details().begin().key() + QLatin1String(": ") +
+                                                      e.details().begin().value().toString()));
     } catch (const std::exception &e) {
-        showError(m_error, QString::fromUtf8(e.what()));
+        showError(m_error, ErrorText::of(e));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "apikeyrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "fielderrors.h"
 
 #include <QApplication>
@@ -219,11 +220,11 @@ void WelcomeDialog::createAccount()
             fieldDetails.insert(QStringLiteral("email"), tr("An account with this e-mail address exists already."));
         else if (e.details().contains(QStringLiteral("email")) || e.message().contains(QLatin1String("mail")))
             fieldDetails.insert(QStringLiteral("email"), tr("Enter an e-mail address such as name@company.com."));
-        m_errors->show(fieldDetails.isEmpty() ? e.message() : tr("Please check the marked fields."), fieldDetails);
+        m_errors->show(fieldDetails.isEmpty() ? ErrorText::of(e) : tr("Please check the marked fields."), fieldDetails);
         return;
     } catch (const std::exception &e) {
         QApplication::restoreOverrideCursor();
-        m_errors->show(tr("The account could not be saved: %1").arg(QString::fromUtf8(e.what())), {});
+        m_errors->show(tr("The account could not be saved: %1").arg(ErrorText::of(e)), {});
         return;
     }
     m_password->clear();
@@ -239,7 +240,7 @@ void WelcomeDialog::createKey()
         m_secret = key.secret;
     } catch (const std::exception &e) {
         m_key->setText(QString());
-        m_key->setPlaceholderText(tr("The key could not be made: %1").arg(QString::fromUtf8(e.what())));
+        m_key->setPlaceholderText(tr("The key could not be made: %1").arg(ErrorText::of(e)));
         return;
     }
     m_key->setText(m_secret);

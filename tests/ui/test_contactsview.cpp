@@ -9,6 +9,7 @@
 #include "contactdialog.h"
 #include "contactrepository.h"
 #include "contactsview.h"
+#include "errortext.h"
 #include "contacttablemodel.h"
 #include "conversationrepository.h"
 #include "database.h"
@@ -296,8 +297,9 @@ void TestContactsView::badEmailShowsApiMessageAndStaysOpen()
     try {
         ContactRules::parse({{"email", "not-an-email"}});
     } catch (const DomainError &e) {
-        expectedDetail = e.details().value("email").toString();
-        expectedMessage = e.message();
+        // The model's refusal, in the window's words (ErrorText): the field reads as its label.
+        expectedDetail = ErrorText::translate(e.details().value("email").toString());
+        expectedMessage = ErrorText::of(e);
     }
     QVERIFY(!expectedDetail.isEmpty());
 
@@ -315,6 +317,7 @@ void TestContactsView::badEmailShowsApiMessageAndStaysOpen()
     QVERIFY(emailError->isVisible());
     QCOMPARE(emailError->text(), expectedDetail);
     QCOMPARE(child<QLabel>(dialog, "formError")->text(), expectedMessage);
+    QCOMPARE(expectedMessage, QString("Invalid data: E-mail: is not a valid e-mail address"));
     QVERIFY(!child<QLabel>(dialog, "firstNameError")->isVisible());
     QCOMPARE(m_contacts->count({}), 3);
     const QPixmap shot = dialog->grab();
@@ -326,7 +329,7 @@ void TestContactsView::badEmailShowsApiMessageAndStaysOpen()
     click(dialogButton(dialog, QDialogButtonBox::Ok));
     QVERIFY(dialog->isVisible());
     QVERIFY(emailError->isVisible());
-    QVERIFY(emailError->text().contains("phone"));
+    QCOMPARE(emailError->text(), QString("or Phone is required")); // "or phone is required", its field a label
 
     // Corrected, it saves and closes.
     QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "bad@example.com");
