@@ -28,6 +28,10 @@ const FieldInfo kFields[] = {
     {"name", SegmentRules::FieldType::Text},
     {"email", SegmentRules::FieldType::Text},
     {"phone", SegmentRules::FieldType::Text},
+    {"company", SegmentRules::FieldType::Text},
+    {"position", SegmentRules::FieldType::Text},
+    {"city", SegmentRules::FieldType::Text},
+    {"country", SegmentRules::FieldType::Text},
     {"tags", SegmentRules::FieldType::Tags},
     {"source", SegmentRules::FieldType::Text},
     {"leadScore", SegmentRules::FieldType::Number},
@@ -36,6 +40,24 @@ const FieldInfo kFields[] = {
     {"totalMessages", SegmentRules::FieldType::Number},
     {"sentiment", SegmentRules::FieldType::Sentiment},
 };
+
+// The SQL of a plain text field (name, e-mail and phone have rules of their own as well).
+QString textColumn(const QString &field)
+{
+    if (field == QLatin1String("email"))
+        return QStringLiteral("c.email");
+    if (field == QLatin1String("phone"))
+        return QStringLiteral("c.phone");
+    if (field == QLatin1String("company"))
+        return QStringLiteral("c.company");
+    if (field == QLatin1String("position"))
+        return QStringLiteral("c.position");
+    if (field == QLatin1String("city"))
+        return QStringLiteral("json_extract(c.address, '$.city')");
+    if (field == QLatin1String("country"))
+        return QStringLiteral("json_extract(c.address, '$.country')");
+    return QStringLiteral("c.source");
+}
 
 QString likeEscape(const QString &s)
 {
@@ -325,11 +347,7 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
     switch (type) {
     case FieldType::Text: {
         if (emptiness) {
-            const QString expr = field == QLatin1String("name")    ? kName
-                                 : field == QLatin1String("email") ? QStringLiteral("c.email")
-                                 : field == QLatin1String("phone") ? QStringLiteral("c.phone")
-                                                                   : QStringLiteral("c.source");
-            *sql = textSql(expr, op, {});
+            *sql = textSql(field == QLatin1String("name") ? kName : textColumn(field), op, {});
             break;
         }
         const auto v = text(value, path, field);
@@ -371,7 +389,7 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
             else
                 *sql = QStringLiteral("c.phone_e164 LIKE ") + bind(QLatin1Char('+') + digits + QLatin1Char('%'));
         } else {
-            *sql = textSql(QStringLiteral("c.source"), op, *v);
+            *sql = textSql(textColumn(field), op, *v); // company, position, city, country, source
         }
         break;
     }

@@ -1198,6 +1198,10 @@
         <source>Updated</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -3020,6 +3024,22 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>30d or 2025-01-31</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>City</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Country</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1198,6 +1198,10 @@
         <source>Updated</source>
         <translation>Güncellenme</translation>
     </message>
+    <message>
+        <source>Rule %1</source>
+        <translation>Kural %1</translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -3019,6 +3023,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>30d or 2025-01-31</source>
         <translation>30d veya 2025-01-31</translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation>Şirket</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>Pozisyon</translation>
+    </message>
+    <message>
+        <source>City</source>
+        <translation>Şehir</translation>
+    </message>
+    <message>
+        <source>Country</source>
+        <translation>Ülke</translation>
     </message>
 </context>
 <context>

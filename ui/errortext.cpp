@@ -324,6 +324,15 @@ QString ErrorText::fieldLabel(const QString &key)
         if (key == QLatin1String(f.key))
             return QCoreApplication::translate("FieldName", f.label);
     }
+    // A segment rule's path ("rules[1].rules[0]"): "Rule 2 › Rule 1", counted as the dialog shows them.
+    static const QRegularExpression rulePath(QStringLiteral("^rules\\[\\d+\\](?:\\.rules\\[\\d+\\])*$"));
+    if (rulePath.match(key).hasMatch()) {
+        static const QRegularExpression index(QStringLiteral("\\[(\\d+)\\]"));
+        QStringList steps;
+        for (auto it = index.globalMatch(key); it.hasNext();)
+            steps << QCoreApplication::translate("FieldName", "Rule %1").arg(it.next().captured(1).toInt() + 1);
+        return steps.join(QStringLiteral(" › "));
+    }
     // "tags[2]", "rules[0].value": the label of the field the path starts with, and the rest.
     static const QRegularExpression path(QStringLiteral("^([A-Za-z]+)((?:\\[\\d+\\]|\\.[A-Za-z]+)+)$"));
     if (const QRegularExpressionMatch m = path.match(key); m.hasMatch()) {

@@ -31,6 +31,14 @@ QString fieldLabel(const QString &field)
         return RuleRowWidget::tr("E-mail");
     if (field == QLatin1String("phone"))
         return RuleRowWidget::tr("Phone");
+    if (field == QLatin1String("company"))
+        return RuleRowWidget::tr("Company");
+    if (field == QLatin1String("position"))
+        return RuleRowWidget::tr("Position");
+    if (field == QLatin1String("city"))
+        return RuleRowWidget::tr("City");
+    if (field == QLatin1String("country"))
+        return RuleRowWidget::tr("Country");
     if (field == QLatin1String("tags"))
         return RuleRowWidget::tr("Tag");
     if (field == QLatin1String("source"))

@@ -40,6 +40,8 @@ public:
         const QString ctx = QString::fromLatin1(context);
         if (ctx == QLatin1String("ModelError"))
             return QStringLiteral("«") + QString::fromUtf8(source) + QStringLiteral("»");
+        if (ctx == QLatin1String("FieldName") && QByteArray(source).contains('%'))
+            return QStringLiteral("‹") + QString::fromUtf8(source) + QStringLiteral("›");
         if (ctx == QLatin1String("FieldName"))
             return QStringLiteral("‹") + QString::fromUtf8(source) + QStringLiteral("›");
         return {};
@@ -254,8 +256,12 @@ private slots:
                "form (+ and digits)»";
         QTest::newRow("argument is a field") << "value for firstName must be a string"
                                              << "«value for %1 must be a string» ← ‹First name›";
-        QTest::newRow("path") << "rules[0]: unknown field shoeSize"
-                              << "«%1: %2» ← ‹Rules›[0], «unknown field %1» ← shoeSize";
+        QTest::newRow("rule path") << "rules[0]: unknown field shoeSize"
+                                   << "«%1: %2» ← ‹Rule 1›, «unknown field %1» ← shoeSize";
+        QTest::newRow("nested rule path") << "rules[1].rules[0]: operator is required"
+                                          << "‹Rule 2› › ‹Rule 1›, «operator is required»";
+        QTest::newRow("indexed field") << "tags[2]: must be a string"
+                                       << "‹Tags›[2], «must be a string»";
         QTest::newRow("missing") << "Required field missing: title"
                                  << "«Required field missing: %1» ← ‹Title›";
         QTest::newRow("unknown text") << "Something else entirely"

@@ -289,7 +289,7 @@ private slots:
         RuleRowWidget *unfinished = dialog->rules()->addRule();
         unfinished->fieldBox()->setCurrentIndex(unfinished->fieldBox()->findData("name"));
         QTRY_VERIFY(
-            dialog->countLabel()->text().startsWith("Incomplete rule: Rules[2]: value for Name must not be empty"));
+            dialog->countLabel()->text().startsWith("Incomplete rule: Rule 3: value for Name must not be empty"));
         UiTest::click(unfinished->findChild<QToolButton *>("removeButton"));
         QTRY_COMPARE(dialog->countLabel()->text(), QString("1 contact matches now"));
 

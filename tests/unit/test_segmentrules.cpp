@@ -198,6 +198,9 @@ private slots:
                         {"phone", "+90 532 123 45 67"},
                         {"tags", QJsonArray{"vip", "istanbul"}},
                         {"source", "web"},
+                        {"company", "Kaya Lojistik A.Ş."},
+                        {"position", "Satın alma müdürü"},
+                        {"address", QJsonObject{{"city", "İstanbul"}, {"country", "TR"}}},
                         {"leadScore", 80},
                         {"createdAt", "2026-01-14T10:00:00Z"},
                         {"customFields", QJsonObject{{"plan", "pro"}, {"seats", 25}, {"renewal", "2026-03-01"}}}},
@@ -207,6 +210,9 @@ private slots:
                         {"phone", "+1 415 555 0100"},
                         {"tags", QJsonArray{"lead"}},
                         {"source", "whatsapp"},
+                        {"company", "Acme Inc."},
+                        {"position", "Buyer"},
+                        {"address", QJsonObject{{"city", "San Francisco"}, {"country", "US"}}},
                         {"leadScore", 40},
                         {"createdAt", "2025-12-01T09:00:00Z"},
                         {"customFields", QJsonObject{{"plan", "basic"}, {"seats", "5"}}}},
@@ -289,6 +295,32 @@ private slots:
                              << "isEmpty" << none << QStringList{"Zeynep"};
         row("phone isNotEmpty") << "phone"
                                 << "isNotEmpty" << none << QStringList{"Ayşe", "John", "Mary"};
+
+        // company, position and the address's city and country: plain text fields
+        row("company equals") << "company"
+                              << "equals" << QJsonValue("acme inc.") << QStringList{"John"};
+        row("company contains") << "company"
+                                << "contains" << QJsonValue("Lojistik") << QStringList{"Ayşe"};
+        row("company notContains") << "company"
+                                   << "notContains" << QJsonValue("acme") << QStringList{"Ayşe", "Mary", "Zeynep"};
+        row("company isEmpty") << "company"
+                               << "isEmpty" << none << QStringList{"Mary", "Zeynep"};
+        row("position startsWith") << "position"
+                                   << "startsWith" << QJsonValue("satın") << QStringList{"Ayşe"};
+        row("position isNotEmpty") << "position"
+                                   << "isNotEmpty" << none << QStringList{"Ayşe", "John"};
+        row("city equals") << "city"
+                           << "equals" << QJsonValue("İstanbul") << QStringList{"Ayşe"};
+        row("city startsWith") << "city"
+                               << "startsWith" << QJsonValue("San") << QStringList{"John"};
+        row("city notEquals") << "city"
+                              << "notEquals" << QJsonValue("İstanbul") << QStringList{"John", "Mary", "Zeynep"};
+        row("city isEmpty") << "city"
+                            << "isEmpty" << none << QStringList{"Mary", "Zeynep"};
+        row("country equals") << "country"
+                              << "equals" << QJsonValue("us") << QStringList{"John"};
+        row("country isNotEmpty") << "country"
+                                  << "isNotEmpty" << none << QStringList{"Ayşe", "John"};
 
         row("tags equals") << "tags"
                            << "equals" << QJsonValue("VIP") << QStringList{"Ayşe", "Zeynep"};
@@ -476,6 +508,8 @@ private slots:
                                         << "rules[0]: value for leadScore must be a number";
         QTest::newRow("number as bool") << one(rule("totalMessages", "equals", true))
                                         << "rules[0]: value for totalMessages must be a number";
+        QTest::newRow("city greaterThan")
+            << one(rule("city", "greaterThan", "a")) << "rules[0]: operator greaterThan is not valid for city (string)";
         QTest::newRow("text as number") << one(rule("name", "equals", 5))
                                         << "rules[0]: value for name must be a string";
         QTest::newRow("bad date") << one(rule("createdAt", "greaterThan", "yesterday"))
