@@ -163,6 +163,14 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
         clauses << QStringLiteral("t.deal_id = ?");
         f.values << query.dealId;
     }
+    if (!query.excludeIds.isEmpty()) {
+        QStringList marks;
+        for (const QString &id : query.excludeIds) {
+            marks << QStringLiteral("?");
+            f.values << id;
+        }
+        clauses << QStringLiteral("t.id NOT IN (%1)").arg(marks.join(QLatin1Char(',')));
+    }
     // A range on kDueKey implied by the condition that follows it (see utcMidnight).
     auto dueAtLeast = [&](const QString &bound) {
         clauses << kDueKey + QStringLiteral(" >= ?");

@@ -614,15 +614,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete %1? Its notes and tags are deleted too. This cannot be undone.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Counting…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1? Its notes and tags are deleted too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 deleted.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3656,6 +3660,29 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task “%1” deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo (Ctrl+Z)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -613,16 +613,20 @@
         <translation>Kişiyi sil</translation>
     </message>
     <message>
-        <source>Delete %1? Its notes and tags are deleted too. This cannot be undone.</source>
-        <translation>%1 silinsin mi? Kişinin notları ve etiketleri de silinir. Bu işlem geri alınamaz.</translation>
-    </message>
-    <message>
         <source>Counting…</source>
         <translation>Sayılıyor…</translation>
     </message>
     <message>
         <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
         <translation>Gösterilecek kişi yok. Yeni ile bir kişi ekleyin, aramayı değiştirin ya da gelmelerini bekleyin: bir kanaldan gelen ilk mesaj ve API&apos;nin POST /contacts isteği de kişi oluşturur.</translation>
+    </message>
+    <message>
+        <source>Delete %1? Its notes and tags are deleted too.</source>
+        <translation>%1 silinsin mi? Notları ve etiketleri de silinir.</translation>
+    </message>
+    <message>
+        <source>%1 deleted.</source>
+        <translation>%1 silindi.</translation>
     </message>
 </context>
 <context>
@@ -3655,6 +3659,29 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
         <translation>Henüz görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın ya da Yeni… düğmesine tıklayın.</translation>
+    </message>
+    <message>
+        <source>“%1” done.</source>
+        <translation>“%1” tamamlandı.</translation>
+    </message>
+    <message>
+        <source>Undone.</source>
+        <translation>Geri alındı.</translation>
+    </message>
+    <message>
+        <source>Task “%1” deleted.</source>
+        <translation>“%1” görevi silindi.</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Undo</source>
+        <translation>Geri al</translation>
+    </message>
+    <message>
+        <source>Undo (Ctrl+Z)</source>
+        <translation>Geri al (Ctrl+Z)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,8 @@
 #include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
+#include "rowanchor.h"
+#include "undobar.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -61,6 +63,7 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     installEmptyHint(m_table, tr("No contacts to show. Add one with New, change the search, or let them arrive: "
                                  "a first message on a channel and the API's POST /contacts create contacts too."));
     m_table->setModel(m_model);
+    new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -186,6 +189,17 @@ void ContactsView::applyFilter()
         query.tags = {tag};
     query.extraWhere = m_segmentWhere;
     query.extraValues = m_segmentValues;
+    if (!m_hiddenIds.isEmpty()) {
+        // Deleted, but the delete can still be undone: out of the list meanwhile.
+        QStringList marks;
+        for (const QString &id : std::as_const(m_hiddenIds)) {
+            marks << QStringLiteral("?");
+            query.extraValues << id;
+        }
+        const QString hide = QStringLiteral("c.id NOT IN (%1)").arg(marks.join(QLatin1Char(',')));
+        query.extraWhere =
+            query.extraWhere.isEmpty() ? hide : QStringLiteral("(%1) AND %2").arg(query.extraWhere, hide);
+    }
     const QString shown = m_pane->contactId();
 
     m_restoring = true;
@@ -336,19 +350,43 @@ void ContactsView::deleteContact()
         refresh();
         return;
     }
-    MessageBoxes::confirm(
-        this, tr("Delete contact"),
-        tr("Delete %1? Its notes and tags are deleted too. This cannot be undone.").arg(contact->displayName()),
-        tr("Delete"), [this, id] {
-            try {
-                m_contacts.remove(id);
-            } catch (const DomainError &e) {
-                // Deleted meanwhile (over the API): nothing left to do.
-                if (e.kind() != DomainError::NotFound)
-                    MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
-            } catch (const std::exception &e) {
-                MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
-            }
-            refresh();
-        });
+    MessageBoxes::confirm(this, tr("Delete contact"),
+                          tr("Delete %1? Its notes and tags are deleted too.").arg(contact->displayName()),
+                          tr("Delete"), [this, id, name = contact->displayName()] {
+                              // Carried out even when the window is closing (the view may be gone by then).
+                              auto remove = [self = QPointer<ContactsView>(this), &contacts = m_contacts, id] {
+                                  QString error;
+                                  try {
+                                      contacts.remove(id);
+                                  } catch (const DomainError &e) {
+                                      // Deleted meanwhile (over the API): nothing left to do.
+                                      if (e.kind() != DomainError::NotFound)
+                                          error = ErrorText::of(e);
+                                  } catch (const std::exception &e) {
+                                      error = ErrorText::of(e);
+                                  }
+                                  if (!self)
+                                      return;
+                                  if (!error.isEmpty())
+                                      MessageBoxes::warn(self, tr("Delete contact"), error);
+                                  self->m_hiddenIds.removeAll(id);
+                                  self->applyFilter();
+                              };
+                              UndoBar *bar = UndoBar::of(this);
+                              if (!bar) {
+                                  remove();
+                                  return;
+                              }
+                              // Out of the list now; deleted when the Undo offer ends (the window closing included).
+                              m_hiddenIds << id;
+                              applyFilter();
+                              bar->offer(
+                                  tr("%1 deleted.").arg(name),
+                                  [this, id] {
+                                      m_hiddenIds.removeAll(id);
+                                      applyFilter();
+                                      selectContact(id, 0);
+                                  },
+                                  remove);
+                          });
 }

@@ -73,4 +73,5 @@ private:
     bool m_filterPending = false;
     QString m_segmentWhere;
     QVariantList m_segmentValues;
+    QStringList m_hiddenIds; // deleted, but the delete can still be undone
 };

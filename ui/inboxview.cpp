@@ -12,6 +12,7 @@
 #include "inboxcomposer.h"
 #include "messageedit.h"
 #include "pipeline.h"
+#include "rowanchor.h"
 #include "taskdialog.h"
 #include "taskrepository.h"
 #include "tasktablemodel.h"
@@ -359,6 +360,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setIconSize(QSize(24, 24));
+    new RowAnchor(m_list, kIdRole); // a new message does not move the conversation under the mouse
     installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
                                 "widget arrive here once a channel is set up in Settings → Channels."));
 

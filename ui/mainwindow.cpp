@@ -7,6 +7,7 @@
 #include "pipelineboard.h"
 #include "segmentspanel.h"
 #include "settingsdialog.h"
+#include "undobar.h"
 #include "userrepository.h"
 #include "webhookspage.h"
 #include "widgetsettingspage.h"
@@ -103,6 +104,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
     m_notifications = new NotificationCenter(this);
+    new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
 
     // Most of the screen at first (the board's columns and the contact's tabs need the room),
     // never more than a comfortable 1440 × 900.
@@ -113,6 +115,12 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
                      qBound(qMin(600, available.height()), available.height() * 9 / 10, 900));
     }
     resize(size);
+}
+
+MainWindow::~MainWindow()
+{
+    if (UndoBar *bar = UndoBar::of(this))
+        bar->commitPending();
 }
 
 int MainWindow::addArea(const QString &title, QWidget *view)

@@ -29,6 +29,8 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, EventBus &bus, QWidget *parent = nullptr);
+    // Carries out a delete still waiting for its Undo before the areas go.
+    ~MainWindow() override;
 
     // Adds an area to the navigation; returns its index.
     int addArea(const QString &title, QWidget *view);

@@ -1,5 +1,8 @@
 #include "tasksview.h"
 
+#include "rowanchor.h"
+#include "undobar.h"
+
 #include "emptyhint.h"
 #include "errors.h"
 #include "errortext.h"
@@ -152,6 +155,7 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
         table->setAlternatingRowColors(true);
         m_models << model;
         m_tables << table;
+        new RowAnchor(table, TaskTableModel::IdRole); // live inserts do not move the row under the mouse
         const char *const hints[] = {
             QT_TR_NOOP("Nothing due today. Type a task in the line above and press Enter."),
             QT_TR_NOOP("No overdue tasks."),
@@ -320,9 +324,36 @@ void TasksView::quickAdd()
     }
 }
 
-void TasksView::onCompleted(const QString &id, const QString &nextId)
+void TasksView::setHidden(const QStringList &ids)
 {
-    Q_UNUSED(id);
+    m_hiddenIds = ids;
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->setHiddenIds(ids);
+    updateCounts();
+    updateActions();
+}
+
+void TasksView::onCompleted(const QString &id, const QString &nextId, const QString &previousStatus)
+{
+    if (UndoBar *bar = UndoBar::of(this)) {
+        const std::optional<Task> t = m_tasks.find(id);
+        bar->offer(tr("“%1” done.").arg(t ? t->title : QString()), [this, id, nextId, previousStatus] {
+            try {
+                // Back as it was; a recurring task's next occurrence made by the completion goes.
+                // A completed task reopens to "pending" (the transition table), then goes on as it was.
+                m_tasks.setStatus(id, QStringLiteral("pending"));
+                if (!previousStatus.isEmpty() && previousStatus != QLatin1String("pending"))
+                    m_tasks.setStatus(id, previousStatus);
+                if (!nextId.isEmpty())
+                    m_tasks.remove(nextId);
+                m_selectAfterRefresh = id;
+                showMessage(tr("Undone."));
+                refresh();
+            } catch (const std::exception &e) {
+                showMessage(ErrorText::of(e), true);
+            }
+        });
+    }
     if (nextId.isEmpty()) {
         showMessage(tr("Task done."));
         return;
@@ -385,13 +416,45 @@ void TasksView::deleteTask()
     if (!t)
         return;
     MessageBoxes::confirm(this, tr("Delete task"), tr("Delete the task “%1” and its notes?").arg(t->title),
-                          tr("Delete"), [this, id] {
-                              try {
-                                  m_tasks.remove(id);
+                          tr("Delete"), [this, id, title = t->title] {
+                              // Carried out even when the window is closing (the view may be gone).
+                              auto remove = [self = QPointer<TasksView>(this), &tasks = m_tasks, id] {
+                                  QString error;
+                                  try {
+                                      tasks.remove(id);
+                                  } catch (const DomainError &e) {
+                                      if (e.kind() != DomainError::NotFound) // gone meanwhile: fine
+                                          error = ErrorText::of(e);
+                                  } catch (const std::exception &e) {
+                                      error = ErrorText::of(e);
+                                  }
+                                  if (!self)
+                                      return;
+                                  if (!error.isEmpty())
+                                      self->showMessage(error, true);
+                                  QStringList hidden = self->m_hiddenIds;
+                                  hidden.removeAll(id);
+                                  self->setHidden(hidden);
+                              };
+                              UndoBar *bar = UndoBar::of(this);
+                              if (!bar) {
+                                  remove();
                                   showMessage(tr("Task deleted."));
-                                  refresh();
-                              } catch (const std::exception &e) {
-                                  showMessage(ErrorText::of(e), true);
+                                  return;
                               }
+                              // Out of sight now, deleted when the Undo offer ends.
+                              setHidden(m_hiddenIds + QStringList{id});
+                              showMessage(tr("Task deleted."));
+                              bar->offer(
+                                  tr("Task “%1” deleted.").arg(title),
+                                  [this, id] {
+                                      QStringList hidden = m_hiddenIds;
+                                      hidden.removeAll(id);
+                                      m_selectAfterRefresh = id;
+                                      setHidden(hidden);
+                                      selectTask(id);
+                                      showMessage(tr("Undone."));
+                                  },
+                                  remove);
                           });
 }

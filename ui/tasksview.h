@@ -83,7 +83,8 @@ public slots:
 
 private:
     void onBusChanged(const QString &entity, const QString &id, const QString &change);
-    void onCompleted(const QString &id, const QString &nextId);
+    void onCompleted(const QString &id, const QString &nextId, const QString &previousStatus);
+    void setHidden(const QStringList &ids);
     void showMessage(const QString &text, bool error = false);
     void updateCounts();
     void updateActions();
@@ -92,6 +93,7 @@ private:
     TaskRepository &m_tasks;
     QTabWidget *m_tabs = nullptr;
     QVector<TaskTableModel *> m_models;
+    QStringList m_hiddenIds; // deleted, but the delete can still be undone
     QVector<QTableView *> m_tables;
     QLineEdit *m_quickAdd = nullptr;
     QComboBox *m_quickWhen = nullptr;

@@ -81,6 +81,7 @@ TaskQuery TaskTableModel::query(int page) const
     if (!m_filter.type.isEmpty())
         q.types = {m_filter.type};
     q.assignedTo = m_filter.assignedTo;
+    q.excludeIds = m_hidden;
     switch (m_mode) {
     case Mode::Today:
         q.dueOn = m_tasks.today();
@@ -249,7 +250,7 @@ bool TaskTableModel::setData(const QModelIndex &index, const QVariant &value, in
         const TaskStatusResult r =
             m_tasks.setStatus(t.id, done ? QStringLiteral("completed") : QStringLiteral("pending"));
         if (done)
-            emit taskCompleted(t.id, r.next ? r.next->id : QString());
+            emit taskCompleted(t.id, r.next ? r.next->id : QString(), t.status);
     } catch (const DomainError &e) {
         emit errorOccurred(ErrorText::of(e));
         return false;

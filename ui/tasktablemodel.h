@@ -60,6 +60,12 @@ public:
     void setContactId(const QString &contactId);
     // Sets the filter and reads the first page again.
     void setFilter(const Filter &filter);
+    // Tasks left out of the list (deletes that can still be undone); reloads.
+    void setHiddenIds(const QStringList &ids)
+    {
+        m_hidden = ids;
+        reload();
+    }
     const Filter &filter() const { return m_filter; }
     // Reads the first page again.
     void reload();
@@ -80,7 +86,8 @@ public:
 
 signals:
     // After a check box completed a task; nextId is the new occurrence (empty when none).
-    void taskCompleted(const QString &id, const QString &nextId);
+    // A check box completed the task (it was `previousStatus`); nextId: the recurring task's next one.
+    void taskCompleted(const QString &id, const QString &nextId, const QString &previousStatus);
     void errorOccurred(const QString &message);
 
 private:
@@ -97,4 +104,5 @@ private:
     QHash<QString, QString> m_contactNames, m_dealNames, m_userNames;
     qint64 m_total = 0;
     int m_pages = 0;
+    QStringList m_hidden;
 };

@@ -9,15 +9,16 @@
 #include "contactdialog.h"
 #include "contactrepository.h"
 #include "contactsview.h"
-#include "errortext.h"
 #include "contacttablemodel.h"
 #include "conversationrepository.h"
 #include "database.h"
 #include "dealrepository.h"
 #include "errors.h"
+#include "errortext.h"
 #include "eventbus.h"
 #include "mainwindow.h"
 #include "taskrepository.h"
+#include "undobar.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -397,11 +398,42 @@ void TestContactsView::deleteAsksForConfirmation()
     click(child<QPushButton>(view(), "deleteButton"));
     QTRY_VERIFY((box = modal<QMessageBox>()));
     click(box->button(QMessageBox::Yes));
+    // Gone from the list at once, and an Undo is offered; the contact is deleted when it ends.
     QTRY_COMPARE(model()->rowCount(), 2);
+    QCOMPARE(rowOf(m_ayse), -1);
+    UndoBar *undo = UndoBar::of(view());
+    QVERIFY(undo);
+    QVERIFY(undo->isVisible());
+    QCOMPARE(undo->label()->text(), QString("Ayşe Demir deleted."));
+    QVERIFY(m_contacts->find(m_ayse)); // not yet
+    // Undo: back in the list, selected, never deleted.
+    click(undo->undoButton());
+    QVERIFY(!undo->isVisible());
+    QTRY_COMPARE(model()->rowCount(), 3);
+    QCOMPARE(view()->currentContactId(), m_ayse);
+    QVERIFY(m_contacts->find(m_ayse));
+
+    // Deleted again, and this time the offer runs out.
+    click(child<QPushButton>(view(), "deleteButton"));
+    QTRY_VERIFY((box = modal<QMessageBox>()));
+    click(box->button(QMessageBox::Yes));
+    QTRY_COMPARE(model()->rowCount(), 2);
+    undo->commitPending(); // what the timer does after UndoBar::kSeconds
     QVERIFY(!m_contacts->find(m_ayse));
     QCOMPARE(rowOf(m_ayse), -1);
+    QCOMPARE(model()->rowCount(), 2);
     QVERIFY(view()->currentContactId().isEmpty());
     QVERIFY(!child<QPushButton>(view(), "deleteButton")->isEnabled());
+
+    // A delete still waiting when the window goes is carried out.
+    clickRow(rowOf(m_john));
+    click(child<QPushButton>(view(), "deleteButton"));
+    QTRY_VERIFY((box = modal<QMessageBox>()));
+    click(box->button(QMessageBox::Yes));
+    QTRY_COMPARE(model()->rowCount(), 1);
+    QVERIFY(m_contacts->find(m_john));
+    m_window.reset();
+    QVERIFY(!m_contacts->find(m_john));
 }
 
 void TestContactsView::changesFromAnotherThreadAppearAndKeepSelection()

@@ -16,12 +16,14 @@
 #include "userrepository.h"
 
 #include <QComboBox>
+#include <QCursor>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -154,6 +156,32 @@ private Q_SLOTS:
         // It paints without trouble (and shows something).
         const QImage shot = thread()->viewport()->grab().toImage();
         QVERIFY(!shot.isNull());
+    }
+
+    void theConversationUnderTheMouseStaysWhenMessagesArrive()
+    {
+        ContactRepository contacts;
+        QStringList ids;
+        for (int i = 0; i < 40; ++i) {
+            const QString c =
+                contacts
+                    .create({{"firstName", QString("Kişi %1").arg(i)}, {"email", QString("k%1@ornek.com.tr").arg(i)}})
+                    .id;
+            ids << m_repo->findOrCreate(c, "widget", QString("visitor_x%1").arg(i)).id;
+            m_repo->receive(ids.last(), text("Merhaba"));
+        }
+        m_view->resize(900, 400);
+        QTRY_COMPARE(list()->count(), 42);
+        list()->scrollToItem(list()->item(15), QAbstractItemView::PositionAtTop);
+        QTRY_VERIFY(list()->verticalScrollBar()->value() > 0);
+        const QPoint at = list()->visualItemRect(list()->item(18)).center();
+        QCursor::setPos(list()->viewport()->mapToGlobal(at));
+        QTest::mouseMove(list()->viewport(), at);
+        const QString aimed = list()->itemAt(at)->text();
+        // A message in a conversation further down moves it to the top of the list.
+        m_repo->receive(ids.first(), text("Yeni mesaj"));
+        QTRY_VERIFY(list()->item(0)->text().contains("Yeni mesaj"));
+        QCOMPARE(list()->itemAt(at)->text(), aimed);
     }
 
     void composerTakesSeveralLinesAndEnterSends()

@@ -13,14 +13,18 @@
 #include "tasksview.h"
 #include "tasktablemodel.h"
 #include "testsupport.h"
+#include "undobar.h"
 #include "userrepository.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCursor>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -228,6 +232,89 @@ private slots:
         click(box->button(QMessageBox::Yes));
         QVERIFY(!m_tasks->find(t.id));
         QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (0)"));
+    }
+
+    void aDeleteCanBeUndone()
+    {
+        auto *undo = new UndoBar(m_view.get()); // the main window has one; this view stands alone
+        const Task t = m_tasks->create({{"title", "Obsolete"}, {"dueDate", todayText()}});
+        const Task other = m_tasks->create({{"title", "Keep"}, {"dueDate", todayText()}});
+        QTRY_VERIFY(m_view->selectTask(t.id));
+        m_view->deleteTask();
+        click(modal<QMessageBox>()->button(QMessageBox::Yes));
+        // Out of every tab at once; deleted only when the offer ends.
+        QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (1)"));
+        QCOMPARE(m_view->model(TasksView::AllTab)->rowOf(t.id), -1);
+        QVERIFY(undo->isVisible());
+        QCOMPARE(undo->label()->text(), QString("Task “Obsolete” deleted."));
+        QVERIFY(m_tasks->find(t.id));
+        // A change elsewhere meanwhile does not bring it back.
+        m_tasks->update(other.id, {{"title", "Keep it"}});
+        QTRY_COMPARE(m_view->model(TasksView::TodayTab)->taskAt(0).title, QString("Keep it"));
+        QCOMPARE(m_view->model(TasksView::TodayTab)->rowOf(t.id), -1);
+        // Ctrl+Z (or the button): back, selected.
+        m_view->activateWindow();
+        QTRY_VERIFY(m_view->isActiveWindow());
+        QTest::keyClick(m_view->table(TasksView::TodayTab), Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(!undo->isVisible());
+        QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (2)"));
+        QCOMPARE(m_view->currentTaskId(), t.id);
+        QVERIFY(m_tasks->find(t.id));
+        // Again, and the offer runs out: deleted.
+        m_view->deleteTask();
+        click(modal<QMessageBox>()->button(QMessageBox::Yes));
+        undo->commitPending();
+        QVERIFY(!m_tasks->find(t.id));
+        QCOMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (1)"));
+        QVERIFY(!undo->isVisible());
+    }
+
+    void completingCanBeUndone()
+    {
+        auto *undo = new UndoBar(m_view.get());
+        const Task t = m_tasks->create({{"title", "Daily check"},
+                                        {"dueDate", todayText()},
+                                        {"status", "in_progress"},
+                                        {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        QTRY_COMPARE(m_view->model(TasksView::TodayTab)->rowCount(), 1);
+        QTableView *table = m_view->table(TasksView::TodayTab);
+        const QRect cell = table->visualRect(m_view->model(TasksView::TodayTab)->index(0, TaskTableModel::TitleColumn));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, QPoint(cell.left() + 10, cell.center().y()));
+        QTRY_COMPARE(m_tasks->get(t.id).status, QString("completed"));
+        const QString nextId = m_tasks->get(t.id).nextTaskId;
+        QVERIFY(m_tasks->find(nextId));
+        QVERIFY(undo->isVisible());
+        QCOMPARE(undo->label()->text(), QString("“Daily check” done."));
+        click(undo->undoButton());
+        // As it was: in progress again, and the next occurrence the completion made is gone.
+        QCOMPARE(m_tasks->get(t.id).status, QString("in_progress"));
+        QVERIFY(!m_tasks->find(nextId));
+        QTRY_COMPARE(m_view->tabs()->tabText(TasksView::UpcomingTab), QString("Upcoming (0)"));
+    }
+
+    void rowsStayUnderTheMouseWhenTasksArrive()
+    {
+        const QDateTime base = QDateTime::currentDateTimeUtc().addDays(2);
+        for (int i = 0; i < 60; ++i)
+            m_tasks->create(
+                {{"title", QString("Görev %1").arg(i)}, {"dueDate", base.addSecs(600 * i).toString(Qt::ISODate)}});
+        m_view->tabs()->setCurrentIndex(TasksView::AllTab);
+        QTableView *table = m_view->table(TasksView::AllTab);
+        QTRY_COMPARE(m_view->model(TasksView::AllTab)->rowCount(), 60);
+        table->scrollTo(m_view->model(TasksView::AllTab)->index(20, 0), QAbstractItemView::PositionAtTop);
+        QTRY_VERIFY(table->verticalScrollBar()->value() > 0);
+        // The mouse rests on a row (about to click its check box).
+        const QPoint at = table->visualRect(m_view->model(TasksView::AllTab)->index(25, 0)).center();
+        QCursor::setPos(table->viewport()->mapToGlobal(at));
+        QTest::mouseMove(table->viewport(), at);
+        const QString aimed = table->indexAt(at).data(TaskTableModel::IdRole).toString();
+        QVERIFY(!aimed.isEmpty());
+        // Five tasks due earlier arrive (over the API, another window…): they sort above it.
+        for (int i = 0; i < 5; ++i)
+            m_tasks->create(
+                {{"title", QString("Erken %1").arg(i)}, {"dueDate", base.addSecs(-600).toString(Qt::ISODate)}});
+        QTRY_COMPARE(m_view->model(TasksView::AllTab)->rowCount(), 65);
+        QCOMPARE(table->indexAt(at).data(TaskTableModel::IdRole).toString(), aimed);
     }
 
     void reminderReachesTheNotifier()
