@@ -140,8 +140,12 @@ QList<Command> commands()
          {QCommandLineOption(QStringLiteral("name"), QStringLiteral("Name of the key."), QStringLiteral("N")),
           QCommandLineOption(
               QStringLiteral("scope"),
-              QStringLiteral("A scope such as contacts:read, contacts:write or * (repeatable; default *)."),
-              QStringLiteral("S"))},
+              QStringLiteral("A scope such as contacts:read, contacts:write or * (repeatable; default: all the "
+                             "owner's role allows)."),
+              QStringLiteral("S")),
+          QCommandLineOption(QStringLiteral("user"),
+                             QStringLiteral("The e-mail of the user who owns the key (default: the first admin)."),
+                             QStringLiteral("EMAIL"))},
          {}},
         {{QStringLiteral("apikey"), QStringLiteral("list")}, QStringLiteral("List API keys."), {}, {}},
         {{QStringLiteral("apikey"), QStringLiteral("revoke")},
@@ -523,26 +527,52 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
                 err(QStringLiteral("apikey create needs --name"));
                 return Usage;
             }
-            const NewApiKey k = keys.create(p.value(QStringLiteral("name")), p.values(QStringLiteral("scope")));
-            out(QStringLiteral("Created API key %1 \"%2\" with scopes %3.")
-                    .arg(k.key.id, k.key.name, k.key.scopes.join(QLatin1Char(' '))));
+            // The key belongs to a user and acts with that user's role.
+            QString owner;
+            QString ownerText;
+            UserRepository users;
+            if (const QString email = p.value(QStringLiteral("user")); !email.isEmpty()) {
+                const auto found = users.findForLogin(email);
+                if (!found) {
+                    err(QStringLiteral("no user with the e-mail %1 (liaison user add makes one)").arg(email));
+                    return Failure;
+                }
+                owner = found->first.id;
+                ownerText =
+                    QStringLiteral("%1 <%2> (%3)").arg(found->first.name, found->first.email, found->first.role);
+            } else {
+                for (const User &u : users.list()) {
+                    if (u.role == QLatin1String("admin")) {
+                        owner = u.id;
+                        ownerText = QStringLiteral("%1 <%2> (admin)").arg(u.name, u.email);
+                        break;
+                    }
+                }
+            }
+            const NewApiKey k = keys.create(p.value(QStringLiteral("name")), p.values(QStringLiteral("scope")), owner);
+            out(QStringLiteral("Created API key %1 \"%2\" with scopes %3, owned by %4.")
+                    .arg(k.key.id, k.key.name, k.key.scopes.join(QLatin1Char(' ')),
+                         owner.isEmpty() ? QStringLiteral("no user (there is no admin yet): it acts as an admin")
+                                         : ownerText));
             out(QStringLiteral("Store it now: it is not shown again."));
             out(k.secret);
         } else if (verb == QLatin1String("list")) {
-            out(QStringLiteral("%1 %2 %3 %4 %5 %6")
+            out(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
                     .arg(QStringLiteral("ID"), -34)
                     .arg(QStringLiteral("NAME"), -20)
                     .arg(QStringLiteral("PREFIX"), -12)
                     .arg(QStringLiteral("STATE"), -8)
                     .arg(QStringLiteral("CREATED"), -25)
+                    .arg(QStringLiteral("OWNER"), -32)
                     .arg(QStringLiteral("SCOPES")));
             for (const ApiKey &k : keys.list()) {
-                out(QStringLiteral("%1 %2 %3 %4 %5 %6")
+                out(QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
                         .arg(k.id, -34)
                         .arg(k.name, -20)
                         .arg(k.prefix + QStringLiteral("…"), -12)
                         .arg(k.isRevoked() ? QStringLiteral("revoked") : QStringLiteral("active"), -8)
                         .arg(k.createdAt, -25)
+                        .arg(k.createdBy.isEmpty() ? QStringLiteral("-") : k.createdBy, -32)
                         .arg(k.scopes.join(QLatin1Char(' '))));
             }
         } else {
@@ -575,7 +605,7 @@ int liaisonMain(int argc, char **argv)
         const QString &a = args.at(i);
         if (a == QLatin1String("--data-dir") || a == QLatin1String("--set") || a == QLatin1String("--listen") ||
             a == QLatin1String("--email") || a == QLatin1String("--name") || a == QLatin1String("--role") ||
-            a == QLatin1String("--scope")) {
+            a == QLatin1String("--scope") || a == QLatin1String("--user")) {
             ++i;
             continue;
         }

@@ -35,11 +35,14 @@ ApiKey fromRow(const QSqlQuery &q)
     k.createdAt = q.value(5).toString();
     k.lastUsedAt = q.value(6).toString();
     k.revokedAt = q.value(7).toString();
+    k.ownerRole = q.value(8).toString();
     return k;
 }
 
+// With the owner's role now, so that a changed role applies to the owner's keys at once.
 const QString kSelect = QStringLiteral(
-    "SELECT id, name, key_prefix, scopes, created_by, created_at, last_used_at, revoked_at FROM api_keys");
+    "SELECT k.id, k.name, k.key_prefix, k.scopes, k.created_by, k.created_at, k.last_used_at, k.revoked_at, "
+    "u.role FROM api_keys k LEFT JOIN users u ON u.id = k.created_by");
 } // namespace
 
 bool ApiKey::grants(const QStringList &scopes, const QString &scope)
@@ -55,6 +58,20 @@ bool ApiKey::grants(const QStringList &scopes, const QString &scope)
     return false;
 }
 
+QStringList ApiKeyRepository::adminAreas()
+{
+    return {QStringLiteral("webhooks"), QStringLiteral("settings")};
+}
+
+bool ApiKeyRepository::scopeFitsRole(const QString &scope, const QString &role)
+{
+    if (role == QLatin1String("admin"))
+        return true;
+    if (scope == QLatin1String("*"))
+        return false; // "*" takes in the admin-only areas
+    return !adminAreas().contains(scope.section(QLatin1Char(':'), 0, 0));
+}
+
 QJsonObject ApiKey::toJson() const
 {
     auto nullable = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
@@ -64,6 +81,7 @@ QJsonObject ApiKey::toJson() const
         {QStringLiteral("prefix"), prefix},
         {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
         {QStringLiteral("createdBy"), nullable(createdBy)},
+        {QStringLiteral("role"), role()},
         {QStringLiteral("createdAt"), createdAt},
         {QStringLiteral("lastUsedAt"), nullable(lastUsedAt)},
         {QStringLiteral("revokedAt"), nullable(revokedAt)},
@@ -105,8 +123,29 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
         if (!finalScopes.contains(s))
             finalScopes << s;
     }
-    if (finalScopes.isEmpty())
-        finalScopes << QStringLiteral("*");
+    QString role = QStringLiteral("admin");
+    if (!createdBy.isEmpty()) {
+        QSqlQuery owner = Database::exec(QStringLiteral("SELECT role FROM users WHERE id = ?"), {createdBy});
+        if (!owner.next())
+            throw DomainError::notFound(QStringLiteral("User"), createdBy);
+        role = owner.value(0).toString();
+    }
+    for (const QString &s : std::as_const(finalScopes)) {
+        if (!scopeFitsRole(s, role))
+            throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+                              QStringLiteral("Scope %1 needs the admin role").arg(s),
+                              {{QStringLiteral("scopes"), QStringLiteral("scope %1 needs the admin role").arg(s)}});
+    }
+    if (finalScopes.isEmpty()) {
+        if (role == QLatin1String("admin")) {
+            finalScopes << QStringLiteral("*");
+        } else {
+            for (const QString &area : kAreas) {
+                if (!adminAreas().contains(area))
+                    finalScopes << area + QLatin1String(":*");
+            }
+        }
+    }
 
     quint32 random[8];
     QRandomGenerator::system()->fillRange(random);
@@ -119,6 +158,7 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
     out.key.prefix = out.secret.left(10);
     out.key.scopes = finalScopes;
     out.key.createdBy = createdBy;
+    out.key.ownerRole = createdBy.isEmpty() ? QString() : role;
     out.key.createdAt = TimeUtil::nowIso();
     Database::exec(
         QStringLiteral("INSERT INTO api_keys (id, name, key_prefix, key_hash, scopes, created_by, created_at) "
@@ -134,7 +174,16 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
 QVector<ApiKey> ApiKeyRepository::list() const
 {
     QVector<ApiKey> out;
-    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY seq DESC"));
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY k.seq DESC"));
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
+QVector<ApiKey> ApiKeyRepository::listOwnedBy(const QString &userId) const
+{
+    QVector<ApiKey> out;
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE k.created_by = ? ORDER BY k.seq DESC"), {userId});
     while (q.next())
         out.append(fromRow(q));
     return out;
@@ -142,7 +191,7 @@ QVector<ApiKey> ApiKeyRepository::list() const
 
 std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
 {
-    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE id = ?"), {id});
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE k.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     return fromRow(q);
@@ -162,12 +211,15 @@ std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) cons
 {
     if (!secret.startsWith(QLatin1String("lk_")) || secret.size() > 100)
         return std::nullopt;
-    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE key_hash = ? AND revoked_at IS NULL"),
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE k.key_hash = ? AND k.revoked_at IS NULL"),
                                          {hashSecret(secret)});
     if (!q.next())
         return std::nullopt;
     ApiKey k = fromRow(q);
     q.finish();
+    // A key whose owner is gone no longer works.
+    if (!k.createdBy.isEmpty() && k.ownerRole.isEmpty())
+        return std::nullopt;
     return k;
 }
 

@@ -14,12 +14,15 @@ struct ApiKey
     QString name;
     QString prefix; // the first characters of the key, to recognise it in lists
     QStringList scopes;
-    QString createdBy;
+    QString createdBy; // the owning user (user_…); empty: a key of the machine's owner (made before owners)
+    QString ownerRole; // the owner's role now ("admin", "agent"); empty when the key has no owner
     QString createdAt;
     QString lastUsedAt;
     QString revokedAt;
 
     bool isRevoked() const { return !revokedAt.isEmpty(); }
+    // The role the key acts with: its owner's; a key without an owner acts as an admin.
+    QString role() const { return createdBy.isEmpty() ? QStringLiteral("admin") : ownerRole; }
     // True when the key grants scope ("contacts:read"): an exact scope, "<area>:*" or "*".
     // A "<area>:write" scope also grants "<area>:read".
     bool allows(const QString &scope) const { return grants(scopes, scope); }
@@ -40,9 +43,13 @@ class ApiKeyRepository
 public:
     explicit ApiKeyRepository(EventBus *bus = nullptr);
 
-    // Throws DomainError (422 without a name, 400 for an unknown scope). No scopes given: ["*"].
+    // Throws DomainError (422 without a name, 400 for an unknown scope, 404 for an unknown owner, 403
+    // for a scope beyond the owner's role: an agent's key never reaches the admin-only areas). No
+    // scopes given: ["*"] for an admin (or no owner), every area but the admin-only ones for an agent.
     NewApiKey create(const QString &name, const QStringList &scopes, const QString &createdBy = {});
     QVector<ApiKey> list() const; // newest first, revoked ones included
+    // The keys of one owner, newest first.
+    QVector<ApiKey> listOwnedBy(const QString &userId) const;
     std::optional<ApiKey> find(const QString &id) const;
     // Throws NotFound for an unknown id; revoking twice is harmless.
     void revoke(const QString &id);
@@ -53,6 +60,10 @@ public:
 
     // Every scope name a key may carry: "*", "<area>:read", "<area>:write", "<area>:*".
     static QStringList knownScopes();
+    // The areas only an admin works in (their routes are configuration): "webhooks", "settings".
+    static QStringList adminAreas();
+    // Whether a key of an owner with `role` may carry `scope`.
+    static bool scopeFitsRole(const QString &scope, const QString &role);
 
 private:
     EventBus *m_bus;

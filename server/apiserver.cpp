@@ -7,6 +7,7 @@
 #include "apikeyrepository.h"
 #include "channels/channelconnector.h"
 #include "contactrepository.h"
+#include "controllers/apikeyscontroller.h"
 #include "controllers/authcontroller.h"
 #include "controllers/contactscontroller.h"
 #include "controllers/conversationscontroller.h"
@@ -141,6 +142,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_bus));
     m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_bus));
     m_controllers.push_back(std::make_unique<TemplatesController>());
+    m_controllers.push_back(std::make_unique<ApiKeysController>(m_bus));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 
@@ -271,6 +273,7 @@ Principal ApiServer::authenticate(const HttpRequest &request)
             p.id = key->id;
             p.name = key->name;
             p.scopes = key->scopes;
+            p.role = key->role();
         }
         return p;
     }

@@ -2625,6 +2625,14 @@ A desktop CRM with a local REST API.</source>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Scope %1 needs the admin role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scope %1 needs the admin role</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -2625,6 +2625,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
+    <message>
+        <source>Scope %1 needs the admin role</source>
+        <translation>%1 kapsamı yönetici rolü ister</translation>
+    </message>
+    <message>
+        <source>scope %1 needs the admin role</source>
+        <translation>%1 kapsamı yönetici rolü ister</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5,6 +5,7 @@
 #include "errortext.h"
 #include "eventbus.h"
 #include "messageboxes.h"
+#include "userrepository.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -252,7 +253,15 @@ void CreateApiKeyDialog::accept()
     }
     NewApiKey created;
     try {
-        created = m_keys.create(m_name->text().trimmed(), scopes);
+        // The window acts as its first admin (no sign-in yet): the key is theirs, as on the command line.
+        QString owner;
+        for (const User &u : UserRepository().list()) {
+            if (u.role == QLatin1String("admin")) {
+                owner = u.id;
+                break;
+            }
+        }
+        created = m_keys.create(m_name->text().trimmed(), scopes, owner);
     } catch (const DomainError &e) {
         QStringList lines{ErrorText::of(e)};
         for (auto it = e.details().begin(); it != e.details().end(); ++it) {

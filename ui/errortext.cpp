@@ -153,6 +153,8 @@ const char *const kTemplates[] = {
     QT_TRANSLATE_NOOP("ModelError", "value must be a single value; only between takes [low, high]"),
     QT_TRANSLATE_NOOP("ModelError", " (it looks like %1)"),
     QT_TRANSLATE_NOOP("ModelError", "not configured"),
+    QT_TRANSLATE_NOOP("ModelError", "Scope %1 needs the admin role"),
+    QT_TRANSLATE_NOOP("ModelError", "scope %1 needs the admin role"),
     QT_TRANSLATE_NOOP("ModelError", "Action %1 is not available"),
     QT_TRANSLATE_NOOP("ModelError", "The body must be a JSON object"),
     QT_TRANSLATE_NOOP("ModelError", "The contact has no phone number"),

@@ -25,14 +25,13 @@ struct Principal
     Kind kind = None;
     QString id; // user_… or apikey_…
     QString name;
-    QString role;       // users only
+    QString role;       // a user's role, or the role of an API key's owner
     QStringList scopes; // API keys only; a user has every scope
 
     bool allows(const QString &scope) const;
-    // What configuration routes need: a user with the admin role. An API key acts with its owner's
-    // role; keys have no owner yet (the command line and the window make them for the machine's
-    // owner), so a key counts as admin and its scopes are what limit it.
-    bool isAdmin() const { return kind == ApiKey || (kind == User && role == QLatin1String("admin")); }
+    // What configuration routes need: the admin role. A user has its own; an API key acts with its
+    // owner's role (a key without an owner, made before keys had owners, acts as an admin).
+    bool isAdmin() const { return kind != None && role == QLatin1String("admin"); }
     // The key the rate limit and Idempotency-Key records use.
     QString credentialKey() const { return id; }
 };

@@ -105,6 +105,94 @@ private Q_SLOTS:
         QCOMPARE(m_agent->post("/api/v1/tasks", {{"title", "Ara"}}).status, 201);
     }
 
+    // API keys belong to a user and act with the user's role; their scopes stay within it.
+    void anAgentsKeyActsAsAnAgent()
+    {
+        const HttpResult made = m_agent->post("/api/v1/api-keys", {{"name", "Betik"}});
+        QCOMPARE(made.status, 201);
+        const QJsonObject key = made.data();
+        QVERIFY(key.value("key").toString().startsWith("lk_"));
+        QCOMPARE(key.value("role").toString(), QString("agent"));
+        QVERIFY(!key.value("createdBy").toString().isEmpty());
+        const QStringList scopes = key.value("scopes").toVariant().toStringList();
+        QVERIFY2(!scopes.contains("*") && !scopes.contains("webhooks:*"), qPrintable(scopes.join(' ')));
+        QVERIFY(scopes.contains("contacts:*"));
+        auto byKey = m_server->client(key.value("key").toString());
+        QCOMPARE(byKey->post("/api/v1/contacts", {{"firstName", "Ece"}, {"email", "ece@example.com"}}).status, 201);
+        // Configuration stays out of reach, whatever the key carries.
+        const HttpResult pipeline =
+            byKey->post("/api/v1/pipelines", {{"name", "X"}, {"stages", QJsonArray{QJsonObject{{"name", "A"}}}}});
+        QCOMPARE(pipeline.status, 403);
+        QVERIFY(pipeline.json.value("error").toObject().value("message").toString().contains("admin"));
+        // A key cannot make keys.
+        QCOMPARE(byKey->post("/api/v1/api-keys", {{"name", "more"}}).status, 403);
+    }
+
+    void scopesStayWithinTheOwnersRole_data()
+    {
+        QTest::addColumn<QJsonArray>("scopes");
+        QTest::addColumn<int>("agent");
+        QTest::newRow("everything") << QJsonArray{"*"} << 403;
+        QTest::newRow("webhooks write") << QJsonArray{"webhooks:write"} << 403;
+        QTest::newRow("webhooks read") << QJsonArray{"webhooks:read"} << 403;
+        QTest::newRow("settings") << QJsonArray{"settings:*"} << 403;
+        QTest::newRow("contacts and deals") << QJsonArray{"contacts:read", "deals:write"} << 201;
+        QTest::newRow("unknown") << QJsonArray{"nope:read"} << 400;
+        QTest::newRow("not strings") << QJsonArray{1} << 400;
+    }
+
+    void scopesStayWithinTheOwnersRole()
+    {
+        QFETCH(QJsonArray, scopes);
+        QFETCH(int, agent);
+        const HttpResult byAgent = m_agent->post("/api/v1/api-keys", {{"name", "k"}, {"scopes", scopes}});
+        QCOMPARE(byAgent.status, agent);
+        if (agent == 403)
+            QCOMPARE(byAgent.errorCode(), QString("FORBIDDEN"));
+        // An admin may give any known scope.
+        const HttpResult byAdmin = m_admin->post("/api/v1/api-keys", {{"name", "k"}, {"scopes", scopes}});
+        QCOMPARE(byAdmin.status, agent == 400 ? 400 : 201);
+    }
+
+    void eachUserManagesTheirOwnKeysAndAnAdminAll()
+    {
+        const QString agentKey = m_agent->post("/api/v1/api-keys", {{"name", "ajan"}}).data().value("id").toString();
+        const QString adminKey =
+            m_admin->post("/api/v1/api-keys", {{"name", "yonetici"}}).data().value("id").toString();
+        QVERIFY(!agentKey.isEmpty() && !adminKey.isEmpty());
+        auto ids = [](const HttpResult &r) {
+            QStringList out;
+            for (const QJsonValue &v : r.json.value("data").toArray())
+                out << v.toObject().value("id").toString();
+            return out;
+        };
+        const HttpResult agentList = m_agent->get("/api/v1/api-keys");
+        QCOMPARE(agentList.status, 200);
+        QCOMPARE(ids(agentList), QStringList{agentKey});
+        QVERIFY(ids(m_admin->get("/api/v1/api-keys")).contains(agentKey));
+        QVERIFY(ids(m_admin->get("/api/v1/api-keys")).contains(adminKey));
+        // An agent neither sees nor revokes another's key; another user's list is closed to them.
+        QCOMPARE(m_agent->del("/api/v1/api-keys/" + adminKey).status, 404);
+        QCOMPARE(m_agent->get("/api/v1/api-keys?userId=someone").status, 403);
+        QCOMPARE(m_agent->post("/api/v1/api-keys", {{"name", "x"}, {"userId", "user_other"}}).status, 403);
+        // An admin revokes the agent's key; it stops working at once.
+        const HttpResult made = m_agent->post("/api/v1/api-keys", {{"name", "kisa"}});
+        auto byKey = m_server->client(made.data().value("key").toString());
+        QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
+        const HttpResult revoked = m_admin->del("/api/v1/api-keys/" + made.data().value("id").toString());
+        QCOMPARE(revoked.status, 200);
+        QCOMPARE(revoked.data().value("active").toBool(), false);
+        QCOMPARE(byKey->get("/api/v1/contacts").status, 401);
+        QCOMPARE(m_agent->del("/api/v1/api-keys/apikey_nothing").status, 404);
+    }
+
+    void aKeyWithoutAnOwnerActsAsAnAdmin()
+    {
+        // Made before keys had owners (or before any user existed): the machine owner's key.
+        auto legacy = m_server->apiKeyClient({"*"});
+        QCOMPARE(legacy->get("/api/v1/webhooks").status, 200);
+    }
+
     void theOpenApiDocumentMarksAdminRoutes()
     {
         const HttpResult doc = m_admin->get("/api/v1/openapi.json");

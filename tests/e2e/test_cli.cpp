@@ -267,6 +267,31 @@ private Q_SLOTS:
         QVERIFY2(again.finished && again.exitCode == 0, again.describe());
     }
 
+    void aKeyBelongsToAUser()
+    {
+        const QByteArray password = "gizli-parola-1\n";
+        QVERIFY(run({"user", "add", "--email", "selin@ornek.com.tr", "--name", "Selin", "--role", "admin"}, password)
+                    .exitCode == 0);
+        QVERIFY(run({"user", "add", "--email", "ali@ornek.com.tr", "--name", "Ali", "--role", "agent"}, password)
+                    .exitCode == 0);
+        // Default: the first admin's key, with everything.
+        const Run admin = run({"apikey", "create", "--name", "script"});
+        QVERIFY2(admin.exitCode == 0, admin.describe());
+        QVERIFY2(admin.out.contains("owned by Selin <selin@ornek.com.tr> (admin)"), admin.describe());
+        // --user: the agent's, with every area but the admin-only ones.
+        const Run agent = run({"apikey", "create", "--name", "ali-script", "--user", "ali@ornek.com.tr"});
+        QVERIFY2(agent.exitCode == 0, agent.describe());
+        QVERIFY2(agent.out.contains("owned by Ali <ali@ornek.com.tr> (agent)"), agent.describe());
+        QVERIFY2(!agent.out.contains("webhooks:") && agent.out.contains("contacts:*"), agent.describe());
+        // An agent's key never carries an admin scope; an unknown user is named.
+        const Run refused = run({"apikey", "create", "--name", "x", "--user", "ali@ornek.com.tr", "--scope", "*"});
+        QVERIFY2(refused.exitCode != 0 && refused.err.contains("admin role"), refused.describe());
+        const Run nobody = run({"apikey", "create", "--name", "x", "--user", "kimse@ornek.com.tr"});
+        QVERIFY2(nobody.exitCode != 0 && nobody.err.contains("kimse@ornek.com.tr"), nobody.describe());
+        const Run list = run({"apikey", "list"});
+        QVERIFY2(listLineOf(list, keyIdIn(agent.out)).contains("user_"), list.describe());
+    }
+
     void revokeUnknownIdFails()
     {
         const Run r = run({QStringLiteral("apikey"), QStringLiteral("revoke"), QStringLiteral("apikey_doesnotexist")});

@@ -196,6 +196,11 @@ QVector<Case> cases()
              WebhookRepository().create({{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"nope"}}});
          }},
         {"api key scope", [] { ApiKeyRepository().create("k", {"everything"}); }},
+        {"api key beyond the role",
+         [] {
+             const User agent = UserRepository().create("ajan@ornek.com.tr", "Ajan", "agent", "hash");
+             ApiKeyRepository().create("k", {"webhooks:write"}, agent.id);
+         }},
         {"user role", [] { UserRepository().create("u@ornek.com.tr", "U", "boss", "x"); }},
     };
 }

@@ -1,0 +1,131 @@
+#include "apikeyscontroller.h"
+
+#include "api/apierror.h"
+#include "api/schemas.h"
+#include "apikeyrepository.h"
+#include "errors.h"
+#include "userrepository.h"
+
+#include <QJsonArray>
+
+using namespace Schema;
+
+ApiKeysController::ApiKeysController(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+void ApiKeysController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("API keys");
+    auto bind = [this](ApiResponse (ApiKeysController::*method)(ApiRequest &)) {
+        return [this, method](ApiRequest &r) { return (this->*method)(r); };
+    };
+    const QJsonObject key = ref(QStringLiteral("ApiKey"));
+    // GET /api/v1/api-keys
+    router.add("GET", QStringLiteral("/api/v1/api-keys"), bind(&ApiKeysController::list), Access::userOnly(),
+               {tag,
+                QStringLiteral("The caller's API keys (an admin: every key; ?userId= one user's)"),
+                {},
+                envelope(array(key)),
+                {{QStringLiteral("userId"), string()}},
+                {401, 403, 429}});
+    // POST /api/v1/api-keys
+    router.add("POST", QStringLiteral("/api/v1/api-keys"), bind(&ApiKeysController::create), Access::userOnly(),
+               {tag,
+                QStringLiteral("Make an API key (the secret is in the answer once)"),
+                object({{QStringLiteral("name"), string()},
+                        {QStringLiteral("scopes"), array(string())},
+                        {QStringLiteral("userId"), string()}},
+                       {QStringLiteral("name")}),
+                envelope(key),
+                {},
+                {400, 401, 403, 404, 422, 429},
+                201});
+    // DELETE /api/v1/api-keys/:id
+    router.add("DELETE", QStringLiteral("/api/v1/api-keys/:id"), bind(&ApiKeysController::remove), Access::userOnly(),
+               {tag, QStringLiteral("Revoke an API key"), {}, envelope(key), {}, {401, 403, 404, 429}});
+}
+
+QJsonObject ApiKeysController::schemas() const
+{
+    return {{QStringLiteral("ApiKey"), object({{QStringLiteral("id"), string()},
+                                               {QStringLiteral("name"), string()},
+                                               {QStringLiteral("prefix"), string()},
+                                               {QStringLiteral("scopes"), array(string())},
+                                               {QStringLiteral("createdBy"), string()},
+                                               {QStringLiteral("role"), string()},
+                                               {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
+                                               {QStringLiteral("lastUsedAt"), string(QStringLiteral("date-time"))},
+                                               {QStringLiteral("revokedAt"), string(QStringLiteral("date-time"))},
+                                               {QStringLiteral("active"), boolean()},
+                                               {QStringLiteral("key"), string()}})}};
+}
+
+ApiResponse ApiKeysController::list(ApiRequest &request)
+{
+    const Principal &me = request.principal;
+    QString owner = request.queryValue(QStringLiteral("userId"));
+    if (!me.isAdmin()) {
+        if (!owner.isEmpty() && owner != me.id)
+            throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("An agent sees only their own API keys"));
+        owner = me.id;
+    }
+    ApiKeyRepository keys(m_bus);
+    QJsonArray items;
+    for (const ApiKey &k : owner.isEmpty() ? keys.list() : keys.listOwnedBy(owner))
+        items.append(k.toJson());
+    return ApiResponse::ok(items);
+}
+
+ApiResponse ApiKeysController::create(ApiRequest &request)
+{
+    const Principal &me = request.principal;
+    const QJsonObject &body = request.body;
+    const QJsonValue nameValue = body.value(QLatin1String("name"));
+    if (!nameValue.isUndefined() && !nameValue.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: name must be a string"),
+                                   {{QStringLiteral("name"), QStringLiteral("must be a string")}});
+    QStringList scopes;
+    const QJsonValue scopesValue = body.value(QLatin1String("scopes"));
+    if (!scopesValue.isUndefined() && !scopesValue.isNull()) {
+        if (!scopesValue.isArray())
+            throw ApiError::badRequest(QStringLiteral("Invalid data: scopes must be an array"),
+                                       {{QStringLiteral("scopes"), QStringLiteral("must be an array")}});
+        for (const QJsonValue &v : scopesValue.toArray()) {
+            if (!v.isString())
+                throw ApiError::badRequest(QStringLiteral("Invalid data: scopes must be an array of strings"),
+                                           {{QStringLiteral("scopes"), QStringLiteral("must be an array of strings")}});
+            scopes << v.toString();
+        }
+    }
+    // An admin may make a key for another user; everyone else for themselves.
+    QString owner = me.id;
+    const QJsonValue userValue = body.value(QLatin1String("userId"));
+    if (!userValue.isUndefined() && !userValue.isNull()) {
+        if (!userValue.isString())
+            throw ApiError::badRequest(QStringLiteral("Invalid data: userId must be a string"),
+                                       {{QStringLiteral("userId"), QStringLiteral("must be a string")}});
+        if (userValue.toString() != me.id && !me.isAdmin())
+            throw ApiError(403, QStringLiteral("FORBIDDEN"),
+                           QStringLiteral("Only an admin makes API keys for other users"));
+        owner = userValue.toString();
+    }
+    const NewApiKey made = ApiKeyRepository(m_bus).create(nameValue.toString(), scopes, owner);
+    QJsonObject data = made.key.toJson();
+    data.insert(QStringLiteral("key"), made.secret);
+    return ApiResponse::created(data, QStringLiteral("API key created: store the key now, it is not shown again"));
+}
+
+ApiResponse ApiKeysController::remove(ApiRequest &request)
+{
+    const Principal &me = request.principal;
+    const QString id = request.param(QStringLiteral("id"));
+    ApiKeyRepository keys(m_bus);
+    const std::optional<ApiKey> key = keys.find(id);
+    // Another user's key is not there for an agent (no hint that it exists).
+    if (!key || (!me.isAdmin() && key->createdBy != me.id))
+        throw DomainError::notFound(QStringLiteral("API key"), id);
+    keys.revoke(id);
+    return ApiResponse::ok(keys.find(id)->toJson(), QStringLiteral("API key revoked"));
+}
