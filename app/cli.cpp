@@ -135,6 +135,16 @@ QList<Command> commands()
           QCommandLineOption(QStringLiteral("role"), QStringLiteral("admin or agent (default agent)."),
                              QStringLiteral("ROLE"), QStringLiteral("agent"))},
          {}},
+        {{QStringLiteral("user"), QStringLiteral("deactivate")},
+         QStringLiteral("Stop a user from signing in; their tokens and API keys stop working, their records stay."),
+         {QCommandLineOption(QStringLiteral("email"), QStringLiteral("E-mail address of the user."),
+                             QStringLiteral("E"))},
+         {}},
+        {{QStringLiteral("user"), QStringLiteral("activate")},
+         QStringLiteral("Let a deactivated user sign in again."),
+         {QCommandLineOption(QStringLiteral("email"), QStringLiteral("E-mail address of the user."),
+                             QStringLiteral("E"))},
+         {}},
         {{QStringLiteral("apikey"), QStringLiteral("create")},
          QStringLiteral("Create an API key; the key is printed once, as the last line."),
          {QCommandLineOption(QStringLiteral("name"), QStringLiteral("Name of the key."), QStringLiteral("N")),
@@ -518,6 +528,29 @@ int runUserAdd(const QCommandLineParser &p)
     }
 }
 
+int runUserActive(const QCommandLineParser &p, bool active)
+{
+    const QString email = p.value(QStringLiteral("email"));
+    UserRepository users;
+    const auto found = users.findForLogin(email);
+    if (!found) {
+        err(QStringLiteral("no user with the e-mail %1").arg(email));
+        return Failure;
+    }
+    try {
+        const User u = users.setActive(found->first.id, active);
+        out(QStringLiteral("%1 <%2> is %3")
+                .arg(u.name, u.email,
+                     u.isActive() ? QStringLiteral("active: they can sign in")
+                                  : QStringLiteral("deactivated: sign-in, tokens and "
+                                                   "API keys are refused")));
+        return Ok;
+    } catch (const DomainError &e) {
+        err(e.message());
+        return Failure;
+    }
+}
+
 int runApiKey(const QString &verb, const QCommandLineParser &p)
 {
     ApiKeyRepository keys;
@@ -682,6 +715,11 @@ int liaisonMain(int argc, char **argv)
         err(QStringLiteral("user add needs --email and --name"));
         return Usage;
     }
+    if (command->words.value(0) == QLatin1String("user") && command->words.value(1) != QLatin1String("add") &&
+        parser.value(QStringLiteral("email")).isEmpty()) {
+        err(QStringLiteral("user %1 needs --email").arg(command->words.value(1)));
+        return Usage;
+    }
     if (command->words == QStringList{QStringLiteral("apikey"), QStringLiteral("create")} &&
         parser.value(QStringLiteral("name")).isEmpty()) {
         err(QStringLiteral("apikey create needs --name"));
@@ -705,6 +743,8 @@ int liaisonMain(int argc, char **argv)
         return runServe(argc, argv, env, parser.value(QStringLiteral("listen")));
     QCoreApplication app(argc, argv);
     if (first == QLatin1String("user"))
-        return runUserAdd(parser);
+        return command->words.value(1) == QLatin1String("add")
+                   ? runUserAdd(parser)
+                   : runUserActive(parser, command->words.value(1) == QLatin1String("activate"));
     return runApiKey(command->words.value(1), parser);
 }

@@ -42,7 +42,7 @@ ApiKey fromRow(const QSqlQuery &q)
 // With the owner's role now, so that a changed role applies to the owner's keys at once.
 const QString kSelect = QStringLiteral(
     "SELECT k.id, k.name, k.key_prefix, k.scopes, k.created_by, k.created_at, k.last_used_at, k.revoked_at, "
-    "u.role FROM api_keys k LEFT JOIN users u ON u.id = k.created_by");
+    "u.role FROM api_keys k LEFT JOIN users u ON u.id = k.created_by AND u.deactivated_at IS NULL");
 } // namespace
 
 bool ApiKey::grants(const QStringList &scopes, const QString &scope)
@@ -125,7 +125,8 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
     }
     QString role = QStringLiteral("admin");
     if (!createdBy.isEmpty()) {
-        QSqlQuery owner = Database::exec(QStringLiteral("SELECT role FROM users WHERE id = ?"), {createdBy});
+        QSqlQuery owner = Database::exec(
+            QStringLiteral("SELECT role FROM users WHERE id = ? AND deactivated_at IS NULL"), {createdBy});
         if (!owner.next())
             throw DomainError::notFound(QStringLiteral("User"), createdBy);
         role = owner.value(0).toString();

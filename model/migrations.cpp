@@ -586,6 +586,12 @@ const QVector<Migration> &migrations()
              "CREATE INDEX early_statuses_message ON early_statuses(channel, provider_id)",
              "CREATE INDEX early_statuses_received ON early_statuses(received_at)",
          }},
+        {12,
+         "deactivated users: a user who leaves keeps their records but can no longer sign in, and their "
+         "tokens and API keys stop working",
+         {
+             "ALTER TABLE users ADD COLUMN deactivated_at TEXT",
+         }},
     };
     return list;
 }

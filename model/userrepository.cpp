@@ -12,11 +12,11 @@
 namespace {
 User fromRow(const QSqlQuery &q)
 {
-    return User{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                q.value(4).toString()};
+    return User{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                q.value(3).toString(), q.value(4).toString(), q.value(5).toString()};
 }
 
-const QString kSelect = QStringLiteral("SELECT id, email, name, role, created_at FROM users");
+const QString kSelect = QStringLiteral("SELECT id, email, name, role, created_at, deactivated_at FROM users");
 
 QString tokenHash(const QString &token)
 {
@@ -30,7 +30,31 @@ QJsonObject User::toJson() const
                        {QStringLiteral("email"), email},
                        {QStringLiteral("name"), name},
                        {QStringLiteral("role"), role},
-                       {QStringLiteral("createdAt"), createdAt}};
+                       {QStringLiteral("createdAt"), createdAt},
+                       {QStringLiteral("active"), isActive()}};
+}
+
+User UserRepository::setActive(const QString &id, bool active)
+{
+    Transaction tx;
+    std::optional<User> u = find(id);
+    if (!u)
+        throw DomainError::notFound(QStringLiteral("User"), id);
+    if (!active && u->isActive() && u->role == QLatin1String("admin")) {
+        QSqlQuery admins = Database::exec(
+            QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
+        if (admins.next() && admins.value(0).toInt() <= 1)
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("The last active admin cannot be deactivated"));
+    }
+    if (active == u->isActive())
+        return *u;
+    const QString now = TimeUtil::nowIso();
+    Database::exec(QStringLiteral("UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?"),
+                   {active ? QVariant(QMetaType(QMetaType::QString)) : QVariant(now), now, id});
+    tx.commit();
+    u->deactivatedAt = active ? QString() : now;
+    return *u;
 }
 
 User UserRepository::create(const QString &email, const QString &name, const QString &role, const QString &passwordHash)
@@ -51,7 +75,7 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
         throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
                           QStringLiteral("Invalid data: role must be admin or agent"),
                           {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
-    User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, TimeUtil::nowIso()};
+    User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, TimeUtil::nowIso(), {}};
     Transaction tx;
     if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
@@ -77,11 +101,12 @@ std::optional<User> UserRepository::find(const QString &id) const
 std::optional<QPair<User, QString>> UserRepository::findForLogin(const QString &email) const
 {
     QSqlQuery q = Database::exec(
-        QStringLiteral("SELECT id, email, name, role, created_at, password_hash FROM users WHERE email_norm = ?"),
+        QStringLiteral(
+            "SELECT id, email, name, role, created_at, deactivated_at, password_hash FROM users WHERE email_norm = ?"),
         {email.trimmed().toLower()});
     if (!q.next())
         return std::nullopt;
-    return qMakePair(fromRow(q), q.value(5).toString());
+    return qMakePair(fromRow(q), q.value(6).toString());
 }
 
 QVector<User> UserRepository::list() const

@@ -14,7 +14,9 @@ struct User
     QString name;
     QString role; // "admin" or "agent"
     QString createdAt;
+    QString deactivatedAt; // empty while the user may sign in
 
+    bool isActive() const { return deactivatedAt.isEmpty(); }
     QJsonObject toJson() const;
 };
 
@@ -31,6 +33,10 @@ public:
     std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
     QVector<User> list() const;
     void setPasswordHash(const QString &id, const QString &passwordHash);
+    // Deactivates (active false) or reactivates a user. A deactivated user cannot sign in, and their
+    // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
+    // deactivating the last active admin is refused (409), so that someone can still configure.
+    User setActive(const QString &id, bool active);
 };
 
 // Refresh tokens: stored as SHA-256 hashes; each is used once (rotation). The tokens descended from

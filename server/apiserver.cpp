@@ -278,9 +278,10 @@ Principal ApiServer::authenticate(const HttpRequest &request)
         return p;
     }
     if (const std::optional<QJsonObject> claims = m_jwt->verify(token, m_clock->now())) {
-        // sub must name a user that exists now; the role is the stored one, so that a changed role
+        // sub must name an active user that exists now; the role is the stored one, so that a changed role
         // takes effect at once rather than when the token expires.
-        if (const std::optional<User> user = m_users->find(claims->value(QLatin1String("sub")).toString())) {
+        const std::optional<User> user = m_users->find(claims->value(QLatin1String("sub")).toString());
+        if (user && user->isActive()) {
             p.kind = Principal::User;
             p.id = user->id;
             p.name = user->name;

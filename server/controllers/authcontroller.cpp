@@ -55,8 +55,8 @@ void AuthController::registerRoutes(Router &router)
 ApiResponse AuthController::tokens(const QString &userId, const QString &familyId)
 {
     const std::optional<User> user = m_users.find(userId);
-    if (!user)
-        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists"));
+    if (!user || !user->isActive())
+        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists or was deactivated"));
     const QDateTime now = m_clock->now();
     const qint64 expiresIn = qint64(m_accessMinutes) * 60;
     const QString access = m_jwt.sign({{QStringLiteral("sub"), user->id},
@@ -98,7 +98,8 @@ ApiResponse AuthController::login(ApiRequest &request)
     const auto found = m_users.findForLogin(email);
     // A missing user still costs a hash, so that timing does not tell which e-mails exist.
     static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
-    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found;
+    // A deactivated user gets the same answer as a wrong password (and the same work).
+    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
     if (!ok)
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
     m_failedLogins.release(address, now);

@@ -1,7 +1,9 @@
 // Authentication, rate limits and the cross-cutting headers over real HTTPS on loopback: login,
 // refresh, JWT checks (tampered, alg none, expired), failed-login limit, per-credential rate limit
 // with its X-RateLimit-* headers and 429, X-Request-Id, 401 versus 403, plain HTTP when asked.
+#include "errors.h"
 #include "testsupport.h"
+#include "userrepository.h"
 
 #include "apikeyrepository.h"
 #include "timeutil.h"
@@ -286,6 +288,48 @@ private Q_SLOTS:
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", r3}}).status, 401);
         // the other login's family is untouched
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", other}}).status, 200);
+    }
+
+    void aDeactivatedUserIsLockedOut()
+    {
+        const QJsonObject pair = login(kEmail, kPassword).data();
+        const QString access = pair.value("accessToken").toString();
+        const QString refresh = pair.value("refreshToken").toString();
+        const QString userId = pair.value("user").toObject().value("id").toString();
+        // Another admin stays, so this user may be deactivated.
+        m_server->createUser("ikinci@example.com", kPassword, "admin");
+        const QString key = ApiKeyRepository().create("betik", {}, userId).secret;
+        auto byToken = m_server->client(access);
+        auto byKey = m_server->client(key);
+        QCOMPARE(byToken->get("/api/v1/contacts").status, 200);
+        QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
+
+        UserRepository().setActive(userId, false);
+        QTest::qWait(1100); // API keys are cached for at most 1 s
+        QCOMPARE(byToken->get("/api/v1/contacts").status, 401);
+        QCOMPARE(byKey->get("/api/v1/contacts").status, 401);
+        QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", refresh}}).status, 401);
+        const HttpResult again = login(kEmail, kPassword);
+        QCOMPARE(again.status, 401); // the same answer as a wrong password
+        QCOMPARE(again.errorCode(), QString("INVALID_CREDENTIALS"));
+
+        // Back: signing in works again, and the key with it.
+        UserRepository().setActive(userId, true);
+        QTest::qWait(1100);
+        QCOMPARE(login(kEmail, kPassword).status, 200);
+        QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
+    }
+
+    void theLastActiveAdminStays()
+    {
+        const QString userId = login(kEmail, kPassword).data().value("user").toObject().value("id").toString();
+        try {
+            UserRepository().setActive(userId, false);
+            QFAIL("the last admin was deactivated");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Conflict);
+        }
+        QCOMPARE(login(kEmail, kPassword).status, 200);
     }
 
     void refreshRejectsBadInput()

@@ -292,6 +292,25 @@ private Q_SLOTS:
         QVERIFY2(listLineOf(list, keyIdIn(agent.out)).contains("user_"), list.describe());
     }
 
+    void aUserIsDeactivatedAndBack()
+    {
+        const QByteArray password = "gizli-parola-1\n";
+        QVERIFY(run({"user", "add", "--email", "selin@ornek.com.tr", "--name", "Selin", "--role", "admin"}, password)
+                    .exitCode == 0);
+        QVERIFY(run({"user", "add", "--email", "ali@ornek.com.tr", "--name", "Ali"}, password).exitCode == 0);
+        const Run off = run({"user", "deactivate", "--email", "ali@ornek.com.tr"});
+        QVERIFY2(off.exitCode == 0 && off.out.contains("deactivated"), off.describe());
+        const Run on = run({"user", "activate", "--email", "ali@ornek.com.tr"});
+        QVERIFY2(on.exitCode == 0 && on.out.contains("active"), on.describe());
+        // Someone must still be able to configure: the last admin stays.
+        const Run last = run({"user", "deactivate", "--email", "selin@ornek.com.tr"});
+        QVERIFY2(last.exitCode != 0 && last.err.contains("last active admin"), last.describe());
+        const Run nobody = run({"user", "deactivate", "--email", "kimse@ornek.com.tr"});
+        QVERIFY2(nobody.exitCode != 0 && nobody.err.contains("kimse@ornek.com.tr"), nobody.describe());
+        const Run usage = run({"user", "deactivate"});
+        QVERIFY2(usage.exitCode == 2 && usage.err.contains("--email"), usage.describe());
+    }
+
     void revokeUnknownIdFails()
     {
         const Run r = run({QStringLiteral("apikey"), QStringLiteral("revoke"), QStringLiteral("apikey_doesnotexist")});
