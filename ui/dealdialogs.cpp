@@ -22,6 +22,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace {
 QLabel *errorLabel(QWidget *parent)
 {
@@ -308,7 +310,11 @@ void DealDetailDialog::refresh()
     lines << tr("Stage: %1 · probability %2%")
                  .arg(DealText::stageName(pipelines, d->pipelineId, d->stage))
                  .arg(d->probability);
-    lines << tr("Value: %1").arg(locale.toCurrencyString(d->effectiveValue(), d->currency));
+    // As the cards write it ("1.137 TRY"); cents only when there are some.
+    const double value = d->effectiveValue();
+    lines << tr("Value: %1")
+                 .arg(QStringLiteral("%1 %2").arg(locale.toString(value, 'f', value == std::floor(value) ? 0 : 2),
+                                                  d->currency));
     lines << tr("Contact: %1").arg(d->contactName.isEmpty() ? tr("none") : d->contactName);
     lines << tr("Owner: %1").arg(d->assignedName.isEmpty() ? tr("unassigned") : d->assignedName);
     if (!d->expectedCloseDate.isEmpty()) {

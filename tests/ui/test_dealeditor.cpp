@@ -189,6 +189,9 @@ private slots:
         QCOMPARE(after.name, QString("New name"));
         QCOMPARE(after.value, 250.0);
         QTRY_VERIFY(detail->findChild<QLabel *>("dealSummaryLabel")->text().contains("New name"));
+        // The value as the cards write it: amount then currency, no currency symbol glued on.
+        QVERIFY2(detail->findChild<QLabel *>("dealSummaryLabel")->text().contains("Value: 250 EUR"),
+                 qPrintable(detail->findChild<QLabel *>("dealSummaryLabel")->text()));
     }
 
     void detailListsTasksAndAddsOneLinkedToTheDeal()
