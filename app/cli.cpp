@@ -532,13 +532,13 @@ int runUserActive(const QCommandLineParser &p, bool active)
 {
     const QString email = p.value(QStringLiteral("email"));
     UserRepository users;
-    const auto found = users.findForLogin(email);
+    const std::optional<User> found = users.findByEmail(email);
     if (!found) {
         err(QStringLiteral("no user with the e-mail %1").arg(email));
         return Failure;
     }
     try {
-        const User u = users.setActive(found->first.id, active);
+        const User u = users.setActive(found->id, active);
         out(QStringLiteral("%1 <%2> is %3")
                 .arg(u.name, u.email,
                      u.isActive() ? QStringLiteral("active: they can sign in")
@@ -561,32 +561,19 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
                 return Usage;
             }
             // The key belongs to a user and acts with that user's role.
-            QString owner;
-            QString ownerText;
             UserRepository users;
-            if (const QString email = p.value(QStringLiteral("user")); !email.isEmpty()) {
-                const auto found = users.findForLogin(email);
-                if (!found) {
-                    err(QStringLiteral("no user with the e-mail %1 (liaison user add makes one)").arg(email));
-                    return Failure;
-                }
-                owner = found->first.id;
-                ownerText =
-                    QStringLiteral("%1 <%2> (%3)").arg(found->first.name, found->first.email, found->first.role);
-            } else {
-                for (const User &u : users.list()) {
-                    if (u.role == QLatin1String("admin")) {
-                        owner = u.id;
-                        ownerText = QStringLiteral("%1 <%2> (admin)").arg(u.name, u.email);
-                        break;
-                    }
-                }
+            const QString email = p.value(QStringLiteral("user"));
+            const std::optional<User> owner = email.isEmpty() ? users.firstAdmin() : users.findByEmail(email);
+            if (!email.isEmpty() && !owner) {
+                err(QStringLiteral("no user with the e-mail %1 (liaison user add makes one)").arg(email));
+                return Failure;
             }
-            const NewApiKey k = keys.create(p.value(QStringLiteral("name")), p.values(QStringLiteral("scope")), owner);
+            const NewApiKey k = keys.create(p.value(QStringLiteral("name")), p.values(QStringLiteral("scope")),
+                                            owner ? owner->id : QString());
             out(QStringLiteral("Created API key %1 \"%2\" with scopes %3, owned by %4.")
                     .arg(k.key.id, k.key.name, k.key.scopes.join(QLatin1Char(' ')),
-                         owner.isEmpty() ? QStringLiteral("no user (there is no admin yet): it acts as an admin")
-                                         : ownerText));
+                         owner ? QStringLiteral("%1 <%2> (%3)").arg(owner->name, owner->email, owner->role)
+                               : QStringLiteral("no user (there is no admin yet): it acts as an admin")));
             out(QStringLiteral("Store it now: it is not shown again."));
             out(k.secret);
         } else if (verb == QLatin1String("list")) {

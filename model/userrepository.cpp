@@ -88,6 +88,23 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
     return u;
 }
 
+std::optional<User> UserRepository::findByEmail(const QString &email) const
+{
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE email_norm = ?"), {email.trimmed().toLower()});
+    if (!q.next())
+        return std::nullopt;
+    return fromRow(q);
+}
+
+std::optional<User> UserRepository::firstAdmin() const
+{
+    QSqlQuery q = Database::exec(
+        kSelect + QStringLiteral(" WHERE role = 'admin' AND deactivated_at IS NULL ORDER BY seq LIMIT 1"));
+    if (!q.next())
+        return std::nullopt;
+    return fromRow(q);
+}
+
 std::optional<User> UserRepository::find(const QString &id) const
 {
     CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE id = ?"), {id});

@@ -29,6 +29,11 @@ public:
     // duplicate e-mail (case-insensitive).
     User create(const QString &email, const QString &name, const QString &role, const QString &passwordHash);
     std::optional<User> find(const QString &id) const;
+    // The user with this e-mail (case-insensitive), active or not.
+    std::optional<User> findByEmail(const QString &email) const;
+    // The earliest active admin: who owns keys made without a named owner (the command line, the
+    // window before sign-in).
+    std::optional<User> firstAdmin() const;
     // The user with this e-mail and its stored password hash.
     std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
     QVector<User> list() const;

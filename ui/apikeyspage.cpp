@@ -254,14 +254,8 @@ void CreateApiKeyDialog::accept()
     NewApiKey created;
     try {
         // The window acts as its first admin (no sign-in yet): the key is theirs, as on the command line.
-        QString owner;
-        for (const User &u : UserRepository().list()) {
-            if (u.role == QLatin1String("admin")) {
-                owner = u.id;
-                break;
-            }
-        }
-        created = m_keys.create(m_name->text().trimmed(), scopes, owner);
+        const std::optional<User> owner = UserRepository().firstAdmin();
+        created = m_keys.create(m_name->text().trimmed(), scopes, owner ? owner->id : QString());
     } catch (const DomainError &e) {
         QStringList lines{ErrorText::of(e)};
         for (auto it = e.details().begin(); it != e.details().end(); ++it) {
