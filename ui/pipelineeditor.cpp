@@ -1,5 +1,6 @@
 #include "pipelineeditor.h"
 
+#include "dealdialogs.h"
 #include "errors.h"
 #include "errortext.h"
 #include "fieldreader.h"
@@ -63,8 +64,12 @@ PipelineEditorDialog::PipelineEditorDialog(PipelineRepository &pipelines, const 
     m_default->setObjectName(QStringLiteral("defaultCheck"));
     m_stages = new QTableWidget(0, ColumnCount, this);
     m_stages->setObjectName(QStringLiteral("stagesTable"));
-    m_stages->setHorizontalHeaderLabels({tr("Stage"), tr("Probability %"), tr("Rotten after days (0: never)")});
+    m_stages->setHorizontalHeaderLabels({tr("Stage"), tr("Probability %"), tr("Rotten after (days)")});
+    m_stages->horizontalHeaderItem(RottenColumn)
+        ->setToolTip(tr("A deal that stays this many days in the stage is flagged on its card; 0: never."));
     m_stages->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    m_stages->horizontalHeader()->setSectionResizeMode(ProbabilityColumn, QHeaderView::ResizeToContents);
+    m_stages->horizontalHeader()->setSectionResizeMode(RottenColumn, QHeaderView::ResizeToContents);
     m_stages->verticalHeader()->hide();
     m_stages->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_stages->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -139,7 +144,8 @@ void PipelineEditorDialog::reloadList()
     int select = 0;
     for (int i = 0; i < all.size(); ++i) {
         const Pipeline &p = all.at(i);
-        auto *item = new QListWidgetItem(p.isDefault ? tr("%1 (default)").arg(p.name) : p.name, m_list);
+        const QString name = DealText::pipelineName(p);
+        auto *item = new QListWidgetItem(p.isDefault ? tr("%1 (default)").arg(name) : name, m_list);
         item->setData(Qt::UserRole, p.id);
         if (p.id == m_current)
             select = i;
@@ -157,7 +163,10 @@ void PipelineEditorDialog::showPipeline(const QString &id)
         return;
     m_current = id;
     m_error->hide();
-    m_name->setText(p->name);
+    // Built-in names show in the window's language; an untouched one is saved as it is stored.
+    m_storedName = p->name;
+    m_shownName = DealText::pipelineName(*p);
+    m_name->setText(m_shownName);
     m_default->setChecked(p->isDefault);
     // The default cannot be unset directly: another pipeline is made the default instead.
     m_default->setEnabled(!p->isDefault);
@@ -171,8 +180,10 @@ void PipelineEditorDialog::appendRow(const PipelineStage &stage)
 {
     const int row = m_stages->rowCount();
     m_stages->insertRow(row);
-    auto *name = new QTableWidgetItem(stage.name);
+    auto *name = new QTableWidgetItem(DealText::stageName(stage));
     name->setData(KeyRole, stage.key);
+    name->setData(StoredNameRole, stage.name);
+    name->setData(ShownNameRole, name->text());
     name->setData(KindRole, stage.kind);
     m_stages->setItem(row, NameColumn, name);
     auto *probability = new QTableWidgetItem;
@@ -261,7 +272,10 @@ QJsonObject PipelineEditorDialog::body() const
     QJsonArray stages;
     for (int r = 0; r < m_stages->rowCount(); ++r) {
         const QTableWidgetItem *name = m_stages->item(r, NameColumn);
-        QJsonObject s{{QStringLiteral("name"), name->text().trimmed()}};
+        QString text = name->text().trimmed();
+        if (text == name->data(ShownNameRole).toString())
+            text = name->data(StoredNameRole).toString();
+        QJsonObject s{{QStringLiteral("name"), text}};
         const QString key = name->data(KeyRole).toString();
         if (!key.isEmpty())
             s.insert(QStringLiteral("key"), key);
@@ -271,7 +285,8 @@ QJsonObject PipelineEditorDialog::body() const
         }
         stages.append(s);
     }
-    QJsonObject b{{QStringLiteral("name"), m_name->text().trimmed()}, {QStringLiteral("stages"), stages}};
+    const QString pipelineName = m_name->text().trimmed() == m_shownName ? m_storedName : m_name->text().trimmed();
+    QJsonObject b{{QStringLiteral("name"), pipelineName}, {QStringLiteral("stages"), stages}};
     if (m_default->isEnabled() && m_default->isChecked())
         b.insert(QStringLiteral("isDefault"), true);
     return b;

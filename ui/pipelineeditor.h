@@ -29,6 +29,8 @@ public:
     };
     static constexpr int KeyRole = Qt::UserRole + 1;
     static constexpr int KindRole = Qt::UserRole + 2;
+    static constexpr int StoredNameRole = Qt::UserRole + 3;
+    static constexpr int ShownNameRole = Qt::UserRole + 4;
 
     PipelineEditorDialog(PipelineRepository &pipelines, const QString &pipelineId, QWidget *parent = nullptr);
 
@@ -58,6 +60,8 @@ private:
 
     PipelineRepository &m_pipelines;
     QString m_current;
+    QString m_storedName;
+    QString m_shownName;
     QListWidget *m_list = nullptr;
     QLineEdit *m_newName = nullptr;
     QPushButton *m_addPipeline = nullptr;

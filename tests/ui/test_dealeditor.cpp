@@ -30,6 +30,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
+#include <QTranslator>
 
 using namespace UiTest;
 
@@ -347,6 +348,48 @@ private slots:
         QCOMPARE(p.stage("demo")->rottenDays, 7);
         QCOMPARE(p.stage("lead")->name, QString("Inbound lead"));
         QTRY_VERIFY(m_board->column("demo"));
+    }
+
+    void pipelineEditorShowsBuiltInNamesTranslatedAndKeepsThemWhenUntouched()
+    {
+        // A translator that writes "Lead" and "Sales" of DealText in another language.
+        class Translator final : public QTranslator
+        {
+        public:
+            QString translate(const char *context, const char *source, const char *, int) const override
+            {
+                if (QByteArray(context) != "DealText")
+                    return {};
+                if (QByteArray(source) == "Lead")
+                    return QStringLiteral("Aday");
+                if (QByteArray(source) == "Sales")
+                    return QStringLiteral("Satış");
+                return {};
+            }
+            bool isEmpty() const override { return false; }
+        } translator;
+        QCoreApplication::installTranslator(&translator);
+        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+
+        showBoard();
+        PipelineEditorDialog *editor = openEditor();
+        QVERIFY(editor);
+        QTableWidget *table = editor->stagesTable();
+        QCOMPARE(table->item(rowOfStage(table, "lead"), 0)->text(), QString("Aday"));
+        QCOMPARE(editor->findChild<QLineEdit *>("pipelineNameEdit")->text(), QString("Satış"));
+        QVERIFY(editor->findChild<QListWidget *>("pipelineList")->item(0)->text().startsWith("Satış"));
+        // Saved untouched: the stored names stay (the API and other languages still read "Lead").
+        table->item(rowOfStage(table, "proposal"), PipelineEditorDialog::ProbabilityColumn)->setData(Qt::EditRole, 55);
+        QVERIFY(editor->save());
+        Pipeline p = PipelineRepository().defaultPipeline();
+        QCOMPARE(p.name, QString("Sales"));
+        QCOMPARE(p.stage("lead")->name, QString("Lead"));
+        QCOMPARE(p.stage("proposal")->probability, 55);
+        // Renamed by the user: their text is stored.
+        table->item(rowOfStage(table, "lead"), 0)->setText("Sıcak aday");
+        QVERIFY(editor->save());
+        p = PipelineRepository().defaultPipeline();
+        QCOMPARE(p.stage("lead")->name, QString("Sıcak aday"));
     }
 
     void removingAStageThatHoldsDealsShowsTheRefusal()
