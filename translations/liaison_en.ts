@@ -395,9 +395,9 @@
     </message>
     <message numerus="yes">
         <source>%n unread</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n unread</numerusform>
+            <numerusform>%n unread</numerusform>
         </translation>
     </message>
     <message>
@@ -535,6 +535,10 @@
         <source>already belongs to %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>needs its country code (+90 532 …), or set the country of local numbers in Settings → Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactTableModel</name>
@@ -560,6 +564,65 @@
     </message>
     <message>
         <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ContactsSettingsPage</name>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;ontacts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Numbers written without + are read as numbers of this country and stored in their international form, in the window, the API and incoming webhooks alike. Empty: every number needs its leading +.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use %1 (+%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Country calling code:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example: %1 is refused; +90 532 123 45 67 is stored as +905321234567.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example: %1 is stored as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A country calling code has 1 to 3 digits, e.g. 90.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: phone numbers need their leading +.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: numbers without + are read as +%1 numbers.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -947,6 +1010,13 @@
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>Correct the %n field(s) marked below.</source>
+        <translation>
+            <numerusform>Correct the %n field marked below.</numerusform>
+            <numerusform>Correct the %n fields marked below.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FieldName</name>
@@ -1219,9 +1289,9 @@
     </message>
     <message numerus="yes">
         <source>Too many messages on this channel: try again in %n second(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Too many messages on this channel: try again in %n second</numerusform>
+            <numerusform>Too many messages on this channel: try again in %n seconds</numerusform>
         </translation>
     </message>
     <message>
@@ -1545,9 +1615,9 @@
     </message>
     <message numerus="yes">
         <source>%n unread</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n unread</numerusform>
+            <numerusform>%n unread</numerusform>
         </translation>
     </message>
     <message>
@@ -2661,9 +2731,9 @@ A desktop CRM with a local REST API.</source>
     <name>NotificationCenter</name>
     <message numerus="yes">
         <source>%n new</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n new</numerusform>
+            <numerusform>%n new</numerusform>
         </translation>
     </message>
     <message>
@@ -2743,9 +2813,9 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message numerus="yes">
         <source>%1: %2 %3 in %n deal(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %2 %3 in %n deal</numerusform>
+            <numerusform>%1: %2 %3 in %n deals</numerusform>
         </translation>
     </message>
     <message>
@@ -2787,10 +2857,6 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Probability %</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rotten after days (0: never)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2855,6 +2921,14 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotten after (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal that stays this many days in the stage is flagged on its card; 0: never.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3880,9 +3954,9 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message numerus="yes">
         <source>at least %n characters</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>at least %n characters</numerusform>
+            <numerusform>at least %n characters</numerusform>
         </translation>
     </message>
     <message>
@@ -3967,9 +4041,9 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message numerus="yes">
         <source>The password needs at least %n characters.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The password needs at least %n characters.</numerusform>
+            <numerusform>The password needs at least %n characters.</numerusform>
         </translation>
     </message>
     <message>

@@ -60,6 +60,7 @@ void FieldErrors::clear()
 QString FieldErrors::show(const QString &message, const QJsonObject &details, const FieldOf &fieldOf, Options options)
 {
     QStringList unplaced;
+    QStringList placed;
     QString first;
     QWidget *grow = nullptr;
     for (auto it = details.begin(); it != details.end(); ++it) {
@@ -81,12 +82,19 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
         const int width = above && above->width() > 0 ? above->width() : label->width();
         label->setMinimumHeight(label->heightForWidth(width));
         grow = label->window();
+        if (!placed.contains(field))
+            placed << field;
         if (first.isEmpty())
             first = field;
     }
     if (m_form) {
         const bool list = options.testFlag(ListUnplaced) && !unplaced.isEmpty();
-        m_form->setText(list ? message + QLatin1Char('\n') + unplaced.join(QLatin1Char('\n')) : message);
+        // Every detail sits under its field: the form label points at them instead of saying it twice.
+        const QString head = !placed.isEmpty() && unplaced.isEmpty()
+                                 ? QCoreApplication::translate("FieldErrors", "Correct the %n field(s) marked below.",
+                                                               nullptr, int(placed.size()))
+                                 : message;
+        m_form->setText(list ? head + QLatin1Char('\n') + unplaced.join(QLatin1Char('\n')) : head);
         m_form->show();
         grow = m_form->window();
     }

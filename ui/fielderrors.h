@@ -39,7 +39,8 @@ public:
 
     // Hides (and empties) every label.
     void clear();
-    // Shows message in the form label and each detail under its field (fieldOf(detail key), the
+    // Shows message in the form label (when every detail sits under a field, "Correct the 2 fields
+    // marked below." instead of the same words twice) and each detail under its field (fieldOf(detail key), the
     // detail key itself when unset); several details of one field stack. A detail whose value is no
     // string shows the message. Returns the key of the first field given an error (empty: none).
     QString show(const QString &message, const QJsonObject &details, const FieldOf &fieldOf = {},

@@ -92,6 +92,7 @@ private slots:
     void tasksViewComesOutInTurkish();
     void percentBeforeNumberKeepsArgWorking();
     void tsFileIsCompleteAndCurrent();
+    void englishPluralsAreWritten();
     void qmMatchesTsFile();
 
 private:
@@ -377,6 +378,29 @@ void TestTranslations::tsFileIsCompleteAndCurrent()
         }
     }
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problem(s) in liaison_tr.ts:\n  ").arg(problems.size()) +
+                                            problems.join(QLatin1String("\n  "))));
+}
+
+void TestTranslations::englishPluralsAreWritten()
+{
+    // The English file carries only the plural forms ("1 field" / "2 fields"); a new tr(…, n) left
+    // unfinished would show "field(s)" to English users.
+    const QString path = QFileInfo(m_tsPath).absolutePath() + QStringLiteral("/liaison_en.ts");
+    QString language, error;
+    const QList<TsMessage> messages = readTs(path, &language, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(path + QStringLiteral(": ") + error));
+    QStringList problems;
+    int plurals = 0;
+    for (const TsMessage &m : messages) {
+        if (!m.numerus)
+            continue;
+        ++plurals;
+        if (m.translations.size() != 2 || m.translations.contains(QString()) || !m.type.isEmpty())
+            problems << m.context + QStringLiteral(" \"") + m.source + QLatin1Char('"');
+    }
+    QVERIFY(plurals > 0);
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("plural forms missing in liaison_en.ts (singular and "
+                                                           "plural):\n  ") +
                                             problems.join(QLatin1String("\n  "))));
 }
 
