@@ -234,8 +234,7 @@ struct Environment
         }
         // contacts/defaultCallingCode: phone numbers without "+" are national numbers of that country.
         const QString callingCode = settings->value(QStringLiteral("contacts/defaultCallingCode")).toString().trimmed();
-        static const QRegularExpression validCode(QStringLiteral("^[1-9][0-9]{0,2}$"));
-        if (!callingCode.isEmpty() && !validCode.match(callingCode).hasMatch()) {
+        if (!callingCode.isEmpty() && !ContactRules::isCallingCode(callingCode)) {
             err(QStringLiteral("setting contacts/defaultCallingCode: '%1' is not a country calling code (1 to 3 "
                                "digits, e.g. 90)")
                     .arg(callingCode));
@@ -484,6 +483,7 @@ int runDesktop(int argc, char **argv, Environment &env)
                     : server                              ? server->baseUrl()
                                                           : QString());
     addMediaPage(window, *env.settings, bus);
+    addContactsPage(window, *env.settings);
     // An empty data directory (no account yet): the welcome, over the window.
     if (UserRepository().list().isEmpty())
         window.showWelcome();

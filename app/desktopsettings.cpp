@@ -1,6 +1,8 @@
 #include "desktopsettings.h"
 
 #include "appsettings.h"
+#include "contact.h"
+#include "contactssettingspage.h"
 #include "inboxview.h"
 #include "mainwindow.h"
 #include "pipelineboard.h"
@@ -36,4 +38,29 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
         QSettings file(ini, QSettings::IniFormat);
         file.setValue(kQuickReplies, replies);
     });
+}
+
+void addContactsPage(MainWindow &window, const AppSettings &settings)
+{
+    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+    window.addSettingsPage(ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
+                           QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
+                               auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(),
+                                                                     QLocale::system().territory(), parent);
+                               page->setSaveFunction([ini](const QString &code, QString *why) {
+                                   QSettings file(ini, QSettings::IniFormat);
+                                   if (code.isEmpty())
+                                       file.remove(QStringLiteral("contacts/defaultCallingCode"));
+                                   else
+                                       file.setValue(QStringLiteral("contacts/defaultCallingCode"), code);
+                                   file.sync();
+                                   if (file.status() != QSettings::NoError) {
+                                       *why = QStringLiteral("%1 cannot be written").arg(ini);
+                                       return false;
+                                   }
+                                   ContactRules::setDefaultCallingCode(code);
+                                   return true;
+                               });
+                               return page;
+                           });
 }

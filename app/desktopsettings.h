@@ -8,3 +8,7 @@ class MainWindow;
 // quick replies (inbox/quickReplies, a string list in liaison.ini; written back when the user edits
 // them; with --set, one string whose answers are separated by "|").
 void applyDesktopSettings(MainWindow &window, const AppSettings &settings);
+
+// Settings > Contacts: the calling code of numbers without "+" (contacts/defaultCallingCode), saved
+// to liaison.ini and applied at once to the window, the API and incoming webhooks.
+void addContactsPage(MainWindow &window, const AppSettings &settings);

@@ -5,6 +5,7 @@
 #include "jsonwriter.h"
 
 #include <QJsonArray>
+#include <QReadWriteLock>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -112,28 +113,38 @@ bool ContactRules::isValidEmail(const QString &email)
 }
 
 namespace {
-QString &callingCode()
-{
-    static QString code;
-    return code;
-}
+// Settings → Contacts may change it while server threads read it.
+QReadWriteLock callingCodeLock;
+QString callingCode;
 } // namespace
 
 void ContactRules::setDefaultCallingCode(const QString &digits)
 {
-    callingCode() = digits;
+    const QWriteLocker lock(&callingCodeLock);
+    callingCode = digits;
 }
 
 QString ContactRules::defaultCallingCode()
 {
-    return callingCode();
+    const QReadLocker lock(&callingCodeLock);
+    return callingCode;
+}
+
+bool ContactRules::isCallingCode(const QString &digits)
+{
+    static const QRegularExpression valid(QStringLiteral("^[1-9][0-9]{0,2}$"));
+    return valid.match(digits).hasMatch();
 }
 
 QString ContactRules::toE164(const QString &phone)
 {
+    return toE164(phone, defaultCallingCode());
+}
+
+QString ContactRules::toE164(const QString &phone, const QString &code)
+{
     QString p = phone.trimmed();
     if (!p.startsWith(QLatin1Char('+'))) {
-        const QString code = callingCode();
         static const QRegularExpression separators(QStringLiteral("[ ().-]"));
         p.remove(separators);
         if (code.isEmpty() || p.isEmpty() || !p.at(0).isDigit())

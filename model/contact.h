@@ -75,8 +75,13 @@ bool isValidEmail(const QString &email);
 // national one of that country: "0532 123 45 67" and "532 123 45 67" -> "+905321234567", and "00"
 // is the international prefix ("0090 532…" -> "+90532…").
 QString toE164(const QString &phone);
-// Set once at start, before any other thread reads it; empty (the default): "+" is required.
+// As above with this calling code instead of the default one (Settings → Contacts shows an example).
+QString toE164(const QString &phone, const QString &callingCode);
+// Set at start (contacts/defaultCallingCode) and by Settings → Contacts; empty (the default): "+"
+// is required.
 void setDefaultCallingCode(const QString &digits);
+// A country calling code: 1 to 3 digits, not starting with 0 ("90", "1", "358").
+bool isCallingCode(const QString &digits);
 QString defaultCallingCode();
 // Tags trimmed, empty ones dropped, duplicates (compared case-insensitively) removed, order kept.
 QStringList normalizeTags(const QStringList &tags);

@@ -534,6 +534,10 @@
         <source>already belongs to %1</source>
         <translation>zaten %1 kişisine ait</translation>
     </message>
+    <message>
+        <source>needs its country code (+90 532 …), or set the country of local numbers in Settings → Contacts</source>
+        <translation>ülke kodu gerekli (+90 532 …) ya da yerel numaraların ülkesini Ayarlar → Kişiler&apos;de seçin</translation>
+    </message>
 </context>
 <context>
     <name>ContactTableModel</name>
@@ -560,6 +564,65 @@
     <message>
         <source>Created</source>
         <translation>Oluşturulma</translation>
+    </message>
+</context>
+<context>
+    <name>ContactsSettingsPage</name>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>C&amp;ontacts…</source>
+        <translation>Kiş&amp;iler…</translation>
+    </message>
+    <message>
+        <source>Phone numbers</source>
+        <translation>Telefon numaraları</translation>
+    </message>
+    <message>
+        <source>Numbers written without + are read as numbers of this country and stored in their international form, in the window, the API and incoming webhooks alike. Empty: every number needs its leading +.</source>
+        <translation>+ olmadan yazılan numaralar bu ülkenin numarası sayılır ve uluslararası biçimde saklanır; pencerede, API&apos;de ve gelen webhook&apos;larda aynı şekilde. Boş bırakılırsa her numaranın başında + olmalıdır.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>yok</translation>
+    </message>
+    <message>
+        <source>Use %1 (+%2)</source>
+        <translation>%1 kullan (+%2)</translation>
+    </message>
+    <message>
+        <source>Country calling code:</source>
+        <translation>Ülke telefon kodu:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Example: %1 is refused; +90 532 123 45 67 is stored as +905321234567.</source>
+        <translation>Örnek: %1 reddedilir; +90 532 123 45 67, +905321234567 olarak saklanır.</translation>
+    </message>
+    <message>
+        <source>Example: %1 is stored as %2.</source>
+        <translation>Örnek: %1, %2 olarak saklanır.</translation>
+    </message>
+    <message>
+        <source>A country calling code has 1 to 3 digits, e.g. 90.</source>
+        <translation>Ülke telefon kodu 1 ile 3 rakamdan oluşur, örneğin 90.</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>Saved: phone numbers need their leading +.</source>
+        <translation>Kaydedildi: telefon numaralarının başında + olmalıdır.</translation>
+    </message>
+    <message>
+        <source>Saved: numbers without + are read as +%1 numbers.</source>
+        <translation>Kaydedildi: + olmadan yazılan numaralar +%1 numarası sayılır.</translation>
     </message>
 </context>
 <context>
@@ -946,6 +1009,12 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Correct the %n field(s) marked below.</source>
+        <translation>
+            <numerusform>Aşağıda işaretli %n alanı düzeltin.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2788,10 +2857,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>Olasılık (%)</translation>
     </message>
     <message>
-        <source>Rotten after days (0: never)</source>
-        <translation>Kaç gün sonra soğur (0: hiçbir zaman)</translation>
-    </message>
-    <message>
         <source>Add stage</source>
         <translation>Aşama ekle</translation>
     </message>
@@ -2854,6 +2919,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Delete</source>
         <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Rotten after (days)</source>
+        <translation>Bayatlama (gün)</translation>
+    </message>
+    <message>
+        <source>A deal that stays this many days in the stage is flagged on its card; 0: never.</source>
+        <translation>Aşamada bu kadar gün kalan fırsat kartında işaretlenir; 0: hiçbir zaman.</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "contactdialog.h"
 
+#include "contact.h"
 #include "contactrepository.h"
 #include "errors.h"
 #include "errortext.h"
@@ -201,6 +202,14 @@ void ContactDialog::accept()
                             : tr("This e-mail address already belongs to %1.").arg(name);
             details.insert(phone ? QStringLiteral("phone") : QStringLiteral("email"),
                            tr("already belongs to %1").arg(name));
+        }
+        // A local number while no country is set: say where it is set.
+        const QString phone = m_edits.value(QStringLiteral("phone"))->text().trimmed();
+        if (details.contains(QLatin1String("phone")) && !phone.startsWith(QLatin1Char('+')) &&
+            ContactRules::defaultCallingCode().isEmpty()) {
+            details.insert(QStringLiteral("phone"),
+                           tr("needs its country code (+90 532 …), or set the country of local "
+                              "numbers in Settings → Contacts"));
         }
         showError(message, details);
         return;
