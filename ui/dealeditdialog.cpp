@@ -98,7 +98,10 @@ void DealEditDialog::build(const QString &pipelineId)
     m_probability = new QSpinBox(this);
     m_probability->setObjectName(QStringLiteral("probabilitySpin"));
     m_probability->setRange(0, 100);
-    m_probability->setSuffix(QStringLiteral(" %"));
+    // Where the sign goes is the language's ("20 %", Turkish "%20"): the translation places it.
+    const QString percent = tr("%1 %", "a percentage");
+    m_probability->setPrefix(percent.section(QStringLiteral("%1"), 0, 0));
+    m_probability->setSuffix(percent.section(QStringLiteral("%1"), 1));
     m_form->addRow(tr("Probability:"), cell(m_probability, {QStringLiteral("probability")}));
 
     m_contact = createContactPicker(this);

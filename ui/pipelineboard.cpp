@@ -64,7 +64,8 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_summary->setMinimumWidth(120);
     m_chartCurrency = new QComboBox(this);
     m_chartCurrency->setObjectName(QStringLiteral("chartCurrencyCombo"));
-    m_chartCurrency->setToolTip(tr("The chart's currency (amounts in different currencies are never added)"));
+    m_chartCurrency->setToolTip(
+        tr("The currency of the summary and the chart (amounts in different currencies are never added)"));
     m_chartToggle = new QToolButton(this);
     m_chartToggle->setObjectName(QStringLiteral("chartToggle"));
     m_chartToggle->setText(tr("Chart"));
@@ -228,21 +229,8 @@ void PipelineBoard::updateHeadersAndChart()
                                   .arg(valuesText(s, i)));
     }
     const QLocale locale;
-    if (s.currency.isEmpty()) {
-        m_summary->setText(tr("No deals in this pipeline yet."));
-    } else {
-        QString text = tr("Open: %1 deals · %2 %5 · weighted %3 %5 · average %4 %5")
-                           .arg(s.reporting.totalDeals)
-                           .arg(locale.toString(s.reporting.totalValue, 'f', 0),
-                                locale.toString(s.reporting.weightedValue, 'f', 0),
-                                locale.toString(s.reporting.avgDealSize, 'f', 0), s.currency);
-        if (s.byCurrency.size() > 1)
-            text += tr(" (other currencies are shown per column)");
-        m_summary->setText(text);
-    }
-
-    // One currency at a time: the one the user picked while the pipeline still has it, else the
-    // summary's reporting currency.
+    // One currency at a time, for the summary and the chart alike: the one the user picked while the
+    // pipeline still has it, else the summary's reporting currency.
     QString currency = m_chartCurrency->currentText();
     {
         const QSignalBlocker block(m_chartCurrency);
@@ -255,9 +243,26 @@ void PipelineBoard::updateHeadersAndChart()
         m_chartCurrency->setVisible(m_chartCurrency->count() > 1);
     }
     const CurrencyTotals *totals = nullptr;
+    qint64 openDeals = 0;
     for (const CurrencyTotals &c : s.byCurrency) {
+        openDeals += c.totalDeals;
         if (c.currency == currency)
             totals = &c;
+    }
+
+    if (!totals) {
+        m_summary->setText(tr("No deals in this pipeline yet."));
+    } else {
+        const QString figures =
+            tr("%1 %4 · weighted %2 %4 · average %3 %4")
+                .arg(locale.toString(totals->totalValue, 'f', 0), locale.toString(totals->weightedValue, 'f', 0),
+                     locale.toString(totals->avgDealSize, 'f', 0), totals->currency);
+        // Amounts in different currencies are never added: with several, the figures are those of
+        // the currency in the box, and the deal count says how many of the open deals they cover.
+        m_summary->setText(s.byCurrency.size() > 1
+                               ? tr("Open: %n deal(s); in %1 (%2): %3", nullptr, int(openDeals))
+                                     .arg(totals->currency, locale.toString(totals->totalDeals), figures)
+                               : tr("Open: %n deal(s) · %1", nullptr, int(openDeals)).arg(figures));
     }
 
     auto *chart = new QChart;
@@ -326,7 +331,6 @@ void PipelineBoard::syncChartToggle()
 {
     const QSignalBlocker block(m_chartToggle);
     m_chartToggle->setChecked(isChartVisible());
-    m_chartCurrency->setEnabled(isChartVisible());
 }
 
 void PipelineBoard::showEvent(QShowEvent *event)
