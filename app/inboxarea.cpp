@@ -121,4 +121,11 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
                          window.showArea(inbox);
                          inbox->selectConversation(id);
                      });
+    // "Open contact" in the Inbox's contact panel: the contact's record in Contacts (its deals,
+    // conversations and timeline), not an edit form.
+    QObject::connect(inbox->contactPanel(), &InboxContactPanel::contactRequested, window.contactsView(),
+                     [&window](const QString &id) {
+                         window.showArea(window.contactsView());
+                         window.contactsView()->openContact(id);
+                     });
 }

@@ -4,6 +4,7 @@
 #include "conversationrepository.h"
 #include "dealdialogs.h"
 #include "dealrepository.h"
+#include "emptyhint.h"
 #include "errors.h"
 #include "errortext.h"
 #include "inboxview.h"
@@ -174,6 +175,13 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_tabs->addTab(m_conversationList, tr("Conversations"));
     m_taskList = detailList(m_tabs, "contactTaskList");
     m_tabs->addTab(m_taskList, tr("Tasks"));
+    // An empty tab says what would be there and how it comes.
+    installEmptyHint(m_timeline, tr("Nothing has happened with this contact yet."));
+    installEmptyHint(m_notes, tr("No notes yet: write one below."));
+    installEmptyHint(m_dealList, tr("No deals with this contact. A new deal in Deals can name them as its contact."));
+    installEmptyHint(m_conversationList,
+                     tr("No conversations yet. Messages from this contact's phone or e-mail appear here."));
+    installEmptyHint(m_taskList, tr("No tasks for this contact. A new task in Tasks can be linked to them."));
     connect(m_dealList, &QListWidget::itemActivated, this,
             [this](QListWidgetItem *item) { emit dealActivated(item->data(Qt::UserRole).toString()); });
     connect(m_conversationList, &QListWidget::itemActivated, this,

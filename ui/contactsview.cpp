@@ -180,6 +180,17 @@ bool ContactsView::selectContact(const QString &id, int hintRow)
     return true;
 }
 
+void ContactsView::openContact(const QString &id)
+{
+    if (!selectContact(id)) {
+        m_restoring = true;
+        m_table->selectionModel()->clearSelection();
+        m_restoring = false;
+        m_pane->showContact(id);
+    }
+    updateActions();
+}
+
 void ContactsView::applyFilter()
 {
     ContactQuery query;

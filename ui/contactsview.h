@@ -35,6 +35,9 @@ public:
     QString currentContactId() const;
     // Selects the row of this contact when it is in the table (looked for near hintRow).
     bool selectContact(const QString &id, int hintRow = -1);
+    // Shows this contact's record: its row selected when the table has it loaded, else the detail
+    // pane alone (the search and filters stay as the user left them).
+    void openContact(const QString &id);
     // Limits the table to a segment's members: a condition over `contacts c` with its bound values
     // (SegmentRepository::membership); an empty where shows every contact again.
     void setSegmentFilter(const QString &where, const QVariantList &values);

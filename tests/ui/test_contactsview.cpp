@@ -58,6 +58,7 @@ private slots:
 
     void showsSeededContacts();
     void searchFiltersAsYouType();
+    void openContactShowsTheRecordWhereverItIs();
     void tagFilterFiltersAndFollowsChanges();
     void createThroughDialogStoresContact();
     void badEmailShowsApiMessageAndStaysOpen();
@@ -211,6 +212,26 @@ void TestContactsView::searchFiltersAsYouType()
     QTest::keyClicks(search, "xyz");
     QTRY_COMPARE(model()->rowCount(), 0);
     QCOMPARE(child<QLabel>(view(), "countLabel")->text(), QString("0 contacts"));
+}
+
+void TestContactsView::openContactShowsTheRecordWhereverItIs()
+{
+    // As the Inbox's "Open contact" does: the record (detail pane), not an edit form.
+    openWindow();
+    view()->openContact(m_ahmet);
+    QCOMPARE(view()->currentContactId(), m_ahmet);
+    QCOMPARE(model()->idAt(view()->table()->selectionModel()->currentIndex().row()), m_ahmet);
+    QVERIFY(child<QPushButton>(view(), "editButton")->isEnabled());
+    QVERIFY(!modal<ContactDialog>());
+
+    // Filtered out of the table: the pane shows it all the same, no row selected.
+    QTest::keyClicks(view()->searchField(), "initech");
+    QTRY_COMPARE(model()->rowCount(), 1);
+    view()->openContact(m_ahmet);
+    QCOMPARE(view()->currentContactId(), m_ahmet);
+    QVERIFY(view()->table()->selectionModel()->selectedRows().isEmpty());
+    QVERIFY(child<QPushButton>(view(), "editButton")->isEnabled());
+    QCOMPARE(view()->searchField()->text(), QString("initech")); // the user's search stays
 }
 
 void TestContactsView::tagFilterFiltersAndFollowsChanges()
@@ -603,6 +624,16 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
         QTest::keyClick(dealList, Qt::Key_Return);
     QCOMPARE(opened.size(), 1);
     QCOMPARE(opened.first().first().toString(), first->data(Qt::UserRole).toString());
+    auto *dealsHint = dealList->viewport()->findChild<QLabel *>("emptyHint");
+    QVERIFY(dealsHint);
+    QVERIFY(!dealsHint->isVisibleTo(dealList));
+
+    // A contact with no deals: the tab says so and how one comes, instead of a blank list.
+    clickRow(rowOf(m_john));
+    QTRY_COMPARE(dealList->count(), 0);
+    QVERIFY(dealsHint->isVisibleTo(dealList));
+    QVERIFY2(dealsHint->text().startsWith("No deals with this contact"), qPrintable(dealsHint->text()));
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals (0)"));
 }
 
 void TestContactsView::windowFitsA1280WideScreen()
