@@ -202,6 +202,12 @@ void RuleRowWidget::updateValueWidgets()
     m_and->setVisible(between);
 }
 
+bool RuleRowWidget::awaitsText() const
+{
+    const auto empty = [](const QLineEdit *e) { return !e->isHidden() && e->text().trimmed().isEmpty(); };
+    return empty(m_text1) || empty(m_text2) || empty(m_customKey);
+}
+
 QJsonObject RuleRowWidget::toJson() const
 {
     const QString f = m_field->currentData().toString();
@@ -457,6 +463,13 @@ void SegmentDialog::recount()
     if (f.isNull()) {
         m_counter.cancel();
         m_count->setText(tr("Add a rule to see how many contacts match."));
+        return;
+    }
+    const QList<RuleRowWidget *> rows = m_rules->findChildren<RuleRowWidget *>();
+    if (std::any_of(rows.begin(), rows.end(), [](const RuleRowWidget *r) { return r->awaitsText(); })) {
+        // Still being written: no refusal before the user has typed.
+        m_counter.cancel();
+        m_count->setText(tr("Fill in each rule to see how many contacts match."));
         return;
     }
     try {

@@ -27,6 +27,9 @@ public:
     explicit RuleRowWidget(QWidget *parent = nullptr);
     QJsonObject toJson() const;
     void setRule(const QJsonObject &rule);
+    // True while a text the rule needs (its value, a custom field's name) is still empty: the rule
+    // is being written, not wrong.
+    bool awaitsText() const;
     QComboBox *fieldBox() const { return m_field; }
     QComboBox *operatorBox() const { return m_operator; }
     QLineEdit *textValue() const { return m_text1; }

@@ -30,6 +30,56 @@ const QColor kSuccess(0xd4, 0xef, 0xdf);
 const QColor kFailure(0xf8, 0xd7, 0xda);
 const QColor kPending(0xfd, 0xeb, 0xc8);
 
+// What an event means, for the subscription dialog ("deal.won — A deal is marked won"); the name
+// itself is what subscribers receive and stays as it is.
+QString eventDescription(const QString &event)
+{
+    static const QHash<QString, const char *> texts = {
+        {QStringLiteral("message.received"), QT_TRANSLATE_NOOP("WebhookEvent", "A customer's message arrives")},
+        {QStringLiteral("message.sent"), QT_TRANSLATE_NOOP("WebhookEvent", "A reply leaves for the customer")},
+        {QStringLiteral("message.delivered"), QT_TRANSLATE_NOOP("WebhookEvent", "A reply reaches the customer")},
+        {QStringLiteral("message.read"), QT_TRANSLATE_NOOP("WebhookEvent", "The customer reads a reply")},
+        {QStringLiteral("message.failed"), QT_TRANSLATE_NOOP("WebhookEvent", "A reply cannot be delivered")},
+        {QStringLiteral("conversation.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A conversation starts")},
+        {QStringLiteral("conversation.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A conversation changes")},
+        {QStringLiteral("conversation.assigned"), QT_TRANSLATE_NOOP("WebhookEvent", "A conversation is assigned")},
+        {QStringLiteral("conversation.closed"), QT_TRANSLATE_NOOP("WebhookEvent", "A conversation is closed")},
+        {QStringLiteral("contact.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact is added")},
+        {QStringLiteral("contact.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact changes")},
+        {QStringLiteral("contact.deleted"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact is deleted")},
+        {QStringLiteral("deal.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal is added")},
+        {QStringLiteral("deal.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal changes")},
+        {QStringLiteral("deal.stage_changed"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal moves to another stage")},
+        {QStringLiteral("deal.won"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal is won")},
+        {QStringLiteral("deal.lost"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal is lost")},
+        {QStringLiteral("deal.deleted"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal is deleted")},
+        {QStringLiteral("task.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A task is added")},
+        {QStringLiteral("task.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A task changes")},
+        {QStringLiteral("task.completed"), QT_TRANSLATE_NOOP("WebhookEvent", "A task is done")},
+        {QStringLiteral("task.overdue"), QT_TRANSLATE_NOOP("WebhookEvent", "A task becomes overdue")},
+        {QStringLiteral("task.reminder"), QT_TRANSLATE_NOOP("WebhookEvent", "A task's reminder is due")},
+        {QStringLiteral("segment.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A segment is added")},
+        {QStringLiteral("segment.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A segment changes")},
+        {QStringLiteral("segment.deleted"), QT_TRANSLATE_NOOP("WebhookEvent", "A segment is deleted")},
+        {QStringLiteral("segment.contacts_added"), QT_TRANSLATE_NOOP("WebhookEvent", "Contacts join a segment")},
+        {QStringLiteral("segment.contacts_removed"), QT_TRANSLATE_NOOP("WebhookEvent", "Contacts leave a segment")},
+    };
+    const char *text = texts.value(event);
+    return text ? QCoreApplication::translate("WebhookEvent", text) : QString();
+}
+
+// The outcome of an incoming call, as the log shows it.
+QString outcomeName(const QString &outcome)
+{
+    if (outcome == QLatin1String("processed"))
+        return QCoreApplication::translate("WebhookEvent", "processed");
+    if (outcome == QLatin1String("failed"))
+        return QCoreApplication::translate("WebhookEvent", "failed");
+    if (outcome == QLatin1String("rejected"))
+        return QCoreApplication::translate("WebhookEvent", "rejected");
+    return outcome;
+}
+
 QString localTime(const QString &iso)
 {
     if (iso.isEmpty())
@@ -382,7 +432,10 @@ WebhookDialog::WebhookDialog(WebhookRepository &repository, std::optional<Webhoo
     m_events = new QListWidget(this);
     m_events->setObjectName(QStringLiteral("eventList"));
     for (const QString &e : WebhookEvents::all()) {
-        auto *i = new QListWidgetItem(e, m_events);
+        const QString description = eventDescription(e);
+        auto *i =
+            new QListWidgetItem(description.isEmpty() ? e : QStringLiteral("%1 — %2").arg(e, description), m_events);
+        i->setData(Qt::UserRole, e);
         i->setFlags(i->flags() | Qt::ItemIsUserCheckable);
         i->setCheckState(Qt::Unchecked);
     }
@@ -433,8 +486,9 @@ WebhookDialog::WebhookDialog(WebhookRepository &repository, std::optional<Webhoo
         const bool all = m_existing->events.contains(QStringLiteral("*"));
         m_all->setChecked(all);
         for (int i = 0; i < m_events->count(); ++i)
-            m_events->item(i)->setCheckState(m_existing->events.contains(m_events->item(i)->text()) ? Qt::Checked
-                                                                                                    : Qt::Unchecked);
+            m_events->item(i)->setCheckState(
+                m_existing->events.contains(m_events->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked
+                                                                                              : Qt::Unchecked);
     }
     resize(520, 560);
 }
@@ -446,7 +500,7 @@ QStringList WebhookDialog::checkedEvents() const
     QStringList out;
     for (int i = 0; i < m_events->count(); ++i) {
         if (m_events->item(i)->checkState() == Qt::Checked)
-            out << m_events->item(i)->text();
+            out << m_events->item(i)->data(Qt::UserRole).toString();
     }
     return out;
 }
@@ -600,8 +654,9 @@ void IncomingWebhooksPage::reloadCalls()
         for (int row = 0; row < calls.size(); ++row) {
             const IncomingWebhookCall &c = calls.at(row);
             const QColor colour = c.statusCode < 300 ? kSuccess : kFailure;
-            const QList<QTableWidgetItem *> cells{item(localTime(c.receivedAt), c.id), item(c.event), item(c.outcome),
-                                                  item(QString::number(c.statusCode)), item(c.error)};
+            const QList<QTableWidgetItem *> cells{item(localTime(c.receivedAt), c.id), item(c.event),
+                                                  item(outcomeName(c.outcome)), item(QString::number(c.statusCode)),
+                                                  item(c.error)};
             for (int col = 0; col < cells.size(); ++col) {
                 cells.at(col)->setBackground(colour);
                 m_calls->setItem(row, col, cells.at(col));

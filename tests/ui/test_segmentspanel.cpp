@@ -285,11 +285,17 @@ private slots:
         second->fieldBox()->setCurrentIndex(second->fieldBox()->findData("email"));
         second->operatorBox()->setCurrentIndex(second->operatorBox()->findData("isEmpty"));
         QTRY_COMPARE(dialog->countLabel()->text(), QString("1 contact matches now"));
-        // An unfinished rule says what is missing instead of a count.
+        // A rule still being written asks for its text, without a refusal before anything is typed;
         RuleRowWidget *unfinished = dialog->rules()->addRule();
         unfinished->fieldBox()->setCurrentIndex(unfinished->fieldBox()->findData("name"));
-        QTRY_VERIFY(
-            dialog->countLabel()->text().startsWith("Incomplete rule: Rule 3: value for Name must not be empty"));
+        QTRY_COMPARE(dialog->countLabel()->text(), QString("Fill in each rule to see how many contacts match."));
+        // a wrong value says what is wrong instead of a count.
+        unfinished->fieldBox()->setCurrentIndex(unfinished->fieldBox()->findData("createdAt"));
+        unfinished->operatorBox()->setCurrentIndex(unfinished->operatorBox()->findData("greaterThan"));
+        QTest::keyClicks(unfinished->textValue(), "yesterday");
+        QTRY_VERIFY2(
+            dialog->countLabel()->text().startsWith("Incomplete rule: Rule 3: value for Created must be a date"),
+            qPrintable(dialog->countLabel()->text()));
         UiTest::click(unfinished->findChild<QToolButton *>("removeButton"));
         QTRY_COMPARE(dialog->countLabel()->text(), QString("1 contact matches now"));
 

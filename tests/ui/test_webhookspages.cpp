@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "settingsdialog.h"
 #include "testsupport.h"
+#include "webhook.h"
 #include "webhookspage.h"
 
 #include <QAction>
@@ -43,11 +44,18 @@ T *child(QObject *parent, const char *name)
     return found;
 }
 
-void check(QListWidget *list, const QString &text)
+// Checks the event of this name; the list shows it with what it means ("deal.won — A deal is won").
+void check(QListWidget *list, const QString &event)
 {
-    const auto items = list->findItems(text, Qt::MatchExactly);
-    QVERIFY(!items.isEmpty());
-    items.first()->setCheckState(Qt::Checked);
+    for (int i = 0; i < list->count(); ++i) {
+        if (list->item(i)->data(Qt::UserRole).toString() == event) {
+            QVERIFY2(list->item(i)->text().startsWith(event + QStringLiteral(" — ")),
+                     qPrintable(list->item(i)->text()));
+            list->item(i)->setCheckState(Qt::Checked);
+            return;
+        }
+    }
+    QFAIL(qPrintable(event));
 }
 } // namespace
 
@@ -95,6 +103,11 @@ private slots:
         auto *dialog = modal<WebhookDialog>();
         QVERIFY(dialog);
         dialog->urlEdit()->setText("http://example.com/hook");
+        // Every event says what it means beside its name.
+        QCOMPARE(dialog->eventList()->count(), WebhookEvents::all().size());
+        for (int i = 0; i < dialog->eventList()->count(); ++i)
+            QVERIFY2(dialog->eventList()->item(i)->text().contains(" — "),
+                     qPrintable(dialog->eventList()->item(i)->text()));
         check(dialog->eventList(), "contact.created");
         check(dialog->eventList(), "deal.won");
         click(dialogButton(dialog, QDialogButtonBox::Save));
