@@ -440,6 +440,26 @@
         <source>%1 started in %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Nothing has happened with this contact yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No notes yet: write one below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No deals with this contact. A new deal in Deals can name them as its contact.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -926,6 +946,11 @@
     </message>
     <message>
         <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <comment>a percentage</comment>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2772,14 +2797,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open: %1 deals · %2 %5 · weighted %3 %5 · average %4 %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (other currencies are shown per column)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Value per stage</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2793,10 +2810,6 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Edit pipelines…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The chart&apos;s currency (amounts in different currencies are never added)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2827,6 +2840,28 @@ A desktop CRM with a local REST API.</source>
         <source>%1 K</source>
         <comment>thousands</comment>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The currency of the summary and the chart (amounts in different currencies are never added)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %4 · weighted %2 %4 · average %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Open: %n deal(s); in %1 (%2): %3</source>
+        <translation>
+            <numerusform>Open: %n deal; in %1 (%2): %3</numerusform>
+            <numerusform>Open: %n deals; in %1 (%2): %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Open: %n deal(s) · %1</source>
+        <translation>
+            <numerusform>Open: %n deal · %1</numerusform>
+            <numerusform>Open: %n deals · %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3180,6 +3215,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Counting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill in each rule to see how many contacts match.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3816,6 +3855,133 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Choose at least one event.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WebhookEvent</name>
+    <message>
+        <source>A customer&apos;s message arrives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply leaves for the customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply reaches the customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The customer reads a reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply cannot be delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A conversation starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A conversation changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A conversation is assigned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A conversation is closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal moves to another stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal is won</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task is done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task becomes overdue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task&apos;s reminder is due</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A segment is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A segment changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A segment is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts join a segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts leave a segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>processed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rejected</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -439,6 +439,26 @@
         <source>%1 started in %2</source>
         <translation>%1, %2 aşamasında başladı</translation>
     </message>
+    <message>
+        <source>Nothing has happened with this contact yet.</source>
+        <translation>Bu kişiyle henüz bir şey olmadı.</translation>
+    </message>
+    <message>
+        <source>No notes yet: write one below.</source>
+        <translation>Henüz not yok: aşağıya bir not yazın.</translation>
+    </message>
+    <message>
+        <source>No deals with this contact. A new deal in Deals can name them as its contact.</source>
+        <translation>Bu kişiyle fırsat yok. Fırsatlar&apos;da yeni bir fırsat açıp bu kişiyi seçebilirsiniz.</translation>
+    </message>
+    <message>
+        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here.</source>
+        <translation>Henüz konuşma yok. Bu kişinin telefonundan ya da e-postasından gelen mesajlar burada görünür.</translation>
+    </message>
+    <message>
+        <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
+        <translation>Bu kişiye ait görev yok. Görevler&apos;de yeni bir görev açıp bu kişiye bağlayabilirsiniz.</translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>
@@ -928,6 +948,11 @@
         <source>Save</source>
         <translation>Kaydet</translation>
     </message>
+    <message>
+        <source>%1 %</source>
+        <comment>a percentage</comment>
+        <translation>%%1</translation>
+    </message>
 </context>
 <context>
     <name>DealText</name>
@@ -1041,7 +1066,7 @@
     </message>
     <message>
         <source>Position</source>
-        <translation>Pozisyon</translation>
+        <translation>Unvan</translation>
     </message>
     <message>
         <source>Tags</source>
@@ -2770,14 +2795,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>Bu satış hattında henüz fırsat yok.</translation>
     </message>
     <message>
-        <source>Open: %1 deals · %2 %5 · weighted %3 %5 · average %4 %5</source>
-        <translation>Açık: %1 fırsat · %2 %5 · ağırlıklı %3 %5 · ortalama %4 %5</translation>
-    </message>
-    <message>
-        <source> (other currencies are shown per column)</source>
-        <translation> (diğer para birimleri sütun bazında gösterilir)</translation>
-    </message>
-    <message>
         <source>Value per stage</source>
         <translation>Aşamaya göre tutar</translation>
     </message>
@@ -2792,10 +2809,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Edit pipelines…</source>
         <translation>Satış hatlarını düzenle…</translation>
-    </message>
-    <message>
-        <source>The chart&apos;s currency (amounts in different currencies are never added)</source>
-        <translation>Grafiğin para birimi (farklı para birimlerindeki tutarlar hiçbir zaman toplanmaz)</translation>
     </message>
     <message>
         <source>Chart</source>
@@ -2824,6 +2837,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 K</source>
         <comment>thousands</comment>
         <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>The currency of the summary and the chart (amounts in different currencies are never added)</source>
+        <translation>Özetin ve grafiğin para birimi (farklı para birimlerindeki tutarlar asla toplanmaz)</translation>
+    </message>
+    <message>
+        <source>%1 %4 · weighted %2 %4 · average %3 %4</source>
+        <translation>%1 %4 · ağırlıklı %2 %4 · ortalama %3 %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>Open: %n deal(s); in %1 (%2): %3</source>
+        <translation>
+            <numerusform>Açık: %n fırsat; %1 cinsinden (%2): %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Open: %n deal(s) · %1</source>
+        <translation>
+            <numerusform>Açık: %n fırsat · %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3115,7 +3148,7 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
     <message>
         <source>Position</source>
-        <translation>Pozisyon</translation>
+        <translation>Unvan</translation>
     </message>
     <message>
         <source>City</source>
@@ -3178,6 +3211,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Counting…</source>
         <translation>Sayılıyor…</translation>
+    </message>
+    <message>
+        <source>Fill in each rule to see how many contacts match.</source>
+        <translation>Kaç kişinin uyduğunu görmek için her kuralı doldurun.</translation>
     </message>
 </context>
 <context>
@@ -3814,6 +3851,133 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Choose at least one event.</source>
         <translation>En az bir olay seçin.</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookEvent</name>
+    <message>
+        <source>A customer&apos;s message arrives</source>
+        <translation>Müşteriden mesaj gelir</translation>
+    </message>
+    <message>
+        <source>A reply leaves for the customer</source>
+        <translation>Yanıt müşteriye gönderilir</translation>
+    </message>
+    <message>
+        <source>A reply reaches the customer</source>
+        <translation>Yanıt müşteriye ulaşır</translation>
+    </message>
+    <message>
+        <source>The customer reads a reply</source>
+        <translation>Müşteri yanıtı okur</translation>
+    </message>
+    <message>
+        <source>A reply cannot be delivered</source>
+        <translation>Yanıt iletilemez</translation>
+    </message>
+    <message>
+        <source>A conversation starts</source>
+        <translation>Konuşma başlar</translation>
+    </message>
+    <message>
+        <source>A conversation changes</source>
+        <translation>Konuşma değişir</translation>
+    </message>
+    <message>
+        <source>A conversation is assigned</source>
+        <translation>Konuşma atanır</translation>
+    </message>
+    <message>
+        <source>A conversation is closed</source>
+        <translation>Konuşma kapatılır</translation>
+    </message>
+    <message>
+        <source>A contact is added</source>
+        <translation>Kişi eklenir</translation>
+    </message>
+    <message>
+        <source>A contact changes</source>
+        <translation>Kişi değişir</translation>
+    </message>
+    <message>
+        <source>A contact is deleted</source>
+        <translation>Kişi silinir</translation>
+    </message>
+    <message>
+        <source>A deal is added</source>
+        <translation>Fırsat eklenir</translation>
+    </message>
+    <message>
+        <source>A deal changes</source>
+        <translation>Fırsat değişir</translation>
+    </message>
+    <message>
+        <source>A deal moves to another stage</source>
+        <translation>Fırsat başka aşamaya geçer</translation>
+    </message>
+    <message>
+        <source>A deal is won</source>
+        <translation>Fırsat kazanılır</translation>
+    </message>
+    <message>
+        <source>A deal is lost</source>
+        <translation>Fırsat kaybedilir</translation>
+    </message>
+    <message>
+        <source>A deal is deleted</source>
+        <translation>Fırsat silinir</translation>
+    </message>
+    <message>
+        <source>A task is added</source>
+        <translation>Görev eklenir</translation>
+    </message>
+    <message>
+        <source>A task changes</source>
+        <translation>Görev değişir</translation>
+    </message>
+    <message>
+        <source>A task is done</source>
+        <translation>Görev tamamlanır</translation>
+    </message>
+    <message>
+        <source>A task becomes overdue</source>
+        <translation>Görevin süresi geçer</translation>
+    </message>
+    <message>
+        <source>A task&apos;s reminder is due</source>
+        <translation>Görev hatırlatmasının zamanı gelir</translation>
+    </message>
+    <message>
+        <source>A segment is added</source>
+        <translation>Segment eklenir</translation>
+    </message>
+    <message>
+        <source>A segment changes</source>
+        <translation>Segment değişir</translation>
+    </message>
+    <message>
+        <source>A segment is deleted</source>
+        <translation>Segment silinir</translation>
+    </message>
+    <message>
+        <source>Contacts join a segment</source>
+        <translation>Kişiler segmente katılır</translation>
+    </message>
+    <message>
+        <source>Contacts leave a segment</source>
+        <translation>Kişiler segmentten çıkar</translation>
+    </message>
+    <message>
+        <source>processed</source>
+        <translation>işlendi</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>reddedildi</translation>
     </message>
 </context>
 <context>

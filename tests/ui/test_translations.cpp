@@ -297,6 +297,8 @@ void TestTranslations::percentBeforeNumberKeepsArgWorking()
     QCOMPARE(
         translator.translate("DealDetailDialog", "Stage: %1 · probability %2%").arg(QStringLiteral("Teklif")).arg(60),
         QString("Aşama: Teklif · olasılık %60"));
+    // The deal dialog's probability box places the sign as the language does ("%20").
+    QCOMPARE(translator.translate("DealEditDialog", "%1 %", "a percentage"), QString("%%1"));
     // The built-in stages and pipeline are shown in Turkish (DealText::stageName / pipelineName).
     QCOMPARE(translator.translate("DealText", "Proposal"), QString("Teklif"));
     QCOMPARE(translator.translate("DealText", "Lost"), QString("Kaybedildi"));
