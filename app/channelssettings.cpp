@@ -1,13 +1,13 @@
-#include "channelssettings.h"
+#include "app/channelssettings.h"
 
-#include "appsettings.h"
-#include "channels/channelconnector.h"
-#include "channels/instagramconnector.h"
-#include "channels/telegramconnector.h"
-#include "channels/whatsappconnector.h"
-#include "mainwindow.h"
-#include "secretstore.h"
-#include "settingsdialog.h"
+#include "app/appsettings.h"
+#include "app/secrets/secretstore.h"
+#include "server/channels/channelconnector.h"
+#include "server/channels/instagramconnector.h"
+#include "server/channels/telegramconnector.h"
+#include "server/channels/whatsappconnector.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QDir>
 #include <QRegularExpression>

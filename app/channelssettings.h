@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channels/channelconfig.h"
-#include "channelspage.h"
+#include "server/channels/channelconfig.h"
+#include "ui/settings/channelspage.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
-#include "deliverythread.h"
+#include "app/deliverythread.h"
 
-#include "database.h"
+#include "model/core/database.h"
 
 DeliveryThread::DeliveryThread(QObject *parent)
     : QThread(parent)

@@ -1,11 +1,11 @@
-#include "desktopsettings.h"
+#include "app/desktopsettings.h"
 
-#include "appsettings.h"
-#include "contact.h"
-#include "contactssettingspage.h"
-#include "inboxview.h"
-#include "mainwindow.h"
-#include "pipelineboard.h"
+#include "app/appsettings.h"
+#include "model/contacts/contact.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/settings/contactssettingspage.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QDir>
 #include <QSettings>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "mediaconfig.h"
+#include "server/mediaconfig.h"
 
 #include <QString>
 

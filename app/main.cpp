@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "app/cli.h"
 
 int main(int argc, char **argv)
 {

@@ -1,9 +1,9 @@
-#include "mediasettings.h"
+#include "app/mediasettings.h"
 
-#include "appsettings.h"
-#include "mainwindow.h"
-#include "mediapage.h"
-#include "settingsdialog.h"
+#include "app/appsettings.h"
+#include "ui/settings/mediapage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QDir>
 #include <QSettings>

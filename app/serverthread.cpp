@@ -1,8 +1,8 @@
-#include "serverthread.h"
+#include "app/serverthread.h"
 
-#include "apiserver.h"
-#include "database.h"
-#include "httpengine.h"
+#include "model/core/database.h"
+#include "server/apiserver.h"
+#include "server/http/httpengine.h"
 
 #include <QEventLoop>
 #include <QPointer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "serverconfig.h"
+#include "server/serverconfig.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
-#include "uiwalk.h"
+#include "app/uiwalk.h"
 
-#include "mainwindow.h"
-#include "settingsdialog.h"
-#include "welcomedialog.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/shell/welcomedialog.h"
 
 #include <QAction>
 #include <QApplication>

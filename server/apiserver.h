@@ -1,10 +1,10 @@
 #pragma once
 
-#include "api/ratelimiter.h"
-#include "api/router.h"
-#include "serverconfig.h"
+#include "server/api/ratelimiter.h"
+#include "server/api/router.h"
+#include "server/serverconfig.h"
 
-#include "apikeyrepository.h"
+#include "model/accounts/apikeyrepository.h"
 
 #include <QMutex>
 #include <QObject>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "channels/channelconfig.h"
-#include "httpengine.h"
-#include "mediaconfig.h"
-#include "webhooks/webhookconfig.h"
+#include "server/channels/channelconfig.h"
+#include "server/http/httpengine.h"
+#include "server/mediaconfig.h"
+#include "server/webhooks/webhookconfig.h"
 
 #include <QByteArray>
 #include <QHostAddress>

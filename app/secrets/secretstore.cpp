@@ -1,4 +1,4 @@
-#include "secretstore.h"
+#include "app/secrets/secretstore.h"
 
 #include <qt6keychain/keychain.h>
 

@@ -1,7 +1,7 @@
-#include "apirequest.h"
+#include "server/api/apirequest.h"
 
-#include "apikeyrepository.h"
-#include "jsonwriter.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/jsonwriter.h"
 
 #include <QJsonArray>
 

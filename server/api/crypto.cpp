@@ -1,4 +1,4 @@
-#include "crypto.h"
+#include "server/api/crypto.h"
 
 #include <QJsonArray>
 

@@ -1,4 +1,4 @@
-#include "multipart.h"
+#include "server/api/multipart.h"
 
 #include <QByteArrayMatcher>
 #include <QRandomGenerator>

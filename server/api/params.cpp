@@ -1,7 +1,7 @@
-#include "params.h"
+#include "server/api/params.h"
 
-#include "apierror.h"
-#include "timeutil.h"
+#include "model/core/timeutil.h"
+#include "server/api/apierror.h"
 
 #include <QJsonArray>
 

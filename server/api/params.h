@@ -1,6 +1,6 @@
 #pragma once
 
-#include "apirequest.h"
+#include "server/api/apirequest.h"
 
 #include <QDateTime>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "ratelimiter.h"
+#include "server/api/ratelimiter.h"
 
 RateLimiter::RateLimiter(int limit, int windowSeconds)
     : m_limit(limit)

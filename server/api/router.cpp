@@ -1,4 +1,4 @@
-#include "router.h"
+#include "server/api/router.h"
 
 #include <QUrl>
 #include <QVarLengthArray>

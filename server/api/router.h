@@ -1,6 +1,6 @@
 #pragma once
 
-#include "apirequest.h"
+#include "server/api/apirequest.h"
 
 #include <QJsonObject>
 #include <QString>

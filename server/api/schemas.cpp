@@ -1,4 +1,4 @@
-#include "schemas.h"
+#include "server/api/schemas.h"
 
 #include <climits>
 

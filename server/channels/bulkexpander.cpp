@@ -1,6 +1,6 @@
-#include "bulkexpander.h"
+#include "server/channels/bulkexpander.h"
 
-#include "eventbus.h"
+#include "model/core/eventbus.h"
 
 #include <QLoggingCategory>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "bulksend.h"
+#include "model/inbox/bulksend.h"
 
 #include <QObject>
 #include <QTimer>

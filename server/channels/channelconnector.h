@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channelconfig.h"
-#include "message.h"
+#include "model/inbox/message.h"
+#include "server/channels/channelconfig.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,10 +1,10 @@
-#include "channeldispatcher.h"
+#include "server/channels/channeldispatcher.h"
 
-#include "eventbus.h"
-#include "instagramconnector.h"
-#include "telegramconnector.h"
-#include "timeutil.h"
-#include "whatsappconnector.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+#include "server/channels/instagramconnector.h"
+#include "server/channels/telegramconnector.h"
+#include "server/channels/whatsappconnector.h"
 
 #include <QLoggingCategory>
 #include <QPointer>

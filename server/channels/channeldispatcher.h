@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channelconnector.h"
-#include "conversationrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/channels/channelconnector.h"
 
 #include <QHash>
 #include <QObject>

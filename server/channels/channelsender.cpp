@@ -1,6 +1,6 @@
-#include "channelsender.h"
+#include "server/channels/channelsender.h"
 
-#include "api/apierror.h"
+#include "server/api/apierror.h"
 
 ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
     : m_bus(bus)

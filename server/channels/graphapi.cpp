@@ -1,8 +1,8 @@
-#include "graphapi.h"
+#include "server/channels/graphapi.h"
 
-#include "api/apierror.h"
-#include "api/apirequest.h"
-#include "api/crypto.h"
+#include "server/api/apierror.h"
+#include "server/api/apirequest.h"
+#include "server/api/crypto.h"
 
 #include <QMessageAuthenticationCode>
 #include <QUrl>

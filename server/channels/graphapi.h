@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channelconnector.h"
-#include "providerclient.h"
+#include "server/channels/channelconnector.h"
+#include "server/channels/providerclient.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
-#include "instagramconnector.h"
+#include "server/channels/instagramconnector.h"
 
-#include "graphapi.h"
-#include "providerclient.h"
+#include "server/channels/graphapi.h"
+#include "server/channels/providerclient.h"
 
 #include <QLoggingCategory>
 #include <QPointer>

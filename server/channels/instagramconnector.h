@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channelconfig.h"
-#include "channelconnector.h"
+#include "server/channels/channelconfig.h"
+#include "server/channels/channelconnector.h"
 
 class ProviderClient;
 

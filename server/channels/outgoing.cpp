@@ -1,9 +1,9 @@
-#include "outgoing.h"
+#include "server/channels/outgoing.h"
 
-#include "api/apierror.h"
-#include "channelsender.h"
-#include "conversationrepository.h"
-#include "media/mediaservice.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/api/apierror.h"
+#include "server/channels/channelsender.h"
+#include "server/media/mediaservice.h"
 
 #include <QFile>
 #include <QFileInfo>

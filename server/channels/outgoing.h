@@ -1,7 +1,7 @@
 #pragma once
 
-#include "message.h"
-#include "messagetemplate.h"
+#include "model/inbox/message.h"
+#include "model/inbox/messagetemplate.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,6 +1,6 @@
-#include "providerclient.h"
+#include "server/channels/providerclient.h"
 
-#include "channelconfig.h"
+#include "server/channels/channelconfig.h"
 
 #include <QHttpMultiPart>
 #include <QNetworkAccessManager>

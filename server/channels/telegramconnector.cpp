@@ -1,6 +1,6 @@
-#include "telegramconnector.h"
+#include "server/channels/telegramconnector.h"
 
-#include "providerclient.h"
+#include "server/channels/providerclient.h"
 
 #include <QJsonArray>
 #include <QPointer>

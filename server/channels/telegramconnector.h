@@ -1,6 +1,6 @@
 #pragma once
 
-#include "channelconnector.h"
+#include "server/channels/channelconnector.h"
 
 #include <QJsonObject>
 

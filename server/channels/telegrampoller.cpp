@@ -1,8 +1,8 @@
-#include "telegrampoller.h"
+#include "server/channels/telegrampoller.h"
 
-#include "providerclient.h"
-#include "telegramconnector.h"
-#include "telegramupdate.h"
+#include "server/channels/providerclient.h"
+#include "server/channels/telegramconnector.h"
+#include "server/channels/telegramupdate.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "channelconfig.h"
-#include "inboundrecorder.h"
+#include "model/inbox/inboundrecorder.h"
+#include "server/channels/channelconfig.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "telegramupdate.h"
+#include "server/channels/telegramupdate.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "inboundrecorder.h"
+#include "model/inbox/inboundrecorder.h"
 
 #include <QJsonObject>
 

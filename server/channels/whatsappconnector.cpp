@@ -1,8 +1,8 @@
-#include "whatsappconnector.h"
+#include "server/channels/whatsappconnector.h"
 
-#include "graphapi.h"
-#include "mediarepository.h"
-#include "providerclient.h"
+#include "model/inbox/mediarepository.h"
+#include "server/channels/graphapi.h"
+#include "server/channels/providerclient.h"
 
 #include <QFile>
 #include <QHttpMultiPart>

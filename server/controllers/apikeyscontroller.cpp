@@ -1,10 +1,10 @@
-#include "apikeyscontroller.h"
+#include "server/controllers/apikeyscontroller.h"
 
-#include "api/apierror.h"
-#include "api/schemas.h"
-#include "apikeyrepository.h"
-#include "errors.h"
-#include "userrepository.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/errors.h"
+#include "server/api/apierror.h"
+#include "server/api/schemas.h"
 
 #include <QJsonArray>
 

@@ -1,12 +1,12 @@
-#include "authcontroller.h"
+#include "server/controllers/authcontroller.h"
 
-#include "api/apierror.h"
-#include "api/crypto.h"
-#include "api/params.h"
-#include "api/ratelimiter.h"
-#include "api/schemas.h"
-#include "timeutil.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/timeutil.h"
+#include "server/api/apierror.h"
+#include "server/api/crypto.h"
+#include "server/api/params.h"
+#include "server/api/ratelimiter.h"
+#include "server/api/schemas.h"
 
 using namespace Schema;
 

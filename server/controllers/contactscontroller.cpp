@@ -1,14 +1,14 @@
-#include "contactscontroller.h"
+#include "server/controllers/contactscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "jsonwriter.h"
-#include "segmentrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/core/database.h"
+#include "model/core/jsonwriter.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "api/router.h"
+#include "server/api/router.h"
 
 #include <QJsonObject>
 

@@ -1,10 +1,10 @@
-#include "conversationscontroller.h"
+#include "server/controllers/conversationscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "channels/channelsender.h"
-#include "conversationrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
+#include "server/channels/channelsender.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controller.h"
-#include "message.h"
+#include "model/inbox/message.h"
+#include "server/controllers/controller.h"
 
 #include <memory>
 

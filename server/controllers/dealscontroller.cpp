@@ -1,9 +1,9 @@
-#include "dealscontroller.h"
+#include "server/controllers/dealscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "taskrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
 
 #include <QJsonArray>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "controller.h"
+#include "server/controllers/controller.h"
 
-#include "dealrepository.h"
-#include "pipeline.h"
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipeline.h"
 
 class EventBus;
 

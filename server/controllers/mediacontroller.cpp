@@ -1,8 +1,8 @@
-#include "mediacontroller.h"
+#include "server/controllers/mediacontroller.h"
 
-#include "api/apierror.h"
-#include "api/schemas.h"
-#include "media/mediaservice.h"
+#include "server/api/apierror.h"
+#include "server/api/schemas.h"
+#include "server/media/mediaservice.h"
 
 #include <QFile>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controller.h"
+#include "server/controllers/controller.h"
 
 #include <memory>
 

@@ -1,11 +1,11 @@
-#include "metawebhookscontroller.h"
+#include "server/controllers/metawebhookscontroller.h"
 
-#include "api/apierror.h"
-#include "api/schemas.h"
-#include "channels/channelconnector.h"
-#include "channels/graphapi.h"
-#include "errors.h"
-#include "inboundrecorder.h"
+#include "model/core/errors.h"
+#include "model/inbox/inboundrecorder.h"
+#include "server/api/apierror.h"
+#include "server/api/schemas.h"
+#include "server/channels/channelconnector.h"
+#include "server/channels/graphapi.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,9 +1,9 @@
-#include "segmentscontroller.h"
+#include "server/controllers/segmentscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "segmentrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
 
 #include <QJsonArray>
 

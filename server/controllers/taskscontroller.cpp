@@ -1,9 +1,9 @@
-#include "taskscontroller.h"
+#include "server/controllers/taskscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "errors.h"
+#include "model/core/errors.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controller.h"
-#include "taskrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "server/controllers/controller.h"
 
 #include <QTimeZone>
 

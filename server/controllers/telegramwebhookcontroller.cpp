@@ -1,11 +1,11 @@
-#include "telegramwebhookcontroller.h"
+#include "server/controllers/telegramwebhookcontroller.h"
 
-#include "api/apierror.h"
-#include "api/crypto.h"
-#include "api/schemas.h"
-#include "channels/channelconnector.h"
-#include "channels/telegramupdate.h"
-#include "inboundrecorder.h"
+#include "model/inbox/inboundrecorder.h"
+#include "server/api/apierror.h"
+#include "server/api/crypto.h"
+#include "server/api/schemas.h"
+#include "server/channels/channelconnector.h"
+#include "server/channels/telegramupdate.h"
 
 using namespace Schema;
 

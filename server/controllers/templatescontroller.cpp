@@ -1,8 +1,8 @@
-#include "templatescontroller.h"
+#include "server/controllers/templatescontroller.h"
 
-#include "api/apierror.h"
-#include "api/schemas.h"
-#include "messagetemplate.h"
+#include "model/inbox/messagetemplate.h"
+#include "server/api/apierror.h"
+#include "server/api/schemas.h"
 
 using namespace Schema;
 

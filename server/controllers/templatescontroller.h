@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controller.h"
+#include "server/controllers/controller.h"
 
 // /api/v1/templates: the message templates the provider approved (WhatsApp). The template and
 // bulk senders send only approved ones, and fill their {{n}} placeholders from the body parameters.

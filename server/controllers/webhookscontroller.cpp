@@ -1,10 +1,10 @@
-#include "webhookscontroller.h"
+#include "server/controllers/webhookscontroller.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "api/schemas.h"
-#include "ids.h"
-#include "webhooks/webhooksender.h"
+#include "model/core/ids.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
+#include "server/webhooks/webhooksender.h"
 
 #include <QEventLoop>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "controller.h"
-#include "incomingwebhookrepository.h"
-#include "webhookrepository.h"
-#include "webhooks/webhookconfig.h"
+#include "model/webhooks/incomingwebhookrepository.h"
+#include "model/webhooks/webhookrepository.h"
+#include "server/controllers/controller.h"
+#include "server/webhooks/webhookconfig.h"
 
 #include <memory>
 

@@ -1,13 +1,13 @@
-#include "widgetcontroller.h"
+#include "server/controllers/widgetcontroller.h"
 
-#include "api/apierror.h"
-#include "api/ratelimiter.h"
-#include "api/schemas.h"
-#include "conversationrepository.h"
-#include "errors.h"
-#include "timeutil.h"
-#include "widgetevents.h"
-#include "widgetvisitorrepository.h"
+#include "model/core/errors.h"
+#include "model/core/timeutil.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/widgetvisitorrepository.h"
+#include "server/api/apierror.h"
+#include "server/api/ratelimiter.h"
+#include "server/api/schemas.h"
+#include "server/controllers/widgetevents.h"
 
 #include <QCryptographicHash>
 #include <QFile>

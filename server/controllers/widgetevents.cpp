@@ -1,8 +1,8 @@
-#include "widgetevents.h"
+#include "server/controllers/widgetevents.h"
 
-#include "conversationrepository.h"
-#include "errors.h"
-#include "eventbus.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/inbox/conversationrepository.h"
 
 #include <QHash>
 #include <QJsonDocument>

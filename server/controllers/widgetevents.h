@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httpengine.h"
-#include "message.h"
+#include "model/inbox/message.h"
+#include "server/http/httpengine.h"
 
 #include <QJsonObject>
 #include <QObject>

@@ -3,7 +3,7 @@
 // Internal to the HTTP engine: one accepted connection with its incremental HTTP/1.1 parser and
 // its queue of responses (kept in request order). Not part of the public API.
 
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
 #include <QHostAddress>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
-#include "httpconnection.h"
+#include "server/http/httpconnection.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httptypes.h"
+#include "server/http/httptypes.h"
 
 #include <QObject>
 #include <QPointer>

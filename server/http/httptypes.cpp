@@ -1,4 +1,4 @@
-#include "httptypes.h"
+#include "server/http/httptypes.h"
 
 namespace {
 

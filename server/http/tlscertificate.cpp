@@ -1,4 +1,4 @@
-#include "tlscertificate.h"
+#include "server/http/tlscertificate.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,6 +1,6 @@
-#include "mediaservice.h"
+#include "server/media/mediaservice.h"
 
-#include "api/apierror.h"
+#include "server/api/apierror.h"
 
 #include <QStringDecoder>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "api/apirequest.h"
-#include "api/multipart.h"
-#include "mediaconfig.h"
-#include "mediarepository.h"
+#include "model/inbox/mediarepository.h"
+#include "server/api/apirequest.h"
+#include "server/api/multipart.h"
+#include "server/mediaconfig.h"
 
 #include <QJsonObject>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "webhook.h"
+#include "model/webhooks/webhook.h"
 
 #include <QList>
 

@@ -1,9 +1,9 @@
-#include "webhookdispatcher.h"
+#include "server/webhooks/webhookdispatcher.h"
 
-#include "database.h"
-#include "eventbus.h"
-#include "timeutil.h"
-#include "webhooksender.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+#include "server/webhooks/webhooksender.h"
 
 #include <QLoggingCategory>
 #include <QSet>

@@ -1,7 +1,7 @@
-#include "webhooksender.h"
+#include "server/webhooks/webhooksender.h"
 
-#include "timeutil.h"
-#include "webhook.h"
+#include "model/core/timeutil.h"
+#include "model/webhooks/webhook.h"
 
 #include <QHostAddress>
 #include <QHostInfo>

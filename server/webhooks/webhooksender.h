@@ -1,7 +1,7 @@
 #pragma once
 
-#include "webhookconfig.h"
-#include "webhookrepository.h"
+#include "model/webhooks/webhookrepository.h"
+#include "server/webhooks/webhookconfig.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,12 +1,12 @@
 // Authentication, rate limits and the cross-cutting headers over real HTTPS on loopback: login,
 // refresh, JWT checks (tampered, alg none, expired), failed-login limit, per-credential rate limit
 // with its X-RateLimit-* headers and 429, X-Request-Id, 401 versus 403, plain HTTP when asked.
-#include "errors.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/errors.h"
+#include "tests/support/testsupport.h"
 
-#include "apikeyrepository.h"
-#include "timeutil.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/timeutil.h"
 
 #include <QJsonArray>
 #include <QMessageAuthenticationCode>

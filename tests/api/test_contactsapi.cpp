@@ -1,5 +1,5 @@
 // The Contacts area over real HTTPS on loopback: every endpoint and every error status.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

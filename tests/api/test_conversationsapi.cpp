@@ -1,11 +1,11 @@
 // The Inbox over real HTTPS on loopback: every Conversations and Messages endpoint of this
 // increment, their errors (400 Invalid phone, 404 Contact not found, 503 Channel unavailable,
 // 401/403), and the public widget API with its per-visitor token scoping.
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>

@@ -1,14 +1,14 @@
 // The Deals and Pipelines areas over real HTTPS on loopback: every endpoint and every error status.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QtTest>
 
-#include "database.h"
+#include "model/core/database.h"
 
 class TestDealsApi : public QObject
 {

@@ -2,13 +2,13 @@
 // errors (413, 422, 400), the public GET /media/:mediaId/:token (no bearer; wrong token, expired:
 // 404; HEAD), POST /api/v1/messages/send-file into a widget conversation (404, 503, Idempotency-Key),
 // the JSON body limit and 415 for multipart on a JSON route, the OpenAPI entry, and the clean-up.
-#include "api/multipart.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "mediacleaner.h"
-#include "mediarepository.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/mediacleaner.h"
+#include "model/inbox/mediarepository.h"
+#include "server/api/multipart.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QFile>

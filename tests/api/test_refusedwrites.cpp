@@ -5,9 +5,9 @@
 // over real HTTPS; then a write from another connection (another thread, as a second server thread
 // or another process would) must be seen by the API at once, the API's own write must succeed, and
 // new client connections must agree on the data.
-#include "contactrepository.h"
-#include "database.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // Roles over real HTTPS: configuration routes (webhooks outgoing and incoming, pipelines' and
 // templates' create/change/delete) answer 403 to an agent's token and work for an admin's; the CRM
 // data stays open to agents; the OpenAPI document marks the admin routes.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // The Segments area over real HTTPS on loopback: every endpoint, every status (201, 200, 400, 401,
 // 403, 404, 409, 422), the {data, total} list without success, static membership, snapshots, and
 // the router keeping /contacts/segments apart from /contacts/:id.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -1,8 +1,8 @@
 // The Tasks area over real HTTPS on loopback: every endpoint and its errors.
-#include "database.h"
-#include "testsupport.h"
-#include "timeutil.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/database.h"
+#include "model/core/timeutil.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QTimeZone>

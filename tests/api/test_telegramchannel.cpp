@@ -4,13 +4,13 @@
 // (contact + conversation + message.received, offset confirmed, a re-delivered update recorded
 // once, 409 logged once), the webhook mode (secret ok / 403, setWebhook at start) and 503 when
 // the channel is not configured.
-#include "channels/telegramconnector.h"
-#include "channels/telegrampoller.h"
-#include "channeltestrig.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "faketelegram.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/channels/telegramconnector.h"
+#include "server/channels/telegrampoller.h"
+#include "tests/support/channeltestrig.h"
+#include "tests/support/faketelegram.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,12 +1,12 @@
 // Outgoing and incoming webhooks over real HTTPS on loopback: the API server, the dispatcher and a
 // receiver that checks signatures, all in this thread.
-#include "apikeyrepository.h"
-#include "database.h"
-#include "testsupport.h"
-#include "timeutil.h"
-#include "webhook.h"
-#include "webhookreceiver.h"
-#include "webhooks/webhookdispatcher.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/database.h"
+#include "model/core/timeutil.h"
+#include "model/webhooks/webhook.h"
+#include "server/webhooks/webhookdispatcher.h"
+#include "tests/support/testsupport.h"
+#include "tests/support/webhookreceiver.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -3,13 +3,13 @@
 // wamid, status webhooks in any order, incoming messages (contact, conversation, message.received,
 // once per wamid), the signature and the hub handshake, error codes, a provider that is down, and
 // an unconfigured channel.
-#include "channels/whatsappconnector.h"
-#include "channeltestrig.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "fakegraphapi.h"
-#include "inboundrecorder.h"
-#include "testsupport.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/inboundrecorder.h"
+#include "server/channels/whatsappconnector.h"
+#include "tests/support/channeltestrig.h"
+#include "tests/support/fakegraphapi.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>

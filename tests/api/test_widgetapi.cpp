@@ -2,8 +2,8 @@
 // live push GET /widget/v1/events (server-sent events): token in the query or the header, agent
 // replies and conversation status live, Last-Event-ID resume, keep-alives past the idle timeout,
 // the per-visitor stream limit, and the end of streams when the server stops.
-#include "controllers/widgetevents.h"
-#include "testsupport.h"
+#include "server/controllers/widgetevents.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>

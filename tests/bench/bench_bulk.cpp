@@ -4,16 +4,16 @@
 // answers at once. Prints the time to queue, to expand, to send, the messages/s achieved and the
 // most sends seen in any one-second window (held to the channel limit).
 // Usage: bench_bulk [contacts] [sendPerSecond] (default 10000 80; 0 for unlimited).
-#include "bulksend.h"
-#include "channels/bulkexpander.h"
-#include "channels/channeldispatcher.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "messagetemplate.h"
-#include "scriptedconnector.h"
-#include "segmentrepository.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/inbox/bulksend.h"
+#include "model/inbox/messagetemplate.h"
+#include "server/channels/bulkexpander.h"
+#include "server/channels/channeldispatcher.h"
+#include "tests/support/scriptedconnector.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,11 +2,11 @@
 // directory, prints the time of the summary query in the model, then the throughput of
 // GET /api/v1/deals/pipeline through the real HTTPS server (its own thread) with 8 requests in flight.
 //   bench_deals [--deals N] [--requests N]
-#include "apikeyrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "serverthread.h"
+#include "app/serverthread.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

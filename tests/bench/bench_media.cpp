@@ -2,9 +2,9 @@
 // CRs and boundary look-alikes), then uploads and downloads over real HTTPS on loopback (files of
 // the given size, one after the other, so that latency per request is what is measured).
 //   bench_media [fileKiB=1024] [uploads=50]
-#include "api/multipart.h"
-#include "apikeyrepository.h"
-#include "testsupport.h"
+#include "model/accounts/apikeyrepository.h"
+#include "server/api/multipart.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

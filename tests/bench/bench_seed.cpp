@@ -1,7 +1,7 @@
 // Seeds a data directory with N synthetic contacts for the benchmarks (scripts/bench.sh).
 // Prints, as its last line, "ids=<file> terms=<file>": a sample of contact ids and of search terms.
-#include "contactrepository.h"
-#include "database.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

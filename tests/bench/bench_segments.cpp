@@ -2,10 +2,10 @@
 // full-scan worst case), the
 // time of the count and of the first page (20 contacts, newest first) as the API answers them.
 //   bench_segments [--contacts N] [--data-dir DIR]   (DIR is reused when it already holds N contacts)
-#include "contactrepository.h"
-#include "database.h"
-#include "segmentrepository.h"
-#include "timeutil.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/core/database.h"
+#include "model/core/timeutil.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

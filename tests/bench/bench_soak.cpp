@@ -6,7 +6,7 @@
 // WAL size and the webhooks received. Exit 1 when any answer was a 5xx or a transport error, or
 // the server did not stop cleanly.
 //   bench_soak [minutes]      LIAISON_BINARY: the liaison executable (default: next to this one)
-#include "webhookreceiver.h"
+#include "tests/support/webhookreceiver.h"
 
 #include <QCoreApplication>
 #include <QDir>

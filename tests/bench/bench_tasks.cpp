@@ -1,12 +1,12 @@
 // Tasks figures on a temporary database: bulk seeding, the Today/Overdue/filtered list queries over
 // N tasks, single writes with their outbox events, completing recurring tasks, and one scheduler
 // round firing many due reminders. Usage: bench_tasks [N] (default 100000). Prints its figures.
-#include "benchtiming.h"
-#include "database.h"
-#include "eventbus.h"
-#include "taskrepository.h"
-#include "taskscheduler.h"
-#include "testsupport.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/tasks/taskrepository.h"
+#include "model/tasks/taskscheduler.h"
+#include "tests/bench/benchtiming.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -5,14 +5,14 @@
 //     few above 30);
 //  3. incoming updates/s recorded by TelegramPoller (getUpdates batches of 100 -> InboundRecorder).
 // Usage: bench_telegram [outgoing=600] [paced=150] [incoming=2000]
-#include "channels/channeldispatcher.h"
-#include "channels/telegrampoller.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "faketelegram.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/channels/channeldispatcher.h"
+#include "server/channels/telegrampoller.h"
+#include "tests/support/faketelegram.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

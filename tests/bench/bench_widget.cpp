@@ -3,10 +3,10 @@
 // latency from an agent's reply (POST /api/v1/conversations/:id/messages) to the event arriving on
 // the visitor's stream while N streams are open. Usage: bench_widget [streams] [replies] (default 400 x 200; at most
 // 500 streams, the server's limit). Prints its figures.
-#include "controllers/widgetevents.h"
-#include "database.h"
-#include "testsupport.h"
-#include "widgetvisitorrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/widgetvisitorrepository.h"
+#include "server/controllers/widgetevents.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

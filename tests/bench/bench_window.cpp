@@ -3,18 +3,18 @@
 // message), the deal board with many open deals (build, refresh, the deal detail with tasks) and
 // the Tasks area with its filter row.
 // Usage: bench_window [conversations] [deals] [tasks] (default 2000 10000 10000). Prints its figures.
-#include "benchtiming.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "dealdialogs.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "inboxview.h"
-#include "pipelineboard.h"
-#include "taskrepository.h"
-#include "tasksview.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/bench/benchtiming.h"
+#include "tests/support/testsupport.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/tasks/tasksview.h"
 
 #include <QApplication>
 #include <QCheckBox>

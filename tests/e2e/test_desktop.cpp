@@ -5,12 +5,12 @@
 // through its own navigation and Settings menu, twice (the pages survive closing the dialog). The
 // walk is the app's LIAISON_UI_WALK hook (app/uiwalk.h); its screenshots stay in the data directory
 // of a failed run.
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "taskrepository.h"
-#include "userrepository.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // SIGINT stop it cleanly (exit 0, "Liaison stopped.", database closed) while in-flight requests still
 // get their answer, server/tls=false serves plain HTTP with a warning, and stderr has one log line per
 // request without any credential.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -8,8 +8,8 @@
 // The test drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in,
 // fd 4 out, NUL-terminated JSON), so it needs no extra port and no WebSocket client. Every wait is
 // bounded; Chromium is closed (or killed) at the end. Without the chromium binary the test FAILS.
-#include "controllers/widgetevents.h"
-#include "testsupport.h"
+#include "server/controllers/widgetevents.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QProcess>

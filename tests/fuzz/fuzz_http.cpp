@@ -18,9 +18,9 @@
 //   anything    200 "METHOD target bodysize"
 // The X-Echo request header and the percent-decoded query are copied into response headers: a value
 // with CR, LF or NUL must be dropped by the engine, which the framing check would notice otherwise.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

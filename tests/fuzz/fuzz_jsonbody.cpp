@@ -11,18 +11,18 @@
 //   - Contact::writeFields (JsonWriter) writes the bytes of QJsonDocument(toJson()).toJson(Compact),
 //     as contact.cpp says it does;
 //   - a refusal carries a code, a message and (for field errors) details.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "api/apierror.h"
-#include "api/params.h"
-#include "contact.h"
-#include "deal.h"
-#include "errors.h"
-#include "jsonwriter.h"
-#include "message.h"
-#include "messagetemplate.h"
-#include "task.h"
-#include "timeutil.h"
+#include "model/contacts/contact.h"
+#include "model/core/errors.h"
+#include "model/core/jsonwriter.h"
+#include "model/core/timeutil.h"
+#include "model/deals/deal.h"
+#include "model/inbox/message.h"
+#include "model/inbox/messagetemplate.h"
+#include "model/tasks/task.h"
+#include "server/api/apierror.h"
+#include "server/api/params.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

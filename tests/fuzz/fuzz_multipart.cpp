@@ -9,9 +9,9 @@
 // header and header-count limits). Checked besides crashes and sanitizer reports: a refusal has a
 // message; an accepted form has named parts whose bodies lie inside the input; and it round-trips:
 // Multipart::serialize of its parts, parsed again with the same boundary, gives the same parts.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "api/multipart.h"
+#include "server/api/multipart.h"
 
 #include <QByteArrayView>
 

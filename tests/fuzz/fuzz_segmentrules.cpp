@@ -1,4 +1,4 @@
-// Fuzz target: the segment rule engine (model/segmentrules.cpp). The input is JSON: a filters group
+// Fuzz target: the segment rule engine (model/contacts/segmentrules.cpp). The input is JSON: a filters group
 // { logic, rules: [...] } as the rule builder sends it, or a request body { filters: {...} } as
 // POST /api/v1/segments sends it. It goes the way SegmentRepository takes it:
 // SegmentRules::validate(), then SegmentRules::compile() of the normalised filters (under a fixed
@@ -12,13 +12,13 @@
 // DatabaseError is a bug: the compiled condition must always be valid); count and list agree.
 //
 // LIAISON_FUZZ_SEGMENT_SQL=0 in the environment skips the database part (parse and build only).
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "contactrepository.h"
-#include "database.h"
-#include "errors.h"
-#include "segmentrules.h"
-#include "timeutil.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrules.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/timeutil.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // every file of the corpus directories (and files) given on the command line, in name order. This
 // is what the ctest tests fuzz_<name>_corpus run in the normal and the sanitizer build (gcc, no
 // libFuzzer), so that the seed corpus keeps being exercised by `make test`.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
 #include <algorithm>
 #include <cstdio>

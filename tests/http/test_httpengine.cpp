@@ -1,5 +1,5 @@
 // Tests of the HTTP/1.1 engine with raw loopback clients (plain TCP and TLS) that control the bytes.
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>

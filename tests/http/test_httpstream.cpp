@@ -1,7 +1,7 @@
 // Streaming responses of the HTTP engine (HttpResponder::stream / HttpStream), with raw loopback
 // clients: chunked framing, keep-alives past the idle timeout, the end by the server, by shutdown and
 // by the client leaving, HTTP/1.0 and HEAD, and ordering behind pipelined answers.
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
 #include <QTcpSocket>
 #include <QtTest>

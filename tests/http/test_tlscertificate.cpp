@@ -1,6 +1,6 @@
 // TLS certificate generation and loading for the HTTPS server, down to a real handshake on loopback.
 
-#include "tlscertificate.h"
+#include "server/http/tlscertificate.h"
 
 #include <QDateTime>
 #include <QDir>

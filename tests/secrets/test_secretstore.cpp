@@ -9,7 +9,7 @@
 // per run. When this process has no session bus, keychain() runs itself again as a child process in a
 // throwaway session (dbus-run-session + gnome-keyring-daemon, fresh HOME and XDG_RUNTIME_DIR).
 
-#include "secretstore.h"
+#include "app/secrets/secretstore.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "channeltestrig.h"
+#include "tests/support/channeltestrig.h"
 
-#include "conversationrepository.h"
-#include "database.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
 
 #include <QSqlQuery>
 

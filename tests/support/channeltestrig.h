@@ -1,8 +1,8 @@
 #pragma once
 
-#include "channels/channelconnector.h"
-#include "channels/channeldispatcher.h"
-#include "testsupport.h"
+#include "server/channels/channelconnector.h"
+#include "server/channels/channeldispatcher.h"
+#include "tests/support/testsupport.h"
 
 #include <QDeadlineTimer>
 #include <QTest>

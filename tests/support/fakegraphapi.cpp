@@ -1,9 +1,9 @@
-#include "fakegraphapi.h"
+#include "tests/support/fakegraphapi.h"
 
-#include "api/multipart.h"
+#include "server/api/multipart.h"
 
-#include "channels/graphapi.h"
-#include "httpengine.h"
+#include "server/channels/graphapi.h"
+#include "server/http/httpengine.h"
 
 #include <QJsonDocument>
 

@@ -7,7 +7,7 @@
 // all while it is down (connection refused). MetaWebhook builds and signs the webhook bodies Meta
 // would send to our server.
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "faketelegram.h"
+#include "tests/support/faketelegram.h"
 
 #include <QJsonDocument>
 #include <QTimerEvent>

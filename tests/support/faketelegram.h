@@ -7,7 +7,7 @@
 // until an update is queued or its timeout passes; answers 429 with retry_after when told, 409 to
 // getUpdates while a webhook is set, 403 for a chat that blocked the bot, 400 for an unknown chat.
 
-#include "httpengine.h"
+#include "server/http/httpengine.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,9 +1,9 @@
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
-#include "api/crypto.h"
-#include "apikeyrepository.h"
-#include "database.h"
-#include "userrepository.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/database.h"
+#include "server/api/crypto.h"
 
 #include <QEventLoop>
 #include <QFile>

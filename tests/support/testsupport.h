@@ -1,7 +1,7 @@
 #pragma once
 
-#include "apiserver.h"
-#include "eventbus.h"
+#include "model/core/eventbus.h"
+#include "server/apiserver.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

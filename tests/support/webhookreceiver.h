@@ -5,7 +5,7 @@
 // the spec tells a receiver to make (sha256=<hex HMAC-SHA256 of the body>, 401 on a mismatch).
 // Answers with the next status of statuses() (then 200), after delayMs, or never when hang.
 
-#include "tlscertificate.h"
+#include "server/http/tlscertificate.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

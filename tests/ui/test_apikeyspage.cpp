@@ -1,15 +1,15 @@
 // Settings > API keys driven as an admin would: create (the key shown once, copied), list without
 // the secret, revoke after confirmation; over the real repository and a temporary SQLite database.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "apikeyspage.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "settingsdialog.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "ui/settings/apikeyspage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QAction>
 #include <QClipboard>

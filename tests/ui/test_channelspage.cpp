@@ -2,15 +2,15 @@
 // to give the providers, "Test connection" probing the Telegram connector against the local fake
 // Bot API with the values typed into the form, and Save handing the values over.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "channels/telegramconnector.h"
-#include "channelspage.h"
-#include "eventbus.h"
-#include "faketelegram.h"
-#include "settingsdialog.h"
-#include "testsupport.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/eventbus.h"
+#include "server/channels/telegramconnector.h"
+#include "tests/support/faketelegram.h"
+#include "tests/support/testsupport.h"
+#include "ui/settings/channelspage.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,8 +1,8 @@
 // Settings > Contacts as an admin uses it: the calling code for local numbers with a live example,
 // the system country's code offered, a malformed code refused before saving, and Save handing the
 // code to the app (which applies it: a contact saved afterwards with "0532 …" gets +90).
-#include "contact.h"
-#include "contactssettingspage.h"
+#include "model/contacts/contact.h"
+#include "ui/settings/contactssettingspage.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -1,24 +1,24 @@
 // The Contacts area driven as a user would: the real MainWindow, ContactsView, dialogs and detail
 // pane over the real repositories and a temporary SQLite database, offscreen.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contact.h"
-#include "contactdetailpane.h"
-#include "contactdialog.h"
-#include "contactrepository.h"
-#include "contactsview.h"
-#include "contacttablemodel.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "errors.h"
-#include "errortext.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "taskrepository.h"
-#include "undobar.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contact.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/contacts/contactdialog.h"
+#include "ui/contacts/contactsview.h"
+#include "ui/contacts/contacttablemodel.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/undobar.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

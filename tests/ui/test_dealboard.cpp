@@ -2,18 +2,18 @@
 // temporary SQLite database, offscreen. Cards are dropped with synthesized drop events carrying
 // the board's own MIME data, and the stored stage is checked.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "dealcolumnmodel.h"
-#include "dealdialogs.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "pipelineboard.h"
-#include "testsupport.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/deals/dealcolumnmodel.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QBarSeries>
 #include <QBarSet>

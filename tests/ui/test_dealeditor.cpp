@@ -2,20 +2,20 @@
 // dialog (every field, field-level validation, edit sends only the changes), the pipeline editor
 // (add/rename/reorder stages, probability and rottenDays, the 409 of a stage holding deals, add and
 // delete pipelines) and the deal detail's tasks (listed, added through the task dialog).
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "contactrepository.h"
-#include "dealcolumnmodel.h"
-#include "dealdialogs.h"
-#include "dealeditdialog.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "pipelineboard.h"
-#include "pipelineeditor.h"
-#include "taskdialog.h"
-#include "taskrepository.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/deals/dealcolumnmodel.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/deals/dealeditdialog.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/deals/pipelineeditor.h"
+#include "ui/tasks/taskdialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

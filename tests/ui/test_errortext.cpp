@@ -1,22 +1,22 @@
 // The window shows the model's refusals in its own language: every message a form can get back
-// from the model is matched by the catalogue (ui/errortext.cpp), its field keys read as the form's
+// from the model is matched by the catalogue (ui/shell/errortext.cpp), its field keys read as the form's
 // labels, and an unknown text is shown as it is.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactdialog.h"
-#include "contactrepository.h"
-#include "dealrepository.h"
-#include "errors.h"
-#include "errortext.h"
-#include "fielderrors.h"
-#include "pipeline.h"
-#include "segmentrepository.h"
-#include "taskrepository.h"
-#include "testsupport.h"
-#include "userrepository.h"
-#include "webhookrepository.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/core/errors.h"
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipeline.h"
+#include "model/tasks/taskrepository.h"
+#include "model/webhooks/webhookrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/contacts/contactdialog.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/fielderrors.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -2,20 +2,20 @@
 // to me" and "unread" filters with the unread badge, the contact side panel (contact, deals, open
 // tasks, buttons that open them), tray notifications of incoming messages through the notifier
 // interface, quick replies ("/" and the editor), tags and the assignee choice.
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "channels/channelsender.h"
-#include "contactdialog.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "dealdialogs.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "inboxview.h"
-#include "taskdialog.h"
-#include "taskrepository.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "server/channels/channelsender.h"
+#include "tests/support/testsupport.h"
+#include "ui/contacts/contactdialog.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/tasks/taskdialog.h"
 
 #include <QAction>
 #include <QCheckBox>

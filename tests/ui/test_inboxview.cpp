@@ -1,19 +1,19 @@
 // The Inbox area offscreen over the real repositories: list with filters and unread badges, the
 // thread with ticks, the composer sending through the same channel path as the API (widget sent,
 // unconfigured WhatsApp refused with "Channel unavailable"), close/reopen/assign, live updates.
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "channels/channelsender.h"
-#include "chatbubbledelegate.h"
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "inboxview.h"
-#include "mainwindow.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/inbox/conversationrepository.h"
+#include "server/channels/channelsender.h"
+#include "tests/support/testsupport.h"
+#include "ui/inbox/chatbubbledelegate.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QComboBox>
 #include <QCursor>

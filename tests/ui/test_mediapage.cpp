@@ -1,10 +1,10 @@
 // Settings > Media driven as an admin would: the stored files and their size, a malformed public
 // base URL refused before saving, Save handing the "media/…" values over, and "Delete expired now"
 // removing expired files and their rows; over the real repository and a temporary database.
-#include "database.h"
-#include "eventbus.h"
-#include "mediapage.h"
-#include "mediarepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/inbox/mediarepository.h"
+#include "ui/settings/mediapage.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,10 +3,10 @@
 // the toast or on its list entry brings the window up and says which task or conversation to open;
 // text from outside stays plain; at most kMaxKept are kept.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "notificationcenter.h"
-#include "windowfixture.h"
+#include "tests/ui/windowfixture.h"
+#include "ui/shell/notificationcenter.h"
 
 #include <QFrame>
 #include <QLabel>

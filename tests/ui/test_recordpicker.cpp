@@ -3,12 +3,12 @@
 // are told apart, the search folds case, accents and Turkish i, and the field never holds text that
 // names no choice.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "contactrepository.h"
-#include "dealrepository.h"
-#include "recordpicker.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/deals/dealrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/shell/recordpicker.h"
 
 #include <QAbstractItemView>
 #include <QDialog>

@@ -1,21 +1,21 @@
 // The segments list and the rule builder driven as a user would, offscreen: the real MainWindow
 // over a temporary database; selecting a segment filters the lazy contacts table, the rule builder
 // offers only valid operators and counts live, "Add to segment…" works on a multi-selection.
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "backgroundcounter.h"
-#include "contactdetailpane.h"
-#include "contactrepository.h"
-#include "contactsview.h"
-#include "contacttablemodel.h"
-#include "database.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "segmentdialog.h"
-#include "segmentrepository.h"
-#include "segmentrules.h"
-#include "segmentspanel.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/contacts/segmentrules.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/contacts/contactsview.h"
+#include "ui/contacts/contacttablemodel.h"
+#include "ui/contacts/segmentdialog.h"
+#include "ui/contacts/segmentspanel.h"
+#include "ui/shell/backgroundcounter.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QAction>
 #include <QCheckBox>

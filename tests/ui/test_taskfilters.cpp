@@ -1,16 +1,16 @@
 // The Tasks area's filter row (status, priority, type, assignee) applied to every tab and its
 // count, Reopen for a done task, and the task dialog's deal and assignee fields; offscreen over the
 // real repositories.
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "taskdialog.h"
-#include "taskrepository.h"
-#include "tasksview.h"
-#include "tasktablemodel.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/tasks/taskdialog.h"
+#include "ui/tasks/tasksview.h"
+#include "ui/tasks/tasktablemodel.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -2,19 +2,19 @@
 // the next occurrence of a recurring task, the edit dialog's reminder and recurrence, validation
 // messages, bus-driven refresh, the reminder notifier and the contact detail pane's task list.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "contactdetailpane.h"
-#include "contactrepository.h"
-#include "dealrepository.h"
-#include "eventbus.h"
-#include "taskdialog.h"
-#include "taskrepository.h"
-#include "tasksview.h"
-#include "tasktablemodel.h"
-#include "testsupport.h"
-#include "undobar.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/shell/undobar.h"
+#include "ui/tasks/taskdialog.h"
+#include "ui/tasks/tasksview.h"
+#include "ui/tasks/tasktablemodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -6,17 +6,17 @@
 // The .qm files are embedded in the liaison executable (:/i18n/), not in liaison_ui, so this test
 // reads the compiled file from the build tree: qt_add_translations writes it next to the app
 // target's build directory (<build>/app/liaison_tr.qm) while executables land in <build>/bin.
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "contactsview.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "settingsdialog.h"
-#include "taskrepository.h"
-#include "tasksview.h"
-#include "testsupport.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/contacts/contactsview.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/tasks/tasksview.h"
 
 #include <QAction>
 #include <QCoreApplication>

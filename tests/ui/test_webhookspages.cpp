@@ -3,17 +3,17 @@
 // rotated, disable/enable, Send test queued, delivery log colours and Redeliver, incoming URL copy
 // and call log; and the Settings menu entries of the main window.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "settingsdialog.h"
-#include "testsupport.h"
-#include "webhook.h"
-#include "webhookspage.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/webhooks/webhook.h"
+#include "tests/support/testsupport.h"
+#include "ui/settings/webhookspage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QAction>
 #include <QCheckBox>

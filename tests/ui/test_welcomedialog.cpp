@@ -2,11 +2,11 @@
 // model's refusals under their fields), then shows the API's address and makes a first key for
 // that account; the window opens it on the right page and Help → Getting started reopens it.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "userrepository.h"
-#include "welcomedialog.h"
-#include "windowfixture.h"
+#include "model/accounts/userrepository.h"
+#include "tests/ui/windowfixture.h"
+#include "ui/shell/welcomedialog.h"
 
 #include <QAction>
 #include <QClipboard>

@@ -2,15 +2,15 @@
 // address, warns about a loopback address, and Copy puts it on the clipboard; the main window's
 // Settings dialog has the page.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "database.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "settingsdialog.h"
-#include "widgetsettingspage.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "ui/settings/widgetsettingspage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QClipboard>
 #include <QGuiApplication>

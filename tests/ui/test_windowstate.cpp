@@ -1,11 +1,11 @@
 // The window keeps how the user arranged it: its size, the splitters and the table columns come
 // back in a new window from the INI file, and a table whose columns changed keeps its defaults.
 
-#include "uitest.h"
+#include "tests/ui/uitest.h"
 
-#include "pipelineboard.h"
-#include "windowfixture.h"
-#include "windowstate.h"
+#include "tests/ui/windowfixture.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/shell/windowstate.h"
 
 #include <QHeaderView>
 #include <QRegularExpression>

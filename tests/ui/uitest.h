@@ -3,7 +3,7 @@
 // Helpers shared by the UI tests: find the dialog a view opened with open() and press its buttons,
 // so that no test ever waits on a modal dialog for a person.
 
-#include "recordpicker.h"
+#include "ui/shell/recordpicker.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>

@@ -3,11 +3,11 @@
 // A main window over a throw-away database and event bus, for the tests of what the window itself
 // does (notifications, remembered arrangement). Declare it before the windows it makes.
 
-#include "apikeyrepository.h"
-#include "contactrepository.h"
-#include "eventbus.h"
-#include "mainwindow.h"
-#include "testsupport.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "tests/support/testsupport.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QStandardPaths>
 

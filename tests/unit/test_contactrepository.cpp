@@ -1,10 +1,10 @@
 // The contact repository on a real SQLite file: writes with their outbox events in one
 // transaction, search, filters, tags, notes, and the schema pragmas.
-#include "contactrepository.h"
-#include "database.h"
-#include "errors.h"
-#include "eventbus.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -1,9 +1,9 @@
 // Contact validation rules, phone and e-mail normalisation, search folding, ids.
-#include "contact.h"
-#include "errors.h"
-#include "ids.h"
-#include "textfold.h"
-#include "timeutil.h"
+#include "model/contacts/contact.h"
+#include "model/core/errors.h"
+#include "model/core/ids.h"
+#include "model/core/textfold.h"
+#include "model/core/timeutil.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -1,15 +1,15 @@
 // Conversations and messages on a real SQLite file: the status order of messages (a pure
 // function, data-driven), reopening on a new message, the contact's counters and sentiment, the
 // first response time, and the outbox events written with each change.
-#include "contactrepository.h"
-#include "conversationrepository.h"
-#include "database.h"
-#include "errors.h"
-#include "eventbus.h"
-#include "testsupport.h"
-#include "timeutil.h"
-#include "userrepository.h"
-#include "widgetvisitorrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/widgetvisitorrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

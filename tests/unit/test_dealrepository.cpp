@@ -1,13 +1,13 @@
 // Deals and pipelines on a real SQLite file: stage moves with their activities and events,
 // won/lost, rotting with a moved clock, validation, pipelines, and the summary arithmetic.
-#include "contactrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "errors.h"
-#include "eventbus.h"
-#include "testsupport.h"
-#include "timeutil.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+#include "model/deals/dealrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>

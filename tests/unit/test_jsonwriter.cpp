@@ -1,8 +1,8 @@
 // JsonWriter and the contact answers written with it: the bytes must be those QJsonDocument writes
 // for the same values, so the hot paths and the rest of the API never disagree.
-#include "api/apirequest.h"
-#include "contact.h"
-#include "jsonwriter.h"
+#include "model/contacts/contact.h"
+#include "model/core/jsonwriter.h"
+#include "server/api/apirequest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // The multipart/form-data parser (server/api/multipart.h): boundaries, quoted names, RFC 5987
 // filenames, binary bodies, limits, and a clear error for each malformed case.
-#include "api/multipart.h"
+#include "server/api/multipart.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // splices, inserted delimiters, random boundaries) never crash it and always end in either a parse
 // or an error message; and a round trip (random parts -> serialize -> parse) gives the same parts.
 // Bounded so that it stays well under 10 s in Debug and under ASan + UBSan.
-#include "api/multipart.h"
+#include "server/api/multipart.h"
 
 #include <QRandomGenerator>
 #include <QtTest>

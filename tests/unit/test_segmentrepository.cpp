@@ -1,12 +1,12 @@
 // SegmentRepository over a temporary database: outbox events written with each change, bus
 // notifications after the commit, static membership kept across changes, freezing a dynamic
 // segment into a static one and back, and the cascade when a contact is deleted.
-#include "contactrepository.h"
-#include "database.h"
-#include "errors.h"
-#include "eventbus.h"
-#include "segmentrepository.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -1,12 +1,12 @@
 // The segment rule engine over a real SQLite database: every valid field x operator pair against
 // four known contacts, a sample of invalid rules (400 messages naming the rule path), relative
 // spans under a fixed clock, AND versus OR, nested groups, customField keys and empty values.
-#include "contactrepository.h"
-#include "database.h"
-#include "errors.h"
-#include "segmentrules.h"
-#include "testsupport.h"
-#include "timeutil.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrules.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/timeutil.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 // The window's tasks carry its user: a TaskRepository with a default actor records it as
 // createdBy, completedBy and note author when a call names nobody; a named actor still wins.
-#include "database.h"
-#include "taskrepository.h"
-#include "testsupport.h"
-#include "userrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/database.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QSqlQuery>
 #include <QtTest>

@@ -1,14 +1,14 @@
 // TaskRepository and TaskScheduler over a temporary SQLite database with an injected clock: no real
 // waiting anywhere. Covers events in the outbox, references, transitions, recurrence on completion,
 // today/overdue in a time zone, reminder and overdue firing, and restart catch-up.
-#include "contactrepository.h"
-#include "database.h"
-#include "dealrepository.h"
-#include "errors.h"
-#include "eventbus.h"
-#include "taskrepository.h"
-#include "taskscheduler.h"
-#include "testsupport.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "model/tasks/taskscheduler.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>

@@ -1,11 +1,11 @@
 // All-day tasks and a changed tasks/timeZone: the scheduler's start realigns the stored due,
 // reminder and overdue instants with the zone it runs in, so that reminders fire at the right local
 // time. A fake clock: no real waiting.
-#include "database.h"
-#include "eventbus.h"
-#include "taskrepository.h"
-#include "taskscheduler.h"
-#include "testsupport.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/tasks/taskrepository.h"
+#include "model/tasks/taskscheduler.h"
+#include "tests/support/testsupport.h"
 
 #include <QSignalSpy>
 #include <QtTest>

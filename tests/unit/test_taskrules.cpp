@@ -1,7 +1,7 @@
 // Task rules as pure functions: the status transition table, recurrence date arithmetic and body
 // validation (which field, which status).
-#include "errors.h"
-#include "task.h"
+#include "model/core/errors.h"
+#include "model/tasks/task.h"
 
 #include <QJsonArray>
 #include <QtTest>

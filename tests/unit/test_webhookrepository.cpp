@@ -1,12 +1,12 @@
 // Webhook rules and the delivery bookkeeping without a network: URL rules, the signature, fan-out
 // from the outbox, the retry schedule up to disabling, per-subscription order and crash recovery.
-#include "contactrepository.h"
-#include "database.h"
-#include "incomingwebhookrepository.h"
-#include "outbox.h"
-#include "testsupport.h"
-#include "timeutil.h"
-#include "webhookrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/outbox.h"
+#include "model/core/timeutil.h"
+#include "model/webhooks/incomingwebhookrepository.h"
+#include "model/webhooks/webhookrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>

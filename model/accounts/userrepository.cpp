@@ -1,0 +1,186 @@
+#include "model/accounts/userrepository.h"
+
+#include "model/contacts/contact.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/ids.h"
+#include "model/core/timeutil.h"
+
+#include <QCryptographicHash>
+#include <QSqlQuery>
+
+namespace {
+User fromRow(const QSqlQuery &q)
+{
+    return User{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                q.value(3).toString(), q.value(4).toString(), q.value(5).toString()};
+}
+
+const QString kSelect = QStringLiteral("SELECT id, email, name, role, created_at, deactivated_at FROM users");
+
+QString tokenHash(const QString &token)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+} // namespace
+
+QJsonObject User::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("email"), email},
+                       {QStringLiteral("name"), name},
+                       {QStringLiteral("role"), role},
+                       {QStringLiteral("createdAt"), createdAt},
+                       {QStringLiteral("active"), isActive()}};
+}
+
+User UserRepository::setActive(const QString &id, bool active)
+{
+    Transaction tx;
+    std::optional<User> u = find(id);
+    if (!u)
+        throw DomainError::notFound(QStringLiteral("User"), id);
+    if (!active && u->isActive() && u->role == QLatin1String("admin")) {
+        QSqlQuery admins = Database::exec(
+            QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
+        if (admins.next() && admins.value(0).toInt() <= 1)
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("The last active admin cannot be deactivated"));
+    }
+    if (active == u->isActive())
+        return *u;
+    const QString now = TimeUtil::nowIso();
+    Database::exec(QStringLiteral("UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?"),
+                   {active ? QVariant(QMetaType(QMetaType::QString)) : QVariant(now), now, id});
+    tx.commit();
+    u->deactivatedAt = active ? QString() : now;
+    return *u;
+}
+
+User UserRepository::create(const QString &email, const QString &name, const QString &role, const QString &passwordHash)
+{
+    QJsonObject missing;
+    if (email.trimmed().isEmpty())
+        missing.insert(QStringLiteral("email"), QStringLiteral("is required"));
+    if (name.trimmed().isEmpty())
+        missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
+    if (!missing.isEmpty())
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Required field missing"), missing);
+    if (!ContactRules::isValidEmail(email.trimmed()))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: email is not a valid e-mail address"),
+                          {{QStringLiteral("email"), QStringLiteral("is not a valid e-mail address")}});
+    if (role != QLatin1String("admin") && role != QLatin1String("agent"))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: role must be admin or agent"),
+                          {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
+    User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, TimeUtil::nowIso(), {}};
+    Transaction tx;
+    if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("A user with e-mail %1 already exists").arg(u.email),
+                          {{QStringLiteral("email"), QStringLiteral("already registered")}});
+    Database::exec(QStringLiteral("INSERT INTO users (id, email, email_norm, name, role, password_hash, created_at, "
+                                  "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                   {u.id, u.email, u.email.toLower(), u.name, u.role, passwordHash, u.createdAt, u.createdAt});
+    tx.commit();
+    return u;
+}
+
+std::optional<User> UserRepository::findByEmail(const QString &email) const
+{
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE email_norm = ?"), {email.trimmed().toLower()});
+    if (!q.next())
+        return std::nullopt;
+    return fromRow(q);
+}
+
+std::optional<User> UserRepository::firstAdmin() const
+{
+    QSqlQuery q = Database::exec(
+        kSelect + QStringLiteral(" WHERE role = 'admin' AND deactivated_at IS NULL ORDER BY seq LIMIT 1"));
+    if (!q.next())
+        return std::nullopt;
+    return fromRow(q);
+}
+
+std::optional<User> UserRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    User u = fromRow(q);
+    q.finish();
+    return u;
+}
+
+std::optional<QPair<User, QString>> UserRepository::findForLogin(const QString &email) const
+{
+    QSqlQuery q = Database::exec(
+        QStringLiteral(
+            "SELECT id, email, name, role, created_at, deactivated_at, password_hash FROM users WHERE email_norm = ?"),
+        {email.trimmed().toLower()});
+    if (!q.next())
+        return std::nullopt;
+    return qMakePair(fromRow(q), q.value(6).toString());
+}
+
+QVector<User> UserRepository::list() const
+{
+    QVector<User> out;
+    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY seq"));
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
+void UserRepository::setPasswordHash(const QString &id, const QString &passwordHash)
+{
+    Database::exec(QStringLiteral("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"),
+                   {passwordHash, TimeUtil::nowIso(), id});
+}
+
+void RefreshTokenRepository::store(const QString &userId, const QString &token, const QDateTime &expiresAt,
+                                   const QString &familyId)
+{
+    const QString id = Ids::make(u"rtok");
+    Database::exec(QStringLiteral("INSERT INTO refresh_tokens (id, user_id, token_hash, created_at, expires_at, "
+                                  "family_id) VALUES (?, ?, ?, ?, ?, ?)"),
+                   {id, userId, tokenHash(token), TimeUtil::nowIso(), TimeUtil::iso(expiresAt),
+                    familyId.isEmpty() ? id : familyId});
+}
+
+std::optional<RefreshTokenRepository::Consumed> RefreshTokenRepository::consume(const QString &token,
+                                                                                const QDateTime &now)
+{
+    Transaction tx;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT id, user_id, expires_at, revoked_at, "
+                                                "COALESCE(family_id, id) FROM refresh_tokens WHERE token_hash = ?"),
+                                 {tokenHash(token)});
+    if (!q.next())
+        return std::nullopt;
+    const QString id = q.value(0).toString();
+    const Consumed found{q.value(1).toString(), q.value(4).toString()};
+    const bool expired = q.value(2).toString() <= TimeUtil::iso(now);
+    const bool retired = !q.value(3).isNull();
+    q.finish();
+    if (retired) {
+        // Reuse: whoever holds the newer tokens of this family may be a thief; end them all.
+        Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? "
+                                      "WHERE revoked_at IS NULL AND COALESCE(family_id, id) = ?"),
+                       {TimeUtil::iso(now), found.familyId});
+        tx.commit();
+        return std::nullopt;
+    }
+    if (expired)
+        return std::nullopt;
+    Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE id = ?"), {TimeUtil::iso(now), id});
+    tx.commit();
+    return found;
+}
+
+void RefreshTokenRepository::purgeExpired(const QDateTime &now)
+{
+    Database::exec(QStringLiteral("DELETE FROM refresh_tokens WHERE expires_at < ?"), {TimeUtil::iso(now)});
+}

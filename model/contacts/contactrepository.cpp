@@ -1,0 +1,562 @@
+#include "model/contacts/contactrepository.h"
+
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/outbox.h"
+#include "model/core/textfold.h"
+#include "model/core/timeutil.h"
+#include "model/deals/dealrepository.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+#include <algorithm>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+const QString kColumns = QStringLiteral(
+    "c.seq, c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.position, c.address, c.tags, "
+    "c.custom_fields, c.source, c.lead_score, c.last_message_at, c.total_messages, c.sentiment, c.created_at, "
+    "c.updated_at");
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compact(const QStringList &list)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
+}
+
+Contact fromRow(const SqlRow &r)
+{
+    Contact c;
+    c.seq = r.integer(0);
+    c.id = r.text(1);
+    c.firstName = r.text(2);
+    c.lastName = r.text(3);
+    c.email = r.text(4);
+    c.phone = r.text(5);
+    c.company = r.text(6);
+    c.position = r.text(7);
+    // Empty objects and arrays (most contacts' address, tags or custom fields) are not parsed.
+    auto json = [&r](int column) {
+        const QByteArray b = r.bytes(column);
+        return b.size() <= 2 ? QJsonDocument() : QJsonDocument::fromJson(b);
+    };
+    c.address = json(8).object();
+    for (const QJsonValue &t : json(9).array())
+        c.tags << t.toString();
+    c.customFields = json(10).object();
+    c.source = r.text(11);
+    c.leadScore = int(r.integer(12));
+    c.lastMessageAt = r.text(13);
+    c.totalMessages = int(r.integer(14));
+    c.sentiment = r.text(15);
+    c.createdAt = r.text(16);
+    c.updatedAt = r.text(17);
+    return c;
+}
+
+// The words the search index holds for a contact. A phone is indexed as its digits and as the
+// digits after a 1-, 2- or 3-digit country code and the last 7, so "532 123 4567", "5321234567"
+// and "1234567" all find +90 532 123 45 67.
+QString searchDocument(const Contact &c)
+{
+    QStringList parts{c.firstName, c.lastName, c.email, c.company};
+    const QString e164 = ContactRules::toE164(c.phone);
+    if (!e164.isEmpty()) {
+        const QString digits = e164.mid(1);
+        parts << digits;
+        for (int cut = 1; cut <= 3 && digits.size() - cut >= 7; ++cut)
+            parts << digits.mid(cut);
+        if (digits.size() > 7)
+            parts << digits.right(7);
+    }
+    return TextFold::fold(parts.join(QLatin1Char(' ')));
+}
+
+// An FTS5 MATCH expression from what a user typed: every word must match as a prefix. A search
+// made only of phone characters is read as one number. Words hold only letters and digits, so
+// quoting them is safe.
+QStringList searchWords(const QString &search)
+{
+    bool phoneLike = true;
+    QString digits;
+    for (QChar ch : search) {
+        if (ch.isDigit())
+            digits.append(ch);
+        else if (!QStringLiteral("+ -().").contains(ch))
+            phoneLike = false;
+    }
+    if (phoneLike && digits.size() >= 3)
+        return {digits};
+    return TextFold::words(TextFold::fold(search)).mid(0, 8);
+}
+
+QString matchExpression(const QStringList &words)
+{
+    QStringList terms;
+    for (const QString &w : words)
+        terms << QLatin1Char('"') + w + QLatin1String("\"*");
+    return terms.join(QLatin1Char(' '));
+}
+
+QString matchExpression(const QString &search)
+{
+    return matchExpression(searchWords(search));
+}
+
+// Whether every word is the start of some word of the indexed document (what the full-text
+// query's "word"* terms ask, checked on one document).
+bool documentMatches(const QString &document, const QStringList &words)
+{
+    const QStringList tokens = TextFold::words(document);
+    return std::all_of(words.cbegin(), words.cend(), [&tokens](const QString &w) {
+        return std::any_of(tokens.cbegin(), tokens.cend(), [&w](const QString &t) { return t.startsWith(w); });
+    });
+}
+
+// The search's matching contacts (seq) when they are at most `few`; nullopt when there are more.
+// Several words: FTS5 merges the whole doclist of every prefix term before intersecting them, so
+// a common word ("com" of an e-mail, a frequent first name) costs milliseconds on a million
+// contacts. When one word is rare (the word with digits, else the longest) its few matches are
+// read alone and the other words checked on their documents; otherwise the full query runs.
+std::optional<QVector<qint64>> fewMatches(const QStringList &words, int few)
+{
+    std::optional<QVector<qint64>> out;
+    if (words.isEmpty())
+        return out;
+    QStringList rest = words;
+    if (words.size() > 1) {
+        auto hasDigit = [](const QString &w) {
+            return std::any_of(w.cbegin(), w.cend(), [](QChar c) { return c.isDigit(); });
+        };
+        const auto pick = std::max_element(rest.cbegin(), rest.cend(), [&](const QString &a, const QString &b) {
+            return std::make_pair(hasDigit(a), a.size()) < std::make_pair(hasDigit(b), b.size());
+        });
+        const QString rare = *pick;
+        rest.removeAt(int(pick - rest.cbegin()));
+        QVector<qint64> seqs;
+        int candidates = 0;
+        Database::select(QStringLiteral("SELECT rowid, doc FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?"),
+                         {matchExpression(QStringList{rare}), few + 1}, [&](const SqlRow &r) {
+                             ++candidates;
+                             if (documentMatches(r.text(1), rest))
+                                 seqs.append(r.integer(0));
+                         });
+        if (candidates <= few) {
+            out = seqs;
+            return out;
+        }
+    }
+    QVector<qint64> seqs;
+    Database::select(QStringLiteral("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? LIMIT ?"),
+                     {matchExpression(words), few + 1}, [&seqs](const SqlRow &r) { seqs.append(r.integer(0)); });
+    if (seqs.size() <= few)
+        out = seqs;
+    return out;
+}
+
+void writeTags(const Contact &c, bool replace)
+{
+    if (replace)
+        Database::execCached(QStringLiteral("DELETE FROM contact_tags WHERE contact_seq = ?"), {c.seq});
+    for (const QString &tag : c.tags) {
+        Database::execCached(
+            QStringLiteral("INSERT OR IGNORE INTO contact_tags (contact_seq, tag_norm, tag) VALUES (?, ?, ?)"),
+            {c.seq, ContactRules::tagKey(tag), tag});
+    }
+}
+
+void writeSearch(const Contact &c, bool replace)
+{
+    if (replace)
+        Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    Database::execCached(QStringLiteral("INSERT INTO contacts_fts (rowid, doc) VALUES (?, ?)"),
+                         {c.seq, searchDocument(c)});
+}
+
+// 409 when another contact has this e-mail or phone (e-mail compared case-insensitively, phone in E.164).
+void checkUnique(const Contact &c)
+{
+    if (!c.email.isEmpty()) {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT id FROM contacts WHERE email_norm = ? AND seq != ?"), {c.email.toLower(), c.seq});
+        if (q.next()) {
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("A contact with e-mail %1 already exists").arg(c.email),
+                              {{QStringLiteral("email"), QStringLiteral("already registered")},
+                               {QStringLiteral("existingId"), q.value(0).toString()}});
+        }
+    }
+    if (!c.phone.isEmpty()) {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ? AND seq != ?"),
+                                 {ContactRules::toE164(c.phone), c.seq});
+        if (q.next()) {
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("A contact with phone %1 already exists").arg(c.phone),
+                              {{QStringLiteral("phone"), QStringLiteral("already registered")},
+                               {QStringLiteral("existingId"), q.value(0).toString()}});
+        }
+    }
+}
+
+QJsonObject eventData(const Contact &c)
+{
+    QJsonObject data = c.toJson();
+    data.insert(QStringLiteral("contactId"), c.id);
+    return data;
+}
+
+void insertRow(Contact &c)
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO contacts (id, first_name, last_name, email, email_norm, phone, phone_e164, company, "
+            "position, address, tags, custom_fields, source, lead_score, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {c.id, text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()),
+         textOrNull(c.phone), textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position),
+         compact(c.address), compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.createdAt,
+         c.updatedAt});
+    c.seq = q.lastInsertId().toLongLong();
+    writeTags(c, false);
+    writeSearch(c, false);
+}
+
+struct Filter
+{
+    QString where;
+    QVariantList values;
+};
+
+Filter buildFilter(const ContactQuery &query)
+{
+    Filter f;
+    QStringList clauses;
+    if (query.searchSeqs) {
+        QByteArray seqs = "[";
+        for (qint64 seq : *query.searchSeqs)
+            seqs.append(QByteArray::number(seq)).append(',');
+        if (seqs.endsWith(','))
+            seqs.chop(1);
+        seqs.append(']');
+        clauses << QStringLiteral("c.seq IN (SELECT value FROM json_each(?))");
+        f.values << QString::fromLatin1(seqs);
+    } else if (!query.search.trimmed().isEmpty()) {
+        const QString match = matchExpression(query.search);
+        if (match.isEmpty()) {
+            clauses << QStringLiteral("0"); // nothing searchable in it: punctuation only
+        } else {
+            clauses << QStringLiteral("c.seq IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)");
+            f.values << match;
+        }
+    }
+    for (const QString &tag : query.tags) {
+        clauses << QStringLiteral("c.seq IN (SELECT contact_seq FROM contact_tags WHERE tag_norm = ?)");
+        f.values << ContactRules::tagKey(tag);
+    }
+    if (!query.source.isEmpty()) {
+        clauses << QStringLiteral("c.source = ?");
+        f.values << query.source;
+    }
+    if (query.createdAfter) {
+        clauses << QStringLiteral("c.created_at >= ?");
+        f.values << TimeUtil::iso(*query.createdAfter);
+    }
+    if (query.createdBefore) {
+        clauses << QStringLiteral("c.created_at < ?");
+        f.values << TimeUtil::iso(*query.createdBefore);
+    }
+    if (!query.extraWhere.isEmpty()) {
+        clauses << QLatin1Char('(') + query.extraWhere + QLatin1Char(')');
+        f.values << query.extraValues;
+    }
+    if (!clauses.isEmpty())
+        f.where = QStringLiteral(" WHERE ") + clauses.join(QStringLiteral(" AND "));
+    return f;
+}
+} // namespace
+
+ContactRepository::ContactRepository(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+Contact ContactRepository::create(const QJsonObject &body, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Contact c;
+    ContactRules::apply(c, ContactRules::parse(body));
+    ContactRules::checkRequired(c);
+    return insertNew(c);
+}
+
+Contact ContactRepository::createFromChannel(const QJsonObject &body)
+{
+    Contact c;
+    ContactRules::apply(c, ContactRules::parse(body));
+    if (c.email.isEmpty() && c.phone.isEmpty()) {
+        if (c.firstName.isEmpty() && c.lastName.isEmpty())
+            ContactRules::checkRequired(c); // throws for the missing name
+    } else {
+        ContactRules::checkRequired(c);
+    }
+    return insertNew(c);
+}
+
+Contact ContactRepository::insertNew(Contact c)
+{
+    c.id = Ids::make(u"contact");
+    c.createdAt = c.updatedAt = TimeUtil::nowIso();
+    Transaction tx;
+    checkUnique(c);
+    insertRow(c);
+    Outbox::append(QStringLiteral("contact.created"), eventData(c));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("created"));
+    return c;
+}
+
+Contact ContactRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+{
+    Q_UNUSED(actor);
+    const ContactChanges changes = ContactRules::parse(body);
+    Transaction tx;
+    const Contact before = get(id);
+    Contact c = before;
+    ContactRules::apply(c, changes);
+    ContactRules::checkRequired(c);
+    const QJsonObject oldJson = before.toJson();
+    QJsonObject newJson = c.toJson();
+    QJsonArray changed;
+    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
+        if (oldJson.value(it.key()) != it.value())
+            changed.append(it.key());
+    }
+    if (changed.isEmpty())
+        return before; // nothing to store, no event
+    checkUnique(c);
+    c.updatedAt = TimeUtil::nowIso();
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
+            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
+            "lead_score = ?, updated_at = ? WHERE seq = ?"),
+        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
+         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
+         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, c.seq});
+    if (c.tags != before.tags)
+        writeTags(c, true);
+    writeSearch(c, true);
+    QJsonObject data = eventData(c);
+    data.insert(QStringLiteral("changedFields"), changed);
+    Outbox::append(QStringLiteral("contact.updated"), data);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+    return c;
+}
+
+void ContactRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Transaction tx;
+    const Contact c = get(id);
+    // A contact's deals stay (they are sales history): they are unlinked, each with a deal.updated event.
+    const QStringList unlinkedDeals = DealRepository::detachContact(c.id);
+    Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
+    Outbox::append(QStringLiteral("contact.deleted"), eventData(c));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("deleted"));
+    for (const QString &dealId : unlinkedDeals) {
+        if (m_bus)
+            m_bus->notify(QStringLiteral("deal"), dealId, QStringLiteral("updated"));
+    }
+}
+
+std::optional<Contact> ContactRepository::find(const QString &id) const
+{
+    static const QString sql = QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.id = ?");
+    std::optional<Contact> c;
+    Database::select(sql, {id}, [&c](const SqlRow &r) { c = fromRow(r); });
+    return c;
+}
+
+Contact ContactRepository::get(const QString &id) const
+{
+    std::optional<Contact> c = find(id);
+    if (!c)
+        throw DomainError::notFound(QStringLiteral("Contact"), id);
+    return *c;
+}
+
+ContactPage ContactRepository::list(const ContactQuery &query) const
+{
+    const ReadTransaction snapshot; // the total and the page agree
+    ContactQuery counted = query;
+    // Most searches find a few contacts: read their ids once from the index, then count and page
+    // those (a name search on a million contacts costs milliseconds per full-text run).
+    if (!query.search.trimmed().isEmpty() && !counted.searchSeqs)
+        counted.searchSeqs = fewMatches(searchWords(query.search), 1000);
+    ContactPage page;
+    page.total = count(counted);
+    counted.knownTotal = page.total;
+    page.items = page.total == 0 ? QVector<Contact>() : listPage(counted);
+    return page;
+}
+
+QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
+{
+    QVector<Contact> items;
+    const Filter f = buildFilter(query);
+    QVariantList values = f.values;
+    const int limit = qBound(1, query.limit, 1000);
+    const qint64 offset = qint64(qMax(1, query.page) - 1) * limit;
+    values << limit << offset;
+    // SQLite guesses that "c.seq IN (subquery)" (a segment, a tag, a search) yields a few rows, so it
+    // drives from those rows and sorts them all to find one page: for 200,000 members, most of a
+    // second. Walking contacts_created newest first and stopping at the page reads about
+    // (offset + limit) * contacts / total rows instead. With the total known, walk when that is
+    // fewer than about four times the total (a sorted member costs several walked rows).
+    bool walk = false;
+    if (!f.where.isEmpty() && query.knownTotal > 0) {
+        qint64 contacts = 0;
+        Database::select(QStringLiteral("SELECT max(seq) FROM contacts"), {},
+                         [&contacts](const SqlRow &r) { contacts = r.integer(0); });
+        walk = double(offset + limit) * double(contacts) < 4.0 * double(query.knownTotal) * double(query.knownTotal);
+    }
+    const QString sql =
+        QStringLiteral("SELECT ") + kColumns +
+        (walk ? QStringLiteral(" FROM contacts c INDEXED BY contacts_created") : QStringLiteral(" FROM contacts c")) +
+        f.where + QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
+    // Segment conditions vary without end: they are not kept in the per-thread statement cache.
+    Database::select(
+        sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());
+    return items;
+}
+
+qint64 ContactRepository::count(const ContactQuery &query) const
+{
+    const Filter f = buildFilter(query);
+    const QString sql = QStringLiteral("SELECT count(*) FROM contacts c") + f.where;
+    qint64 n = 0;
+    Database::select(
+        sql, f.values, [&n](const SqlRow &r) { n = r.integer(0); }, query.extraWhere.isEmpty());
+    return n;
+}
+
+Contact ContactRepository::addTags(const QString &id, const QStringList &tags, const QString &actor)
+{
+    const Contact c = get(id);
+    QStringList merged = c.tags;
+    merged << tags;
+    QJsonObject body{{QStringLiteral("tags"), QJsonArray::fromStringList(ContactRules::normalizeTags(merged))}};
+    return update(id, body, actor);
+}
+
+Contact ContactRepository::removeTag(const QString &id, const QString &tag, const QString &actor)
+{
+    const Contact c = get(id);
+    QStringList kept;
+    bool found = false;
+    for (const QString &t : c.tags) {
+        if (ContactRules::tagKey(t) == ContactRules::tagKey(tag))
+            found = true;
+        else
+            kept << t;
+    }
+    if (!found)
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Contact %1 has no tag %2").arg(id, tag));
+    return update(id, QJsonObject{{QStringLiteral("tags"), QJsonArray::fromStringList(kept)}}, actor);
+}
+
+ContactNote ContactRepository::addNote(const QString &id, const QString &content, const QString &actor)
+{
+    const QString text = content.trimmed();
+    if (text.isEmpty())
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Required field missing: content"),
+                          {{QStringLiteral("content"), QStringLiteral("is required")}});
+    if (text.size() > 20000)
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
+                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+    Transaction tx;
+    Contact c = get(id);
+    ContactNote note{Ids::make(u"note"), c.id, text, actor, TimeUtil::nowIso()};
+    Database::execCached(
+        QStringLiteral(
+            "INSERT INTO contact_notes (id, contact_seq, content, created_by, created_at) VALUES (?, ?, ?, ?, ?)"),
+        {note.id, c.seq, note.content, textOrNull(actor), note.createdAt});
+    c.updatedAt = note.createdAt;
+    Database::execCached(QStringLiteral("UPDATE contacts SET updated_at = ? WHERE seq = ?"), {c.updatedAt, c.seq});
+    QJsonObject data = eventData(c);
+    data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("notes")});
+    data.insert(QStringLiteral("note"), note.toJson());
+    Outbox::append(QStringLiteral("contact.updated"), data);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+    return note;
+}
+
+QVector<ContactNote> ContactRepository::notes(const QString &id) const
+{
+    return notes(get(id));
+}
+
+QVector<ContactNote> ContactRepository::notes(const Contact &c) const
+{
+    QVector<ContactNote> out;
+    Database::select(
+        QStringLiteral(
+            "SELECT id, content, created_by, created_at FROM contact_notes WHERE contact_seq = ? ORDER BY seq"),
+        {c.seq}, [&](const SqlRow &r) {
+            out.append({r.text(0), c.id, r.text(1), r.text(2), r.text(3)});
+        });
+    return out;
+}
+
+QVector<QPair<QString, qint64>> ContactRepository::tagCounts() const
+{
+    QVector<QPair<QString, qint64>> out;
+    CachedQuery q = Database::execCached(QStringLiteral(
+        "SELECT min(tag), count(*) AS n FROM contact_tags GROUP BY tag_norm ORDER BY n DESC, tag_norm LIMIT 500"));
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toLongLong()});
+    q.finish();
+    return out;
+}
+
+int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
+{
+    Transaction tx;
+    const QString now = TimeUtil::nowIso();
+    for (const QJsonObject &body : bodies) {
+        Contact c;
+        ContactRules::apply(c, ContactRules::parse(body));
+        ContactRules::checkRequired(c);
+        c.id = Ids::make(u"contact");
+        // Seeding may spread creation times; anything else gets now.
+        const auto created = TimeUtil::parse(body.value(QLatin1String("createdAt")).toString());
+        c.createdAt = created ? TimeUtil::iso(*created) : now;
+        c.updatedAt = c.createdAt;
+        insertRow(c);
+    }
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("contact"), QString(), QStringLiteral("created"));
+    return int(bodies.size());
+}

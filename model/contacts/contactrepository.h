@@ -1,0 +1,89 @@
+#pragma once
+
+#include "model/contacts/contact.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QStringList>
+#include <QVariant>
+
+#include <optional>
+
+class EventBus;
+
+struct ContactQuery
+{
+    int page = 1; // 1-based
+    int limit = 20;
+    QString search;   // words over name, e-mail, phone, company (prefix match, case- and accent-insensitive)
+    QStringList tags; // the contact carries every one of them (case-insensitive)
+    QString source;
+    std::optional<QDateTime> createdAfter;  // createdAt >= this
+    std::optional<QDateTime> createdBefore; // createdAt <  this
+    // An extra condition over `contacts c` with ? placeholders and its values (segment membership,
+    // see SegmentRules::compile); empty: none. Never built from user text: only from bound values.
+    QString extraWhere;
+    QVariantList extraValues;
+    // The total of this query when the caller has just counted it (-1: unknown). With it, listPage()
+    // picks its plan for a large result: walk the newest-first index rather than sort every match.
+    qint64 knownTotal = -1;
+    // The search's matches when list() found them few: the count and the page then read these
+    // contacts instead of running the full-text query twice. Unset: the search runs as such.
+    std::optional<QVector<qint64>> searchSeqs;
+};
+
+struct ContactPage
+{
+    QVector<Contact> items;
+    qint64 total = 0;
+};
+
+// Stores contacts. Every write runs in one transaction together with its outbox event
+// (contact.created / contact.updated / contact.deleted) and, after the commit, tells the event bus
+// ("contact", id, change). Bad input throws DomainError with the spec's status: 400 for wrong types
+// or formats, 422 for missing required fields, 409 for a duplicate e-mail or phone, 404 for an
+// unknown id. Usable from any thread (each uses its own connection).
+class ContactRepository
+{
+public:
+    explicit ContactRepository(EventBus *bus = nullptr);
+
+    // actor: the user or API key id that makes the change (recorded on notes and events).
+    Contact create(const QJsonObject &body, const QString &actor = {});
+    // A contact a messaging channel introduced (Telegram, Instagram: no e-mail or phone known): a
+    // name is still required, an e-mail or phone is not.
+    Contact createFromChannel(const QJsonObject &body);
+    Contact update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    void remove(const QString &id, const QString &actor = {});
+    std::optional<Contact> find(const QString &id) const;
+    Contact get(const QString &id) const; // throws NotFound
+
+    // One page and the total of the query (list = listPage + count).
+    ContactPage list(const ContactQuery &query) const;
+    // The items of one page only, without counting (a lazy view counts once per query and passes
+    // that count as knownTotal).
+    QVector<Contact> listPage(const ContactQuery &query) const;
+    qint64 count(const ContactQuery &query) const;
+
+    // Adds tags not yet present (case-insensitive); returns the updated contact. Idempotent.
+    Contact addTags(const QString &id, const QStringList &tags, const QString &actor = {});
+    // Removes a tag (case-insensitive); 404 when the contact does not carry it.
+    Contact removeTag(const QString &id, const QString &tag, const QString &actor = {});
+
+    ContactNote addNote(const QString &id, const QString &content, const QString &actor = {});
+    QVector<ContactNote> notes(const QString &id) const; // oldest first
+    QVector<ContactNote> notes(const Contact &contact) const;
+
+    // All distinct tags in use with their counts, most used first (for the tag filter of the window).
+    QVector<QPair<QString, qint64>> tagCounts() const;
+
+    // Inserts many contacts in one transaction without events (seeding and imports of trusted data).
+    int insertBulk(const QVector<QJsonObject> &bodies);
+
+private:
+    // Stores a contact that passed its checks (create, createFromChannel): id, timestamps, the
+    // uniqueness check, the row, contact.created in the outbox, then the bus.
+    Contact insertNew(Contact c);
+
+    EventBus *m_bus;
+};

@@ -1,0 +1,510 @@
+#include "model/contacts/segmentrepository.h"
+
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/outbox.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+const QString kColumns =
+    QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
+constexpr int MaxNameLength = 100;
+constexpr int MaxDescriptionLength = 1000;
+constexpr int MaxContactIds = 1000;
+
+Segment fromRow(const QSqlQuery &q)
+{
+    Segment s;
+    s.seq = q.value(0).toLongLong();
+    s.id = q.value(1).toString();
+    s.name = q.value(2).toString();
+    s.description = q.value(3).toString();
+    const QByteArray filters = q.value(4).toByteArray();
+    s.filters =
+        filters.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QJsonDocument::fromJson(filters).object());
+    s.isDynamic = q.value(5).toInt() != 0;
+    s.createdBy = q.value(6).toString();
+    s.createdAt = q.value(7).toString();
+    s.updatedAt = q.value(8).toString();
+    return s;
+}
+
+QVariant filtersText(const QJsonValue &filters)
+{
+    if (!filters.isObject())
+        return QVariant(QMetaType(QMetaType::QString));
+    return QString::fromUtf8(QJsonDocument(filters.toObject()).toJson(QJsonDocument::Compact));
+}
+
+QString nameKey(const QString &name)
+{
+    return name.trimmed().toLower();
+}
+
+// The event payload: the segment (without contactCount, which a dynamic segment would have to count).
+QJsonObject eventData(const Segment &s)
+{
+    QJsonObject data = s.toJson();
+    data.remove(QStringLiteral("contactCount"));
+    data.insert(QStringLiteral("segmentId"), s.id);
+    return data;
+}
+
+[[noreturn]] void badRequest(const QString &field, const QString &problem)
+{
+    throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, problem),
+                      {{field, problem}});
+}
+
+[[noreturn]] void missing(const QString &field, const QString &problem = QStringLiteral("is required"))
+{
+    throw DomainError(DomainError::Unprocessable, kValidation,
+                      QStringLiteral("Required field missing: %1 %2").arg(field, problem), {{field, problem}});
+}
+
+// The fields of a create or update body, checked: absent -> nullopt.
+struct SegmentChanges
+{
+    std::optional<QString> name, description;
+    std::optional<QJsonValue> filters; // an object, or null (clear: static segments only)
+    std::optional<bool> isDynamic;
+};
+
+SegmentChanges parse(const QJsonObject &body)
+{
+    SegmentChanges c;
+    if (body.contains(QLatin1String("name"))) {
+        const QJsonValue v = body.value(QLatin1String("name"));
+        if (!v.isString() && !v.isNull())
+            badRequest(QStringLiteral("name"), QStringLiteral("must be a string"));
+        const QString name = v.toString().trimmed();
+        if (name.isEmpty())
+            missing(QStringLiteral("name"), QStringLiteral("must not be empty"));
+        if (name.size() > MaxNameLength)
+            badRequest(QStringLiteral("name"), QStringLiteral("must be at most %1 characters").arg(MaxNameLength));
+        c.name = name;
+    }
+    if (body.contains(QLatin1String("description"))) {
+        const QJsonValue v = body.value(QLatin1String("description"));
+        if (!v.isString() && !v.isNull())
+            badRequest(QStringLiteral("description"), QStringLiteral("must be a string"));
+        const QString d = v.toString().trimmed();
+        if (d.size() > MaxDescriptionLength)
+            badRequest(QStringLiteral("description"),
+                       QStringLiteral("must be at most %1 characters").arg(MaxDescriptionLength));
+        c.description = d;
+    }
+    if (body.contains(QLatin1String("isDynamic"))) {
+        const QJsonValue v = body.value(QLatin1String("isDynamic"));
+        if (!v.isBool())
+            badRequest(QStringLiteral("isDynamic"), QStringLiteral("must be true or false"));
+        c.isDynamic = v.toBool();
+    }
+    if (body.contains(QLatin1String("filters"))) {
+        const QJsonValue v = body.value(QLatin1String("filters"));
+        c.filters = v.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(SegmentRules::validate(v));
+    }
+    return c;
+}
+
+void checkUniqueName(const QString &name, qint64 seq)
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM segments WHERE name_norm = ? AND seq != ?"),
+                                         {nameKey(name), seq});
+    if (q.next()) {
+        const QString existing = q.value(0).toString();
+        q.finish();
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CONFLICT"),
+            QStringLiteral("A segment named %1 already exists").arg(name),
+            {{QStringLiteral("name"), QStringLiteral("already exists")}, {QStringLiteral("existingId"), existing}});
+    }
+    q.finish();
+}
+
+[[noreturn]] void dynamicRefused(const Segment &s)
+{
+    throw DomainError(DomainError::BadRequest, kValidation,
+                      QStringLiteral("Segment %1 is dynamic: its members follow its filters and cannot be added or "
+                                     "removed by hand")
+                          .arg(s.id),
+                      {{QStringLiteral("isDynamic"), QStringLiteral("contacts are added to static segments only")}});
+}
+
+// Stores the contacts matching `where` as members of a static segment; returns how many were new.
+int storeMembers(qint64 segmentSeq, const SegmentRules::Sql &where, const QString &now)
+{
+    QVariantList values{segmentSeq, now};
+    values << where.values;
+    const QSqlQuery q =
+        Database::exec(QStringLiteral("INSERT OR IGNORE INTO segment_members (segment_seq, "
+                                      "contact_seq, added_at) SELECT ?, c.seq, ? FROM contacts c WHERE ") +
+                           where.where,
+                       values);
+    return q.numRowsAffected();
+}
+} // namespace
+
+QJsonObject Segment::toJson() const
+{
+    QJsonObject o{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("description"), description},
+        {QStringLiteral("filters"), filters},
+        {QStringLiteral("isDynamic"), isDynamic},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("updatedAt"), updatedAt},
+    };
+    if (contactCount >= 0)
+        o.insert(QStringLiteral("contactCount"), double(contactCount));
+    return o;
+}
+
+SegmentRepository::SegmentRepository(EventBus *bus, const Clock *clock)
+    : m_bus(bus)
+    , m_clock(clock)
+{
+}
+
+const Clock &SegmentRepository::clock() const
+{
+    return m_clock ? *m_clock : Clock::system();
+}
+
+QVector<Segment> SegmentRepository::list(bool withCounts) const
+{
+    QVector<Segment> out;
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                         QStringLiteral(" FROM segments ORDER BY name_norm, seq"));
+    while (q.next())
+        out.append(fromRow(q));
+    q.finish();
+    if (withCounts) {
+        for (Segment &s : out)
+            s.contactCount = count(s);
+    }
+    return out;
+}
+
+std::optional<Segment> SegmentRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM segments WHERE id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    Segment s = fromRow(q);
+    q.finish();
+    return s;
+}
+
+Segment SegmentRepository::get(const QString &id, bool withCount) const
+{
+    std::optional<Segment> s = find(id);
+    if (!s)
+        throw DomainError::notFound(QStringLiteral("Segment"), id);
+    if (withCount)
+        s->contactCount = count(*s);
+    return *s;
+}
+
+SegmentRules::Sql SegmentRepository::membership(const Segment &segment) const
+{
+    if (!segment.isDynamic)
+        return {QStringLiteral("c.seq IN (SELECT contact_seq FROM segment_members WHERE segment_seq = ?)"),
+                {segment.seq}};
+    if (!segment.filters.isObject())
+        return {QStringLiteral("0"), {}};
+    return SegmentRules::compile(segment.filters.toObject(), clock());
+}
+
+SegmentRules::Sql SegmentRepository::membership(const QString &id) const
+{
+    return membership(get(id, false));
+}
+
+qint64 SegmentRepository::count(const Segment &segment) const
+{
+    ContactQuery q;
+    const SegmentRules::Sql sql = membership(segment);
+    q.extraWhere = sql.where;
+    q.extraValues = sql.values;
+    return ContactRepository().count(q);
+}
+
+SegmentRules::Sql SegmentRepository::matching(const QJsonValue &filters) const
+{
+    return SegmentRules::compile(SegmentRules::validate(filters), clock());
+}
+
+qint64 SegmentRepository::countMatching(const QJsonValue &filters) const
+{
+    const SegmentRules::Sql sql = matching(filters);
+    ContactQuery q;
+    q.extraWhere = sql.where;
+    q.extraValues = sql.values;
+    return ContactRepository().count(q);
+}
+
+ContactPage SegmentRepository::contacts(const QString &id, int page, int limit) const
+{
+    const SegmentRules::Sql sql = membership(id);
+    ContactQuery q;
+    q.page = page;
+    q.limit = limit;
+    q.extraWhere = sql.where;
+    q.extraValues = sql.values;
+    return ContactRepository().list(q);
+}
+
+Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
+{
+    const SegmentChanges c = parse(body);
+    if (!c.name)
+        missing(QStringLiteral("name"));
+    Segment s;
+    s.name = *c.name;
+    s.description = c.description.value_or(QString());
+    s.isDynamic = c.isDynamic.value_or(true);
+    s.filters = c.filters.value_or(QJsonValue(QJsonValue::Null));
+    if (s.isDynamic && !s.filters.isObject())
+        missing(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+    s.id = Ids::make(u"seg");
+    s.createdBy = actor;
+    s.createdAt = s.updatedAt = TimeUtil::iso(clock().now());
+
+    Transaction tx;
+    checkUniqueName(s.name, 0);
+    CachedQuery q = Database::execCached(
+        QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
+                       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), s.isDynamic ? 1 : 0,
+         textOrNull(actor), s.createdAt, s.updatedAt});
+    s.seq = q.lastInsertId().toLongLong();
+    // A static segment made with filters takes the matching contacts once.
+    if (!s.isDynamic && s.filters.isObject())
+        storeMembers(s.seq, SegmentRules::compile(s.filters.toObject(), clock()), s.createdAt);
+    Outbox::append(QStringLiteral("segment.created"), eventData(s));
+    s.contactCount = count(s);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("created"));
+    return s;
+}
+
+Segment SegmentRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+{
+    Q_UNUSED(actor);
+    const SegmentChanges c = parse(body);
+    Transaction tx;
+    const Segment before = get(id, false);
+    Segment s = before;
+    if (c.name)
+        s.name = *c.name;
+    if (c.description)
+        s.description = *c.description;
+    if (c.isDynamic)
+        s.isDynamic = *c.isDynamic;
+    if (c.filters)
+        s.filters = *c.filters;
+    if (s.isDynamic && !s.filters.isObject())
+        missing(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+
+    QJsonArray changed;
+    const QJsonObject oldJson = before.toJson();
+    const QJsonObject newJson = s.toJson();
+    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
+        if (oldJson.value(it.key()) != it.value())
+            changed.append(it.key());
+    }
+    if (changed.isEmpty()) {
+        s.contactCount = count(s);
+        return s; // nothing to store, no event
+    }
+    if (c.name && nameKey(s.name) != nameKey(before.name))
+        checkUniqueName(s.name, s.seq);
+    s.updatedAt = TimeUtil::iso(clock().now());
+    if (before.isDynamic && !s.isDynamic) {
+        // Frozen: the contacts the rules match now become the stored members.
+        const QJsonObject rules = s.filters.isObject() ? s.filters.toObject() : before.filters.toObject();
+        storeMembers(s.seq, SegmentRules::compile(rules, clock()), s.updatedAt);
+    } else if (!before.isDynamic && s.isDynamic) {
+        Database::execCached(QStringLiteral("DELETE FROM segment_members WHERE segment_seq = ?"), {s.seq});
+    }
+    Database::execCached(QStringLiteral("UPDATE segments SET name = ?, name_norm = ?, description = ?, filters = ?, "
+                                        "is_dynamic = ?, updated_at = ? WHERE seq = ?"),
+                         {s.name, nameKey(s.name), text(s.description), filtersText(s.filters), s.isDynamic ? 1 : 0,
+                          s.updatedAt, s.seq});
+    QJsonObject data = eventData(s);
+    data.insert(QStringLiteral("changedFields"), changed);
+    Outbox::append(QStringLiteral("segment.updated"), data);
+    s.contactCount = count(s);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+    return s;
+}
+
+void SegmentRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Transaction tx;
+    const Segment s = get(id, false);
+    Database::execCached(QStringLiteral("DELETE FROM segments WHERE seq = ?"), {s.seq});
+    Outbox::append(QStringLiteral("segment.deleted"), eventData(s));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("deleted"));
+}
+
+Segment SegmentRepository::addContacts(const QString &id, const QStringList &contactIds, const QString &actor,
+                                       int *added)
+{
+    Q_UNUSED(actor);
+    QStringList ids;
+    for (const QString &cid : contactIds) {
+        const QString t = cid.trimmed();
+        if (!t.isEmpty() && !ids.contains(t))
+            ids << t;
+    }
+    if (ids.isEmpty())
+        missing(QStringLiteral("contactIds"), QStringLiteral("must not be empty"));
+    if (ids.size() > MaxContactIds)
+        badRequest(QStringLiteral("contactIds"), QStringLiteral("must hold at most %1 ids").arg(MaxContactIds));
+
+    Transaction tx;
+    Segment s = get(id, false);
+    if (s.isDynamic)
+        dynamicRefused(s);
+    QVector<qint64> seqs;
+    QJsonArray unknown;
+    for (const QString &cid : std::as_const(ids)) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {cid});
+        if (q.next())
+            seqs << q.value(0).toLongLong();
+        else
+            unknown.append(cid);
+        q.finish();
+    }
+    if (!unknown.isEmpty()) {
+        QStringList names;
+        for (const QJsonValue &u : std::as_const(unknown))
+            names << u.toString();
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Contacts not found: %1").arg(names.join(QStringLiteral(", "))),
+                          {{QStringLiteral("contactIds"), unknown}});
+    }
+    const QString now = TimeUtil::iso(clock().now());
+    int n = 0;
+    QJsonArray addedIds;
+    for (int i = 0; i < seqs.size(); ++i) {
+        CachedQuery q = Database::execCached(
+            QStringLiteral(
+                "INSERT OR IGNORE INTO segment_members (segment_seq, contact_seq, added_at) VALUES (?, ?, ?)"),
+            {s.seq, seqs.at(i), now});
+        if (q.numRowsAffected() > 0) {
+            ++n;
+            addedIds.append(ids.at(i));
+        }
+    }
+    if (n > 0) {
+        s.updatedAt = now;
+        Database::execCached(QStringLiteral("UPDATE segments SET updated_at = ? WHERE seq = ?"), {now, s.seq});
+        QJsonObject data = eventData(s);
+        data.insert(QStringLiteral("contactIds"), addedIds);
+        Outbox::append(QStringLiteral("segment.contacts_added"), data);
+    }
+    s.contactCount = count(s);
+    tx.commit();
+    if (added)
+        *added = n;
+    if (m_bus && n > 0)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+    return s;
+}
+
+Segment SegmentRepository::removeContact(const QString &id, const QString &contactId, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Transaction tx;
+    Segment s = get(id, false);
+    if (s.isDynamic)
+        dynamicRefused(s);
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {contactId});
+    if (!q.next())
+        throw DomainError::notFound(QStringLiteral("Contact"), contactId);
+    const qint64 contactSeq = q.value(0).toLongLong();
+    q.finish();
+    CachedQuery del = Database::execCached(
+        QStringLiteral("DELETE FROM segment_members WHERE segment_seq = ? AND contact_seq = ?"), {s.seq, contactSeq});
+    if (del.numRowsAffected() < 1)
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Contact %1 is not in segment %2").arg(contactId, s.id));
+    s.updatedAt = TimeUtil::iso(clock().now());
+    Database::execCached(QStringLiteral("UPDATE segments SET updated_at = ? WHERE seq = ?"), {s.updatedAt, s.seq});
+    QJsonObject data = eventData(s);
+    data.insert(QStringLiteral("contactIds"), QJsonArray{contactId});
+    Outbox::append(QStringLiteral("segment.contacts_removed"), data);
+    s.contactCount = count(s);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+    return s;
+}
+
+Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, const QString &actor)
+{
+    SegmentChanges c = parse(body);
+    Transaction tx;
+    const Segment source = get(id, false);
+    Segment s;
+    s.createdAt = s.updatedAt = TimeUtil::iso(clock().now());
+    if (c.name) {
+        s.name = *c.name;
+        checkUniqueName(s.name, 0);
+    } else {
+        // "<name> (snapshot 2026-05-01 14:30)", numbered when taken.
+        const QString base = QStringLiteral("%1 (snapshot %2)")
+                                 .arg(source.name.left(MaxNameLength - 40),
+                                      clock().now().toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        s.name = base;
+        for (int n = 2;; ++n) {
+            CachedQuery q =
+                Database::execCached(QStringLiteral("SELECT 1 FROM segments WHERE name_norm = ?"), {nameKey(s.name)});
+            const bool taken = q.next();
+            q.finish();
+            if (!taken)
+                break;
+            s.name = QStringLiteral("%1 %2").arg(base).arg(n);
+        }
+    }
+    s.description = c.description.value_or(source.description);
+    s.filters = source.filters;
+    s.isDynamic = false;
+    s.id = Ids::make(u"seg");
+    s.createdBy = actor;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
+                       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), 0, textOrNull(actor), s.createdAt,
+         s.updatedAt});
+    s.seq = q.lastInsertId().toLongLong();
+    storeMembers(s.seq, membership(source), s.createdAt);
+    QJsonObject data = eventData(s);
+    data.insert(QStringLiteral("snapshotOf"), source.id);
+    Outbox::append(QStringLiteral("segment.created"), data);
+    s.contactCount = count(s);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("created"));
+    return s;
+}

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrules.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+class Clock;
+class EventBus;
+
+struct Segment
+{
+    qint64 seq = 0;
+    QString id; // seg_…
+    QString name;
+    QString description;
+    QJsonValue filters; // { logic, rules } (normalised), or null for a static segment made without rules
+    bool isDynamic = true;
+    qint64 contactCount = -1; // -1: not counted
+    QString createdBy;
+    QString createdAt;
+    QString updatedAt;
+
+    // The spec's Segment; contactCount only when counted.
+    QJsonObject toJson() const;
+};
+
+// Stores segments. A dynamic segment's members are the contacts its filters match, evaluated at
+// each query (one parameterised WHERE, see SegmentRules); a static segment's members are rows of
+// segment_members, added by hand, by a snapshot, or once when it is created with filters. A deleted
+// contact leaves every static segment (ON DELETE CASCADE). Every write runs in one transaction with
+// its outbox event (segment.created / segment.updated / segment.deleted / segment.contacts_added /
+// segment.contacts_removed) and then tells the event bus ("segment", id, change).
+// Bad input throws DomainError: 400 invalid rules or types, 422 missing name/filters, 404 unknown
+// segment or contacts, 409 duplicate name (case-insensitive).
+class SegmentRepository
+{
+public:
+    explicit SegmentRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+
+    // By name (case-insensitive); with each contactCount when withCounts.
+    QVector<Segment> list(bool withCounts = true) const;
+    std::optional<Segment> find(const QString &id) const;
+    Segment get(const QString &id, bool withCount = true) const; // throws NotFound
+
+    // body: name (required), description, filters (required for a dynamic segment), isDynamic (default true).
+    Segment create(const QJsonObject &body, const QString &actor = {});
+    // Partial; filters re-validated. Turning a dynamic segment static stores its current members;
+    // turning a static one dynamic drops its stored members (and needs filters).
+    Segment update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    void remove(const QString &id, const QString &actor = {});
+
+    // The members, in the contact list's order (newest first).
+    ContactPage contacts(const QString &id, int page, int limit) const;
+    qint64 count(const Segment &segment) const;
+    // How many contacts these filters match now (validates them: 400 when invalid).
+    qint64 countMatching(const QJsonValue &filters) const;
+    // The condition these filters compile to now (validates them: 400 when invalid).
+    SegmentRules::Sql matching(const QJsonValue &filters) const;
+    // The condition selecting the members of a segment, for ContactQuery::extraWhere.
+    SegmentRules::Sql membership(const Segment &segment) const;
+    SegmentRules::Sql membership(const QString &id) const;
+
+    // Static segments only (400 on a dynamic one). All or nothing: 404 naming every unknown contact
+    // id. Adding a member twice is not an error; *added tells how many were new.
+    Segment addContacts(const QString &id, const QStringList &contactIds, const QString &actor = {},
+                        int *added = nullptr);
+    Segment removeContact(const QString &id, const QString &contactId, const QString &actor = {});
+    // A new static segment holding the current members of this one. body: optional name, description.
+    Segment snapshot(const QString &id, const QJsonObject &body = {}, const QString &actor = {});
+
+private:
+    const Clock &clock() const;
+    EventBus *m_bus;
+    const Clock *m_clock;
+};

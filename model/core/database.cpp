@@ -1,0 +1,617 @@
+#include "model/core/database.h"
+
+#include "model/core/errors.h"
+#include "model/core/migrations.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QThread>
+#include <QTimer>
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcDb, "liaison.db")
+
+namespace {
+QMutex g_pathMutex;
+QString g_path;
+std::atomic<int> g_generation{0};
+std::atomic<int> g_connectionCounter{0};
+std::atomic<int> g_leakedSnapshots{0};
+
+// The key of the per-thread statement caches. SQL texts are long (a contact's select is ~300
+// characters) and looked up on every query: hashing all of it with qHash was a tenth of the cost
+// of GET /contacts/:id. The length and 16 characters spread over the text separate the statements
+// well; equal hashes are still told apart by comparing the whole text.
+struct SqlTextHash
+{
+    size_t operator()(const QString &sql) const noexcept
+    {
+        const qsizetype n = sql.size();
+        const QChar *d = sql.constData();
+        char16_t sample[17];
+        sample[0] = char16_t(n);
+        for (int i = 0; i < 16; ++i)
+            sample[i + 1] = n > 0 ? d[(n - 1) * i / 15].unicode() : 0;
+        return qHashBits(sample, sizeof sample);
+    }
+};
+
+// The connection of one thread. Its destructor runs when the thread ends and removes the connection.
+struct ThreadConnection
+{
+    QString name;
+    int generation = -1;
+    int depth = 0;         // nested Transaction and ReadTransaction objects
+    bool readOnly = false; // the outermost is a ReadTransaction
+    // Node-based, so that a reference execCached() returned stays valid when other statements are added.
+    std::unordered_map<QString, QSqlQuery, SqlTextHash> cache;
+    // Statements of select(), SQLite only; finalized before the connection closes.
+    std::unordered_map<QString, sqlite3_stmt *, SqlTextHash> statements;
+    sqlite3 *handle = nullptr;
+    bool handleChecked = false;
+    qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
+
+    void close()
+    {
+        if (name.isEmpty())
+            return;
+        cache.clear();
+        for (auto &entry : statements)
+            sqlite3_finalize(entry.second);
+        statements.clear();
+        handle = nullptr;
+        handleChecked = false;
+        {
+            QSqlDatabase db = QSqlDatabase::database(name, false);
+            if (db.isOpen()) {
+                QSqlQuery(db).exec(QStringLiteral("PRAGMA optimize"));
+                db.close();
+            }
+        }
+        QSqlDatabase::removeDatabase(name);
+        name.clear();
+        depth = 0;
+        readOnly = false;
+    }
+    ~ThreadConnection() { close(); }
+    // Open, and on the database path of now.
+    bool isCurrent() const { return !name.isEmpty() && generation == g_generation.load(); }
+};
+
+ThreadConnection &threadConnection()
+{
+    thread_local ThreadConnection c;
+    return c;
+}
+
+[[noreturn]] void fail(const QString &what, const QSqlError &error)
+{
+    qCWarning(lcDb).noquote() << what << error.text();
+    throw DatabaseError((what + QLatin1String(": ") + error.text()).toStdString());
+}
+
+void bindAll(QSqlQuery &q, const QVariantList &values)
+{
+    for (int i = 0; i < values.size(); ++i)
+        q.bindValue(i, values.at(i));
+}
+// The database holds password hashes, API key hashes and webhook secrets: it is readable by its
+// owner only (0600), wherever database/path puts it. A new file is created with that mode before
+// SQLite opens it (SQLite would use 0644 less the umask; its -wal and -shm files take the database
+// file's mode); an existing file, or one of its companions, readable by others is restricted with a
+// warning.
+void restrictToOwner(const QString &file)
+{
+    if (file.isEmpty() || file == QLatin1String(":memory:") || file.startsWith(QLatin1String("file:")))
+        return;
+    const QByteArray native = QFile::encodeName(file);
+    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        ::close(fd);
+        return;
+    }
+    constexpr QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                                                QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                QFileDevice::WriteOther | QFileDevice::ExeOther;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+        QFile f(file + QLatin1String(suffix));
+        if (f.exists() && (f.permissions() & others) &&
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser |
+                             QFileDevice::WriteUser))
+            qCWarning(lcDb).noquote() << QStringLiteral(
+                                             "%1 was readable by other users; restricted it to its owner (0600)")
+                                             .arg(f.fileName());
+    }
+}
+} // namespace
+
+QString SqlValue::text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+QVariant SqlValue::textOrNull(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+void Database::setPath(const QString &sqlitePath)
+{
+    // SQLite keeps memory statistics under one process-wide mutex taken on every allocation: with
+    // two server threads searching, that lock was 12% of the CPU time. We never read the figures.
+    // Possible only before SQLite is first used, so it is done here, before any connection opens
+    // (later calls get SQLITE_MISUSE and change nothing).
+    static const bool statsOff = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+    Q_UNUSED(statsOff);
+    QMutexLocker lock(&g_pathMutex);
+    g_path = sqlitePath;
+    ++g_generation;
+}
+
+QString Database::path()
+{
+    QMutexLocker lock(&g_pathMutex);
+    return g_path;
+}
+
+QSqlDatabase Database::connection()
+{
+    ThreadConnection &c = threadConnection();
+    if (c.isCurrent())
+        return QSqlDatabase::database(c.name, false);
+    c.close();
+    const QString file = path();
+    c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
+    c.generation = g_generation.load();
+    restrictToOwner(file);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), c.name);
+    db.setDatabaseName(file);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    if (!db.open())
+        fail(QStringLiteral("cannot open database %1").arg(file), db.lastError());
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                               "PRAGMA temp_store=MEMORY", "PRAGMA cache_size=-16000"}) {
+        if (!q.exec(QString::fromLatin1(pragma)))
+            fail(QString::fromLatin1(pragma), q.lastError());
+    }
+    return db;
+}
+
+void Database::closeThreadConnection()
+{
+    threadConnection().close();
+}
+
+QSqlQuery Database::exec(const QString &sql, const QVariantList &values)
+{
+    QSqlQuery q(connection());
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        fail(QStringLiteral("prepare failed for [%1]").arg(sql), q.lastError());
+    bindAll(q, values);
+    if (!q.exec())
+        fail(QStringLiteral("query failed [%1]").arg(sql), q.lastError());
+    return q;
+}
+
+CachedQuery::CachedQuery(QSqlQuery &q)
+    : m_query(&q)
+{
+}
+
+CachedQuery::~CachedQuery()
+{
+    if (m_query)
+        m_query->finish();
+}
+
+CachedQuery::CachedQuery(CachedQuery &&other) noexcept
+    : m_query(std::exchange(other.m_query, nullptr))
+{
+}
+
+CachedQuery Database::execCached(const QString &sql, const QVariantList &values)
+{
+    QSqlDatabase db = connection();
+    ThreadConnection &c = threadConnection();
+    auto it = c.cache.find(sql);
+    if (it == c.cache.end()) {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (!q.prepare(sql))
+            fail(QStringLiteral("prepare failed for [%1]").arg(sql), q.lastError());
+        it = c.cache.emplace(sql, q).first;
+    }
+    QSqlQuery &q = it->second;
+    q.finish();
+    bindAll(q, values);
+    if (!q.exec()) {
+        const QSqlError error = q.lastError();
+        q.finish();
+        fail(QStringLiteral("query failed [%1]").arg(sql), error);
+    }
+    return CachedQuery(q);
+}
+
+namespace {
+sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
+{
+    if (!c.handleChecked) {
+        c.handleChecked = true;
+        const QVariant v = db.driver()->handle();
+        if (v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)
+            c.handle = *static_cast<sqlite3 *const *>(v.constData());
+    }
+    return c.handle;
+}
+
+[[noreturn]] void failSqlite(sqlite3 *h, const QString &sql)
+{
+    const QString message = QStringLiteral("query failed [%1]: %2").arg(sql, QString::fromUtf8(sqlite3_errmsg(h)));
+    qCWarning(lcDb).noquote() << message;
+    throw DatabaseError(message.toStdString());
+}
+
+void bindSqlite(sqlite3 *h, sqlite3_stmt *stmt, const QString &sql, const QVariantList &values)
+{
+    for (int i = 0; i < values.size(); ++i) {
+        const QVariant &v = values.at(i);
+        int rc = SQLITE_OK;
+        if (v.isNull()) {
+            rc = sqlite3_bind_null(stmt, i + 1);
+        } else {
+            switch (v.typeId()) {
+            case QMetaType::Int:
+            case QMetaType::UInt:
+            case QMetaType::LongLong:
+            case QMetaType::ULongLong:
+            case QMetaType::Bool:
+                rc = sqlite3_bind_int64(stmt, i + 1, v.toLongLong());
+                break;
+            case QMetaType::Double:
+                rc = sqlite3_bind_double(stmt, i + 1, v.toDouble());
+                break;
+            case QMetaType::QByteArray: {
+                const QByteArray b = v.toByteArray();
+                rc = sqlite3_bind_blob(stmt, i + 1, b.constData(), int(b.size()), SQLITE_TRANSIENT);
+                break;
+            }
+            default: {
+                // UTF-8, the database's encoding: bound as UTF-16, SQLite converted the value again
+                // for every comparison with a stored text.
+                const QByteArray t = v.toString().toUtf8();
+                rc = sqlite3_bind_text(stmt, i + 1, t.constData(), int(t.size()), SQLITE_TRANSIENT);
+                break;
+            }
+            }
+        }
+        if (rc != SQLITE_OK)
+            failSqlite(h, sql);
+    }
+}
+} // namespace
+
+QString SqlRow::text(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toString();
+    // The stored UTF-8 as it is (sqlite3_column_text16 converted it into a buffer of its own first).
+    auto *stmt = static_cast<sqlite3_stmt *>(m_stmt);
+    const unsigned char *data = sqlite3_column_text(stmt, column);
+    if (!data)
+        return QString();
+    return QString::fromUtf8(reinterpret_cast<const char *>(data), sqlite3_column_bytes(stmt, column));
+}
+
+qint64 SqlRow::integer(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toLongLong();
+    return sqlite3_column_int64(static_cast<sqlite3_stmt *>(m_stmt), column);
+}
+
+double SqlRow::real(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toDouble();
+    return sqlite3_column_double(static_cast<sqlite3_stmt *>(m_stmt), column);
+}
+
+QByteArray SqlRow::bytes(int column) const
+{
+    if (m_query)
+        return m_query->value(column).toByteArray();
+    auto *stmt = static_cast<sqlite3_stmt *>(m_stmt);
+    const void *data = sqlite3_column_blob(stmt, column);
+    return data ? QByteArray(static_cast<const char *>(data), sqlite3_column_bytes(stmt, column)) : QByteArray();
+}
+
+bool SqlRow::isNull(int column) const
+{
+    if (m_query)
+        return m_query->value(column).isNull();
+    return sqlite3_column_type(static_cast<sqlite3_stmt *>(m_stmt), column) == SQLITE_NULL;
+}
+
+void Database::select(const QString &sql, const QVariantList &values, const std::function<void(const SqlRow &)> &row,
+                      bool cacheStatement)
+{
+    ThreadConnection &c = threadConnection();
+    // The open SQLite handle of this thread, without a QSqlDatabase look-up (a mutex and a hash by
+    // name) on every query; connection() opens or reopens it when needed.
+    sqlite3 *h = c.isCurrent() && c.handleChecked ? c.handle : sqliteHandle(c, connection());
+    SqlRow r;
+    if (!h) {
+        auto each = [&](QSqlQuery &q) {
+            r.m_query = &q;
+            while (q.next())
+                row(r);
+        };
+        if (cacheStatement) {
+            CachedQuery q = execCached(sql, values);
+            each(q);
+        } else {
+            QSqlQuery q = exec(sql, values);
+            each(q);
+        }
+        return;
+    }
+    sqlite3_stmt *stmt = nullptr;
+    auto it = cacheStatement ? c.statements.find(sql) : c.statements.end();
+    if (it != c.statements.end()) {
+        stmt = it->second;
+    } else {
+        if (sqlite3_prepare_v3(h, sql.toUtf8().constData(), -1, cacheStatement ? SQLITE_PREPARE_PERSISTENT : 0, &stmt,
+                               nullptr) != SQLITE_OK)
+            failSqlite(h, sql);
+        if (cacheStatement)
+            c.statements.emplace(sql, stmt);
+    }
+    // Reset (or finalize) on every way out, so that the statement holds no read lock after the call.
+    struct Reset
+    {
+        sqlite3_stmt *s;
+        bool keep;
+        ~Reset()
+        {
+            if (keep) {
+                sqlite3_reset(s);
+                sqlite3_clear_bindings(s);
+            } else {
+                sqlite3_finalize(s);
+            }
+        }
+    } reset{stmt, cacheStatement};
+    bindSqlite(h, stmt, sql, values);
+    r.m_stmt = stmt;
+    for (;;) {
+        const int rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW) {
+            row(r);
+            continue;
+        }
+        if (rc == SQLITE_DONE)
+            break;
+        failSqlite(h, sql);
+    }
+}
+
+namespace {
+// What holds this thread's SQLite snapshot now: the texts of the active statements, and whether a
+// transaction is open. Nothing on a connection that is not SQLite (nullptr handle).
+struct Held
+{
+    QStringList statements;
+    bool transaction = false;
+    bool any() const { return transaction || !statements.isEmpty(); }
+};
+
+sqlite3 *openHandle(ThreadConnection &c)
+{
+    if (!c.isCurrent())
+        return nullptr;
+    return c.handleChecked ? c.handle : sqliteHandle(c, QSqlDatabase::database(c.name, false));
+}
+
+Held heldBy(sqlite3 *h)
+{
+    Held held;
+    if (!h)
+        return held;
+    held.transaction = sqlite3_get_autocommit(h) == 0;
+    for (sqlite3_stmt *s = sqlite3_next_stmt(h, nullptr); s; s = sqlite3_next_stmt(h, s)) {
+        if (sqlite3_stmt_busy(s))
+            held.statements.append(QString::fromUtf8(sqlite3_sql(s)).simplified().left(120));
+    }
+    return held;
+}
+
+void release(ThreadConnection &c, sqlite3 *h, const Held &held, const char *why)
+{
+    g_leakedSnapshots.fetch_add(1);
+    qCWarning(lcDb).noquote() << why << "(transaction open:" << held.transaction
+                              << "; active statements:" << held.statements.join(QLatin1String(" | ")) << ")";
+    for (auto &entry : c.cache) {
+        if (entry.second.isActive())
+            entry.second.finish();
+    }
+    // Statements outside the cache (a QSqlQuery kept alive somewhere): reset at SQLite's level.
+    for (sqlite3_stmt *s = sqlite3_next_stmt(h, nullptr); s; s = sqlite3_next_stmt(h, s)) {
+        if (sqlite3_stmt_busy(s))
+            sqlite3_reset(s);
+    }
+    if (sqlite3_get_autocommit(h) == 0 && c.depth == 0)
+        sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
+    c.heldSinceMs = -1;
+}
+} // namespace
+
+bool Database::holdsSnapshot()
+{
+    return heldBy(openHandle(threadConnection())).any();
+}
+
+bool Database::releaseSnapshot()
+{
+    ThreadConnection &c = threadConnection();
+    if (c.depth > 0)
+        return false; // inside a transaction of the caller's: nothing is left over yet
+    sqlite3 *h = openHandle(c);
+    const Held held = heldBy(h);
+    c.heldSinceMs = -1;
+    if (!held.any())
+        return false;
+    release(c, h, held, "a read snapshot outlived its unit of work and was released");
+    return true;
+}
+
+int Database::leakedSnapshots()
+{
+    return g_leakedSnapshots.load();
+}
+
+void Database::watchSnapshot(int maxSeconds)
+{
+    ThreadConnection &c = threadConnection();
+    sqlite3 *h = openHandle(c);
+    const Held held = heldBy(h);
+    if (!held.any()) {
+        c.heldSinceMs = -1;
+        return;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (c.heldSinceMs < 0) {
+        c.heldSinceMs = now;
+        return;
+    }
+    if (now - c.heldSinceMs < qint64(maxSeconds) * 1000)
+        return;
+    const QByteArray why = QByteArrayLiteral("a connection held a read snapshot for more than ") +
+                           QByteArray::number(maxSeconds) + QByteArrayLiteral(" s between units of work");
+    release(c, h, held, why.constData());
+}
+
+void Database::startSnapshotWatchdog(QObject *parent, int maxSeconds)
+{
+    auto *timer = new QTimer(parent);
+    timer->setObjectName(QStringLiteral("snapshotWatchdog"));
+    QObject::connect(timer, &QTimer::timeout, timer, [maxSeconds] { watchSnapshot(maxSeconds); });
+    timer->start(1000);
+}
+
+int Database::migrate()
+{
+    QSqlDatabase db = connection();
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+        fail(QStringLiteral("cannot read schema version"), q.lastError());
+    int version = q.value(0).toInt();
+    q.finish();
+    for (const Migration &m : migrations()) {
+        if (m.version <= version)
+            continue;
+        Transaction tx;
+        for (const QString &statement : m.statements) {
+            if (!q.exec(statement))
+                fail(QStringLiteral("migration %1 (%2) failed").arg(m.version).arg(QLatin1String(m.name)),
+                     q.lastError());
+        }
+        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(m.version)))
+            fail(QStringLiteral("cannot record schema version"), q.lastError());
+        tx.commit();
+        qCInfo(lcDb) << "applied migration" << m.version << m.name;
+        version = m.version;
+    }
+    return version;
+}
+
+ReadTransaction::ReadTransaction()
+{
+    ThreadConnection &c = threadConnection();
+    if (c.depth++ > 0)
+        return;
+    m_outer = true;
+    try {
+        Database::select(QStringLiteral("BEGIN"), {}, [](const SqlRow &) {});
+    } catch (...) {
+        --c.depth;
+        m_outer = false;
+        throw;
+    }
+    c.readOnly = true;
+}
+
+ReadTransaction::~ReadTransaction()
+{
+    ThreadConnection &c = threadConnection();
+    --c.depth;
+    if (!m_outer || c.name.isEmpty())
+        return;
+    c.readOnly = false;
+    try {
+        Database::select(QStringLiteral("COMMIT"), {}, [](const SqlRow &) {});
+    } catch (const std::exception &e) {
+        qCWarning(lcDb) << "ending a read transaction failed:" << e.what();
+    }
+}
+
+Transaction::Transaction()
+{
+    ThreadConnection &c = threadConnection();
+    QSqlDatabase db = Database::connection();
+    if (c.readOnly) // a deferred read transaction upgraded to a write could fail with SQLITE_BUSY
+        fail(QStringLiteral("a write transaction cannot start inside a read transaction"), QSqlError());
+    if (c.depth++ > 0)
+        return; // nested: the outermost transaction commits
+    m_outer = true;
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        --c.depth;
+        m_done = true;
+        fail(QStringLiteral("cannot begin transaction"), q.lastError());
+    }
+}
+
+Transaction::~Transaction()
+{
+    if (m_done)
+        return;
+    ThreadConnection &c = threadConnection();
+    --c.depth;
+    if (m_outer && !c.name.isEmpty()) {
+        QSqlQuery q(QSqlDatabase::database(c.name, false));
+        q.exec(QStringLiteral("ROLLBACK"));
+    }
+}
+
+void Transaction::commit()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    ThreadConnection &c = threadConnection();
+    --c.depth;
+    if (!m_outer)
+        return;
+    QSqlQuery q(Database::connection());
+    if (!q.exec(QStringLiteral("COMMIT"))) {
+        const QSqlError error = q.lastError();
+        q.exec(QStringLiteral("ROLLBACK"));
+        fail(QStringLiteral("commit failed"), error);
+    }
+}

@@ -1,0 +1,48 @@
+#include "model/core/idempotencystore.h"
+
+#include "model/core/database.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+std::optional<StoredResponse> IdempotencyStore::find(const QString &credential, const QString &key,
+                                                     const QDateTime &notBefore) const
+{
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT method, path, status, headers, body FROM idempotency_keys "
+                                            "WHERE credential = ? AND key = ? AND created_at >= ?"),
+                             {credential, key, TimeUtil::iso(notBefore)});
+    if (!q.next())
+        return std::nullopt;
+    StoredResponse r;
+    r.method = q.value(0).toString();
+    r.path = q.value(1).toString();
+    r.status = q.value(2).toInt();
+    for (const QJsonValue &h : QJsonDocument::fromJson(q.value(3).toByteArray()).array()) {
+        const QJsonArray pair = h.toArray();
+        r.headers.append({pair.at(0).toString().toUtf8(), pair.at(1).toString().toUtf8()});
+    }
+    r.body = q.value(4).toByteArray();
+    q.finish();
+    return r;
+}
+
+void IdempotencyStore::save(const QString &credential, const QString &key, const StoredResponse &response)
+{
+    QJsonArray headers;
+    for (const auto &h : response.headers)
+        headers.append(QJsonArray{QString::fromUtf8(h.first), QString::fromUtf8(h.second)});
+    Database::execCached(QStringLiteral("INSERT OR REPLACE INTO idempotency_keys "
+                                        "(credential, key, method, path, status, headers, body, created_at) "
+                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                         {credential, key, response.method, response.path, response.status,
+                          QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)), response.body,
+                          TimeUtil::nowIso()});
+}
+
+void IdempotencyStore::purgeOlderThan(const QDateTime &cutoff)
+{
+    Database::exec(QStringLiteral("DELETE FROM idempotency_keys WHERE created_at < ?"), {TimeUtil::iso(cutoff)});
+}

@@ -1,0 +1,597 @@
+#include "model/core/migrations.h"
+
+const QVector<Migration> &migrations()
+{
+    static const QVector<Migration> list = {
+        {1,
+         "foundation: users, credentials, contacts, outbox",
+         {
+             R"(CREATE TABLE users (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 email TEXT NOT NULL,
+                 email_norm TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 role TEXT NOT NULL DEFAULT 'agent',
+                 password_hash TEXT NOT NULL,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             R"(CREATE TABLE api_keys (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 key_prefix TEXT NOT NULL,
+                 key_hash TEXT NOT NULL UNIQUE,
+                 scopes TEXT NOT NULL,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 last_used_at TEXT,
+                 revoked_at TEXT))",
+             R"(CREATE TABLE refresh_tokens (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                 token_hash TEXT NOT NULL UNIQUE,
+                 created_at TEXT NOT NULL,
+                 expires_at TEXT NOT NULL,
+                 revoked_at TEXT))",
+             R"(CREATE TABLE idempotency_keys (
+                 credential TEXT NOT NULL,
+                 key TEXT NOT NULL,
+                 method TEXT NOT NULL,
+                 path TEXT NOT NULL,
+                 status INTEGER NOT NULL,
+                 headers TEXT NOT NULL,
+                 body BLOB NOT NULL,
+                 created_at TEXT NOT NULL,
+                 PRIMARY KEY (credential, key)))",
+             "CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at)",
+             R"(CREATE TABLE contacts (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 first_name TEXT NOT NULL DEFAULT '',
+                 last_name TEXT NOT NULL DEFAULT '',
+                 email TEXT,
+                 email_norm TEXT UNIQUE,
+                 phone TEXT,
+                 phone_e164 TEXT UNIQUE,
+                 company TEXT NOT NULL DEFAULT '',
+                 position TEXT NOT NULL DEFAULT '',
+                 address TEXT NOT NULL DEFAULT '{}',
+                 tags TEXT NOT NULL DEFAULT '[]',
+                 custom_fields TEXT NOT NULL DEFAULT '{}',
+                 source TEXT NOT NULL DEFAULT '',
+                 lead_score INTEGER NOT NULL DEFAULT 0,
+                 last_message_at TEXT,
+                 total_messages INTEGER NOT NULL DEFAULT 0,
+                 sentiment TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX contacts_created ON contacts(created_at, seq)",
+             "CREATE INDEX contacts_source ON contacts(source, created_at)",
+             R"(CREATE TABLE contact_tags (
+                 contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 tag_norm TEXT NOT NULL,
+                 tag TEXT NOT NULL,
+                 PRIMARY KEY (contact_seq, tag_norm)) WITHOUT ROWID)",
+             "CREATE INDEX contact_tags_tag ON contact_tags(tag_norm, contact_seq)",
+             R"(CREATE TABLE contact_notes (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 content TEXT NOT NULL,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX contact_notes_contact ON contact_notes(contact_seq, seq)",
+             // The search index: one document per contact (rowid = contacts.seq), written by the
+             // repository in the same transaction as the contact. Prefix indexes make "ahm*" cheap.
+             "CREATE VIRTUAL TABLE contacts_fts USING fts5(doc, tokenize = \"unicode61 remove_diacritics 2\", "
+             "prefix = '1 2 3')",
+             R"(CREATE TABLE outbox (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 event TEXT NOT NULL,
+                 payload TEXT NOT NULL,
+                 created_at TEXT NOT NULL))",
+         }},
+        {2,
+         "segments: segments, static membership; indexes the segment rules use on contacts",
+         {
+             // filters: the normalised rules as JSON (NULL for a static segment made without rules).
+             R"(CREATE TABLE segments (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 name_norm TEXT NOT NULL UNIQUE,
+                 description TEXT NOT NULL DEFAULT '',
+                 filters TEXT,
+                 is_dynamic INTEGER NOT NULL DEFAULT 1,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             // A deleted contact leaves every static segment through the cascade.
+             R"(CREATE TABLE segment_members (
+                 segment_seq INTEGER NOT NULL REFERENCES segments(seq) ON DELETE CASCADE,
+                 contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 added_at TEXT NOT NULL,
+                 PRIMARY KEY (segment_seq, contact_seq)) WITHOUT ROWID)",
+             "CREATE INDEX segment_members_contact ON segment_members(contact_seq)",
+             // A narrow copy of the scalar columns rules compare: a rule on these (with lead score
+             // first) is answered from this index alone, without reading the wide contact rows.
+             "CREATE INDEX contacts_segment_scalars ON contacts(lead_score, source COLLATE NOCASE, total_messages, "
+             "last_message_at, sentiment, created_at)",
+             "CREATE INDEX contacts_total_messages ON contacts(total_messages)",
+             "CREATE INDEX contacts_last_message ON contacts(last_message_at)",
+             "CREATE INDEX contacts_sentiment ON contacts(sentiment)",
+         }},
+        {3,
+         "deals: pipelines, stages, deals, deal activities; the default pipeline",
+         {
+             R"(CREATE TABLE pipelines (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 name_norm TEXT NOT NULL UNIQUE,
+                 is_default INTEGER NOT NULL DEFAULT 0,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             // kind: open, won or lost. Every pipeline ends with the closing stages won and lost.
+             R"(CREATE TABLE pipeline_stages (
+                 seq INTEGER PRIMARY KEY,
+                 pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+                 key TEXT NOT NULL,
+                 name TEXT NOT NULL,
+                 position INTEGER NOT NULL,
+                 probability INTEGER NOT NULL,
+                 rotten_days INTEGER,
+                 kind TEXT NOT NULL DEFAULT 'open',
+                 UNIQUE (pipeline_id, key)))",
+             // A deal's stage must exist in its pipeline (the composite key refuses removing a stage
+             // that still holds deals); deleting its contact or owner unlinks it.
+             R"(CREATE TABLE deals (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 value REAL NOT NULL DEFAULT 0,
+                 currency TEXT NOT NULL,
+                 pipeline_id TEXT NOT NULL,
+                 stage TEXT NOT NULL,
+                 probability INTEGER NOT NULL,
+                 contact_id TEXT REFERENCES contacts(id) ON DELETE SET NULL,
+                 assigned_to TEXT REFERENCES users(id) ON DELETE SET NULL,
+                 expected_close_date TEXT,
+                 description TEXT NOT NULL DEFAULT '',
+                 custom_fields TEXT NOT NULL DEFAULT '{}',
+                 closed_value REAL,
+                 closed_at TEXT,
+                 lost_reason TEXT,
+                 competitor_name TEXT,
+                 last_activity_at TEXT NOT NULL,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 FOREIGN KEY (pipeline_id, stage) REFERENCES pipeline_stages(pipeline_id, key)))",
+             "CREATE INDEX deals_board ON deals(pipeline_id, stage, currency, value, probability, closed_value)",
+             "CREATE INDEX deals_stage_activity ON deals(pipeline_id, stage, last_activity_at)",
+             // The board's column order (DealQuery::boardOrder): earliest expected close first, undated last.
+             "CREATE INDEX deals_board_order ON deals(pipeline_id, stage, coalesce(expected_close_date, '9999-12-31'), "
+             "seq)",
+             "CREATE INDEX deals_created ON deals(created_at, seq)",
+             "CREATE INDEX deals_contact ON deals(contact_id)",
+             "CREATE INDEX deals_assigned ON deals(assigned_to)",
+             R"(CREATE TABLE deal_activities (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 deal_seq INTEGER NOT NULL REFERENCES deals(seq) ON DELETE CASCADE,
+                 type TEXT NOT NULL,
+                 content TEXT NOT NULL DEFAULT '',
+                 from_stage TEXT,
+                 to_stage TEXT,
+                 user_id TEXT,
+                 user_name TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX deal_activities_deal ON deal_activities(deal_seq, seq)",
+             // Running totals per pipeline, stage and currency, kept by the repository in the
+             // transaction of every deal write: the pipeline summary reads a few rows, not every deal.
+             R"(CREATE TABLE deal_totals (
+                 pipeline_id TEXT NOT NULL,
+                 stage TEXT NOT NULL,
+                 currency TEXT NOT NULL,
+                 deals INTEGER NOT NULL,
+                 value REAL NOT NULL,
+                 weighted REAL NOT NULL,
+                 PRIMARY KEY (pipeline_id, stage, currency)))",
+             R"(INSERT INTO pipelines (id, name, name_norm, is_default, created_at, updated_at)
+                VALUES ('pipeline_default', 'Sales', 'sales', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+                        strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+             R"(INSERT INTO pipeline_stages (pipeline_id, key, name, position, probability, rotten_days, kind) VALUES
+                ('pipeline_default', 'lead', 'Lead', 0, 10, NULL, 'open'),
+                ('pipeline_default', 'contact', 'Contact', 1, 20, NULL, 'open'),
+                ('pipeline_default', 'proposal', 'Proposal', 2, 50, NULL, 'open'),
+                ('pipeline_default', 'negotiation', 'Negotiation', 3, 80, NULL, 'open'),
+                ('pipeline_default', 'won', 'Won', 4, 100, NULL, 'won'),
+                ('pipeline_default', 'lost', 'Lost', 5, 0, NULL, 'lost'))",
+         }},
+        {4,
+         "tasks: tasks, task notes; reminder and overdue bookkeeping for the scheduler",
+         {
+             // due_date: "YYYY-MM-DD" (all day) or ISO UTC; due_at: the due instant in UTC (an all-day
+             // task: the start of its day in the tasks time zone). The scheduler's work queue:
+             // remind_at (due_at - reminder_before) is set only while task.reminder is still to fire,
+             // overdue_at (due_at; an all-day task: the end of its day) only while task.overdue is.
+             // deal_id has no foreign key so that this migration does not depend on the deals area's.
+             R"(CREATE TABLE tasks (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 title TEXT NOT NULL,
+                 description TEXT NOT NULL DEFAULT '',
+                 type TEXT NOT NULL DEFAULT 'task',
+                 status TEXT NOT NULL DEFAULT 'pending',
+                 priority TEXT NOT NULL DEFAULT 'medium',
+                 due_date TEXT,
+                 due_all_day INTEGER NOT NULL DEFAULT 0,
+                 due_at TEXT,
+                 assigned_to TEXT REFERENCES users(id) ON DELETE SET NULL,
+                 contact_id TEXT REFERENCES contacts(id) ON DELETE SET NULL,
+                 deal_id TEXT,
+                 reminder_enabled INTEGER NOT NULL DEFAULT 0,
+                 reminder_before INTEGER NOT NULL DEFAULT 15,
+                 reminder_sent_at TEXT,
+                 remind_at TEXT,
+                 overdue_at TEXT,
+                 recurrence TEXT,
+                 series_start TEXT,
+                 previous_task_id TEXT,
+                 next_task_id TEXT,
+                 completed_at TEXT,
+                 completed_by TEXT,
+                 overdue_notified_at TEXT,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX tasks_due ON tasks(due_at, seq)",
+             "CREATE INDEX tasks_status_due ON tasks(status, due_at)",
+             "CREATE INDEX tasks_due_date ON tasks(due_date) WHERE due_all_day = 1",
+             "CREATE INDEX tasks_contact ON tasks(contact_id)",
+             "CREATE INDEX tasks_deal ON tasks(deal_id)",
+             "CREATE INDEX tasks_assigned ON tasks(assigned_to)",
+             "CREATE INDEX tasks_remind ON tasks(remind_at)",
+             "CREATE INDEX tasks_overdue ON tasks(overdue_at)",
+             R"(CREATE TABLE task_notes (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 task_seq INTEGER NOT NULL REFERENCES tasks(seq) ON DELETE CASCADE,
+                 content TEXT NOT NULL,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX task_notes_task ON task_notes(task_seq, seq)",
+         }},
+        {5,
+         "webhooks: subscriptions, deliveries, attempts, outbox cursor, incoming endpoints and calls",
+         {
+             R"(CREATE TABLE webhooks (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 url TEXT NOT NULL,
+                 events TEXT NOT NULL,
+                 secret TEXT NOT NULL,
+                 description TEXT NOT NULL DEFAULT '',
+                 active INTEGER NOT NULL DEFAULT 1,
+                 failure_count INTEGER NOT NULL DEFAULT 0,
+                 disabled_reason TEXT,
+                 disabled_at TEXT,
+                 after_outbox_seq INTEGER NOT NULL DEFAULT 0,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             // One row per (subscription, event): the unit that is retried. body holds the exact
+             // bytes that are signed and sent, so every retry sends the same bytes.
+             R"(CREATE TABLE webhook_deliveries (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+                 event_id TEXT NOT NULL,
+                 event TEXT NOT NULL,
+                 body BLOB NOT NULL,
+                 kind TEXT NOT NULL DEFAULT 'event',
+                 state TEXT NOT NULL DEFAULT 'pending',
+                 attempts INTEGER NOT NULL DEFAULT 0,
+                 failures INTEGER NOT NULL DEFAULT 0,
+                 next_attempt_at TEXT,
+                 last_status INTEGER,
+                 last_error TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE UNIQUE INDEX webhook_deliveries_event ON webhook_deliveries(webhook_id, event_id) "
+             "WHERE kind = 'event'",
+             // The queue of each subscription in event order, and the next retry due.
+             "CREATE INDEX webhook_deliveries_queue ON webhook_deliveries(webhook_id, seq) "
+             "WHERE state IN ('pending', 'in_flight') AND kind = 'event'",
+             "CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending'",
+             "CREATE INDEX webhook_deliveries_manual ON webhook_deliveries(seq) WHERE state = 'pending' AND kind != "
+             "'event'",
+             "CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, seq)",
+             R"(CREATE TABLE webhook_attempts (
+                 seq INTEGER PRIMARY KEY,
+                 delivery_seq INTEGER NOT NULL REFERENCES webhook_deliveries(seq) ON DELETE CASCADE,
+                 webhook_id TEXT NOT NULL,
+                 attempt INTEGER NOT NULL,
+                 started_at TEXT NOT NULL,
+                 finished_at TEXT,
+                 status_code INTEGER,
+                 error TEXT,
+                 latency_ms INTEGER,
+                 response_excerpt TEXT,
+                 next_retry_at TEXT,
+                 success INTEGER NOT NULL DEFAULT 0))",
+             "CREATE INDEX webhook_attempts_webhook ON webhook_attempts(webhook_id, seq)",
+             "CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_seq)",
+             // How far the dispatcher has fanned the outbox out (the outbox itself stays read-only).
+             R"(CREATE TABLE webhook_cursor (
+                 name TEXT PRIMARY KEY,
+                 outbox_seq INTEGER NOT NULL))",
+             R"(CREATE TABLE incoming_webhooks (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 action TEXT NOT NULL,
+                 secret TEXT,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 last_call_at TEXT,
+                 call_count INTEGER NOT NULL DEFAULT 0))",
+             R"(CREATE TABLE incoming_webhook_calls (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 endpoint_id TEXT NOT NULL REFERENCES incoming_webhooks(id) ON DELETE CASCADE,
+                 received_at TEXT NOT NULL,
+                 event TEXT NOT NULL DEFAULT '',
+                 outcome TEXT NOT NULL,
+                 status_code INTEGER NOT NULL,
+                 error TEXT,
+                 result_id TEXT,
+                 body BLOB NOT NULL))",
+             "CREATE INDEX incoming_webhook_calls_endpoint ON incoming_webhook_calls(endpoint_id, seq)",
+         }},
+        {6,
+         "performance: task indexes in list order; customField values for segment rules",
+         {
+             // Tasks: every list is ordered by (coalesce(due_at, '~'), seq): by due instant, undated
+             // last, then by creation (see TaskRepository). These indexes hold that order behind each
+             // common filter, so ORDER BY ... LIMIT/OFFSET reads a range of one index instead of
+             // sorting every match. They replace the single-column and (status, due_at) indexes of
+             // migration 4 (contact_id, deal_id and assigned_to still lead an index, for the foreign keys).
+             "DROP INDEX tasks_due",
+             "DROP INDEX tasks_status_due",
+             "DROP INDEX tasks_due_date",
+             "DROP INDEX tasks_contact",
+             "DROP INDEX tasks_deal",
+             "DROP INDEX tasks_assigned",
+             // Past (key, seq) they carry the columns the due, status and priority conditions read, so
+             // that a count or a filtered page reads the index alone, not one table row per candidate.
+             "CREATE INDEX tasks_order ON tasks(coalesce(due_at, '~'), seq, due_all_day, due_date, due_at, status)",
+             "CREATE INDEX tasks_status_order ON tasks(status, coalesce(due_at, '~'), seq, due_all_day, due_date, "
+             "due_at, priority)",
+             "CREATE INDEX tasks_assigned_order ON tasks(assigned_to, coalesce(due_at, '~'), seq, due_all_day, "
+             "due_date, due_at, status)",
+             "CREATE INDEX tasks_contact_order ON tasks(contact_id, coalesce(due_at, '~'), seq)",
+             "CREATE INDEX tasks_deal_order ON tasks(deal_id, coalesce(due_at, '~'), seq)",
+             // Open tasks (overdue, upcoming) in list order, with what the due conditions read; the
+             // repository asks for them as "(status IN ('pending', 'in_progress')) = 1".
+             "CREATE INDEX tasks_open_order ON tasks((status IN ('pending', 'in_progress')), coalesce(due_at, '~'), "
+             "seq, due_all_day, due_date, due_at, status)",
+             // Segments: the top-level values of contacts.custom_fields, one row per contact and key, so
+             // that customField rules read an index instead of json_extract over every contact.
+             // type: json_type; value_text: CAST(json_extract(...) AS TEXT) (NULL for JSON null);
+             // value_num: the value of an integer or real, else NULL (no declared type: stored as is).
+             R"(CREATE TABLE contact_custom_fields (
+                 contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 key TEXT NOT NULL,
+                 type TEXT NOT NULL,
+                 value_text TEXT,
+                 value_num,
+                 PRIMARY KEY (contact_seq, key)) WITHOUT ROWID)",
+             // Kept by triggers, in the transaction of whatever writes a contact (the repository, the
+             // widget, an import): INSERT OR IGNORE keeps the first of duplicate keys, as json_extract
+             // reads them; malformed JSON gives no rows. Deleting a contact cascades.
+             R"(CREATE TRIGGER contacts_custom_fields_insert AFTER INSERT ON contacts
+                WHEN NEW.custom_fields != '{}' BEGIN
+                  INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                  SELECT NEW.seq, j.key, j.type, CAST(j.value AS TEXT),
+                         CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                  FROM json_each(NEW.custom_fields) j
+                  WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
+                END)",
+             R"(CREATE TRIGGER contacts_custom_fields_update AFTER UPDATE OF custom_fields ON contacts
+                WHEN OLD.custom_fields IS NOT NEW.custom_fields BEGIN
+                  DELETE FROM contact_custom_fields WHERE contact_seq = NEW.seq;
+                  INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                  SELECT NEW.seq, j.key, j.type, CAST(j.value AS TEXT),
+                         CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                  FROM json_each(NEW.custom_fields) j
+                  WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
+                END)",
+             // The contacts stored so far.
+             R"(INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                SELECT c.seq, j.key, j.type, CAST(j.value AS TEXT),
+                       CASE WHEN j.type IN ('integer', 'real') THEN j.value END
+                FROM contacts c, json_each(c.custom_fields) j
+                WHERE c.custom_fields != '{}' AND json_valid(c.custom_fields) AND json_type(c.custom_fields) = 'object')",
+             // Indexed after the backfill (building from filled rows is faster). _text: equals (NOCASE),
+             // contains, startsWith, empty; _num: numbers compared or equal; _string: strings compared.
+             "CREATE INDEX contact_custom_fields_text ON contact_custom_fields(key, value_text COLLATE NOCASE)",
+             "CREATE INDEX contact_custom_fields_num ON contact_custom_fields(key, value_num) "
+             "WHERE value_num IS NOT NULL",
+             "CREATE INDEX contact_custom_fields_string ON contact_custom_fields(key, value_text) WHERE type = 'text'",
+         }},
+        {7,
+         "inbox: conversations, messages, web widget visitors",
+         {
+             // external_id: the contact's address on the channel (phone, chat id, IGSID, visitor id).
+             // first_response_seconds: from the first incoming message to the first outgoing one after it.
+             R"(CREATE TABLE conversations (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                 channel TEXT NOT NULL,
+                 channel_id TEXT NOT NULL DEFAULT '',
+                 external_id TEXT,
+                 status TEXT NOT NULL DEFAULT 'open',
+                 assigned_to TEXT REFERENCES users(id) ON DELETE SET NULL,
+                 tags TEXT NOT NULL DEFAULT '[]',
+                 source TEXT NOT NULL DEFAULT '',
+                 first_incoming_at TEXT,
+                 first_response_seconds INTEGER,
+                 total_messages INTEGER NOT NULL DEFAULT 0,
+                 unread_count INTEGER NOT NULL DEFAULT 0,
+                 last_message_text TEXT,
+                 last_message_direction TEXT,
+                 last_message_at TEXT,
+                 last_activity_at TEXT NOT NULL,
+                 closed_at TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX conversations_activity ON conversations(last_activity_at, seq)",
+             "CREATE INDEX conversations_status ON conversations(status, last_activity_at)",
+             "CREATE INDEX conversations_contact ON conversations(contact_id, channel, external_id)",
+             "CREATE INDEX conversations_assigned ON conversations(assigned_to)",
+             R"(CREATE TABLE messages (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 conversation_seq INTEGER NOT NULL REFERENCES conversations(seq) ON DELETE CASCADE,
+                 conversation_id TEXT NOT NULL,
+                 contact_id TEXT NOT NULL,
+                 channel TEXT NOT NULL,
+                 direction TEXT NOT NULL,
+                 type TEXT NOT NULL DEFAULT 'text',
+                 text TEXT NOT NULL DEFAULT '',
+                 media_url TEXT,
+                 caption TEXT,
+                 filename TEXT,
+                 payload TEXT,
+                 status TEXT NOT NULL,
+                 sent_at TEXT,
+                 delivered_at TEXT,
+                 read_at TEXT,
+                 failed_at TEXT,
+                 failed_reason TEXT,
+                 provider_id TEXT,
+                 sender_type TEXT NOT NULL DEFAULT '',
+                 sender_id TEXT,
+                 sender_name TEXT NOT NULL DEFAULT '',
+                 sentiment_score INTEGER NOT NULL DEFAULT 0,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX messages_conversation ON messages(conversation_seq, seq)",
+             "CREATE INDEX messages_contact ON messages(contact_id, direction, seq)",
+             "CREATE INDEX messages_created ON messages(created_at)",
+             "CREATE UNIQUE INDEX messages_provider ON messages(channel, provider_id) WHERE provider_id IS NOT NULL",
+             R"(CREATE TABLE widget_visitors (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 token_hash TEXT NOT NULL UNIQUE,
+                 contact_id TEXT NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+                 conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                 name TEXT NOT NULL DEFAULT '',
+                 email TEXT NOT NULL DEFAULT '',
+                 created_at TEXT NOT NULL))",
+         }},
+        {8,
+         "channel sends: the outgoing queue of the provider channels, bulk sends",
+         {
+             // An outgoing message of a provider channel waits in status pending until the delivery
+             // thread sends it: send_priority 0 (an agent or API send) before 1 (bulk), then in order;
+             // next_attempt_at: when a passing failure may be retried (NULL: now).
+             "ALTER TABLE messages ADD COLUMN send_priority INTEGER NOT NULL DEFAULT 0",
+             "ALTER TABLE messages ADD COLUMN send_attempts INTEGER NOT NULL DEFAULT 0",
+             "ALTER TABLE messages ADD COLUMN next_attempt_at TEXT",
+             "ALTER TABLE messages ADD COLUMN last_error TEXT",
+             "CREATE INDEX messages_send_queue ON messages(channel, send_priority, seq) "
+             "WHERE direction = 'outgoing' AND status = 'pending'",
+             R"(CREATE TABLE bulk_sends (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 channel TEXT NOT NULL,
+                 segment_id TEXT,
+                 template_name TEXT NOT NULL,
+                 template_language TEXT NOT NULL,
+                 components TEXT NOT NULL DEFAULT '[]',
+                 body_text TEXT NOT NULL DEFAULT '',
+                 total INTEGER NOT NULL DEFAULT 0,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL))",
+             // One row per recipient: the message sent to it, or why none could be (error).
+             R"(CREATE TABLE bulk_recipients (
+                 seq INTEGER PRIMARY KEY,
+                 bulk_seq INTEGER NOT NULL REFERENCES bulk_sends(seq) ON DELETE CASCADE,
+                 recipient TEXT NOT NULL,
+                 contact_id TEXT,
+                 message_id TEXT,
+                 error TEXT))",
+             "CREATE INDEX bulk_recipients_bulk ON bulk_recipients(bulk_seq, seq)",
+             "CREATE INDEX bulk_recipients_message ON bulk_recipients(message_id)",
+             "CREATE INDEX bulk_recipients_todo ON bulk_recipients(seq) WHERE message_id IS NULL AND error IS NULL",
+             // Message templates the provider approved (WhatsApp): the template sender sends only
+             // these. body: the text with {{1}}, {{2}}… placeholders; buttons: [{type, text}].
+             R"(CREATE TABLE message_templates (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 language TEXT NOT NULL,
+                 category TEXT NOT NULL DEFAULT 'utility',
+                 body TEXT NOT NULL,
+                 buttons TEXT NOT NULL DEFAULT '[]',
+                 status TEXT NOT NULL DEFAULT 'approved',
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 UNIQUE (name, language)))",
+         }},
+        {9,
+         "media: uploaded files served by token",
+         {
+             // The file is DATA/media/<id>; token_hash: SHA-256 (hex) of the URL token.
+             R"(CREATE TABLE media (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 token_hash TEXT NOT NULL,
+                 filename TEXT NOT NULL,
+                 mime_type TEXT NOT NULL,
+                 kind TEXT NOT NULL,
+                 size INTEGER NOT NULL,
+                 sha256 TEXT NOT NULL,
+                 uploaded_by TEXT,
+                 conversation_id TEXT REFERENCES conversations(id) ON DELETE SET NULL,
+                 message_id TEXT REFERENCES messages(id) ON DELETE SET NULL,
+                 created_at TEXT NOT NULL,
+                 expires_at TEXT NOT NULL))",
+             "CREATE INDEX media_expires ON media(expires_at)",
+             "CREATE INDEX media_message ON media(message_id)",
+         }},
+        {10,
+         "refresh token families: a reused refresh token revokes every token descended from its login",
+         {
+             // family_id: the id of the first token of the login (NULL on rows from before: a family of one).
+             "ALTER TABLE refresh_tokens ADD COLUMN family_id TEXT",
+             "CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id)",
+         }},
+        {11,
+         "early provider statuses: a status that arrives before its send's provider id is recorded is kept "
+         "and applied when it is",
+         {
+             R"(CREATE TABLE early_statuses (
+                 seq INTEGER PRIMARY KEY,
+                 channel TEXT NOT NULL,
+                 provider_id TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 failed_reason TEXT,
+                 received_at TEXT NOT NULL))",
+             "CREATE INDEX early_statuses_message ON early_statuses(channel, provider_id)",
+             "CREATE INDEX early_statuses_received ON early_statuses(received_at)",
+         }},
+        {12,
+         "deactivated users: a user who leaves keeps their records but can no longer sign in, and their "
+         "tokens and API keys stop working",
+         {
+             "ALTER TABLE users ADD COLUMN deactivated_at TEXT",
+         }},
+    };
+    return list;
+}

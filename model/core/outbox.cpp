@@ -1,0 +1,23 @@
+#include "model/core/outbox.h"
+
+#include "model/core/database.h"
+#include "model/core/ids.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonDocument>
+
+QString Outbox::append(const QString &event, const QJsonObject &data)
+{
+    const QString id = Ids::make(u"evt");
+    const QString timestamp = TimeUtil::nowIso();
+    const QJsonObject envelope{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("event"), event},
+        {QStringLiteral("timestamp"), timestamp},
+        {QStringLiteral("data"), data},
+    };
+    Database::execCached(
+        QStringLiteral("INSERT INTO outbox (id, event, payload, created_at) VALUES (?, ?, ?, ?)"),
+        {id, event, QString::fromUtf8(QJsonDocument(envelope).toJson(QJsonDocument::Compact)), timestamp});
+    return id;
+}

@@ -1,0 +1,924 @@
+#include "model/deals/dealrepository.h"
+
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/outbox.h"
+#include "model/core/textfold.h"
+#include "model/core/timeutil.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+
+const QString kSelect = QStringLiteral(
+    "SELECT d.seq, d.id, d.name, d.value, d.currency, d.pipeline_id, d.stage, d.probability, d.contact_id, "
+    "d.assigned_to, d.expected_close_date, d.description, d.custom_fields, d.closed_value, d.closed_at, "
+    "d.lost_reason, d.competitor_name, d.last_activity_at, d.created_at, d.updated_at, c.first_name, c.last_name, "
+    "c.company, c.email, c.phone, u.name FROM deals d LEFT JOIN contacts c ON c.id = d.contact_id "
+    "LEFT JOIN users u ON u.id = d.assigned_to");
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QVariant numberOrNull(const std::optional<double> &v)
+{
+    return v ? QVariant(*v) : QVariant(QMetaType(QMetaType::Double));
+}
+
+double money(double v)
+{
+    return std::round(v * 100.0) / 100.0;
+}
+
+Deal fromRow(const QSqlQuery &q)
+{
+    Deal d;
+    d.seq = q.value(0).toLongLong();
+    d.id = q.value(1).toString();
+    d.name = q.value(2).toString();
+    d.value = q.value(3).toDouble();
+    d.currency = q.value(4).toString();
+    d.pipelineId = q.value(5).toString();
+    d.stage = q.value(6).toString();
+    d.probability = q.value(7).toInt();
+    d.contactId = q.value(8).toString();
+    d.assignedTo = q.value(9).toString();
+    d.expectedCloseDate = q.value(10).toString();
+    d.description = q.value(11).toString();
+    d.customFields = QJsonDocument::fromJson(q.value(12).toByteArray()).object();
+    if (!q.value(13).isNull())
+        d.closedValue = q.value(13).toDouble();
+    d.closedAt = q.value(14).toString();
+    d.lostReason = q.value(15).toString();
+    d.competitorName = q.value(16).toString();
+    d.lastActivityAt = q.value(17).toString();
+    d.createdAt = q.value(18).toString();
+    d.updatedAt = q.value(19).toString();
+    d.contactFirstName = q.value(20).toString();
+    d.contactLastName = q.value(21).toString();
+    d.contactCompany = q.value(22).toString();
+    d.contactEmail = q.value(23).toString();
+    const QString name = (d.contactFirstName + QLatin1Char(' ') + d.contactLastName).trimmed();
+    d.contactName = !name.isEmpty() ? name : (!d.contactEmail.isEmpty() ? d.contactEmail : q.value(24).toString());
+    d.assignedName = q.value(25).toString();
+    return d;
+}
+
+// Stages that rot: pipeline id -> stage key -> days.
+QHash<QString, QHash<QString, int>> rottingStages()
+{
+    QHash<QString, QHash<QString, int>> out;
+    CachedQuery q = Database::execCached(QStringLiteral(
+        "SELECT pipeline_id, key, rotten_days FROM pipeline_stages WHERE rotten_days > 0 AND kind = 'open'"));
+    while (q.next())
+        out[q.value(0).toString()].insert(q.value(1).toString(), q.value(2).toInt());
+    q.finish();
+    return out;
+}
+
+QString rotCutoff(const QDateTime &now, int days)
+{
+    return TimeUtil::iso(now.addSecs(-qint64(days) * 86400));
+}
+
+void markRotten(QVector<Deal> &deals, const QDateTime &now)
+{
+    const auto rotting = rottingStages();
+    for (Deal &d : deals) {
+        const int days = rotting.value(d.pipelineId).value(d.stage);
+        d.isRotten = days > 0 && d.lastActivityAt < rotCutoff(now, days);
+    }
+}
+
+struct Filter
+{
+    QString where;
+    QVariantList values;
+};
+
+Filter buildFilter(const DealQuery &query, const QDateTime &now)
+{
+    Filter f;
+    QStringList clauses;
+    if (!query.pipelineId.isEmpty()) {
+        clauses << QStringLiteral("d.pipeline_id = ?");
+        f.values << query.pipelineId;
+    }
+    if (!query.stages.isEmpty()) {
+        QStringList marks;
+        for (const QString &s : query.stages) {
+            marks << QStringLiteral("?");
+            f.values << s;
+        }
+        clauses << QStringLiteral("d.stage IN (%1)").arg(marks.join(QLatin1Char(',')));
+    }
+    if (!query.assignedTo.isEmpty()) {
+        clauses << QStringLiteral("d.assigned_to = ?");
+        f.values << query.assignedTo;
+    }
+    if (!query.contactId.isEmpty()) {
+        clauses << QStringLiteral("d.contact_id = ?");
+        f.values << query.contactId;
+    }
+    if (!query.currency.isEmpty()) {
+        clauses << QStringLiteral("d.currency = ?");
+        f.values << query.currency;
+    }
+    if (query.minValue) {
+        clauses << QStringLiteral("d.value >= ?");
+        f.values << *query.minValue;
+    }
+    if (query.maxValue) {
+        clauses << QStringLiteral("d.value <= ?");
+        f.values << *query.maxValue;
+    }
+    if (query.rotten) {
+        // Rotting is relative to now and per stage: the cut-off of each rotting stage is computed
+        // here, which keeps the SQL portable (no date arithmetic in the database).
+        QStringList parts;
+        const auto rotting = rottingStages();
+        for (auto p = rotting.begin(); p != rotting.end(); ++p) {
+            for (auto s = p.value().begin(); s != p.value().end(); ++s) {
+                parts << QStringLiteral("(d.pipeline_id = ? AND d.stage = ? AND d.last_activity_at < ?)");
+                f.values << p.key() << s.key() << rotCutoff(now, s.value());
+            }
+        }
+        const QString any = parts.isEmpty() ? QStringLiteral("0")
+                                            : QLatin1Char('(') + parts.join(QStringLiteral(" OR ")) + QLatin1Char(')');
+        clauses << (*query.rotten ? any : QStringLiteral("NOT ") + any);
+    }
+    if (!clauses.isEmpty())
+        f.where = QStringLiteral(" WHERE ") + clauses.join(QStringLiteral(" AND "));
+    return f;
+}
+
+[[noreturn]] void unprocessable(const QString &field, const QString &message)
+{
+    throw DomainError(DomainError::Unprocessable, kValidation, QStringLiteral("%1 %2").arg(field, message),
+                      {{field, message}});
+}
+
+void checkExists(const QString &table, const QString &field, const QString &id)
+{
+    if (id.isEmpty())
+        return;
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT 1 FROM %1 WHERE id = ?").arg(table), {id});
+    const bool found = q.next();
+    q.finish();
+    if (!found)
+        unprocessable(field, QStringLiteral("does not exist: %1").arg(id));
+}
+
+QString actorName(const QString &actor)
+{
+    QString table;
+    if (actor.startsWith(QLatin1String("user_")))
+        table = QStringLiteral("users");
+    else if (actor.startsWith(QLatin1String("apikey_")))
+        table = QStringLiteral("api_keys");
+    else
+        return {};
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT name FROM %1 WHERE id = ?").arg(table), {actor});
+    const QString name = q.next() ? q.value(0).toString() : QString();
+    q.finish();
+    return name;
+}
+
+QJsonObject eventData(const Deal &d)
+{
+    QJsonObject data = d.toJson();
+    data.insert(QStringLiteral("dealId"), d.id);
+    return data;
+}
+
+// Keeps deal_totals in step with one deal entering (sign +1) or leaving (sign -1) its
+// (pipeline, stage, currency) group. A group whose count falls to zero is dropped, so that
+// rounding left by additions and subtractions of its values never outlives it.
+void addTotals(const Deal &d, int sign)
+{
+    const double value = d.effectiveValue();
+    Database::execCached(
+        QStringLiteral("INSERT INTO deal_totals (pipeline_id, stage, currency, deals, value, weighted) "
+                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (pipeline_id, stage, currency) DO UPDATE SET "
+                       "deals = deals + excluded.deals, value = value + excluded.value, "
+                       "weighted = weighted + excluded.weighted"),
+        {d.pipelineId, d.stage, d.currency, sign, sign * value, sign * value * d.probability / 100.0});
+    if (sign < 0)
+        Database::execCached(QStringLiteral("DELETE FROM deal_totals WHERE pipeline_id = ? AND stage = ? AND "
+                                            "currency = ? AND deals <= 0"),
+                             {d.pipelineId, d.stage, d.currency});
+}
+
+void insertRow(Deal &d)
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO deals (id, name, value, currency, pipeline_id, stage, probability, contact_id, assigned_to, "
+            "expected_close_date, description, custom_fields, closed_value, closed_at, lost_reason, competitor_name, "
+            "last_activity_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?)"),
+        {d.id, d.name, d.value, d.currency, d.pipelineId, d.stage, d.probability, textOrNull(d.contactId),
+         textOrNull(d.assignedTo), textOrNull(d.expectedCloseDate), text(d.description), compact(d.customFields),
+         numberOrNull(d.closedValue), textOrNull(d.closedAt), textOrNull(d.lostReason), textOrNull(d.competitorName),
+         d.lastActivityAt, d.createdAt, d.updatedAt});
+    d.seq = q.lastInsertId().toLongLong();
+    addTotals(d, +1);
+}
+
+// before: the stored row that d replaces (read in the same transaction).
+void updateRow(const Deal &d, const Deal &before)
+{
+    addTotals(before, -1);
+    addTotals(d, +1);
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE deals SET name = ?, value = ?, currency = ?, pipeline_id = ?, stage = ?, probability = ?, "
+            "contact_id = ?, assigned_to = ?, expected_close_date = ?, description = ?, custom_fields = ?, "
+            "closed_value = ?, closed_at = ?, lost_reason = ?, competitor_name = ?, last_activity_at = ?, "
+            "updated_at = ? WHERE seq = ?"),
+        {d.name, d.value, d.currency, d.pipelineId, d.stage, d.probability, textOrNull(d.contactId),
+         textOrNull(d.assignedTo), textOrNull(d.expectedCloseDate), text(d.description), compact(d.customFields),
+         numberOrNull(d.closedValue), textOrNull(d.closedAt), textOrNull(d.lostReason), textOrNull(d.competitorName),
+         d.lastActivityAt, d.updatedAt, d.seq});
+}
+
+DealActivity insertActivity(const Deal &d, const QString &type, const QString &content, const QString &from,
+                            const QString &to, const QString &actor, const QString &at)
+{
+    DealActivity a{Ids::make(u"act"), d.id, type, content, from, to, actor, actorName(actor), at};
+    Database::execCached(QStringLiteral("INSERT INTO deal_activities (id, deal_seq, type, content, from_stage, "
+                                        "to_stage, user_id, user_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                         {a.id, d.seq, a.type, text(a.content), textOrNull(a.from), textOrNull(a.to),
+                          textOrNull(a.userId), textOrNull(a.userName), a.createdAt});
+    return a;
+}
+
+// Puts d into stage `to` of its pipeline: the stage's default probability (100 for won, 0 for
+// lost) and the closing fields. Reopening a closed deal clears them.
+void enterStage(Deal &d, const PipelineStage &to, const QString &now)
+{
+    d.stage = to.key;
+    d.probability = to.probability;
+    if (to.kind == QLatin1String("won")) {
+        d.probability = 100;
+        d.closedAt = now;
+        d.lostReason.clear();
+        d.competitorName.clear();
+    } else if (to.kind == QLatin1String("lost")) {
+        d.probability = 0;
+        d.closedAt = now;
+        d.closedValue.reset();
+    } else {
+        d.closedAt.clear();
+        d.closedValue.reset();
+        d.lostReason.clear();
+        d.competitorName.clear();
+    }
+}
+
+// The events of a stage move: deal.stage_changed, and deal.won / deal.lost when it closes the deal.
+void stageEvents(const Deal &d, const QString &from, const QString &note)
+{
+    QJsonObject data = eventData(d);
+    data.insert(QStringLiteral("from"), from);
+    data.insert(QStringLiteral("to"), d.stage);
+    data.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
+    Outbox::append(QStringLiteral("deal.stage_changed"), data);
+    if (d.stage == QLatin1String("won")) {
+        QJsonObject won = eventData(d);
+        won.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
+        Outbox::append(QStringLiteral("deal.won"), won);
+    } else if (d.stage == QLatin1String("lost")) {
+        QJsonObject lost = eventData(d);
+        lost.insert(QStringLiteral("reason"), d.lostReason.isEmpty() ? QJsonValue() : QJsonValue(d.lostReason));
+        lost.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
+        Outbox::append(QStringLiteral("deal.lost"), lost);
+    }
+}
+
+const PipelineStage &stageOf(const Pipeline &p, const QString &key, const QString &field = QStringLiteral("stage"))
+{
+    const PipelineStage *s = p.stage(key);
+    if (!s)
+        unprocessable(field, QStringLiteral("must be one of the stages of pipeline %1: %2")
+                                 .arg(p.name, p.stageKeys().join(QStringLiteral(", "))));
+    return *s;
+}
+
+Pipeline pipelineFor(const QString &id, const QString &field = QStringLiteral("pipelineId"))
+{
+    PipelineRepository pipelines;
+    if (id.isEmpty())
+        return pipelines.defaultPipeline();
+    std::optional<Pipeline> p = pipelines.find(id);
+    if (!p)
+        unprocessable(field, QStringLiteral("does not exist: %1").arg(id));
+    return *p;
+}
+} // namespace
+
+QJsonObject CurrencyTotals::summaryJson() const
+{
+    return QJsonObject{{QStringLiteral("currency"), currency.isEmpty() ? QJsonValue() : QJsonValue(currency)},
+                       {QStringLiteral("totalDeals"), totalDeals},
+                       {QStringLiteral("totalValue"), money(totalValue)},
+                       {QStringLiteral("weightedValue"), money(weightedValue)},
+                       {QStringLiteral("avgDealSize"), money(avgDealSize)},
+                       {QStringLiteral("wonDeals"), wonDeals},
+                       {QStringLiteral("wonValue"), money(wonValue)},
+                       {QStringLiteral("lostDeals"), lostDeals},
+                       {QStringLiteral("lostValue"), money(lostValue)}};
+}
+
+QJsonArray CurrencyTotals::stagesJson() const
+{
+    QJsonArray out;
+    for (const StageTotals &s : stages) {
+        out.append(QJsonObject{{QStringLiteral("stage"), s.stage},
+                               {QStringLiteral("name"), s.name},
+                               {QStringLiteral("type"), s.kind},
+                               {QStringLiteral("count"), s.count},
+                               {QStringLiteral("value"), money(s.value)},
+                               {QStringLiteral("weightedValue"), money(s.weightedValue)}});
+    }
+    return out;
+}
+
+PipelineSummary PipelineSummary::build(const Pipeline &pipeline, const QVector<SummaryRow> &rows,
+                                       const QString &currency)
+{
+    PipelineSummary s;
+    s.pipeline = pipeline;
+    s.stageCounts.fill(0, pipeline.stages.size());
+    CurrencyTotals empty;
+    for (const PipelineStage &st : pipeline.stages)
+        empty.stages.append({st.key, st.name, st.kind, 0, 0, 0});
+    QMap<QString, CurrencyTotals> byCurrency; // alphabetical
+    for (const SummaryRow &row : rows) {
+        int index = -1;
+        for (int i = 0; i < pipeline.stages.size(); ++i) {
+            if (pipeline.stages.at(i).key == row.stage)
+                index = i;
+        }
+        if (index < 0)
+            continue;
+        auto it = byCurrency.find(row.currency);
+        if (it == byCurrency.end()) {
+            it = byCurrency.insert(row.currency, empty);
+            it->currency = row.currency;
+        }
+        StageTotals &st = it->stages[index];
+        st.count += row.count;
+        st.value += row.value;
+        st.weightedValue += row.weightedValue;
+        s.stageCounts[index] += row.count;
+    }
+    for (CurrencyTotals &c : byCurrency) {
+        for (const StageTotals &st : c.stages) {
+            if (st.kind == QLatin1String("won")) {
+                c.wonDeals += st.count;
+                c.wonValue += st.value;
+            } else if (st.kind == QLatin1String("lost")) {
+                c.lostDeals += st.count;
+                c.lostValue += st.value;
+            } else {
+                c.totalDeals += st.count;
+                c.totalValue += st.value;
+                c.weightedValue += st.weightedValue;
+            }
+        }
+        c.avgDealSize = c.totalDeals > 0 ? c.totalValue / double(c.totalDeals) : 0;
+        s.byCurrency.append(c);
+    }
+    s.currency = currency;
+    if (s.currency.isEmpty()) {
+        // The currency most open deals use; with no open deal, the one most deals use.
+        qint64 best = -1;
+        for (const CurrencyTotals &c : std::as_const(s.byCurrency)) {
+            const qint64 n = c.totalDeals * 1000000000LL + c.wonDeals + c.lostDeals;
+            if (n > best) {
+                best = n;
+                s.currency = c.currency;
+            }
+        }
+    }
+    s.reporting = byCurrency.value(s.currency, empty);
+    s.reporting.currency = s.currency;
+    return s;
+}
+
+QJsonObject PipelineSummary::toJson() const
+{
+    QJsonArray currencies;
+    QJsonArray groups;
+    for (const CurrencyTotals &c : byCurrency) {
+        currencies.append(c.currency);
+        groups.append(QJsonObject{{QStringLiteral("currency"), c.currency},
+                                  {QStringLiteral("stages"), c.stagesJson()},
+                                  {QStringLiteral("summary"), c.summaryJson()}});
+    }
+    QJsonArray counts;
+    qint64 open = 0;
+    for (int i = 0; i < pipeline.stages.size(); ++i) {
+        counts.append(QJsonObject{{QStringLiteral("stage"), pipeline.stages.at(i).key},
+                                  {QStringLiteral("count"), stageCounts.value(i)}});
+        if (pipeline.stages.at(i).isOpen())
+            open += stageCounts.value(i);
+    }
+    return QJsonObject{
+        {QStringLiteral("pipelineId"), pipeline.id},
+        {QStringLiteral("pipelineName"), pipeline.name},
+        {QStringLiteral("currency"), currency.isEmpty() ? QJsonValue() : QJsonValue(currency)},
+        {QStringLiteral("currencies"), currencies},
+        {QStringLiteral("stages"), reporting.stagesJson()},
+        {QStringLiteral("summary"), reporting.summaryJson()},
+        {QStringLiteral("byCurrency"), groups},
+        {QStringLiteral("allCurrencies"),
+         QJsonObject{{QStringLiteral("openDeals"), open}, {QStringLiteral("stages"), counts}}},
+    };
+}
+
+DealRepository::DealRepository(EventBus *bus, const Clock *clock)
+    : m_bus(bus)
+    , m_clock(clock ? clock : &Clock::system())
+{
+}
+
+QString DealRepository::now() const
+{
+    return TimeUtil::iso(m_clock->now());
+}
+
+Deal DealRepository::create(const QJsonObject &body, const QString &actor)
+{
+    const DealChanges ch = DealRules::parse(body);
+    if (!ch.name || ch.name->isEmpty())
+        unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
+    Transaction tx;
+    const Pipeline pipeline = pipelineFor(ch.pipelineId.value_or(QString()));
+    Deal d;
+    d.name = *ch.name;
+    d.value = ch.value.value_or(0);
+    d.currency = ch.currency.value_or(QStringLiteral("TRY"));
+    d.pipelineId = pipeline.id;
+    QString firstOpen;
+    for (const PipelineStage &s : pipeline.stages) {
+        if (s.isOpen()) {
+            firstOpen = s.key;
+            break;
+        }
+    }
+    const PipelineStage &stage = stageOf(pipeline, ch.stage.value_or(firstOpen));
+    d.contactId = ch.contactId.value_or(QString());
+    d.assignedTo = ch.assignedTo ? *ch.assignedTo : (actor.startsWith(QLatin1String("user_")) ? actor : QString());
+    checkExists(QStringLiteral("contacts"), QStringLiteral("contactId"), d.contactId);
+    checkExists(QStringLiteral("users"), QStringLiteral("assignedTo"), d.assignedTo);
+    d.expectedCloseDate = ch.expectedCloseDate.value_or(QString());
+    d.description = ch.description.value_or(QString());
+    d.customFields = ch.customFields.value_or(QJsonObject());
+    d.id = Ids::make(u"deal");
+    d.createdAt = d.updatedAt = d.lastActivityAt = now();
+    enterStage(d, stage, d.createdAt);
+    if (ch.probability && stage.isOpen())
+        d.probability = *ch.probability;
+    insertRow(d);
+    // The first activity: where the deal entered the pipeline.
+    insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), QString(), d.stage, actor,
+                   d.createdAt);
+    d = get(d.id);
+    Outbox::append(QStringLiteral("deal.created"), eventData(d));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("created"));
+    return d;
+}
+
+Deal DealRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+{
+    const DealChanges ch = DealRules::parse(body);
+    if (ch.name && ch.name->isEmpty())
+        unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
+    Transaction tx;
+    const Deal before = get(id);
+    Deal d = before;
+    Pipeline pipeline = pipelineFor(ch.pipelineId.value_or(d.pipelineId));
+    if (ch.name)
+        d.name = *ch.name;
+    if (ch.value)
+        d.value = *ch.value;
+    if (ch.currency)
+        d.currency = *ch.currency;
+    if (ch.contactId) {
+        d.contactId = *ch.contactId;
+        checkExists(QStringLiteral("contacts"), QStringLiteral("contactId"), d.contactId);
+    }
+    if (ch.assignedTo) {
+        d.assignedTo = *ch.assignedTo;
+        checkExists(QStringLiteral("users"), QStringLiteral("assignedTo"), d.assignedTo);
+    }
+    if (ch.expectedCloseDate)
+        d.expectedCloseDate = *ch.expectedCloseDate;
+    if (ch.description)
+        d.description = *ch.description;
+    if (ch.customFields)
+        d.customFields = *ch.customFields;
+    d.pipelineId = pipeline.id;
+    // A deal moved to another pipeline keeps its stage when that pipeline has it, else it starts
+    // at the first open stage.
+    QString target = ch.stage.value_or(d.stage);
+    if (!ch.stage && !pipeline.stage(target)) {
+        for (const PipelineStage &s : pipeline.stages) {
+            if (s.isOpen()) {
+                target = s.key;
+                break;
+            }
+        }
+    }
+    const PipelineStage &stage = stageOf(pipeline, target);
+    const bool moved = stage.key != before.stage || pipeline.id != before.pipelineId;
+    const QString at = now();
+    if (stage.key != before.stage)
+        enterStage(d, stage, at);
+    if (ch.probability) {
+        if (!stage.isOpen() && *ch.probability != d.probability)
+            unprocessable(QStringLiteral("probability"),
+                          QStringLiteral("of a %1 deal is %2").arg(stage.key).arg(d.probability));
+        d.probability = *ch.probability;
+    }
+    const QJsonObject oldJson = before.toJson();
+    const QJsonObject newJson = d.toJson();
+    QJsonArray changed;
+    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
+        if (it.key() != QLatin1String("contact") && it.key() != QLatin1String("assignedTo") &&
+            oldJson.value(it.key()) != it.value())
+            changed.append(it.key());
+    }
+    if (d.assignedTo != before.assignedTo)
+        changed.append(QStringLiteral("assignedTo"));
+    if (changed.isEmpty())
+        return before; // nothing to store, no event
+    d.updatedAt = d.lastActivityAt = at;
+    updateRow(d, before);
+    if (moved)
+        insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), before.stage, d.stage, actor,
+                       at);
+    d = get(id);
+    QJsonObject data = eventData(d);
+    data.insert(QStringLiteral("changedFields"), changed);
+    Outbox::append(QStringLiteral("deal.updated"), data);
+    if (moved)
+        stageEvents(d, before.stage, ch.note.value_or(QString()));
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+    return d;
+}
+
+void DealRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor);
+    Transaction tx;
+    const Deal d = get(id);
+    // The deal's tasks stay, unlinked (tasks.deal_id has no foreign key: the areas migrate separately).
+    QStringList unlinked;
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT id FROM tasks WHERE deal_id = ?"), {d.id});
+        while (q.next())
+            unlinked << q.value(0).toString();
+    }
+    if (!unlinked.isEmpty()) {
+        Database::exec(QStringLiteral("UPDATE tasks SET deal_id = NULL, updated_at = ? WHERE deal_id = ?"),
+                       {TimeUtil::nowIso(), d.id});
+        for (const QString &taskId : std::as_const(unlinked)) {
+            Outbox::append(QStringLiteral("task.updated"),
+                           QJsonObject{{QStringLiteral("taskId"), taskId},
+                                       {QStringLiteral("dealId"), QJsonValue::Null},
+                                       {QStringLiteral("previousDealId"), d.id},
+                                       {QStringLiteral("changedFields"), QJsonArray{QStringLiteral("dealId")}}});
+        }
+    }
+    Database::execCached(QStringLiteral("DELETE FROM deals WHERE seq = ?"), {d.seq});
+    addTotals(d, -1);
+    Outbox::append(QStringLiteral("deal.deleted"), eventData(d));
+    tx.commit();
+    if (m_bus) {
+        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("deleted"));
+        for (const QString &taskId : std::as_const(unlinked))
+            m_bus->notify(QStringLiteral("task"), taskId, QStringLiteral("updated"));
+    }
+}
+
+std::optional<Deal> DealRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE d.id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    QVector<Deal> one{fromRow(q)};
+    q.finish();
+    markRotten(one, m_clock->now());
+    return one.first();
+}
+
+Deal DealRepository::get(const QString &id) const
+{
+    std::optional<Deal> d = find(id);
+    if (!d)
+        throw DomainError::notFound(QStringLiteral("Deal"), id);
+    return *d;
+}
+
+DealPage DealRepository::list(const DealQuery &query) const
+{
+    const ReadTransaction snapshot; // the page and its total agree
+    DealPage page;
+    const QDateTime t = m_clock->now();
+    const Filter f = buildFilter(query, t);
+    QVariantList values = f.values;
+    const int limit = qBound(1, query.limit, 1000);
+    const qint64 offset = qint64(qMax(1, query.page) - 1) * limit;
+    values << limit << offset;
+    const QString order = query.boardOrder
+                              ? QStringLiteral(" ORDER BY coalesce(d.expected_close_date, '9999-12-31'), d.seq")
+                              : QStringLiteral(" ORDER BY d.created_at DESC, d.seq DESC");
+    CachedQuery q = Database::execCached(kSelect + f.where + order + QStringLiteral(" LIMIT ? OFFSET ?"), values);
+    while (q.next())
+        page.items.append(fromRow(q));
+    q.finish();
+    markRotten(page.items, t);
+    page.total = count(query);
+    return page;
+}
+
+QVector<Deal> DealRepository::search(const QString &text, int limit) const
+{
+    const QStringList wanted = TextFold::words(TextFold::fold(text));
+    limit = qBound(1, limit, 1000);
+    QVector<Deal> found;
+    const ReadTransaction snapshot;
+    // Newest changes first; every word typed must begin a word of the deal's name, its contact's
+    // name or company. Folded in C++ (Turkish i, accents), as contacts' search folds its index.
+    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" ORDER BY d.updated_at DESC, d.seq DESC"));
+    while (found.size() < limit && q.next()) {
+        if (!wanted.isEmpty()) {
+            const QStringList words = TextFold::words(
+                TextFold::fold(q.value(2).toString() + QLatin1Char(' ') + q.value(20).toString() + QLatin1Char(' ') +
+                               q.value(21).toString() + QLatin1Char(' ') + q.value(22).toString()));
+            const bool all = std::all_of(wanted.begin(), wanted.end(), [&words](const QString &w) {
+                return std::any_of(words.begin(), words.end(), [&w](const QString &x) { return x.startsWith(w); });
+            });
+            if (!all)
+                continue;
+        }
+        found.append(fromRow(q));
+    }
+    q.finish();
+    markRotten(found, m_clock->now());
+    return found;
+}
+
+qint64 DealRepository::count(const DealQuery &query) const
+{
+    const Filter f = buildFilter(query, m_clock->now());
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT count(*) FROM deals d") + f.where, f.values);
+    const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return n;
+}
+
+Deal DealRepository::moveStage(const QString &id, const QString &stage, const QString &note, const QString &actor)
+{
+    Transaction tx;
+    const Deal before = get(id);
+    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    const PipelineStage &to = stageOf(pipeline, stage);
+    if (to.key == before.stage)
+        return before;
+    return changeStage(tx, before, to, note, actor, {});
+}
+
+Deal DealRepository::markWon(const QString &id, std::optional<double> closedValue, const QString &note,
+                             const QString &actor)
+{
+    Transaction tx;
+    const Deal before = get(id);
+    if (before.stage == QLatin1String("won"))
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("Deal %1 is already won").arg(id));
+    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    return changeStage(tx, before, stageOf(pipeline, QStringLiteral("won")), note, actor,
+                       [&](Deal &d) { d.closedValue = closedValue; });
+}
+
+Deal DealRepository::markLost(const QString &id, const QString &reason, const QString &competitorName,
+                              const QString &note, const QString &actor)
+{
+    if (reason.trimmed().isEmpty())
+        unprocessable(QStringLiteral("reason"),
+                      QStringLiteral("is required: one of ") + DealRules::lostReasons().join(QStringLiteral(", ")));
+    if (!DealRules::lostReasons().contains(reason))
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: reason must be one of ") +
+                              DealRules::lostReasons().join(QStringLiteral(", ")),
+                          {{QStringLiteral("reason"),
+                            QStringLiteral("must be one of ") + DealRules::lostReasons().join(QStringLiteral(", "))}});
+    if (competitorName.size() > 200)
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: competitorName must be at most 200 characters"),
+                          {{QStringLiteral("competitorName"), QStringLiteral("must be at most 200 characters")}});
+    Transaction tx;
+    const Deal before = get(id);
+    if (before.stage == QLatin1String("lost"))
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("Deal %1 is already lost").arg(id));
+    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    return changeStage(tx, before, stageOf(pipeline, QStringLiteral("lost")), note, actor, [&](Deal &d) {
+        d.lostReason = reason;
+        d.competitorName = competitorName.trimmed();
+    });
+}
+
+Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const PipelineStage &to, const QString &note,
+                                 const QString &actor, const std::function<void(Deal &)> &closing)
+{
+    Deal d = before;
+    const QString at = now();
+    enterStage(d, to, at);
+    if (closing)
+        closing(d);
+    d.updatedAt = d.lastActivityAt = at;
+    updateRow(d, before);
+    insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
+    d = get(before.id);
+    stageEvents(d, before.stage, note);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+    return d;
+}
+
+DealActivity DealRepository::addActivity(const QString &id, const QString &type, const QString &content,
+                                         const QString &actor)
+{
+    const QString allowed = DealRules::activityTypes().join(QStringLiteral(", "));
+    if (type.trimmed().isEmpty())
+        unprocessable(QStringLiteral("type"), QStringLiteral("is required: one of ") + allowed);
+    if (!DealRules::activityTypes().contains(type))
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: type must be one of ") + allowed,
+                          {{QStringLiteral("type"), QStringLiteral("must be one of ") + allowed}});
+    const QString body = content.trimmed();
+    if (body.isEmpty())
+        unprocessable(QStringLiteral("content"), QStringLiteral("is required"));
+    if (body.size() > 20000)
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
+                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+    Transaction tx;
+    Deal d = get(id);
+    const QString at = now();
+    const DealActivity a = insertActivity(d, type, body, QString(), QString(), actor, at);
+    d.updatedAt = d.lastActivityAt = at;
+    d.isRotten = false;
+    Database::execCached(QStringLiteral("UPDATE deals SET updated_at = ?, last_activity_at = ? WHERE seq = ?"),
+                         {at, at, d.seq});
+    QJsonObject data = eventData(d);
+    data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("activities")});
+    data.insert(QStringLiteral("activity"), a.toJson());
+    Outbox::append(QStringLiteral("deal.updated"), data);
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+    return a;
+}
+
+QVector<DealActivity> DealRepository::activities(const QString &id) const
+{
+    const Deal d = get(id);
+    QVector<DealActivity> out;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT id, type, content, from_stage, to_stage, user_id, user_name, created_at "
+                       "FROM deal_activities WHERE deal_seq = ? ORDER BY seq DESC"),
+        {d.seq});
+    while (q.next())
+        out.append({q.value(0).toString(), d.id, q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                    q.value(4).toString(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString()});
+    q.finish();
+    return out;
+}
+
+PipelineSummary DealRepository::summary(const QString &pipelineId, const QString &currency) const
+{
+    const Pipeline pipeline = pipelineFor(pipelineId);
+    QVector<SummaryRow> rows;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT stage, currency, deals, value, weighted FROM deal_totals WHERE pipeline_id = ?"),
+        {pipeline.id});
+    while (q.next())
+        rows.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong(), q.value(3).toDouble(),
+                     q.value(4).toDouble()});
+    q.finish();
+    return PipelineSummary::build(pipeline, rows, currency);
+}
+
+QJsonArray DealRepository::forContact(const QString &contactId) const
+{
+    QJsonArray out;
+    Database::select(
+        QStringLiteral("SELECT id, name, value, currency, stage, pipeline_id FROM deals WHERE contact_id = ? "
+                       "ORDER BY created_at DESC, seq DESC"),
+        {contactId}, [&out](const SqlRow &r) {
+            out.append(QJsonObject{{QStringLiteral("id"), r.text(0)},
+                                   {QStringLiteral("name"), r.text(1)},
+                                   {QStringLiteral("value"), r.real(2)},
+                                   {QStringLiteral("currency"), r.text(3)},
+                                   {QStringLiteral("stage"), r.text(4)},
+                                   {QStringLiteral("pipelineId"), r.text(5)}});
+        });
+    return out;
+}
+
+QStringList DealRepository::detachContact(const QString &contactId)
+{
+    QStringList ids;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM deals WHERE contact_id = ?"), {contactId});
+        while (q.next())
+            ids << q.value(0).toString();
+        q.finish();
+    }
+    if (ids.isEmpty())
+        return ids;
+    const QString at = TimeUtil::nowIso();
+    Database::execCached(QStringLiteral("UPDATE deals SET contact_id = NULL, updated_at = ? WHERE contact_id = ?"),
+                         {at, contactId});
+    DealRepository reader;
+    for (const QString &id : std::as_const(ids)) {
+        QJsonObject data = eventData(reader.get(id));
+        data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("contactId")});
+        data.insert(QStringLiteral("previousContactId"), contactId);
+        Outbox::append(QStringLiteral("deal.updated"), data);
+    }
+    return ids;
+}
+
+int DealRepository::insertBulk(const QVector<QJsonObject> &bodies)
+{
+    Transaction tx;
+    PipelineRepository pipelines;
+    QHash<QString, Pipeline> cache;
+    const QString at = now();
+    for (const QJsonObject &body : bodies) {
+        const DealChanges ch = DealRules::parse(body);
+        const QString pid = ch.pipelineId.value_or(QString());
+        auto it = cache.find(pid);
+        if (it == cache.end())
+            it = cache.insert(pid, pipelineFor(pid));
+        Deal d;
+        d.name = ch.name.value_or(QStringLiteral("Deal"));
+        d.value = ch.value.value_or(0);
+        d.currency = ch.currency.value_or(QStringLiteral("TRY"));
+        d.pipelineId = it->id;
+        d.contactId = ch.contactId.value_or(QString());
+        d.assignedTo = ch.assignedTo.value_or(QString());
+        d.expectedCloseDate = ch.expectedCloseDate.value_or(QString());
+        d.description = ch.description.value_or(QString());
+        d.id = Ids::make(u"deal");
+        const auto created = TimeUtil::parse(body.value(QLatin1String("createdAt")).toString());
+        d.createdAt = d.updatedAt = d.lastActivityAt = created ? TimeUtil::iso(*created) : at;
+        enterStage(d, stageOf(*it, ch.stage.value_or(it->stages.first().key)), d.createdAt);
+        if (ch.probability && d.probability != 100 && d.stage != QLatin1String("lost"))
+            d.probability = *ch.probability;
+        insertRow(d);
+    }
+    tx.commit();
+    if (m_bus)
+        m_bus->notify(QStringLiteral("deal"), QString(), QStringLiteral("created"));
+    return int(bodies.size());
+}
+
+void DealRepository::rebuildTotals()
+{
+    Transaction tx;
+    Database::execCached(QStringLiteral("DELETE FROM deal_totals"));
+    Database::execCached(QStringLiteral(
+        "INSERT INTO deal_totals (pipeline_id, stage, currency, deals, value, weighted) "
+        "SELECT pipeline_id, stage, currency, count(*), sum(v), sum(v * probability) / 100.0 FROM "
+        "(SELECT pipeline_id, stage, currency, probability, "
+        "CASE WHEN stage = 'won' AND closed_value IS NOT NULL THEN closed_value ELSE value END AS v FROM deals) "
+        "GROUP BY pipeline_id, stage, currency"));
+    tx.commit();
+}

@@ -1,0 +1,158 @@
+#pragma once
+
+#include "model/deals/deal.h"
+#include "model/deals/pipeline.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+#include <QVector>
+
+#include <functional>
+#include <optional>
+
+class Clock;
+class Transaction;
+class EventBus;
+
+struct DealQuery
+{
+    int page = 1; // 1-based
+    int limit = 20;
+    QString pipelineId;
+    QStringList stages;
+    QString assignedTo;
+    QString contactId;
+    QString currency;
+    std::optional<double> minValue, maxValue;
+    std::optional<bool> rotten;
+    // The board's order (expected close date, then oldest first) instead of newest first.
+    bool boardOrder = false;
+};
+
+struct DealPage
+{
+    QVector<Deal> items;
+    qint64 total = 0;
+};
+
+// One aggregated row of the summary query: the deals of one stage in one currency.
+struct SummaryRow
+{
+    QString stage;
+    QString currency;
+    qint64 count = 0;
+    double value = 0;
+    double weightedValue = 0; // Σ value × probability / 100
+};
+
+struct StageTotals
+{
+    QString stage;
+    QString name;
+    QString kind;
+    qint64 count = 0;
+    double value = 0;
+    double weightedValue = 0;
+};
+
+// The figures of one currency: stages in board order; the summary covers the open stages (the
+// pipeline still in play), won and lost are reported beside it.
+struct CurrencyTotals
+{
+    QString currency;
+    QVector<StageTotals> stages;
+    qint64 totalDeals = 0;
+    double totalValue = 0;
+    double weightedValue = 0;
+    double avgDealSize = 0;
+    qint64 wonDeals = 0;
+    double wonValue = 0;
+    qint64 lostDeals = 0;
+    double lostValue = 0;
+
+    QJsonObject summaryJson() const;
+    QJsonArray stagesJson() const;
+};
+
+// Values in different currencies are never added: every figure belongs to one currency. The
+// reporting currency is the one asked for, else the one most open deals use (ties: alphabetical).
+struct PipelineSummary
+{
+    Pipeline pipeline;
+    QString currency;                   // the reporting currency; empty when the pipeline holds no deals
+    CurrencyTotals reporting;           // its figures (zeros for an empty pipeline)
+    QVector<CurrencyTotals> byCurrency; // every currency present, alphabetical
+    QVector<qint64> stageCounts;        // deals per stage in every currency (the board's column counts)
+
+    static PipelineSummary build(const Pipeline &pipeline, const QVector<SummaryRow> &rows,
+                                 const QString &currency = {});
+    QJsonObject toJson() const;
+};
+
+// Stores deals and their activities. Every write runs in one transaction with its outbox events
+// and afterwards tells the bus ("deal", id, change). Events: deal.created; deal.updated (with
+// changedFields); deal.stage_changed (with from, to, note) on every stage move, and deal.won /
+// deal.lost when the move closes the deal; deal.deleted. Every stage move appends a stage_change
+// activity (from, to, note, user). Bad input throws DomainError: 400 wrong types and formats, 422
+// missing required fields or a stage/pipeline/contact/user that does not exist, 404 unknown deal,
+// 409 closing a deal that is already closed that way.
+class DealRepository
+{
+public:
+    explicit DealRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+
+    // actor: the user or API key id making the change (recorded on activities; a user actor
+    // becomes the owner of a deal created without assignedTo).
+    Deal create(const QJsonObject &body, const QString &actor = {});
+    Deal update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    void remove(const QString &id, const QString &actor = {});
+    std::optional<Deal> find(const QString &id) const;
+    Deal get(const QString &id) const; // throws NotFound
+
+    DealPage list(const DealQuery &query) const;
+    qint64 count(const DealQuery &query) const;
+    // Deals for a picker: every word of `text` begins a word of the deal's name, its contact's name
+    // or company (case-, accent- and Turkish-i-insensitive); most recently changed first, at most
+    // `limit`. Empty text: the most recently changed.
+    QVector<Deal> search(const QString &text, int limit = 20) const;
+
+    // Moves to stage (any stage of the deal's pipeline, also back from won or lost). Moving to the
+    // stage the deal is in changes nothing.
+    Deal moveStage(const QString &id, const QString &stage, const QString &note = {}, const QString &actor = {});
+    // stage won, probability 100, closedValue (default: the value), closedAt. 409 when already won.
+    Deal markWon(const QString &id, std::optional<double> closedValue, const QString &note = {},
+                 const QString &actor = {});
+    // stage lost, probability 0, reason (one of DealRules::lostReasons()), competitor. 409 when already lost.
+    Deal markLost(const QString &id, const QString &reason, const QString &competitorName, const QString &note = {},
+                  const QString &actor = {});
+    DealActivity addActivity(const QString &id, const QString &type, const QString &content, const QString &actor = {});
+    QVector<DealActivity> activities(const QString &id) const; // newest first
+
+    // pipelineId empty: the default pipeline. currency empty: see PipelineSummary.
+    PipelineSummary summary(const QString &pipelineId = {}, const QString &currency = {}) const;
+
+    // The contact detail's deals: {id, name, value, currency, stage, pipelineId}, newest first.
+    QJsonArray forContact(const QString &contactId) const;
+    // Called inside the transaction that deletes a contact: unlinks its deals, writes a
+    // deal.updated event for each and returns their ids (to notify after the commit).
+    static QStringList detachContact(const QString &contactId);
+
+    // Inserts many deals in one transaction without events or activities (seeding, benchmarks).
+    int insertBulk(const QVector<QJsonObject> &bodies);
+    // Recomputes the running totals the summary reads from the deals themselves (a repair; every
+    // write keeps them in step in its own transaction).
+    static void rebuildTotals();
+
+private:
+    QString now() const;
+    // Moves a copy of `before` into stage `to` (closing() sets the won/lost fields), writes the row
+    // and its stage_change activity and the stage events, then commits tx.
+    Deal changeStage(Transaction &tx, const Deal &before, const PipelineStage &to, const QString &note,
+                     const QString &actor, const std::function<void(Deal &)> &closing);
+    Deal write(Deal d, const Deal &before, const Pipeline &pipeline, const QString &note, const QString &actor,
+               const QJsonObject &closing);
+
+    EventBus *m_bus;
+    const Clock *m_clock;
+};

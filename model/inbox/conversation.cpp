@@ -1,0 +1,79 @@
+#include "model/inbox/conversation.h"
+
+#include <QJsonArray>
+
+namespace {
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+QJsonValue assignee(const Conversation &c)
+{
+    if (c.assignedTo.isEmpty())
+        return QJsonValue::Null;
+    return QJsonObject{{QStringLiteral("id"), c.assignedTo}, {QStringLiteral("name"), c.assignedName}};
+}
+} // namespace
+
+QString Conversation::contactName() const
+{
+    return QStringList{contactFirstName, contactLastName}.join(QLatin1Char(' ')).trimmed();
+}
+
+QJsonObject Conversation::toListJson() const
+{
+    QJsonValue last = QJsonValue::Null;
+    if (!lastMessageAt.isEmpty())
+        last = QJsonObject{{QStringLiteral("text"), lastMessageText},
+                           {QStringLiteral("direction"), lastMessageDirection},
+                           {QStringLiteral("createdAt"), lastMessageAt}};
+    return {
+        {QStringLiteral("id"), id},
+        {QStringLiteral("contact"), QJsonObject{{QStringLiteral("id"), contactId},
+                                                {QStringLiteral("name"), contactName()},
+                                                {QStringLiteral("avatar"), QJsonValue::Null}}},
+        {QStringLiteral("channel"), channel},
+        {QStringLiteral("status"), status},
+        {QStringLiteral("assignedTo"), assignee(*this)},
+        {QStringLiteral("lastMessage"), last},
+        {QStringLiteral("unreadCount"), unreadCount},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("updatedAt"), updatedAt},
+    };
+}
+
+QJsonObject Conversation::toDetailJson() const
+{
+    return {
+        {QStringLiteral("id"), id},
+        {QStringLiteral("contact"), QJsonObject{{QStringLiteral("id"), contactId},
+                                                {QStringLiteral("firstName"), contactFirstName},
+                                                {QStringLiteral("lastName"), contactLastName},
+                                                {QStringLiteral("phone"), orNull(contactPhone)}}},
+        {QStringLiteral("channel"), channel},
+        {QStringLiteral("channelId"), channelId},
+        {QStringLiteral("status"), status},
+        {QStringLiteral("assignedTo"), assignee(*this)},
+        {QStringLiteral("tags"), QJsonArray::fromStringList(tags)},
+        {QStringLiteral("unreadCount"), unreadCount},
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("source"), source},
+                     {QStringLiteral("firstResponseTime"),
+                      firstResponseSeconds ? QJsonValue(double(*firstResponseSeconds)) : QJsonValue(QJsonValue::Null)},
+                     {QStringLiteral("totalMessages"), totalMessages}}},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("updatedAt"), updatedAt},
+    };
+}
+
+QStringList ConversationRules::channels()
+{
+    return {QStringLiteral("whatsapp"), QStringLiteral("instagram"), QStringLiteral("telegram"),
+            QStringLiteral("widget")};
+}
+
+QStringList ConversationRules::statuses()
+{
+    return {QStringLiteral("open"), QStringLiteral("pending"), QStringLiteral("closed")};
+}

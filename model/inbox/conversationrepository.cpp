@@ -1,0 +1,808 @@
+#include "model/inbox/conversationrepository.h"
+
+#include "model/contacts/contact.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/outbox.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+const QString kConversationColumns = QStringLiteral(
+    "v.seq, v.id, v.contact_id, v.channel, v.channel_id, v.external_id, v.status, v.assigned_to, "
+    "coalesce(u.name, ''), v.tags, v.source, v.first_response_seconds, v.total_messages, v.unread_count, "
+    "v.last_message_text, v.last_message_direction, v.last_message_at, v.first_incoming_at, v.created_at, "
+    "v.updated_at, c.first_name, c.last_name, c.phone");
+const QString kConversationFrom = QStringLiteral(
+    " FROM conversations v JOIN contacts c ON c.id = v.contact_id LEFT JOIN users u ON u.id = v.assigned_to");
+
+const QString kMessageColumns = QStringLiteral(
+    "m.seq, m.id, m.conversation_id, m.contact_id, m.channel, m.direction, m.type, m.text, m.media_url, m.caption, "
+    "m.filename, m.payload, m.status, m.sent_at, m.delivered_at, m.read_at, m.failed_at, m.failed_reason, "
+    "m.provider_id, m.sender_type, m.sender_id, m.sender_name, m.sentiment_score, m.created_at");
+const QString kSelectMessages = QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m");
+
+// How many of a contact's latest incoming messages its sentiment is read from.
+constexpr int kSentimentWindow = 20;
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compact(const QStringList &list)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
+}
+
+Conversation conversationFromRow(const QSqlQuery &q)
+{
+    Conversation v;
+    v.seq = q.value(0).toLongLong();
+    v.id = q.value(1).toString();
+    v.contactId = q.value(2).toString();
+    v.channel = q.value(3).toString();
+    v.channelId = q.value(4).toString();
+    v.externalId = q.value(5).toString();
+    v.status = q.value(6).toString();
+    v.assignedTo = q.value(7).toString();
+    v.assignedName = q.value(8).toString();
+    for (const QJsonValue &t : QJsonDocument::fromJson(q.value(9).toByteArray()).array())
+        v.tags << t.toString();
+    v.source = q.value(10).toString();
+    if (!q.value(11).isNull())
+        v.firstResponseSeconds = q.value(11).toLongLong();
+    v.totalMessages = q.value(12).toInt();
+    v.unreadCount = q.value(13).toInt();
+    v.lastMessageText = q.value(14).toString();
+    v.lastMessageDirection = q.value(15).toString();
+    v.lastMessageAt = q.value(16).toString();
+    v.firstIncomingAt = q.value(17).toString();
+    v.createdAt = q.value(18).toString();
+    v.updatedAt = q.value(19).toString();
+    v.contactFirstName = q.value(20).toString();
+    v.contactLastName = q.value(21).toString();
+    v.contactPhone = q.value(22).toString();
+    return v;
+}
+
+Message messageFromRow(const QSqlQuery &q)
+{
+    Message m;
+    m.seq = q.value(0).toLongLong();
+    m.id = q.value(1).toString();
+    m.conversationId = q.value(2).toString();
+    m.contactId = q.value(3).toString();
+    m.channel = q.value(4).toString();
+    m.direction = q.value(5).toString();
+    m.type = q.value(6).toString();
+    m.text = q.value(7).toString();
+    m.mediaUrl = q.value(8).toString();
+    m.caption = q.value(9).toString();
+    m.filename = q.value(10).toString();
+    m.payload = QJsonDocument::fromJson(q.value(11).toByteArray()).object();
+    m.delivery.status = q.value(12).toString();
+    m.delivery.sentAt = q.value(13).toString();
+    m.delivery.deliveredAt = q.value(14).toString();
+    m.delivery.readAt = q.value(15).toString();
+    m.delivery.failedAt = q.value(16).toString();
+    m.delivery.failedReason = q.value(17).toString();
+    m.providerId = q.value(18).toString();
+    m.sender.type = q.value(19).toString();
+    m.sender.id = q.value(20).toString();
+    m.sender.name = q.value(21).toString();
+    m.sentimentScore = q.value(22).toInt();
+    m.createdAt = q.value(23).toString();
+    return m;
+}
+
+std::optional<Conversation> selectConversation(const QString &where, const QVariantList &values)
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom +
+                                             QStringLiteral(" WHERE ") + where,
+                                         values);
+    if (!q.next())
+        return std::nullopt;
+    Conversation v = conversationFromRow(q);
+    q.finish();
+    return v;
+}
+
+QJsonValue assigneeJson(const Conversation &v)
+{
+    if (v.assignedTo.isEmpty())
+        return QJsonValue::Null;
+    return QJsonObject{{QStringLiteral("id"), v.assignedTo}, {QStringLiteral("name"), v.assignedName}};
+}
+
+QJsonObject updatedData(const Conversation &v, const QStringList &changed)
+{
+    return {{QStringLiteral("conversationId"), v.id},
+            {QStringLiteral("contactId"), v.contactId},
+            {QStringLiteral("channel"), v.channel},
+            {QStringLiteral("status"), v.status},
+            {QStringLiteral("assignedTo"), assigneeJson(v)},
+            {QStringLiteral("tags"), QJsonArray::fromStringList(v.tags)},
+            {QStringLiteral("changedFields"), QJsonArray::fromStringList(changed)}};
+}
+
+QJsonObject statusData(const Message &m, const QString &status)
+{
+    QJsonObject data{{QStringLiteral("messageId"), m.id},
+                     {QStringLiteral("conversationId"), m.conversationId},
+                     {QStringLiteral("status"), status}};
+    const QString at = status == QLatin1String("sent")        ? m.delivery.sentAt
+                       : status == QLatin1String("delivered") ? m.delivery.deliveredAt
+                       : status == QLatin1String("read")      ? m.delivery.readAt
+                                                              : m.delivery.failedAt;
+    data.insert(QStringLiteral("at"), at);
+    if (status == QLatin1String("failed"))
+        data.insert(QStringLiteral("failedReason"), m.delivery.failedReason);
+    return data;
+}
+
+void insertMessage(Message &m, qint64 conversationSeq)
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, type, text, "
+            "media_url, caption, filename, payload, status, sent_at, delivered_at, read_at, failed_at, failed_reason, "
+            "provider_id, sender_type, sender_id, sender_name, sentiment_score, created_at, send_priority) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {m.id,
+         conversationSeq,
+         m.conversationId,
+         m.contactId,
+         m.channel,
+         m.direction,
+         m.type,
+         text(m.text),
+         textOrNull(m.mediaUrl),
+         textOrNull(m.caption),
+         textOrNull(m.filename),
+         m.payload.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(compact(m.payload)),
+         m.delivery.status,
+         textOrNull(m.delivery.sentAt),
+         textOrNull(m.delivery.deliveredAt),
+         textOrNull(m.delivery.readAt),
+         textOrNull(m.delivery.failedAt),
+         textOrNull(m.delivery.failedReason),
+         textOrNull(m.providerId),
+         text(m.sender.type),
+         textOrNull(m.sender.id),
+         text(m.sender.name),
+         m.sentimentScore,
+         m.createdAt,
+         m.sendPriority});
+    m.seq = q.lastInsertId().toLongLong();
+}
+
+// A new message of this conversation with this content, stamped now (not yet stored).
+Message newMessage(const Conversation &v, const MessageContent &content, const QString &direction, const QDateTime &now)
+{
+    Message m;
+    m.id = Ids::make(u"msg");
+    m.conversationId = v.id;
+    m.contactId = v.contactId;
+    m.channel = v.channel;
+    m.direction = direction;
+    m.type = content.type;
+    m.text = content.text;
+    m.mediaUrl = content.mediaUrl;
+    m.caption = content.caption;
+    m.filename = content.filename;
+    m.payload = content.payload;
+    m.createdAt = TimeUtil::iso(now);
+    return m;
+}
+
+// The preview shown in the conversation list.
+QString preview(const Message &m)
+{
+    if (!m.text.isEmpty())
+        return m.text.left(200);
+    return QLatin1Char('[') + m.type + QLatin1Char(']');
+}
+
+struct Where
+{
+    QString sql;
+    QVariantList values;
+    void add(const QString &clause, const QVariant &value)
+    {
+        sql += (sql.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) + clause;
+        values << value;
+    }
+
+    // One page of `select` (SELECT … FROM …) under this filter, in `order`, each row read by
+    // `read`; returns the filter's total, counted over `countFrom` (run it in a ReadTransaction,
+    // so that the page and the total agree).
+    template<typename Item, typename Read>
+    qint64 page(const QString &select, const QString &countFrom, const QString &order, int limit, qint64 offset,
+                QVector<Item> *items, Read read) const
+    {
+        QVariantList v = values;
+        v << limit << offset;
+        CachedQuery q = Database::execCached(
+            select + sql + QStringLiteral(" ORDER BY ") + order + QStringLiteral(" LIMIT ? OFFSET ?"), v);
+        while (q.next())
+            items->append(read(q));
+        q.finish();
+        CachedQuery n = Database::execCached(QStringLiteral("SELECT count(*) FROM ") + countFrom + sql, values);
+        const qint64 total = n.next() ? n.value(0).toLongLong() : 0;
+        n.finish();
+        return total;
+    }
+};
+} // namespace
+
+ConversationRepository::ConversationRepository(EventBus *bus, const Clock *clock)
+    : m_bus(bus)
+    , m_clock(clock ? clock : &Clock::system())
+{
+}
+
+QDateTime ConversationRepository::now() const
+{
+    return m_clock->now();
+}
+
+void ConversationRepository::notify(const QString &entity, const QString &id, const QString &change) const
+{
+    if (m_bus)
+        m_bus->notify(entity, id, change);
+}
+
+Conversation ConversationRepository::findOrCreate(const QString &contactId, const QString &channel,
+                                                  const QString &externalId, const QString &source,
+                                                  const QString &channelId)
+{
+    if (!ConversationRules::channels().contains(channel))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: channel must be one of %1")
+                              .arg(ConversationRules::channels().join(QStringLiteral(", "))),
+                          {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+    Transaction tx;
+    const std::optional<Conversation> existing =
+        externalId.isEmpty()
+            ? selectConversation(QStringLiteral("v.contact_id = ? AND v.channel = ? ORDER BY v.seq DESC LIMIT 1"),
+                                 {contactId, channel})
+            : selectConversation(
+                  QStringLiteral(
+                      "v.contact_id = ? AND v.channel = ? AND v.external_id = ? ORDER BY v.seq DESC LIMIT 1"),
+                  {contactId, channel, externalId});
+    if (existing)
+        return *existing;
+    CachedQuery cq = Database::execCached(
+        QStringLiteral("SELECT first_name, last_name, phone FROM contacts WHERE id = ?"), {contactId});
+    if (!cq.next())
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
+    const QString firstName = cq.value(0).toString(), lastName = cq.value(1).toString(), phone = cq.value(2).toString();
+    cq.finish();
+    const QString id = Ids::make(u"conv");
+    const QString at = TimeUtil::iso(now());
+    Database::execCached(
+        QStringLiteral(
+            "INSERT INTO conversations (id, contact_id, channel, channel_id, external_id, status, tags, "
+            "source, last_activity_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'open', '[]', ?, ?, ?, ?)"),
+        {id, contactId, channel, text(channelId), textOrNull(externalId), text(source.isEmpty() ? channel : source), at,
+         at, at});
+    Outbox::append(QStringLiteral("conversation.created"),
+                   {{QStringLiteral("conversationId"), id},
+                    {QStringLiteral("contactId"), contactId},
+                    {QStringLiteral("channel"), channel},
+                    {QStringLiteral("source"), source.isEmpty() ? channel : source},
+                    {QStringLiteral("contact"),
+                     QJsonObject{{QStringLiteral("id"), contactId},
+                                 {QStringLiteral("firstName"), firstName},
+                                 {QStringLiteral("lastName"), lastName},
+                                 {QStringLiteral("phone"), phone.isEmpty() ? QJsonValue() : QJsonValue(phone)}}}});
+    const Conversation v = get(id);
+    tx.commit();
+    notify(QStringLiteral("conversation"), id, QStringLiteral("created"));
+    return v;
+}
+
+std::optional<Conversation> ConversationRepository::find(const QString &id) const
+{
+    return selectConversation(QStringLiteral("v.id = ?"), {id});
+}
+
+Conversation ConversationRepository::get(const QString &id) const
+{
+    std::optional<Conversation> v = find(id);
+    if (!v)
+        throw DomainError::notFound(QStringLiteral("Conversation"), id);
+    return *v;
+}
+
+std::optional<Conversation> ConversationRepository::findFor(const QString &contactId, const QString &channel) const
+{
+    return selectConversation(QStringLiteral("v.contact_id = ? AND v.channel = ? ORDER BY v.seq DESC LIMIT 1"),
+                              {contactId, channel});
+}
+
+ConversationPage ConversationRepository::list(const ConversationQuery &query) const
+{
+    const ReadTransaction snapshot; // the page and its total agree
+    Where w;
+    if (!query.status.isEmpty())
+        w.add(QStringLiteral("v.status = ?"), query.status);
+    if (!query.channel.isEmpty())
+        w.add(QStringLiteral("v.channel = ?"), query.channel);
+    if (query.assignedTo == QLatin1String("none"))
+        w.add(QStringLiteral("coalesce(v.assigned_to, '') = ?"), QString(QStringLiteral("")));
+    else if (!query.assignedTo.isEmpty())
+        w.add(QStringLiteral("v.assigned_to = ?"), query.assignedTo);
+    if (!query.contactId.isEmpty())
+        w.add(QStringLiteral("v.contact_id = ?"), query.contactId);
+    if (query.unreadOnly)
+        w.add(QStringLiteral("v.unread_count > ?"), 0);
+    ConversationPage page;
+    const int limit = qBound(1, query.limit, 1000);
+    page.total = w.page(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom,
+                        QStringLiteral("conversations v"), QStringLiteral("v.last_activity_at DESC, v.seq DESC"), limit,
+                        qint64(qMax(1, query.page) - 1) * limit, &page.items, conversationFromRow);
+    return page;
+}
+
+QJsonArray ConversationRepository::forContact(const QString &contactId) const
+{
+    QJsonArray out;
+    Database::select(
+        QStringLiteral("SELECT id, channel, status, last_message_at FROM conversations WHERE contact_id = ? "
+                       "ORDER BY last_activity_at DESC, seq DESC"),
+        {contactId}, [&out](const SqlRow &r) {
+            out.append(
+                QJsonObject{{QStringLiteral("id"), r.text(0)},
+                            {QStringLiteral("channel"), r.text(1)},
+                            {QStringLiteral("status"), r.text(2)},
+                            {QStringLiteral("lastMessage"), r.isNull(3) ? QJsonValue() : QJsonValue(r.text(3))}});
+        });
+    return out;
+}
+
+Conversation ConversationRepository::update(const QString &id, const std::optional<QString> &status,
+                                            const std::optional<QString> &assignedTo)
+{
+    if (status && !ConversationRules::statuses().contains(*status))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: status must be open, pending or closed"),
+                          {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
+    Transaction tx;
+    const Conversation before = get(id);
+    Conversation v = before;
+    QStringList changed;
+    if (status && *status != before.status) {
+        v.status = *status;
+        changed << QStringLiteral("status");
+    }
+    if (assignedTo && *assignedTo != before.assignedTo) {
+        if (!assignedTo->isEmpty()) {
+            CachedQuery u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {*assignedTo});
+            if (!u.next())
+                throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                                  QStringLiteral("User %1 does not exist").arg(*assignedTo),
+                                  {{QStringLiteral("assignedTo"), QStringLiteral("unknown user")}});
+            v.assignedName = u.value(0).toString();
+            u.finish();
+        } else {
+            v.assignedName.clear();
+        }
+        v.assignedTo = *assignedTo;
+        changed << QStringLiteral("assignedTo");
+    }
+    if (changed.isEmpty())
+        return before; // nothing to store, no event
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE conversations SET status = ?, assigned_to = ?, closed_at = ?, updated_at = ? WHERE seq = ?"),
+        {v.status, textOrNull(v.assignedTo), v.status == QLatin1String("closed") ? QVariant(v.updatedAt) : QVariant(),
+         v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, changed));
+    if (changed.contains(QStringLiteral("assignedTo"))) {
+        Outbox::append(QStringLiteral("conversation.assigned"),
+                       {{QStringLiteral("conversationId"), v.id},
+                        {QStringLiteral("contactId"), v.contactId},
+                        {QStringLiteral("assignedTo"), assigneeJson(v)},
+                        {QStringLiteral("previousAssignee"),
+                         before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo)}});
+    }
+    if (changed.contains(QStringLiteral("status")) && v.status == QLatin1String("closed")) {
+        Outbox::append(QStringLiteral("conversation.closed"), {{QStringLiteral("conversationId"), v.id},
+                                                               {QStringLiteral("contactId"), v.contactId},
+                                                               {QStringLiteral("channel"), v.channel},
+                                                               {QStringLiteral("closedAt"), v.updatedAt}});
+    }
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+Conversation ConversationRepository::addTags(const QString &id, const QStringList &tags)
+{
+    Transaction tx;
+    Conversation v = get(id);
+    const QStringList merged = ContactRules::normalizeTags(v.tags + tags);
+    if (merged == v.tags)
+        return v;
+    v.tags = merged;
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
+                         {compact(v.tags), v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+Conversation ConversationRepository::removeTag(const QString &id, const QString &tag)
+{
+    Transaction tx;
+    Conversation v = get(id);
+    QStringList kept;
+    for (const QString &t : std::as_const(v.tags)) {
+        if (ContactRules::tagKey(t) != ContactRules::tagKey(tag))
+            kept << t;
+    }
+    if (kept.size() == v.tags.size())
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("Conversation %1 has no tag %2").arg(id, tag));
+    v.tags = kept;
+    v.updatedAt = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
+                         {compact(v.tags), v.updatedAt, v.seq});
+    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    return v;
+}
+
+void ConversationRepository::markRead(const QString &id)
+{
+    Transaction tx;
+    const Conversation v = get(id);
+    if (v.unreadCount == 0)
+        return;
+    const QString at = TimeUtil::iso(now());
+    Database::execCached(QStringLiteral("UPDATE conversations SET unread_count = 0 WHERE seq = ?"), {v.seq});
+    Database::execCached(QStringLiteral("UPDATE messages SET status = 'read', read_at = ? WHERE conversation_seq = ? "
+                                        "AND direction = 'incoming' AND status != 'read'"),
+                         {at, v.seq});
+    tx.commit();
+    notify(QStringLiteral("conversation"), v.id, QStringLiteral("read"));
+}
+
+namespace {
+// The bookkeeping every new message does in its transaction: the conversation's counters, preview,
+// unread count and first response time; reopening a closed conversation; the contact's counters
+// and sentiment. Returns true when the conversation was reopened.
+bool recordOnConversation(const Conversation &v, const Message &m)
+{
+    const bool incoming = m.direction == QLatin1String("incoming");
+    const bool reopen = v.status == QLatin1String("closed");
+    QVariant firstResponse = v.firstResponseSeconds ? QVariant(*v.firstResponseSeconds) : QVariant();
+    QString firstIncoming = v.firstIncomingAt;
+    if (incoming && firstIncoming.isEmpty())
+        firstIncoming = m.createdAt;
+    // First response: seconds from the contact's first message to the first outgoing one after it.
+    if (!incoming && !v.firstResponseSeconds && !firstIncoming.isEmpty()) {
+        const auto from = TimeUtil::parse(firstIncoming);
+        const auto to = TimeUtil::parse(m.createdAt);
+        if (from && to)
+            firstResponse = qMax<qint64>(0, from->secsTo(*to));
+    }
+    Database::execCached(
+        QStringLiteral("UPDATE conversations SET total_messages = total_messages + 1, unread_count = ?, "
+                       "last_message_text = ?, last_message_direction = ?, last_message_at = ?, last_activity_at = ?, "
+                       "first_incoming_at = ?, first_response_seconds = ?, status = ?, "
+                       "closed_at = CASE WHEN ? = 1 THEN NULL ELSE closed_at END, updated_at = ? "
+                       "WHERE seq = ?"),
+        {incoming ? v.unreadCount + 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming),
+         firstResponse, reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
+    if (incoming) {
+        CachedQuery s = Database::execCached(
+            QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
+                           "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?)"),
+            {m.contactId, kSentimentWindow});
+        const int score = s.next() ? s.value(0).toInt() : 0;
+        s.finish();
+        Database::execCached(
+            QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "
+                           "1, sentiment = ? WHERE id = ?"),
+            {m.createdAt, MessageRules::sentimentLabel(score), m.contactId});
+    } else {
+        Database::execCached(
+            QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "
+                           "1 WHERE id = ?"),
+            {m.createdAt, m.contactId});
+    }
+    if (reopen) {
+        Conversation after = v;
+        after.status = QStringLiteral("open");
+        Outbox::append(QStringLiteral("conversation.updated"), updatedData(after, {QStringLiteral("status")}));
+    }
+    return reopen;
+}
+} // namespace
+
+Message ConversationRepository::receive(const QString &conversationId, const MessageContent &content,
+                                        const QString &providerId)
+{
+    Transaction tx;
+    const Conversation v = get(conversationId);
+    if (!providerId.isEmpty()) {
+        // A provider retrying its webhook: the message is already recorded.
+        CachedQuery d = Database::execCached(
+            QStringLiteral("SELECT id FROM messages WHERE channel = ? AND provider_id = ?"), {v.channel, providerId});
+        if (d.next()) {
+            const QString existing = d.value(0).toString();
+            d.finish();
+            return getMessage(existing);
+        }
+    }
+    Message m = newMessage(v, content, QStringLiteral("incoming"), now());
+    // An incoming message has reached us: it is delivered (read once an agent opens the thread).
+    m.delivery.status = QStringLiteral("delivered");
+    m.delivery.sentAt = m.delivery.deliveredAt = m.createdAt;
+    m.providerId = providerId;
+    m.sender = {QStringLiteral("contact"), v.contactId, v.contactName()};
+    m.sentimentScore = MessageRules::sentimentScore(m.text);
+    insertMessage(m, v.seq);
+    const bool reopened = recordOnConversation(v, m);
+    Outbox::append(QStringLiteral("message.received"),
+                   {{QStringLiteral("messageId"), m.id},
+                    {QStringLiteral("conversationId"), m.conversationId},
+                    {QStringLiteral("contactId"), m.contactId},
+                    {QStringLiteral("channel"), m.channel},
+                    {QStringLiteral("text"), m.text},
+                    {QStringLiteral("type"), m.type},
+                    {QStringLiteral("direction"), m.direction},
+                    {QStringLiteral("sender"),
+                     QJsonObject{{QStringLiteral("id"), v.contactId},
+                                 {QStringLiteral("name"), v.contactName()},
+                                 {QStringLiteral("phone"),
+                                  v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
+    tx.commit();
+    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
+    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
+    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    return m;
+}
+
+Message ConversationRepository::addOutgoing(const QString &conversationId, const MessageContent &content,
+                                            const MessageSender &sender, const QString &initialStatus, int sendPriority)
+{
+    Transaction tx;
+    const Conversation v = get(conversationId);
+    Message m = newMessage(v, content, QStringLiteral("outgoing"), now());
+    m.sender = sender;
+    m.sendPriority = sendPriority;
+    const MessageRules::Advance advance = MessageRules::advance(MessageDelivery{}, initialStatus, m.createdAt);
+    m.delivery = advance.delivery;
+    insertMessage(m, v.seq);
+    const bool reopened = recordOnConversation(v, m);
+    for (const QString &status : advance.reached)
+        Outbox::append(QLatin1String("message.") + status, statusData(m, status));
+    tx.commit();
+    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
+    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
+    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    return m;
+}
+
+Message ConversationRepository::updateStatus(const QString &messageId, const QString &status,
+                                             const QString &failedReason, const QString &providerId)
+{
+    if (!MessageRules::statuses().contains(status))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
+                          QStringLiteral("Invalid data: unknown message status %1").arg(status),
+                          {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+    Transaction tx;
+    Message m = getMessage(messageId);
+    MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);
+    const bool newProviderId = !providerId.isEmpty() && providerId != m.providerId;
+    if (advance.reached.isEmpty() && !newProviderId)
+        return m; // late or repeated: nothing changes, nothing is emitted
+    if (newProviderId) {
+        // Reports the provider sent before this id was recorded (kept by keepEarlyStatus), in the
+        // order they came, at the time they came; forward only, like any report.
+        QList<qint64> applied;
+        Database::select(QStringLiteral("SELECT seq, status, failed_reason, received_at FROM early_statuses "
+                                        "WHERE channel = ? AND provider_id = ? ORDER BY seq"),
+                         {m.channel, providerId}, [&](const SqlRow &row) {
+                             const MessageRules::Advance more =
+                                 MessageRules::advance(advance.delivery, row.text(1), row.text(3), row.text(2));
+                             advance.delivery = more.delivery;
+                             advance.reached += more.reached;
+                             applied << row.integer(0);
+                         });
+        for (qint64 seq : std::as_const(applied))
+            Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE seq = ?"), {seq});
+    }
+    m.delivery = advance.delivery;
+    if (newProviderId)
+        m.providerId = providerId;
+    Database::execCached(QStringLiteral("UPDATE messages SET status = ?, sent_at = ?, delivered_at = ?, read_at = ?, "
+                                        "failed_at = ?, failed_reason = ?, provider_id = ? WHERE seq = ?"),
+                         {m.delivery.status, textOrNull(m.delivery.sentAt), textOrNull(m.delivery.deliveredAt),
+                          textOrNull(m.delivery.readAt), textOrNull(m.delivery.failedAt),
+                          textOrNull(m.delivery.failedReason), textOrNull(m.providerId), m.seq});
+    for (const QString &reached : advance.reached)
+        Outbox::append(QLatin1String("message.") + reached, statusData(m, reached));
+    tx.commit();
+    if (!advance.reached.isEmpty())
+        notify(QStringLiteral("message"), m.id, QStringLiteral("status"));
+    return m;
+}
+
+void ConversationRepository::keepEarlyStatus(const QString &channel, const QString &providerId, const QString &status,
+                                             const QString &failedReason)
+{
+    const QDateTime at = now();
+    Transaction tx;
+    // Kept for a day, at most kMaxEarlyStatuses: a report that never meets its send is dropped then.
+    Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE received_at < ?"),
+                         {TimeUtil::iso(at.addDays(-1))});
+    Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE seq <= (SELECT MAX(seq) FROM "
+                                        "early_statuses) - ?"),
+                         {kMaxEarlyStatuses - 1});
+    Database::execCached(
+        QStringLiteral("INSERT INTO early_statuses (channel, provider_id, status, failed_reason, "
+                       "received_at) VALUES (?, ?, ?, ?, ?)"),
+        {channel, providerId.left(256), status, textOrNull(failedReason.left(500)), TimeUtil::iso(at)});
+    tx.commit();
+}
+
+std::optional<Message> ConversationRepository::findMessage(const QString &id) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m WHERE m.id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    Message m = messageFromRow(q);
+    q.finish();
+    return m;
+}
+
+Message ConversationRepository::getMessage(const QString &id) const
+{
+    std::optional<Message> m = findMessage(id);
+    if (!m)
+        throw DomainError::notFound(QStringLiteral("Message"), id);
+    return *m;
+}
+
+MessagePage ConversationRepository::messages(const QString &conversationId, const MessageQuery &query) const
+{
+    const Conversation v = get(conversationId);
+    const int limit = qBound(1, query.limit, 1000);
+    auto cursor = [&](const QString &id, const QString &name) {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT seq FROM messages WHERE id = ? AND conversation_seq = ?"), {id, v.seq});
+        if (!q.next())
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                              QStringLiteral("Message %1 does not exist in this conversation").arg(id),
+                              {{name, QStringLiteral("unknown message")}});
+        const qint64 seq = q.value(0).toLongLong();
+        q.finish();
+        return seq;
+    };
+    Where w;
+    w.add(QStringLiteral("m.conversation_seq = ?"), v.seq);
+    if (!query.after.isEmpty())
+        w.add(QStringLiteral("m.seq > ?"), cursor(query.after, QStringLiteral("after")));
+    if (!query.before.isEmpty())
+        w.add(QStringLiteral("m.seq < ?"), cursor(query.before, QStringLiteral("before")));
+    MessagePage page;
+    // before (without after): the messages just before the cursor, so read backwards and reverse.
+    const bool backwards = !query.before.isEmpty() && query.after.isEmpty();
+    const qint64 offset = query.before.isEmpty() && query.after.isEmpty() ? qint64(qMax(1, query.page) - 1) * limit : 0;
+    page.total = w.page(kSelectMessages, QStringLiteral("messages m"),
+                        backwards ? QStringLiteral("m.seq DESC") : QStringLiteral("m.seq"), limit, offset, &page.items,
+                        messageFromRow);
+    if (backwards)
+        std::reverse(page.items.begin(), page.items.end());
+    return page;
+}
+
+QVector<Message> ConversationRepository::latestMessages(const QString &conversationId, int limit) const
+{
+    const Conversation v = get(conversationId);
+    QVector<Message> out;
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
+                                             QStringLiteral(" FROM messages m WHERE m.conversation_seq = ? ORDER BY "
+                                                            "m.seq DESC LIMIT ?"),
+                                         {v.seq, qBound(1, limit, 1000)});
+    while (q.next())
+        out.append(messageFromRow(q));
+    q.finish();
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+MessagePage ConversationRepository::listMessages(const MessageFilter &filter) const
+{
+    const ReadTransaction snapshot; // the page and its total agree
+    Where w;
+    if (!filter.conversationId.isEmpty())
+        w.add(QStringLiteral("m.conversation_id = ?"), filter.conversationId);
+    if (!filter.contactId.isEmpty())
+        w.add(QStringLiteral("m.contact_id = ?"), filter.contactId);
+    if (!filter.channel.isEmpty())
+        w.add(QStringLiteral("m.channel = ?"), filter.channel);
+    if (!filter.direction.isEmpty())
+        w.add(QStringLiteral("m.direction = ?"), filter.direction);
+    if (!filter.status.isEmpty())
+        w.add(QStringLiteral("m.status = ?"), filter.status);
+    if (!filter.since.isEmpty())
+        w.add(QStringLiteral("m.created_at >= ?"), filter.since);
+    const int limit = qBound(1, filter.limit, 1000);
+    MessagePage page;
+    page.total = w.page(kSelectMessages, QStringLiteral("messages m"), QStringLiteral("m.seq DESC"), limit,
+                        qint64(qMax(1, filter.page) - 1) * limit, &page.items, messageFromRow);
+    return page;
+}
+
+QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, const QDateTime &at, int limit) const
+{
+    QVector<OutgoingSend> sends;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kMessageColumns +
+            QStringLiteral(", coalesce(v.external_id, ''), m.send_attempts FROM messages m "
+                           "JOIN conversations v ON v.seq = m.conversation_seq "
+                           "WHERE m.channel = ? AND m.direction = 'outgoing' AND m.status = 'pending' "
+                           "AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ?) "
+                           "ORDER BY m.send_priority, m.seq LIMIT ?"),
+        {channel, TimeUtil::iso(at), limit});
+    const int extra = kMessageColumns.count(QLatin1Char(',')) + 1;
+    while (q.next()) {
+        OutgoingSend s;
+        s.message = messageFromRow(q);
+        s.to = q.value(extra).toString();
+        s.attempts = q.value(extra + 1).toInt();
+        sends.append(s);
+    }
+    q.finish();
+    return sends;
+}
+
+std::optional<QDateTime> ConversationRepository::nextSendAt(const QString &channel) const
+{
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT min(coalesce(next_attempt_at, created_at)) FROM messages "
+                                            "WHERE channel = ? AND direction = 'outgoing' AND status = 'pending'"),
+                             {channel});
+    std::optional<QDateTime> at;
+    if (q.next() && !q.value(0).isNull())
+        at = TimeUtil::parse(q.value(0).toString());
+    q.finish();
+    return at;
+}
+
+void ConversationRepository::deferSend(const QString &messageId, const QDateTime &at, const QString &error)
+{
+    Database::execCached(QStringLiteral("UPDATE messages SET send_attempts = send_attempts + 1, next_attempt_at = ?, "
+                                        "last_error = ? WHERE id = ? AND status = 'pending'"),
+                         {TimeUtil::iso(at), textOrNull(error.left(500)), messageId});
+}
+
+std::optional<Message> ConversationRepository::findByProviderId(const QString &channel, const QString &providerId) const
+{
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT ") + kMessageColumns +
+                                 QStringLiteral(" FROM messages m WHERE m.channel = ? AND m.provider_id = ?"),
+                             {channel, providerId});
+    if (!q.next())
+        return std::nullopt;
+    Message m = messageFromRow(q);
+    q.finish();
+    return m;
+}

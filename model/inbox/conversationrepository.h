@@ -1,0 +1,121 @@
+#pragma once
+
+#include "model/inbox/conversation.h"
+#include "model/inbox/message.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QVector>
+
+#include <optional>
+
+class EventBus;
+class Clock;
+
+struct ConversationPage
+{
+    QVector<Conversation> items;
+    qint64 total = 0;
+};
+
+// A pending outgoing message of a provider channel, with the address it goes to.
+struct OutgoingSend
+{
+    Message message;
+    QString to;       // the conversation's externalId
+    int attempts = 0; // sends tried before (passing failures)
+};
+
+struct MessagePage
+{
+    QVector<Message> items;
+    qint64 total = 0;
+};
+
+// Conversations and their messages. Every write runs in one transaction with its outbox events and
+// the contact's counters (last_message_at, total_messages, sentiment), and tells the event bus
+// ("conversation" / "message", id, change) after the commit. Usable from any thread.
+//
+// Events: conversation.created {conversationId, contactId, channel, source, contact {id, firstName,
+// lastName, phone}}; conversation.updated {conversationId, contactId, channel, status, assignedTo,
+// tags, changedFields}; conversation.assigned {conversationId, contactId, assignedTo {id, name} |
+// null, previousAssignee}; conversation.closed {conversationId, contactId, channel, closedAt};
+// message.received {messageId, conversationId, contactId, channel, text, direction, type, sender {id,
+// name, phone}}; message.sent/delivered/read/failed {messageId, conversationId, status, at
+// (+ failedReason)}.
+class ConversationRepository
+{
+public:
+    explicit ConversationRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+
+    // The open conversation of this contact on this channel (with this externalId), created when there
+    // is none (conversation.created). A closed one is reused (a message on it reopens it).
+    Conversation findOrCreate(const QString &contactId, const QString &channel, const QString &externalId,
+                              const QString &source = {}, const QString &channelId = {});
+    std::optional<Conversation> find(const QString &id) const;
+    Conversation get(const QString &id) const; // throws NotFound
+    // The conversation of this contact on this channel, if any (most recent first).
+    std::optional<Conversation> findFor(const QString &contactId, const QString &channel) const;
+    ConversationPage list(const ConversationQuery &query) const;
+    // For the contact detail: [{id, channel, status, lastMessage (timestamp or null)}], most recent first.
+    QJsonArray forContact(const QString &contactId) const;
+
+    // status (open, pending, closed) and/or the assignee (a user id, or empty to unassign). Emits
+    // conversation.updated when anything changed, conversation.assigned when the assignee did,
+    // conversation.closed when it became closed. 400 for an unknown status, 404 for an unknown user.
+    Conversation update(const QString &id, const std::optional<QString> &status,
+                        const std::optional<QString> &assignedTo);
+    Conversation assign(const QString &id, const QString &userId) { return update(id, std::nullopt, userId); }
+    Conversation close(const QString &id) { return update(id, QStringLiteral("closed"), std::nullopt); }
+    Conversation reopen(const QString &id) { return update(id, QStringLiteral("open"), std::nullopt); }
+    Conversation addTags(const QString &id, const QStringList &tags);
+    // 404 when the conversation does not carry the tag.
+    Conversation removeTag(const QString &id, const QString &tag);
+    // The agent has seen the thread: unread count 0, incoming messages marked read (no events).
+    void markRead(const QString &id);
+
+    // Records an incoming message (message.received). Reopens a closed conversation.
+    Message receive(const QString &conversationId, const MessageContent &content, const QString &providerId = {});
+    // Records an outgoing message in status pending (the connector moves it on through
+    // updateStatus) or, for a channel that needs no provider, directly in status sent (message.sent).
+    // sendPriority: 0 for an agent or API send, 1 for a bulk send (queued behind the others).
+    Message addOutgoing(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
+                        const QString &initialStatus = QStringLiteral("pending"), int sendPriority = 0);
+    // Applies a status report (MessageRules::advance); emits one event per status reached. A late
+    // or repeated report changes nothing and emits nothing. providerId: recorded when given, and
+    // the reports kept for it by keepEarlyStatus are applied then (and dropped).
+    // Keeps a provider's report on a message id no message has yet: a status webhook can overtake
+    // the answer of the send that records the id. Kept a day, at most kMaxEarlyStatuses.
+    static constexpr int kMaxEarlyStatuses = 10000;
+    void keepEarlyStatus(const QString &channel, const QString &providerId, const QString &status,
+                         const QString &failedReason = {});
+    Message updateStatus(const QString &messageId, const QString &status, const QString &failedReason = {},
+                         const QString &providerId = {});
+
+    // The send queue of the delivery thread: pending outgoing messages of the channel due at `at`
+    // (agent and API sends before bulk ones, then in order).
+    QVector<OutgoingSend> dueSends(const QString &channel, const QDateTime &at, int limit) const;
+    // When the channel's next pending send is due (none: nullopt).
+    std::optional<QDateTime> nextSendAt(const QString &channel) const;
+    // A passing failure: try again at `at` (counts the attempt, keeps the error for the log).
+    void deferSend(const QString &messageId, const QDateTime &at, const QString &error);
+    // The message a provider knows by its own id (status reports of webhooks).
+    std::optional<Message> findByProviderId(const QString &channel, const QString &providerId) const;
+
+    std::optional<Message> findMessage(const QString &id) const;
+    Message getMessage(const QString &id) const; // throws NotFound
+    // A conversation's messages in time order. after: the first `limit` after that message; before:
+    // the last `limit` before it; neither: page `page` of the whole thread. 404 for an unknown cursor.
+    MessagePage messages(const QString &conversationId, const MessageQuery &query) const;
+    // The latest `limit` messages of a conversation, in time order.
+    QVector<Message> latestMessages(const QString &conversationId, int limit = 50) const;
+    // Every message matching the filter, newest first.
+    MessagePage listMessages(const MessageFilter &filter) const;
+
+private:
+    QDateTime now() const;
+    void notify(const QString &entity, const QString &id, const QString &change) const;
+
+    EventBus *m_bus;
+    const Clock *m_clock;
+};

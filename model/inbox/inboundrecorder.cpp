@@ -1,0 +1,94 @@
+#include "model/inbox/inboundrecorder.h"
+
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
+
+#include <QSqlQuery>
+
+InboundRecorder::InboundRecorder(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+std::optional<Contact> InboundRecorder::findContact(const QString &channel, const QString &address,
+                                                    const QString &phone)
+{
+    QString contactId;
+    if (!phone.isEmpty()) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"),
+                                             {ContactRules::toE164(phone)});
+        if (q.next())
+            contactId = q.value(0).toString();
+        q.finish();
+    }
+    if (contactId.isEmpty() && !address.isEmpty()) {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT contact_id FROM conversations WHERE channel = ? AND external_id = ? "
+                           "ORDER BY seq DESC LIMIT 1"),
+            {channel, address});
+        if (q.next())
+            contactId = q.value(0).toString();
+        q.finish();
+    }
+    if (contactId.isEmpty())
+        return std::nullopt;
+    return ContactRepository().find(contactId);
+}
+
+Message InboundRecorder::record(const InboundMessage &in, bool *created)
+{
+    ConversationRepository conversations(m_bus);
+    Transaction tx;
+    if (!in.providerId.isEmpty()) {
+        if (std::optional<Message> existing = conversations.findByProviderId(in.channel, in.providerId)) {
+            if (created)
+                *created = false;
+            return *existing;
+        }
+    }
+    std::optional<Contact> contact = findContact(in.channel, in.externalId, in.phone);
+    if (!contact) {
+        const QString name = in.name.simplified().left(100);
+        const int space = name.indexOf(QLatin1Char(' '));
+        QJsonObject body{{QStringLiteral("source"), in.channel}};
+        if (name.isEmpty()) {
+            body.insert(QStringLiteral("firstName"), in.phone.isEmpty() ? in.externalId.left(100) : in.phone);
+        } else if (space > 0) {
+            body.insert(QStringLiteral("firstName"), name.left(space));
+            body.insert(QStringLiteral("lastName"), name.mid(space + 1));
+        } else {
+            body.insert(QStringLiteral("firstName"), name);
+        }
+        if (!in.phone.isEmpty())
+            body.insert(QStringLiteral("phone"), in.phone);
+        contact = ContactRepository(m_bus).createFromChannel(body);
+    }
+    const Conversation conversation =
+        conversations.findOrCreate(contact->id, in.channel, in.externalId, in.channel, in.channelId);
+    const Message m = conversations.receive(conversation.id, in.content, in.providerId);
+    tx.commit();
+    if (created)
+        *created = true;
+    return m;
+}
+
+InboundRecorder::StatusOutcome InboundRecorder::applyStatus(const QString &channel, const QString &providerId,
+                                                            const QString &status, const QString &failedReason)
+{
+    if (!MessageRules::statuses().contains(status))
+        return StatusOutcome::Ignored;
+    ConversationRepository conversations(m_bus);
+    // A write transaction around the look-up: the send's provider id is recorded in one too, so
+    // either it is committed before (the message is found) or after (and then it finds the kept
+    // status). Never neither.
+    Transaction tx;
+    if (const std::optional<Message> m = conversations.findByProviderId(channel, providerId)) {
+        conversations.updateStatus(m->id, status, failedReason);
+        tx.commit();
+        return StatusOutcome::Applied;
+    }
+    conversations.keepEarlyStatus(channel, providerId, status, failedReason);
+    tx.commit();
+    return StatusOutcome::Kept;
+}

@@ -1,0 +1,474 @@
+#include "model/tasks/task.h"
+
+#include "model/core/errors.h"
+#include "model/core/fieldreader.h"
+#include "model/core/jsonwriter.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+const QStringList TaskRules::Types = {QStringLiteral("task"), QStringLiteral("call"), QStringLiteral("meeting"),
+                                      QStringLiteral("email"), QStringLiteral("followup")};
+const QStringList TaskRules::Priorities = {QStringLiteral("low"), QStringLiteral("medium"), QStringLiteral("high"),
+                                           QStringLiteral("urgent")};
+const QStringList TaskRules::Statuses = {QStringLiteral("pending"), QStringLiteral("in_progress"),
+                                         QStringLiteral("completed"), QStringLiteral("cancelled")};
+const QStringList TaskRules::Days = {QStringLiteral("monday"),   QStringLiteral("tuesday"), QStringLiteral("wednesday"),
+                                     QStringLiteral("thursday"), QStringLiteral("friday"),  QStringLiteral("saturday"),
+                                     QStringLiteral("sunday")};
+
+namespace {
+using Json::nullable;
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+const QStringList kFrequencies = {QStringLiteral("daily"), QStringLiteral("weekly"), QStringLiteral("monthly"),
+                                  QStringLiteral("yearly")};
+
+QString enumText(const QStringList &values)
+{
+    return QStringLiteral("must be one of ") + values.join(QStringLiteral(", "));
+}
+
+class Reader
+{
+public:
+    explicit Reader(const QJsonObject &body)
+        : m_body(body)
+    {
+    }
+
+    // absent -> nullopt; null -> ""; string -> trimmed; other -> error.
+    std::optional<QString> string(const QString &name, int maxLength)
+    {
+        if (!m_body.contains(name))
+            return std::nullopt;
+        return stringValue(name, m_body.value(name), maxLength);
+    }
+
+    std::optional<QString> stringValue(const QString &name, const QJsonValue &v, int maxLength)
+    {
+        if (v.isNull())
+            return QString();
+        if (!v.isString()) {
+            fail(name, QStringLiteral("must be a string"));
+            return std::nullopt;
+        }
+        const QString s = v.toString().trimmed();
+        if (s.size() > maxLength) {
+            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    // An enum member: null -> "" (caller decides), other values must be listed.
+    std::optional<QString> choice(const QString &name, const QStringList &values)
+    {
+        std::optional<QString> s = string(name, 64);
+        if (s && !s->isEmpty() && !values.contains(*s)) {
+            fail(name, enumText(values));
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    void fail(const QString &field, const QString &message)
+    {
+        if (!m_errors.contains(field))
+            m_errors.insert(field, message);
+    }
+    void missing(const QString &field) { m_missing.insert(field, QStringLiteral("is required")); }
+
+    const QJsonObject &errors() const { return m_errors; }
+    const QJsonObject &missingFields() const { return m_missing; }
+
+private:
+    const QJsonObject &m_body;
+    QJsonObject m_errors;
+    QJsonObject m_missing;
+};
+
+// A whole number within [min, max] given as a JSON number.
+std::optional<int> wholeNumber(const QJsonValue &v, int min, int max)
+{
+    if (!v.isDouble())
+        return std::nullopt;
+    const double d = v.toDouble();
+    if (d < min || d > max || d != std::floor(d))
+        return std::nullopt;
+    return int(d);
+}
+
+void readReminder(Reader &r, const QJsonValue &v, TaskChanges &c)
+{
+    if (v.isNull()) {
+        c.reminderCleared = true;
+        c.reminderEnabled = false;
+        return;
+    }
+    if (!v.isObject()) {
+        r.fail(QStringLiteral("reminder"), QStringLiteral("must be an object with enabled and before (minutes)"));
+        return;
+    }
+    const QJsonObject o = v.toObject();
+    if (o.contains(QLatin1String("enabled"))) {
+        if (!o.value(QLatin1String("enabled")).isBool())
+            r.fail(QStringLiteral("reminder.enabled"), QStringLiteral("must be true or false"));
+        else
+            c.reminderEnabled = o.value(QLatin1String("enabled")).toBool();
+    } else {
+        // Sending a reminder object without "enabled" means wanting a reminder.
+        c.reminderEnabled = true;
+    }
+    if (o.contains(QLatin1String("before"))) {
+        const std::optional<int> before = wholeNumber(o.value(QLatin1String("before")), 0, 525600);
+        if (!before)
+            r.fail(QStringLiteral("reminder.before"),
+                   QStringLiteral("must be a whole number of minutes from 0 to 525600 (one year)"));
+        else
+            c.reminderBefore = *before;
+    }
+}
+
+void readRecurrence(Reader &r, const QJsonValue &v, TaskChanges &c)
+{
+    if (v.isNull()) {
+        c.recurrence = TaskRecurrence{QString(), 1, {}, {}};
+        return;
+    }
+    if (!v.isObject()) {
+        r.fail(QStringLiteral("recurrence"),
+               QStringLiteral("must be an object with frequency, interval, daysOfWeek, endDate"));
+        return;
+    }
+    const QJsonObject o = v.toObject();
+    TaskRecurrence rec;
+    bool ok = true;
+    const QJsonValue freq = o.value(QLatin1String("frequency"));
+    if (freq.isUndefined() || freq.isNull() || (freq.isString() && freq.toString().trimmed().isEmpty())) {
+        r.missing(QStringLiteral("recurrence.frequency"));
+        ok = false;
+    } else if (!freq.isString() || !kFrequencies.contains(freq.toString().trimmed())) {
+        r.fail(QStringLiteral("recurrence.frequency"), enumText(kFrequencies));
+        ok = false;
+    } else {
+        rec.frequency = freq.toString().trimmed();
+    }
+    if (o.contains(QLatin1String("interval")) && !o.value(QLatin1String("interval")).isNull()) {
+        const std::optional<int> interval = wholeNumber(o.value(QLatin1String("interval")), 1, 1000);
+        if (!interval) {
+            r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
+            ok = false;
+        } else {
+            rec.interval = *interval;
+        }
+    }
+    const QJsonValue days = o.value(QLatin1String("daysOfWeek"));
+    if (!days.isUndefined() && !days.isNull()) {
+        bool daysOk = days.isArray();
+        QStringList names;
+        for (const QJsonValue &d : days.toArray()) {
+            const QString name = d.isString() ? TaskRules::dayName(d.toString()) : QString();
+            if (name.isEmpty()) {
+                daysOk = false;
+                break;
+            }
+            if (!names.contains(name))
+                names << name;
+        }
+        if (!daysOk) {
+            r.fail(QStringLiteral("recurrence.daysOfWeek"),
+                   QStringLiteral("must be an array of day names (monday … sunday)"));
+            ok = false;
+        } else if (!names.isEmpty() && !rec.frequency.isEmpty() && rec.frequency != QLatin1String("weekly")) {
+            r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
+            ok = false;
+        } else {
+            // Kept in week order, whatever order they came in.
+            for (const QString &day : TaskRules::Days) {
+                if (names.contains(day))
+                    rec.daysOfWeek << day;
+            }
+        }
+    }
+    const QJsonValue end = o.value(QLatin1String("endDate"));
+    if (!end.isUndefined() && !end.isNull()) {
+        if (!end.isString() || !TimeUtil::isDate(end.toString().trimmed())) {
+            r.fail(QStringLiteral("recurrence.endDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+            ok = false;
+        } else {
+            rec.endDate = end.toString().trimmed();
+        }
+    }
+    if (ok)
+        c.recurrence = rec;
+}
+} // namespace
+
+QJsonObject TaskRecurrence::toJson() const
+{
+    return QJsonObject{{QStringLiteral("frequency"), frequency},
+                       {QStringLiteral("interval"), interval},
+                       {QStringLiteral("daysOfWeek"), QJsonArray::fromStringList(daysOfWeek)},
+                       {QStringLiteral("endDate"), nullable(endDate)}};
+}
+
+bool Task::isOpen() const
+{
+    return status == QLatin1String("pending") || status == QLatin1String("in_progress");
+}
+
+QDateTime Task::dueInstant(const QTimeZone &tz) const
+{
+    if (dueDate.isEmpty())
+        return {};
+    if (isAllDay())
+        return QDate::fromString(dueDate, Qt::ISODate).startOfDay(tz).toUTC();
+    const auto t = TimeUtil::parse(dueDate);
+    return t ? *t : QDateTime();
+}
+
+QDate Task::dueDay(const QTimeZone &tz) const
+{
+    if (dueDate.isEmpty())
+        return {};
+    if (isAllDay())
+        return QDate::fromString(dueDate, Qt::ISODate);
+    return dueInstant(tz).toTimeZone(tz).date();
+}
+
+QDateTime Task::remindAt(const QTimeZone &tz) const
+{
+    if (!reminder.enabled || dueDate.isEmpty())
+        return {};
+    return dueInstant(tz).addSecs(-qint64(reminder.before) * 60);
+}
+
+QJsonObject Task::toJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("title"), title},
+        {QStringLiteral("description"), description},
+        {QStringLiteral("type"), type},
+        {QStringLiteral("status"), status},
+        {QStringLiteral("priority"), priority},
+        {QStringLiteral("dueDate"), nullable(dueDate)},
+        {QStringLiteral("assignedTo"), nullable(assignedTo)},
+        {QStringLiteral("contactId"), nullable(contactId)},
+        {QStringLiteral("dealId"), nullable(dealId)},
+        {QStringLiteral("reminder"), QJsonObject{{QStringLiteral("enabled"), reminder.enabled},
+                                                 {QStringLiteral("before"), reminder.before},
+                                                 {QStringLiteral("sentAt"), nullable(reminder.sentAt)}}},
+        {QStringLiteral("recurrence"), recurrence.isActive() ? QJsonValue(recurrence.toJson()) : QJsonValue()},
+        {QStringLiteral("previousTaskId"), nullable(previousTaskId)},
+        {QStringLiteral("nextTaskId"), nullable(nextTaskId)},
+        {QStringLiteral("completedAt"), nullable(completedAt)},
+        {QStringLiteral("completedBy"), nullable(completedBy)},
+        {QStringLiteral("createdBy"), nullable(createdBy)},
+        {QStringLiteral("createdAt"), createdAt},
+        {QStringLiteral("updatedAt"), updatedAt},
+    };
+}
+
+QJsonObject TaskNote::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("taskId"), taskId},
+                       {QStringLiteral("content"), content},
+                       {QStringLiteral("createdBy"), nullable(createdBy)},
+                       {QStringLiteral("createdAt"), createdAt}};
+}
+
+QString TaskRules::dayName(const QString &text)
+{
+    const QString t = text.trimmed().toLower();
+    if (t.size() < 3)
+        return {};
+    for (const QString &day : Days) {
+        if (day == t || day.left(3) == t)
+            return day;
+    }
+    return {};
+}
+
+TaskChanges TaskRules::parse(const QJsonObject &body)
+{
+    Reader r(body);
+    TaskChanges c;
+    c.title = r.string(QStringLiteral("title"), 500);
+    c.description = r.string(QStringLiteral("description"), 20000);
+    c.type = r.choice(QStringLiteral("type"), Types);
+    c.priority = r.choice(QStringLiteral("priority"), Priorities);
+    c.status = r.choice(QStringLiteral("status"), Statuses);
+    if (c.status && c.status->isEmpty()) {
+        r.fail(QStringLiteral("status"), enumText(Statuses));
+        c.status.reset();
+    }
+    c.dueDate = r.string(QStringLiteral("dueDate"), 40);
+    if (c.dueDate && !c.dueDate->isEmpty()) {
+        if (TimeUtil::isDate(*c.dueDate)) {
+            // kept as the date
+        } else if (const auto t = TimeUtil::parse(*c.dueDate)) {
+            c.dueDate = TimeUtil::iso(*t);
+        } else {
+            r.fail(QStringLiteral("dueDate"),
+                   QStringLiteral("must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset"));
+            c.dueDate.reset();
+        }
+    }
+    c.assignedTo = r.string(QStringLiteral("assignedTo"), 100);
+    c.contactId = r.string(QStringLiteral("contactId"), 100);
+    c.dealId = r.string(QStringLiteral("dealId"), 100);
+    if (body.contains(QLatin1String("reminder")))
+        readReminder(r, body.value(QLatin1String("reminder")), c);
+    if (body.contains(QLatin1String("recurrence")))
+        readRecurrence(r, body.value(QLatin1String("recurrence")), c);
+
+    if (!r.errors().isEmpty())
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+    if (!r.missingFields().isEmpty())
+        throw DomainError(DomainError::Unprocessable, kValidation,
+                          QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()),
+                          r.missingFields());
+    return c;
+}
+
+void TaskRules::checkRequired(const Task &t)
+{
+    if (t.title.trimmed().isEmpty())
+        throw DomainError(DomainError::Unprocessable, kValidation, QStringLiteral("Required field missing: title"),
+                          {{QStringLiteral("title"), QStringLiteral("is required")}});
+}
+
+void TaskRules::apply(Task &t, const TaskChanges &c)
+{
+    if (c.title)
+        t.title = *c.title;
+    if (c.description)
+        t.description = *c.description;
+    if (c.type)
+        t.type = c.type->isEmpty() ? QStringLiteral("task") : *c.type;
+    if (c.priority)
+        t.priority = c.priority->isEmpty() ? QStringLiteral("medium") : *c.priority;
+    if (c.dueDate)
+        t.dueDate = *c.dueDate;
+    if (c.assignedTo)
+        t.assignedTo = *c.assignedTo;
+    if (c.contactId)
+        t.contactId = *c.contactId;
+    if (c.dealId)
+        t.dealId = *c.dealId;
+    if (c.reminderEnabled)
+        t.reminder.enabled = *c.reminderEnabled;
+    if (c.reminderBefore)
+        t.reminder.before = *c.reminderBefore;
+    if (c.recurrence)
+        t.recurrence = *c.recurrence;
+}
+
+QString TaskRules::normalizeStatusFilter(const QString &status)
+{
+    const QString s = status.trimmed().toLower();
+    if (s == QLatin1String("todo"))
+        return QStringLiteral("pending");
+    if (s == QLatin1String("done"))
+        return QStringLiteral("completed");
+    return s;
+}
+
+bool TaskRules::canTransition(const QString &from, const QString &to)
+{
+    if (!Statuses.contains(from) || !Statuses.contains(to))
+        return false;
+    if (from == to)
+        return true;
+    const bool fromOpen = from == QLatin1String("pending") || from == QLatin1String("in_progress");
+    if (fromOpen)
+        return true;                       // pending <-> in_progress, and either -> completed | cancelled
+    return to == QLatin1String("pending"); // completed | cancelled -> pending: reopen
+}
+
+void TaskRules::checkTransition(const QString &from, const QString &to)
+{
+    if (canTransition(from, to))
+        return;
+    QString hint;
+    if (from == QLatin1String("completed") || from == QLatin1String("cancelled"))
+        hint = QStringLiteral(" (reopen it to pending first)");
+    throw DomainError(DomainError::Conflict, QStringLiteral("INVALID_TRANSITION"),
+                      QStringLiteral("Cannot change task status from %1 to %2%3").arg(from, to, hint),
+                      {{QStringLiteral("status"), QStringLiteral("cannot go from %1 to %2").arg(from, to)},
+                       {QStringLiteral("from"), from},
+                       {QStringLiteral("to"), to}});
+}
+
+namespace {
+QDate clampedDate(int year, int month, int day)
+{
+    const int last = QDate(year, month, 1).daysInMonth();
+    return QDate(year, month, qMin(day, last));
+}
+
+QDate mondayOf(const QDate &d)
+{
+    return d.addDays(1 - d.dayOfWeek());
+}
+} // namespace
+
+std::optional<QDate> Recurrence::next(const QDate &current, const QDate &seriesStart, const TaskRecurrence &r)
+{
+    if (!r.isActive() || !current.isValid())
+        return std::nullopt;
+    const int interval = qMax(1, r.interval);
+    const QDate start = seriesStart.isValid() ? seriesStart : current;
+    QDate result;
+    if (r.frequency == QLatin1String("daily")) {
+        result = current.addDays(interval);
+    } else if (r.frequency == QLatin1String("weekly")) {
+        QList<int> days; // Qt day numbers, Monday = 1
+        for (const QString &name : r.daysOfWeek) {
+            const int index = int(TaskRules::Days.indexOf(name));
+            if (index >= 0)
+                days << index + 1;
+        }
+        if (days.isEmpty()) {
+            result = current.addDays(7 * qint64(interval));
+        } else {
+            const QDate firstWeek = mondayOf(start);
+            for (qint64 step = 1; step <= 7 * qint64(interval) + 7; ++step) {
+                const QDate d = current.addDays(step);
+                const qint64 week = firstWeek.daysTo(mondayOf(d)) / 7;
+                if (((week % interval) + interval) % interval == 0 && days.contains(d.dayOfWeek())) {
+                    result = d;
+                    break;
+                }
+            }
+        }
+    } else if (r.frequency == QLatin1String("monthly")) {
+        const int months = current.year() * 12 + (current.month() - 1) + interval;
+        result = clampedDate(months / 12, months % 12 + 1, start.day());
+    } else if (r.frequency == QLatin1String("yearly")) {
+        result = clampedDate(current.year() + interval, start.month(), start.day());
+    }
+    if (!result.isValid())
+        return std::nullopt;
+    if (!r.endDate.isEmpty()) {
+        const QDate end = QDate::fromString(r.endDate, Qt::ISODate);
+        if (end.isValid() && result > end)
+            return std::nullopt;
+    }
+    return result;
+}
+
+std::optional<QDate> Recurrence::nextOnOrAfter(const QDate &current, const QDate &seriesStart, const TaskRecurrence &r,
+                                               const QDate &notBefore)
+{
+    std::optional<QDate> d = next(current, seriesStart, r);
+    // Bounded: a daily series missed for ten years is 3650 steps.
+    for (int i = 0; d && *d < notBefore && i < 100000; ++i)
+        d = next(*d, seriesStart, r);
+    return d;
+}

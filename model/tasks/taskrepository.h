@@ -1,0 +1,132 @@
+#pragma once
+
+#include "model/core/timeutil.h"
+#include "model/tasks/task.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTimeZone>
+
+#include <optional>
+
+class EventBus;
+
+struct TaskQuery
+{
+    int page = 1; // 1-based
+    int limit = 20;
+    QStringList statuses; // any of them (already normalized: todo -> pending, done -> completed)
+    QString assignedTo;
+    QStringList priorities;
+    QStringList types;
+    std::optional<QDate> dueOn;         // due that day (in the tasks time zone)
+    std::optional<QDateTime> dueAfter;  // due at or after this instant (an all-day task: its day's start)
+    std::optional<QDateTime> dueBefore; // due before this instant
+    QString contactId;
+    QString dealId;
+    bool overdueOnly = false; // open and past due (see TaskRepository::isOverdue)
+    bool openOnly = false;    // pending or in_progress
+    bool excludeCancelled = false;
+    bool hasDueDate = false;
+    bool openFirst = false; // order open tasks before finished ones (then by due time)
+    QStringList excludeIds; // left out (the window's deletes that can still be undone)
+};
+
+struct TaskPage
+{
+    QVector<Task> items;
+    qint64 total = 0;
+};
+
+// What a status change did: the task after it, and the next occurrence a completed recurring task created.
+struct TaskStatusResult
+{
+    Task task;
+    std::optional<Task> next;
+    bool changed = false;
+};
+
+// Stores tasks and their notes. Every write is one transaction with its outbox events
+// (task.created, task.updated, task.completed) and tells the event bus ("task", id, change) after
+// the commit. "Today" and "overdue" are computed in the tasks time zone (setting tasks/timeZone).
+// Bad input throws DomainError: 400 wrong type or format, 422 missing title or an unknown
+// assignedTo/contactId/dealId (the field is named in details), 404 unknown task, 409 a status move
+// the transition table refuses. Usable from any thread.
+class TaskRepository
+{
+public:
+    explicit TaskRepository(EventBus *bus = nullptr, const QTimeZone &timeZone = QTimeZone::systemTimeZone(),
+                            const Clock *clock = &Clock::system());
+
+    const QTimeZone &timeZone() const { return m_tz; }
+    // Who acts when a call names no actor (the desktop window: its user account); empty: nobody.
+    void setDefaultActor(const QString &userId) { m_defaultActor = userId; }
+    const QString &defaultActor() const { return m_defaultActor; }
+    QDateTime now() const { return m_clock->now(); }
+    // Today's date in the tasks time zone.
+    QDate today() const;
+
+    // actor: the user or API key id making the change (createdBy, completedBy, note authors).
+    // A user creating a task without assignedTo gets it assigned (assignToActor).
+    Task create(const QJsonObject &body, const QString &actor = {}, bool assignToActor = false);
+    // Partial update; a "status" in the body moves through the transition table like setStatus().
+    TaskStatusResult update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    void remove(const QString &id, const QString &actor = {});
+    std::optional<Task> find(const QString &id) const;
+    Task get(const QString &id) const; // throws NotFound
+
+    // PATCH /tasks/:id/status: the note (optional) is added to the task's notes in the same transaction.
+    TaskStatusResult setStatus(const QString &id, const QString &status, const QString &note = {},
+                               const QString &actor = {});
+    // An empty userId unassigns.
+    Task assign(const QString &id, const QString &userId, const QString &actor = {});
+    TaskNote addNote(const QString &id, const QString &content, const QString &actor = {});
+    QVector<TaskNote> notes(const QString &id) const; // oldest first
+
+    // By due time, undated last, then by creation (open ones first with openFirst); the page is cut
+    // in SQL on an index in that order.
+    TaskPage list(const TaskQuery &query) const;
+    qint64 count(const TaskQuery &query) const;
+    // EXPLAIN QUERY PLAN of what list(query) runs, one line per step ("page: ...", "count: ..."):
+    // which index serves it (benchmarks and tests).
+    QStringList queryPlan(const TaskQuery &query) const;
+    // Not cancelled, due today (tz); open ones first, then by due time.
+    TaskPage dueToday(int page = 1, int limit = 100) const;
+    // Open and past due: a timed task after its time, an all-day task from the next day on.
+    TaskPage overdue(int page = 1, int limit = 100) const;
+    bool isOverdue(const Task &t) const;
+
+    // The deal detail's "tasks" array: [{id, title, dueDate, status}], by due date.
+    QJsonArray tasksOfDealJson(const QString &dealId) const;
+
+    // The objects responses carry: assignedTo {id, name[, email]}, contact {id, name[, firstName,
+    // lastName, phone]}, deal {id, name[, value]}; null when unset or gone.
+    QJsonObject toResponse(const Task &t, bool detail) const;
+
+    // Realigns every all-day task's stored instants (due_at, and remind_at / overdue_at while their
+    // event is still to fire) with this repository's time zone: they were computed in the zone of
+    // the writer, and tasks/timeZone may have changed since. One transaction, no outbox events
+    // (nothing the user changed); tells the bus ("task", "", "updated") when rows changed. Returns
+    // the number of tasks realigned. TaskScheduler::start() runs it.
+    int retimeAllDayTasks();
+
+    // Inserts many tasks in one transaction without events (seeding, benchmarks).
+    int insertBulk(const QVector<QJsonObject> &bodies);
+
+private:
+    TaskStatusResult applyStatus(Task &t, const Task &before, const QString &status, const QString &actor,
+                                 QJsonArray &changed);
+    void checkReferences(const Task &t, const Task *before) const;
+    void insertRow(Task &t);
+    void writeRow(const Task &t);
+    QVariantList rowValues(const Task &t) const;
+    void insertNote(const Task &t, const QString &content, const QString &actor, const QString &at);
+    QString actorOr(const QString &actor) const { return actor.isEmpty() ? m_defaultActor : actor; }
+
+    EventBus *m_bus;
+    QTimeZone m_tz;
+    QString m_defaultActor;
+    const Clock *m_clock;
+};

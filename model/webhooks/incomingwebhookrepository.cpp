@@ -1,0 +1,412 @@
+#include "model/webhooks/incomingwebhookrepository.h"
+
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/timeutil.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/inboundrecorder.h"
+#include "model/tasks/taskrepository.h"
+
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+
+namespace {
+using SqlValue::textOrNull;
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+const QString kColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
+constexpr int kMaxLoggedBody = 64 * 1024;
+
+IncomingWebhook fromRow(const QSqlQuery &q)
+{
+    IncomingWebhook e;
+    e.seq = q.value(0).toLongLong();
+    e.id = q.value(1).toString();
+    e.name = q.value(2).toString();
+    e.action = q.value(3).toString();
+    e.secret = q.value(4).toString();
+    e.createdAt = q.value(5).toString();
+    e.lastCallAt = q.value(6).toString();
+    e.callCount = q.value(7).toInt();
+    return e;
+}
+
+DomainError invalid(const QString &field, const QString &what)
+{
+    return DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, what),
+                       {{field, what}});
+}
+
+QString optionalText(const QJsonObject &data, const QString &field, int maxLength)
+{
+    const QJsonValue v = data.value(field);
+    if (v.isUndefined() || v.isNull())
+        return {};
+    if (!v.isString() || v.toString().size() > maxLength)
+        throw invalid(field, QStringLiteral("must be a string of at most %1 characters").arg(maxLength));
+    return v.toString().trimmed();
+}
+
+// message.received data: {channel, from, name?, phone?, messageId?} and the message's fields as
+// the send endpoints read them ({type, text, mediaUrl, caption, filename, latitude, …}).
+InboundMessage inboundMessage(const QJsonObject &data)
+{
+    static const QStringList channels{QStringLiteral("whatsapp"), QStringLiteral("telegram"),
+                                      QStringLiteral("instagram")};
+    InboundMessage in;
+    in.channel = optionalText(data, QStringLiteral("channel"), 20);
+    if (!channels.contains(in.channel))
+        throw invalid(QStringLiteral("channel"),
+                      QStringLiteral("must be one of ") + channels.join(QStringLiteral(", ")));
+    in.externalId = optionalText(data, QStringLiteral("from"), 200);
+    if (in.externalId.isEmpty())
+        throw invalid(QStringLiteral("from"), QStringLiteral("must be the sender's address on the channel"));
+    in.name = optionalText(data, QStringLiteral("name"), 100);
+    const QString phone = optionalText(data, QStringLiteral("phone"), 40);
+    if (in.channel == QLatin1String("whatsapp")) {
+        // A WhatsApp address is the phone number; its conversations are keyed by E.164.
+        in.phone = ContactRules::toE164(in.externalId.startsWith(QLatin1Char('+')) ? in.externalId
+                                                                                   : QLatin1Char('+') + in.externalId);
+        if (in.phone.isEmpty())
+            throw invalid(QStringLiteral("from"), QStringLiteral("must be a phone number in international form"));
+        in.externalId = in.phone;
+    } else if (!phone.isEmpty()) {
+        in.phone = ContactRules::toE164(phone);
+        if (in.phone.isEmpty())
+            throw invalid(QStringLiteral("phone"), QStringLiteral("must be in international form (+ and digits)"));
+    }
+    in.providerId = optionalText(data, QStringLiteral("messageId"), 200);
+    in.content = MessageRules::parseContent(data, {QStringLiteral("text"), QStringLiteral("image"),
+                                                   QStringLiteral("video"), QStringLiteral("document"),
+                                                   QStringLiteral("audio"), QStringLiteral("location")});
+    return in;
+}
+
+// 160 random bits: the id is the endpoint's address, so it must not be guessable (Ids::make() is
+// time-ordered and has only 80 random bits).
+QString unguessableId()
+{
+    quint32 words[5];
+    QRandomGenerator::system()->fillRange(words, 5);
+    return QStringLiteral("iwh_") +
+           QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words), sizeof words).toHex());
+}
+
+IncomingResult failure(int status, const QString &code, const QString &message, const QJsonObject &details = {})
+{
+    IncomingResult r;
+    r.status = status;
+    r.code = code;
+    r.message = message;
+    r.details = details;
+    return r;
+}
+
+// The contact a contact.upsert call means: the one with its e-mail, else the one with its phone.
+QString matchContact(const QJsonObject &data)
+{
+    const QString email = data.value(QLatin1String("email")).toString().trimmed().toLower();
+    if (!email.isEmpty()) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email});
+        if (q.next()) {
+            const QString id = q.value(0).toString();
+            q.finish();
+            return id;
+        }
+    }
+    const QString phone = ContactRules::toE164(data.value(QLatin1String("phone")).toString());
+    if (!phone.isEmpty()) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {phone});
+        if (q.next()) {
+            const QString id = q.value(0).toString();
+            q.finish();
+            return id;
+        }
+    }
+    return {};
+}
+} // namespace
+
+IncomingWebhookRepository::IncomingWebhookRepository(EventBus *bus)
+    : m_bus(bus)
+{
+}
+
+IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonObject &body, const QString &actor)
+{
+    QJsonObject bad, missing;
+    const QJsonValue name = body.value(QLatin1String("name"));
+    const QJsonValue action = body.value(QLatin1String("action"));
+    const QJsonValue secret = body.value(QLatin1String("secret"));
+    if (name.isUndefined() || name.isNull() || (name.isString() && name.toString().trimmed().isEmpty()))
+        missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
+    else if (!name.isString() || name.toString().trimmed().size() > 200)
+        bad.insert(QStringLiteral("name"), QStringLiteral("must be a string of at most 200 characters"));
+    if (action.isUndefined() || action.isNull() || (action.isString() && action.toString().isEmpty()))
+        missing.insert(QStringLiteral("action"),
+                       QStringLiteral("is required: one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
+    else if (!action.isString() || !IncomingActions::all().contains(action.toString()))
+        bad.insert(QStringLiteral("action"),
+                   QStringLiteral("must be one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
+    QString secretText;
+    bool generated = false;
+    if (secret.isBool()) {
+        generated = secret.toBool();
+    } else if (secret.isString()) {
+        secretText = secret.toString();
+        if (secretText.size() < WebhookRules::kMinSecretLength || secretText.size() > WebhookRules::kMaxSecretLength)
+            bad.insert(QStringLiteral("secret"), QStringLiteral("must have %1 to %2 characters")
+                                                     .arg(WebhookRules::kMinSecretLength)
+                                                     .arg(WebhookRules::kMaxSecretLength));
+    } else if (!secret.isUndefined() && !secret.isNull()) {
+        bad.insert(QStringLiteral("secret"), QStringLiteral("must be a string, or true to generate one"));
+    }
+    if (!bad.isEmpty())
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: %1").arg(bad.keys().join(QStringLiteral(", "))), bad);
+    if (!missing.isEmpty())
+        throw DomainError(DomainError::Unprocessable, kValidation,
+                          QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))),
+                          missing);
+    Saved out;
+    IncomingWebhook &e = out.endpoint;
+    e.id = unguessableId();
+    e.name = name.toString().trimmed();
+    e.action = action.toString();
+    e.secret = generated ? WebhookRules::generateSecret() : secretText;
+    if (generated)
+        out.secret = e.secret;
+    e.createdAt = TimeUtil::nowIso();
+    {
+        Transaction tx;
+        CachedQuery q = Database::execCached(
+            QStringLiteral("INSERT INTO incoming_webhooks (id, name, action, secret, created_by, created_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?)"),
+            {e.id, e.name, e.action, textOrNull(e.secret), textOrNull(actor), e.createdAt});
+        e.seq = q.lastInsertId().toLongLong();
+        tx.commit();
+    }
+    if (m_bus)
+        m_bus->notify(QStringLiteral("incoming_webhook"), e.id, QStringLiteral("created"));
+    return out;
+}
+
+void IncomingWebhookRepository::remove(const QString &id)
+{
+    {
+        Transaction tx;
+        const IncomingWebhook e = get(id);
+        Database::execCached(QStringLiteral("DELETE FROM incoming_webhooks WHERE seq = ?"), {e.seq});
+        tx.commit();
+    }
+    if (m_bus)
+        m_bus->notify(QStringLiteral("incoming_webhook"), id, QStringLiteral("deleted"));
+}
+
+std::optional<IncomingWebhook> IncomingWebhookRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM incoming_webhooks WHERE id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    IncomingWebhook e = fromRow(q);
+    q.finish();
+    return e;
+}
+
+IncomingWebhook IncomingWebhookRepository::get(const QString &id) const
+{
+    std::optional<IncomingWebhook> e = find(id);
+    if (!e)
+        throw DomainError::notFound(QStringLiteral("Incoming webhook"), id);
+    return *e;
+}
+
+QVector<IncomingWebhook> IncomingWebhookRepository::list(int page, int limit, qint64 *total) const
+{
+    QVector<IncomingWebhook> out;
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                 QStringLiteral(" FROM incoming_webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
+                             {limit, qint64(qMax(1, page) - 1) * limit});
+    while (q.next())
+        out.append(fromRow(q));
+    q.finish();
+    if (total) {
+        CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM incoming_webhooks"));
+        *total = c.next() ? c.value(0).toLongLong() : 0;
+        c.finish();
+    }
+    return out;
+}
+
+QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &endpointId, int page, int limit,
+                                                              qint64 *total) const
+{
+    QVector<IncomingWebhookCall> out;
+    const QString where = endpointId.isEmpty() ? QStringLiteral("? = ''") : QStringLiteral("endpoint_id = ?");
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT seq, id, endpoint_id, received_at, event, outcome, status_code, error, result_id, body "
+                       "FROM incoming_webhook_calls WHERE ") +
+            where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
+        {endpointId, limit, qint64(qMax(1, page) - 1) * limit});
+    while (q.next()) {
+        IncomingWebhookCall c;
+        c.seq = q.value(0).toLongLong();
+        c.id = q.value(1).toString();
+        c.endpointId = q.value(2).toString();
+        c.receivedAt = q.value(3).toString();
+        c.event = q.value(4).toString();
+        c.outcome = q.value(5).toString();
+        c.statusCode = q.value(6).toInt();
+        c.error = q.value(7).toString();
+        c.resultId = q.value(8).toString();
+        c.body = q.value(9).toByteArray();
+        out.append(c);
+    }
+    q.finish();
+    if (total) {
+        CachedQuery c = Database::execCached(
+            QStringLiteral("SELECT count(*) FROM incoming_webhook_calls WHERE ") + where, {endpointId});
+        *total = c.next() ? c.value(0).toLongLong() : 0;
+        c.finish();
+    }
+    return out;
+}
+
+IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, const QString &event,
+                                              const QJsonObject &data, QString *resultId)
+{
+    Q_UNUSED(event);
+    IncomingResult r;
+    if (endpoint.action == QLatin1String("contact.upsert")) {
+        ContactRepository contacts(m_bus);
+        const QString existing = matchContact(data);
+        const Contact c =
+            existing.isEmpty() ? contacts.create(data, endpoint.id) : contacts.update(existing, data, endpoint.id);
+        *resultId = c.id;
+        r.message = existing.isEmpty() ? QStringLiteral("Contact created") : QStringLiteral("Contact updated");
+        r.data = {
+            {QStringLiteral("action"), endpoint.action},
+            {QStringLiteral("result"), existing.isEmpty() ? QStringLiteral("created") : QStringLiteral("updated")},
+            {QStringLiteral("contactId"), c.id}};
+        return r;
+    }
+    if (endpoint.action == QLatin1String("message.received")) {
+        bool created = false;
+        const Message m = InboundRecorder(m_bus).record(inboundMessage(data), &created);
+        *resultId = m.id;
+        r.message = created ? QStringLiteral("Message received") : QStringLiteral("Message already received");
+        r.data = {{QStringLiteral("action"), endpoint.action},
+                  {QStringLiteral("result"), created ? QStringLiteral("created") : QStringLiteral("duplicate")},
+                  {QStringLiteral("messageId"), m.id},
+                  {QStringLiteral("conversationId"), m.conversationId},
+                  {QStringLiteral("contactId"), m.contactId}};
+        return r;
+    }
+    if (endpoint.action == QLatin1String("deal.upsert")) {
+        // A deal has no natural key: data.id of an existing deal updates it, anything else creates one.
+        DealRepository deals(m_bus);
+        const QString id = data.value(QLatin1String("id")).toString();
+        const bool existing = !id.isEmpty() && deals.find(id).has_value();
+        QJsonObject fields = data;
+        fields.remove(QStringLiteral("id"));
+        const Deal d = existing ? deals.update(id, fields) : deals.create(fields);
+        *resultId = d.id;
+        r.message = existing ? QStringLiteral("Deal updated") : QStringLiteral("Deal created");
+        r.data = {{QStringLiteral("action"), endpoint.action},
+                  {QStringLiteral("result"), existing ? QStringLiteral("updated") : QStringLiteral("created")},
+                  {QStringLiteral("dealId"), d.id}};
+        return r;
+    }
+    if (endpoint.action == QLatin1String("task.create")) {
+        const Task t = TaskRepository(m_bus).create(data);
+        *resultId = t.id;
+        r.message = QStringLiteral("Task created");
+        r.data = {{QStringLiteral("action"), endpoint.action},
+                  {QStringLiteral("result"), QStringLiteral("created")},
+                  {QStringLiteral("taskId"), t.id}};
+        return r;
+    }
+    return failure(422, QStringLiteral("ACTION_NOT_AVAILABLE"),
+                   QStringLiteral("Action %1 is not available").arg(endpoint.action));
+}
+
+namespace {
+// The body as the call log keeps it: at most kMaxLoggedBody bytes, and an empty body as an empty
+// value (a null QByteArray binds as NULL, which the NOT NULL column refuses).
+QByteArray loggedBody(const QByteArray &body)
+{
+    return body.isEmpty() ? QByteArray("") : body.left(kMaxLoggedBody);
+}
+} // namespace
+
+IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, const QByteArray &body,
+                                                  const QByteArray &signatureHeader, const QString &actor)
+{
+    Q_UNUSED(actor);
+    const std::optional<IncomingWebhook> endpoint = find(endpointId);
+    if (!endpoint)
+        return failure(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Unknown webhook %1").arg(endpointId));
+
+    IncomingResult r;
+    QString event;
+    QString resultId;
+    QString outcome;
+    if (!endpoint->secret.isEmpty() && !WebhookRules::verifySignature(endpoint->secret, body, signatureHeader)) {
+        r = failure(401, QStringLiteral("INVALID_SIGNATURE"),
+                    signatureHeader.isEmpty()
+                        ? QStringLiteral("Missing X-Service-Signature: this webhook requires signed calls")
+                        : QStringLiteral("X-Service-Signature does not match the body"));
+        outcome = QStringLiteral("rejected");
+    } else {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+        const QJsonObject o = doc.object();
+        const QJsonValue ev = o.value(QLatin1String("event"));
+        const QJsonValue data = o.value(QLatin1String("data"));
+        event = ev.toString().left(100);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            r = failure(400, QStringLiteral("INVALID_JSON"), QStringLiteral("The body must be a JSON object"));
+        } else if (!ev.isString() || ev.toString().trimmed().isEmpty() || ev.toString().size() > 100) {
+            r = failure(
+                400, kValidation, QStringLiteral("Invalid data: event must be a non-empty string"),
+                {{QStringLiteral("event"), QStringLiteral("must be a non-empty string of at most 100 characters")}});
+        } else if (!data.isObject()) {
+            r = failure(400, kValidation, QStringLiteral("Invalid data: data must be an object"),
+                        {{QStringLiteral("data"), QStringLiteral("must be an object")}});
+        }
+        if (r.status >= 400) {
+            outcome = QStringLiteral("rejected");
+        } else {
+            try {
+                r = run(*endpoint, event, data.toObject(), &resultId);
+            } catch (const DomainError &e) {
+                r = failure(e.httpStatus(), e.code(), e.message(), e.details());
+            }
+            outcome = r.status >= 400 ? QStringLiteral("failed") : QStringLiteral("processed");
+        }
+    }
+
+    const QString now = TimeUtil::nowIso();
+    const QString callId = Ids::make(u"iwc");
+    {
+        Transaction tx;
+        Database::execCached(
+            QStringLiteral("INSERT INTO incoming_webhook_calls (id, endpoint_id, received_at, event, outcome, "
+                           "status_code, error, result_id, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            {callId, endpoint->id, now, event.isNull() ? QStringLiteral("") : event, outcome, r.status,
+             textOrNull(r.status >= 400 ? r.message : QString()), textOrNull(resultId), loggedBody(body)});
+        Database::execCached(QStringLiteral("UPDATE incoming_webhooks SET call_count = call_count + 1, "
+                                            "last_call_at = ? WHERE seq = ?"),
+                             {now, endpoint->seq});
+        tx.commit();
+    }
+    r.data.insert(QStringLiteral("callId"), callId);
+    if (m_bus)
+        m_bus->notify(QStringLiteral("incoming_webhook"), endpoint->id, QStringLiteral("updated"));
+    return r;
+}

@@ -1,0 +1,767 @@
+#include "model/webhooks/webhookrepository.h"
+
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/core/ids.h"
+#include "model/core/timeutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QSqlQuery>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+const QString kValidation = QStringLiteral("VALIDATION_ERROR");
+const QString kColumns =
+    QStringLiteral("seq, id, url, events, secret, description, active, failure_count, disabled_reason, disabled_at, "
+                   "created_at, updated_at");
+const QString kDeliveryColumns =
+    QStringLiteral("d.seq, d.id, d.webhook_id, d.event_id, d.event, d.body, d.kind, d.state, d.attempts, d.failures, "
+                   "d.next_attempt_at, d.last_status, d.last_error, d.created_at");
+
+WebhookSubscription fromRow(const QSqlQuery &q)
+{
+    WebhookSubscription w;
+    w.seq = q.value(0).toLongLong();
+    w.id = q.value(1).toString();
+    w.url = q.value(2).toString();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toByteArray()).array())
+        w.events << v.toString();
+    w.secret = q.value(4).toString();
+    w.description = q.value(5).toString();
+    w.active = q.value(6).toInt() != 0;
+    w.failureCount = q.value(7).toInt();
+    w.disabledReason = q.value(8).toString();
+    w.disabledAt = q.value(9).toString();
+    w.createdAt = q.value(10).toString();
+    w.updatedAt = q.value(11).toString();
+    return w;
+}
+
+WebhookDelivery deliveryFromRow(const QSqlQuery &q)
+{
+    WebhookDelivery d;
+    d.seq = q.value(0).toLongLong();
+    d.id = q.value(1).toString();
+    d.webhookId = q.value(2).toString();
+    d.eventId = q.value(3).toString();
+    d.event = q.value(4).toString();
+    d.body = q.value(5).toByteArray();
+    d.kind = q.value(6).toString();
+    d.state = q.value(7).toString();
+    d.attempts = q.value(8).toInt();
+    d.failures = q.value(9).toInt();
+    d.nextAttemptAt = q.value(10).toString();
+    d.lastStatus = q.value(11).toInt();
+    d.lastError = q.value(12).toString();
+    d.createdAt = q.value(13).toString();
+    return d;
+}
+
+// The checked fields of a create or update body; absent ones are nullopt.
+struct Changes
+{
+    std::optional<QString> url, secret, description;
+    std::optional<QStringList> events;
+    std::optional<bool> active;
+    bool rotateSecret = false;
+};
+
+Changes parse(const QJsonObject &body, const WebhookPolicy &policy)
+{
+    Changes c;
+    QJsonObject errors;
+    auto fail = [&errors](const QString &field, const QString &message) {
+        if (!errors.contains(field))
+            errors.insert(field, message);
+    };
+    if (body.contains(QLatin1String("url")) && !body.value(QLatin1String("url")).isNull()) {
+        const QJsonValue v = body.value(QLatin1String("url"));
+        if (!v.isString())
+            fail(QStringLiteral("url"), QStringLiteral("must be a string"));
+        else if (!v.toString().trimmed().isEmpty()) {
+            const QString url = v.toString().trimmed();
+            const QString problem = WebhookRules::checkUrl(url, policy);
+            if (!problem.isEmpty())
+                fail(QStringLiteral("url"), problem);
+            else
+                c.url = url;
+        }
+    }
+    if (body.contains(QLatin1String("events")) && !body.value(QLatin1String("events")).isNull()) {
+        const QJsonValue v = body.value(QLatin1String("events"));
+        QStringList events;
+        if (!v.isArray()) {
+            fail(QStringLiteral("events"), QStringLiteral("must be an array of event names"));
+        } else {
+            for (const QJsonValue &e : v.toArray()) {
+                const QString name = e.toString().trimmed();
+                if (!e.isString()) {
+                    fail(QStringLiteral("events"), QStringLiteral("must be an array of event names"));
+                } else if (name != QLatin1String("*") && !WebhookEvents::isKnown(name)) {
+                    fail(QStringLiteral("events"), QStringLiteral("unknown event %1").arg(name));
+                } else if (!events.contains(name)) {
+                    events << name;
+                }
+            }
+            if (events.contains(QStringLiteral("*")))
+                events = QStringList{QStringLiteral("*")};
+            if (!events.isEmpty())
+                c.events = events;
+        }
+    }
+    if (body.contains(QLatin1String("secret")) && !body.value(QLatin1String("secret")).isNull()) {
+        const QJsonValue v = body.value(QLatin1String("secret"));
+        if (!v.isString())
+            fail(QStringLiteral("secret"), QStringLiteral("must be a string"));
+        else if (v.toString().size() < WebhookRules::kMinSecretLength)
+            fail(QStringLiteral("secret"),
+                 QStringLiteral("must have at least %1 characters").arg(WebhookRules::kMinSecretLength));
+        else if (v.toString().size() > WebhookRules::kMaxSecretLength)
+            fail(QStringLiteral("secret"),
+                 QStringLiteral("must have at most %1 characters").arg(WebhookRules::kMaxSecretLength));
+        else
+            c.secret = v.toString();
+    }
+    if (body.contains(QLatin1String("description")) && !body.value(QLatin1String("description")).isNull()) {
+        const QJsonValue v = body.value(QLatin1String("description"));
+        if (!v.isString() || v.toString().size() > 500)
+            fail(QStringLiteral("description"), QStringLiteral("must be a string of at most 500 characters"));
+        else
+            c.description = v.toString().trimmed();
+    }
+    if (body.contains(QLatin1String("active"))) {
+        const QJsonValue v = body.value(QLatin1String("active"));
+        if (!v.isBool())
+            fail(QStringLiteral("active"), QStringLiteral("must be true or false"));
+        else
+            c.active = v.toBool();
+    }
+    if (body.contains(QLatin1String("rotateSecret"))) {
+        const QJsonValue v = body.value(QLatin1String("rotateSecret"));
+        if (!v.isBool())
+            fail(QStringLiteral("rotateSecret"), QStringLiteral("must be true or false"));
+        else
+            c.rotateSecret = v.toBool();
+    }
+    if (!errors.isEmpty()) {
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: %1").arg(errors.keys().join(QStringLiteral(", "))), errors);
+    }
+    return c;
+}
+
+QString compactList(const QStringList &list)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
+}
+
+qint64 maxOutboxSeq()
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT COALESCE(MAX(seq), 0) FROM outbox"));
+    const qint64 v = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return v;
+}
+
+// Open deliveries of a subscription that is disabled are not sent: they stay in the log as failed.
+void failOpenDeliveries(const QString &webhookId, const QString &reason, const QString &now)
+{
+    Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'failed', last_error = ?, "
+                                        "next_attempt_at = NULL, updated_at = ? "
+                                        "WHERE webhook_id = ? AND state = 'pending' AND kind = 'event'"),
+                         {reason, now, webhookId});
+}
+void applyActive(const WebhookSubscription &w, bool active, const QString &reason, const QString &now)
+{
+    if (active) {
+        // Enabling resets the failure count; events from now on are queued (not those missed while disabled).
+        Database::execCached(
+            QStringLiteral("UPDATE webhooks SET active = 1, failure_count = 0, disabled_reason = NULL, "
+                           "disabled_at = NULL, after_outbox_seq = CASE WHEN active = 1 THEN "
+                           "after_outbox_seq ELSE ? END, updated_at = ? WHERE seq = ?"),
+            {maxOutboxSeq(), now, w.seq});
+    } else if (w.active) {
+        const QString why = reason.isEmpty() ? QStringLiteral("disabled by a user") : reason;
+        Database::execCached(QStringLiteral("UPDATE webhooks SET active = 0, disabled_reason = ?, disabled_at = ?, "
+                                            "updated_at = ? WHERE seq = ?"),
+                             {why, now, now, w.seq});
+        failOpenDeliveries(w.id, QStringLiteral("webhook disabled"), now);
+    }
+}
+} // namespace
+
+WebhookRepository::WebhookRepository(EventBus *bus, WebhookPolicy policy)
+    : m_bus(bus)
+    , m_policy(policy)
+{
+}
+
+void WebhookRepository::notify(const QString &id, const QString &change) const
+{
+    if (m_bus)
+        m_bus->notify(QStringLiteral("webhook"), id, change);
+}
+
+WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, const QString &actor)
+{
+    const Changes c = parse(body, m_policy);
+    QJsonObject missing;
+    if (!c.url)
+        missing.insert(QStringLiteral("url"), QStringLiteral("is required"));
+    if (!c.events)
+        missing.insert(QStringLiteral("events"), QStringLiteral("is required (event names, or \"*\")"));
+    if (!missing.isEmpty())
+        throw DomainError(DomainError::Unprocessable, kValidation,
+                          QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))),
+                          missing);
+    Saved out;
+    WebhookSubscription &w = out.webhook;
+    w.id = Ids::make(u"wh");
+    w.url = *c.url;
+    w.events = *c.events;
+    w.secret = c.secret ? *c.secret : WebhookRules::generateSecret();
+    w.description = c.description.value_or(QString());
+    w.active = c.active.value_or(true);
+    w.createdAt = w.updatedAt = TimeUtil::nowIso();
+    out.secret = w.secret;
+    {
+        Transaction tx;
+        qint64 existing = 0;
+        {
+            CachedQuery count = Database::execCached(QStringLiteral("SELECT COUNT(*) FROM webhooks"));
+            existing = count.next() ? count.value(0).toLongLong() : 0;
+        }
+        if (existing >= m_policy.maxSubscriptions)
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("LIMIT_REACHED"),
+                QStringLiteral("At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)")
+                    .arg(m_policy.maxSubscriptions),
+                QJsonObject{{QStringLiteral("limit"), m_policy.maxSubscriptions}});
+        CachedQuery q = Database::execCached(
+            QStringLiteral("INSERT INTO webhooks (id, url, events, secret, description, active, after_outbox_seq, "
+                           "created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            {w.id, w.url, compactList(w.events), w.secret, text(w.description), w.active ? 1 : 0, maxOutboxSeq(),
+             textOrNull(actor), w.createdAt, w.updatedAt});
+        w.seq = q.lastInsertId().toLongLong();
+        tx.commit();
+    }
+    notify(w.id, QStringLiteral("created"));
+    return out;
+}
+
+WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJsonObject &body)
+{
+    const Changes c = parse(body, m_policy);
+    if (c.secret && c.rotateSecret)
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: give either secret or rotateSecret"),
+                          {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
+    Saved out;
+    const QString now = TimeUtil::nowIso();
+    {
+        Transaction tx;
+        WebhookSubscription w = get(id);
+        if (c.url)
+            w.url = *c.url;
+        if (c.events)
+            w.events = *c.events;
+        if (c.description)
+            w.description = *c.description;
+        if (c.secret)
+            w.secret = out.secret = *c.secret;
+        else if (c.rotateSecret)
+            w.secret = out.secret = WebhookRules::generateSecret();
+        w.updatedAt = now;
+        Database::execCached(QStringLiteral("UPDATE webhooks SET url = ?, events = ?, secret = ?, description = ?, "
+                                            "updated_at = ? WHERE seq = ?"),
+                             {w.url, compactList(w.events), w.secret, text(w.description), w.updatedAt, w.seq});
+        if (c.active)
+            applyActive(w, *c.active, {}, now);
+        tx.commit();
+    }
+    out.webhook = get(id);
+    notify(id, QStringLiteral("updated"));
+    return out;
+}
+
+void WebhookRepository::remove(const QString &id)
+{
+    {
+        Transaction tx;
+        const WebhookSubscription w = get(id);
+        Database::execCached(QStringLiteral("DELETE FROM webhooks WHERE seq = ?"), {w.seq});
+        tx.commit();
+    }
+    notify(id, QStringLiteral("deleted"));
+}
+
+std::optional<WebhookSubscription> WebhookRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM webhooks WHERE id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    WebhookSubscription w = fromRow(q);
+    q.finish();
+    return w;
+}
+
+WebhookSubscription WebhookRepository::get(const QString &id) const
+{
+    std::optional<WebhookSubscription> w = find(id);
+    if (!w)
+        throw DomainError::notFound(QStringLiteral("Webhook"), id);
+    return *w;
+}
+
+QVector<WebhookSubscription> WebhookRepository::list(int page, int limit, qint64 *total) const
+{
+    QVector<WebhookSubscription> out;
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                             QStringLiteral(" FROM webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
+                                         {limit, qint64(qMax(1, page) - 1) * limit});
+    while (q.next())
+        out.append(fromRow(q));
+    q.finish();
+    if (total) {
+        CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM webhooks"));
+        *total = c.next() ? c.value(0).toLongLong() : 0;
+        c.finish();
+    }
+    return out;
+}
+
+WebhookSubscription WebhookRepository::setActive(const QString &id, bool active, const QString &reason)
+{
+    {
+        Transaction tx;
+        applyActive(get(id), active, reason, TimeUtil::nowIso());
+        tx.commit();
+    }
+    notify(id, QStringLiteral("updated"));
+    return get(id);
+}
+
+QVector<WebhookAttempt> WebhookRepository::attempts(const QString &webhookId, int page, int limit, qint64 *total) const
+{
+    QVector<WebhookAttempt> out;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT a.seq, d.id, a.webhook_id, d.event_id, d.event, d.kind, a.attempt, a.started_at, "
+                       "a.finished_at, a.status_code, a.error, a.latency_ms, a.response_excerpt, a.next_retry_at, "
+                       "a.success FROM webhook_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq "
+                       "WHERE a.webhook_id = ? ORDER BY a.seq DESC LIMIT ? OFFSET ?"),
+        {webhookId, limit, qint64(qMax(1, page) - 1) * limit});
+    while (q.next()) {
+        WebhookAttempt a;
+        a.seq = q.value(0).toLongLong();
+        a.deliveryId = q.value(1).toString();
+        a.webhookId = q.value(2).toString();
+        a.eventId = q.value(3).toString();
+        a.event = q.value(4).toString();
+        a.kind = q.value(5).toString();
+        a.attempt = q.value(6).toInt();
+        a.startedAt = q.value(7).toString();
+        a.finishedAt = q.value(8).toString();
+        a.statusCode = q.value(9).toInt();
+        a.error = q.value(10).toString();
+        a.latencyMs = q.value(11).isNull() ? -1 : q.value(11).toInt();
+        a.responseExcerpt = q.value(12).toString();
+        a.nextRetryAt = q.value(13).toString();
+        a.success = q.value(14).toInt() != 0;
+        out.append(a);
+    }
+    q.finish();
+    if (total) {
+        CachedQuery c = Database::execCached(
+            QStringLiteral("SELECT count(*) FROM webhook_attempts WHERE webhook_id = ?"), {webhookId});
+        *total = c.next() ? c.value(0).toLongLong() : 0;
+        c.finish();
+    }
+    return out;
+}
+
+std::optional<WebhookDelivery> WebhookRepository::findDelivery(const QString &deliveryId) const
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kDeliveryColumns +
+                                             QStringLiteral(" FROM webhook_deliveries d WHERE d.id = ?"),
+                                         {deliveryId});
+    if (!q.next())
+        return std::nullopt;
+    WebhookDelivery d = deliveryFromRow(q);
+    q.finish();
+    return d;
+}
+
+namespace {
+WebhookDelivery insertManual(const QString &webhookId, const QString &eventId, const QString &event,
+                             const QByteArray &body, const QString &kind, const QString &id = {})
+{
+    WebhookDelivery d;
+    d.id = id.isEmpty() ? Ids::make(u"whd") : id;
+    d.webhookId = webhookId;
+    d.eventId = eventId;
+    d.event = event;
+    d.body = body;
+    d.kind = kind;
+    d.state = QStringLiteral("pending");
+    d.createdAt = TimeUtil::nowIso();
+    d.nextAttemptAt = d.createdAt;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, kind, state, "
+                       "next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)"),
+        {d.id, webhookId, eventId, event, body, kind, d.nextAttemptAt, d.createdAt, d.createdAt});
+    d.seq = q.lastInsertId().toLongLong();
+    return d;
+}
+
+QString eventIdOf(const QByteArray &body)
+{
+    return QJsonDocument::fromJson(body).object().value(QLatin1String("id")).toString();
+}
+} // namespace
+
+WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QString &deliveryId)
+{
+    WebhookDelivery d;
+    {
+        Transaction tx;
+        get(webhookId);
+        const std::optional<WebhookDelivery> old = findDelivery(deliveryId);
+        if (!old || old->webhookId != webhookId)
+            throw DomainError::notFound(QStringLiteral("Delivery"), deliveryId);
+        d = insertManual(webhookId, old->eventId, old->event, old->body, QStringLiteral("redelivery"));
+        tx.commit();
+    }
+    notify(webhookId, QStringLiteral("updated"));
+    return d;
+}
+
+WebhookDelivery WebhookRepository::queueTest(const QString &webhookId, const QString &event)
+{
+    if (!WebhookEvents::isKnown(event))
+        throw DomainError(DomainError::BadRequest, kValidation,
+                          QStringLiteral("Invalid data: unknown event %1").arg(event),
+                          {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
+    WebhookDelivery d;
+    {
+        Transaction tx;
+        get(webhookId);
+        const QByteArray body = WebhookEvents::testBody(event);
+        d = insertManual(webhookId, eventIdOf(body), event, body, QStringLiteral("test"));
+        tx.commit();
+    }
+    notify(webhookId, QStringLiteral("updated"));
+    return d;
+}
+
+WebhookDelivery WebhookRepository::recordTest(const QString &webhookId, const QString &deliveryId, const QString &event,
+                                              const QByteArray &body, const WebhookAttemptResult &result,
+                                              const QDateTime &startedAt)
+{
+    WebhookDelivery d;
+    const QString now = TimeUtil::nowIso();
+    {
+        Transaction tx;
+        get(webhookId);
+        d = insertManual(webhookId, eventIdOf(body), event, body, QStringLiteral("test"), deliveryId);
+        d.state = result.success ? QStringLiteral("succeeded") : QStringLiteral("failed");
+        d.attempts = 1;
+        d.lastStatus = result.statusCode;
+        d.lastError = result.error;
+        d.nextAttemptAt.clear();
+        Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = ?, attempts = 1, failures = ?, "
+                                            "next_attempt_at = NULL, last_status = ?, last_error = ?, updated_at = ? "
+                                            "WHERE seq = ?"),
+                             {d.state, result.success ? 0 : 1,
+                              result.statusCode ? QVariant(result.statusCode) : QVariant(), textOrNull(result.error),
+                              now, d.seq});
+        Database::execCached(
+            QStringLiteral("INSERT INTO webhook_attempts (delivery_seq, webhook_id, attempt, started_at, finished_at, "
+                           "status_code, error, latency_ms, response_excerpt, success) "
+                           "VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)"),
+            {d.seq, webhookId, TimeUtil::iso(startedAt), now,
+             result.statusCode ? QVariant(result.statusCode) : QVariant(), textOrNull(result.error), result.latencyMs,
+             textOrNull(result.responseExcerpt), result.success ? 1 : 0});
+        tx.commit();
+    }
+    notify(webhookId, QStringLiteral("updated"));
+    return d;
+}
+
+int WebhookRepository::fanOut(int batch)
+{
+    auto readCursor = [](bool *found) {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT outbox_seq FROM webhook_cursor WHERE name = 'outbox'"));
+        *found = q.next();
+        const qint64 v = *found ? q.value(0).toLongLong() : -1;
+        q.finish();
+        return v;
+    };
+    bool hadRow = false;
+    // Nothing new: no write transaction (this runs on every poll).
+    if (readCursor(&hadRow) >= maxOutboxSeq() && hadRow)
+        return 0;
+    Transaction tx;
+    qint64 cursor = readCursor(&hadRow);
+    QVector<WebhookSubscription> active;
+    QHash<QString, qint64> after;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+                                             QStringLiteral(", after_outbox_seq FROM webhooks WHERE active = 1"));
+        while (q.next()) {
+            active.append(fromRow(q));
+            after.insert(active.last().id, q.value(12).toLongLong());
+        }
+        q.finish();
+    }
+    if (cursor < 0) {
+        // First run: start where the earliest subscription starts (events before it match nothing).
+        cursor = maxOutboxSeq();
+        for (qint64 a : std::as_const(after))
+            cursor = qMin(cursor, a);
+    }
+    qint64 last = cursor;
+    int read = 0;
+    if (active.isEmpty()) {
+        last = maxOutboxSeq();
+    } else {
+        struct Event
+        {
+            qint64 seq;
+            QString id, event;
+            QByteArray payload;
+        };
+        QVector<Event> events;
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT seq, id, event, payload FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
+            {cursor, batch});
+        while (q.next())
+            events.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+                           q.value(3).toString().toUtf8()});
+        q.finish();
+        const QString now = TimeUtil::nowIso();
+        for (const Event &e : std::as_const(events)) {
+            for (const WebhookSubscription &w : std::as_const(active)) {
+                if (e.seq <= after.value(w.id) || !w.matches(e.event))
+                    continue;
+                Database::execCached(
+                    QStringLiteral("INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, event, body, "
+                                   "kind, state, next_attempt_at, created_at, updated_at) "
+                                   "VALUES (?, ?, ?, ?, ?, 'event', 'pending', ?, ?, ?)"),
+                    {Ids::make(u"whd"), w.id, e.id, e.event, e.payload, now, now, now});
+            }
+            last = e.seq;
+        }
+        read = int(events.size());
+    }
+    if (last != cursor || !hadRow) {
+        Database::execCached(QStringLiteral("INSERT INTO webhook_cursor (name, outbox_seq) VALUES ('outbox', ?) "
+                                            "ON CONFLICT(name) DO UPDATE SET outbox_seq = excluded.outbox_seq"),
+                             {last});
+    }
+    tx.commit();
+    return read;
+}
+
+int WebhookRepository::recoverInterrupted()
+{
+    const QString now = TimeUtil::nowIso();
+    Transaction tx;
+    Database::execCached(QStringLiteral("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE finished_at IS "
+                                        "NULL AND delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE state = "
+                                        "'in_flight')"),
+                         {now, QStringLiteral("interrupted: the process stopped during the attempt; sent again")});
+    CachedQuery q =
+        Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'pending', "
+                                            "next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'"),
+                             {now, now});
+    const int n = q.numRowsAffected();
+    tx.commit();
+    return n;
+}
+
+QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubscription,
+                                               const QHash<QString, int> &inFlight, int maxCount) const
+{
+    QList<qint64> out;
+    const QString nowIso = TimeUtil::iso(now);
+    // For each active subscription, its first perSubscription open deliveries in event order.
+    QStringList active;
+    {
+        CachedQuery w = Database::execCached(QStringLiteral("SELECT id FROM webhooks WHERE active = 1 ORDER BY seq"));
+        while (w.next())
+            active << w.value(0).toString();
+        w.finish();
+    }
+    for (const QString &webhook : std::as_const(active)) {
+        int running = inFlight.value(webhook);
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT seq, state, next_attempt_at FROM webhook_deliveries WHERE webhook_id = ? AND "
+                           "state IN ('pending', 'in_flight') AND kind = 'event' ORDER BY seq LIMIT ?"),
+            {webhook, perSubscription});
+        while (q.next() && out.size() < maxCount && running < perSubscription) {
+            if (q.value(1).toString() != QLatin1String("pending"))
+                continue; // in flight
+            if (q.value(2).toString() > nowIso)
+                break; // waits for its retry: later events of this subscription wait too (order)
+            ++running;
+            out << q.value(0).toLongLong();
+        }
+        q.finish();
+    }
+    if (out.size() < maxCount) {
+        CachedQuery m = Database::execCached(
+            QStringLiteral("SELECT seq FROM webhook_deliveries WHERE kind != 'event' AND state = 'pending' "
+                           "ORDER BY seq LIMIT ?"),
+            {maxCount - int(out.size())});
+        while (m.next())
+            out << m.value(0).toLongLong();
+        m.finish();
+    }
+    return out;
+}
+
+std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const QDateTime &now)
+{
+    const QString nowIso = TimeUtil::iso(now);
+    Transaction tx;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT d.id, d.webhook_id, d.event_id, d.event, d.kind, d.body, d.attempts, w.url, w.secret "
+                       "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
+                       "WHERE d.seq = ? AND d.state = 'pending'"),
+        {deliverySeq});
+    if (!q.next())
+        return std::nullopt;
+    WebhookClaim c;
+    c.deliverySeq = deliverySeq;
+    c.deliveryId = q.value(0).toString();
+    c.webhookId = q.value(1).toString();
+    c.eventId = q.value(2).toString();
+    c.event = q.value(3).toString();
+    c.kind = q.value(4).toString();
+    c.body = q.value(5).toByteArray();
+    c.attempt = q.value(6).toInt() + 1;
+    c.url = q.value(7).toString();
+    c.secret = q.value(8).toString();
+    q.finish();
+    Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'in_flight', attempts = ?, "
+                                        "next_attempt_at = NULL, updated_at = ? WHERE seq = ?"),
+                         {c.attempt, nowIso, deliverySeq});
+    CachedQuery a = Database::execCached(
+        QStringLiteral(
+            "INSERT INTO webhook_attempts (delivery_seq, webhook_id, attempt, started_at) VALUES (?, ?, ?, ?)"),
+        {deliverySeq, c.webhookId, c.attempt, nowIso});
+    c.attemptSeq = a.lastInsertId().toLongLong();
+    tx.commit();
+    return c;
+}
+
+WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAttemptResult &r,
+                                        const QList<int> &retryDelays, const QDateTime &now)
+{
+    WebhookFinish out;
+    const QString nowIso = TimeUtil::iso(now);
+    const QVariant status = r.statusCode ? QVariant(r.statusCode) : QVariant();
+    {
+        Transaction tx;
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT d.failures, d.state, w.active FROM webhook_deliveries d JOIN webhooks w "
+                           "ON w.id = d.webhook_id WHERE d.seq = ?"),
+            {c.deliverySeq});
+        if (!q.next())
+            return out; // deleted with its subscription meanwhile
+        const int failures = q.value(0).toInt() + (r.success ? 0 : 1);
+        const bool stillInFlight = q.value(1).toString() == QLatin1String("in_flight");
+        const bool webhookActive = q.value(2).toInt() != 0;
+        q.finish();
+        const bool automatic = c.kind == QLatin1String("event");
+        QString state = r.success ? QStringLiteral("succeeded") : QStringLiteral("failed");
+        QString disableReason;
+        if (!r.success && automatic && stillInFlight && webhookActive) {
+            if (r.statusCode == 410) {
+                disableReason = QStringLiteral("the receiver answered 410 Gone");
+            } else if (failures > retryDelays.size()) {
+                disableReason = QStringLiteral("delivery failed %1 times in a row (%2 retries)")
+                                    .arg(failures)
+                                    .arg(retryDelays.size());
+            } else {
+                state = QStringLiteral("pending");
+                out.nextRetryAt = TimeUtil::iso(now.addSecs(retryDelays.at(failures - 1)));
+            }
+        }
+        Database::execCached(QStringLiteral("UPDATE webhook_attempts SET finished_at = ?, status_code = ?, error = ?, "
+                                            "latency_ms = ?, response_excerpt = ?, next_retry_at = ?, success = ? "
+                                            "WHERE seq = ?"),
+                             {nowIso, status, textOrNull(r.error), r.latencyMs, textOrNull(r.responseExcerpt),
+                              textOrNull(out.nextRetryAt), r.success ? 1 : 0, c.attemptSeq});
+        if (stillInFlight) {
+            Database::execCached(
+                QStringLiteral("UPDATE webhook_deliveries SET state = ?, failures = ?, "
+                               "next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? "
+                               "WHERE seq = ?"),
+                {state, failures, textOrNull(out.nextRetryAt), status, textOrNull(r.error), nowIso, c.deliverySeq});
+        }
+        if (automatic) {
+            if (r.success)
+                Database::execCached(
+                    QStringLiteral("UPDATE webhooks SET failure_count = 0 WHERE id = ? AND active = 1"), {c.webhookId});
+            else
+                Database::execCached(
+                    QStringLiteral("UPDATE webhooks SET failure_count = failure_count + 1 WHERE id = ? AND active = 1"),
+                    {c.webhookId});
+        }
+        if (!disableReason.isEmpty()) {
+            CachedQuery d = Database::execCached(
+                QStringLiteral("UPDATE webhooks SET active = 0, disabled_reason = ?, disabled_at = ?, updated_at = ? "
+                               "WHERE id = ? AND active = 1"),
+                {disableReason, nowIso, nowIso, c.webhookId});
+            out.webhookDisabled = d.numRowsAffected() > 0;
+            failOpenDeliveries(c.webhookId, QStringLiteral("webhook disabled: ") + disableReason, nowIso);
+        }
+        tx.commit();
+    }
+    notify(c.webhookId, QStringLiteral("updated"));
+    return out;
+}
+
+std::optional<QDateTime> WebhookRepository::nextRetryDue(const QDateTime &after) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending' AND "
+                       "next_attempt_at > ?"),
+        {TimeUtil::iso(after)});
+    std::optional<QDateTime> out;
+    if (q.next() && !q.value(0).isNull())
+        out = TimeUtil::parse(q.value(0).toString());
+    q.finish();
+    return out;
+}
+
+int WebhookRepository::pruneLogs(const QDateTime &before, int batch)
+{
+    const QString cutoff = TimeUtil::iso(before);
+    int total = 0;
+    for (const char *sql :
+         {"DELETE FROM webhook_deliveries WHERE seq IN (SELECT seq FROM webhook_deliveries WHERE state IN "
+          "('succeeded', 'failed') AND updated_at < ? ORDER BY seq LIMIT ?)",
+          "DELETE FROM incoming_webhook_calls WHERE seq IN (SELECT seq FROM incoming_webhook_calls WHERE "
+          "received_at < ? ORDER BY seq LIMIT ?)"}) {
+        // In batches, each its own short transaction: writers elsewhere wait for one batch at most.
+        for (int rounds = 0; rounds < 100000; ++rounds) {
+            Transaction tx;
+            CachedQuery q = Database::execCached(QString::fromLatin1(sql), {cutoff, batch});
+            const int n = q.numRowsAffected();
+            q.finish();
+            tx.commit();
+            total += n;
+            if (n < batch)
+                break;
+        }
+    }
+    return total;
+}

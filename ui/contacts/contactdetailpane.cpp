@@ -1,0 +1,461 @@
+#include "ui/contacts/contactdetailpane.h"
+
+#include "model/contacts/contactrepository.h"
+#include "model/core/errors.h"
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipeline.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/shell/emptyhint.h"
+#include "ui/shell/errortext.h"
+
+#include <QDateTime>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace {
+QString localTime(const QString &iso)
+{
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : iso;
+}
+
+QLabel *valueLabel(QWidget *parent, const char *name)
+{
+    auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
+    label->setObjectName(QLatin1String(name));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setWordWrap(true);
+    return label;
+}
+
+QString orDash(const QString &text)
+{
+    return text.isEmpty() ? QStringLiteral("—") : text;
+}
+
+QListWidget *detailList(QWidget *parent, const char *name)
+{
+    auto *list = new QListWidget(parent);
+    list->setObjectName(QLatin1String(name));
+    list->setWordWrap(true);
+    list->setAlternatingRowColors(true);
+    list->setMinimumHeight(60);
+    return list;
+}
+
+} // namespace
+
+void ContactDetailPane::reloadSoon()
+{
+    if (!m_id.isEmpty())
+        m_reloadTimer.start();
+}
+
+ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *parent)
+    : QWidget(parent)
+    , m_contacts(contacts)
+{
+    m_stack = new QStackedWidget(this);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+
+    auto *empty = new QLabel(tr("Select a contact to see its details."), m_stack);
+    empty->setTextFormat(Qt::PlainText); // data from outside is never markup
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    empty->setEnabled(false);
+    m_stack->addWidget(empty);
+
+    // No scroll area: word-wrapped labels would make it size the page by its preferred height and
+    // scroll; without one the notes list gives way instead.
+    auto *page = new QWidget(m_stack);
+    m_stack->addWidget(page);
+
+    auto *layout = new QVBoxLayout(page);
+    m_title = valueLabel(page, "contactTitle");
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    layout->addWidget(m_title);
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("E-mail:"), m_email = valueLabel(page, "emailValue"));
+    form->addRow(tr("Phone:"), m_phone = valueLabel(page, "phoneValue"));
+    form->addRow(tr("Company:"), m_company = valueLabel(page, "companyValue"));
+    form->addRow(tr("Position:"), m_position = valueLabel(page, "positionValue"));
+    form->addRow(tr("Address:"), m_address = valueLabel(page, "addressValue"));
+    form->addRow(tr("Source:"), m_source = valueLabel(page, "sourceValue"));
+    form->addRow(tr("Lead score:"), m_leadScore = valueLabel(page, "leadScoreValue"));
+    form->addRow(tr("Created:"), m_created = valueLabel(page, "createdValue"));
+    form->addRow(tr("Updated:"), m_updated = valueLabel(page, "updatedValue"));
+    layout->addLayout(form);
+
+    auto *tagsBox = new QGroupBox(tr("Tags"), page);
+    auto *tagsLayout = new QVBoxLayout(tagsBox);
+    m_tags = new QListWidget(tagsBox);
+    m_tags->setObjectName(QStringLiteral("tagList"));
+    m_tags->setFlow(QListView::LeftToRight);
+    m_tags->setWrapping(true);
+    m_tags->setResizeMode(QListView::Adjust);
+    m_tags->setSpacing(3);
+    // Room for about two lines of chips; more scroll.
+    m_tags->setFixedHeight(2 * (fontMetrics().height() + 12) + 8);
+    m_tags->setStyleSheet(QStringLiteral(
+        "QListWidget::item { border: 1px solid palette(mid); border-radius: 8px; padding: 1px 8px; }"
+        "QListWidget::item:selected { background: palette(highlight); color: palette(highlighted-text); }"));
+    tagsLayout->addWidget(m_tags);
+    m_removeTag = new QPushButton(tr("Remove tag"), tagsBox);
+    m_removeTag->setObjectName(QStringLiteral("removeTagButton"));
+    m_removeTag->setEnabled(false);
+    tagsLayout->addWidget(m_removeTag, 0, Qt::AlignRight);
+    auto *tagRow = new QHBoxLayout;
+    m_newTag = new QLineEdit(tagsBox);
+    m_newTag->setObjectName(QStringLiteral("newTagEdit"));
+    m_newTag->setPlaceholderText(tr("New tags, comma separated"));
+    m_addTag = new QPushButton(tr("Add tag"), tagsBox);
+    m_addTag->setObjectName(QStringLiteral("addTagButton"));
+    tagRow->addWidget(m_newTag, 1);
+    tagRow->addWidget(m_addTag);
+    tagsLayout->addLayout(tagRow);
+    layout->addWidget(tagsBox);
+
+    // What happened with the contact, its notes, deals, conversations and tasks: one tab each.
+    m_tabs = new QTabWidget(page);
+    m_tabs->setObjectName(QStringLiteral("detailTabs"));
+    m_tabs->setDocumentMode(true);
+    layout->addWidget(m_tabs, 1);
+
+    m_timeline = detailList(m_tabs, "timelineList");
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+
+    auto *notesBox = new QWidget(m_tabs);
+    auto *notesLayout = new QVBoxLayout(notesBox);
+    notesLayout->setContentsMargins(0, 4, 0, 0);
+    m_notes = new QListWidget(notesBox);
+    m_notes->setObjectName(QStringLiteral("noteList"));
+    m_notes->setWordWrap(true);
+    m_notes->setAlternatingRowColors(true);
+    m_notes->setSelectionMode(QAbstractItemView::NoSelection);
+    m_notes->setMinimumHeight(60);
+    notesLayout->addWidget(m_notes, 1);
+    m_newNote = new QPlainTextEdit(notesBox);
+    m_newNote->setObjectName(QStringLiteral("newNoteEdit"));
+    m_newNote->setPlaceholderText(tr("Write a note…"));
+    m_newNote->setFixedHeight(3 * fontMetrics().height() + 12);
+    notesLayout->addWidget(m_newNote);
+    m_addNote = new QPushButton(tr("Add note"), notesBox);
+    m_addNote->setObjectName(QStringLiteral("addNoteButton"));
+    m_addNote->setEnabled(false);
+    notesLayout->addWidget(m_addNote, 0, Qt::AlignRight);
+    m_tabs->addTab(notesBox, tr("Notes"));
+
+    m_dealList = detailList(m_tabs, "contactDealList");
+    m_tabs->addTab(m_dealList, tr("Deals"));
+    m_conversationList = detailList(m_tabs, "contactConversationList");
+    m_tabs->addTab(m_conversationList, tr("Conversations"));
+    m_taskList = detailList(m_tabs, "contactTaskList");
+    m_tabs->addTab(m_taskList, tr("Tasks"));
+    // An empty tab says what would be there and how it comes.
+    installEmptyHint(m_timeline, tr("Nothing has happened with this contact yet."));
+    installEmptyHint(m_notes, tr("No notes yet: write one below."));
+    installEmptyHint(m_dealList, tr("No deals with this contact. A new deal in Deals can name them as its contact."));
+    installEmptyHint(m_conversationList,
+                     tr("No conversations yet. Messages from this contact's phone or e-mail appear here."));
+    installEmptyHint(m_taskList, tr("No tasks for this contact. A new task in Tasks can be linked to them."));
+    connect(m_dealList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { emit dealActivated(item->data(Qt::UserRole).toString()); });
+    connect(m_conversationList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { emit conversationActivated(item->data(Qt::UserRole).toString()); });
+    m_reloadTimer.setSingleShot(true);
+    m_reloadTimer.setInterval(150);
+    connect(&m_reloadTimer, &QTimer::timeout, this, &ContactDetailPane::reload);
+
+    m_error = new QLabel(page);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_error->setObjectName(QStringLiteral("detailError"));
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+    layout->addWidget(m_error);
+
+    connect(m_addTag, &QPushButton::clicked, this, &ContactDetailPane::addTags);
+    connect(m_newTag, &QLineEdit::returnPressed, this, &ContactDetailPane::addTags);
+    connect(m_removeTag, &QPushButton::clicked, this, &ContactDetailPane::removeSelectedTag);
+    connect(m_tags, &QListWidget::itemSelectionChanged, this,
+            [this] { m_removeTag->setEnabled(!m_tags->selectedItems().isEmpty()); });
+    auto *removeShortcut = new QShortcut(QKeySequence::Delete, m_tags);
+    removeShortcut->setContext(Qt::WidgetShortcut);
+    connect(removeShortcut, &QShortcut::activated, this, &ContactDetailPane::removeSelectedTag);
+    connect(m_newNote, &QPlainTextEdit::textChanged, this,
+            [this] { m_addNote->setEnabled(!m_newNote->toPlainText().trimmed().isEmpty()); });
+    connect(m_addNote, &QPushButton::clicked, this, &ContactDetailPane::addNote);
+
+    m_stack->setCurrentIndex(0);
+}
+
+void ContactDetailPane::showContact(const QString &id)
+{
+    if (id != m_id) {
+        m_newTag->clear();
+        m_newNote->clear();
+        setError({});
+    }
+    m_id = id;
+    reload();
+}
+
+void ContactDetailPane::reload()
+{
+    std::optional<Contact> contact;
+    QVector<ContactNote> notes;
+    if (!m_id.isEmpty()) {
+        try {
+            contact = m_contacts.find(m_id);
+            if (contact)
+                notes = m_contacts.notes(m_id);
+        } catch (const std::exception &e) {
+            setError(ErrorText::of(e));
+        }
+    }
+    if (!contact) {
+        m_id.clear();
+        m_stack->setCurrentIndex(0);
+        return;
+    }
+    const Contact &c = *contact;
+    m_title->setText(c.displayName());
+    m_email->setText(orDash(c.email));
+    m_phone->setText(orDash(c.phone));
+    m_company->setText(orDash(c.company));
+    m_position->setText(orDash(c.position));
+    QStringList address;
+    for (const char *key : {"street", "city", "country"}) {
+        const QString part = c.address.value(QLatin1String(key)).toString();
+        if (!part.isEmpty())
+            address << part;
+    }
+    m_address->setText(orDash(address.join(QLatin1String(", "))));
+    m_source->setText(orDash(c.source));
+    m_leadScore->setText(QLocale().toString(c.leadScore));
+    m_created->setText(localTime(c.createdAt));
+    m_updated->setText(localTime(c.updatedAt));
+
+    const QString selectedTag = m_tags->currentItem() ? m_tags->currentItem()->text() : QString();
+    m_tags->clear();
+    for (const QString &tag : c.tags) {
+        auto *item = new QListWidgetItem(tag, m_tags);
+        item->setToolTip(tr("Select and press Remove tag (or Delete) to remove"));
+        if (tag == selectedTag)
+            m_tags->setCurrentItem(item);
+    }
+    m_removeTag->setEnabled(!m_tags->selectedItems().isEmpty());
+
+    m_notes->clear();
+    for (const ContactNote &note : notes) {
+        QString meta = localTime(note.createdAt);
+        if (!note.createdBy.isEmpty())
+            meta = tr("%1 — %2").arg(meta, note.createdBy);
+        auto *item = new QListWidgetItem(note.content + QLatin1Char('\n') + meta, m_notes);
+        item->setData(Qt::UserRole, note.id);
+    }
+    if (m_notes->count() > 0)
+        m_notes->scrollToBottom();
+
+    struct Event
+    {
+        QString at; // ISO, UTC
+        QString text;
+    };
+    QVector<Event> timeline;
+    timeline.append(
+        {c.createdAt, tr("Contact created%1").arg(c.source.isEmpty() ? QString() : tr(" (from %1)").arg(c.source))});
+    for (const ContactNote &note : notes)
+        timeline.append({note.createdAt, tr("Note: %1").arg(note.content)});
+
+    m_dealList->clear();
+    try {
+        DealRepository deals;
+        const QVector<Pipeline> pipelines = PipelineRepository().list();
+        DealQuery dealQuery;
+        dealQuery.contactId = c.id;
+        dealQuery.limit = 200;
+        const QVector<Deal> contactDeals = deals.list(dealQuery).items;
+        for (const Deal &d : contactDeals) {
+            QString line = tr("%1 — %2 — %3")
+                               .arg(d.name, DealText::stageName(pipelines, d.pipelineId, d.stage),
+                                    QLocale().toCurrencyString(d.closedValue.value_or(d.value), d.currency));
+            if (!d.expectedCloseDate.isEmpty() && d.closedAt.isEmpty())
+                line += tr(" · closes %1")
+                            .arg(QLocale().toString(QDate::fromString(d.expectedCloseDate, Qt::ISODate),
+                                                    QLocale::ShortFormat));
+            auto *item = new QListWidgetItem(line, m_dealList);
+            item->setData(Qt::UserRole, d.id);
+            item->setToolTip(tr("Double-click to open the deal"));
+            timeline.append({d.createdAt, tr("Deal created: %1").arg(d.name)});
+            for (const DealActivity &a : deals.activities(d.id)) {
+                QString text;
+                if (a.type == QLatin1String("stage_change") && a.from.isEmpty())
+                    text = tr("%1 started in %2").arg(d.name, DealText::stageName(pipelines, d.pipelineId, a.to));
+                else if (a.type == QLatin1String("stage_change"))
+                    text = tr("%1 moved from %2 to %3")
+                               .arg(d.name, DealText::stageName(pipelines, d.pipelineId, a.from),
+                                    DealText::stageName(pipelines, d.pipelineId, a.to));
+                else if (a.type == QLatin1String("call"))
+                    text = tr("Call (%1): %2").arg(d.name, a.content);
+                else if (a.type == QLatin1String("meeting"))
+                    text = tr("Meeting (%1): %2").arg(d.name, a.content);
+                else if (a.type == QLatin1String("email"))
+                    text = tr("E-mail (%1): %2").arg(d.name, a.content);
+                else
+                    text = tr("Note on %1: %2").arg(d.name, a.content);
+                timeline.append({a.createdAt, text});
+            }
+        }
+        m_tabs->setTabText(m_tabs->indexOf(m_dealList), tr("Deals (%1)").arg(contactDeals.size()));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+
+    m_conversationList->clear();
+    try {
+        ConversationQuery conversationQuery;
+        conversationQuery.contactId = c.id;
+        conversationQuery.limit = 100;
+        const QVector<Conversation> conversations = ConversationRepository().list(conversationQuery).items;
+        for (const Conversation &v : conversations) {
+            QString line = InboxText::channelName(v.channel) + QStringLiteral(" — ") + InboxText::statusName(v.status);
+            if (v.unreadCount > 0)
+                line += QStringLiteral(" — ") + tr("%n unread", nullptr, v.unreadCount);
+            if (!v.lastMessageAt.isEmpty())
+                line += QLatin1Char('\n') + localTime(v.lastMessageAt) + QStringLiteral(": ") +
+                        v.lastMessageText.left(120).simplified();
+            auto *item = new QListWidgetItem(line, m_conversationList);
+            item->setData(Qt::UserRole, v.id);
+            item->setToolTip(tr("Double-click to open the conversation in the inbox"));
+            timeline.append({v.createdAt, tr("Conversation started on %1").arg(InboxText::channelName(v.channel))});
+            if (!v.lastMessageAt.isEmpty())
+                timeline.append(
+                    {v.lastMessageAt,
+                     (v.lastMessageDirection == QLatin1String("outgoing") ? tr("Message sent on %1: %2")
+                                                                          : tr("Message received on %1: %2"))
+                         .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
+        }
+        m_tabs->setTabText(m_tabs->indexOf(m_conversationList), tr("Conversations (%1)").arg(conversations.size()));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+
+    m_taskList->clear();
+    try {
+        TaskQuery taskQuery;
+        taskQuery.contactId = c.id;
+        taskQuery.openFirst = true;
+        taskQuery.limit = 100;
+        for (const Task &t : TaskRepository().list(taskQuery).items) {
+            QString line = t.title;
+            if (!t.dueDate.isEmpty())
+                line += tr(" — due %1")
+                            .arg(t.isAllDay() ? QLocale().toString(QDate::fromString(t.dueDate, Qt::ISODate),
+                                                                   QLocale::ShortFormat)
+                                              : localTime(t.dueDate));
+            if (!t.isOpen())
+                line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
+            auto *item = new QListWidgetItem(line, m_taskList);
+            item->setData(Qt::UserRole, t.id);
+            timeline.append({t.createdAt, tr("Task created: %1").arg(t.title)});
+            if (!t.completedAt.isEmpty())
+                timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
+        }
+        m_tabs->setTabText(m_tabs->indexOf(m_taskList), tr("Tasks (%1)").arg(m_taskList->count()));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    m_tabs->setTabText(m_tabs->indexOf(m_notes->parentWidget()), tr("Notes (%1)").arg(notes.size()));
+
+    // Newest first; ISO UTC times sort as text.
+    std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });
+    m_timeline->clear();
+    for (const Event &e : std::as_const(timeline).mid(0, 300))
+        new QListWidgetItem(localTime(e.at) + QStringLiteral("  ") + e.text, m_timeline);
+    m_stack->setCurrentIndex(1);
+}
+
+void ContactDetailPane::addTags()
+{
+    QStringList tags;
+    for (const QString &part : m_newTag->text().split(QLatin1Char(','))) {
+        if (!part.trimmed().isEmpty())
+            tags << part.trimmed();
+    }
+    if (m_id.isEmpty() || tags.isEmpty())
+        return;
+    try {
+        m_contacts.addTags(m_id, tags);
+        m_newTag->clear();
+        setError({});
+    } catch (const DomainError &e) {
+        setError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void ContactDetailPane::removeSelectedTag()
+{
+    QListWidgetItem *item = m_tags->currentItem();
+    if (m_id.isEmpty() || !item || !item->isSelected())
+        return;
+    try {
+        m_contacts.removeTag(m_id, item->text());
+        setError({});
+    } catch (const DomainError &e) {
+        setError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void ContactDetailPane::addNote()
+{
+    const QString content = m_newNote->toPlainText().trimmed();
+    if (m_id.isEmpty() || content.isEmpty())
+        return;
+    try {
+        m_contacts.addNote(m_id, content);
+        m_newNote->clear();
+        setError({});
+    } catch (const DomainError &e) {
+        setError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void ContactDetailPane::setError(const QString &message)
+{
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+}

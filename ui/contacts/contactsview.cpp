@@ -1,0 +1,403 @@
+#include "ui/contacts/contactsview.h"
+
+#include "model/contacts/contactrepository.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/contacts/contactdialog.h"
+#include "ui/contacts/contacttablemodel.h"
+#include "ui/shell/emptyhint.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/messageboxes.h"
+#include "ui/shell/rowanchor.h"
+#include "ui/shell/undobar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_contacts(contacts)
+{
+    setObjectName(QStringLiteral("contactsView"));
+    m_model = new ContactTableModel(contacts, this);
+
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("searchEdit"));
+    m_search->setPlaceholderText(tr("Search name, e-mail, phone…"));
+    m_search->setClearButtonEnabled(true);
+
+    m_tagFilter = new QComboBox(this);
+    m_tagFilter->setObjectName(QStringLiteral("tagFilter"));
+    m_tagFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_tagFilter->setMinimumContentsLength(12);
+
+    m_new = new QPushButton(tr("New"), this);
+    m_new->setObjectName(QStringLiteral("newButton"));
+    m_new->setToolTip(tr("Create a contact"));
+    m_edit = new QPushButton(tr("Edit"), this);
+    m_edit->setObjectName(QStringLiteral("editButton"));
+    m_delete = new QPushButton(tr("Delete"), this);
+    m_delete->setObjectName(QStringLiteral("deleteButton"));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_tagFilter);
+    bar->addSpacing(12);
+    bar->addWidget(m_new);
+    bar->addWidget(m_edit);
+    bar->addWidget(m_delete);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("contactsTable"));
+    installEmptyHint(m_table, tr("No contacts to show. Add one with New, change the search, or let them arrive: "
+                                 "a first message on a channel and the API's POST /contacts create contacts too."));
+    m_table->setModel(m_model);
+    new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setCornerButtonEnabled(false);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights and no ResizeToContents anywhere: either would make the view read every row.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(true);
+    header->setHighlightSections(false);
+    const int ch = fontMetrics().averageCharWidth();
+    m_table->setColumnWidth(ContactTableModel::NameColumn, 20 * ch);
+    m_table->setColumnWidth(ContactTableModel::EmailColumn, 25 * ch);
+    m_table->setColumnWidth(ContactTableModel::PhoneColumn, 21 * ch);
+    m_table->setColumnWidth(ContactTableModel::CompanyColumn, 15 * ch);
+    m_table->setColumnWidth(ContactTableModel::TagsColumn, 16 * ch);
+
+    m_pane = new ContactDetailPane(contacts, this);
+    m_pane->setObjectName(QStringLiteral("contactDetailPane"));
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("contactsSplitter"));
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_pane);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    m_pane->setMinimumWidth(340); // its tabs and the fields' labels
+    splitter->setChildrenCollapsible(false);
+
+    m_count = new QLabel(this);
+    m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_count->setObjectName(QStringLiteral("countLabel"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_count);
+
+    m_searchTimer.setSingleShot(true);
+    m_searchTimer.setInterval(SearchDelayMs);
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(RefreshDelayMs);
+
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchTimer.stop();
+        applyFilter();
+    });
+    connect(&m_searchTimer, &QTimer::timeout, this, &ContactsView::applyFilter);
+    connect(m_tagFilter, &QComboBox::currentIndexChanged, this, [this] {
+        m_searchTimer.stop();
+        applyFilter();
+    });
+    connect(&m_refreshTimer, &QTimer::timeout, this, &ContactsView::refresh);
+    // AutoConnection: queued when the change was made in another thread (the API server).
+    connect(&bus, &EventBus::changed, this, &ContactsView::onBusChanged);
+
+    connect(m_new, &QPushButton::clicked, this, &ContactsView::newContact);
+    connect(m_edit, &QPushButton::clicked, this, &ContactsView::editContact);
+    connect(m_delete, &QPushButton::clicked, this, &ContactsView::deleteContact);
+    connect(m_table, &QTableView::doubleClicked, this, &ContactsView::editContact);
+    auto *deleteShortcut = new QShortcut(QKeySequence::Delete, m_table);
+    deleteShortcut->setContext(Qt::WidgetShortcut);
+    connect(deleteShortcut, &QShortcut::activated, this, &ContactsView::deleteContact);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { onCurrentRowChanged(current.isValid() ? current.row() : -1); });
+    // A segment's table: its rows follow when the worker has counted them.
+    connect(m_model, &ContactTableModel::countChanged, this, [this] {
+        const QString shown = m_pane->contactId();
+        const int row = currentRow();
+        m_restoring = true;
+        const bool found = !shown.isEmpty() && (m_model->idAt(row) == shown || selectContact(shown, qMax(0, row)));
+        if (!found)
+            m_table->selectionModel()->clearSelection();
+        m_restoring = false;
+        if (!found && m_filterPending)
+            m_pane->showContact({}); // as applyFilter() does for a filter counted at once
+        m_filterPending = false;
+        updateActions();
+        updateCount();
+    });
+    connect(m_model, &ContactTableModel::loadFailed, this, [this](const QString &message) {
+        m_filterPending = false; // a count from the worker that failed ends the wait too
+        m_count->setText(tr("Could not read contacts: %1").arg(message));
+    });
+
+    reloadTags();
+    applyFilter();
+}
+
+QString ContactsView::currentContactId() const
+{
+    return m_pane->contactId();
+}
+
+int ContactsView::currentRow() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() && m_table->selectionModel()->isRowSelected(current.row()) ? current.row() : -1;
+}
+
+bool ContactsView::selectContact(const QString &id, int hintRow)
+{
+    const int row = m_model->rowOfId(id, hintRow);
+    if (row < 0)
+        return false;
+    const QModelIndex index = m_model->index(row, 0);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+void ContactsView::openContact(const QString &id)
+{
+    if (!selectContact(id)) {
+        m_restoring = true;
+        m_table->selectionModel()->clearSelection();
+        m_restoring = false;
+        m_pane->showContact(id);
+    }
+    updateActions();
+}
+
+void ContactsView::applyFilter()
+{
+    ContactQuery query;
+    query.search = m_search->text().trimmed();
+    const QString tag = m_tagFilter->currentData().toString();
+    if (!tag.isEmpty())
+        query.tags = {tag};
+    query.extraWhere = m_segmentWhere;
+    query.extraValues = m_segmentValues;
+    if (!m_hiddenIds.isEmpty()) {
+        // Deleted, but the delete can still be undone: out of the list meanwhile.
+        QStringList marks;
+        for (const QString &id : std::as_const(m_hiddenIds)) {
+            marks << QStringLiteral("?");
+            query.extraValues << id;
+        }
+        const QString hide = QStringLiteral("c.id NOT IN (%1)").arg(marks.join(QLatin1Char(',')));
+        query.extraWhere =
+            query.extraWhere.isEmpty() ? hide : QStringLiteral("(%1) AND %2").arg(query.extraWhere, hide);
+    }
+    const QString shown = m_pane->contactId();
+
+    m_restoring = true;
+    m_model->setQuery(query);
+    m_filterPending = m_model->counting();
+    const bool found = !m_filterPending && selectContact(shown, 0);
+    m_restoring = false;
+    if (!found && !m_filterPending)
+        m_pane->showContact({});
+    updateActions();
+    updateCount();
+}
+
+void ContactsView::setSegmentFilter(const QString &where, const QVariantList &values)
+{
+    m_segmentWhere = where;
+    m_segmentValues = values;
+    applyFilter();
+}
+
+void ContactsView::refresh()
+{
+    m_refreshTimer.stop();
+    const QString shown = m_pane->contactId();
+    const int oldRow = currentRow();
+
+    m_restoring = true;
+    m_model->refresh();
+    reloadTags();
+    if (!selectContact(shown, oldRow >= 0 ? oldRow : 0))
+        m_table->selectionModel()->clearSelection();
+    m_restoring = false;
+
+    // Still shown when it moved out of reach of the table's look-up; gone when it was deleted.
+    m_pane->reload();
+    updateActions();
+    updateCount();
+}
+
+void ContactsView::reloadTags()
+{
+    QVector<QPair<QString, qint64>> counts;
+    try {
+        counts = m_contacts.tagCounts();
+    } catch (const std::exception &) {
+        // The table reports database failures; the filter keeps its old items.
+        return;
+    }
+    const QString current = m_tagFilter->currentData().toString();
+    const QSignalBlocker blocker(m_tagFilter);
+    m_tagFilter->clear();
+    m_tagFilter->addItem(tr("All tags"), QString());
+    for (const auto &entry : std::as_const(counts))
+        m_tagFilter->addItem(tr("%1 (%2)").arg(entry.first, QLocale().toString(entry.second)), entry.first);
+    int index = current.isEmpty() ? 0 : m_tagFilter->findData(current);
+    if (index < 0) {
+        // The chosen tag is no longer used: keep the filter (the table is empty) rather than
+        // silently switching to every contact.
+        m_tagFilter->addItem(tr("%1 (%2)").arg(current, QLocale().toString(0)), current);
+        index = m_tagFilter->count() - 1;
+    }
+    m_tagFilter->setCurrentIndex(index);
+}
+
+void ContactsView::onBusChanged(const QString &entity, const QString &, const QString &)
+{
+    if (entity == QLatin1String("contact"))
+        m_refreshTimer.start();
+    else if (entity == QLatin1String("deal") || entity == QLatin1String("task") ||
+             entity == QLatin1String("conversation") || entity == QLatin1String("message"))
+        m_pane->reloadSoon(); // what the shown contact's tabs list
+}
+
+void ContactsView::onCurrentRowChanged(int row)
+{
+    if (m_restoring)
+        return;
+    m_pane->showContact(row >= 0 ? m_model->idAt(row) : QString());
+    updateActions();
+}
+
+void ContactsView::updateActions()
+{
+    const bool has = !m_pane->contactId().isEmpty();
+    m_edit->setEnabled(has);
+    m_delete->setEnabled(has);
+}
+
+void ContactsView::updateCount()
+{
+    if (m_filterPending) {
+        m_count->setText(tr("Counting…"));
+        return;
+    }
+    const int n = m_model->rowCount();
+    // Not the %n plural form: it needs a translator even in English, and the count wants digit grouping.
+    m_count->setText(n == 1 ? tr("1 contact") : tr("%1 contacts").arg(QLocale().toString(n)));
+}
+
+void ContactsView::newContact()
+{
+    auto *dialog = new ContactDialog(m_contacts, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ContactDialog::contactSaved, this, [this](const QString &id) {
+        refresh();
+        if (!selectContact(id, 0))
+            m_pane->showContact(id);
+        updateActions();
+    });
+    dialog->open();
+}
+
+void ContactsView::editContact()
+{
+    const QString id = currentContactId();
+    if (id.isEmpty())
+        return;
+    std::optional<Contact> contact;
+    try {
+        contact = m_contacts.find(id);
+    } catch (const std::exception &e) {
+        MessageBoxes::warn(this, tr("Edit contact"), ErrorText::of(e));
+        return;
+    }
+    if (!contact) {
+        refresh();
+        return;
+    }
+    auto *dialog = new ContactDialog(m_contacts, *contact, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ContactDialog::contactSaved, this, &ContactsView::refresh);
+    dialog->open();
+}
+
+void ContactsView::deleteContact()
+{
+    const QString id = currentContactId();
+    if (id.isEmpty())
+        return;
+    std::optional<Contact> contact;
+    try {
+        contact = m_contacts.find(id);
+    } catch (const std::exception &e) {
+        MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
+        return;
+    }
+    if (!contact) {
+        refresh();
+        return;
+    }
+    MessageBoxes::confirm(this, tr("Delete contact"),
+                          tr("Delete %1? Its notes and tags are deleted too.").arg(contact->displayName()),
+                          tr("Delete"), [this, id, name = contact->displayName()] {
+                              // Carried out even when the window is closing (the view may be gone by then).
+                              auto remove = [self = QPointer<ContactsView>(this), &contacts = m_contacts, id] {
+                                  QString error;
+                                  try {
+                                      contacts.remove(id);
+                                  } catch (const DomainError &e) {
+                                      // Deleted meanwhile (over the API): nothing left to do.
+                                      if (e.kind() != DomainError::NotFound)
+                                          error = ErrorText::of(e);
+                                  } catch (const std::exception &e) {
+                                      error = ErrorText::of(e);
+                                  }
+                                  if (!self)
+                                      return;
+                                  if (!error.isEmpty())
+                                      MessageBoxes::warn(self, tr("Delete contact"), error);
+                                  self->m_hiddenIds.removeAll(id);
+                                  self->applyFilter();
+                              };
+                              UndoBar *bar = UndoBar::of(this);
+                              if (!bar) {
+                                  remove();
+                                  return;
+                              }
+                              // Out of the list now; deleted when the Undo offer ends (the window closing included).
+                              m_hiddenIds << id;
+                              applyFilter();
+                              bar->offer(
+                                  tr("%1 deleted.").arg(name),
+                                  [this, id] {
+                                      m_hiddenIds.removeAll(id);
+                                      applyFilter();
+                                      selectContact(id, 0);
+                                  },
+                                  remove);
+                          });
+}

@@ -1,0 +1,457 @@
+#include "ui/deals/pipelineboard.h"
+
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "ui/deals/dealcarddelegate.h"
+#include "ui/deals/dealcolumnmodel.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/deals/dealeditdialog.h"
+#include "ui/deals/pipelineeditor.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/messageboxes.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+// "12,500 TRY + 300 USD": values of different currencies are listed, never added.
+QString valuesText(const PipelineSummary &s, int stageIndex)
+{
+    const QLocale locale;
+    QStringList parts;
+    for (const CurrencyTotals &c : s.byCurrency) {
+        const StageTotals &st = c.stages.at(stageIndex);
+        if (st.count > 0)
+            parts << QStringLiteral("%1 %2").arg(locale.toString(st.value, 'f', 0), c.currency);
+    }
+    return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral(" + "));
+}
+} // namespace
+
+PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_deals(&bus)
+    , m_pipelines(&bus)
+    , m_bus(bus)
+{
+    setObjectName(QStringLiteral("pipelineBoard"));
+    m_pipelineCombo = new QComboBox(this);
+    m_pipelineCombo->setObjectName(QStringLiteral("pipelineCombo"));
+    m_pipelineCombo->setMinimumWidth(180);
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_summary->setObjectName(QStringLiteral("pipelineSummaryLabel"));
+    // Totals in several currencies grow long: they wrap instead of widening the window.
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(120);
+    m_chartCurrency = new QComboBox(this);
+    m_chartCurrency->setObjectName(QStringLiteral("chartCurrencyCombo"));
+    m_chartCurrency->setToolTip(
+        tr("The currency of the summary and the chart (amounts in different currencies are never added)"));
+    m_chartToggle = new QToolButton(this);
+    m_chartToggle->setObjectName(QStringLiteral("chartToggle"));
+    m_chartToggle->setText(tr("Chart"));
+    m_chartToggle->setToolTip(tr("Show or hide the value per stage chart"));
+    m_chartToggle->setCheckable(true);
+    m_chartToggle->setChecked(true);
+    m_chartToggle->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Pipeline:"), this));
+    top->addWidget(m_pipelineCombo);
+    top->addSpacing(16);
+    top->addWidget(m_summary, 1);
+    auto *newDeal = new QPushButton(tr("New deal…"), this);
+    newDeal->setObjectName(QStringLiteral("newDealButton"));
+    auto *editPipelines = new QPushButton(tr("Edit pipelines…"), this);
+    editPipelines->setObjectName(QStringLiteral("editPipelinesButton"));
+    top->addWidget(m_chartToggle);
+    top->addWidget(m_chartCurrency);
+    top->addWidget(newDeal);
+    top->addWidget(editPipelines);
+    connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
+    connect(editPipelines, &QPushButton::clicked, this, &PipelineBoard::editPipelines);
+
+    m_columnsHost = new QWidget(this);
+    m_columnsLayout = new QHBoxLayout(m_columnsHost);
+    m_columnsLayout->setContentsMargins(4, 4, 4, 4);
+    m_columnsLayout->setSpacing(8);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_columnsHost);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    m_chart = new QChartView(this);
+    m_chart->setObjectName(QStringLiteral("pipelineChart"));
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(120);
+    // A compact band under the board: the columns keep most of the height.
+    m_chart->setMaximumHeight(200);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = m_splitter;
+    splitter->setObjectName(QStringLiteral("boardSplitter"));
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_chart);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(0, false);
+    splitter->setCollapsible(1, true);
+    connect(m_chartToggle, &QToolButton::toggled, this, &PipelineBoard::setChartVisible);
+    // Folded or unfolded by its handle too (and restored by the window's state): the button follows.
+    connect(splitter, &QSplitter::splitterMoved, this, &PipelineBoard::syncChartToggle);
+    connect(m_chartCurrency, &QComboBox::activated, this, [this] { updateHeadersAndChart(); });
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(100);
+    connect(m_refreshTimer, &QTimer::timeout, this, &PipelineBoard::refresh);
+    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
+        if (entity == QLatin1String("pipeline")) {
+            reloadPipelines();
+        } else if (entity == QLatin1String("deal") || entity == QLatin1String("contact")) {
+            m_refreshTimer->start(); // a burst of changes costs one refresh
+        }
+    });
+    connect(m_pipelineCombo, &QComboBox::activated, this,
+            [this](int index) { showPipeline(m_pipelineCombo->itemData(index).toString()); });
+
+    reloadPipelines();
+}
+
+void PipelineBoard::reloadPipelines()
+{
+    const QString current = m_pipeline.id;
+    const QVector<Pipeline> all = m_pipelines.list();
+    m_pipelineCombo->clear();
+    for (const Pipeline &p : all)
+        m_pipelineCombo->addItem(DealText::pipelineName(p), p.id);
+    QString target = current;
+    if (target.isEmpty() || m_pipelineCombo->findData(target) < 0)
+        target = all.isEmpty() ? QString() : all.first().id;
+    if (target.isEmpty())
+        return;
+    m_pipelineCombo->setCurrentIndex(m_pipelineCombo->findData(target));
+    m_pipeline = Pipeline(); // stages may have changed: rebuild
+    showPipeline(target);
+}
+
+void PipelineBoard::showPipeline(const QString &pipelineId)
+{
+    const std::optional<Pipeline> p = m_pipelines.find(pipelineId);
+    if (!p)
+        return;
+    const bool sameStages = p->id == m_pipeline.id && p->stageKeys() == m_pipeline.stageKeys();
+    m_pipeline = *p;
+    m_pipelineCombo->setCurrentIndex(m_pipelineCombo->findData(p->id));
+    if (sameStages)
+        refresh();
+    else
+        rebuildColumns();
+}
+
+void PipelineBoard::rebuildColumns()
+{
+    while (QLayoutItem *item = m_columnsLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_views.clear();
+    m_models.clear();
+    m_headers.clear();
+    auto *delegate = new DealCardDelegate(m_columnsHost);
+    for (const PipelineStage &stage : std::as_const(m_pipeline.stages)) {
+        auto *frame = new QFrame(m_columnsHost);
+        frame->setFrameShape(QFrame::StyledPanel);
+        frame->setMinimumWidth(220);
+        frame->setMaximumWidth(320);
+        auto *v = new QVBoxLayout(frame);
+        v->setContentsMargins(4, 4, 4, 4);
+        auto *header = new QLabel(frame);
+        header->setTextFormat(Qt::RichText); // updateHeadersAndChart() escapes the stage name
+        header->setObjectName(QStringLiteral("stageHeader_") + stage.key);
+        header->setWordWrap(true);
+        auto *view = new StageListView(stage.key, frame);
+        auto *model = new DealColumnModel(m_deals, m_pipeline.id, stage.key, view);
+        view->setModel(model);
+        view->setItemDelegate(delegate);
+        connect(view, &StageListView::dealDropped, this, &PipelineBoard::moveDeal);
+        connect(view, &StageListView::dealActivated, this, &PipelineBoard::openDeal);
+        v->addWidget(header);
+        v->addWidget(view, 1);
+        m_columnsLayout->addWidget(frame);
+        m_views << view;
+        m_models << model;
+        m_headers << header;
+    }
+    m_columnsLayout->addStretch();
+    updateHeadersAndChart();
+}
+
+void PipelineBoard::refresh()
+{
+    m_refreshTimer->stop();
+    for (DealColumnModel *m : std::as_const(m_models))
+        m->reload();
+    updateHeadersAndChart();
+}
+
+void PipelineBoard::updateHeadersAndChart()
+{
+    if (m_pipeline.id.isEmpty())
+        return;
+    const PipelineSummary s = m_deals.summary(m_pipeline.id);
+    for (int i = 0; i < m_headers.size() && i < m_pipeline.stages.size(); ++i) {
+        m_headers[i]->setText(tr("<b>%1</b> · %2<br>%3")
+                                  .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped())
+                                  .arg(s.stageCounts.value(i))
+                                  .arg(valuesText(s, i)));
+    }
+    const QLocale locale;
+    // One currency at a time, for the summary and the chart alike: the one the user picked while the
+    // pipeline still has it, else the summary's reporting currency.
+    QString currency = m_chartCurrency->currentText();
+    {
+        const QSignalBlocker block(m_chartCurrency);
+        m_chartCurrency->clear();
+        for (const CurrencyTotals &c : s.byCurrency)
+            m_chartCurrency->addItem(c.currency);
+        if (m_chartCurrency->findText(currency) < 0)
+            currency = s.currency;
+        m_chartCurrency->setCurrentIndex(qMax(0, m_chartCurrency->findText(currency)));
+        m_chartCurrency->setVisible(m_chartCurrency->count() > 1);
+    }
+    const CurrencyTotals *totals = nullptr;
+    qint64 openDeals = 0;
+    for (const CurrencyTotals &c : s.byCurrency) {
+        openDeals += c.totalDeals;
+        if (c.currency == currency)
+            totals = &c;
+    }
+
+    if (!totals) {
+        m_summary->setText(tr("No deals in this pipeline yet."));
+    } else {
+        const QString figures =
+            tr("%1 %4 · weighted %2 %4 · average %3 %4")
+                .arg(locale.toString(totals->totalValue, 'f', 0), locale.toString(totals->weightedValue, 'f', 0),
+                     locale.toString(totals->avgDealSize, 'f', 0), totals->currency);
+        // Amounts in different currencies are never added: with several, the figures are those of
+        // the currency in the box, and the deal count says how many of the open deals they cover.
+        m_summary->setText(s.byCurrency.size() > 1
+                               ? tr("Open: %n deal(s); in %1 (%2): %3", nullptr, int(openDeals))
+                                     .arg(totals->currency, locale.toString(totals->totalDeals), figures)
+                               : tr("Open: %n deal(s) · %1", nullptr, int(openDeals)).arg(figures));
+    }
+
+    auto *chart = new QChart;
+    chart->setTitle(currency.isEmpty() ? tr("Value per stage") : tr("Value per stage (%1)").arg(currency));
+    chart->legend()->hide(); // one currency: the title names it
+    chart->setMargins(QMargins(4, 2, 4, 2));
+    auto *series = new QBarSeries(chart);
+    auto *set = new QBarSet(currency, series);
+    double max = 0;
+    for (int i = 0; i < m_pipeline.stages.size(); ++i) {
+        const double value = totals && i < totals->stages.size() ? totals->stages.at(i).value : 0;
+        *set << value;
+        max = qMax(max, value);
+    }
+    series->append(set);
+    chart->addSeries(series);
+    QStringList categories;
+    for (const PipelineStage &st : std::as_const(m_pipeline.stages))
+        categories << DealText::stageName(st);
+    auto *x = new QBarCategoryAxis(chart);
+    x->append(categories);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    // Round steps (1, 2 or 5 × 10ⁿ) labelled in the window's locale ("250 K", "1,5 M"), never a raw
+    // 12194212 (an empty pipeline once read 1, 1, 1, 0, 0).
+    const double raw = max > 0 ? max / 4 : 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double fraction = raw / magnitude;
+    const double step = (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * magnitude;
+    const int steps = qMax(1, int(std::ceil(max / step - 1e-9)));
+    auto *y = new QCategoryAxis(chart);
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    y->setRange(0, steps * step);
+    y->setStartValue(0);
+    for (int i = 1; i <= steps; ++i)
+        y->append(compactAmount(i * step, locale), i * step);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    connect(series, &QBarSeries::hovered, this,
+            [this, totals = totals ? *totals : CurrencyTotals()](bool status, int index, QBarSet *) {
+                if (!status || index < 0 || index >= totals.stages.size() || index >= m_pipeline.stages.size()) {
+                    QToolTip::hideText();
+                    return;
+                }
+                const StageTotals &st = totals.stages.at(index);
+                QToolTip::showText(QCursor::pos(), tr("%1: %2 %3 in %n deal(s)", nullptr, int(st.count))
+                                                       .arg(DealText::stageName(m_pipeline.stages.at(index)),
+                                                            QLocale().toString(st.value, 'f', 0), totals.currency));
+            });
+    QChart *old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+}
+
+QString PipelineBoard::compactAmount(double value, const QLocale &locale)
+{
+    const double a = std::abs(value);
+    if (a >= 1e6)
+        return tr("%1 M", "millions").arg(locale.toString(value / 1e6, 'g', 3));
+    if (a >= 1e4)
+        return tr("%1 K", "thousands").arg(locale.toString(value / 1e3, 'g', 3));
+    return locale.toString(value, 'f', 0);
+}
+
+void PipelineBoard::syncChartToggle()
+{
+    const QSignalBlocker block(m_chartToggle);
+    m_chartToggle->setChecked(isChartVisible());
+}
+
+void PipelineBoard::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    syncChartToggle(); // the window's saved state may have folded the chart before it showed
+}
+
+bool PipelineBoard::isChartVisible() const
+{
+    return m_splitter->sizes().value(1) > 0;
+}
+
+void PipelineBoard::setChartVisible(bool visible)
+{
+    QList<int> sizes = m_splitter->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (visible == isChartVisible() && total > 0) {
+        const QSignalBlocker block(m_chartToggle);
+        m_chartToggle->setChecked(visible);
+        return;
+    }
+    if (!visible)
+        m_chartHeight = qMax(m_chart->minimumHeight(), sizes.value(1));
+    const int chart = visible ? qMin(m_chartHeight, qMax(m_chart->minimumHeight(), total / 3)) : 0;
+    m_splitter->setSizes({qMax(0, total - chart), chart});
+    if (total == 0 && !visible) // not laid out yet: hide outright until it is
+        m_chart->setVisible(false);
+    else
+        m_chart->setVisible(true);
+    const QSignalBlocker block(m_chartToggle);
+    m_chartToggle->setChecked(visible);
+    m_chartCurrency->setEnabled(visible);
+}
+
+StageListView *PipelineBoard::column(const QString &stage) const
+{
+    for (StageListView *v : m_views) {
+        if (v->stage() == stage)
+            return v;
+    }
+    return nullptr;
+}
+
+DealColumnModel *PipelineBoard::columnModel(const QString &stage) const
+{
+    for (DealColumnModel *m : m_models) {
+        if (m->stage() == stage)
+            return m;
+    }
+    return nullptr;
+}
+
+QLabel *PipelineBoard::columnHeader(const QString &stage) const
+{
+    for (int i = 0; i < m_views.size(); ++i) {
+        if (m_views.at(i)->stage() == stage)
+            return m_headers.at(i);
+    }
+    return nullptr;
+}
+
+void PipelineBoard::moveDeal(const QString &dealId, const QString &stage)
+{
+    try {
+        const Deal d = m_deals.get(dealId);
+        if (d.stage == stage)
+            return;
+        const PipelineStage *target = m_pipeline.stage(stage);
+        if (!target || d.pipelineId != m_pipeline.id)
+            return;
+        if (target->kind == QLatin1String("won") || target->kind == QLatin1String("lost")) {
+            QDialog *dialog = target->kind == QLatin1String("won")
+                                  ? static_cast<QDialog *>(new WonDialog(m_deals, dealId, this))
+                                  : static_cast<QDialog *>(new LostDialog(m_deals, dealId, this));
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setWindowModality(Qt::WindowModal);
+            dialog->open();
+            return;
+        }
+        m_deals.moveStage(dealId, stage);
+    } catch (const DomainError &e) {
+        warn(ErrorText::of(e));
+    }
+}
+
+void PipelineBoard::openDeal(const QString &dealId)
+{
+    if (dealId.isEmpty())
+        return;
+    if (m_detail)
+        m_detail->close();
+    m_detail = new DealDetailDialog(m_deals, m_bus, dealId, this, m_tasksTz);
+    m_detail->setAttribute(Qt::WA_DeleteOnClose);
+    m_detail->show();
+}
+
+void PipelineBoard::newDeal()
+{
+    auto *dialog = new DealEditDialog(m_deals, m_pipeline.id, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DealEditDialog::dealSaved, this, [this](const QString &id) {
+        const std::optional<Deal> d = m_deals.find(id);
+        if (d && d->pipelineId != m_pipeline.id)
+            showPipeline(d->pipelineId);
+        else
+            refresh();
+    });
+    m_edit = dialog;
+    dialog->open();
+}
+
+void PipelineBoard::editPipelines()
+{
+    auto *dialog = new PipelineEditorDialog(m_pipelines, m_pipeline.id, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_editor = dialog;
+    dialog->open();
+}
+
+void PipelineBoard::warn(const QString &text)
+{
+    MessageBoxes::warn(this, tr("Deals"), text);
+}

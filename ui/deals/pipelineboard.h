@@ -1,0 +1,102 @@
+#pragma once
+
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipeline.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/deals/dealeditdialog.h"
+#include "ui/deals/pipelineeditor.h"
+
+#include <QPointer>
+#include <QTimeZone>
+#include <QWidget>
+
+class DealColumnModel;
+class DealDetailDialog;
+class DealEditDialog;
+class EventBus;
+class PipelineEditorDialog;
+class QChartView;
+class QLocale;
+class QSplitter;
+class QToolButton;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QTimer;
+class StageListView;
+
+// The Deals area: one column per stage of the chosen pipeline with its count and total, cards
+// dragged between columns to move a deal (Won and Lost ask for the closing data first), a deal
+// detail dialog on double-click, a pipeline switcher and a bar chart of value per stage. It
+// follows changes made anywhere (EventBus "deal" and "pipeline"), coalesced into one refresh.
+class PipelineBoard : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PipelineBoard(EventBus &bus, QWidget *parent = nullptr);
+
+    QString pipelineId() const { return m_pipeline.id; }
+    StageListView *column(const QString &stage) const;
+    DealColumnModel *columnModel(const QString &stage) const;
+    QLabel *columnHeader(const QString &stage) const;
+    QChartView *chart() const { return m_chart; }
+    // The chart shows one currency at a time (values in different currencies are never added): the
+    // summary's reporting currency unless the user picks another.
+    QComboBox *chartCurrency() const { return m_chartCurrency; }
+    // Shows or hides the chart (it folds away in the board's splitter, which the window remembers).
+    void setChartVisible(bool visible);
+    bool isChartVisible() const;
+    // A money amount as the chart's axis shows it: "950", "12,5 K", "1,2 M" in the window's locale.
+    static QString compactAmount(double value, const QLocale &locale);
+    DealRepository &deals() { return m_deals; }
+    DealDetailDialog *detailDialog() const { return m_detail; }
+    DealEditDialog *editDialog() const { return m_edit; }
+    PipelineEditorDialog *pipelineEditor() const { return m_editor; }
+    // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
+    void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
+
+public slots:
+    // Moves a dropped deal: to an open stage at once, to won or lost through WonDialog / LostDialog.
+    void moveDeal(const QString &dealId, const QString &stage);
+    void openDeal(const QString &dealId);
+    // A new deal in the shown pipeline (DealEditDialog); the board shows it once saved.
+    void newDeal();
+    // The pipeline editor (stages, probabilities, rottenDays; add and delete pipelines).
+    void editPipelines();
+    void showPipeline(const QString &pipelineId);
+    // Reads summary and columns again (what a bus notification schedules).
+    void refresh();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    // The Chart button and the currency follow the splitter (folded by hand or by a restored state).
+    void syncChartToggle();
+    void rebuildColumns();
+    void reloadPipelines();
+    void updateHeadersAndChart();
+    void warn(const QString &text);
+
+    DealRepository m_deals;
+    PipelineRepository m_pipelines;
+    EventBus &m_bus;
+    Pipeline m_pipeline;
+    QComboBox *m_pipelineCombo;
+    QLabel *m_summary;
+    QWidget *m_columnsHost;
+    QHBoxLayout *m_columnsLayout;
+    QChartView *m_chart;
+    QComboBox *m_chartCurrency = nullptr;
+    QToolButton *m_chartToggle = nullptr;
+    QSplitter *m_splitter = nullptr;
+    int m_chartHeight = 180; // the height it comes back with
+    QTimer *m_refreshTimer;
+    QVector<StageListView *> m_views;
+    QVector<DealColumnModel *> m_models;
+    QVector<QLabel *> m_headers;
+    QPointer<DealDetailDialog> m_detail;
+    QPointer<DealEditDialog> m_edit;
+    QPointer<PipelineEditorDialog> m_editor;
+    QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
+};

@@ -1,0 +1,1003 @@
+#include "ui/inbox/inboxview.h"
+
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipeline.h"
+#include "model/tasks/taskrepository.h"
+#include "ui/contacts/contactdialog.h"
+#include "ui/deals/dealdialogs.h"
+#include "ui/inbox/chatbubbledelegate.h"
+#include "ui/inbox/inboxcomposer.h"
+#include "ui/inbox/messageedit.h"
+#include "ui/shell/emptyhint.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/rowanchor.h"
+#include "ui/tasks/taskdialog.h"
+#include "ui/tasks/tasktablemodel.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QMetaMethod>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+constexpr int kIdRole = Qt::UserRole;
+constexpr int kUnreadRole = Qt::UserRole + 1;
+constexpr int kStatusRole = Qt::UserRole + 2;
+} // namespace
+
+QString InboxText::channelName(const QString &channel)
+{
+    if (channel == QLatin1String("whatsapp"))
+        return QStringLiteral("WhatsApp");
+    if (channel == QLatin1String("instagram"))
+        return QStringLiteral("Instagram");
+    if (channel == QLatin1String("telegram"))
+        return QStringLiteral("Telegram");
+    if (channel == QLatin1String("widget"))
+        return InboxView::tr("Web widget");
+    return channel;
+}
+
+QString InboxText::statusName(const QString &status)
+{
+    if (status == QLatin1String("open"))
+        return InboxView::tr("open");
+    if (status == QLatin1String("pending"))
+        return InboxView::tr("pending");
+    if (status == QLatin1String("closed"))
+        return InboxView::tr("closed");
+    return status;
+}
+
+QIcon InboxText::channelIcon(const QString &channel)
+{
+    // Drawn rather than shipped: a small mark in each service's colour, sharp at every size.
+    QIcon icon;
+    for (const int size : {16, 24, 32, 48}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.scale(size / 32.0, size / 32.0);
+        p.setPen(Qt::NoPen);
+        const QPen white(Qt::white, 2.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        if (channel == QLatin1String("whatsapp")) {
+            p.setBrush(QColor(0x25, 0xd3, 0x66));
+            p.drawEllipse(QRectF(1, 1, 30, 30));
+            p.setPen(white);
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(QRectF(8, 7.5, 16, 16));
+            p.drawLine(QPointF(9.5, 20.5), QPointF(7.5, 25)); // the speech bubble's tail
+        } else if (channel == QLatin1String("telegram")) {
+            p.setBrush(QColor(0x22, 0x9e, 0xd9));
+            p.drawEllipse(QRectF(1, 1, 30, 30));
+            p.setBrush(Qt::white);
+            p.drawPolygon(QPolygonF({QPointF(7, 15.5), QPointF(24, 8.5), QPointF(21, 24), QPointF(15, 19.5)}));
+        } else if (channel == QLatin1String("instagram")) {
+            QLinearGradient g(0, 32, 32, 0);
+            g.setColorAt(0, QColor(0xf5, 0x8f, 0x29));
+            g.setColorAt(0.5, QColor(0xdd, 0x2a, 0x7b));
+            g.setColorAt(1, QColor(0x81, 0x34, 0xaf));
+            p.setBrush(g);
+            p.drawRoundedRect(QRectF(1, 1, 30, 30), 8, 8);
+            p.setPen(white);
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(QRectF(7, 7, 18, 18), 5, 5);
+            p.drawEllipse(QRectF(12, 12, 8, 8));
+        } else {
+            p.setBrush(channel == QLatin1String("widget") ? QColor(0x4f, 0x5b, 0xd5) : QColor(0x80, 0x80, 0x80));
+            p.drawRoundedRect(QRectF(1, 1, 30, 30), 8, 8);
+            p.setBrush(Qt::white);
+            QPainterPath bubble;
+            bubble.addRoundedRect(QRectF(7, 8, 18, 12), 3, 3);
+            bubble.addPolygon(QPolygonF({QPointF(11, 19), QPointF(10, 25), QPointF(16, 19)}));
+            p.drawPath(bubble.simplified());
+        }
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+QString InboxText::when(const QString &iso, const QDate &today)
+{
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs).toLocalTime();
+    if (!t.isValid())
+        return {};
+    const QLocale locale;
+    if (t.date() == today)
+        return TaskTableModel::timeText(t.time(), locale); // never seconds
+    if (t.date() == today.addDays(-1))
+        return InboxView::tr("Yesterday");
+    return locale.toString(t.date(), QLocale::ShortFormat);
+}
+
+InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_bus(bus)
+    , m_contacts(std::make_unique<ContactRepository>(&bus))
+    , m_dealRepo(std::make_unique<DealRepository>(&bus))
+    , m_taskRepo(std::make_unique<TaskRepository>(&bus))
+{
+    setObjectName(QStringLiteral("inboxContactPanel"));
+    m_name = new QLabel(this);
+    m_name->setObjectName(QStringLiteral("contactName"));
+    m_name->setTextFormat(Qt::PlainText);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    m_name->setFont(bold);
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("contactDetails"));
+    m_details->setTextFormat(Qt::PlainText);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_openContact = new QPushButton(tr("Open contact…"), this);
+    m_openContact->setObjectName(QStringLiteral("openContactButton"));
+    m_deals = new QListWidget(this);
+    m_deals->setObjectName(QStringLiteral("contactDeals"));
+    m_openDeal = new QPushButton(tr("Open deal…"), this);
+    m_openDeal->setObjectName(QStringLiteral("openDealButton"));
+    m_tasks = new QListWidget(this);
+    m_tasks->setObjectName(QStringLiteral("contactTasks"));
+    m_openTask = new QPushButton(tr("Open task…"), this);
+    m_openTask->setObjectName(QStringLiteral("openTaskButton"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_name);
+    layout->addWidget(m_details);
+    layout->addWidget(m_openContact, 0, Qt::AlignLeft);
+    layout->addWidget(new QLabel(tr("Deals"), this));
+    layout->addWidget(m_deals, 1);
+    layout->addWidget(m_openDeal, 0, Qt::AlignLeft);
+    layout->addWidget(new QLabel(tr("Open tasks"), this));
+    layout->addWidget(m_tasks, 1);
+    layout->addWidget(m_openTask, 0, Qt::AlignLeft);
+
+    connect(m_openContact, &QPushButton::clicked, this, &InboxContactPanel::openContact);
+    connect(m_openDeal, &QPushButton::clicked, this, &InboxContactPanel::openDeal);
+    connect(m_openTask, &QPushButton::clicked, this, &InboxContactPanel::openTask);
+    connect(m_deals, &QListWidget::itemActivated, this, &InboxContactPanel::openDeal);
+    connect(m_tasks, &QListWidget::itemActivated, this, &InboxContactPanel::openTask);
+    connect(m_deals, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_openDeal->setEnabled(row >= 0 && !m_deals->item(row)->data(Qt::UserRole).isNull()); });
+    connect(m_tasks, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_openTask->setEnabled(row >= 0 && !m_tasks->item(row)->data(Qt::UserRole).isNull()); });
+    m_reloadTimer.setSingleShot(true);
+    m_reloadTimer.setInterval(50);
+    connect(&m_reloadTimer, &QTimer::timeout, this, &InboxContactPanel::reload);
+    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
+        if (!m_contactId.isEmpty() &&
+            (entity == QLatin1String("contact") || entity == QLatin1String("deal") || entity == QLatin1String("task")))
+            m_reloadTimer.start();
+    });
+    reload();
+}
+
+InboxContactPanel::~InboxContactPanel() = default;
+
+void InboxContactPanel::setTasksTimeZone(const QTimeZone &tz)
+{
+    m_taskRepo = std::make_unique<TaskRepository>(&m_bus, tz);
+    reload();
+}
+
+void InboxContactPanel::showContact(const QString &contactId)
+{
+    if (contactId == m_contactId)
+        return;
+    m_contactId = contactId;
+    reload();
+}
+
+void InboxContactPanel::reload()
+{
+    m_reloadTimer.stop();
+    m_deals->clear();
+    m_tasks->clear();
+    std::optional<Contact> c;
+    try {
+        if (!m_contactId.isEmpty())
+            c = m_contacts->find(m_contactId);
+    } catch (const std::exception &) {
+        c.reset();
+    }
+    m_openContact->setEnabled(c.has_value());
+    m_openDeal->setEnabled(false);
+    m_openTask->setEnabled(false);
+    if (!c) {
+        m_name->setText(m_contactId.isEmpty() ? tr("No conversation selected") : tr("Contact not found"));
+        m_details->clear();
+        return;
+    }
+    m_name->setText(c->displayName());
+    QStringList lines;
+    if (!c->phone.isEmpty())
+        lines << tr("Phone: %1").arg(c->phone);
+    if (!c->email.isEmpty())
+        lines << tr("E-mail: %1").arg(c->email);
+    if (!c->company.isEmpty())
+        lines << tr("Company: %1").arg(c->company);
+    m_details->setText(lines.join(QLatin1Char('\n')));
+
+    const QLocale locale;
+    try {
+        const QVector<Pipeline> pipelines = PipelineRepository().list();
+        for (const QJsonValue &v : m_dealRepo->forContact(m_contactId)) {
+            const QJsonObject d = v.toObject();
+            const QString stage = DealText::stageName(pipelines, d.value(QLatin1String("pipelineId")).toString(),
+                                                      d.value(QLatin1String("stage")).toString());
+            const QString text = tr("%1 · %2 · %3 %4")
+                                     .arg(d.value(QLatin1String("name")).toString(), stage,
+                                          locale.toString(d.value(QLatin1String("value")).toDouble(), 'f', 0),
+                                          d.value(QLatin1String("currency")).toString());
+            auto *item = new QListWidgetItem(text, m_deals);
+            item->setData(Qt::UserRole, d.value(QLatin1String("id")).toString());
+        }
+        TaskQuery q;
+        q.contactId = m_contactId;
+        q.openOnly = true;
+        q.limit = 100;
+        for (const Task &t : m_taskRepo->list(q).items) {
+            QString text = t.title;
+            if (t.isAllDay())
+                text = tr("%1 · due %2")
+                           .arg(t.title, locale.toString(t.dueDay(m_taskRepo->timeZone()), QLocale::ShortFormat));
+            else if (!t.dueDate.isEmpty())
+                text = tr("%1 · due %2")
+                           .arg(t.title,
+                                locale.toString(t.dueInstant(m_taskRepo->timeZone()).toTimeZone(m_taskRepo->timeZone()),
+                                                QLocale::ShortFormat));
+            auto *item = new QListWidgetItem(text, m_tasks);
+            item->setData(Qt::UserRole, t.id);
+            if (m_taskRepo->isOverdue(t))
+                item->setForeground(QColor(0xc0, 0x39, 0x2b));
+        }
+    } catch (const std::exception &e) {
+        m_details->setText(m_details->text() + QLatin1Char('\n') + ErrorText::of(e));
+    }
+    if (m_deals->count() == 0)
+        new QListWidgetItem(tr("No deals."), m_deals);
+    if (m_tasks->count() == 0)
+        new QListWidgetItem(tr("No open tasks."), m_tasks);
+}
+
+void InboxContactPanel::openContact()
+{
+    if (m_contactId.isEmpty())
+        return;
+    if (isSignalConnected(QMetaMethod::fromSignal(&InboxContactPanel::contactRequested))) {
+        emit contactRequested(m_contactId);
+        return;
+    }
+    const std::optional<Contact> c = m_contacts->find(m_contactId);
+    if (!c)
+        return;
+    auto *dialog = new ContactDialog(*m_contacts, *c, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void InboxContactPanel::openDeal()
+{
+    QListWidgetItem *item = m_deals->currentItem();
+    const QString id = item ? item->data(Qt::UserRole).toString() : QString();
+    if (id.isEmpty())
+        return;
+    auto *dialog = new DealDetailDialog(*m_dealRepo, m_bus, id, this, m_taskRepo->timeZone());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void InboxContactPanel::openTask()
+{
+    QListWidgetItem *item = m_tasks->currentItem();
+    const QString id = item ? item->data(Qt::UserRole).toString() : QString();
+    if (id.isEmpty())
+        return;
+    const std::optional<Task> t = m_taskRepo->find(id);
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(*m_taskRepo, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_conversations(conversations)
+    , m_bus(bus)
+{
+    m_statusFilter = new QComboBox(this);
+    m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
+    m_statusFilter->addItem(tr("All statuses"), QString());
+    m_statusFilter->addItem(tr("Open"), QStringLiteral("open"));
+    m_statusFilter->addItem(tr("Pending"), QStringLiteral("pending"));
+    m_statusFilter->addItem(tr("Closed"), QStringLiteral("closed"));
+    m_channelFilter = new QComboBox(this);
+    m_channelFilter->setObjectName(QStringLiteral("channelFilter"));
+    m_channelFilter->addItem(tr("All channels"), QString());
+    m_channelFilter->addItem(tr("WhatsApp"), QStringLiteral("whatsapp"));
+    m_channelFilter->addItem(tr("Instagram"), QStringLiteral("instagram"));
+    m_channelFilter->addItem(tr("Telegram"), QStringLiteral("telegram"));
+    m_channelFilter->addItem(tr("Web widget"), QStringLiteral("widget"));
+    m_mineFilter = new QCheckBox(tr("Assigned to me"), this);
+    m_mineFilter->setObjectName(QStringLiteral("mineFilter"));
+    m_mineFilter->setEnabled(false);
+    m_unreadFilter = new QCheckBox(tr("Unread"), this);
+    m_unreadFilter->setObjectName(QStringLiteral("unreadFilter"));
+    m_unreadBadge = new QLabel(this);
+    m_unreadBadge->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
+    m_unreadBadge->setStyleSheet(
+        QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
+    m_unreadBadge->hide();
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("conversationList"));
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->setIconSize(QSize(24, 24));
+    new RowAnchor(m_list, kIdRole); // a new message does not move the conversation under the mouse
+    installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
+                                "widget arrive here once a channel is set up in Settings → Channels."));
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_statusFilter);
+    filters->addWidget(m_channelFilter);
+    leftLayout->addLayout(filters);
+    auto *toggles = new QHBoxLayout;
+    toggles->addWidget(m_mineFilter);
+    toggles->addWidget(m_unreadFilter);
+    toggles->addWidget(m_unreadBadge);
+    toggles->addStretch(1);
+    leftLayout->addLayout(toggles);
+    leftLayout->addWidget(m_list);
+
+    m_header = new QLabel(tr("Select a conversation"), this);
+    m_header->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_header->setObjectName(QStringLiteral("threadHeader"));
+    m_close = new QPushButton(tr("Close"), this);
+    m_close->setObjectName(QStringLiteral("closeButton"));
+    m_reopen = new QPushButton(tr("Reopen"), this);
+    m_reopen->setObjectName(QStringLiteral("reopenButton"));
+    m_assign = new QPushButton(tr("Assign to me"), this);
+    m_assign->setObjectName(QStringLiteral("assignButton"));
+    m_assignee = new QComboBox(this);
+    m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
+    m_assignee->setToolTip(tr("Assigned agent"));
+    m_tags = new QListWidget(this);
+    m_tags->setObjectName(QStringLiteral("tagList"));
+    m_tags->setFlow(QListView::LeftToRight);
+    m_tags->setMaximumHeight(2 * fontMetrics().height() + 8);
+    m_tagEdit = new QLineEdit(this);
+    m_tagEdit->setObjectName(QStringLiteral("tagEdit"));
+    m_tagEdit->setPlaceholderText(tr("Add tags, comma-separated"));
+    m_addTag = new QPushButton(tr("Add tag"), this);
+    m_addTag->setObjectName(QStringLiteral("addTagButton"));
+    m_removeTag = new QPushButton(tr("Remove tag"), this);
+    m_removeTag->setObjectName(QStringLiteral("removeTagButton"));
+    m_quickButton = new QToolButton(this);
+    m_quickButton->setObjectName(QStringLiteral("quickRepliesButton"));
+    m_quickButton->setText(tr("Quick replies"));
+    m_quickButton->setToolTip(tr("Insert a canned answer (or type / in the empty composer)"));
+    m_quickButton->setPopupMode(QToolButton::InstantPopup);
+    m_quickMenu = new QMenu(this);
+    m_quickMenu->setObjectName(QStringLiteral("quickRepliesMenu"));
+    m_quickButton->setMenu(m_quickMenu);
+    m_thread = new QListWidget(this);
+    m_thread->setObjectName(QStringLiteral("thread"));
+    m_thread->setWordWrap(true);
+    m_composer = new MessageEdit(this);
+    m_composer->setObjectName(QStringLiteral("composer"));
+    m_composer->setPlaceholderText(tr("Write a reply…"));
+    m_composer->setToolTip(tr("Enter sends, Shift+Enter starts a new line"));
+    m_thread->setItemDelegate(new ChatBubbleDelegate(m_thread));
+    m_thread->setResizeMode(QListView::Adjust);
+    m_thread->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_thread->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_thread->setUniformItemSizes(false);
+    m_thread->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_thread->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_thread->setFrameShape(QFrame::NoFrame);
+    connect(m_thread, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QListWidgetItem *item = m_thread->itemAt(pos);
+        if (!item)
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Copy text"), this, [text = item->text()] { QApplication::clipboard()->setText(text); });
+        menu.exec(m_thread->viewport()->mapToGlobal(pos));
+    });
+    m_send = new QPushButton(tr("Send"), this);
+    m_send->setObjectName(QStringLiteral("sendButton"));
+    m_error = new QLabel(this);
+    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_header, 1);
+    actions->addWidget(m_assignee);
+    actions->addWidget(m_assign);
+    actions->addWidget(m_close);
+    actions->addWidget(m_reopen);
+    rightLayout->addLayout(actions);
+    auto *tagsRow = new QHBoxLayout;
+    tagsRow->addWidget(new QLabel(tr("Tags:"), this));
+    tagsRow->addWidget(m_tags, 1);
+    tagsRow->addWidget(m_removeTag);
+    tagsRow->addWidget(m_tagEdit);
+    tagsRow->addWidget(m_addTag);
+    rightLayout->addLayout(tagsRow);
+    rightLayout->addWidget(m_thread, 1);
+    m_composerExtras = new InboxComposer(this);
+    rightLayout->addWidget(m_composerExtras);
+    m_composerRow = new QHBoxLayout;
+    m_composerRow->addWidget(m_quickButton);
+    m_composerRow->addWidget(m_composerExtras->attachButton());
+    m_composerRow->addWidget(m_composerExtras->templateButton());
+    m_composerRow->addStretch(1);
+    m_composerRow->addWidget(m_send);
+    rightLayout->addWidget(m_composer); // the whole width for the text, the buttons under it
+    rightLayout->addLayout(m_composerRow);
+    rightLayout->addWidget(m_error); // errors show under the composer
+
+    m_contactPanel = new InboxContactPanel(bus, this);
+    m_contactPanel->setMinimumWidth(200);
+
+    auto *splitter = new QSplitter(this);
+    splitter->setObjectName(QStringLiteral("inboxSplitter"));
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->addWidget(m_contactPanel);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    // Bursts of bus signals (a message changes the message, its conversation and the contact)
+    // are folded into one reload.
+    m_reloadTimer.setSingleShot(true);
+    m_reloadTimer.setInterval(50);
+    connect(&m_reloadTimer, &QTimer::timeout, this, &InboxView::reload);
+    connect(&bus, &EventBus::changed, this, &InboxView::onBusChanged);
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
+    connect(m_channelFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
+    connect(m_mineFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
+    connect(m_unreadFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
+    connect(m_assignee, &QComboBox::activated, this, &InboxView::assignTo);
+    connect(m_addTag, &QPushButton::clicked, this, &InboxView::addTag);
+    connect(m_tagEdit, &QLineEdit::returnPressed, this, &InboxView::addTag);
+    connect(m_removeTag, &QPushButton::clicked, this, &InboxView::removeTag);
+    connect(m_tags, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_removeTag->setEnabled(row >= 0 && !m_currentId.isEmpty()); });
+    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] {
+        // "/" typed into an empty composer opens the quick replies.
+        if (m_composer->text() == QLatin1String("/")) {
+            m_composer->clear();
+            showQuickReplies();
+        }
+    });
+    connect(m_list, &QListWidget::currentItemChanged, this, &InboxView::onSelectionChanged);
+    connect(m_send, &QPushButton::clicked, this, &InboxView::send);
+    connect(m_composer, &MessageEdit::submitted, this, &InboxView::send);
+    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] { m_error->hide(); });
+    connect(m_composerExtras, &InboxComposer::errorOccurred, this, &InboxView::showError);
+    connect(m_composerExtras, &InboxComposer::errorCleared, m_error, &QLabel::hide);
+    m_composerExtras->watchDrops(m_thread->viewport());
+    m_composerExtras->watchDrops(m_composer->viewport());
+    connect(m_close, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("closed")); });
+    connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
+    connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
+
+    m_isActive = [this] { return window()->isActiveWindow(); };
+    rebuildQuickMenu();
+    reloadAssignees();
+    reload();
+}
+
+InboxView::~InboxView() = default;
+
+void InboxView::setTasksTimeZone(const QTimeZone &tz)
+{
+    m_contactPanel->setTasksTimeZone(tz);
+}
+
+void InboxView::reloadAssignees()
+{
+    const QSignalBlocker block(m_assignee);
+    m_assignee->clear();
+    m_assignee->addItem(tr("Unassigned"), QString());
+    try {
+        for (const User &u : UserRepository().list())
+            m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+    } catch (const std::exception &) {
+        // No users to offer: only "Unassigned".
+    }
+}
+
+void InboxView::setQuickReplies(const QStringList &replies)
+{
+    m_quickReplies.clear();
+    for (const QString &r : replies) {
+        if (!r.trimmed().isEmpty())
+            m_quickReplies << r.trimmed();
+    }
+    rebuildQuickMenu();
+}
+
+void InboxView::rebuildQuickMenu()
+{
+    m_quickMenu->clear();
+    for (int i = 0; i < m_quickReplies.size(); ++i) {
+        const QString text = fontMetrics().elidedText(m_quickReplies.at(i), Qt::ElideRight, 320);
+        QAction *a = m_quickMenu->addAction(text, this, [this, i] { insertQuickReply(i); });
+        a->setToolTip(m_quickReplies.at(i));
+        if (i < 9) {
+            // Ctrl+1 … Ctrl+9 insert the first nine anywhere in the Inbox.
+            a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+            a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            addAction(a);
+        }
+    }
+    if (m_quickReplies.isEmpty())
+        m_quickMenu->addAction(tr("No quick replies yet"))->setEnabled(false);
+    m_quickMenu->addSeparator();
+    QAction *edit = m_quickMenu->addAction(tr("Edit quick replies…"), this, &InboxView::editQuickReplies);
+    edit->setObjectName(QStringLiteral("editQuickRepliesAction"));
+}
+
+void InboxView::insertQuickReply(int index)
+{
+    if (index < 0 || index >= m_quickReplies.size() || !m_composer->isEnabled())
+        return;
+    m_composer->insertPlainText(m_quickReplies.at(index));
+    m_composer->setFocus();
+}
+
+void InboxView::showQuickReplies()
+{
+    m_quickMenu->popup(m_composer->mapToGlobal(QPoint(0, m_composer->height())));
+}
+
+void InboxView::editQuickReplies()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("quickRepliesDialog"));
+    dialog->setWindowTitle(tr("Quick replies"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto *edit = new QPlainTextEdit(dialog);
+    edit->setObjectName(QStringLiteral("quickRepliesEdit"));
+    edit->setPlainText(m_quickReplies.join(QLatin1Char('\n')));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(new QLabel(tr("One answer per line:"), dialog));
+    layout->addWidget(edit);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(dialog, &QDialog::accepted, this, [this, edit] {
+        setQuickReplies(edit->toPlainText().split(QLatin1Char('\n')));
+        if (m_saveQuickReplies)
+            m_saveQuickReplies(m_quickReplies);
+    });
+    dialog->open();
+}
+
+void InboxView::setSender(Sender sender)
+{
+    m_sender = std::move(sender);
+    reloadThread();
+}
+
+void InboxView::setCurrentUser(const QString &userId, const QString &name)
+{
+    m_userId = userId;
+    m_mineFilter->setEnabled(!userId.isEmpty());
+    reloadAssignees();
+    m_assign->setToolTip(userId.isEmpty() ? tr("No user account: create one with “liaison user add”")
+                                          : tr("Assign to %1").arg(name));
+    reloadThread();
+}
+
+void InboxView::reload()
+{
+    reloadList();
+    reloadThread();
+}
+
+void InboxView::reloadList()
+{
+    m_loading = true;
+    ConversationQuery q;
+    q.limit = kListLimit;
+    q.status = m_statusFilter->currentData().toString();
+    q.channel = m_channelFilter->currentData().toString();
+    if (m_mineFilter->isChecked() && !m_userId.isEmpty())
+        q.assignedTo = m_userId;
+    q.unreadOnly = m_unreadFilter->isChecked();
+    ConversationPage page;
+    qint64 unread = 0;
+    try {
+        page = m_conversations.list(q);
+        ConversationQuery all;
+        all.limit = 1;
+        all.unreadOnly = true;
+        unread = m_conversations.list(all).total;
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    m_unreadBadge->setText(tr("%n unread", nullptr, int(unread)));
+    m_unreadBadge->setVisible(unread > 0);
+    m_list->clear();
+    QListWidgetItem *current = nullptr;
+    for (const Conversation &v : page.items) {
+        const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
+        QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
+        text += QStringLiteral(" · ") + InboxText::channelName(v.channel);
+        if (v.status != QLatin1String("open"))
+            text += QStringLiteral(" · ") + InboxText::statusName(v.status);
+        if (!v.lastMessageAt.isEmpty())
+            text += QStringLiteral(" · ") + InboxText::when(v.lastMessageAt);
+        if (!v.lastMessageText.isEmpty())
+            text += QLatin1Char('\n') + v.lastMessageText.left(80);
+        auto *item = new QListWidgetItem(InboxText::channelIcon(v.channel), text, m_list);
+        item->setData(kIdRole, v.id);
+        item->setData(kUnreadRole, v.unreadCount);
+        item->setData(kStatusRole, v.status);
+        if (v.unreadCount > 0) {
+            QFont f = item->font();
+            f.setBold(true);
+            item->setFont(f);
+        }
+        if (v.id == m_currentId)
+            current = item;
+    }
+    if (current)
+        m_list->setCurrentItem(current);
+    m_loading = false;
+}
+
+bool InboxView::selectConversation(const QString &id)
+{
+    for (int i = 0; i < m_list->count(); ++i) {
+        if (m_list->item(i)->data(kIdRole).toString() == id) {
+            m_list->setCurrentRow(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void InboxView::onSelectionChanged()
+{
+    if (m_loading)
+        return;
+    QListWidgetItem *item = m_list->currentItem();
+    m_currentId = item ? item->data(kIdRole).toString() : QString();
+    m_error->hide();
+    if (item && item->data(kUnreadRole).toInt() > 0) {
+        try {
+            m_conversations.markRead(m_currentId); // the bus reload updates the badge
+        } catch (const std::exception &e) {
+            showError(ErrorText::of(e));
+        }
+    }
+    reloadThread();
+}
+
+QString InboxView::tick(const Message &m)
+{
+    if (m.direction != QLatin1String("outgoing"))
+        return {};
+    const QString s = m.delivery.status;
+    if (s == QLatin1String("pending"))
+        return tr("sending");
+    if (s == QLatin1String("sent"))
+        return tr("sent");
+    if (s == QLatin1String("delivered"))
+        return tr("delivered");
+    if (s == QLatin1String("read"))
+        return tr("read");
+    return tr("failed: %1").arg(m.delivery.failedReason);
+}
+
+QString InboxView::tickMark(const QString &status)
+{
+    if (status == QLatin1String("pending"))
+        return QStringLiteral("◷");
+    if (status == QLatin1String("sent"))
+        return QStringLiteral("✓");
+    if (status == QLatin1String("delivered") || status == QLatin1String("read"))
+        return QStringLiteral("✓✓");
+    return QStringLiteral("✗");
+}
+
+QString InboxText::dayName(const QDate &day, const QDate &today)
+{
+    if (day == today)
+        return InboxView::tr("Today");
+    if (day == today.addDays(-1))
+        return InboxView::tr("Yesterday");
+    return QLocale().toString(day, day.year() == today.year() ? QStringLiteral("d MMMM, dddd")
+                                                              : QLocale().dateFormat(QLocale::LongFormat));
+}
+
+QString InboxText::messageKind(const QString &type)
+{
+    if (type == QLatin1String("image"))
+        return InboxView::tr("Image");
+    if (type == QLatin1String("video"))
+        return InboxView::tr("Video");
+    if (type == QLatin1String("document"))
+        return InboxView::tr("Document");
+    if (type == QLatin1String("audio"))
+        return InboxView::tr("Voice message");
+    if (type == QLatin1String("location"))
+        return InboxView::tr("Location");
+    if (type == QLatin1String("template"))
+        return InboxView::tr("Template");
+    return type;
+}
+
+void InboxView::reloadThread()
+{
+    m_thread->clear();
+    std::optional<Conversation> v;
+    if (!m_currentId.isEmpty())
+        v = m_conversations.find(m_currentId);
+    const bool has = v.has_value();
+    m_composer->setEnabled(has);
+    m_send->setEnabled(has && bool(m_sender));
+    m_close->setEnabled(has && v->status != QLatin1String("closed"));
+    m_reopen->setEnabled(has && v->status == QLatin1String("closed"));
+    m_assign->setEnabled(has && !m_userId.isEmpty() && v->assignedTo != m_userId);
+    m_assignee->setEnabled(has);
+    m_tagEdit->setEnabled(has);
+    m_addTag->setEnabled(has);
+    m_tags->clear();
+    m_removeTag->setEnabled(false);
+    if (has) {
+        if (!v->assignedTo.isEmpty() && m_assignee->findData(v->assignedTo) < 0)
+            m_assignee->addItem(v->assignedName.isEmpty() ? v->assignedTo : v->assignedName, v->assignedTo);
+        m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(v->assignedTo)));
+        m_tags->addItems(v->tags);
+    }
+    m_contactPanel->showContact(has ? v->contactId : QString());
+    if (!has) {
+        m_composerExtras->setConversation(std::nullopt, QString());
+        m_header->setText(tr("Select a conversation"));
+        return;
+    }
+    QString lastIncomingAt;
+    QString header =
+        tr("%1 · %2 · %3").arg(v->contactName(), InboxText::channelName(v->channel), InboxText::statusName(v->status));
+    if (!v->assignedName.isEmpty())
+        header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
+    m_header->setText(header);
+    const QLocale locale;
+    const QDate today = QDate::currentDate();
+    QDate previousDay;
+    QString previousSender;
+    for (const Message &m : m_conversations.latestMessages(v->id, 200)) {
+        const bool outgoing = m.direction == QLatin1String("outgoing");
+        const QDateTime at = QDateTime::fromString(m.createdAt, Qt::ISODateWithMs).toLocalTime();
+        QString text = m.text.isEmpty() ? m.caption : m.text;
+        QString note;
+        if (m.type != QLatin1String("text")) {
+            note = InboxText::messageKind(m.type);
+            if (!m.filename.isEmpty())
+                note += QStringLiteral(": ") + m.filename;
+            else if (m.type == QLatin1String("location"))
+                note += QStringLiteral(": ") + m.payload.value(QLatin1String("name")).toString();
+        }
+        QString sender = m.sender.name;
+        if (sender.isEmpty())
+            sender = outgoing ? (m.sender.type == QLatin1String("contact") ? v->contactName() : tr("Team"))
+                              : v->contactName();
+        auto *item = new QListWidgetItem(text, m_thread);
+        item->setData(kIdRole, m.id);
+        item->setData(kStatusRole, m.delivery.status);
+        item->setData(ChatBubbleDelegate::OutgoingRole, outgoing);
+        const QString time = at.isValid() ? TaskTableModel::timeText(at.time(), locale) : QString();
+        item->setData(ChatBubbleDelegate::TimeRole, time);
+        if (at.isValid() && at.date() != previousDay) {
+            item->setData(ChatBubbleDelegate::DayRole, InboxText::dayName(at.date(), today));
+            previousSender.clear(); // a new day names the sender again
+        }
+        previousDay = at.date();
+        // The sender is named when it changes, as chat apps do.
+        const QString senderKey = m.direction + QLatin1Char('/') + sender;
+        if (senderKey != previousSender)
+            item->setData(ChatBubbleDelegate::SenderRole, sender);
+        previousSender = senderKey;
+        QString tip = sender + QStringLiteral(" · ") + locale.toString(at, QLocale::LongFormat);
+        if (outgoing) {
+            item->setData(ChatBubbleDelegate::TickRole, tickMark(m.delivery.status));
+            if (m.delivery.status == QLatin1String("read"))
+                item->setData(ChatBubbleDelegate::TickColorRole, QColor(0x1e, 0x88, 0xe5));
+            else if (m.delivery.status == QLatin1String("failed")) {
+                item->setData(ChatBubbleDelegate::TickColorRole, QColor(0xc6, 0x28, 0x28));
+                note += (note.isEmpty() ? QString() : QStringLiteral("\n")) +
+                        tr("Not delivered: %1").arg(m.delivery.failedReason);
+            }
+            tip += QStringLiteral(" · ") + tick(m);
+        } else {
+            lastIncomingAt = m.createdAt;
+        }
+        item->setData(ChatBubbleDelegate::NoteRole, note);
+        item->setToolTip(tip);
+        item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + text);
+    }
+    m_composerExtras->setConversation(v, lastIncomingAt);
+    m_thread->scrollToBottom();
+}
+
+void InboxView::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    if (entity == QLatin1String("message") && change == QLatin1String("created"))
+        announceIfIncoming(id);
+    if (entity == QLatin1String("conversation") || entity == QLatin1String("message"))
+        m_reloadTimer.start();
+    else if (entity == QLatin1String("user"))
+        reloadAssignees();
+}
+
+void InboxView::announceIfIncoming(const QString &messageId)
+{
+    const bool active = !m_isActive || m_isActive();
+    if (m_currentId.isEmpty() && (!m_notifier || active))
+        return;
+    try {
+        const std::optional<Message> m = m_conversations.findMessage(messageId);
+        if (!m || m->direction != QLatin1String("incoming"))
+            return;
+        // The agent has this conversation open in front of them: they read it as it arrives.
+        if (m->conversationId == m_currentId && isVisible() && active) {
+            m_conversations.markRead(m_currentId);
+            return;
+        }
+        if (!m_notifier || active)
+            return;
+        const std::optional<Conversation> v = m_conversations.find(m->conversationId);
+        const QString name = v && !v->contactName().isEmpty() ? v->contactName() : tr("(no name)");
+        const QString text = m->text.isEmpty() ? tr("[%1]").arg(m->type) : m->text.left(200);
+        m_notifier->notify(m->conversationId, tr("New message from %1").arg(name), text);
+    } catch (const std::exception &) {
+        // A message that cannot be read now still shows in the list at the next reload.
+    }
+}
+
+void InboxView::addTag()
+{
+    const QStringList tags = m_tagEdit->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QStringList clean;
+    for (const QString &t : tags) {
+        if (!t.trimmed().isEmpty())
+            clean << t.trimmed();
+    }
+    if (clean.isEmpty() || m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.addTags(m_currentId, clean);
+        m_tagEdit->clear();
+    } catch (const DomainError &e) {
+        showError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reloadThread();
+}
+
+void InboxView::removeTag()
+{
+    QListWidgetItem *item = m_tags->currentItem();
+    if (!item || m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.removeTag(m_currentId, item->text());
+    } catch (const DomainError &e) {
+        showError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reloadThread();
+}
+
+void InboxView::assignTo(int index)
+{
+    if (m_currentId.isEmpty() || index < 0)
+        return;
+    try {
+        m_conversations.update(m_currentId, std::nullopt, m_assignee->itemData(index).toString());
+    } catch (const DomainError &e) {
+        showError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::send()
+{
+    const QString text = m_composer->text().trimmed();
+    if (!m_currentId.isEmpty() && m_composerExtras->hasPending()) {
+        // An attachment (with the text as its caption) or a chosen template goes instead of the text.
+        if (m_composerExtras->sendPending(m_currentId, text) == InboxComposer::SendResult::FileSent)
+            m_composer->clear();
+        reload();
+        return;
+    }
+    if (text.isEmpty() || m_currentId.isEmpty() || !m_sender)
+        return;
+    try {
+        m_sender(m_currentId, text);
+        m_composer->clear();
+    } catch (const DomainError &e) {
+        showError(ErrorText::of(e));
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::setStatus(const QString &status)
+{
+    if (m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.update(m_currentId, status, std::nullopt);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::assignToMe()
+{
+    if (m_currentId.isEmpty() || m_userId.isEmpty())
+        return;
+    try {
+        m_conversations.assign(m_currentId, m_userId);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::showError(const QString &text)
+{
+    m_error->setText(text);
+    m_error->show();
+}

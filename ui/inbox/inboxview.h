@@ -1,0 +1,204 @@
+#pragma once
+
+#include "model/inbox/conversationrepository.h"
+
+#include <QDate>
+#include <QIcon>
+#include <QPointer>
+#include <QStringList>
+#include <QTimeZone>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class ContactRepository;
+class DealRepository;
+class EventBus;
+class InboxComposer;
+class MessageEdit;
+class TaskRepository;
+class QCheckBox;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QMenu;
+class QPushButton;
+class QToolButton;
+
+namespace InboxText {
+// "WhatsApp", "Instagram", "Telegram", "Web widget" for a channel key (the key when unknown).
+QString channelName(const QString &channel);
+// "open", "pending", "closed" in the window's language.
+QString statusName(const QString &status);
+// When a message came, as the list shows it: the time today, "Yesterday", else the short date.
+QString when(const QString &iso, const QDate &today = QDate::currentDate());
+// The thread's day separator: "Today", "Yesterday", else the date with the weekday.
+QString dayName(const QDate &day, const QDate &today = QDate::currentDate());
+// "Image", "Document", … for a message type, in the window's language.
+QString messageKind(const QString &type);
+// The channel's mark in the conversation list (drawn, in the service's colour).
+QIcon channelIcon(const QString &channel);
+} // namespace InboxText
+
+// Tells the agent about a new incoming message while the window is not in front. The desktop hands
+// it to the window's NotificationCenter (app/inboxarea.cpp); tests put a recording one in its place.
+class InboxNotifier
+{
+public:
+    virtual ~InboxNotifier() = default;
+    virtual void notify(const QString &conversationId, const QString &title, const QString &text) = 0;
+};
+
+// The contact side panel of the Inbox: the conversation's contact (name, phone, e-mail, company),
+// its deals and its open tasks, with buttons that open them (the deal detail, the task dialog, the
+// contact dialog). Follows the bus.
+class InboxContactPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    InboxContactPanel(EventBus &bus, QWidget *parent = nullptr);
+    ~InboxContactPanel() override;
+
+    void showContact(const QString &contactId);
+    QString contactId() const { return m_contactId; }
+    // Call while no task dialog of the panel is open (the app sets it once at start).
+    void setTasksTimeZone(const QTimeZone &tz);
+    QListWidget *dealList() const { return m_deals; }
+    QListWidget *taskList() const { return m_tasks; }
+
+public slots:
+    void reload();
+    void openContact();
+    void openDeal();
+    void openTask();
+
+signals:
+    // "Open contact": the app may show the Contacts area instead of the dialog.
+    void contactRequested(const QString &contactId);
+
+private:
+    EventBus &m_bus;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<DealRepository> m_dealRepo;
+    std::unique_ptr<TaskRepository> m_taskRepo;
+    QTimer m_reloadTimer;
+    QString m_contactId;
+    QLabel *m_name = nullptr;
+    QLabel *m_details = nullptr;
+    QListWidget *m_deals = nullptr;
+    QListWidget *m_tasks = nullptr;
+    QPushButton *m_openContact = nullptr;
+    QPushButton *m_openDeal = nullptr;
+    QPushButton *m_openTask = nullptr;
+};
+
+// The Inbox area: conversations (most recent activity first, with status, channel, "assigned to me"
+// and "unread" filters and unread badges), the selected thread with delivery ticks, a composer
+// with quick replies ("/" or the Quick replies button), assign/close/reopen/tags, and the contact
+// side panel. A new incoming message appears live and, when the window is not active, is announced
+// through the InboxNotifier (a tray message on the desktop). Sending goes through
+// the function set with setSender() — the app gives it the server's channel path (connector check,
+// pending → sent/failed) so that the window sends exactly as the API does. Follows the event bus
+// ("conversation", "message") live.
+class InboxView : public QWidget
+{
+    Q_OBJECT
+public:
+    // Sends text into a conversation; throws (std::exception) with a message to show on refusal.
+    using Sender = std::function<Message(const QString &conversationId, const QString &text)>;
+
+    InboxView(ConversationRepository &conversations, EventBus &bus, QWidget *parent = nullptr);
+    ~InboxView() override;
+
+    void setSender(Sender sender);
+    // Canned answers offered by the Quick replies button and "/" in the composer; the saver is
+    // called when the user edits them (the app stores them as inbox/quickReplies).
+    void setQuickReplies(const QStringList &replies);
+    QStringList quickReplies() const { return m_quickReplies; }
+    void setQuickRepliesSaver(std::function<void(const QStringList &)> saver) { m_saveQuickReplies = std::move(saver); }
+    // Inserts quick reply `index` into the composer at the cursor.
+    void insertQuickReply(int index);
+    // Opens the quick replies menu under the composer (what "/" in an empty composer does).
+    void showQuickReplies();
+    QMenu *quickRepliesMenu() const { return m_quickMenu; }
+    // Replaces the tray notifier (not owned; nullptr: no notifications).
+    void setNotifier(InboxNotifier *notifier) { m_notifier = notifier; }
+    // Whether the window counts as in front (notifications only when it does not); tests set it.
+    void setActiveCheck(std::function<bool()> check) { m_isActive = std::move(check); }
+    void setTasksTimeZone(const QTimeZone &tz);
+    InboxContactPanel *contactPanel() const { return m_contactPanel; }
+    // Where a later composer part (attachments, templates) adds its buttons.
+    QHBoxLayout *composerRow() const { return m_composerRow; }
+    // Attachments, templates and the 24-hour hint of the composer (their senders are set on it).
+    InboxComposer *composerExtras() const { return m_composerExtras; }
+    // The signed-in agent ("Assign to me"); empty disables the button.
+    void setCurrentUser(const QString &userId, const QString &name);
+
+    QString currentConversationId() const { return m_currentId; }
+    // Selects a conversation in the list (and marks it read).
+    bool selectConversation(const QString &id);
+    // How many conversations the list shows at most (the most recent ones).
+    static constexpr int kListLimit = 200;
+
+public slots:
+    void reload();
+
+private:
+    void reloadList();
+    void reloadThread();
+    void onSelectionChanged();
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void announceIfIncoming(const QString &messageId);
+    void send();
+    void addTag();
+    void removeTag();
+    void assignTo(int index);
+    void editQuickReplies();
+    void rebuildQuickMenu();
+    void reloadAssignees();
+    void setStatus(const QString &status);
+    void assignToMe();
+    void showError(const QString &text);
+    static QString tick(const Message &m);
+    static QString tickMark(const QString &status);
+
+    ConversationRepository &m_conversations;
+    EventBus &m_bus;
+    Sender m_sender;
+    QStringList m_quickReplies;
+    std::function<void(const QStringList &)> m_saveQuickReplies;
+    InboxNotifier *m_notifier = nullptr;
+    std::function<bool()> m_isActive;
+    QString m_userId;
+    QString m_currentId;
+    QComboBox *m_statusFilter = nullptr;
+    QComboBox *m_channelFilter = nullptr;
+    QCheckBox *m_mineFilter = nullptr;
+    QCheckBox *m_unreadFilter = nullptr;
+    QLabel *m_unreadBadge = nullptr;
+    QComboBox *m_assignee = nullptr;
+    QListWidget *m_tags = nullptr;
+    QLineEdit *m_tagEdit = nullptr;
+    QPushButton *m_addTag = nullptr;
+    QPushButton *m_removeTag = nullptr;
+    QToolButton *m_quickButton = nullptr;
+    QMenu *m_quickMenu = nullptr;
+    QHBoxLayout *m_composerRow = nullptr;
+    InboxComposer *m_composerExtras = nullptr;
+    InboxContactPanel *m_contactPanel = nullptr;
+    QListWidget *m_list = nullptr;
+    QLabel *m_header = nullptr;
+    QListWidget *m_thread = nullptr;
+    MessageEdit *m_composer = nullptr;
+    QPushButton *m_send = nullptr;
+    QPushButton *m_close = nullptr;
+    QPushButton *m_reopen = nullptr;
+    QPushButton *m_assign = nullptr;
+    QLabel *m_error = nullptr;
+    QTimer m_reloadTimer;
+    bool m_loading = false;
+};

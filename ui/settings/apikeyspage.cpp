@@ -1,0 +1,318 @@
+#include "ui/settings/apikeyspage.h"
+
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/messageboxes.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+constexpr int IdRole = Qt::UserRole + 1;
+
+QString localTime(const QString &iso)
+{
+    if (iso.isEmpty())
+        return {};
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : iso;
+}
+
+QLabel *errorLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
+    label->setObjectName(QStringLiteral("errorLabel"));
+    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    label->setWordWrap(true);
+    label->hide();
+    return label;
+}
+
+void setError(QLabel *label, const QString &message)
+{
+    label->setText(message);
+    label->setVisible(!message.isEmpty());
+}
+} // namespace
+
+ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_keys(keys)
+{
+    setObjectName(QStringLiteral("apiKeysPage"));
+    auto *intro = new QLabel(tr("API keys let local tools call the Liaison API. A key is shown once, when it is "
+                                "created; Liaison keeps only a hash of it."),
+                             this);
+    intro->setWordWrap(true);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("apiKeysTable"));
+    m_table->setHorizontalHeaderLabels(
+        {tr("Name"), tr("Key"), tr("Scopes"), tr("Created"), tr("Last used"), tr("State")});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    m_create = new QPushButton(tr("Create…"), this);
+    m_create->setObjectName(QStringLiteral("createKeyButton"));
+    m_revoke = new QPushButton(tr("Revoke"), this);
+    m_revoke->setObjectName(QStringLiteral("revokeKeyButton"));
+    m_error = errorLabel(this);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_create);
+    buttons->addWidget(m_revoke);
+    buttons->addStretch(1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_error);
+    layout->addLayout(buttons);
+
+    connect(m_create, &QPushButton::clicked, this, &ApiKeysPage::createKey);
+    connect(m_revoke, &QPushButton::clicked, this, &ApiKeysPage::revokeKey);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &ApiKeysPage::updateActions);
+    connect(&bus, &EventBus::changed, this, [this](const QString &entity) {
+        if (entity == QLatin1String("apikey"))
+            reload();
+    });
+    reload();
+}
+
+QString ApiKeysPage::currentKeyId() const
+{
+    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
+    return selected.isEmpty() ? QString() : m_table->item(selected.first()->row(), 0)->data(IdRole).toString();
+}
+
+void ApiKeysPage::reload()
+{
+    QVector<ApiKey> keys;
+    try {
+        keys = m_keys.list();
+    } catch (const std::exception &e) {
+        setError(m_error, tr("Could not read the API keys: %1").arg(ErrorText::of(e)));
+        return;
+    }
+    const QString selected = currentKeyId();
+    m_table->setRowCount(0);
+    m_table->setRowCount(int(keys.size()));
+    for (int row = 0; row < keys.size(); ++row) {
+        const ApiKey &key = keys.at(row);
+        const QStringList cells = {
+            key.name,
+            key.prefix + QStringLiteral("…"),
+            key.scopes.join(QLatin1String(", ")),
+            localTime(key.createdAt),
+            key.lastUsedAt.isEmpty() ? tr("never") : localTime(key.lastUsedAt),
+            key.isRevoked() ? tr("Revoked") : tr("Active"),
+        };
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            item->setData(IdRole, key.id);
+            if (key.isRevoked())
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            m_table->setItem(row, column, item);
+        }
+        if (key.isRevoked())
+            m_table->item(row, StateColumn)->setToolTip(tr("Revoked %1").arg(localTime(key.revokedAt)));
+        if (key.id == selected)
+            m_table->selectRow(row);
+    }
+    m_table->resizeColumnsToContents();
+    updateActions();
+}
+
+void ApiKeysPage::updateActions()
+{
+    const QString id = currentKeyId();
+    bool revocable = false;
+    if (!id.isEmpty()) {
+        const int row = m_table->selectedItems().first()->row();
+        revocable = m_table->item(row, StateColumn)->text() != tr("Revoked");
+    }
+    m_revoke->setEnabled(revocable);
+}
+
+void ApiKeysPage::createKey()
+{
+    auto *dialog = new CreateApiKeyDialog(m_keys, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &CreateApiKeyDialog::keyCreated, this,
+            [this](const QString &id, const QString &name, const QString &secret) {
+                reload();
+                for (int row = 0; row < m_table->rowCount(); ++row) {
+                    if (m_table->item(row, 0)->data(IdRole).toString() == id)
+                        m_table->selectRow(row);
+                }
+                auto *shown = new NewApiKeyDialog(name, secret, this);
+                shown->setAttribute(Qt::WA_DeleteOnClose);
+                shown->open();
+            });
+    dialog->open();
+}
+
+void ApiKeysPage::revokeKey()
+{
+    const QString id = currentKeyId();
+    if (id.isEmpty())
+        return;
+    const QString name = m_table->item(m_table->selectedItems().first()->row(), NameColumn)->text();
+    MessageBoxes::confirm(this, tr("Revoke API key"),
+                          tr("Revoke the key \"%1\"? Tools that use it will be refused at once.").arg(name),
+                          tr("Revoke"), [this, id] {
+                              try {
+                                  m_keys.revoke(id);
+                                  setError(m_error, {});
+                              } catch (const DomainError &e) {
+                                  setError(m_error, ErrorText::of(e));
+                              } catch (const std::exception &e) {
+                                  setError(m_error, ErrorText::of(e));
+                              }
+                              reload();
+                          });
+}
+
+CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
+    : QDialog(parent)
+    , m_keys(keys)
+{
+    setObjectName(QStringLiteral("createApiKeyDialog"));
+    setWindowTitle(tr("Create API key"));
+
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("keyNameEdit"));
+    m_name->setPlaceholderText(tr("e.g. Import script"));
+
+    m_scopes = new QListWidget(this);
+    m_scopes->setObjectName(QStringLiteral("scopeList"));
+    for (const QString &scope : ApiKeyRepository::knownScopes()) {
+        auto *item = new QListWidgetItem(scope == QLatin1String("*") ? tr("* (everything)") : scope, m_scopes);
+        item->setData(Qt::UserRole, scope);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(scope == QLatin1String("*") ? Qt::Checked : Qt::Unchecked);
+    }
+    m_error = errorLabel(this);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Name:"), m_name);
+    form->addRow(tr("Scopes:"), m_scopes);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->setObjectName(QStringLiteral("buttons"));
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Create"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &CreateApiKeyDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &CreateApiKeyDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    resize(420, 420);
+}
+
+QStringList CreateApiKeyDialog::checkedScopes() const
+{
+    QStringList scopes;
+    for (int i = 0; i < m_scopes->count(); ++i) {
+        if (m_scopes->item(i)->checkState() == Qt::Checked)
+            scopes << m_scopes->item(i)->data(Qt::UserRole).toString();
+    }
+    return scopes;
+}
+
+void CreateApiKeyDialog::accept()
+{
+    const QStringList scopes = checkedScopes();
+    if (scopes.isEmpty()) {
+        // The repository would grant "*" for an empty list: never widen what the user chose.
+        setError(m_error, tr("Choose at least one scope."));
+        return;
+    }
+    NewApiKey created;
+    try {
+        // The window acts as its first admin (no sign-in yet): the key is theirs, as on the command line.
+        const std::optional<User> owner = UserRepository().firstAdmin();
+        created = m_keys.create(m_name->text().trimmed(), scopes, owner ? owner->id : QString());
+    } catch (const DomainError &e) {
+        QStringList lines{ErrorText::of(e)};
+        for (auto it = e.details().begin(); it != e.details().end(); ++it) {
+            if (it.value().toString() != e.message())
+                lines << ErrorText::translate(it.value().toString());
+        }
+        setError(m_error, lines.join(QLatin1Char('\n')));
+        m_name->setFocus();
+        return;
+    } catch (const std::exception &e) {
+        setError(m_error, ErrorText::of(e));
+        return;
+    }
+    QDialog::accept();
+    emit keyCreated(created.key.id, created.key.name, created.secret);
+}
+
+NewApiKeyDialog::NewApiKeyDialog(const QString &name, const QString &secret, QWidget *parent)
+    : QDialog(parent)
+{
+    setObjectName(QStringLiteral("newApiKeyDialog"));
+    setWindowTitle(tr("API key created"));
+
+    auto *text = new QLabel(tr("The key \"%1\" was created. Copy it now:").arg(name.toHtmlEscaped()), this);
+    text->setWordWrap(true);
+    text->setTextFormat(Qt::RichText);
+    m_secret = new QLineEdit(secret, this);
+    m_secret->setObjectName(QStringLiteral("secretEdit"));
+    m_secret->setReadOnly(true);
+    m_secret->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_secret->setMinimumWidth(m_secret->fontMetrics().horizontalAdvance(secret) + 24);
+    m_secret->selectAll();
+
+    auto *copy = new QPushButton(tr("Copy"), this);
+    copy->setObjectName(QStringLiteral("copyButton"));
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_secret, 1);
+    row->addWidget(copy);
+
+    auto *warning =
+        new QLabel(tr("<b>This key will not be shown again.</b> Store it somewhere safe; if it is lost, revoke it and "
+                      "create a new one."),
+                   this);
+    warning->setObjectName(QStringLiteral("warningLabel"));
+    warning->setWordWrap(true);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::accept);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(text);
+    layout->addLayout(row);
+    layout->addWidget(warning);
+    layout->addWidget(buttons);
+
+    connect(copy, &QPushButton::clicked, this, [this, copy] {
+        QGuiApplication::clipboard()->setText(m_secret->text());
+        copy->setText(tr("Copied"));
+    });
+}

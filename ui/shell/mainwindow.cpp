@@ -1,0 +1,225 @@
+#include "ui/shell/mainwindow.h"
+
+#include "model/accounts/userrepository.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/contacts/contactsview.h"
+#include "ui/contacts/segmentspanel.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/settings/apikeyspage.h"
+#include "ui/settings/webhookspage.h"
+#include "ui/settings/widgetsettingspage.h"
+#include "ui/shell/notificationcenter.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/shell/undobar.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, EventBus &bus, QWidget *parent)
+    : QMainWindow(parent)
+    , m_apiKeys(apiKeys)
+    , m_bus(bus)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Liaison"));
+
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setFixedWidth(150);
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setStyleSheet(QStringLiteral("QListWidget { background: palette(window); }"
+                                               "QListWidget::item { padding: 8px 12px; }"));
+    QFont navFont = m_navigation->font();
+    navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
+    m_navigation->setFont(navFont);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("areaStack"));
+    auto *central = new QWidget(this);
+    auto *layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_navigation);
+    auto *line = new QFrame(central);
+    line->setFrameShape(QFrame::VLine);
+    line->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(line);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+
+    m_contacts = new ContactsView(contacts, bus, m_stack);
+    addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, bus, m_stack));
+    auto *board = new PipelineBoard(bus, m_stack);
+    addArea(tr("Deals"), board);
+    m_navigation->setCurrentRow(0);
+    connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
+        showArea(board);
+        board->openDeal(id);
+    });
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    m_settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    m_settingsMenu->setObjectName(QStringLiteral("settingsMenu"));
+    QAction *apiKeysAction = m_settingsMenu->addAction(tr("&API keys…"), this, &MainWindow::showApiKeys);
+    apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
+    apiKeysAction->setData(QStringLiteral("apiKeysPage"));
+    addSettingsPage(tr("Webhooks"), tr("&Webhooks…"), QStringLiteral("webhooksPage"),
+                    [this](QWidget *parent) { return new WebhooksPage(m_bus, m_webhookPolicy, parent); });
+    addSettingsPage(tr("Incoming webhooks"), tr("&Incoming webhooks…"), QStringLiteral("incomingWebhooksPage"),
+                    [this](QWidget *parent) { return new IncomingWebhooksPage(m_bus, m_serverAddress, parent); });
+    addSettingsPage(tr("Web widget"), tr("Web &widget…"), QStringLiteral("widgetSettingsPage"),
+                    [this](QWidget *parent) { return new WidgetSettingsPage(m_serverAddress, parent); });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *welcome = help->addAction(tr("&Getting started…"), this, &MainWindow::showWelcome);
+    welcome->setObjectName(QStringLiteral("welcomeAction"));
+    help->addAction(tr("&About Liaison"), this, [this] {
+        auto *box = new QMessageBox(
+            QMessageBox::Information, tr("About Liaison"),
+            tr("Liaison %1\nA desktop CRM with a local REST API.").arg(QCoreApplication::applicationVersion()),
+            QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+
+    m_serverStatus = new QLabel(this);
+    m_serverStatus->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_serverStatus->setObjectName(QStringLiteral("serverStatusLabel"));
+    m_serverStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addPermanentWidget(m_serverStatus);
+    m_serverStatus->setText(tr("API: not started"));
+    m_notifications = new NotificationCenter(this);
+    new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
+
+    // Most of the screen at first (the board's columns and the contact's tabs need the room),
+    // never more than a comfortable 1440 × 900.
+    QSize size(1200, 720);
+    if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+        const QRect available = screen->availableGeometry();
+        size = QSize(qBound(qMin(960, available.width()), available.width() * 9 / 10, 1440),
+                     qBound(qMin(600, available.height()), available.height() * 9 / 10, 900));
+    }
+    resize(size);
+}
+
+MainWindow::~MainWindow()
+{
+    if (UndoBar *bar = UndoBar::of(this))
+        bar->commitPending();
+}
+
+int MainWindow::addArea(const QString &title, QWidget *view)
+{
+    const int index = m_stack->addWidget(view);
+    m_navigation->addItem(title);
+    return index;
+}
+
+void MainWindow::showWelcome()
+{
+    if (m_welcome) {
+        m_welcome->raise();
+        m_welcome->activateWindow();
+        return;
+    }
+    m_welcome = new WelcomeDialog(m_apiKeys, m_accountCreator, this);
+    m_welcome->setAttribute(Qt::WA_DeleteOnClose);
+    m_welcome->setApiAddress(m_serverAddress, m_serverDetail);
+    const QVector<User> users = UserRepository().list();
+    if (!users.isEmpty() || !m_accountCreator)
+        m_welcome->showApiPage(users.isEmpty() ? QString() : users.first().id);
+    connect(m_welcome, &WelcomeDialog::accountCreated, this, &MainWindow::accountCreated);
+    m_welcome->open();
+}
+
+void MainWindow::showArea(QWidget *view)
+{
+    const int index = m_stack->indexOf(view);
+    if (index >= 0)
+        m_navigation->setCurrentRow(index);
+}
+
+void MainWindow::setServerStatus(const QString &address, bool running, const QString &detail)
+{
+    m_serverAddress = running ? address : QString();
+    m_serverDetail = detail;
+    if (m_welcome)
+        m_welcome->setApiAddress(m_serverAddress, detail);
+    if (running) {
+        m_serverStatus->setText(tr("API: %1 — running").arg(address));
+        m_serverStatus->setStyleSheet({});
+    } else {
+        m_serverStatus->setText(detail.isEmpty() ? tr("API server stopped") : tr("API server stopped: %1").arg(detail));
+        m_serverStatus->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    }
+    m_serverStatus->setToolTip(detail.isEmpty() ? address : detail);
+}
+
+void MainWindow::addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
+                                 SettingsPageFactory factory)
+{
+    m_settingsPages.push_back({title, objectName, std::move(factory)});
+    QAction *action = m_settingsMenu->addAction(menuText, this, [this, objectName] { showSettings(objectName); });
+    QString actionName = objectName;
+    if (actionName.endsWith(QLatin1String("Page")))
+        actionName.chop(4);
+    action->setObjectName(actionName + QStringLiteral("Action"));
+    action->setData(objectName); // the page it opens
+    if (m_settings)              // already made: the page joins it now
+        addToDialog(m_settingsPages.back());
+}
+
+void MainWindow::addToDialog(const SettingsPageEntry &entry)
+{
+    QWidget *page = entry.factory(m_settings);
+    page->setObjectName(entry.objectName);
+    m_settings->addPage(entry.title, page);
+}
+
+SettingsDialog *MainWindow::settingsDialog()
+{
+    if (!m_settings) {
+        m_settings = new SettingsDialog(m_apiKeys, m_bus, this);
+        for (const SettingsPageEntry &entry : m_settingsPages)
+            addToDialog(entry);
+    }
+    return m_settings;
+}
+
+void MainWindow::showSettings(const QString &pageObjectName)
+{
+    SettingsDialog *settings = settingsDialog();
+    settings->showPage(pageObjectName);
+    settings->open();
+    settings->raise();
+}
+
+void MainWindow::showApiKeys()
+{
+    showSettings(QStringLiteral("apiKeysPage"));
+}
+
+void MainWindow::showWebhooks()
+{
+    showSettings(QStringLiteral("webhooksPage"));
+}
+
+void MainWindow::showIncomingWebhooks()
+{
+    showSettings(QStringLiteral("incomingWebhooksPage"));
+}

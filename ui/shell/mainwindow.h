@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <functional>
+#include <vector>
+
+#include "model/webhooks/webhook.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/shell/welcomedialog.h"
+
+class ApiKeyRepository;
+class ContactRepository;
+class ContactsView;
+class NotificationCenter;
+class EventBus;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+
+// The desktop window: areas listed on the left (Contacts now; Deals, Tasks, Inbox later through
+// addArea()), the chosen area on the right, File and Settings menus, and a status bar whose
+// permanent label tells whether the embedded API server runs. It uses the model directly, never
+// the HTTP server.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, EventBus &bus, QWidget *parent = nullptr);
+    // Carries out a delete still waiting for its Undo before the areas go.
+    ~MainWindow() override;
+
+    // Adds an area to the navigation; returns its index.
+    int addArea(const QString &title, QWidget *view);
+    // Shows the area of this view (as a click on its name does).
+    void showArea(QWidget *view);
+    ContactsView *contactsView() const { return m_contacts; }
+    // Task reminders and new messages: toast, list behind the status bar's button, desktop.
+    NotificationCenter *notifications() const { return m_notifications; }
+
+    // Settings. The window owns the one Settings dialog and every page in it: a page is registered
+    // once with a factory, the dialog is made (with all registered pages) when Settings first opens,
+    // and closing it only hides it, so its pages stay however often it opens. Each page gets an item
+    // in the Settings menu that opens the dialog on it.
+    using SettingsPageFactory = std::function<QWidget *(QWidget *parent)>;
+    // title: the page's name in the dialog; menuText: its Settings menu item ("&Webhooks…"). The
+    // menu action is named after the page: "webhooksPage" gets "webhooksAction".
+    void addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
+                         SettingsPageFactory factory);
+    // The Settings dialog, made on first use (hidden until shown).
+    SettingsDialog *settingsDialog();
+    // Opens Settings (window-modal, without blocking) on the page with this objectName.
+    void showSettings(const QString &pageObjectName);
+
+    // The welcome (first admin account, the API's address, a first API key): how the account is
+    // made (the app hashes the password). showWelcome() opens it window-modal without blocking: on
+    // the account page while no user exists, else on the API page.
+    void setAccountCreator(WelcomeDialog::AccountCreator creator) { m_accountCreator = std::move(creator); }
+    void showWelcome();
+    // The open welcome dialog (nullptr when none).
+    WelcomeDialog *welcomeDialog() const { return m_welcome; }
+
+signals:
+    // The welcome made the first account (the app makes it the window's acting user).
+    void accountCreated(const User &user);
+
+public slots:
+    // "API: https://127.0.0.1:8443 — running", or "API server stopped: <detail>".
+    void setServerStatus(const QString &address, bool running, const QString &detail = {});
+    // Opens Settings (window-modal, without blocking) on the API keys page.
+    void showApiKeys();
+    // Opens Settings on the Webhooks / Incoming webhooks page.
+    void showWebhooks();
+    void showIncomingWebhooks();
+
+public:
+    // The receivers Settings > Webhooks accepts (webhooks/allowedTargets, webhooks/allowInsecureLocal).
+    void setWebhookPolicy(const WebhookPolicy &policy) { m_webhookPolicy = policy; }
+
+private:
+    struct SettingsPageEntry
+    {
+        QString title;
+        QString objectName;
+        SettingsPageFactory factory;
+    };
+    // Makes the entry's page and adds it to the (existing) Settings dialog.
+    void addToDialog(const SettingsPageEntry &entry);
+
+    ApiKeyRepository &m_apiKeys;
+    QMenu *m_settingsMenu = nullptr;
+    std::vector<SettingsPageEntry> m_settingsPages;
+    EventBus &m_bus;
+    QListWidget *m_navigation = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    ContactsView *m_contacts = nullptr;
+    NotificationCenter *m_notifications = nullptr;
+    QLabel *m_serverStatus = nullptr;
+    QPointer<SettingsDialog> m_settings;
+    QPointer<WelcomeDialog> m_welcome;
+    WelcomeDialog::AccountCreator m_accountCreator;
+    QString m_serverDetail;
+    QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)
+    WebhookPolicy m_webhookPolicy; // webhooks/allowedTargets and allowInsecureLocal
+};

@@ -1,0 +1,230 @@
+#include "ui/shell/notificationcenter.h"
+
+#include <QApplication>
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QDBusMessage>
+#include <QEvent>
+#include <QFrame>
+#include <QLabel>
+#include <QLocale>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QStatusBar>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+const QString kService = QStringLiteral("org.freedesktop.Notifications");
+const QString kPath = QStringLiteral("/org/freedesktop/Notifications");
+const QString kInterface = QStringLiteral("org.freedesktop.Notifications");
+} // namespace
+
+NotificationCenter::NotificationCenter(QWidget *window)
+    : QObject(window)
+    , m_window(window)
+{
+    setObjectName(QStringLiteral("notificationCenter"));
+    m_button = new QToolButton(window);
+    m_button->setObjectName(QStringLiteral("notificationsButton"));
+    m_button->setAutoRaise(true);
+    m_button->setPopupMode(QToolButton::InstantPopup);
+    m_button->setIcon(window->style()->standardIcon(QStyle::SP_MessageBoxInformation));
+    m_button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_menu = new QMenu(m_button);
+    m_menu->setObjectName(QStringLiteral("notificationsMenu"));
+    m_button->setMenu(m_menu);
+    connect(m_menu, &QMenu::aboutToShow, this, &NotificationCenter::rebuildMenu);
+    if (auto *main = qobject_cast<QMainWindow *>(window))
+        main->statusBar()->addWidget(m_button);
+
+    // The toast: a small panel over the window's bottom-right corner.
+    m_toast = new QFrame(window);
+    m_toast->setObjectName(QStringLiteral("notificationToast"));
+    m_toast->setFrameShape(QFrame::StyledPanel);
+    m_toast->setAutoFillBackground(true);
+    m_toast->setCursor(Qt::PointingHandCursor);
+    m_toast->setMinimumWidth(280);
+    m_toast->setMaximumWidth(380);
+    auto *layout = new QVBoxLayout(m_toast);
+    layout->setContentsMargins(12, 8, 12, 8);
+    m_toastTitle = new QLabel(m_toast);
+    m_toastTitle->setTextFormat(Qt::PlainText); // data from outside is never markup
+    QFont bold = m_toastTitle->font();
+    bold.setBold(true);
+    m_toastTitle->setFont(bold);
+    m_toastText = new QLabel(m_toast);
+    m_toastText->setTextFormat(Qt::PlainText);
+    m_toastText->setWordWrap(true);
+    layout->addWidget(m_toastTitle);
+    layout->addWidget(m_toastText);
+    m_toast->installEventFilter(this);
+    m_toast->hide();
+    m_toastTimer = new QTimer(this);
+    m_toastTimer->setSingleShot(true);
+    m_toastTimer->setInterval(kToastMs);
+    connect(m_toastTimer, &QTimer::timeout, m_toast, &QWidget::hide);
+    window->installEventFilter(this); // keeps the toast in its corner when the window resizes
+
+    QDBusConnection::sessionBus().connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
+                                          SLOT(onDesktopAction(uint, QString)));
+    updateButton();
+}
+
+NotificationCenter::~NotificationCenter() = default;
+
+int NotificationCenter::unreadCount() const
+{
+    return int(std::count_if(m_items.begin(), m_items.end(), [](const Notification &n) { return !n.read; }));
+}
+
+void NotificationCenter::post(const QString &kind, const QString &id, const QString &title, const QString &text)
+{
+    Notification n{kind, id, title, text, QDateTime::currentDateTime(), false};
+    m_items.prepend(n);
+    if (m_items.size() > kMaxKept)
+        m_items.resize(kMaxKept);
+    updateButton();
+    showToast(n);
+    if (m_desktop)
+        toDesktop(n);
+    emit changed();
+}
+
+void NotificationCenter::markAllRead()
+{
+    for (Notification &n : m_items)
+        n.read = true;
+    updateButton();
+    emit changed();
+}
+
+void NotificationCenter::clear()
+{
+    m_items.clear();
+    m_toast->hide();
+    updateButton();
+    emit changed();
+}
+
+void NotificationCenter::activate(int index)
+{
+    if (index < 0 || index >= m_items.size())
+        return;
+    m_items[index].read = true;
+    const Notification n = m_items.at(index);
+    updateButton();
+    m_toast->hide();
+    m_window->show();
+    m_window->raise();
+    m_window->activateWindow();
+    emit activated(n.kind, n.id);
+    emit changed();
+}
+
+void NotificationCenter::updateButton()
+{
+    const int unread = unreadCount();
+    m_button->setText(unread > 0 ? tr("%n new", nullptr, unread) : QString());
+    m_button->setToolTip(m_items.isEmpty() ? tr("No notifications") : tr("Notifications (%1)").arg(m_items.size()));
+    m_button->setEnabled(!m_items.isEmpty());
+}
+
+void NotificationCenter::rebuildMenu()
+{
+    m_menu->clear();
+    const QLocale locale;
+    for (int i = 0; i < m_items.size(); ++i) {
+        const Notification &n = m_items.at(i);
+        QString line = QStringLiteral("%1  %2 — %3")
+                           .arg(locale.toString(n.at.time(), QLocale::ShortFormat), n.title, n.text.left(90));
+        line.replace(QLatin1Char('&'), QStringLiteral("&&")); // a menu text: & is a mnemonic
+        QAction *action = m_menu->addAction(line, this, [this, i] { activate(i); });
+        QFont f = action->font();
+        f.setBold(!n.read);
+        action->setFont(f);
+    }
+    if (!m_items.isEmpty()) {
+        m_menu->addSeparator();
+        m_menu->addAction(tr("Mark all as read"), this, &NotificationCenter::markAllRead);
+        m_menu->addAction(tr("Clear"), this, &NotificationCenter::clear);
+    }
+}
+
+void NotificationCenter::showToast(const Notification &n)
+{
+    m_toastTitle->setText(n.title);
+    m_toastText->setText(n.text.left(300));
+    m_toastIndex = 0; // the newest
+    m_toast->adjustSize();
+    placeToast();
+    m_toast->show();
+    m_toast->raise();
+    m_toastTimer->start();
+}
+
+void NotificationCenter::placeToast()
+{
+    const int margin = 16;
+    int bottom = m_window->height() - margin;
+    if (auto *main = qobject_cast<QMainWindow *>(m_window))
+        bottom -= main->statusBar()->height();
+    m_toast->move(m_window->width() - m_toast->width() - margin, bottom - m_toast->height());
+}
+
+bool NotificationCenter::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_toast && event->type() == QEvent::MouseButtonRelease) {
+        activate(m_toastIndex);
+        return true;
+    }
+    if (watched == m_window && event->type() == QEvent::Resize && m_toast->isVisible())
+        placeToast();
+    return QObject::eventFilter(watched, event);
+}
+
+void NotificationCenter::toDesktop(const Notification &n)
+{
+    // The freedesktop notification service (GNOME Shell, KDE, most desktops): no tray needed.
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(kService)) {
+        QDBusMessage call = QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Notify"));
+        call << QStringLiteral("Liaison") << uint(0) << QStringLiteral("liaison") << n.title << n.text
+             << QStringList{QStringLiteral("default"), tr("Open")} << QVariantMap() << int(kToastMs);
+        const QDBusMessage reply = bus.call(call, QDBus::Block, 2000);
+        if (reply.type() == QDBusMessage::ReplyMessage && !reply.arguments().isEmpty()) {
+            m_desktopIds.insert(reply.arguments().first().toUInt(), {n.kind, n.id});
+            return;
+        }
+    }
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(this);
+            QIcon icon = QApplication::windowIcon();
+            if (icon.isNull())
+                icon = m_window->style()->standardIcon(QStyle::SP_MessageBoxInformation);
+            m_tray->setIcon(icon);
+            m_tray->setToolTip(QStringLiteral("Liaison"));
+            m_tray->show();
+            connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] { activate(0); });
+        }
+        m_tray->showMessage(n.title, n.text, QSystemTrayIcon::Information, kToastMs);
+    }
+}
+
+void NotificationCenter::onDesktopAction(uint id, const QString &)
+{
+    const auto it = m_desktopIds.constFind(id);
+    if (it == m_desktopIds.constEnd())
+        return;
+    for (int i = 0; i < m_items.size(); ++i) {
+        if (m_items.at(i).kind == it->first && m_items.at(i).id == it->second) {
+            activate(i);
+            return;
+        }
+    }
+}

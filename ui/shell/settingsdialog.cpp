@@ -1,0 +1,60 @@
+#include "ui/shell/settingsdialog.h"
+
+#include "ui/settings/apikeyspage.h"
+
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+SettingsDialog::SettingsDialog(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
+    : QDialog(parent)
+{
+    setObjectName(QStringLiteral("settingsDialog"));
+    setWindowTitle(tr("Settings"));
+
+    m_pages = new QListWidget(this);
+    m_pages->setObjectName(QStringLiteral("settingsPages"));
+    m_pages->setFixedWidth(160);
+    m_stack = new QStackedWidget(this);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_pages);
+    row->addWidget(m_stack, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(row, 1);
+    layout->addWidget(buttons);
+
+    connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+
+    m_apiKeys = new ApiKeysPage(keys, bus, m_stack);
+    addPage(tr("API keys"), m_apiKeys);
+    m_pages->setCurrentRow(0);
+    resize(820, 480);
+}
+
+void SettingsDialog::addPage(const QString &title, QWidget *page)
+{
+    m_stack->addWidget(page);
+    m_pages->addItem(title);
+}
+
+QString SettingsDialog::currentPageName() const
+{
+    return m_stack->currentWidget() ? m_stack->currentWidget()->objectName() : QString();
+}
+
+bool SettingsDialog::showPage(const QString &objectName)
+{
+    for (int i = 0; i < m_stack->count(); ++i) {
+        if (m_stack->widget(i)->objectName() == objectName) {
+            m_pages->setCurrentRow(i);
+            return true;
+        }
+    }
+    return false;
+}

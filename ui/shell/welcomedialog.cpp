@@ -1,0 +1,251 @@
+#include "ui/shell/welcomedialog.h"
+
+#include "model/accounts/apikeyrepository.h"
+#include "model/core/errors.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/fielderrors.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace {
+QLabel *heading(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    QFont f = label->font();
+    f.setPointSizeF(f.pointSizeF() * 1.35);
+    f.setBold(true);
+    label->setFont(f);
+    return label;
+}
+
+QLabel *paragraph(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    return label;
+}
+} // namespace
+
+WelcomeDialog::WelcomeDialog(ApiKeyRepository &apiKeys, AccountCreator createAccount, QWidget *parent)
+    : QDialog(parent)
+    , m_apiKeys(apiKeys)
+    , m_createAccount(std::move(createAccount))
+    , m_errors(std::make_unique<FieldErrors>())
+{
+    setObjectName(QStringLiteral("welcomeDialog"));
+    setWindowTitle(tr("Welcome to Liaison"));
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(accountPage());
+    m_pages->addWidget(apiPage());
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_pages);
+    setMinimumWidth(520);
+    setApiAddress({});
+}
+
+WelcomeDialog::~WelcomeDialog() = default;
+
+QWidget *WelcomeDialog::accountPage()
+{
+    auto *page = new QWidget(this);
+    page->setObjectName(QStringLiteral("welcomeAccountPage"));
+    m_name = new QLineEdit(page);
+    m_name->setObjectName(QStringLiteral("welcomeName"));
+    m_email = new QLineEdit(page);
+    m_email->setObjectName(QStringLiteral("welcomeEmail"));
+    m_email->setPlaceholderText(tr("name@company.com"));
+    m_password = new QLineEdit(page);
+    m_password->setObjectName(QStringLiteral("welcomePassword"));
+    m_password->setEchoMode(QLineEdit::Password);
+    m_password->setPlaceholderText(tr("at least %n characters", nullptr, kMinPasswordLength));
+    m_repeat = new QLineEdit(page);
+    m_repeat->setObjectName(QStringLiteral("welcomeRepeat"));
+    m_repeat->setEchoMode(QLineEdit::Password);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Your name:"), m_errors->cell(m_name, {QStringLiteral("name")}, page));
+    form->addRow(tr("E-mail:"), m_errors->cell(m_email, {QStringLiteral("email")}, page));
+    form->addRow(tr("Password:"), m_errors->cell(m_password, {QStringLiteral("password")}, page));
+    form->addRow(tr("Repeat it:"), m_errors->cell(m_repeat, {QStringLiteral("repeat")}, page));
+
+    auto *buttons = new QDialogButtonBox(page);
+    m_create = buttons->addButton(tr("Create account"), QDialogButtonBox::AcceptRole);
+    m_create->setObjectName(QStringLiteral("welcomeCreateButton"));
+    m_create->setDefault(true);
+    QPushButton *later = buttons->addButton(tr("Later"), QDialogButtonBox::RejectRole);
+    later->setObjectName(QStringLiteral("welcomeLaterButton"));
+    later->setToolTip(tr("Work without an account for now; this welcome comes back at the next start"));
+    connect(m_create, &QPushButton::clicked, this, &WelcomeDialog::createAccount);
+    connect(later, &QPushButton::clicked, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(heading(tr("Welcome to Liaison"), page));
+    layout->addWidget(paragraph(tr("Create the administrator account. It manages users, API keys, webhooks and "
+                                   "channels, and it is the account you sign in with."),
+                                page));
+    layout->addWidget(m_errors->createFormLabel(page));
+    layout->addLayout(form);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    return page;
+}
+
+QWidget *WelcomeDialog::apiPage()
+{
+    auto *page = new QWidget(this);
+    page->setObjectName(QStringLiteral("welcomeApiPage"));
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_address = new QLabel(page);
+    m_address->setObjectName(QStringLiteral("welcomeApiAddress"));
+    m_address->setTextFormat(Qt::PlainText);
+    m_address->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_address->setFont(mono);
+    m_address->setWordWrap(true);
+    m_copyAddress = new QPushButton(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy"), page);
+    m_copyAddress->setObjectName(QStringLiteral("welcomeCopyAddress"));
+    connect(m_copyAddress, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_baseUrl + QStringLiteral("/api/v1")); });
+    m_makeKey = new QPushButton(tr("Create an API key"), page);
+    m_makeKey->setObjectName(QStringLiteral("welcomeCreateKey"));
+    connect(m_makeKey, &QPushButton::clicked, this, &WelcomeDialog::createKey);
+    m_key = new QLineEdit(page);
+    m_key->setObjectName(QStringLiteral("welcomeKey"));
+    m_key->setReadOnly(true);
+    m_key->setFont(mono);
+    m_key->setPlaceholderText(tr("No key yet"));
+    m_copyKey = new QPushButton(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy"), page);
+    m_copyKey->setObjectName(QStringLiteral("welcomeCopyKey"));
+    m_copyKey->setEnabled(false);
+    connect(m_copyKey, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_secret); });
+    m_example = paragraph(QString(), page);
+    m_example->setObjectName(QStringLiteral("welcomeExample"));
+    m_example->setFont(mono);
+    m_example->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *addressRow = new QHBoxLayout;
+    addressRow->addWidget(m_address, 1);
+    addressRow->addWidget(m_copyAddress);
+    auto *keyRow = new QHBoxLayout;
+    keyRow->addWidget(m_makeKey);
+    keyRow->addWidget(m_key, 1);
+    keyRow->addWidget(m_copyKey);
+
+    auto *buttons = new QDialogButtonBox(page);
+    QPushButton *start = buttons->addButton(tr("Start working"), QDialogButtonBox::AcceptRole);
+    start->setObjectName(QStringLiteral("welcomeStartButton"));
+    start->setAutoDefault(false);
+    connect(start, &QPushButton::clicked, this, &QDialog::accept);
+
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(heading(tr("Your local API"), page));
+    layout->addWidget(paragraph(tr("Tools on this computer (scripts, automations, other apps) reach the same "
+                                   "contacts, deals, tasks and messages through the REST API at:"),
+                                page));
+    layout->addLayout(addressRow);
+    layout->addWidget(paragraph(tr("A tool needs an API key. It is shown only once: copy it now and keep it "
+                                   "somewhere safe. Settings → API keys lists and revokes keys."),
+                                page));
+    layout->addLayout(keyRow);
+    layout->addWidget(m_example);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    return page;
+}
+
+void WelcomeDialog::showApiPage(const QString &ownerId)
+{
+    m_ownerId = ownerId;
+    m_pages->setCurrentIndex(1);
+    // Enter now means "Start working" (the account page's button is hidden).
+    m_create->setDefault(false);
+    if (auto *start = findChild<QPushButton *>(QStringLiteral("welcomeStartButton")))
+        start->setDefault(true);
+}
+
+void WelcomeDialog::setApiAddress(const QString &baseUrl, const QString &detail)
+{
+    m_baseUrl = baseUrl;
+    m_detail = detail;
+    if (baseUrl.isEmpty())
+        m_address->setText(detail.isEmpty() ? tr("The API server is not running.")
+                                            : tr("The API server is not running: %1").arg(detail));
+    else
+        m_address->setText(baseUrl + QStringLiteral("/api/v1"));
+    m_copyAddress->setEnabled(!baseUrl.isEmpty());
+    const QString url = baseUrl.isEmpty() ? QStringLiteral("https://127.0.0.1:8443") : baseUrl;
+    m_example->setText(tr("Try it:") + QStringLiteral("\ncurl -k -H 'Authorization: Bearer %1' %2/api/v1/contacts")
+                                           .arg(m_secret.isEmpty() ? QStringLiteral("<key>") : m_secret, url));
+}
+
+void WelcomeDialog::createAccount()
+{
+    m_errors->clear();
+    QJsonObject details;
+    const QString name = m_name->text().trimmed();
+    const QString email = m_email->text().trimmed();
+    if (name.isEmpty())
+        details.insert(QStringLiteral("name"), tr("Enter your name."));
+    if (!email.contains(QLatin1Char('@')) || email.startsWith(QLatin1Char('@')) || email.endsWith(QLatin1Char('@')))
+        details.insert(QStringLiteral("email"), tr("Enter an e-mail address such as name@company.com."));
+    if (m_password->text().size() < kMinPasswordLength)
+        details.insert(QStringLiteral("password"),
+                       tr("The password needs at least %n characters.", nullptr, kMinPasswordLength));
+    else if (m_repeat->text() != m_password->text())
+        details.insert(QStringLiteral("repeat"), tr("The two passwords differ."));
+    if (!details.isEmpty()) {
+        m_errors->show(tr("Please check the marked fields."), details);
+        return;
+    }
+    User user;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor); // the password's key derivation takes a moment
+        user = m_createAccount(name, email, m_password->text());
+        QApplication::restoreOverrideCursor();
+    } catch (const DomainError &e) {
+        QApplication::restoreOverrideCursor();
+        QJsonObject fieldDetails;
+        if (e.kind() == DomainError::Conflict)
+            fieldDetails.insert(QStringLiteral("email"), tr("An account with this e-mail address exists already."));
+        else if (e.details().contains(QStringLiteral("email")) || e.message().contains(QLatin1String("mail")))
+            fieldDetails.insert(QStringLiteral("email"), tr("Enter an e-mail address such as name@company.com."));
+        m_errors->show(fieldDetails.isEmpty() ? ErrorText::of(e) : tr("Please check the marked fields."), fieldDetails);
+        return;
+    } catch (const std::exception &e) {
+        QApplication::restoreOverrideCursor();
+        m_errors->show(tr("The account could not be saved: %1").arg(ErrorText::of(e)), {});
+        return;
+    }
+    m_password->clear();
+    m_repeat->clear();
+    emit accountCreated(user);
+    showApiPage(user.id);
+}
+
+void WelcomeDialog::createKey()
+{
+    try {
+        const NewApiKey key = m_apiKeys.create(tr("First key"), {}, m_ownerId);
+        m_secret = key.secret;
+    } catch (const std::exception &e) {
+        m_key->setText(QString());
+        m_key->setPlaceholderText(tr("The key could not be made: %1").arg(ErrorText::of(e)));
+        return;
+    }
+    m_key->setText(m_secret);
+    m_key->selectAll();
+    m_copyKey->setEnabled(true);
+    m_makeKey->setEnabled(false); // one here; more in Settings → API keys
+    setApiAddress(m_baseUrl, m_detail);
+}

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "model/accounts/userrepository.h"
+
+#include <QDialog>
+
+#include <functional>
+#include <memory>
+
+class ApiKeyRepository;
+class FieldErrors;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+
+// The first start of an empty data directory: a welcome that creates the first administrator
+// account (name, e-mail, password), then shows where the local API listens and offers an API key
+// with a copy button. Help → Getting started shows the API page again later.
+class WelcomeDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    // Creates the account (the app hashes the password); throws DomainError when the model refuses.
+    using AccountCreator = std::function<User(const QString &name, const QString &email, const QString &password)>;
+
+    static constexpr int kMinPasswordLength = 8;
+
+    WelcomeDialog(ApiKeyRepository &apiKeys, AccountCreator createAccount, QWidget *parent = nullptr);
+    ~WelcomeDialog() override;
+
+    // Starts on the API page (an account exists already); keys are then made for `owner`.
+    void showApiPage(const QString &ownerId = {});
+    // The API's base URL ("https://127.0.0.1:8443"); empty: the server does not run (`detail` says why).
+    void setApiAddress(const QString &baseUrl, const QString &detail = {});
+    // The secret of the key made here (empty until one is made).
+    QString createdKey() const { return m_secret; }
+
+signals:
+    void accountCreated(const User &user);
+
+private:
+    void createAccount();
+    void createKey();
+    QWidget *accountPage();
+    QWidget *apiPage();
+
+    ApiKeyRepository &m_apiKeys;
+    AccountCreator m_createAccount;
+    std::unique_ptr<FieldErrors> m_errors;
+    QStackedWidget *m_pages = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_email = nullptr;
+    QLineEdit *m_password = nullptr;
+    QLineEdit *m_repeat = nullptr;
+    QPushButton *m_create = nullptr;
+    QLabel *m_address = nullptr;
+    QPushButton *m_copyAddress = nullptr;
+    QPushButton *m_makeKey = nullptr;
+    QLineEdit *m_key = nullptr;
+    QPushButton *m_copyKey = nullptr;
+    QLabel *m_example = nullptr;
+    QString m_baseUrl;
+    QString m_detail;
+    QString m_ownerId;
+    QString m_secret;
+};

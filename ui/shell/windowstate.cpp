@@ -1,0 +1,91 @@
+#include "ui/shell/windowstate.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QHeaderView>
+#include <QSettings>
+#include <QSplitter>
+#include <QTableView>
+#include <QWidget>
+
+namespace {
+constexpr int kVersion = 1;
+
+// "contactsView/contactsSplitter": the object names from the window down; empty when a widget on
+// the way has none (it could not be told apart from its siblings).
+QString pathOf(const QWidget *window, const QObject *object)
+{
+    QStringList names;
+    for (const QObject *o = object; o && o != window; o = o->parent()) {
+        if (!o->objectName().isEmpty() && !o->objectName().startsWith(QLatin1String("qt_")))
+            names.prepend(o->objectName());
+    }
+    return object->objectName().isEmpty() ? QString() : names.join(QLatin1Char('/'));
+}
+} // namespace
+
+WindowState::WindowState(QWidget *window, QString iniPath)
+    : QObject(window)
+    , m_window(window)
+    , m_path(std::move(iniPath))
+{
+    window->installEventFilter(this);
+    connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, this, &WindowState::save);
+}
+
+void WindowState::restore()
+{
+    QSettings ini(m_path, QSettings::IniFormat);
+    if (ini.value(QStringLiteral("version")).toInt() != kVersion)
+        return;
+    m_window->restoreGeometry(ini.value(QStringLiteral("window/geometry")).toByteArray());
+    ini.beginGroup(QStringLiteral("splitters"));
+    for (QSplitter *splitter : m_window->findChildren<QSplitter *>()) {
+        const QString key = pathOf(m_window, splitter);
+        if (!key.isEmpty() && ini.contains(key))
+            splitter->restoreState(ini.value(key).toByteArray());
+    }
+    ini.endGroup();
+    ini.beginGroup(QStringLiteral("tables"));
+    for (QTableView *table : m_window->findChildren<QTableView *>()) {
+        const QString key = pathOf(m_window, table);
+        QHeaderView *header = table->horizontalHeader();
+        if (key.isEmpty() || !ini.contains(key + QStringLiteral("/state")))
+            continue;
+        if (ini.value(key + QStringLiteral("/columns")).toInt() != header->count())
+            continue; // the table's columns changed since: its defaults fit better
+        header->restoreState(ini.value(key + QStringLiteral("/state")).toByteArray());
+    }
+    ini.endGroup();
+}
+
+void WindowState::save() const
+{
+    QSettings ini(m_path, QSettings::IniFormat);
+    ini.setValue(QStringLiteral("version"), kVersion);
+    ini.setValue(QStringLiteral("window/geometry"), m_window->saveGeometry());
+    ini.beginGroup(QStringLiteral("splitters"));
+    for (const QSplitter *splitter : m_window->findChildren<QSplitter *>()) {
+        const QString key = pathOf(m_window, splitter);
+        if (!key.isEmpty())
+            ini.setValue(key, splitter->saveState());
+    }
+    ini.endGroup();
+    ini.beginGroup(QStringLiteral("tables"));
+    for (const QTableView *table : m_window->findChildren<QTableView *>()) {
+        const QString key = pathOf(m_window, table);
+        if (key.isEmpty())
+            continue;
+        ini.setValue(key + QStringLiteral("/columns"), table->horizontalHeader()->count());
+        ini.setValue(key + QStringLiteral("/state"), table->horizontalHeader()->saveState());
+    }
+    ini.endGroup();
+    ini.sync();
+}
+
+bool WindowState::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_window && event->type() == QEvent::Close)
+        save();
+    return QObject::eventFilter(watched, event);
+}

@@ -1,0 +1,460 @@
+#include "ui/tasks/tasksview.h"
+
+#include "ui/shell/rowanchor.h"
+#include "ui/shell/undobar.h"
+
+#include "model/accounts/userrepository.h"
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "ui/shell/emptyhint.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/messageboxes.h"
+#include "ui/tasks/taskdialog.h"
+#include "ui/tasks/tasktablemodel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent)
+    : QObject(parent)
+    , m_tasks(tasks)
+{
+    connect(&bus, &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
+}
+
+void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    if (entity != QLatin1String("task") || change != QLatin1String("reminder"))
+        return;
+    std::optional<Task> t;
+    try {
+        t = m_tasks.find(id);
+    } catch (const std::exception &) {
+        return;
+    }
+    if (!t)
+        return;
+    QString due;
+    if (t->isAllDay())
+        due = QLocale().toString(t->dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
+    else if (!t->dueDate.isEmpty())
+        due = TaskTableModel::dueText(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
+    m_lastMessage = due.isEmpty() ? t->title : tr("%1 — due %2").arg(t->title, due);
+    emit reminded(id, m_lastMessage); // the window's NotificationCenter shows it
+}
+
+TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
+    : QWidget(parent)
+    , m_tasks(tasks)
+{
+    setObjectName(QStringLiteral("tasksView"));
+    auto *layout = new QVBoxLayout(this);
+
+    auto *quickRow = new QHBoxLayout;
+    m_quickAdd = new QLineEdit(this);
+    m_quickAdd->setObjectName(QStringLiteral("quickAddEdit"));
+    m_quickAdd->setPlaceholderText(tr("Add a task and press Enter…"));
+    m_quickWhen = new QComboBox(this);
+    m_quickWhen->setObjectName(QStringLiteral("quickAddWhen"));
+    m_quickWhen->addItem(tr("Today"), 0);
+    m_quickWhen->addItem(tr("Tomorrow"), 1);
+    m_quickWhen->addItem(tr("No date"), -1);
+    m_add = new QPushButton(tr("Add"), this);
+    m_add->setObjectName(QStringLiteral("quickAddButton"));
+    quickRow->addWidget(m_quickAdd, 1);
+    quickRow->addWidget(m_quickWhen);
+    quickRow->addWidget(m_add);
+    m_new = new QPushButton(tr("New…"), this);
+    m_new->setObjectName(QStringLiteral("newTaskButton"));
+    m_edit = new QPushButton(tr("Edit…"), this);
+    m_edit->setObjectName(QStringLiteral("editTaskButton"));
+    m_delete = new QPushButton(tr("Delete"), this);
+    m_delete->setObjectName(QStringLiteral("deleteTaskButton"));
+    quickRow->addSpacing(12);
+    quickRow->addWidget(m_new);
+    quickRow->addWidget(m_edit);
+    quickRow->addWidget(m_delete);
+    m_reopen = new QPushButton(tr("Reopen"), this);
+    m_reopen->setObjectName(QStringLiteral("reopenTaskButton"));
+    m_reopen->setToolTip(tr("Move a done or cancelled task back to To do"));
+    quickRow->addWidget(m_reopen);
+    layout->addLayout(quickRow);
+
+    auto *filterRow = new QHBoxLayout;
+    auto combo = [this](const QString &name, const QString &anyText,
+                        std::initializer_list<std::pair<QString, QString>> items) {
+        auto *c = new QComboBox(this);
+        c->setObjectName(name);
+        c->addItem(anyText, QString());
+        for (const auto &item : items)
+            c->addItem(item.first, item.second);
+        connect(c, &QComboBox::currentIndexChanged, this, &TasksView::applyFilter);
+        return c;
+    };
+    m_statusFilter = combo(QStringLiteral("statusFilter"), tr("Any status"),
+                           {{tr("To do"), QStringLiteral("pending")},
+                            {tr("In progress"), QStringLiteral("in_progress")},
+                            {tr("Done"), QStringLiteral("completed")},
+                            {tr("Cancelled"), QStringLiteral("cancelled")}});
+    m_priorityFilter = combo(QStringLiteral("priorityFilter"), tr("Any priority"),
+                             {{tr("Low"), QStringLiteral("low")},
+                              {tr("Medium"), QStringLiteral("medium")},
+                              {tr("High"), QStringLiteral("high")},
+                              {tr("Urgent"), QStringLiteral("urgent")}});
+    m_typeFilter = combo(QStringLiteral("typeFilter"), tr("Any type"),
+                         {{tr("Task"), QStringLiteral("task")},
+                          {tr("Call"), QStringLiteral("call")},
+                          {tr("Meeting"), QStringLiteral("meeting")},
+                          {tr("E-mail"), QStringLiteral("email")},
+                          {tr("Follow-up"), QStringLiteral("followup")}});
+    m_assigneeFilter = combo(QStringLiteral("assigneeFilter"), tr("Anyone"), {});
+    try {
+        const QSignalBlocker block(m_assigneeFilter);
+        for (const User &u : UserRepository().list())
+            m_assigneeFilter->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+    } catch (const std::exception &) {
+        // No users: the filter offers "Anyone" only.
+    }
+    filterRow->addWidget(new QLabel(tr("Show:"), this));
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter})
+        filterRow->addWidget(c);
+    filterRow->addStretch(1);
+    layout->addLayout(filterRow);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("tasksTabs"));
+    const TaskTableModel::Mode modes[] = {TaskTableModel::Mode::Today, TaskTableModel::Mode::Overdue,
+                                          TaskTableModel::Mode::Upcoming, TaskTableModel::Mode::All};
+    for (int i = 0; i < TabCount; ++i) {
+        auto *model = new TaskTableModel(tasks, modes[i], this);
+        auto *table = new QTableView(m_tabs);
+        table->setObjectName(QStringLiteral("tasksTable%1").arg(i));
+        table->setModel(model);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->setSelectionMode(QAbstractItemView::SingleSelection);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setSectionResizeMode(TaskTableModel::TitleColumn, QHeaderView::Stretch);
+        // One line per task: the due time fits its column instead of wrapping.
+        table->setWordWrap(false);
+        table->horizontalHeader()->setSectionResizeMode(TaskTableModel::DueColumn, QHeaderView::ResizeToContents);
+        for (int column : {TaskTableModel::ContactColumn, TaskTableModel::DealColumn, TaskTableModel::AssigneeColumn})
+            table->horizontalHeader()->resizeSection(column, column == TaskTableModel::AssigneeColumn ? 120 : 160);
+        table->setTextElideMode(Qt::ElideRight);
+        table->setAlternatingRowColors(true);
+        m_models << model;
+        m_tables << table;
+        new RowAnchor(table, TaskTableModel::IdRole); // live inserts do not move the row under the mouse
+        const char *const hints[] = {
+            QT_TR_NOOP("Nothing due today. Type a task in the line above and press Enter."),
+            QT_TR_NOOP("No overdue tasks."),
+            QT_TR_NOOP("Nothing coming up. Tasks with a later due date show here."),
+            QT_TR_NOOP("No tasks yet. Type one in the line above and press Enter, or click New…"),
+        };
+        installEmptyHint(table, tr(hints[i]));
+        m_tabs->addTab(table, QString());
+        connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
+        connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });
+        connect(table, &QTableView::doubleClicked, this, &TasksView::editTask);
+        connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TasksView::updateActions);
+        auto *deleteShortcut = new QShortcut(QKeySequence::Delete, table);
+        deleteShortcut->setContext(Qt::WidgetShortcut);
+        connect(deleteShortcut, &QShortcut::activated, this, &TasksView::deleteTask);
+    }
+    layout->addWidget(m_tabs, 1);
+
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // data from outside is never markup
+    m_status->setObjectName(QStringLiteral("tasksStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    m_notifier = new TaskReminderNotifier(tasks, bus, this);
+
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(RefreshDelayMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &TasksView::refresh);
+    connect(&bus, &EventBus::changed, this, &TasksView::onBusChanged);
+    connect(m_quickAdd, &QLineEdit::returnPressed, this, &TasksView::quickAdd);
+    connect(m_add, &QPushButton::clicked, this, &TasksView::quickAdd);
+    connect(m_new, &QPushButton::clicked, this, &TasksView::newTask);
+    connect(m_edit, &QPushButton::clicked, this, &TasksView::editTask);
+    connect(m_delete, &QPushButton::clicked, this, &TasksView::deleteTask);
+    connect(m_reopen, &QPushButton::clicked, this, &TasksView::reopenTask);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &TasksView::updateActions);
+
+    refresh();
+}
+
+void TasksView::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    Q_UNUSED(id);
+    if (entity == QLatin1String("task") && change != QLatin1String("reminder"))
+        m_refreshTimer.start();
+}
+
+QString TasksView::currentTaskId() const
+{
+    QTableView *table = m_tables.value(m_tabs->currentIndex());
+    if (!table || !table->selectionModel()->hasSelection())
+        return {};
+    return table->selectionModel()->selectedRows().value(0).data(TaskTableModel::IdRole).toString();
+}
+
+bool TasksView::selectTask(const QString &id)
+{
+    const int tab = m_tabs->currentIndex();
+    const int row = m_models.at(tab)->rowOf(id);
+    if (row < 0)
+        return false;
+    m_tables.at(tab)->selectRow(row);
+    return true;
+}
+
+void TasksView::refresh()
+{
+    const QString keep = m_selectAfterRefresh.isEmpty() ? currentTaskId() : m_selectAfterRefresh;
+    m_selectAfterRefresh.clear();
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->reload();
+    updateCounts();
+    if (!keep.isEmpty())
+        selectTask(keep);
+    updateActions();
+}
+
+void TasksView::updateCounts()
+{
+    const QString names[] = {tr("Today"), tr("Overdue"), tr("Upcoming"), tr("All")};
+    for (int i = 0; i < TabCount; ++i)
+        m_tabs->setTabText(i, tr("%1 (%2)").arg(names[i]).arg(m_models.at(i)->openCount()));
+}
+
+void TasksView::updateActions()
+{
+    const QString id = currentTaskId();
+    const bool selected = !id.isEmpty();
+    m_edit->setEnabled(selected);
+    m_delete->setEnabled(selected);
+    bool closed = false;
+    if (selected) {
+        QTableView *table = m_tables.value(m_tabs->currentIndex());
+        const int row = table->selectionModel()->selectedRows().value(0).row();
+        const Task t = m_models.at(m_tabs->currentIndex())->taskAt(row);
+        closed = t.id == id && !t.isOpen();
+    }
+    m_reopen->setEnabled(closed);
+}
+
+QComboBox *TasksView::filterCombo(const QString &name) const
+{
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
+        if (c->objectName() == name)
+            return c;
+    }
+    return nullptr;
+}
+
+void TasksView::applyFilter()
+{
+    TaskTableModel::Filter f;
+    f.status = m_statusFilter->currentData().toString();
+    f.priority = m_priorityFilter->currentData().toString();
+    f.type = m_typeFilter->currentData().toString();
+    f.assignedTo = m_assigneeFilter->currentData().toString();
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->setFilter(f);
+    updateCounts();
+    updateActions();
+}
+
+void TasksView::reopenTask()
+{
+    const QString id = currentTaskId();
+    if (id.isEmpty())
+        return;
+    try {
+        const TaskStatusResult r = m_tasks.setStatus(id, QStringLiteral("pending"));
+        m_selectAfterRefresh = id;
+        showMessage(tr("Reopened “%1”.").arg(r.task.title));
+        refresh();
+    } catch (const DomainError &e) {
+        showMessage(ErrorText::of(e), true);
+    } catch (const std::exception &e) {
+        showMessage(ErrorText::of(e), true);
+    }
+}
+
+void TasksView::showMessage(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+}
+
+void TasksView::quickAdd()
+{
+    const QString title = m_quickAdd->text().trimmed();
+    if (title.isEmpty())
+        return;
+    QJsonObject body{{QStringLiteral("title"), title}};
+    const int offset = m_quickWhen->currentData().toInt();
+    if (offset >= 0)
+        body.insert(QStringLiteral("dueDate"), m_tasks.today().addDays(offset).toString(Qt::ISODate));
+    try {
+        const Task t = m_tasks.create(body);
+        m_quickAdd->clear();
+        m_selectAfterRefresh = t.id;
+        showMessage(tr("Added “%1”.").arg(t.title));
+        refresh();
+    } catch (const DomainError &e) {
+        showMessage(ErrorText::of(e), true);
+    } catch (const std::exception &e) {
+        showMessage(ErrorText::of(e), true);
+    }
+}
+
+void TasksView::setHidden(const QStringList &ids)
+{
+    m_hiddenIds = ids;
+    for (TaskTableModel *model : std::as_const(m_models))
+        model->setHiddenIds(ids);
+    updateCounts();
+    updateActions();
+}
+
+void TasksView::onCompleted(const QString &id, const QString &nextId, const QString &previousStatus)
+{
+    if (UndoBar *bar = UndoBar::of(this)) {
+        const std::optional<Task> t = m_tasks.find(id);
+        bar->offer(tr("“%1” done.").arg(t ? t->title : QString()), [this, id, nextId, previousStatus] {
+            try {
+                // Back as it was; a recurring task's next occurrence made by the completion goes.
+                // A completed task reopens to "pending" (the transition table), then goes on as it was.
+                m_tasks.setStatus(id, QStringLiteral("pending"));
+                if (!previousStatus.isEmpty() && previousStatus != QLatin1String("pending"))
+                    m_tasks.setStatus(id, previousStatus);
+                if (!nextId.isEmpty())
+                    m_tasks.remove(nextId);
+                m_selectAfterRefresh = id;
+                showMessage(tr("Undone."));
+                refresh();
+            } catch (const std::exception &e) {
+                showMessage(ErrorText::of(e), true);
+            }
+        });
+    }
+    if (nextId.isEmpty()) {
+        showMessage(tr("Task done."));
+        return;
+    }
+    // Refreshed right after the check box's click returns (not after the bus delay; not inside the
+    // view's setData call) so that the next occurrence shows at once, selected.
+    m_selectAfterRefresh = nextId;
+    QTimer::singleShot(0, this, &TasksView::refresh);
+    const std::optional<Task> next = m_tasks.find(nextId);
+    if (next) {
+        const QString due =
+            next->isAllDay() || next->dueDate.isEmpty()
+                ? QLocale().toString(next->dueDay(m_tasks.timeZone()), QLocale::ShortFormat)
+                : QLocale().toString(next->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()),
+                                     QLocale::ShortFormat);
+        showMessage(tr("Task done. Next occurrence: %1.").arg(due));
+    }
+}
+
+void TasksView::newTask()
+{
+    auto *dialog = new TaskDialog(m_tasks, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, [this](const QString &id) {
+        m_selectAfterRefresh = id;
+        refresh();
+    });
+    m_dialog = dialog;
+    dialog->open();
+}
+
+void TasksView::editTask()
+{
+    openTask(currentTaskId());
+}
+
+void TasksView::openTask(const QString &id)
+{
+    if (id.isEmpty())
+        return;
+    std::optional<Task> t = m_tasks.find(id);
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(m_tasks, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, [this](const QString &savedId) {
+        m_selectAfterRefresh = savedId;
+        refresh();
+    });
+    m_dialog = dialog;
+    dialog->open();
+}
+
+void TasksView::deleteTask()
+{
+    const QString id = currentTaskId();
+    if (id.isEmpty())
+        return;
+    const std::optional<Task> t = m_tasks.find(id);
+    if (!t)
+        return;
+    MessageBoxes::confirm(this, tr("Delete task"), tr("Delete the task “%1” and its notes?").arg(t->title),
+                          tr("Delete"), [this, id, title = t->title] {
+                              // Carried out even when the window is closing (the view may be gone).
+                              auto remove = [self = QPointer<TasksView>(this), &tasks = m_tasks, id] {
+                                  QString error;
+                                  try {
+                                      tasks.remove(id);
+                                  } catch (const DomainError &e) {
+                                      if (e.kind() != DomainError::NotFound) // gone meanwhile: fine
+                                          error = ErrorText::of(e);
+                                  } catch (const std::exception &e) {
+                                      error = ErrorText::of(e);
+                                  }
+                                  if (!self)
+                                      return;
+                                  if (!error.isEmpty())
+                                      self->showMessage(error, true);
+                                  QStringList hidden = self->m_hiddenIds;
+                                  hidden.removeAll(id);
+                                  self->setHidden(hidden);
+                              };
+                              UndoBar *bar = UndoBar::of(this);
+                              if (!bar) {
+                                  remove();
+                                  showMessage(tr("Task deleted."));
+                                  return;
+                              }
+                              // Out of sight now, deleted when the Undo offer ends.
+                              setHidden(m_hiddenIds + QStringList{id});
+                              showMessage(tr("Task deleted."));
+                              bar->offer(
+                                  tr("Task “%1” deleted.").arg(title),
+                                  [this, id] {
+                                      QStringList hidden = m_hiddenIds;
+                                      hidden.removeAll(id);
+                                      m_selectAfterRefresh = id;
+                                      setHidden(hidden);
+                                      selectTask(id);
+                                      showMessage(tr("Undone."));
+                                  },
+                                  remove);
+                          });
+}

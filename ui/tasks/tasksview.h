@@ -1,0 +1,114 @@
+#pragma once
+
+#include "model/tasks/taskrepository.h"
+#include "ui/tasks/taskdialog.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class EventBus;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class TaskTableModel;
+
+// Shows task reminders as system-tray notifications: the scheduler (delivery thread) tells the bus
+// ("task", id, "reminder"); this shows the task's title and due time when the desktop has a tray.
+class TaskReminderNotifier : public QObject
+{
+    Q_OBJECT
+public:
+    TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent = nullptr);
+    QString lastMessage() const { return m_lastMessage; }
+
+signals:
+    // For every reminder: the title and its due time, for the window's NotificationCenter.
+    void reminded(const QString &taskId, const QString &message);
+
+private:
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+
+    TaskRepository &m_tasks;
+    QString m_lastMessage;
+};
+
+// The Tasks area: Today, Overdue, Upcoming and All tabs with counts, a quick-add line, one-click
+// done (the check box; a recurring task's next occurrence appears at once), New/Edit/Delete with
+// the task dialog (reminder and recurrence). It follows the event bus: a task changed anywhere
+// (the API, the scheduler) refreshes the tabs shortly after.
+class TasksView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int RefreshDelayMs = 50;
+    enum Tab
+    {
+        TodayTab,
+        OverdueTab,
+        UpcomingTab,
+        AllTab,
+        TabCount
+    };
+
+    TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent = nullptr);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    TaskTableModel *model(int tab) const { return m_models.value(tab); }
+    QTableView *table(int tab) const { return m_tables.value(tab); }
+    QLineEdit *quickAddField() const { return m_quickAdd; }
+    QComboBox *quickAddWhen() const { return m_quickWhen; }
+    QLabel *statusLabel() const { return m_status; }
+    TaskReminderNotifier *notifier() const { return m_notifier; }
+    TaskDialog *openDialog() const { return m_dialog; }
+    QString currentTaskId() const;
+    bool selectTask(const QString &id);
+    // The filter row (status, priority, type, assignee), applied to every tab and its count.
+    QComboBox *filterCombo(const QString &name) const;
+    QPushButton *reopenButton() const { return m_reopen; }
+
+public slots:
+    void quickAdd();
+    void newTask();
+    void editTask();
+    // Opens the task dialog of this task (a click on its reminder).
+    void openTask(const QString &id);
+    void deleteTask();
+    // Moves a completed or cancelled task back to pending.
+    void reopenTask();
+    void refresh();
+
+private:
+    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onCompleted(const QString &id, const QString &nextId, const QString &previousStatus);
+    void setHidden(const QStringList &ids);
+    void showMessage(const QString &text, bool error = false);
+    void updateCounts();
+    void updateActions();
+    void applyFilter();
+
+    TaskRepository &m_tasks;
+    QTabWidget *m_tabs = nullptr;
+    QVector<TaskTableModel *> m_models;
+    QStringList m_hiddenIds; // deleted, but the delete can still be undone
+    QVector<QTableView *> m_tables;
+    QLineEdit *m_quickAdd = nullptr;
+    QComboBox *m_quickWhen = nullptr;
+    QPushButton *m_add = nullptr;
+    QPushButton *m_new = nullptr;
+    QPushButton *m_edit = nullptr;
+    QPushButton *m_delete = nullptr;
+    QPushButton *m_reopen = nullptr;
+    QComboBox *m_statusFilter = nullptr;
+    QComboBox *m_priorityFilter = nullptr;
+    QComboBox *m_typeFilter = nullptr;
+    QComboBox *m_assigneeFilter = nullptr;
+    QLabel *m_status = nullptr;
+    QTimer m_refreshTimer;
+    QString m_selectAfterRefresh;
+    TaskReminderNotifier *m_notifier = nullptr;
+    QPointer<TaskDialog> m_dialog;
+};
