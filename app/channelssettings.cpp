@@ -3,6 +3,7 @@
 #include "app/appsettings.h"
 #include "app/secrets/secretstore.h"
 #include "server/channels/channelconnector.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/instagramconnector.h"
 #include "server/channels/telegramconnector.h"
 #include "server/channels/whatsappconnector.h"

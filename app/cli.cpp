@@ -25,6 +25,7 @@
 #include "server/apiserver.h"
 #include "server/channels/bulkexpander.h"
 #include "server/channels/channeldispatcher.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/telegrampoller.h"
 #include "server/webhooks/webhookdispatcher.h"
 #include "ui/shell/mainwindow.h"

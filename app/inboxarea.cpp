@@ -3,6 +3,7 @@
 #include "model/accounts/userrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/apierror.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/channelsender.h"
 #include "server/channels/outgoing.h"
 #include "server/media/mediaservice.h"

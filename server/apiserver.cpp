@@ -14,6 +14,7 @@
 #include "server/api/multipart.h"
 #include "server/api/schemas.h"
 #include "server/channels/channelconnector.h"
+#include "server/channels/channelregistry.h"
 #include "server/controllers/apikeyscontroller.h"
 #include "server/controllers/authcontroller.h"
 #include "server/controllers/contactscontroller.h"

@@ -7,6 +7,7 @@
 #include "model/core/outbox.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
+#include "model/deals/pipelinerepository.h"
 
 #include <QHash>
 #include <QJsonArray>

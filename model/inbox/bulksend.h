@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/inbox/messagetemplate.h"
+#include "model/inbox/templaterepository.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -2,6 +2,7 @@
 
 #include "model/core/eventbus.h"
 #include "model/core/timeutil.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/instagramconnector.h"
 #include "server/channels/telegramconnector.h"
 #include "server/channels/whatsappconnector.h"

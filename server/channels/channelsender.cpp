@@ -1,6 +1,7 @@
 #include "server/channels/channelsender.h"
 
 #include "server/api/apierror.h"
+#include "server/channels/channelregistry.h"
 
 ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
     : m_bus(bus)

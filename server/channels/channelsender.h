@@ -2,6 +2,7 @@
 
 #include "model/inbox/conversationrepository.h"
 #include "server/channels/channelconnector.h"
+#include "server/channels/channelregistry.h"
 
 #include <memory>
 

@@ -1,6 +1,7 @@
 #include "server/channels/outgoing.h"
 
 #include "model/inbox/conversationrepository.h"
+#include "model/inbox/templaterepository.h"
 #include "server/api/apierror.h"
 #include "server/channels/channelsender.h"
 #include "server/media/mediaservice.h"

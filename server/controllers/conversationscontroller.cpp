@@ -4,6 +4,7 @@
 #include "server/api/apierror.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/channelsender.h"
 
 #include <QJsonArray>

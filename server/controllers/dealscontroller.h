@@ -4,6 +4,7 @@
 
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
+#include "model/deals/pipelinerepository.h"
 
 class EventBus;
 

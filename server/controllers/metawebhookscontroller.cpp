@@ -5,6 +5,7 @@
 #include "server/api/apierror.h"
 #include "server/api/schemas.h"
 #include "server/channels/channelconnector.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/graphapi.h"
 
 #include <QJsonArray>

@@ -5,6 +5,7 @@
 #include "server/api/crypto.h"
 #include "server/api/schemas.h"
 #include "server/channels/channelconnector.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/telegramupdate.h"
 
 using namespace Schema;

@@ -1,6 +1,7 @@
 #include "server/controllers/templatescontroller.h"
 
 #include "model/inbox/messagetemplate.h"
+#include "model/inbox/templaterepository.h"
 #include "server/api/apierror.h"
 #include "server/api/schemas.h"
 

@@ -8,6 +8,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "server/api/apierror.h"
 #include "server/channels/channeldispatcher.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/channelsender.h"
 #include "tests/support/scriptedconnector.h"
 #include "tests/support/testsupport.h"

@@ -10,8 +10,10 @@
 #include "model/core/eventbus.h"
 #include "model/inbox/bulksend.h"
 #include "model/inbox/messagetemplate.h"
+#include "model/inbox/templaterepository.h"
 #include "server/channels/bulkexpander.h"
 #include "server/channels/channeldispatcher.h"
+#include "server/channels/channelregistry.h"
 #include "tests/support/scriptedconnector.h"
 #include "tests/support/testsupport.h"
 

@@ -10,6 +10,7 @@
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/channels/channeldispatcher.h"
+#include "server/channels/channelregistry.h"
 #include "server/channels/telegrampoller.h"
 #include "tests/support/faketelegram.h"
 #include "tests/support/testsupport.h"

@@ -2,6 +2,7 @@
 
 #include "model/core/database.h"
 #include "model/inbox/conversationrepository.h"
+#include "server/channels/channelregistry.h"
 
 #include <QSqlQuery>
 

@@ -2,6 +2,7 @@
 
 #include "server/channels/channelconnector.h"
 #include "server/channels/channeldispatcher.h"
+#include "server/channels/channelregistry.h"
 #include "tests/support/testsupport.h"
 
 #include <QDeadlineTimer>

@@ -2,6 +2,7 @@
 // temporary SQLite database, offscreen. Cards are dropped with synthesized drop events carrying
 // the board's own MIME data, and the stored stage is checked.
 
+#include "model/deals/pipelinerepository.h"
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"

@@ -2,6 +2,7 @@
 // dialog (every field, field-level validation, edit sends only the changes), the pipeline editor
 // (add/rename/reorder stages, probability and rottenDays, the 409 of a stage holding deals, add and
 // delete pipelines) and the deal detail's tasks (listed, added through the task dialog).
+#include "model/deals/pipelinerepository.h"
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/userrepository.h"

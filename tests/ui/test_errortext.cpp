@@ -2,6 +2,7 @@
 // from the model is matched by the catalogue (ui/shell/errortext.cpp), its field keys read as the form's
 // labels, and an unknown text is shown as it is.
 
+#include "model/deals/pipelinerepository.h"
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"

@@ -4,6 +4,8 @@
 // WhatsApp 24-hour hint. Fake senders record the calls; the real paths (OutgoingMessages with
 // MediaService and ChannelSender, as the app wires them) send on the widget channel, which needs no
 // provider.
+#include "model/inbox/templaterepository.h"
+#include "server/channels/channelregistry.h"
 #include "tests/ui/uitest.h"
 
 #include "model/contacts/contactrepository.h"

@@ -7,6 +7,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
+#include "model/deals/pipelinerepository.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>

@@ -1,9 +1,11 @@
 #include "ui/contacts/contactdetailpane.h"
+#include "ui/shell/uikit.h"
 
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
+#include "model/deals/pipelinerepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "ui/deals/dealdialogs.h"
@@ -29,11 +31,6 @@
 #include <algorithm>
 
 namespace {
-QString localTime(const QString &iso)
-{
-    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : iso;
-}
 
 QLabel *valueLabel(QWidget *parent, const char *name)
 {
@@ -257,8 +254,8 @@ void ContactDetailPane::reload()
     m_address->setText(orDash(address.join(QLatin1String(", "))));
     m_source->setText(orDash(c.source));
     m_leadScore->setText(QLocale().toString(c.leadScore));
-    m_created->setText(localTime(c.createdAt));
-    m_updated->setText(localTime(c.updatedAt));
+    m_created->setText(UiKit::localTime(c.createdAt));
+    m_updated->setText(UiKit::localTime(c.updatedAt));
 
     const QString selectedTag = m_tags->currentItem() ? m_tags->currentItem()->text() : QString();
     m_tags->clear();
@@ -272,7 +269,7 @@ void ContactDetailPane::reload()
 
     m_notes->clear();
     for (const ContactNote &note : notes) {
-        QString meta = localTime(note.createdAt);
+        QString meta = UiKit::localTime(note.createdAt);
         if (!note.createdBy.isEmpty())
             meta = tr("%1 — %2").arg(meta, note.createdBy);
         auto *item = new QListWidgetItem(note.content + QLatin1Char('\n') + meta, m_notes);
@@ -347,7 +344,7 @@ void ContactDetailPane::reload()
             if (v.unreadCount > 0)
                 line += QStringLiteral(" — ") + tr("%n unread", nullptr, v.unreadCount);
             if (!v.lastMessageAt.isEmpty())
-                line += QLatin1Char('\n') + localTime(v.lastMessageAt) + QStringLiteral(": ") +
+                line += QLatin1Char('\n') + UiKit::localTime(v.lastMessageAt) + QStringLiteral(": ") +
                         v.lastMessageText.left(120).simplified();
             auto *item = new QListWidgetItem(line, m_conversationList);
             item->setData(Qt::UserRole, v.id);
@@ -377,7 +374,7 @@ void ContactDetailPane::reload()
                 line += tr(" — due %1")
                             .arg(t.isAllDay() ? QLocale().toString(QDate::fromString(t.dueDate, Qt::ISODate),
                                                                    QLocale::ShortFormat)
-                                              : localTime(t.dueDate));
+                                              : UiKit::localTime(t.dueDate));
             if (!t.isOpen())
                 line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
             auto *item = new QListWidgetItem(line, m_taskList);
@@ -396,7 +393,7 @@ void ContactDetailPane::reload()
     std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });
     m_timeline->clear();
     for (const Event &e : std::as_const(timeline).mid(0, 300))
-        new QListWidgetItem(localTime(e.at) + QStringLiteral("  ") + e.text, m_timeline);
+        new QListWidgetItem(UiKit::localTime(e.at) + QStringLiteral("  ") + e.text, m_timeline);
     m_stack->setCurrentIndex(1);
 }
 

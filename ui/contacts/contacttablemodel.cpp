@@ -1,4 +1,5 @@
 #include "ui/contacts/contacttablemodel.h"
+#include "ui/shell/uikit.h"
 
 #include "model/core/errors.h"
 #include "ui/shell/errortext.h"
@@ -16,13 +17,6 @@ int clampCount(qint64 n)
     return int(std::clamp<qint64>(n, 0, INT_MAX));
 }
 
-QString localTime(const QString &iso)
-{
-    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    if (!t.isValid())
-        return iso;
-    return QLocale().toString(t.toLocalTime(), QLocale::ShortFormat);
-}
 } // namespace
 
 ContactTableModel::ContactTableModel(ContactRepository &contacts, QObject *parent)
@@ -203,7 +197,7 @@ QVariant ContactTableModel::data(const QModelIndex &index, int role) const
     case TagsColumn:
         return c.tags.join(QLatin1String(", "));
     case CreatedColumn:
-        return role == Qt::ToolTipRole ? c.createdAt : localTime(c.createdAt);
+        return role == Qt::ToolTipRole ? c.createdAt : UiKit::localTime(c.createdAt);
     default:
         return {};
     }

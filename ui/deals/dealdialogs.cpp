@@ -1,8 +1,10 @@
 #include "ui/deals/dealdialogs.h"
+#include "ui/shell/uikit.h"
 
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
+#include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealeditdialog.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -25,16 +27,6 @@
 #include <cmath>
 
 namespace {
-QLabel *errorLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // data from outside is never markup
-    label->setObjectName(QStringLiteral("errorLabel"));
-    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    label->setWordWrap(true);
-    label->hide();
-    return label;
-}
 
 void showError(QLabel *label, const QString &text)
 {
@@ -144,7 +136,7 @@ WonDialog::WonDialog(DealRepository &deals, const QString &dealId, QWidget *pare
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("noteEdit"));
     m_note->setPlaceholderText(tr("How was it won? (optional)"));
-    m_error = errorLabel(this);
+    m_error = UiKit::errorLabel(this);
     auto *form = new QFormLayout;
     form->addRow(tr("Closed value"), m_closedValue);
     form->addRow(tr("Note"), m_note);
@@ -182,7 +174,7 @@ LostDialog::LostDialog(DealRepository &deals, const QString &dealId, QWidget *pa
     m_competitor->setMaxLength(200);
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("noteEdit"));
-    m_error = errorLabel(this);
+    m_error = UiKit::errorLabel(this);
     auto *form = new QFormLayout;
     form->addRow(tr("Reason"), m_reason);
     form->addRow(tr("Competitor"), m_competitor);
@@ -245,7 +237,7 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     m_edit->setObjectName(QStringLiteral("editDealButton"));
     m_delete = new QPushButton(tr("Delete deal…"), this);
     m_delete->setObjectName(QStringLiteral("deleteDealButton"));
-    m_error = errorLabel(this);
+    m_error = UiKit::errorLabel(this);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_addNote, &QPushButton::clicked, this, &DealDetailDialog::addNote);

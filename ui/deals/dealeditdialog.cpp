@@ -4,6 +4,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
+#include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/recordpicker.h"

@@ -2,6 +2,7 @@
 
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
+#include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/dealeditdialog.h"
 #include "ui/deals/pipelineeditor.h"

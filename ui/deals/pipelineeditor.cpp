@@ -2,6 +2,7 @@
 
 #include "model/core/errors.h"
 #include "model/core/fieldreader.h"
+#include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/deals/pipeline.h"
+#include "model/deals/pipelinerepository.h"
 
 #include <QDialog>
 

@@ -3,6 +3,7 @@
 #include "model/core/errors.h"
 #include "model/core/timeutil.h"
 #include "model/inbox/mediarepository.h"
+#include "model/inbox/templaterepository.h"
 #include "ui/shell/errortext.h"
 
 #include <QDialog>

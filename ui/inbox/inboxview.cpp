@@ -6,6 +6,7 @@
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
+#include "model/deals/pipelinerepository.h"
 #include "model/tasks/taskrepository.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"

@@ -1,4 +1,5 @@
 #include "ui/settings/apikeyspage.h"
+#include "ui/shell/uikit.h"
 
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
@@ -25,25 +26,6 @@
 
 namespace {
 constexpr int IdRole = Qt::UserRole + 1;
-
-QString localTime(const QString &iso)
-{
-    if (iso.isEmpty())
-        return {};
-    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : iso;
-}
-
-QLabel *errorLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // data from outside is never markup
-    label->setObjectName(QStringLiteral("errorLabel"));
-    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    label->setWordWrap(true);
-    label->hide();
-    return label;
-}
 
 void setError(QLabel *label, const QString &message)
 {
@@ -78,7 +60,7 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
     m_create->setObjectName(QStringLiteral("createKeyButton"));
     m_revoke = new QPushButton(tr("Revoke"), this);
     m_revoke->setObjectName(QStringLiteral("revokeKeyButton"));
-    m_error = errorLabel(this);
+    m_error = UiKit::errorLabel(this);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_create);
@@ -125,8 +107,8 @@ void ApiKeysPage::reload()
             key.name,
             key.prefix + QStringLiteral("…"),
             key.scopes.join(QLatin1String(", ")),
-            localTime(key.createdAt),
-            key.lastUsedAt.isEmpty() ? tr("never") : localTime(key.lastUsedAt),
+            UiKit::localTime(key.createdAt),
+            key.lastUsedAt.isEmpty() ? tr("never") : UiKit::localTime(key.lastUsedAt),
             key.isRevoked() ? tr("Revoked") : tr("Active"),
         };
         for (int column = 0; column < ColumnCount; ++column) {
@@ -137,7 +119,7 @@ void ApiKeysPage::reload()
             m_table->setItem(row, column, item);
         }
         if (key.isRevoked())
-            m_table->item(row, StateColumn)->setToolTip(tr("Revoked %1").arg(localTime(key.revokedAt)));
+            m_table->item(row, StateColumn)->setToolTip(tr("Revoked %1").arg(UiKit::localTime(key.revokedAt)));
         if (key.id == selected)
             m_table->selectRow(row);
     }
@@ -214,7 +196,7 @@ CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(scope == QLatin1String("*") ? Qt::Checked : Qt::Unchecked);
     }
-    m_error = errorLabel(this);
+    m_error = UiKit::errorLabel(this);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Name:"), m_name);

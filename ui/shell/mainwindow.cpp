@@ -6,6 +6,7 @@
 #include "ui/contacts/segmentspanel.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/settings/apikeyspage.h"
+#include "ui/settings/incomingwebhookspage.h"
 #include "ui/settings/webhookspage.h"
 #include "ui/settings/widgetsettingspage.h"
 #include "ui/shell/notificationcenter.h"

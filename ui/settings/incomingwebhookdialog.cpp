@@ -1,0 +1,67 @@
+#include "ui/settings/incomingwebhookdialog.h"
+
+#include "model/core/errors.h"
+#include "model/core/eventbus.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/messageboxes.h"
+#include "ui/shell/uikit.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+using namespace UiKit;
+
+IncomingWebhookDialog::IncomingWebhookDialog(IncomingWebhookRepository &repository, QWidget *parent)
+    : QDialog(parent)
+    , m_repository(repository)
+{
+    setObjectName(QStringLiteral("incomingWebhookDialog"));
+    setWindowTitle(tr("Add incoming webhook"));
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("nameEdit"));
+    m_action = new QComboBox(this);
+    m_action->setObjectName(QStringLiteral("actionBox"));
+    const QStringList actions = IncomingActions::all();
+    const QStringList labels{tr("Create or update a contact"), tr("Create or update a deal"), tr("Create a task"),
+                             tr("Receive a message")};
+    for (int i = 0; i < actions.size(); ++i)
+        m_action->addItem(QStringLiteral("%1 (%2)").arg(labels.value(i), actions.at(i)), actions.at(i));
+    m_signed = new QCheckBox(tr("Require a signature (X-Service-Signature)"), this);
+    m_signed->setObjectName(QStringLiteral("signedBox"));
+    m_error = errorLabel(this);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Action"), m_action);
+    form->addRow(QString(), m_signed);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &IncomingWebhookDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+}
+
+void IncomingWebhookDialog::accept()
+{
+    QJsonObject body{{QStringLiteral("name"), m_name->text().trimmed()},
+                     {QStringLiteral("action"), m_action->currentData().toString()}};
+    if (m_signed->isChecked())
+        body.insert(QStringLiteral("secret"), true);
+    try {
+        const IncomingWebhookRepository::Saved saved = m_repository.create(body);
+        Q_EMIT created(saved.endpoint.id, saved.secret);
+        QDialog::accept();
+    } catch (const DomainError &e) {
+        showError(m_error, e.details().isEmpty()
+                               ? ErrorText::of(e)
+                               : ErrorText::translate(e.details().begin().key() + QLatin1String(": ") +
+                                                      e.details().begin().value().toString()));
+    } catch (const std::exception &e) {
+        showError(m_error, ErrorText::of(e));
+    }
+}

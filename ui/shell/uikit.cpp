@@ -1,0 +1,67 @@
+#include "ui/shell/uikit.h"
+
+#include <QDateTime>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableWidget>
+
+QString UiKit::localTime(const QString &iso)
+{
+    if (iso.isEmpty())
+        return {};
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : iso;
+}
+
+QLabel *UiKit::errorLabel(QWidget *parent, const QString &name)
+{
+    auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText); // data from outside is never markup
+    label->setObjectName(name);
+    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    label->setWordWrap(true);
+    label->hide();
+    return label;
+}
+
+void UiKit::showError(QLabel *label, const QString &message)
+{
+    label->setText(message);
+    label->setVisible(!message.isEmpty());
+}
+
+QTableWidget *UiKit::recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent)
+{
+    auto *t = new QTableWidget(0, columns, parent);
+    t->setObjectName(name);
+    t->setHorizontalHeaderLabels(headers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setWordWrap(false);
+    t->verticalHeader()->hide();
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+QTableWidgetItem *UiKit::tableItem(const QString &text, const QString &id)
+{
+    auto *i = new QTableWidgetItem(text);
+    i->setToolTip(text);
+    if (!id.isEmpty())
+        i->setData(IdRole, id);
+    return i;
+}
+
+void UiKit::reselect(QTableWidget *table, const QString &id)
+{
+    for (int row = 0; row < table->rowCount(); ++row) {
+        if (table->item(row, 0)->data(IdRole).toString() == id) {
+            table->selectRow(row);
+            return;
+        }
+    }
+    if (table->rowCount() > 0)
+        table->selectRow(0);
+}
