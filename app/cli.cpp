@@ -33,6 +33,7 @@
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/windowstate.h"
 #include "ui/tasks/tasksview.h"
+#include "ui/tasks/taskremindernotifier.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,7 +1,6 @@
 #include "tests/support/fakegraphapi.h"
 
 #include "server/api/multipart.h"
-
 #include "server/channels/graphapi.h"
 #include "server/http/httpengine.h"
 

@@ -15,6 +15,7 @@
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasksview.h"
 #include "ui/tasks/tasktablemodel.h"
+#include "ui/tasks/taskremindernotifier.h"
 
 #include <QCheckBox>
 #include <QComboBox>

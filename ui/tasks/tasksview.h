@@ -14,27 +14,8 @@ class QLineEdit;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+class TaskReminderNotifier;
 class TaskTableModel;
-
-// Shows task reminders as system-tray notifications: the scheduler (delivery thread) tells the bus
-// ("task", id, "reminder"); this shows the task's title and due time when the desktop has a tray.
-class TaskReminderNotifier : public QObject
-{
-    Q_OBJECT
-public:
-    TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent = nullptr);
-    QString lastMessage() const { return m_lastMessage; }
-
-signals:
-    // For every reminder: the title and its due time, for the window's NotificationCenter.
-    void reminded(const QString &taskId, const QString &message);
-
-private:
-    void onBusChanged(const QString &entity, const QString &id, const QString &change);
-
-    TaskRepository &m_tasks;
-    QString m_lastMessage;
-};
 
 // The Tasks area: Today, Overdue, Upcoming and All tabs with counts, a quick-add line, one-click
 // done (the check box; a recurring task's next occurrence appears at once), New/Edit/Delete with

@@ -2,10 +2,9 @@
 
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
+#include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
 #include "ui/shell/errortext.h"
-
-#include "model/core/errors.h"
 
 #include <QBrush>
 #include <QColor>

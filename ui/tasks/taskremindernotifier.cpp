@@ -1,0 +1,34 @@
+#include "ui/tasks/taskremindernotifier.h"
+
+#include "model/core/eventbus.h"
+#include "ui/tasks/tasktablemodel.h"
+
+#include <QLocale>
+
+TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent)
+    : QObject(parent)
+    , m_tasks(tasks)
+{
+    connect(&bus, &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
+}
+
+void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id, const QString &change)
+{
+    if (entity != QLatin1String("task") || change != QLatin1String("reminder"))
+        return;
+    std::optional<Task> t;
+    try {
+        t = m_tasks.find(id);
+    } catch (const std::exception &) {
+        return;
+    }
+    if (!t)
+        return;
+    QString due;
+    if (t->isAllDay())
+        due = QLocale().toString(t->dueDay(m_tasks.timeZone()), QLocale::ShortFormat);
+    else if (!t->dueDate.isEmpty())
+        due = TaskTableModel::dueText(t->dueInstant(m_tasks.timeZone()).toTimeZone(m_tasks.timeZone()));
+    m_lastMessage = due.isEmpty() ? t->title : tr("%1 — due %2").arg(t->title, due);
+    emit reminded(id, m_lastMessage); // the window's NotificationCenter shows it
+}
