@@ -50,7 +50,7 @@ struct ApiShared
 
 // The HTTPS API: owns the engine, the routing table, the controllers and the middleware
 // (request id -> authentication -> rate limit -> JSON body -> handler -> envelope). Create, start()
-// and stop() it in the server thread (QT64-NOTES: a server must live in the thread that listens).
+// and stop() it in the server thread (docs/architecture.md, Qt 6.4 traps: a server must live in the thread that listens).
 class ApiServer : public QObject
 {
     Q_OBJECT

@@ -77,7 +77,7 @@ struct HttpLimits
 };
 
 // A small HTTP/1.1 server on QTcpServer/QSslServer (QtNetwork 6.4). It replaces QAbstractHttpServer
-// because of the 6.4 traps listed in QT64-NOTES.md: no size limits, no idle timeout, a crash on a
+// because of the Qt 6.4 traps (docs/architecture.md): no size limits, no idle timeout, a crash on a
 // late reply to a gone client, Connection: close and HTTP/1.0 ignored, HEAD and Expect: 100-continue
 // unsupported, pipelined answers out of order. Lives in the thread that created it.
 class HttpEngine : public QObject

@@ -1,4 +1,4 @@
-// The command line of ARCHITECTURE.md ("Command line contract"), run as the built executable
+// The command line (README, "Command line"), run as the built executable
 // ($LIAISON_BINARY) with QProcess: help, bad options and commands (exit 2, one line on stderr),
 // --set, apikey create|list|revoke and user add. Every run uses a throwaway --data-dir.
 #include <QProcess>
