@@ -3,6 +3,7 @@
 // with its X-RateLimit-* headers and 429, X-Request-Id, 401 versus 403, plain HTTP when asked.
 #include "model/accounts/userrepository.h"
 #include "model/core/errors.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -18,14 +19,6 @@ namespace {
 const QString kEmail = QStringLiteral("ayse@example.com");
 const QString kPassword = QStringLiteral("correct horse battery");
 const QByteArray kTestJwtKey = QByteArrayLiteral("test-signing-key-0123456789abcdef"); // TestServer's key
-
-// A clock that runs offset seconds ahead of the real one.
-class OffsetClock : public Clock
-{
-public:
-    QDateTime now() const override { return QDateTime::currentDateTimeUtc().addSecs(offsetSeconds); }
-    qint64 offsetSeconds = 0;
-};
 
 QByteArray b64url(const QByteArray &bytes)
 {
@@ -70,7 +63,7 @@ class TestAuthApi : public QObject
 
 private:
     // The clock outlives the server that points at it.
-    OffsetClock m_clock;
+    FakeClock m_clock;
     std::unique_ptr<TempDatabase> m_db;
     std::unique_ptr<TestServer> m_server;
     std::unique_ptr<ApiClient> m_client; // anonymous
@@ -107,7 +100,7 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_clock.offsetSeconds = 0;
+        m_clock.setOffset(0);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
         m_server->server().setClock(&m_clock);
@@ -346,7 +339,7 @@ private Q_SLOTS:
     void expiredRefreshTokenIs401()
     {
         const QString refresh = login(kEmail, kPassword).data().value("refreshToken").toString();
-        m_clock.offsetSeconds = 31 * 24 * 3600; // past the 30-day default
+        m_clock.setOffset(31 * 24 * 3600); // past the 30-day default
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", refresh}}).status, 401);
     }
 
@@ -441,9 +434,9 @@ private Q_SLOTS:
         const QString access = login(kEmail, kPassword).data().value("accessToken").toString();
         const auto user = clientWith(access);
         QCOMPARE(user->get("/api/v1/contacts").status, 200);
-        m_clock.offsetSeconds = 14 * 60; // still inside the 15 minutes
+        m_clock.setOffset(14 * 60); // still inside the 15 minutes
         QCOMPARE(user->get("/api/v1/contacts").status, 200);
-        m_clock.offsetSeconds = 15 * 60 + 5; // past exp
+        m_clock.setOffset(15 * 60 + 5); // past exp
         const HttpResult r = user->get("/api/v1/contacts");
         QCOMPARE(r.status, 401);
         verifyErrorEnvelope(r);
@@ -471,7 +464,7 @@ private Q_SLOTS:
         QCOMPARE(login("nobody@example.com", kPassword).status, 429);
 
         // once the window has passed the right password works again
-        m_clock.offsetSeconds = retryAfter + 1;
+        m_clock.setOffset(retryAfter + 1);
         r = login(kEmail, kPassword);
         QCOMPARE(r.status, 200);
     }
@@ -529,7 +522,7 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-ratelimit-remaining"), QByteArray("4"));
 
         // after the window the budget is whole again
-        m_clock.offsetSeconds = 61;
+        m_clock.setOffset(61);
         r = client->get("/api/v1/contacts");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-ratelimit-remaining"), QByteArray("4"));
@@ -681,9 +674,9 @@ private Q_SLOTS:
         const auto client = clientWith(key.secret);
         QCOMPARE(client->get("/api/v1/contacts").status, 200);
         ApiKeyRepository().revoke(key.key.id); // no event bus: as another process would
-        m_clock.offsetSeconds = ApiShared::kApiKeyCacheMs / 1000 + 1;
+        m_clock.setOffset(ApiShared::kApiKeyCacheMs / 1000 + 1);
         QCOMPARE(client->get("/api/v1/contacts").status, 401);
-        m_clock.offsetSeconds = 0;
+        m_clock.setOffset(0);
     }
 
     // ----- plain HTTP when asked -----

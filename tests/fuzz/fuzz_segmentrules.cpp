@@ -13,6 +13,7 @@
 //
 // LIAISON_FUZZ_SEGMENT_SQL=0 in the environment skips the database part (parse and build only).
 #include "tests/fuzz/fuzzsupport.h"
+#include "tests/support/fakeclock.h"
 
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrules.h"
@@ -31,12 +32,6 @@
 #include <cstdlib>
 
 namespace {
-class FixedClock : public Clock
-{
-public:
-    QDateTime now() const override { return QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone::utc()); }
-};
-
 QTemporaryDir *g_dir = nullptr;
 bool g_withDatabase = true;
 
@@ -126,7 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
-    const FixedClock clock;
+    const FakeClock clock(QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone::utc()));
     SegmentRules::Sql sql;
     try {
         check(SegmentRules::validate(normalized) == normalized, "validate() is not idempotent");

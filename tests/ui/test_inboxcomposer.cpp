@@ -6,6 +6,7 @@
 // provider.
 #include "model/inbox/templaterepository.h"
 #include "server/channels/channelregistry.h"
+#include "tests/support/fakeclock.h"
 #include "tests/ui/uitest.h"
 
 #include "model/contacts/contactrepository.h"
@@ -39,19 +40,6 @@
 using namespace UiTest;
 
 namespace {
-class FixedClock final : public Clock
-{
-public:
-    explicit FixedClock(QDateTime at)
-        : m_at(std::move(at))
-    {
-    }
-    QDateTime now() const override { return m_at; }
-
-private:
-    QDateTime m_at;
-};
-
 const QByteArray kPng = QByteArray::fromHex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
                                             "0000000d49444154789c6360000000020001e221bc330000000049454e44ae426082");
 
@@ -200,7 +188,7 @@ private Q_SLOTS:
         const QString bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
         m_whatsappConv = m_repo->findOrCreate(ayse, "whatsapp", "+905321234567").id;
         // Ayşe wrote 25 hours ago: outside WhatsApp's window.
-        const FixedClock before(QDateTime::currentDateTimeUtc().addSecs(-25 * 3600));
+        const FakeClock before(QDateTime::currentDateTimeUtc().addSecs(-25 * 3600));
         ConversationRepository(m_bus.get(), &before).receive(m_whatsappConv, text("Selam"));
         m_widgetConv = m_repo->findOrCreate(bob, "widget", "visitor_1").id;
         m_repo->receive(m_widgetConv, text("Hello?"));

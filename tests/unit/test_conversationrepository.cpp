@@ -9,6 +9,7 @@
 #include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/widgetvisitorrepository.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -31,13 +32,6 @@ QJsonObject lastEvent(const QString &event)
         return {};
     return QJsonDocument::fromJson(q.value(0).toByteArray()).object().value("data").toObject();
 }
-
-class FakeClock : public Clock
-{
-public:
-    QDateTime t = QDateTime(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC);
-    QDateTime now() const override { return t; }
-};
 
 MessageContent textContent(const QString &text)
 {
@@ -201,14 +195,14 @@ private Q_SLOTS:
 
     void keepsContactCountersAndUnread()
     {
-        FakeClock clock;
+        FakeClock clock(QDateTime(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC));
         ConversationRepository repo(nullptr, &clock);
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         repo.receive(v.id, textContent("Hi"));
-        clock.t = clock.t.addSecs(90);
+        clock.advance(90);
         repo.receive(v.id, textContent("Anyone?"));
         QCOMPARE(repo.get(v.id).unreadCount, 2);
-        clock.t = clock.t.addSecs(30);
+        clock.advance(30);
         const Message reply = repo.addOutgoing(v.id, textContent("Yes, hello"), {"agent", {}, "Ali"}, "sent");
         QCOMPARE(reply.delivery.status, QString("sent"));
         QVERIFY(!reply.delivery.sentAt.isEmpty());
@@ -221,16 +215,16 @@ private Q_SLOTS:
         // From the first incoming message (09:00:00) to the first reply (09:02:00).
         QVERIFY(after.firstResponseSeconds.has_value());
         QCOMPARE(*after.firstResponseSeconds, qint64(120));
-        clock.t = clock.t.addSecs(600);
+        clock.advance(600);
         repo.addOutgoing(v.id, textContent("Anything else?"), {"agent", {}, "Ali"}, "sent");
         QCOMPARE(*repo.get(v.id).firstResponseSeconds, qint64(120));
 
         const Contact c = ContactRepository().get(m_contactId);
         QCOMPARE(c.totalMessages, 4);
-        QCOMPARE(c.lastMessageAt, TimeUtil::iso(clock.t));
+        QCOMPARE(c.lastMessageAt, TimeUtil::iso(clock.now()));
         const QJsonArray list = ConversationRepository().forContact(m_contactId);
         QCOMPARE(list.size(), 1);
-        QCOMPARE(list.at(0).toObject().value("lastMessage").toString(), TimeUtil::iso(clock.t));
+        QCOMPARE(list.at(0).toObject().value("lastMessage").toString(), TimeUtil::iso(clock.now()));
         QCOMPARE(list.at(0).toObject().value("status").toString(), QString("open"));
     }
 

@@ -8,6 +8,7 @@
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -31,13 +32,6 @@ QJsonObject lastEvent(const QString &event)
         return {};
     return QJsonDocument::fromJson(q.value(0).toByteArray()).object().value("data").toObject();
 }
-
-class MovableClock : public Clock
-{
-public:
-    QDateTime now() const override { return m_now; }
-    QDateTime m_now = QDateTime::currentDateTimeUtc();
-};
 
 DomainError::Kind kindOf(const std::function<void()> &f)
 {
@@ -276,12 +270,12 @@ private Q_SLOTS:
             pipelines.create({{"name", "Fast"},
                               {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"rottenDays", 3}},
                                                     QJsonObject{{"name", "Demo"}}}}});
-        MovableClock clock;
+        FakeClock clock;
         DealRepository repo(nullptr, &clock);
         const Deal d = repo.create({{"name", "Slow"}, {"pipelineId", p.id}, {"stage", "qualified"}});
         const Deal e = repo.create({{"name", "Other"}, {"pipelineId", p.id}, {"stage", "demo"}});
         QVERIFY(!repo.get(d.id).isRotten);
-        clock.m_now = clock.m_now.addDays(4);
+        clock.advance(4 * 24 * 3600);
         QVERIFY(repo.get(d.id).isRotten);
         QVERIFY(!repo.get(e.id).isRotten); // demo does not rot
         DealQuery rotten;

@@ -6,6 +6,7 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/timeutil.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -16,13 +17,6 @@
 #include <QtTest>
 
 namespace {
-class FixedClock : public Clock
-{
-public:
-    QDateTime t = QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone::utc());
-    QDateTime now() const override { return t; }
-};
-
 QJsonObject rule(const QString &field, const QString &op, const QJsonValue &value = QJsonValue::Undefined)
 {
     QJsonObject r{{"field", field}, {"operator", op}};
@@ -154,7 +148,7 @@ class TestSegmentRules : public QObject
 
 private:
     std::unique_ptr<TempDatabase> m_db;
-    FixedClock m_clock;
+    FakeClock m_clock{QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone::utc())};
 
     // First names of the contacts the filters match, sorted.
     QStringList match(const QJsonObject &filters)
@@ -635,13 +629,13 @@ private slots:
         const QJsonObject old = group("AND", {rule("createdAt", "lessThan", "30d")});
         QCOMPARE(match(recent), QStringList{"Ayşe"});
         QCOMPARE(match(old), (QStringList{"John", "Mary"}));
-        const QDateTime saved = m_clock.t;
-        m_clock.t = saved.addDays(-2); // 2026-01-13: Zeynep is 5 days old
+        const QDateTime saved = m_clock.now();
+        m_clock.set(saved.addDays(-2)); // 2026-01-13: Zeynep is 5 days old
         QCOMPARE(match(recent), (QStringList{"Ayşe", "Zeynep"}));
-        m_clock.t = saved.addDays(25); // 2026-02-09: only Ayşe is younger than 30 days
+        m_clock.set(saved.addDays(25)); // 2026-02-09: only Ayşe is younger than 30 days
         QCOMPARE(match(recent), QStringList{});
         QCOMPARE(match(old), (QStringList{"John", "Mary", "Zeynep"}));
-        m_clock.t = saved;
+        m_clock.set(saved);
     }
 
     void valuesAreBoundNeverWrittenIntoSql()
@@ -707,7 +701,7 @@ private slots:
         auto check = [&](const QString &op, const QJsonValue &value) {
             const QJsonObject filters = group("AND", {rule("customField.k", op, value)});
             const SegmentRules::Sql sql = SegmentRules::compile(filters, m_clock);
-            const Reference ref = jsonExtractCondition("k", op, value, m_clock.t);
+            const Reference ref = jsonExtractCondition("k", op, value, m_clock.now());
             const QList<qint64> got = seqsWhere(sql.where, sql.values);
             const QList<qint64> want = seqsWhere(ref.where, ref.values);
             if (got != want)

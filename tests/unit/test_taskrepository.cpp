@@ -8,6 +8,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -21,13 +22,6 @@
 Q_DECLARE_METATYPE(TaskQuery)
 
 namespace {
-class FakeClock : public Clock
-{
-public:
-    QDateTime t;
-    QDateTime now() const override { return t; }
-};
-
 QDateTime utc(int y, int mo, int d, int h = 0, int mi = 0, int s = 0)
 {
     return QDateTime(QDate(y, mo, d), QTime(h, mi, s), QTimeZone::utc());
@@ -75,7 +69,7 @@ private slots:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        m_clock.t = utc(2026, 3, 2, 10, 0);
+        m_clock.set(utc(2026, 3, 2, 10, 0));
     }
     void cleanup() { m_db.reset(); }
 
@@ -176,7 +170,7 @@ private slots:
     void completionEventAndStatusNote()
     {
         const Task t = repo().create({{"title", "x"}});
-        m_clock.t = utc(2026, 3, 2, 11, 0);
+        m_clock.set(utc(2026, 3, 2, 11, 0));
         const TaskStatusResult r = repo().setStatus(t.id, "done", "Talked to her", "user_a");
         QCOMPARE(r.task.status, QString("completed"));
         QCOMPARE(r.task.completedAt, QString("2026-03-02T11:00:00.000Z"));
@@ -237,7 +231,7 @@ private slots:
     void timedOccurrenceKeepsLocalTimeAcrossDst()
     {
         const QTimeZone berlin("Europe/Berlin");
-        m_clock.t = utc(2026, 3, 28, 6, 0);
+        m_clock.set(utc(2026, 3, 28, 6, 0));
         // 09:00 in Berlin on 28 March (CET, UTC+1); DST starts on 29 March.
         const Task t = repo(berlin).create({{"title", "Call"},
                                             {"dueDate", "2026-03-28T08:00:00Z"},
@@ -248,13 +242,13 @@ private slots:
 
     void monthlyOnThe31stFallsBackAndReturns()
     {
-        m_clock.t = utc(2026, 1, 31, 8, 0);
+        m_clock.set(utc(2026, 1, 31, 8, 0));
         const Task jan = repo().create(
             {{"title", "Invoice"}, {"dueDate", "2026-01-31"}, {"recurrence", QJsonObject{{"frequency", "monthly"}}}});
-        m_clock.t = utc(2026, 1, 31, 9, 0);
+        m_clock.set(utc(2026, 1, 31, 9, 0));
         const Task feb = *repo().setStatus(jan.id, "completed").next;
         QCOMPARE(feb.dueDate, QString("2026-02-28"));
-        m_clock.t = utc(2026, 2, 28, 9, 0);
+        m_clock.set(utc(2026, 2, 28, 9, 0));
         const Task mar = *repo().setStatus(feb.id, "completed").next;
         QCOMPARE(mar.dueDate, QString("2026-03-31"));
     }
@@ -263,7 +257,7 @@ private slots:
     {
         // 20:00 UTC on 5 March is 09:00 on 6 March in Auckland (UTC+13).
         const QTimeZone auckland("Pacific/Auckland");
-        m_clock.t = utc(2026, 3, 5, 20, 0);
+        m_clock.set(utc(2026, 3, 5, 20, 0));
         TaskRepository r = repo(auckland);
         QCOMPARE(r.today(), QDate(2026, 3, 6));
         const Task allDayToday = r.create({{"title", "a"}, {"dueDate", "2026-03-06"}});
@@ -310,11 +304,11 @@ private slots:
         QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 10, 30));
         QCOMPARE(scheduler.timerIntervalMs(), TaskScheduler::maxSleepMs());
 
-        m_clock.t = utc(2026, 3, 2, 10, 29, 50);
+        m_clock.set(utc(2026, 3, 2, 10, 29, 50));
         QCOMPARE(scheduler.checkNow(), 0);
         QVERIFY(scheduler.timerIntervalMs() >= 10000 && scheduler.timerIntervalMs() <= 10001);
 
-        m_clock.t = utc(2026, 3, 2, 10, 30);
+        m_clock.set(utc(2026, 3, 2, 10, 30));
         QCOMPARE(scheduler.checkNow(), 1);
         QCOMPARE(fired.size(), 1);
         QCOMPARE(fired[0][0].toString(), QString("task.reminder"));
@@ -325,12 +319,12 @@ private slots:
         QCOMPARE(e.data.value("taskId").toString(), t.id);
         QCOMPARE(e.data.value("before").toInt(), 30);
 
-        m_clock.t = utc(2026, 3, 2, 10, 45);
+        m_clock.set(utc(2026, 3, 2, 10, 45));
         QCOMPARE(scheduler.checkNow(), 0);
         QCOMPARE(countEvents("task.reminder"), 1);
 
         // Past the due time, unfinished: overdue, once.
-        m_clock.t = utc(2026, 3, 2, 11, 0, 1);
+        m_clock.set(utc(2026, 3, 2, 11, 0, 1));
         QCOMPARE(scheduler.checkNow(), 1);
         QCOMPARE(fired.last()[0].toString(), QString("task.overdue"));
         QCOMPARE(scheduler.checkNow(), 0);
@@ -344,7 +338,7 @@ private slots:
         const Task t =
             repo().create({{"title", "x"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{}}});
         repo().setStatus(t.id, "completed");
-        m_clock.t = utc(2026, 3, 3);
+        m_clock.set(utc(2026, 3, 3));
         QCOMPARE(scheduler.checkNow(), 0);
     }
 
@@ -356,7 +350,7 @@ private slots:
         QCOMPARE(scheduler.checkNow(), 1); // 09:55 has passed
         repo().update(t.id, {{"dueDate", "2026-03-03T10:10:00Z"}});
         QVERIFY(repo().get(t.id).reminder.sentAt.isEmpty());
-        m_clock.t = utc(2026, 3, 3, 9, 55);
+        m_clock.set(utc(2026, 3, 3, 9, 55));
         QCOMPARE(scheduler.checkNow(), 1);
         QCOMPARE(countEvents("task.reminder"), 2);
     }
@@ -367,9 +361,9 @@ private slots:
         TaskScheduler scheduler(&m_bus, istanbul, &m_clock);
         repo(istanbul).create({{"title", "x"}, {"dueDate", "2026-03-02"}});
         QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 21, 0)); // midnight in Istanbul
-        m_clock.t = utc(2026, 3, 2, 20, 59);
+        m_clock.set(utc(2026, 3, 2, 20, 59));
         QCOMPARE(scheduler.checkNow(), 0);
-        m_clock.t = utc(2026, 3, 2, 21, 0);
+        m_clock.set(utc(2026, 3, 2, 21, 0));
         QCOMPARE(scheduler.checkNow(), 1);
     }
 
@@ -377,7 +371,7 @@ private slots:
     {
         // Written while no scheduler ran (the app was closed over the reminder time).
         repo().create({{"title", "r"}, {"dueDate", "2026-03-02T12:00:00Z"}, {"reminder", QJsonObject{{"before", 60}}}});
-        m_clock.t = utc(2026, 3, 2, 11, 30);
+        m_clock.set(utc(2026, 3, 2, 11, 30));
         {
             TaskScheduler first(&m_bus, QTimeZone::utc(), &m_clock);
             QSignalSpy fired(&first, &TaskScheduler::fired);
@@ -475,7 +469,7 @@ private slots:
     {
         const QTimeZone kiritimati("Pacific/Kiritimati"); // UTC+14
         const QTimeZone pagoPago("Pacific/Pago_Pago");    // UTC-11
-        m_clock.t = utc(2026, 3, 2, 10, 30);
+        m_clock.set(utc(2026, 3, 2, 10, 30));
         QRandomGenerator rng(7);
         const QStringList statuses{"pending", "in_progress", "completed", "cancelled"};
         QVector<QJsonObject> bodies;
@@ -521,7 +515,7 @@ private slots:
         for (const QTimeZone &tz : {kiritimati, pagoPago, QTimeZone::utc()}) {
             TaskRepository r = repo(tz);
             const QDate today = r.today();
-            const QString now = TimeUtil::iso(m_clock.t);
+            const QString now = TimeUtil::iso(m_clock.now());
             auto check = [&](const TaskQuery &query, const std::function<bool(const Row &)> &want) {
                 QVector<Row> expected;
                 for (const Row &row : std::as_const(rows)) {

@@ -5,19 +5,13 @@
 #include "model/core/eventbus.h"
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 
 #include <QSignalSpy>
 #include <QtTest>
 
 namespace {
-class FakeClock : public Clock
-{
-public:
-    QDateTime t;
-    QDateTime now() const override { return t; }
-};
-
 QDateTime utc(int y, int mo, int d, int h = 0, int mi = 0)
 {
     return QDateTime(QDate(y, mo, d), QTime(h, mi), QTimeZone::utc());
@@ -46,7 +40,7 @@ private slots:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        m_clock.t = utc(2026, 3, 2, 10, 0);
+        m_clock.set(utc(2026, 3, 2, 10, 0));
         QVERIFY(m_istanbul.isValid());
         QVERIFY(m_newYork.isValid());
     }
@@ -80,16 +74,16 @@ private slots:
         QVERIFY(told);
 
         // The reminder fires at 23:00 New York time (04:00Z), not at Istanbul's 20:00Z.
-        m_clock.t = utc(2026, 3, 3, 20, 30);
+        m_clock.set(utc(2026, 3, 3, 20, 30));
         QCOMPARE(scheduler.checkNow(), 0);
-        m_clock.t = utc(2026, 3, 4, 4, 0);
+        m_clock.set(utc(2026, 3, 4, 4, 0));
         QCOMPARE(scheduler.checkNow(), 1);
         QCOMPARE(fired.count(), 1);
         QCOMPARE(fired.at(0).at(0).toString(), QString("task.reminder"));
         // And the task is "today" in New York on the 4th (04:00Z is still the 3rd there).
         TaskRepository newYork(&m_bus, m_newYork, &m_clock);
         QCOMPARE(newYork.dueToday().total, 0);
-        m_clock.t = utc(2026, 3, 4, 15, 0);
+        m_clock.set(utc(2026, 3, 4, 15, 0));
         QCOMPARE(newYork.dueToday().total, 2); // with the timed task: 09:00Z is 04:00 in New York
     }
 
