@@ -2,7 +2,6 @@
 
 #include "model/accounts/userrepository.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/api/apierror.h"
 #include "server/channels/channelregistry.h"
 #include "server/channels/channelsender.h"
 #include "server/channels/outgoing.h"
@@ -11,13 +10,8 @@
 #include "ui/contacts/contactsview.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/inboxview.h"
-#include "ui/shell/errortext.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/notificationcenter.h"
-
-#include <QLocale>
-
-#include <stdexcept>
 
 namespace {
 // Hands the inbox's "new message" notifications to the window's notification centre.
@@ -37,22 +31,6 @@ public:
 private:
     NotificationCenter *m_center;
 };
-
-// The refusals an agent meets, in the window's language (the API's English message otherwise).
-[[noreturn]] void rethrowForWindow(const ApiError &e)
-{
-    QString text = ErrorText::translate(e.message);
-    if (e.status == 413)
-        text = InboxComposer::tr("The file is too large: at most %1")
-                   .arg(QLocale().formattedDataSize(qint64(e.details.value(QStringLiteral("maxBytes")).toDouble())));
-    else if (e.status == 503)
-        text = InboxComposer::tr("The channel cannot send now (%1)")
-                   .arg(ErrorText::translate(e.details.value(QStringLiteral("reason")).toString(e.message)));
-    else if (e.status == 429)
-        text = InboxComposer::tr("Too many messages on this channel: try again in %n second(s)", nullptr,
-                                 e.details.value(QStringLiteral("retryAfter")).toInt(1));
-    throw std::runtime_error(text.toStdString());
-}
 } // namespace
 
 void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
@@ -74,36 +52,25 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         inbox->setCurrentUser(user.id, user.name);
     });
     auto sender = std::make_shared<ChannelSender>(&bus, std::move(channels));
+    // Refusals (a channel down, its rate, a file too large) reach the composer as DomainErrors, which
+    // it shows in the window's words (ErrorText).
     inbox->setSender([sender, agent](const QString &conversationId, const QString &text) {
         MessageContent content;
         content.text = text;
-        try {
-            return sender->send(conversationId, content, *agent);
-        } catch (const ApiError &e) {
-            rethrowForWindow(e);
-        }
+        return sender->send(conversationId, content, *agent);
     });
     auto mediaService = std::make_shared<MediaService>(media.config, media.dataDir, &bus, media.baseUrl);
     InboxComposer *composer = inbox->composerExtras();
     composer->setMaxFileBytes(media.config.maxUploadBytes);
     composer->setFileSender(
         [sender, mediaService, agent](const QString &conversationId, const QString &path, const QString &caption) {
-            try {
-                return OutgoingMessages::sendLocalFile(*sender, *mediaService, conversationId, path, caption, *agent);
-            } catch (const ApiError &e) {
-                rethrowForWindow(e);
-            }
+            return OutgoingMessages::sendLocalFile(*sender, *mediaService, conversationId, path, caption, *agent);
         });
     composer->setTemplateSender([sender, agent](const QString &conversationId, const QString &templateName,
                                                 const QString &language, const QStringList &parameters,
                                                 const QStringList &buttonPayloads) {
-        try {
-            return OutgoingMessages::sendTemplate(*sender, conversationId, templateName, language,
-                                                  OutgoingMessages::templateComponents(parameters, buttonPayloads),
-                                                  *agent);
-        } catch (const ApiError &e) {
-            rethrowForWindow(e);
-        }
+        return OutgoingMessages::sendTemplate(*sender, conversationId, templateName, language,
+                                              OutgoingMessages::templateComponents(parameters, buttonPayloads), *agent);
     });
     window.addArea(InboxView::tr("Inbox"), inbox);
     // New messages while the window is not in front: the window's notification centre.

@@ -11,6 +11,7 @@
 #include "model/core/timeutil.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
+#include "server/api/errorstatus.h"
 #include "server/api/multipart.h"
 #include "server/api/schemas.h"
 #include "server/channels/channelconnector.h"
@@ -456,7 +457,9 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         if (e.status == 429 && e.details.contains(QLatin1String("retryAfter")))
             response.headers.emplaceBack("Retry-After", number(e.details.value(QLatin1String("retryAfter")).toInt()));
     } catch (const DomainError &e) {
-        response = ApiResponse::error(e.httpStatus(), e.code(), e.message(), e.details());
+        response = ApiResponse::error(ErrorStatus::of(e.kind()), e.code(), e.message(), e.details());
+        if (e.kind() == DomainError::RateLimited && e.details().contains(QLatin1String("retryAfter")))
+            response.headers.emplaceBack("Retry-After", number(e.details().value(QLatin1String("retryAfter")).toInt()));
     }
     // A 429 or 5xx is passing: a retry with the same key must be tried again, not replayed.
     if (idempotent && response.status < 500 && response.status != 429) {

@@ -1030,6 +1030,24 @@
     </message>
 </context>
 <context>
+    <name>ErrorText</name>
+    <message>
+        <source>The file is too large: at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The channel cannot send now (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Too many messages on this channel: try again in %n second(s)</source>
+        <translation>
+            <numerusform>Too many messages on this channel: try again in %n second</numerusform>
+            <numerusform>Too many messages on this channel: try again in %n seconds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FieldErrors</name>
     <message>
         <source>%1: %2</source>
@@ -1304,21 +1322,6 @@
 </context>
 <context>
     <name>InboxComposer</name>
-    <message>
-        <source>The file is too large: at most %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The channel cannot send now (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Too many messages on this channel: try again in %n second(s)</source>
-        <translation>
-            <numerusform>Too many messages on this channel: try again in %n second</numerusform>
-            <numerusform>Too many messages on this channel: try again in %n seconds</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Attach a file (or drop one onto the conversation)</source>
         <translation type="unfinished"></translation>

@@ -1030,6 +1030,23 @@
     </message>
 </context>
 <context>
+    <name>ErrorText</name>
+    <message>
+        <source>The file is too large: at most %1</source>
+        <translation>Dosya çok büyük: en fazla %1</translation>
+    </message>
+    <message>
+        <source>The channel cannot send now (%1)</source>
+        <translation>Kanal şu anda gönderim yapamıyor (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Too many messages on this channel: try again in %n second(s)</source>
+        <translation>
+            <numerusform>Bu kanaldan çok fazla mesaj gönderildi: %n saniye sonra yeniden deneyin</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FieldErrors</name>
     <message>
         <source>%1: %2</source>
@@ -1303,20 +1320,6 @@
 </context>
 <context>
     <name>InboxComposer</name>
-    <message>
-        <source>The file is too large: at most %1</source>
-        <translation>Dosya çok büyük: en fazla %1</translation>
-    </message>
-    <message>
-        <source>The channel cannot send now (%1)</source>
-        <translation>Kanal şu anda gönderim yapamıyor (%1)</translation>
-    </message>
-    <message numerus="yes">
-        <source>Too many messages on this channel: try again in %n second(s)</source>
-        <translation>
-            <numerusform>Bu kanaldan çok fazla mesaj gönderildi: %n saniye sonra yeniden deneyin</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Attach a file (or drop one onto the conversation)</source>
         <translation>Dosya ekleyin (veya dosyayı konuşmanın üzerine bırakın)</translation>

@@ -4,18 +4,24 @@
 #include <QString>
 #include <stdexcept>
 
-// A refusal the model gives for bad input or a state conflict. The server maps kind to an HTTP status
-// (BadRequest 400, Unprocessable 422, NotFound 404, Conflict 409, Forbidden 403) and writes the error envelope.
+// A refusal the model gives for bad input or a state conflict: its kind, a stable code
+// ("VALIDATION_ERROR", "DUPLICATE_EMAIL"), a message and details naming fields. The model never names
+// a transport: the server maps kinds to HTTP statuses in one table (server/api/errorstatus.h) and
+// the window maps them to its own words (ui/shell/errortext.h).
 class DomainError : public std::runtime_error
 {
 public:
     enum Kind
     {
-        BadRequest,
-        Unprocessable,
+        BadRequest,    // malformed input: wrong types, formats, ranges
+        Unprocessable, // well-formed but not acceptable (a required field missing, an action unknown)
         NotFound,
-        Conflict,
-        Forbidden
+        Conflict,     // the state forbids it (a duplicate, a stage that holds deals)
+        Forbidden,    // the actor may not do this
+        Unauthorized, // the caller is not who it claims (a bad signature)
+        TooLarge,     // over a size limit
+        RateLimited,  // too many at once; details.retryAfter in seconds
+        Unavailable   // a service it needs cannot be reached now
     };
 
     DomainError(Kind kind, QString code, QString message, QJsonObject details = {})
@@ -31,22 +37,15 @@ public:
     const QString &code() const { return m_code; }
     const QString &message() const { return m_message; }
     const QJsonObject &details() const { return m_details; }
-    // The HTTP status the API answers with for this kind of refusal.
-    int httpStatus() const
+
+    // Malformed input (400) and unacceptable input (422) with the usual VALIDATION_ERROR code.
+    static DomainError badRequest(const QString &message, const QJsonObject &details = {})
     {
-        switch (m_kind) {
-        case BadRequest:
-            return 400;
-        case Unprocessable:
-            return 422;
-        case NotFound:
-            return 404;
-        case Conflict:
-            return 409;
-        case Forbidden:
-            return 403;
-        }
-        return 400;
+        return DomainError(BadRequest, QStringLiteral("VALIDATION_ERROR"), message, details);
+    }
+    static DomainError unprocessable(const QString &message, const QJsonObject &details = {})
+    {
+        return DomainError(Unprocessable, QStringLiteral("VALIDATION_ERROR"), message, details);
     }
 
     static DomainError notFound(const QString &what, const QString &id)

@@ -95,16 +95,6 @@ QString unguessableId()
            QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words), sizeof words).toHex());
 }
 
-IncomingResult failure(int status, const QString &code, const QString &message, const QJsonObject &details = {})
-{
-    IncomingResult r;
-    r.status = status;
-    r.code = code;
-    r.message = message;
-    r.details = details;
-    return r;
-}
-
 // The contact a contact.upsert call means: the one with its e-mail, else the one with its phone.
 QString matchContact(const QJsonObject &data)
 {
@@ -277,17 +267,15 @@ QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &end
     return out;
 }
 
-IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, const QString &event,
-                                              const QJsonObject &data, QString *resultId)
+IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, const QJsonObject &data)
 {
-    Q_UNUSED(event);
-    IncomingResult r;
+    IncomingOutcome r;
     if (endpoint.action == QLatin1String("contact.upsert")) {
         ContactRepository contacts(m_bus);
         const QString existing = matchContact(data);
         const Contact c =
             existing.isEmpty() ? contacts.create(data, endpoint.id) : contacts.update(existing, data, endpoint.id);
-        *resultId = c.id;
+        r.resultId = c.id;
         r.message = existing.isEmpty() ? QStringLiteral("Contact created") : QStringLiteral("Contact updated");
         r.data = {
             {QStringLiteral("action"), endpoint.action},
@@ -298,7 +286,7 @@ IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, c
     if (endpoint.action == QLatin1String("message.received")) {
         bool created = false;
         const Message m = InboundRecorder(m_bus).record(inboundMessage(data), &created);
-        *resultId = m.id;
+        r.resultId = m.id;
         r.message = created ? QStringLiteral("Message received") : QStringLiteral("Message already received");
         r.data = {{QStringLiteral("action"), endpoint.action},
                   {QStringLiteral("result"), created ? QStringLiteral("created") : QStringLiteral("duplicate")},
@@ -315,7 +303,7 @@ IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, c
         QJsonObject fields = data;
         fields.remove(QStringLiteral("id"));
         const Deal d = existing ? deals.update(id, fields) : deals.create(fields);
-        *resultId = d.id;
+        r.resultId = d.id;
         r.message = existing ? QStringLiteral("Deal updated") : QStringLiteral("Deal created");
         r.data = {{QStringLiteral("action"), endpoint.action},
                   {QStringLiteral("result"), existing ? QStringLiteral("updated") : QStringLiteral("created")},
@@ -324,15 +312,15 @@ IncomingResult IncomingWebhookRepository::run(const IncomingWebhook &endpoint, c
     }
     if (endpoint.action == QLatin1String("task.create")) {
         const Task t = TaskRepository(m_bus).create(data);
-        *resultId = t.id;
+        r.resultId = t.id;
         r.message = QStringLiteral("Task created");
         r.data = {{QStringLiteral("action"), endpoint.action},
                   {QStringLiteral("result"), QStringLiteral("created")},
                   {QStringLiteral("taskId"), t.id}};
         return r;
     }
-    return failure(422, QStringLiteral("ACTION_NOT_AVAILABLE"),
-                   QStringLiteral("Action %1 is not available").arg(endpoint.action));
+    throw DomainError(DomainError::Unprocessable, QStringLiteral("ACTION_NOT_AVAILABLE"),
+                      QStringLiteral("Action %1 is not available").arg(endpoint.action));
 }
 
 namespace {
@@ -344,53 +332,38 @@ QByteArray loggedBody(const QByteArray &body)
 }
 } // namespace
 
-IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, const QByteArray &body,
-                                                  const QByteArray &signatureHeader, const QString &actor)
+void IncomingWebhookRepository::check(const IncomingWebhook &endpoint, const QByteArray &body,
+                                      const QByteArray &signatureHeader, QString *event, QJsonObject *data) const
 {
-    Q_UNUSED(actor);
-    const std::optional<IncomingWebhook> endpoint = find(endpointId);
-    if (!endpoint)
-        return failure(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Unknown webhook %1").arg(endpointId));
-
-    IncomingResult r;
-    QString event;
-    QString resultId;
-    QString outcome;
-    if (!endpoint->secret.isEmpty() && !WebhookRules::verifySignature(endpoint->secret, body, signatureHeader)) {
-        r = failure(401, QStringLiteral("INVALID_SIGNATURE"),
-                    signatureHeader.isEmpty()
-                        ? QStringLiteral("Missing X-Service-Signature: this webhook requires signed calls")
-                        : QStringLiteral("X-Service-Signature does not match the body"));
-        outcome = QStringLiteral("rejected");
-    } else {
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-        const QJsonObject o = doc.object();
-        const QJsonValue ev = o.value(QLatin1String("event"));
-        const QJsonValue data = o.value(QLatin1String("data"));
-        event = ev.toString().left(100);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-            r = failure(400, QStringLiteral("INVALID_JSON"), QStringLiteral("The body must be a JSON object"));
-        } else if (!ev.isString() || ev.toString().trimmed().isEmpty() || ev.toString().size() > 100) {
-            r = failure(
-                400, kValidation, QStringLiteral("Invalid data: event must be a non-empty string"),
-                {{QStringLiteral("event"), QStringLiteral("must be a non-empty string of at most 100 characters")}});
-        } else if (!data.isObject()) {
-            r = failure(400, kValidation, QStringLiteral("Invalid data: data must be an object"),
-                        {{QStringLiteral("data"), QStringLiteral("must be an object")}});
-        }
-        if (r.status >= 400) {
-            outcome = QStringLiteral("rejected");
-        } else {
-            try {
-                r = run(*endpoint, event, data.toObject(), &resultId);
-            } catch (const DomainError &e) {
-                r = failure(e.httpStatus(), e.code(), e.message(), e.details());
-            }
-            outcome = r.status >= 400 ? QStringLiteral("failed") : QStringLiteral("processed");
-        }
+    if (!endpoint.secret.isEmpty() && !WebhookRules::verifySignature(endpoint.secret, body, signatureHeader)) {
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
+                          signatureHeader.isEmpty()
+                              ? QStringLiteral("Missing X-Service-Signature: this webhook requires signed calls")
+                              : QStringLiteral("X-Service-Signature does not match the body"));
     }
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+    const QJsonObject o = doc.object();
+    const QJsonValue ev = o.value(QLatin1String("event"));
+    const QJsonValue d = o.value(QLatin1String("data"));
+    *event = ev.toString().left(100);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_JSON"),
+                          QStringLiteral("The body must be a JSON object"));
+    if (!ev.isString() || ev.toString().trimmed().isEmpty() || ev.toString().size() > 100)
+        throw DomainError(
+            DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: event must be a non-empty string"),
+            {{QStringLiteral("event"), QStringLiteral("must be a non-empty string of at most 100 characters")}});
+    if (!d.isObject())
+        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: data must be an object"),
+                          {{QStringLiteral("data"), QStringLiteral("must be an object")}});
+    *data = d.toObject();
+}
 
+QString IncomingWebhookRepository::recordCall(const IncomingWebhook &endpoint, const QString &event,
+                                              const QString &outcome, int statusCode, const QString &error,
+                                              const QString &resultId, const QByteArray &body)
+{
     const QString now = TimeUtil::nowIso();
     const QString callId = Ids::make(u"iwc");
     {
@@ -398,15 +371,14 @@ IncomingResult IncomingWebhookRepository::receive(const QString &endpointId, con
         Database::execCached(
             QStringLiteral("INSERT INTO incoming_webhook_calls (id, endpoint_id, received_at, event, outcome, "
                            "status_code, error, result_id, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-            {callId, endpoint->id, now, event.isNull() ? QStringLiteral("") : event, outcome, r.status,
-             textOrNull(r.status >= 400 ? r.message : QString()), textOrNull(resultId), loggedBody(body)});
+            {callId, endpoint.id, now, event.isNull() ? QStringLiteral("") : event, outcome, statusCode,
+             textOrNull(error), textOrNull(resultId), loggedBody(body)});
         Database::execCached(QStringLiteral("UPDATE incoming_webhooks SET call_count = call_count + 1, "
                                             "last_call_at = ? WHERE seq = ?"),
-                             {now, endpoint->seq});
+                             {now, endpoint.seq});
         tx.commit();
     }
-    r.data.insert(QStringLiteral("callId"), callId);
     if (m_bus)
-        m_bus->notify(QStringLiteral("incoming_webhook"), endpoint->id, QStringLiteral("updated"));
-    return r;
+        m_bus->notify(QStringLiteral("incoming_webhook"), endpoint.id, QStringLiteral("updated"));
+    return callId;
 }

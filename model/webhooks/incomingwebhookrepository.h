@@ -8,14 +8,12 @@
 
 class EventBus;
 
-// What an incoming webhook call is answered: the HTTP status and either data or an error.
-struct IncomingResult
+// What an incoming webhook call's action did: a message, the data answered, the record it made.
+struct IncomingOutcome
 {
-    int status = 200;
-    QString code; // error code when status >= 400
     QString message;
     QJsonObject data;
-    QJsonObject details;
+    QString resultId;
 };
 
 // Incoming webhook endpoints (POST {base}/webhooks/incoming/<id>) and the log of their calls.
@@ -41,15 +39,19 @@ public:
     // Newest first; endpointId empty: all endpoints.
     QVector<IncomingWebhookCall> calls(const QString &endpointId, int page, int limit, qint64 *total = nullptr) const;
 
-    // Handles one call: 404 unknown endpoint (not logged), 401 bad or missing signature when the
-    // endpoint has a secret, 400 malformed body ({event: string, data: object}), then the action.
-    // Every call to a known endpoint is logged.
-    IncomingResult receive(const QString &endpointId, const QByteArray &body, const QByteArray &signatureHeader,
-                           const QString &actor = {});
-
-private:
-    IncomingResult run(const IncomingWebhook &endpoint, const QString &event, const QJsonObject &data,
-                       QString *resultId);
+    // A call, step by step (the server's receiver runs them and answers):
+    // 1. check(): the signature when the endpoint has a secret (DomainError Unauthorized,
+    //    INVALID_SIGNATURE) and the body's form {event: string, data: object} (BadRequest); gives
+    //    the event name (also of a refused body, when it has one) and the data.
+    void check(const IncomingWebhook &endpoint, const QByteArray &body, const QByteArray &signatureHeader,
+               QString *event, QJsonObject *data) const;
+    // 2. run(): the endpoint's action with the data; throws the action's DomainError, or
+    //    Unprocessable ACTION_NOT_AVAILABLE.
+    IncomingOutcome run(const IncomingWebhook &endpoint, const QJsonObject &data);
+    // 3. recordCall(): the call log row (outcome "processed", "failed" or "rejected"; statusCode: what
+    //    the caller was answered) and the endpoint's count; returns the call's id.
+    QString recordCall(const IncomingWebhook &endpoint, const QString &event, const QString &outcome, int statusCode,
+                       const QString &error, const QString &resultId, const QByteArray &body);
 
     EventBus *m_bus;
 };

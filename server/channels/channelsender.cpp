@@ -1,6 +1,6 @@
 #include "server/channels/channelsender.h"
 
-#include "server/api/apierror.h"
+#include "model/core/errors.h"
 #include "server/channels/channelregistry.h"
 
 ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
@@ -16,7 +16,8 @@ void ChannelSender::checkAvailable(const QString &channel) const
         const QString reason =
             m_registry->isConfigured(channel) ? m_registry->downReason(channel) : QStringLiteral("not configured");
         details.insert(QStringLiteral("reason"), reason);
-        throw ApiError(503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"), details);
+        throw DomainError(DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"),
+                          QStringLiteral("Channel unavailable"), details);
     }
 }
 
@@ -24,10 +25,10 @@ void ChannelSender::acquireSend(const QString &channel)
 {
     qint64 retryAfterMs = 0;
     if (!m_registry->tryAcquireSend(channel, QDateTime::currentMSecsSinceEpoch(), &retryAfterMs))
-        throw ApiError(429, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
-                       {{QStringLiteral("channel"), channel},
-                        {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
-                        {QStringLiteral("retryAfter"), int(qMax<qint64>(1, (retryAfterMs + 999) / 1000))}});
+        throw DomainError(DomainError::RateLimited, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
+                          {{QStringLiteral("channel"), channel},
+                           {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
+                           {QStringLiteral("retryAfter"), int(qMax<qint64>(1, (retryAfterMs + 999) / 1000))}});
 }
 
 Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender)

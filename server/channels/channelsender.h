@@ -24,14 +24,14 @@ public:
         int priority = 0;        // 0 agent/API send, 1 bulk (queued behind)
     };
 
-    // Throws ApiError 503 CHANNEL_UNAVAILABLE, 429 RATE_LIMITED, or DomainError (404 unknown
+    // Throws DomainError Unavailable (CHANNEL_UNAVAILABLE), RateLimited (RATE_LIMITED), NotFound (unknown
     // conversation). Returns the message as stored (sent for the widget, else pending).
     Message send(const QString &conversationId, const MessageContent &content, const MessageSender &sender);
     Message send(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
                  const Options &options);
-    // Throws ApiError 503 unless the channel can send now.
+    // Throws DomainError Unavailable unless the channel can send now.
     void checkAvailable(const QString &channel) const;
-    // Takes one send from the channel's one-second window; throws ApiError 429 "Rate limited"
+    // Takes one send from the channel's one-second window; throws DomainError RateLimited "Rate limited"
     // (details.retryAfter in seconds) when it is full. send() does it unless told not to.
     void acquireSend(const QString &channel);
     bool isAvailable(const QString &channel) const { return m_registry->isAvailable(channel); }

@@ -1,6 +1,6 @@
 #include "server/channels/graphapi.h"
 
-#include "server/api/apierror.h"
+#include "model/core/errors.h"
 #include "server/api/apirequest.h"
 #include "server/api/crypto.h"
 
@@ -96,7 +96,8 @@ ApiResponse verifyHandshake(const ApiRequest &request, const QString &verifyToke
     const QByteArray token = request.queryValue(QStringLiteral("hub.verify_token")).toUtf8();
     const QString challenge = request.queryValue(QStringLiteral("hub.challenge"));
     if (verifyToken.isEmpty() || mode != QLatin1String("subscribe") || !constantTimeEquals(token, verifyToken.toUtf8()))
-        throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("Webhook verification failed"));
+        throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+                          QStringLiteral("Webhook verification failed"));
     ApiResponse r;
     r.status = 200;
     r.body = challenge.toUtf8();
@@ -107,20 +108,21 @@ ApiResponse verifyHandshake(const ApiRequest &request, const QString &verifyToke
 QJsonObject checkWebhook(const ApiRequest &request, const QString &channel, bool configured, const QString &appSecret)
 {
     if (!configured || appSecret.isEmpty()) {
-        throw ApiError(
-            503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
+        throw DomainError(
+            DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
             {{QStringLiteral("channel"), channel},
              {QStringLiteral("reason"), configured ? QStringLiteral("no app secret set: webhooks cannot be verified")
                                                    : QStringLiteral("not configured")}});
     }
     const QByteArray header = request.http.header("X-Hub-Signature-256");
     if (header.isEmpty())
-        throw ApiError(401, QStringLiteral("INVALID_SIGNATURE"), QStringLiteral("Missing X-Hub-Signature-256 header"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
+                          QStringLiteral("Missing X-Hub-Signature-256 header"));
     if (!signatureValid(request.http.body, header, appSecret))
-        throw ApiError(401, QStringLiteral("INVALID_SIGNATURE"),
-                       QStringLiteral("X-Hub-Signature-256 does not match the body"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
+                          QStringLiteral("X-Hub-Signature-256 does not match the body"));
     if (!request.hasBody)
-        throw ApiError::badRequest(QStringLiteral("The webhook body must be a JSON object"));
+        throw DomainError::badRequest(QStringLiteral("The webhook body must be a JSON object"));
     return request.body;
 }
 

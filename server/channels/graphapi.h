@@ -21,10 +21,10 @@ QByteArray signature(const QByteArray &body, const QString &appSecret);
 bool signatureValid(const QByteArray &body, const QByteArray &header, const QString &appSecret);
 
 // GET handshake: hub.mode=subscribe and hub.verify_token equal to ours answer 200 with
-// hub.challenge as text/plain; anything else throws ApiError 403 (also when no token is set).
+// hub.challenge as text/plain; anything else throws DomainError Forbidden (also when no token is set).
 ApiResponse verifyHandshake(const ApiRequest &request, const QString &verifyToken);
 
-// POST webhook gate: throws ApiError 503 "Channel unavailable" when the channel is not configured
+// POST webhook gate: throws DomainError Unavailable "Channel unavailable" when the channel is not configured
 // or has no app secret (its webhooks cannot be verified), 401 when the signature is missing or
 // wrong. Returns the body (already parsed by the middleware).
 QJsonObject checkWebhook(const ApiRequest &request, const QString &channel, bool configured, const QString &appSecret);

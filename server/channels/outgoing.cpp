@@ -1,8 +1,8 @@
 #include "server/channels/outgoing.h"
 
+#include "model/core/errors.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/templaterepository.h"
-#include "server/api/apierror.h"
 #include "server/channels/channelsender.h"
 #include "server/media/mediaservice.h"
 
@@ -52,13 +52,13 @@ Message sendLocalFile(ChannelSender &sender, MediaService &media, const QString 
 {
     const QFileInfo info(filePath);
     if (!info.isFile())
-        throw ApiError::unprocessable(QStringLiteral("Not a file: %1").arg(info.fileName()),
-                                      {{QStringLiteral("file"), QStringLiteral("must be a file")}});
+        throw DomainError::unprocessable(QStringLiteral("Not a file: %1").arg(info.fileName()),
+                                         {{QStringLiteral("file"), QStringLiteral("must be a file")}});
     media.checkSize(info.size());
     QFile f(filePath);
     if (!f.open(QIODevice::ReadOnly))
-        throw ApiError::unprocessable(QStringLiteral("Cannot read %1: %2").arg(info.fileName(), f.errorString()),
-                                      {{QStringLiteral("file"), QStringLiteral("cannot be read")}});
+        throw DomainError::unprocessable(QStringLiteral("Cannot read %1: %2").arg(info.fileName(), f.errorString()),
+                                         {{QStringLiteral("file"), QStringLiteral("cannot be read")}});
     const QByteArray bytes = f.read(media.config().maxUploadBytes + 1); // the file may grow after the check
     FileToSend file;
     file.bytes = bytes;

@@ -29,15 +29,17 @@ struct FileToSend
 
 // Stores the file as media of the conversation and sends it: type image/video/audio/document by the
 // media's kind, mediaUrl (the public URL), filename, caption (also the text), payload {mediaId,
-// mimeType, size}. Checks before anything is stored: 404 unknown conversation, 503 the channel
-// cannot send, 413 above media/maxUploadBytes, 422 empty, 429 the channel's per-second limit (a
-// refused send stores nothing); 422 MEDIA_TYPE_MISMATCH when the bytes contradict the declared type.
-// The media row records the conversation and the message.
+// mimeType, size}. Checks before anything is stored (DomainError): NotFound unknown conversation,
+// Unavailable the channel cannot send, TooLarge above media/maxUploadBytes, Unprocessable empty,
+// RateLimited at the channel's per-second limit (a refused send stores nothing); Unprocessable
+// MEDIA_TYPE_MISMATCH when the bytes contradict the declared type. The media row records the
+// conversation and the message.
 Message sendFile(ChannelSender &sender, MediaService &media, const QString &conversationId, const FileToSend &file,
                  const MessageSender &from);
 
-// The window's attachment: reads a local file (413 above the limit before reading it, 422 when it
-// cannot be read or is not a file), its type from its name and content, then sendFile().
+// The window's attachment: reads a local file (TooLarge above the limit before reading it,
+// Unprocessable when it cannot be read or is not a file), its type from its name and content, then
+// sendFile().
 Message sendLocalFile(ChannelSender &sender, MediaService &media, const QString &conversationId,
                       const QString &filePath, const QString &caption, const MessageSender &from);
 

@@ -2,6 +2,7 @@
 
 #include "model/core/ids.h"
 #include "server/api/apierror.h"
+#include "server/api/errorstatus.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
 #include "server/webhooks/webhooksender.h"
@@ -430,9 +431,25 @@ ApiResponse WebhooksController::incomingCalls(ApiRequest &request)
 
 ApiResponse WebhooksController::receiveIncoming(ApiRequest &request)
 {
-    const IncomingResult r = m_incoming.receive(request.param(QStringLiteral("webhookId")), request.http.body,
-                                                request.http.header("X-Service-Signature"));
-    if (r.status >= 400)
-        throw ApiError(r.status, r.code, r.message, r.details);
-    return ApiResponse::ok(r.data, r.message);
+    // An unknown endpoint is not logged; every call to a known one is, with what it was answered:
+    // "rejected" (signature or body refused), "failed" (the action refused the data), "processed".
+    const QString id = request.param(QStringLiteral("webhookId"));
+    const std::optional<IncomingWebhook> endpoint = m_incoming.find(id);
+    if (!endpoint)
+        throw ApiError(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Unknown webhook %1").arg(id));
+    const QByteArray &body = request.http.body;
+    QString event;
+    QJsonObject data;
+    QString outcome = QStringLiteral("rejected");
+    try {
+        m_incoming.check(*endpoint, body, request.http.header("X-Service-Signature"), &event, &data);
+        outcome = QStringLiteral("failed");
+        IncomingOutcome done = m_incoming.run(*endpoint, data);
+        done.data.insert(QStringLiteral("callId"), m_incoming.recordCall(*endpoint, event, QStringLiteral("processed"),
+                                                                         200, {}, done.resultId, body));
+        return ApiResponse::ok(done.data, done.message);
+    } catch (const DomainError &e) {
+        m_incoming.recordCall(*endpoint, event, outcome, ErrorStatus::of(e.kind()), e.message(), {}, body);
+        throw;
+    }
 }

@@ -1,6 +1,6 @@
 #include "server/media/mediaservice.h"
 
-#include "server/api/apierror.h"
+#include "model/core/errors.h"
 
 #include <QStringDecoder>
 
@@ -15,17 +15,17 @@ MultipartForm MediaService::form(const ApiRequest &request) const
 {
     const QByteArray &body = request.http.body;
     if (body.size() > m_config.maxUploadBytes + MediaConfig::kMultipartOverhead)
-        throw ApiError(413, QStringLiteral("PAYLOAD_TOO_LARGE"),
-                       QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes));
+        throw DomainError(DomainError::TooLarge, QStringLiteral("PAYLOAD_TOO_LARGE"),
+                          QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes));
     const QByteArray contentType = request.http.header("Content-Type");
     if (!MultipartForm::isMultipart(contentType))
-        throw ApiError(400, QStringLiteral("INVALID_MULTIPART"),
-                       QStringLiteral("This endpoint takes multipart/form-data (Content-Type: multipart/form-data; "
-                                      "boundary=…)"));
+        throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_MULTIPART"),
+                          QStringLiteral("This endpoint takes multipart/form-data (Content-Type: multipart/form-data; "
+                                         "boundary=…)"));
     MultipartForm form = MultipartForm::parse(contentType, body);
     if (!form.isValid())
-        throw ApiError(400, QStringLiteral("INVALID_MULTIPART"),
-                       QStringLiteral("Malformed multipart body: %1").arg(form.errorString()));
+        throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_MULTIPART"),
+                          QStringLiteral("Malformed multipart body: %1").arg(form.errorString()));
     return form;
 }
 
@@ -33,16 +33,17 @@ const MultipartPart &MediaService::filePart(const MultipartForm &form) const
 {
     const int count = form.count(u"file");
     if (count == 0)
-        throw ApiError::unprocessable(
+        throw DomainError::unprocessable(
             QStringLiteral("Required field missing: file"),
             {{QStringLiteral("file"), QStringLiteral("is required (a multipart file part)")}});
     if (count > 1)
-        throw ApiError::unprocessable(QStringLiteral("Send one file per request"),
-                                      {{QStringLiteral("file"), QStringLiteral("was given more than once")}});
+        throw DomainError::unprocessable(QStringLiteral("Send one file per request"),
+                                         {{QStringLiteral("file"), QStringLiteral("was given more than once")}});
     const MultipartPart &part = *form.part(u"file");
     if (!part.hasFilename)
-        throw ApiError::unprocessable(QStringLiteral("file must be a file part (Content-Disposition with a filename)"),
-                                      {{QStringLiteral("file"), QStringLiteral("must be a file")}});
+        throw DomainError::unprocessable(
+            QStringLiteral("file must be a file part (Content-Disposition with a filename)"),
+            {{QStringLiteral("file"), QStringLiteral("must be a file")}});
     checkSize(part.body.size());
     return part;
 }
@@ -50,12 +51,12 @@ const MultipartPart &MediaService::filePart(const MultipartForm &form) const
 void MediaService::checkSize(qint64 size) const
 {
     if (size > m_config.maxUploadBytes)
-        throw ApiError(413, QStringLiteral("PAYLOAD_TOO_LARGE"),
-                       QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes),
-                       {{QStringLiteral("maxBytes"), double(m_config.maxUploadBytes)}});
+        throw DomainError(DomainError::TooLarge, QStringLiteral("PAYLOAD_TOO_LARGE"),
+                          QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes),
+                          {{QStringLiteral("maxBytes"), double(m_config.maxUploadBytes)}});
     if (size <= 0)
-        throw ApiError(422, QStringLiteral("EMPTY_FILE"), QStringLiteral("The file is empty"),
-                       {{QStringLiteral("file"), QStringLiteral("is empty")}});
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("EMPTY_FILE"), QStringLiteral("The file is empty"),
+                          {{QStringLiteral("file"), QStringLiteral("is empty")}});
 }
 
 Media MediaService::store(const MultipartPart &file, const ApiRequest &request, const QString &conversationId)
@@ -89,21 +90,21 @@ QJsonObject MediaService::uploadResult(const Media &media) const
 QString MediaService::textField(const MultipartForm &form, const QString &name, int maxLength)
 {
     if (form.count(name) > 1)
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 given more than once").arg(name),
-                                   {{name, QStringLiteral("given more than once")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 given more than once").arg(name),
+                                      {{name, QStringLiteral("given more than once")}});
     const MultipartPart *part = form.part(name);
     if (!part)
         return {};
     if (part->hasFilename)
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a text field, not a file").arg(name),
-                                   {{name, QStringLiteral("must be text")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 must be a text field, not a file").arg(name),
+                                      {{name, QStringLiteral("must be text")}});
     QStringDecoder decoder(QStringDecoder::Utf8);
     const QString text = decoder.decode(part->body);
     if (decoder.hasError())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 is not valid UTF-8").arg(name),
-                                   {{name, QStringLiteral("must be UTF-8 text")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 is not valid UTF-8").arg(name),
+                                      {{name, QStringLiteral("must be UTF-8 text")}});
     if (text.size() > maxLength)
-        throw ApiError::badRequest(
+        throw DomainError::badRequest(
             QStringLiteral("Invalid data: %1 must be at most %2 characters").arg(name).arg(maxLength),
             {{name, QStringLiteral("too long")}});
     return text.trimmed();

@@ -22,7 +22,7 @@ public:
     const MediaConfig &config() const { return m_config; }
     MediaRepository &repository() { return m_repository; }
 
-    // The request's form: ApiError 400 INVALID_MULTIPART (not multipart, malformed), 413 when the
+    // The request's form: DomainError BadRequest INVALID_MULTIPART (not multipart, malformed), 413 when the
     // body is larger than the upload limit allows.
     MultipartForm form(const ApiRequest &request) const;
     // Checks the `file` part without storing it: 422 when missing, given twice, not a file or empty;

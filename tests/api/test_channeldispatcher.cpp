@@ -4,6 +4,7 @@
 // ChannelSender's 503 and 429.
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/apierror.h"
@@ -213,8 +214,8 @@ private Q_SLOTS:
         try {
             sender.send(m_conversation, content, {QStringLiteral("api"), {}, {}});
             QFAIL("no 503");
-        } catch (const ApiError &e) {
-            QCOMPARE(e.status, 503);
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Unavailable);
         }
         // The retry succeeds (the script is empty): the channel is up again.
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);
@@ -242,9 +243,9 @@ private Q_SLOTS:
         try {
             unconfigured.send(m_conversation, content, {QStringLiteral("api"), {}, {}});
             QFAIL("no 503");
-        } catch (const ApiError &e) {
-            QCOMPARE(e.status, 503);
-            QCOMPARE(e.message, QStringLiteral("Channel unavailable"));
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Unavailable);
+            QCOMPARE(e.message(), QStringLiteral("Channel unavailable"));
         }
         QCOMPARE(count(), 0);
         // Three a second: the fourth direct send within the second is refused with 429.
@@ -255,10 +256,10 @@ private Q_SLOTS:
         try {
             sender.send(m_conversation, content, {QStringLiteral("api"), {}, {}});
             QFAIL("no 429");
-        } catch (const ApiError &e) {
-            QCOMPARE(e.status, 429);
-            QCOMPARE(e.message, QStringLiteral("Rate limited"));
-            QVERIFY(e.details.value(QLatin1String("retryAfter")).toInt() >= 1);
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::RateLimited);
+            QCOMPARE(e.message(), QStringLiteral("Rate limited"));
+            QVERIFY(e.details().value(QLatin1String("retryAfter")).toInt() >= 1);
         }
         QCOMPARE(count(), 3);
         // A queued (bulk) send is not refused.

@@ -213,6 +213,34 @@ class TestErrorText final : public QObject
     std::unique_ptr<TempDatabase> m_db;
 
 private slots:
+    void kindsWithDetailsSayMore_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QJsonObject>("details");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("too large") << int(DomainError::TooLarge) << QJsonObject{{"maxBytes", 16 * 1024 * 1024}}
+                                   << "The file is too large: at most 16.00 MiB";
+        QTest::newRow("channel down") << int(DomainError::Unavailable)
+                                      << QJsonObject{{"channel", "whatsapp"}, {"reason", "not configured"}}
+                                      << "The channel cannot send now (not configured)";
+        QTest::newRow("rate limited") << int(DomainError::RateLimited) << QJsonObject{{"retryAfter", 3}}
+                                      << "Too many messages on this channel: try again in 3 second(s)";
+        QTest::newRow("rate limited, no figure") << int(DomainError::RateLimited) << QJsonObject{}
+                                                 << "Too many messages on this channel: try again in 1 second(s)";
+        QTest::newRow("unavailable, not a channel")
+            << int(DomainError::Unavailable) << QJsonObject{} << "Channel unavailable";
+    }
+
+    void kindsWithDetailsSayMore()
+    {
+        QFETCH(int, kind);
+        QFETCH(QJsonObject, details);
+        QFETCH(QString, expected);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        const DomainError e(DomainError::Kind(kind), "CODE", "Channel unavailable", details);
+        QCOMPARE(ErrorText::of(e), expected);
+    }
+
     void init() { m_db = std::make_unique<TempDatabase>(); }
     void cleanup() { m_db.reset(); }
 

@@ -337,7 +337,8 @@ private Q_SLOTS:
         QVERIFY(extras()->attachFile(writeFile("photo.png", kPng)));
         click(sendButton());
         QVERIFY(errorLabel()->isVisible());
-        QVERIFY2(errorLabel()->text().contains("Channel unavailable"), qPrintable(errorLabel()->text()));
+        QVERIFY2(errorLabel()->text().contains("The channel cannot send now (not configured)"),
+                 qPrintable(errorLabel()->text()));
         QCOMPARE(MediaRepository::usage().files, qint64(0));
         // Over the media limit (the server checks too, should the window's limit be off).
         extras()->setMaxFileBytes(0);
@@ -361,7 +362,8 @@ private Q_SLOTS:
         QVERIFY(extras()->attachFile(writeFile("two.png", kPng)));
         click(sendButton());
         QVERIFY(errorLabel()->isVisible());
-        QVERIFY2(errorLabel()->text().contains("Rate limited"), qPrintable(errorLabel()->text()));
+        QVERIFY2(errorLabel()->text().contains("Too many messages on this channel: try again in"),
+                 qPrintable(errorLabel()->text()));
         QCOMPARE(MediaRepository::usage().files, qint64(0));
         QVERIFY(!extras()->attachedFile().isEmpty());
     }

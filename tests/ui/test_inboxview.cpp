@@ -279,7 +279,7 @@ private Q_SLOTS:
         QTest::keyClick(composer, Qt::Key_Return);
         auto *error = m_view->findChild<QLabel *>("errorLabel");
         QVERIFY(error->isVisible());
-        QCOMPARE(error->text(), QString("Channel unavailable"));
+        QCOMPARE(error->text(), QString("The channel cannot send now (not configured)"));
         QCOMPARE(composer->toPlainText(), QString("Merhaba"));
         QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
     }

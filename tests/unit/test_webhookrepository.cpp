@@ -2,6 +2,7 @@
 // from the outbox, the retry schedule up to disabling, per-subscription order and crash recovery.
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/outbox.h"
 #include "model/core/timeutil.h"
 #include "model/webhooks/incomingwebhookrepository.h"
@@ -293,16 +294,73 @@ private Q_SLOTS:
     void contactUpsertMatchesByEmailThenPhone()
     {
         IncomingWebhookRepository incoming;
-        const QString id = incoming.create({{"name", "Form"}, {"action", "contact.upsert"}}).endpoint.id;
-        IncomingResult r =
-            incoming.receive(id, R"({"event":"e","data":{"firstName":"A","phone":"+90 532 111 22 33"}})", {});
-        QCOMPARE(r.status, 200);
+        const IncomingWebhook endpoint = incoming.create({{"name", "Form"}, {"action", "contact.upsert"}}).endpoint;
+        QString event;
+        auto call = [&](const QByteArray &body) {
+            QJsonObject data;
+            incoming.check(endpoint, body, {}, &event, &data);
+            return incoming.run(endpoint, data);
+        };
+        IncomingOutcome r = call(R"({"event":"e","data":{"firstName":"A","phone":"+90 532 111 22 33"}})");
+        QCOMPARE(r.data.value("result").toString(), QString("created"));
         const QString contact = r.data.value("contactId").toString();
-        r = incoming.receive(id, R"({"event":"e","data":{"phone":"+905321112233","company":"K"}})", {});
+        QCOMPARE(r.resultId, contact);
+        QCOMPARE(event, QString("e"));
+        r = call(R"({"event":"e","data":{"phone":"+905321112233","company":"K"}})");
         QCOMPARE(r.data.value("result").toString(), QString("updated"));
         QCOMPARE(r.data.value("contactId").toString(), contact);
         QCOMPARE(ContactRepository().get(contact).company, QString("K"));
-        QCOMPARE(incoming.receive("iwh_nope", "{}", {}).status, 404);
+    }
+
+    void incomingCallsAreCheckedBeforeTheAction_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("signature");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("code");
+        const QByteArray good = R"({"event":"e","data":{"firstName":"A"}})";
+        QTest::newRow("no signature") << good << QByteArray() << int(DomainError::Unauthorized) << "INVALID_SIGNATURE";
+        QTest::newRow("wrong signature") << good << QByteArray("sha256=00") << int(DomainError::Unauthorized)
+                                         << "INVALID_SIGNATURE";
+        QTest::newRow("not JSON") << QByteArray("{x") << QByteArray() << int(DomainError::BadRequest) << "INVALID_JSON";
+        QTest::newRow("no event") << QByteArray(R"({"data":{}})") << QByteArray() << int(DomainError::BadRequest)
+                                  << "VALIDATION_ERROR";
+        QTest::newRow("data not an object") << QByteArray(R"({"event":"e","data":[]})") << QByteArray()
+                                            << int(DomainError::BadRequest) << "VALIDATION_ERROR";
+    }
+
+    void incomingCallsAreCheckedBeforeTheAction()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, signature);
+        QFETCH(int, kind);
+        QFETCH(QString, code);
+        IncomingWebhookRepository incoming;
+        const bool signedRows = QByteArray(QTest::currentDataTag()).contains("signature");
+        QJsonObject create{{"name", "Form"}, {"action", "contact.upsert"}};
+        if (signedRows)
+            create.insert("secret", true);
+        const IncomingWebhook endpoint = incoming.create(create).endpoint;
+        // A signed endpoint with a right signature gets past the check.
+        QString event;
+        QJsonObject data;
+        try {
+            incoming.check(endpoint, body, signature, &event, &data);
+            QFAIL("accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(int(e.kind()), kind);
+            QCOMPARE(e.code(), code);
+        }
+        // An action the endpoint does not know is refused as unprocessable.
+        IncomingWebhook unknown = endpoint;
+        unknown.action = "nothing.here";
+        try {
+            incoming.run(unknown, {});
+            QFAIL("ran");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Unprocessable);
+            QCOMPARE(e.code(), QString("ACTION_NOT_AVAILABLE"));
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QVector>
@@ -372,8 +373,27 @@ QString ErrorText::translate(const QString &english)
 
 QString ErrorText::of(const std::exception &e)
 {
-    if (const auto *domain = dynamic_cast<const DomainError *>(&e))
+    if (const auto *domain = dynamic_cast<const DomainError *>(&e)) {
+        // The kinds whose details say more than the message.
+        const QJsonObject &d = domain->details();
+        const DomainError::Kind kind = domain->kind();
+        if (kind == DomainError::TooLarge && d.contains(QLatin1String("maxBytes"))) {
+            const qint64 maxBytes = qint64(d.value(QLatin1String("maxBytes")).toDouble());
+            return QCoreApplication::translate("ErrorText", "The file is too large: at most %1")
+                .arg(QLocale().formattedDataSize(maxBytes));
+        }
+        if (kind == DomainError::Unavailable && d.contains(QLatin1String("channel"))) {
+            const QString reason = translate(d.value(QLatin1String("reason")).toString(domain->message()));
+            return QCoreApplication::translate("ErrorText", "The channel cannot send now (%1)").arg(reason);
+        }
+        if (kind == DomainError::RateLimited) {
+            const int seconds = qMax(1, d.value(QLatin1String("retryAfter")).toInt(1));
+            return QCoreApplication::translate("ErrorText",
+                                               "Too many messages on this channel: try again in %n second(s)", nullptr,
+                                               seconds);
+        }
         return translate(domain->message());
+    }
     return translate(QString::fromUtf8(e.what()));
 }
 
