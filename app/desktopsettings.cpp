@@ -46,7 +46,7 @@ void addContactsPage(MainWindow &window, const AppSettings &settings)
     window.addSettingsPage(ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
                            QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
                                auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(),
-                                                                     QLocale::system().territory(), parent);
+                                                                     QLocale::system(), parent);
                                page->setSaveFunction([ini](const QString &code, QString *why) {
                                    QSettings file(ini, QSettings::IniFormat);
                                    if (code.isEmpty())

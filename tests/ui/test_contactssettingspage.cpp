@@ -40,11 +40,13 @@ private Q_SLOTS:
 
     void showsTheExampleAndOffersTheSystemCountry()
     {
-        ContactsSettingsPage page(QString(), QLocale::Turkey);
+        ContactsSettingsPage page(QString(), QLocale(QLocale::Turkish, QLocale::Turkey));
         page.show();
         QVERIFY(page.exampleLabel()->text().contains("refused"));
         QVERIFY(page.suggestionButton()->isVisible());
         QVERIFY(page.suggestionButton()->text().contains("+90"));
+        QVERIFY2(page.suggestionButton()->text().contains(QString::fromUtf8("Türkiye")),
+                 qPrintable(page.suggestionButton()->text())); // the country in its own language
         QTest::mouseClick(page.suggestionButton(), Qt::LeftButton);
         QCOMPARE(page.callingCodeEdit()->text(), QString("90"));
         QVERIFY2(page.exampleLabel()->text().contains("+905321234567"), qPrintable(page.exampleLabel()->text()));
@@ -56,7 +58,7 @@ private Q_SLOTS:
         QVERIFY(page.exampleLabel()->text().contains("+4915321234567"));
 
         // A country the table lacks: no suggestion button.
-        ContactsSettingsPage other(QString("44"), QLocale::Antarctica);
+        ContactsSettingsPage other(QString("44"), QLocale(QLocale::Amharic, QLocale::Ethiopia));
         other.show();
         QVERIFY(!other.suggestionButton()->isVisible());
         QCOMPARE(other.callingCodeEdit()->text(), QString("44"));
@@ -64,7 +66,7 @@ private Q_SLOTS:
 
     void saveHandsTheCodeOverAndRefusesAMalformedOne()
     {
-        ContactsSettingsPage page(QString(), QLocale::Turkey);
+        ContactsSettingsPage page(QString(), QLocale(QLocale::Turkish, QLocale::Turkey));
         QStringList saved;
         page.setSaveFunction([&saved](const QString &code, QString *) {
             saved << code;

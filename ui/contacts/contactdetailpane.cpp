@@ -187,12 +187,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_reloadTimer.setInterval(150);
     connect(&m_reloadTimer, &QTimer::timeout, this, &ContactDetailPane::reload);
 
-    m_error = new QLabel(page);
-    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
-    m_error->setObjectName(QStringLiteral("detailError"));
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_error->setWordWrap(true);
-    m_error->hide();
+    m_error = UiKit::errorLabel(page, QStringLiteral("detailError"));
     layout->addWidget(m_error);
 
     connect(m_addTag, &QPushButton::clicked, this, &ContactDetailPane::addTags);

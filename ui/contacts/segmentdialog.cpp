@@ -3,6 +3,7 @@
 #include "model/contacts/segmentrules.h"
 #include "model/core/errors.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -415,12 +416,7 @@ void SegmentDialog::build()
     m_count = new QLabel(this);
     m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_count->setObjectName(QStringLiteral("matchCountLabel"));
-    m_error = new QLabel(this);
-    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
-    m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_error->hide();
+    m_error = UiKit::errorLabel(this);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
 
     auto *form = new QFormLayout;

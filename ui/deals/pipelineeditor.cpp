@@ -6,6 +6,7 @@
 #include "ui/deals/dealdialogs.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
+#include "ui/shell/uikit.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -84,12 +85,7 @@ PipelineEditorDialog::PipelineEditorDialog(PipelineRepository &pipelines, const 
     m_down->setObjectName(QStringLiteral("moveDownButton"));
     m_save = new QPushButton(tr("Save"), this);
     m_save->setObjectName(QStringLiteral("savePipelineButton"));
-    m_error = new QLabel(this);
-    m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
-    m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_error->setWordWrap(true);
-    m_error->hide();
+    m_error = UiKit::errorLabel(this);
 
     auto *right = new QVBoxLayout;
     auto *form = new QFormLayout;

@@ -113,7 +113,7 @@ QString ContactsSettingsPage::callingCodeOf(QLocale::Territory territory)
     return {};
 }
 
-ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, QLocale::Territory territory, QWidget *parent)
+ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, const QLocale &system, QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("contactsSettingsPage"));
@@ -137,13 +137,15 @@ ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, QLocale::
     m_code->setPlaceholderText(tr("none"));
     codeRow->addWidget(plus);
     codeRow->addWidget(m_code);
-    const QString suggested = callingCodeOf(territory);
+    const QString suggested = callingCodeOf(system.territory());
     m_suggest = new QPushButton(phones);
     m_suggest->setObjectName(QStringLiteral("suggestCallingCodeButton"));
     if (suggested.isEmpty()) {
         m_suggest->hide();
     } else {
-        m_suggest->setText(tr("Use %1 (+%2)").arg(QLocale::territoryToString(territory), suggested));
+        const QString country = system.nativeTerritoryName().isEmpty() ? QLocale::territoryToString(system.territory())
+                                                                       : system.nativeTerritoryName();
+        m_suggest->setText(tr("Use %1 (+%2)").arg(country, suggested));
         connect(m_suggest, &QPushButton::clicked, this, [this, suggested] {
             m_code->setText(suggested);
             updateExample();

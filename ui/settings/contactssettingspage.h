@@ -20,7 +20,8 @@ class ContactsSettingsPage : public QWidget
 public:
     using SaveFunction = std::function<bool(const QString &callingCode, QString *error)>;
 
-    ContactsSettingsPage(const QString &callingCode, QLocale::Territory territory, QWidget *parent = nullptr);
+    // system: the machine's locale; its country's code is offered, named in its own language.
+    ContactsSettingsPage(const QString &callingCode, const QLocale &system, QWidget *parent = nullptr);
     void setSaveFunction(SaveFunction save) { m_save = std::move(save); }
 
     // The calling code of a country (90 for Türkiye); empty for a territory the table lacks.

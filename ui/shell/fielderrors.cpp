@@ -1,6 +1,7 @@
 #include "ui/shell/fielderrors.h"
 
 #include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -21,12 +22,7 @@ QLabel *FieldErrors::createFormLabel(QWidget *parent)
 
 QLabel *FieldErrors::addLabel(const QString &key, QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // data from outside is never markup
-    label->setObjectName(key + QLatin1String("Error"));
-    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    label->setWordWrap(true);
-    label->hide();
+    QLabel *label = UiKit::errorLabel(parent, key + QLatin1String("Error"));
     m_labels.insert(key, label);
     return label;
 }
