@@ -440,9 +440,11 @@ int runDesktop(int argc, char **argv, Environment &env)
     window.setAccountCreator([](const QString &name, const QString &email, const QString &password) {
         return UserRepository().create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
     });
-    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks](const User &user) {
+    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks, &bus](const User &user) {
         if (tasks.defaultActor().isEmpty())
             tasks.setDefaultActor(user.id);
+        // The views that list users (the Inbox's assignees) follow.
+        bus.notify(QStringLiteral("user"), user.id, QStringLiteral("created"));
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, bus);

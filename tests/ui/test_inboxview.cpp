@@ -284,6 +284,18 @@ private Q_SLOTS:
         QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
     }
 
+    void assigneesFollowANewUser()
+    {
+        auto *assignee = m_view->findChild<QComboBox *>("assigneeCombo");
+        QVERIFY(assignee);
+        const int before = assignee->count();
+        // As the app does when the welcome makes the first account.
+        const User u = UserRepository().create("selin@example.com", "Selin", "admin", "x");
+        m_bus->notify("user", u.id, "created");
+        QTRY_COMPARE(assignee->count(), before + 1);
+        QVERIFY(assignee->findData(u.id) >= 0);
+    }
+
     void closeReopenAndAssignToMe()
     {
         const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
