@@ -25,13 +25,11 @@ class TestConversationsApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client;
+    std::unique_ptr<ApiFixture> m_api;
 
     std::unique_ptr<ApiClient> client(const QString &token = {})
     {
-        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
+        auto c = std::make_unique<ApiClient>(m_api->server.baseUrl(), m_api->server.certificate());
         if (!token.isEmpty())
             c->setToken(token);
         return c;
@@ -50,17 +48,11 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = client(m_server->createApiKey());
+        m_api = std::make_unique<ApiFixture>(ApiFixture::Client::None);
+        m_api->client = client(m_api->server.createApiKey());
     }
 
-    void cleanup()
-    {
-        m_client.reset();
-        m_server.reset();
-        m_db.reset();
-    }
+    void cleanup() { m_api.reset(); }
 
     void widgetVisitorTalksWithAgent()
     {
@@ -75,7 +67,7 @@ private Q_SLOTS:
         QCOMPARE(r.data().value("direction").toString(), QString("incoming"));
 
         // The agent sees it in the list with an unread badge and the contact.
-        r = m_client->get("/api/v1/conversations?channel=widget&status=open");
+        r = m_api->client->get("/api/v1/conversations?channel=widget&status=open");
         QCOMPARE(r.status, 200);
         const QJsonArray items = r.json.value("data").toArray();
         QCOMPARE(items.size(), 1);
@@ -89,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(r.json.value("pagination").toObject().value("total").toInt(), 1);
 
         // The agent answers; a widget reply is sent at once.
-        r = m_client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "text"}, {"text", "100 TL"}});
+        r = m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "text"}, {"text", "100 TL"}});
         QCOMPARE(r.status, 201);
         const QString replyId = r.data().value("id").toString();
         QCOMPARE(r.data().value("status").toString(), QString("sent"));
@@ -101,7 +93,7 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("data").toArray().size(), 1);
         QCOMPARE(r.json.value("data").toArray().at(0).toObject().value("text").toString(), QString("100 TL"));
-        r = m_client->get("/api/v1/messages/" + replyId + "/status");
+        r = m_api->client->get("/api/v1/messages/" + replyId + "/status");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QString("delivered"));
         QVERIFY(!r.data().value("sentAt").toString().isEmpty());
@@ -113,7 +105,7 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.delivered'"), 1);
 
         // Detail: contact, channelId, tags, messages, metadata.
-        r = m_client->get("/api/v1/conversations/" + conv);
+        r = m_api->client->get("/api/v1/conversations/" + conv);
         QCOMPARE(r.status, 200);
         const QJsonObject d = r.data();
         QCOMPARE(d.value("contact").toObject().value("firstName").toString(), QString("Zeynep"));
@@ -125,7 +117,7 @@ private Q_SLOTS:
         QVERIFY(d.value("tags").isArray());
 
         // The contact detail lists the conversation.
-        r = m_client->get("/api/v1/contacts/" + d.value("contact").toObject().value("id").toString());
+        r = m_api->client->get("/api/v1/contacts/" + d.value("contact").toObject().value("id").toString());
         QCOMPARE(r.data().value("conversations").toArray().size(), 1);
         QCOMPARE(r.data().value("conversations").toArray().at(0).toObject().value("channel").toString(),
                  QString("widget"));
@@ -151,7 +143,7 @@ private Q_SLOTS:
         // No token, a wrong token, an API key: 401.
         QCOMPARE(client()->get("/widget/v1/messages").status, 401);
         QCOMPARE(client("wvt_forged")->post("/widget/v1/messages", {{"text", "x"}}).status, 401);
-        QCOMPARE(client(m_server->createApiKey())->get("/widget/v1/messages").status, 401);
+        QCOMPARE(client(m_api->server.createApiKey())->get("/widget/v1/messages").status, 401);
         // A visitor token is no API credential.
         QCOMPARE(client(a.value("token").toString())->get("/api/v1/conversations").status, 401);
         // Bad bodies.
@@ -163,53 +155,55 @@ private Q_SLOTS:
 
     void updatesAssignsClosesReopensAndTags()
     {
-        m_server->createUser("ali@example.com", "correct horse battery");
+        m_api->server.createUser("ali@example.com", "correct horse battery");
         const QString userId = UserRepository().list().first().id;
         const QString conv = visitor().value("conversationId").toString();
         const QString base = "/api/v1/conversations/" + conv;
 
-        HttpResult r = m_client->patch(base, {{"status", "pending"}, {"assignedTo", userId}});
+        HttpResult r = m_api->client->patch(base, {{"status", "pending"}, {"assignedTo", userId}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QString("pending"));
         QCOMPARE(r.data().value("assignedTo").toObject().value("id").toString(), userId);
-        QCOMPARE(m_client->get("/api/v1/conversations?assignedTo=" + userId).json.value("data").toArray().size(), 1);
-        QCOMPARE(m_client->get("/api/v1/conversations?status=open").json.value("data").toArray().size(), 0);
-        QCOMPARE(m_client->patch(base, {{"status", "archived"}}).status, 400);
-        QCOMPARE(m_client->patch(base, {}).status, 422);
-        QCOMPARE(m_client->patch(base, {{"assignedTo", 5}}).status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/conversations?assignedTo=" + userId).json.value("data").toArray().size(),
+                 1);
+        QCOMPARE(m_api->client->get("/api/v1/conversations?status=open").json.value("data").toArray().size(), 0);
+        QCOMPARE(m_api->client->patch(base, {{"status", "archived"}}).status, 400);
+        QCOMPARE(m_api->client->patch(base, {}).status, 422);
+        QCOMPARE(m_api->client->patch(base, {{"assignedTo", 5}}).status, 400);
 
-        r = m_client->call("PATCH", base + "/assign", QJsonDocument(QJsonObject{{"userId", QJsonValue()}}).toJson());
+        r = m_api->client->call("PATCH", base + "/assign",
+                                QJsonDocument(QJsonObject{{"userId", QJsonValue()}}).toJson());
         QCOMPARE(r.status, 200);
         QVERIFY(r.data().value("assignedTo").isNull());
-        r = m_client->post(base + "/assign", {{"userId", userId}});
+        r = m_api->client->post(base + "/assign", {{"userId", userId}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("assignedTo").toObject().value("id").toString(), userId);
-        QCOMPARE(m_client->post(base + "/assign", {{"userId", "user_nope"}}).status, 404);
-        QCOMPARE(m_client->post(base + "/assign", {}).status, 422);
+        QCOMPARE(m_api->client->post(base + "/assign", {{"userId", "user_nope"}}).status, 404);
+        QCOMPARE(m_api->client->post(base + "/assign", {}).status, 422);
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'conversation.assigned'"), 3);
 
-        r = m_client->post(base + "/close", {});
+        r = m_api->client->post(base + "/close", {});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QString("closed"));
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'conversation.closed'"), 1);
-        r = m_client->post(base + "/reopen", {});
+        r = m_api->client->post(base + "/reopen", {});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QString("open"));
 
-        r = m_client->post(base + "/tags", {{"tags", QJsonArray{"vip", "billing"}}});
+        r = m_api->client->post(base + "/tags", {{"tags", QJsonArray{"vip", "billing"}}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("tags").toArray().size(), 2);
-        QCOMPARE(m_client->post(base + "/tags", {{"tags", QJsonArray{}}}).status, 422);
-        QCOMPARE(m_client->post(base + "/tags", {{"tags", "vip"}}).status, 400);
-        r = m_client->del(base + "/tags/vip");
+        QCOMPARE(m_api->client->post(base + "/tags", {{"tags", QJsonArray{}}}).status, 422);
+        QCOMPARE(m_api->client->post(base + "/tags", {{"tags", "vip"}}).status, 400);
+        r = m_api->client->del(base + "/tags/vip");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("tags").toArray(), QJsonArray{"billing"});
-        QCOMPARE(m_client->del(base + "/tags/vip").status, 404);
+        QCOMPARE(m_api->client->del(base + "/tags/vip").status, 404);
 
-        QCOMPARE(m_client->get("/api/v1/conversations/conv_nope").status, 404);
-        QCOMPARE(m_client->post("/api/v1/conversations/conv_nope/close", {}).status, 404);
-        QCOMPARE(m_client->get("/api/v1/conversations?status=bogus").status, 400);
-        QCOMPARE(m_client->get("/api/v1/conversations?limit=0").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/conversations/conv_nope").status, 404);
+        QCOMPARE(m_api->client->post("/api/v1/conversations/conv_nope/close", {}).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/conversations?status=bogus").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/conversations?limit=0").status, 400);
     }
 
     void messageListsAndCursors()
@@ -223,78 +217,84 @@ private Q_SLOTS:
                        .data()
                        .value("id")
                        .toString();
-        HttpResult r = m_client->get("/api/v1/conversations/" + conv + "/messages");
+        HttpResult r = m_api->client->get("/api/v1/conversations/" + conv + "/messages");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("data").toArray().size(), 5);
         QCOMPARE(r.json.value("pagination").toObject().value("limit").toInt(), 50);
-        r = m_client->get("/api/v1/conversations/" + conv + "/messages?after=" + ids.at(2));
+        r = m_api->client->get("/api/v1/conversations/" + conv + "/messages?after=" + ids.at(2));
         QCOMPARE(r.json.value("data").toArray().size(), 2);
-        r = m_client->get("/api/v1/conversations/" + conv + "/messages?before=" + ids.at(2) + "&limit=1");
+        r = m_api->client->get("/api/v1/conversations/" + conv + "/messages?before=" + ids.at(2) + "&limit=1");
         QCOMPARE(r.json.value("data").toArray().at(0).toObject().value("id").toString(), ids.at(1));
-        QCOMPARE(m_client->get("/api/v1/conversations/" + conv + "/messages?after=msg_nope").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/conversations/" + conv + "/messages?after=msg_nope").status, 404);
 
-        r = m_client->get("/api/v1/messages?direction=incoming&channel=widget&conversationId=" + conv);
+        r = m_api->client->get("/api/v1/messages?direction=incoming&channel=widget&conversationId=" + conv);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("pagination").toObject().value("total").toInt(), 5);
         QCOMPARE(r.json.value("data").toArray().at(0).toObject().value("id").toString(), ids.at(4)); // newest first
-        QCOMPARE(
-            m_client->get("/api/v1/messages?since=2000-01-01&status=delivered").json.value("data").toArray().size(), 5);
-        QCOMPARE(m_client->get("/api/v1/messages?since=2999-01-01").json.value("data").toArray().size(), 0);
-        QCOMPARE(m_client->get("/api/v1/messages?direction=sideways").status, 400);
-        QCOMPARE(m_client->get("/api/v1/messages?since=yesterday").status, 400);
-        r = m_client->get("/api/v1/messages/" + ids.at(0));
+        QCOMPARE(m_api->client->get("/api/v1/messages?since=2000-01-01&status=delivered")
+                     .json.value("data")
+                     .toArray()
+                     .size(),
+                 5);
+        QCOMPARE(m_api->client->get("/api/v1/messages?since=2999-01-01").json.value("data").toArray().size(), 0);
+        QCOMPARE(m_api->client->get("/api/v1/messages?direction=sideways").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/messages?since=yesterday").status, 400);
+        r = m_api->client->get("/api/v1/messages/" + ids.at(0));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("text").toString(), QString("m0"));
-        QCOMPARE(m_client->get("/api/v1/messages/msg_nope").status, 404);
-        QCOMPARE(m_client->get("/api/v1/messages/msg_nope/status").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/messages/msg_nope").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/messages/msg_nope/status").status, 404);
     }
 
     void sendsThroughMessagesEndpoints()
     {
         const QJsonObject v = visitor({{"name", "Deniz"}});
         const QString conv = v.value("conversationId").toString();
-        HttpResult r =
-            m_client->post("/api/v1/messages/send", {{"conversationId", conv}, {"content", "Hi"}, {"type", "text"}});
+        HttpResult r = m_api->client->post("/api/v1/messages/send",
+                                           {{"conversationId", conv}, {"content", "Hi"}, {"type", "text"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("text").toString(), QString("Hi"));
         QCOMPARE(r.data().value("status").toString(), QString("sent"));
-        r = m_client->post("/api/v1/conversations/" + conv + "/messages",
-                           {{"type", "image"}, {"mediaUrl", "https://example.com/a.png"}, {"caption", "Look"}});
+        r = m_api->client->post("/api/v1/conversations/" + conv + "/messages",
+                                {{"type", "image"}, {"mediaUrl", "https://example.com/a.png"}, {"caption", "Look"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("mediaUrl").toString(), QString("https://example.com/a.png"));
-        r = m_client->post(
+        r = m_api->client->post(
             "/api/v1/conversations/" + conv + "/messages",
             {{"type", "document"}, {"mediaUrl", "https://example.com/price.pdf"}, {"filename", "price.pdf"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("filename").toString(), QString("price.pdf"));
         // Direct send to the visitor on the widget channel.
-        r = m_client->post("/api/v1/messages",
-                           {{"to", v.value("visitorId")}, {"channel", "widget"}, {"type", "text"}, {"text", "Direct"}});
+        r = m_api->client->post(
+            "/api/v1/messages",
+            {{"to", v.value("visitorId")}, {"channel", "widget"}, {"type", "text"}, {"text", "Direct"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("conversationId").toString(), conv);
-        r = m_client->post("/api/v1/messages", {{"contactId", r.data().value("contactId")},
-                                                {"channel", "widget"},
-                                                {"type", "text"},
-                                                {"text", "By contact"}});
+        r = m_api->client->post("/api/v1/messages", {{"contactId", r.data().value("contactId")},
+                                                     {"channel", "widget"},
+                                                     {"type", "text"},
+                                                     {"text", "By contact"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(count("SELECT count(*) FROM messages WHERE direction = 'outgoing'"), 5);
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.sent'"), 5);
 
         // Validation.
-        QCOMPARE(m_client->post("/api/v1/messages/send", {{"content", "Hi"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/messages/send", {{"conversationId", conv}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/messages/send", {{"conversationId", "conv_nope"}, {"content", "x"}}).status,
-                 404);
-        QCOMPARE(m_client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "sticker"}}).status, 400);
-        QCOMPARE(m_client
+        QCOMPARE(m_api->client->post("/api/v1/messages/send", {{"content", "Hi"}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/messages/send", {{"conversationId", conv}}).status, 422);
+        QCOMPARE(
+            m_api->client->post("/api/v1/messages/send", {{"conversationId", "conv_nope"}, {"content", "x"}}).status,
+            404);
+        QCOMPARE(m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "sticker"}}).status, 400);
+        QCOMPARE(m_api->client
                      ->post("/api/v1/conversations/" + conv + "/messages",
                             {{"type", "image"}, {"mediaUrl", "javascript:alert(1)"}})
                      .status,
                  400);
-        QCOMPARE(m_client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "image"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/conversations/" + conv + "/messages", {{"text", QString(5000, 'x')}}).status,
-                 400);
-        QCOMPARE(m_client->call("POST", "/api/v1/conversations/" + conv + "/messages", "{not json").status, 400);
+        QCOMPARE(m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "image"}}).status, 422);
+        QCOMPARE(
+            m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"text", QString(5000, 'x')}}).status,
+            400);
+        QCOMPARE(m_api->client->call("POST", "/api/v1/conversations/" + conv + "/messages", "{not json").status, 400);
     }
 
     void directSendErrors_data()
@@ -343,7 +343,7 @@ private Q_SLOTS:
         QFETCH(QJsonObject, body);
         QFETCH(int, status);
         QFETCH(QString, message);
-        const HttpResult r = m_client->post("/api/v1/messages", body);
+        const HttpResult r = m_api->client->post("/api/v1/messages", body);
         QCOMPARE(r.status, status);
         QCOMPARE(r.json.value("success").toBool(true), false);
         if (!message.isEmpty())
@@ -358,11 +358,12 @@ private Q_SLOTS:
     {
         const QString contactId = ContactRepository().create({{"firstName", "Can"}, {"phone", "+905551112233"}}).id;
         const QString conv = ConversationRepository().findOrCreate(contactId, "whatsapp", "+905551112233").id;
-        HttpResult r = m_client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello"}});
+        HttpResult r = m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello"}});
         QCOMPARE(r.status, 503);
         QCOMPARE(r.errorCode(), QString("CHANNEL_UNAVAILABLE"));
         QCOMPARE(r.json.value("error").toObject().value("message").toString(), QString("Channel unavailable"));
-        r = m_client->post("/api/v1/messages", {{"contactId", contactId}, {"channel", "whatsapp"}, {"text", "Hello"}});
+        r = m_api->client->post("/api/v1/messages",
+                                {{"contactId", contactId}, {"channel", "whatsapp"}, {"text", "Hello"}});
         QCOMPARE(r.status, 503);
         QCOMPARE(count("SELECT count(*) FROM messages"), 0);
     }
@@ -372,13 +373,13 @@ private Q_SLOTS:
         const QString conv = visitor().value("conversationId").toString();
         QCOMPARE(client()->get("/api/v1/conversations").status, 401);
         QCOMPARE(client("lk_wrong")->get("/api/v1/messages").status, 401);
-        auto reader = client(m_server->createApiKey({"conversations:read", "messages:read"}));
+        auto reader = client(m_api->server.createApiKey({"conversations:read", "messages:read"}));
         QCOMPARE(reader->get("/api/v1/conversations").status, 200);
         QCOMPARE(reader->get("/api/v1/messages").status, 200);
         QCOMPARE(reader->post("/api/v1/conversations/" + conv + "/close", {}).status, 403);
         QCOMPARE(reader->post("/api/v1/conversations/" + conv + "/messages", {{"text", "x"}}).status, 403);
         QCOMPARE(reader->post("/api/v1/messages/send", {{"conversationId", conv}, {"content", "x"}}).status, 403);
-        auto contactsOnly = client(m_server->createApiKey({"contacts:read"}));
+        auto contactsOnly = client(m_api->server.createApiKey({"contacts:read"}));
         QCOMPARE(contactsOnly->get("/api/v1/conversations").status, 403);
         QCOMPARE(contactsOnly->get("/api/v1/messages").status, 403);
     }
@@ -387,8 +388,8 @@ private Q_SLOTS:
     {
         const QString conv = visitor().value("conversationId").toString();
         const QByteArray body = QJsonDocument(QJsonObject{{"conversationId", conv}, {"content", "once"}}).toJson();
-        const HttpResult a = m_client->call("POST", "/api/v1/messages/send", body, {{"Idempotency-Key", "k-1"}});
-        const HttpResult b = m_client->call("POST", "/api/v1/messages/send", body, {{"Idempotency-Key", "k-1"}});
+        const HttpResult a = m_api->client->call("POST", "/api/v1/messages/send", body, {{"Idempotency-Key", "k-1"}});
+        const HttpResult b = m_api->client->call("POST", "/api/v1/messages/send", body, {{"Idempotency-Key", "k-1"}});
         QCOMPARE(a.status, 201);
         QCOMPARE(b.status, 201);
         QCOMPARE(a.data().value("id"), b.data().value("id"));
@@ -397,7 +398,7 @@ private Q_SLOTS:
 
     void openApiDocumentsInboxRoutes()
     {
-        const QJsonObject paths = m_client->get("/api/v1/openapi.json").json.value("paths").toObject();
+        const QJsonObject paths = m_api->client->get("/api/v1/openapi.json").json.value("paths").toObject();
         for (const char *p : {"/api/v1/conversations", "/api/v1/conversations/{id}/messages", "/api/v1/messages",
                               "/api/v1/messages/{id}/status", "/widget/v1/visitors", "/widget/v1/messages"})
             QVERIFY2(paths.contains(QLatin1String(p)), p);

@@ -15,13 +15,11 @@ class TestDealsApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client;
+    std::unique_ptr<ApiFixture> m_api;
 
     QString createDeal(const QJsonObject &body)
     {
-        const HttpResult r = m_client->post(QStringLiteral("/api/v1/deals"), body);
+        const HttpResult r = m_api->client->post(QStringLiteral("/api/v1/deals"), body);
         if (r.status != 201)
             qWarning() << r.status << r.body;
         return r.data().value(QLatin1String("id")).toString();
@@ -29,7 +27,7 @@ private:
 
     QString createContact()
     {
-        const HttpResult r = m_client->post(
+        const HttpResult r = m_api->client->post(
             "/api/v1/contacts",
             {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"company", "Anadolu"}, {"email", "ayse@example.com"}});
         return r.data().value("id").toString();
@@ -37,42 +35,38 @@ private:
 
     QString createUser()
     {
-        m_server->createUser("owner@example.com", "correct horse battery");
+        m_api->server.createUser("owner@example.com", "correct horse battery");
         return UserRepository().findForLogin("owner@example.com")->first.id;
     }
 
-    std::unique_ptr<ApiClient> clientWithScopes(const QStringList &scopes) { return m_server->apiKeyClient(scopes); }
+    std::unique_ptr<ApiClient> clientWithScopes(const QStringList &scopes)
+    {
+        return m_api->server.apiKeyClient(scopes);
+    }
 
 private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = m_server->apiKeyClient();
+        m_api = std::make_unique<ApiFixture>();
     }
 
-    void cleanup()
-    {
-        m_client.reset();
-        m_server.reset();
-        m_db.reset();
-    }
+    void cleanup() { m_api.reset(); }
 
     void createsAndReadsDetail()
     {
         const QString contactId = createContact();
         const QString userId = createUser();
-        const HttpResult r = m_client->post("/api/v1/deals", {{"name", "Fleet renewal"},
-                                                              {"value", 250000},
-                                                              {"currency", "TRY"},
-                                                              {"stage", "proposal"},
-                                                              {"probability", 60},
-                                                              {"contactId", contactId},
-                                                              {"assignedTo", userId},
-                                                              {"expectedCloseDate", "2026-03-31"},
-                                                              {"description", "40 vans"},
-                                                              {"customFields", QJsonObject{{"source", "fair"}}}});
+        const HttpResult r = m_api->client->post("/api/v1/deals", {{"name", "Fleet renewal"},
+                                                                   {"value", 250000},
+                                                                   {"currency", "TRY"},
+                                                                   {"stage", "proposal"},
+                                                                   {"probability", 60},
+                                                                   {"contactId", contactId},
+                                                                   {"assignedTo", userId},
+                                                                   {"expectedCloseDate", "2026-03-31"},
+                                                                   {"description", "40 vans"},
+                                                                   {"customFields", QJsonObject{{"source", "fair"}}}});
         QCOMPARE(r.status, 201);
         QVERIFY(!r.json.value("message").toString().isEmpty());
         const QJsonObject created = r.data();
@@ -83,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(created.value("stage").toString(), QString("proposal"));
         QVERIFY(created.value("createdAt").toString().endsWith('Z'));
 
-        const HttpResult got = m_client->get("/api/v1/deals/" + id);
+        const HttpResult got = m_api->client->get("/api/v1/deals/" + id);
         QCOMPARE(got.status, 200);
         const QJsonObject d = got.data();
         QCOMPARE(d.value("probability").toInt(), 60);
@@ -103,7 +97,7 @@ private Q_SLOTS:
         QCOMPARE(d.value("isRotten").toBool(true), false);
 
         // The contact detail lists its deals.
-        const QJsonArray deals = m_client->get("/api/v1/contacts/" + contactId).data().value("deals").toArray();
+        const QJsonArray deals = m_api->client->get("/api/v1/contacts/" + contactId).data().value("deals").toArray();
         QCOMPARE(deals.size(), 1);
         QCOMPARE(deals.at(0).toObject().value("id").toString(), id);
         QCOMPARE(deals.at(0).toObject().value("stage").toString(), QString("proposal"));
@@ -133,19 +127,19 @@ private Q_SLOTS:
         QFETCH(QJsonObject, body);
         QFETCH(int, status);
         QFETCH(QString, field);
-        const HttpResult r = m_client->post("/api/v1/deals", body);
+        const HttpResult r = m_api->client->post("/api/v1/deals", body);
         QCOMPARE(r.status, status);
         QCOMPARE(r.json.value("success").toBool(true), false);
         QCOMPARE(r.errorCode(), QString("VALIDATION_ERROR"));
         QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body.constData());
-        QCOMPARE(m_client->get("/api/v1/deals").json.value("pagination").toObject().value("total").toInt(), 0);
+        QCOMPARE(m_api->client->get("/api/v1/deals").json.value("pagination").toObject().value("total").toInt(), 0);
     }
 
     void malformedJsonAndEmptyBody()
     {
-        QCOMPARE(m_client->call("POST", "/api/v1/deals", "{\"name\": ").status, 400);
-        QCOMPARE(m_client->call("POST", "/api/v1/deals", "[1]").status, 400);
-        QCOMPARE(m_client->call("POST", "/api/v1/deals", "").status, 422);
+        QCOMPARE(m_api->client->call("POST", "/api/v1/deals", "{\"name\": ").status, 400);
+        QCOMPARE(m_api->client->call("POST", "/api/v1/deals", "[1]").status, 400);
+        QCOMPARE(m_api->client->call("POST", "/api/v1/deals", "").status, 422);
     }
 
     void listsWithPaginationAndFilters()
@@ -159,26 +153,26 @@ private Q_SLOTS:
                     {"stage", "negotiation"},
                     {"assignedTo", userId},
                     {"contactId", contactId}});
-        HttpResult r = m_client->get("/api/v1/deals?page=2&limit=4");
+        HttpResult r = m_api->client->get("/api/v1/deals?page=2&limit=4");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("data").toArray().size(), 2);
         const QJsonObject pagination = r.json.value("pagination").toObject();
         QCOMPARE(pagination.value("total").toInt(), 6);
         QCOMPARE(pagination.value("page").toInt(), 2);
         QCOMPARE(pagination.value("limit").toInt(), 4);
-        QCOMPARE(m_client->get("/api/v1/deals?stage=negotiation").json.value("data").toArray().size(), 1);
-        QCOMPARE(m_client->get("/api/v1/deals?stage=lead,negotiation").json.value("data").toArray().size(), 6);
-        QCOMPARE(m_client->get("/api/v1/deals?assignedTo=" + userId).json.value("data").toArray().size(), 1);
-        QCOMPARE(m_client->get("/api/v1/deals?contactId=" + contactId).json.value("data").toArray().size(), 1);
-        QCOMPARE(m_client->get("/api/v1/deals?minValue=300&maxValue=500").json.value("data").toArray().size(), 3);
-        QCOMPARE(m_client->get("/api/v1/deals?rotten=true").json.value("data").toArray().size(), 0);
+        QCOMPARE(m_api->client->get("/api/v1/deals?stage=negotiation").json.value("data").toArray().size(), 1);
+        QCOMPARE(m_api->client->get("/api/v1/deals?stage=lead,negotiation").json.value("data").toArray().size(), 6);
+        QCOMPARE(m_api->client->get("/api/v1/deals?assignedTo=" + userId).json.value("data").toArray().size(), 1);
+        QCOMPARE(m_api->client->get("/api/v1/deals?contactId=" + contactId).json.value("data").toArray().size(), 1);
+        QCOMPARE(m_api->client->get("/api/v1/deals?minValue=300&maxValue=500").json.value("data").toArray().size(), 3);
+        QCOMPARE(m_api->client->get("/api/v1/deals?rotten=true").json.value("data").toArray().size(), 0);
         const QJsonObject first =
-            m_client->get("/api/v1/deals?contactId=" + contactId).json.value("data").toArray().at(0).toObject();
+            m_api->client->get("/api/v1/deals?contactId=" + contactId).json.value("data").toArray().at(0).toObject();
         QCOMPARE(first.value("contact").toObject().value("name").toString(), QString("Ayşe Yılmaz"));
         QCOMPARE(first.value("assignedTo").toObject().value("id").toString(), userId);
-        QCOMPARE(m_client->get("/api/v1/deals?minValue=abc").status, 400);
-        QCOMPARE(m_client->get("/api/v1/deals?rotten=maybe").status, 400);
-        QCOMPARE(m_client->get("/api/v1/deals?page=0").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/deals?minValue=abc").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/deals?rotten=maybe").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/deals?page=0").status, 400);
     }
 
     void pipelineIsLiteralSegmentAndSummarises()
@@ -186,7 +180,7 @@ private Q_SLOTS:
         createDeal({{"name", "A"}, {"value", 1000}, {"probability", 10}});
         createDeal({{"name", "B"}, {"value", 3000}, {"stage", "negotiation"}, {"probability", 50}});
         createDeal({{"name", "C"}, {"value", 99}, {"currency", "USD"}});
-        const HttpResult r = m_client->get("/api/v1/deals/pipeline");
+        const HttpResult r = m_api->client->get("/api/v1/deals/pipeline");
         QCOMPARE(r.status, 200);
         const QJsonObject d = r.data();
         QCOMPARE(d.value("currency").toString(), QString("TRY"));
@@ -204,30 +198,30 @@ private Q_SLOTS:
         QCOMPARE(s.value("avgDealSize").toDouble(), 2000.0);
         QCOMPARE(d.value("allCurrencies").toObject().value("openDeals").toInt(), 3);
 
-        const QJsonObject usd = m_client->get("/api/v1/deals/pipeline?currency=usd").data();
+        const QJsonObject usd = m_api->client->get("/api/v1/deals/pipeline?currency=usd").data();
         QCOMPARE(usd.value("summary").toObject().value("totalValue").toDouble(), 99.0);
-        QCOMPARE(m_client->get("/api/v1/deals/pipeline?currency=ZZZ").status, 400);
-        QCOMPARE(m_client->get("/api/v1/deals/pipeline?pipelineId=pipeline_x").status, 422);
-        QCOMPARE(m_client->get("/api/v1/deals/pipeline?pipelineId=pipeline_default").status, 200);
+        QCOMPARE(m_api->client->get("/api/v1/deals/pipeline?currency=ZZZ").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/deals/pipeline?pipelineId=pipeline_x").status, 422);
+        QCOMPARE(m_api->client->get("/api/v1/deals/pipeline?pipelineId=pipeline_default").status, 200);
         // Other methods on the literal are not read as /deals/:id either.
-        QCOMPARE(m_client->del("/api/v1/deals/pipeline").status, 405);
+        QCOMPARE(m_api->client->del("/api/v1/deals/pipeline").status, 405);
     }
 
     void updatesWithPutAndPatch()
     {
         const QString id = createDeal({{"name", "A"}, {"value", 10}});
-        HttpResult r = m_client->put("/api/v1/deals/" + id, {{"value", 20}});
+        HttpResult r = m_api->client->put("/api/v1/deals/" + id, {{"value", 20}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("value").toDouble(), 20.0);
         QCOMPARE(r.data().value("name").toString(), QString("A"));
-        r = m_client->patch("/api/v1/deals/" + id, {{"name", "B"}, {"stage", "contact"}});
+        r = m_api->client->patch("/api/v1/deals/" + id, {{"name", "B"}, {"stage", "contact"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("name").toString(), QString("B"));
         QCOMPARE(r.data().value("stage").toString(), QString("contact"));
-        QCOMPARE(m_client->patch("/api/v1/deals/" + id, {{"name", ""}}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/deals/" + id, {{"value", -1}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/deals/deal_nope", {{"value", 1}}).status, 404);
-        const QJsonArray acts = m_client->get("/api/v1/deals/" + id).data().value("activities").toArray();
+        QCOMPARE(m_api->client->patch("/api/v1/deals/" + id, {{"name", ""}}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/deals/" + id, {{"value", -1}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/deals/deal_nope", {{"value", 1}}).status, 404);
+        const QJsonArray acts = m_api->client->get("/api/v1/deals/" + id).data().value("activities").toArray();
         QCOMPARE(acts.at(0).toObject().value("type").toString(), QString("stage_change"));
         QCOMPARE(acts.at(0).toObject().value("from").toString(), QString("lead"));
         QCOMPARE(acts.at(0).toObject().value("to").toString(), QString("contact"));
@@ -236,64 +230,65 @@ private Q_SLOTS:
     void deletes()
     {
         const QString id = createDeal({{"name", "A"}});
-        const HttpResult r = m_client->del("/api/v1/deals/" + id);
+        const HttpResult r = m_api->client->del("/api/v1/deals/" + id);
         QCOMPARE(r.status, 200);
         QVERIFY(!r.json.value("message").toString().isEmpty());
-        QCOMPARE(m_client->get("/api/v1/deals/" + id).status, 404);
-        QCOMPARE(m_client->del("/api/v1/deals/" + id).status, 404);
-        QCOMPARE(m_client->get("/api/v1/deals/" + id).errorCode(), QString("NOT_FOUND"));
+        QCOMPARE(m_api->client->get("/api/v1/deals/" + id).status, 404);
+        QCOMPARE(m_api->client->del("/api/v1/deals/" + id).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/deals/" + id).errorCode(), QString("NOT_FOUND"));
     }
 
     void movesStageWithNoteAndUser()
     {
         const QString id = createDeal({{"name", "A"}});
-        HttpResult r = m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "proposal"}, {"note", "sent"}});
+        HttpResult r =
+            m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "proposal"}, {"note", "sent"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("stage").toString(), QString("proposal"));
         QCOMPARE(r.data().value("probability").toInt(), 50);
         const QJsonObject act =
-            m_client->get("/api/v1/deals/" + id).data().value("activities").toArray().at(0).toObject();
+            m_api->client->get("/api/v1/deals/" + id).data().value("activities").toArray().at(0).toObject();
         QCOMPARE(act.value("type").toString(), QString("stage_change"));
         QCOMPARE(act.value("from").toString(), QString("lead"));
         QCOMPARE(act.value("to").toString(), QString("proposal"));
         QCOMPARE(act.value("content").toString(), QString("sent"));
         QVERIFY(act.value("user").toObject().value("id").toString().startsWith("apikey_"));
-        QCOMPARE(m_client->patch("/api/v1/deals/" + id + "/stage", QJsonObject{}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", 3}}).status, 400);
-        r = m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "qualified"}});
+        QCOMPARE(m_api->client->patch("/api/v1/deals/" + id + "/stage", QJsonObject{}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", 3}}).status, 400);
+        r = m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "qualified"}});
         QCOMPARE(r.status, 422);
         QVERIFY(r.json.value("error").toObject().value("details").toObject().contains("stage"));
-        QCOMPARE(m_client->patch("/api/v1/deals/deal_nope/stage", {{"stage", "lead"}}).status, 404);
-        QCOMPARE(m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "lead"}, {"note", 5}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/deals/deal_nope/stage", {{"stage", "lead"}}).status, 404);
+        QCOMPARE(m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "lead"}, {"note", 5}}).status, 400);
     }
 
     void wonAndLost()
     {
         const QString id = createDeal({{"name", "A"}, {"value", 100}});
-        HttpResult r = m_client->post("/api/v1/deals/" + id + "/won", {{"closedValue", 90}, {"note", "signed"}});
+        HttpResult r = m_api->client->post("/api/v1/deals/" + id + "/won", {{"closedValue", 90}, {"note", "signed"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("stage").toString(), QString("won"));
         QCOMPARE(r.data().value("probability").toInt(), 100);
         QCOMPARE(r.data().value("closedValue").toDouble(), 90.0);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/won", {}).status, 409);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/won", {{"closedValue", -3}}).status, 400);
-        QCOMPARE(m_client->post("/api/v1/deals/deal_nope/won", {}).status, 404);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/won", {}).status, 409);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/won", {{"closedValue", -3}}).status, 400);
+        QCOMPARE(m_api->client->post("/api/v1/deals/deal_nope/won", {}).status, 404);
 
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/lost", {{"competitorName", "X"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/lost", {{"reason", "weather"}}).status, 400);
-        r = m_client->post("/api/v1/deals/" + id + "/lost",
-                           {{"reason", "competitor"}, {"competitorName", "Globex"}, {"note", "cheaper"}});
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/lost", {{"competitorName", "X"}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/lost", {{"reason", "weather"}}).status, 400);
+        r = m_api->client->post("/api/v1/deals/" + id + "/lost",
+                                {{"reason", "competitor"}, {"competitorName", "Globex"}, {"note", "cheaper"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("stage").toString(), QString("lost"));
         QCOMPARE(r.data().value("probability").toInt(), 0);
         QCOMPARE(r.data().value("lostReason").toString(), QString("competitor"));
         QCOMPARE(r.data().value("competitorName").toString(), QString("Globex"));
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/lost", {{"reason", "price"}}).status, 409);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/lost", {{"reason", "price"}}).status, 409);
         // Reopen: allowed and recorded.
-        r = m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "negotiation"}});
+        r = m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "negotiation"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("lostReason").isNull(), true);
-        const QJsonArray acts = m_client->get("/api/v1/deals/" + id).data().value("activities").toArray();
+        const QJsonArray acts = m_api->client->get("/api/v1/deals/" + id).data().value("activities").toArray();
         QCOMPARE(acts.at(0).toObject().value("from").toString(), QString("lost"));
         QCOMPARE(acts.at(1).toObject().value("to").toString(), QString("lost"));
         QCOMPARE(acts.at(2).toObject().value("to").toString(), QString("won"));
@@ -302,11 +297,12 @@ private Q_SLOTS:
     void addsActivities()
     {
         const QString id = createDeal({{"name", "A"}});
-        HttpResult r = m_client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}, {"content", "Hello"}});
+        HttpResult r =
+            m_api->client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}, {"content", "Hello"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("type").toString(), QString("note"));
         QCOMPARE(r.data().value("content").toString(), QString("Hello"));
-        QCOMPARE(m_client->get("/api/v1/deals/" + id)
+        QCOMPARE(m_api->client->get("/api/v1/deals/" + id)
                      .data()
                      .value("activities")
                      .toArray()
@@ -315,23 +311,24 @@ private Q_SLOTS:
                      .value("content")
                      .toString(),
                  QString("Hello"));
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/activities", {{"content", "x"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/activities", {{"type", "fax"}, {"content", "x"}}).status,
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/activities", {{"content", "x"}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/activities", {{"type", "fax"}, {"content", "x"}}).status,
                  400);
-        QCOMPARE(m_client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}, {"content", 1}}).status, 400);
-        QCOMPARE(m_client->post("/api/v1/deals/deal_nope/activities", {{"type", "note"}, {"content", "x"}}).status,
+        QCOMPARE(m_api->client->post("/api/v1/deals/" + id + "/activities", {{"type", "note"}, {"content", 1}}).status,
+                 400);
+        QCOMPARE(m_api->client->post("/api/v1/deals/deal_nope/activities", {{"type", "note"}, {"content", "x"}}).status,
                  404);
     }
 
     void pipelinesCrud()
     {
-        HttpResult r = m_client->get("/api/v1/pipelines");
+        HttpResult r = m_api->client->get("/api/v1/pipelines");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("data").toArray().size(), 1);
         QCOMPARE(r.json.value("data").toArray().at(0).toObject().value("isDefault").toBool(), true);
 
-        r = m_client->post(
+        r = m_api->client->post(
             "/api/v1/pipelines",
             {{"name", "Partners"},
              {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"probability", 25}, {"rottenDays", 5}},
@@ -344,18 +341,19 @@ private Q_SLOTS:
         QCOMPARE(stages.at(0).toObject().value("key").toString(), QString("qualified"));
         QCOMPARE(stages.at(0).toObject().value("rottenDays").toInt(), 5);
         QCOMPARE(stages.at(3).toObject().value("key").toString(), QString("lost"));
-        QCOMPARE(m_client->get("/api/v1/pipelines/" + pid).status, 200);
-        QCOMPARE(m_client->get("/api/v1/pipelines/pipeline_nope").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/pipelines/" + pid).status, 200);
+        QCOMPARE(m_api->client->get("/api/v1/pipelines/pipeline_nope").status, 404);
 
         QCOMPARE(
-            m_client
+            m_api->client
                 ->post("/api/v1/pipelines", {{"name", "partners"}, {"stages", QJsonArray{QJsonObject{{"name", "x"}}}}})
                 .status,
             409);
-        QCOMPARE(m_client->post("/api/v1/pipelines", {{"stages", QJsonArray{QJsonObject{{"name", "x"}}}}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/pipelines", {{"name", "N"}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/pipelines", {{"name", "N"}, {"stages", "x"}}).status, 400);
-        QCOMPARE(m_client
+        QCOMPARE(m_api->client->post("/api/v1/pipelines", {{"stages", QJsonArray{QJsonObject{{"name", "x"}}}}}).status,
+                 422);
+        QCOMPARE(m_api->client->post("/api/v1/pipelines", {{"name", "N"}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/pipelines", {{"name", "N"}, {"stages", "x"}}).status, 400);
+        QCOMPARE(m_api->client
                      ->post("/api/v1/pipelines",
                             {{"name", "N"}, {"stages", QJsonArray{QJsonObject{{"name", "x"}, {"probability", 200}}}}})
                      .status,
@@ -364,7 +362,7 @@ private Q_SLOTS:
         // The example of the spec: a deal in stage `qualified` of another pipeline.
         const QString dealId = createDeal({{"name", "Pilot deal"}, {"pipelineId", pid}, {"stage", "qualified"}});
         QVERIFY(!dealId.isEmpty());
-        QCOMPARE(m_client->get("/api/v1/deals/pipeline?pipelineId=" + pid)
+        QCOMPARE(m_api->client->get("/api/v1/deals/pipeline?pipelineId=" + pid)
                      .data()
                      .value("summary")
                      .toObject()
@@ -372,45 +370,45 @@ private Q_SLOTS:
                      .toInt(),
                  1);
 
-        r = m_client->patch("/api/v1/pipelines/" + pid, {{"stages", QJsonArray{QJsonObject{{"key", "pilot"}}}}});
+        r = m_api->client->patch("/api/v1/pipelines/" + pid, {{"stages", QJsonArray{QJsonObject{{"key", "pilot"}}}}});
         QCOMPARE(r.status, 409);
         QVERIFY(r.json.value("error").toObject().value("details").toObject().contains("qualified"));
-        r = m_client->patch("/api/v1/pipelines/" + pid,
-                            {{"name", "Partner deals"},
-                             {"isDefault", true},
-                             {"stages", QJsonArray{QJsonObject{{"key", "qualified"}, {"name", "Qualified!"}},
-                                                   QJsonObject{{"name", "Contract"}}}}});
+        r = m_api->client->patch("/api/v1/pipelines/" + pid,
+                                 {{"name", "Partner deals"},
+                                  {"isDefault", true},
+                                  {"stages", QJsonArray{QJsonObject{{"key", "qualified"}, {"name", "Qualified!"}},
+                                                        QJsonObject{{"name", "Contract"}}}}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("name").toString(), QString("Partner deals"));
         QCOMPARE(r.data().value("isDefault").toBool(), true);
         QCOMPARE(r.data().value("stages").toArray().at(1).toObject().value("key").toString(), QString("contract"));
         // A deal created without pipelineId goes to the (new) default pipeline.
         const QString other = createDeal({{"name", "Default"}});
-        QCOMPARE(m_client->get("/api/v1/deals/" + other).data().value("pipelineId").toString(), pid);
-        QCOMPARE(m_client->patch("/api/v1/pipelines/pipeline_nope", {{"name", "x"}}).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/deals/" + other).data().value("pipelineId").toString(), pid);
+        QCOMPARE(m_api->client->patch("/api/v1/pipelines/pipeline_nope", {{"name", "x"}}).status, 404);
 
-        QCOMPARE(m_client->del("/api/v1/pipelines/" + pid).status, 409); // default and holds deals
-        QCOMPARE(m_client->patch("/api/v1/pipelines/pipeline_default", {{"isDefault", true}}).status, 200);
-        QCOMPARE(m_client->del("/api/v1/pipelines/" + pid).status, 409); // holds deals
-        QCOMPARE(m_client->del("/api/v1/deals/" + dealId).status, 200);
-        QCOMPARE(m_client->del("/api/v1/deals/" + other).status, 200);
-        QCOMPARE(m_client->del("/api/v1/pipelines/" + pid).status, 200);
-        QCOMPARE(m_client->del("/api/v1/pipelines/" + pid).status, 404);
+        QCOMPARE(m_api->client->del("/api/v1/pipelines/" + pid).status, 409); // default and holds deals
+        QCOMPARE(m_api->client->patch("/api/v1/pipelines/pipeline_default", {{"isDefault", true}}).status, 200);
+        QCOMPARE(m_api->client->del("/api/v1/pipelines/" + pid).status, 409); // holds deals
+        QCOMPARE(m_api->client->del("/api/v1/deals/" + dealId).status, 200);
+        QCOMPARE(m_api->client->del("/api/v1/deals/" + other).status, 200);
+        QCOMPARE(m_api->client->del("/api/v1/pipelines/" + pid).status, 200);
+        QCOMPARE(m_api->client->del("/api/v1/pipelines/" + pid).status, 404);
     }
 
     void deletingContactUnlinksItsDeals()
     {
         const QString contactId = createContact();
         const QString id = createDeal({{"name", "A"}, {"contactId", contactId}});
-        QCOMPARE(m_client->del("/api/v1/contacts/" + contactId).status, 200);
-        const QJsonObject d = m_client->get("/api/v1/deals/" + id).data();
+        QCOMPARE(m_api->client->del("/api/v1/contacts/" + contactId).status, 200);
+        const QJsonObject d = m_api->client->get("/api/v1/deals/" + id).data();
         QVERIFY(d.value("contact").isNull());
         QVERIFY(d.value("contactId").isNull());
     }
 
     void needsCredentialsAndScopes()
     {
-        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
         QCOMPARE(anonymous.get("/api/v1/deals").status, 401);
         QCOMPARE(anonymous.get("/api/v1/deals/pipeline").status, 401);
         const QString id = createDeal({{"name", "A"}});
@@ -430,12 +428,12 @@ private Q_SLOTS:
 
     void eventsGoToOutboxAndBus()
     {
-        QSignalSpy spy(&m_server->bus(), &EventBus::changed);
+        QSignalSpy spy(&m_api->server.bus(), &EventBus::changed);
         const QString id = createDeal({{"name", "A"}});
-        m_client->patch("/api/v1/deals/" + id, {{"value", 5}});
-        m_client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "proposal"}});
-        m_client->post("/api/v1/deals/" + id + "/won", {});
-        m_client->post("/api/v1/deals/" + id + "/lost", {{"reason", "price"}});
+        m_api->client->patch("/api/v1/deals/" + id, {{"value", 5}});
+        m_api->client->patch("/api/v1/deals/" + id + "/stage", {{"stage", "proposal"}});
+        m_api->client->post("/api/v1/deals/" + id + "/won", {});
+        m_api->client->post("/api/v1/deals/" + id + "/lost", {{"reason", "price"}});
         QSqlQuery q = Database::exec("SELECT event FROM outbox WHERE event LIKE 'deal.%' ORDER BY seq");
         QStringList events;
         while (q.next())
@@ -449,7 +447,7 @@ private Q_SLOTS:
 
     void openApiDocumentsEveryDealRoute()
     {
-        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
         const QJsonObject paths = anonymous.get("/api/v1/openapi.json").json.value("paths").toObject();
         for (const char *p : {"/api/v1/deals", "/api/v1/deals/pipeline", "/api/v1/deals/{id}",
                               "/api/v1/deals/{id}/stage", "/api/v1/deals/{id}/won", "/api/v1/deals/{id}/lost",

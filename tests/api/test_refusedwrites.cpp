@@ -19,11 +19,9 @@ class TestRefusedWrites : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client; // API key
-    std::unique_ptr<ApiClient> m_user;   // JWT (segments)
-    QHash<QString, QString> m_ids;       // {contactA}, {contactB}, {deal}, {task}, {incoming}, ...
+    std::unique_ptr<ApiFixture> m_api; // its client: an API key
+    std::unique_ptr<ApiClient> m_user; // JWT (segments)
+    QHash<QString, QString> m_ids;     // {contactA}, {contactB}, {deal}, {task}, {incoming}, ...
     int m_outside = 0;
     int m_leaksAtStart = 0;
 
@@ -66,25 +64,24 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = m_server->apiKeyClient();
-        m_user = m_server->signedInClient("admin@example.com");
+        m_api = std::make_unique<ApiFixture>();
+        m_user = m_api->server.signedInClient("admin@example.com");
         QVERIFY(m_user);
 
         m_ids.clear();
-        m_ids["contactA"] = created(m_client->post(
+        m_ids["contactA"] = created(m_api->client->post(
             "/api/v1/contacts", {{"firstName", "Ayşe"}, {"email", "ayse@example.com"}, {"phone", "+905321112233"}}));
-        m_ids["contactB"] = created(m_client->post(
+        m_ids["contactB"] = created(m_api->client->post(
             "/api/v1/contacts", {{"firstName", "Barış"}, {"email", "baris@example.com"}, {"phone", "+905329998877"}}));
-        m_ids["deal"] = created(m_client->post(
+        m_ids["deal"] = created(m_api->client->post(
             "/api/v1/deals",
             {{"name", "Kurulum"}, {"value", 1000}, {"currency", "TRY"}, {"contactId", m_ids["contactA"]}}));
-        m_ids["task"] = created(m_client->post("/api/v1/tasks", {{"title", "Ara"}, {"contactId", m_ids["contactA"]}}));
-        m_ids["webhook"] = created(
-            m_client->post("/api/v1/webhooks", {{"url", "https://hooks.example.com/in"}, {"events", QJsonArray{"*"}}}));
+        m_ids["task"] =
+            created(m_api->client->post("/api/v1/tasks", {{"title", "Ara"}, {"contactId", m_ids["contactA"]}}));
+        m_ids["webhook"] = created(m_api->client->post(
+            "/api/v1/webhooks", {{"url", "https://hooks.example.com/in"}, {"events", QJsonArray{"*"}}}));
         const HttpResult incoming =
-            m_client->post("/api/v1/webhooks/incoming", {{"name", "Form"}, {"action", "contact.upsert"}});
+            m_api->client->post("/api/v1/webhooks/incoming", {{"name", "Form"}, {"action", "contact.upsert"}});
         QCOMPARE(incoming.status, 201);
         m_ids["incoming"] = incoming.data().value("id").toString();
         m_ids["segment"] = created(m_user->post(
@@ -103,10 +100,8 @@ private Q_SLOTS:
     {
         if (!QTest::currentTestFailed() && !QByteArray(QTest::currentTestFunction()).contains("Snapshot"))
             QCOMPARE(Database::leakedSnapshots(), m_leaksAtStart);
-        m_client.reset();
         m_user.reset();
-        m_server.reset();
-        m_db.reset();
+        m_api.reset();
     }
 
     void everyConnectionSeesEveryWriteAfterARefusedWrite_data()
@@ -181,7 +176,7 @@ private Q_SLOTS:
         QFETCH(int, status);
 
         const int leaksBefore = Database::leakedSnapshots();
-        ApiClient &client = asUser ? *m_user : *m_client;
+        ApiClient &client = asUser ? *m_user : *m_api->client;
         const HttpResult refused = client.call(method, expand(path), body, {{"Content-Type", "application/json"}});
         QVERIFY2(refused.status == status, refused.body.constData());
         QVERIFY(!refused.json.value("success").toBool(true));
@@ -194,15 +189,15 @@ private Q_SLOTS:
             // Another connection writes; the API sees it at once, from new client connections too.
             const QString outside = writeFromAnotherConnection();
             QVERIFY(!outside.isEmpty());
-            QCOMPARE(m_client->get("/api/v1/contacts/" + outside).status, 200);
-            const std::unique_ptr<ApiClient> fresh = m_server->apiKeyClient();
+            QCOMPARE(m_api->client->get("/api/v1/contacts/" + outside).status, 200);
+            const std::unique_ptr<ApiClient> fresh = m_api->server.apiKeyClient();
             QCOMPARE(fresh->get("/api/v1/contacts/" + outside).status, 200);
             // The API's own writes succeed, and every connection counts the same contacts.
-            const HttpResult mine = m_client->post(
+            const HttpResult mine = m_api->client->post(
                 "/api/v1/contacts",
                 {{"firstName", "Zeynep"}, {"email", QStringLiteral("z%1-%2@example.com").arg(round).arg(m_outside)}});
             QCOMPARE(mine.status, 201);
-            const HttpResult a = m_client->get("/api/v1/contacts?limit=1");
+            const HttpResult a = m_api->client->get("/api/v1/contacts?limit=1");
             const HttpResult b = fresh->get("/api/v1/contacts?limit=1");
             QCOMPARE(a.status, 200);
             const int total = a.json.value("pagination").toObject().value("total").toInt();
@@ -216,11 +211,11 @@ private Q_SLOTS:
     // An empty body is refused as any malformed one, and the call is logged.
     void anEmptyIncomingCallIsRefusedAndLogged()
     {
-        const HttpResult r = m_client->call("POST", expand("/webhooks/incoming/{incoming}"), QByteArray(),
-                                            {{"Content-Type", "application/json"}});
+        const HttpResult r = m_api->client->call("POST", expand("/webhooks/incoming/{incoming}"), QByteArray(),
+                                                 {{"Content-Type", "application/json"}});
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorCode(), QString("INVALID_JSON"));
-        const HttpResult calls = m_client->get(expand("/api/v1/webhooks/incoming/{incoming}/calls"));
+        const HttpResult calls = m_api->client->get(expand("/api/v1/webhooks/incoming/{incoming}/calls"));
         QCOMPARE(calls.status, 200);
         const QJsonArray list = calls.json.value("data").toArray();
         QCOMPARE(list.size(), 1);

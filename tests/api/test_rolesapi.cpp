@@ -11,8 +11,7 @@ class TestRolesApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
+    std::unique_ptr<ApiFixture> m_api;
     std::unique_ptr<ApiClient> m_admin;
     std::unique_ptr<ApiClient> m_agent;
 
@@ -20,10 +19,9 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_admin = m_server->signedInClient("admin@example.com", "admin");
-        m_agent = m_server->signedInClient("agent@example.com", "agent");
+        m_api = std::make_unique<ApiFixture>(ApiFixture::Client::None);
+        m_admin = m_api->server.signedInClient("admin@example.com", "admin");
+        m_agent = m_api->server.signedInClient("agent@example.com", "agent");
         QVERIFY(m_admin && m_agent);
     }
 
@@ -31,8 +29,7 @@ private Q_SLOTS:
     {
         m_admin.reset();
         m_agent.reset();
-        m_server.reset();
-        m_db.reset();
+        m_api.reset();
     }
 
     void configurationRoutesAreAdminOnly_data()
@@ -117,7 +114,7 @@ private Q_SLOTS:
         const QStringList scopes = key.value("scopes").toVariant().toStringList();
         QVERIFY2(!scopes.contains("*") && !scopes.contains("webhooks:*"), qPrintable(scopes.join(' ')));
         QVERIFY(scopes.contains("contacts:*"));
-        auto byKey = m_server->client(key.value("key").toString());
+        auto byKey = m_api->server.client(key.value("key").toString());
         QCOMPARE(byKey->post("/api/v1/contacts", {{"firstName", "Ece"}, {"email", "ece@example.com"}}).status, 201);
         // Configuration stays out of reach, whatever the key carries.
         const HttpResult pipeline =
@@ -177,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(m_agent->post("/api/v1/api-keys", {{"name", "x"}, {"userId", "user_other"}}).status, 403);
         // An admin revokes the agent's key; it stops working at once.
         const HttpResult made = m_agent->post("/api/v1/api-keys", {{"name", "kisa"}});
-        auto byKey = m_server->client(made.data().value("key").toString());
+        auto byKey = m_api->server.client(made.data().value("key").toString());
         QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
         const HttpResult revoked = m_admin->del("/api/v1/api-keys/" + made.data().value("id").toString());
         QCOMPARE(revoked.status, 200);
@@ -189,7 +186,7 @@ private Q_SLOTS:
     void aKeyWithoutAnOwnerActsAsAnAdmin()
     {
         // Made before keys had owners (or before any user existed): the machine owner's key.
-        auto legacy = m_server->apiKeyClient({"*"});
+        auto legacy = m_api->server.apiKeyClient({"*"});
         QCOMPARE(legacy->get("/api/v1/webhooks").status, 200);
     }
 

@@ -28,14 +28,12 @@ class TestSegmentsApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client; // signed in as a user (JWT)
+    std::unique_ptr<ApiFixture> m_api; // its client: signed in as a user (JWT)
     QString m_apiKey;
 
     QString createContact(const QJsonObject &body)
     {
-        const HttpResult r = m_client->post("/api/v1/contacts", body);
+        const HttpResult r = m_api->client->post("/api/v1/contacts", body);
         if (r.status != 201)
             qWarning() << r.status << r.body;
         return r.data().value("id").toString();
@@ -43,7 +41,7 @@ private:
 
     QString createSegment(const QJsonObject &body)
     {
-        const HttpResult r = m_client->post(kBase, body);
+        const HttpResult r = m_api->client->post(kBase, body);
         if (r.status != 201)
             qWarning() << r.status << r.body;
         return r.data().value("id").toString();
@@ -51,7 +49,7 @@ private:
 
     QStringList memberEmails(const QString &segmentId)
     {
-        const HttpResult r = m_client->get(kBase + "/" + segmentId + "/contacts?limit=100");
+        const HttpResult r = m_api->client->get(kBase + "/" + segmentId + "/contacts?limit=100");
         QStringList out;
         for (const QJsonValue &c : r.json.value("data").toArray())
             out << c.toObject().value("email").toString();
@@ -61,7 +59,7 @@ private:
 
     std::unique_ptr<ApiClient> clientWith(const QString &token)
     {
-        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
+        auto c = std::make_unique<ApiClient>(m_api->server.baseUrl(), m_api->server.certificate());
         c->setToken(token);
         return c;
     }
@@ -70,11 +68,10 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = m_server->signedInClient("ayse@example.com");
-        QVERIFY(m_client);
-        m_apiKey = m_server->createApiKey();
+        m_api = std::make_unique<ApiFixture>(ApiFixture::Client::None);
+        m_api->client = m_api->server.signedInClient("ayse@example.com");
+        QVERIFY(m_api->client);
+        m_apiKey = m_api->server.createApiKey();
 
         createContact(
             {{"firstName", "Ali"}, {"email", "ali@example.com"}, {"tags", QJsonArray{"vip"}}, {"leadScore", 90}});
@@ -83,16 +80,11 @@ private Q_SLOTS:
             {{"firstName", "Cem"}, {"email", "cem@example.com"}, {"tags", QJsonArray{"VIP"}}, {"leadScore", 10}});
     }
 
-    void cleanup()
-    {
-        m_client.reset();
-        m_server.reset();
-        m_db.reset();
-    }
+    void cleanup() { m_api.reset(); }
 
     void createsDynamicSegmentAndListsItWithCount()
     {
-        const HttpResult r = m_client->post(
+        const HttpResult r = m_api->client->post(
             kBase,
             {{"name", "VIPs"}, {"description", "Tagged vip"}, {"filters", filters({rule("tags", "equals", "vip")})}});
         QCOMPARE(r.status, 201);
@@ -105,7 +97,7 @@ private Q_SLOTS:
         QCOMPARE(s.value("filters").toObject().value("logic").toString(), QString("AND"));
         QVERIFY(s.value("createdAt").toString().endsWith('Z'));
 
-        const HttpResult list = m_client->get(kBase);
+        const HttpResult list = m_api->client->get(kBase);
         QCOMPARE(list.status, 200);
         // Exactly { data, total }: no success flag, no pagination.
         QCOMPARE(list.json.keys(), (QStringList{"data", "total"}));
@@ -118,7 +110,7 @@ private Q_SLOTS:
         createContact({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"tags", QJsonArray{"Vip"}}});
         QCOMPARE(memberEmails(s.value("id").toString()),
                  (QStringList{"ali@example.com", "cem@example.com", "deniz@example.com"}));
-        const HttpResult detail = m_client->get(kBase + "/" + s.value("id").toString());
+        const HttpResult detail = m_api->client->get(kBase + "/" + s.value("id").toString());
         QCOMPARE(detail.status, 200);
         QCOMPARE(detail.data().value("contactCount").toInt(), 3);
     }
@@ -126,23 +118,23 @@ private Q_SLOTS:
     void segmentsPathIsNotAContactId()
     {
         // GET /contacts/segments is the segment list, not the contact "segments".
-        const HttpResult list = m_client->get(kBase);
+        const HttpResult list = m_api->client->get(kBase);
         QCOMPARE(list.status, 200);
         QVERIFY(list.json.value("data").isArray());
         QVERIFY(!list.json.contains("success"));
         // /contacts/:id still answers for a contact, and an unknown id is a 404 about a contact.
         const QString id = createContact({{"firstName", "Eda"}, {"email", "eda@example.com"}});
-        QCOMPARE(m_client->get("/api/v1/contacts/" + id).status, 200);
-        QCOMPARE(m_client->get("/api/v1/contacts/contact_unknown").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/" + id).status, 200);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/contact_unknown").status, 404);
         // A method only /contacts/:id has is not allowed on the literal path.
-        QCOMPARE(m_client->del(kBase).status, 405);
+        QCOMPARE(m_api->client->del(kBase).status, 405);
     }
 
     void contactsOfSegmentArePaged()
     {
         const QString id =
             createSegment({{"name", "All with e-mail"}, {"filters", filters({rule("email", "isNotEmpty")})}});
-        const HttpResult first = m_client->get(kBase + "/" + id + "/contacts?page=1&limit=2");
+        const HttpResult first = m_api->client->get(kBase + "/" + id + "/contacts?page=1&limit=2");
         QCOMPARE(first.status, 200);
         QCOMPARE(first.json.value("success").toBool(), true);
         QCOMPARE(first.json.value("data").toArray().size(), 2);
@@ -151,14 +143,17 @@ private Q_SLOTS:
         QCOMPARE(p.value("limit").toInt(), 2);
         QCOMPARE(p.value("total").toInt(), 3);
         QCOMPARE(p.value("totalPages").toInt(), 2);
-        const HttpResult second = m_client->get(kBase + "/" + id + "/contacts?page=2&limit=2");
+        const HttpResult second = m_api->client->get(kBase + "/" + id + "/contacts?page=2&limit=2");
         QCOMPARE(second.json.value("data").toArray().size(), 1);
         // Default limit 20.
-        QCOMPARE(
-            m_client->get(kBase + "/" + id + "/contacts").json.value("pagination").toObject().value("limit").toInt(),
-            20);
-        QCOMPARE(m_client->get(kBase + "/" + id + "/contacts?page=0").status, 400);
-        QCOMPARE(m_client->get(kBase + "/seg_unknown/contacts").status, 404);
+        QCOMPARE(m_api->client->get(kBase + "/" + id + "/contacts")
+                     .json.value("pagination")
+                     .toObject()
+                     .value("limit")
+                     .toInt(),
+                 20);
+        QCOMPARE(m_api->client->get(kBase + "/" + id + "/contacts?page=0").status, 400);
+        QCOMPARE(m_api->client->get(kBase + "/seg_unknown/contacts").status, 404);
     }
 
     void invalidRulesAre400NamingTheRule_data()
@@ -186,7 +181,7 @@ private Q_SLOTS:
     {
         QFETCH(QJsonValue, filters);
         QFETCH(QString, message);
-        const HttpResult r = m_client->post(kBase, {{"name", "Bad"}, {"filters", filters}});
+        const HttpResult r = m_api->client->post(kBase, {{"name", "Bad"}, {"filters", filters}});
         QCOMPARE(r.status, 400);
         QCOMPARE(r.json.value("success").toBool(true), false);
         QCOMPARE(r.errorCode(), QString("VALIDATION_ERROR"));
@@ -194,24 +189,26 @@ private Q_SLOTS:
         QVERIFY2(got.startsWith(message), qPrintable(got));
         QVERIFY(!r.json.value("error").toObject().value("details").toObject().isEmpty());
         // Nothing was stored.
-        QCOMPARE(m_client->get(kBase).json.value("total").toInt(), 0);
+        QCOMPARE(m_api->client->get(kBase).json.value("total").toInt(), 0);
     }
 
     void badFieldTypesAre400AndMissingFieldsAre422()
     {
-        QCOMPARE(m_client->post(kBase, {{"name", 5}, {"filters", filters({rule("name", "isEmpty")})}}).status, 400);
+        QCOMPARE(m_api->client->post(kBase, {{"name", 5}, {"filters", filters({rule("name", "isEmpty")})}}).status,
+                 400);
         QCOMPARE(
-            m_client
+            m_api->client
                 ->post(kBase, {{"name", "X"}, {"isDynamic", "yes"}, {"filters", filters({rule("name", "isEmpty")})}})
                 .status,
             400);
-        QCOMPARE(m_client->post(kBase, {{"filters", filters({rule("name", "isEmpty")})}}).status, 422);
-        QCOMPARE(m_client->post(kBase, {{"name", "   "}, {"filters", filters({rule("name", "isEmpty")})}}).status, 422);
-        const HttpResult noFilters = m_client->post(kBase, {{"name", "No rules"}});
+        QCOMPARE(m_api->client->post(kBase, {{"filters", filters({rule("name", "isEmpty")})}}).status, 422);
+        QCOMPARE(m_api->client->post(kBase, {{"name", "   "}, {"filters", filters({rule("name", "isEmpty")})}}).status,
+                 422);
+        const HttpResult noFilters = m_api->client->post(kBase, {{"name", "No rules"}});
         QCOMPARE(noFilters.status, 422);
         QVERIFY(noFilters.json.value("error").toObject().value("details").toObject().contains("filters"));
         const HttpResult malformed =
-            m_client->call("POST", kBase, "{\"name\": ", {{"Content-Type", "application/json"}});
+            m_api->client->call("POST", kBase, "{\"name\": ", {{"Content-Type", "application/json"}});
         QCOMPARE(malformed.status, 400);
     }
 
@@ -220,14 +217,14 @@ private Q_SLOTS:
         const QString id =
             createSegment({{"name", "Hot Leads"}, {"filters", filters({rule("leadScore", "greaterThan", 70)})}});
         const HttpResult dup =
-            m_client->post(kBase, {{"name", "  hot leads "}, {"filters", filters({rule("name", "isNotEmpty")})}});
+            m_api->client->post(kBase, {{"name", "  hot leads "}, {"filters", filters({rule("name", "isNotEmpty")})}});
         QCOMPARE(dup.status, 409);
         QCOMPARE(dup.json.value("success").toBool(true), false);
         const QString other =
             createSegment({{"name", "Cold"}, {"filters", filters({rule("leadScore", "lessThan", 20)})}});
-        QCOMPARE(m_client->patch(kBase + "/" + other, {{"name", "HOT LEADS"}}).status, 409);
+        QCOMPARE(m_api->client->patch(kBase + "/" + other, {{"name", "HOT LEADS"}}).status, 409);
         // Renaming a segment to another case of its own name is fine.
-        QCOMPARE(m_client->patch(kBase + "/" + id, {{"name", "HOT LEADS"}}).status, 200);
+        QCOMPARE(m_api->client->patch(kBase + "/" + id, {{"name", "HOT LEADS"}}).status, 200);
     }
 
     void patchIsPartialAndRevalidatesRules()
@@ -236,30 +233,31 @@ private Q_SLOTS:
                                           {"description", "keep me"},
                                           {"filters", filters({rule("leadScore", "greaterThan", 40)})}});
         const HttpResult r =
-            m_client->patch(kBase + "/" + id, {{"filters", filters({rule("leadScore", "greaterThan", 60)})}});
+            m_api->client->patch(kBase + "/" + id, {{"filters", filters({rule("leadScore", "greaterThan", 60)})}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("description").toString(), QString("keep me"));
         QCOMPARE(r.data().value("name").toString(), QString("Scored"));
         QCOMPARE(r.data().value("contactCount").toInt(), 1);
         const HttpResult bad =
-            m_client->patch(kBase + "/" + id, {{"filters", filters({rule("leadScore", "startsWith", "4")})}});
+            m_api->client->patch(kBase + "/" + id, {{"filters", filters({rule("leadScore", "startsWith", "4")})}});
         QCOMPARE(bad.status, 400);
         QVERIFY(
             bad.json.value("error").toObject().value("message").toString().startsWith("rules[0]: operator startsWith"));
-        QCOMPARE(m_client->get(kBase + "/" + id).data().value("contactCount").toInt(), 1);        // unchanged
-        QCOMPARE(m_client->patch(kBase + "/" + id, {{"filters", QJsonValue::Null}}).status, 422); // dynamic needs rules
-        QCOMPARE(m_client->patch(kBase + "/seg_unknown", {{"name", "x"}}).status, 404);
+        QCOMPARE(m_api->client->get(kBase + "/" + id).data().value("contactCount").toInt(), 1); // unchanged
+        QCOMPARE(m_api->client->patch(kBase + "/" + id, {{"filters", QJsonValue::Null}}).status,
+                 422); // dynamic needs rules
+        QCOMPARE(m_api->client->patch(kBase + "/seg_unknown", {{"name", "x"}}).status, 404);
     }
 
     void deleteRemovesSegmentButNotContacts()
     {
         const QString id = createSegment({{"name", "Web"}, {"filters", filters({rule("source", "equals", "web")})}});
-        const HttpResult r = m_client->del(kBase + "/" + id);
+        const HttpResult r = m_api->client->del(kBase + "/" + id);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("success").toBool(), true);
-        QCOMPARE(m_client->get(kBase + "/" + id).status, 404);
-        QCOMPARE(m_client->del(kBase + "/" + id).status, 404);
-        QCOMPARE(m_client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(), 3);
+        QCOMPARE(m_api->client->get(kBase + "/" + id).status, 404);
+        QCOMPARE(m_api->client->del(kBase + "/" + id).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(), 3);
     }
 
     void staticSegmentWithFiltersSnapshotsOnce()
@@ -269,62 +267,63 @@ private Q_SLOTS:
         QCOMPARE(memberEmails(id), (QStringList{"ali@example.com", "cem@example.com"}));
         createContact({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"tags", QJsonArray{"vip"}}});
         QCOMPARE(memberEmails(id), (QStringList{"ali@example.com", "cem@example.com"})); // not re-evaluated
-        const HttpResult s = m_client->get(kBase + "/" + id);
+        const HttpResult s = m_api->client->get(kBase + "/" + id);
         QCOMPARE(s.data().value("isDynamic").toBool(), false);
         QCOMPARE(s.data().value("contactCount").toInt(), 2);
     }
 
     void staticMembershipAddAndRemove()
     {
-        const HttpResult created = m_client->post(kBase, {{"name", "Hand picked"}, {"isDynamic", false}});
+        const HttpResult created = m_api->client->post(kBase, {{"name", "Hand picked"}, {"isDynamic", false}});
         QCOMPARE(created.status, 201);
         QVERIFY(created.data().value("filters").isNull());
         QCOMPARE(created.data().value("contactCount").toInt(), 0);
         const QString id = created.data().value("id").toString();
-        const QJsonArray contacts = m_client->get("/api/v1/contacts").json.value("data").toArray();
+        const QJsonArray contacts = m_api->client->get("/api/v1/contacts").json.value("data").toArray();
         const QString a = contacts.at(0).toObject().value("id").toString();
         const QString b = contacts.at(1).toObject().value("id").toString();
 
-        const HttpResult add = m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{a, b, a}}});
+        const HttpResult add =
+            m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{a, b, a}}});
         QCOMPARE(add.status, 200);
         QCOMPARE(add.data().value("contactCount").toInt(), 2);
         // Again: idempotent.
-        QCOMPARE(m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{a}}})
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{a}}})
                      .data()
                      .value("contactCount")
                      .toInt(),
                  2);
 
         // Unknown ids: 404 naming every one, nothing added.
-        const HttpResult unknown = m_client->post(kBase + "/" + id + "/contacts",
-                                                  {{"contactIds", QJsonArray{"contact_nope1", a, "contact_nope2"}}});
+        const HttpResult unknown = m_api->client->post(
+            kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{"contact_nope1", a, "contact_nope2"}}});
         QCOMPARE(unknown.status, 404);
         const QString message = unknown.json.value("error").toObject().value("message").toString();
         QVERIFY2(message.contains("contact_nope1") && message.contains("contact_nope2"), qPrintable(message));
         QCOMPARE(
             unknown.json.value("error").toObject().value("details").toObject().value("contactIds").toArray().size(), 2);
 
-        QCOMPARE(m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", "x"}}).status, 400);
-        QCOMPARE(m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{1}}}).status, 400);
-        QCOMPARE(m_client->post(kBase + "/" + id + "/contacts", QJsonObject{}).status, 422);
-        QCOMPARE(m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{}}}).status, 422);
-        QCOMPARE(m_client->post(kBase + "/seg_unknown/contacts", {{"contactIds", QJsonArray{a}}}).status, 404);
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", "x"}}).status, 400);
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{1}}}).status, 400);
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/contacts", QJsonObject{}).status, 422);
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{}}}).status, 422);
+        QCOMPARE(m_api->client->post(kBase + "/seg_unknown/contacts", {{"contactIds", QJsonArray{a}}}).status, 404);
 
         // The contacts list filtered by segmentId shows the members.
-        const HttpResult filtered = m_client->get("/api/v1/contacts?segmentId=" + id);
+        const HttpResult filtered = m_api->client->get("/api/v1/contacts?segmentId=" + id);
         QCOMPARE(filtered.status, 200);
         QCOMPARE(filtered.json.value("pagination").toObject().value("total").toInt(), 2);
-        QCOMPARE(m_client->get("/api/v1/contacts?segmentId=seg_unknown").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/contacts?segmentId=seg_unknown").status, 404);
 
-        const HttpResult removed = m_client->del(kBase + "/" + id + "/contacts/" + a);
+        const HttpResult removed = m_api->client->del(kBase + "/" + id + "/contacts/" + a);
         QCOMPARE(removed.status, 200);
         QCOMPARE(removed.data().value("contactCount").toInt(), 1);
-        QCOMPARE(m_client->del(kBase + "/" + id + "/contacts/" + a).status, 404); // no longer a member
-        QCOMPARE(m_client->del(kBase + "/" + id + "/contacts/contact_unknown").status, 404);
+        QCOMPARE(m_api->client->del(kBase + "/" + id + "/contacts/" + a).status, 404); // no longer a member
+        QCOMPARE(m_api->client->del(kBase + "/" + id + "/contacts/contact_unknown").status, 404);
 
         // A deleted contact leaves the segment.
-        QCOMPARE(m_client->del("/api/v1/contacts/" + b).status, 200);
-        QCOMPARE(m_client->get(kBase + "/" + id).data().value("contactCount").toInt(), 0);
+        QCOMPARE(m_api->client->del("/api/v1/contacts/" + b).status, 200);
+        QCOMPARE(m_api->client->get(kBase + "/" + id).data().value("contactCount").toInt(), 0);
     }
 
     void membershipEndpointsRefuseDynamicSegments()
@@ -332,47 +331,50 @@ private Q_SLOTS:
         const QString id =
             createSegment({{"name", "Dyn"}, {"filters", filters({rule("leadScore", "greaterThan", 0)})}});
         const QString contact =
-            m_client->get("/api/v1/contacts").json.value("data").toArray().at(0).toObject().value("id").toString();
-        const HttpResult add = m_client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{contact}}});
+            m_api->client->get("/api/v1/contacts").json.value("data").toArray().at(0).toObject().value("id").toString();
+        const HttpResult add =
+            m_api->client->post(kBase + "/" + id + "/contacts", {{"contactIds", QJsonArray{contact}}});
         QCOMPARE(add.status, 400);
         QVERIFY(add.json.value("error").toObject().value("message").toString().contains("dynamic"));
-        QCOMPARE(m_client->del(kBase + "/" + id + "/contacts/" + contact).status, 400);
+        QCOMPARE(m_api->client->del(kBase + "/" + id + "/contacts/" + contact).status, 400);
     }
 
     void snapshotMakesStaticCopyOfCurrentMembers()
     {
         const QString id =
             createSegment({{"name", "Scored"}, {"filters", filters({rule("leadScore", "greaterThan", 40)})}});
-        const HttpResult snap = m_client->post(kBase + "/" + id + "/snapshot", QJsonObject{});
+        const HttpResult snap = m_api->client->post(kBase + "/" + id + "/snapshot", QJsonObject{});
         QCOMPARE(snap.status, 201);
         const QJsonObject s = snap.data();
         QCOMPARE(s.value("isDynamic").toBool(), false);
         QVERIFY(s.value("name").toString().startsWith("Scored (snapshot "));
         QCOMPARE(s.value("contactCount").toInt(), 2);
-        QCOMPARE(s.value("filters").toObject(), m_client->get(kBase + "/" + id).data().value("filters").toObject());
+        QCOMPARE(s.value("filters").toObject(),
+                 m_api->client->get(kBase + "/" + id).data().value("filters").toObject());
         // Later changes reach the dynamic segment only.
         createContact({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"leadScore", 99}});
-        QCOMPARE(m_client->get(kBase + "/" + id).data().value("contactCount").toInt(), 3);
-        QCOMPARE(m_client->get(kBase + "/" + s.value("id").toString()).data().value("contactCount").toInt(), 2);
+        QCOMPARE(m_api->client->get(kBase + "/" + id).data().value("contactCount").toInt(), 3);
+        QCOMPARE(m_api->client->get(kBase + "/" + s.value("id").toString()).data().value("contactCount").toInt(), 2);
         // A second snapshot in the same minute gets another name; a given name must be free.
-        const HttpResult again = m_client->post(kBase + "/" + id + "/snapshot", QJsonObject{});
+        const HttpResult again = m_api->client->post(kBase + "/" + id + "/snapshot", QJsonObject{});
         QCOMPARE(again.status, 201);
         QVERIFY(again.data().value("name").toString() != s.value("name").toString());
-        QCOMPARE(m_client->post(kBase + "/" + id + "/snapshot", {{"name", "Scored"}}).status, 409);
-        QCOMPARE(m_client->post(kBase + "/" + id + "/snapshot", {{"name", "May list"}}).data().value("name").toString(),
-                 QString("May list"));
-        QCOMPARE(m_client->post(kBase + "/seg_unknown/snapshot", QJsonObject{}).status, 404);
+        QCOMPARE(m_api->client->post(kBase + "/" + id + "/snapshot", {{"name", "Scored"}}).status, 409);
+        QCOMPARE(
+            m_api->client->post(kBase + "/" + id + "/snapshot", {{"name", "May list"}}).data().value("name").toString(),
+            QString("May list"));
+        QCOMPARE(m_api->client->post(kBase + "/seg_unknown/snapshot", QJsonObject{}).status, 404);
     }
 
     void previewCountsWithoutSaving()
     {
         const HttpResult r =
-            m_client->post(kBase + "/preview", {{"filters", filters({rule("tags", "contains", "vip")})}});
+            m_api->client->post(kBase + "/preview", {{"filters", filters({rule("tags", "contains", "vip")})}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("count").toInt(), 2);
-        QCOMPARE(m_client->post(kBase + "/preview", {{"filters", filters({rule("x", "equals", 1)})}}).status, 400);
-        QCOMPARE(m_client->post(kBase + "/preview", QJsonObject{}).status, 422);
-        QCOMPARE(m_client->get(kBase).json.value("total").toInt(), 0);
+        QCOMPARE(m_api->client->post(kBase + "/preview", {{"filters", filters({rule("x", "equals", 1)})}}).status, 400);
+        QCOMPARE(m_api->client->post(kBase + "/preview", QJsonObject{}).status, 422);
+        QCOMPARE(m_api->client->get(kBase).json.value("total").toInt(), 0);
     }
 
     void everyEndpointNeedsAUserToken_data()
@@ -403,13 +405,13 @@ private Q_SLOTS:
         QCOMPARE(key.status, 403);
         QVERIFY(key.json.value("error").toObject().value("message").toString().contains("user token"));
         // The same request with the user's token gets past authentication.
-        const HttpResult user = m_client->call(method, path, body);
+        const HttpResult user = m_api->client->call(method, path, body);
         QVERIFY2(user.status != 401 && user.status != 403, qPrintable(QString::number(user.status)));
     }
 
     void openApiDocumentsEverySegmentRoute()
     {
-        const QJsonObject paths = m_client->get("/api/v1/openapi.json").json.value("paths").toObject();
+        const QJsonObject paths = m_api->client->get("/api/v1/openapi.json").json.value("paths").toObject();
         for (const QString &p :
              {QString("/api/v1/contacts/segments"), QString("/api/v1/contacts/segments/{id}"),
               QString("/api/v1/contacts/segments/{id}/contacts"),

@@ -13,13 +13,11 @@ class TestTasksApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
-    std::unique_ptr<ApiClient> m_client;
+    std::unique_ptr<ApiFixture> m_api;
 
     QString createTask(const QJsonObject &body)
     {
-        const HttpResult r = m_client->post(QStringLiteral("/api/v1/tasks"), body);
+        const HttpResult r = m_api->client->post(QStringLiteral("/api/v1/tasks"), body);
         if (r.status != 201)
             qWarning() << r.status << r.body;
         return r.data().value(QLatin1String("id")).toString();
@@ -49,40 +47,33 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = std::make_unique<TempDatabase>();
         // The server's tasks time zone is the machine's (default), as QDate::currentDate() here.
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_client = m_server->apiKeyClient();
+        m_api = std::make_unique<ApiFixture>();
     }
 
-    void cleanup()
-    {
-        m_client.reset();
-        m_server.reset();
-        m_db.reset();
-    }
+    void cleanup() { m_api.reset(); }
 
     void createsAndReadsTaskDetail()
     {
         const User u = UserRepository().create("ali@example.com", "Ali Veli", "agent", "x");
-        const HttpResult contact = m_client->post(
+        const HttpResult contact = m_api->client->post(
             "/api/v1/contacts", {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}});
         const QString contactId = contact.data().value("id").toString();
         const HttpResult r =
-            m_client->post("/api/v1/tasks", {{"title", "Call Ayşe"},
-                                             {"description", "About the offer"},
-                                             {"type", "call"},
-                                             {"priority", "high"},
-                                             {"dueDate", dayOffset(1) + "T09:30:00Z"},
-                                             {"assignedTo", u.id},
-                                             {"contactId", contactId},
-                                             {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}});
+            m_api->client->post("/api/v1/tasks", {{"title", "Call Ayşe"},
+                                                  {"description", "About the offer"},
+                                                  {"type", "call"},
+                                                  {"priority", "high"},
+                                                  {"dueDate", dayOffset(1) + "T09:30:00Z"},
+                                                  {"assignedTo", u.id},
+                                                  {"contactId", contactId},
+                                                  {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.json.value("message").toString(), QString("Task created"));
         const QString id = r.data().value("id").toString();
         QVERIFY(id.startsWith("task_"));
 
-        const HttpResult got = m_client->get("/api/v1/tasks/" + id);
+        const HttpResult got = m_api->client->get("/api/v1/tasks/" + id);
         QCOMPARE(got.status, 200);
         const QJsonObject t = got.data();
         QCOMPARE(t.value("title").toString(), QString("Call Ayşe"));
@@ -101,7 +92,7 @@ private Q_SLOTS:
         QCOMPARE(eventNames(), QStringList{"task.created"});
 
         // The list shows the short objects.
-        const HttpResult list = m_client->get("/api/v1/tasks");
+        const HttpResult list = m_api->client->get("/api/v1/tasks");
         QCOMPARE(list.status, 200);
         const QJsonObject item = list.json.value("data").toArray().at(0).toObject();
         QCOMPARE(item.value("assignedTo").toObject().value("name").toString(), QString("Ali Veli"));
@@ -134,7 +125,7 @@ private Q_SLOTS:
     {
         QFETCH(QJsonObject, body);
         QFETCH(QString, field);
-        const HttpResult r = m_client->post("/api/v1/tasks", body);
+        const HttpResult r = m_api->client->post("/api/v1/tasks", body);
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorCode(), QString("VALIDATION_ERROR"));
         QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body.constData());
@@ -158,17 +149,17 @@ private Q_SLOTS:
     {
         QFETCH(QJsonObject, body);
         QFETCH(QString, field);
-        const HttpResult r = m_client->post("/api/v1/tasks", body);
+        const HttpResult r = m_api->client->post("/api/v1/tasks", body);
         QCOMPARE(r.status, 422);
         QCOMPARE(r.errorCode(), QString("VALIDATION_ERROR"));
         QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body.constData());
         QVERIFY(r.json.value("error").toObject().value("message").toString().contains(field));
-        QCOMPARE(m_client->get("/api/v1/tasks").json.value("pagination").toObject().value("total").toInt(), 0);
+        QCOMPARE(m_api->client->get("/api/v1/tasks").json.value("pagination").toObject().value("total").toInt(), 0);
     }
 
     void malformedJsonIs400()
     {
-        const HttpResult r = m_client->call("POST", "/api/v1/tasks", "{\"title\": ");
+        const HttpResult r = m_api->client->call("POST", "/api/v1/tasks", "{\"title\": ");
         QCOMPARE(r.status, 400);
         QCOMPARE(r.json.value("success").toBool(true), false);
     }
@@ -179,21 +170,21 @@ private Q_SLOTS:
         const QString b = createTask({{"title", "B"}, {"priority", "low"}, {"dueDate", dayOffset(3)}});
         createTask({{"title", "C"}, {"priority", "low"}});
         createTask({{"title", "D"}, {"dueDate", dayOffset(-2)}, {"status", "in_progress"}});
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + b + "/status", {{"status", "completed"}}).status, 200);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + b + "/status", {{"status", "completed"}}).status, 200);
 
-        QCOMPARE(titles(m_client->get("/api/v1/tasks")), (QStringList{"D", "A", "B", "C"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?status=todo")), (QStringList{"A", "C"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?status=done")), (QStringList{"B"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?status=todo,in_progress")), (QStringList{"D", "A", "C"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?priority=low")), (QStringList{"B", "C"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?dueDate=" + today())), (QStringList{"A"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?dueAfter=" + dayOffset(1))), (QStringList{"B"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?dueBefore=" + today())), (QStringList{"D"}));
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?limit=2&page=2")), (QStringList{"B", "C"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks")), (QStringList{"D", "A", "B", "C"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?status=todo")), (QStringList{"A", "C"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?status=done")), (QStringList{"B"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?status=todo,in_progress")), (QStringList{"D", "A", "C"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?priority=low")), (QStringList{"B", "C"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?dueDate=" + today())), (QStringList{"A"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?dueAfter=" + dayOffset(1))), (QStringList{"B"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?dueBefore=" + today())), (QStringList{"D"}));
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?limit=2&page=2")), (QStringList{"B", "C"}));
         Q_UNUSED(a);
 
         for (const char *bad : {"status=open", "priority=p0", "dueDate=tomorrow", "dueBefore=x", "page=0", "type=x"}) {
-            const HttpResult r = m_client->get(QStringLiteral("/api/v1/tasks?") + bad);
+            const HttpResult r = m_api->client->get(QStringLiteral("/api/v1/tasks?") + bad);
             QVERIFY2(r.status == 400, bad);
         }
     }
@@ -201,15 +192,16 @@ private Q_SLOTS:
     void listFiltersByContactAndAssignee()
     {
         const User u = UserRepository().create("b@example.com", "B", "agent", "x");
-        const QString contactId = m_client->post("/api/v1/contacts", {{"firstName", "X"}, {"email", "x@example.com"}})
-                                      .data()
-                                      .value("id")
-                                      .toString();
+        const QString contactId =
+            m_api->client->post("/api/v1/contacts", {{"firstName", "X"}, {"email", "x@example.com"}})
+                .data()
+                .value("id")
+                .toString();
         createTask({{"title", "mine"}, {"assignedTo", u.id}});
         createTask({{"title", "theirs"}, {"contactId", contactId}});
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?assignedTo=" + u.id)), QStringList{"mine"});
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?contactId=" + contactId)), QStringList{"theirs"});
-        QCOMPARE(titles(m_client->get("/api/v1/tasks?dealId=deal_none")), QStringList{});
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?assignedTo=" + u.id)), QStringList{"mine"});
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?contactId=" + contactId)), QStringList{"theirs"});
+        QCOMPARE(titles(m_api->client->get("/api/v1/tasks?dealId=deal_none")), QStringList{});
     }
 
     void todayAndOverdueAreLiteralSegments()
@@ -220,16 +212,16 @@ private Q_SLOTS:
             {{"title", "past hour"}, {"dueDate", TimeUtil::iso(QDateTime::currentDateTimeUtc().addSecs(-3600))}});
         createTask({{"title", "tomorrow"}, {"dueDate", dayOffset(1)}});
         const QString done = createTask({{"title", "done yesterday"}, {"dueDate", dayOffset(-1)}});
-        m_client->patch("/api/v1/tasks/" + done + "/status", {{"status", "completed"}});
+        m_api->client->patch("/api/v1/tasks/" + done + "/status", {{"status", "completed"}});
 
-        const HttpResult t = m_client->get("/api/v1/tasks/today");
+        const HttpResult t = m_api->client->get("/api/v1/tasks/today");
         QCOMPARE(t.status, 200);
         QVERIFY(titles(t).contains("today"));
         QVERIFY(!titles(t).contains("tomorrow"));
         QVERIFY(!titles(t).contains("yesterday"));
         QVERIFY(t.json.contains("pagination"));
 
-        const HttpResult o = m_client->get("/api/v1/tasks/overdue");
+        const HttpResult o = m_api->client->get("/api/v1/tasks/overdue");
         QCOMPARE(o.status, 200);
         QVERIFY(titles(o).contains("yesterday"));
         QVERIFY(titles(o).contains("past hour"));
@@ -238,32 +230,34 @@ private Q_SLOTS:
         for (const QJsonValue &v : o.json.value("data").toArray())
             QVERIFY(v.toObject().value("isOverdue").toBool());
 
-        QCOMPARE(m_client->del("/api/v1/tasks/today").status, 405);
+        QCOMPARE(m_api->client->del("/api/v1/tasks/today").status, 405);
     }
 
     void updatesWithPutAndPatchPartially()
     {
         const QString id = createTask({{"title", "Old"}, {"priority", "low"}, {"description", "keep me"}});
-        HttpResult r = m_client->put("/api/v1/tasks/" + id, {{"title", "New"}});
+        HttpResult r = m_api->client->put("/api/v1/tasks/" + id, {{"title", "New"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("title").toString(), QString("New"));
         QCOMPARE(r.data().value("description").toString(), QString("keep me"));
         QCOMPARE(r.data().value("priority").toString(), QString("low"));
-        r = m_client->patch("/api/v1/tasks/" + id,
-                            {{"priority", "urgent"},
-                             {"dueDate", dayOffset(2)},
-                             {"recurrence", QJsonObject{{"frequency", "weekly"}, {"daysOfWeek", QJsonArray{"fri"}}}}});
+        r = m_api->client->patch(
+            "/api/v1/tasks/" + id,
+            {{"priority", "urgent"},
+             {"dueDate", dayOffset(2)},
+             {"recurrence", QJsonObject{{"frequency", "weekly"}, {"daysOfWeek", QJsonArray{"fri"}}}}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("priority").toString(), QString("urgent"));
         QCOMPARE(r.data().value("recurrence").toObject().value("daysOfWeek").toArray().at(0).toString(),
                  QString("friday"));
-        r = m_client->patch("/api/v1/tasks/" + id, {{"recurrence", QJsonValue::Null}, {"dueDate", QJsonValue::Null}});
+        r = m_api->client->patch("/api/v1/tasks/" + id,
+                                 {{"recurrence", QJsonValue::Null}, {"dueDate", QJsonValue::Null}});
         QVERIFY(r.data().value("recurrence").isNull());
         QVERIFY(r.data().value("dueDate").isNull());
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id, {{"title", ""}}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id, {{"priority", "p9"}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id, {{"contactId", "contact_x"}}).status, 422);
-        QCOMPARE(m_client->put("/api/v1/tasks/task_missing", {{"title", "x"}}).status, 404);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id, {{"title", ""}}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id, {{"priority", "p9"}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id, {{"contactId", "contact_x"}}).status, 422);
+        QCOMPARE(m_api->client->put("/api/v1/tasks/task_missing", {{"title", "x"}}).status, 404);
         QCOMPARE(eventNames(), (QStringList{"task.created", "task.updated", "task.updated", "task.updated"}));
     }
 
@@ -271,10 +265,10 @@ private Q_SLOTS:
     {
         const QString id = createTask(
             {{"title", "Weekly call"}, {"dueDate", today()}, {"recurrence", QJsonObject{{"frequency", "weekly"}}}});
-        HttpResult r = m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", "in_progress"}});
+        HttpResult r = m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", "in_progress"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("status").toString(), QString("in_progress"));
-        r = m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", "completed"}, {"note", "Went well"}});
+        r = m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", "completed"}, {"note", "Went well"}});
         QCOMPARE(r.status, 200);
         QVERIFY(!r.data().value("completedAt").toString().isEmpty());
         const QJsonObject next = r.data().value("nextTask").toObject();
@@ -283,15 +277,16 @@ private Q_SLOTS:
         QCOMPARE(r.data().value("nextTaskId").toString(), next.value("id").toString());
         QCOMPARE(r.data().value("notes").toArray().at(0).toObject().value("content").toString(), QString("Went well"));
 
-        r = m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", "in_progress"}});
+        r = m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", "in_progress"}});
         QCOMPARE(r.status, 409);
         QVERIFY(r.json.value("error").toObject().value("message").toString().contains("completed"));
         QVERIFY(r.json.value("error").toObject().value("message").toString().contains("in_progress"));
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/status", {}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", "finished"}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", 3}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/status", {{"status", "pending"}, {"note", 5}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/tasks/task_missing/status", {{"status", "pending"}}).status, 404);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/status", {}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", "finished"}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", 3}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/status", {{"status", "pending"}, {"note", 5}}).status,
+                 400);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/task_missing/status", {{"status", "pending"}}).status, 404);
         QCOMPARE(eventNames(), (QStringList{"task.created", "task.updated", "task.completed", "task.created"}));
     }
 
@@ -299,14 +294,14 @@ private Q_SLOTS:
     {
         const User u = UserRepository().create("c@example.com", "Cem", "agent", "x");
         const QString id = createTask({{"title", "t"}});
-        HttpResult r = m_client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", u.id}});
+        HttpResult r = m_api->client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", u.id}});
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("assignedTo").toObject().value("id").toString(), u.id);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", "user_nope"}}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/assign", {}).status, 422);
-        QCOMPARE(m_client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", 7}}).status, 400);
-        QCOMPARE(m_client->patch("/api/v1/tasks/task_missing/assign", {{"assignedTo", u.id}}).status, 404);
-        r = m_client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", QJsonValue::Null}});
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", "user_nope"}}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/assign", {}).status, 422);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", 7}}).status, 400);
+        QCOMPARE(m_api->client->patch("/api/v1/tasks/task_missing/assign", {{"assignedTo", u.id}}).status, 404);
+        r = m_api->client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", QJsonValue::Null}});
         QCOMPARE(r.status, 200);
         QVERIFY(r.data().value("assignedTo").isNull());
     }
@@ -314,50 +309,50 @@ private Q_SLOTS:
     void addsNotes()
     {
         const QString id = createTask({{"title", "t"}});
-        const HttpResult r = m_client->post("/api/v1/tasks/" + id + "/notes", {{"content", "First"}});
+        const HttpResult r = m_api->client->post("/api/v1/tasks/" + id + "/notes", {{"content", "First"}});
         QCOMPARE(r.status, 201);
         QCOMPARE(r.data().value("content").toString(), QString("First"));
         QVERIFY(r.data().value("createdBy").toString().startsWith("apikey_"));
-        QCOMPARE(m_client->post("/api/v1/tasks/" + id + "/notes", {{"content", " "}}).status, 422);
-        QCOMPARE(m_client->post("/api/v1/tasks/" + id + "/notes", {{"content", 1}}).status, 400);
-        QCOMPARE(m_client->post("/api/v1/tasks/task_missing/notes", {{"content", "x"}}).status, 404);
-        QCOMPARE(m_client->get("/api/v1/tasks/" + id).data().value("notes").toArray().size(), 1);
+        QCOMPARE(m_api->client->post("/api/v1/tasks/" + id + "/notes", {{"content", " "}}).status, 422);
+        QCOMPARE(m_api->client->post("/api/v1/tasks/" + id + "/notes", {{"content", 1}}).status, 400);
+        QCOMPARE(m_api->client->post("/api/v1/tasks/task_missing/notes", {{"content", "x"}}).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/tasks/" + id).data().value("notes").toArray().size(), 1);
     }
 
     void deletes()
     {
         const QString id = createTask({{"title", "t"}});
-        const HttpResult r = m_client->del("/api/v1/tasks/" + id);
+        const HttpResult r = m_api->client->del("/api/v1/tasks/" + id);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json.value("message").toString(), QString("Task deleted"));
-        QCOMPARE(m_client->get("/api/v1/tasks/" + id).status, 404);
-        QCOMPARE(m_client->del("/api/v1/tasks/" + id).status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/tasks/" + id).status, 404);
+        QCOMPARE(m_api->client->del("/api/v1/tasks/" + id).status, 404);
     }
 
     void scopesAreEnforced()
     {
         const QString id = createTask({{"title", "t"}});
-        ApiClient reader(m_server->baseUrl(), m_server->certificate());
-        reader.setToken(m_server->createApiKey({"tasks:read"}));
+        ApiClient reader(m_api->server.baseUrl(), m_api->server.certificate());
+        reader.setToken(m_api->server.createApiKey({"tasks:read"}));
         QCOMPARE(reader.get("/api/v1/tasks").status, 200);
         QCOMPARE(reader.get("/api/v1/tasks/today").status, 200);
         QCOMPARE(reader.post("/api/v1/tasks", {{"title", "x"}}).status, 403);
         QCOMPARE(reader.patch("/api/v1/tasks/" + id + "/status", {{"status", "completed"}}).status, 403);
-        ApiClient other(m_server->baseUrl(), m_server->certificate());
-        other.setToken(m_server->createApiKey({"contacts:read"}));
+        ApiClient other(m_api->server.baseUrl(), m_api->server.certificate());
+        other.setToken(m_api->server.createApiKey({"contacts:read"}));
         QCOMPARE(other.get("/api/v1/tasks").status, 403);
-        ApiClient anonymous(m_server->baseUrl(), m_server->certificate());
+        ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
         QCOMPARE(anonymous.get("/api/v1/tasks/overdue").status, 401);
     }
 
     void everyTaskRouteIsDocumented()
     {
-        const QJsonObject paths = m_server->server().openApi().value("paths").toObject();
+        const QJsonObject paths = m_api->server.server().openApi().value("paths").toObject();
         for (const char *p : {"/api/v1/tasks", "/api/v1/tasks/{id}", "/api/v1/tasks/today", "/api/v1/tasks/overdue",
                               "/api/v1/tasks/{id}/status", "/api/v1/tasks/{id}/assign", "/api/v1/tasks/{id}/notes"})
             QVERIFY2(paths.contains(p), p);
         const QJsonObject schemas =
-            m_server->server().openApi().value("components").toObject().value("schemas").toObject();
+            m_api->server.server().openApi().value("components").toObject().value("schemas").toObject();
         for (const char *s : {"Task", "TaskDetail", "TaskInput", "TaskNote", "TaskReminder", "TaskRecurrence"})
             QVERIFY2(schemas.contains(s), s);
     }

@@ -110,14 +110,13 @@ class TestWidgetApi : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<TempDatabase> m_db;
-    std::unique_ptr<TestServer> m_server;
+    std::unique_ptr<ApiFixture> m_api;
     std::unique_ptr<ApiClient> m_agent;
     QNetworkAccessManager m_nam;
 
     std::unique_ptr<ApiClient> client(const QString &token = {})
     {
-        auto c = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
+        auto c = std::make_unique<ApiClient>(m_api->server.baseUrl(), m_api->server.certificate());
         if (!token.isEmpty())
             c->setToken(token);
         return c;
@@ -133,10 +132,10 @@ private:
 
     std::unique_ptr<SseClient> events(const QString &token, const QList<QPair<QByteArray, QByteArray>> &headers = {})
     {
-        QUrl url(m_server->baseUrl() + "/widget/v1/events");
+        QUrl url(m_api->server.baseUrl() + "/widget/v1/events");
         if (!token.isEmpty())
             url.setQuery("token=" + QUrl::toPercentEncoding(token));
-        return std::make_unique<SseClient>(m_nam, url, m_server->certificate(), headers);
+        return std::make_unique<SseClient>(m_nam, url, m_api->server.certificate(), headers);
     }
 
     QString reply(const QString &conversationId, const QString &text)
@@ -153,17 +152,15 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         WidgetEventHub::setKeepAliveIntervalMs(WidgetEventHub::kDefaultKeepAliveMs);
-        m_db = std::make_unique<TempDatabase>();
-        m_server = std::make_unique<TestServer>(m_db->dir());
-        m_agent = client(m_server->createApiKey());
+        m_api = std::make_unique<ApiFixture>(ApiFixture::Client::None);
+        m_agent = client(m_api->server.createApiKey());
         m_nam.clearConnectionCache();
     }
 
     void cleanup()
     {
         m_agent.reset();
-        m_server.reset();
-        m_db.reset();
+        m_api.reset();
         QTRY_COMPARE_WITH_TIMEOUT(WidgetEventHub::openStreams(), 0, 5000);
     }
 
@@ -237,7 +234,7 @@ private Q_SLOTS:
 
     void eventsNeedAVisitorToken()
     {
-        const QString apiKey = m_server->createApiKey();
+        const QString apiKey = m_api->server.createApiKey();
         for (const QString &token : {QString(), QStringLiteral("wvt_forged"), apiKey}) {
             auto sse = events(token);
             QVERIFY(QTest::qWaitFor([&] { return sse->reply()->isFinished(); }, 5000));
@@ -332,9 +329,9 @@ private Q_SLOTS:
     void keepAlivesHoldTheStreamPastTheIdleTimeout()
     {
         WidgetEventHub::setKeepAliveIntervalMs(100);
-        HttpLimits limits = m_server->server().engine().limits();
+        HttpLimits limits = m_api->server.server().engine().limits();
         limits.idleTimeoutMs = 400;
-        m_server->server().engine().setLimits(limits);
+        m_api->server.server().engine().setLimits(limits);
         const QJsonObject v = visitor();
         auto sse = events(v.value("token").toString());
         QVERIFY(QTest::qWaitFor([&] { return sse->connected(); }, 5000));
@@ -376,7 +373,7 @@ private Q_SLOTS:
         auto sse = events(v.value("token").toString());
         QVERIFY(QTest::qWaitFor([&] { return sse->connected(); }, 5000));
         QCOMPARE(WidgetEventHub::openStreams(), 1);
-        m_server->server().stop(3000);
+        m_api->server.server().stop(3000);
         QVERIFY(QTest::qWaitFor([&] { return sse->reply()->isFinished(); }, 5000));
         QCOMPARE(sse->reply()->error(), QNetworkReply::NoError); // a clean end of the body
         QTRY_COMPARE_WITH_TIMEOUT(WidgetEventHub::openStreams(), 0, 5000);

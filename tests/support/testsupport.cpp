@@ -154,3 +154,10 @@ HttpResult ApiClient::call(const QByteArray &method, const QString &path, const 
     delete reply;
     return result;
 }
+
+ApiFixture::ApiFixture(Client c)
+    : server(db.dir())
+{
+    if (c == Client::ApiKey)
+        client = server.apiKeyClient();
+}

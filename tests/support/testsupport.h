@@ -107,3 +107,21 @@ private:
     QSslCertificate m_ca;
     QNetworkAccessManager m_nam;
 };
+
+// The set-up most API tests share: a throwaway database, the HTTPS server on a loopback port and,
+// unless asked otherwise, a client holding an API key of every scope. Build one in init() and drop
+// it in cleanup().
+class ApiFixture
+{
+public:
+    enum class Client
+    {
+        ApiKey, // client: an API key with every scope
+        None    // no client: the test makes its own (a signed-in user, a key of some scopes)
+    };
+    explicit ApiFixture(Client client = Client::ApiKey);
+
+    TempDatabase db;
+    TestServer server;
+    std::unique_ptr<ApiClient> client;
+};
