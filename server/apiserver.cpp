@@ -139,7 +139,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<WebhooksController>(m_bus, m_config.webhooks));
     m_controllers.push_back(std::make_unique<ConversationsController>(m_bus, m_shared->channels));
     m_controllers.push_back(std::make_unique<MessagesController>(m_bus, m_shared->channels, m_media));
-    m_controllers.push_back(std::make_unique<WidgetController>(m_bus));
+    m_controllers.push_back(std::make_unique<WidgetController>(m_bus, m_shared->widget));
     m_controllers.push_back(std::make_unique<MediaController>(m_media));
     m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_bus));
     m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_bus));

@@ -2,6 +2,7 @@
 
 #include "server/api/ratelimiter.h"
 #include "server/api/router.h"
+#include "server/controllers/widgetcontroller.h"
 #include "server/serverconfig.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -34,6 +35,7 @@ struct ApiShared
 
     RateLimiter requests;
     RateLimiter failedLogins;
+    WidgetController::Limits widget;           // the web chat widget's per-token and per-address limits
     std::shared_ptr<ChannelRegistry> channels; // configured channels, provider health, send windows
     std::optional<QSslConfiguration> tls;      // loaded once, before the threads start
     bool tlsLoaded = false;
@@ -50,7 +52,8 @@ struct ApiShared
 
 // The HTTPS API: owns the engine, the routing table, the controllers and the middleware
 // (request id -> authentication -> rate limit -> JSON body -> handler -> envelope). Create, start()
-// and stop() it in the server thread (docs/architecture.md, Qt 6.4 traps: a server must live in the thread that listens).
+// and stop() it in the server thread (docs/architecture.md, Qt 6.4 traps: a server must live in the thread that
+// listens).
 class ApiServer : public QObject
 {
     Q_OBJECT

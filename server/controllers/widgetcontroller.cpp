@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
-#include <QMutex>
 
 #include <memory>
 #include <stdexcept>
@@ -21,19 +20,6 @@
 using namespace Schema;
 
 namespace {
-// Shared by every server thread of the process (the API's own limiter is per credential).
-RateLimiter &tokenLimiter()
-{
-    static RateLimiter limiter(WidgetController::kRequestsPerMinute, 60);
-    return limiter;
-}
-
-RateLimiter &visitorLimiter()
-{
-    static RateLimiter limiter(WidgetController::kVisitorsPerMinute, 60);
-    return limiter;
-}
-
 void enforce(RateLimiter &limiter, const QString &key)
 {
     const RateLimiter::Decision d = limiter.hit(key, QDateTime::currentDateTimeUtc());
@@ -54,8 +40,9 @@ QString optionalField(const QJsonObject &body, const QString &name)
 }
 } // namespace
 
-WidgetController::WidgetController(EventBus *bus)
+WidgetController::WidgetController(EventBus *bus, Limits &limits)
     : m_bus(bus)
+    , m_limits(limits)
     , m_conversations(std::make_unique<ConversationRepository>(bus))
     , m_visitors(std::make_unique<WidgetVisitorRepository>(bus))
     , m_hub(std::make_unique<WidgetEventHub>(bus, *m_conversations))
@@ -173,13 +160,13 @@ WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToke
                        token.isEmpty()
                            ? QStringLiteral("Authentication required: send Authorization: Bearer <visitor token>")
                            : QStringLiteral("Invalid visitor token"));
-    enforce(tokenLimiter(), v->id);
+    enforce(m_limits.perToken, v->id);
     return *v;
 }
 
 ApiResponse WidgetController::createVisitor(ApiRequest &request)
 {
-    enforce(visitorLimiter(), request.http.peerAddress.toString());
+    enforce(m_limits.newVisitors, request.http.peerAddress.toString());
     const QString name = optionalField(request.body, QStringLiteral("name"));
     const QString email = optionalField(request.body, QStringLiteral("email"));
     const WidgetVisitorRepository::Created created = m_visitors->create(name, email);
@@ -215,37 +202,6 @@ ApiResponse WidgetController::listMessages(ApiRequest &request)
 }
 
 namespace {
-struct Asset
-{
-    QByteArray body;
-    QByteArray type;
-    QByteArray etag;
-};
-
-// The widget's files, read once from the resources (:/widget/…).
-const Asset &loadAsset(const QString &file)
-{
-    static QMutex mutex;
-    static QHash<QString, Asset> assets;
-    QMutexLocker lock(&mutex);
-    auto it = assets.find(file);
-    if (it != assets.end())
-        return *it;
-    Asset a;
-    QFile f(QStringLiteral(":/widget/") + file);
-    if (!f.open(QIODevice::ReadOnly))
-        throw std::runtime_error("widget resource missing: " + file.toStdString());
-    a.body = f.readAll();
-    if (file.endsWith(QLatin1String(".html")))
-        a.type = "text/html; charset=utf-8";
-    else if (file.endsWith(QLatin1String(".js")))
-        a.type = "text/javascript; charset=utf-8";
-    else
-        a.type = "text/css; charset=utf-8";
-    a.etag = '"' + QCryptographicHash::hash(a.body, QCryptographicHash::Sha256).toHex().left(20) + '"';
-    return *assets.insert(file, a);
-}
-
 bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
 {
     for (QByteArray candidate : ifNoneMatch.split(',')) {
@@ -277,9 +233,30 @@ struct Reservation
 };
 } // namespace
 
+// The widget's files, read once per server thread from the resources (:/widget/…).
+const WidgetController::WidgetAsset &WidgetController::loadAsset(const QString &file)
+{
+    auto it = m_assets.find(file);
+    if (it != m_assets.end())
+        return *it;
+    WidgetAsset a;
+    QFile f(QStringLiteral(":/widget/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        throw std::runtime_error("widget resource missing: " + file.toStdString());
+    a.body = f.readAll();
+    if (file.endsWith(QLatin1String(".html")))
+        a.type = "text/html; charset=utf-8";
+    else if (file.endsWith(QLatin1String(".js")))
+        a.type = "text/javascript; charset=utf-8";
+    else
+        a.type = "text/css; charset=utf-8";
+    a.etag = '"' + QCryptographicHash::hash(a.body, QCryptographicHash::Sha256).toHex().left(20) + '"';
+    return *m_assets.insert(file, a);
+}
+
 ApiResponse WidgetController::asset(ApiRequest &request, const QString &file)
 {
-    const Asset &a = loadAsset(file);
+    const WidgetAsset &a = loadAsset(file);
     ApiResponse r;
     r.headers.emplaceBack("Content-Type", a.type);
     r.headers.emplaceBack("ETag", a.etag);

@@ -1,13 +1,15 @@
 #pragma once
 
+#include "server/api/ratelimiter.h"
 #include "server/controllers/controller.h"
+
+#include <QHash>
 
 #include <memory>
 
 class ChannelRegistry;
 class ConversationRepository;
 class EventBus;
-class RateLimiter;
 class WidgetEventHub;
 class WidgetVisitorRepository;
 struct WidgetVisitor;
@@ -24,13 +26,20 @@ struct WidgetVisitor;
 class WidgetController final : public Controller
 {
 public:
-    explicit WidgetController(EventBus *bus);
-    ~WidgetController() override;
-    void registerRoutes(Router &router) override;
-
     // Requests per minute per visitor token, and visitors created per minute per client address.
     static constexpr int kRequestsPerMinute = 120;
     static constexpr int kVisitorsPerMinute = 60;
+
+    // The limits every server thread of the process shares (ApiShared holds them).
+    struct Limits
+    {
+        RateLimiter perToken{kRequestsPerMinute, 60};    // requests per visitor token
+        RateLimiter newVisitors{kVisitorsPerMinute, 60}; // visitors created per client address
+    };
+
+    WidgetController(EventBus *bus, Limits &limits);
+    ~WidgetController() override;
+    void registerRoutes(Router &router) override;
 
 private:
     ApiResponse createVisitor(ApiRequest &request);
@@ -41,7 +50,17 @@ private:
     // allowQueryToken: also accept ?token= (EventSource cannot send headers).
     WidgetVisitor visitor(ApiRequest &request, bool allowQueryToken = false);
 
+    struct WidgetAsset
+    {
+        QByteArray body;
+        QByteArray type;
+        QByteArray etag;
+    };
+    const WidgetAsset &loadAsset(const QString &file);
+
     EventBus *m_bus;
+    Limits &m_limits;
+    QHash<QString, WidgetAsset> m_assets;
     std::unique_ptr<ConversationRepository> m_conversations;
     std::unique_ptr<WidgetVisitorRepository> m_visitors;
     std::unique_ptr<WidgetEventHub> m_hub;
