@@ -27,8 +27,31 @@ QVariant AppSettings::value(const QString &key, const QVariant &fallback) const
     auto it = m_overrides.constFind(key);
     if (it != m_overrides.constEnd())
         return *it;
-    QSettings ini(QDir(m_dataDir).filePath(QStringLiteral("liaison.ini")), QSettings::IniFormat);
+    QSettings ini(iniPath(), QSettings::IniFormat);
     return ini.value(key, fallback);
+}
+
+QString AppSettings::iniPath() const
+{
+    return QDir(m_dataDir).filePath(QStringLiteral("liaison.ini"));
+}
+
+bool AppSettings::writeIni(const QString &iniFile, const QHash<QString, QString> &values, QString *error)
+{
+    QSettings ini(iniFile, QSettings::IniFormat);
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        const QString value = it.value().trimmed();
+        if (value.isEmpty())
+            ini.remove(it.key());
+        else
+            ini.setValue(it.key(), value);
+    }
+    ini.sync();
+    if (ini.status() != QSettings::NoError) {
+        *error = QStringLiteral("%1 cannot be written").arg(iniFile);
+        return false;
+    }
+    return true;
 }
 
 QString AppSettings::databasePath() const

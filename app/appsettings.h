@@ -20,6 +20,11 @@ public:
     const QHash<QString, QString> &overrides() const { return m_overrides; }
     QString dataDir() const { return m_dataDir; }
     QString databasePath() const;
+    // DATA/liaison.ini.
+    QString iniPath() const;
+    // What a Settings page saves: each key written to the ini file, trimmed; an empty value removes
+    // the key. False with the reason when the file cannot be written.
+    static bool writeIni(const QString &iniFile, const QHash<QString, QString> &values, QString *error);
 
     // The server's part; false with a reason when a value is malformed (e.g. server/listen).
     bool serverConfig(ServerConfig *config, QString *error) const;

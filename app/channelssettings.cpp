@@ -10,7 +10,6 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 
-#include <QDir>
 #include <QRegularExpression>
 #include <QSettings>
 
@@ -145,21 +144,10 @@ bool ChannelsSettings::save(const ChannelsPage::Values &values, const QString &i
             return false;
         }
     }
-    QSettings ini(iniFile, QSettings::IniFormat);
-    for (auto it = values.begin(); it != values.end(); ++it) {
-        if (secretKeys.contains(it.key()))
-            continue;
-        if (it.value().trimmed().isEmpty())
-            ini.remove(it.key());
-        else
-            ini.setValue(it.key(), it.value().trimmed());
-    }
-    ini.sync();
-    if (ini.status() != QSettings::NoError) {
-        *error = QStringLiteral("cannot write %1").arg(iniFile);
-        return false;
-    }
-    return true;
+    ChannelsPage::Values plain = values;
+    for (const QString &key : secretKeys)
+        plain.remove(key);
+    return AppSettings::writeIni(iniFile, plain, error);
 }
 
 void addChannelsPage(MainWindow &window, AppSettings &settings, SecretStore &secrets, const ChannelsConfig &current,
@@ -185,7 +173,7 @@ void addChannelsPage(MainWindow &window, AppSettings &settings, SecretStore &sec
                 [timeout](const QString &channel, const ChannelsPage::Values &values, ChannelsPage::ProbeDone done) {
                     ChannelsSettings::probe(channel, values, timeout, std::move(done));
                 });
-            const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+            const QString ini = settings.iniPath();
             page->setSaveFunction([ini, &secrets](const ChannelsPage::Values &values, QString *error) {
                 return ChannelsSettings::save(values, ini, secrets, error);
             });

@@ -32,8 +32,8 @@
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/windowstate.h"
-#include "ui/tasks/tasksview.h"
 #include "ui/tasks/taskremindernotifier.h"
+#include "ui/tasks/tasksview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

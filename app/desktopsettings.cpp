@@ -7,7 +7,6 @@
 #include "ui/settings/contactssettingspage.h"
 #include "ui/shell/mainwindow.h"
 
-#include <QDir>
 #include <QSettings>
 
 namespace {
@@ -33,7 +32,7 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
         return;
     inbox->setTasksTimeZone(tz);
     inbox->setQuickReplies(quickReplies(settings));
-    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
+    const QString ini = settings.iniPath();
     inbox->setQuickRepliesSaver([ini](const QStringList &replies) {
         QSettings file(ini, QSettings::IniFormat);
         file.setValue(kQuickReplies, replies);
@@ -42,25 +41,17 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
 
 void addContactsPage(MainWindow &window, const AppSettings &settings)
 {
-    const QString ini = QDir(settings.dataDir()).filePath(QStringLiteral("liaison.ini"));
-    window.addSettingsPage(ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
-                           QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
-                               auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(),
-                                                                     QLocale::system(), parent);
-                               page->setSaveFunction([ini](const QString &code, QString *why) {
-                                   QSettings file(ini, QSettings::IniFormat);
-                                   if (code.isEmpty())
-                                       file.remove(QStringLiteral("contacts/defaultCallingCode"));
-                                   else
-                                       file.setValue(QStringLiteral("contacts/defaultCallingCode"), code);
-                                   file.sync();
-                                   if (file.status() != QSettings::NoError) {
-                                       *why = QStringLiteral("%1 cannot be written").arg(ini);
-                                       return false;
-                                   }
-                                   ContactRules::setDefaultCallingCode(code);
-                                   return true;
-                               });
-                               return page;
-                           });
+    const QString ini = settings.iniPath();
+    window.addSettingsPage(
+        ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
+        QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
+            auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(), QLocale::system(), parent);
+            page->setSaveFunction([ini](const QString &code, QString *why) {
+                if (!AppSettings::writeIni(ini, {{QStringLiteral("contacts/defaultCallingCode"), code}}, why))
+                    return false;
+                ContactRules::setDefaultCallingCode(code);
+                return true;
+            });
+            return page;
+        });
 }

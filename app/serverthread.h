@@ -10,12 +10,13 @@
 class EventBus;
 class ServerWorker;
 
-// The server threads (ARCHITECTURE "Threads": the HTTP server and its handlers). The first thread
-// listens and hands each accepted connection to one of the threads in turn, so that the API uses
-// every core (`server/threads`, default the number of cores, at most 8). Each thread creates its own
-// ApiServer inside itself (docs/architecture.md, Qt 6.4 traps: a server must be created in the thread that serves) and has
-// its own database connection; rate-limit windows and the API-key cache are shared.
-// stop() answers in-flight requests, closes every connection and the threads' database connections.
+// The server threads (docs/architecture.md, "Threads": the HTTP server and its handlers). The first
+// thread listens and hands each accepted connection to one of the threads in turn, so that the API
+// uses every core (`server/threads`, default the number of cores, at most 8). Each thread creates its
+// own ApiServer inside itself (a server must be created in the thread that serves: docs/architecture.md,
+// Qt 6.4 traps) and has its own database connection; rate-limit windows and the API-key cache are
+// shared. stop() answers in-flight requests, closes every connection and the threads' database
+// connections.
 class ServerThread
 {
 public:
