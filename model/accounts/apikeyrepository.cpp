@@ -106,20 +106,17 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
 {
     const QString trimmed = name.trimmed();
     if (trimmed.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing: name"),
-                          {{QStringLiteral("name"), QStringLiteral("is required")}});
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: name"),
+                                         {{QStringLiteral("name"), QStringLiteral("is required")}});
     if (trimmed.size() > 100)
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: name must be at most 100 characters"),
-                          {{QStringLiteral("name"), QStringLiteral("must be at most 100 characters")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: name must be at most 100 characters"),
+                                      {{QStringLiteral("name"), QStringLiteral("must be at most 100 characters")}});
     QStringList finalScopes;
     const QStringList known = knownScopes();
     for (const QString &s : scopes) {
         if (!known.contains(s))
-            throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                              QStringLiteral("Invalid data: unknown scope %1").arg(s),
-                              {{QStringLiteral("scopes"), QStringLiteral("unknown scope %1").arg(s)}});
+            throw DomainError::badRequest(QStringLiteral("Invalid data: unknown scope %1").arg(s),
+                                          {{QStringLiteral("scopes"), QStringLiteral("unknown scope %1").arg(s)}});
         if (!finalScopes.contains(s))
             finalScopes << s;
     }

@@ -65,16 +65,13 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
     if (name.trimmed().isEmpty())
         missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
     if (!missing.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing"), missing);
+        throw DomainError::unprocessable(QStringLiteral("Required field missing"), missing);
     if (!ContactRules::isValidEmail(email.trimmed()))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: email is not a valid e-mail address"),
-                          {{QStringLiteral("email"), QStringLiteral("is not a valid e-mail address")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: email is not a valid e-mail address"),
+                                      {{QStringLiteral("email"), QStringLiteral("is not a valid e-mail address")}});
     if (role != QLatin1String("admin") && role != QLatin1String("agent"))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: role must be admin or agent"),
-                          {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
+                                      {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
     User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, TimeUtil::nowIso(), {}};
     Transaction tx;
     if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())

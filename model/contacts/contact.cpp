@@ -12,7 +12,6 @@
 
 namespace {
 using Json::nullable;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 
 QJsonObject addressOrEmpty(const QJsonObject &a)
 {
@@ -202,13 +201,14 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     if (c.email && !c.email->isEmpty() && !isValidEmail(*c.email))
         r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
     c.phone = r.string("phone", 40);
-    const QString e164 = c.phone ? toE164(*c.phone) : QString();
+    const QString callingCode = defaultCallingCode(); // read once: Settings → Contacts may change it
+    const QString e164 = c.phone ? toE164(*c.phone, callingCode) : QString();
     if (c.phone && !c.phone->isEmpty() && !e164.isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')))
         c.phone = e164; // a national number: kept in its international form
     if (c.phone && !c.phone->isEmpty() && e164.isEmpty()) {
         r.fail(QStringLiteral("phone"), c.phone->startsWith(QLatin1Char('+'))
                                             ? QStringLiteral("must be an international number: + and 7 to 15 digits")
-                                        : defaultCallingCode().isEmpty()
+                                        : callingCode.isEmpty()
                                             ? QStringLiteral("must be in international format with a leading +")
                                             : QStringLiteral("is not a valid phone number"));
     }
@@ -279,8 +279,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     }
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     return c;
 }
 
@@ -292,8 +291,8 @@ void ContactRules::checkRequired(const Contact &c)
     if (c.email.isEmpty() && c.phone.isEmpty())
         errors.insert(QStringLiteral("email"), QStringLiteral("or phone is required"));
     if (!errors.isEmpty())
-        throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: ") + fieldErrorSummary(errors), errors);
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: ") + fieldErrorSummary(errors),
+                                         errors);
 }
 
 void ContactRules::apply(Contact &c, const ContactChanges &ch)

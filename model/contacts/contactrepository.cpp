@@ -486,13 +486,12 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
 {
     const QString text = content.trimmed();
     if (text.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing: content"),
-                          {{QStringLiteral("content"), QStringLiteral("is required")}});
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: content"),
+                                         {{QStringLiteral("content"), QStringLiteral("is required")}});
     if (text.size() > 20000)
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
-                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: content must be at most 20000 characters"),
+            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Contact c = get(id);
     ContactNote note{Ids::make(u"note"), c.id, text, actor, TimeUtil::nowIso()};

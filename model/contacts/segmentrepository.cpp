@@ -14,7 +14,6 @@
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
 constexpr int MaxNameLength = 100;
@@ -61,14 +60,13 @@ QJsonObject eventData(const Segment &s)
 
 [[noreturn]] void badRequest(const QString &field, const QString &problem)
 {
-    throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, problem),
-                      {{field, problem}});
+    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
 
 [[noreturn]] void missing(const QString &field, const QString &problem = QStringLiteral("is required"))
 {
-    throw DomainError(DomainError::Unprocessable, kValidation,
-                      QStringLiteral("Required field missing: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
+                                     {{field, problem}});
 }
 
 // The fields of a create or update body, checked: absent -> nullopt.
@@ -133,11 +131,11 @@ void checkUniqueName(const QString &name, qint64 seq)
 
 [[noreturn]] void dynamicRefused(const Segment &s)
 {
-    throw DomainError(DomainError::BadRequest, kValidation,
-                      QStringLiteral("Segment %1 is dynamic: its members follow its filters and cannot be added or "
-                                     "removed by hand")
-                          .arg(s.id),
-                      {{QStringLiteral("isDynamic"), QStringLiteral("contacts are added to static segments only")}});
+    throw DomainError::badRequest(
+        QStringLiteral("Segment %1 is dynamic: its members follow its filters and cannot be added or "
+                       "removed by hand")
+            .arg(s.id),
+        {{QStringLiteral("isDynamic"), QStringLiteral("contacts are added to static segments only")}});
 }
 
 // Stores the contacts matching `where` as members of a static segment; returns how many were new.

@@ -11,7 +11,6 @@
 #include <functional>
 
 namespace {
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kCustomPrefix = QStringLiteral("customField.");
 const QString kName = QStringLiteral("trim(c.first_name || ' ' || c.last_name)");
 const QString kEscape = QStringLiteral(" ESCAPE '\\'");
@@ -714,7 +713,7 @@ QJsonObject run(const QJsonValue &filters, const Clock &clock, SegmentRules::Sql
     QString where;
     const QJsonObject normalized = compiler.group(filters, QString(), 1, &where);
     if (!compiler.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation, compiler.firstError(), compiler.errors());
+        throw DomainError::badRequest(compiler.firstError(), compiler.errors());
     if (sql) {
         sql->where = where;
         sql->values = compiler.values;

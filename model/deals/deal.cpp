@@ -11,7 +11,6 @@
 
 namespace {
 using Json::nullable;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 
 QJsonValue person(const QString &id, const QString &name)
 {
@@ -124,9 +123,8 @@ std::optional<double> DealRules::money(const QJsonObject &body, const QString &f
         return std::nullopt;
     const double d = v.toDouble(-1);
     if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > kMaxMoney)
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: %1 must be a non-negative number").arg(field),
-                          {{field, QStringLiteral("must be a non-negative number")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 must be a non-negative number").arg(field),
+                                      {{field, QStringLiteral("must be a non-negative number")}});
     return d;
 }
 
@@ -193,7 +191,6 @@ DealChanges DealRules::parse(const QJsonObject &body)
     }
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     return c;
 }

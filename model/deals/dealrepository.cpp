@@ -21,7 +21,6 @@
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 
 const QString kSelect = QStringLiteral(
     "SELECT d.seq, d.id, d.name, d.value, d.currency, d.pipeline_id, d.stage, d.probability, d.contact_id, "
@@ -169,8 +168,7 @@ Filter buildFilter(const DealQuery &query, const QDateTime &now)
 
 [[noreturn]] void unprocessable(const QString &field, const QString &message)
 {
-    throw DomainError(DomainError::Unprocessable, kValidation, QStringLiteral("%1 %2").arg(field, message),
-                      {{field, message}});
+    throw DomainError::unprocessable(QStringLiteral("%1 %2").arg(field, message), {{field, message}});
 }
 
 void checkExists(const QString &table, const QString &field, const QString &id)
@@ -731,15 +729,15 @@ Deal DealRepository::markLost(const QString &id, const QString &reason, const QS
         unprocessable(QStringLiteral("reason"),
                       QStringLiteral("is required: one of ") + DealRules::lostReasons().join(QStringLiteral(", ")));
     if (!DealRules::lostReasons().contains(reason))
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: reason must be one of ") +
-                              DealRules::lostReasons().join(QStringLiteral(", ")),
-                          {{QStringLiteral("reason"),
-                            QStringLiteral("must be one of ") + DealRules::lostReasons().join(QStringLiteral(", "))}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: reason must be one of ") +
+                DealRules::lostReasons().join(QStringLiteral(", ")),
+            {{QStringLiteral("reason"),
+              QStringLiteral("must be one of ") + DealRules::lostReasons().join(QStringLiteral(", "))}});
     if (competitorName.size() > 200)
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: competitorName must be at most 200 characters"),
-                          {{QStringLiteral("competitorName"), QStringLiteral("must be at most 200 characters")}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: competitorName must be at most 200 characters"),
+            {{QStringLiteral("competitorName"), QStringLiteral("must be at most 200 characters")}});
     Transaction tx;
     const Deal before = get(id);
     if (before.stage == QLatin1String("lost"))
@@ -778,16 +776,15 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
     if (type.trimmed().isEmpty())
         unprocessable(QStringLiteral("type"), QStringLiteral("is required: one of ") + allowed);
     if (!DealRules::activityTypes().contains(type))
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: type must be one of ") + allowed,
-                          {{QStringLiteral("type"), QStringLiteral("must be one of ") + allowed}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: type must be one of ") + allowed,
+                                      {{QStringLiteral("type"), QStringLiteral("must be one of ") + allowed}});
     const QString body = content.trimmed();
     if (body.isEmpty())
         unprocessable(QStringLiteral("content"), QStringLiteral("is required"));
     if (body.size() > 20000)
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
-                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: content must be at most 20000 characters"),
+            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Deal d = get(id);
     const QString at = now();

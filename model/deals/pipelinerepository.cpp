@@ -14,19 +14,17 @@
 #include <cmath>
 
 namespace {
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kDefaultId = QStringLiteral("pipeline_default");
 
 [[noreturn]] void badRequest(const QString &field, const QString &message)
 {
-    throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, message),
-                      {{field, message}});
+    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, message), {{field, message}});
 }
 
 [[noreturn]] void missing(const QString &field, const QString &message = QStringLiteral("is required"))
 {
-    throw DomainError(DomainError::Unprocessable, kValidation,
-                      QStringLiteral("Required field missing: %1 %2").arg(field, message), {{field, message}});
+    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, message),
+                                     {{field, message}});
 }
 
 // "Proposal Made" -> "proposal_made": the key a stage gets when the body names it only.

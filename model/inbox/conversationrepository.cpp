@@ -264,10 +264,9 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
                                                   const QString &channelId)
 {
     if (!ConversationRules::channels().contains(channel))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: channel must be one of %1")
-                              .arg(ConversationRules::channels().join(QStringLiteral(", "))),
-                          {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: channel must be one of %1")
+                                          .arg(ConversationRules::channels().join(QStringLiteral(", "))),
+                                      {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
     Transaction tx;
     const std::optional<Conversation> existing =
         externalId.isEmpty()
@@ -372,9 +371,8 @@ Conversation ConversationRepository::update(const QString &id, const std::option
                                             const std::optional<QString> &assignedTo)
 {
     if (status && !ConversationRules::statuses().contains(*status))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: status must be open, pending or closed"),
-                          {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: status must be open, pending or closed"),
+                                      {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
     Transaction tx;
     const Conversation before = get(id);
     Conversation v = before;
@@ -602,9 +600,8 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
                                              const QString &failedReason, const QString &providerId)
 {
     if (!MessageRules::statuses().contains(status))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: unknown message status %1").arg(status),
-                          {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: unknown message status %1").arg(status),
+                                      {{QStringLiteral("status"), QStringLiteral("unknown status")}});
     Transaction tx;
     Message m = getMessage(messageId);
     MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);

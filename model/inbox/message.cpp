@@ -28,15 +28,13 @@ int rank(const QString &status)
 
 [[noreturn]] void bad(const QString &field, const QString &problem)
 {
-    throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                      QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
 
 [[noreturn]] void missing(const QString &field)
 {
-    throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                      QStringLiteral("Required field missing: %1").arg(field),
-                      {{field, QStringLiteral("is required")}});
+    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1").arg(field),
+                                     {{field, QStringLiteral("is required")}});
 }
 
 QString optionalString(const QJsonObject &body, const QString &field, int maxLength)

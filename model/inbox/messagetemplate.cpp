@@ -43,8 +43,7 @@ QString TemplateRules::render(const MessageTemplate &tpl, const QJsonValue &comp
 {
     auto fail = [](int index, const QString &problem) {
         const QString field = index < 0 ? QStringLiteral("components") : QStringLiteral("components[%1]").arg(index);
-        return DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                           QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+        return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
     };
     if (!components.isUndefined() && !components.isNull() && !components.isArray())
         throw fail(-1, QStringLiteral("must be an array"));

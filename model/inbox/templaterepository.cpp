@@ -29,8 +29,7 @@ MessageTemplate fromRow(const QSqlQuery &q)
 
 DomainError bad(const QString &field, const QString &problem)
 {
-    return DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                       QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
 
 // Reads and checks the fields present in body into t; `required` lists what must be present.
@@ -84,9 +83,8 @@ void readFields(const QJsonObject &body, MessageTemplate &t, bool creating)
         t.buttons = clean;
     }
     if (!missing.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))),
-                          missing);
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
     // Placeholders must run {{1}}..{{n}} without gaps.
     const int n = t.parameterCount();
     for (int i = 1; i <= n; ++i) {

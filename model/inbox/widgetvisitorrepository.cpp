@@ -45,8 +45,7 @@ std::optional<WidgetVisitor> select(const QString &column, const QString &value)
 
 [[noreturn]] void bad(const QString &field, const QString &problem)
 {
-    throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                      QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
 } // namespace
 

@@ -21,7 +21,6 @@ const QStringList TaskRules::Days = {QStringLiteral("monday"),   QStringLiteral(
 
 namespace {
 using Json::nullable;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QStringList kFrequencies = {QStringLiteral("daily"), QStringLiteral("weekly"), QStringLiteral("monthly"),
                                   QStringLiteral("yearly")};
 
@@ -327,20 +326,18 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
         readRecurrence(r, body.value(QLatin1String("recurrence")), c);
 
     if (!r.errors().isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
     if (!r.missingFields().isEmpty())
-        throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()),
-                          r.missingFields());
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()), r.missingFields());
     return c;
 }
 
 void TaskRules::checkRequired(const Task &t)
 {
     if (t.title.trimmed().isEmpty())
-        throw DomainError(DomainError::Unprocessable, kValidation, QStringLiteral("Required field missing: title"),
-                          {{QStringLiteral("title"), QStringLiteral("is required")}});
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: title"),
+                                         {{QStringLiteral("title"), QStringLiteral("is required")}});
 }
 
 void TaskRules::apply(Task &t, const TaskChanges &c)

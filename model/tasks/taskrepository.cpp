@@ -90,9 +90,8 @@ QJsonObject eventData(const Task &t)
 
 DomainError unknownReference(const QString &field, const QString &what, const QString &id)
 {
-    return DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                       QStringLiteral("%1: %2 %3 does not exist").arg(field, what, id),
-                       {{field, QStringLiteral("%1 %2 does not exist").arg(what, id)}});
+    return DomainError::unprocessable(QStringLiteral("%1: %2 %3 does not exist").arg(field, what, id),
+                                      {{field, QStringLiteral("%1 %2 does not exist").arg(what, id)}});
 }
 
 bool dealsTableExists()
@@ -529,20 +528,18 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
 {
     const QString s = TaskRules::normalizeStatusFilter(status);
     if (s.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing: status"),
-                          {{QStringLiteral("status"), QStringLiteral("is required")}});
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: status"),
+                                         {{QStringLiteral("status"), QStringLiteral("is required")}});
     if (!TaskRules::Statuses.contains(s))
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: status must be one of %1")
-                              .arg(TaskRules::Statuses.join(QStringLiteral(", "))),
-                          {{QStringLiteral("status"),
-                            QStringLiteral("must be one of %1").arg(TaskRules::Statuses.join(QStringLiteral(", ")))}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: status must be one of %1")
+                .arg(TaskRules::Statuses.join(QStringLiteral(", "))),
+            {{QStringLiteral("status"),
+              QStringLiteral("must be one of %1").arg(TaskRules::Statuses.join(QStringLiteral(", ")))}});
     const QString noteText = note.trimmed();
     if (noteText.size() > 20000)
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: note must be at most 20000 characters"),
-                          {{QStringLiteral("note"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: note must be at most 20000 characters"),
+                                      {{QStringLiteral("note"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     const Task before = get(id);
     Task t = before;
@@ -621,13 +618,12 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
     const QString actor = actorOr(actorGiven);
     const QString body = content.trimmed();
     if (body.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Required field missing: content"),
-                          {{QStringLiteral("content"), QStringLiteral("is required")}});
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: content"),
+                                         {{QStringLiteral("content"), QStringLiteral("is required")}});
     if (body.size() > 20000)
-        throw DomainError(DomainError::BadRequest, QStringLiteral("VALIDATION_ERROR"),
-                          QStringLiteral("Invalid data: content must be at most 20000 characters"),
-                          {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: content must be at most 20000 characters"),
+            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Task t = get(id);
     t.updatedAt = TimeUtil::iso(m_clock->now());

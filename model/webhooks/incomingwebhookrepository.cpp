@@ -16,7 +16,6 @@
 
 namespace {
 using SqlValue::textOrNull;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
 constexpr int kMaxLoggedBody = 64 * 1024;
 
@@ -36,8 +35,7 @@ IncomingWebhook fromRow(const QSqlQuery &q)
 
 DomainError invalid(const QString &field, const QString &what)
 {
-    return DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: %1 %2").arg(field, what),
-                       {{field, what}});
+    return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, what), {{field, what}});
 }
 
 QString optionalText(const QJsonObject &data, const QString &field, int maxLength)
@@ -155,12 +153,11 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
         bad.insert(QStringLiteral("secret"), QStringLiteral("must be a string, or true to generate one"));
     }
     if (!bad.isEmpty())
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: %1").arg(bad.keys().join(QStringLiteral(", "))), bad);
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1").arg(bad.keys().join(QStringLiteral(", "))),
+                                      bad);
     if (!missing.isEmpty())
-        throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))),
-                          missing);
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
     Saved out;
     IncomingWebhook &e = out.endpoint;
     e.id = unguessableId();
@@ -351,12 +348,12 @@ void IncomingWebhookRepository::check(const IncomingWebhook &endpoint, const QBy
         throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_JSON"),
                           QStringLiteral("The body must be a JSON object"));
     if (!ev.isString() || ev.toString().trimmed().isEmpty() || ev.toString().size() > 100)
-        throw DomainError(
-            DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: event must be a non-empty string"),
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: event must be a non-empty string"),
             {{QStringLiteral("event"), QStringLiteral("must be a non-empty string of at most 100 characters")}});
     if (!d.isObject())
-        throw DomainError(DomainError::BadRequest, kValidation, QStringLiteral("Invalid data: data must be an object"),
-                          {{QStringLiteral("data"), QStringLiteral("must be an object")}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: data must be an object"),
+                                      {{QStringLiteral("data"), QStringLiteral("must be an object")}});
     *data = d.toObject();
 }
 

@@ -14,7 +14,6 @@
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
-const QString kValidation = QStringLiteral("VALIDATION_ERROR");
 const QString kColumns =
     QStringLiteral("seq, id, url, events, secret, description, active, failure_count, disabled_reason, disabled_at, "
                    "created_at, updated_at");
@@ -148,8 +147,8 @@ Changes parse(const QJsonObject &body, const WebhookPolicy &policy)
             c.rotateSecret = v.toBool();
     }
     if (!errors.isEmpty()) {
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: %1").arg(errors.keys().join(QStringLiteral(", "))), errors);
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1").arg(errors.keys().join(QStringLiteral(", "))),
+                                      errors);
     }
     return c;
 }
@@ -215,9 +214,8 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
     if (!c.events)
         missing.insert(QStringLiteral("events"), QStringLiteral("is required (event names, or \"*\")"));
     if (!missing.isEmpty())
-        throw DomainError(DomainError::Unprocessable, kValidation,
-                          QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))),
-                          missing);
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
     Saved out;
     WebhookSubscription &w = out.webhook;
     w.id = Ids::make(u"wh");
@@ -257,9 +255,9 @@ WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJso
 {
     const Changes c = parse(body, m_policy);
     if (c.secret && c.rotateSecret)
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: give either secret or rotateSecret"),
-                          {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: give either secret or rotateSecret"),
+            {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
     Saved out;
     const QString now = TimeUtil::nowIso();
     {
@@ -443,9 +441,8 @@ WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QSt
 WebhookDelivery WebhookRepository::queueTest(const QString &webhookId, const QString &event)
 {
     if (!WebhookEvents::isKnown(event))
-        throw DomainError(DomainError::BadRequest, kValidation,
-                          QStringLiteral("Invalid data: unknown event %1").arg(event),
-                          {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: unknown event %1").arg(event),
+                                      {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
     WebhookDelivery d;
     {
         Transaction tx;
