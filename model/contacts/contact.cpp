@@ -129,10 +129,15 @@ QString ContactRules::defaultCallingCode()
     return callingCode;
 }
 
+const QRegularExpression &ContactRules::callingCodePattern()
+{
+    static const QRegularExpression pattern(QStringLiteral("^[1-9][0-9]{0,2}$"));
+    return pattern;
+}
+
 bool ContactRules::isCallingCode(const QString &digits)
 {
-    static const QRegularExpression valid(QStringLiteral("^[1-9][0-9]{0,2}$"));
-    return valid.match(digits).hasMatch();
+    return callingCodePattern().match(digits).hasMatch();
 }
 
 QString ContactRules::toE164(const QString &phone)

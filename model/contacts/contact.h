@@ -8,6 +8,7 @@
 #include <optional>
 
 class JsonWriter;
+class QRegularExpression;
 
 struct Contact
 {
@@ -82,6 +83,8 @@ QString toE164(const QString &phone, const QString &callingCode);
 void setDefaultCallingCode(const QString &digits);
 // A country calling code: 1 to 3 digits, not starting with 0 ("90", "1", "358").
 bool isCallingCode(const QString &digits);
+// The pattern isCallingCode() checks, for an input field's validator.
+const QRegularExpression &callingCodePattern();
 QString defaultCallingCode();
 // Tags trimmed, empty ones dropped, duplicates (compared case-insensitively) removed, order kept.
 QStringList normalizeTags(const QStringList &tags);

@@ -131,8 +131,7 @@ ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, const QLo
     auto *plus = new QLabel(QStringLiteral("+"), phones);
     m_code = new QLineEdit(callingCode, phones);
     m_code->setObjectName(QStringLiteral("callingCodeEdit"));
-    m_code->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[1-9][0-9]{0,2}")), m_code));
+    m_code->setValidator(new QRegularExpressionValidator(ContactRules::callingCodePattern(), m_code));
     m_code->setMaximumWidth(m_code->fontMetrics().horizontalAdvance(QStringLiteral("99999")) + 16);
     m_code->setPlaceholderText(tr("none"));
     codeRow->addWidget(plus);
@@ -146,10 +145,7 @@ ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, const QLo
         const QString country = system.nativeTerritoryName().isEmpty() ? QLocale::territoryToString(system.territory())
                                                                        : system.nativeTerritoryName();
         m_suggest->setText(tr("Use %1 (+%2)").arg(country, suggested));
-        connect(m_suggest, &QPushButton::clicked, this, [this, suggested] {
-            m_code->setText(suggested);
-            updateExample();
-        });
+        connect(m_suggest, &QPushButton::clicked, this, [this, suggested] { m_code->setText(suggested); });
     }
     codeRow->addWidget(m_suggest);
     codeRow->addStretch();

@@ -21,7 +21,7 @@
 using namespace UiKit;
 
 namespace {
-// What an event means, for the subscription dialog ("deal.won — A deal is marked won"); the name
+// What an event means, for the subscription dialog ("deal.won — A deal is won"); the name
 // itself is what subscribers receive and stays as it is.
 QString eventDescription(const QString &event)
 {
