@@ -32,6 +32,13 @@ QString refusal(const DomainError &e)
         parts << ErrorText::translate(it.key() + QLatin1Char(' ') + it.value().toString());
     return ErrorText::of(e) + QStringLiteral(" (") + parts.join(QStringLiteral("; ")) + QLatin1Char(')');
 }
+// A built-in name is shown translated: left as shown, it is saved as it is stored ("Lead" stays
+// "Lead" for the API and other languages); edited, the user's text is saved.
+QString nameToSave(const QString &typed, const QString &shown, const QString &stored)
+{
+    const QString text = typed.trimmed();
+    return text == shown ? stored : text;
+}
 } // namespace
 
 PipelineEditorDialog::PipelineEditorDialog(PipelineRepository &pipelines, const QString &pipelineId, QWidget *parent)
@@ -160,7 +167,7 @@ void PipelineEditorDialog::showPipeline(const QString &id)
         return;
     m_current = id;
     m_error->hide();
-    // Built-in names show in the window's language; an untouched one is saved as it is stored.
+    // Built-in names show in the window's language (nameToSave).
     m_storedName = p->name;
     m_shownName = DealText::pipelineName(*p);
     m_name->setText(m_shownName);
@@ -269,10 +276,8 @@ QJsonObject PipelineEditorDialog::body() const
     QJsonArray stages;
     for (int r = 0; r < m_stages->rowCount(); ++r) {
         const QTableWidgetItem *name = m_stages->item(r, NameColumn);
-        QString text = name->text().trimmed();
-        if (text == name->data(ShownNameRole).toString())
-            text = name->data(StoredNameRole).toString();
-        QJsonObject s{{QStringLiteral("name"), text}};
+        QJsonObject s{{QStringLiteral("name"), nameToSave(name->text(), name->data(ShownNameRole).toString(),
+                                                          name->data(StoredNameRole).toString())}};
         const QString key = name->data(KeyRole).toString();
         if (!key.isEmpty())
             s.insert(QStringLiteral("key"), key);
@@ -282,8 +287,8 @@ QJsonObject PipelineEditorDialog::body() const
         }
         stages.append(s);
     }
-    const QString pipelineName = m_name->text().trimmed() == m_shownName ? m_storedName : m_name->text().trimmed();
-    QJsonObject b{{QStringLiteral("name"), pipelineName}, {QStringLiteral("stages"), stages}};
+    QJsonObject b{{QStringLiteral("name"), nameToSave(m_name->text(), m_shownName, m_storedName)},
+                  {QStringLiteral("stages"), stages}};
     if (m_default->isEnabled() && m_default->isChecked())
         b.insert(QStringLiteral("isDefault"), true);
     return b;
