@@ -87,3 +87,27 @@ ApiResponse ApiResponse::error(int status, const QString &code, const QString &m
         error.insert(QStringLiteral("details"), details);
     return raw(QJsonObject{{QStringLiteral("success"), false}, {QStringLiteral("error"), error}}, status);
 }
+
+ApiResponse ApiResponse::protocolError(int status)
+{
+    static const struct
+    {
+        int status;
+        const char *code;
+    } codes[] = {
+        {400, "BAD_REQUEST"},
+        {408, "REQUEST_TIMEOUT"},
+        {411, "LENGTH_REQUIRED"},
+        {413, "PAYLOAD_TOO_LARGE"},
+        {431, "HEADERS_TOO_LARGE"},
+        {501, "NOT_IMPLEMENTED"},
+        {505, "HTTP_VERSION_NOT_SUPPORTED"},
+    };
+    if (status == 500)
+        return error(500, QStringLiteral("INTERNAL"), QStringLiteral("Internal server error"));
+    for (const auto &c : codes) {
+        if (c.status == status)
+            return error(status, QLatin1String(c.code), QLatin1String(httpReasonPhrase(status)));
+    }
+    return error(status, QStringLiteral("INTERNAL"), QLatin1String(httpReasonPhrase(status)));
+}

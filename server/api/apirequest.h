@@ -74,6 +74,10 @@ struct ApiResponse
     // A body given as is (e.g. the OpenAPI document).
     static ApiResponse raw(const QJsonObject &object, int status = 200);
     static ApiResponse error(int status, const QString &code, const QString &message, const QJsonObject &details = {});
+    // The envelope of a request the HTTP engine refused before any route saw it (400 malformed,
+    // 408, 411, 413, 431, 501, 505) or whose handler threw (500): a code per status, the reason
+    // phrase as message.
+    static ApiResponse protocolError(int status);
 };
 
 QByteArray compactJson(const QJsonObject &object);

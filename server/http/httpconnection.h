@@ -1,9 +1,10 @@
 #pragma once
 
-// Internal to the HTTP engine: one accepted connection with its incremental HTTP/1.1 parser and
-// its queue of responses (kept in request order). Not part of the public API.
+// Internal to the HTTP engine: one accepted connection, fed through its request parser, with its
+// queue of responses (kept in request order). Not part of the public API.
 
 #include "server/http/httpengine.h"
+#include "server/http/httprequestparser.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -63,16 +64,6 @@ public:
     void detachForDestruction();
 
 private:
-    enum class State
-    {
-        Head,
-        Body,
-        ChunkSize,
-        ChunkData,
-        ChunkEnd,
-        Trailers
-    };
-
     struct Slot
     {
         quint64 sequence = 0;
@@ -97,18 +88,8 @@ private:
     void processInput();
     bool canParse() const;
     bool pull();
-    bool step();
-    bool stepHead();
-    bool stepBody();
-    bool stepChunkSize();
-    bool stepChunkData();
-    bool stepChunkEnd();
-    bool stepTrailers();
-    bool parseRequestLine(const char *line, qsizetype len);
-    bool parseHeaderLine(const char *line, qsizetype len);
-    bool headComplete();
+    bool parse();
     void dispatch();
-    void resetRequest();
     void fail(int status);
 
     void flush();
@@ -152,25 +133,7 @@ private:
     qint64 m_lastWriteProgress = 0;
     qint64 m_sampledBacklog = 0;
 
-    // Input
-    QByteArray m_in;
-    qsizetype m_pos = 0;     // first unconsumed byte of m_in
-    qsizetype m_scanned = 0; // bytes after m_pos already searched for '\n'
-
-    // Request being parsed
-    State m_state = State::Head;
-    HttpRequest m_req;
-    bool m_gotRequestLine = false;
-    bool m_http10 = false;
-    qint64 m_headBytes = 0;
-    int m_headerCount = 0;
-    qint64 m_contentLength = -1;
-    bool m_chunked = false;
-    bool m_badTransferEncoding = false;
-    bool m_connectionClose = false;
-    bool m_connectionKeepAlive = false;
-    bool m_expectContinue = false;
-    qint64 m_chunkRemaining = 0;
+    HttpRequestParser m_parser;
 
     // Streaming: set once a stream's head is written; the connection then carries nothing else.
     bool m_streaming = false;

@@ -63,19 +63,6 @@ private:
     quint64 m_sequence = 0;
 };
 
-struct HttpLimits
-{
-    qint64 maxHeaderBytes = 64 * 1024;      // request line + headers; over it: 431 and close
-    int maxHeaderCount = 100;               // over it: 431 and close
-    qint64 maxBodyBytes = 10 * 1024 * 1024; // over it: 413 and close (checked against Content-Length before reading)
-    int idleTimeoutMs = 60 * 1000;          // a keep-alive connection with no request in progress is closed after this
-    int requestTimeoutMs = 30 * 1000;       // a request whose headers or body do not arrive in time: 408 and close
-    int handshakeTimeoutMs = 10 * 1000;     // TLS handshake
-    int lingerTimeoutMs = 3 * 1000;         // after an early 413, how long the rest of the body is read and dropped
-    int maxConnections = 1024;              // at it, the longest-idle connection is closed for a new one;
-                                            // when none is idle, the new one is closed at once
-};
-
 // A small HTTP/1.1 server on QTcpServer/QSslServer (QtNetwork 6.4). It replaces QAbstractHttpServer
 // because of the Qt 6.4 traps (docs/architecture.md): no size limits, no idle timeout, a crash on a
 // late reply to a gone client, Connection: close and HTTP/1.0 ignored, HEAD and Expect: 100-continue
@@ -88,11 +75,17 @@ public:
     // arrives with method "HEAD": answer it as GET; the engine sends the headers and the
     // Content-Length of the body but no body bytes. Exceptions are caught and answered 500.
     using Handler = std::function<void(const HttpRequest &, const HttpResponder &)>;
+    // Writes the answer to a request the engine refuses itself: malformed (400), a header section or
+    // a body too large (431, 413), too slow (408), an unsupported version or transfer coding (505,
+    // 501), or a handler that threw (500). The status is set by the engine. Without one, the engine
+    // answers a short text/plain body ("400 Bad Request").
+    using ErrorWriter = std::function<HttpResponse(int status)>;
 
     explicit HttpEngine(QObject *parent = nullptr);
     ~HttpEngine() override;
 
     void setHandler(Handler handler);
+    void setErrorWriter(ErrorWriter writer);
     void setLimits(const HttpLimits &limits);
     const HttpLimits &limits() const;
 

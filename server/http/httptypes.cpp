@@ -1,27 +1,8 @@
 #include "server/http/httptypes.h"
 
-namespace {
+#include "server/http/httpsyntax.h"
 
-inline char asciiLower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
-}
-
-inline bool equalsIgnoreCase(const QByteArray &a, const QByteArray &b)
-{
-    const qsizetype n = a.size();
-    if (n != b.size())
-        return false;
-    const char *pa = a.constData();
-    const char *pb = b.constData();
-    for (qsizetype i = 0; i < n; ++i) {
-        if (pa[i] != pb[i] && asciiLower(pa[i]) != asciiLower(pb[i]))
-            return false;
-    }
-    return true;
-}
-
-} // namespace
+using HttpSyntax::equalsIgnoreCase;
 
 QByteArray HttpRequest::header(const QByteArray &name) const
 {

@@ -9,10 +9,10 @@
 // One parsed HTTP/1.1 request, owned by value (nothing points back into the connection).
 struct HttpRequest
 {
-    QByteArray method;  // "GET", upper case as sent
-    QByteArray target;  // the raw request target, "/api/v1/contacts?page=2"
-    QByteArray path;    // target before '?', percent-decoding NOT applied
-    QByteArray query;   // target after '?', without the '?'
+    QByteArray method;                            // "GET", upper case as sent
+    QByteArray target;                            // the raw request target, "/api/v1/contacts?page=2"
+    QByteArray path;                              // target before '?', percent-decoding NOT applied
+    QByteArray query;                             // target after '?', without the '?'
     QList<QPair<QByteArray, QByteArray>> headers; // names as sent; values trimmed
     QByteArray body;
     QHostAddress peerAddress;
@@ -32,6 +32,19 @@ struct HttpResponse
 
     void setHeader(const QByteArray &name, const QByteArray &value);
     QByteArray header(const QByteArray &name) const;
+};
+
+struct HttpLimits
+{
+    qint64 maxHeaderBytes = 64 * 1024;      // request line + headers; over it: 431 and close
+    int maxHeaderCount = 100;               // over it: 431 and close
+    qint64 maxBodyBytes = 10 * 1024 * 1024; // over it: 413 and close (checked against Content-Length before reading)
+    int idleTimeoutMs = 60 * 1000;          // a keep-alive connection with no request in progress is closed after this
+    int requestTimeoutMs = 30 * 1000;       // a request whose headers or body do not arrive in time: 408 and close
+    int handshakeTimeoutMs = 10 * 1000;     // TLS handshake
+    int lingerTimeoutMs = 3 * 1000;         // after an early 413, how long the rest of the body is read and dropped
+    int maxConnections = 1024;              // at it, the longest-idle connection is closed for a new one;
+                                            // when none is idle, the new one is closed at once
 };
 
 const char *httpReasonPhrase(int status);

@@ -282,6 +282,18 @@ private Q_SLOTS:
         QCOMPARE(r.status, 413);
     }
 
+    void engineRefusalsUseTheEnvelope()
+    {
+        // Refused by the HTTP engine before any route sees it, yet answered like the API's own errors.
+        const HttpResult r =
+            m_api->client->call("GET", "/api/v1/contacts", {}, {{"X-Big", QByteArray(70 * 1024, 'a')}});
+        QCOMPARE(r.status, 431);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QCOMPARE(r.errorCode(), QString("HEADERS_TOO_LARGE"));
+        QCOMPARE(r.header("content-type"), QByteArray("application/json; charset=utf-8"));
+        QCOMPARE(m_api->client->get("/api/v1/contacts").status, 200);
+    }
+
     void needsCredentials()
     {
         ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());

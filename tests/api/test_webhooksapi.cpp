@@ -560,6 +560,15 @@ private Q_SLOTS:
         startDispatcher();
         createContact("old@example.com");
         QTRY_COMPARE_WITH_TIMEOUT(logs(id).size(), 1, 10000);
+        // The log lists a delivery from the moment it is queued, and the dispatcher records answers in
+        // batches: wait until it has finished, since only a finished delivery is pruned.
+        const auto finished = [] {
+            int n = -1;
+            Database::select("SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'", {},
+                             [&n](const SqlRow &row) { n = int(row.integer(0)); });
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(finished(), 1, 10000);
         HttpResult r = m_client->post("/api/v1/webhooks/incoming", {{"name", "Form"}, {"action", "contact.upsert"}});
         const QString incoming = r.data().value("id").toString();
         ApiClient anonymous(m_server->baseUrl(), m_server->certificate());

@@ -659,7 +659,7 @@ private Q_SLOTS:
             RawResponse r;
             QVERIFY(client.readResponse(r));
             QCOMPARE(r.status, 413);
-            QVERIFY(r.body.contains("PAYLOAD_TOO_LARGE"));
+            QCOMPARE(r.body, QByteArray("413 Content Too Large\n"));
             QVERIFY(client.waitClosed());
         }
         {
@@ -779,8 +779,8 @@ private Q_SLOTS:
         QVERIFY(client.readResponse(r));
         QCOMPARE(r.status, status);
         QCOMPARE(r.header("Connection"), QByteArray("close"));
-        QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
-        QVERIFY(r.body.startsWith("{\"success\":false"));
+        QCOMPARE(r.header("Content-Type"), QByteArray("text/plain; charset=utf-8"));
+        QCOMPARE(r.body, QByteArray::number(status) + ' ' + httpReasonPhrase(status) + '\n');
         QVERIFY(client.waitClosed());
         QCOMPARE(calls, 0);
     }
@@ -1176,6 +1176,37 @@ private Q_SLOTS:
         QVERIFY(client.buffer().isEmpty());
     }
 
+    void errorWriterAnswersRefusals()
+    {
+        // The owner's error writer shapes every answer the engine gives itself; the engine keeps the
+        // status and the framing (and closes after a refusal).
+        QList<int> asked;
+        auto engine = startEngine(false, [](const HttpRequest &, const HttpResponder &) { throw 1; });
+        QVERIFY(engine);
+        engine->setErrorWriter([&asked](int status) {
+            asked.append(status);
+            HttpResponse r;
+            r.status = 299; // ignored: the engine sets the status
+            r.headers.append(qMakePair(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")));
+            r.body = "{\"status\":" + QByteArray::number(status) + "}";
+            return r;
+        });
+        Client client(engine->serverPort(), nullptr);
+        QVERIFY(client.ok());
+        client.send(get("/throws") + "BROKEN\r\n\r\n");
+        RawResponse r;
+        QVERIFY(client.readResponse(r));
+        QCOMPARE(r.status, 500);
+        QCOMPARE(r.body, QByteArray(R"({"status":500})"));
+        QVERIFY(client.readResponse(r));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.body, QByteArray(R"({"status":400})"));
+        QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
+        QCOMPARE(r.header("Connection"), QByteArray("close"));
+        QVERIFY(client.waitClosed());
+        QCOMPARE(asked, (QList<int>{500, 400}));
+    }
+
     void handlerThrows()
     {
         auto engine = startEngine(false, [](const HttpRequest &request, const HttpResponder &) {
@@ -1190,9 +1221,8 @@ private Q_SLOTS:
         RawResponse r;
         QVERIFY(client.readResponse(r));
         QCOMPARE(r.status, 500);
-        QCOMPARE(r.body,
-                 QByteArray(R"({"success":false,"error":{"code":"INTERNAL","message":"Internal server error"}})"));
-        QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
+        QCOMPARE(r.body, QByteArray("500 Internal Server Error\n"));
+        QCOMPARE(r.header("Content-Type"), QByteArray("text/plain; charset=utf-8"));
         QVERIFY(client.readResponse(r));
         QCOMPARE(r.status, 500);
         QVERIFY(!client.isClosed());
