@@ -2,11 +2,11 @@
 
 #include "app/appsettings.h"
 #include "app/secrets/secretstore.h"
-#include "server/channels/channelconnector.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/instagramconnector.h"
-#include "server/channels/telegramconnector.h"
-#include "server/channels/whatsappconnector.h"
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/instagramconnector.h"
+#include "messaging/channels/telegramconnector.h"
+#include "messaging/channels/whatsappconnector.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server/channels/channelconfig.h"
+#include "messaging/channels/channelconfig.h"
 #include "ui/settings/channelspage.h"
 
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server/mediaconfig.h"
+#include "messaging/media/mediaconfig.h"
 
 #include <QString>
 

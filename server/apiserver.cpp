@@ -1,5 +1,8 @@
 #include "server/apiserver.h"
 
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/media/mediaservice.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
@@ -15,8 +18,6 @@
 #include "server/api/multipart.h"
 #include "server/api/openapi.h"
 #include "server/api/schemas.h"
-#include "server/channels/channelconnector.h"
-#include "server/channels/channelregistry.h"
 #include "server/controllers/apikeyscontroller.h"
 #include "server/controllers/authcontroller.h"
 #include "server/controllers/contactscontroller.h"
@@ -33,7 +34,6 @@
 #include "server/controllers/widgetcontroller.h"
 #include "server/http/httpengine.h"
 #include "server/http/tlscertificate.h"
-#include "server/media/mediaservice.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

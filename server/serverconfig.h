@@ -1,9 +1,9 @@
 #pragma once
 
-#include "server/channels/channelconfig.h"
+#include "messaging/channels/channelconfig.h"
+#include "messaging/media/mediaconfig.h"
+#include "messaging/webhooks/webhookconfig.h"
 #include "server/http/httpengine.h"
-#include "server/mediaconfig.h"
-#include "server/webhooks/webhookconfig.h"
 
 #include <QByteArray>
 #include <QHostAddress>

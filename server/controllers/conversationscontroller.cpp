@@ -1,11 +1,11 @@
 #include "server/controllers/conversationscontroller.h"
 
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/channelsender.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/apierror.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/channelsender.h"
 
 #include <QJsonArray>
 

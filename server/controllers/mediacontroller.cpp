@@ -1,8 +1,9 @@
 #include "server/controllers/mediacontroller.h"
 
+#include "messaging/media/mediaservice.h"
 #include "server/api/apierror.h"
 #include "server/api/schemas.h"
-#include "server/media/mediaservice.h"
+#include "server/api/uploadform.h"
 
 #include <QFile>
 
@@ -75,12 +76,19 @@ void MediaController::registerRoutes(Router &router)
         Access::publicRoute(), serveDoc);
 }
 
+QJsonObject MediaController::uploadResult(const Media &media) const
+{
+    return {{QStringLiteral("mediaId"), media.id},          {QStringLiteral("url"), m_media->url(media)},
+            {QStringLiteral("type"), media.mimeType},       {QStringLiteral("size"), double(media.size)},
+            {QStringLiteral("expiresAt"), media.expiresAt}, {QStringLiteral("kind"), media.kind},
+            {QStringLiteral("filename"), media.filename}};
+}
+
 ApiResponse MediaController::upload(ApiRequest &request)
 {
-    const MultipartForm form = m_media->form(request);
-    const MultipartPart &file = m_media->filePart(form);
-    const Media media = m_media->store(file, request);
-    return ApiResponse::created(m_media->uploadResult(media), QStringLiteral("Media uploaded"));
+    const MultipartForm form = UploadForm::read(request, m_media->config());
+    const Media media = m_media->store(UploadForm::upload(UploadForm::file(form, *m_media), request));
+    return ApiResponse::created(uploadResult(media), QStringLiteral("Media uploaded"));
 }
 
 ApiResponse MediaController::serve(ApiRequest &request)

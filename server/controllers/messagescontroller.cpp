@@ -1,26 +1,21 @@
 #include "server/controllers/messagescontroller.h"
 
-#include "model/contacts/contactrepository.h"
-#include "model/core/database.h"
-#include "model/core/timeutil.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/channelsender.h"
+#include "messaging/channels/outgoing.h"
+#include "messaging/channels/recipients.h"
+#include "messaging/media/mediaservice.h"
 #include "model/inbox/bulksend.h"
 #include "model/inbox/conversationrepository.h"
-#include "model/inbox/inboundrecorder.h"
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
-#include "model/inbox/widgetvisitorrepository.h"
 #include "server/api/apierror.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/channelsender.h"
-#include "server/channels/outgoing.h"
+#include "server/api/uploadform.h"
 #include "server/controllers/conversationscontroller.h"
-#include "server/media/mediaservice.h"
 
 #include <QJsonArray>
-#include <QRegularExpression>
-#include <QSqlQuery>
 
 using namespace Schema;
 
@@ -44,20 +39,6 @@ QString directChannel(const QJsonObject &body, const QString &fallback)
     return channel;
 }
 
-ApiError contactNotFound()
-{
-    return ApiError(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
-}
-
-// E.164: "+", a non-zero digit, at most 15 digits in all. Spaces, dashes, dots and brackets are
-// tolerated between the digits (as contacts accept them).
-QString e164(const QString &to)
-{
-    static const QRegularExpression re(QStringLiteral("^\\+[1-9][0-9]{6,14}$"));
-    QString compact = to;
-    compact.remove(QRegularExpression(QStringLiteral("[\\s().-]")));
-    return re.match(compact).hasMatch() ? compact : QString();
-}
 } // namespace
 
 MessagesController::MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels,
@@ -213,23 +194,18 @@ ApiResponse MessagesController::sendFile(ApiRequest &request)
 {
     if (!m_media)
         throw ApiError(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Uploads are not configured"));
-    const MultipartForm form = m_media->form(request);
-    const QString conversationId = MediaService::textField(form, QStringLiteral("conversationId"), 100);
+    const MultipartForm form = UploadForm::read(request, m_media->config());
+    const QString conversationId = UploadForm::text(form, QStringLiteral("conversationId"), 100);
     if (conversationId.isEmpty())
         throw ApiError::unprocessable(QStringLiteral("Required field missing: conversationId"),
                                       {{QStringLiteral("conversationId"), QStringLiteral("is required")}});
-    const QString caption = MediaService::textField(form, QStringLiteral("caption"), 1024);
+    const QString caption = UploadForm::text(form, QStringLiteral("caption"), 1024);
     const Conversation conversation = m_conversations->get(conversationId);
     m_sender->checkAvailable(conversation.channel);
-    const MultipartPart &file = m_media->filePart(form);
-    OutgoingMessages::FileToSend upload;
-    upload.bytes = file.body;
-    upload.filename = file.filename;
-    upload.declaredType = file.mimeType();
-    upload.caption = caption;
-    upload.uploadedBy = request.principal.id;
+    const MultipartPart &file = UploadForm::file(form, *m_media);
     const Message m =
-        OutgoingMessages::sendFile(*m_sender, *m_media, conversation.id, upload, MessagingApi::senderOf(request));
+        OutgoingMessages::sendFile(*m_sender, *m_media, conversation.id, UploadForm::upload(file, request), caption,
+                                   MessagingApi::senderOf(request));
     return ApiResponse::created(m.toJson(), QStringLiteral("Message sent"));
 }
 
@@ -331,81 +307,12 @@ QString MessagesController::directConversation(ApiRequest &request, const QStrin
         throw ApiError::badRequest(QStringLiteral("Invalid data: to and contactId must be strings"),
                                    {{QStringLiteral("to"), QStringLiteral("must be a string")}});
     const QString contactId = contactValue.toString().trimmed();
-    QString to = toValue.toString().trimmed();
+    const QString to = toValue.toString().trimmed();
     if (contactId.isEmpty() && to.isEmpty())
         throw ApiError::unprocessable(QStringLiteral("Required field missing: to (or contactId)"),
                                       {{QStringLiteral("to"), QStringLiteral("to or contactId is required")}});
-    const bool phoneChannel = channel == QLatin1String("whatsapp") || channel == QLatin1String("sms");
-    if (!to.isEmpty()) {
-        if (phoneChannel) {
-            to = e164(to);
-            if (to.isEmpty())
-                throw ApiError(
-                    400, QStringLiteral("INVALID_PHONE"), QStringLiteral("Invalid phone"),
-                    {{QStringLiteral("to"), QStringLiteral("must be an E.164 number (+ and 7 to 15 digits)")}});
-        } else if (to.size() > 100) {
-            throw ApiError::badRequest(QStringLiteral("Invalid data: to must be at most 100 characters"),
-                                       {{QStringLiteral("to"), QStringLiteral("must be at most 100 characters")}});
-        }
-    }
-    std::optional<Contact> contact;
-    if (!contactId.isEmpty()) {
-        contact = ContactRepository().find(contactId);
-        if (!contact)
-            throw contactNotFound();
-    }
-    // Nothing is stored for a channel that cannot send, or above its per-second limit.
-    m_sender->checkAvailable(channel);
-    m_sender->acquireSend(channel);
-
-    QString conversationId;
-    if (channel == QLatin1String("widget")) {
-        // The widget's address is the visitor id; a contact is reached on its latest widget conversation.
-        if (contact) {
-            const std::optional<Conversation> v = m_conversations->findFor(contact->id, channel);
-            if (!v)
-                throw ApiError(422, QStringLiteral("NO_CONVERSATION"),
-                               QStringLiteral("The contact has no widget conversation to send into"),
-                               {{QStringLiteral("contactId"), QStringLiteral("has no widget conversation")}});
-            conversationId = v->id;
-        } else {
-            const std::optional<WidgetVisitor> visitor = WidgetVisitorRepository().find(to);
-            if (!visitor)
-                throw contactNotFound();
-            conversationId = visitor->conversationId;
-        }
-    } else {
-        Transaction tx;
-        QString externalId = to;
-        if (!contact) {
-            contact = phoneChannel ? InboundRecorder::findContact(channel, {}, to)
-                                   : InboundRecorder::findContact(channel, to);
-            if (!contact && phoneChannel)
-                contact = ContactRepository(m_bus).create({{QStringLiteral("firstName"), to},
-                                                           {QStringLiteral("phone"), to},
-                                                           {QStringLiteral("source"), channel}},
-                                                          request.principal.id);
-            // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
-            if (!contact)
-                throw contactNotFound();
-        }
-        if (externalId.isEmpty()) {
-            if (phoneChannel)
-                externalId = ContactRules::toE164(contact->phone);
-            else if (const std::optional<Conversation> v = m_conversations->findFor(contact->id, channel))
-                externalId = v->externalId;
-        }
-        if (externalId.isEmpty())
-            throw ApiError(
-                422, QStringLiteral("NO_ADDRESS"),
-                phoneChannel ? QStringLiteral("The contact has no phone number to send to")
-                             : QStringLiteral("The contact has no %1 conversation to send into").arg(channel),
-                {{QStringLiteral("contactId"), phoneChannel ? QStringLiteral("has no phone number")
-                                                            : QStringLiteral("has no conversation on the channel")}});
-        conversationId = m_conversations->findOrCreate(contact->id, channel, externalId, QStringLiteral("api")).id;
-        tx.commit();
-    }
-    return conversationId;
+    return Recipients::conversationFor(*m_sender, *m_conversations, m_bus, channel, {contactId, to},
+                                       request.principal.id);
 }
 
 namespace {

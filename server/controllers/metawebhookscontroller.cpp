@@ -1,12 +1,13 @@
 #include "server/controllers/metawebhookscontroller.h"
 
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/graphapi.h"
 #include "model/core/errors.h"
 #include "model/inbox/inboundrecorder.h"
 #include "server/api/apierror.h"
+#include "server/api/graphwebhook.h"
 #include "server/api/schemas.h"
-#include "server/channels/channelconnector.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/graphapi.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>
@@ -246,18 +247,18 @@ void MetaWebhooksController::registerRoutes(Router &router)
 
 ApiResponse MetaWebhooksController::verifyWhatsApp(ApiRequest &request)
 {
-    return GraphApi::verifyHandshake(request, m_channels->config().whatsapp.verifyToken);
+    return GraphWebhook::verifyHandshake(request, m_channels->config().whatsapp.verifyToken);
 }
 
 ApiResponse MetaWebhooksController::verifyInstagram(ApiRequest &request)
 {
-    return GraphApi::verifyHandshake(request, m_channels->config().instagram.verifyToken);
+    return GraphWebhook::verifyHandshake(request, m_channels->config().instagram.verifyToken);
 }
 
 ApiResponse MetaWebhooksController::receiveWhatsApp(ApiRequest &request)
 {
     const WhatsAppConfig &config = m_channels->config().whatsapp;
-    const QJsonObject body = GraphApi::checkWebhook(request, kWhatsApp, config.configured(), config.appSecret);
+    const QJsonObject body = GraphWebhook::checkWebhook(request, kWhatsApp, config.configured(), config.appSecret);
     const QJsonArray entry = entries(body, QStringLiteral("whatsapp_business_account"));
     Tally tally;
     for (const QJsonValue &e : entry) {
@@ -317,7 +318,7 @@ ApiResponse MetaWebhooksController::receiveWhatsApp(ApiRequest &request)
 ApiResponse MetaWebhooksController::receiveInstagram(ApiRequest &request)
 {
     const InstagramConfig &config = m_channels->config().instagram;
-    const QJsonObject body = GraphApi::checkWebhook(request, kInstagram, config.configured(), config.appSecret);
+    const QJsonObject body = GraphWebhook::checkWebhook(request, kInstagram, config.configured(), config.appSecret);
     const QJsonArray entry = entries(body, kInstagram);
     Tally tally;
     for (const QJsonValue &e : entry) {

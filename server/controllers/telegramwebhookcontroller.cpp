@@ -1,12 +1,12 @@
 #include "server/controllers/telegramwebhookcontroller.h"
 
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/telegramupdate.h"
 #include "model/inbox/inboundrecorder.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
 #include "server/api/schemas.h"
-#include "server/channels/channelconnector.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/telegramupdate.h"
 
 using namespace Schema;
 

@@ -1,11 +1,11 @@
 #include "server/controllers/webhookscontroller.h"
 
+#include "messaging/webhooks/webhooksender.h"
 #include "model/core/ids.h"
 #include "server/api/apierror.h"
 #include "server/api/errorstatus.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
-#include "server/webhooks/webhooksender.h"
 
 #include <QEventLoop>
 #include <QJsonArray>

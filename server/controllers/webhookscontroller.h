@@ -1,9 +1,9 @@
 #pragma once
 
+#include "messaging/webhooks/webhookconfig.h"
 #include "model/webhooks/incomingwebhookrepository.h"
 #include "model/webhooks/webhookrepository.h"
 #include "server/controllers/controller.h"
-#include "server/webhooks/webhookconfig.h"
 
 #include <memory>
 

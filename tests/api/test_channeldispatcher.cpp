@@ -2,15 +2,15 @@
 // at the channel's per-second limit, agent sends before bulk ones, outcomes (sent, failed,
 // retried, given up), a throttled channel, a provider down and back after a probe; and the
 // ChannelSender's 503 and 429.
+#include "messaging/channels/channeldispatcher.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/channelsender.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/apierror.h"
-#include "server/channels/channeldispatcher.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/channelsender.h"
 #include "tests/support/scriptedconnector.h"
 #include "tests/support/testsupport.h"
 

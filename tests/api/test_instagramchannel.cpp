@@ -3,10 +3,10 @@
 // messages and attachments (contact + conversation, once per mid), echoes and deletions dropped,
 // read receipts, the signature and the handshake, error codes, a provider that is down, and an
 // unconfigured channel.
+#include "messaging/channels/instagramconnector.h"
 #include "model/core/database.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/inboundrecorder.h"
-#include "server/channels/instagramconnector.h"
 #include "tests/support/channeltestrig.h"
 #include "tests/support/fakegraphapi.h"
 #include "tests/support/testsupport.h"

@@ -4,11 +4,11 @@
 // (contact + conversation + message.received, offset confirmed, a re-delivered update recorded
 // once, 409 logged once), the webhook mode (secret ok / 403, setWebhook at start) and 503 when
 // the channel is not configured.
+#include "messaging/channels/telegramconnector.h"
+#include "messaging/channels/telegrampoller.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/channels/telegramconnector.h"
-#include "server/channels/telegrampoller.h"
 #include "tests/support/channeltestrig.h"
 #include "tests/support/faketelegram.h"
 

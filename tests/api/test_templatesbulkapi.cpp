@@ -4,11 +4,11 @@
 // channel's one-second window is full; Idempotency-Key sends once); POST /messages/bulk (202,
 // recipients or a segment, queued and sent by the delivery-thread services, never 429) and
 // GET /messages/bulk/:bulkId.
+#include "messaging/channels/bulkexpander.h"
+#include "messaging/channels/channeldispatcher.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
-#include "server/channels/bulkexpander.h"
-#include "server/channels/channeldispatcher.h"
 #include "tests/support/channeltestrig.h"
 #include "tests/support/scriptedconnector.h"
 

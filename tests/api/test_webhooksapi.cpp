@@ -1,10 +1,10 @@
 // Outgoing and incoming webhooks over real HTTPS on loopback: the API server, the dispatcher and a
 // receiver that checks signatures, all in this thread.
+#include "messaging/webhooks/webhookdispatcher.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/core/database.h"
 #include "model/core/timeutil.h"
 #include "model/webhooks/webhook.h"
-#include "server/webhooks/webhookdispatcher.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/webhookreceiver.h"
 

@@ -3,10 +3,10 @@
 // wamid, status webhooks in any order, incoming messages (contact, conversation, message.received,
 // once per wamid), the signature and the hub handshake, error codes, a provider that is down, and
 // an unconfigured channel.
+#include "messaging/channels/whatsappconnector.h"
 #include "model/core/database.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/inboundrecorder.h"
-#include "server/channels/whatsappconnector.h"
 #include "tests/support/channeltestrig.h"
 #include "tests/support/fakegraphapi.h"
 #include "tests/support/testsupport.h"

@@ -1,9 +1,9 @@
 // WhatsApp media by upload: a media message whose file we hold (payload.mediaId) is uploaded to the
 // local fake's POST /{phoneNumberId}/media as multipart and sent by the returned id, once per file;
 // without the file it goes by link.
+#include "messaging/channels/whatsappconnector.h"
 #include "model/core/database.h"
 #include "model/inbox/mediarepository.h"
-#include "server/channels/whatsappconnector.h"
 #include "tests/support/fakegraphapi.h"
 #include "tests/support/testsupport.h"
 

@@ -4,6 +4,9 @@
 // answers at once. Prints the time to queue, to expand, to send, the messages/s achieved and the
 // most sends seen in any one-second window (held to the channel limit).
 // Usage: bench_bulk [contacts] [sendPerSecond] (default 10000 80; 0 for unlimited).
+#include "messaging/channels/bulkexpander.h"
+#include "messaging/channels/channeldispatcher.h"
+#include "messaging/channels/channelregistry.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
@@ -11,9 +14,6 @@
 #include "model/inbox/bulksend.h"
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
-#include "server/channels/bulkexpander.h"
-#include "server/channels/channeldispatcher.h"
-#include "server/channels/channelregistry.h"
 #include "tests/support/scriptedconnector.h"
 #include "tests/support/testsupport.h"
 

@@ -3,11 +3,11 @@
 // replies through ChannelSender (stored sent, one transaction), status reports, the conversation list with
 // filters and a thread page over C conversations and M messages, and sends over real HTTPS.
 // Usage: bench_inbox [conversations] [messagesPerConversation] (default 2000 x 10). Prints its figures.
+#include "messaging/channels/channelsender.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/channels/channelsender.h"
 #include "tests/bench/benchtiming.h"
 #include "tests/support/testsupport.h"
 

@@ -5,13 +5,13 @@
 //     few above 30);
 //  3. incoming updates/s recorded by TelegramPoller (getUpdates batches of 100 -> InboundRecorder).
 // Usage: bench_telegram [outgoing=600] [paced=150] [incoming=2000]
+#include "messaging/channels/channeldispatcher.h"
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/telegrampoller.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/channels/channeldispatcher.h"
-#include "server/channels/channelregistry.h"
-#include "server/channels/telegrampoller.h"
 #include "tests/support/faketelegram.h"
 #include "tests/support/testsupport.h"
 

@@ -2,9 +2,9 @@
 // HTTPS to a loopback receiver that checks every signature. Prints fan-out cost, end-to-end
 // deliveries per second and attempt latency percentiles.
 //   bench_webhooks [events=1000] [subscriptions=4] [concurrencyPerSubscription=1]
+#include "messaging/webhooks/webhookdispatcher.h"
 #include "model/core/database.h"
 #include "model/core/outbox.h"
-#include "server/webhooks/webhookdispatcher.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/webhookreceiver.h"
 

@@ -1,8 +1,8 @@
 #include "tests/support/channeltestrig.h"
 
+#include "messaging/channels/channelregistry.h"
 #include "model/core/database.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/channels/channelregistry.h"
 
 #include <QSqlQuery>
 

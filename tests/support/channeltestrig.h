@@ -1,8 +1,8 @@
 #pragma once
 
-#include "server/channels/channelconnector.h"
-#include "server/channels/channeldispatcher.h"
-#include "server/channels/channelregistry.h"
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channeldispatcher.h"
+#include "messaging/channels/channelregistry.h"
 #include "tests/support/testsupport.h"
 
 #include <QDeadlineTimer>

@@ -1,7 +1,8 @@
 #include "tests/support/fakegraphapi.h"
 
+#include "messaging/channels/graphapi.h"
+#include "server/api/graphwebhook.h"
 #include "server/api/multipart.h"
-#include "server/channels/graphapi.h"
 #include "server/http/httpengine.h"
 
 #include <QJsonDocument>
@@ -314,7 +315,7 @@ namespace MetaWebhook {
 
 QByteArray sign(const QByteArray &body, const QString &secret)
 {
-    return GraphApi::signature(body, secret);
+    return GraphWebhook::signature(body, secret);
 }
 
 QByteArray bytes(const QJsonObject &body)

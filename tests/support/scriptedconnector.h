@@ -2,7 +2,7 @@
 
 // A channel connector for tests: answers each send with the next scripted outcome (Sent with
 // "wamid.<message id>" when none is left) after delayMs, and records every send.
-#include "server/channels/channelconnector.h"
+#include "messaging/channels/channelconnector.h"
 
 #include <QDateTime>
 #include <QTimer>

@@ -4,9 +4,9 @@
 
 #include "tests/ui/uitest.h"
 
+#include "messaging/channels/telegramconnector.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/core/eventbus.h"
-#include "server/channels/telegramconnector.h"
 #include "tests/support/faketelegram.h"
 #include "tests/support/testsupport.h"
 #include "ui/settings/channelspage.h"

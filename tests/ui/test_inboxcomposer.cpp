@@ -4,19 +4,19 @@
 // WhatsApp 24-hour hint. Fake senders record the calls; the real paths (OutgoingMessages with
 // MediaService and ChannelSender, as the app wires them) send on the widget channel, which needs no
 // provider.
+#include "messaging/channels/channelregistry.h"
 #include "model/inbox/templaterepository.h"
-#include "server/channels/channelregistry.h"
 #include "tests/support/fakeclock.h"
 #include "tests/ui/uitest.h"
 
+#include "messaging/channels/channelsender.h"
+#include "messaging/channels/outgoing.h"
+#include "messaging/media/mediaservice.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
 #include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/messagetemplate.h"
-#include "server/channels/channelsender.h"
-#include "server/channels/outgoing.h"
-#include "server/media/mediaservice.h"
 #include "tests/support/testsupport.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/inboxview.h"

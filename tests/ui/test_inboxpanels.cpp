@@ -4,13 +4,13 @@
 // interface, quick replies ("/" and the editor), tags and the assignee choice.
 #include "tests/ui/uitest.h"
 
+#include "messaging/channels/channelsender.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
-#include "server/channels/channelsender.h"
 #include "tests/support/testsupport.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"

@@ -3,13 +3,13 @@
 // unconfigured WhatsApp refused with "Channel unavailable"), close/reopen/assign, live updates.
 #include "tests/ui/uitest.h"
 
+#include "messaging/channels/channelsender.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/channels/channelsender.h"
 #include "tests/support/testsupport.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/inboxview.h"

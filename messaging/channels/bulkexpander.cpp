@@ -1,0 +1,52 @@
+#include "messaging/channels/bulkexpander.h"
+
+#include "model/core/eventbus.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcChannels)
+
+BulkExpander::BulkExpander(EventBus *bus, QObject *parent)
+    : QObject(parent)
+    , m_bulk(bus)
+{
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(0);
+    connect(&m_soon, &QTimer::timeout, this, &BulkExpander::tick);
+    m_poll.setInterval(3000);
+    connect(&m_poll, &QTimer::timeout, this, &BulkExpander::tick);
+    m_poll.start();
+    if (bus) {
+        connect(bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &change) {
+            if (entity == QLatin1String("bulk") && change == QLatin1String("created"))
+                wake();
+        });
+    }
+    wake();
+}
+
+std::function<QObject *(QObject *)> BulkExpander::factory(EventBus *bus)
+{
+    return [bus](QObject *parent) -> QObject * { return new BulkExpander(bus, parent); };
+}
+
+void BulkExpander::wake()
+{
+    if (!m_soon.isActive())
+        m_soon.start();
+}
+
+void BulkExpander::tick()
+{
+    int n = 0;
+    try {
+        n = m_bulk.expand(kBatch);
+    } catch (const std::exception &e) {
+        qCWarning(lcChannels) << "expanding bulk sends failed:" << e.what();
+        return;
+    }
+    if (n > 0)
+        Q_EMIT expanded(n);
+    if (n == kBatch)
+        wake(); // more wait: the next batch after the events queued meanwhile
+}

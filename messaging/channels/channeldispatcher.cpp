@@ -1,0 +1,223 @@
+#include "messaging/channels/channeldispatcher.h"
+
+#include "messaging/channels/channelregistry.h"
+#include "messaging/channels/instagramconnector.h"
+#include "messaging/channels/telegramconnector.h"
+#include "messaging/channels/whatsappconnector.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+
+#include <QLoggingCategory>
+#include <QPointer>
+
+#include <limits>
+
+Q_LOGGING_CATEGORY(lcChannels, "liaison.channels")
+
+QList<ChannelConnector *> ChannelConnectors::create(const ChannelsConfig &config, QObject *parent)
+{
+    QList<ChannelConnector *> connectors;
+    if (config.whatsapp.configured())
+        connectors << new WhatsAppConnector(config.whatsapp, config.timeoutSeconds, parent, config.mediaDir);
+    if (config.instagram.configured())
+        connectors << new InstagramConnector(config.instagram, config.timeoutSeconds, parent);
+    if (config.telegram.configured())
+        connectors << new TelegramConnector(config.telegram, config.timeoutSeconds, parent);
+    return connectors;
+}
+
+ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, EventBus *bus, QObject *parent)
+    : QObject(parent)
+    , m_registry(registry ? std::move(registry) : ChannelRegistry::defaults())
+    , m_bus(bus)
+    , m_clock(&Clock::system())
+    , m_conversations(bus)
+{
+    for (ChannelConnector *c : ChannelConnectors::create(m_registry->config(), this))
+        setConnector(c);
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(0);
+    connect(&m_soon, &QTimer::timeout, this, &ChannelDispatcher::tick);
+    m_next.setSingleShot(true);
+    connect(&m_next, &QTimer::timeout, this, &ChannelDispatcher::tick);
+    m_poll.setInterval(qMax(50, m_registry->config().pollIntervalMs));
+    connect(&m_poll, &QTimer::timeout, this, &ChannelDispatcher::tick);
+    m_poll.start();
+    m_probe.setInterval(qMax(1, m_registry->config().probeIntervalSeconds) * 1000);
+    connect(&m_probe, &QTimer::timeout, this, &ChannelDispatcher::probeDown);
+    m_probe.start();
+    if (m_bus) {
+        connect(m_bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &change) {
+            if (entity == QLatin1String("message") && change == QLatin1String("created"))
+                wake();
+        });
+    }
+    wake();
+}
+
+ChannelDispatcher::~ChannelDispatcher() = default;
+
+std::function<QObject *(QObject *)> ChannelDispatcher::factory(std::shared_ptr<ChannelRegistry> registry, EventBus *bus)
+{
+    return [registry, bus](QObject *parent) -> QObject * { return new ChannelDispatcher(registry, bus, parent); };
+}
+
+void ChannelDispatcher::setConnector(ChannelConnector *connector)
+{
+    const QString channel = connector->channel();
+    delete m_connectors.value(channel);
+    connector->setParent(this);
+    m_connectors.insert(channel, connector);
+    wake();
+}
+
+int ChannelDispatcher::inFlight(const QString &channel) const
+{
+    return int(m_state.value(channel).inFlight.size());
+}
+
+qint64 ChannelDispatcher::nowMs() const
+{
+    return m_clock->now().toMSecsSinceEpoch();
+}
+
+void ChannelDispatcher::wake()
+{
+    if (!m_soon.isActive())
+        m_soon.start();
+}
+
+void ChannelDispatcher::tick()
+{
+    const qint64 now = nowMs();
+    const QDateTime nowTime = QDateTime::fromMSecsSinceEpoch(now, Qt::UTC);
+    qint64 earliest = std::numeric_limits<qint64>::max();
+    for (auto it = m_connectors.cbegin(); it != m_connectors.cend(); ++it) {
+        const QString &channel = it.key();
+        ChannelState &state = m_state[channel];
+        if (state.throttledUntil > now) {
+            earliest = qMin(earliest, state.throttledUntil);
+            continue;
+        }
+        const int limit = m_registry->config().sendPerSecond(channel);
+        // A 1 ms margin: a send starts a moment after its stamp.
+        while (!state.window.empty() && state.window.front() < now - 1000)
+            state.window.pop_front();
+        int budget = kMaxInFlight - int(state.inFlight.size());
+        if (limit > 0)
+            budget = qMin(budget, limit - int(state.window.size()));
+        if (budget > 0) {
+            QVector<OutgoingSend> due;
+            try {
+                due = m_conversations.dueSends(channel, nowTime, budget + int(state.inFlight.size()));
+            } catch (const std::exception &e) {
+                qCWarning(lcChannels) << "reading the send queue of" << channel << "failed:" << e.what();
+                continue;
+            }
+            for (const OutgoingSend &send : std::as_const(due)) {
+                if (budget <= 0)
+                    break;
+                if (state.inFlight.contains(send.message.id))
+                    continue;
+                // Stamped when it starts (not at the round's start): the round may take a while.
+                state.window.push_back(nowMs());
+                state.inFlight.insert(send.message.id);
+                --budget;
+                start(it.value(), send);
+            }
+        }
+        if (limit > 0 && int(state.window.size()) >= limit) {
+            earliest = qMin(earliest, state.window.front() + 1001);
+        } else if (budget > 0) {
+            // Nothing more due now: the next deferred retry, if any.
+            try {
+                if (const std::optional<QDateTime> at = m_conversations.nextSendAt(channel)) {
+                    const qint64 atMs = at->toMSecsSinceEpoch();
+                    if (atMs > now)
+                        earliest = qMin(earliest, atMs);
+                }
+            } catch (const std::exception &) {
+            }
+        }
+    }
+    if (earliest != std::numeric_limits<qint64>::max())
+        m_next.start(int(qBound<qint64>(0, earliest - now, qint64(24) * 3600 * 1000)));
+}
+
+void ChannelDispatcher::start(ChannelConnector *connector, const OutgoingSend &send)
+{
+    QPointer<ChannelDispatcher> self(this);
+    connector->send(send.message, send.to, [self, send](const SendOutcome &outcome) {
+        if (self)
+            self->record(send, outcome);
+    });
+}
+
+void ChannelDispatcher::record(const OutgoingSend &send, const SendOutcome &outcome)
+{
+    const QString &channel = send.message.channel;
+    ChannelState &state = m_state[channel];
+    state.inFlight.remove(send.message.id);
+    try {
+        switch (outcome.kind) {
+        case SendOutcome::Sent:
+            m_registry->setUp(channel);
+            m_conversations.updateStatus(send.message.id, QStringLiteral("sent"), {}, outcome.providerMessageId);
+            break;
+        case SendOutcome::Failed:
+            m_conversations.updateStatus(send.message.id, QStringLiteral("failed"), outcome.error);
+            break;
+        case SendOutcome::Retry: {
+            if (outcome.providerDown)
+                m_registry->setDown(channel, outcome.error);
+            if (outcome.channelThrottled && outcome.retryAfterSeconds > 0)
+                state.throttledUntil = nowMs() + qint64(outcome.retryAfterSeconds) * 1000;
+            const QList<int> &delays = m_registry->config().retryDelays;
+            const int attempt = send.attempts + 1; // this attempt's number
+            if (attempt > delays.size()) {
+                m_conversations.updateStatus(
+                    send.message.id, QStringLiteral("failed"),
+                    QStringLiteral("gave up after %1 attempts: %2").arg(attempt).arg(outcome.error));
+            } else {
+                const int wait = outcome.retryAfterSeconds > 0 ? outcome.retryAfterSeconds : delays.at(attempt - 1);
+                m_conversations.deferSend(send.message.id, m_clock->now().addSecs(wait), outcome.error);
+            }
+            break;
+        }
+        }
+    } catch (const std::exception &e) {
+        qCWarning(lcChannels) << "recording the send of" << send.message.id << "failed:" << e.what();
+    }
+    if (outcome.kind != SendOutcome::Sent)
+        qCInfo(lcChannels).noquote() << channel << send.message.id
+                                     << (outcome.kind == SendOutcome::Failed ? "failed:" : "retry:") << outcome.error;
+    Q_EMIT sendFinished(send.message.id, int(outcome.kind));
+    wake();
+}
+
+void ChannelDispatcher::probe(const QString &channel)
+{
+    ChannelConnector *connector = m_connectors.value(channel);
+    if (!connector) {
+        Q_EMIT probed(channel, false, QStringLiteral("not configured"));
+        return;
+    }
+    QPointer<ChannelDispatcher> self(this);
+    connector->probe([self, channel](bool ok, const QString &detail) {
+        if (!self)
+            return;
+        if (ok) {
+            self->m_registry->setUp(channel);
+            self->wake();
+        }
+        Q_EMIT self->probed(channel, ok, detail);
+    });
+}
+
+void ChannelDispatcher::probeDown()
+{
+    for (auto it = m_connectors.cbegin(); it != m_connectors.cend(); ++it) {
+        if (m_registry->isConfigured(it.key()) && !m_registry->isAvailable(it.key()))
+            probe(it.key());
+    }
+}

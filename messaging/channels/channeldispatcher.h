@@ -1,0 +1,86 @@
+#pragma once
+
+#include "messaging/channels/channelconnector.h"
+#include "messaging/channels/channelregistry.h"
+#include "model/inbox/conversationrepository.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <deque>
+#include <functional>
+#include <memory>
+
+class Clock;
+class EventBus;
+
+// The send queue of the provider channels, in the delivery thread. Pending outgoing messages
+// (stored by ChannelSender) are handed to their channel's connector, agent and API sends before
+// bulk ones, at most sendPerSecond per channel in any one-second window and kMaxInFlight at once.
+// Outcomes: sent (provider id recorded), failed (reason recorded), or retried after the provider's
+// own wait or channels/retryDelays (failed once those are used up). A provider that cannot be
+// reached is marked down in the ChannelRegistry (new sends answer 503) and probed every
+// probeIntervalSeconds until it answers. Wakes on EventBus message changes and polls every
+// pollIntervalMs. A message in flight when the process stops is sent again at the next start.
+class ChannelDispatcher : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxInFlight = 16;
+
+    // Creates the connectors of the configured channels (ChannelConnectors::create).
+    ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, EventBus *bus, QObject *parent = nullptr);
+    ~ChannelDispatcher() override;
+
+    // A factory for DeliveryThread::addService.
+    static std::function<QObject *(QObject *)> factory(std::shared_ptr<ChannelRegistry> registry, EventBus *bus);
+
+    // Replaces the connector of its channel (tests); takes ownership.
+    void setConnector(ChannelConnector *connector);
+    ChannelConnector *connector(const QString &channel) const { return m_connectors.value(channel); }
+    void setClock(const Clock *clock) { m_clock = clock; }
+    int inFlight(const QString &channel) const;
+
+public Q_SLOTS:
+    // Runs a send round soon (coalesced).
+    void wake();
+    // Asks the channel's provider whether it answers (Settings "Test connection"): probed() follows.
+    void probe(const QString &channel);
+
+Q_SIGNALS:
+    // After each outcome has been recorded; kind: SendOutcome::Kind.
+    void sendFinished(const QString &messageId, int kind);
+    void probed(const QString &channel, bool ok, const QString &detail);
+
+private:
+    struct ChannelState
+    {
+        std::deque<qint64> window; // start times of the sends of the last second (ms)
+        QSet<QString> inFlight;
+        qint64 throttledUntil = 0; // ms: the whole channel waits (Telegram 429)
+    };
+    void tick();
+    void start(ChannelConnector *connector, const OutgoingSend &send);
+    void record(const OutgoingSend &send, const SendOutcome &outcome);
+    void probeDown();
+    qint64 nowMs() const;
+
+    std::shared_ptr<ChannelRegistry> m_registry;
+    EventBus *m_bus;
+    const Clock *m_clock;
+    ConversationRepository m_conversations;
+    QHash<QString, ChannelConnector *> m_connectors;
+    QHash<QString, ChannelState> m_state;
+    QTimer m_soon;
+    QTimer m_poll;
+    QTimer m_next;
+    QTimer m_probe;
+};
+
+namespace ChannelConnectors {
+// The connectors of the channels configured in `config`, children of parent (delivery thread).
+// A new channel adds its line here.
+QList<ChannelConnector *> create(const ChannelsConfig &config, QObject *parent);
+} // namespace ChannelConnectors

@@ -1,0 +1,51 @@
+#include "messaging/channels/channelsender.h"
+
+#include "messaging/channels/channelregistry.h"
+#include "model/core/errors.h"
+
+ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
+    : m_bus(bus)
+    , m_registry(registry ? std::move(registry) : ChannelRegistry::defaults())
+{
+}
+
+void ChannelSender::checkAvailable(const QString &channel) const
+{
+    if (!m_registry->isAvailable(channel)) {
+        QJsonObject details{{QStringLiteral("channel"), channel}};
+        const QString reason =
+            m_registry->isConfigured(channel) ? m_registry->downReason(channel) : QStringLiteral("not configured");
+        details.insert(QStringLiteral("reason"), reason);
+        throw DomainError(DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"),
+                          QStringLiteral("Channel unavailable"), details);
+    }
+}
+
+void ChannelSender::acquireSend(const QString &channel)
+{
+    qint64 retryAfterMs = 0;
+    if (!m_registry->tryAcquireSend(channel, QDateTime::currentMSecsSinceEpoch(), &retryAfterMs))
+        throw DomainError(DomainError::RateLimited, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
+                          {{QStringLiteral("channel"), channel},
+                           {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
+                           {QStringLiteral("retryAfter"), int(qMax<qint64>(1, (retryAfterMs + 999) / 1000))}});
+}
+
+Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender)
+{
+    return send(conversationId, content, sender, Options{});
+}
+
+Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
+                            const Options &options)
+{
+    ConversationRepository conversations(m_bus);
+    const Conversation conversation = conversations.get(conversationId);
+    checkAvailable(conversation.channel);
+    if (options.rateLimited)
+        acquireSend(conversation.channel);
+    const bool needsProvider = conversation.channel != QLatin1String("widget");
+    return conversations.addOutgoing(conversationId, content, sender,
+                                     needsProvider ? QStringLiteral("pending") : QStringLiteral("sent"),
+                                     options.priority);
+}

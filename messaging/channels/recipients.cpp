@@ -1,0 +1,104 @@
+#include "messaging/channels/recipients.h"
+
+#include "messaging/channels/channelsender.h"
+#include "model/contacts/contact.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/inboundrecorder.h"
+#include "model/inbox/widgetvisitorrepository.h"
+
+#include <QRegularExpression>
+
+namespace Recipients {
+
+QString e164(const QString &to)
+{
+    static const QRegularExpression re(QStringLiteral("^\\+[1-9][0-9]{6,14}$"));
+    static const QRegularExpression separators(QStringLiteral("[\\s().-]"));
+    QString compact = to;
+    compact.remove(separators);
+    return re.match(compact).hasMatch() ? compact : QString();
+}
+
+QString conversationFor(ChannelSender &sender, ConversationRepository &conversations, EventBus *bus,
+                        const QString &channel, const Address &address, const QString &createdBy)
+{
+    const bool phoneChannel = channel == QLatin1String("whatsapp") || channel == QLatin1String("sms");
+    QString to = address.to;
+    if (!to.isEmpty()) {
+        if (phoneChannel) {
+            to = e164(to);
+            if (to.isEmpty())
+                throw DomainError(
+                    DomainError::BadRequest, QStringLiteral("INVALID_PHONE"), QStringLiteral("Invalid phone"),
+                    {{QStringLiteral("to"), QStringLiteral("must be an E.164 number (+ and 7 to 15 digits)")}});
+        } else if (to.size() > 100) {
+            throw DomainError::badRequest(QStringLiteral("Invalid data: to must be at most 100 characters"),
+                                          {{QStringLiteral("to"), QStringLiteral("must be at most 100 characters")}});
+        }
+    }
+    std::optional<Contact> contact;
+    if (!address.contactId.isEmpty()) {
+        contact = ContactRepository().find(address.contactId);
+        if (!contact)
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
+    }
+    // Nothing is stored for a channel that cannot send, or above its per-second limit.
+    sender.checkAvailable(channel);
+    sender.acquireSend(channel);
+
+    QString conversationId;
+    if (channel == QLatin1String("widget")) {
+        // The widget's address is the visitor id; a contact is reached on its latest widget conversation.
+        if (contact) {
+            const std::optional<Conversation> v = conversations.findFor(contact->id, channel);
+            if (!v)
+                throw DomainError(DomainError::Unprocessable, QStringLiteral("NO_CONVERSATION"),
+                                  QStringLiteral("The contact has no widget conversation to send into"),
+                                  {{QStringLiteral("contactId"), QStringLiteral("has no widget conversation")}});
+            conversationId = v->id;
+        } else {
+            const std::optional<WidgetVisitor> visitor = WidgetVisitorRepository().find(to);
+            if (!visitor)
+                throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                                  QStringLiteral("Contact not found"));
+            conversationId = visitor->conversationId;
+        }
+    } else {
+        Transaction tx;
+        QString externalId = to;
+        if (!contact) {
+            contact = phoneChannel ? InboundRecorder::findContact(channel, {}, to)
+                                   : InboundRecorder::findContact(channel, to);
+            if (!contact && phoneChannel)
+                contact = ContactRepository(bus).create({{QStringLiteral("firstName"), to},
+                                                         {QStringLiteral("phone"), to},
+                                                         {QStringLiteral("source"), channel}},
+                                                        createdBy);
+            // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
+            if (!contact)
+                throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                                  QStringLiteral("Contact not found"));
+        }
+        if (externalId.isEmpty()) {
+            if (phoneChannel)
+                externalId = ContactRules::toE164(contact->phone);
+            else if (const std::optional<Conversation> v = conversations.findFor(contact->id, channel))
+                externalId = v->externalId;
+        }
+        if (externalId.isEmpty())
+            throw DomainError(
+                DomainError::Unprocessable, QStringLiteral("NO_ADDRESS"),
+                phoneChannel ? QStringLiteral("The contact has no phone number to send to")
+                             : QStringLiteral("The contact has no %1 conversation to send into").arg(channel),
+                {{QStringLiteral("contactId"), phoneChannel ? QStringLiteral("has no phone number")
+                                                            : QStringLiteral("has no conversation on the channel")}});
+        conversationId = conversations.findOrCreate(contact->id, channel, externalId, QStringLiteral("api")).id;
+        tx.commit();
+    }
+    return conversationId;
+}
+
+} // namespace Recipients

@@ -1,0 +1,170 @@
+#include "messaging/webhooks/webhookdispatcher.h"
+
+#include "messaging/webhooks/webhooksender.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+
+#include <QLoggingCategory>
+#include <QSet>
+
+#include <utility>
+
+Q_LOGGING_CATEGORY(lcWebhooks, "liaison.webhooks")
+
+WebhookDispatcher::WebhookDispatcher(WebhookConfig config, EventBus *bus, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_repository(nullptr, m_config.policy())
+    , m_bus(bus)
+    , m_clock(&Clock::system())
+    , m_sender(new WebhookSender(m_config, this))
+{
+    if (!m_config.verifyTls)
+        qCWarning(lcWebhooks) << "webhooks/verifyTls=false: receiver certificates are NOT verified (testing only)";
+    if (m_config.retryDelays.isEmpty())
+        m_config.retryDelays = WebhookConfig().retryDelays;
+    m_config.concurrencyPerSubscription = qMax(1, m_config.concurrencyPerSubscription);
+    m_config.maxConcurrent = qMax(1, m_config.maxConcurrent);
+    try {
+        if (const int n = m_repository.recoverInterrupted())
+            qCInfo(lcWebhooks) << n << "webhook deliveries were in flight when the process stopped: sending again";
+    } catch (const std::exception &e) {
+        qCWarning(lcWebhooks) << "cannot recover interrupted deliveries:" << e.what();
+    }
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(0);
+    connect(&m_soon, &QTimer::timeout, this, &WebhookDispatcher::tick);
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, &WebhookDispatcher::tick);
+    m_flush.setSingleShot(true);
+    m_flush.setInterval(0);
+    connect(&m_flush, &QTimer::timeout, this, &WebhookDispatcher::flushResults);
+    m_poll.setInterval(qMax(10, m_config.pollIntervalMs));
+    connect(&m_poll, &QTimer::timeout, this, &WebhookDispatcher::tick);
+    m_poll.start();
+    m_prune.setInterval(60 * 1000); // first a minute after start, then hourly
+    connect(&m_prune, &QTimer::timeout, this, [this] {
+        pruneLogs();
+        m_prune.setInterval(60 * 60 * 1000);
+    });
+    m_prune.start();
+    if (bus)
+        connect(bus, &EventBus::changed, this, &WebhookDispatcher::wake);
+    wake();
+}
+
+WebhookDispatcher::~WebhookDispatcher()
+{
+    flushResults(); // answers already received are recorded; requests still out are sent again next start
+    m_sender->abandonAll();
+}
+
+std::function<QObject *(QObject *)> WebhookDispatcher::factory(const WebhookConfig &config, EventBus *bus)
+{
+    return [config, bus](QObject *parent) { return new WebhookDispatcher(config, bus, parent); };
+}
+
+int WebhookDispatcher::pruneLogs()
+{
+    try {
+        const int n = m_repository.pruneLogs(m_clock->now().addDays(-m_config.logRetentionDays));
+        if (n > 0)
+            qCInfo(lcWebhooks) << "deleted" << n << "webhook log rows older than" << m_config.logRetentionDays
+                               << "days";
+        return n;
+    } catch (const std::exception &e) {
+        qCWarning(lcWebhooks) << "cannot prune the webhook log:" << e.what();
+        return 0;
+    }
+}
+
+void WebhookDispatcher::wake()
+{
+    if (!m_soon.isActive())
+        m_soon.start();
+}
+
+void WebhookDispatcher::tick()
+{
+    try {
+        while (m_repository.fanOut(500) == 500) {
+        }
+        const QDateTime now = m_clock->now();
+        const int free = m_config.maxConcurrent - m_total;
+        if (free > 0) {
+            const QList<qint64> due =
+                m_repository.dueDeliveries(now, m_config.concurrencyPerSubscription, m_inFlight, free);
+            if (!due.isEmpty()) {
+                // All claims of a round in one transaction; nothing is sent before it committed.
+                QList<WebhookClaim> claims;
+                Transaction tx;
+                for (qint64 seq : due) {
+                    if (std::optional<WebhookClaim> c = m_repository.claim(seq, now))
+                        claims << *c;
+                }
+                tx.commit();
+                for (const WebhookClaim &c : std::as_const(claims))
+                    send(c);
+            }
+        }
+        // Wake exactly when the next retry is due when that is sooner than the next poll.
+        if (const std::optional<QDateTime> next = m_repository.nextRetryDue(now)) {
+            const qint64 ms = qMax<qint64>(0, now.msecsTo(*next)) + 5;
+            if (ms < m_poll.remainingTime() && (!m_retry.isActive() || ms < m_retry.remainingTime()))
+                m_retry.start(int(ms));
+        }
+    } catch (const std::exception &e) {
+        // A busy or failing database: the next poll tries again.
+        qCWarning(lcWebhooks) << "webhook dispatch round failed:" << e.what();
+    }
+}
+
+void WebhookDispatcher::send(const WebhookClaim &c)
+{
+    ++m_inFlight[c.webhookId];
+    ++m_total;
+    m_sender->send(c.url, c.body, c.secret, c.event, c.deliveryId, [this, c](const WebhookAttemptResult &result) {
+        // Still counted in flight until recorded, so that a later event of the subscription cannot
+        // overtake a failure that is about to be scheduled for retry.
+        m_results.append({c, result});
+        if (!m_flush.isActive())
+            m_flush.start();
+    });
+}
+
+void WebhookDispatcher::flushResults()
+{
+    const auto results = std::exchange(m_results, {});
+    if (results.isEmpty())
+        return;
+    for (const auto &r : results) {
+        if (--m_inFlight[r.first.webhookId] <= 0)
+            m_inFlight.remove(r.first.webhookId);
+        --m_total;
+    }
+    QSet<QString> touched;
+    try {
+        Transaction tx;
+        const QDateTime now = m_clock->now();
+        for (const auto &r : results) {
+            const WebhookFinish f = m_repository.finish(r.first, r.second, m_config.retryDelays, now);
+            touched.insert(r.first.webhookId);
+            if (f.webhookDisabled)
+                qCWarning(lcWebhooks).noquote() << "webhook" << r.first.webhookId << "disabled after delivery"
+                                                << r.first.deliveryId << "failed:" << r.second.error;
+        }
+        tx.commit();
+    } catch (const std::exception &e) {
+        // Not recorded: those deliveries stay in flight and are sent again at the next start.
+        qCWarning(lcWebhooks) << "cannot record" << results.size() << "webhook attempts:" << e.what();
+        touched.clear();
+    }
+    if (m_bus) {
+        for (const QString &id : std::as_const(touched))
+            m_bus->notify(QStringLiteral("webhook"), id, QStringLiteral("updated"));
+    }
+    for (const auto &r : results)
+        Q_EMIT attemptFinished(r.first.webhookId, r.first.deliveryId, r.second.success);
+    wake();
+}

@@ -1,0 +1,82 @@
+#include "server/api/uploadform.h"
+
+#include "messaging/media/mediaservice.h"
+#include "model/core/errors.h"
+#include "server/api/apirequest.h"
+
+#include <QStringDecoder>
+
+namespace UploadForm {
+
+MultipartForm read(const ApiRequest &request, const MediaConfig &config)
+{
+    const QByteArray &body = request.http.body;
+    if (body.size() > config.maxUploadBytes + MediaConfig::kMultipartOverhead)
+        throw DomainError(DomainError::TooLarge, QStringLiteral("PAYLOAD_TOO_LARGE"),
+                          QStringLiteral("File too large: at most %1 bytes").arg(config.maxUploadBytes));
+    const QByteArray contentType = request.http.header("Content-Type");
+    if (!MultipartForm::isMultipart(contentType))
+        throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_MULTIPART"),
+                          QStringLiteral("This endpoint takes multipart/form-data (Content-Type: multipart/form-data; "
+                                         "boundary=…)"));
+    MultipartForm form = MultipartForm::parse(contentType, body);
+    if (!form.isValid())
+        throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_MULTIPART"),
+                          QStringLiteral("Malformed multipart body: %1").arg(form.errorString()));
+    return form;
+}
+
+const MultipartPart &file(const MultipartForm &form, const MediaService &media)
+{
+    const int count = form.count(u"file");
+    if (count == 0)
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: file"),
+            {{QStringLiteral("file"), QStringLiteral("is required (a multipart file part)")}});
+    if (count > 1)
+        throw DomainError::unprocessable(QStringLiteral("Send one file per request"),
+                                         {{QStringLiteral("file"), QStringLiteral("was given more than once")}});
+    const MultipartPart &part = *form.part(u"file");
+    if (!part.hasFilename)
+        throw DomainError::unprocessable(
+            QStringLiteral("file must be a file part (Content-Disposition with a filename)"),
+            {{QStringLiteral("file"), QStringLiteral("must be a file")}});
+    media.checkSize(part.body.size());
+    return part;
+}
+
+QString text(const MultipartForm &form, const QString &name, int maxLength)
+{
+    if (form.count(name) > 1)
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 given more than once").arg(name),
+                                      {{name, QStringLiteral("given more than once")}});
+    const MultipartPart *part = form.part(name);
+    if (!part)
+        return {};
+    if (part->hasFilename)
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 must be a text field, not a file").arg(name),
+                                      {{name, QStringLiteral("must be text")}});
+    QStringDecoder decoder(QStringDecoder::Utf8);
+    const QString text = decoder.decode(part->body);
+    if (decoder.hasError())
+        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 is not valid UTF-8").arg(name),
+                                      {{name, QStringLiteral("must be UTF-8 text")}});
+    if (text.size() > maxLength)
+        throw DomainError::badRequest(
+            QStringLiteral("Invalid data: %1 must be at most %2 characters").arg(name).arg(maxLength),
+            {{name, QStringLiteral("too long")}});
+    return text.trimmed();
+}
+
+MediaUpload upload(const MultipartPart &file, const ApiRequest &request, const QString &conversationId)
+{
+    MediaUpload upload;
+    upload.bytes = file.body;
+    upload.filename = file.filename;
+    upload.declaredType = file.mimeType();
+    upload.uploadedBy = request.principal.id;
+    upload.conversationId = conversationId;
+    return upload;
+}
+
+} // namespace UploadForm
