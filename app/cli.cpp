@@ -58,6 +58,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+// resources/liaison.qrc is compiled into this static library: naming it here (outside any namespace,
+// as Q_INIT_RESOURCE requires) keeps the linker from dropping it.
+static void initResources()
+{
+    Q_INIT_RESOURCE(liaison);
+}
+
 namespace {
 enum Exit
 {
@@ -418,6 +425,7 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
 int runDesktop(int argc, char **argv, Environment &env)
 {
     QApplication app(argc, argv);
+    initResources();
     QIcon icon;
     for (int size : {16, 32, 48, 64, 256})
         icon.addFile(QStringLiteral(":/icons/liaison-%1.png").arg(size), QSize(size, size));
