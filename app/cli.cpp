@@ -452,7 +452,7 @@ int runDesktop(int argc, char **argv, Environment &env)
         if (tasks.defaultActor().isEmpty())
             tasks.setDefaultActor(user.id);
         // The views that list users (the Inbox's assignees) follow.
-        bus.notify(QStringLiteral("user"), user.id, QStringLiteral("created"));
+        bus.notify(EventBus::Entity::User, user.id, EventBus::Change::Created);
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, bus);

@@ -104,8 +104,8 @@ ApiServer::ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShar
         // A key created or revoked in this process is seen at once by every server thread.
         connect(
             m_bus, &EventBus::changed, this,
-            [shared = m_shared](const QString &entity) {
-                if (entity == QLatin1String("apikey")) {
+            [shared = m_shared](EventBus::Entity entity) {
+                if (entity == EventBus::Entity::ApiKey) {
                     QMutexLocker lock(&shared->keyMutex);
                     shared->keys.clear();
                 }

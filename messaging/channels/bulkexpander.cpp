@@ -17,10 +17,11 @@ BulkExpander::BulkExpander(EventBus *bus, QObject *parent)
     connect(&m_poll, &QTimer::timeout, this, &BulkExpander::tick);
     m_poll.start();
     if (bus) {
-        connect(bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &change) {
-            if (entity == QLatin1String("bulk") && change == QLatin1String("created"))
-                wake();
-        });
+        connect(bus, &EventBus::changed, this,
+                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                    if (entity == EventBus::Entity::Bulk && change == EventBus::Change::Created)
+                        wake();
+                });
     }
     wake();
 }

@@ -47,10 +47,11 @@ ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, 
     connect(&m_probe, &QTimer::timeout, this, &ChannelDispatcher::probeDown);
     m_probe.start();
     if (m_bus) {
-        connect(m_bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &change) {
-            if (entity == QLatin1String("message") && change == QLatin1String("created"))
-                wake();
-        });
+        connect(m_bus, &EventBus::changed, this,
+                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                    if (entity == EventBus::Entity::Message && change == EventBus::Change::Created)
+                        wake();
+                });
     }
     wake();
 }

@@ -162,7 +162,7 @@ void WebhookDispatcher::flushResults()
     }
     if (m_bus) {
         for (const QString &id : std::as_const(touched))
-            m_bus->notify(QStringLiteral("webhook"), id, QStringLiteral("updated"));
+            m_bus->notify(EventBus::Entity::Webhook, id, EventBus::Change::Updated);
     }
     for (const auto &r : results)
         Q_EMIT attemptFinished(r.first.webhookId, r.first.deliveryId, r.second.success);

@@ -165,7 +165,7 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
          QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finalScopes)).toJson(QJsonDocument::Compact)),
          createdBy.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(createdBy), out.key.createdAt});
     if (m_bus)
-        m_bus->notify(QStringLiteral("apikey"), out.key.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::ApiKey, out.key.id, EventBus::Change::Created);
     return out;
 }
 
@@ -202,7 +202,7 @@ void ApiKeyRepository::revoke(const QString &id)
     Database::exec(QStringLiteral("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
                    {TimeUtil::nowIso(), id});
     if (m_bus)
-        m_bus->notify(QStringLiteral("apikey"), id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::ApiKey, id, EventBus::Change::Updated);
 }
 
 std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) const

@@ -322,7 +322,7 @@ Contact ContactRepository::insertNew(Contact c)
     Outbox::append(QStringLiteral("contact.created"), eventData(c));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Created);
     return c;
 }
 
@@ -362,7 +362,7 @@ Contact ContactRepository::update(const QString &id, const QJsonObject &body, co
     Outbox::append(QStringLiteral("contact.updated"), data);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
     return c;
 }
 
@@ -378,10 +378,10 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     Outbox::append(QStringLiteral("contact.deleted"), eventData(c));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Deleted);
     for (const QString &dealId : unlinkedDeals) {
         if (m_bus)
-            m_bus->notify(QStringLiteral("deal"), dealId, QStringLiteral("updated"));
+            m_bus->notify(EventBus::Entity::Deal, dealId, EventBus::Change::Updated);
     }
 }
 
@@ -507,7 +507,7 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
     Outbox::append(QStringLiteral("contact.updated"), data);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), c.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
     return note;
 }
 
@@ -556,6 +556,6 @@ int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
     }
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("contact"), QString(), QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Contact, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }

@@ -295,7 +295,7 @@ Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
     s.contactCount = count(s);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
     return s;
 }
 
@@ -348,7 +348,7 @@ Segment SegmentRepository::update(const QString &id, const QJsonObject &body, co
     s.contactCount = count(s);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -361,7 +361,7 @@ void SegmentRepository::remove(const QString &id, const QString &actor)
     Outbox::append(QStringLiteral("segment.deleted"), eventData(s));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Deleted);
 }
 
 Segment SegmentRepository::addContacts(const QString &id, const QStringList &contactIds, const QString &actor,
@@ -426,7 +426,7 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
     if (added)
         *added = n;
     if (m_bus && n > 0)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -455,7 +455,7 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
     s.contactCount = count(s);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -503,6 +503,6 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
     s.contactCount = count(s);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("segment"), s.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
     return s;
 }

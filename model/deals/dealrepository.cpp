@@ -502,7 +502,7 @@ Deal DealRepository::create(const QJsonObject &body, const QString &actor)
     Outbox::append(QStringLiteral("deal.created"), eventData(d));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Created);
     return d;
 }
 
@@ -583,7 +583,7 @@ Deal DealRepository::update(const QString &id, const QJsonObject &body, const QS
         stageEvents(d, before.stage, ch.note.value_or(QString()));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return d;
 }
 
@@ -615,9 +615,9 @@ void DealRepository::remove(const QString &id, const QString &actor)
     Outbox::append(QStringLiteral("deal.deleted"), eventData(d));
     tx.commit();
     if (m_bus) {
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Deleted);
         for (const QString &taskId : std::as_const(unlinked))
-            m_bus->notify(QStringLiteral("task"), taskId, QStringLiteral("updated"));
+            m_bus->notify(EventBus::Entity::Task, taskId, EventBus::Change::Updated);
     }
 }
 
@@ -765,7 +765,7 @@ Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const Pipe
     stageEvents(d, before.stage, note);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return d;
 }
 
@@ -799,7 +799,7 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
     Outbox::append(QStringLiteral("deal.updated"), data);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), d.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return a;
 }
 
@@ -904,7 +904,7 @@ int DealRepository::insertBulk(const QVector<QJsonObject> &bodies)
     }
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("deal"), QString(), QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Deal, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }
 

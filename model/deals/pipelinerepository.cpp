@@ -278,7 +278,7 @@ Pipeline PipelineRepository::create(const QJsonObject &body)
         makeDefault(p.id);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("pipeline"), p.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Pipeline, p.id, EventBus::Change::Created);
     return get(p.id);
 }
 
@@ -328,7 +328,7 @@ Pipeline PipelineRepository::update(const QString &id, const QJsonObject &body)
     Database::execCached(QStringLiteral("UPDATE pipelines SET updated_at = ? WHERE id = ?"), {TimeUtil::nowIso(), id});
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("pipeline"), id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Pipeline, id, EventBus::Change::Updated);
     return get(id);
 }
 
@@ -350,7 +350,7 @@ void PipelineRepository::remove(const QString &id)
     Database::execCached(QStringLiteral("DELETE FROM pipelines WHERE id = ?"), {id});
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("pipeline"), id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::Pipeline, id, EventBus::Change::Deleted);
 }
 
 QHash<QString, qint64> PipelineRepository::dealCounts(const QString &id) const

@@ -86,7 +86,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
         {bulkSeq, bulkSeq});
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("bulk"), id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Bulk, id, EventBus::Change::Created);
     return get(id);
 }
 
@@ -176,8 +176,8 @@ int BulkSendRepository::expand(int limit)
     }
     tx.commit();
     if (m_bus && !todo.isEmpty()) {
-        m_bus->notify(QStringLiteral("message"), QString(), QStringLiteral("created"));
-        m_bus->notify(QStringLiteral("conversation"), QString(), QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Message, QString(), EventBus::Change::Created);
+        m_bus->notify(EventBus::Entity::Conversation, QString(), EventBus::Change::Updated);
     }
     return int(todo.size());
 }

@@ -253,7 +253,7 @@ QDateTime ConversationRepository::now() const
     return m_clock->now();
 }
 
-void ConversationRepository::notify(const QString &entity, const QString &id, const QString &change) const
+void ConversationRepository::notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const
 {
     if (m_bus)
         m_bus->notify(entity, id, change);
@@ -304,7 +304,7 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
                                  {QStringLiteral("phone"), phone.isEmpty() ? QJsonValue() : QJsonValue(phone)}}}});
     const Conversation v = get(id);
     tx.commit();
-    notify(QStringLiteral("conversation"), id, QStringLiteral("created"));
+    notify(EventBus::Entity::Conversation, id, EventBus::Change::Created);
     return v;
 }
 
@@ -420,7 +420,7 @@ Conversation ConversationRepository::update(const QString &id, const std::option
                                                                {QStringLiteral("closedAt"), v.updatedAt}});
     }
     tx.commit();
-    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -437,7 +437,7 @@ Conversation ConversationRepository::addTags(const QString &id, const QStringLis
                          {compact(v.tags), v.updatedAt, v.seq});
     Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
-    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -459,7 +459,7 @@ Conversation ConversationRepository::removeTag(const QString &id, const QString 
                          {compact(v.tags), v.updatedAt, v.seq});
     Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
-    notify(QStringLiteral("conversation"), v.id, QStringLiteral("updated"));
+    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -475,7 +475,7 @@ void ConversationRepository::markRead(const QString &id)
                                         "AND direction = 'incoming' AND status != 'read'"),
                          {at, v.seq});
     tx.commit();
-    notify(QStringLiteral("conversation"), v.id, QStringLiteral("read"));
+    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Read);
 }
 
 namespace {
@@ -569,9 +569,9 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
                                  {QStringLiteral("phone"),
                                   v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
     tx.commit();
-    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
-    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
-    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
+    notify(EventBus::Entity::Conversation, v.id, reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
+    notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 
@@ -590,9 +590,9 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
     for (const QString &status : advance.reached)
         Outbox::append(QLatin1String("message.") + status, statusData(m, status));
     tx.commit();
-    notify(QStringLiteral("message"), m.id, QStringLiteral("created"));
-    notify(QStringLiteral("conversation"), v.id, reopened ? QStringLiteral("updated") : QStringLiteral("message"));
-    notify(QStringLiteral("contact"), v.contactId, QStringLiteral("updated"));
+    notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
+    notify(EventBus::Entity::Conversation, v.id, reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
+    notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 
@@ -636,7 +636,7 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
         Outbox::append(QLatin1String("message.") + reached, statusData(m, reached));
     tx.commit();
     if (!advance.reached.isEmpty())
-        notify(QStringLiteral("message"), m.id, QStringLiteral("status"));
+        notify(EventBus::Entity::Message, m.id, EventBus::Change::Status);
     return m;
 }
 

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-class EventBus;
+#include "model/core/eventbus.h"
 class Clock;
 
 struct ConversationPage
@@ -114,7 +114,7 @@ public:
 
 private:
     QDateTime now() const;
-    void notify(const QString &entity, const QString &id, const QString &change) const;
+    void notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const;
 
     EventBus *m_bus;
     const Clock *m_clock;

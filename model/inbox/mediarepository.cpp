@@ -275,7 +275,7 @@ Media MediaRepository::store(const MediaUpload &upload)
         throw;
     }
     if (m_bus)
-        m_bus->notify(QStringLiteral("media"), m.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Media, m.id, EventBus::Change::Created);
     return m;
 }
 
@@ -368,7 +368,7 @@ int MediaRepository::deleteExpired()
         for (const QString &id : std::as_const(ids)) {
             QFile::remove(filePath(id));
             if (m_bus)
-                m_bus->notify(QStringLiteral("media"), id, QStringLiteral("deleted"));
+                m_bus->notify(EventBus::Entity::Media, id, EventBus::Change::Deleted);
         }
     }
 

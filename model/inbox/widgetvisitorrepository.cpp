@@ -116,8 +116,8 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     tx.commit();
     if (m_bus) {
         if (contactCreated)
-            m_bus->notify(QStringLiteral("contact"), out.visitor.contactId, QStringLiteral("created"));
-        m_bus->notify(QStringLiteral("conversation"), conversation.id, QStringLiteral("created"));
+            m_bus->notify(EventBus::Entity::Contact, out.visitor.contactId, EventBus::Change::Created);
+        m_bus->notify(EventBus::Entity::Conversation, conversation.id, EventBus::Change::Created);
     }
     return out;
 }

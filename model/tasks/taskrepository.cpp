@@ -364,7 +364,7 @@ int TaskRepository::retimeAllDayTasks()
         tx.commit();
     }
     if (changed > 0 && m_bus)
-        m_bus->notify(QStringLiteral("task"), QString(), QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Task, QString(), EventBus::Change::Updated);
     return changed;
 }
 
@@ -403,7 +403,7 @@ Task TaskRepository::create(const QJsonObject &body, const QString &actorGiven, 
     Outbox::append(QStringLiteral("task.created"), eventData(t));
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Created);
     return t;
 }
 
@@ -516,9 +516,9 @@ TaskStatusResult TaskRepository::update(const QString &id, const QJsonObject &bo
     result.task = t;
     result.changed = true;
     if (m_bus) {
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
         if (result.next)
-            m_bus->notify(QStringLiteral("task"), result.next->id, QStringLiteral("created"));
+            m_bus->notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
     }
     return result;
 }
@@ -583,9 +583,9 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
     result.task = t;
     result.changed = true;
     if (m_bus) {
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
         if (result.next)
-            m_bus->notify(QStringLiteral("task"), result.next->id, QStringLiteral("created"));
+            m_bus->notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
     }
     return result;
 }
@@ -609,7 +609,7 @@ Task TaskRepository::assign(const QString &id, const QString &userId, const QStr
     Outbox::append(QStringLiteral("task.updated"), data);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
     return t;
 }
 
@@ -638,7 +638,7 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
     Outbox::append(QStringLiteral("task.updated"), data);
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
     return note;
 }
 
@@ -666,7 +666,7 @@ void TaskRepository::remove(const QString &id, const QString &actor)
     Database::execCached(QStringLiteral("UPDATE tasks SET previous_task_id = NULL WHERE previous_task_id = ?"), {t.id});
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("task"), t.id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Deleted);
 }
 
 std::optional<Task> TaskRepository::find(const QString &id) const
@@ -865,6 +865,6 @@ int TaskRepository::insertBulk(const QVector<QJsonObject> &bodies)
     }
     tx.commit();
     if (m_bus)
-        m_bus->notify(QStringLiteral("task"), QString(), QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::Task, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }

@@ -39,23 +39,23 @@ struct TaskScheduler::DueKind
         const char *key;
         Kind kind;
     };
-    const char *event;      // task.reminder
-    const char *change;     // on the event bus: reminder
-    const char *column;     // remind_at
-    const char *doneColumn; // reminder_sent_at
-    const char *firedAtKey; // the payload's key for the instant it fired: sentAt
-    QVector<Field> fields;  // the payload, beside the fields every kind carries
+    const char *event;       // task.reminder
+    EventBus::Change change; // on the event bus: Reminder
+    const char *column;      // remind_at
+    const char *doneColumn;  // reminder_sent_at
+    const char *firedAtKey;  // the payload's key for the instant it fired: sentAt
+    QVector<Field> fields;   // the payload, beside the fields every kind carries
 };
 
 namespace {
 const TaskScheduler::DueKind kReminder{"task.reminder",
-                                       "reminder",
+                                       EventBus::Change::Reminder,
                                        "remind_at",
                                        "reminder_sent_at",
                                        "sentAt",
                                        {{"remind_at", "remindAt", TaskScheduler::DueKind::Text},
                                         {"reminder_before", "before", TaskScheduler::DueKind::Int}}};
-const TaskScheduler::DueKind kOverdue{"task.overdue", "overdue",
+const TaskScheduler::DueKind kOverdue{"task.overdue", EventBus::Change::Overdue,
                                       "overdue_at",   "overdue_notified_at",
                                       "overdueSince", {{"status", "status", TaskScheduler::DueKind::Text}}};
 const TaskScheduler::DueKind::Field kTaskFields[] = {
@@ -78,11 +78,12 @@ TaskScheduler::TaskScheduler(EventBus *bus, const QTimeZone &timeZone, const Clo
     connect(&m_timer, &QTimer::timeout, this, [this] { checkNow(); });
     if (m_bus) {
         // A task written anywhere may be due sooner than the armed timer: look again (queued from other threads).
-        connect(m_bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &change) {
-            if (entity == QLatin1String("task") && change != QLatin1String("reminder") &&
-                change != QLatin1String("overdue"))
-                m_timer.start(0);
-        });
+        connect(m_bus, &EventBus::changed, this,
+                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                    if (entity == EventBus::Entity::Task && change != EventBus::Change::Reminder &&
+                        change != EventBus::Change::Overdue)
+                        m_timer.start(0);
+                });
     }
 }
 
@@ -163,7 +164,7 @@ int TaskScheduler::fire(const DueKind &kind, const QDateTime &now)
     }
     for (const QString &id : std::as_const(fired)) {
         if (m_bus)
-            m_bus->notify(QStringLiteral("task"), id, QLatin1String(kind.change));
+            m_bus->notify(EventBus::Entity::Task, id, kind.change);
         emit this->fired(QLatin1String(kind.event), id);
     }
     return claimed;

@@ -177,7 +177,7 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
         tx.commit();
     }
     if (m_bus)
-        m_bus->notify(QStringLiteral("incoming_webhook"), e.id, QStringLiteral("created"));
+        m_bus->notify(EventBus::Entity::IncomingWebhook, e.id, EventBus::Change::Created);
     return out;
 }
 
@@ -190,7 +190,7 @@ void IncomingWebhookRepository::remove(const QString &id)
         tx.commit();
     }
     if (m_bus)
-        m_bus->notify(QStringLiteral("incoming_webhook"), id, QStringLiteral("deleted"));
+        m_bus->notify(EventBus::Entity::IncomingWebhook, id, EventBus::Change::Deleted);
 }
 
 std::optional<IncomingWebhook> IncomingWebhookRepository::find(const QString &id) const
@@ -376,6 +376,6 @@ QString IncomingWebhookRepository::recordCall(const IncomingWebhook &endpoint, c
         tx.commit();
     }
     if (m_bus)
-        m_bus->notify(QStringLiteral("incoming_webhook"), endpoint.id, QStringLiteral("updated"));
+        m_bus->notify(EventBus::Entity::IncomingWebhook, endpoint.id, EventBus::Change::Updated);
     return callId;
 }

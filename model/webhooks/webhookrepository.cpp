@@ -199,10 +199,10 @@ WebhookRepository::WebhookRepository(EventBus *bus, WebhookPolicy policy)
 {
 }
 
-void WebhookRepository::notify(const QString &id, const QString &change) const
+void WebhookRepository::notify(const QString &id, EventBus::Change change) const
 {
     if (m_bus)
-        m_bus->notify(QStringLiteral("webhook"), id, change);
+        m_bus->notify(EventBus::Entity::Webhook, id, change);
 }
 
 WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, const QString &actor)
@@ -247,7 +247,7 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
         w.seq = q.lastInsertId().toLongLong();
         tx.commit();
     }
-    notify(w.id, QStringLiteral("created"));
+    notify(w.id, EventBus::Change::Created);
     return out;
 }
 
@@ -282,7 +282,7 @@ WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJso
         tx.commit();
     }
     out.webhook = get(id);
-    notify(id, QStringLiteral("updated"));
+    notify(id, EventBus::Change::Updated);
     return out;
 }
 
@@ -294,7 +294,7 @@ void WebhookRepository::remove(const QString &id)
         Database::execCached(QStringLiteral("DELETE FROM webhooks WHERE seq = ?"), {w.seq});
         tx.commit();
     }
-    notify(id, QStringLiteral("deleted"));
+    notify(id, EventBus::Change::Deleted);
 }
 
 std::optional<WebhookSubscription> WebhookRepository::find(const QString &id) const
@@ -340,7 +340,7 @@ WebhookSubscription WebhookRepository::setActive(const QString &id, bool active,
         applyActive(get(id), active, reason, TimeUtil::nowIso());
         tx.commit();
     }
-    notify(id, QStringLiteral("updated"));
+    notify(id, EventBus::Change::Updated);
     return get(id);
 }
 
@@ -434,7 +434,7 @@ WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QSt
         d = insertManual(webhookId, old->eventId, old->event, old->body, QStringLiteral("redelivery"));
         tx.commit();
     }
-    notify(webhookId, QStringLiteral("updated"));
+    notify(webhookId, EventBus::Change::Updated);
     return d;
 }
 
@@ -451,7 +451,7 @@ WebhookDelivery WebhookRepository::queueTest(const QString &webhookId, const QSt
         d = insertManual(webhookId, eventIdOf(body), event, body, QStringLiteral("test"));
         tx.commit();
     }
-    notify(webhookId, QStringLiteral("updated"));
+    notify(webhookId, EventBus::Change::Updated);
     return d;
 }
 
@@ -485,7 +485,7 @@ WebhookDelivery WebhookRepository::recordTest(const QString &webhookId, const QS
              textOrNull(result.responseExcerpt), result.success ? 1 : 0});
         tx.commit();
     }
-    notify(webhookId, QStringLiteral("updated"));
+    notify(webhookId, EventBus::Change::Updated);
     return d;
 }
 
@@ -722,7 +722,7 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
         }
         tx.commit();
     }
-    notify(c.webhookId, QStringLiteral("updated"));
+    notify(c.webhookId, EventBus::Change::Updated);
     return out;
 }
 

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-class EventBus;
+#include "model/core/eventbus.h"
 
 // What one HTTP request of a delivery gave.
 struct WebhookAttemptResult
@@ -108,7 +108,7 @@ public:
     int pruneLogs(const QDateTime &before, int batch = 2000);
 
 private:
-    void notify(const QString &id, const QString &change) const;
+    void notify(const QString &id, EventBus::Change change) const;
 
     EventBus *m_bus;
     WebhookPolicy m_policy;

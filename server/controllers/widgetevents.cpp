@@ -201,24 +201,24 @@ Message WidgetEventHub::markDelivered(const Message &m) const
     return now;
 }
 
-void WidgetEventHub::onChanged(const QString &entity, const QString &id, const QString &change)
+void WidgetEventHub::onChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)
 {
     if (m_streams.empty())
         return;
     try {
-        if (entity == QLatin1String("message")) {
-            if (change != QLatin1String("created") && m_selfDelivered.remove(id))
+        if (entity == EventBus::Entity::Message) {
+            if (change != EventBus::Change::Created && m_selfDelivered.remove(id))
                 return; // our own move to delivered: the streams have the message already
             std::optional<Message> m = m_conversations.findMessage(id);
             if (!m || !streams(m->conversationId))
                 return;
             // A status report of the reply we are about to mark delivered is sent by that move itself.
-            const bool isNew = change == QLatin1String("created");
+            const bool isNew = change == EventBus::Change::Created;
             const Message now = markDelivered(*m);
             if (!isNew && now.delivery.status != m->delivery.status)
                 return; // the move to delivered notifies again; that event carries it
             broadcast(m->conversationId, sseEvent("message", widgetMessageJson(now), isNew ? now.id : QString()));
-        } else if (entity == QLatin1String("conversation")) {
+        } else if (entity == EventBus::Entity::Conversation) {
             bool watched = false;
             for (const auto &[key, entry] : m_streams)
                 watched = watched || entry.conversationId == id;

@@ -12,7 +12,7 @@
 #include <map>
 
 class ConversationRepository;
-class EventBus;
+#include "model/core/eventbus.h"
 
 // What a visitor sees of a message: no ids of contacts, users or API keys.
 QJsonObject widgetMessageJson(const Message &m);
@@ -78,7 +78,7 @@ private:
         QString conversationStatus;
     };
 
-    void onChanged(const QString &entity, const QString &id, const QString &change);
+    void onChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void closed(quint64 key);
     void drop(quint64 key);
     void keepAlive();

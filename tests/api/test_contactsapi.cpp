@@ -356,8 +356,8 @@ private Q_SLOTS:
         QSignalSpy spy(&m_api->server.bus(), &EventBus::changed);
         createContact({{"firstName", "Bus"}, {"email", "bus@example.com"}});
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toString(), QString("contact"));
-        QCOMPARE(spy.at(0).at(2).toString(), QString("created"));
+        QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Contact);
+        QCOMPARE(spy.at(0).at(2).value<EventBus::Change>(), EventBus::Change::Created);
     }
 };
 

@@ -441,7 +441,7 @@ private Q_SLOTS:
         QCOMPARE(events, QStringList({"deal.created", "deal.updated", "deal.stage_changed", "deal.stage_changed",
                                       "deal.won", "deal.stage_changed", "deal.lost"}));
         QCOMPARE(spy.count(), 5);
-        QCOMPARE(spy.at(0).at(0).toString(), QString("deal"));
+        QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Deal);
         QCOMPARE(spy.at(0).at(1).toString(), id);
     }
 

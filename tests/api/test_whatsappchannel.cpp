@@ -307,7 +307,8 @@ private Q_SLOTS:
         QCOMPARE(message(id).delivery.readAt, m.delivery.readAt);
         QCOMPARE(count("SELECT count(*) FROM outbox"), events);
         for (const QList<QVariant> &args : std::as_const(bus))
-            QVERIFY2(args.at(0).toString() != "message", qPrintable(args.at(2).toString()));
+            QVERIFY2(args.at(0).value<EventBus::Entity>() != EventBus::Entity::Message,
+                     qPrintable(EventBus::name(args.at(2).value<EventBus::Change>())));
     }
 
     void failedStatusKeepsCodeAndTitle()
@@ -394,7 +395,8 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.received'"), 1);
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'conversation.created'"), 1);
         QVERIFY(std::any_of(bus.cbegin(), bus.cend(), [](const QList<QVariant> &a) {
-            return a.at(0).toString() == "message" && a.at(2).toString() == "created";
+            return a.at(0).value<EventBus::Entity>() == EventBus::Entity::Message &&
+                   a.at(2).value<EventBus::Change>() == EventBus::Change::Created;
         }));
 
         // Meta retrying the same webhook: recorded once.

@@ -291,7 +291,7 @@ private Q_SLOTS:
         const int before = assignee->count();
         // As the app does when the welcome makes the first account.
         const User u = UserRepository().create("selin@example.com", "Selin", "admin", "x");
-        m_bus->notify("user", u.id, "created");
+        m_bus->notify(EventBus::Entity::User, u.id, EventBus::Change::Created);
         QTRY_COMPARE(assignee->count(), before + 1);
         QVERIFY(assignee->findData(u.id) >= 0);
     }

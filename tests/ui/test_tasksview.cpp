@@ -13,9 +13,9 @@
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/shell/undobar.h"
 #include "ui/tasks/taskdialog.h"
+#include "ui/tasks/taskremindernotifier.h"
 #include "ui/tasks/tasksview.h"
 #include "ui/tasks/tasktablemodel.h"
-#include "ui/tasks/taskremindernotifier.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -322,7 +322,7 @@ private slots:
     {
         const Task t = m_tasks->create({{"title", "Call the bank"}, {"dueDate", todayText()}});
         QSignalSpy reminded(m_view->notifier(), &TaskReminderNotifier::reminded);
-        m_bus->notify("task", t.id, "reminder");
+        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Reminder);
         QCOMPARE(reminded.size(), 1);
         QVERIFY(m_view->notifier()->lastMessage().contains("Call the bank"));
     }

@@ -77,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(outboxCount("deal.created"), 1);
         QCOMPARE(lastEvent("deal.created").value("dealId").toString(), d.id);
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toString(), QString("deal"));
+        QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Deal);
         QCOMPARE(repo.activities(d.id).size(), 1);
     }
 
@@ -508,7 +508,8 @@ private Q_SLOTS:
         QCOMPARE(lastEvent("deal.updated").value("previousContactId").toString(), c.id);
         bool dealNotified = false;
         for (const auto &args : spy)
-            dealNotified |= args.at(0).toString() == "deal" && args.at(1).toString() == d.id;
+            dealNotified |=
+                args.at(0).value<EventBus::Entity>() == EventBus::Entity::Deal && args.at(1).toString() == d.id;
         QVERIFY(dealNotified);
     }
 };

@@ -69,9 +69,9 @@ private slots:
         const Segment s = SegmentRepository(&m_bus).create({{"name", "VIP"}, {"filters", vipRules()}}, "user_1");
         QCOMPARE(s.contactCount, qint64(2));
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toString(), QString("segment"));
+        QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Segment);
         QCOMPARE(spy.at(0).at(1).toString(), s.id);
-        QCOMPARE(spy.at(0).at(2).toString(), QString("created"));
+        QCOMPARE(spy.at(0).at(2).value<EventBus::Change>(), EventBus::Change::Created);
         const auto e = events();
         QCOMPARE(e.size(), 1);
         QCOMPARE(e.at(0).first, QString("segment.created"));

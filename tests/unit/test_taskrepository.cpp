@@ -106,7 +106,7 @@ private slots:
         QCOMPARE(events[0].name, QString("task.created"));
         QCOMPARE(events[0].data.value("taskId").toString(), t.id);
         QCOMPARE(bus.size(), 1);
-        QCOMPARE(bus[0][0].toString(), QString("task"));
+        QCOMPARE(bus[0][0].value<EventBus::Entity>(), EventBus::Entity::Task);
         QCOMPARE(repo().get(t.id).title, QString("Call back"));
     }
 
@@ -313,7 +313,8 @@ private slots:
         QCOMPARE(fired.size(), 1);
         QCOMPARE(fired[0][0].toString(), QString("task.reminder"));
         QCOMPARE(repo().get(t.id).reminder.sentAt, QString("2026-03-02T10:30:00.000Z"));
-        QVERIFY(bus.contains(QVariantList{"task", t.id, "reminder"}));
+        QVERIFY(bus.contains(QVariantList{QVariant::fromValue(EventBus::Entity::Task), t.id,
+                                          QVariant::fromValue(EventBus::Change::Reminder)}));
         const Event e = outbox().last();
         QCOMPARE(e.name, QString("task.reminder"));
         QCOMPARE(e.data.value("taskId").toString(), t.id);

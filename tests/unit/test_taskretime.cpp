@@ -70,7 +70,8 @@ private slots:
         QCOMPARE(fired.count(), 0);
         bool told = false;
         for (const QList<QVariant> &args : std::as_const(bus))
-            told |= args.at(0).toString() == "task" && args.at(2).toString() == "updated";
+            told |= args.at(0).value<EventBus::Entity>() == EventBus::Entity::Task &&
+                    args.at(2).value<EventBus::Change>() == EventBus::Change::Updated;
         QVERIFY(told);
 
         // The reminder fires at 23:00 New York time (04:00Z), not at Istanbul's 20:00Z.

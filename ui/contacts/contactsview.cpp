@@ -275,12 +275,12 @@ void ContactsView::reloadTags()
     m_tagFilter->setCurrentIndex(index);
 }
 
-void ContactsView::onBusChanged(const QString &entity, const QString &, const QString &)
+void ContactsView::onBusChanged(EventBus::Entity entity, const QString &, EventBus::Change)
 {
-    if (entity == QLatin1String("contact"))
+    if (entity == EventBus::Entity::Contact)
         m_refreshTimer.start();
-    else if (entity == QLatin1String("deal") || entity == QLatin1String("task") ||
-             entity == QLatin1String("conversation") || entity == QLatin1String("message"))
+    else if (entity == EventBus::Entity::Deal || entity == EventBus::Entity::Task ||
+             entity == EventBus::Entity::Conversation || entity == EventBus::Entity::Message)
         m_pane->reloadSoon(); // what the shown contact's tabs list
 }
 

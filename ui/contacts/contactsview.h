@@ -6,7 +6,7 @@
 class ContactDetailPane;
 class ContactRepository;
 class ContactTableModel;
-class EventBus;
+#include "model/core/eventbus.h"
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -52,7 +52,7 @@ public slots:
 private:
     void applyFilter();
     void reloadTags();
-    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void onCurrentRowChanged(int row);
     void updateActions();
     void updateCount();

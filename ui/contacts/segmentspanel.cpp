@@ -82,10 +82,10 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(RefreshDelayMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &SegmentsPanel::reload);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
-        if (entity == QLatin1String("segment"))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+        if (entity == EventBus::Entity::Segment)
             m_segmentChanged = true;
-        if (entity == QLatin1String("segment") || entity == QLatin1String("contact"))
+        if (entity == EventBus::Entity::Segment || entity == EventBus::Entity::Contact)
             m_refreshTimer.start();
     });
     connect(m_list, &QListWidget::currentRowChanged, this, [this] {

@@ -272,10 +272,10 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     layout->addLayout(row);
     layout->addWidget(close);
 
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &id, const QString &) {
-        if (entity == QLatin1String("deal") && (id == m_dealId || id.isEmpty()))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &id, EventBus::Change) {
+        if (entity == EventBus::Entity::Deal && (id == m_dealId || id.isEmpty()))
             refresh();
-        else if (entity == QLatin1String("task"))
+        else if (entity == EventBus::Entity::Task)
             refreshTasks();
     });
     refresh();

@@ -127,10 +127,10 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_refreshTimer->setSingleShot(true);
     m_refreshTimer->setInterval(100);
     connect(m_refreshTimer, &QTimer::timeout, this, &PipelineBoard::refresh);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
-        if (entity == QLatin1String("pipeline")) {
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+        if (entity == EventBus::Entity::Pipeline) {
             reloadPipelines();
-        } else if (entity == QLatin1String("deal") || entity == QLatin1String("contact")) {
+        } else if (entity == EventBus::Entity::Deal || entity == EventBus::Entity::Contact) {
             m_refreshTimer->start(); // a burst of changes costs one refresh
         }
     });

@@ -190,9 +190,9 @@ InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
     m_reloadTimer.setSingleShot(true);
     m_reloadTimer.setInterval(50);
     connect(&m_reloadTimer, &QTimer::timeout, this, &InboxContactPanel::reload);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity, const QString &, const QString &) {
-        if (!m_contactId.isEmpty() &&
-            (entity == QLatin1String("contact") || entity == QLatin1String("deal") || entity == QLatin1String("task")))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+        if (!m_contactId.isEmpty() && (entity == EventBus::Entity::Contact || entity == EventBus::Entity::Deal ||
+                                       entity == EventBus::Entity::Task))
             m_reloadTimer.start();
     });
     reload();
@@ -865,13 +865,13 @@ void InboxView::reloadThread()
     m_thread->scrollToBottom();
 }
 
-void InboxView::onBusChanged(const QString &entity, const QString &id, const QString &change)
+void InboxView::onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)
 {
-    if (entity == QLatin1String("message") && change == QLatin1String("created"))
+    if (entity == EventBus::Entity::Message && change == EventBus::Change::Created)
         announceIfIncoming(id);
-    if (entity == QLatin1String("conversation") || entity == QLatin1String("message"))
+    if (entity == EventBus::Entity::Conversation || entity == EventBus::Entity::Message)
         m_reloadTimer.start();
-    else if (entity == QLatin1String("user"))
+    else if (entity == EventBus::Entity::User)
         reloadAssignees();
 }
 

@@ -15,7 +15,7 @@
 
 class ContactRepository;
 class DealRepository;
-class EventBus;
+#include "model/core/eventbus.h"
 class InboxComposer;
 class MessageEdit;
 class TaskRepository;
@@ -151,7 +151,7 @@ private:
     void reloadList();
     void reloadThread();
     void onSelectionChanged();
-    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void announceIfIncoming(const QString &messageId);
     void send();
     void addTag();

@@ -76,8 +76,8 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
     connect(m_create, &QPushButton::clicked, this, &ApiKeysPage::createKey);
     connect(m_revoke, &QPushButton::clicked, this, &ApiKeysPage::revokeKey);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &ApiKeysPage::updateActions);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity) {
-        if (entity == QLatin1String("apikey"))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+        if (entity == EventBus::Entity::ApiKey)
             reload();
     });
     reload();

@@ -73,8 +73,8 @@ IncomingWebhooksPage::IncomingWebhooksPage(EventBus &bus, const QString &baseUrl
     connect(m_copy, &QPushButton::clicked, this, &IncomingWebhooksPage::copyUrl);
     connect(m_delete, &QPushButton::clicked, this, &IncomingWebhooksPage::deleteEndpoint);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &IncomingWebhooksPage::reloadCalls);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity) {
-        if (entity == QLatin1String("incoming_webhook"))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+        if (entity == EventBus::Entity::IncomingWebhook)
             reload();
     });
     reload();

@@ -68,8 +68,8 @@ MediaPage::MediaPage(const QString &mediaDir, EventBus &bus, const Values &curre
 
     connect(m_saveButton, &QPushButton::clicked, this, &MediaPage::save);
     connect(m_cleanButton, &QPushButton::clicked, this, &MediaPage::cleanNow);
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity) {
-        if (entity == QLatin1String("media"))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+        if (entity == EventBus::Entity::Media)
             refreshUsage();
     });
     refreshUsage();

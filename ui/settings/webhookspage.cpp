@@ -95,8 +95,8 @@ WebhooksPage::WebhooksPage(EventBus &bus, WebhookPolicy policy, QWidget *parent)
     });
     connect(m_log, &QTableWidget::itemSelectionChanged, this, &WebhooksPage::updateActions);
     // The dispatcher (delivery thread) and the API (server thread) report their changes here.
-    connect(&bus, &EventBus::changed, this, [this](const QString &entity) {
-        if (entity == QLatin1String("webhook"))
+    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+        if (entity == EventBus::Entity::Webhook)
             reload();
     });
     reload();

@@ -12,9 +12,9 @@ TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, EventBus &bus,
     connect(&bus, &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
 }
 
-void TaskReminderNotifier::onBusChanged(const QString &entity, const QString &id, const QString &change)
+void TaskReminderNotifier::onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)
 {
-    if (entity != QLatin1String("task") || change != QLatin1String("reminder"))
+    if (entity != EventBus::Entity::Task || change != EventBus::Change::Reminder)
         return;
     std::optional<Task> t;
     try {

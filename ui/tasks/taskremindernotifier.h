@@ -3,7 +3,7 @@
 #include <QObject>
 #include <QString>
 
-class EventBus;
+#include "model/core/eventbus.h"
 class TaskRepository;
 
 // Turns the scheduler's reminders into notifications: the delivery thread tells the bus ("task",
@@ -21,7 +21,7 @@ signals:
     void reminded(const QString &taskId, const QString &message);
 
 private:
-    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
 
     TaskRepository &m_tasks;
     QString m_lastMessage;

@@ -169,10 +169,10 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     refresh();
 }
 
-void TasksView::onBusChanged(const QString &entity, const QString &id, const QString &change)
+void TasksView::onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)
 {
     Q_UNUSED(id);
-    if (entity == QLatin1String("task") && change != QLatin1String("reminder"))
+    if (entity == EventBus::Entity::Task && change != EventBus::Change::Reminder)
         m_refreshTimer.start();
 }
 

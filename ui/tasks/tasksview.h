@@ -7,7 +7,7 @@
 #include <QTimer>
 #include <QWidget>
 
-class EventBus;
+#include "model/core/eventbus.h"
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -63,7 +63,7 @@ public slots:
     void refresh();
 
 private:
-    void onBusChanged(const QString &entity, const QString &id, const QString &change);
+    void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void onCompleted(const QString &id, const QString &nextId, const QString &previousStatus);
     void setHidden(const QStringList &ids);
     void showMessage(const QString &text, bool error = false);
