@@ -17,12 +17,21 @@ public:
     }
 
     // Absent -> nullopt; null -> "" (when nullable); string -> trimmed; other -> error.
-    std::optional<QString> string(const char *key, int maxLength, bool nullable = true)
+    std::optional<QString> string(const QString &name, int maxLength, bool nullable = true)
     {
-        const QString name = QLatin1String(key);
         if (!m_body.contains(name))
             return std::nullopt;
-        const QJsonValue v = m_body.value(name);
+        return stringValue(name, m_body.value(name), maxLength, nullable);
+    }
+    std::optional<QString> string(const char *key, int maxLength, bool nullable = true)
+    {
+        return string(QString(QLatin1String(key)), maxLength, nullable);
+    }
+
+    // The same rules for a value found elsewhere (an array element, a nested member); errors go
+    // under `name`.
+    std::optional<QString> stringValue(const QString &name, const QJsonValue &v, int maxLength, bool nullable = true)
+    {
         if (v.isNull() && nullable)
             return QString();
         if (!v.isString()) {
@@ -37,6 +46,23 @@ public:
         return s;
     }
 
+    // An enum member: null -> "" (the caller decides), other values must be listed.
+    std::optional<QString> choice(const QString &name, const QStringList &values)
+    {
+        std::optional<QString> s = string(name, 64);
+        if (s && !s->isEmpty() && !values.contains(*s)) {
+            fail(name, oneOf(values));
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    // "must be one of a, b, c"
+    static QString oneOf(const QStringList &values)
+    {
+        return QStringLiteral("must be one of ") + values.join(QStringLiteral(", "));
+    }
+
     // The first problem of a field is kept.
     void fail(const QString &field, const QString &message)
     {
@@ -44,12 +70,18 @@ public:
             m_errors.insert(field, message);
     }
 
+    // A required field that is absent (kept apart: a body with only missing fields is a 422, one with
+    // a wrong field a 400).
+    void missing(const QString &field) { m_missing.insert(field, QStringLiteral("is required")); }
+
     const QJsonObject &body() const { return m_body; }
     const QJsonObject &errors() const { return m_errors; }
+    const QJsonObject &missingFields() const { return m_missing; }
 
 private:
     const QJsonObject &m_body;
     QJsonObject m_errors;
+    QJsonObject m_missing;
 };
 
 // "email is not a valid e-mail address; phone must be …" for an error message.

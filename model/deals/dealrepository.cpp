@@ -3,6 +3,7 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
+#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/outbox.h"
 #include "model/core/textfold.h"
@@ -729,11 +730,9 @@ Deal DealRepository::markLost(const QString &id, const QString &reason, const QS
         unprocessable(QStringLiteral("reason"),
                       QStringLiteral("is required: one of ") + DealRules::lostReasons().join(QStringLiteral(", ")));
     if (!DealRules::lostReasons().contains(reason))
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: reason must be one of ") +
-                DealRules::lostReasons().join(QStringLiteral(", ")),
-            {{QStringLiteral("reason"),
-              QStringLiteral("must be one of ") + DealRules::lostReasons().join(QStringLiteral(", "))}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: reason must be one of ") +
+                                          DealRules::lostReasons().join(QStringLiteral(", ")),
+                                      {{QStringLiteral("reason"), FieldReader::oneOf(DealRules::lostReasons())}});
     if (competitorName.size() > 200)
         throw DomainError::badRequest(
             QStringLiteral("Invalid data: competitorName must be at most 200 characters"),

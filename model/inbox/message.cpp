@@ -1,6 +1,7 @@
 #include "model/inbox/message.h"
 
 #include "model/core/errors.h"
+#include "model/core/fieldreader.h"
 #include "model/core/textfold.h"
 
 #include <QJsonValue>
@@ -215,7 +216,7 @@ MessageContent MessageRules::parseContent(const QJsonObject &body, const QString
         c.type = type.toString();
     }
     if (!allowedTypes.contains(c.type))
-        bad(QStringLiteral("type"), QStringLiteral("must be one of %1").arg(allowedTypes.join(QStringLiteral(", "))));
+        bad(QStringLiteral("type"), FieldReader::oneOf(allowedTypes));
     if (c.type == QLatin1String("text")) {
         c.text = optionalString(body, textField, 4096);
         if (c.text.isEmpty())

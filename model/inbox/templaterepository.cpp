@@ -2,6 +2,7 @@
 
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/timeutil.h"
 
@@ -61,11 +62,9 @@ void readFields(const QJsonObject &body, MessageTemplate &t, bool creating)
         throw bad(QStringLiteral("language"), QStringLiteral("must be a language code such as en_US or tr"));
     string(QStringLiteral("body"), &t.body, 1024);
     if (string(QStringLiteral("category"), &t.category, 20) && !TemplateRules::categories().contains(t.category))
-        throw bad(QStringLiteral("category"),
-                  QStringLiteral("must be one of %1").arg(TemplateRules::categories().join(QStringLiteral(", "))));
+        throw bad(QStringLiteral("category"), FieldReader::oneOf(TemplateRules::categories()));
     if (string(QStringLiteral("status"), &t.status, 20) && !TemplateRules::statuses().contains(t.status))
-        throw bad(QStringLiteral("status"),
-                  QStringLiteral("must be one of %1").arg(TemplateRules::statuses().join(QStringLiteral(", "))));
+        throw bad(QStringLiteral("status"), FieldReader::oneOf(TemplateRules::statuses()));
     const QJsonValue buttons = body.value(QStringLiteral("buttons"));
     if (!buttons.isUndefined() && !buttons.isNull()) {
         if (!buttons.isArray() || buttons.toArray().size() > 10)

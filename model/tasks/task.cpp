@@ -24,70 +24,6 @@ using Json::nullable;
 const QStringList kFrequencies = {QStringLiteral("daily"), QStringLiteral("weekly"), QStringLiteral("monthly"),
                                   QStringLiteral("yearly")};
 
-QString enumText(const QStringList &values)
-{
-    return QStringLiteral("must be one of ") + values.join(QStringLiteral(", "));
-}
-
-class Reader
-{
-public:
-    explicit Reader(const QJsonObject &body)
-        : m_body(body)
-    {
-    }
-
-    // absent -> nullopt; null -> ""; string -> trimmed; other -> error.
-    std::optional<QString> string(const QString &name, int maxLength)
-    {
-        if (!m_body.contains(name))
-            return std::nullopt;
-        return stringValue(name, m_body.value(name), maxLength);
-    }
-
-    std::optional<QString> stringValue(const QString &name, const QJsonValue &v, int maxLength)
-    {
-        if (v.isNull())
-            return QString();
-        if (!v.isString()) {
-            fail(name, QStringLiteral("must be a string"));
-            return std::nullopt;
-        }
-        const QString s = v.toString().trimmed();
-        if (s.size() > maxLength) {
-            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
-            return std::nullopt;
-        }
-        return s;
-    }
-
-    // An enum member: null -> "" (caller decides), other values must be listed.
-    std::optional<QString> choice(const QString &name, const QStringList &values)
-    {
-        std::optional<QString> s = string(name, 64);
-        if (s && !s->isEmpty() && !values.contains(*s)) {
-            fail(name, enumText(values));
-            return std::nullopt;
-        }
-        return s;
-    }
-
-    void fail(const QString &field, const QString &message)
-    {
-        if (!m_errors.contains(field))
-            m_errors.insert(field, message);
-    }
-    void missing(const QString &field) { m_missing.insert(field, QStringLiteral("is required")); }
-
-    const QJsonObject &errors() const { return m_errors; }
-    const QJsonObject &missingFields() const { return m_missing; }
-
-private:
-    const QJsonObject &m_body;
-    QJsonObject m_errors;
-    QJsonObject m_missing;
-};
-
 // A whole number within [min, max] given as a JSON number.
 std::optional<int> wholeNumber(const QJsonValue &v, int min, int max)
 {
@@ -99,7 +35,7 @@ std::optional<int> wholeNumber(const QJsonValue &v, int min, int max)
     return int(d);
 }
 
-void readReminder(Reader &r, const QJsonValue &v, TaskChanges &c)
+void readReminder(FieldReader &r, const QJsonValue &v, TaskChanges &c)
 {
     if (v.isNull()) {
         c.reminderCleared = true;
@@ -130,7 +66,7 @@ void readReminder(Reader &r, const QJsonValue &v, TaskChanges &c)
     }
 }
 
-void readRecurrence(Reader &r, const QJsonValue &v, TaskChanges &c)
+void readRecurrence(FieldReader &r, const QJsonValue &v, TaskChanges &c)
 {
     if (v.isNull()) {
         c.recurrence = TaskRecurrence{QString(), 1, {}, {}};
@@ -149,7 +85,7 @@ void readRecurrence(Reader &r, const QJsonValue &v, TaskChanges &c)
         r.missing(QStringLiteral("recurrence.frequency"));
         ok = false;
     } else if (!freq.isString() || !kFrequencies.contains(freq.toString().trimmed())) {
-        r.fail(QStringLiteral("recurrence.frequency"), enumText(kFrequencies));
+        r.fail(QStringLiteral("recurrence.frequency"), FieldReader::oneOf(kFrequencies));
         ok = false;
     } else {
         rec.frequency = freq.toString().trimmed();
@@ -294,7 +230,7 @@ QString TaskRules::dayName(const QString &text)
 
 TaskChanges TaskRules::parse(const QJsonObject &body)
 {
-    Reader r(body);
+    FieldReader r(body);
     TaskChanges c;
     c.title = r.string(QStringLiteral("title"), 500);
     c.description = r.string(QStringLiteral("description"), 20000);
@@ -302,7 +238,7 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
     c.priority = r.choice(QStringLiteral("priority"), Priorities);
     c.status = r.choice(QStringLiteral("status"), Statuses);
     if (c.status && c.status->isEmpty()) {
-        r.fail(QStringLiteral("status"), enumText(Statuses));
+        r.fail(QStringLiteral("status"), FieldReader::oneOf(Statuses));
         c.status.reset();
     }
     c.dueDate = r.string(QStringLiteral("dueDate"), 40);

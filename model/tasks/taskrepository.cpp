@@ -3,6 +3,7 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
+#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/outbox.h"
 
@@ -531,11 +532,9 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
         throw DomainError::unprocessable(QStringLiteral("Required field missing: status"),
                                          {{QStringLiteral("status"), QStringLiteral("is required")}});
     if (!TaskRules::Statuses.contains(s))
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: status must be one of %1")
-                .arg(TaskRules::Statuses.join(QStringLiteral(", "))),
-            {{QStringLiteral("status"),
-              QStringLiteral("must be one of %1").arg(TaskRules::Statuses.join(QStringLiteral(", ")))}});
+        throw DomainError::badRequest(QStringLiteral("Invalid data: status must be one of %1")
+                                          .arg(TaskRules::Statuses.join(QStringLiteral(", "))),
+                                      {{QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses)}});
     const QString noteText = note.trimmed();
     if (noteText.size() > 20000)
         throw DomainError::badRequest(QStringLiteral("Invalid data: note must be at most 20000 characters"),
@@ -776,74 +775,53 @@ bool TaskRepository::isOverdue(const Task &t) const
     return t.dueInstant(m_tz) < m_clock->now();
 }
 
-QJsonArray TaskRepository::tasksOfDealJson(const QString &dealId) const
+QVector<TaskSummary> TaskRepository::tasksOfDeal(const QString &dealId) const
 {
-    QJsonArray out;
+    QVector<TaskSummary> out;
     CachedQuery q =
         Database::execCached(QStringLiteral("SELECT id, title, due_date, status FROM tasks t WHERE deal_id = ?") +
                                  kOrder + QStringLiteral(" LIMIT 500"),
                              {dealId});
-    while (q.next()) {
-        out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toString()},
-                               {QStringLiteral("title"), q.value(1).toString()},
-                               {QStringLiteral("dueDate"), q.value(2).isNull() ? QJsonValue() : q.value(2).toString()},
-                               {QStringLiteral("status"), q.value(3).toString()}});
-    }
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()});
     q.finish();
     return out;
 }
 
-QJsonObject TaskRepository::toResponse(const Task &t, bool detail) const
+QString TaskLinks::Contact::displayName() const
 {
-    QJsonObject o = t.toJson();
-    QJsonValue assigned;
+    const QString name = (firstName + QLatin1Char(' ') + lastName).trimmed();
+    return name.isEmpty() ? email : name;
+}
+
+TaskLinks TaskRepository::links(const Task &t) const
+{
+    TaskLinks links;
     if (!t.assignedTo.isEmpty()) {
         CachedQuery q =
             Database::execCached(QStringLiteral("SELECT name, email FROM users WHERE id = ?"), {t.assignedTo});
-        if (q.next()) {
-            QJsonObject u{{QStringLiteral("id"), t.assignedTo}, {QStringLiteral("name"), q.value(0).toString()}};
-            if (detail)
-                u.insert(QStringLiteral("email"), q.value(1).toString());
-            assigned = u;
-        }
+        if (q.next())
+            links.assignee = TaskLinks::User{t.assignedTo, q.value(0).toString(), q.value(1).toString()};
         q.finish();
     }
-    o.insert(QStringLiteral("assignedTo"), assigned);
-    QJsonValue contact;
     if (!t.contactId.isEmpty()) {
         CachedQuery q = Database::execCached(
             QStringLiteral("SELECT first_name, last_name, phone, email FROM contacts WHERE id = ?"), {t.contactId});
         if (q.next()) {
-            const QString first = q.value(0).toString();
-            const QString last = q.value(1).toString();
-            QString name = (first + QLatin1Char(' ') + last).trimmed();
-            if (name.isEmpty())
-                name = q.value(3).toString();
-            QJsonObject c{{QStringLiteral("id"), t.contactId}, {QStringLiteral("name"), name}};
-            if (detail) {
-                c.insert(QStringLiteral("firstName"), first);
-                c.insert(QStringLiteral("lastName"), last);
-                c.insert(QStringLiteral("phone"), q.value(2).isNull() ? QJsonValue() : q.value(2).toString());
-            }
-            contact = c;
+            TaskLinks::Contact c{t.contactId, q.value(0).toString(), q.value(1).toString(), q.value(3).toString(), {}};
+            if (!q.value(2).isNull())
+                c.phone = q.value(2).toString();
+            links.contact = c;
         }
         q.finish();
     }
-    o.insert(QStringLiteral("contact"), contact);
-    QJsonValue deal;
     if (!t.dealId.isEmpty() && dealsTableExists()) {
         CachedQuery q = Database::execCached(QStringLiteral("SELECT name, value FROM deals WHERE id = ?"), {t.dealId});
-        if (q.next()) {
-            QJsonObject d{{QStringLiteral("id"), t.dealId}, {QStringLiteral("name"), q.value(0).toString()}};
-            if (detail)
-                d.insert(QStringLiteral("value"), q.value(1).toDouble());
-            deal = d;
-        }
+        if (q.next())
+            links.deal = TaskLinks::Deal{t.dealId, q.value(0).toString(), q.value(1).toDouble()};
         q.finish();
     }
-    o.insert(QStringLiteral("deal"), deal);
-    o.insert(QStringLiteral("isOverdue"), isOverdue(t));
-    return o;
+    return links;
 }
 
 int TaskRepository::insertBulk(const QVector<QJsonObject> &bodies)

@@ -54,6 +54,45 @@ struct TaskStatusResult
 // Bad input throws DomainError: 400 wrong type or format, 422 missing title or an unknown
 // assignedTo/contactId/dealId (the field is named in details), 404 unknown task, 409 a status move
 // the transition table refuses. Usable from any thread.
+// A task as a deal's detail lists it.
+struct TaskSummary
+{
+    QString id;
+    QString title;
+    QString dueDate; // YYYY-MM-DD; empty when the task has no date
+    QString status;
+};
+
+// What a task's assignee, contact and deal are called, for answers and lists.
+struct TaskLinks
+{
+    struct User
+    {
+        QString id;
+        QString name;
+        QString email;
+    };
+    struct Contact
+    {
+        QString id;
+        QString firstName;
+        QString lastName;
+        QString email;
+        std::optional<QString> phone;
+        // "First Last", or the e-mail when both names are empty.
+        QString displayName() const;
+    };
+    struct Deal
+    {
+        QString id;
+        QString name;
+        double value = 0;
+    };
+    std::optional<User> assignee;
+    std::optional<Contact> contact;
+    std::optional<Deal> deal;
+};
+
 class TaskRepository
 {
 public:
@@ -98,12 +137,11 @@ public:
     TaskPage overdue(int page = 1, int limit = 100) const;
     bool isOverdue(const Task &t) const;
 
-    // The deal detail's "tasks" array: [{id, title, dueDate, status}], by due date.
-    QJsonArray tasksOfDealJson(const QString &dealId) const;
+    // A deal's tasks (at most 500), by due date: what the deal detail lists.
+    QVector<TaskSummary> tasksOfDeal(const QString &dealId) const;
 
-    // The objects responses carry: assignedTo {id, name[, email]}, contact {id, name[, firstName,
-    // lastName, phone]}, deal {id, name[, value]}; null when unset or gone.
-    QJsonObject toResponse(const Task &t, bool detail) const;
+    // The records a task points at, looked up now: each empty when unset or gone.
+    TaskLinks links(const Task &t) const;
 
     // Realigns every all-day task's stored instants (due_at, and remind_at / overdue_at while their
     // event is still to fire) with this repository's time zone: they were computed in the zone of

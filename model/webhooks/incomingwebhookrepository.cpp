@@ -4,6 +4,7 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
+#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
@@ -57,8 +58,7 @@ InboundMessage inboundMessage(const QJsonObject &data)
     InboundMessage in;
     in.channel = optionalText(data, QStringLiteral("channel"), 20);
     if (!channels.contains(in.channel))
-        throw invalid(QStringLiteral("channel"),
-                      QStringLiteral("must be one of ") + channels.join(QStringLiteral(", ")));
+        throw invalid(QStringLiteral("channel"), FieldReader::oneOf(channels));
     in.externalId = optionalText(data, QStringLiteral("from"), 200);
     if (in.externalId.isEmpty())
         throw invalid(QStringLiteral("from"), QStringLiteral("must be the sender's address on the channel"));
@@ -137,8 +137,7 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
         missing.insert(QStringLiteral("action"),
                        QStringLiteral("is required: one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
     else if (!action.isString() || !IncomingActions::all().contains(action.toString()))
-        bad.insert(QStringLiteral("action"),
-                   QStringLiteral("must be one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
+        bad.insert(QStringLiteral("action"), FieldReader::oneOf(IncomingActions::all()));
     QString secretText;
     bool generated = false;
     if (secret.isBool()) {

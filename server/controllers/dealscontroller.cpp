@@ -64,12 +64,20 @@ void requireBody(const ApiRequest &request)
 DealsController::DealsController(EventBus *bus)
     : m_deals(bus)
     , m_pipelines(bus)
+    , m_tasks(bus)
 {
 }
 
 QJsonArray DealsController::tasksOf(const QString &dealId) const
 {
-    return TaskRepository().tasksOfDealJson(dealId);
+    QJsonArray out;
+    for (const TaskSummary &t : m_tasks.tasksOfDeal(dealId)) {
+        out.append(QJsonObject{{QStringLiteral("id"), t.id},
+                               {QStringLiteral("title"), t.title},
+                               {QStringLiteral("dueDate"), t.dueDate.isEmpty() ? QJsonValue() : t.dueDate},
+                               {QStringLiteral("status"), t.status}});
+    }
+    return out;
 }
 
 QJsonObject DealsController::schemas() const

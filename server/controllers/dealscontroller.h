@@ -5,6 +5,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
 #include "model/deals/pipelinerepository.h"
+#include "model/tasks/taskrepository.h"
 
 class EventBus;
 
@@ -40,4 +41,5 @@ private:
 
     DealRepository m_deals;
     PipelineRepository m_pipelines;
+    TaskRepository m_tasks;
 };

@@ -239,9 +239,45 @@ void TasksController::registerRoutes(Router &router)
                 201});
 }
 
+QJsonObject TasksController::toResponse(const Task &t, bool detail) const
+{
+    QJsonObject o = t.toJson();
+    const TaskLinks links = m_tasks.links(t);
+    QJsonValue assigned;
+    if (links.assignee) {
+        QJsonObject u{{QStringLiteral("id"), links.assignee->id}, {QStringLiteral("name"), links.assignee->name}};
+        if (detail)
+            u.insert(QStringLiteral("email"), links.assignee->email);
+        assigned = u;
+    }
+    o.insert(QStringLiteral("assignedTo"), assigned);
+    QJsonValue contact;
+    if (links.contact) {
+        QJsonObject c{{QStringLiteral("id"), links.contact->id},
+                      {QStringLiteral("name"), links.contact->displayName()}};
+        if (detail) {
+            c.insert(QStringLiteral("firstName"), links.contact->firstName);
+            c.insert(QStringLiteral("lastName"), links.contact->lastName);
+            c.insert(QStringLiteral("phone"), links.contact->phone ? QJsonValue(*links.contact->phone) : QJsonValue());
+        }
+        contact = c;
+    }
+    o.insert(QStringLiteral("contact"), contact);
+    QJsonValue deal;
+    if (links.deal) {
+        QJsonObject d{{QStringLiteral("id"), links.deal->id}, {QStringLiteral("name"), links.deal->name}};
+        if (detail)
+            d.insert(QStringLiteral("value"), links.deal->value);
+        deal = d;
+    }
+    o.insert(QStringLiteral("deal"), deal);
+    o.insert(QStringLiteral("isOverdue"), m_tasks.isOverdue(t));
+    return o;
+}
+
 QJsonObject TasksController::detail(const Task &t) const
 {
-    QJsonObject data = m_tasks.toResponse(t, true);
+    QJsonObject data = toResponse(t, true);
     QJsonArray notes;
     for (const TaskNote &n : m_tasks.notes(t.id))
         notes.append(n.toJson());
@@ -253,7 +289,7 @@ ApiResponse TasksController::pageOf(const TaskPage &page, int pageNumber, int li
 {
     QJsonArray items;
     for (const Task &t : page.items)
-        items.append(m_tasks.toResponse(t, false));
+        items.append(toResponse(t, false));
     return ApiResponse::page(items, pageNumber, limit, page.total);
 }
 
@@ -311,7 +347,7 @@ ApiResponse TasksController::update(ApiRequest &request)
     const TaskStatusResult r = m_tasks.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
     QJsonObject data = detail(r.task);
     if (r.next)
-        data.insert(QStringLiteral("nextTask"), m_tasks.toResponse(*r.next, false));
+        data.insert(QStringLiteral("nextTask"), toResponse(*r.next, false));
     return ApiResponse::ok(data, QStringLiteral("Task updated"));
 }
 
@@ -332,7 +368,7 @@ ApiResponse TasksController::setStatus(ApiRequest &request)
         m_tasks.setStatus(request.param(QStringLiteral("id")), status, note.toString(), request.principal.id);
     QJsonObject data = detail(r.task);
     if (r.next)
-        data.insert(QStringLiteral("nextTask"), m_tasks.toResponse(*r.next, false));
+        data.insert(QStringLiteral("nextTask"), toResponse(*r.next, false));
     return ApiResponse::ok(data, r.changed ? QStringLiteral("Task status changed to %1").arg(r.task.status)
                                            : QStringLiteral("Task status unchanged"));
 }

@@ -30,6 +30,10 @@ private:
     ApiResponse assign(ApiRequest &request);
     ApiResponse addNote(ApiRequest &request);
 
+    // A task as answers carry it: its fields, isOverdue, and assignedTo {id, name[, email]}, contact
+    // {id, name[, firstName, lastName, phone]}, deal {id, name[, value]} (bracketed: in `detail` only),
+    // each null when unset or gone.
+    QJsonObject toResponse(const Task &t, bool detail) const;
     QJsonObject detail(const Task &t) const;
     ApiResponse pageOf(const TaskPage &page, int pageNumber, int limit) const;
 

@@ -137,7 +137,10 @@ private slots:
         ContactRepository contacts;
         const Contact c = contacts.create({{"firstName", "Ayşe"}, {"email", "a@example.com"}});
         const Task t = repo().create({{"title", "Visit"}, {"contactId", c.id}});
-        QCOMPARE(repo().toResponse(t, true).value("contact").toObject().value("firstName").toString(), QString("Ayşe"));
+        const TaskLinks links = repo().links(t);
+        QVERIFY(links.contact);
+        QCOMPARE(links.contact->firstName, QString("Ayşe"));
+        QCOMPARE(links.contact->displayName(), QString("Ayşe"));
         TaskQuery q;
         q.contactId = c.id;
         QCOMPARE(repo().count(q), 1);
@@ -397,7 +400,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(scheduler.timerIntervalMs() > 0 && scheduler.timerIntervalMs() <= 20001, 2000);
     }
 
-    void dealTasksJsonForTheDealDetail() { QCOMPARE(repo().tasksOfDealJson("deal_x").size(), 0); }
+    void dealTasksForTheDealDetail() { QCOMPARE(repo().tasksOfDeal("deal_x").size(), 0); }
 
     // Lists are cut in SQL on an index in list order (migration 6): the page query walks an index
     // (no sort of every match, no scan of the table) and the count reads an index. Only the
