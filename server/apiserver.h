@@ -88,6 +88,8 @@ public:
     // The OpenAPI 3.1 document of every route.
     QJsonObject openApi() const;
     void setClock(const Clock *clock) { m_clock = clock; }
+    // The state this server shares with the other server threads of its group.
+    ApiShared &shared() { return *m_shared; }
 
 private:
     void handle(const HttpRequest &request, const HttpResponder &responder);

@@ -45,7 +45,7 @@ WidgetController::WidgetController(EventBus *bus, Limits &limits)
     , m_limits(limits)
     , m_conversations(std::make_unique<ConversationRepository>(bus))
     , m_visitors(std::make_unique<WidgetVisitorRepository>(bus))
-    , m_hub(std::make_unique<WidgetEventHub>(bus, *m_conversations))
+    , m_hub(std::make_unique<WidgetEventHub>(bus, *m_conversations, limits.streams))
 {
 }
 
@@ -217,17 +217,19 @@ bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
 // Releases a stream reservation that was never handed to the hub (the answer did not go out).
 struct Reservation
 {
-    explicit Reservation(QString id)
-        : visitorId(std::move(id))
+    Reservation(WidgetStreams &streams, QString id)
+        : streams(streams)
+        , visitorId(std::move(id))
     {
     }
     ~Reservation()
     {
         if (!handedOver)
-            WidgetEventHub::release(visitorId);
+            streams.release(visitorId);
     }
     Reservation(const Reservation &) = delete;
     Reservation &operator=(const Reservation &) = delete;
+    WidgetStreams &streams;
     QString visitorId;
     bool handedOver = false;
 };
@@ -305,20 +307,20 @@ ApiResponse WidgetController::events(ApiRequest &request)
         }
     }
     const QString status = m_conversations->get(v.conversationId).status;
-    switch (WidgetEventHub::admit(v.id)) {
-    case WidgetEventHub::Admission::Admitted:
+    switch (m_limits.streams.admit(v.id)) {
+    case WidgetStreams::Admission::Admitted:
         break;
-    case WidgetEventHub::Admission::VisitorFull:
+    case WidgetStreams::Admission::VisitorFull:
         throw ApiError(429, QStringLiteral("TOO_MANY_REQUESTS"),
                        QStringLiteral("Too many open event streams for this visitor (at most %1)")
-                           .arg(WidgetEventHub::kMaxStreamsPerVisitor),
+                           .arg(WidgetStreams::kMaxPerVisitor),
                        {{QStringLiteral("retryAfter"), 5}});
-    case WidgetEventHub::Admission::ServerFull:
+    case WidgetStreams::Admission::ServerFull:
         throw ApiError(503, QStringLiteral("SERVICE_UNAVAILABLE"),
                        QStringLiteral("Too many open event streams; try again later"),
                        {{QStringLiteral("retryAfter"), 30}});
     }
-    auto reservation = std::make_shared<Reservation>(v.id);
+    auto reservation = std::make_shared<Reservation>(m_limits.streams, v.id);
     ApiResponse r;
     r.headers.emplaceBack("Content-Type", "text/event-stream; charset=utf-8");
     r.headers.emplaceBack("Cache-Control", "no-store");

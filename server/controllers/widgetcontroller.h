@@ -2,6 +2,7 @@
 
 #include "server/api/ratelimiter.h"
 #include "server/controllers/controller.h"
+#include "server/controllers/widgetevents.h"
 
 #include <QHash>
 
@@ -10,7 +11,6 @@
 class ChannelRegistry;
 class ConversationRepository;
 class EventBus;
-class WidgetEventHub;
 class WidgetVisitorRepository;
 struct WidgetVisitor;
 
@@ -35,6 +35,7 @@ public:
     {
         RateLimiter perToken{kRequestsPerMinute, 60};    // requests per visitor token
         RateLimiter newVisitors{kVisitorsPerMinute, 60}; // visitors created per client address
+        WidgetStreams streams;                           // open event streams, keep-alive period
     };
 
     WidgetController(EventBus *bus, Limits &limits);

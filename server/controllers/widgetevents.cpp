@@ -9,29 +9,10 @@
 #include <QLoggingCategory>
 #include <QMutex>
 
-#include <atomic>
 #include <exception>
 #include <vector>
 
 Q_LOGGING_CATEGORY(lcWidgetEvents, "liaison.widget.events")
-
-namespace {
-// The stream counts of every server thread of the process.
-struct StreamCounts
-{
-    QMutex mutex;
-    QHash<QString, int> perVisitor;
-    int total = 0;
-};
-
-StreamCounts &counts()
-{
-    static StreamCounts c;
-    return c;
-}
-
-std::atomic<int> g_keepAliveMs{WidgetEventHub::kDefaultKeepAliveMs};
-} // namespace
 
 QJsonObject widgetMessageJson(const Message &m)
 {
@@ -59,51 +40,41 @@ QByteArray sseEvent(const QByteArray &event, const QJsonObject &data, const QStr
     return out;
 }
 
-int WidgetEventHub::keepAliveIntervalMs()
+int WidgetStreams::open() const
 {
-    return g_keepAliveMs.load();
+    QMutexLocker lock(&m_mutex);
+    return m_total;
 }
 
-void WidgetEventHub::setKeepAliveIntervalMs(int ms)
+WidgetStreams::Admission WidgetStreams::admit(const QString &visitorId)
 {
-    g_keepAliveMs.store(qMax(10, ms));
-}
-
-int WidgetEventHub::openStreams()
-{
-    QMutexLocker lock(&counts().mutex);
-    return counts().total;
-}
-
-WidgetEventHub::Admission WidgetEventHub::admit(const QString &visitorId)
-{
-    StreamCounts &c = counts();
-    QMutexLocker lock(&c.mutex);
-    if (c.total >= kMaxStreams)
+    QMutexLocker lock(&m_mutex);
+    if (m_total >= kMax)
         return Admission::ServerFull;
-    int &mine = c.perVisitor[visitorId];
-    if (mine >= kMaxStreamsPerVisitor)
+    int &mine = m_perVisitor[visitorId];
+    if (mine >= kMaxPerVisitor)
         return Admission::VisitorFull;
     ++mine;
-    ++c.total;
+    ++m_total;
     return Admission::Admitted;
 }
 
-void WidgetEventHub::release(const QString &visitorId)
+void WidgetStreams::release(const QString &visitorId)
 {
-    StreamCounts &c = counts();
-    QMutexLocker lock(&c.mutex);
-    auto it = c.perVisitor.find(visitorId);
-    if (it == c.perVisitor.end())
+    QMutexLocker lock(&m_mutex);
+    auto it = m_perVisitor.find(visitorId);
+    if (it == m_perVisitor.end())
         return;
     if (--it.value() <= 0)
-        c.perVisitor.erase(it);
-    --c.total;
+        m_perVisitor.erase(it);
+    --m_total;
 }
 
-WidgetEventHub::WidgetEventHub(EventBus *bus, ConversationRepository &conversations, QObject *parent)
+WidgetEventHub::WidgetEventHub(EventBus *bus, ConversationRepository &conversations, WidgetStreams &streams,
+                               QObject *parent)
     : QObject(parent)
     , m_conversations(conversations)
+    , m_counts(streams)
 {
     if (bus) {
         // Queued even when the change was made in this thread: the handler that made it answers
@@ -117,7 +88,7 @@ WidgetEventHub::~WidgetEventHub()
 {
     for (auto &[key, entry] : m_streams) {
         entry.stream.end();
-        release(entry.visitorId);
+        m_counts.release(entry.visitorId);
     }
     m_streams.clear();
 }
@@ -132,12 +103,12 @@ void WidgetEventHub::attach(const HttpResponder &responder, HttpResponse head, c
             self->closed(key);
     });
     if (!stream.isOpen()) {
-        release(visitorId);
+        m_counts.release(visitorId);
         return;
     }
     m_streams.emplace(key, Entry{stream, visitorId, conversationId, conversationStatus});
     if (!m_keepAlive.isActive())
-        m_keepAlive.start(keepAliveIntervalMs());
+        m_keepAlive.start(m_counts.keepAliveMs());
 }
 
 void WidgetEventHub::closed(quint64 key)
@@ -150,7 +121,7 @@ void WidgetEventHub::drop(quint64 key)
     auto it = m_streams.find(key);
     if (it == m_streams.end())
         return;
-    release(it->second.visitorId);
+    m_counts.release(it->second.visitorId);
     m_streams.erase(it);
     if (m_streams.empty())
         m_keepAlive.stop();

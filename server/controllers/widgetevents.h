@@ -1,18 +1,21 @@
 #pragma once
 
+#include "model/core/eventbus.h"
 #include "model/inbox/message.h"
 #include "server/http/httpengine.h"
 
+#include <QHash>
 #include <QJsonObject>
+#include <QMutex>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
 
+#include <atomic>
 #include <map>
 
 class ConversationRepository;
-#include "model/core/eventbus.h"
 
 // What a visitor sees of a message: no ids of contacts, users or API keys.
 QJsonObject widgetMessageJson(const Message &m);
@@ -21,32 +24,14 @@ QJsonObject widgetMessageJson(const Message &m);
 // JSON, so it never holds a line break.
 QByteArray sseEvent(const QByteArray &event, const QJsonObject &data, const QString &id = {});
 
-// The live push of the web widget in one server thread: the open server-sent-event streams of
-// visitors (GET /widget/v1/events). Changes reach it from the EventBus (queued into this thread,
-// whichever thread wrote them): a message of a streamed conversation, new or with a new status,
-// becomes an `event: message` (a new one with `id: <message id>`, so that Last-Event-ID resumes after
-// it); a change of the conversation's status an `event: conversation` {status}. A comment keeps each
-// stream alive every keepAliveIntervalMs(). An agent reply written to an open stream counts as
-// fetched: it moves from sent to delivered, as GET /widget/v1/messages does.
-//
-// Streams are limited per visitor (kMaxStreamsPerVisitor: a few tabs) and in all (kMaxStreams),
-// counted across every server thread of the process.
-class WidgetEventHub : public QObject
+// The widget's event streams of every server thread of one group (ApiShared): how many are open,
+// per visitor and in all, and the keep-alive period. Thread-safe.
+class WidgetStreams
 {
-    Q_OBJECT
 public:
-    static constexpr int kMaxStreamsPerVisitor = 5;
-    static constexpr int kMaxStreams = 500;
+    static constexpr int kMaxPerVisitor = 5;
+    static constexpr int kMax = 500;
     static constexpr int kDefaultKeepAliveMs = 20000;
-
-    // The comment keep-alive period of hubs created afterwards (tests shorten it).
-    static int keepAliveIntervalMs();
-    static void setKeepAliveIntervalMs(int ms);
-    // Open streams in the whole process.
-    static int openStreams();
-
-    WidgetEventHub(EventBus *bus, ConversationRepository &conversations, QObject *parent = nullptr);
-    ~WidgetEventHub() override;
 
     enum class Admission
     {
@@ -54,10 +39,40 @@ public:
         VisitorFull,
         ServerFull
     };
-    // Reserves a place for one more stream of this visitor. Once Admitted, exactly one of attach()
-    // or release() must follow.
-    static Admission admit(const QString &visitorId);
-    static void release(const QString &visitorId);
+    // Reserves a place for one more stream of this visitor. Once Admitted, exactly one of
+    // WidgetEventHub::attach() or release() must follow.
+    Admission admit(const QString &visitorId);
+    void release(const QString &visitorId);
+    int open() const;
+
+    // The comment keep-alive period of streams started afterwards (tests shorten it).
+    int keepAliveMs() const { return m_keepAliveMs.load(); }
+    void setKeepAliveMs(int ms) { m_keepAliveMs.store(qMax(10, ms)); }
+
+private:
+    mutable QMutex m_mutex;
+    QHash<QString, int> m_perVisitor;
+    int m_total = 0;
+    std::atomic<int> m_keepAliveMs{kDefaultKeepAliveMs};
+};
+
+// The live push of the web widget in one server thread: the open server-sent-event streams of
+// visitors (GET /widget/v1/events). Changes reach it from the EventBus (queued into this thread,
+// whichever thread wrote them): a message of a streamed conversation, new or with a new status,
+// becomes an `event: message` (a new one with `id: <message id>`, so that Last-Event-ID resumes after
+// it); a change of the conversation's status an `event: conversation` {status}. A comment keeps each
+// stream alive every WidgetStreams::keepAliveMs(). An agent reply written to an open stream counts as
+// fetched: it moves from sent to delivered, as GET /widget/v1/messages does.
+//
+// Streams are limited per visitor (WidgetStreams::kMaxPerVisitor: a few tabs) and in all
+// (WidgetStreams::kMax), counted across the server threads that share a WidgetStreams.
+class WidgetEventHub : public QObject
+{
+    Q_OBJECT
+public:
+    WidgetEventHub(EventBus *bus, ConversationRepository &conversations, WidgetStreams &streams,
+                   QObject *parent = nullptr);
+    ~WidgetEventHub() override;
 
     // Starts the stream on the responder (head: status and headers, body: the first events) and
     // keeps it until it ends; releases the reservation when the stream could not start.
@@ -86,6 +101,7 @@ private:
     void broadcast(const QString &conversationId, const QByteArray &bytes);
 
     ConversationRepository &m_conversations;
+    WidgetStreams &m_counts;
     std::map<quint64, Entry> m_streams;
     quint64 m_nextKey = 1;
     QTimer m_keepAlive;

@@ -147,11 +147,12 @@ private:
         return r.data().value("id").toString();
     }
 
+    WidgetStreams &streams() { return m_api->server.server().shared().widget.streams; }
+
 private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        WidgetEventHub::setKeepAliveIntervalMs(WidgetEventHub::kDefaultKeepAliveMs);
         m_api = std::make_unique<ApiFixture>(ApiFixture::Client::None);
         m_agent = client(m_api->server.createApiKey());
         m_nam.clearConnectionCache();
@@ -161,7 +162,6 @@ private Q_SLOTS:
     {
         m_agent.reset();
         m_api.reset();
-        QTRY_COMPARE_WITH_TIMEOUT(WidgetEventHub::openStreams(), 0, 5000);
     }
 
     void servesWidgetFiles_data()
@@ -328,7 +328,7 @@ private Q_SLOTS:
 
     void keepAlivesHoldTheStreamPastTheIdleTimeout()
     {
-        WidgetEventHub::setKeepAliveIntervalMs(100);
+        streams().setKeepAliveMs(100);
         HttpLimits limits = m_api->server.server().engine().limits();
         limits.idleTimeoutMs = 400;
         m_api->server.server().engine().setLimits(limits);
@@ -347,11 +347,11 @@ private Q_SLOTS:
         const QJsonObject v = visitor();
         const QString token = v.value("token").toString();
         std::vector<std::unique_ptr<SseClient>> open;
-        for (int i = 0; i < WidgetEventHub::kMaxStreamsPerVisitor; ++i) {
+        for (int i = 0; i < WidgetStreams::kMaxPerVisitor; ++i) {
             open.push_back(events(token));
             QVERIFY(QTest::qWaitFor([&] { return open.back()->connected(); }, 5000));
         }
-        QCOMPARE(WidgetEventHub::openStreams(), WidgetEventHub::kMaxStreamsPerVisitor);
+        QCOMPARE(streams().open(), WidgetStreams::kMaxPerVisitor);
         auto refused = events(token);
         QVERIFY(QTest::qWaitFor([&] { return refused->reply()->isFinished(); }, 5000));
         QCOMPARE(refused->status(), 429);
@@ -362,7 +362,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return other->connected(); }, 5000));
         // a tab closes: its place is free again
         open.front().reset();
-        QTRY_COMPARE_WITH_TIMEOUT(WidgetEventHub::openStreams(), WidgetEventHub::kMaxStreamsPerVisitor, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(streams().open(), WidgetStreams::kMaxPerVisitor, 5000);
         auto again = events(token);
         QVERIFY(QTest::qWaitFor([&] { return again->connected(); }, 5000));
     }
@@ -372,11 +372,11 @@ private Q_SLOTS:
         const QJsonObject v = visitor();
         auto sse = events(v.value("token").toString());
         QVERIFY(QTest::qWaitFor([&] { return sse->connected(); }, 5000));
-        QCOMPARE(WidgetEventHub::openStreams(), 1);
+        QCOMPARE(streams().open(), 1);
         m_api->server.server().stop(3000);
         QVERIFY(QTest::qWaitFor([&] { return sse->reply()->isFinished(); }, 5000));
         QCOMPARE(sse->reply()->error(), QNetworkReply::NoError); // a clean end of the body
-        QTRY_COMPARE_WITH_TIMEOUT(WidgetEventHub::openStreams(), 0, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(streams().open(), 0, 5000);
     }
 
     void openApiDocumentsTheWidgetRoutes()

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
-    const int streams = std::clamp(argc > 1 ? atoi(argv[1]) : 400, 1, WidgetEventHub::kMaxStreams);
+    const int streams = std::clamp(argc > 1 ? atoi(argv[1]) : 400, 1, WidgetStreams::kMax);
     const int replies = std::max(1, argc > 2 ? atoi(argv[2]) : 200);
 
     TempDatabase db;
@@ -84,7 +84,8 @@ int main(int argc, char **argv)
         120000);
     const double openMs = double(t.nsecsElapsed()) / 1e6;
     if (!allOpen) {
-        std::fprintf(stderr, "not every stream opened (%d open on the server)\n", WidgetEventHub::openStreams());
+        std::fprintf(stderr, "not every stream opened (%d open on the server)\n",
+                     server.server().shared().widget.streams.open());
         return 1;
     }
 
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
                 latencies.size(), lost);
     std::printf("    p50 %.2f ms, p95 %.2f ms, max %.2f ms\n", percentile(latencies, 0.5), percentile(latencies, 0.95),
                 latencies.empty() ? 0.0 : *std::max_element(latencies.begin(), latencies.end()));
-    std::printf("  streams still open on the server afterwards: %d\n", WidgetEventHub::openStreams());
+    std::printf("  streams still open on the server afterwards: %d\n", server.server().shared().widget.streams.open());
     open.clear();
     return lost == 0 ? 0 : 1;
 }

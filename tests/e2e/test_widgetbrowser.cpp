@@ -281,7 +281,7 @@ private slots:
         QVERIFY(page->waitUntil(QStringLiteral("!document.getElementById('chat').hidden")));
         QVERIFY(page->eval(QStringLiteral("!!localStorage.getItem('liaison.widget.token')")).toBool());
         // its event stream is open before the agent answers
-        QTRY_VERIFY_WITH_TIMEOUT(WidgetEventHub::openStreams() >= 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(server.server().shared().widget.streams.open() >= 1, 10000);
 
         // The visitor writes and presses Send.
         const QString visitorText = QStringLiteral("Hello from Chromium <i>really</i>");
