@@ -73,10 +73,7 @@ QString conversationFor(ChannelSender &sender, ConversationRepository &conversat
             contact = phoneChannel ? InboundRecorder::findContact(channel, {}, to)
                                    : InboundRecorder::findContact(channel, to);
             if (!contact && phoneChannel)
-                contact = ContactRepository(bus).create({{QStringLiteral("firstName"), to},
-                                                         {QStringLiteral("phone"), to},
-                                                         {QStringLiteral("source"), channel}},
-                                                        createdBy);
+                contact = ContactRepository(bus).create(ContactRules::fromPhone(to, channel), createdBy);
             // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
             if (!contact)
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),

@@ -193,6 +193,77 @@ QStringList ContactRules::normalizeTags(const QStringList &tags)
     return out;
 }
 
+namespace {
+
+// The rules of the values themselves, whoever filled them in (a request body, the window's form):
+// lengths, the e-mail's form, the phone in its international form, the address parts, the tags, the
+// lead score. Problems go into `r` (the first per field is kept).
+void checkValues(ContactChanges &c, FieldReader &r)
+{
+    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
+        if (value)
+            *value = value->trimmed();
+        if (value && value->size() > max) {
+            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
+            value.reset();
+        }
+    };
+    length(c.firstName, "firstName", 200);
+    length(c.lastName, "lastName", 200);
+    length(c.company, "company", 200);
+    length(c.position, "position", 200);
+    length(c.source, "source", 64);
+    length(c.email, "email", 254);
+    length(c.phone, "phone", 40);
+    if (c.email && !c.email->isEmpty() && !ContactRules::isValidEmail(*c.email))
+        r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
+    if (c.phone && !c.phone->isEmpty()) {
+        const QString callingCode = ContactRules::defaultCallingCode(); // read once: Settings → Contacts may change it
+        const QString e164 = ContactRules::toE164(*c.phone, callingCode);
+        if (!e164.isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')))
+            c.phone = e164; // a national number: kept in its international form
+        if (e164.isEmpty()) {
+            r.fail(QStringLiteral("phone"),
+                   c.phone->startsWith(QLatin1Char('+'))
+                       ? QStringLiteral("must be an international number: + and 7 to 15 digits")
+                   : callingCode.isEmpty() ? QStringLiteral("must be in international format with a leading +")
+                                           : QStringLiteral("is not a valid phone number"));
+        }
+    }
+    if (c.address) {
+        for (auto it = c.address->begin(); it != c.address->end(); ++it) {
+            if (it.key() != QLatin1String("street") && it.key() != QLatin1String("city") &&
+                it.key() != QLatin1String("country"))
+                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("is not an address field"));
+            else if (!it.value().isString())
+                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be a string"));
+            else if (it.value().toString().size() > 200)
+                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be at most 200 characters"));
+        }
+    }
+    if (c.tags) {
+        for (const QString &t : std::as_const(*c.tags)) {
+            if (t.trimmed().size() > 64) {
+                r.fail(QStringLiteral("tags"), QStringLiteral("must be an array of strings of at most 64 characters"));
+                break;
+            }
+        }
+        if (c.tags->size() > 100)
+            r.fail(QStringLiteral("tags"), QStringLiteral("must have at most 100 tags"));
+        else
+            c.tags = ContactRules::normalizeTags(*c.tags);
+    }
+    if (c.leadScore && (*c.leadScore < 0 || *c.leadScore > 100))
+        r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
+}
+
+[[noreturn]] void refuse(const FieldReader &r)
+{
+    throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+}
+
+} // namespace
+
 ContactChanges ContactRules::parse(const QJsonObject &body)
 {
     FieldReader r(body);
@@ -203,20 +274,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     c.position = r.string("position", 200);
     c.source = r.string("source", 64);
     c.email = r.string("email", 254);
-    if (c.email && !c.email->isEmpty() && !isValidEmail(*c.email))
-        r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
     c.phone = r.string("phone", 40);
-    const QString callingCode = defaultCallingCode(); // read once: Settings → Contacts may change it
-    const QString e164 = c.phone ? toE164(*c.phone, callingCode) : QString();
-    if (c.phone && !c.phone->isEmpty() && !e164.isEmpty() && !c.phone->trimmed().startsWith(QLatin1Char('+')))
-        c.phone = e164; // a national number: kept in its international form
-    if (c.phone && !c.phone->isEmpty() && e164.isEmpty()) {
-        r.fail(QStringLiteral("phone"), c.phone->startsWith(QLatin1Char('+'))
-                                            ? QStringLiteral("must be an international number: + and 7 to 15 digits")
-                                        : callingCode.isEmpty()
-                                            ? QStringLiteral("must be in international format with a leading +")
-                                            : QStringLiteral("is not a valid phone number"));
-    }
 
     if (body.contains(QLatin1String("address"))) {
         const QJsonValue v = body.value(QLatin1String("address"));
@@ -233,8 +291,6 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
                     r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("is not an address field"));
                 } else if (!it.value().isString() && !it.value().isNull()) {
                     r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be a string"));
-                } else if (it.value().toString().size() > 200) {
-                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be at most 200 characters"));
                 } else {
                     a.insert(it.key(), it.value().toString().trimmed());
                 }
@@ -248,7 +304,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         QStringList tags;
         bool ok = v.isArray() || v.isNull();
         for (const QJsonValue &t : v.toArray()) {
-            if (!t.isString() || t.toString().trimmed().size() > 64) {
+            if (!t.isString()) {
                 ok = false;
                 break;
             }
@@ -256,10 +312,8 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         }
         if (!ok)
             r.fail(QStringLiteral("tags"), QStringLiteral("must be an array of strings of at most 64 characters"));
-        else if (tags.size() > 100)
-            r.fail(QStringLiteral("tags"), QStringLiteral("must have at most 100 tags"));
         else
-            c.tags = normalizeTags(tags);
+            c.tags = tags;
     }
 
     if (body.contains(QLatin1String("customFields"))) {
@@ -283,9 +337,28 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
             c.leadScore = int(d);
     }
 
+    checkValues(c, r);
     if (!r.errors().isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+        refuse(r);
     return c;
+}
+
+ContactChanges ContactRules::fromPhone(const QString &phone, const QString &source)
+{
+    ContactChanges c;
+    c.firstName = phone;
+    c.phone = phone;
+    c.source = source;
+    return c;
+}
+
+void ContactRules::check(ContactChanges &changes)
+{
+    static const QJsonObject kNoBody;
+    FieldReader r(kNoBody);
+    checkValues(changes, r);
+    if (!r.errors().isEmpty())
+        refuse(r);
 }
 
 void ContactRules::checkRequired(const Contact &c)

@@ -59,6 +59,19 @@ struct ContactChanges
     std::optional<QJsonObject> address, customFields;
     std::optional<QStringList> tags;
     std::optional<int> leadScore;
+
+    bool operator==(const ContactChanges &o) const
+    {
+        return firstName == o.firstName && lastName == o.lastName && email == o.email && phone == o.phone &&
+               company == o.company && position == o.position && source == o.source && address == o.address &&
+               customFields == o.customFields && tags == o.tags && leadScore == o.leadScore;
+    }
+    // Nothing to change.
+    bool isEmpty() const
+    {
+        return !firstName && !lastName && !email && !phone && !company && !position && !source && !address &&
+               !customFields && !tags && !leadScore;
+    }
 };
 
 namespace ContactRules {
@@ -66,6 +79,14 @@ namespace ContactRules {
 // `details` entry per bad field: wrong JSON type, malformed e-mail, phone without "+", values out
 // of range. Required fields are checked on the merged contact by checkRequired().
 ContactChanges parse(const QJsonObject &body);
+// The same checks of values filled in by code (the window's form): lengths, the e-mail's form, the
+// phone (a national number is rewritten in its international form), the address parts, the tags
+// (trimmed, duplicates dropped), the lead score; throws as parse() does. The repository runs it on
+// every create and update.
+void check(ContactChanges &changes);
+// A contact known by a phone number alone (a send to a number nobody has yet): named by the number,
+// with the channel as its source.
+ContactChanges fromPhone(const QString &phone, const QString &source);
 // 422 (code VALIDATION_ERROR) unless the contact has a first or last name and an e-mail or phone.
 void checkRequired(const Contact &c);
 void apply(Contact &c, const ContactChanges &changes);

@@ -290,19 +290,21 @@ ContactRepository::ContactRepository(EventBus *bus)
 {
 }
 
-Contact ContactRepository::create(const QJsonObject &body, const QString &actor)
+Contact ContactRepository::create(ContactChanges changes, const QString &actor)
 {
     Q_UNUSED(actor);
+    ContactRules::check(changes);
     Contact c;
-    ContactRules::apply(c, ContactRules::parse(body));
+    ContactRules::apply(c, changes);
     ContactRules::checkRequired(c);
     return insertNew(c);
 }
 
-Contact ContactRepository::createFromChannel(const QJsonObject &body)
+Contact ContactRepository::createFromChannel(ContactChanges changes)
 {
+    ContactRules::check(changes);
     Contact c;
-    ContactRules::apply(c, ContactRules::parse(body));
+    ContactRules::apply(c, changes);
     if (c.email.isEmpty() && c.phone.isEmpty()) {
         if (c.firstName.isEmpty() && c.lastName.isEmpty())
             ContactRules::checkRequired(c); // throws for the missing name
@@ -326,10 +328,10 @@ Contact ContactRepository::insertNew(Contact c)
     return c;
 }
 
-Contact ContactRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+Contact ContactRepository::update(const QString &id, ContactChanges changes, const QString &actor)
 {
     Q_UNUSED(actor);
-    const ContactChanges changes = ContactRules::parse(body);
+    ContactRules::check(changes);
     Transaction tx;
     const Contact before = get(id);
     Contact c = before;
@@ -461,8 +463,9 @@ Contact ContactRepository::addTags(const QString &id, const QStringList &tags, c
     const Contact c = get(id);
     QStringList merged = c.tags;
     merged << tags;
-    QJsonObject body{{QStringLiteral("tags"), QJsonArray::fromStringList(ContactRules::normalizeTags(merged))}};
-    return update(id, body, actor);
+    ContactChanges changes;
+    changes.tags = ContactRules::normalizeTags(merged);
+    return update(id, changes, actor);
 }
 
 Contact ContactRepository::removeTag(const QString &id, const QString &tag, const QString &actor)
@@ -479,7 +482,9 @@ Contact ContactRepository::removeTag(const QString &id, const QString &tag, cons
     if (!found)
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
                           QStringLiteral("Contact %1 has no tag %2").arg(id, tag));
-    return update(id, QJsonObject{{QStringLiteral("tags"), QJsonArray::fromStringList(kept)}}, actor);
+    ContactChanges changes;
+    changes.tags = kept;
+    return update(id, changes, actor);
 }
 
 ContactNote ContactRepository::addNote(const QString &id, const QString &content, const QString &actor)

@@ -48,12 +48,14 @@ class ContactRepository
 public:
     explicit ContactRepository(EventBus *bus = nullptr);
 
-    // actor: the user or API key id that makes the change (recorded on notes and events).
-    Contact create(const QJsonObject &body, const QString &actor = {});
+    // actor: the user or API key id that makes the change (recorded on notes and events). The
+    // changes are checked (ContactRules::check) whoever filled them in; a request body is read into
+    // them with ContactRules::parse.
+    Contact create(ContactChanges changes, const QString &actor = {});
     // A contact a messaging channel introduced (Telegram, Instagram: no e-mail or phone known): a
     // name is still required, an e-mail or phone is not.
-    Contact createFromChannel(const QJsonObject &body);
-    Contact update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    Contact createFromChannel(ContactChanges changes);
+    Contact update(const QString &id, ContactChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Contact> find(const QString &id) const;
     Contact get(const QString &id) const; // throws NotFound

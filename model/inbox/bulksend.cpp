@@ -138,11 +138,7 @@ int BulkSendRepository::expand(int limit)
                 if (const std::optional<Contact> c = InboundRecorder::findContact(t.channel, {}, address))
                     contactId = c->id;
                 else
-                    contactId = ContactRepository(nullptr)
-                                    .create({{QStringLiteral("firstName"), address},
-                                             {QStringLiteral("phone"), address},
-                                             {QStringLiteral("source"), t.channel}})
-                                    .id;
+                    contactId = ContactRepository(m_bus).create(ContactRules::fromPhone(address, t.channel)).id;
             }
         } else {
             // Telegram and Instagram: only people who wrote to us first can be reached.

@@ -51,18 +51,19 @@ Message InboundRecorder::record(const InboundMessage &in, bool *created)
     if (!contact) {
         const QString name = in.name.simplified().left(100);
         const int space = name.indexOf(QLatin1Char(' '));
-        QJsonObject body{{QStringLiteral("source"), in.channel}};
+        ContactChanges person;
+        person.source = in.channel;
         if (name.isEmpty()) {
-            body.insert(QStringLiteral("firstName"), in.phone.isEmpty() ? in.externalId.left(100) : in.phone);
+            person.firstName = in.phone.isEmpty() ? in.externalId.left(100) : in.phone;
         } else if (space > 0) {
-            body.insert(QStringLiteral("firstName"), name.left(space));
-            body.insert(QStringLiteral("lastName"), name.mid(space + 1));
+            person.firstName = name.left(space);
+            person.lastName = name.mid(space + 1);
         } else {
-            body.insert(QStringLiteral("firstName"), name);
+            person.firstName = name;
         }
         if (!in.phone.isEmpty())
-            body.insert(QStringLiteral("phone"), in.phone);
-        contact = ContactRepository(m_bus).createFromChannel(body);
+            person.phone = in.phone;
+        contact = ContactRepository(m_bus).createFromChannel(person);
     }
     const Conversation conversation =
         conversations.findOrCreate(contact->id, in.channel, in.externalId, in.channel, in.channelId);

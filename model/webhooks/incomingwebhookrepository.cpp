@@ -269,8 +269,9 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
     if (endpoint.action == QLatin1String("contact.upsert")) {
         ContactRepository contacts(m_bus);
         const QString existing = matchContact(data);
-        const Contact c =
-            existing.isEmpty() ? contacts.create(data, endpoint.id) : contacts.update(existing, data, endpoint.id);
+        const ContactChanges changes = ContactRules::parse(data);
+        const Contact c = existing.isEmpty() ? contacts.create(changes, endpoint.id)
+                                             : contacts.update(existing, changes, endpoint.id);
         r.resultId = c.id;
         r.message = existing.isEmpty() ? QStringLiteral("Contact created") : QStringLiteral("Contact updated");
         r.data = {

@@ -180,7 +180,7 @@ ApiResponse ContactsController::list(ApiRequest &request)
 
 ApiResponse ContactsController::create(ApiRequest &request)
 {
-    const Contact c = m_contacts.create(request.body, request.principal.id);
+    const Contact c = m_contacts.create(ContactRules::parse(request.body), request.principal.id);
     return ApiResponse::created(c.toJson(), QStringLiteral("Contact created"));
 }
 
@@ -203,7 +203,8 @@ ApiResponse ContactsController::get(ApiRequest &request)
 
 ApiResponse ContactsController::update(ApiRequest &request)
 {
-    const Contact c = m_contacts.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    const Contact c =
+        m_contacts.update(request.param(QStringLiteral("id")), ContactRules::parse(request.body), request.principal.id);
     return ApiResponse::ok(c.toJson(), QStringLiteral("Contact updated"));
 }
 

@@ -57,8 +57,9 @@ private Q_SLOTS:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        const Contact c = ContactRepository().create({{QStringLiteral("firstName"), QStringLiteral("Ayşe")},
-                                                      {QStringLiteral("phone"), QStringLiteral("+905321112233")}});
+        const Contact c = ContactRepository().create(
+            ContactRules::parse({{QStringLiteral("firstName"), QStringLiteral("Ayşe")},
+                                 {QStringLiteral("phone"), QStringLiteral("+905321112233")}}));
         m_conversation =
             ConversationRepository().findOrCreate(c.id, QStringLiteral("whatsapp"), QStringLiteral("+905321112233")).id;
     }

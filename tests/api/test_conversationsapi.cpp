@@ -356,7 +356,8 @@ private Q_SLOTS:
 
     void unavailableChannelStoresNothingInConversation()
     {
-        const QString contactId = ContactRepository().create({{"firstName", "Can"}, {"phone", "+905551112233"}}).id;
+        const QString contactId =
+            ContactRepository().create(ContactRules::parse({{"firstName", "Can"}, {"phone", "+905551112233"}})).id;
         const QString conv = ConversationRepository().findOrCreate(contactId, "whatsapp", "+905551112233").id;
         HttpResult r = m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello"}});
         QCOMPARE(r.status, 503);

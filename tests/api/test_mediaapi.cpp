@@ -367,8 +367,8 @@ private Q_SLOTS:
         QCOMPARE(r.errorCode(), QString("INVALID_MULTIPART"));
 
         // 503: a channel that is not configured; checked before the file is stored.
-        const Contact contact =
-            ContactRepository().create({{"firstName", "Mehmet"}, {"phone", "+905551112299"}}, QString());
+        const Contact contact = ContactRepository().create(
+            ContactRules::parse({{"firstName", "Mehmet"}, {"phone", "+905551112299"}}), QString());
         const Conversation wa = ConversationRepository().findOrCreate(contact.id, "whatsapp", "+905551112299");
         r = postForm("/api/v1/messages/send-file",
                      {{"conversationId", wa.id.toUtf8(), {}, false, {}}, file(kPng, "a.png", "image/png")});

@@ -41,7 +41,7 @@ private:
         std::thread writer([&] {
             try {
                 ContactRepository contacts(nullptr);
-                id = contacts.create({{"firstName", "Dışarıdan"}, {"email", email}}).id;
+                id = contacts.create(ContactRules::parse({{"firstName", "Dışarıdan"}, {"email", email}})).id;
             } catch (const std::exception &e) {
                 error = QString::fromUtf8(e.what());
             }

@@ -83,7 +83,9 @@ private:
     QString telegramConversation(const QString &chatId)
     {
         const QString contactId =
-            ContactRepository().create({{"firstName", "Ann"}, {"email", chatId + "@example.com"}}).id;
+            ContactRepository()
+                .create(ContactRules::parse({{"firstName", "Ann"}, {"email", chatId + "@example.com"}}))
+                .id;
         return ConversationRepository().findOrCreate(contactId, "telegram", chatId, "telegram").id;
     }
 

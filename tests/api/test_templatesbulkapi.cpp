@@ -195,7 +195,9 @@ private Q_SLOTS:
         channels.telegram.botToken = QStringLiteral("123:abc");
         m_rig->start(channels, false);
         const QString contactId =
-            ContactRepository().create({{"firstName", "Mail only"}, {"email", "m@example.com"}}).id;
+            ContactRepository()
+                .create(ContactRules::parse({{"firstName", "Mail only"}, {"email", "m@example.com"}}))
+                .id;
         HttpResult r = m_rig->client().post(
             "/api/v1/messages", {{"contactId", contactId}, {"channel", "telegram"}, {"type", "text"}, {"text", "hi"}});
         QCOMPARE(r.status, 422);
@@ -232,10 +234,11 @@ private Q_SLOTS:
         createOrderTemplate();
         ContactRepository contacts;
         for (int i = 0; i < 5; ++i)
-            contacts.create({{"firstName", QStringLiteral("Bulk %1").arg(i)},
-                             {"phone", QStringLiteral("+90532000000%1").arg(i)},
-                             {"tags", QJsonArray{"vip"}}});
-        contacts.create({{"firstName", "No phone"}, {"email", "nophone@example.com"}, {"tags", QJsonArray{"vip"}}});
+            contacts.create(ContactRules::parse({{"firstName", QStringLiteral("Bulk %1").arg(i)},
+                                                 {"phone", QStringLiteral("+90532000000%1").arg(i)},
+                                                 {"tags", QJsonArray{"vip"}}}));
+        contacts.create(ContactRules::parse(
+            {{"firstName", "No phone"}, {"email", "nophone@example.com"}, {"tags", QJsonArray{"vip"}}}));
         const Segment segment = SegmentRepository().create(
             {{"name", "VIP"},
              {"filters", QJsonObject{{"logic", "AND"},

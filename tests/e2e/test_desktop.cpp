@@ -81,12 +81,12 @@ void seed(const QString &dataDir)
         Transaction tx;
         for (int i = 0; i < 2000; ++i) {
             ids << contacts
-                       .create({{"firstName", first.at(i % first.size())},
-                                {"lastName", last.at((i / first.size()) % last.size())},
-                                {"email", QStringLiteral("kisi%1@ornek.com.tr").arg(i)},
-                                {"phone", QStringLiteral("+90532%1").arg(1000000 + i)},
-                                {"company", QStringLiteral("Firma %1 A.Ş.").arg(i % 97)},
-                                {"tags", QJsonArray{i % 3 ? "müşteri" : "vip"}}})
+                       .create(ContactRules::parse({{"firstName", first.at(i % first.size())},
+                                                    {"lastName", last.at((i / first.size()) % last.size())},
+                                                    {"email", QStringLiteral("kisi%1@ornek.com.tr").arg(i)},
+                                                    {"phone", QStringLiteral("+90532%1").arg(1000000 + i)},
+                                                    {"company", QStringLiteral("Firma %1 A.Ş.").arg(i % 97)},
+                                                    {"tags", QJsonArray{i % 3 ? "müşteri" : "vip"}}}))
                        .id;
         }
         for (int i = 0; i < 150; ++i) {

@@ -113,25 +113,25 @@ void TestContactsView::init()
     m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
 
     m_ahmet = m_contacts
-                  ->create({{"firstName", "Ahmet"},
-                            {"lastName", "Yılmaz"},
-                            {"email", "ahmet@example.com"},
-                            {"phone", "+90 532 111 22 33"},
-                            {"company", "Acme"},
-                            {"tags", QJsonArray{"vip", "istanbul"}}})
+                  ->create(ContactRules::parse({{"firstName", "Ahmet"},
+                                                {"lastName", "Yılmaz"},
+                                                {"email", "ahmet@example.com"},
+                                                {"phone", "+90 532 111 22 33"},
+                                                {"company", "Acme"},
+                                                {"tags", QJsonArray{"vip", "istanbul"}}}))
                   .id;
     m_ayse = m_contacts
-                 ->create({{"firstName", "Ayşe"},
-                           {"lastName", "Demir"},
-                           {"email", "ayse@example.com"},
-                           {"tags", QJsonArray{"istanbul"}}})
+                 ->create(ContactRules::parse({{"firstName", "Ayşe"},
+                                               {"lastName", "Demir"},
+                                               {"email", "ayse@example.com"},
+                                               {"tags", QJsonArray{"istanbul"}}}))
                  .id;
     m_john = m_contacts
-                 ->create({{"firstName", "John"},
-                           {"lastName", "Smith"},
-                           {"phone", "+1 415 555 0100"},
-                           {"company", "Initech"},
-                           {"tags", QJsonArray{"lead"}}})
+                 ->create(ContactRules::parse({{"firstName", "John"},
+                                               {"lastName", "Smith"},
+                                               {"phone", "+1 415 555 0100"},
+                                               {"company", "Initech"},
+                                               {"tags", QJsonArray{"lead"}}}))
                  .id;
 }
 
@@ -259,7 +259,8 @@ void TestContactsView::tagFilterFiltersAndFollowsChanges()
     QTRY_COMPARE(model()->rowCount(), 2);
 
     // A tag that appears elsewhere reaches the filter; the chosen filter stays.
-    m_contacts->create({{"firstName", "Mehmet"}, {"email", "mehmet@example.com"}, {"tags", QJsonArray{"ankara"}}});
+    m_contacts->create(ContactRules::parse(
+        {{"firstName", "Mehmet"}, {"email", "mehmet@example.com"}, {"tags", QJsonArray{"ankara"}}}));
     QTRY_VERIFY(tags->findData(QStringLiteral("ankara")) > 0);
     QCOMPARE(tags->currentData().toString(), QString("istanbul"));
     QCOMPARE(model()->rowCount(), 2);
@@ -286,12 +287,12 @@ void TestContactsView::createThroughDialogStoresContact()
     score->selectAll();
     QTest::keyClicks(score, "70");
 
-    const QJsonObject body = dialog->body();
-    QCOMPARE(body.value("firstName").toString(), QString("Zeynep"));
-    QCOMPARE(body.value("address").toObject(), QJsonObject({{"city", "Ankara"}}));
-    QCOMPARE(body.value("tags").toArray(), QJsonArray({"vip", "ankara"}));
-    QCOMPARE(body.value("leadScore").toInt(), 70);
-    QVERIFY(!body.contains("company")); // empty fields are not sent
+    const ContactChanges changes = dialog->changes();
+    QCOMPARE(changes.firstName, std::optional<QString>("Zeynep"));
+    QCOMPARE(changes.address, std::optional<QJsonObject>(QJsonObject({{"city", "Ankara"}})));
+    QCOMPARE(changes.tags, std::optional<QStringList>({"vip", "ankara"}));
+    QCOMPARE(changes.leadScore, std::optional<int>(70));
+    QVERIFY(!changes.company); // empty fields are not set
 
     click(dialogButton(dialog, QDialogButtonBox::Ok));
     QTRY_VERIFY(!modal<ContactDialog>());
@@ -388,7 +389,9 @@ void TestContactsView::editThroughDialogSendsOnlyChangedFields()
     QCOMPARE(child<QLineEdit>(dialog, "phoneEdit")->text(), QString("+1 415 555 0100"));
     company->clear();
     QTest::keyClicks(company, "Globex");
-    QCOMPARE(dialog->body(), QJsonObject({{"company", "Globex"}}));
+    ContactChanges onlyCompany;
+    onlyCompany.company = QStringLiteral("Globex");
+    QVERIFY(dialog->changes() == onlyCompany);
 
     click(dialogButton(dialog, QDialogButtonBox::Ok));
     QTRY_VERIFY(!modal<ContactDialog>());
@@ -397,12 +400,12 @@ void TestContactsView::editThroughDialogSendsOnlyChangedFields()
     QTRY_COMPARE(model()->index(rowOf(m_john), ContactTableModel::CompanyColumn).data().toString(), QString("Globex"));
     QCOMPARE(child<QLabel>(view()->detailPane(), "companyValue")->text(), QString("Globex"));
 
-    // Clearing a field sends null; a duplicate e-mail is refused (409) and the dialog stays open.
+    // Clearing a field clears it; a duplicate e-mail is refused (409) and the dialog stays open.
     click(child<QPushButton>(view(), "editButton"));
     QTRY_VERIFY((dialog = modal<ContactDialog>()));
     child<QLineEdit>(dialog, "companyEdit")->clear();
     QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "ahmet@example.com");
-    QCOMPARE(dialog->body().value("company"), QJsonValue(QJsonValue::Null));
+    QCOMPARE(dialog->changes().company, std::optional<QString>(QString()));
     click(dialogButton(dialog, QDialogButtonBox::Ok));
     QVERIFY(dialog->isVisible());
     // it names the contact that has the e-mail, never its id
@@ -484,12 +487,12 @@ void TestContactsView::changesFromAnotherThreadAppearAndKeepSelection()
     std::unique_ptr<QThread> thread(QThread::create([bus, john, &created] {
         ContactRepository repository(bus);
         created = repository
-                      .create({{"firstName", "Elif"},
-                               {"lastName", "Şahin"},
-                               {"email", "elif@example.com"},
-                               {"tags", QJsonArray{"api"}}})
+                      .create(ContactRules::parse({{"firstName", "Elif"},
+                                                   {"lastName", "Şahin"},
+                                                   {"email", "elif@example.com"},
+                                                   {"tags", QJsonArray{"api"}}}))
                       .id;
-        repository.update(john, {{"position", "CTO"}});
+        repository.update(john, ContactRules::parse({{"position", "CTO"}}));
         Database::closeThreadConnection();
     }));
     thread->start();

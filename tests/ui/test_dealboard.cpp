@@ -91,7 +91,7 @@ private slots:
     {
         DealRepository deals(m_bus.get());
         ContactRepository contacts(m_bus.get());
-        const Contact c = contacts.create({{"firstName", "Ayşe"}, {"email", "ayse@example.com"}});
+        const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "ayse@example.com"}}));
         deals.create({{"name", "A"}, {"value", 1000}, {"contactId", c.id}, {"expectedCloseDate", "2026-05-01"}});
         deals.create({{"name", "B"}, {"value", 500}});
         deals.create({{"name", "C"}, {"value", 70}, {"currency", "USD"}, {"stage", "proposal"}});

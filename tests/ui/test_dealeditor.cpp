@@ -106,8 +106,8 @@ private slots:
 
     void newDealDialogStoresEveryField()
     {
-        const Contact c =
-            ContactRepository().create({{"firstName", "Ayşe"}, {"company", "Acme"}, {"email", "ayse@acme.example"}});
+        const Contact c = ContactRepository().create(
+            ContactRules::parse({{"firstName", "Ayşe"}, {"company", "Acme"}, {"email", "ayse@acme.example"}}));
         const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
         showBoard();
         DealEditDialog *dialog = openNewDealDialog();
@@ -198,7 +198,8 @@ private slots:
 
     void detailListsTasksAndAddsOneLinkedToTheDeal()
     {
-        const Contact c = ContactRepository().create({{"firstName", "Bora"}, {"phone", "+905551112233"}});
+        const Contact c =
+            ContactRepository().create(ContactRules::parse({{"firstName", "Bora"}, {"phone", "+905551112233"}}));
         DealRepository deals(m_bus.get());
         const Deal d = deals.create({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}});
         TaskRepository tasks(m_bus.get());

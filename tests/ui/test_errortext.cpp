@@ -77,32 +77,32 @@ QVector<Case> cases()
     return {
         {"contact e-mail",
          [] {
-             ContactRepository().create({{"firstName", "A"}, {"email", "not-an-address"}});
+             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"email", "not-an-address"}}));
          }},
         {"contact phone",
          [] {
-             ContactRepository().create({{"firstName", "A"}, {"phone", "abc"}});
+             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"phone", "abc"}}));
          }},
         {"contact without name",
          [] {
-             ContactRepository().create({{"email", "a@b.co"}});
+             ContactRepository().create(ContactRules::parse({{"email", "a@b.co"}}));
          }},
         {"contact long name",
          [] {
-             ContactRepository().create({{"firstName", QString(300, 'x')}});
+             ContactRepository().create(ContactRules::parse({{"firstName", QString(300, 'x')}}));
          }},
         {"contact lead score",
          [] {
-             ContactRepository().create({{"firstName", "A"}, {"leadScore", 500}});
+             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"leadScore", 500}}));
          }},
         {"contact tags",
          [] {
-             ContactRepository().create({{"firstName", "A"}, {"tags", "vip"}});
+             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"tags", "vip"}}));
          }},
         {"contact duplicate e-mail",
          [] {
-             ContactRepository().create({{"firstName", "A"}, {"email", "dup@ornek.com.tr"}});
-             ContactRepository().create({{"firstName", "B"}, {"email", "dup@ornek.com.tr"}});
+             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"email", "dup@ornek.com.tr"}}));
+             ContactRepository().create(ContactRules::parse({{"firstName", "B"}, {"email", "dup@ornek.com.tr"}}));
          }},
         {"deal currency",
          [] {

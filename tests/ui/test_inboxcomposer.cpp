@@ -184,8 +184,10 @@ private Q_SLOTS:
         m_bus = std::make_unique<EventBus>();
         m_repo = std::make_unique<ConversationRepository>(m_bus.get());
         ContactRepository contacts;
-        const QString ayse = contacts.create({{"firstName", "Ayşe"}, {"phone", "+905321234567"}}).id;
-        const QString bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
+        const QString ayse =
+            contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}})).id;
+        const QString bob =
+            contacts.create(ContactRules::parse({{"firstName", "Bob"}, {"email", "bob@example.com"}})).id;
         m_whatsappConv = m_repo->findOrCreate(ayse, "whatsapp", "+905321234567").id;
         // Ayşe wrote 25 hours ago: outside WhatsApp's window.
         const FakeClock before(QDateTime::currentDateTimeUtc().addSecs(-25 * 3600));

@@ -79,8 +79,11 @@ private Q_SLOTS:
         m_repo = std::make_unique<ConversationRepository>(m_bus.get());
         m_ali = UserRepository().create("ali@example.com", "Ali", "agent", "x");
         ContactRepository contacts;
-        m_ayse = contacts.create({{"firstName", "Ayşe"}, {"phone", "+905321234567"}, {"company", "Acme"}}).id;
-        m_bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
+        m_ayse =
+            contacts
+                .create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}, {"company", "Acme"}}))
+                .id;
+        m_bob = contacts.create(ContactRules::parse({{"firstName", "Bob"}, {"email", "bob@example.com"}})).id;
         m_ayseConv = m_repo->findOrCreate(m_ayse, "widget", "visitor_a").id;
         m_repo->receive(m_ayseConv, text("Selam"));
         m_bobConv = m_repo->findOrCreate(m_bob, "widget", "visitor_b").id;

@@ -59,8 +59,10 @@ private Q_SLOTS:
         m_bus = std::make_unique<EventBus>();
         m_repo = std::make_unique<ConversationRepository>(m_bus.get());
         ContactRepository contacts;
-        const QString ayse = contacts.create({{"firstName", "Ayşe"}, {"phone", "+905321234567"}}).id;
-        const QString bob = contacts.create({{"firstName", "Bob"}, {"email", "bob@example.com"}}).id;
+        const QString ayse =
+            contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}})).id;
+        const QString bob =
+            contacts.create(ContactRules::parse({{"firstName", "Bob"}, {"email", "bob@example.com"}})).id;
         m_whatsappConv = m_repo->findOrCreate(ayse, "whatsapp", "+905321234567").id;
         m_repo->receive(m_whatsappConv, text("Selam"));
         m_widgetConv = m_repo->findOrCreate(bob, "widget", "visitor_1").id;
@@ -163,10 +165,10 @@ private Q_SLOTS:
         ContactRepository contacts;
         QStringList ids;
         for (int i = 0; i < 40; ++i) {
-            const QString c =
-                contacts
-                    .create({{"firstName", QString("Kişi %1").arg(i)}, {"email", QString("k%1@ornek.com.tr").arg(i)}})
-                    .id;
+            const QString c = contacts
+                                  .create(ContactRules::parse({{"firstName", QString("Kişi %1").arg(i)},
+                                                               {"email", QString("k%1@ornek.com.tr").arg(i)}}))
+                                  .id;
             ids << m_repo->findOrCreate(c, "widget", QString("visitor_x%1").arg(i)).id;
             m_repo->receive(ids.last(), text("Merhaba"));
         }
@@ -255,7 +257,8 @@ private Q_SLOTS:
     void markupInAVisitorsNameStaysPlainText()
     {
         const QString name = "<h1>Büyük</h1><img src=x>";
-        const QString id = ContactRepository().create({{"firstName", name}, {"email", "h1@example.com"}}).id;
+        const QString id =
+            ContactRepository().create(ContactRules::parse({{"firstName", name}, {"email", "h1@example.com"}})).id;
         const QString conv = m_repo->findOrCreate(id, "widget", "visitor_h1").id;
         m_repo->receive(conv, text("<b>kalın</b>"));
         QTRY_VERIFY(m_view->selectConversation(conv));

@@ -55,10 +55,11 @@ private slots:
         // The oldest contact of all, far beyond any first page.
         ContactRepository contacts;
         for (const char *company : {"Kale A.Ş.", "Deniz Lojistik", "Ada Yazılım"}) {
-            const Contact c = contacts.create({{"firstName", QString::fromUtf8("Nazlı")},
-                                               {"lastName", "Kaya"},
-                                               {"email", QString("nazli.%1@example.com").arg(m_kayas.size())},
-                                               {"company", QString::fromUtf8(company)}});
+            const Contact c =
+                contacts.create(ContactRules::parse({{"firstName", QString::fromUtf8("Nazlı")},
+                                                     {"lastName", "Kaya"},
+                                                     {"email", QString("nazli.%1@example.com").arg(m_kayas.size())},
+                                                     {"company", QString::fromUtf8(company)}}));
             m_kayas << c.id;
         }
         QVector<QJsonObject> deals;

@@ -64,12 +64,13 @@ private slots:
         m_bus = std::make_unique<EventBus>();
         m_contacts = std::make_unique<ContactRepository>(m_bus.get());
         m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+        m_contacts->create(ContactRules::parse(
+            {{"firstName", "Ahmet"}, {"email", "ahmet@example.com"}, {"tags", QJsonArray{"vip"}}, {"leadScore", 90}}));
+        m_contacts->create(ContactRules::parse(
+            {{"firstName", "Ayşe"}, {"email", "ayse@example.com"}, {"tags", QJsonArray{"VIP"}}, {"leadScore", 30}}));
         m_contacts->create(
-            {{"firstName", "Ahmet"}, {"email", "ahmet@example.com"}, {"tags", QJsonArray{"vip"}}, {"leadScore", 90}});
-        m_contacts->create(
-            {{"firstName", "Ayşe"}, {"email", "ayse@example.com"}, {"tags", QJsonArray{"VIP"}}, {"leadScore", 30}});
-        m_contacts->create({{"firstName", "John"}, {"email", "john@example.com"}, {"leadScore", 60}});
-        m_contacts->create({{"firstName", "Mary"}, {"email", "mary@example.com"}});
+            ContactRules::parse({{"firstName", "John"}, {"email", "john@example.com"}, {"leadScore", 60}}));
+        m_contacts->create(ContactRules::parse({{"firstName", "Mary"}, {"email", "mary@example.com"}}));
         m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -100,7 +101,8 @@ private slots:
         QTRY_COMPARE(model()->rowCount(), 2);
         QCOMPARE(view()->findChild<QLabel *>("countLabel")->text(), QString("2 contacts"));
         // A new matching contact joins the dynamic segment's table.
-        m_contacts->create({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"tags", QJsonArray{"vip"}}});
+        m_contacts->create(
+            ContactRules::parse({{"firstName", "Deniz"}, {"email", "deniz@example.com"}, {"tags", QJsonArray{"vip"}}}));
         QTRY_COMPARE(model()->rowCount(), 3);
         QTRY_VERIFY(panel()->list()->item(1)->text().contains("VIP (3)"));
         // Changed rules apply at once.
@@ -158,7 +160,7 @@ private slots:
         // Written without the bus, then refreshed by hand: the count comes from the worker, and
         // the rows (and the count label) follow its answer; the selected contact stays selected.
         ContactRepository().create(
-            {{"firstName", "Zafer"}, {"email", "zafer@example.com"}, {"tags", QJsonArray{"vip"}}});
+            ContactRules::parse({{"firstName", "Zafer"}, {"email", "zafer@example.com"}, {"tags", QJsonArray{"vip"}}}));
         model()->refresh();
         QVERIFY(model()->counting());
         QCOMPARE(model()->rowCount(), 2);
@@ -169,7 +171,7 @@ private slots:
         // Every contact again: counted at once, in the window's thread.
         QVERIFY(panel()->selectSegment(QString()));
         QTRY_COMPARE(model()->rowCount(), 5);
-        ContactRepository().create({{"firstName", "Yasin"}, {"email", "yasin@example.com"}});
+        ContactRepository().create(ContactRules::parse({{"firstName", "Yasin"}, {"email", "yasin@example.com"}}));
         model()->refresh();
         QVERIFY(!model()->counting());
         QCOMPARE(model()->rowCount(), 6);

@@ -127,8 +127,8 @@ private slots:
 
     void tableNamesTheContactDealAndAssignee()
     {
-        const Contact c =
-            ContactRepository().create({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}});
+        const Contact c = ContactRepository().create(
+            ContactRules::parse({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}}));
         const Deal d = DealRepository().create({{"name", "Filo kiralama"}, {"value", 10}});
         const User u = UserRepository().create("ali@example.com", "Ali Vural", "agent", "x");
         m_tasks->create({{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}});
@@ -141,7 +141,7 @@ private slots:
         QCOMPARE(model->index(0, TaskTableModel::DealColumn).data().toString(), QString("Filo kiralama"));
         QCOMPARE(model->index(0, TaskTableModel::AssigneeColumn).data().toString(), QString("Ali Vural"));
         // a renamed contact shows its new name after the next change
-        ContactRepository(m_bus.get()).update(c.id, {{"lastName", "Kaya Demir"}});
+        ContactRepository(m_bus.get()).update(c.id, ContactRules::parse({{"lastName", "Kaya Demir"}}));
         m_tasks->create({{"title", "Another"}});
         QTRY_COMPARE(model->rowCount(), 2);
         bool renamed = false;
@@ -330,7 +330,7 @@ private slots:
     void contactDetailPaneListsTheContactsTasks()
     {
         ContactRepository contacts;
-        const Contact c = contacts.create({{"firstName", "Deniz"}, {"email", "d@example.com"}});
+        const Contact c = contacts.create(ContactRules::parse({{"firstName", "Deniz"}, {"email", "d@example.com"}}));
         m_tasks->create({{"title", "Send brochure"}, {"contactId", c.id}, {"dueDate", todayText()}});
         m_tasks->create({{"title", "Someone else's"}});
         ContactDetailPane pane(contacts);

@@ -56,12 +56,12 @@ private Q_SLOTS:
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
         ContactRepository repo(&bus);
-        const Contact c = repo.create({{"firstName", "A"}, {"email", "a@example.com"}});
+        const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}}));
         QCOMPARE(outboxCount("contact.created"), 1);
         QCOMPARE(spy.count(), 1);
-        repo.update(c.id, {{"company", "Acme"}});
+        repo.update(c.id, ContactRules::parse({{"company", "Acme"}}));
         QCOMPARE(outboxCount("contact.updated"), 1);
-        repo.update(c.id, {{"company", "Acme"}}); // no change: no event
+        repo.update(c.id, ContactRules::parse({{"company", "Acme"}})); // no change: no event
         QCOMPARE(outboxCount("contact.updated"), 1);
         repo.remove(c.id);
         QCOMPARE(outboxCount("contact.deleted"), 1);
@@ -76,8 +76,9 @@ private Q_SLOTS:
     void failedWriteLeavesNothing()
     {
         ContactRepository repo;
-        repo.create({{"firstName", "A"}, {"email", "same@example.com"}});
-        QVERIFY_THROWS_EXCEPTION(DomainError, repo.create({{"firstName", "B"}, {"email", "SAME@example.com"}}));
+        repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "same@example.com"}}));
+        QVERIFY_THROWS_EXCEPTION(DomainError,
+                                 repo.create(ContactRules::parse({{"firstName", "B"}, {"email", "SAME@example.com"}})));
         QCOMPARE(repo.count({}), 1);
         QCOMPARE(outboxCount("contact.created"), 1);
     }
@@ -85,7 +86,7 @@ private Q_SLOTS:
     void rollsBackOnDatabaseError()
     {
         ContactRepository repo;
-        const Contact c = repo.create({{"firstName", "A"}, {"email", "rb@example.com"}});
+        const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "rb@example.com"}}));
         {
             Transaction tx;
             Database::exec("UPDATE contacts SET company = 'X' WHERE id = ?", {c.id});
@@ -97,8 +98,10 @@ private Q_SLOTS:
     void searchesWithFolding()
     {
         ContactRepository repo;
-        repo.create({{"firstName", "İlker"}, {"lastName", "Işık"}, {"email", "ilker@example.com"}});
-        repo.create({{"firstName", "Ilse"}, {"email", "ilse@example.com"}, {"phone", "+49 30 1234567"}});
+        repo.create(
+            ContactRules::parse({{"firstName", "İlker"}, {"lastName", "Işık"}, {"email", "ilker@example.com"}}));
+        repo.create(
+            ContactRules::parse({{"firstName", "Ilse"}, {"email", "ilse@example.com"}, {"phone", "+49 30 1234567"}}));
         ContactQuery q;
         q.search = "isik";
         QCOMPARE(repo.count(q), 1);
@@ -113,8 +116,8 @@ private Q_SLOTS:
     void searchFollowsUpdatesAndDeletes()
     {
         ContactRepository repo;
-        const Contact c = repo.create({{"firstName", "Old"}, {"email", "o@example.com"}});
-        repo.update(c.id, {{"firstName", "Newname"}});
+        const Contact c = repo.create(ContactRules::parse({{"firstName", "Old"}, {"email", "o@example.com"}}));
+        repo.update(c.id, ContactRules::parse({{"firstName", "Newname"}}));
         ContactQuery q;
         q.search = "old";
         QCOMPARE(repo.count(q), 0);
@@ -127,8 +130,9 @@ private Q_SLOTS:
     void filtersByTagsAllOfThem()
     {
         ContactRepository repo;
-        repo.create({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip", "b2b"}}});
-        repo.create({{"firstName", "B"}, {"email", "b@example.com"}, {"tags", QJsonArray{"VIP"}}});
+        repo.create(
+            ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip", "b2b"}}}));
+        repo.create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}, {"tags", QJsonArray{"VIP"}}}));
         ContactQuery q;
         q.tags = {"vip"};
         QCOMPARE(repo.count(q), 2);
@@ -141,7 +145,7 @@ private Q_SLOTS:
     void notesAreKeptInOrder()
     {
         ContactRepository repo;
-        const Contact c = repo.create({{"firstName", "A"}, {"email", "n@example.com"}});
+        const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "n@example.com"}}));
         repo.addNote(c.id, "first", "user_x");
         repo.addNote(c.id, "second");
         const auto notes = repo.notes(c.id);
@@ -160,8 +164,9 @@ private Q_SLOTS:
         ContactRepository repo;
         QStringList ids;
         for (int i = 0; i < 7; ++i)
-            ids.prepend(
-                repo.create({{"firstName", QString::number(i)}, {"email", QString("p%1@example.com").arg(i)}}).id);
+            ids.prepend(repo.create(ContactRules::parse({{"firstName", QString::number(i)},
+                                                         {"email", QString("p%1@example.com").arg(i)}}))
+                            .id);
         ContactQuery q;
         q.limit = 3;
         QStringList seen;
@@ -216,7 +221,7 @@ private Q_SLOTS:
     void readTransactionSeesOneState()
     {
         ContactRepository repo;
-        repo.create({{"firstName", "A"}, {"email", "a@example.com"}});
+        repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}}));
         auto countAll = [] {
             QSqlQuery q = Database::exec("SELECT count(*) FROM contacts");
             q.next();
@@ -227,7 +232,7 @@ private Q_SLOTS:
             const ReadTransaction snapshot;
             QCOMPARE(countAll(), 1);
             std::thread writer([] {
-                ContactRepository().create({{"firstName", "B"}, {"email", "b@example.com"}});
+                ContactRepository().create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}}));
                 Database::closeThreadConnection();
             });
             writer.join();
@@ -240,7 +245,7 @@ private Q_SLOTS:
         // Inside a write transaction it changes nothing, and the write commits.
         {
             Transaction tx;
-            repo.create({{"firstName", "C"}, {"email", "c@example.com"}});
+            repo.create(ContactRules::parse({{"firstName", "C"}, {"email", "c@example.com"}}));
             {
                 const ReadTransaction inner;
                 QCOMPARE(countAll(), 3);
@@ -266,7 +271,7 @@ private Q_SLOTS:
             bodies << b;
         }
         repo.insertBulk(bodies);
-        repo.create({{"firstName", "Nadir"}, {"email", "nadir@example.com"}});
+        repo.create(ContactRules::parse({{"firstName", "Nadir"}, {"email", "nadir@example.com"}}));
 
         auto ids = [&repo](ContactQuery q) {
             QStringList out;

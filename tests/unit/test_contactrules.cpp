@@ -157,6 +157,101 @@ private Q_SLOTS:
                  (QStringList{"vip", "lead", "b2b"}));
     }
 
+    // What the window fills in goes through the same rules as a request body: each row is given
+    // typed (ContactRules::check) and as JSON (ContactRules::parse), and both must agree.
+    void checkAppliesTheBodyRulesToTypedChanges_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("stored"); // empty: refused
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("trimmed name") << "firstName"
+                                      << "  Ayşe "
+                                      << "Ayşe"
+                                      << "";
+        QTest::newRow("name too long") << "firstName" << QString(201, 'a') << ""
+                                       << "at most 200";
+        QTest::newRow("e-mail") << "email"
+                                << "ayse@ornek.com.tr"
+                                << "ayse@ornek.com.tr"
+                                << "";
+        QTest::newRow("bad e-mail") << "email"
+                                    << "ayse@"
+                                    << ""
+                                    << "not a valid e-mail";
+        QTest::newRow("national phone") << "phone"
+                                        << "0532 123 45 67"
+                                        << "+905321234567"
+                                        << "";
+        QTest::newRow("international phone") << "phone"
+                                             << "+90 532 123 45 67"
+                                             << "+90 532 123 45 67"
+                                             << "";
+        QTest::newRow("short phone") << "phone"
+                                     << "+90 12"
+                                     << ""
+                                     << "international number";
+        QTest::newRow("source too long") << "source" << QString(65, 's') << ""
+                                         << "at most 64";
+    }
+    void checkAppliesTheBodyRulesToTypedChanges()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, stored);
+        QFETCH(QString, problem);
+        ContactRules::setDefaultCallingCode(QStringLiteral("90"));
+        const auto restore = qScopeGuard([] { ContactRules::setDefaultCallingCode({}); });
+        ContactChanges typed;
+        std::optional<QString> *slot = field == "firstName" ? &typed.firstName
+                                       : field == "email"   ? &typed.email
+                                       : field == "phone"   ? &typed.phone
+                                                            : &typed.source;
+        *slot = value;
+        QString typedProblem;
+        try {
+            ContactRules::check(typed);
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::BadRequest);
+            typedProblem = e.details().value(field).toString();
+        }
+        QString bodyProblem;
+        std::optional<QString> parsed;
+        try {
+            const ContactChanges c = ContactRules::parse({{field, value}});
+            parsed = field == "firstName" ? c.firstName
+                     : field == "email"   ? c.email
+                     : field == "phone"   ? c.phone
+                                          : c.source;
+        } catch (const DomainError &e) {
+            bodyProblem = e.details().value(field).toString();
+        }
+        QCOMPARE(typedProblem, bodyProblem);
+        if (stored.isEmpty()) {
+            QVERIFY2(typedProblem.contains(problem), qPrintable(typedProblem));
+        } else {
+            QVERIFY2(typedProblem.isEmpty(), qPrintable(typedProblem));
+            QCOMPARE(slot->value_or(QString()), stored);
+            QCOMPARE(parsed.value_or(QString()), stored);
+        }
+    }
+
+    void checkNormalisesTagsAndRefusesTooMany()
+    {
+        ContactChanges c;
+        c.tags = QStringList{" vip", "VIP", "lead"};
+        ContactRules::check(c);
+        QCOMPARE(*c.tags, (QStringList{"vip", "lead"}));
+        QStringList many;
+        for (int i = 0; i < 101; ++i)
+            many << QStringLiteral("t%1").arg(i);
+        c.tags = many;
+        QVERIFY_THROWS_EXCEPTION(DomainError, ContactRules::check(c));
+        c.tags.reset();
+        c.leadScore = 101;
+        QVERIFY_THROWS_EXCEPTION(DomainError, ContactRules::check(c));
+    }
+
     void parseSeparatesAbsentFromCleared()
     {
         const ContactChanges c = ContactRules::parse({{"email", QJsonValue::Null}, {"company", " Acme "}});

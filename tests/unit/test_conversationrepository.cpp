@@ -51,8 +51,10 @@ private Q_SLOTS:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        m_contactId =
-            ContactRepository().create({{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}}).id;
+        m_contactId = ContactRepository()
+                          .create(ContactRules::parse(
+                              {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}}))
+                          .id;
     }
     void cleanup() { m_db.reset(); }
 

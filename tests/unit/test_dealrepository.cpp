@@ -292,7 +292,7 @@ private Q_SLOTS:
     {
         DealRepository repo;
         ContactRepository contacts;
-        const Contact c = contacts.create({{"firstName", "Ann"}, {"email", "ann@example.com"}});
+        const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
         repo.create({{"name", "A"}, {"value", 10}, {"contactId", c.id}});
         repo.create({{"name", "B"}, {"value", 500}, {"stage", "proposal"}});
         repo.create({{"name", "C"}, {"value", 1000}, {"stage", "proposal"}, {"currency", "EUR"}});
@@ -498,7 +498,7 @@ private Q_SLOTS:
         QSignalSpy spy(&bus, &EventBus::changed);
         ContactRepository contacts(&bus);
         DealRepository deals(&bus);
-        const Contact c = contacts.create({{"firstName", "Ann"}, {"email", "ann@example.com"}});
+        const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
         const Deal d = deals.create({{"name", "D"}, {"contactId", c.id}});
         QCOMPARE(deals.forContact(c.id).size(), 1);
         spy.clear();

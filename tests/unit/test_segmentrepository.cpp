@@ -55,9 +55,15 @@ private slots:
         m_db = std::make_unique<TempDatabase>();
         ContactRepository contacts;
         m_contacts.clear();
-        m_contacts << contacts.create({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip"}}}).id;
-        m_contacts << contacts.create({{"firstName", "B"}, {"email", "b@example.com"}}).id;
-        m_contacts << contacts.create({{"firstName", "C"}, {"email", "c@example.com"}, {"tags", QJsonArray{"VIP"}}}).id;
+        m_contacts << contacts
+                          .create(ContactRules::parse(
+                              {{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip"}}}))
+                          .id;
+        m_contacts << contacts.create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}})).id;
+        m_contacts << contacts
+                          .create(ContactRules::parse(
+                              {{"firstName", "C"}, {"email", "c@example.com"}, {"tags", QJsonArray{"VIP"}}}))
+                          .id;
         Database::exec("DELETE FROM outbox");
     }
 
@@ -141,7 +147,8 @@ private slots:
         Segment frozen = repo.update(s.id, {{"isDynamic", false}});
         QCOMPARE(frozen.isDynamic, false);
         QCOMPARE(frozen.contactCount, qint64(2));
-        ContactRepository().create({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}});
+        ContactRepository().create(
+            ContactRules::parse({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}}));
         QCOMPARE(repo.get(s.id).contactCount, qint64(2)); // frozen
         repo.removeContact(s.id, m_contacts.at(0));
         const Segment thawed = repo.update(s.id, {{"isDynamic", true}});

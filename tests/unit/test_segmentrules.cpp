@@ -675,7 +675,7 @@ private slots:
             QJsonObject body{{"firstName", name}, {"email", name + "@cf.example"}};
             if (!customFields.isUndefined())
                 body.insert("customFields", customFields);
-            return contacts.create(body).id;
+            return contacts.create(ContactRules::parse(body)).id;
         };
         for (int i = 0; i < stored.size(); ++i) {
             ids << create(QStringLiteral("cf%1").arg(i), QJsonObject{{"k", stored.at(i)}});
@@ -684,11 +684,11 @@ private slots:
         ids << create("cfNone");
         ids << create("cfOther", QJsonObject{{"other", 5}});
         const QString moved = create("cfMoved", QJsonObject{{"k", 7}});
-        contacts.update(moved, {{"customFields", QJsonObject{{"k", "abc"}, {"other", 1}}}});
+        contacts.update(moved, ContactRules::parse({{"customFields", QJsonObject{{"k", "abc"}, {"other", 1}}}}));
         const QString dropped = create("cfDropped", QJsonObject{{"k", "abc"}});
-        contacts.update(dropped, {{"customFields", QJsonObject{{"other", "abc"}}}});
+        contacts.update(dropped, ContactRules::parse({{"customFields", QJsonObject{{"other", "abc"}}}}));
         const QString added = create("cfAdded");
-        contacts.update(added, {{"customFields", QJsonObject{{"k", 5}}}});
+        contacts.update(added, ContactRules::parse({{"customFields", QJsonObject{{"k", 5}}}}));
         ids << moved << dropped << added;
 
         QJsonArray singles{0, -0.0, 1, 5, 5.5, -3, 1e20, 2};

@@ -135,7 +135,7 @@ private slots:
     void existingContactIsLinkedAndDeletingContactUnlinks()
     {
         ContactRepository contacts;
-        const Contact c = contacts.create({{"firstName", "Ayşe"}, {"email", "a@example.com"}});
+        const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "a@example.com"}}));
         const Task t = repo().create({{"title", "Visit"}, {"contactId", c.id}});
         const TaskLinks links = repo().links(t);
         QVERIFY(links.contact);

@@ -118,67 +118,51 @@ void ContactDialog::load(const Contact &c)
     m_leadScore->setValue(c.leadScore);
 }
 
-QJsonObject ContactDialog::body() const
+ContactChanges ContactDialog::changes() const
 {
+    // A new contact gets what is filled in; an edit only what differs from the stored contact (an
+    // emptied field is cleared).
     const bool edit = isEditing();
-    QJsonObject body;
+    ContactChanges changes;
 
     const auto text = [this](const char *key) { return m_edits.value(QLatin1String(key))->text().trimmed(); };
-    const auto putText = [&](const char *key, const QString &original) {
-        const QString value = text(key);
-        if (!edit) {
-            if (!value.isEmpty())
-                body.insert(QLatin1String(key), value);
-        } else if (value != original) {
-            body.insert(QLatin1String(key), value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value));
-        }
+    const auto putText = [&](std::optional<QString> &field, const QString &value, const QString &original) {
+        if (edit ? value != original : !value.isEmpty())
+            field = value;
     };
-    putText("firstName", m_original.firstName);
-    putText("lastName", m_original.lastName);
-    putText("email", m_original.email);
-    putText("phone", m_original.phone);
-    putText("company", m_original.company);
-    putText("position", m_original.position);
+    putText(changes.firstName, text("firstName"), m_original.firstName);
+    putText(changes.lastName, text("lastName"), m_original.lastName);
+    putText(changes.email, text("email"), m_original.email);
+    putText(changes.phone, text("phone"), m_original.phone);
+    putText(changes.company, text("company"), m_original.company);
+    putText(changes.position, text("position"), m_original.position);
+    putText(changes.source, m_source->currentText().trimmed(), m_original.source);
 
     QJsonObject address;
+    QJsonObject originalAddress;
     for (const char *key : AddressKeys) {
         if (!text(key).isEmpty())
             address.insert(QLatin1String(key), text(key));
-    }
-    QJsonObject originalAddress;
-    for (const char *key : AddressKeys) {
         const QString part = m_original.address.value(QLatin1String(key)).toString();
         if (!part.isEmpty())
             originalAddress.insert(QLatin1String(key), part);
     }
-    if (!edit) {
-        if (!address.isEmpty())
-            body.insert(QStringLiteral("address"), address);
-    } else if (address != originalAddress) {
-        body.insert(QStringLiteral("address"), address.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(address));
-    }
+    if (edit ? address != originalAddress : !address.isEmpty())
+        changes.address = address;
 
     const QStringList tags = splitTags(text("tags"));
-    if ((!edit && !tags.isEmpty()) || (edit && tags != m_original.tags))
-        body.insert(QStringLiteral("tags"), QJsonArray::fromStringList(tags));
-
-    const QString source = m_source->currentText().trimmed();
-    if (!edit) {
-        if (!source.isEmpty())
-            body.insert(QStringLiteral("source"), source);
-    } else if (source != m_original.source) {
-        body.insert(QStringLiteral("source"), source.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(source));
-    }
+    if (edit ? tags != m_original.tags : !tags.isEmpty())
+        changes.tags = tags;
 
     if (!edit || m_leadScore->value() != m_original.leadScore)
-        body.insert(QStringLiteral("leadScore"), m_leadScore->value());
-    return body;
+        changes.leadScore = m_leadScore->value();
+    return changes;
 }
 
 void ContactDialog::accept()
 {
     m_errors.clear();
-    const QJsonObject request = body();
+    const ContactChanges request = changes();
     try {
         if (isEditing()) {
             m_saved = request.isEmpty() ? m_original : m_contacts.update(m_original.id, request);

@@ -28,8 +28,9 @@ public:
     ContactDialog(ContactRepository &contacts, const Contact &contact, QWidget *parent = nullptr);
 
     bool isEditing() const { return !m_original.id.isEmpty(); }
-    // The body OK sends now (for create: POST /contacts; for edit: PATCH /contacts/:id).
-    QJsonObject body() const;
+    // What OK stores now: for a new contact what is filled in, for an edit what differs from the
+    // stored contact (an emptied field is cleared).
+    ContactChanges changes() const;
     // The stored contact after a successful OK.
     const Contact &savedContact() const { return m_saved; }
 
