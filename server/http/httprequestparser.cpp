@@ -135,29 +135,40 @@ bool HttpRequestParser::step()
     return false;
 }
 
-bool HttpRequestParser::stepHead()
+// The next line of a head or trailer section (CR LF or LF ended, the CR dropped), counted against
+// maxHeaderBytes; false when none is complete yet, or when the section grew too large (then refused
+// with 431).
+bool HttpRequestParser::headLine(const char *&line, qsizetype &len)
 {
     const char *base = m_in.constData() + m_pos;
     const qsizetype available = m_in.size() - m_pos;
     const char *nl = findByte(base + m_scanned, available - m_scanned, '\n');
     if (!nl) {
         m_scanned = available;
-        if (m_headBytes + available > m_limits.maxHeaderBytes) {
+        if (m_headBytes + available > m_limits.maxHeaderBytes)
             fail(431);
-            return true;
-        }
         return false;
     }
-    qsizetype len = nl - base;
+    len = nl - base;
     m_headBytes += len + 1;
     m_pos += len + 1;
     m_scanned = 0;
     if (m_headBytes > m_limits.maxHeaderBytes) {
         fail(431);
-        return true;
+        return false;
     }
     if (len > 0 && base[len - 1] == '\r')
         --len;
+    line = base;
+    return true;
+}
+
+bool HttpRequestParser::stepHead()
+{
+    const char *base = nullptr;
+    qsizetype len = 0;
+    if (!headLine(base, len))
+        return m_event == Event::Error; // refused (431): the step used the input; otherwise more is needed
     if (!m_gotRequestLine) {
         if (len == 0) {
             // empty lines before a request line are ignored (RFC 9112 2.2): they are not part of a
@@ -476,27 +487,14 @@ bool HttpRequestParser::stepChunkEnd()
 
 bool HttpRequestParser::stepTrailers()
 {
-    const char *base = m_in.constData() + m_pos;
-    const qsizetype available = m_in.size() - m_pos;
-    const char *nl = findByte(base + m_scanned, available - m_scanned, '\n');
-    if (!nl) {
-        m_scanned = available;
-        if (m_headBytes + available > m_limits.maxHeaderBytes) {
-            fail(431);
-            return true;
-        }
-        return false;
-    }
-    qsizetype len = nl - base;
-    m_headBytes += len + 1;
-    m_pos += len + 1;
-    m_scanned = 0;
-    if (m_headBytes > m_limits.maxHeaderBytes || ++m_headerCount > m_limits.maxHeaderCount + 1) {
+    const char *base = nullptr;
+    qsizetype len = 0;
+    if (!headLine(base, len))
+        return m_event == Event::Error; // refused (431): the step used the input; otherwise more is needed
+    if (++m_headerCount > m_limits.maxHeaderCount + 1) {
         fail(431);
         return true;
     }
-    if (len > 0 && base[len - 1] == '\r')
-        --len;
     if (len == 0) {
         complete();
         return true;

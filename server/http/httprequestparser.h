@@ -66,6 +66,7 @@ private:
         Trailers
     };
 
+    bool headLine(const char *&line, qsizetype &len);
     bool step();
     bool stepHead();
     bool stepBody();
