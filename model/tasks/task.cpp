@@ -228,6 +228,91 @@ QString TaskRules::dayName(const QString &text)
     return {};
 }
 
+namespace {
+
+// Throws what the reader collected: wrong values first (400), then missing ones (422).
+void refuse(const FieldReader &r)
+{
+    if (!r.errors().isEmpty())
+        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+    if (!r.missingFields().isEmpty())
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()), r.missingFields());
+}
+
+// The rules of the values themselves, whoever filled them in (a request body, the window's form).
+// Problems go into `r` (the first per field is kept).
+void checkValues(TaskChanges &c, FieldReader &r)
+{
+    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
+        if (value)
+            *value = value->trimmed();
+        if (value && value->size() > max) {
+            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
+            value.reset();
+        }
+    };
+    length(c.title, "title", 500);
+    length(c.description, "description", 20000);
+    length(c.dueDate, "dueDate", 40);
+    length(c.assignedTo, "assignedTo", 100);
+    length(c.contactId, "contactId", 100);
+    length(c.dealId, "dealId", 100);
+    const auto choice = [&r](std::optional<QString> &value, const char *field, const QStringList &values) {
+        if (value && !value->isEmpty() && !values.contains(*value)) {
+            r.fail(QLatin1String(field), FieldReader::oneOf(values));
+            value.reset();
+        }
+    };
+    choice(c.type, "type", TaskRules::Types);
+    choice(c.priority, "priority", TaskRules::Priorities);
+    choice(c.status, "status", TaskRules::Statuses);
+    if (c.status && c.status->isEmpty()) {
+        r.fail(QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses));
+        c.status.reset();
+    }
+    if (c.dueDate && !c.dueDate->isEmpty() && !TimeUtil::isDate(*c.dueDate)) {
+        if (const auto t = TimeUtil::parse(*c.dueDate)) {
+            c.dueDate = TimeUtil::iso(*t);
+        } else {
+            r.fail(QStringLiteral("dueDate"),
+                   QStringLiteral("must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset"));
+            c.dueDate.reset();
+        }
+    }
+    if (c.reminderBefore && (*c.reminderBefore < 0 || *c.reminderBefore > 525600))
+        r.fail(QStringLiteral("reminder.before"),
+               QStringLiteral("must be a whole number of minutes from 0 to 525600 (one year)"));
+    if (c.recurrence && c.recurrence->isActive()) {
+        TaskRecurrence &rec = *c.recurrence;
+        if (!kFrequencies.contains(rec.frequency))
+            r.fail(QStringLiteral("recurrence.frequency"), FieldReader::oneOf(kFrequencies));
+        if (rec.interval < 1 || rec.interval > 1000)
+            r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
+        QStringList names;
+        for (const QString &day : std::as_const(rec.daysOfWeek)) {
+            const QString name = TaskRules::dayName(day);
+            if (name.isEmpty()) {
+                r.fail(QStringLiteral("recurrence.daysOfWeek"),
+                       QStringLiteral("must be an array of day names (monday … sunday)"));
+                break;
+            }
+            names << name;
+        }
+        if (!names.isEmpty() && rec.frequency != QLatin1String("weekly"))
+            r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
+        rec.daysOfWeek.clear();
+        for (const QString &day : TaskRules::Days) { // in week order, whatever order they came in
+            if (names.contains(day))
+                rec.daysOfWeek << day;
+        }
+        if (!rec.endDate.isEmpty() && !TimeUtil::isDate(rec.endDate.trimmed()))
+            r.fail(QStringLiteral("recurrence.endDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+    }
+}
+
+} // namespace
+
 TaskChanges TaskRules::parse(const QJsonObject &body)
 {
     FieldReader r(body);
@@ -261,12 +346,17 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
     if (body.contains(QLatin1String("recurrence")))
         readRecurrence(r, body.value(QLatin1String("recurrence")), c);
 
-    if (!r.errors().isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
-    if (!r.missingFields().isEmpty())
-        throw DomainError::unprocessable(
-            QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()), r.missingFields());
+    checkValues(c, r);
+    refuse(r);
     return c;
+}
+
+void TaskRules::check(TaskChanges &changes)
+{
+    static const QJsonObject kNoBody;
+    FieldReader r(kNoBody);
+    checkValues(changes, r);
+    refuse(r);
 }
 
 void TaskRules::checkRequired(const Task &t)

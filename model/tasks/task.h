@@ -101,6 +101,10 @@ extern const QStringList Days;       // monday … sunday (index 0 = Monday = Qt
 // wrong type or format (enums, dates, reminder, recurrence), and Unprocessable (422) when a
 // recurrence object lacks its frequency.
 TaskChanges parse(const QJsonObject &body);
+// The same checks of values filled in by code (the window's task form): lengths, the enums, the due
+// date (a date-time is rewritten in UTC), the reminder, the recurrence (days put in week order);
+// throws as parse() does. The repository runs it on every create and update.
+void check(TaskChanges &changes);
 // 422 unless the task has a title.
 void checkRequired(const Task &t);
 // Applies changes except status (status moves go through the transition table).

@@ -377,10 +377,10 @@ void TaskRepository::insertNote(const Task &t, const QString &content, const QSt
         {Ids::make(u"note"), t.seq, content, textOrNull(actor), at});
 }
 
-Task TaskRepository::create(const QJsonObject &body, const QString &actorGiven, bool assignToActor)
+Task TaskRepository::create(TaskChanges changes, const QString &actorGiven, bool assignToActor)
 {
     const QString actor = actorOr(actorGiven);
-    const TaskChanges changes = TaskRules::parse(body);
+    TaskRules::check(changes);
     Task t;
     TaskRules::apply(t, changes);
     if (changes.status)
@@ -461,9 +461,9 @@ TaskStatusResult TaskRepository::applyStatus(Task &t, const Task &before, const 
     return result;
 }
 
-TaskStatusResult TaskRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+TaskStatusResult TaskRepository::update(const QString &id, TaskChanges changes, const QString &actor)
 {
-    const TaskChanges changes = TaskRules::parse(body);
+    TaskRules::check(changes);
     Transaction tx;
     const Task before = get(id);
     Task t = before;

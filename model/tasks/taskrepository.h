@@ -108,10 +108,12 @@ public:
     QDate today() const;
 
     // actor: the user or API key id making the change (createdBy, completedBy, note authors).
-    // A user creating a task without assignedTo gets it assigned (assignToActor).
-    Task create(const QJsonObject &body, const QString &actor = {}, bool assignToActor = false);
-    // Partial update; a "status" in the body moves through the transition table like setStatus().
-    TaskStatusResult update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    // A user creating a task without assignedTo gets it assigned (assignToActor). The changes are
+    // checked (TaskRules::check) whoever filled them in; a request body is read into them with
+    // TaskRules::parse.
+    Task create(TaskChanges changes, const QString &actor = {}, bool assignToActor = false);
+    // Partial update; a status in the changes moves through the transition table like setStatus().
+    TaskStatusResult update(const QString &id, TaskChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Task> find(const QString &id) const;
     Task get(const QString &id) const; // throws NotFound

@@ -308,7 +308,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
         return r;
     }
     if (endpoint.action == QLatin1String("task.create")) {
-        const Task t = TaskRepository(m_bus).create(data);
+        const Task t = TaskRepository(m_bus).create(TaskRules::parse(data));
         r.resultId = t.id;
         r.message = QStringLiteral("Task created");
         r.data = {{QStringLiteral("action"), endpoint.action},

@@ -321,7 +321,7 @@ ApiResponse TasksController::list(ApiRequest &request)
 
 ApiResponse TasksController::create(ApiRequest &request)
 {
-    const Task t = m_tasks.create(request.body, request.principal.id, true);
+    const Task t = m_tasks.create(TaskRules::parse(request.body), request.principal.id, true);
     return ApiResponse::created(detail(t), QStringLiteral("Task created"));
 }
 
@@ -344,7 +344,8 @@ ApiResponse TasksController::get(ApiRequest &request)
 
 ApiResponse TasksController::update(ApiRequest &request)
 {
-    const TaskStatusResult r = m_tasks.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    const TaskStatusResult r =
+        m_tasks.update(request.param(QStringLiteral("id")), TaskRules::parse(request.body), request.principal.id);
     QJsonObject data = detail(r.task);
     if (r.next)
         data.insert(QStringLiteral("nextTask"), toResponse(*r.next, false));

@@ -96,7 +96,8 @@ void seed(const QString &dataDir)
                           {"contactId", ids.at(i * 7)}});
         }
         for (int i = 0; i < 100; ++i)
-            tasks.create({{"title", QStringLiteral("Geri ara %1").arg(i)}, {"contactId", ids.at(i * 11)}});
+            tasks.create(
+                TaskRules::parse({{"title", QStringLiteral("Geri ara %1").arg(i)}, {"contactId", ids.at(i * 11)}}));
         tx.commit();
     }
     Database::closeThreadConnection();

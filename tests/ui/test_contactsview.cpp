@@ -577,7 +577,7 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
         MessageContent text;
         text.text = QStringLiteral("Teklif hazır mı?");
         conversations.receive(whatsapp.id, text);
-        TaskRepository(m_bus.get()).create({{"title", "Send the offer"}, {"contactId", m_ahmet}});
+        TaskRepository(m_bus.get()).create(TaskRules::parse({{"title", "Send the offer"}, {"contactId", m_ahmet}}));
 
     } catch (const DomainError &e) {
         QFAIL(qPrintable(e.message() + ' ' + QJsonDocument(e.details()).toJson()));

@@ -203,8 +203,8 @@ private slots:
         DealRepository deals(m_bus.get());
         const Deal d = deals.create({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}});
         TaskRepository tasks(m_bus.get());
-        tasks.create({{"title", "Send the offer"}, {"dealId", d.id}});
-        tasks.create({{"title", "Unrelated"}});
+        tasks.create(TaskRules::parse({{"title", "Send the offer"}, {"dealId", d.id}}));
+        tasks.create(TaskRules::parse({{"title", "Unrelated"}}));
         showBoard();
         m_board->openDeal(d.id);
         DealDetailDialog *detail = m_board->detailDialog();

@@ -133,26 +133,26 @@ QVector<Case> cases()
          }},
         {"task without title",
          [] {
-             TaskRepository().create({{"dueDate", "2026-12-01"}});
+             TaskRepository().create(TaskRules::parse({{"dueDate", "2026-12-01"}}));
          }},
         {"task priority",
          [] {
-             TaskRepository().create({{"title", "T"}, {"priority", "urgent!"}});
+             TaskRepository().create(TaskRules::parse({{"title", "T"}, {"priority", "urgent!"}}));
          }},
         {"task recurrence",
          [] {
-             TaskRepository().create({{"title", "T"}, {"recurrence", "weekly"}});
+             TaskRepository().create(TaskRules::parse({{"title", "T"}, {"recurrence", "weekly"}}));
          }},
         {"task reminder",
          [] {
-             TaskRepository().create({{"title", "T"},
-                                      {"dueDate", "2026-12-01"},
-                                      {"reminder", QJsonObject{{"enabled", true}, {"before", -4}}}});
+             TaskRepository().create(TaskRules::parse({{"title", "T"},
+                                                       {"dueDate", "2026-12-01"},
+                                                       {"reminder", QJsonObject{{"enabled", true}, {"before", -4}}}}));
          }},
         {"task status",
          [] {
              TaskRepository tasks;
-             const Task t = tasks.create({{"title", "T"}});
+             const Task t = tasks.create(TaskRules::parse({{"title", "T"}}));
              tasks.setStatus(t.id, "cancelled");
              tasks.setStatus(t.id, "in_progress");
          }},

@@ -137,8 +137,8 @@ private Q_SLOTS:
     {
         const Deal deal = DealRepository().create({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}});
         TaskRepository tasks;
-        const Task open = tasks.create({{"title", "Call Ayşe back"}, {"contactId", m_ayse}});
-        const Task done = tasks.create({{"title", "Old task"}, {"contactId", m_ayse}});
+        const Task open = tasks.create(TaskRules::parse({{"title", "Call Ayşe back"}, {"contactId", m_ayse}}));
+        const Task done = tasks.create(TaskRules::parse({{"title", "Old task"}, {"contactId", m_ayse}}));
         tasks.setStatus(done.id, "completed");
         QVERIFY(m_view->selectConversation(m_ayseConv));
         InboxContactPanel *panel = m_view->contactPanel();
@@ -175,8 +175,8 @@ private Q_SLOTS:
         QCOMPARE(requested.at(0).at(0).toString(), m_ayse);
 
         // A task added through the API appears in the panel.
-        tasks.create({{"title", "Send brochure"}, {"contactId", m_ayse}});
-        TaskRepository(m_bus.get()).create({{"title", "Visit"}, {"contactId", m_ayse}});
+        tasks.create(TaskRules::parse({{"title", "Send brochure"}, {"contactId", m_ayse}}));
+        TaskRepository(m_bus.get()).create(TaskRules::parse({{"title", "Visit"}, {"contactId", m_ayse}}));
         QTRY_COMPARE(panel->taskList()->count(), 3);
         // Another conversation shows its own contact.
         QVERIFY(m_view->selectConversation(m_bobConv));

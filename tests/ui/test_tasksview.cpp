@@ -131,7 +131,8 @@ private slots:
             ContactRules::parse({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}}));
         const Deal d = DealRepository().create({{"name", "Filo kiralama"}, {"value", 10}});
         const User u = UserRepository().create("ali@example.com", "Ali Vural", "agent", "x");
-        m_tasks->create({{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}});
+        m_tasks->create(TaskRules::parse(
+            {{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}}));
         m_view->tabs()->setCurrentIndex(TasksView::AllTab);
         TaskTableModel *model = m_view->model(TasksView::AllTab);
         QTRY_COMPARE(model->rowCount(), 1);
@@ -142,7 +143,7 @@ private slots:
         QCOMPARE(model->index(0, TaskTableModel::AssigneeColumn).data().toString(), QString("Ali Vural"));
         // a renamed contact shows its new name after the next change
         ContactRepository(m_bus.get()).update(c.id, ContactRules::parse({{"lastName", "Kaya Demir"}}));
-        m_tasks->create({{"title", "Another"}});
+        m_tasks->create(TaskRules::parse({{"title", "Another"}}));
         QTRY_COMPARE(model->rowCount(), 2);
         bool renamed = false;
         for (int row = 0; row < model->rowCount(); ++row)
@@ -153,8 +154,8 @@ private slots:
 
     void oneClickDoneShowsNextOccurrence()
     {
-        const Task t = m_tasks->create(
-            {{"title", "Daily check"}, {"dueDate", todayText()}, {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        const Task t = m_tasks->create(TaskRules::parse(
+            {{"title", "Daily check"}, {"dueDate", todayText()}, {"recurrence", QJsonObject{{"frequency", "daily"}}}}));
         QTRY_COMPARE(m_view->model(TasksView::TodayTab)->rowCount(), 1);
         QTableView *table = m_view->table(TasksView::TodayTab);
         const QRect cell = table->visualRect(m_view->model(TasksView::TodayTab)->index(0, TaskTableModel::TitleColumn));
@@ -178,7 +179,7 @@ private slots:
 
     void editDialogSetsReminderAndRecurrence()
     {
-        const Task t = m_tasks->create({{"title", "Review"}, {"dueDate", todayText()}});
+        const Task t = m_tasks->create(TaskRules::parse({{"title", "Review"}, {"dueDate", todayText()}}));
         QTRY_VERIFY(m_view->selectTask(t.id));
         m_view->editTask();
         TaskDialog *dialog = m_view->openDialog();
@@ -219,13 +220,14 @@ private slots:
     {
         // Another repository on the same bus: as the API server thread would write.
         TaskRepository api(m_bus.get());
-        api.create({{"title", "Late"}, {"dueDate", m_tasks->today().addDays(-1).toString(Qt::ISODate)}});
+        api.create(
+            TaskRules::parse({{"title", "Late"}, {"dueDate", m_tasks->today().addDays(-1).toString(Qt::ISODate)}}));
         QTRY_COMPARE(m_view->tabs()->tabText(TasksView::OverdueTab), QString("Overdue (1)"));
     }
 
     void deleteAsksForConfirmation()
     {
-        const Task t = m_tasks->create({{"title", "Obsolete"}, {"dueDate", todayText()}});
+        const Task t = m_tasks->create(TaskRules::parse({{"title", "Obsolete"}, {"dueDate", todayText()}}));
         QTRY_VERIFY(m_view->selectTask(t.id));
         m_view->deleteTask();
         auto *box = modal<QMessageBox>();
@@ -238,8 +240,8 @@ private slots:
     void aDeleteCanBeUndone()
     {
         auto *undo = new UndoBar(m_view.get()); // the main window has one; this view stands alone
-        const Task t = m_tasks->create({{"title", "Obsolete"}, {"dueDate", todayText()}});
-        const Task other = m_tasks->create({{"title", "Keep"}, {"dueDate", todayText()}});
+        const Task t = m_tasks->create(TaskRules::parse({{"title", "Obsolete"}, {"dueDate", todayText()}}));
+        const Task other = m_tasks->create(TaskRules::parse({{"title", "Keep"}, {"dueDate", todayText()}}));
         QTRY_VERIFY(m_view->selectTask(t.id));
         m_view->deleteTask();
         click(modal<QMessageBox>()->button(QMessageBox::Yes));
@@ -250,7 +252,7 @@ private slots:
         QCOMPARE(undo->label()->text(), QString("Task “Obsolete” deleted."));
         QVERIFY(m_tasks->find(t.id));
         // A change elsewhere meanwhile does not bring it back.
-        m_tasks->update(other.id, {{"title", "Keep it"}});
+        m_tasks->update(other.id, TaskRules::parse({{"title", "Keep it"}}));
         QTRY_COMPARE(m_view->model(TasksView::TodayTab)->taskAt(0).title, QString("Keep it"));
         QCOMPARE(m_view->model(TasksView::TodayTab)->rowOf(t.id), -1);
         // Ctrl+Z (or the button): back, selected.
@@ -273,10 +275,10 @@ private slots:
     void completingCanBeUndone()
     {
         auto *undo = new UndoBar(m_view.get());
-        const Task t = m_tasks->create({{"title", "Daily check"},
-                                        {"dueDate", todayText()},
-                                        {"status", "in_progress"},
-                                        {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        const Task t = m_tasks->create(TaskRules::parse({{"title", "Daily check"},
+                                                         {"dueDate", todayText()},
+                                                         {"status", "in_progress"},
+                                                         {"recurrence", QJsonObject{{"frequency", "daily"}}}}));
         QTRY_COMPARE(m_view->model(TasksView::TodayTab)->rowCount(), 1);
         QTableView *table = m_view->table(TasksView::TodayTab);
         const QRect cell = table->visualRect(m_view->model(TasksView::TodayTab)->index(0, TaskTableModel::TitleColumn));
@@ -297,8 +299,8 @@ private slots:
     {
         const QDateTime base = QDateTime::currentDateTimeUtc().addDays(2);
         for (int i = 0; i < 60; ++i)
-            m_tasks->create(
-                {{"title", QString("Görev %1").arg(i)}, {"dueDate", base.addSecs(600 * i).toString(Qt::ISODate)}});
+            m_tasks->create(TaskRules::parse(
+                {{"title", QString("Görev %1").arg(i)}, {"dueDate", base.addSecs(600 * i).toString(Qt::ISODate)}}));
         m_view->tabs()->setCurrentIndex(TasksView::AllTab);
         QTableView *table = m_view->table(TasksView::AllTab);
         QTRY_COMPARE(m_view->model(TasksView::AllTab)->rowCount(), 60);
@@ -312,15 +314,15 @@ private slots:
         QVERIFY(!aimed.isEmpty());
         // Five tasks due earlier arrive (over the API, another window…): they sort above it.
         for (int i = 0; i < 5; ++i)
-            m_tasks->create(
-                {{"title", QString("Erken %1").arg(i)}, {"dueDate", base.addSecs(-600).toString(Qt::ISODate)}});
+            m_tasks->create(TaskRules::parse(
+                {{"title", QString("Erken %1").arg(i)}, {"dueDate", base.addSecs(-600).toString(Qt::ISODate)}}));
         QTRY_COMPARE(m_view->model(TasksView::AllTab)->rowCount(), 65);
         QCOMPARE(table->indexAt(at).data(TaskTableModel::IdRole).toString(), aimed);
     }
 
     void reminderReachesTheNotifier()
     {
-        const Task t = m_tasks->create({{"title", "Call the bank"}, {"dueDate", todayText()}});
+        const Task t = m_tasks->create(TaskRules::parse({{"title", "Call the bank"}, {"dueDate", todayText()}}));
         QSignalSpy reminded(m_view->notifier(), &TaskReminderNotifier::reminded);
         m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Reminder);
         QCOMPARE(reminded.size(), 1);
@@ -331,8 +333,8 @@ private slots:
     {
         ContactRepository contacts;
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Deniz"}, {"email", "d@example.com"}}));
-        m_tasks->create({{"title", "Send brochure"}, {"contactId", c.id}, {"dueDate", todayText()}});
-        m_tasks->create({{"title", "Someone else's"}});
+        m_tasks->create(TaskRules::parse({{"title", "Send brochure"}, {"contactId", c.id}, {"dueDate", todayText()}}));
+        m_tasks->create(TaskRules::parse({{"title", "Someone else's"}}));
         ContactDetailPane pane(contacts);
         pane.showContact(c.id);
         auto *list = pane.findChild<QListWidget *>("contactTaskList");

@@ -20,7 +20,7 @@ private Q_SLOTS:
                                                   QStringLiteral("admin"), QStringLiteral("x"));
         TaskRepository tasks;
         tasks.setDefaultActor(desk.id);
-        const Task t = tasks.create({{QStringLiteral("title"), QStringLiteral("Call Ayşe")}});
+        const Task t = tasks.create(TaskRules::parse({{QStringLiteral("title"), QStringLiteral("Call Ayşe")}}));
         tasks.addNote(t.id, QStringLiteral("Left a voicemail"));
         const Task done = tasks.setStatus(t.id, QStringLiteral("completed")).task;
         QCOMPARE(done.completedBy, desk.id);
@@ -31,14 +31,14 @@ private Q_SLOTS:
         QVERIFY(n.next());
         QCOMPARE(n.value(0).toString(), desk.id);
         // A named actor wins over the default.
-        const Task other =
-            tasks.create({{QStringLiteral("title"), QStringLiteral("Other")}}, QStringLiteral("apikey_1"));
+        const Task other = tasks.create(TaskRules::parse({{QStringLiteral("title"), QStringLiteral("Other")}}),
+                                        QStringLiteral("apikey_1"));
         QSqlQuery o = Database::exec(QStringLiteral("SELECT created_by FROM tasks WHERE id = ?"), {other.id});
         QVERIFY(o.next());
         QCOMPARE(o.value(0).toString(), QStringLiteral("apikey_1"));
         // Without a default, nobody.
         TaskRepository plain;
-        const Task anonymous = plain.create({{QStringLiteral("title"), QStringLiteral("Nobody")}});
+        const Task anonymous = plain.create(TaskRules::parse({{QStringLiteral("title"), QStringLiteral("Nobody")}}));
         QCOMPARE(plain.setStatus(anonymous.id, QStringLiteral("completed")).task.completedBy, QString());
         Database::closeThreadConnection();
     }

@@ -76,7 +76,7 @@ private slots:
     void deletingADealUnlinksItsTasks()
     {
         const Deal deal = DealRepository().create({{"name", "Big deal"}, {"value", 1000}});
-        const Task t = repo().create({{"title", "Send offer"}, {"dealId", deal.id}});
+        const Task t = repo().create(TaskRules::parse({{"title", "Send offer"}, {"dealId", deal.id}}));
         QCOMPARE(repo().get(t.id).dealId, deal.id);
         DealRepository(&m_bus).remove(deal.id);
         QVERIFY(repo().get(t.id).dealId.isEmpty());
@@ -95,7 +95,7 @@ private slots:
     void createsWithDefaultsAndEvent()
     {
         QSignalSpy bus(&m_bus, &EventBus::changed);
-        const Task t = repo().create({{"title", "Call back"}}, "user_x");
+        const Task t = repo().create(TaskRules::parse({{"title", "Call back"}}), "user_x");
         QVERIFY(t.id.startsWith("task_"));
         QCOMPARE(t.status, QString("pending"));
         QCOMPARE(t.type, QString("task"));
@@ -121,7 +121,7 @@ private slots:
     {
         QFETCH(QString, field);
         try {
-            repo().create({{"title", "x"}, {field, "nope_123"}});
+            repo().create(TaskRules::parse({{"title", "x"}, {field, "nope_123"}}));
             QFAIL("expected 422");
         } catch (const DomainError &e) {
             QCOMPARE(e.kind(), DomainError::Unprocessable);
@@ -136,7 +136,7 @@ private slots:
     {
         ContactRepository contacts;
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "a@example.com"}}));
-        const Task t = repo().create({{"title", "Visit"}, {"contactId", c.id}});
+        const Task t = repo().create(TaskRules::parse({{"title", "Visit"}, {"contactId", c.id}}));
         const TaskLinks links = repo().links(t);
         QVERIFY(links.contact);
         QCOMPARE(links.contact->firstName, QString("Ayşe"));
@@ -150,7 +150,7 @@ private slots:
 
     void refusedTransitionIs409AndChangesNothing()
     {
-        const Task t = repo().create({{"title", "x"}});
+        const Task t = repo().create(TaskRules::parse({{"title", "x"}}));
         repo().setStatus(t.id, "completed", {}, "user_a");
         const int events = outbox().size();
         try {
@@ -163,7 +163,7 @@ private slots:
         QCOMPARE(repo().get(t.id).status, QString("completed"));
         QCOMPARE(outbox().size(), events);
         // The same refusal through a partial update.
-        QVERIFY_THROWS_EXCEPTION(DomainError, repo().update(t.id, {{"status", "cancelled"}}));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo().update(t.id, TaskRules::parse({{"status", "cancelled"}})));
         // Reopen is allowed and clears the completion.
         const Task reopened = repo().setStatus(t.id, "pending").task;
         QCOMPARE(reopened.status, QString("pending"));
@@ -172,7 +172,7 @@ private slots:
 
     void completionEventAndStatusNote()
     {
-        const Task t = repo().create({{"title", "x"}});
+        const Task t = repo().create(TaskRules::parse({{"title", "x"}}));
         m_clock.set(utc(2026, 3, 2, 11, 0));
         const TaskStatusResult r = repo().setStatus(t.id, "done", "Talked to her", "user_a");
         QCOMPARE(r.task.status, QString("completed"));
@@ -195,12 +195,12 @@ private slots:
     void completingRecurringTaskCreatesLinkedNextOccurrence()
     {
         // 2026-03-02 is a Monday.
-        const Task t = repo().create(
+        const Task t = repo().create(TaskRules::parse(
             {{"title", "Stand-up"},
              {"dueDate", "2026-03-02"},
              {"priority", "high"},
              {"reminder", QJsonObject{{"before", 10}}},
-             {"recurrence", QJsonObject{{"frequency", "weekly"}, {"daysOfWeek", QJsonArray{"monday", "thursday"}}}}});
+             {"recurrence", QJsonObject{{"frequency", "weekly"}, {"daysOfWeek", QJsonArray{"monday", "thursday"}}}}}));
         const TaskStatusResult r = repo().setStatus(t.id, "completed", {}, "user_a");
         QVERIFY(r.next);
         QCOMPARE(r.next->dueDate, QString("2026-03-05"));
@@ -219,15 +219,16 @@ private slots:
 
     void nextOccurrenceSkipsMissedDaysAndStopsAtEndDate()
     {
-        const Task t = repo().create({{"title", "Daily report"},
-                                      {"dueDate", "2026-02-20"},
-                                      {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}});
+        const Task t = repo().create(
+            TaskRules::parse({{"title", "Daily report"},
+                              {"dueDate", "2026-02-20"},
+                              {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}}));
         const TaskStatusResult r = repo().setStatus(t.id, "completed");
         QCOMPARE(r.next->dueDate, QString("2026-03-02")); // today, not 2026-02-21
-        const Task last =
-            repo().create({{"title", "Last"},
-                           {"dueDate", "2026-03-10"},
-                           {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}});
+        const Task last = repo().create(
+            TaskRules::parse({{"title", "Last"},
+                              {"dueDate", "2026-03-10"},
+                              {"recurrence", QJsonObject{{"frequency", "daily"}, {"endDate", "2026-03-10"}}}}));
         QVERIFY(!repo().setStatus(last.id, "completed").next);
     }
 
@@ -236,9 +237,9 @@ private slots:
         const QTimeZone berlin("Europe/Berlin");
         m_clock.set(utc(2026, 3, 28, 6, 0));
         // 09:00 in Berlin on 28 March (CET, UTC+1); DST starts on 29 March.
-        const Task t = repo(berlin).create({{"title", "Call"},
-                                            {"dueDate", "2026-03-28T08:00:00Z"},
-                                            {"recurrence", QJsonObject{{"frequency", "daily"}}}});
+        const Task t = repo(berlin).create(TaskRules::parse({{"title", "Call"},
+                                                             {"dueDate", "2026-03-28T08:00:00Z"},
+                                                             {"recurrence", QJsonObject{{"frequency", "daily"}}}}));
         const TaskStatusResult r = repo(berlin).setStatus(t.id, "completed");
         QCOMPARE(r.next->dueDate, QString("2026-03-29T07:00:00.000Z"));
     }
@@ -246,8 +247,8 @@ private slots:
     void monthlyOnThe31stFallsBackAndReturns()
     {
         m_clock.set(utc(2026, 1, 31, 8, 0));
-        const Task jan = repo().create(
-            {{"title", "Invoice"}, {"dueDate", "2026-01-31"}, {"recurrence", QJsonObject{{"frequency", "monthly"}}}});
+        const Task jan = repo().create(TaskRules::parse(
+            {{"title", "Invoice"}, {"dueDate", "2026-01-31"}, {"recurrence", QJsonObject{{"frequency", "monthly"}}}}));
         m_clock.set(utc(2026, 1, 31, 9, 0));
         const Task feb = *repo().setStatus(jan.id, "completed").next;
         QCOMPARE(feb.dueDate, QString("2026-02-28"));
@@ -263,13 +264,15 @@ private slots:
         m_clock.set(utc(2026, 3, 5, 20, 0));
         TaskRepository r = repo(auckland);
         QCOMPARE(r.today(), QDate(2026, 3, 6));
-        const Task allDayToday = r.create({{"title", "a"}, {"dueDate", "2026-03-06"}});
-        const Task allDayYesterday = r.create({{"title", "b"}, {"dueDate", "2026-03-05"}});
-        const Task timedPast = r.create({{"title", "c"}, {"dueDate", "2026-03-05T19:00:00Z"}});
-        const Task timedLater = r.create({{"title", "d"}, {"dueDate", "2026-03-05T21:00:00Z"}});
-        const Task doneYesterday = r.create({{"title", "e"}, {"dueDate", "2026-03-05"}, {"status", "completed"}});
-        const Task cancelledToday = r.create({{"title", "f"}, {"dueDate", "2026-03-06"}, {"status", "cancelled"}});
-        const Task tomorrow = r.create({{"title", "g"}, {"dueDate", "2026-03-07"}});
+        const Task allDayToday = r.create(TaskRules::parse({{"title", "a"}, {"dueDate", "2026-03-06"}}));
+        const Task allDayYesterday = r.create(TaskRules::parse({{"title", "b"}, {"dueDate", "2026-03-05"}}));
+        const Task timedPast = r.create(TaskRules::parse({{"title", "c"}, {"dueDate", "2026-03-05T19:00:00Z"}}));
+        const Task timedLater = r.create(TaskRules::parse({{"title", "d"}, {"dueDate", "2026-03-05T21:00:00Z"}}));
+        const Task doneYesterday =
+            r.create(TaskRules::parse({{"title", "e"}, {"dueDate", "2026-03-05"}, {"status", "completed"}}));
+        const Task cancelledToday =
+            r.create(TaskRules::parse({{"title", "f"}, {"dueDate", "2026-03-06"}, {"status", "cancelled"}}));
+        const Task tomorrow = r.create(TaskRules::parse({{"title", "g"}, {"dueDate", "2026-03-07"}}));
 
         QStringList today;
         for (const Task &t : r.dueToday().items)
@@ -300,8 +303,8 @@ private slots:
         TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
         QSignalSpy fired(&scheduler, &TaskScheduler::fired);
         QSignalSpy bus(&m_bus, &EventBus::changed);
-        const Task t = repo().create(
-            {{"title", "Call"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{{"before", 30}}}});
+        const Task t = repo().create(TaskRules::parse(
+            {{"title", "Call"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{{"before", 30}}}}));
         scheduler.start();
         QCOMPARE(fired.size(), 0);
         QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 10, 30));
@@ -339,8 +342,8 @@ private slots:
     void finishedTasksNeitherRemindNorGoOverdue()
     {
         TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
-        const Task t =
-            repo().create({{"title", "x"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{}}});
+        const Task t = repo().create(
+            TaskRules::parse({{"title", "x"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{}}}));
         repo().setStatus(t.id, "completed");
         m_clock.set(utc(2026, 3, 3));
         QCOMPARE(scheduler.checkNow(), 0);
@@ -349,10 +352,10 @@ private slots:
     void reschedulingRemindsAgain()
     {
         TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
-        const Task t = repo().create(
-            {{"title", "x"}, {"dueDate", "2026-03-02T10:10:00Z"}, {"reminder", QJsonObject{{"before", 15}}}});
+        const Task t = repo().create(TaskRules::parse(
+            {{"title", "x"}, {"dueDate", "2026-03-02T10:10:00Z"}, {"reminder", QJsonObject{{"before", 15}}}}));
         QCOMPARE(scheduler.checkNow(), 1); // 09:55 has passed
-        repo().update(t.id, {{"dueDate", "2026-03-03T10:10:00Z"}});
+        repo().update(t.id, TaskRules::parse({{"dueDate", "2026-03-03T10:10:00Z"}}));
         QVERIFY(repo().get(t.id).reminder.sentAt.isEmpty());
         m_clock.set(utc(2026, 3, 3, 9, 55));
         QCOMPARE(scheduler.checkNow(), 1);
@@ -363,7 +366,7 @@ private slots:
     {
         const QTimeZone istanbul("Europe/Istanbul"); // UTC+3
         TaskScheduler scheduler(&m_bus, istanbul, &m_clock);
-        repo(istanbul).create({{"title", "x"}, {"dueDate", "2026-03-02"}});
+        repo(istanbul).create(TaskRules::parse({{"title", "x"}, {"dueDate", "2026-03-02"}}));
         QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 21, 0)); // midnight in Istanbul
         m_clock.set(utc(2026, 3, 2, 20, 59));
         QCOMPARE(scheduler.checkNow(), 0);
@@ -374,7 +377,8 @@ private slots:
     void restartCatchUpFiresOnceOnly()
     {
         // Written while no scheduler ran (the app was closed over the reminder time).
-        repo().create({{"title", "r"}, {"dueDate", "2026-03-02T12:00:00Z"}, {"reminder", QJsonObject{{"before", 60}}}});
+        repo().create(TaskRules::parse(
+            {{"title", "r"}, {"dueDate", "2026-03-02T12:00:00Z"}, {"reminder", QJsonObject{{"before", 60}}}}));
         m_clock.set(utc(2026, 3, 2, 11, 30));
         {
             TaskScheduler first(&m_bus, QTimeZone::utc(), &m_clock);
@@ -395,7 +399,8 @@ private slots:
         TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
         scheduler.start();
         QCOMPARE(scheduler.timerIntervalMs(), TaskScheduler::maxSleepMs());
-        repo().create({{"title", "x"}, {"dueDate", "2026-03-02T10:00:20Z"}, {"reminder", QJsonObject{{"before", 0}}}});
+        repo().create(TaskRules::parse(
+            {{"title", "x"}, {"dueDate", "2026-03-02T10:00:20Z"}, {"reminder", QJsonObject{{"before", 0}}}}));
         // The bus signal restarts the timer at 0; let it run once.
         QTRY_VERIFY_WITH_TIMEOUT(scheduler.timerIntervalMs() > 0 && scheduler.timerIntervalMs() <= 20001, 2000);
     }

@@ -49,14 +49,15 @@ private slots:
     void startRealignsAllDayTasksWithTheNewZone()
     {
         TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
-        const Task t = istanbul.create({{"title", "Renew contract"},
-                                        {"dueDate", "2026-03-04"},
-                                        {"reminder", QJsonObject{{"enabled", true}, {"before", 60}}}});
+        const Task t =
+            istanbul.create(TaskRules::parse({{"title", "Renew contract"},
+                                              {"dueDate", "2026-03-04"},
+                                              {"reminder", QJsonObject{{"enabled", true}, {"before", 60}}}}));
         // Written in Istanbul: the day starts 2026-03-03T21:00Z.
         QCOMPARE(stored(t.id),
                  QStringList({"2026-03-03T21:00:00.000Z", "2026-03-03T20:00:00.000Z", "2026-03-04T21:00:00.000Z"}));
         // A timed task is an instant already: nothing to realign.
-        const Task timed = istanbul.create({{"title", "Call"}, {"dueDate", "2026-03-04T09:00:00Z"}});
+        const Task timed = istanbul.create(TaskRules::parse({{"title", "Call"}, {"dueDate", "2026-03-04T09:00:00Z"}}));
         const QStringList timedBefore = stored(timed.id);
 
         // The setting now says New York: the scheduler's start realigns the all-day task.
@@ -91,9 +92,10 @@ private slots:
     void realigningTwiceChangesNothingAndKeepsFiredEvents()
     {
         TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
-        const Task t = istanbul.create({{"title", "Past"},
-                                        {"dueDate", "2026-02-20"},
-                                        {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}});
+        const Task t =
+            istanbul.create(TaskRules::parse({{"title", "Past"},
+                                              {"dueDate", "2026-02-20"},
+                                              {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}}));
         TaskScheduler first(&m_bus, m_istanbul, &m_clock);
         QSignalSpy fired(&first, &TaskScheduler::fired);
         first.start(); // reminder and overdue fire once

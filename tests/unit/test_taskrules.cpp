@@ -11,6 +11,69 @@ class TestTaskRules final : public QObject
     Q_OBJECT
 
 private slots:
+    // What the window's task form fills in meets the rules of a request body: each row is given as
+    // JSON (parse) and as the typed changes parse made of a valid body with the value swapped in
+    // (check), and both must refuse the same field, or store the same value.
+    void checkAppliesTheBodyRulesToTypedChanges_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<QString>("badField"); // empty: accepted
+        QTest::newRow("ok") << QJsonObject{{"title", " Ara "}, {"dueDate", "2026-12-01T09:00:00+03:00"}} << "";
+        QTest::newRow("title too long") << QJsonObject{{"title", QString(501, 't')}} << "title";
+        QTest::newRow("unknown type") << QJsonObject{{"title", "x"}, {"type", "lunch"}} << "type";
+        QTest::newRow("empty status") << QJsonObject{{"title", "x"}, {"status", ""}} << "status";
+        QTest::newRow("bad due date") << QJsonObject{{"title", "x"}, {"dueDate", "yarın"}} << "dueDate";
+        QTest::newRow("weekly days") << QJsonObject{{"title", "x"},
+                                                    {"recurrence",
+                                                     QJsonObject{{"frequency", "weekly"},
+                                                                 {"daysOfWeek", QJsonArray{"friday", "monday"}}}}}
+                                     << "";
+    }
+    void checkAppliesTheBodyRulesToTypedChanges()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(QString, badField);
+        // The typed form of the body: its fields set directly, as the window does.
+        TaskChanges typed;
+        const auto text = [&](const char *key) -> std::optional<QString> {
+            return body.contains(QLatin1String(key)) ? std::optional<QString>(body.value(QLatin1String(key)).toString())
+                                                     : std::nullopt;
+        };
+        typed.title = text("title");
+        typed.type = text("type");
+        typed.status = text("status");
+        typed.dueDate = text("dueDate");
+        if (body.contains("recurrence")) {
+            const QJsonObject r = body.value("recurrence").toObject();
+            TaskRecurrence rec;
+            rec.frequency = r.value("frequency").toString();
+            for (const QJsonValue &d : r.value("daysOfWeek").toArray())
+                rec.daysOfWeek << d.toString();
+            typed.recurrence = rec;
+        }
+        QString typedBad;
+        try {
+            TaskRules::check(typed);
+        } catch (const DomainError &e) {
+            typedBad = e.details().keys().join(',');
+        }
+        QString bodyBad;
+        std::optional<TaskChanges> parsed;
+        try {
+            parsed = TaskRules::parse(body);
+        } catch (const DomainError &e) {
+            bodyBad = e.details().keys().join(',');
+        }
+        QCOMPARE(typedBad, badField);
+        QCOMPARE(bodyBad, badField);
+        if (badField.isEmpty()) {
+            QCOMPARE(typed.title, parsed->title);
+            QCOMPARE(typed.dueDate, parsed->dueDate);
+            if (typed.recurrence)
+                QCOMPARE(typed.recurrence->daysOfWeek, parsed->recurrence->daysOfWeek);
+        }
+    }
+
     void transitionTable_data()
     {
         QTest::addColumn<QString>("from");

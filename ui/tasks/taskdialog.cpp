@@ -226,53 +226,45 @@ void TaskDialog::load(const Task &t)
     updateEnabled();
 }
 
-QJsonObject TaskDialog::body() const
+TaskChanges TaskDialog::changes() const
 {
-    QJsonObject b{{QStringLiteral("title"), m_title->text().trimmed()},
-                  {QStringLiteral("description"), m_description->toPlainText().trimmed()},
-                  {QStringLiteral("type"), m_type->currentData().toString()},
-                  {QStringLiteral("priority"), m_priority->currentData().toString()}};
+    TaskChanges c;
+    c.title = m_title->text().trimmed();
+    c.description = m_description->toPlainText().trimmed();
+    c.type = m_type->currentData().toString();
+    c.priority = m_priority->currentData().toString();
     const QString status = m_status->currentData().toString();
     if (!isEditing() || status != m_original.status)
-        b.insert(QStringLiteral("status"), status);
-    if (!m_hasDue->isChecked()) {
-        b.insert(QStringLiteral("dueDate"), QJsonValue());
-    } else if (!m_hasTime->isChecked()) {
-        b.insert(QStringLiteral("dueDate"), m_dueDate->date().toString(Qt::ISODate));
-    } else {
-        const QDateTime local(m_dueDate->date(), m_dueTime->time(), m_tasks.timeZone());
-        b.insert(QStringLiteral("dueDate"), TimeUtil::iso(local));
-    }
-    const QString contact = m_contact->currentId();
-    b.insert(QStringLiteral("contactId"), contact.isEmpty() ? QJsonValue() : QJsonValue(contact));
-    const QString deal = m_deal->currentId();
-    b.insert(QStringLiteral("dealId"), deal.isEmpty() ? QJsonValue() : QJsonValue(deal));
+        c.status = status;
+    if (!m_hasDue->isChecked())
+        c.dueDate = QString();
+    else if (!m_hasTime->isChecked())
+        c.dueDate = m_dueDate->date().toString(Qt::ISODate);
+    else
+        c.dueDate = TimeUtil::iso(QDateTime(m_dueDate->date(), m_dueTime->time(), m_tasks.timeZone()));
+    c.contactId = m_contact->currentId();
+    c.dealId = m_deal->currentId();
     const QString assignee = m_assignee->currentData().toString();
     // Unchanged on edit: an assignment made elsewhere (PATCH /tasks/:id/assign) is kept.
     if (!isEditing() || assignee != m_original.assignedTo)
-        b.insert(QStringLiteral("assignedTo"), assignee.isEmpty() ? QJsonValue() : QJsonValue(assignee));
-    b.insert(QStringLiteral("reminder"), QJsonObject{{QStringLiteral("enabled"), m_remind->isChecked()},
-                                                     {QStringLiteral("before"), m_before->value()}});
-    const QString freq = m_frequency->currentData().toString();
-    if (freq.isEmpty()) {
-        b.insert(QStringLiteral("recurrence"), QJsonValue());
-    } else {
-        QJsonArray days;
-        if (freq == QLatin1String("weekly")) {
+        c.assignedTo = assignee;
+    c.reminderEnabled = m_remind->isChecked();
+    c.reminderBefore = m_before->value();
+    TaskRecurrence recurrence; // no frequency: none (an existing one is cleared)
+    recurrence.frequency = m_frequency->currentData().toString();
+    if (recurrence.isActive()) {
+        recurrence.interval = m_interval->value();
+        if (recurrence.frequency == QLatin1String("weekly")) {
             for (int i = 0; i < 7; ++i) {
                 if (m_days.at(i)->isChecked())
-                    days.append(TaskRules::Days.at(i));
+                    recurrence.daysOfWeek << TaskRules::Days.at(i);
             }
         }
-        b.insert(
-            QStringLiteral("recurrence"),
-            QJsonObject{{QStringLiteral("frequency"), freq},
-                        {QStringLiteral("interval"), m_interval->value()},
-                        {QStringLiteral("daysOfWeek"), days},
-                        {QStringLiteral("endDate"),
-                         m_hasEnd->isChecked() ? QJsonValue(m_endDate->date().toString(Qt::ISODate)) : QJsonValue()}});
+        if (m_hasEnd->isChecked())
+            recurrence.endDate = m_endDate->date().toString(Qt::ISODate);
     }
-    return b;
+    c.recurrence = recurrence;
+    return c;
 }
 
 void TaskDialog::showError(const QString &message, const QJsonObject &details)
@@ -288,9 +280,9 @@ void TaskDialog::accept()
     m_errors.clear();
     try {
         if (isEditing())
-            m_saved = m_tasks.update(m_original.id, body()).task;
+            m_saved = m_tasks.update(m_original.id, changes()).task;
         else
-            m_saved = m_tasks.create(body());
+            m_saved = m_tasks.create(changes());
     } catch (const DomainError &e) {
         showError(ErrorText::of(e), ErrorText::details(e.details()));
         return;

@@ -30,7 +30,9 @@ public:
     TaskDialog(TaskRepository &tasks, const Task &task, QWidget *parent = nullptr);
 
     bool isEditing() const { return !m_original.id.isEmpty(); }
-    QJsonObject body() const;
+    // What OK stores now. On an edit, the status and the assignee only when changed here (a move or
+    // an assignment made elsewhere is kept).
+    TaskChanges changes() const;
     const Task &savedTask() const { return m_saved; }
     // Preselects a contact for a new task.
     void setContactId(const QString &contactId);

@@ -279,12 +279,13 @@ void TasksView::quickAdd()
     const QString title = m_quickAdd->text().trimmed();
     if (title.isEmpty())
         return;
-    QJsonObject body{{QStringLiteral("title"), title}};
+    TaskChanges quick;
+    quick.title = title;
     const int offset = m_quickWhen->currentData().toInt();
     if (offset >= 0)
-        body.insert(QStringLiteral("dueDate"), m_tasks.today().addDays(offset).toString(Qt::ISODate));
+        quick.dueDate = m_tasks.today().addDays(offset).toString(Qt::ISODate);
     try {
-        const Task t = m_tasks.create(body);
+        const Task t = m_tasks.create(quick);
         m_quickAdd->clear();
         m_selectAfterRefresh = t.id;
         showMessage(tr("Added “%1”.").arg(t.title));
