@@ -128,6 +128,56 @@ std::optional<double> DealRules::money(const QJsonObject &body, const QString &f
     return d;
 }
 
+namespace {
+
+// The rules of the values themselves, whoever filled them in (a request body, the window's form).
+// Problems go into `r` (the first per field is kept).
+void checkValues(DealChanges &c, FieldReader &r)
+{
+    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
+        if (value)
+            *value = value->trimmed();
+        if (value && value->size() > max) {
+            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
+            value.reset();
+        }
+    };
+    length(c.name, "name", 200);
+    length(c.description, "description", 20000);
+    length(c.pipelineId, "pipelineId", 64);
+    length(c.stage, "stage", 40);
+    length(c.contactId, "contactId", 64);
+    length(c.assignedTo, "assignedTo", 64);
+    length(c.note, "note", 20000);
+    length(c.currency, "currency", 64);
+    length(c.expectedCloseDate, "expectedCloseDate", 40);
+    if (c.currency) {
+        *c.currency = c.currency->toUpper();
+        if (!DealRules::isCurrency(*c.currency))
+            r.fail(QStringLiteral("currency"),
+                   QStringLiteral("must be an ISO 4217 currency code such as TRY, USD, EUR"));
+    }
+    if (c.expectedCloseDate && !c.expectedCloseDate->isEmpty()) {
+        // A date-time is accepted and cut to its UTC date; anything else is refused.
+        const auto t = TimeUtil::parse(*c.expectedCloseDate);
+        if (!t)
+            r.fail(QStringLiteral("expectedCloseDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+        else
+            c.expectedCloseDate = t->date().toString(Qt::ISODate);
+    }
+    if (c.value && (!std::isfinite(*c.value) || *c.value < 0 || *c.value > kMaxMoney))
+        r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
+    if (c.probability && (*c.probability < 0 || *c.probability > 100))
+        r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
+}
+
+[[noreturn]] void refuse(const FieldReader &r)
+{
+    throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+}
+
+} // namespace
+
 DealChanges DealRules::parse(const QJsonObject &body)
 {
     FieldReader r(body);
@@ -141,22 +191,7 @@ DealChanges DealRules::parse(const QJsonObject &body)
     c.note = r.string("note", 20000);
 
     c.currency = r.string("currency", 64, false);
-    if (c.currency) {
-        *c.currency = c.currency->toUpper();
-        if (!isCurrency(*c.currency))
-            r.fail(QStringLiteral("currency"),
-                   QStringLiteral("must be an ISO 4217 currency code such as TRY, USD, EUR"));
-    }
-
     c.expectedCloseDate = r.string("expectedCloseDate", 40);
-    if (c.expectedCloseDate && !c.expectedCloseDate->isEmpty()) {
-        // A date-time is accepted and cut to its UTC date; anything else is refused.
-        const auto t = TimeUtil::parse(*c.expectedCloseDate);
-        if (!t)
-            r.fail(QStringLiteral("expectedCloseDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
-        else
-            c.expectedCloseDate = t->date().toString(Qt::ISODate);
-    }
 
     if (body.contains(QLatin1String("value"))) {
         const QJsonValue v = body.value(QLatin1String("value"));
@@ -190,7 +225,17 @@ DealChanges DealRules::parse(const QJsonObject &body)
             c.customFields = v.toObject();
     }
 
+    checkValues(c, r);
     if (!r.errors().isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
+        refuse(r);
     return c;
+}
+
+void DealRules::check(DealChanges &changes)
+{
+    static const QJsonObject kNoBody;
+    FieldReader r(kNoBody);
+    checkValues(changes, r);
+    if (!r.errors().isEmpty())
+        refuse(r);
 }

@@ -67,6 +67,16 @@ struct DealChanges
     std::optional<int> probability;
     std::optional<QJsonObject> customFields;
     std::optional<QString> note; // a note for the stage_change activity of a stage given in the body
+
+    bool operator==(const DealChanges &o) const
+    {
+        return name == o.name && currency == o.currency && stage == o.stage && pipelineId == o.pipelineId &&
+               contactId == o.contactId && assignedTo == o.assignedTo && expectedCloseDate == o.expectedCloseDate &&
+               description == o.description && value == o.value && probability == o.probability &&
+               customFields == o.customFields && note == o.note;
+    }
+    // Nothing to change.
+    bool isEmpty() const { return *this == DealChanges(); }
 };
 
 namespace DealRules {
@@ -80,6 +90,10 @@ const QStringList &activityTypes(); // the types POST activities accepts: note, 
 // per bad field: wrong JSON type, negative or non-finite value, unknown currency, probability out of
 // 0–100, malformed date. Existence of the stage, pipeline, contact and user is checked by the repository (422).
 DealChanges parse(const QJsonObject &body);
+// The same checks of values filled in by code (the window's deal form): lengths, the currency
+// (upper-cased), the close date (a date-time is cut to its UTC date), value and probability;
+// throws as parse() does. The repository runs it on every create and update.
+void check(DealChanges &changes);
 // A positive finite number or nothing; 400 naming field otherwise.
 std::optional<double> money(const QJsonObject &body, const QString &field);
 } // namespace DealRules

@@ -463,9 +463,9 @@ QString DealRepository::now() const
     return TimeUtil::iso(m_clock->now());
 }
 
-Deal DealRepository::create(const QJsonObject &body, const QString &actor)
+Deal DealRepository::create(DealChanges ch, const QString &actor)
 {
-    const DealChanges ch = DealRules::parse(body);
+    DealRules::check(ch);
     if (!ch.name || ch.name->isEmpty())
         unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
     Transaction tx;
@@ -507,9 +507,9 @@ Deal DealRepository::create(const QJsonObject &body, const QString &actor)
     return d;
 }
 
-Deal DealRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+Deal DealRepository::update(const QString &id, DealChanges ch, const QString &actor)
 {
-    const DealChanges ch = DealRules::parse(body);
+    DealRules::check(ch);
     if (ch.name && ch.name->isEmpty())
         unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
     Transaction tx;

@@ -104,8 +104,10 @@ public:
 
     // actor: the user or API key id making the change (recorded on activities; a user actor
     // becomes the owner of a deal created without assignedTo).
-    Deal create(const QJsonObject &body, const QString &actor = {});
-    Deal update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    // The changes are checked (DealRules::check) whoever filled them in; a request body is read into
+    // them with DealRules::parse.
+    Deal create(DealChanges changes, const QString &actor = {});
+    Deal update(const QString &id, DealChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Deal> find(const QString &id) const;
     Deal get(const QString &id) const; // throws NotFound

@@ -299,7 +299,8 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
         const bool existing = !id.isEmpty() && deals.find(id).has_value();
         QJsonObject fields = data;
         fields.remove(QStringLiteral("id"));
-        const Deal d = existing ? deals.update(id, fields) : deals.create(fields);
+        const DealChanges changes = DealRules::parse(fields);
+        const Deal d = existing ? deals.update(id, changes) : deals.create(changes);
         r.resultId = d.id;
         r.message = existing ? QStringLiteral("Deal updated") : QStringLiteral("Deal created");
         r.data = {{QStringLiteral("action"), endpoint.action},

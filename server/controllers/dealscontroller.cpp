@@ -363,7 +363,7 @@ ApiResponse DealsController::list(ApiRequest &request)
 ApiResponse DealsController::create(ApiRequest &request)
 {
     requireBody(request);
-    const Deal d = m_deals.create(request.body, request.principal.id);
+    const Deal d = m_deals.create(DealRules::parse(request.body), request.principal.id);
     return ApiResponse::created(d.toJson(), QStringLiteral("Deal created"));
 }
 
@@ -381,7 +381,8 @@ ApiResponse DealsController::get(ApiRequest &request)
 
 ApiResponse DealsController::update(ApiRequest &request)
 {
-    const Deal d = m_deals.update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    const Deal d =
+        m_deals.update(request.param(QStringLiteral("id")), DealRules::parse(request.body), request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Deal updated"));
 }
 

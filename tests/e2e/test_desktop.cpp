@@ -90,10 +90,10 @@ void seed(const QString &dataDir)
                        .id;
         }
         for (int i = 0; i < 150; ++i) {
-            deals.create({{"name", QStringLiteral("Teklif %1").arg(i)},
-                          {"value", 1000 + i * 137},
-                          {"currency", i % 4 ? "TRY" : "USD"},
-                          {"contactId", ids.at(i * 7)}});
+            deals.create(DealRules::parse({{"name", QStringLiteral("Teklif %1").arg(i)},
+                                           {"value", 1000 + i * 137},
+                                           {"currency", i % 4 ? "TRY" : "USD"},
+                                           {"contactId", ids.at(i * 7)}}));
         }
         for (int i = 0; i < 100; ++i)
             tasks.create(

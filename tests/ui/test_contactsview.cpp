@@ -561,15 +561,16 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     DealRepository deals(m_bus.get());
     QString fleetId;
     try {
-        fleetId =
-            deals.create({{"name", "Filo kiralama"}, {"value", 120000}, {"currency", "TRY"}, {"contactId", m_ahmet}})
-                .id;
-        deals.create({{"name", "Servis sözleşmesi"},
-                      {"value", 4500},
-                      {"currency", "USD"},
-                      {"contactId", m_ahmet},
-                      {"stage", "proposal"}});
-        deals.create({{"name", "Someone else's"}, {"value", 1}, {"contactId", m_ayse}});
+        fleetId = deals
+                      .create(DealRules::parse(
+                          {{"name", "Filo kiralama"}, {"value", 120000}, {"currency", "TRY"}, {"contactId", m_ahmet}}))
+                      .id;
+        deals.create(DealRules::parse({{"name", "Servis sözleşmesi"},
+                                       {"value", 4500},
+                                       {"currency", "USD"},
+                                       {"contactId", m_ahmet},
+                                       {"stage", "proposal"}}));
+        deals.create(DealRules::parse({{"name", "Someone else's"}, {"value", 1}, {"contactId", m_ayse}}));
         deals.moveStage(fleetId, "negotiation");
         deals.addActivity(fleetId, "call", "Asked for three vans");
         ConversationRepository conversations(m_bus.get());
@@ -613,7 +614,7 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QVERIFY(lines.last().contains("Contact created")); // newest first
 
     // a change elsewhere shows up without touching the contact
-    deals.create({{"name", "Third"}, {"value", 10}, {"contactId", m_ahmet}});
+    deals.create(DealRules::parse({{"name", "Third"}, {"value", 10}, {"contactId", m_ahmet}}));
     QTRY_COMPARE(dealList->count(), 3);
 
     // a double-click on a deal opens it on the board

@@ -92,9 +92,10 @@ private slots:
         DealRepository deals(m_bus.get());
         ContactRepository contacts(m_bus.get());
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "ayse@example.com"}}));
-        deals.create({{"name", "A"}, {"value", 1000}, {"contactId", c.id}, {"expectedCloseDate", "2026-05-01"}});
-        deals.create({{"name", "B"}, {"value", 500}});
-        deals.create({{"name", "C"}, {"value", 70}, {"currency", "USD"}, {"stage", "proposal"}});
+        deals.create(DealRules::parse(
+            {{"name", "A"}, {"value", 1000}, {"contactId", c.id}, {"expectedCloseDate", "2026-05-01"}}));
+        deals.create(DealRules::parse({{"name", "B"}, {"value", 500}}));
+        deals.create(DealRules::parse({{"name", "C"}, {"value", 70}, {"currency", "USD"}, {"stage", "proposal"}}));
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->resize(1400, 800);
         m_board->show();
@@ -170,7 +171,7 @@ private slots:
     void chartTicksAreRound()
     {
         DealRepository deals(m_bus.get());
-        deals.create({{"name", "Big"}, {"value", 12194212}});
+        deals.create(DealRules::parse({{"name", "Big"}, {"value", 12194212}}));
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->resize(1200, 700);
         m_board->show();
@@ -216,7 +217,7 @@ private slots:
     void draggingCardToOpenStageStoresStage()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Drag me"}, {"value", 10}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Drag me"}, {"value", 10}}));
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->show();
         // The card is dragged out with the model's own MIME data.
@@ -237,7 +238,7 @@ private slots:
     void droppingOnWonAsksForClosedValue()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Win me"}, {"value", 100}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Win me"}, {"value", 100}}));
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->show();
         drop(d.id, "won");
@@ -259,7 +260,7 @@ private slots:
     void droppingOnLostNeedsReasonAndCancelKeepsStage()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Lose me"}, {"value", 100}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Lose me"}, {"value", 100}}));
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->show();
         drop(d.id, "lost");
@@ -292,7 +293,7 @@ private slots:
         m_board->show();
         QCOMPARE(m_board->columnModel("negotiation")->rowCount(), 0);
         DealRepository api(m_bus.get()); // as the API server would, through the same bus
-        const Deal d = api.create({{"name", "From API"}, {"stage", "negotiation"}});
+        const Deal d = api.create(DealRules::parse({{"name", "From API"}, {"stage", "negotiation"}}));
         QTRY_COMPARE(m_board->columnModel("negotiation")->rowCount(), 1);
         QTRY_COMPARE(headerCount("negotiation"), 1);
         api.moveStage(d.id, "contact");
@@ -303,7 +304,7 @@ private slots:
     void detailDialogShowsTimelineAndAddsNote()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Detail"}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Detail"}}));
         deals.moveStage(d.id, "proposal", "offer sent");
         m_board = std::make_unique<PipelineBoard>(*m_bus);
         m_board->show();
@@ -336,7 +337,7 @@ private slots:
         QVERIFY(m_board->column("pilot"));
         QVERIFY(!m_board->column("lead"));
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "P"}, {"pipelineId", p.id}, {"stage", "qualified"}});
+        const Deal d = deals.create(DealRules::parse({{"name", "P"}, {"pipelineId", p.id}, {"stage", "qualified"}}));
         QTRY_COMPARE(m_board->columnModel("qualified")->rowCount(), 1);
         drop(d.id, "pilot");
         QCOMPARE(deals.get(d.id).stage, QString("pilot"));

@@ -171,7 +171,7 @@ private slots:
     void editFromTheDetailSendsOnlyChanges()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Old name"}, {"value", 100}, {"currency", "EUR"}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Old name"}, {"value", 100}, {"currency", "EUR"}}));
         showBoard();
         m_board->openDeal(d.id);
         DealDetailDialog *detail = m_board->detailDialog();
@@ -181,11 +181,13 @@ private slots:
         QTRY_VERIFY((edit = detail->findChild<DealEditDialog *>()) && edit->isVisible());
         QCOMPARE(edit->findChild<QLineEdit *>("nameEdit")->text(), QString("Old name"));
         QCOMPARE(edit->findChild<QComboBox *>("currencyCombo")->currentText(), QString("EUR"));
-        QVERIFY(edit->body().isEmpty());
+        QVERIFY(edit->changes().isEmpty());
         edit->findChild<QLineEdit *>("nameEdit")->setText("New name");
-        QCOMPARE(edit->body(), QJsonObject({{"name", "New name"}}));
+        DealChanges onlyName;
+        onlyName.name = QStringLiteral("New name");
+        QVERIFY(edit->changes() == onlyName);
         // Meanwhile the API changes the value: the edit keeps it.
-        deals.update(d.id, {{"value", 250}});
+        deals.update(d.id, DealRules::parse({{"value", 250}}));
         click(dialogButton(edit, QDialogButtonBox::Ok));
         const Deal after = deals.get(d.id);
         QCOMPARE(after.name, QString("New name"));
@@ -201,7 +203,7 @@ private slots:
         const Contact c =
             ContactRepository().create(ContactRules::parse({{"firstName", "Bora"}, {"phone", "+905551112233"}}));
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}}));
         TaskRepository tasks(m_bus.get());
         tasks.create(TaskRules::parse({{"title", "Send the offer"}, {"dealId", d.id}}));
         tasks.create(TaskRules::parse({{"title", "Unrelated"}}));
@@ -267,11 +269,11 @@ private slots:
     void detailShowsStageNamesAndRecordsCallsAndMeetings()
     {
         const Deal d = DealRepository(m_bus.get())
-                           .create({{"name", "Filo"},
-                                    {"value", 1250.5},
-                                    {"currency", "TRY"},
-                                    {"stage", "proposal"},
-                                    {"expectedCloseDate", "2020-03-01"}});
+                           .create(DealRules::parse({{"name", "Filo"},
+                                                     {"value", 1250.5},
+                                                     {"currency", "TRY"},
+                                                     {"stage", "proposal"},
+                                                     {"expectedCloseDate", "2020-03-01"}}));
         showBoard();
         m_board->openDeal(d.id);
         DealDetailDialog *detail = m_board->detailDialog();
@@ -302,7 +304,7 @@ private slots:
     void deleteFromTheDetailAsksFirst()
     {
         DealRepository deals(m_bus.get());
-        const Deal d = deals.create({{"name", "Short-lived"}, {"value", 10}});
+        const Deal d = deals.create(DealRules::parse({{"name", "Short-lived"}, {"value", 10}}));
         showBoard();
         QTRY_COMPARE(m_board->columnModel("lead")->rowCount(), 1);
         m_board->openDeal(d.id);
@@ -396,7 +398,7 @@ private slots:
 
     void removingAStageThatHoldsDealsShowsTheRefusal()
     {
-        DealRepository(m_bus.get()).create({{"name", "Stuck"}, {"stage", "contact"}});
+        DealRepository(m_bus.get()).create(DealRules::parse({{"name", "Stuck"}, {"stage", "contact"}}));
         showBoard();
         PipelineEditorDialog *editor = openEditor();
         QVERIFY(editor);

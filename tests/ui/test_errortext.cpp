@@ -106,28 +106,28 @@ QVector<Case> cases()
          }},
         {"deal currency",
          [] {
-             DealRepository().create({{"name", "D"}, {"value", 5}, {"currency", "lira"}});
+             DealRepository().create(DealRules::parse({{"name", "D"}, {"value", 5}, {"currency", "lira"}}));
          }},
         {"deal negative value",
          [] {
-             DealRepository().create({{"name", "D"}, {"value", -5}});
+             DealRepository().create(DealRules::parse({{"name", "D"}, {"value", -5}}));
          }},
         {"deal without name",
          [] {
-             DealRepository().create({{"value", 5}});
+             DealRepository().create(DealRules::parse({{"value", 5}}));
          }},
         {"deal unknown stage",
          [] {
-             DealRepository().create({{"name", "D"}, {"stage", "nowhere"}});
+             DealRepository().create(DealRules::parse({{"name", "D"}, {"stage", "nowhere"}}));
          }},
         {"deal date",
          [] {
-             DealRepository().create({{"name", "D"}, {"expectedCloseDate", "31.12.2026"}});
+             DealRepository().create(DealRules::parse({{"name", "D"}, {"expectedCloseDate", "31.12.2026"}}));
          }},
         {"deal won twice",
          [] {
              DealRepository deals;
-             const Deal d = deals.create({{"name", "D"}, {"value", 5}});
+             const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"value", 5}}));
              deals.markWon(d.id, std::nullopt);
              deals.markWon(d.id, std::nullopt);
          }},

@@ -135,7 +135,8 @@ private Q_SLOTS:
 
     void contactPanelShowsDealsAndOpenTasksAndOpensThem()
     {
-        const Deal deal = DealRepository().create({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}});
+        const Deal deal =
+            DealRepository().create(DealRules::parse({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}}));
         TaskRepository tasks;
         const Task open = tasks.create(TaskRules::parse({{"title", "Call Ayşe back"}, {"contactId", m_ayse}}));
         const Task done = tasks.create(TaskRules::parse({{"title", "Old task"}, {"contactId", m_ayse}}));

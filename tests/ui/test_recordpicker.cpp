@@ -66,7 +66,7 @@ private slots:
         for (int i = 0; i < 700; ++i)
             deals.append({{"name", QString("Filo %1").arg(i)}, {"value", 1000 + i}});
         DealRepository().insertBulk(deals);
-        DealRepository().create({{"name", "Kiralama"}, {"value", 5}, {"contactId", m_kayas.at(1)}});
+        DealRepository().create(DealRules::parse({{"name", "Kiralama"}, {"value", 5}, {"contactId", m_kayas.at(1)}}));
         m_window = std::make_unique<QWidget>();
         m_window->resize(500, 300);
         m_window->show();

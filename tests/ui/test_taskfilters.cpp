@@ -124,7 +124,7 @@ private slots:
 
     void dialogSetsDealAndAssignee()
     {
-        const Deal d = DealRepository().create({{"name", "Fleet deal"}});
+        const Deal d = DealRepository().create(DealRules::parse({{"name", "Fleet deal"}}));
         m_view->newTask();
         TaskDialog *dialog = m_view->openDialog();
         QVERIFY(dialog);

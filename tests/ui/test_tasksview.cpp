@@ -129,7 +129,7 @@ private slots:
     {
         const Contact c = ContactRepository().create(
             ContactRules::parse({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}}));
-        const Deal d = DealRepository().create({{"name", "Filo kiralama"}, {"value", 10}});
+        const Deal d = DealRepository().create(DealRules::parse({{"name", "Filo kiralama"}, {"value", 10}}));
         const User u = UserRepository().create("ali@example.com", "Ali Vural", "agent", "x");
         m_tasks->create(TaskRules::parse(
             {{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}}));

@@ -50,6 +50,65 @@ class TestDealRepository : public QObject
     std::unique_ptr<TempDatabase> m_db;
 
 private Q_SLOTS:
+    // What the window's deal form fills in meets the rules of a request body: the typed changes and
+    // the same values as JSON are refused on the same field, or stored alike.
+    void checkAppliesTheBodyRulesToTypedChanges_data()
+    {
+        QTest::addColumn<QString>("currency");
+        QTest::addColumn<QString>("closeDate");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<int>("probability");
+        QTest::addColumn<QString>("badField"); // empty: accepted
+        QTest::newRow("ok, lower-case currency") << "usd"
+                                                 << "2026-12-31T22:30:00Z" << 1500.0 << 40 << "";
+        QTest::newRow("unknown currency") << "XYZ"
+                                          << "" << 0.0 << 0 << "currency";
+        QTest::newRow("bad close date") << "TRY"
+                                        << "31.12.2026" << 0.0 << 0 << "expectedCloseDate";
+        QTest::newRow("negative value") << "TRY"
+                                        << "" << -1.0 << 0 << "value";
+        QTest::newRow("probability over 100") << "TRY"
+                                              << "" << 0.0 << 101 << "probability";
+    }
+    void checkAppliesTheBodyRulesToTypedChanges()
+    {
+        QFETCH(QString, currency);
+        QFETCH(QString, closeDate);
+        QFETCH(double, value);
+        QFETCH(int, probability);
+        QFETCH(QString, badField);
+        DealChanges typed;
+        typed.name = QStringLiteral("Filo yenileme");
+        typed.currency = currency;
+        typed.expectedCloseDate = closeDate;
+        typed.value = value;
+        typed.probability = probability;
+        QString typedBad;
+        try {
+            DealRules::check(typed);
+        } catch (const DomainError &e) {
+            typedBad = e.details().keys().join(',');
+        }
+        QString bodyBad;
+        std::optional<DealChanges> parsed;
+        try {
+            parsed = DealRules::parse({{"name", "Filo yenileme"},
+                                       {"currency", currency},
+                                       {"expectedCloseDate", closeDate},
+                                       {"value", value},
+                                       {"probability", probability}});
+        } catch (const DomainError &e) {
+            bodyBad = e.details().keys().join(',');
+        }
+        QCOMPARE(typedBad, badField);
+        QCOMPARE(bodyBad, badField);
+        if (badField.isEmpty()) {
+            QCOMPARE(*typed.currency, QString("USD"));
+            QCOMPARE(*typed.expectedCloseDate, QString("2026-12-31"));
+            QVERIFY(typed == *parsed);
+        }
+    }
+
     void init() { m_db = std::make_unique<TempDatabase>(); }
     void cleanup() { m_db.reset(); }
 
@@ -68,7 +127,7 @@ private Q_SLOTS:
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
         DealRepository repo(&bus);
-        const Deal d = repo.create({{"name", "Big order"}, {"value", 1000}});
+        const Deal d = repo.create(DealRules::parse({{"name", "Big order"}, {"value", 1000}}));
         QVERIFY(d.id.startsWith("deal_"));
         QCOMPARE(d.pipelineId, QString("pipeline_default"));
         QCOMPARE(d.stage, QString("lead"));
@@ -103,7 +162,7 @@ private Q_SLOTS:
         QFETCH(int, wonEvents);
         QFETCH(int, lostEvents);
         DealRepository repo;
-        const Deal d = repo.create({{"name", "D"}, {"value", 10}});
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 10}}));
         QString from = d.stage;
         for (const QString &stage : path)
             repo.moveStage(d.id, stage, "moved to " + stage);
@@ -132,7 +191,7 @@ private Q_SLOTS:
         UserRepository users;
         const User u = users.create("owner@example.com", "Olivia Owner", "agent", "x");
         DealRepository repo;
-        const Deal d = repo.create({{"name", "D"}, {"value", 100}, {"currency", "usd"}}, u.id);
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 100}, {"currency", "usd"}}), u.id);
         QCOMPARE(d.currency, QString("USD"));
         QCOMPARE(d.assignedTo, u.id); // a user who creates a deal owns it
         QCOMPARE(d.assignedName, QString("Olivia Owner"));
@@ -176,7 +235,7 @@ private Q_SLOTS:
         QFETCH(QString, reason);
         QFETCH(int, kind);
         DealRepository repo;
-        const Deal d = repo.create({{"name", "D"}});
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}}));
         QCOMPARE(int(kindOf([&] { repo.markLost(d.id, reason, {}); })), kind);
         QCOMPARE(repo.get(d.id).stage, QString("lead"));
         QCOMPARE(outboxCount("deal.lost"), 0);
@@ -218,7 +277,7 @@ private Q_SLOTS:
         QFETCH(int, kind);
         QFETCH(QString, field);
         try {
-            DealRepository().create(body);
+            DealRepository().create(DealRules::parse(body));
             QFAIL("no error");
         } catch (const DomainError &e) {
             QCOMPARE(int(e.kind()), kind);
@@ -230,8 +289,9 @@ private Q_SLOTS:
     void updateWithStageRecordsMoveAndChangedFields()
     {
         DealRepository repo;
-        const Deal d = repo.create({{"name", "D"}, {"value", 10}});
-        const Deal u = repo.update(d.id, {{"value", 20}, {"stage", "proposal"}, {"note", "sent offer"}});
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 10}}));
+        const Deal u =
+            repo.update(d.id, DealRules::parse({{"value", 20}, {"stage", "proposal"}, {"note", "sent offer"}}));
         QCOMPARE(u.value, 20.0);
         QCOMPARE(u.stage, QString("proposal"));
         QCOMPARE(u.probability, 50);
@@ -241,17 +301,17 @@ private Q_SLOTS:
         QCOMPARE(outboxCount("deal.stage_changed"), 1);
         QCOMPARE(repo.activities(d.id).first().content, QString("sent offer"));
         // Same values again: nothing stored, no event.
-        repo.update(d.id, {{"value", 20}});
+        repo.update(d.id, DealRules::parse({{"value", 20}}));
         QCOMPARE(outboxCount("deal.updated"), 1);
         // Explicit probability wins over the stage default.
-        QCOMPARE(repo.update(d.id, {{"probability", 65}}).probability, 65);
+        QCOMPARE(repo.update(d.id, DealRules::parse({{"probability", 65}})).probability, 65);
     }
 
     void activitiesUpdateDealAndEmit()
     {
         EventBus bus;
         DealRepository repo(&bus);
-        const Deal d = repo.create({{"name", "D"}});
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}}));
         QSignalSpy spy(&bus, &EventBus::changed);
         const DealActivity a = repo.addActivity(d.id, "call", "  Called the buyer ");
         QCOMPARE(a.content, QString("Called the buyer"));
@@ -272,8 +332,8 @@ private Q_SLOTS:
                                                     QJsonObject{{"name", "Demo"}}}}});
         FakeClock clock;
         DealRepository repo(nullptr, &clock);
-        const Deal d = repo.create({{"name", "Slow"}, {"pipelineId", p.id}, {"stage", "qualified"}});
-        const Deal e = repo.create({{"name", "Other"}, {"pipelineId", p.id}, {"stage", "demo"}});
+        const Deal d = repo.create(DealRules::parse({{"name", "Slow"}, {"pipelineId", p.id}, {"stage", "qualified"}}));
+        const Deal e = repo.create(DealRules::parse({{"name", "Other"}, {"pipelineId", p.id}, {"stage", "demo"}}));
         QVERIFY(!repo.get(d.id).isRotten);
         clock.advance(4 * 24 * 3600);
         QVERIFY(repo.get(d.id).isRotten);
@@ -293,9 +353,9 @@ private Q_SLOTS:
         DealRepository repo;
         ContactRepository contacts;
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
-        repo.create({{"name", "A"}, {"value", 10}, {"contactId", c.id}});
-        repo.create({{"name", "B"}, {"value", 500}, {"stage", "proposal"}});
-        repo.create({{"name", "C"}, {"value", 1000}, {"stage", "proposal"}, {"currency", "EUR"}});
+        repo.create(DealRules::parse({{"name", "A"}, {"value", 10}, {"contactId", c.id}}));
+        repo.create(DealRules::parse({{"name", "B"}, {"value", 500}, {"stage", "proposal"}}));
+        repo.create(DealRules::parse({{"name", "C"}, {"value", 1000}, {"stage", "proposal"}, {"currency", "EUR"}}));
         DealQuery q;
         QCOMPARE(repo.list(q).total, 3);
         q.stages = {"proposal"};
@@ -360,7 +420,7 @@ private Q_SLOTS:
         for (const QJsonValue &v : deals) {
             const QJsonArray row = v.toArray();
             QJsonObject body{{"name", "D"}, {"currency", row.at(1)}, {"value", row.at(2)}};
-            const Deal d = repo.create(body);
+            const Deal d = repo.create(DealRules::parse(body));
             if (row.at(0).toString() == "won")
                 repo.markWon(d.id, std::nullopt);
             else if (row.at(0).toString() == "lost")
@@ -368,7 +428,7 @@ private Q_SLOTS:
             else
                 repo.moveStage(d.id, row.at(0).toString());
             if (row.at(3).toInt() >= 0)
-                repo.update(d.id, {{"probability", row.at(3)}});
+                repo.update(d.id, DealRules::parse({{"probability", row.at(3)}}));
         }
         const QJsonObject json = repo.summary({}, currency).toJson();
         const QJsonObject s = json.value("summary").toObject();
@@ -400,9 +460,9 @@ private Q_SLOTS:
             const int op = ids.isEmpty() ? 0 : int(rng.bounded(7));
             const QString id = ids.isEmpty() ? QString() : ids.at(int(rng.bounded(ids.size())));
             if (op == 0)
-                ids << repo.create({{"name", "D"},
-                                    {"value", double(rng.bounded(1, 100000)) / 100.0},
-                                    {"currency", currencies.at(int(rng.bounded(3)))}})
+                ids << repo.create(DealRules::parse({{"name", "D"},
+                                                     {"value", double(rng.bounded(1, 100000)) / 100.0},
+                                                     {"currency", currencies.at(int(rng.bounded(3)))}}))
                            .id;
             else if (op == 1)
                 repo.moveStage(id, stages.at(int(rng.bounded(4))));
@@ -415,7 +475,7 @@ private Q_SLOTS:
                                  {"currency", currencies.at(int(rng.bounded(3)))}};
                 if (stages.contains(repo.get(id).stage))
                     body.insert("probability", int(rng.bounded(101)));
-                repo.update(id, body);
+                repo.update(id, DealRules::parse(body));
             } else if (op == 5) {
                 repo.remove(id);
                 ids.removeOne(id);
@@ -430,7 +490,7 @@ private Q_SLOTS:
     void summaryCountsWonAtClosedValue()
     {
         DealRepository repo;
-        const Deal d = repo.create({{"name", "D"}, {"value", 100}});
+        const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 100}}));
         repo.markWon(d.id, 80);
         const QJsonObject s = repo.summary().toJson().value("summary").toObject();
         QCOMPARE(s.value("wonDeals").toInt(), 1);
@@ -455,7 +515,7 @@ private Q_SLOTS:
                      pipelines.create({{"name", "Empty"}, {"stages", QJsonArray{}}});
                  }),
                  DomainError::Unprocessable);
-        const Deal d = deals.create({{"name", "D"}, {"pipelineId", p.id}, {"stage", "pilot"}});
+        const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"pipelineId", p.id}, {"stage", "pilot"}}));
         QCOMPARE(d.probability, p.stage("pilot")->probability);
         // Removing the stage that holds the deal: 409, nothing changed.
         QCOMPARE(kindOf([&] {
@@ -485,11 +545,14 @@ private Q_SLOTS:
         DealRepository deals;
         const Pipeline p =
             pipelines.create({{"name", "Other"}, {"stages", QJsonArray{QJsonObject{{"name", "Intro"}}}}});
-        const Deal d = deals.create({{"name", "D"}, {"stage", "proposal"}});
-        const Deal moved = deals.update(d.id, {{"pipelineId", p.id}});
+        const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"stage", "proposal"}}));
+        const Deal moved = deals.update(d.id, DealRules::parse({{"pipelineId", p.id}}));
         QCOMPARE(moved.pipelineId, p.id);
         QCOMPARE(moved.stage, QString("intro"));
-        QCOMPARE(kindOf([&] { deals.update(d.id, {{"stage", "proposal"}}); }), DomainError::Unprocessable);
+        QCOMPARE(kindOf([&] {
+                     deals.update(d.id, DealRules::parse({{"stage", "proposal"}}));
+                 }),
+                 DomainError::Unprocessable);
     }
 
     void deletingContactUnlinksDeals()
@@ -499,7 +562,7 @@ private Q_SLOTS:
         ContactRepository contacts(&bus);
         DealRepository deals(&bus);
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
-        const Deal d = deals.create({{"name", "D"}, {"contactId", c.id}});
+        const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"contactId", c.id}}));
         QCOMPARE(deals.forContact(c.id).size(), 1);
         spy.clear();
         contacts.remove(c.id);

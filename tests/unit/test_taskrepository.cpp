@@ -75,7 +75,7 @@ private slots:
 
     void deletingADealUnlinksItsTasks()
     {
-        const Deal deal = DealRepository().create({{"name", "Big deal"}, {"value", 1000}});
+        const Deal deal = DealRepository().create(DealRules::parse({{"name", "Big deal"}, {"value", 1000}}));
         const Task t = repo().create(TaskRules::parse({{"title", "Send offer"}, {"dealId", deal.id}}));
         QCOMPARE(repo().get(t.id).dealId, deal.id);
         DealRepository(&m_bus).remove(deal.id);

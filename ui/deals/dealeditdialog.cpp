@@ -196,40 +196,29 @@ void DealEditDialog::load(const Deal &d)
     m_description->setPlainText(d.description);
 }
 
-QJsonObject DealEditDialog::body() const
+DealChanges DealEditDialog::changes() const
 {
-    auto nullable = [](const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
-    const QString closeDate = m_hasClose->isChecked() ? m_closeDate->date().toString(Qt::ISODate) : QString();
-    QJsonObject all{{QStringLiteral("name"), m_name->text().trimmed()},
-                    {QStringLiteral("value"), m_value->value()},
-                    {QStringLiteral("currency"), m_currency->currentText().trimmed().toUpper()},
-                    {QStringLiteral("pipelineId"), m_pipeline->currentData().toString()},
-                    {QStringLiteral("stage"), m_stage->currentData().toString()},
-                    {QStringLiteral("probability"), m_probability->value()},
-                    {QStringLiteral("contactId"), nullable(m_contact->currentId())},
-                    {QStringLiteral("assignedTo"), nullable(m_owner->currentData().toString())},
-                    {QStringLiteral("expectedCloseDate"), nullable(closeDate)},
-                    {QStringLiteral("description"), m_description->toPlainText().trimmed()}};
-    if (!isEditing())
-        return all;
-    // Edit: only what changed (PATCH), so that a field changed elsewhere meanwhile is kept.
+    // A new deal gets every field; an edit only what changed, so that a field changed elsewhere
+    // meanwhile is kept.
+    const bool edit = isEditing();
     const Deal &o = m_original;
-    const QJsonObject before{{QStringLiteral("name"), o.name},
-                             {QStringLiteral("value"), o.value},
-                             {QStringLiteral("currency"), o.currency},
-                             {QStringLiteral("pipelineId"), o.pipelineId},
-                             {QStringLiteral("stage"), o.stage},
-                             {QStringLiteral("probability"), o.probability},
-                             {QStringLiteral("contactId"), nullable(o.contactId)},
-                             {QStringLiteral("assignedTo"), nullable(o.assignedTo)},
-                             {QStringLiteral("expectedCloseDate"), nullable(o.expectedCloseDate)},
-                             {QStringLiteral("description"), o.description}};
-    QJsonObject changed;
-    for (auto it = all.begin(); it != all.end(); ++it) {
-        if (before.value(it.key()) != it.value())
-            changed.insert(it.key(), it.value());
-    }
-    return changed;
+    DealChanges c;
+    const auto put = [edit](auto &field, const auto &value, const auto &original) {
+        if (!edit || value != original)
+            field = value;
+    };
+    put(c.name, m_name->text().trimmed(), o.name);
+    put(c.value, m_value->value(), o.value);
+    put(c.currency, m_currency->currentText().trimmed().toUpper(), o.currency);
+    put(c.pipelineId, m_pipeline->currentData().toString(), o.pipelineId);
+    put(c.stage, m_stage->currentData().toString(), o.stage);
+    put(c.probability, m_probability->value(), o.probability);
+    put(c.contactId, m_contact->currentId(), o.contactId);
+    put(c.assignedTo, m_owner->currentData().toString(), o.assignedTo);
+    put(c.expectedCloseDate, m_hasClose->isChecked() ? m_closeDate->date().toString(Qt::ISODate) : QString(),
+        o.expectedCloseDate);
+    put(c.description, m_description->toPlainText().trimmed(), o.description);
+    return c;
 }
 
 void DealEditDialog::showError(const QString &message, const QJsonObject &details)
@@ -241,7 +230,7 @@ void DealEditDialog::accept()
 {
     m_errors.clear();
     try {
-        const QJsonObject b = body();
+        const DealChanges b = changes();
         if (isEditing())
             m_saved = b.isEmpty() ? m_original : m_deals.update(m_original.id, b);
         else

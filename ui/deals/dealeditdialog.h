@@ -36,7 +36,8 @@ public:
     DealEditDialog(DealRepository &deals, const Deal &deal, QWidget *parent = nullptr);
 
     bool isEditing() const { return !m_original.id.isEmpty(); }
-    QJsonObject body() const;
+    // What OK stores now: every field for a new deal, what changed for an edit.
+    DealChanges changes() const;
     const Deal &savedDeal() const { return m_saved; }
     void setContactId(const QString &contactId);
 
