@@ -200,21 +200,13 @@ namespace {
 // lead score. Problems go into `r` (the first per field is kept).
 void checkValues(ContactChanges &c, FieldReader &r)
 {
-    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
-        if (value)
-            *value = value->trimmed();
-        if (value && value->size() > max) {
-            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
-            value.reset();
-        }
-    };
-    length(c.firstName, "firstName", 200);
-    length(c.lastName, "lastName", 200);
-    length(c.company, "company", 200);
-    length(c.position, "position", 200);
-    length(c.source, "source", 64);
-    length(c.email, "email", 254);
-    length(c.phone, "phone", 40);
+    r.limit(c.firstName, QStringLiteral("firstName"), 200);
+    r.limit(c.lastName, QStringLiteral("lastName"), 200);
+    r.limit(c.company, QStringLiteral("company"), 200);
+    r.limit(c.position, QStringLiteral("position"), 200);
+    r.limit(c.source, QStringLiteral("source"), 64);
+    r.limit(c.email, QStringLiteral("email"), 254);
+    r.limit(c.phone, QStringLiteral("phone"), 40);
     if (c.email && !c.email->isEmpty() && !ContactRules::isValidEmail(*c.email))
         r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
     if (c.phone && !c.phone->isEmpty()) {
@@ -255,11 +247,6 @@ void checkValues(ContactChanges &c, FieldReader &r)
     }
     if (c.leadScore && (*c.leadScore < 0 || *c.leadScore > 100))
         r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
-}
-
-[[noreturn]] void refuse(const FieldReader &r)
-{
-    throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
 }
 
 } // namespace
@@ -338,8 +325,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
     }
 
     checkValues(c, r);
-    if (!r.errors().isEmpty())
-        refuse(r);
+    r.throwIfAny();
     return c;
 }
 
@@ -354,11 +340,9 @@ ContactChanges ContactRules::fromPhone(const QString &phone, const QString &sour
 
 void ContactRules::check(ContactChanges &changes)
 {
-    static const QJsonObject kNoBody;
-    FieldReader r(kNoBody);
+    FieldReader r;
     checkValues(changes, r);
-    if (!r.errors().isEmpty())
-        refuse(r);
+    r.throwIfAny();
 }
 
 void ContactRules::checkRequired(const Contact &c)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/errors.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -13,6 +15,11 @@ class FieldReader
 public:
     explicit FieldReader(const QJsonObject &body)
         : m_body(body)
+    {
+    }
+    // For values filled in by code rather than read from a body (the checks of typed changes).
+    FieldReader()
+        : m_body(noBody())
     {
     }
 
@@ -63,6 +70,23 @@ public:
         return QStringLiteral("must be one of ") + values.join(QStringLiteral(", "));
     }
 
+    // The length rule of string() for a value filled in by code: trimmed, and dropped with an error
+    // when longer than maxLength.
+    void limit(std::optional<QString> &value, const QString &name, int maxLength)
+    {
+        if (!value)
+            return;
+        *value = value->trimmed();
+        if (value->size() > maxLength) {
+            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            value.reset();
+        }
+    }
+
+    // Throws what was collected: wrong values first (DomainError BadRequest, VALIDATION_ERROR), then
+    // missing ones (Unprocessable); nothing when all is well.
+    void throwIfAny() const;
+
     // The first problem of a field is kept.
     void fail(const QString &field, const QString &message)
     {
@@ -79,6 +103,12 @@ public:
     const QJsonObject &missingFields() const { return m_missing; }
 
 private:
+    static const QJsonObject &noBody()
+    {
+        static const QJsonObject empty;
+        return empty;
+    }
+
     const QJsonObject &m_body;
     QJsonObject m_errors;
     QJsonObject m_missing;
@@ -91,4 +121,13 @@ inline QString fieldErrorSummary(const QJsonObject &errors)
     for (auto it = errors.begin(); it != errors.end(); ++it)
         parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
     return parts.join(QStringLiteral("; "));
+}
+
+inline void FieldReader::throwIfAny() const
+{
+    if (!m_errors.isEmpty())
+        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(m_errors), m_errors);
+    if (!m_missing.isEmpty())
+        throw DomainError::unprocessable(QStringLiteral("Required field missing: ") + fieldErrorSummary(m_missing),
+                                         m_missing);
 }

@@ -134,23 +134,15 @@ namespace {
 // Problems go into `r` (the first per field is kept).
 void checkValues(DealChanges &c, FieldReader &r)
 {
-    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
-        if (value)
-            *value = value->trimmed();
-        if (value && value->size() > max) {
-            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
-            value.reset();
-        }
-    };
-    length(c.name, "name", 200);
-    length(c.description, "description", 20000);
-    length(c.pipelineId, "pipelineId", 64);
-    length(c.stage, "stage", 40);
-    length(c.contactId, "contactId", 64);
-    length(c.assignedTo, "assignedTo", 64);
-    length(c.note, "note", 20000);
-    length(c.currency, "currency", 64);
-    length(c.expectedCloseDate, "expectedCloseDate", 40);
+    r.limit(c.name, QStringLiteral("name"), 200);
+    r.limit(c.description, QStringLiteral("description"), 20000);
+    r.limit(c.pipelineId, QStringLiteral("pipelineId"), 64);
+    r.limit(c.stage, QStringLiteral("stage"), 40);
+    r.limit(c.contactId, QStringLiteral("contactId"), 64);
+    r.limit(c.assignedTo, QStringLiteral("assignedTo"), 64);
+    r.limit(c.note, QStringLiteral("note"), 20000);
+    r.limit(c.currency, QStringLiteral("currency"), 64);
+    r.limit(c.expectedCloseDate, QStringLiteral("expectedCloseDate"), 40);
     if (c.currency) {
         *c.currency = c.currency->toUpper();
         if (!DealRules::isCurrency(*c.currency))
@@ -169,11 +161,6 @@ void checkValues(DealChanges &c, FieldReader &r)
         r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
     if (c.probability && (*c.probability < 0 || *c.probability > 100))
         r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
-}
-
-[[noreturn]] void refuse(const FieldReader &r)
-{
-    throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
 }
 
 } // namespace
@@ -226,16 +213,13 @@ DealChanges DealRules::parse(const QJsonObject &body)
     }
 
     checkValues(c, r);
-    if (!r.errors().isEmpty())
-        refuse(r);
+    r.throwIfAny();
     return c;
 }
 
 void DealRules::check(DealChanges &changes)
 {
-    static const QJsonObject kNoBody;
-    FieldReader r(kNoBody);
+    FieldReader r;
     checkValues(changes, r);
-    if (!r.errors().isEmpty())
-        refuse(r);
+    r.throwIfAny();
 }

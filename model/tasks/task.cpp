@@ -230,34 +230,16 @@ QString TaskRules::dayName(const QString &text)
 
 namespace {
 
-// Throws what the reader collected: wrong values first (400), then missing ones (422).
-void refuse(const FieldReader &r)
-{
-    if (!r.errors().isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(r.errors()), r.errors());
-    if (!r.missingFields().isEmpty())
-        throw DomainError::unprocessable(
-            QStringLiteral("Required field missing: ") + fieldErrorSummary(r.missingFields()), r.missingFields());
-}
-
 // The rules of the values themselves, whoever filled them in (a request body, the window's form).
 // Problems go into `r` (the first per field is kept).
 void checkValues(TaskChanges &c, FieldReader &r)
 {
-    const auto length = [&r](std::optional<QString> &value, const char *field, int max) {
-        if (value)
-            *value = value->trimmed();
-        if (value && value->size() > max) {
-            r.fail(QLatin1String(field), QStringLiteral("must be at most %1 characters").arg(max));
-            value.reset();
-        }
-    };
-    length(c.title, "title", 500);
-    length(c.description, "description", 20000);
-    length(c.dueDate, "dueDate", 40);
-    length(c.assignedTo, "assignedTo", 100);
-    length(c.contactId, "contactId", 100);
-    length(c.dealId, "dealId", 100);
+    r.limit(c.title, QStringLiteral("title"), 500);
+    r.limit(c.description, QStringLiteral("description"), 20000);
+    r.limit(c.dueDate, QStringLiteral("dueDate"), 40);
+    r.limit(c.assignedTo, QStringLiteral("assignedTo"), 100);
+    r.limit(c.contactId, QStringLiteral("contactId"), 100);
+    r.limit(c.dealId, QStringLiteral("dealId"), 100);
     const auto choice = [&r](std::optional<QString> &value, const char *field, const QStringList &values) {
         if (value && !value->isEmpty() && !values.contains(*value)) {
             r.fail(QLatin1String(field), FieldReader::oneOf(values));
@@ -347,16 +329,15 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
         readRecurrence(r, body.value(QLatin1String("recurrence")), c);
 
     checkValues(c, r);
-    refuse(r);
+    r.throwIfAny();
     return c;
 }
 
 void TaskRules::check(TaskChanges &changes)
 {
-    static const QJsonObject kNoBody;
-    FieldReader r(kNoBody);
+    FieldReader r;
     checkValues(changes, r);
-    refuse(r);
+    r.throwIfAny();
 }
 
 void TaskRules::checkRequired(const Task &t)
