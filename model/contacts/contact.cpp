@@ -270,17 +270,12 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         } else if (!v.isObject()) {
             r.fail(QStringLiteral("address"), QStringLiteral("must be an object with street, city, country"));
         } else {
-            QJsonObject a;
-            const QJsonObject in = v.toObject();
-            for (auto it = in.begin(); it != in.end(); ++it) {
-                if (it.key() != QLatin1String("street") && it.key() != QLatin1String("city") &&
-                    it.key() != QLatin1String("country")) {
-                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("is not an address field"));
-                } else if (!it.value().isString() && !it.value().isNull()) {
-                    r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be a string"));
-                } else {
-                    a.insert(it.key(), it.value().toString().trimmed());
-                }
+            // The parts as sent (null read as empty, text trimmed); checkValues() holds them to the
+            // address fields, text, and their length.
+            QJsonObject a = v.toObject();
+            for (auto it = a.begin(); it != a.end(); ++it) {
+                if (it.value().isNull() || it.value().isString())
+                    it.value() = it.value().toString().trimmed();
             }
             c.address = a;
         }

@@ -57,11 +57,18 @@ public:
     std::optional<QString> choice(const QString &name, const QStringList &values)
     {
         std::optional<QString> s = string(name, 64);
-        if (s && !s->isEmpty() && !values.contains(*s)) {
-            fail(name, oneOf(values));
-            return std::nullopt;
-        }
+        among(s, name, values);
         return s;
+    }
+
+    // The enum rule of choice() for a value filled in by code: a non-empty value must be listed,
+    // else it is dropped with an error.
+    void among(std::optional<QString> &value, const QString &name, const QStringList &values)
+    {
+        if (value && !value->isEmpty() && !values.contains(*value)) {
+            fail(name, oneOf(values));
+            value.reset();
+        }
     }
 
     // "must be one of a, b, c"

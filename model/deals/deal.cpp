@@ -21,6 +21,12 @@ QJsonValue person(const QString &id, const QString &name)
 
 // Largest value accepted: beyond it a double no longer holds cents exactly.
 constexpr double kMaxMoney = 1e13;
+
+// An amount of money: finite, not negative, at most kMaxMoney.
+bool isMoney(double d)
+{
+    return std::isfinite(d) && d >= 0 && d <= kMaxMoney;
+}
 } // namespace
 
 QJsonObject Deal::toJson() const
@@ -122,7 +128,7 @@ std::optional<double> DealRules::money(const QJsonObject &body, const QString &f
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
     const double d = v.toDouble(-1);
-    if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > kMaxMoney)
+    if (!v.isDouble() || !isMoney(d))
         throw DomainError::badRequest(QStringLiteral("Invalid data: %1 must be a non-negative number").arg(field),
                                       {{field, QStringLiteral("must be a non-negative number")}});
     return d;
@@ -157,7 +163,7 @@ void checkValues(DealChanges &c, FieldReader &r)
         else
             c.expectedCloseDate = t->date().toString(Qt::ISODate);
     }
-    if (c.value && (!std::isfinite(*c.value) || *c.value < 0 || *c.value > kMaxMoney))
+    if (c.value && !isMoney(*c.value))
         r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
     if (c.probability && (*c.probability < 0 || *c.probability > 100))
         r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
@@ -185,7 +191,7 @@ DealChanges DealRules::parse(const QJsonObject &body)
         const double d = v.toDouble(-1);
         if (v.isNull())
             c.value = 0;
-        else if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > kMaxMoney)
+        else if (!v.isDouble() || !isMoney(d))
             r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
         else
             c.value = d;

@@ -240,15 +240,9 @@ void checkValues(TaskChanges &c, FieldReader &r)
     r.limit(c.assignedTo, QStringLiteral("assignedTo"), 100);
     r.limit(c.contactId, QStringLiteral("contactId"), 100);
     r.limit(c.dealId, QStringLiteral("dealId"), 100);
-    const auto choice = [&r](std::optional<QString> &value, const char *field, const QStringList &values) {
-        if (value && !value->isEmpty() && !values.contains(*value)) {
-            r.fail(QLatin1String(field), FieldReader::oneOf(values));
-            value.reset();
-        }
-    };
-    choice(c.type, "type", TaskRules::Types);
-    choice(c.priority, "priority", TaskRules::Priorities);
-    choice(c.status, "status", TaskRules::Statuses);
+    r.among(c.type, QStringLiteral("type"), TaskRules::Types);
+    r.among(c.priority, QStringLiteral("priority"), TaskRules::Priorities);
+    r.among(c.status, QStringLiteral("status"), TaskRules::Statuses);
     if (c.status && c.status->isEmpty()) {
         r.fail(QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses));
         c.status.reset();

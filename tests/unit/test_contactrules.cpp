@@ -252,6 +252,37 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(DomainError, ContactRules::check(c));
     }
 
+    void readsAddressParts_data()
+    {
+        QTest::addColumn<QJsonObject>("address");
+        QTest::addColumn<QString>("field");   // the detail's key when refused
+        QTest::addColumn<QString>("problem"); // empty: accepted, and `field` holds the stored city
+        QTest::newRow("trimmed") << QJsonObject{{"city", "  İzmir "}} << "İzmir"
+                                 << "";
+        QTest::newRow("null is empty") << QJsonObject{{"city", QJsonValue::Null}} << ""
+                                       << "";
+        QTest::newRow("unknown part, even of the wrong type") << QJsonObject{{"zip", 35000}} << "address.zip"
+                                                              << "is not an address field";
+        QTest::newRow("not text") << QJsonObject{{"city", 35}} << "address.city"
+                                  << "must be a string";
+        QTest::newRow("too long") << QJsonObject{{"street", QString(201, 's')}} << "address.street"
+                                  << "must be at most 200 characters";
+    }
+    void readsAddressParts()
+    {
+        QFETCH(QJsonObject, address);
+        QFETCH(QString, field);
+        QFETCH(QString, problem);
+        try {
+            const ContactChanges c = ContactRules::parse({{"address", address}});
+            QVERIFY2(problem.isEmpty(), "accepted a bad address");
+            QCOMPARE(c.address->value("city").toString(), field);
+        } catch (const DomainError &e) {
+            QVERIFY2(!problem.isEmpty(), qPrintable(e.message()));
+            QCOMPARE(e.details().value(field).toString(), problem);
+        }
+    }
+
     void parseSeparatesAbsentFromCleared()
     {
         const ContactChanges c = ContactRules::parse({{"email", QJsonValue::Null}, {"company", " Acme "}});
