@@ -379,18 +379,18 @@ void printServerHelp(const QString &url, const QString &dataDir)
 }
 
 // The services of the delivery thread. A new scheduler or dispatcher adds its factory here.
-void addDeliveryServices(DeliveryThread &delivery, Environment &env, EventBus &bus,
+void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store &store,
                          const std::shared_ptr<ChannelRegistry> &channels)
 {
     if (channels)
-        delivery.addService(ChannelDispatcher::factory(channels, &bus));
-    delivery.addService(BulkExpander::factory(&bus));
+        delivery.addService(ChannelDispatcher::factory(channels, store));
+    delivery.addService(BulkExpander::factory(store));
     if (channels && channels->config().telegram.configured()) // getUpdates polling, or setWebhook once
         delivery.addService(
-            TelegramPoller::factory(channels->config().telegram, channels->config().timeoutSeconds, &bus));
-    delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), &bus));
-    delivery.addService(TaskScheduler::factory(&bus, env.settings->tasksTimeZone()));
-    delivery.addService(MediaCleaner::factory(QDir(env.settings->dataDir()).filePath(QStringLiteral("media")), &bus));
+            TelegramPoller::factory(channels->config().telegram, channels->config().timeoutSeconds, store));
+    delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), store));
+    delivery.addService(TaskScheduler::factory(store, env.settings->tasksTimeZone()));
+    delivery.addService(MediaCleaner::factory(store, QDir(env.settings->dataDir()).filePath(QStringLiteral("media"))));
 }
 
 int runServe(int argc, char **argv, Environment &env, const QString &listen)
@@ -400,14 +400,15 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
     if (!prepareServer(env, listen, &config))
         return Failure;
     EventBus bus;
-    ServerThread server(config, &bus);
+    const Store store(bus);
+    ServerThread server(config, store);
     if (!server.startAndWait()) {
         err(server.errorString());
         return Failure;
     }
     printServerHelp(server.baseUrl(), env.settings->dataDir());
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, bus, config.channelRegistry);
+    addDeliveryServices(delivery, env, store, config.channelRegistry);
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app](int signal) {
@@ -435,27 +436,28 @@ int runDesktop(int argc, char **argv, Environment &env)
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);
     EventBus bus;
-    ContactRepository contacts(&bus);
-    ApiKeyRepository apiKeys(&bus);
-    TaskRepository tasks(&bus, env.settings->tasksTimeZone());
+    const Store store(bus);
+    ContactRepository contacts(store);
+    ApiKeyRepository apiKeys(store);
+    UserRepository users(store);
+    TaskRepository tasks(store, env.settings->tasksTimeZone());
     // The window acts as the first user account (no sign-in yet), as the inbox does: it creates and
     // completes tasks as that user (createdBy, completedBy, note authors).
-    if (const QVector<User> users = UserRepository().list(); !users.isEmpty())
-        tasks.setDefaultActor(users.first().id);
-    ConversationRepository conversations(&bus);
-    MainWindow window(contacts, apiKeys, bus);
-    // The welcome's first account: an admin, its password hashed as `liaison user add` does.
-    window.setAccountCreator([](const QString &name, const QString &email, const QString &password) {
-        return UserRepository().create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
+    if (const QVector<User> all = users.list(); !all.isEmpty())
+        tasks.setDefaultActor(all.first().id);
+    ConversationRepository conversations(store);
+    MainWindow window(contacts, apiKeys, store);
+    // The welcome's first account: an admin, its password hashed as `liaison user add` does (the
+    // repository tells the bus, so the views that list users, the Inbox's assignees, follow).
+    window.setAccountCreator([&users](const QString &name, const QString &email, const QString &password) {
+        return users.create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
     });
-    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks, &bus](const User &user) {
+    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks](const User &user) {
         if (tasks.defaultActor().isEmpty())
             tasks.setDefaultActor(user.id);
-        // The views that list users (the Inbox's assignees) follow.
-        bus.notify(EventBus::Entity::User, user.id, EventBus::Change::Created);
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
-    auto *tasksView = new TasksView(tasks, bus);
+    auto *tasksView = new TasksView(tasks, store);
     window.addArea(TasksView::tr("Tasks"), tasksView);
     QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
                      [&window](const QString &taskId, const QString &message) {
@@ -470,7 +472,7 @@ int runDesktop(int argc, char **argv, Environment &env)
                          tasksView->openTask(id);
                      });
     std::unique_ptr<ServerThread> server;
-    addInboxArea(window, conversations, bus, config.channelRegistry,
+    addInboxArea(window, conversations, store, config.channelRegistry,
                  {config.media, env.settings->dataDir(), [&config, &server] {
                       return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
                              : server                              ? server->baseUrl()
@@ -481,7 +483,7 @@ int runDesktop(int argc, char **argv, Environment &env)
     (new WindowState(&window, QDir(env.settings->dataDir()).filePath(QStringLiteral("window.ini"))))->restore();
     window.show();
     if (configured) {
-        server = std::make_unique<ServerThread>(config, &bus);
+        server = std::make_unique<ServerThread>(config, store);
         if (server->startAndWait()) {
             window.setServerStatus(server->baseUrl(), true);
             printServerHelp(server->baseUrl(), env.settings->dataDir());
@@ -494,13 +496,13 @@ int runDesktop(int argc, char **argv, Environment &env)
                     !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
                     : server                              ? server->baseUrl()
                                                           : QString());
-    addMediaPage(window, *env.settings, bus);
+    addMediaPage(window, *env.settings, store);
     addContactsPage(window, *env.settings);
     // An empty data directory (no account yet): the welcome, over the window.
-    if (UserRepository().list().isEmpty())
+    if (users.list().isEmpty())
         window.showWelcome();
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, bus, config.channelRegistry);
+    addDeliveryServices(delivery, env, store, config.channelRegistry);
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);
@@ -530,8 +532,9 @@ int runUserAdd(const QCommandLineParser &p)
         return Failure;
     }
     try {
-        const User u =
-            UserRepository().create(email, name, p.value(QStringLiteral("role")), PasswordHasher::hash(password));
+        EventBus bus; // no one listens in this process
+        const User u = UserRepository(Store(bus))
+                           .create(email, name, p.value(QStringLiteral("role")), PasswordHasher::hash(password));
         out(QStringLiteral("Added user %1 <%2> (%3) as %4").arg(u.name, u.email, u.role, u.id));
         return Ok;
     } catch (const DomainError &e) {
@@ -543,7 +546,8 @@ int runUserAdd(const QCommandLineParser &p)
 int runUserActive(const QCommandLineParser &p, bool active)
 {
     const QString email = p.value(QStringLiteral("email"));
-    UserRepository users;
+    EventBus bus; // no one listens in this process
+    UserRepository users{Store(bus)};
     const std::optional<User> found = users.findByEmail(email);
     if (!found) {
         err(QStringLiteral("no user with the e-mail %1").arg(email));
@@ -565,7 +569,9 @@ int runUserActive(const QCommandLineParser &p, bool active)
 
 int runApiKey(const QString &verb, const QCommandLineParser &p)
 {
-    ApiKeyRepository keys;
+    EventBus bus; // no one listens in this process
+    const Store store(bus);
+    ApiKeyRepository keys(store);
     try {
         if (verb == QLatin1String("create")) {
             if (p.value(QStringLiteral("name")).isEmpty()) {
@@ -573,7 +579,7 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
                 return Usage;
             }
             // The key belongs to a user and acts with that user's role.
-            UserRepository users;
+            const UserRepository users(store);
             const QString email = p.value(QStringLiteral("user"));
             const std::optional<User> owner = email.isEmpty() ? users.firstAdmin() : users.findByEmail(email);
             if (!email.isEmpty() && !owner) {

@@ -33,13 +33,13 @@ private:
 };
 } // namespace
 
-void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
+void addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
                   std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media)
 {
-    auto *inbox = new InboxView(conversations, bus);
+    auto *inbox = new InboxView(conversations, store);
     // The desktop has no sign-in yet: the window acts as the first user account (the admin made at
     // set-up). Without any user, "Assign to me" stays disabled and replies carry the name "Liaison".
-    const QVector<User> users = UserRepository().list();
+    const QVector<User> users = UserRepository(store).list();
     const QString userId = users.isEmpty() ? QString() : users.first().id;
     const QString name = users.isEmpty() ? QStringLiteral("Liaison") : users.first().name;
     // Shared by the senders below: the welcome's first account takes over once it is made.
@@ -51,7 +51,7 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         *agent = MessageSender{QStringLiteral("agent"), user.id, user.name};
         inbox->setCurrentUser(user.id, user.name);
     });
-    auto sender = std::make_shared<ChannelSender>(&bus, std::move(channels));
+    auto sender = std::make_shared<ChannelSender>(store, std::move(channels));
     // Refusals (a channel down, its rate, a file too large) reach the composer as DomainErrors, which
     // it shows in the window's words (ErrorText).
     inbox->setSender([sender, agent](const QString &conversationId, const QString &text) {
@@ -59,7 +59,7 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, Eve
         content.text = text;
         return sender->send(conversationId, content, *agent);
     });
-    auto mediaService = std::make_shared<MediaService>(media.config, media.dataDir, &bus, media.baseUrl);
+    auto mediaService = std::make_shared<MediaService>(media.config, media.dataDir, store, media.baseUrl);
     InboxComposer *composer = inbox->composerExtras();
     composer->setMaxFileBytes(media.config.maxUploadBytes);
     composer->setFileSender(

@@ -9,7 +9,7 @@
 
 class ChannelRegistry;
 class ConversationRepository;
-class EventBus;
+class Store;
 class MainWindow;
 
 // What the composer's attachments need: the media settings, the data directory (DATA/media) and the
@@ -24,5 +24,5 @@ struct InboxMediaSetup
 // Adds the Inbox area to the window: its composer sends text, files and templates through the
 // server's paths (ChannelSender; OutgoingMessages for files and templates, as the API does), and
 // "Assign to me" uses the desktop's agent, the first user account.
-void addInboxArea(MainWindow &window, ConversationRepository &conversations, EventBus &bus,
+void addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
                   std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media);

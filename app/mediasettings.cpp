@@ -7,7 +7,7 @@
 
 #include <QDir>
 
-void addMediaPage(MainWindow &window, const AppSettings &settings, EventBus &bus)
+void addMediaPage(MainWindow &window, const AppSettings &settings, const Store &store)
 {
     MediaConfig current;
     QString error;
@@ -16,9 +16,9 @@ void addMediaPage(MainWindow &window, const AppSettings &settings, EventBus &bus
                                    {QStringLiteral("media/lifetimeDays"), QString::number(current.lifetimeDays)},
                                    {QStringLiteral("media/publicBaseUrl"), current.publicBaseUrl}};
     window.addSettingsPage(
-        MediaPage::tr("Media"), MediaPage::tr("&Media…"), QStringLiteral("mediaPage"),
-        [=, &settings, &bus](QWidget *parent) {
-            auto *page = new MediaPage(QDir(settings.dataDir()).filePath(QStringLiteral("media")), bus, values, parent);
+        MediaPage::tr("Media"), MediaPage::tr("&Media…"), QStringLiteral("mediaPage"), [=, &settings](QWidget *parent) {
+            auto *page =
+                new MediaPage(QDir(settings.dataDir()).filePath(QStringLiteral("media")), store, values, parent);
             page->setSaveFunction([ini = settings.iniPath()](const MediaPage::Values &v, QString *why) {
                 return AppSettings::writeIni(ini, v, why);
             });

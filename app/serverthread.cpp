@@ -17,9 +17,9 @@
 class ServerWorker : public QThread
 {
 public:
-    ServerWorker(const ServerConfig &config, EventBus *bus, std::shared_ptr<ApiShared> shared, bool listens)
+    ServerWorker(const ServerConfig &config, const Store &store, std::shared_ptr<ApiShared> shared, bool listens)
         : m_config(config)
-        , m_bus(bus)
+        , m_store(store)
         , m_shared(std::move(shared))
         , m_listens(listens)
     {
@@ -53,7 +53,7 @@ protected:
     void run() override
     {
         {
-            ApiServer server(m_config, m_bus, m_shared);
+            ApiServer server(m_config, m_store, m_shared);
             m_engine = &server.engine();
             for (HttpEngine *&peer : m_peers) {
                 if (!peer)
@@ -87,7 +87,7 @@ protected:
 
 private:
     ServerConfig m_config;
-    EventBus *m_bus;
+    Store m_store;
     std::shared_ptr<ApiShared> m_shared;
     bool m_listens;
     std::vector<HttpEngine *> m_peers;
@@ -100,9 +100,9 @@ private:
     QString m_baseUrl;
 };
 
-ServerThread::ServerThread(ServerConfig config, EventBus *bus)
+ServerThread::ServerThread(ServerConfig config, const Store &store)
     : m_config(std::move(config))
-    , m_bus(bus)
+    , m_store(store)
 {
 }
 
@@ -118,7 +118,7 @@ bool ServerThread::startAndWait()
     std::vector<HttpEngine *> engines;
     const int threads = m_config.threadCount();
     for (int i = 1; i < threads; ++i) {
-        auto worker = std::make_unique<ServerWorker>(m_config, m_bus, shared, false);
+        auto worker = std::make_unique<ServerWorker>(m_config, m_store, shared, false);
         if (!worker->startAndWait()) {
             m_error = worker->errorString();
             stop();
@@ -127,7 +127,7 @@ bool ServerThread::startAndWait()
         engines.push_back(worker->engine());
         m_workers.push_back(std::move(worker));
     }
-    auto listener = std::make_unique<ServerWorker>(m_config, m_bus, shared, true);
+    auto listener = std::make_unique<ServerWorker>(m_config, m_store, shared, true);
     engines.push_back(nullptr); // the listener's own engine: it exists only once its thread runs
     ServerWorker *l = listener.get();
     listener->setPeers(engines);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "server/serverconfig.h"
 
 #include <QString>
@@ -7,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-class EventBus;
 class ServerWorker;
 
 // The server threads (docs/architecture.md, "Threads": the HTTP server and its handlers). The first
@@ -20,7 +20,8 @@ class ServerWorker;
 class ServerThread
 {
 public:
-    ServerThread(ServerConfig config, EventBus *bus);
+    // store: what each server thread reaches the data with (its own connection, the shared bus and clock).
+    ServerThread(ServerConfig config, const Store &store);
     ~ServerThread();
 
     // Starts the threads and waits until the server listens or failed. False with errorString().
@@ -32,7 +33,7 @@ public:
 
 private:
     ServerConfig m_config;
-    EventBus *m_bus;
+    Store m_store;
     std::vector<std::unique_ptr<ServerWorker>> m_workers;
     QString m_error;
     QString m_baseUrl;

@@ -86,32 +86,28 @@ ApiShared::ApiShared(const ServerConfig &config)
 {
 }
 
-ApiServer::ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShared> shared, QObject *parent)
+ApiServer::ApiServer(ServerConfig config, const Store &store, std::shared_ptr<ApiShared> shared, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
-    , m_bus(bus)
-    , m_clock(&Clock::system())
+    , m_store(store)
     , m_engine(std::make_unique<HttpEngine>())
     , m_jwt(std::make_unique<Jwt>(m_config.jwtKey, qint64(m_config.accessTokenMinutes) * 60))
-    , m_contacts(std::make_unique<ContactRepository>(bus))
-    , m_apiKeys(std::make_unique<ApiKeyRepository>(bus))
-    , m_users(std::make_unique<UserRepository>())
-    , m_refreshTokens(std::make_unique<RefreshTokenRepository>())
-    , m_idempotency(std::make_unique<IdempotencyStore>())
+    , m_apiKeys(store)
+    , m_users(store)
+    , m_refreshTokens(store)
+    , m_idempotency(store)
     , m_shared(shared ? std::move(shared) : std::make_shared<ApiShared>(m_config))
 {
-    if (m_bus) {
-        // A key created or revoked in this process is seen at once by every server thread.
-        connect(
-            m_bus, &EventBus::changed, this,
-            [shared = m_shared](EventBus::Entity entity) {
-                if (entity == EventBus::Entity::ApiKey) {
-                    QMutexLocker lock(&shared->keyMutex);
-                    shared->keys.clear();
-                }
-            },
-            Qt::DirectConnection);
-    }
+    // A key created or revoked in this process is seen at once by every server thread.
+    connect(
+        &m_store.bus(), &EventBus::changed, this,
+        [shared = m_shared](EventBus::Entity entity) {
+            if (entity == EventBus::Entity::ApiKey) {
+                QMutexLocker lock(&shared->keyMutex);
+                shared->keys.clear();
+            }
+        },
+        Qt::DirectConnection);
     // The engine admits the largest body any route takes (an upload); dispatch() holds JSON bodies
     // to limits.maxBodyBytes.
     HttpLimits limits = m_config.limits;
@@ -137,23 +133,23 @@ void ApiServer::registerRoutes()
 {
     // The areas of the API. A new area adds its controller here (one line) and its migration.
     m_media =
-        std::make_shared<MediaService>(m_config.media, m_config.dataDir, m_bus, [this]() { return mediaBaseUrl(); });
-    m_controllers.push_back(std::make_unique<AuthController>(*m_users, *m_refreshTokens, *m_jwt, m_shared->failedLogins,
+        std::make_shared<MediaService>(m_config.media, m_config.dataDir, m_store, [this]() { return mediaBaseUrl(); });
+    m_controllers.push_back(std::make_unique<AuthController>(m_users, m_refreshTokens, *m_jwt, m_shared->failedLogins,
                                                              m_config.accessTokenMinutes, m_config.refreshTokenDays,
-                                                             m_clock));
-    m_controllers.push_back(std::make_unique<ContactsController>(*m_contacts));
-    m_controllers.push_back(std::make_unique<DealsController>(m_bus));
-    m_controllers.push_back(std::make_unique<SegmentsController>(m_bus, m_clock));
-    m_controllers.push_back(std::make_unique<TasksController>(m_bus, m_config.tasksTimeZone, m_clock));
-    m_controllers.push_back(std::make_unique<WebhooksController>(m_bus, m_config.webhooks));
-    m_controllers.push_back(std::make_unique<ConversationsController>(m_bus, m_shared->channels));
-    m_controllers.push_back(std::make_unique<MessagesController>(m_bus, m_shared->channels, m_media));
-    m_controllers.push_back(std::make_unique<WidgetController>(m_bus, m_shared->widget));
+                                                             m_store.clock()));
+    m_controllers.push_back(std::make_unique<ContactsController>(m_store));
+    m_controllers.push_back(std::make_unique<DealsController>(m_store));
+    m_controllers.push_back(std::make_unique<SegmentsController>(m_store));
+    m_controllers.push_back(std::make_unique<TasksController>(m_store, m_config.tasksTimeZone));
+    m_controllers.push_back(std::make_unique<WebhooksController>(m_store, m_config.webhooks));
+    m_controllers.push_back(std::make_unique<ConversationsController>(m_store, m_shared->channels));
+    m_controllers.push_back(std::make_unique<MessagesController>(m_store, m_shared->channels, m_media));
+    m_controllers.push_back(std::make_unique<WidgetController>(m_store, m_shared->widget));
     m_controllers.push_back(std::make_unique<MediaController>(m_media));
-    m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_bus));
-    m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_bus));
-    m_controllers.push_back(std::make_unique<TemplatesController>());
-    m_controllers.push_back(std::make_unique<ApiKeysController>(m_bus));
+    m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_store));
+    m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_store));
+    m_controllers.push_back(std::make_unique<TemplatesController>(m_store));
+    m_controllers.push_back(std::make_unique<ApiKeysController>(m_store));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 
@@ -247,14 +243,14 @@ QString ApiServer::baseUrl() const
 
 std::optional<ApiKey> ApiServer::apiKey(const QString &secret)
 {
-    const qint64 nowMs = m_clock->now().toMSecsSinceEpoch();
+    const qint64 nowMs = m_store.now().toMSecsSinceEpoch();
     {
         QMutexLocker lock(&m_shared->keyMutex);
         auto it = m_shared->keys.constFind(secret);
         if (it != m_shared->keys.constEnd() && nowMs - it->second < ApiShared::kApiKeyCacheMs)
             return it->first;
     }
-    const std::optional<ApiKey> key = m_apiKeys->authenticate(secret);
+    const std::optional<ApiKey> key = m_apiKeys.authenticate(secret);
     QMutexLocker lock(&m_shared->keyMutex);
     if (m_shared->keys.size() > 10000)
         m_shared->keys.clear();
@@ -265,7 +261,7 @@ std::optional<ApiKey> ApiServer::apiKey(const QString &secret)
         if (nowMs - touched > 60000) {
             touched = nowMs;
             lock.unlock();
-            m_apiKeys->touch(key->id);
+            m_apiKeys.touch(key->id);
         }
     }
     return key;
@@ -288,10 +284,10 @@ Principal ApiServer::authenticate(const HttpRequest &request)
         }
         return p;
     }
-    if (const std::optional<QJsonObject> claims = m_jwt->verify(token, m_clock->now())) {
+    if (const std::optional<QJsonObject> claims = m_jwt->verify(token, m_store.now())) {
         // sub must name an active user that exists now; the role is the stored one, so that a changed role
         // takes effect at once rather than when the token expires.
-        const std::optional<User> user = m_users->find(claims->value(QLatin1String("sub")).toString());
+        const std::optional<User> user = m_users.find(claims->value(QLatin1String("sub")).toString());
         if (user && user->isActive()) {
             p.kind = Principal::User;
             p.id = user->id;
@@ -378,7 +374,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
                     ? QStringLiteral("Invalid or expired credential")
                     : QStringLiteral("Authentication required: send Authorization: Bearer <token>"));
         if (principal.kind != Principal::None && m_shared->requests.limit() > 0) {
-            limit = m_shared->requests.hit(principal.credentialKey(), m_clock->now());
+            limit = m_shared->requests.hit(principal.credentialKey(), m_store.now());
             limited = true;
             if (!limit.allowed) {
                 ApiResponse r = ApiResponse::error(
@@ -444,7 +440,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
             return ApiResponse::error(400, QStringLiteral("VALIDATION_ERROR"),
                                       QStringLiteral("Idempotency-Key must be at most 255 characters"));
         const auto stored =
-            m_idempotency->find(credential, QString::fromLatin1(idempotencyKey), m_clock->now().addSecs(-24 * 3600));
+            m_idempotency.find(credential, QString::fromLatin1(idempotencyKey), m_store.now().addSecs(-24 * 3600));
         if (stored) {
             if (stored->path != QString::fromUtf8(request.path))
                 return ApiResponse::error(409, QStringLiteral("CONFLICT"),
@@ -472,9 +468,9 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     }
     // A 429 or 5xx is passing: a retry with the same key must be tried again, not replayed.
     if (idempotent && response.status < 500 && response.status != 429) {
-        m_idempotency->save(credential, QString::fromLatin1(idempotencyKey),
-                            {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
-                             response.headers, response.body});
+        m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
+                           {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
+                            response.headers, response.body});
     }
     return response;
 }

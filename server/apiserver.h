@@ -6,6 +6,8 @@
 #include "server/serverconfig.h"
 
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/core/idempotencystore.h"
 
 #include <QMutex>
 #include <QObject>
@@ -15,15 +17,8 @@
 #include <optional>
 #include <vector>
 
-class EventBus;
 class HttpEngine;
 class Jwt;
-class IdempotencyStore;
-class ApiKeyRepository;
-class ContactRepository;
-class UserRepository;
-class RefreshTokenRepository;
-class Clock;
 class Controller;
 class MediaService;
 class ChannelRegistry;
@@ -59,7 +54,8 @@ class ApiServer : public QObject
     Q_OBJECT
 public:
     // shared: the state of a group of server threads; null for a server of its own.
-    ApiServer(ServerConfig config, EventBus *bus, std::shared_ptr<ApiShared> shared = nullptr,
+    // store: this server thread's way to the data (its bus and clock).
+    ApiServer(ServerConfig config, const Store &store, std::shared_ptr<ApiShared> shared = nullptr,
               QObject *parent = nullptr);
     ~ApiServer() override;
 
@@ -87,7 +83,6 @@ public:
     const Router &router() const { return m_router; }
     // The OpenAPI 3.1 document of every route.
     QJsonObject openApi() const;
-    void setClock(const Clock *clock) { m_clock = clock; }
     // The state this server shares with the other server threads of its group.
     ApiShared &shared() { return *m_shared; }
 
@@ -102,15 +97,13 @@ private:
     QString mediaBaseUrl() const;
 
     ServerConfig m_config;
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
     std::unique_ptr<HttpEngine> m_engine;
     std::unique_ptr<Jwt> m_jwt;
-    std::unique_ptr<ContactRepository> m_contacts;
-    std::unique_ptr<ApiKeyRepository> m_apiKeys;
-    std::unique_ptr<UserRepository> m_users;
-    std::unique_ptr<RefreshTokenRepository> m_refreshTokens;
-    std::unique_ptr<IdempotencyStore> m_idempotency;
+    ApiKeyRepository m_apiKeys;
+    UserRepository m_users;
+    RefreshTokenRepository m_refreshTokens;
+    IdempotencyStore m_idempotency;
     std::shared_ptr<MediaService> m_media;
     std::vector<std::unique_ptr<Controller>> m_controllers;
     Router m_router;

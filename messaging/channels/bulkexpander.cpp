@@ -6,9 +6,9 @@
 
 Q_DECLARE_LOGGING_CATEGORY(lcChannels)
 
-BulkExpander::BulkExpander(EventBus *bus, QObject *parent)
+BulkExpander::BulkExpander(const Store &store, QObject *parent)
     : QObject(parent)
-    , m_bulk(bus)
+    , m_bulk(store)
 {
     m_soon.setSingleShot(true);
     m_soon.setInterval(0);
@@ -16,19 +16,17 @@ BulkExpander::BulkExpander(EventBus *bus, QObject *parent)
     m_poll.setInterval(3000);
     connect(&m_poll, &QTimer::timeout, this, &BulkExpander::tick);
     m_poll.start();
-    if (bus) {
-        connect(bus, &EventBus::changed, this,
-                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
-                    if (entity == EventBus::Entity::Bulk && change == EventBus::Change::Created)
-                        wake();
-                });
-    }
+    connect(&store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                if (entity == EventBus::Entity::Bulk && change == EventBus::Change::Created)
+                    wake();
+            });
     wake();
 }
 
-std::function<QObject *(QObject *)> BulkExpander::factory(EventBus *bus)
+std::function<QObject *(QObject *)> BulkExpander::factory(const Store &store)
 {
-    return [bus](QObject *parent) -> QObject * { return new BulkExpander(bus, parent); };
+    return [store](QObject *parent) -> QObject * { return new BulkExpander(store, parent); };
 }
 
 void BulkExpander::wake()

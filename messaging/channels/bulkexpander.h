@@ -7,8 +7,6 @@
 
 #include <functional>
 
-class EventBus;
-
 // The delivery-thread step of bulk sends: turns waiting recipients into pending messages, a batch
 // per event-loop turn (so that sends and other services keep going), which the ChannelDispatcher
 // then sends at the channel's pace. Wakes on a new bulk send and polls every few seconds (a bulk
@@ -19,8 +17,8 @@ class BulkExpander : public QObject
 public:
     static constexpr int kBatch = 500;
 
-    explicit BulkExpander(EventBus *bus, QObject *parent = nullptr);
-    static std::function<QObject *(QObject *)> factory(EventBus *bus);
+    explicit BulkExpander(const Store &store, QObject *parent = nullptr);
+    static std::function<QObject *(QObject *)> factory(const Store &store);
 
 public Q_SLOTS:
     void wake();

@@ -14,11 +14,15 @@
 
 Q_LOGGING_CATEGORY(lcChannels, "liaison.channels")
 
-QList<ChannelConnector *> ChannelConnectors::create(const ChannelsConfig &config, QObject *parent)
+QList<ChannelConnector *> ChannelConnectors::create(const ChannelsConfig &config, const Store &store, QObject *parent)
 {
     QList<ChannelConnector *> connectors;
-    if (config.whatsapp.configured())
-        connectors << new WhatsAppConnector(config.whatsapp, config.timeoutSeconds, parent, config.mediaDir);
+    if (config.whatsapp.configured()) {
+        std::optional<MediaRepository> media;
+        if (!config.mediaDir.isEmpty())
+            media.emplace(store, config.mediaDir);
+        connectors << new WhatsAppConnector(config.whatsapp, config.timeoutSeconds, parent, std::move(media));
+    }
     if (config.instagram.configured())
         connectors << new InstagramConnector(config.instagram, config.timeoutSeconds, parent);
     if (config.telegram.configured())
@@ -26,14 +30,13 @@ QList<ChannelConnector *> ChannelConnectors::create(const ChannelsConfig &config
     return connectors;
 }
 
-ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, EventBus *bus, QObject *parent)
+ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, const Store &store, QObject *parent)
     : QObject(parent)
     , m_registry(registry ? std::move(registry) : ChannelRegistry::defaults())
-    , m_bus(bus)
-    , m_clock(&Clock::system())
-    , m_conversations(bus)
+    , m_store(store)
+    , m_conversations(store)
 {
-    for (ChannelConnector *c : ChannelConnectors::create(m_registry->config(), this))
+    for (ChannelConnector *c : ChannelConnectors::create(m_registry->config(), m_store, this))
         setConnector(c);
     m_soon.setSingleShot(true);
     m_soon.setInterval(0);
@@ -46,21 +49,20 @@ ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, 
     m_probe.setInterval(qMax(1, m_registry->config().probeIntervalSeconds) * 1000);
     connect(&m_probe, &QTimer::timeout, this, &ChannelDispatcher::probeDown);
     m_probe.start();
-    if (m_bus) {
-        connect(m_bus, &EventBus::changed, this,
-                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
-                    if (entity == EventBus::Entity::Message && change == EventBus::Change::Created)
-                        wake();
-                });
-    }
+    connect(&m_store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                if (entity == EventBus::Entity::Message && change == EventBus::Change::Created)
+                    wake();
+            });
     wake();
 }
 
 ChannelDispatcher::~ChannelDispatcher() = default;
 
-std::function<QObject *(QObject *)> ChannelDispatcher::factory(std::shared_ptr<ChannelRegistry> registry, EventBus *bus)
+std::function<QObject *(QObject *)> ChannelDispatcher::factory(std::shared_ptr<ChannelRegistry> registry,
+                                                               const Store &store)
 {
-    return [registry, bus](QObject *parent) -> QObject * { return new ChannelDispatcher(registry, bus, parent); };
+    return [registry, store](QObject *parent) -> QObject * { return new ChannelDispatcher(registry, store, parent); };
 }
 
 void ChannelDispatcher::setConnector(ChannelConnector *connector)
@@ -79,7 +81,7 @@ int ChannelDispatcher::inFlight(const QString &channel) const
 
 qint64 ChannelDispatcher::nowMs() const
 {
-    return m_clock->now().toMSecsSinceEpoch();
+    return m_store.now().toMSecsSinceEpoch();
 }
 
 void ChannelDispatcher::wake()
@@ -181,7 +183,7 @@ void ChannelDispatcher::record(const OutgoingSend &send, const SendOutcome &outc
                     QStringLiteral("gave up after %1 attempts: %2").arg(attempt).arg(outcome.error));
             } else {
                 const int wait = outcome.retryAfterSeconds > 0 ? outcome.retryAfterSeconds : delays.at(attempt - 1);
-                m_conversations.deferSend(send.message.id, m_clock->now().addSecs(wait), outcome.error);
+                m_conversations.deferSend(send.message.id, m_store.now().addSecs(wait), outcome.error);
             }
             break;
         }

@@ -13,9 +13,6 @@
 #include <functional>
 #include <memory>
 
-class Clock;
-class EventBus;
-
 // The send queue of the provider channels, in the delivery thread. Pending outgoing messages
 // (stored by ChannelSender) are handed to their channel's connector, agent and API sends before
 // bulk ones, at most sendPerSecond per channel in any one-second window and kMaxInFlight at once.
@@ -31,16 +28,15 @@ public:
     static constexpr int kMaxInFlight = 16;
 
     // Creates the connectors of the configured channels (ChannelConnectors::create).
-    ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, EventBus *bus, QObject *parent = nullptr);
+    ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, const Store &store, QObject *parent = nullptr);
     ~ChannelDispatcher() override;
 
     // A factory for DeliveryThread::addService.
-    static std::function<QObject *(QObject *)> factory(std::shared_ptr<ChannelRegistry> registry, EventBus *bus);
+    static std::function<QObject *(QObject *)> factory(std::shared_ptr<ChannelRegistry> registry, const Store &store);
 
     // Replaces the connector of its channel (tests); takes ownership.
     void setConnector(ChannelConnector *connector);
     ChannelConnector *connector(const QString &channel) const { return m_connectors.value(channel); }
-    void setClock(const Clock *clock) { m_clock = clock; }
     int inFlight(const QString &channel) const;
 
 public Q_SLOTS:
@@ -68,8 +64,7 @@ private:
     qint64 nowMs() const;
 
     std::shared_ptr<ChannelRegistry> m_registry;
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
     ConversationRepository m_conversations;
     QHash<QString, ChannelConnector *> m_connectors;
     QHash<QString, ChannelState> m_state;
@@ -80,7 +75,7 @@ private:
 };
 
 namespace ChannelConnectors {
-// The connectors of the channels configured in `config`, children of parent (delivery thread).
-// A new channel adds its line here.
-QList<ChannelConnector *> create(const ChannelsConfig &config, QObject *parent);
+// The connectors of the channels configured in `config`, children of parent (delivery thread);
+// the store reaches the media files WhatsApp uploads. A new channel adds its line here.
+QList<ChannelConnector *> create(const ChannelsConfig &config, const Store &store, QObject *parent);
 } // namespace ChannelConnectors

@@ -3,8 +3,9 @@
 #include "messaging/channels/channelregistry.h"
 #include "model/core/errors.h"
 
-ChannelSender::ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry)
-    : m_bus(bus)
+ChannelSender::ChannelSender(const Store &store, std::shared_ptr<ChannelRegistry> registry)
+    : m_store(store)
+    , m_conversations(store)
     , m_registry(registry ? std::move(registry) : ChannelRegistry::defaults())
 {
 }
@@ -24,7 +25,7 @@ void ChannelSender::checkAvailable(const QString &channel) const
 void ChannelSender::acquireSend(const QString &channel)
 {
     qint64 retryAfterMs = 0;
-    if (!m_registry->tryAcquireSend(channel, QDateTime::currentMSecsSinceEpoch(), &retryAfterMs))
+    if (!m_registry->tryAcquireSend(channel, m_store.now().toMSecsSinceEpoch(), &retryAfterMs))
         throw DomainError(DomainError::RateLimited, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
                           {{QStringLiteral("channel"), channel},
                            {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
@@ -39,13 +40,12 @@ Message ChannelSender::send(const QString &conversationId, const MessageContent 
 Message ChannelSender::send(const QString &conversationId, const MessageContent &content, const MessageSender &sender,
                             const Options &options)
 {
-    ConversationRepository conversations(m_bus);
-    const Conversation conversation = conversations.get(conversationId);
+    const Conversation conversation = m_conversations.get(conversationId);
     checkAvailable(conversation.channel);
     if (options.rateLimited)
         acquireSend(conversation.channel);
     const bool needsProvider = conversation.channel != QLatin1String("widget");
-    return conversations.addOutgoing(conversationId, content, sender,
-                                     needsProvider ? QStringLiteral("pending") : QStringLiteral("sent"),
-                                     options.priority);
+    return m_conversations.addOutgoing(conversationId, content, sender,
+                                       needsProvider ? QStringLiteral("pending") : QStringLiteral("sent"),
+                                       options.priority);
 }

@@ -6,8 +6,6 @@
 
 #include <memory>
 
-class EventBus;
-
 // The one path an outgoing message takes, from the API and from the window: check the channel
 // (503 "Channel unavailable", nothing stored), hold a direct send to the channel's per-second limit
 // (429 "Rate limited"), and store the message. The web widget needs no provider: its message is
@@ -16,7 +14,7 @@ class EventBus;
 class ChannelSender
 {
 public:
-    explicit ChannelSender(EventBus *bus, std::shared_ptr<ChannelRegistry> registry = ChannelRegistry::defaults());
+    explicit ChannelSender(const Store &store, std::shared_ptr<ChannelRegistry> registry = ChannelRegistry::defaults());
 
     struct Options
     {
@@ -36,8 +34,10 @@ public:
     void acquireSend(const QString &channel);
     bool isAvailable(const QString &channel) const { return m_registry->isAvailable(channel); }
     const std::shared_ptr<ChannelRegistry> &registry() const { return m_registry; }
+    const Store &store() const { return m_store; }
 
 private:
-    EventBus *m_bus;
+    Store m_store;
+    ConversationRepository m_conversations;
     std::shared_ptr<ChannelRegistry> m_registry;
 };

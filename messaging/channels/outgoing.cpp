@@ -15,7 +15,7 @@ namespace OutgoingMessages {
 Message sendFile(ChannelSender &sender, MediaService &media, const QString &conversationId, MediaUpload file,
                  const QString &caption, const MessageSender &from)
 {
-    const Conversation conversation = ConversationRepository().get(conversationId);
+    const Conversation conversation = ConversationRepository(sender.store()).get(conversationId);
     sender.checkAvailable(conversation.channel);
     media.checkSize(file.bytes.size());
     // The channel's one-second window is taken before the file is stored: a refused send leaves
@@ -101,7 +101,7 @@ MessageContent templateContent(const MessageTemplate &tpl, const QJsonValue &com
 Message sendTemplate(ChannelSender &sender, const QString &conversationId, const QString &templateName,
                      const QString &language, const QJsonArray &components, const MessageSender &from)
 {
-    const MessageTemplate tpl = TemplateRepository().approved(templateName, language);
+    const MessageTemplate tpl = TemplateRepository(sender.store()).approved(templateName, language);
     const MessageContent content = templateContent(tpl, components);
     ChannelSender::Options options;
     options.rateLimited = false;

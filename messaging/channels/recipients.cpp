@@ -22,8 +22,7 @@ QString e164(const QString &to)
     return re.match(compact).hasMatch() ? compact : QString();
 }
 
-QString conversationFor(ChannelSender &sender, ConversationRepository &conversations, EventBus *bus,
-                        const QString &channel, const Address &address, const QString &createdBy)
+QString conversationFor(ChannelSender &sender, const QString &channel, const Address &address, const QString &createdBy)
 {
     const bool phoneChannel = channel == QLatin1String("whatsapp") || channel == QLatin1String("sms");
     QString to = address.to;
@@ -39,9 +38,11 @@ QString conversationFor(ChannelSender &sender, ConversationRepository &conversat
                                           {{QStringLiteral("to"), QStringLiteral("must be at most 100 characters")}});
         }
     }
+    const Store &store = sender.store();
+    ConversationRepository conversations(store);
     std::optional<Contact> contact;
     if (!address.contactId.isEmpty()) {
-        contact = ContactRepository().find(address.contactId);
+        contact = ContactRepository(store).find(address.contactId);
         if (!contact)
             throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
     }
@@ -60,7 +61,7 @@ QString conversationFor(ChannelSender &sender, ConversationRepository &conversat
                                   {{QStringLiteral("contactId"), QStringLiteral("has no widget conversation")}});
             conversationId = v->id;
         } else {
-            const std::optional<WidgetVisitor> visitor = WidgetVisitorRepository().find(to);
+            const std::optional<WidgetVisitor> visitor = WidgetVisitorRepository(store).find(to);
             if (!visitor)
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
                                   QStringLiteral("Contact not found"));
@@ -70,10 +71,10 @@ QString conversationFor(ChannelSender &sender, ConversationRepository &conversat
         Transaction tx;
         QString externalId = to;
         if (!contact) {
-            contact = phoneChannel ? InboundRecorder::findContact(channel, {}, to)
-                                   : InboundRecorder::findContact(channel, to);
+            const InboundRecorder recorder(store);
+            contact = phoneChannel ? recorder.findContact(channel, {}, to) : recorder.findContact(channel, to);
             if (!contact && phoneChannel)
-                contact = ContactRepository(bus).create(ContactRules::fromPhone(to, channel), createdBy);
+                contact = ContactRepository(store).create(ContactRules::fromPhone(to, channel), createdBy);
             // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
             if (!contact)
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),

@@ -3,8 +3,6 @@
 #include <QString>
 
 class ChannelSender;
-class ConversationRepository;
-class EventBus;
 
 // Who a direct send (POST /api/v1/messages/send-direct) reaches: a contact, or an address on the
 // channel (a phone for WhatsApp and SMS, a provider id for Telegram and Instagram, a visitor id for
@@ -27,7 +25,7 @@ QString e164(const QString &to);
 // DomainError: BadRequest INVALID_PHONE / a `to` over 100 characters, NotFound (contact, visitor,
 // unknown id), Unprocessable NO_CONVERSATION (a contact without a widget conversation), NO_ADDRESS
 // (no phone, no conversation on the channel), and what ChannelSender's checks throw.
-QString conversationFor(ChannelSender &sender, ConversationRepository &conversations, EventBus *bus,
-                        const QString &channel, const Address &address, const QString &createdBy);
+QString conversationFor(ChannelSender &sender, const QString &channel, const Address &address,
+                        const QString &createdBy);
 
 } // namespace Recipients

@@ -9,10 +9,10 @@
 
 Q_LOGGING_CATEGORY(lcTelegram, "liaison.channels.telegram")
 
-TelegramPoller::TelegramPoller(const TelegramConfig &config, int timeoutSeconds, EventBus *bus, QObject *parent)
+TelegramPoller::TelegramPoller(const TelegramConfig &config, int timeoutSeconds, const Store &store, QObject *parent)
     : QObject(parent)
     , m_config(config)
-    , m_recorder(bus)
+    , m_recorder(store)
     // A long poll stays open pollTimeoutSeconds: the request's own bound comes on top of it.
     , m_client(new ProviderClient(config.apiBaseUrl, config.pollTimeoutSeconds + qMax(1, timeoutSeconds), this))
     , m_botId(config.botToken.section(QLatin1Char(':'), 0, 0))
@@ -32,10 +32,10 @@ TelegramPoller::TelegramPoller(const TelegramConfig &config, int timeoutSeconds,
 TelegramPoller::~TelegramPoller() = default; // m_client (a child) aborts the request in flight
 
 std::function<QObject *(QObject *)> TelegramPoller::factory(const TelegramConfig &config, int timeoutSeconds,
-                                                            EventBus *bus)
+                                                            const Store &store)
 {
-    return [config, timeoutSeconds, bus](QObject *parent) -> QObject * {
-        return new TelegramPoller(config, timeoutSeconds, bus, parent);
+    return [config, timeoutSeconds, store](QObject *parent) -> QObject * {
+        return new TelegramPoller(config, timeoutSeconds, store, parent);
     };
 }
 

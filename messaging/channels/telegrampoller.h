@@ -8,7 +8,6 @@
 
 #include <functional>
 
-class EventBus;
 class ProviderClient;
 struct ProviderReply;
 
@@ -29,11 +28,12 @@ class TelegramPoller : public QObject
 public:
     static constexpr int kMaxBackoffSeconds = 60;
 
-    TelegramPoller(const TelegramConfig &config, int timeoutSeconds, EventBus *bus, QObject *parent = nullptr);
+    TelegramPoller(const TelegramConfig &config, int timeoutSeconds, const Store &store, QObject *parent = nullptr);
     ~TelegramPoller() override;
 
     // A factory for DeliveryThread::addService.
-    static std::function<QObject *(QObject *)> factory(const TelegramConfig &config, int timeoutSeconds, EventBus *bus);
+    static std::function<QObject *(QObject *)> factory(const TelegramConfig &config, int timeoutSeconds,
+                                                       const Store &store);
 
     // The next offset asked for (last recorded update_id + 1; 0 before the first update).
     qint64 offset() const { return m_offset; }

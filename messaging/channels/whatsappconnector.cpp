@@ -45,11 +45,11 @@ QJsonArray graphComponents(const QJsonArray &components)
 } // namespace
 
 WhatsAppConnector::WhatsAppConnector(const WhatsAppConfig &config, int timeoutSeconds, QObject *parent,
-                                     QString mediaDir)
+                                     std::optional<MediaRepository> media)
     : ChannelConnector(parent)
     , m_config(config)
     , m_client(new ProviderClient(config.apiBaseUrl, timeoutSeconds, this))
-    , m_mediaDir(std::move(mediaDir))
+    , m_media(std::move(media))
 {
 }
 
@@ -130,8 +130,7 @@ void WhatsAppConnector::send(const Message &message, const QString &to, std::fun
     const bool media = type == QLatin1String("image") || type == QLatin1String("video") ||
                        type == QLatin1String("document") || type == QLatin1String("audio");
     const QString mediaId = message.payload.value(QLatin1String("mediaId")).toString();
-    if (media && !mediaId.isEmpty() && !m_mediaDir.isEmpty() &&
-        (m_uploaded.contains(mediaId) || MediaRepository(m_mediaDir).find(mediaId))) {
+    if (media && !mediaId.isEmpty() && m_media && (m_uploaded.contains(mediaId) || m_media->find(mediaId))) {
         QPointer<WhatsAppConnector> self(this);
         upload(mediaId, [self, message, to, done](const QString &id, const SendOutcome &failure) {
             if (!self)
@@ -166,9 +165,8 @@ void WhatsAppConnector::upload(const QString &mediaId,
         QTimer::singleShot(0, this, [done = std::move(done), known] { done(known, {}); });
         return;
     }
-    MediaRepository repository(m_mediaDir);
-    const std::optional<Media> media = repository.find(mediaId);
-    QFile file(repository.filePath(mediaId));
+    const std::optional<Media> media = m_media ? m_media->find(mediaId) : std::nullopt;
+    QFile file(m_media ? m_media->filePath(mediaId) : QString());
     if (!media || !file.open(QIODevice::ReadOnly)) {
         QTimer::singleShot(0, this, [done = std::move(done), mediaId] {
             done({}, SendOutcome::failed(QStringLiteral("media %1 is no longer stored").arg(mediaId)));

@@ -2,12 +2,15 @@
 
 #include "messaging/channels/channelconfig.h"
 #include "messaging/channels/channelconnector.h"
+#include "model/inbox/mediarepository.h"
+
+#include <optional>
 
 class ProviderClient;
 
 // The WhatsApp Cloud API (channels.md §1): POST {apiBaseUrl}/{phoneNumberId}/messages with the
 // bearer token, one Graph message per Liaison message (text, image, video, document, audio by link,
-// location, template). A media message whose file we hold (payload.mediaId in mediaDir) is first
+// location, template). A media message whose file we hold (payload.mediaId in media) is first
 // uploaded (POST /{phoneNumberId}/media, multipart) and sent by the returned id, so the provider
 // needs no access to our server; otherwise it goes by link. Answers map to outcomes through
 // GraphApi::outcome; a throughput limit
@@ -17,8 +20,9 @@ class WhatsAppConnector final : public ChannelConnector
 {
     Q_OBJECT
 public:
+    // media: where our files are (none: media messages go by link).
     WhatsAppConnector(const WhatsAppConfig &config, int timeoutSeconds, QObject *parent = nullptr,
-                      QString mediaDir = {});
+                      std::optional<MediaRepository> media = std::nullopt);
     QString channel() const override { return QStringLiteral("whatsapp"); }
     void send(const Message &message, const QString &to, std::function<void(const SendOutcome &)> done) override;
     void probe(std::function<void(bool ok, const QString &detail)> done) override;
@@ -37,6 +41,6 @@ private:
     WhatsAppConfig m_config;
     ProviderClient *m_client;
     int m_throttleSeconds = 1;
-    QString m_mediaDir;
+    std::optional<MediaRepository> m_media;
     QHash<QString, QString> m_uploaded; // our media id -> WhatsApp's (valid 30 days; this run only)
 };

@@ -2,9 +2,10 @@
 
 #include "model/core/errors.h"
 
-MediaService::MediaService(MediaConfig config, const QString &dataDir, EventBus *bus, std::function<QString()> baseUrl)
+MediaService::MediaService(MediaConfig config, const QString &dataDir, const Store &store,
+                           std::function<QString()> baseUrl)
     : m_config(std::move(config))
-    , m_repository(dataDir + QStringLiteral("/media"), bus)
+    , m_repository(store, dataDir + QStringLiteral("/media"))
     , m_baseUrl(std::move(baseUrl))
 {
 }

@@ -5,15 +5,13 @@
 
 #include <functional>
 
-class EventBus;
-
 // Stored media: the size limit, files kept for media/lifetimeDays, and the absolute URL that serves
 // one. Used by the upload routes and by the window's composer. One per ApiServer (and one for the
 // window); the repository is used from its owner's thread only.
 class MediaService
 {
 public:
-    MediaService(MediaConfig config, const QString &dataDir, EventBus *bus, std::function<QString()> baseUrl);
+    MediaService(MediaConfig config, const QString &dataDir, const Store &store, std::function<QString()> baseUrl);
 
     const MediaConfig &config() const { return m_config; }
     MediaRepository &repository() { return m_repository; }

@@ -12,13 +12,12 @@
 
 Q_LOGGING_CATEGORY(lcWebhooks, "liaison.webhooks")
 
-WebhookDispatcher::WebhookDispatcher(WebhookConfig config, EventBus *bus, QObject *parent)
+WebhookDispatcher::WebhookDispatcher(WebhookConfig config, const Store &store, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
-    , m_repository(nullptr, m_config.policy())
-    , m_bus(bus)
-    , m_clock(&Clock::system())
-    , m_sender(new WebhookSender(m_config, this))
+    , m_store(store)
+    , m_repository(store, m_config.policy())
+    , m_sender(new WebhookSender(m_config, store.clock(), this))
 {
     if (!m_config.verifyTls)
         qCWarning(lcWebhooks) << "webhooks/verifyTls=false: receiver certificates are NOT verified (testing only)";
@@ -49,8 +48,7 @@ WebhookDispatcher::WebhookDispatcher(WebhookConfig config, EventBus *bus, QObjec
         m_prune.setInterval(60 * 60 * 1000);
     });
     m_prune.start();
-    if (bus)
-        connect(bus, &EventBus::changed, this, &WebhookDispatcher::wake);
+    connect(&m_store.bus(), &EventBus::changed, this, &WebhookDispatcher::wake);
     wake();
 }
 
@@ -60,15 +58,15 @@ WebhookDispatcher::~WebhookDispatcher()
     m_sender->abandonAll();
 }
 
-std::function<QObject *(QObject *)> WebhookDispatcher::factory(const WebhookConfig &config, EventBus *bus)
+std::function<QObject *(QObject *)> WebhookDispatcher::factory(const WebhookConfig &config, const Store &store)
 {
-    return [config, bus](QObject *parent) { return new WebhookDispatcher(config, bus, parent); };
+    return [config, store](QObject *parent) { return new WebhookDispatcher(config, store, parent); };
 }
 
 int WebhookDispatcher::pruneLogs()
 {
     try {
-        const int n = m_repository.pruneLogs(m_clock->now().addDays(-m_config.logRetentionDays));
+        const int n = m_repository.pruneLogs(m_store.now().addDays(-m_config.logRetentionDays));
         if (n > 0)
             qCInfo(lcWebhooks) << "deleted" << n << "webhook log rows older than" << m_config.logRetentionDays
                                << "days";
@@ -90,7 +88,7 @@ void WebhookDispatcher::tick()
     try {
         while (m_repository.fanOut(500) == 500) {
         }
-        const QDateTime now = m_clock->now();
+        const QDateTime now = m_store.now();
         const int free = m_config.maxConcurrent - m_total;
         if (free > 0) {
             const QList<qint64> due =
@@ -143,13 +141,11 @@ void WebhookDispatcher::flushResults()
             m_inFlight.remove(r.first.webhookId);
         --m_total;
     }
-    QSet<QString> touched;
     try {
         Transaction tx;
-        const QDateTime now = m_clock->now();
+        const QDateTime now = m_store.now();
         for (const auto &r : results) {
             const WebhookFinish f = m_repository.finish(r.first, r.second, m_config.retryDelays, now);
-            touched.insert(r.first.webhookId);
             if (f.webhookDisabled)
                 qCWarning(lcWebhooks).noquote() << "webhook" << r.first.webhookId << "disabled after delivery"
                                                 << r.first.deliveryId << "failed:" << r.second.error;
@@ -158,11 +154,6 @@ void WebhookDispatcher::flushResults()
     } catch (const std::exception &e) {
         // Not recorded: those deliveries stay in flight and are sent again at the next start.
         qCWarning(lcWebhooks) << "cannot record" << results.size() << "webhook attempts:" << e.what();
-        touched.clear();
-    }
-    if (m_bus) {
-        for (const QString &id : std::as_const(touched))
-            m_bus->notify(EventBus::Entity::Webhook, id, EventBus::Change::Updated);
     }
     for (const auto &r : results)
         Q_EMIT attemptFinished(r.first.webhookId, r.first.deliveryId, r.second.success);

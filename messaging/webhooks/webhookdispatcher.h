@@ -9,8 +9,6 @@
 
 #include <functional>
 
-class Clock;
-class EventBus;
 class WebhookSender;
 
 // The outgoing-webhook dispatcher of the delivery thread. It fans committed outbox events out to
@@ -27,14 +25,13 @@ class WebhookDispatcher : public QObject
 {
     Q_OBJECT
 public:
-    WebhookDispatcher(WebhookConfig config, EventBus *bus, QObject *parent = nullptr);
+    WebhookDispatcher(WebhookConfig config, const Store &store, QObject *parent = nullptr);
     // Requests in flight are abandoned, not recorded: they are sent again at the next start.
     ~WebhookDispatcher() override;
 
     // A factory for DeliveryThread::addService: the dispatcher is created inside the delivery thread.
-    static std::function<QObject *(QObject *)> factory(const WebhookConfig &config, EventBus *bus);
+    static std::function<QObject *(QObject *)> factory(const WebhookConfig &config, const Store &store);
 
-    void setClock(const Clock *clock) { m_clock = clock; }
     int inFlight() const { return m_total; }
 
 public Q_SLOTS:
@@ -53,9 +50,8 @@ private:
     void flushResults();
 
     WebhookConfig m_config;
-    WebhookRepository m_repository; // without the bus: the dispatcher notifies after its batch commits
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
+    WebhookRepository m_repository; // its news of a batch of results goes once, after the batch commits
     WebhookSender *m_sender;
     QTimer m_poll;
     QTimer m_soon;

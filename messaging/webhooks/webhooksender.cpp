@@ -32,9 +32,10 @@ IpAddress toIpAddress(const QHostAddress &a)
 }
 } // namespace
 
-WebhookSender::WebhookSender(WebhookConfig config, QObject *parent)
+WebhookSender::WebhookSender(WebhookConfig config, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
+    , m_clock(&clock)
     , m_nam(new QNetworkAccessManager(this))
 {
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
@@ -154,7 +155,7 @@ void WebhookSender::post(quint64 id, const QUrl &url, const QHostAddress &addres
     request.setRawHeader("X-Service-Signature", signature);
     request.setRawHeader("X-Service-Event", event.toUtf8());
     request.setRawHeader("X-Service-Delivery", deliveryId.toUtf8());
-    request.setRawHeader("X-Service-Timestamp", TimeUtil::nowIso().toLatin1());
+    request.setRawHeader("X-Service-Timestamp", TimeUtil::iso(m_clock->now()).toLatin1());
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();

@@ -27,7 +27,8 @@ class WebhookSender : public QObject
 public:
     using Callback = std::function<void(const WebhookAttemptResult &)>;
 
-    explicit WebhookSender(WebhookConfig config, QObject *parent = nullptr);
+    // clock: the time of the X-Service-Timestamp header.
+    WebhookSender(WebhookConfig config, const Clock &clock, QObject *parent = nullptr);
     ~WebhookSender() override;
 
     void send(const QString &url, const QByteArray &body, const QString &secret, const QString &event,
@@ -52,6 +53,7 @@ private:
     void finished(quint64 id, QNetworkReply *reply);
 
     WebhookConfig m_config;
+    const Clock *m_clock;
     QNetworkAccessManager *m_nam;
     quint64 m_nextId = 1;
     QHash<quint64, Pending> m_pending;

@@ -97,8 +97,8 @@ QStringList ApiKeyRepository::knownScopes()
     return out;
 }
 
-ApiKeyRepository::ApiKeyRepository(EventBus *bus)
-    : m_bus(bus)
+ApiKeyRepository::ApiKeyRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -157,15 +157,14 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
     out.key.scopes = finalScopes;
     out.key.createdBy = createdBy;
     out.key.ownerRole = createdBy.isEmpty() ? QString() : role;
-    out.key.createdAt = TimeUtil::nowIso();
+    out.key.createdAt = m_store.nowIso();
     Database::exec(
         QStringLiteral("INSERT INTO api_keys (id, name, key_prefix, key_hash, scopes, created_by, created_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)"),
         {out.key.id, out.key.name, out.key.prefix, hashSecret(out.secret),
          QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finalScopes)).toJson(QJsonDocument::Compact)),
          createdBy.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(createdBy), out.key.createdAt});
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::ApiKey, out.key.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::ApiKey, out.key.id, EventBus::Change::Created);
     return out;
 }
 
@@ -200,9 +199,8 @@ void ApiKeyRepository::revoke(const QString &id)
     if (!find(id))
         throw DomainError::notFound(QStringLiteral("API key"), id);
     Database::exec(QStringLiteral("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
-                   {TimeUtil::nowIso(), id});
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::ApiKey, id, EventBus::Change::Updated);
+                   {m_store.nowIso(), id});
+    m_store.notify(EventBus::Entity::ApiKey, id, EventBus::Change::Updated);
 }
 
 std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) const
@@ -223,5 +221,5 @@ std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) cons
 
 void ApiKeyRepository::touch(const QString &id)
 {
-    Database::execCached(QStringLiteral("UPDATE api_keys SET last_used_at = ? WHERE id = ?"), {TimeUtil::nowIso(), id});
+    Database::execCached(QStringLiteral("UPDATE api_keys SET last_used_at = ? WHERE id = ?"), {m_store.nowIso(), id});
 }

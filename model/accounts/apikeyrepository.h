@@ -1,12 +1,12 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QJsonObject>
 #include <QStringList>
 #include <QVector>
 
 #include <optional>
-
-class EventBus;
 
 struct ApiKey
 {
@@ -41,7 +41,9 @@ struct NewApiKey
 class ApiKeyRepository
 {
 public:
-    explicit ApiKeyRepository(EventBus *bus = nullptr);
+    explicit ApiKeyRepository(const Store &store);
+    // The store it reads and writes (for the related repositories of a view built with this one).
+    const Store &store() const { return m_store; }
 
     // Throws DomainError (422 without a name, 400 for an unknown scope, 404 for an unknown owner, 403
     // for a scope beyond the owner's role: an agent's key never reaches the admin-only areas). No
@@ -66,5 +68,5 @@ public:
     static bool scopeFitsRole(const QString &scope, const QString &role);
 
 private:
-    EventBus *m_bus;
+    Store m_store;
 };

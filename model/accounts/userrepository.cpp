@@ -49,12 +49,18 @@ User UserRepository::setActive(const QString &id, bool active)
     }
     if (active == u->isActive())
         return *u;
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     Database::exec(QStringLiteral("UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?"),
                    {active ? QVariant(QMetaType(QMetaType::QString)) : QVariant(now), now, id});
     tx.commit();
+    m_store.notify(EventBus::Entity::User, id, EventBus::Change::Updated);
     u->deactivatedAt = active ? QString() : now;
     return *u;
+}
+
+UserRepository::UserRepository(const Store &store)
+    : m_store(store)
+{
 }
 
 User UserRepository::create(const QString &email, const QString &name, const QString &role, const QString &passwordHash)
@@ -72,7 +78,7 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
     if (role != QLatin1String("admin") && role != QLatin1String("agent"))
         throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
                                       {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
-    User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, TimeUtil::nowIso(), {}};
+    User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, m_store.nowIso(), {}};
     Transaction tx;
     if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
@@ -82,6 +88,7 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
                                   "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
                    {u.id, u.email, u.email.toLower(), u.name, u.role, passwordHash, u.createdAt, u.createdAt});
     tx.commit();
+    m_store.notify(EventBus::Entity::User, u.id, EventBus::Change::Created);
     return u;
 }
 
@@ -135,17 +142,22 @@ QVector<User> UserRepository::list() const
 void UserRepository::setPasswordHash(const QString &id, const QString &passwordHash)
 {
     Database::exec(QStringLiteral("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"),
-                   {passwordHash, TimeUtil::nowIso(), id});
+                   {passwordHash, m_store.nowIso(), id});
+}
+
+RefreshTokenRepository::RefreshTokenRepository(const Store &store)
+    : m_store(store)
+{
 }
 
 void RefreshTokenRepository::store(const QString &userId, const QString &token, const QDateTime &expiresAt,
                                    const QString &familyId)
 {
     const QString id = Ids::make(u"rtok");
-    Database::exec(QStringLiteral("INSERT INTO refresh_tokens (id, user_id, token_hash, created_at, expires_at, "
-                                  "family_id) VALUES (?, ?, ?, ?, ?, ?)"),
-                   {id, userId, tokenHash(token), TimeUtil::nowIso(), TimeUtil::iso(expiresAt),
-                    familyId.isEmpty() ? id : familyId});
+    Database::exec(
+        QStringLiteral("INSERT INTO refresh_tokens (id, user_id, token_hash, created_at, expires_at, "
+                       "family_id) VALUES (?, ?, ?, ?, ?, ?)"),
+        {id, userId, tokenHash(token), m_store.nowIso(), TimeUtil::iso(expiresAt), familyId.isEmpty() ? id : familyId});
 }
 
 std::optional<RefreshTokenRepository::Consumed> RefreshTokenRepository::consume(const QString &token,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -25,6 +27,8 @@ struct User
 class UserRepository
 {
 public:
+    explicit UserRepository(const Store &store);
+
     // Throws DomainError: 422 without e-mail/name, 400 for a malformed e-mail or unknown role, 409 on a
     // duplicate e-mail (case-insensitive).
     User create(const QString &email, const QString &name, const QString &role, const QString &passwordHash);
@@ -42,6 +46,9 @@ public:
     // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
     // deactivating the last active admin is refused (409), so that someone can still configure.
     User setActive(const QString &id, bool active);
+
+private:
+    Store m_store;
 };
 
 // Refresh tokens: stored as SHA-256 hashes; each is used once (rotation). The tokens descended from
@@ -51,6 +58,8 @@ public:
 class RefreshTokenRepository
 {
 public:
+    explicit RefreshTokenRepository(const Store &store);
+
     struct Consumed
     {
         QString userId;
@@ -62,4 +71,7 @@ public:
     // expired. A token presented a second time is refused and revokes its family.
     std::optional<Consumed> consume(const QString &token, const QDateTime &now);
     void purgeExpired(const QDateTime &now);
+
+private:
+    Store m_store;
 };

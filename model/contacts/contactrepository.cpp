@@ -285,8 +285,8 @@ Filter buildFilter(const ContactQuery &query)
 }
 } // namespace
 
-ContactRepository::ContactRepository(EventBus *bus)
-    : m_bus(bus)
+ContactRepository::ContactRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -317,14 +317,13 @@ Contact ContactRepository::createFromChannel(ContactChanges changes)
 Contact ContactRepository::insertNew(Contact c)
 {
     c.id = Ids::make(u"contact");
-    c.createdAt = c.updatedAt = TimeUtil::nowIso();
+    c.createdAt = c.updatedAt = m_store.nowIso();
     Transaction tx;
     checkUnique(c);
     insertRow(c);
-    Outbox::append(QStringLiteral("contact.created"), eventData(c));
+    m_store.appendEvent(QStringLiteral("contact.created"), eventData(c));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Created);
     return c;
 }
 
@@ -347,7 +346,7 @@ Contact ContactRepository::update(const QString &id, ContactChanges changes, con
     if (changed.isEmpty())
         return before; // nothing to store, no event
     checkUnique(c);
-    c.updatedAt = TimeUtil::nowIso();
+    c.updatedAt = m_store.nowIso();
     Database::execCached(
         QStringLiteral(
             "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
@@ -361,10 +360,9 @@ Contact ContactRepository::update(const QString &id, ContactChanges changes, con
     writeSearch(c, true);
     QJsonObject data = eventData(c);
     data.insert(QStringLiteral("changedFields"), changed);
-    Outbox::append(QStringLiteral("contact.updated"), data);
+    m_store.appendEvent(QStringLiteral("contact.updated"), data);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
     return c;
 }
 
@@ -374,17 +372,12 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     Transaction tx;
     const Contact c = get(id);
     // A contact's deals stay (they are sales history): they are unlinked, each with a deal.updated event.
-    const QStringList unlinkedDeals = DealRepository::detachContact(c.id);
+    DealRepository(m_store).detachContact(c.id);
     Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
     Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
-    Outbox::append(QStringLiteral("contact.deleted"), eventData(c));
+    m_store.appendEvent(QStringLiteral("contact.deleted"), eventData(c));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Deleted);
-    for (const QString &dealId : unlinkedDeals) {
-        if (m_bus)
-            m_bus->notify(EventBus::Entity::Deal, dealId, EventBus::Change::Updated);
-    }
+    m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Deleted);
 }
 
 std::optional<Contact> ContactRepository::find(const QString &id) const
@@ -499,7 +492,7 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
             {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Contact c = get(id);
-    ContactNote note{Ids::make(u"note"), c.id, text, actor, TimeUtil::nowIso()};
+    ContactNote note{Ids::make(u"note"), c.id, text, actor, m_store.nowIso()};
     Database::execCached(
         QStringLiteral(
             "INSERT INTO contact_notes (id, contact_seq, content, created_by, created_at) VALUES (?, ?, ?, ?, ?)"),
@@ -509,10 +502,9 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
     QJsonObject data = eventData(c);
     data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("notes")});
     data.insert(QStringLiteral("note"), note.toJson());
-    Outbox::append(QStringLiteral("contact.updated"), data);
+    m_store.appendEvent(QStringLiteral("contact.updated"), data);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Updated);
     return note;
 }
 
@@ -547,7 +539,7 @@ QVector<QPair<QString, qint64>> ContactRepository::tagCounts() const
 int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
 {
     Transaction tx;
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     for (const QJsonObject &body : bodies) {
         Contact c;
         ContactRules::apply(c, ContactRules::parse(body));
@@ -560,7 +552,6 @@ int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
         insertRow(c);
     }
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Contact, QString(), EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Contact, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }

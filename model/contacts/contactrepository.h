@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/contacts/contact.h"
+#include "model/core/store.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -8,8 +9,6 @@
 #include <QVariant>
 
 #include <optional>
-
-class EventBus;
 
 struct ContactQuery
 {
@@ -46,7 +45,9 @@ struct ContactPage
 class ContactRepository
 {
 public:
-    explicit ContactRepository(EventBus *bus = nullptr);
+    explicit ContactRepository(const Store &store);
+    // The store it reads and writes (for the related repositories of a view built with this one).
+    const Store &store() const { return m_store; }
 
     // actor: the user or API key id that makes the change (recorded on notes and events). The
     // changes are checked (ContactRules::check) whoever filled them in; a request body is read into
@@ -87,5 +88,5 @@ private:
     // uniqueness check, the row, contact.created in the outbox, then the bus.
     Contact insertNew(Contact c);
 
-    EventBus *m_bus;
+    Store m_store;
 };

@@ -168,15 +168,9 @@ QJsonObject Segment::toJson() const
     return o;
 }
 
-SegmentRepository::SegmentRepository(EventBus *bus, const Clock *clock)
-    : m_bus(bus)
-    , m_clock(clock)
+SegmentRepository::SegmentRepository(const Store &store)
+    : m_store(store)
 {
-}
-
-const Clock &SegmentRepository::clock() const
-{
-    return m_clock ? *m_clock : Clock::system();
 }
 
 QVector<Segment> SegmentRepository::list(bool withCounts) const
@@ -222,7 +216,7 @@ SegmentRules::Sql SegmentRepository::membership(const Segment &segment) const
                 {segment.seq}};
     if (!segment.filters.isObject())
         return {QStringLiteral("0"), {}};
-    return SegmentRules::compile(segment.filters.toObject(), clock());
+    return SegmentRules::compile(segment.filters.toObject(), m_store.clock());
 }
 
 SegmentRules::Sql SegmentRepository::membership(const QString &id) const
@@ -236,12 +230,12 @@ qint64 SegmentRepository::count(const Segment &segment) const
     const SegmentRules::Sql sql = membership(segment);
     q.extraWhere = sql.where;
     q.extraValues = sql.values;
-    return ContactRepository().count(q);
+    return ContactRepository(m_store).count(q);
 }
 
 SegmentRules::Sql SegmentRepository::matching(const QJsonValue &filters) const
 {
-    return SegmentRules::compile(SegmentRules::validate(filters), clock());
+    return SegmentRules::compile(SegmentRules::validate(filters), m_store.clock());
 }
 
 qint64 SegmentRepository::countMatching(const QJsonValue &filters) const
@@ -250,7 +244,7 @@ qint64 SegmentRepository::countMatching(const QJsonValue &filters) const
     ContactQuery q;
     q.extraWhere = sql.where;
     q.extraValues = sql.values;
-    return ContactRepository().count(q);
+    return ContactRepository(m_store).count(q);
 }
 
 ContactPage SegmentRepository::contacts(const QString &id, int page, int limit) const
@@ -261,7 +255,7 @@ ContactPage SegmentRepository::contacts(const QString &id, int page, int limit) 
     q.limit = limit;
     q.extraWhere = sql.where;
     q.extraValues = sql.values;
-    return ContactRepository().list(q);
+    return ContactRepository(m_store).list(q);
 }
 
 Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
@@ -278,7 +272,7 @@ Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
         missing(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
     s.id = Ids::make(u"seg");
     s.createdBy = actor;
-    s.createdAt = s.updatedAt = TimeUtil::iso(clock().now());
+    s.createdAt = s.updatedAt = m_store.nowIso();
 
     Transaction tx;
     checkUniqueName(s.name, 0);
@@ -290,12 +284,11 @@ Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
     s.seq = q.lastInsertId().toLongLong();
     // A static segment made with filters takes the matching contacts once.
     if (!s.isDynamic && s.filters.isObject())
-        storeMembers(s.seq, SegmentRules::compile(s.filters.toObject(), clock()), s.createdAt);
-    Outbox::append(QStringLiteral("segment.created"), eventData(s));
+        storeMembers(s.seq, SegmentRules::compile(s.filters.toObject(), m_store.clock()), s.createdAt);
+    m_store.appendEvent(QStringLiteral("segment.created"), eventData(s));
     s.contactCount = count(s);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
     return s;
 }
 
@@ -330,11 +323,11 @@ Segment SegmentRepository::update(const QString &id, const QJsonObject &body, co
     }
     if (c.name && nameKey(s.name) != nameKey(before.name))
         checkUniqueName(s.name, s.seq);
-    s.updatedAt = TimeUtil::iso(clock().now());
+    s.updatedAt = m_store.nowIso();
     if (before.isDynamic && !s.isDynamic) {
         // Frozen: the contacts the rules match now become the stored members.
         const QJsonObject rules = s.filters.isObject() ? s.filters.toObject() : before.filters.toObject();
-        storeMembers(s.seq, SegmentRules::compile(rules, clock()), s.updatedAt);
+        storeMembers(s.seq, SegmentRules::compile(rules, m_store.clock()), s.updatedAt);
     } else if (!before.isDynamic && s.isDynamic) {
         Database::execCached(QStringLiteral("DELETE FROM segment_members WHERE segment_seq = ?"), {s.seq});
     }
@@ -344,11 +337,10 @@ Segment SegmentRepository::update(const QString &id, const QJsonObject &body, co
                           s.updatedAt, s.seq});
     QJsonObject data = eventData(s);
     data.insert(QStringLiteral("changedFields"), changed);
-    Outbox::append(QStringLiteral("segment.updated"), data);
+    m_store.appendEvent(QStringLiteral("segment.updated"), data);
     s.contactCount = count(s);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -358,10 +350,9 @@ void SegmentRepository::remove(const QString &id, const QString &actor)
     Transaction tx;
     const Segment s = get(id, false);
     Database::execCached(QStringLiteral("DELETE FROM segments WHERE seq = ?"), {s.seq});
-    Outbox::append(QStringLiteral("segment.deleted"), eventData(s));
+    m_store.appendEvent(QStringLiteral("segment.deleted"), eventData(s));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Deleted);
+    m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Deleted);
 }
 
 Segment SegmentRepository::addContacts(const QString &id, const QStringList &contactIds, const QString &actor,
@@ -401,7 +392,7 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
                           QStringLiteral("Contacts not found: %1").arg(names.join(QStringLiteral(", "))),
                           {{QStringLiteral("contactIds"), unknown}});
     }
-    const QString now = TimeUtil::iso(clock().now());
+    const QString now = m_store.nowIso();
     int n = 0;
     QJsonArray addedIds;
     for (int i = 0; i < seqs.size(); ++i) {
@@ -419,14 +410,14 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
         Database::execCached(QStringLiteral("UPDATE segments SET updated_at = ? WHERE seq = ?"), {now, s.seq});
         QJsonObject data = eventData(s);
         data.insert(QStringLiteral("contactIds"), addedIds);
-        Outbox::append(QStringLiteral("segment.contacts_added"), data);
+        m_store.appendEvent(QStringLiteral("segment.contacts_added"), data);
     }
     s.contactCount = count(s);
     tx.commit();
     if (added)
         *added = n;
-    if (m_bus && n > 0)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
+    if (n > 0)
+        m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -447,15 +438,14 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
     if (del.numRowsAffected() < 1)
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
                           QStringLiteral("Contact %1 is not in segment %2").arg(contactId, s.id));
-    s.updatedAt = TimeUtil::iso(clock().now());
+    s.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE segments SET updated_at = ? WHERE seq = ?"), {s.updatedAt, s.seq});
     QJsonObject data = eventData(s);
     data.insert(QStringLiteral("contactIds"), QJsonArray{contactId});
-    Outbox::append(QStringLiteral("segment.contacts_removed"), data);
+    m_store.appendEvent(QStringLiteral("segment.contacts_removed"), data);
     s.contactCount = count(s);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Updated);
     return s;
 }
 
@@ -465,7 +455,7 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
     Transaction tx;
     const Segment source = get(id, false);
     Segment s;
-    s.createdAt = s.updatedAt = TimeUtil::iso(clock().now());
+    s.createdAt = s.updatedAt = m_store.nowIso();
     if (c.name) {
         s.name = *c.name;
         checkUniqueName(s.name, 0);
@@ -473,7 +463,7 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
         // "<name> (snapshot 2026-05-01 14:30)", numbered when taken.
         const QString base = QStringLiteral("%1 (snapshot %2)")
                                  .arg(source.name.left(MaxNameLength - 40),
-                                      clock().now().toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+                                      m_store.clock().now().toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
         s.name = base;
         for (int n = 2;; ++n) {
             CachedQuery q =
@@ -499,10 +489,9 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
     storeMembers(s.seq, membership(source), s.createdAt);
     QJsonObject data = eventData(s);
     data.insert(QStringLiteral("snapshotOf"), source.id);
-    Outbox::append(QStringLiteral("segment.created"), data);
+    m_store.appendEvent(QStringLiteral("segment.created"), data);
     s.contactCount = count(s);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Segment, s.id, EventBus::Change::Created);
     return s;
 }

@@ -2,6 +2,7 @@
 
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrules.h"
+#include "model/core/store.h"
 
 #include <QJsonObject>
 #include <QJsonValue>
@@ -10,9 +11,6 @@
 #include <QVector>
 
 #include <optional>
-
-class Clock;
-class EventBus;
 
 struct Segment
 {
@@ -42,7 +40,8 @@ struct Segment
 class SegmentRepository
 {
 public:
-    explicit SegmentRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+    explicit SegmentRepository(const Store &store);
+    const Store &store() const { return m_store; }
 
     // By name (case-insensitive); with each contactCount when withCounts.
     QVector<Segment> list(bool withCounts = true) const;
@@ -76,7 +75,5 @@ public:
     Segment snapshot(const QString &id, const QJsonObject &body = {}, const QString &actor = {});
 
 private:
-    const Clock &clock() const;
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
 };

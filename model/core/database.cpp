@@ -19,6 +19,7 @@
 #include <memory>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -64,12 +65,15 @@ struct ThreadConnection
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
     qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
+    // Database::afterCommit() inside a write Transaction: what to run, and its key (empty: none).
+    std::vector<std::pair<QString, std::function<void()>>> afterCommit;
 
     void close()
     {
         if (name.isEmpty())
             return;
         cache.clear();
+        afterCommit.clear();
         for (auto &entry : statements)
             sqlite3_finalize(entry.second);
         statements.clear();
@@ -593,9 +597,12 @@ Transaction::~Transaction()
         return;
     ThreadConnection &c = threadConnection();
     --c.depth;
-    if (m_outer && !c.name.isEmpty()) {
-        QSqlQuery q(QSqlDatabase::database(c.name, false));
-        q.exec(QStringLiteral("ROLLBACK"));
+    if (m_outer) {
+        c.afterCommit.clear();
+        if (!c.name.isEmpty()) {
+            QSqlQuery q(QSqlDatabase::database(c.name, false));
+            q.exec(QStringLiteral("ROLLBACK"));
+        }
     }
 }
 
@@ -612,6 +619,33 @@ void Transaction::commit()
     if (!q.exec(QStringLiteral("COMMIT"))) {
         const QSqlError error = q.lastError();
         q.exec(QStringLiteral("ROLLBACK"));
+        c.afterCommit.clear();
         fail(QStringLiteral("commit failed"), error);
     }
+    // Taken out first: what runs may open transactions of its own.
+    const auto done = std::exchange(c.afterCommit, {});
+    for (const auto &entry : done)
+        entry.second();
+}
+
+bool Database::inWriteTransaction()
+{
+    const ThreadConnection &c = threadConnection();
+    return c.depth > 0 && !c.readOnly;
+}
+
+void Database::afterCommit(std::function<void()> done, const QString &key)
+{
+    ThreadConnection &c = threadConnection();
+    if (c.depth == 0 || c.readOnly) {
+        done();
+        return;
+    }
+    if (!key.isEmpty()) {
+        for (const auto &entry : c.afterCommit) {
+            if (entry.first == key)
+                return;
+        }
+    }
+    c.afterCommit.emplace_back(key, std::move(done));
 }

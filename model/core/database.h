@@ -105,6 +105,13 @@ public:
     // Starts the watchdog for the calling thread: a one-second timer, child of parent (an object of
     // this thread), that calls watchSnapshot().
     static void startSnapshotWatchdog(QObject *parent, int maxSeconds = 3);
+
+    // Runs done() after the outermost write Transaction of this thread commits, or at once when
+    // none is open; a rollback drops it. A key, when given, is run once per commit however often
+    // it is added. Store::notify() sends the event bus's news this way.
+    static void afterCommit(std::function<void()> done, const QString &key = {});
+    // Whether this thread is inside a write Transaction.
+    static bool inWriteTransaction();
 };
 
 // Several reads that must see one state of the database: BEGIN (deferred) ... COMMIT, so that the

@@ -7,6 +7,11 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+IdempotencyStore::IdempotencyStore(const Store &store)
+    : m_store(store)
+{
+}
+
 std::optional<StoredResponse> IdempotencyStore::find(const QString &credential, const QString &key,
                                                      const QDateTime &notBefore) const
 {
@@ -39,7 +44,7 @@ void IdempotencyStore::save(const QString &credential, const QString &key, const
                                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
                          {credential, key, response.method, response.path, response.status,
                           QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)), response.body,
-                          TimeUtil::nowIso()});
+                          m_store.nowIso()});
 }
 
 void IdempotencyStore::purgeOlderThan(const QDateTime &cutoff)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
@@ -22,7 +24,12 @@ struct StoredResponse
 class IdempotencyStore
 {
 public:
+    explicit IdempotencyStore(const Store &store);
+
     std::optional<StoredResponse> find(const QString &credential, const QString &key, const QDateTime &notBefore) const;
     void save(const QString &credential, const QString &key, const StoredResponse &response);
     void purgeOlderThan(const QDateTime &cutoff);
+
+private:
+    Store m_store;
 };

@@ -2,14 +2,12 @@
 
 #include "model/core/database.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 
 #include <QJsonDocument>
 
-QString Outbox::append(const QString &event, const QJsonObject &data)
+QString Outbox::append(const QString &event, const QJsonObject &data, const QString &timestamp)
 {
     const QString id = Ids::make(u"evt");
-    const QString timestamp = TimeUtil::nowIso();
     const QJsonObject envelope{
         {QStringLiteral("id"), id},
         {QStringLiteral("event"), event},

@@ -7,5 +7,6 @@
 // reports, so that it exists exactly when the change does. The delivery thread reads it from there.
 namespace Outbox {
 // Writes {id, event, timestamp, data} and returns the event id (evt_…). Call inside a Transaction.
-QString append(const QString &event, const QJsonObject &data);
+// Repositories write through Store::appendEvent, which stamps the event with the store's clock.
+QString append(const QString &event, const QJsonObject &data, const QString &timestamp);
 } // namespace Outbox

@@ -8,11 +8,6 @@ QString TimeUtil::iso(const QDateTime &t)
     return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ"));
 }
 
-QString TimeUtil::nowIso()
-{
-    return iso(QDateTime::currentDateTimeUtc());
-}
-
 bool TimeUtil::isDate(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$"));

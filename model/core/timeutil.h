@@ -7,7 +7,6 @@
 namespace TimeUtil {
 // ISO 8601 UTC with milliseconds and "Z": 2026-11-25T22:54:17.123Z. Sorts as text.
 QString iso(const QDateTime &t);
-QString nowIso();
 // Parses a date (YYYY-MM-DD, read as 00:00 UTC) or a date-time with Z or an offset.
 std::optional<QDateTime> parse(const QString &text);
 bool isDate(const QString &text);

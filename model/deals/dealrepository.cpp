@@ -291,22 +291,22 @@ void enterStage(Deal &d, const PipelineStage &to, const QString &now)
 }
 
 // The events of a stage move: deal.stage_changed, and deal.won / deal.lost when it closes the deal.
-void stageEvents(const Deal &d, const QString &from, const QString &note)
+void stageEvents(const Store &store, const Deal &d, const QString &from, const QString &note)
 {
     QJsonObject data = eventData(d);
     data.insert(QStringLiteral("from"), from);
     data.insert(QStringLiteral("to"), d.stage);
     data.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
-    Outbox::append(QStringLiteral("deal.stage_changed"), data);
+    store.appendEvent(QStringLiteral("deal.stage_changed"), data);
     if (d.stage == QLatin1String("won")) {
         QJsonObject won = eventData(d);
         won.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
-        Outbox::append(QStringLiteral("deal.won"), won);
+        store.appendEvent(QStringLiteral("deal.won"), won);
     } else if (d.stage == QLatin1String("lost")) {
         QJsonObject lost = eventData(d);
         lost.insert(QStringLiteral("reason"), d.lostReason.isEmpty() ? QJsonValue() : QJsonValue(d.lostReason));
         lost.insert(QStringLiteral("note"), note.isEmpty() ? QJsonValue() : QJsonValue(note));
-        Outbox::append(QStringLiteral("deal.lost"), lost);
+        store.appendEvent(QStringLiteral("deal.lost"), lost);
     }
 }
 
@@ -319,9 +319,9 @@ const PipelineStage &stageOf(const Pipeline &p, const QString &key, const QStrin
     return *s;
 }
 
-Pipeline pipelineFor(const QString &id, const QString &field = QStringLiteral("pipelineId"))
+Pipeline pipelineFor(const Store &store, const QString &id, const QString &field = QStringLiteral("pipelineId"))
 {
-    PipelineRepository pipelines;
+    PipelineRepository pipelines(store);
     if (id.isEmpty())
         return pipelines.defaultPipeline();
     std::optional<Pipeline> p = pipelines.find(id);
@@ -452,15 +452,9 @@ QJsonObject PipelineSummary::toJson() const
     };
 }
 
-DealRepository::DealRepository(EventBus *bus, const Clock *clock)
-    : m_bus(bus)
-    , m_clock(clock ? clock : &Clock::system())
+DealRepository::DealRepository(const Store &store)
+    : m_store(store)
 {
-}
-
-QString DealRepository::now() const
-{
-    return TimeUtil::iso(m_clock->now());
 }
 
 Deal DealRepository::create(DealChanges ch, const QString &actor)
@@ -469,7 +463,7 @@ Deal DealRepository::create(DealChanges ch, const QString &actor)
     if (!ch.name || ch.name->isEmpty())
         unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
     Transaction tx;
-    const Pipeline pipeline = pipelineFor(ch.pipelineId.value_or(QString()));
+    const Pipeline pipeline = pipelineFor(m_store, ch.pipelineId.value_or(QString()));
     Deal d;
     d.name = *ch.name;
     d.value = ch.value.value_or(0);
@@ -491,7 +485,7 @@ Deal DealRepository::create(DealChanges ch, const QString &actor)
     d.description = ch.description.value_or(QString());
     d.customFields = ch.customFields.value_or(QJsonObject());
     d.id = Ids::make(u"deal");
-    d.createdAt = d.updatedAt = d.lastActivityAt = now();
+    d.createdAt = d.updatedAt = d.lastActivityAt = m_store.nowIso();
     enterStage(d, stage, d.createdAt);
     if (ch.probability && stage.isOpen())
         d.probability = *ch.probability;
@@ -500,10 +494,9 @@ Deal DealRepository::create(DealChanges ch, const QString &actor)
     insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), QString(), d.stage, actor,
                    d.createdAt);
     d = get(d.id);
-    Outbox::append(QStringLiteral("deal.created"), eventData(d));
+    m_store.appendEvent(QStringLiteral("deal.created"), eventData(d));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Deal, d.id, EventBus::Change::Created);
     return d;
 }
 
@@ -515,7 +508,7 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
     Transaction tx;
     const Deal before = get(id);
     Deal d = before;
-    Pipeline pipeline = pipelineFor(ch.pipelineId.value_or(d.pipelineId));
+    Pipeline pipeline = pipelineFor(m_store, ch.pipelineId.value_or(d.pipelineId));
     if (ch.name)
         d.name = *ch.name;
     if (ch.value)
@@ -550,7 +543,7 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
     }
     const PipelineStage &stage = stageOf(pipeline, target);
     const bool moved = stage.key != before.stage || pipeline.id != before.pipelineId;
-    const QString at = now();
+    const QString at = m_store.nowIso();
     if (stage.key != before.stage)
         enterStage(d, stage, at);
     if (ch.probability) {
@@ -579,12 +572,11 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
     d = get(id);
     QJsonObject data = eventData(d);
     data.insert(QStringLiteral("changedFields"), changed);
-    Outbox::append(QStringLiteral("deal.updated"), data);
+    m_store.appendEvent(QStringLiteral("deal.updated"), data);
     if (moved)
-        stageEvents(d, before.stage, ch.note.value_or(QString()));
+        stageEvents(m_store, d, before.stage, ch.note.value_or(QString()));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return d;
 }
 
@@ -602,24 +594,22 @@ void DealRepository::remove(const QString &id, const QString &actor)
     }
     if (!unlinked.isEmpty()) {
         Database::exec(QStringLiteral("UPDATE tasks SET deal_id = NULL, updated_at = ? WHERE deal_id = ?"),
-                       {TimeUtil::nowIso(), d.id});
+                       {m_store.nowIso(), d.id});
         for (const QString &taskId : std::as_const(unlinked)) {
-            Outbox::append(QStringLiteral("task.updated"),
-                           QJsonObject{{QStringLiteral("taskId"), taskId},
-                                       {QStringLiteral("dealId"), QJsonValue::Null},
-                                       {QStringLiteral("previousDealId"), d.id},
-                                       {QStringLiteral("changedFields"), QJsonArray{QStringLiteral("dealId")}}});
+            m_store.appendEvent(QStringLiteral("task.updated"),
+                                QJsonObject{{QStringLiteral("taskId"), taskId},
+                                            {QStringLiteral("dealId"), QJsonValue::Null},
+                                            {QStringLiteral("previousDealId"), d.id},
+                                            {QStringLiteral("changedFields"), QJsonArray{QStringLiteral("dealId")}}});
         }
     }
     Database::execCached(QStringLiteral("DELETE FROM deals WHERE seq = ?"), {d.seq});
     addTotals(d, -1);
-    Outbox::append(QStringLiteral("deal.deleted"), eventData(d));
+    m_store.appendEvent(QStringLiteral("deal.deleted"), eventData(d));
     tx.commit();
-    if (m_bus) {
-        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Deleted);
-        for (const QString &taskId : std::as_const(unlinked))
-            m_bus->notify(EventBus::Entity::Task, taskId, EventBus::Change::Updated);
-    }
+    m_store.notify(EventBus::Entity::Deal, d.id, EventBus::Change::Deleted);
+    for (const QString &taskId : std::as_const(unlinked))
+        m_store.notify(EventBus::Entity::Task, taskId, EventBus::Change::Updated);
 }
 
 std::optional<Deal> DealRepository::find(const QString &id) const
@@ -629,7 +619,7 @@ std::optional<Deal> DealRepository::find(const QString &id) const
         return std::nullopt;
     QVector<Deal> one{fromRow(q)};
     q.finish();
-    markRotten(one, m_clock->now());
+    markRotten(one, m_store.now());
     return one.first();
 }
 
@@ -645,7 +635,7 @@ DealPage DealRepository::list(const DealQuery &query) const
 {
     const ReadTransaction snapshot; // the page and its total agree
     DealPage page;
-    const QDateTime t = m_clock->now();
+    const QDateTime t = m_store.now();
     const Filter f = buildFilter(query, t);
     QVariantList values = f.values;
     const int limit = qBound(1, query.limit, 1000);
@@ -686,13 +676,13 @@ QVector<Deal> DealRepository::search(const QString &text, int limit) const
         found.append(fromRow(q));
     }
     q.finish();
-    markRotten(found, m_clock->now());
+    markRotten(found, m_store.now());
     return found;
 }
 
 qint64 DealRepository::count(const DealQuery &query) const
 {
-    const Filter f = buildFilter(query, m_clock->now());
+    const Filter f = buildFilter(query, m_store.now());
     CachedQuery q = Database::execCached(QStringLiteral("SELECT count(*) FROM deals d") + f.where, f.values);
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
@@ -703,7 +693,7 @@ Deal DealRepository::moveStage(const QString &id, const QString &stage, const QS
 {
     Transaction tx;
     const Deal before = get(id);
-    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    const Pipeline pipeline = pipelineFor(m_store, before.pipelineId);
     const PipelineStage &to = stageOf(pipeline, stage);
     if (to.key == before.stage)
         return before;
@@ -718,7 +708,7 @@ Deal DealRepository::markWon(const QString &id, std::optional<double> closedValu
     if (before.stage == QLatin1String("won"))
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("Deal %1 is already won").arg(id));
-    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    const Pipeline pipeline = pipelineFor(m_store, before.pipelineId);
     return changeStage(tx, before, stageOf(pipeline, QStringLiteral("won")), note, actor,
                        [&](Deal &d) { d.closedValue = closedValue; });
 }
@@ -742,7 +732,7 @@ Deal DealRepository::markLost(const QString &id, const QString &reason, const QS
     if (before.stage == QLatin1String("lost"))
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("Deal %1 is already lost").arg(id));
-    const Pipeline pipeline = pipelineFor(before.pipelineId);
+    const Pipeline pipeline = pipelineFor(m_store, before.pipelineId);
     return changeStage(tx, before, stageOf(pipeline, QStringLiteral("lost")), note, actor, [&](Deal &d) {
         d.lostReason = reason;
         d.competitorName = competitorName.trimmed();
@@ -753,7 +743,7 @@ Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const Pipe
                                  const QString &actor, const std::function<void(Deal &)> &closing)
 {
     Deal d = before;
-    const QString at = now();
+    const QString at = m_store.nowIso();
     enterStage(d, to, at);
     if (closing)
         closing(d);
@@ -761,10 +751,9 @@ Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const Pipe
     updateRow(d, before);
     insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
     d = get(before.id);
-    stageEvents(d, before.stage, note);
+    stageEvents(m_store, d, before.stage, note);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return d;
 }
 
@@ -786,7 +775,7 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
             {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Deal d = get(id);
-    const QString at = now();
+    const QString at = m_store.nowIso();
     const DealActivity a = insertActivity(d, type, body, QString(), QString(), actor, at);
     d.updatedAt = d.lastActivityAt = at;
     d.isRotten = false;
@@ -795,10 +784,9 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
     QJsonObject data = eventData(d);
     data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("activities")});
     data.insert(QStringLiteral("activity"), a.toJson());
-    Outbox::append(QStringLiteral("deal.updated"), data);
+    m_store.appendEvent(QStringLiteral("deal.updated"), data);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Deal, d.id, EventBus::Change::Updated);
     return a;
 }
 
@@ -819,7 +807,7 @@ QVector<DealActivity> DealRepository::activities(const QString &id) const
 
 PipelineSummary DealRepository::summary(const QString &pipelineId, const QString &currency) const
 {
-    const Pipeline pipeline = pipelineFor(pipelineId);
+    const Pipeline pipeline = pipelineFor(m_store, pipelineId);
     QVector<SummaryRow> rows;
     CachedQuery q = Database::execCached(
         QStringLiteral("SELECT stage, currency, deals, value, weighted FROM deal_totals WHERE pipeline_id = ?"),
@@ -848,7 +836,7 @@ QJsonArray DealRepository::forContact(const QString &contactId) const
     return out;
 }
 
-QStringList DealRepository::detachContact(const QString &contactId)
+void DealRepository::detachContact(const QString &contactId)
 {
     QStringList ids;
     {
@@ -858,32 +846,30 @@ QStringList DealRepository::detachContact(const QString &contactId)
         q.finish();
     }
     if (ids.isEmpty())
-        return ids;
-    const QString at = TimeUtil::nowIso();
+        return;
+    const QString at = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE deals SET contact_id = NULL, updated_at = ? WHERE contact_id = ?"),
                          {at, contactId});
-    DealRepository reader;
     for (const QString &id : std::as_const(ids)) {
-        QJsonObject data = eventData(reader.get(id));
+        QJsonObject data = eventData(get(id));
         data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("contactId")});
         data.insert(QStringLiteral("previousContactId"), contactId);
-        Outbox::append(QStringLiteral("deal.updated"), data);
+        m_store.appendEvent(QStringLiteral("deal.updated"), data);
+        m_store.notify(EventBus::Entity::Deal, id, EventBus::Change::Updated);
     }
-    return ids;
 }
 
 int DealRepository::insertBulk(const QVector<QJsonObject> &bodies)
 {
     Transaction tx;
-    PipelineRepository pipelines;
     QHash<QString, Pipeline> cache;
-    const QString at = now();
+    const QString at = m_store.nowIso();
     for (const QJsonObject &body : bodies) {
         const DealChanges ch = DealRules::parse(body);
         const QString pid = ch.pipelineId.value_or(QString());
         auto it = cache.find(pid);
         if (it == cache.end())
-            it = cache.insert(pid, pipelineFor(pid));
+            it = cache.insert(pid, pipelineFor(m_store, pid));
         Deal d;
         d.name = ch.name.value_or(QStringLiteral("Deal"));
         d.value = ch.value.value_or(0);
@@ -902,8 +888,7 @@ int DealRepository::insertBulk(const QVector<QJsonObject> &bodies)
         insertRow(d);
     }
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Deal, QString(), EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Deal, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }
 

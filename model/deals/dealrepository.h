@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/deals/deal.h"
 #include "model/deals/pipeline.h"
 
@@ -11,9 +12,7 @@
 #include <functional>
 #include <optional>
 
-class Clock;
 class Transaction;
-class EventBus;
 
 struct DealQuery
 {
@@ -100,7 +99,9 @@ struct PipelineSummary
 class DealRepository
 {
 public:
-    explicit DealRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+    explicit DealRepository(const Store &store);
+    // The store it reads and writes (for the related repositories of a view built with this one).
+    const Store &store() const { return m_store; }
 
     // actor: the user or API key id making the change (recorded on activities; a user actor
     // becomes the owner of a deal created without assignedTo).
@@ -136,9 +137,9 @@ public:
 
     // The contact detail's deals: {id, name, value, currency, stage, pipelineId}, newest first.
     QJsonArray forContact(const QString &contactId) const;
-    // Called inside the transaction that deletes a contact: unlinks its deals, writes a
-    // deal.updated event for each and returns their ids (to notify after the commit).
-    static QStringList detachContact(const QString &contactId);
+    // Called inside the transaction that deletes a contact: unlinks its deals, with a deal.updated
+    // event and the bus's news (after the commit) for each.
+    void detachContact(const QString &contactId);
 
     // Inserts many deals in one transaction without events or activities (seeding, benchmarks).
     int insertBulk(const QVector<QJsonObject> &bodies);
@@ -147,7 +148,6 @@ public:
     static void rebuildTotals();
 
 private:
-    QString now() const;
     // Moves a copy of `before` into stage `to` (closing() sets the won/lost fields), writes the row
     // and its stage_change activity and the stage events, then commits tx.
     Deal changeStage(Transaction &tx, const Deal &before, const PipelineStage &to, const QString &note,
@@ -155,6 +155,5 @@ private:
     Deal write(Deal d, const Deal &before, const Pipeline &pipeline, const QString &note, const QString &actor,
                const QJsonObject &closing);
 
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
 };

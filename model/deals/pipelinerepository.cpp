@@ -197,8 +197,8 @@ void makeDefault(const QString &id)
 }
 } // namespace
 
-PipelineRepository::PipelineRepository(EventBus *bus)
-    : m_bus(bus)
+PipelineRepository::PipelineRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -267,7 +267,7 @@ Pipeline PipelineRepository::create(const QJsonObject &body)
     p.stages = parseStages(body.value(QLatin1String("stages")));
     const std::optional<bool> isDefault = isDefaultFlag(body);
     p.id = Ids::make(u"pipeline");
-    p.createdAt = p.updatedAt = TimeUtil::nowIso();
+    p.createdAt = p.updatedAt = m_store.nowIso();
     Transaction tx;
     checkUniqueName(p.name, p.id);
     Database::execCached(QStringLiteral("INSERT INTO pipelines (id, name, name_norm, is_default, created_at, "
@@ -277,8 +277,7 @@ Pipeline PipelineRepository::create(const QJsonObject &body)
     if (isDefault.value_or(false))
         makeDefault(p.id);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Pipeline, p.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Pipeline, p.id, EventBus::Change::Created);
     return get(p.id);
 }
 
@@ -325,10 +324,9 @@ Pipeline PipelineRepository::update(const QString &id, const QJsonObject &body)
         }
         writeStages(id, *stages);
     }
-    Database::execCached(QStringLiteral("UPDATE pipelines SET updated_at = ? WHERE id = ?"), {TimeUtil::nowIso(), id});
+    Database::execCached(QStringLiteral("UPDATE pipelines SET updated_at = ? WHERE id = ?"), {m_store.nowIso(), id});
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Pipeline, id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Pipeline, id, EventBus::Change::Updated);
     return get(id);
 }
 
@@ -349,8 +347,7 @@ void PipelineRepository::remove(const QString &id)
             {{QStringLiteral("deals"), total}});
     Database::execCached(QStringLiteral("DELETE FROM pipelines WHERE id = ?"), {id});
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Pipeline, id, EventBus::Change::Deleted);
+    m_store.notify(EventBus::Entity::Pipeline, id, EventBus::Change::Deleted);
 }
 
 QHash<QString, qint64> PipelineRepository::dealCounts(const QString &id) const

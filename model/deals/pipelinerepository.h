@@ -1,13 +1,12 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/deals/pipeline.h"
 
 #include <QHash>
 #include <QJsonObject>
 
 #include <optional>
-
-class EventBus;
 
 // Pipelines and their stages. Every pipeline has the closing stages `won` (probability 100) and
 // `lost` (probability 0): they are appended when a body leaves them out and cannot be removed.
@@ -16,7 +15,7 @@ class EventBus;
 class PipelineRepository
 {
 public:
-    explicit PipelineRepository(EventBus *bus = nullptr);
+    explicit PipelineRepository(const Store &store);
 
     QVector<Pipeline> list() const; // the default first, then by name
     std::optional<Pipeline> find(const QString &id) const;
@@ -35,5 +34,5 @@ public:
     QHash<QString, qint64> dealCounts(const QString &id) const;
 
 private:
-    EventBus *m_bus;
+    Store m_store;
 };

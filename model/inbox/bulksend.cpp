@@ -34,8 +34,8 @@ bool isPhoneChannel(const QString &channel)
 }
 } // namespace
 
-BulkSendRepository::BulkSendRepository(EventBus *bus)
-    : m_bus(bus)
+BulkSendRepository::BulkSendRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -43,7 +43,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
 {
     Transaction tx;
     const QString id = Ids::make(u"bulk");
-    const QString now = TimeUtil::iso(QDateTime::currentDateTimeUtc());
+    const QString now = m_store.nowIso();
     QSqlQuery insert = Database::exec(
         QStringLiteral("INSERT INTO bulk_sends (id, channel, segment_id, template_name, template_language, components, "
                        "body_text, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
@@ -52,7 +52,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
          r.renderedText, r.createdBy, now});
     const qint64 bulkSeq = insert.lastInsertId().toLongLong();
     if (!r.segmentId.isEmpty()) {
-        const SegmentRules::Sql where = SegmentRepository().membership(r.segmentId); // 404 when unknown
+        const SegmentRules::Sql where = SegmentRepository(m_store).membership(r.segmentId); // 404 when unknown
         QVariantList values{bulkSeq};
         values += where.values;
         Database::exec(
@@ -85,8 +85,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
                        "WHERE seq = ?"),
         {bulkSeq, bulkSeq});
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Bulk, id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Bulk, id, EventBus::Change::Created);
     return get(id);
 }
 
@@ -103,8 +102,8 @@ BulkSend BulkSendRepository::get(const QString &id) const
 int BulkSendRepository::expand(int limit)
 {
     // Outside the loop's transaction: repositories without the bus (one notification per batch).
-    ConversationRepository conversations;
-    ContactRepository contacts;
+    ConversationRepository conversations(m_store);
+    ContactRepository contacts(m_store);
     Transaction tx;
     QSqlQuery q = Database::exec(
         QStringLiteral("SELECT r.seq, r.recipient, coalesce(r.contact_id, ''), b.channel, b.template_name, "
@@ -135,17 +134,17 @@ int BulkSendRepository::expand(int limit)
                     error = QStringLiteral("The contact has no phone number");
             } else {
                 address = t.recipient;
-                if (const std::optional<Contact> c = InboundRecorder::findContact(t.channel, {}, address))
+                if (const std::optional<Contact> c = InboundRecorder(m_store).findContact(t.channel, {}, address))
                     contactId = c->id;
                 else
-                    contactId = ContactRepository(m_bus).create(ContactRules::fromPhone(address, t.channel)).id;
+                    contactId = ContactRepository(m_store).create(ContactRules::fromPhone(address, t.channel)).id;
             }
         } else {
             // Telegram and Instagram: only people who wrote to us first can be reached.
             if (!contactId.isEmpty()) {
                 if (const std::optional<Conversation> v = conversations.findFor(contactId, t.channel))
                     address = v->externalId;
-            } else if (const std::optional<Contact> c = InboundRecorder::findContact(t.channel, t.recipient)) {
+            } else if (const std::optional<Contact> c = InboundRecorder(m_store).findContact(t.channel, t.recipient)) {
                 contactId = c->id;
                 address = t.recipient;
             }
@@ -171,9 +170,9 @@ int BulkSendRepository::expand(int limit)
                              {m.id, contactId, t.seq});
     }
     tx.commit();
-    if (m_bus && !todo.isEmpty()) {
-        m_bus->notify(EventBus::Entity::Message, QString(), EventBus::Change::Created);
-        m_bus->notify(EventBus::Entity::Conversation, QString(), EventBus::Change::Updated);
+    if (!todo.isEmpty()) {
+        m_store.notify(EventBus::Entity::Message, QString(), EventBus::Change::Created);
+        m_store.notify(EventBus::Entity::Conversation, QString(), EventBus::Change::Updated);
     }
     return int(todo.size());
 }

@@ -1,13 +1,12 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
-
-class EventBus;
 
 // What POST /messages/bulk asks: a template to every recipient (phones or channel ids) or to every
 // member of a segment, on one channel.
@@ -44,7 +43,7 @@ class BulkSendRepository
 public:
     static constexpr int kMaxRecipients = 10000; // per request with a recipients list
 
-    explicit BulkSendRepository(EventBus *bus = nullptr);
+    explicit BulkSendRepository(const Store &store);
 
     // Throws DomainError: 404 unknown segment, 400 bad recipients.
     BulkSend create(const BulkRequest &request);
@@ -57,5 +56,5 @@ public:
     QJsonObject progress(const QString &id, int page, int limit) const;
 
 private:
-    EventBus *m_bus;
+    Store m_store;
 };

@@ -242,21 +242,9 @@ struct Where
 };
 } // namespace
 
-ConversationRepository::ConversationRepository(EventBus *bus, const Clock *clock)
-    : m_bus(bus)
-    , m_clock(clock ? clock : &Clock::system())
+ConversationRepository::ConversationRepository(const Store &store)
+    : m_store(store)
 {
-}
-
-QDateTime ConversationRepository::now() const
-{
-    return m_clock->now();
-}
-
-void ConversationRepository::notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const
-{
-    if (m_bus)
-        m_bus->notify(entity, id, change);
 }
 
 Conversation ConversationRepository::findOrCreate(const QString &contactId, const QString &channel,
@@ -285,26 +273,26 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
     const QString firstName = cq.value(0).toString(), lastName = cq.value(1).toString(), phone = cq.value(2).toString();
     cq.finish();
     const QString id = Ids::make(u"conv");
-    const QString at = TimeUtil::iso(now());
+    const QString at = m_store.nowIso();
     Database::execCached(
         QStringLiteral(
             "INSERT INTO conversations (id, contact_id, channel, channel_id, external_id, status, tags, "
             "source, last_activity_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'open', '[]', ?, ?, ?, ?)"),
         {id, contactId, channel, text(channelId), textOrNull(externalId), text(source.isEmpty() ? channel : source), at,
          at, at});
-    Outbox::append(QStringLiteral("conversation.created"),
-                   {{QStringLiteral("conversationId"), id},
-                    {QStringLiteral("contactId"), contactId},
-                    {QStringLiteral("channel"), channel},
-                    {QStringLiteral("source"), source.isEmpty() ? channel : source},
-                    {QStringLiteral("contact"),
-                     QJsonObject{{QStringLiteral("id"), contactId},
-                                 {QStringLiteral("firstName"), firstName},
-                                 {QStringLiteral("lastName"), lastName},
-                                 {QStringLiteral("phone"), phone.isEmpty() ? QJsonValue() : QJsonValue(phone)}}}});
+    m_store.appendEvent(QStringLiteral("conversation.created"),
+                        {{QStringLiteral("conversationId"), id},
+                         {QStringLiteral("contactId"), contactId},
+                         {QStringLiteral("channel"), channel},
+                         {QStringLiteral("source"), source.isEmpty() ? channel : source},
+                         {QStringLiteral("contact"),
+                          QJsonObject{{QStringLiteral("id"), contactId},
+                                      {QStringLiteral("firstName"), firstName},
+                                      {QStringLiteral("lastName"), lastName},
+                                      {QStringLiteral("phone"), phone.isEmpty() ? QJsonValue() : QJsonValue(phone)}}}});
     const Conversation v = get(id);
     tx.commit();
-    notify(EventBus::Entity::Conversation, id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Conversation, id, EventBus::Change::Created);
     return v;
 }
 
@@ -398,29 +386,29 @@ Conversation ConversationRepository::update(const QString &id, const std::option
     }
     if (changed.isEmpty())
         return before; // nothing to store, no event
-    v.updatedAt = TimeUtil::iso(now());
+    v.updatedAt = m_store.nowIso();
     Database::execCached(
         QStringLiteral(
             "UPDATE conversations SET status = ?, assigned_to = ?, closed_at = ?, updated_at = ? WHERE seq = ?"),
         {v.status, textOrNull(v.assignedTo), v.status == QLatin1String("closed") ? QVariant(v.updatedAt) : QVariant(),
          v.updatedAt, v.seq});
-    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, changed));
+    m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, changed));
     if (changed.contains(QStringLiteral("assignedTo"))) {
-        Outbox::append(QStringLiteral("conversation.assigned"),
-                       {{QStringLiteral("conversationId"), v.id},
-                        {QStringLiteral("contactId"), v.contactId},
-                        {QStringLiteral("assignedTo"), assigneeJson(v)},
-                        {QStringLiteral("previousAssignee"),
-                         before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo)}});
+        m_store.appendEvent(QStringLiteral("conversation.assigned"),
+                            {{QStringLiteral("conversationId"), v.id},
+                             {QStringLiteral("contactId"), v.contactId},
+                             {QStringLiteral("assignedTo"), assigneeJson(v)},
+                             {QStringLiteral("previousAssignee"),
+                              before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo)}});
     }
     if (changed.contains(QStringLiteral("status")) && v.status == QLatin1String("closed")) {
-        Outbox::append(QStringLiteral("conversation.closed"), {{QStringLiteral("conversationId"), v.id},
-                                                               {QStringLiteral("contactId"), v.contactId},
-                                                               {QStringLiteral("channel"), v.channel},
-                                                               {QStringLiteral("closedAt"), v.updatedAt}});
+        m_store.appendEvent(QStringLiteral("conversation.closed"), {{QStringLiteral("conversationId"), v.id},
+                                                                    {QStringLiteral("contactId"), v.contactId},
+                                                                    {QStringLiteral("channel"), v.channel},
+                                                                    {QStringLiteral("closedAt"), v.updatedAt}});
     }
     tx.commit();
-    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -432,12 +420,12 @@ Conversation ConversationRepository::addTags(const QString &id, const QStringLis
     if (merged == v.tags)
         return v;
     v.tags = merged;
-    v.updatedAt = TimeUtil::iso(now());
+    v.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
                          {compact(v.tags), v.updatedAt, v.seq});
-    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
-    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -454,12 +442,12 @@ Conversation ConversationRepository::removeTag(const QString &id, const QString 
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
                           QStringLiteral("Conversation %1 has no tag %2").arg(id, tag));
     v.tags = kept;
-    v.updatedAt = TimeUtil::iso(now());
+    v.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
                          {compact(v.tags), v.updatedAt, v.seq});
-    Outbox::append(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
+    m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
-    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
 }
 
@@ -469,20 +457,20 @@ void ConversationRepository::markRead(const QString &id)
     const Conversation v = get(id);
     if (v.unreadCount == 0)
         return;
-    const QString at = TimeUtil::iso(now());
+    const QString at = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET unread_count = 0 WHERE seq = ?"), {v.seq});
     Database::execCached(QStringLiteral("UPDATE messages SET status = 'read', read_at = ? WHERE conversation_seq = ? "
                                         "AND direction = 'incoming' AND status != 'read'"),
                          {at, v.seq});
     tx.commit();
-    notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Read);
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Read);
 }
 
 namespace {
 // The bookkeeping every new message does in its transaction: the conversation's counters, preview,
 // unread count and first response time; reopening a closed conversation; the contact's counters
 // and sentiment. Returns true when the conversation was reopened.
-bool recordOnConversation(const Conversation &v, const Message &m)
+bool recordOnConversation(const Store &store, const Conversation &v, const Message &m)
 {
     const bool incoming = m.direction == QLatin1String("incoming");
     const bool reopen = v.status == QLatin1String("closed");
@@ -525,7 +513,7 @@ bool recordOnConversation(const Conversation &v, const Message &m)
     if (reopen) {
         Conversation after = v;
         after.status = QStringLiteral("open");
-        Outbox::append(QStringLiteral("conversation.updated"), updatedData(after, {QStringLiteral("status")}));
+        store.appendEvent(QStringLiteral("conversation.updated"), updatedData(after, {QStringLiteral("status")}));
     }
     return reopen;
 }
@@ -546,7 +534,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
             return getMessage(existing);
         }
     }
-    Message m = newMessage(v, content, QStringLiteral("incoming"), now());
+    Message m = newMessage(v, content, QStringLiteral("incoming"), m_store.now());
     // An incoming message has reached us: it is delivered (read once an agent opens the thread).
     m.delivery.status = QStringLiteral("delivered");
     m.delivery.sentAt = m.delivery.deliveredAt = m.createdAt;
@@ -554,24 +542,25 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
     m.sender = {QStringLiteral("contact"), v.contactId, v.contactName()};
     m.sentimentScore = MessageRules::sentimentScore(m.text);
     insertMessage(m, v.seq);
-    const bool reopened = recordOnConversation(v, m);
-    Outbox::append(QStringLiteral("message.received"),
-                   {{QStringLiteral("messageId"), m.id},
-                    {QStringLiteral("conversationId"), m.conversationId},
-                    {QStringLiteral("contactId"), m.contactId},
-                    {QStringLiteral("channel"), m.channel},
-                    {QStringLiteral("text"), m.text},
-                    {QStringLiteral("type"), m.type},
-                    {QStringLiteral("direction"), m.direction},
-                    {QStringLiteral("sender"),
-                     QJsonObject{{QStringLiteral("id"), v.contactId},
-                                 {QStringLiteral("name"), v.contactName()},
-                                 {QStringLiteral("phone"),
-                                  v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
+    const bool reopened = recordOnConversation(m_store, v, m);
+    m_store.appendEvent(QStringLiteral("message.received"),
+                        {{QStringLiteral("messageId"), m.id},
+                         {QStringLiteral("conversationId"), m.conversationId},
+                         {QStringLiteral("contactId"), m.contactId},
+                         {QStringLiteral("channel"), m.channel},
+                         {QStringLiteral("text"), m.text},
+                         {QStringLiteral("type"), m.type},
+                         {QStringLiteral("direction"), m.direction},
+                         {QStringLiteral("sender"),
+                          QJsonObject{{QStringLiteral("id"), v.contactId},
+                                      {QStringLiteral("name"), v.contactName()},
+                                      {QStringLiteral("phone"),
+                                       v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
     tx.commit();
-    notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
-    notify(EventBus::Entity::Conversation, v.id, reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
-    notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Conversation, v.id,
+                   reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
+    m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 
@@ -580,19 +569,20 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
 {
     Transaction tx;
     const Conversation v = get(conversationId);
-    Message m = newMessage(v, content, QStringLiteral("outgoing"), now());
+    Message m = newMessage(v, content, QStringLiteral("outgoing"), m_store.now());
     m.sender = sender;
     m.sendPriority = sendPriority;
     const MessageRules::Advance advance = MessageRules::advance(MessageDelivery{}, initialStatus, m.createdAt);
     m.delivery = advance.delivery;
     insertMessage(m, v.seq);
-    const bool reopened = recordOnConversation(v, m);
+    const bool reopened = recordOnConversation(m_store, v, m);
     for (const QString &status : advance.reached)
-        Outbox::append(QLatin1String("message.") + status, statusData(m, status));
+        m_store.appendEvent(QLatin1String("message.") + status, statusData(m, status));
     tx.commit();
-    notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
-    notify(EventBus::Entity::Conversation, v.id, reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
-    notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Conversation, v.id,
+                   reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
+    m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 
@@ -604,7 +594,7 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
                                       {{QStringLiteral("status"), QStringLiteral("unknown status")}});
     Transaction tx;
     Message m = getMessage(messageId);
-    MessageRules::Advance advance = MessageRules::advance(m.delivery, status, TimeUtil::iso(now()), failedReason);
+    MessageRules::Advance advance = MessageRules::advance(m.delivery, status, m_store.nowIso(), failedReason);
     const bool newProviderId = !providerId.isEmpty() && providerId != m.providerId;
     if (advance.reached.isEmpty() && !newProviderId)
         return m; // late or repeated: nothing changes, nothing is emitted
@@ -633,17 +623,17 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
                           textOrNull(m.delivery.readAt), textOrNull(m.delivery.failedAt),
                           textOrNull(m.delivery.failedReason), textOrNull(m.providerId), m.seq});
     for (const QString &reached : advance.reached)
-        Outbox::append(QLatin1String("message.") + reached, statusData(m, reached));
+        m_store.appendEvent(QLatin1String("message.") + reached, statusData(m, reached));
     tx.commit();
     if (!advance.reached.isEmpty())
-        notify(EventBus::Entity::Message, m.id, EventBus::Change::Status);
+        m_store.notify(EventBus::Entity::Message, m.id, EventBus::Change::Status);
     return m;
 }
 
 void ConversationRepository::keepEarlyStatus(const QString &channel, const QString &providerId, const QString &status,
                                              const QString &failedReason)
 {
-    const QDateTime at = now();
+    const QDateTime at = m_store.now();
     Transaction tx;
     // Kept for a day, at most kMaxEarlyStatuses: a report that never meets its send is dropped then.
     Database::execCached(QStringLiteral("DELETE FROM early_statuses WHERE received_at < ?"),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/inbox/conversation.h"
 #include "model/inbox/message.h"
 
@@ -10,7 +11,6 @@
 #include <optional>
 
 #include "model/core/eventbus.h"
-class Clock;
 
 struct ConversationPage
 {
@@ -46,7 +46,9 @@ struct MessagePage
 class ConversationRepository
 {
 public:
-    explicit ConversationRepository(EventBus *bus = nullptr, const Clock *clock = nullptr);
+    explicit ConversationRepository(const Store &store);
+    // The store it reads and writes (for the related repositories of a view built with this one).
+    const Store &store() const { return m_store; }
 
     // The open conversation of this contact on this channel (with this externalId), created when there
     // is none (conversation.created). A closed one is reused (a message on it reopens it).
@@ -113,9 +115,5 @@ public:
     MessagePage listMessages(const MessageFilter &filter) const;
 
 private:
-    QDateTime now() const;
-    void notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const;
-
-    EventBus *m_bus;
-    const Clock *m_clock;
+    Store m_store;
 };

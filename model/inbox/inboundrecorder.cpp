@@ -6,13 +6,13 @@
 
 #include <QSqlQuery>
 
-InboundRecorder::InboundRecorder(EventBus *bus)
-    : m_bus(bus)
+InboundRecorder::InboundRecorder(const Store &store)
+    : m_store(store)
 {
 }
 
 std::optional<Contact> InboundRecorder::findContact(const QString &channel, const QString &address,
-                                                    const QString &phone)
+                                                    const QString &phone) const
 {
     QString contactId;
     if (!phone.isEmpty()) {
@@ -33,12 +33,12 @@ std::optional<Contact> InboundRecorder::findContact(const QString &channel, cons
     }
     if (contactId.isEmpty())
         return std::nullopt;
-    return ContactRepository().find(contactId);
+    return ContactRepository(m_store).find(contactId);
 }
 
 Message InboundRecorder::record(const InboundMessage &in, bool *created)
 {
-    ConversationRepository conversations(m_bus);
+    ConversationRepository conversations(m_store);
     Transaction tx;
     if (!in.providerId.isEmpty()) {
         if (std::optional<Message> existing = conversations.findByProviderId(in.channel, in.providerId)) {
@@ -63,7 +63,7 @@ Message InboundRecorder::record(const InboundMessage &in, bool *created)
         }
         if (!in.phone.isEmpty())
             person.phone = in.phone;
-        contact = ContactRepository(m_bus).createFromChannel(person);
+        contact = ContactRepository(m_store).createFromChannel(person);
     }
     const Conversation conversation =
         conversations.findOrCreate(contact->id, in.channel, in.externalId, in.channel, in.channelId);
@@ -79,7 +79,7 @@ InboundRecorder::StatusOutcome InboundRecorder::applyStatus(const QString &chann
 {
     if (!MessageRules::statuses().contains(status))
         return StatusOutcome::Ignored;
-    ConversationRepository conversations(m_bus);
+    ConversationRepository conversations(m_store);
     // A write transaction around the look-up: the send's provider id is recorded in one too, so
     // either it is committed before (the message is found) or after (and then it finds the kept
     // status). Never neither.

@@ -1,11 +1,10 @@
 #pragma once
 
 #include "model/contacts/contact.h"
+#include "model/core/store.h"
 #include "model/inbox/message.h"
 
 #include <optional>
-
-class EventBus;
 
 // A message a channel delivered to us (a provider webhook, Telegram long polling).
 struct InboundMessage
@@ -24,7 +23,7 @@ struct InboundMessage
 class InboundRecorder
 {
 public:
-    explicit InboundRecorder(EventBus *bus = nullptr);
+    explicit InboundRecorder(const Store &store);
 
     // The contact is found by phone (E.164) when one is given, else by an earlier conversation on
     // the channel with this address; otherwise created, named from the profile (source = the
@@ -45,9 +44,8 @@ public:
 
     // The contact reached at this address on this channel, if any (by phone for a phone, else by
     // an earlier conversation).
-    static std::optional<Contact> findContact(const QString &channel, const QString &address,
-                                              const QString &phone = {});
+    std::optional<Contact> findContact(const QString &channel, const QString &address, const QString &phone = {}) const;
 
 private:
-    EventBus *m_bus;
+    Store m_store;
 };

@@ -1,16 +1,12 @@
 #include "model/inbox/mediacleaner.h"
 
-#include "model/inbox/mediarepository.h"
-
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcMedia, "liaison.media")
 
-MediaCleaner::MediaCleaner(QString mediaDir, EventBus *bus, const Clock *clock, int intervalMs, QObject *parent)
+MediaCleaner::MediaCleaner(const Store &store, const QString &mediaDir, int intervalMs, QObject *parent)
     : QObject(parent)
-    , m_dir(std::move(mediaDir))
-    , m_bus(bus)
-    , m_clock(clock)
+    , m_media(store, mediaDir)
 {
     m_timer.setInterval(intervalMs);
     connect(&m_timer, &QTimer::timeout, this, &MediaCleaner::cleanNow);
@@ -25,7 +21,7 @@ void MediaCleaner::start()
 int MediaCleaner::cleanNow()
 {
     try {
-        const int deleted = MediaRepository(m_dir, m_bus, m_clock).deleteExpired();
+        const int deleted = m_media.deleteExpired();
         if (deleted > 0)
             qCInfo(lcMedia) << "deleted" << deleted << "expired media";
         return deleted;
@@ -36,10 +32,10 @@ int MediaCleaner::cleanNow()
     }
 }
 
-std::function<QObject *(QObject *)> MediaCleaner::factory(const QString &mediaDir, EventBus *bus)
+std::function<QObject *(QObject *)> MediaCleaner::factory(const Store &store, const QString &mediaDir)
 {
-    return [mediaDir, bus](QObject *parent) -> QObject * {
-        auto *cleaner = new MediaCleaner(mediaDir, bus, &Clock::system(), 3600 * 1000, parent);
+    return [store, mediaDir](QObject *parent) -> QObject * {
+        auto *cleaner = new MediaCleaner(store, mediaDir, 3600 * 1000, parent);
         QMetaObject::invokeMethod(cleaner, &MediaCleaner::start, Qt::QueuedConnection);
         return cleaner;
     };

@@ -1,13 +1,11 @@
 #pragma once
 
-#include "model/core/timeutil.h"
+#include "model/inbox/mediarepository.h"
 
 #include <QObject>
 #include <QTimer>
 
 #include <functional>
-
-class EventBus;
 
 // Deletes expired media (row and file) and orphaned files in DATA/media: at start, then every
 // intervalMs (an hour by default). Lives in the delivery thread. Expired media is never served
@@ -16,17 +14,14 @@ class MediaCleaner : public QObject
 {
     Q_OBJECT
 public:
-    MediaCleaner(QString mediaDir, EventBus *bus, const Clock *clock = &Clock::system(), int intervalMs = 3600 * 1000,
-                 QObject *parent = nullptr);
+    MediaCleaner(const Store &store, const QString &mediaDir, int intervalMs = 3600 * 1000, QObject *parent = nullptr);
 
     void start();
     // Returns the number of media deleted.
     int cleanNow();
-    static std::function<QObject *(QObject *)> factory(const QString &mediaDir, EventBus *bus);
+    static std::function<QObject *(QObject *)> factory(const Store &store, const QString &mediaDir);
 
 private:
-    QString m_dir;
-    EventBus *m_bus;
-    const Clock *m_clock;
+    MediaRepository m_media;
     QTimer m_timer;
 };

@@ -207,16 +207,10 @@ bool isActiveContent(const QString &mimeType)
 }
 } // namespace MediaRules
 
-MediaRepository::MediaRepository(QString mediaDir, EventBus *bus, const Clock *clock)
-    : m_dir(std::move(mediaDir))
-    , m_bus(bus)
-    , m_clock(clock ? clock : &Clock::system())
+MediaRepository::MediaRepository(const Store &store, QString mediaDir)
+    : m_store(store)
+    , m_dir(std::move(mediaDir))
 {
-}
-
-QDateTime MediaRepository::now() const
-{
-    return m_clock->now();
 }
 
 QString MediaRepository::filePath(const QString &id) const
@@ -246,7 +240,7 @@ Media MediaRepository::store(const MediaUpload &upload)
     m.token = newToken();
     m.uploadedBy = upload.uploadedBy;
     m.conversationId = upload.conversationId;
-    const QDateTime created = now();
+    const QDateTime created = m_store.now();
     m.createdAt = TimeUtil::iso(created);
     m.expiresAt = TimeUtil::iso(created.addDays(upload.lifetimeDays));
 
@@ -274,8 +268,7 @@ Media MediaRepository::store(const MediaUpload &upload)
         QFile::remove(path);
         throw;
     }
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Media, m.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Media, m.id, EventBus::Change::Created);
     return m;
 }
 
@@ -323,7 +316,7 @@ std::optional<Media> MediaRepository::findServable(const QString &id, const QStr
     q.finish();
     if (!constantTimeEqual(stored, hashToken(token).toLatin1()))
         return std::nullopt;
-    if (m.expiresAt <= TimeUtil::iso(now()))
+    if (m.expiresAt <= m_store.nowIso())
         return std::nullopt;
     return m;
 }
@@ -349,7 +342,7 @@ MediaRepository::Usage MediaRepository::usage()
 
 int MediaRepository::deleteExpired()
 {
-    const QString nowIso = TimeUtil::iso(now());
+    const QString nowIso = m_store.nowIso();
     QStringList ids;
     {
         CachedQuery q = Database::execCached(
@@ -367,14 +360,13 @@ int MediaRepository::deleteExpired()
         tx.commit();
         for (const QString &id : std::as_const(ids)) {
             QFile::remove(filePath(id));
-            if (m_bus)
-                m_bus->notify(EventBus::Entity::Media, id, EventBus::Change::Deleted);
+            m_store.notify(EventBus::Entity::Media, id, EventBus::Change::Deleted);
         }
     }
 
     // Files without a row (a crash between the rename and the commit, a QSaveFile temporary),
     // older than an hour so that an upload in progress is left alone.
-    const QDateTime cutoff = now().addSecs(-3600);
+    const QDateTime cutoff = m_store.now().addSecs(-3600);
     QDirIterator it(m_dir, QDir::Files | QDir::Hidden);
     while (it.hasNext()) {
         it.next();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/core/timeutil.h"
 
 #include <QByteArrayView>
@@ -7,8 +8,6 @@
 #include <QString>
 
 #include <optional>
-
-class EventBus;
 
 // One stored upload. The file is DATA/media/<id>; the token is the credential of its public URL
 // (only its SHA-256 is stored, so the URL is known to the uploader and to the messages that carry it).
@@ -66,7 +65,7 @@ class MediaRepository
 {
 public:
     // mediaDir: DATA/media (created when missing).
-    explicit MediaRepository(QString mediaDir, EventBus *bus = nullptr, const Clock *clock = nullptr);
+    MediaRepository(const Store &store, QString mediaDir);
 
     // Throws DomainError 422 (empty file, type mismatch); std::runtime_error when the disk fails.
     Media store(const MediaUpload &upload);
@@ -90,9 +89,6 @@ public:
     const QString &mediaDir() const { return m_dir; }
 
 private:
-    QDateTime now() const;
-
+    Store m_store;
     QString m_dir;
-    EventBus *m_bus;
-    const Clock *m_clock;
 };

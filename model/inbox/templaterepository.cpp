@@ -139,6 +139,11 @@ MessageTemplate TemplateRepository::approved(const QString &name, const QString 
     return *t;
 }
 
+TemplateRepository::TemplateRepository(const Store &store)
+    : m_store(store)
+{
+}
+
 MessageTemplate TemplateRepository::create(const QJsonObject &body)
 {
     MessageTemplate t;
@@ -151,7 +156,7 @@ MessageTemplate TemplateRepository::create(const QJsonObject &body)
                           QStringLiteral("A template %1 (%2) already exists").arg(t.name, t.language),
                           {{QStringLiteral("name"), QStringLiteral("already exists in this language")}});
     t.id = Ids::make(u"tpl");
-    t.createdAt = t.updatedAt = TimeUtil::iso(QDateTime::currentDateTimeUtc());
+    t.createdAt = t.updatedAt = m_store.nowIso();
     Database::exec(QStringLiteral("INSERT INTO message_templates (id, name, language, category, body, buttons, status, "
                                   "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                    {t.id, t.name, t.language, t.category, t.body,
@@ -170,7 +175,7 @@ MessageTemplate TemplateRepository::update(const QString &id, const QJsonObject 
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("A template %1 (%2) already exists").arg(t.name, t.language),
                           {{QStringLiteral("name"), QStringLiteral("already exists in this language")}});
-    t.updatedAt = TimeUtil::iso(QDateTime::currentDateTimeUtc());
+    t.updatedAt = m_store.nowIso();
     Database::exec(QStringLiteral("UPDATE message_templates SET name = ?, language = ?, category = ?, body = ?, "
                                   "buttons = ?, status = ?, updated_at = ? WHERE id = ?"),
                    {t.name, t.language, t.category, t.body,

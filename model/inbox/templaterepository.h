@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/inbox/messagetemplate.h"
 
 #include <QJsonObject>
@@ -12,6 +13,8 @@
 class TemplateRepository
 {
 public:
+    explicit TemplateRepository(const Store &store);
+
     QVector<MessageTemplate> list(const QString &status = {}) const;
     MessageTemplate get(const QString &id) const;
     // body: name, language, body (required), category, buttons, status (default approved).
@@ -23,4 +26,7 @@ public:
     // For a send: the approved template, else DomainError 422 TEMPLATE_NOT_APPROVED (unknown, or
     // pending/rejected), naming it.
     MessageTemplate approved(const QString &name, const QString &language) const;
+
+private:
+    Store m_store;
 };

@@ -49,8 +49,8 @@ std::optional<WidgetVisitor> select(const QString &column, const QString &value)
 }
 } // namespace
 
-WidgetVisitorRepository::WidgetVisitorRepository(EventBus *bus)
-    : m_bus(bus)
+WidgetVisitorRepository::WidgetVisitorRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -67,7 +67,7 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     out.visitor.id = Ids::make(u"visitor");
     out.visitor.name = name;
     out.visitor.email = email;
-    out.visitor.createdAt = TimeUtil::nowIso();
+    out.visitor.createdAt = m_store.nowIso();
     bool contactCreated = false;
 
     Transaction tx;
@@ -98,13 +98,13 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
                              {c.seq, TextFold::fold(c.firstName + QLatin1Char(' ') + c.email)});
         QJsonObject data = c.toJson();
         data.insert(QStringLiteral("contactId"), c.id);
-        Outbox::append(QStringLiteral("contact.created"), data);
+        m_store.appendEvent(QStringLiteral("contact.created"), data);
         out.visitor.contactId = c.id;
         contactCreated = true;
     }
-    // The repository notifies after our commit, not inside the transaction.
+    // Its news (a conversation created) waits for our commit.
     const Conversation conversation =
-        ConversationRepository(nullptr).findOrCreate(out.visitor.contactId, QStringLiteral("widget"), out.visitor.id,
+        ConversationRepository(m_store).findOrCreate(out.visitor.contactId, QStringLiteral("widget"), out.visitor.id,
                                                      QStringLiteral("widget"), QStringLiteral("widget"));
     out.visitor.conversationId = conversation.id;
     Database::execCached(
@@ -114,11 +114,8 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
          name.isNull() ? QStringLiteral("") : name, email.isNull() ? QStringLiteral("") : email,
          out.visitor.createdAt});
     tx.commit();
-    if (m_bus) {
-        if (contactCreated)
-            m_bus->notify(EventBus::Entity::Contact, out.visitor.contactId, EventBus::Change::Created);
-        m_bus->notify(EventBus::Entity::Conversation, conversation.id, EventBus::Change::Created);
-    }
+    if (contactCreated)
+        m_store.notify(EventBus::Entity::Contact, out.visitor.contactId, EventBus::Change::Created);
     return out;
 }
 

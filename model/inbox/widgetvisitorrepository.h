@@ -1,10 +1,10 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QString>
 
 #include <optional>
-
-class EventBus;
 
 struct WidgetVisitor
 {
@@ -21,7 +21,7 @@ struct WidgetVisitor
 class WidgetVisitorRepository
 {
 public:
-    explicit WidgetVisitorRepository(EventBus *bus = nullptr);
+    explicit WidgetVisitorRepository(const Store &store);
 
     struct Created
     {
@@ -38,5 +38,5 @@ public:
     std::optional<WidgetVisitor> find(const QString &visitorId) const;
 
 private:
-    EventBus *m_bus;
+    Store m_store;
 };

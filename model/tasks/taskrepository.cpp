@@ -238,16 +238,15 @@ QJsonArray changedFields(const Task &before, const Task &after)
 }
 } // namespace
 
-TaskRepository::TaskRepository(EventBus *bus, const QTimeZone &timeZone, const Clock *clock)
-    : m_bus(bus)
+TaskRepository::TaskRepository(const Store &store, const QTimeZone &timeZone)
+    : m_store(store)
     , m_tz(timeZone.isValid() ? timeZone : QTimeZone::systemTimeZone())
-    , m_clock(clock ? clock : &Clock::system())
 {
 }
 
 QDate TaskRepository::today() const
 {
-    return m_clock->now().toTimeZone(m_tz).date();
+    return m_store.now().toTimeZone(m_tz).date();
 }
 
 void TaskRepository::checkReferences(const Task &t, const Task *before) const
@@ -364,8 +363,8 @@ int TaskRepository::retimeAllDayTasks()
         }
         tx.commit();
     }
-    if (changed > 0 && m_bus)
-        m_bus->notify(EventBus::Entity::Task, QString(), EventBus::Change::Updated);
+    if (changed > 0)
+        m_store.notify(EventBus::Entity::Task, QString(), EventBus::Change::Updated);
     return changed;
 }
 
@@ -388,7 +387,7 @@ Task TaskRepository::create(TaskChanges changes, const QString &actorGiven, bool
     if (assignToActor && !changes.assignedTo && actor.startsWith(QLatin1String("user_")))
         t.assignedTo = actor;
     TaskRules::checkRequired(t);
-    const QString now = TimeUtil::iso(m_clock->now());
+    const QString now = m_store.nowIso();
     t.id = Ids::make(u"task");
     t.createdBy = actor;
     t.createdAt = t.updatedAt = now;
@@ -401,10 +400,9 @@ Task TaskRepository::create(TaskChanges changes, const QString &actorGiven, bool
     Transaction tx;
     checkReferences(t, nullptr);
     insertRow(t);
-    Outbox::append(QStringLiteral("task.created"), eventData(t));
+    m_store.appendEvent(QStringLiteral("task.created"), eventData(t));
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Created);
     return t;
 }
 
@@ -416,7 +414,7 @@ TaskStatusResult TaskRepository::applyStatus(Task &t, const Task &before, const 
     TaskStatusResult result;
     if (status == before.status)
         return result;
-    const QString now = TimeUtil::iso(m_clock->now());
+    const QString now = m_store.nowIso();
     t.status = status;
     changed.append(QStringLiteral("status"));
     if (status == QLatin1String("completed")) {
@@ -488,7 +486,7 @@ TaskStatusResult TaskRepository::update(const QString &id, TaskChanges changes, 
         result.task = before;
         return result; // nothing to store, no event
     }
-    t.updatedAt = TimeUtil::iso(m_clock->now());
+    t.updatedAt = m_store.nowIso();
     writeRow(t);
     const bool completed = result.changed && t.status == QLatin1String("completed");
     QJsonArray others;
@@ -501,26 +499,24 @@ TaskStatusResult TaskRepository::update(const QString &id, TaskChanges changes, 
         data.insert(QStringLiteral("changedFields"), others);
         if (result.changed)
             data.insert(QStringLiteral("previousStatus"), before.status);
-        Outbox::append(QStringLiteral("task.updated"), data);
+        m_store.appendEvent(QStringLiteral("task.updated"), data);
     }
     if (completed) {
-        Outbox::append(QStringLiteral("task.completed"),
-                       {{QStringLiteral("taskId"), t.id},
-                        {QStringLiteral("completedBy"), t.completedBy.isEmpty() ? QJsonValue() : t.completedBy},
-                        {QStringLiteral("completedAt"), t.completedAt},
-                        {QStringLiteral("title"), t.title},
-                        {QStringLiteral("nextTaskId"), result.next ? QJsonValue(result.next->id) : QJsonValue()}});
+        m_store.appendEvent(QStringLiteral("task.completed"),
+                            {{QStringLiteral("taskId"), t.id},
+                             {QStringLiteral("completedBy"), t.completedBy.isEmpty() ? QJsonValue() : t.completedBy},
+                             {QStringLiteral("completedAt"), t.completedAt},
+                             {QStringLiteral("title"), t.title},
+                             {QStringLiteral("nextTaskId"), result.next ? QJsonValue(result.next->id) : QJsonValue()}});
     }
     if (result.next)
-        Outbox::append(QStringLiteral("task.created"), eventData(*result.next));
+        m_store.appendEvent(QStringLiteral("task.created"), eventData(*result.next));
     tx.commit();
     result.task = t;
     result.changed = true;
-    if (m_bus) {
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
-        if (result.next)
-            m_bus->notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
-    }
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
+    if (result.next)
+        m_store.notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
     return result;
 }
 
@@ -548,7 +544,7 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
         result.task = before;
         return result;
     }
-    t.updatedAt = TimeUtil::iso(m_clock->now());
+    t.updatedAt = m_store.nowIso();
     writeRow(t);
     QJsonObject noteJson;
     if (!noteText.isEmpty()) {
@@ -566,7 +562,7 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
                          {QStringLiteral("nextTaskId"), result.next ? QJsonValue(result.next->id) : QJsonValue()}};
         if (!noteJson.isEmpty())
             data.insert(QStringLiteral("note"), noteJson);
-        Outbox::append(QStringLiteral("task.completed"), data);
+        m_store.appendEvent(QStringLiteral("task.completed"), data);
     } else {
         QJsonObject data = eventData(t);
         data.insert(QStringLiteral("changedFields"), changed);
@@ -574,18 +570,16 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
             data.insert(QStringLiteral("previousStatus"), before.status);
         if (!noteJson.isEmpty())
             data.insert(QStringLiteral("note"), noteJson);
-        Outbox::append(QStringLiteral("task.updated"), data);
+        m_store.appendEvent(QStringLiteral("task.updated"), data);
     }
     if (result.next)
-        Outbox::append(QStringLiteral("task.created"), eventData(*result.next));
+        m_store.appendEvent(QStringLiteral("task.created"), eventData(*result.next));
     tx.commit();
     result.task = t;
     result.changed = true;
-    if (m_bus) {
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
-        if (result.next)
-            m_bus->notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
-    }
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
+    if (result.next)
+        m_store.notify(EventBus::Entity::Task, result.next->id, EventBus::Change::Created);
     return result;
 }
 
@@ -599,16 +593,15 @@ Task TaskRepository::assign(const QString &id, const QString &userId, const QStr
     if (t.assignedTo == before.assignedTo)
         return before;
     checkReferences(t, &before);
-    t.updatedAt = TimeUtil::iso(m_clock->now());
+    t.updatedAt = m_store.nowIso();
     writeRow(t);
     QJsonObject data = eventData(t);
     data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("assignedTo")});
     data.insert(QStringLiteral("previousAssignedTo"),
                 before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo));
-    Outbox::append(QStringLiteral("task.updated"), data);
+    m_store.appendEvent(QStringLiteral("task.updated"), data);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
     return t;
 }
 
@@ -625,7 +618,7 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
             {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
     Transaction tx;
     Task t = get(id);
-    t.updatedAt = TimeUtil::iso(m_clock->now());
+    t.updatedAt = m_store.nowIso();
     TaskNote note{Ids::make(u"note"), t.id, body, actor, t.updatedAt};
     Database::execCached(
         QStringLiteral("INSERT INTO task_notes (id, task_seq, content, created_by, created_at) VALUES (?, ?, ?, ?, ?)"),
@@ -634,10 +627,9 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
     QJsonObject data = eventData(t);
     data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("notes")});
     data.insert(QStringLiteral("note"), note.toJson());
-    Outbox::append(QStringLiteral("task.updated"), data);
+    m_store.appendEvent(QStringLiteral("task.updated"), data);
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
     return note;
 }
 
@@ -664,8 +656,7 @@ void TaskRepository::remove(const QString &id, const QString &actor)
     Database::execCached(QStringLiteral("UPDATE tasks SET next_task_id = NULL WHERE next_task_id = ?"), {t.id});
     Database::execCached(QStringLiteral("UPDATE tasks SET previous_task_id = NULL WHERE previous_task_id = ?"), {t.id});
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Task, t.id, EventBus::Change::Deleted);
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Deleted);
 }
 
 std::optional<Task> TaskRepository::find(const QString &id) const
@@ -715,7 +706,7 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
 {
     const ReadTransaction snapshot; // the page and its total agree
     TaskPage page;
-    const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_clock->now()));
+    const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_store.now()));
     CachedQuery q = Database::execCached(s.sql, s.values);
     while (q.next())
         page.items.append(fromRow(q));
@@ -726,7 +717,7 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
 
 qint64 TaskRepository::count(const TaskQuery &query) const
 {
-    const Statement s = countStatement(buildFilter(query, m_tz, today(), m_clock->now()));
+    const Statement s = countStatement(buildFilter(query, m_tz, today(), m_store.now()));
     CachedQuery q = Database::execCached(s.sql, s.values);
     const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
     q.finish();
@@ -735,7 +726,7 @@ qint64 TaskRepository::count(const TaskQuery &query) const
 
 QStringList TaskRepository::queryPlan(const TaskQuery &query) const
 {
-    const Filter f = buildFilter(query, m_tz, today(), m_clock->now());
+    const Filter f = buildFilter(query, m_tz, today(), m_store.now());
     QStringList lines;
     for (const auto &[name, s] : {std::pair{QStringLiteral("page"), pageStatement(query, f)},
                                   std::pair{QStringLiteral("count"), countStatement(f)}}) {
@@ -772,7 +763,7 @@ bool TaskRepository::isOverdue(const Task &t) const
         return false;
     if (t.isAllDay())
         return t.dueDay(m_tz) < today();
-    return t.dueInstant(m_tz) < m_clock->now();
+    return t.dueInstant(m_tz) < m_store.now();
 }
 
 QVector<TaskSummary> TaskRepository::tasksOfDeal(const QString &dealId) const
@@ -827,7 +818,7 @@ TaskLinks TaskRepository::links(const Task &t) const
 int TaskRepository::insertBulk(const QVector<QJsonObject> &bodies)
 {
     Transaction tx;
-    const QString now = TimeUtil::iso(m_clock->now());
+    const QString now = m_store.nowIso();
     for (const QJsonObject &body : bodies) {
         Task t;
         const TaskChanges changes = TaskRules::parse(body);
@@ -842,7 +833,6 @@ int TaskRepository::insertBulk(const QVector<QJsonObject> &bodies)
         insertRow(t);
     }
     tx.commit();
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Task, QString(), EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::Task, QString(), EventBus::Change::Created);
     return int(bodies.size());
 }

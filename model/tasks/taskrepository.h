@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/core/timeutil.h"
 #include "model/tasks/task.h"
 
@@ -10,8 +11,6 @@
 #include <QTimeZone>
 
 #include <optional>
-
-class EventBus;
 
 struct TaskQuery
 {
@@ -96,14 +95,15 @@ struct TaskLinks
 class TaskRepository
 {
 public:
-    explicit TaskRepository(EventBus *bus = nullptr, const QTimeZone &timeZone = QTimeZone::systemTimeZone(),
-                            const Clock *clock = &Clock::system());
+    explicit TaskRepository(const Store &store, const QTimeZone &timeZone = QTimeZone::systemTimeZone());
+    // The store it reads and writes (for the related repositories of a view built with this one).
+    const Store &store() const { return m_store; }
 
     const QTimeZone &timeZone() const { return m_tz; }
     // Who acts when a call names no actor (the desktop window: its user account); empty: nobody.
     void setDefaultActor(const QString &userId) { m_defaultActor = userId; }
     const QString &defaultActor() const { return m_defaultActor; }
-    QDateTime now() const { return m_clock->now(); }
+    QDateTime now() const { return m_store.now(); }
     // Today's date in the tasks time zone.
     QDate today() const;
 
@@ -165,8 +165,7 @@ private:
     void insertNote(const Task &t, const QString &content, const QString &actor, const QString &at);
     QString actorOr(const QString &actor) const { return actor.isEmpty() ? m_defaultActor : actor; }
 
-    EventBus *m_bus;
+    Store m_store;
     QTimeZone m_tz;
     QString m_defaultActor;
-    const Clock *m_clock;
 };

@@ -68,23 +68,20 @@ const TaskScheduler::DueKind::Field kTaskFields[] = {
 };
 } // namespace
 
-TaskScheduler::TaskScheduler(EventBus *bus, const QTimeZone &timeZone, const Clock *clock, QObject *parent)
+TaskScheduler::TaskScheduler(const Store &store, const QTimeZone &timeZone, QObject *parent)
     : QObject(parent)
-    , m_bus(bus)
+    , m_store(store)
     , m_tz(timeZone.isValid() ? timeZone : QTimeZone::systemTimeZone())
-    , m_clock(clock ? clock : &Clock::system())
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] { checkNow(); });
-    if (m_bus) {
-        // A task written anywhere may be due sooner than the armed timer: look again (queued from other threads).
-        connect(m_bus, &EventBus::changed, this,
-                [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
-                    if (entity == EventBus::Entity::Task && change != EventBus::Change::Reminder &&
-                        change != EventBus::Change::Overdue)
-                        m_timer.start(0);
-                });
-    }
+    // A task written anywhere may be due sooner than the armed timer: look again (queued from other threads).
+    connect(&m_store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                if (entity == EventBus::Entity::Task && change != EventBus::Change::Reminder &&
+                    change != EventBus::Change::Overdue)
+                    m_timer.start(0);
+            });
 }
 
 void TaskScheduler::start()
@@ -92,7 +89,7 @@ void TaskScheduler::start()
     // An all-day task is due at the start of its day in the tasks time zone: when tasks/timeZone
     // changed since the rows were written, their instants move before anything is fired.
     try {
-        TaskRepository(m_bus, m_tz, m_clock).retimeAllDayTasks();
+        TaskRepository(m_store, m_tz).retimeAllDayTasks();
     } catch (const std::exception &e) {
         qCWarning(lcTasks) << "task scheduler: realigning all-day tasks:" << e.what();
     }
@@ -103,7 +100,7 @@ int TaskScheduler::checkNow()
 {
     int fired = 0;
     try {
-        const QDateTime now = m_clock->now();
+        const QDateTime now = m_store.now();
         int n = 0;
         do {
             n = fire(kReminder, now);
@@ -157,14 +154,13 @@ int TaskScheduler::fire(const DueKind &kind, const QDateTime &now)
             if (u.numRowsAffected() != 1)
                 continue;
             data.insert(QLatin1String(kind.firedAtKey), nowIso);
-            Outbox::append(QLatin1String(kind.event), data);
+            m_store.appendEvent(QLatin1String(kind.event), data);
             fired.append(data.value(QLatin1String("taskId")).toString());
         }
         tx.commit();
     }
     for (const QString &id : std::as_const(fired)) {
-        if (m_bus)
-            m_bus->notify(EventBus::Entity::Task, id, kind.change);
+        m_store.notify(EventBus::Entity::Task, id, kind.change);
         emit this->fired(QLatin1String(kind.event), id);
     }
     return claimed;
@@ -194,17 +190,17 @@ void TaskScheduler::arm()
         const QDateTime next = nextDue();
         if (next.isValid())
             // At least 200 ms: something due that could not be written is retried, not spun on.
-            wait = qBound<qint64>(200, m_clock->now().msecsTo(next) + 1, qint64(maxSleepMs()));
+            wait = qBound<qint64>(200, m_store.now().msecsTo(next) + 1, qint64(maxSleepMs()));
     } catch (const std::exception &e) {
         qCWarning(lcTasks) << "task scheduler:" << e.what();
     }
     m_timer.start(int(wait));
 }
 
-std::function<QObject *(QObject *)> TaskScheduler::factory(EventBus *bus, const QTimeZone &timeZone)
+std::function<QObject *(QObject *)> TaskScheduler::factory(const Store &store, const QTimeZone &timeZone)
 {
-    return [bus, timeZone](QObject *parent) -> QObject * {
-        auto *scheduler = new TaskScheduler(bus, timeZone, &Clock::system(), parent);
+    return [store, timeZone](QObject *parent) -> QObject * {
+        auto *scheduler = new TaskScheduler(store, timeZone, parent);
         QMetaObject::invokeMethod(scheduler, &TaskScheduler::start, Qt::QueuedConnection);
         return scheduler;
     };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include "model/core/timeutil.h"
 
 #include <QDateTime>
@@ -8,8 +10,6 @@
 #include <QTimer>
 
 #include <functional>
-
-class EventBus;
 
 // Fires task.reminder (at dueDate - reminder.before, once: it sets reminder.sentAt) and task.overdue
 // (once, when an open task passes its due time; an all-day task when its day has ended in the tasks
@@ -24,8 +24,8 @@ class TaskScheduler : public QObject
 {
     Q_OBJECT
 public:
-    explicit TaskScheduler(EventBus *bus, const QTimeZone &timeZone = QTimeZone::systemTimeZone(),
-                           const Clock *clock = &Clock::system(), QObject *parent = nullptr);
+    explicit TaskScheduler(const Store &store, const QTimeZone &timeZone = QTimeZone::systemTimeZone(),
+                           QObject *parent = nullptr);
 
     // Realigns all-day tasks with the time zone (TaskRepository::retimeAllDayTasks), catches up
     // (fires what is due) and arms the timer.
@@ -39,7 +39,7 @@ public:
     static constexpr int maxSleepMs() { return 60 * 1000; }
     // For DeliveryThread::addService: creates the scheduler in the delivery thread and starts it
     // once that thread's event loop runs.
-    static std::function<QObject *(QObject *)> factory(EventBus *bus, const QTimeZone &timeZone);
+    static std::function<QObject *(QObject *)> factory(const Store &store, const QTimeZone &timeZone);
 
 signals:
     // After the commit, for each event written: "task.reminder" or "task.overdue".
@@ -53,8 +53,7 @@ private:
     int fire(const DueKind &kind, const QDateTime &now);
     void arm();
 
-    EventBus *m_bus;
+    Store m_store;
     QTimeZone m_tz;
-    const Clock *m_clock;
     QTimer m_timer;
 };

@@ -118,8 +118,8 @@ QString matchContact(const QJsonObject &data)
 }
 } // namespace
 
-IncomingWebhookRepository::IncomingWebhookRepository(EventBus *bus)
-    : m_bus(bus)
+IncomingWebhookRepository::IncomingWebhookRepository(const Store &store)
+    : m_store(store)
 {
 }
 
@@ -165,7 +165,7 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
     e.secret = generated ? WebhookRules::generateSecret() : secretText;
     if (generated)
         out.secret = e.secret;
-    e.createdAt = TimeUtil::nowIso();
+    e.createdAt = m_store.nowIso();
     {
         Transaction tx;
         CachedQuery q = Database::execCached(
@@ -175,8 +175,7 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonOb
         e.seq = q.lastInsertId().toLongLong();
         tx.commit();
     }
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::IncomingWebhook, e.id, EventBus::Change::Created);
+    m_store.notify(EventBus::Entity::IncomingWebhook, e.id, EventBus::Change::Created);
     return out;
 }
 
@@ -188,8 +187,7 @@ void IncomingWebhookRepository::remove(const QString &id)
         Database::execCached(QStringLiteral("DELETE FROM incoming_webhooks WHERE seq = ?"), {e.seq});
         tx.commit();
     }
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::IncomingWebhook, id, EventBus::Change::Deleted);
+    m_store.notify(EventBus::Entity::IncomingWebhook, id, EventBus::Change::Deleted);
 }
 
 std::optional<IncomingWebhook> IncomingWebhookRepository::find(const QString &id) const
@@ -267,7 +265,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
 {
     IncomingOutcome r;
     if (endpoint.action == QLatin1String("contact.upsert")) {
-        ContactRepository contacts(m_bus);
+        ContactRepository contacts(m_store);
         const QString existing = matchContact(data);
         const ContactChanges changes = ContactRules::parse(data);
         const Contact c = existing.isEmpty() ? contacts.create(changes, endpoint.id)
@@ -282,7 +280,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
     }
     if (endpoint.action == QLatin1String("message.received")) {
         bool created = false;
-        const Message m = InboundRecorder(m_bus).record(inboundMessage(data), &created);
+        const Message m = InboundRecorder(m_store).record(inboundMessage(data), &created);
         r.resultId = m.id;
         r.message = created ? QStringLiteral("Message received") : QStringLiteral("Message already received");
         r.data = {{QStringLiteral("action"), endpoint.action},
@@ -294,7 +292,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
     }
     if (endpoint.action == QLatin1String("deal.upsert")) {
         // A deal has no natural key: data.id of an existing deal updates it, anything else creates one.
-        DealRepository deals(m_bus);
+        DealRepository deals(m_store);
         const QString id = data.value(QLatin1String("id")).toString();
         const bool existing = !id.isEmpty() && deals.find(id).has_value();
         QJsonObject fields = data;
@@ -309,7 +307,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
         return r;
     }
     if (endpoint.action == QLatin1String("task.create")) {
-        const Task t = TaskRepository(m_bus).create(TaskRules::parse(data));
+        const Task t = TaskRepository(m_store).create(TaskRules::parse(data));
         r.resultId = t.id;
         r.message = QStringLiteral("Task created");
         r.data = {{QStringLiteral("action"), endpoint.action},
@@ -362,7 +360,7 @@ QString IncomingWebhookRepository::recordCall(const IncomingWebhook &endpoint, c
                                               const QString &outcome, int statusCode, const QString &error,
                                               const QString &resultId, const QByteArray &body)
 {
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     const QString callId = Ids::make(u"iwc");
     {
         Transaction tx;
@@ -376,7 +374,6 @@ QString IncomingWebhookRepository::recordCall(const IncomingWebhook &endpoint, c
                              {now, endpoint.seq});
         tx.commit();
     }
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::IncomingWebhook, endpoint.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::IncomingWebhook, endpoint.id, EventBus::Change::Updated);
     return callId;
 }

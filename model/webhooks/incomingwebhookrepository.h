@@ -1,12 +1,11 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/webhooks/webhook.h"
 
 #include <QJsonObject>
 
 #include <optional>
-
-class EventBus;
 
 // What an incoming webhook call's action did: a message, the data answered, the record it made.
 struct IncomingOutcome
@@ -23,7 +22,7 @@ struct IncomingOutcome
 class IncomingWebhookRepository
 {
 public:
-    explicit IncomingWebhookRepository(EventBus *bus = nullptr);
+    explicit IncomingWebhookRepository(const Store &store);
 
     struct Saved
     {
@@ -53,5 +52,5 @@ public:
     QString recordCall(const IncomingWebhook &endpoint, const QString &event, const QString &outcome, int statusCode,
                        const QString &error, const QString &resultId, const QByteArray &body);
 
-    EventBus *m_bus;
+    Store m_store;
 };

@@ -169,9 +169,8 @@ bool WebhookEvents::isKnown(const QString &event)
     return all().contains(event);
 }
 
-QJsonObject WebhookEvents::sample(const QString &event)
+QJsonObject WebhookEvents::sample(const QString &event, const QString &now)
 {
-    const QString now = TimeUtil::nowIso();
     const QJsonObject contact{{QStringLiteral("id"), QStringLiteral("contact_sample")},
                               {QStringLiteral("contactId"), QStringLiteral("contact_sample")},
                               {QStringLiteral("firstName"), QStringLiteral("Ayşe")},
@@ -292,12 +291,12 @@ QJsonObject WebhookEvents::sample(const QString &event)
     return {};
 }
 
-QByteArray WebhookEvents::testBody(const QString &event)
+QByteArray WebhookEvents::testBody(const QString &event, const QString &now)
 {
     const QJsonObject envelope{{QStringLiteral("id"), Ids::make(u"evt")},
                                {QStringLiteral("event"), event},
-                               {QStringLiteral("timestamp"), TimeUtil::nowIso()},
-                               {QStringLiteral("data"), sample(event)},
+                               {QStringLiteral("timestamp"), now},
+                               {QStringLiteral("data"), sample(event, now)},
                                {QStringLiteral("test"), true}};
     return QJsonDocument(envelope).toJson(QJsonDocument::Compact);
 }

@@ -110,9 +110,9 @@ struct IncomingWebhookCall
 namespace WebhookEvents {
 QStringList all();
 bool isKnown(const QString &event);
-QJsonObject sample(const QString &event);
+QJsonObject sample(const QString &event, const QString &now);
 // A whole test envelope {id, event, timestamp, data, test: true} as compact bytes.
-QByteArray testBody(const QString &event);
+QByteArray testBody(const QString &event, const QString &now);
 } // namespace WebhookEvents
 
 // Which receivers outgoing webhooks may reach (webhooks/allowedTargets): public addresses only,

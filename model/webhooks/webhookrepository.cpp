@@ -193,16 +193,15 @@ void applyActive(const WebhookSubscription &w, bool active, const QString &reaso
 }
 } // namespace
 
-WebhookRepository::WebhookRepository(EventBus *bus, WebhookPolicy policy)
-    : m_bus(bus)
+WebhookRepository::WebhookRepository(const Store &store, WebhookPolicy policy)
+    : m_store(store)
     , m_policy(policy)
 {
 }
 
 void WebhookRepository::notify(const QString &id, EventBus::Change change) const
 {
-    if (m_bus)
-        m_bus->notify(EventBus::Entity::Webhook, id, change);
+    m_store.notify(EventBus::Entity::Webhook, id, change);
 }
 
 WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, const QString &actor)
@@ -224,7 +223,7 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
     w.secret = c.secret ? *c.secret : WebhookRules::generateSecret();
     w.description = c.description.value_or(QString());
     w.active = c.active.value_or(true);
-    w.createdAt = w.updatedAt = TimeUtil::nowIso();
+    w.createdAt = w.updatedAt = m_store.nowIso();
     out.secret = w.secret;
     {
         Transaction tx;
@@ -259,7 +258,7 @@ WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJso
             QStringLiteral("Invalid data: give either secret or rotateSecret"),
             {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
     Saved out;
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     {
         Transaction tx;
         WebhookSubscription w = get(id);
@@ -337,7 +336,7 @@ WebhookSubscription WebhookRepository::setActive(const QString &id, bool active,
 {
     {
         Transaction tx;
-        applyActive(get(id), active, reason, TimeUtil::nowIso());
+        applyActive(get(id), active, reason, m_store.nowIso());
         tx.commit();
     }
     notify(id, EventBus::Change::Updated);
@@ -395,7 +394,7 @@ std::optional<WebhookDelivery> WebhookRepository::findDelivery(const QString &de
 }
 
 namespace {
-WebhookDelivery insertManual(const QString &webhookId, const QString &eventId, const QString &event,
+WebhookDelivery insertManual(const Store &store, const QString &webhookId, const QString &eventId, const QString &event,
                              const QByteArray &body, const QString &kind, const QString &id = {})
 {
     WebhookDelivery d;
@@ -406,7 +405,7 @@ WebhookDelivery insertManual(const QString &webhookId, const QString &eventId, c
     d.body = body;
     d.kind = kind;
     d.state = QStringLiteral("pending");
-    d.createdAt = TimeUtil::nowIso();
+    d.createdAt = store.nowIso();
     d.nextAttemptAt = d.createdAt;
     CachedQuery q = Database::execCached(
         QStringLiteral("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, kind, state, "
@@ -431,7 +430,7 @@ WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QSt
         const std::optional<WebhookDelivery> old = findDelivery(deliveryId);
         if (!old || old->webhookId != webhookId)
             throw DomainError::notFound(QStringLiteral("Delivery"), deliveryId);
-        d = insertManual(webhookId, old->eventId, old->event, old->body, QStringLiteral("redelivery"));
+        d = insertManual(m_store, webhookId, old->eventId, old->event, old->body, QStringLiteral("redelivery"));
         tx.commit();
     }
     notify(webhookId, EventBus::Change::Updated);
@@ -447,8 +446,8 @@ WebhookDelivery WebhookRepository::queueTest(const QString &webhookId, const QSt
     {
         Transaction tx;
         get(webhookId);
-        const QByteArray body = WebhookEvents::testBody(event);
-        d = insertManual(webhookId, eventIdOf(body), event, body, QStringLiteral("test"));
+        const QByteArray body = WebhookEvents::testBody(event, m_store.nowIso());
+        d = insertManual(m_store, webhookId, eventIdOf(body), event, body, QStringLiteral("test"));
         tx.commit();
     }
     notify(webhookId, EventBus::Change::Updated);
@@ -460,11 +459,11 @@ WebhookDelivery WebhookRepository::recordTest(const QString &webhookId, const QS
                                               const QDateTime &startedAt)
 {
     WebhookDelivery d;
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     {
         Transaction tx;
         get(webhookId);
-        d = insertManual(webhookId, eventIdOf(body), event, body, QStringLiteral("test"), deliveryId);
+        d = insertManual(m_store, webhookId, eventIdOf(body), event, body, QStringLiteral("test"), deliveryId);
         d.state = result.success ? QStringLiteral("succeeded") : QStringLiteral("failed");
         d.attempts = 1;
         d.lastStatus = result.statusCode;
@@ -541,7 +540,7 @@ int WebhookRepository::fanOut(int batch)
             events.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
                            q.value(3).toString().toUtf8()});
         q.finish();
-        const QString now = TimeUtil::nowIso();
+        const QString now = m_store.nowIso();
         for (const Event &e : std::as_const(events)) {
             for (const WebhookSubscription &w : std::as_const(active)) {
                 if (e.seq <= after.value(w.id) || !w.matches(e.event))
@@ -567,7 +566,7 @@ int WebhookRepository::fanOut(int batch)
 
 int WebhookRepository::recoverInterrupted()
 {
-    const QString now = TimeUtil::nowIso();
+    const QString now = m_store.nowIso();
     Transaction tx;
     Database::execCached(QStringLiteral("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE finished_at IS "
                                         "NULL AND delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE state = "

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/webhooks/webhook.h"
 
 #include <QDateTime>
@@ -49,7 +50,7 @@ struct WebhookFinish
 class WebhookRepository
 {
 public:
-    explicit WebhookRepository(EventBus *bus = nullptr, WebhookPolicy policy = {});
+    explicit WebhookRepository(const Store &store, WebhookPolicy policy = {});
 
     struct Saved
     {
@@ -110,6 +111,6 @@ public:
 private:
     void notify(const QString &id, EventBus::Change change) const;
 
-    EventBus *m_bus;
+    Store m_store;
     WebhookPolicy m_policy;
 };

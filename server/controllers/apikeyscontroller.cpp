@@ -10,8 +10,9 @@
 
 using namespace Schema;
 
-ApiKeysController::ApiKeysController(EventBus *bus)
-    : m_bus(bus)
+ApiKeysController::ApiKeysController(const Store &store)
+    : m_keys(store)
+    , m_users(store)
 {
 }
 
@@ -71,7 +72,7 @@ ApiResponse ApiKeysController::list(ApiRequest &request)
             throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("An agent sees only their own API keys"));
         owner = me.id;
     }
-    ApiKeyRepository keys(m_bus);
+    ApiKeyRepository &keys = m_keys;
     QJsonArray items;
     for (const ApiKey &k : owner.isEmpty() ? keys.list() : keys.listOwnedBy(owner))
         items.append(k.toJson());
@@ -111,7 +112,7 @@ ApiResponse ApiKeysController::create(ApiRequest &request)
                            QStringLiteral("Only an admin makes API keys for other users"));
         owner = userValue.toString();
     }
-    const NewApiKey made = ApiKeyRepository(m_bus).create(nameValue.toString(), scopes, owner);
+    const NewApiKey made = m_keys.create(nameValue.toString(), scopes, owner);
     QJsonObject data = made.key.toJson();
     data.insert(QStringLiteral("key"), made.secret);
     return ApiResponse::created(data, QStringLiteral("API key created: store the key now, it is not shown again"));
@@ -121,7 +122,7 @@ ApiResponse ApiKeysController::remove(ApiRequest &request)
 {
     const Principal &me = request.principal;
     const QString id = request.param(QStringLiteral("id"));
-    ApiKeyRepository keys(m_bus);
+    ApiKeyRepository &keys = m_keys;
     const std::optional<ApiKey> key = keys.find(id);
     // Another user's key is not there for an agent (no hint that it exists).
     if (!key || (!me.isAdmin() && key->createdBy != me.id))

@@ -2,7 +2,8 @@
 
 #include "server/controllers/controller.h"
 
-class EventBus;
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
 
 // /api/v1/api-keys: each user lists, makes and revokes their own API keys, an admin anyone's. A
 // key belongs to the user who made it (or the one an admin names) and acts with that user's role;
@@ -11,7 +12,7 @@ class EventBus;
 class ApiKeysController final : public Controller
 {
 public:
-    explicit ApiKeysController(EventBus *bus);
+    explicit ApiKeysController(const Store &store);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 
@@ -20,5 +21,6 @@ private:
     ApiResponse create(ApiRequest &request);
     ApiResponse remove(ApiRequest &request);
 
-    EventBus *m_bus;
+    ApiKeyRepository m_keys;
+    UserRepository m_users;
 };

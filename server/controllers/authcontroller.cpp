@@ -12,7 +12,7 @@ using namespace Schema;
 
 AuthController::AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
                                RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays,
-                               const Clock *&clock)
+                               const Clock &clock)
     : m_users(users)
     , m_refreshTokens(refreshTokens)
     , m_jwt(jwt)
@@ -57,7 +57,7 @@ ApiResponse AuthController::tokens(const QString &userId, const QString &familyI
     const std::optional<User> user = m_users.find(userId);
     if (!user || !user->isActive())
         throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists or was deactivated"));
-    const QDateTime now = m_clock->now();
+    const QDateTime now = m_clock.now();
     const qint64 expiresIn = qint64(m_accessMinutes) * 60;
     const QString access = m_jwt.sign({{QStringLiteral("sub"), user->id},
                                        {QStringLiteral("name"), user->name},
@@ -83,7 +83,7 @@ ApiResponse AuthController::login(ApiRequest &request)
     const QString email = Params::requiredString(request.body, QStringLiteral("email"));
     const QString password = Params::requiredString(request.body, QStringLiteral("password"));
     const QString address = request.http.peerAddress.toString();
-    const QDateTime now = m_clock->now();
+    const QDateTime now = m_clock.now();
     // The attempt is counted before the password is checked and given back when it was right: the
     // check takes a while, and attempts in parallel (several server threads) must not all pass a
     // count that none of them has raised yet.
@@ -109,7 +109,7 @@ ApiResponse AuthController::login(ApiRequest &request)
 ApiResponse AuthController::refresh(ApiRequest &request)
 {
     const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
-    const std::optional<RefreshTokenRepository::Consumed> consumed = m_refreshTokens.consume(token, m_clock->now());
+    const std::optional<RefreshTokenRepository::Consumed> consumed = m_refreshTokens.consume(token, m_clock.now());
     if (!consumed)
         throw ApiError(401, QStringLiteral("INVALID_TOKEN"),
                        QStringLiteral("Refresh token is invalid, used or expired"));

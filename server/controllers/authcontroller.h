@@ -2,18 +2,18 @@
 
 #include "server/controllers/controller.h"
 
+class Clock;
 class Jwt;
 class RateLimiter;
 class RefreshTokenRepository;
 class UserRepository;
-class Clock;
 
 // /api/v1/auth/login and /api/v1/auth/refresh: JWT access tokens and rotating refresh tokens.
 class AuthController final : public Controller
 {
 public:
     AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
-                   RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock *&clock);
+                   RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock &clock);
     void registerRoutes(Router &router) override;
 
 private:
@@ -29,5 +29,5 @@ private:
     RateLimiter &m_failedLogins;
     int m_accessMinutes;
     int m_refreshDays;
-    const Clock *&m_clock;
+    const Clock &m_clock;
 };

@@ -14,8 +14,11 @@
 
 using namespace Schema;
 
-ContactsController::ContactsController(ContactRepository &contacts)
-    : m_contacts(contacts)
+ContactsController::ContactsController(const Store &store)
+    : m_contacts(store)
+    , m_segments(store)
+    , m_conversations(store)
+    , m_deals(store)
 {
 }
 
@@ -161,8 +164,7 @@ ApiResponse ContactsController::list(ApiRequest &request)
     q.createdBefore = Params::dateTime(request, QStringLiteral("createdBefore"));
     // segmentId: only the members of that segment (404 when it does not exist).
     if (request.hasQuery(QStringLiteral("segmentId"))) {
-        const SegmentRules::Sql members =
-            SegmentRepository().membership(request.queryValue(QStringLiteral("segmentId")));
+        const SegmentRules::Sql members = m_segments.membership(request.queryValue(QStringLiteral("segmentId")));
         q.extraWhere = members.where;
         q.extraValues = members.values;
     }
@@ -191,8 +193,8 @@ ApiResponse ContactsController::get(ApiRequest &request)
     JsonWriter data;
     data.beginObject();
     c.writeFields(data);
-    data.key("conversations").value(ConversationRepository().forContact(c.id));
-    data.key("deals").value(DealRepository().forContact(c.id));
+    data.key("conversations").value(m_conversations.forContact(c.id));
+    data.key("deals").value(m_deals.forContact(c.id));
     data.key("notes").beginArray();
     for (const ContactNote &n : m_contacts.notes(c))
         n.write(data);

@@ -2,13 +2,16 @@
 
 #include "server/controllers/controller.h"
 
-class ContactRepository;
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
 
 // /api/v1/contacts: list, create, detail, update (PUT and PATCH, both partial), delete, tags, notes.
 class ContactsController final : public Controller
 {
 public:
-    explicit ContactsController(ContactRepository &contacts);
+    explicit ContactsController(const Store &store);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 
@@ -22,5 +25,8 @@ private:
     ApiResponse removeTag(ApiRequest &request);
     ApiResponse addNote(ApiRequest &request);
 
-    ContactRepository &m_contacts;
+    ContactRepository m_contacts;
+    SegmentRepository m_segments;
+    ConversationRepository m_conversations;
+    DealRepository m_deals;
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "server/api/router.h"
 
 #include <QJsonObject>

@@ -49,9 +49,9 @@ QString MessagingApi::oneOf(const ApiRequest &request, const QString &name, cons
     return v;
 }
 
-ConversationsController::ConversationsController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels)
-    : m_conversations(std::make_unique<ConversationRepository>(bus))
-    , m_sender(std::make_unique<ChannelSender>(bus, channels ? std::move(channels) : ChannelRegistry::defaults()))
+ConversationsController::ConversationsController(const Store &store, std::shared_ptr<ChannelRegistry> channels)
+    : m_conversations(std::make_unique<ConversationRepository>(store))
+    , m_sender(std::make_unique<ChannelSender>(store, channels ? std::move(channels) : ChannelRegistry::defaults()))
 {
 }
 

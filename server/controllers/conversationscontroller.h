@@ -8,14 +8,13 @@
 class ChannelRegistry;
 class ChannelSender;
 class ConversationRepository;
-class EventBus;
 
 // /api/v1/conversations: list, detail, update, assign, close, reopen, tags, a conversation's
 // messages and sending into it.
 class ConversationsController final : public Controller
 {
 public:
-    explicit ConversationsController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels = {});
+    explicit ConversationsController(const Store &store, std::shared_ptr<ChannelRegistry> channels = {});
     ~ConversationsController() override;
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;

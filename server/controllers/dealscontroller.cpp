@@ -61,10 +61,10 @@ void requireBody(const ApiRequest &request)
 }
 } // namespace
 
-DealsController::DealsController(EventBus *bus)
-    : m_deals(bus)
-    , m_pipelines(bus)
-    , m_tasks(bus)
+DealsController::DealsController(const Store &store)
+    : m_deals(store)
+    , m_pipelines(store)
+    , m_tasks(store)
 {
 }
 

@@ -7,15 +7,13 @@
 #include "model/deals/pipelinerepository.h"
 #include "model/tasks/taskrepository.h"
 
-class EventBus;
-
 // /api/v1/deals (list, create, detail, PUT/PATCH partial update, delete, stage moves, won, lost,
 // activities, the pipeline summary at the literal /deals/pipeline) and /api/v1/pipelines (list,
 // create, detail, partial update, delete). Scopes deals:read and deals:write.
 class DealsController final : public Controller
 {
 public:
-    explicit DealsController(EventBus *bus);
+    explicit DealsController(const Store &store);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 

@@ -41,11 +41,12 @@ QString directChannel(const QJsonObject &body, const QString &fallback)
 
 } // namespace
 
-MessagesController::MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels,
+MessagesController::MessagesController(const Store &store, std::shared_ptr<ChannelRegistry> channels,
                                        std::shared_ptr<MediaService> media)
-    : m_bus(bus)
-    , m_conversations(std::make_unique<ConversationRepository>(bus))
-    , m_sender(std::make_unique<ChannelSender>(bus, channels ? std::move(channels) : ChannelRegistry::defaults()))
+    : m_conversations(std::make_unique<ConversationRepository>(store))
+    , m_templates(store)
+    , m_bulk(store)
+    , m_sender(std::make_unique<ChannelSender>(store, channels ? std::move(channels) : ChannelRegistry::defaults()))
     , m_media(std::move(media))
 {
 }
@@ -311,8 +312,7 @@ QString MessagesController::directConversation(ApiRequest &request, const QStrin
     if (contactId.isEmpty() && to.isEmpty())
         throw ApiError::unprocessable(QStringLiteral("Required field missing: to (or contactId)"),
                                       {{QStringLiteral("to"), QStringLiteral("to or contactId is required")}});
-    return Recipients::conversationFor(*m_sender, *m_conversations, m_bus, channel, {contactId, to},
-                                       request.principal.id);
+    return Recipients::conversationFor(*m_sender, channel, {contactId, to}, request.principal.id);
 }
 
 namespace {
@@ -325,7 +325,7 @@ struct TemplateChoice
     QString text;
 };
 
-TemplateChoice chooseTemplate(const QJsonObject &body)
+TemplateChoice chooseTemplate(const TemplateRepository &templates, const QJsonObject &body)
 {
     const QString name = Params::requiredString(body, QStringLiteral("templateName"));
     const QJsonValue languageValue = body.value(QStringLiteral("templateLanguage"));
@@ -333,7 +333,6 @@ TemplateChoice chooseTemplate(const QJsonObject &body)
         throw ApiError::badRequest(QStringLiteral("Invalid data: templateLanguage must be a string"),
                                    {{QStringLiteral("templateLanguage"), QStringLiteral("must be a string")}});
     QString language = languageValue.toString().trimmed();
-    TemplateRepository templates;
     if (language.isEmpty()) {
         QStringList languages;
         for (const MessageTemplate &t : templates.list(QStringLiteral("approved"))) {
@@ -364,7 +363,7 @@ ApiResponse MessagesController::sendTemplate(ApiRequest &request)
 {
     // channel may be omitted: templates are WhatsApp's.
     const QString channel = directChannel(request.body, QStringLiteral("whatsapp"));
-    const TemplateChoice choice = chooseTemplate(request.body);
+    const TemplateChoice choice = chooseTemplate(m_templates, request.body);
     const QString conversationId = directConversation(request, channel);
     const MessageContent content = OutgoingMessages::templateContent(choice.tpl, choice.components);
     const Message m = m_sender->send(conversationId, content, MessagingApi::senderOf(request), {false, 0});
@@ -407,14 +406,14 @@ ApiResponse MessagesController::sendBulk(ApiRequest &request)
                                        {{QStringLiteral("segmentId"), QStringLiteral("must be a string")}});
         bulk.segmentId = segment.toString().trimmed();
     }
-    const TemplateChoice choice = chooseTemplate(request.body);
+    const TemplateChoice choice = chooseTemplate(m_templates, request.body);
     bulk.tpl = choice.tpl;
     bulk.components = choice.components;
     bulk.renderedText = choice.text;
     bulk.createdBy = request.principal.id;
     bulk.senderName = request.principal.name;
     m_sender->checkAvailable(channel);
-    const BulkSend created = BulkSendRepository(m_bus).create(bulk);
+    const BulkSend created = m_bulk.create(bulk);
     ApiResponse response = ApiResponse::ok(QJsonObject{{QStringLiteral("bulkId"), created.id},
                                                        {QStringLiteral("channel"), created.channel},
                                                        {QStringLiteral("total"), created.total},
@@ -427,6 +426,5 @@ ApiResponse MessagesController::sendBulk(ApiRequest &request)
 ApiResponse MessagesController::bulkProgress(ApiRequest &request)
 {
     const Params::Paging paging = Params::paging(request);
-    return ApiResponse::ok(
-        BulkSendRepository().progress(request.param(QStringLiteral("bulkId")), paging.page, paging.limit));
+    return ApiResponse::ok(m_bulk.progress(request.param(QStringLiteral("bulkId")), paging.page, paging.limit));
 }

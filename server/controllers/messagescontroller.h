@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/inbox/bulksend.h"
+#include "model/inbox/templaterepository.h"
 #include "server/controllers/controller.h"
 
 #include <memory>
@@ -7,7 +9,6 @@
 class ChannelRegistry;
 class ChannelSender;
 class ConversationRepository;
-class EventBus;
 class MediaService;
 
 // /api/v1/messages: list (filters), detail, status, direct send (to + channel, or contactId) and
@@ -16,7 +17,7 @@ class MessagesController final : public Controller
 {
 public:
     // media: for send-file (null: send-file answers 503).
-    explicit MessagesController(EventBus *bus, std::shared_ptr<ChannelRegistry> channels = {},
+    explicit MessagesController(const Store &store, std::shared_ptr<ChannelRegistry> channels = {},
                                 std::shared_ptr<MediaService> media = {});
     ~MessagesController() override;
     void registerRoutes(Router &router) override;
@@ -37,8 +38,9 @@ private:
     // found, 422, 503 when the channel cannot send.
     QString directConversation(ApiRequest &request, const QString &channel);
 
-    EventBus *m_bus;
     std::unique_ptr<ConversationRepository> m_conversations;
+    TemplateRepository m_templates;
+    BulkSendRepository m_bulk;
     std::unique_ptr<ChannelSender> m_sender;
     std::shared_ptr<MediaService> m_media;
 };

@@ -177,9 +177,9 @@ QJsonObject MetaWebhooksController::Tally::toJson() const
             {QStringLiteral("ignored"), ignored}};
 }
 
-MetaWebhooksController::MetaWebhooksController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus)
+MetaWebhooksController::MetaWebhooksController(std::shared_ptr<ChannelRegistry> channels, const Store &store)
     : m_channels(channels ? std::move(channels) : ChannelRegistry::defaults())
-    , m_recorder(std::make_unique<InboundRecorder>(bus))
+    , m_recorder(std::make_unique<InboundRecorder>(store))
 {
 }
 

@@ -5,7 +5,6 @@
 #include <memory>
 
 class ChannelRegistry;
-class EventBus;
 class InboundRecorder;
 
 // The Meta channels' webhooks, outside /api/v1 and without a bearer token (channels.md §1, §3):
@@ -16,7 +15,7 @@ class InboundRecorder;
 class MetaWebhooksController final : public Controller
 {
 public:
-    MetaWebhooksController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus);
+    MetaWebhooksController(std::shared_ptr<ChannelRegistry> channels, const Store &store);
     ~MetaWebhooksController() override;
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;

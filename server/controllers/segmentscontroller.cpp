@@ -17,15 +17,14 @@ QJsonObject nullableRef(const QString &component)
 }
 } // namespace
 
-SegmentsController::SegmentsController(EventBus *bus, const Clock *&clock)
-    : m_bus(bus)
-    , m_clock(clock)
+SegmentsController::SegmentsController(const Store &store)
+    : m_store(store)
 {
 }
 
 SegmentRepository SegmentsController::repository() const
 {
-    return SegmentRepository(m_bus, m_clock);
+    return SegmentRepository(m_store);
 }
 
 QJsonObject SegmentsController::schemas() const

@@ -2,8 +2,6 @@
 
 #include "server/controllers/controller.h"
 
-class Clock;
-class EventBus;
 class SegmentRepository;
 
 // /api/v1/contacts/segments: list (data + total, no success), create, detail, update (PATCH),
@@ -14,7 +12,7 @@ class SegmentsController final : public Controller
 {
 public:
     // clock: the server's clock (read at each request, so that tests can move time for relative spans).
-    SegmentsController(EventBus *bus, const Clock *&clock);
+    explicit SegmentsController(const Store &store);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 
@@ -31,6 +29,5 @@ private:
     ApiResponse snapshot(ApiRequest &request);
     ApiResponse preview(ApiRequest &request);
 
-    EventBus *m_bus;
-    const Clock *&m_clock;
+    Store m_store;
 };

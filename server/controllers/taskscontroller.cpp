@@ -51,8 +51,8 @@ QString stringParam(const ApiRequest &request, const QString &name)
 }
 } // namespace
 
-TasksController::TasksController(EventBus *bus, const QTimeZone &timeZone, const Clock *clock)
-    : m_tasks(bus, timeZone, clock)
+TasksController::TasksController(const Store &store, const QTimeZone &timeZone)
+    : m_tasks(store, timeZone)
 {
 }
 

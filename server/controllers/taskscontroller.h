@@ -5,16 +5,13 @@
 
 #include <QTimeZone>
 
-class EventBus;
-class Clock;
-
 // /api/v1/tasks: list (filters), create, detail, update (PUT and PATCH, both partial), delete,
 // status (transition table), assign, notes, and the literal lists /tasks/today and /tasks/overdue,
 // computed in the tasks time zone (setting tasks/timeZone).
 class TasksController final : public Controller
 {
 public:
-    TasksController(EventBus *bus, const QTimeZone &timeZone, const Clock *clock);
+    TasksController(const Store &store, const QTimeZone &timeZone);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 

@@ -10,9 +10,9 @@
 
 using namespace Schema;
 
-TelegramWebhookController::TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus)
+TelegramWebhookController::TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, const Store &store)
     : m_channels(channels ? std::move(channels) : ChannelRegistry::defaults())
-    , m_bus(bus)
+    , m_recorder(store)
 {
 }
 
@@ -65,7 +65,7 @@ ApiResponse TelegramWebhookController::receive(ApiRequest &request)
     QJsonObject data{{QStringLiteral("recorded"), false}, {QStringLiteral("messageId"), QJsonValue::Null}};
     if (parsed.kind == TelegramUpdate::Kind::Message) {
         bool created = false;
-        const Message m = InboundRecorder(m_bus).record(parsed.message, &created);
+        const Message m = m_recorder.record(parsed.message, &created);
         data.insert(QStringLiteral("recorded"), created);
         data.insert(QStringLiteral("messageId"), m.id);
         if (!parsed.callbackQueryId.isEmpty()) {

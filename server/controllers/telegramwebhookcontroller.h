@@ -1,11 +1,11 @@
 #pragma once
 
+#include "model/inbox/inboundrecorder.h"
 #include "server/controllers/controller.h"
 
 #include <memory>
 
 class ChannelRegistry;
-class EventBus;
 
 // POST /webhooks/telegram (outside /api/v1, no bearer token; channels.md §2): one Telegram Update
 // per call, accepted when X-Telegram-Bot-Api-Secret-Token equals channels/telegram/secretToken
@@ -16,7 +16,7 @@ class EventBus;
 class TelegramWebhookController final : public Controller
 {
 public:
-    TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, EventBus *bus);
+    TelegramWebhookController(std::shared_ptr<ChannelRegistry> channels, const Store &store);
     ~TelegramWebhookController() override;
     void registerRoutes(Router &router) override;
 
@@ -24,5 +24,5 @@ private:
     ApiResponse receive(ApiRequest &request);
 
     std::shared_ptr<ChannelRegistry> m_channels;
-    EventBus *m_bus;
+    InboundRecorder m_recorder;
 };

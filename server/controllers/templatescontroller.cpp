@@ -7,6 +7,11 @@
 
 using namespace Schema;
 
+TemplatesController::TemplatesController(const Store &store)
+    : m_templates(store)
+{
+}
+
 void TemplatesController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Templates");
@@ -74,29 +79,29 @@ ApiResponse TemplatesController::list(ApiRequest &request)
                                        .arg(TemplateRules::statuses().join(QStringLiteral(", "))),
                                    {{QStringLiteral("status"), QStringLiteral("unknown status")}});
     QJsonArray items;
-    for (const MessageTemplate &t : TemplateRepository().list(status))
+    for (const MessageTemplate &t : m_templates.list(status))
         items.append(t.toJson());
     return ApiResponse::ok(items);
 }
 
 ApiResponse TemplatesController::get(ApiRequest &request)
 {
-    return ApiResponse::ok(TemplateRepository().get(request.param(QStringLiteral("id"))).toJson());
+    return ApiResponse::ok(m_templates.get(request.param(QStringLiteral("id"))).toJson());
 }
 
 ApiResponse TemplatesController::create(ApiRequest &request)
 {
-    return ApiResponse::created(TemplateRepository().create(request.body).toJson(), QStringLiteral("Template created"));
+    return ApiResponse::created(m_templates.create(request.body).toJson(), QStringLiteral("Template created"));
 }
 
 ApiResponse TemplatesController::update(ApiRequest &request)
 {
-    return ApiResponse::ok(TemplateRepository().update(request.param(QStringLiteral("id")), request.body).toJson(),
+    return ApiResponse::ok(m_templates.update(request.param(QStringLiteral("id")), request.body).toJson(),
                            QStringLiteral("Template updated"));
 }
 
 ApiResponse TemplatesController::remove(ApiRequest &request)
 {
-    TemplateRepository().remove(request.param(QStringLiteral("id")));
+    m_templates.remove(request.param(QStringLiteral("id")));
     return ApiResponse::message(QStringLiteral("Template deleted"));
 }

@@ -7,6 +7,7 @@
 #include "server/api/params.h"
 #include "server/api/schemas.h"
 
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QTimer>
@@ -24,10 +25,11 @@ QString baseUrlOf(const ApiRequest &request)
 }
 } // namespace
 
-WebhooksController::WebhooksController(EventBus *bus, WebhookConfig config)
+WebhooksController::WebhooksController(const Store &store, WebhookConfig config)
     : m_config(std::move(config))
-    , m_webhooks(bus, m_config.policy())
-    , m_incoming(bus)
+    , m_store(store)
+    , m_webhooks(store, m_config.policy())
+    , m_incoming(store)
 {
 }
 
@@ -323,15 +325,17 @@ ApiResponse WebhooksController::test(ApiRequest &request)
         throw ApiError::badRequest(QStringLiteral("Invalid data: unknown event %1").arg(event),
                                    {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
     const WebhookSubscription w = m_webhooks.get(request.param(QStringLiteral("id")));
-    const QByteArray body = WebhookEvents::testBody(event);
+    const QByteArray body = WebhookEvents::testBody(event, m_store.nowIso());
     const QString deliveryId = Ids::make(u"whd");
     if (!m_sender)
-        m_sender = std::make_unique<WebhookSender>(m_config);
+        m_sender = std::make_unique<WebhookSender>(m_config, m_store.clock());
 
     // The handler answers with the receiver's status, so it waits for it. The wait runs the server
     // thread's event loop (other requests keep being served) and is bounded by the send timeout;
     // no transaction is open during it.
-    const QDateTime startedAt = QDateTime::currentDateTimeUtc();
+    const QDateTime startedAt = m_store.now();
+    QElapsedTimer elapsed;
+    elapsed.start();
     WebhookAttemptResult result;
     bool done = false;
     QEventLoop loop;
@@ -348,7 +352,7 @@ ApiResponse WebhooksController::test(ApiRequest &request)
         loop.exec();
     if (!done) {
         result.error = QStringLiteral("timeout after %1 s").arg(m_config.timeoutSeconds);
-        result.latencyMs = int(startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+        result.latencyMs = int(elapsed.elapsed());
     }
     const WebhookDelivery d = m_webhooks.recordTest(w.id, deliveryId, event, body, result, startedAt);
     const auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
@@ -387,8 +391,10 @@ ApiResponse WebhooksController::redeliver(ApiRequest &request)
 ApiResponse WebhooksController::events(ApiRequest &)
 {
     QJsonArray items;
+    const QString now = m_store.nowIso();
     for (const QString &e : WebhookEvents::all())
-        items.append(QJsonObject{{QStringLiteral("event"), e}, {QStringLiteral("sample"), WebhookEvents::sample(e)}});
+        items.append(
+            QJsonObject{{QStringLiteral("event"), e}, {QStringLiteral("sample"), WebhookEvents::sample(e, now)}});
     return ApiResponse::ok(items);
 }
 

@@ -7,7 +7,6 @@
 
 #include <memory>
 
-class EventBus;
 class WebhookSender;
 
 // /api/v1/webhooks: outgoing subscriptions (CRUD, disable/enable, test, logs, redeliver), the
@@ -16,7 +15,7 @@ class WebhookSender;
 class WebhooksController final : public Controller
 {
 public:
-    WebhooksController(EventBus *bus, WebhookConfig config);
+    WebhooksController(const Store &store, WebhookConfig config);
     ~WebhooksController() override;
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
@@ -40,6 +39,7 @@ private:
     ApiResponse receiveIncoming(ApiRequest &request);
 
     WebhookConfig m_config;
+    Store m_store;
     WebhookRepository m_webhooks;
     IncomingWebhookRepository m_incoming;
     std::unique_ptr<WebhookSender> m_sender; // for /test, created in the server thread on first use

@@ -20,9 +20,9 @@
 using namespace Schema;
 
 namespace {
-void enforce(RateLimiter &limiter, const QString &key)
+void enforce(RateLimiter &limiter, const QString &key, const QDateTime &now)
 {
-    const RateLimiter::Decision d = limiter.hit(key, QDateTime::currentDateTimeUtc());
+    const RateLimiter::Decision d = limiter.hit(key, now);
     if (!d.allowed)
         throw ApiError(429, QStringLiteral("TOO_MANY_REQUESTS"), QStringLiteral("Too Many Requests"),
                        {{QStringLiteral("retryAfter"), qMax(1, d.resetSeconds)}});
@@ -40,12 +40,12 @@ QString optionalField(const QJsonObject &body, const QString &name)
 }
 } // namespace
 
-WidgetController::WidgetController(EventBus *bus, Limits &limits)
-    : m_bus(bus)
+WidgetController::WidgetController(const Store &store, Limits &limits)
+    : m_store(store)
     , m_limits(limits)
-    , m_conversations(std::make_unique<ConversationRepository>(bus))
-    , m_visitors(std::make_unique<WidgetVisitorRepository>(bus))
-    , m_hub(std::make_unique<WidgetEventHub>(bus, *m_conversations, limits.streams))
+    , m_conversations(std::make_unique<ConversationRepository>(store))
+    , m_visitors(std::make_unique<WidgetVisitorRepository>(store))
+    , m_hub(std::make_unique<WidgetEventHub>(*m_conversations, limits.streams))
 {
 }
 
@@ -160,13 +160,13 @@ WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToke
                        token.isEmpty()
                            ? QStringLiteral("Authentication required: send Authorization: Bearer <visitor token>")
                            : QStringLiteral("Invalid visitor token"));
-    enforce(m_limits.perToken, v->id);
+    enforce(m_limits.perToken, v->id, m_store.now());
     return *v;
 }
 
 ApiResponse WidgetController::createVisitor(ApiRequest &request)
 {
-    enforce(m_limits.newVisitors, request.http.peerAddress.toString());
+    enforce(m_limits.newVisitors, request.http.peerAddress.toString(), m_store.now());
     const QString name = optionalField(request.body, QStringLiteral("name"));
     const QString email = optionalField(request.body, QStringLiteral("email"));
     const WidgetVisitorRepository::Created created = m_visitors->create(name, email);

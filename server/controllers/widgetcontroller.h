@@ -10,7 +10,6 @@
 
 class ChannelRegistry;
 class ConversationRepository;
-class EventBus;
 class WidgetVisitorRepository;
 struct WidgetVisitor;
 
@@ -38,7 +37,7 @@ public:
         WidgetStreams streams;                           // open event streams, keep-alive period
     };
 
-    WidgetController(EventBus *bus, Limits &limits);
+    WidgetController(const Store &store, Limits &limits);
     ~WidgetController() override;
     void registerRoutes(Router &router) override;
 
@@ -59,7 +58,7 @@ private:
     };
     const WidgetAsset &loadAsset(const QString &file);
 
-    EventBus *m_bus;
+    Store m_store;
     Limits &m_limits;
     QHash<QString, WidgetAsset> m_assets;
     std::unique_ptr<ConversationRepository> m_conversations;

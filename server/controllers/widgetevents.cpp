@@ -70,17 +70,14 @@ void WidgetStreams::release(const QString &visitorId)
     --m_total;
 }
 
-WidgetEventHub::WidgetEventHub(EventBus *bus, ConversationRepository &conversations, WidgetStreams &streams,
-                               QObject *parent)
+WidgetEventHub::WidgetEventHub(ConversationRepository &conversations, WidgetStreams &streams, QObject *parent)
     : QObject(parent)
     , m_conversations(conversations)
     , m_counts(streams)
 {
-    if (bus) {
-        // Queued even when the change was made in this thread: the handler that made it answers
-        // first, and writing to a stream never re-enters a repository call.
-        connect(bus, &EventBus::changed, this, &WidgetEventHub::onChanged, Qt::QueuedConnection);
-    }
+    // Queued even when the change was made in this thread: the handler that made it answers first,
+    // and writing to a stream never re-enters a repository call.
+    connect(&conversations.store().bus(), &EventBus::changed, this, &WidgetEventHub::onChanged, Qt::QueuedConnection);
     connect(&m_keepAlive, &QTimer::timeout, this, &WidgetEventHub::keepAlive);
 }
 

@@ -70,8 +70,8 @@ class WidgetEventHub : public QObject
 {
     Q_OBJECT
 public:
-    WidgetEventHub(EventBus *bus, ConversationRepository &conversations, WidgetStreams &streams,
-                   QObject *parent = nullptr);
+    // Hears the changes on the bus of the conversations' store.
+    WidgetEventHub(ConversationRepository &conversations, WidgetStreams &streams, QObject *parent = nullptr);
     ~WidgetEventHub() override;
 
     // Starts the stream on the responder (head: status and headers, body: the first events) and

@@ -63,7 +63,8 @@ class TestAuthApi : public QObject
 
 private:
     // The clock outlives the server that points at it.
-    FakeClock m_clock;
+    // The server's clock (a fresh one at each start: the system's time until a test moves it).
+    FakeClock &clock() { return m_server->clock(); }
     std::unique_ptr<TempDatabase> m_db;
     std::unique_ptr<TestServer> m_server;
     std::unique_ptr<ApiClient> m_client; // anonymous
@@ -85,7 +86,6 @@ private:
         m_client.reset();
         m_server.reset();
         m_server = std::make_unique<TestServer>(m_db->dir(), rateLimitPerMinute, tls);
-        m_server->server().setClock(&m_clock);
         m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
     }
 
@@ -100,10 +100,8 @@ private Q_SLOTS:
     void init()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_clock.setOffset(0);
         m_db = std::make_unique<TempDatabase>();
         m_server = std::make_unique<TestServer>(m_db->dir());
-        m_server->server().setClock(&m_clock);
         m_server->createUser(kEmail, kPassword);
         m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
     }
@@ -291,13 +289,13 @@ private Q_SLOTS:
         const QString userId = pair.value("user").toObject().value("id").toString();
         // Another admin stays, so this user may be deactivated.
         m_server->createUser("ikinci@example.com", kPassword, "admin");
-        const QString key = ApiKeyRepository().create("betik", {}, userId).secret;
+        const QString key = ApiKeyRepository(testStore()).create("betik", {}, userId).secret;
         auto byToken = m_server->client(access);
         auto byKey = m_server->client(key);
         QCOMPARE(byToken->get("/api/v1/contacts").status, 200);
         QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
 
-        UserRepository().setActive(userId, false);
+        UserRepository(testStore()).setActive(userId, false);
         QTest::qWait(1100); // API keys are cached for at most 1 s
         QCOMPARE(byToken->get("/api/v1/contacts").status, 401);
         QCOMPARE(byKey->get("/api/v1/contacts").status, 401);
@@ -307,7 +305,7 @@ private Q_SLOTS:
         QCOMPARE(again.errorCode(), QString("INVALID_CREDENTIALS"));
 
         // Back: signing in works again, and the key with it.
-        UserRepository().setActive(userId, true);
+        UserRepository(testStore()).setActive(userId, true);
         QTest::qWait(1100);
         QCOMPARE(login(kEmail, kPassword).status, 200);
         QCOMPARE(byKey->get("/api/v1/contacts").status, 200);
@@ -317,7 +315,7 @@ private Q_SLOTS:
     {
         const QString userId = login(kEmail, kPassword).data().value("user").toObject().value("id").toString();
         try {
-            UserRepository().setActive(userId, false);
+            UserRepository(testStore()).setActive(userId, false);
             QFAIL("the last admin was deactivated");
         } catch (const DomainError &e) {
             QCOMPARE(e.kind(), DomainError::Conflict);
@@ -339,7 +337,7 @@ private Q_SLOTS:
     void expiredRefreshTokenIs401()
     {
         const QString refresh = login(kEmail, kPassword).data().value("refreshToken").toString();
-        m_clock.setOffset(31 * 24 * 3600); // past the 30-day default
+        clock().setOffset(31 * 24 * 3600); // past the 30-day default
         QCOMPARE(m_client->post("/api/v1/auth/refresh", {{"refreshToken", refresh}}).status, 401);
     }
 
@@ -434,9 +432,9 @@ private Q_SLOTS:
         const QString access = login(kEmail, kPassword).data().value("accessToken").toString();
         const auto user = clientWith(access);
         QCOMPARE(user->get("/api/v1/contacts").status, 200);
-        m_clock.setOffset(14 * 60); // still inside the 15 minutes
+        clock().setOffset(14 * 60); // still inside the 15 minutes
         QCOMPARE(user->get("/api/v1/contacts").status, 200);
-        m_clock.setOffset(15 * 60 + 5); // past exp
+        clock().setOffset(15 * 60 + 5); // past exp
         const HttpResult r = user->get("/api/v1/contacts");
         QCOMPARE(r.status, 401);
         verifyErrorEnvelope(r);
@@ -464,7 +462,7 @@ private Q_SLOTS:
         QCOMPARE(login("nobody@example.com", kPassword).status, 429);
 
         // once the window has passed the right password works again
-        m_clock.setOffset(retryAfter + 1);
+        clock().setOffset(retryAfter + 1);
         r = login(kEmail, kPassword);
         QCOMPARE(r.status, 200);
     }
@@ -522,7 +520,7 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-ratelimit-remaining"), QByteArray("4"));
 
         // after the window the budget is whole again
-        m_clock.setOffset(61);
+        clock().setOffset(61);
         r = client->get("/api/v1/contacts");
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-ratelimit-remaining"), QByteArray("4"));
@@ -659,10 +657,10 @@ private Q_SLOTS:
     void revokedKeyIs401()
     {
         // Revoked in this process (the window's Settings page): refused at once.
-        const NewApiKey key = ApiKeyRepository().create("to revoke", {"*"});
+        const NewApiKey key = ApiKeyRepository(testStore()).create("to revoke", {"*"});
         const auto client = clientWith(key.secret);
         QCOMPARE(client->get("/api/v1/contacts").status, 200);
-        ApiKeyRepository(&m_server->bus()).revoke(key.key.id);
+        ApiKeyRepository(m_server->store()).revoke(key.key.id);
         QCOMPARE(client->get("/api/v1/contacts").status, 401);
     }
 
@@ -670,13 +668,13 @@ private Q_SLOTS:
     {
         // `liaison apikey revoke` runs in another process: the server's key cache holds a key at
         // most ApiShared::kApiKeyCacheMs.
-        const NewApiKey key = ApiKeyRepository().create("revoked elsewhere", {"*"});
+        const NewApiKey key = ApiKeyRepository(testStore()).create("revoked elsewhere", {"*"});
         const auto client = clientWith(key.secret);
         QCOMPARE(client->get("/api/v1/contacts").status, 200);
-        ApiKeyRepository().revoke(key.key.id); // no event bus: as another process would
-        m_clock.setOffset(ApiShared::kApiKeyCacheMs / 1000 + 1);
+        ApiKeyRepository(testStore()).revoke(key.key.id); // a bus the server does not hear: as another process would
+        clock().setOffset(ApiShared::kApiKeyCacheMs / 1000 + 1);
         QCOMPARE(client->get("/api/v1/contacts").status, 401);
-        m_clock.setOffset(0);
+        clock().setOffset(0);
     }
 
     // ----- plain HTTP when asked -----

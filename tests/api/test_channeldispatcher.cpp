@@ -20,7 +20,7 @@
 namespace {
 QString status(const QString &messageId)
 {
-    return ConversationRepository().getMessage(messageId).delivery.status;
+    return ConversationRepository(testStore()).getMessage(messageId).delivery.status;
 }
 } // namespace
 
@@ -57,11 +57,13 @@ private Q_SLOTS:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        const Contact c = ContactRepository().create(
-            ContactRules::parse({{QStringLiteral("firstName"), QStringLiteral("Ayşe")},
-                                 {QStringLiteral("phone"), QStringLiteral("+905321112233")}}));
-        m_conversation =
-            ConversationRepository().findOrCreate(c.id, QStringLiteral("whatsapp"), QStringLiteral("+905321112233")).id;
+        const Contact c =
+            ContactRepository(testStore())
+                .create(ContactRules::parse({{QStringLiteral("firstName"), QStringLiteral("Ayşe")},
+                                             {QStringLiteral("phone"), QStringLiteral("+905321112233")}}));
+        m_conversation = ConversationRepository(testStore())
+                             .findOrCreate(c.id, QStringLiteral("whatsapp"), QStringLiteral("+905321112233"))
+                             .id;
     }
 
     void cleanup()
@@ -73,16 +75,16 @@ private Q_SLOTS:
     void sentRecordsProviderId()
     {
         auto reg = registry(0);
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("merhaba"));
         QCOMPARE(status(id), QStringLiteral("pending"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);
         QCOMPARE(connector->sends.size(), 1);
         QCOMPARE(connector->sends.first().to, QStringLiteral("+905321112233"));
-        QCOMPARE(ConversationRepository().getMessage(id).providerId, QStringLiteral("wamid.") + id);
+        QCOMPARE(ConversationRepository(testStore()).getMessage(id).providerId, QStringLiteral("wamid.") + id);
         // Sent once: no second send of a message already sent.
         QTest::qWait(200);
         QCOMPARE(connector->sends.size(), 1);
@@ -91,11 +93,11 @@ private Q_SLOTS:
     void pacedAtTheChannelLimit()
     {
         auto reg = registry(5);
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         QStringList ids;
         for (int i = 0; i < 12; ++i)
             ids << queue(sender, QStringLiteral("m%1").arg(i));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->sends.size(), 12, 10000);
@@ -113,11 +115,11 @@ private Q_SLOTS:
     void agentSendsBeforeBulk()
     {
         auto reg = registry(0);
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString bulk1 = queue(sender, QStringLiteral("bulk 1"), 1);
         const QString bulk2 = queue(sender, QStringLiteral("bulk 2"), 1);
         const QString agent = queue(sender, QStringLiteral("agent"), 0);
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->sends.size(), 3, 5000);
@@ -129,14 +131,14 @@ private Q_SLOTS:
     void failedKeepsTheReason()
     {
         auto reg = registry(0);
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("late"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         connector->script.push_back(SendOutcome::failed(QStringLiteral("131047: re-engagement")));
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("failed"), 5000);
-        QCOMPARE(ConversationRepository().getMessage(id).delivery.failedReason,
+        QCOMPARE(ConversationRepository(testStore()).getMessage(id).delivery.failedReason,
                  QStringLiteral("131047: re-engagement"));
         QCOMPARE(connector->sends.size(), 1);
     }
@@ -144,9 +146,9 @@ private Q_SLOTS:
     void retriedThenSent()
     {
         auto reg = registry(0, {0, 0, 0});
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("again"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         connector->script.push_back(SendOutcome::retry(QStringLiteral("130429 throughput")));
         connector->script.push_back(SendOutcome::retry(QStringLiteral("500")));
@@ -158,26 +160,27 @@ private Q_SLOTS:
     void givesUpAfterTheLastRetry()
     {
         auto reg = registry(0, {0, 0});
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("never"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         for (int i = 0; i < 5; ++i)
             connector->script.push_back(SendOutcome::retry(QStringLiteral("503 from provider")));
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("failed"), 5000);
         QCOMPARE(connector->sends.size(), 3); // the first send and two retries
-        QVERIFY(
-            ConversationRepository().getMessage(id).delivery.failedReason.contains(QLatin1String("503 from provider")));
+        QVERIFY(ConversationRepository(testStore())
+                    .getMessage(id)
+                    .delivery.failedReason.contains(QLatin1String("503 from provider")));
     }
 
     void retryWaitsForTheProviderDelay()
     {
         auto reg = registry(0, {0, 0});
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("throttled"));
         const QString other = queue(sender, QStringLiteral("other"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         SendOutcome throttled = SendOutcome::retry(QStringLiteral("429 retry after 1"), 1);
         throttled.channelThrottled = true;
@@ -199,9 +202,9 @@ private Q_SLOTS:
     void providerDownAndBack()
     {
         auto reg = registry(0, {1, 0, 0, 0}); // down for the second before the retry
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         const QString id = queue(sender, QStringLiteral("hello"));
-        ChannelDispatcher dispatcher(reg, &m_bus);
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
         auto *connector = new ScriptedConnector;
         connector->script.push_back(SendOutcome::down(QStringLiteral("connection refused")));
         connector->delayMs = 20;
@@ -233,7 +236,7 @@ private Q_SLOTS:
     void senderRefusesUnconfiguredAndRateLimits()
     {
         // Not configured: 503, nothing stored.
-        ChannelSender unconfigured(&m_bus, ChannelRegistry::defaults());
+        ChannelSender unconfigured(Store(m_bus), ChannelRegistry::defaults());
         MessageContent content;
         content.text = QStringLiteral("x");
         auto count = []() {
@@ -251,7 +254,7 @@ private Q_SLOTS:
         QCOMPARE(count(), 0);
         // Three a second: the fourth direct send within the second is refused with 429.
         auto reg = registry(3);
-        ChannelSender sender(&m_bus, reg);
+        ChannelSender sender(Store(m_bus), reg);
         for (int i = 0; i < 3; ++i)
             sender.send(m_conversation, content, {QStringLiteral("api"), {}, {}});
         try {

@@ -156,7 +156,7 @@ private Q_SLOTS:
     void updatesAssignsClosesReopensAndTags()
     {
         m_api->server.createUser("ali@example.com", "correct horse battery");
-        const QString userId = UserRepository().list().first().id;
+        const QString userId = UserRepository(testStore()).list().first().id;
         const QString conv = visitor().value("conversationId").toString();
         const QString base = "/api/v1/conversations/" + conv;
 
@@ -356,9 +356,11 @@ private Q_SLOTS:
 
     void unavailableChannelStoresNothingInConversation()
     {
-        const QString contactId =
-            ContactRepository().create(ContactRules::parse({{"firstName", "Can"}, {"phone", "+905551112233"}})).id;
-        const QString conv = ConversationRepository().findOrCreate(contactId, "whatsapp", "+905551112233").id;
+        const QString contactId = ContactRepository(testStore())
+                                      .create(ContactRules::parse({{"firstName", "Can"}, {"phone", "+905551112233"}}))
+                                      .id;
+        const QString conv =
+            ConversationRepository(testStore()).findOrCreate(contactId, "whatsapp", "+905551112233").id;
         HttpResult r = m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello"}});
         QCOMPARE(r.status, 503);
         QCOMPARE(r.errorCode(), QString("CHANNEL_UNAVAILABLE"));

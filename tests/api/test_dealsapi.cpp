@@ -36,7 +36,7 @@ private:
     QString createUser()
     {
         m_api->server.createUser("owner@example.com", "correct horse battery");
-        return UserRepository().findForLogin("owner@example.com")->first.id;
+        return UserRepository(testStore()).findForLogin("owner@example.com")->first.id;
     }
 
     std::unique_ptr<ApiClient> clientWithScopes(const QStringList &scopes)

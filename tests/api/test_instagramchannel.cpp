@@ -200,7 +200,7 @@ private Q_SLOTS:
         HttpResult r = incoming(textMessage("aWdfMID1", "Fiyat nedir?"));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("received").toInt(), 1);
-        const std::optional<Contact> contact = InboundRecorder::findContact("instagram", kIgsid);
+        const std::optional<Contact> contact = InboundRecorder(testStore()).findContact("instagram", kIgsid);
         QVERIFY(contact);
         QCOMPARE(contact->firstName, kIgsid); // Instagram webhooks carry no profile name
         QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'message.received'"), 1);
@@ -270,7 +270,7 @@ private Q_SLOTS:
             {MetaWebhook::instagramMessage(kIgsid, withImage), MetaWebhook::instagramMessage(kIgsid, quick)}));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("received").toInt(), 3);
-        ConversationRepository repo;
+        ConversationRepository repo(testStore());
         const std::optional<Message> image = repo.findByProviderId("instagram", "aWdfIMG");
         QVERIFY(image);
         QCOMPARE(image->type, QString("image"));

@@ -244,7 +244,7 @@ private Q_SLOTS:
         const QByteArray body = Multipart::serialize({file(kPng, "a.png", "image/png")}, "B");
         const QList<QPair<QByteArray, QByteArray>> headers{{"Content-Type", "multipart/form-data; boundary=B"}};
         QCOMPARE(client()->call("POST", "/api/v1/media/upload", body, headers).status, 401);
-        const QString readOnly = ApiKeyRepository().create("ro", {QStringLiteral("messages:read")}).secret;
+        const QString readOnly = ApiKeyRepository(testStore()).create("ro", {QStringLiteral("messages:read")}).secret;
         QCOMPARE(client(readOnly)->call("POST", "/api/v1/media/upload", body, headers).status, 403);
     }
 
@@ -367,9 +367,11 @@ private Q_SLOTS:
         QCOMPARE(r.errorCode(), QString("INVALID_MULTIPART"));
 
         // 503: a channel that is not configured; checked before the file is stored.
-        const Contact contact = ContactRepository().create(
-            ContactRules::parse({{"firstName", "Mehmet"}, {"phone", "+905551112299"}}), QString());
-        const Conversation wa = ConversationRepository().findOrCreate(contact.id, "whatsapp", "+905551112299");
+        const Contact contact =
+            ContactRepository(testStore())
+                .create(ContactRules::parse({{"firstName", "Mehmet"}, {"phone", "+905551112299"}}), QString());
+        const Conversation wa =
+            ConversationRepository(testStore()).findOrCreate(contact.id, "whatsapp", "+905551112299");
         r = postForm("/api/v1/messages/send-file",
                      {{"conversationId", wa.id.toUtf8(), {}, false, {}}, file(kPng, "a.png", "image/png")});
         QCOMPARE(r.status, 503);
@@ -463,7 +465,7 @@ private Q_SLOTS:
         f.setFileTime(QDateTime::currentDateTimeUtc().addDays(-1), QFileDevice::FileModificationTime);
         f.close();
 
-        MediaCleaner cleaner(m_db->dir() + "/media", &m_server->bus());
+        MediaCleaner cleaner(m_server->store(), m_db->dir() + "/media");
         QCOMPARE(cleaner.cleanNow(), 1);
         QVERIFY(!QFile::exists(m_db->dir() + "/media/" + expired));
         QVERIFY(QFile::exists(m_db->dir() + "/media/" + kept));

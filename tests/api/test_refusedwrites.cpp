@@ -40,7 +40,7 @@ private:
         QString error;
         std::thread writer([&] {
             try {
-                ContactRepository contacts(nullptr);
+                ContactRepository contacts(testStore());
                 id = contacts.create(ContactRules::parse({{"firstName", "Dışarıdan"}, {"email", email}})).id;
             } catch (const std::exception &e) {
                 error = QString::fromUtf8(e.what());

@@ -55,7 +55,7 @@ private Q_SLOTS:
 
     void createsAndReadsTaskDetail()
     {
-        const User u = UserRepository().create("ali@example.com", "Ali Veli", "agent", "x");
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali Veli", "agent", "x");
         const HttpResult contact = m_api->client->post(
             "/api/v1/contacts", {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}});
         const QString contactId = contact.data().value("id").toString();
@@ -191,7 +191,7 @@ private Q_SLOTS:
 
     void listFiltersByContactAndAssignee()
     {
-        const User u = UserRepository().create("b@example.com", "B", "agent", "x");
+        const User u = UserRepository(testStore()).create("b@example.com", "B", "agent", "x");
         const QString contactId =
             m_api->client->post("/api/v1/contacts", {{"firstName", "X"}, {"email", "x@example.com"}})
                 .data()
@@ -292,7 +292,7 @@ private Q_SLOTS:
 
     void assignsAndUnassigns()
     {
-        const User u = UserRepository().create("c@example.com", "Cem", "agent", "x");
+        const User u = UserRepository(testStore()).create("c@example.com", "Cem", "agent", "x");
         const QString id = createTask({{"title", "t"}});
         HttpResult r = m_api->client->patch("/api/v1/tasks/" + id + "/assign", {{"assignedTo", u.id}});
         QCOMPARE(r.status, 200);

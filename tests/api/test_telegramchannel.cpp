@@ -83,10 +83,10 @@ private:
     QString telegramConversation(const QString &chatId)
     {
         const QString contactId =
-            ContactRepository()
+            ContactRepository(testStore())
                 .create(ContactRules::parse({{"firstName", "Ann"}, {"email", chatId + "@example.com"}}))
                 .id;
-        return ConversationRepository().findOrCreate(contactId, "telegram", chatId, "telegram").id;
+        return ConversationRepository(testStore()).findOrCreate(contactId, "telegram", chatId, "telegram").id;
     }
 
     Message waitForStatus(const QString &messageId, const QString &status, int timeoutMs = 15000)
@@ -94,7 +94,7 @@ private:
         Message m;
         (void)QTest::qWaitFor(
             [&] {
-                m = ConversationRepository().getMessage(messageId);
+                m = ConversationRepository(testStore()).getMessage(messageId);
                 return m.delivery.status == status;
             },
             timeoutMs);
@@ -278,7 +278,7 @@ private Q_SLOTS:
 
     void apiSendFlowsThroughDispatcherToSent()
     {
-        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), m_rig->server().store());
         const QString conv = telegramConversation("777");
         HttpResult r =
             m_rig->client().post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hello from Liaison"}});
@@ -306,7 +306,7 @@ private Q_SLOTS:
 
     void throttledBotWaitsRetryAfter()
     {
-        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), m_rig->server().store());
         QSignalSpy finished(&dispatcher, &ChannelDispatcher::sendFinished);
         m_fake->throttleSends(1, 2);
         const QString first = telegramConversation("100");
@@ -332,7 +332,7 @@ private Q_SLOTS:
 
     void blockedBotFailsWithReason()
     {
-        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), m_rig->server().store());
         m_fake->blockChat("555");
         const QString conv = telegramConversation("555");
         const HttpResult r = m_rig->client().post("/api/v1/conversations/" + conv + "/messages", {{"text", "Hi"}});
@@ -349,7 +349,7 @@ private Q_SLOTS:
     void pollingRecordsUpdatesOnce()
     {
         m_fake->redeliverConfirmed = true; // as if we stopped before confirming
-        auto poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_rig->server().bus());
+        auto poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, m_rig->server().store());
         QSignalSpy handled(poller.get(), &TelegramPoller::updateHandled);
         const qint64 id = m_fake->queueText(4242, "hello there", "Ann", "Smith", "ann_s");
         QTRY_VERIFY_WITH_TIMEOUT(handled.size() >= 1, 10000);
@@ -386,7 +386,7 @@ private Q_SLOTS:
         QVERIFY(stop.elapsed() < 1000);
 
         // A new poller (offset 0) gets the unconfirmed update again: recorded once.
-        poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, &m_rig->server().bus());
+        poller = std::make_unique<TelegramPoller>(telegramConfig(), 5, m_rig->server().store());
         QSignalSpy again(poller.get(), &TelegramPoller::updateHandled);
         QTRY_VERIFY_WITH_TIMEOUT(again.size() >= 1, 10000);
         QCOMPARE(again.first().at(0).toLongLong(), id);
@@ -398,7 +398,7 @@ private Q_SLOTS:
 
     void pollingRecordsPhotosLocationsAndButtonTaps()
     {
-        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
+        TelegramPoller poller(telegramConfig(), 5, m_rig->server().store());
         QSignalSpy handled(&poller, &TelegramPoller::updateHandled);
         const QJsonObject from{{"id", 31}, {"is_bot", false}, {"first_name", "Bora"}, {"username", "bora"}};
         const QJsonObject chat{{"id", 31}, {"type", "private"}, {"first_name", "Bora"}};
@@ -425,7 +425,8 @@ private Q_SLOTS:
         m_fake->queueUpdate({{"edited_message", QJsonObject{{"message_id", 5}, {"chat", chat}, {"text", "edit"}}}});
         QTRY_VERIFY_WITH_TIMEOUT(handled.size() >= 4, 10000);
         const QVector<Message> messages =
-            ConversationRepository().latestMessages(ConversationRepository().list({}).items.first().id, 10);
+            ConversationRepository(testStore())
+                .latestMessages(ConversationRepository(testStore()).list({}).items.first().id, 10);
         QCOMPARE(messages.size(), 3);
         QCOMPARE(messages.at(0).type, QString("image"));
         QCOMPARE(messages.at(0).caption, QString("this one"));
@@ -446,7 +447,7 @@ private Q_SLOTS:
         m_fake->setWebhookUrl("https://elsewhere.example.com/hook");
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression("a webhook is set for this bot"));
         QTest::failOnWarning(QRegularExpression("a webhook is set for this bot"));
-        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
+        TelegramPoller poller(telegramConfig(), 5, m_rig->server().store());
         poller.setBackoffUnitMs(5); // 60 "seconds" of backoff: 300 ms
         QSignalSpy polled(&poller, &TelegramPoller::polled);
         QTRY_VERIFY_WITH_TIMEOUT(polled.size() >= 3, 10000);
@@ -462,7 +463,7 @@ private Q_SLOTS:
     void pollingBacksOffOnErrors()
     {
         m_fake->failNext(2, 502);
-        TelegramPoller poller(telegramConfig(), 5, &m_rig->server().bus());
+        TelegramPoller poller(telegramConfig(), 5, m_rig->server().store());
         poller.setBackoffUnitMs(50);
         QSignalSpy polled(&poller, &TelegramPoller::polled);
         QTRY_VERIFY_WITH_TIMEOUT(polled.size() >= 2, 10000);
@@ -537,7 +538,7 @@ private Q_SLOTS:
         TelegramConfig config = telegramConfig();
         config.mode = "webhook";
         config.webhookUrl = "https://crm.example.com/webhooks/telegram";
-        TelegramPoller poller(config, 5, &m_rig->server().bus());
+        TelegramPoller poller(config, 5, m_rig->server().store());
         QSignalSpy set(&poller, &TelegramPoller::webhookSet);
         QVERIFY(set.wait(10000));
         QCOMPARE(set.first().at(0).toBool(), true);

@@ -120,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT count(*) FROM contacts WHERE phone_e164 = '+905321112233'"), 1);
 
         // The dispatcher hands the template to the connector with its name, language and components.
-        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
+        ChannelDispatcher dispatcher(m_rig->registry(), m_rig->server().store());
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->messages.size(), 1, 5000);
@@ -195,7 +195,7 @@ private Q_SLOTS:
         channels.telegram.botToken = QStringLiteral("123:abc");
         m_rig->start(channels, false);
         const QString contactId =
-            ContactRepository()
+            ContactRepository(testStore())
                 .create(ContactRules::parse({{"firstName", "Mail only"}, {"email", "m@example.com"}}))
                 .id;
         HttpResult r = m_rig->client().post(
@@ -232,18 +232,20 @@ private Q_SLOTS:
     void bulkToSegment()
     {
         createOrderTemplate();
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         for (int i = 0; i < 5; ++i)
             contacts.create(ContactRules::parse({{"firstName", QStringLiteral("Bulk %1").arg(i)},
                                                  {"phone", QStringLiteral("+90532000000%1").arg(i)},
                                                  {"tags", QJsonArray{"vip"}}}));
         contacts.create(ContactRules::parse(
             {{"firstName", "No phone"}, {"email", "nophone@example.com"}, {"tags", QJsonArray{"vip"}}}));
-        const Segment segment = SegmentRepository().create(
-            {{"name", "VIP"},
-             {"filters", QJsonObject{{"logic", "AND"},
-                                     {"rules", QJsonArray{QJsonObject{
-                                                   {"field", "tags"}, {"operator", "contains"}, {"value", "vip"}}}}}}});
+        const Segment segment =
+            SegmentRepository(testStore())
+                .create({{"name", "VIP"},
+                         {"filters", QJsonObject{{"logic", "AND"},
+                                                 {"rules", QJsonArray{QJsonObject{{"field", "tags"},
+                                                                                  {"operator", "contains"},
+                                                                                  {"value", "vip"}}}}}}});
         // Bulk sends are queued, never refused by the per-second window.
         const qint64 later = QDateTime::currentMSecsSinceEpoch() + 20000;
         for (int i = 0; i < 80; ++i)
@@ -263,8 +265,8 @@ private Q_SLOTS:
         QCOMPARE(r.data().value("status").toString(), QStringLiteral("in_progress"));
         QCOMPARE(r.data().value("progress").toObject().value("queued").toInt(), 6);
 
-        BulkExpander expander(&m_rig->server().bus());
-        ChannelDispatcher dispatcher(m_rig->registry(), &m_rig->server().bus());
+        BulkExpander expander(m_rig->server().store());
+        ChannelDispatcher dispatcher(m_rig->registry(), m_rig->server().store());
         auto *connector = new ScriptedConnector;
         dispatcher.setConnector(connector);
         QTRY_COMPARE_WITH_TIMEOUT(connector->sends.size(), 5, 10000);
@@ -312,7 +314,7 @@ private Q_SLOTS:
         QCOMPARE(r.status, 202);
         QCOMPARE(r.data().value("total").toInt(), 3); // the repeated phone is sent once
         const QString bulkId = r.data().value("bulkId").toString();
-        BulkExpander expander(&m_rig->server().bus());
+        BulkExpander expander(m_rig->server().store());
         QTRY_COMPARE_WITH_TIMEOUT(count("SELECT count(*) FROM messages WHERE type = 'template'"), 2, 5000);
         r = m_rig->client().get("/api/v1/messages/bulk/" + bulkId);
         QCOMPARE(r.data().value("progress").toObject().value("queued").toInt(), 2); // pending: no dispatcher here

@@ -41,7 +41,7 @@ private:
         m_client->setToken(m_server->createApiKey());
     }
 
-    void startDispatcher() { m_dispatcher = std::make_unique<WebhookDispatcher>(m_config, &m_server->bus()); }
+    void startDispatcher() { m_dispatcher = std::make_unique<WebhookDispatcher>(m_config, m_server->store()); }
 
     QString createWebhook(const QJsonArray &events, const QString &url = {})
     {
@@ -162,12 +162,12 @@ private Q_SLOTS:
 
     void enforcesScopes()
     {
-        m_client->setToken(ApiKeyRepository().create("reader", {"webhooks:read"}).secret);
+        m_client->setToken(ApiKeyRepository(testStore()).create("reader", {"webhooks:read"}).secret);
         QCOMPARE(m_client->get("/api/v1/webhooks").status, 200);
         QCOMPARE(
             m_client->post("/api/v1/webhooks", {{"url", "https://example.com"}, {"events", QJsonArray{"*"}}}).status,
             403);
-        m_client->setToken(ApiKeyRepository().create("contacts", {"contacts:*"}).secret);
+        m_client->setToken(ApiKeyRepository(testStore()).create("contacts", {"contacts:*"}).secret);
         QCOMPARE(m_client->get("/api/v1/webhooks").status, 403);
         m_client->setToken({});
         QCOMPARE(m_client->get("/api/v1/webhooks").status, 401);

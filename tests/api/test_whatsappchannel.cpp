@@ -382,7 +382,8 @@ private Q_SLOTS:
         QCOMPARE(r.json.value("success").toBool(), true);
         QCOMPARE(r.data().value("received").toInt(), 1);
 
-        const std::optional<Contact> contact = InboundRecorder::findContact("whatsapp", "+16505551234", "+16505551234");
+        const std::optional<Contact> contact =
+            InboundRecorder(testStore()).findContact("whatsapp", "+16505551234", "+16505551234");
         QVERIFY(contact);
         QCOMPARE(contact->firstName, QString("Sheena"));
         QCOMPARE(contact->lastName, QString("Nelson"));
@@ -500,7 +501,8 @@ private Q_SLOTS:
         const HttpResult r = webhook(MetaWebhook::whatsappMessages("905551112233", "Ali Veli", {item}));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.data().value("received").toInt(), 1);
-        const std::optional<Message> m = ConversationRepository().findByProviderId("whatsapp", "wamid.TYPED");
+        const std::optional<Message> m =
+            ConversationRepository(testStore()).findByProviderId("whatsapp", "wamid.TYPED");
         QVERIFY(m);
         QCOMPARE(m->direction, QString("incoming"));
         QCOMPARE(m->type, type);

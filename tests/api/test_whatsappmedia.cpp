@@ -62,9 +62,9 @@ private Q_SLOTS:
         upload.bytes = png;
         upload.filename = QStringLiteral("teklif \"v2\".png");
         upload.declaredType = "image/png";
-        const Media media = MediaRepository(mediaDir).store(upload);
+        const Media media = MediaRepository(testStore(), mediaDir).store(upload);
 
-        WhatsAppConnector connector(config(), 5, nullptr, mediaDir);
+        WhatsAppConnector connector(config(), 5, nullptr, MediaRepository(testStore(), mediaDir));
         Message m;
         m.type = QStringLiteral("image");
         m.caption = QStringLiteral("Teklifimiz");
@@ -93,7 +93,7 @@ private Q_SLOTS:
     void withoutTheFileItGoesByLink()
     {
         const QString mediaDir = m_db->dir() + QStringLiteral("/media");
-        WhatsAppConnector connector(config(), 5, nullptr, mediaDir);
+        WhatsAppConnector connector(config(), 5, nullptr, MediaRepository(testStore(), mediaDir));
         Message m;
         m.type = QStringLiteral("document");
         m.mediaUrl = QStringLiteral("https://files.example.com/price-list.pdf");

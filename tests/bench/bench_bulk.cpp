@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     t.start();
     {
         Transaction tx;
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         for (int i = 0; i < contacts; ++i)
             repo.create({{QStringLiteral("firstName"), QStringLiteral("Bulk %1").arg(i)},
                          {QStringLiteral("phone"), QStringLiteral("+90532%1").arg(i, 7, 10, QLatin1Char('0'))},
@@ -45,18 +45,19 @@ int main(int argc, char **argv)
     }
     std::printf("seeded %d contacts in %.1f s\n", contacts, t.elapsed() / 1000.0);
 
-    const Segment segment = SegmentRepository().create(
-        {{QStringLiteral("name"), QStringLiteral("Campaign")},
-         {QStringLiteral("filters"),
-          QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
-                      {QStringLiteral("rules"),
-                       QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
-                                              {QStringLiteral("operator"), QStringLiteral("contains")},
-                                              {QStringLiteral("value"), QStringLiteral("campaign")}}}}}}});
-    const MessageTemplate tpl =
-        TemplateRepository().create({{QStringLiteral("name"), QStringLiteral("promo")},
-                                     {QStringLiteral("language"), QStringLiteral("tr")},
-                                     {QStringLiteral("body"), QStringLiteral("Merhaba {{1}}!")}});
+    const Segment segment =
+        SegmentRepository(testStore())
+            .create({{QStringLiteral("name"), QStringLiteral("Campaign")},
+                     {QStringLiteral("filters"),
+                      QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
+                                  {QStringLiteral("rules"),
+                                   QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
+                                                          {QStringLiteral("operator"), QStringLiteral("contains")},
+                                                          {QStringLiteral("value"), QStringLiteral("campaign")}}}}}}});
+    const MessageTemplate tpl = TemplateRepository(testStore())
+                                    .create({{QStringLiteral("name"), QStringLiteral("promo")},
+                                             {QStringLiteral("language"), QStringLiteral("tr")},
+                                             {QStringLiteral("body"), QStringLiteral("Merhaba {{1}}!")}});
     const QJsonArray components{QJsonObject{
         {QStringLiteral("type"), QStringLiteral("body")},
         {QStringLiteral("parameters"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
@@ -75,12 +76,12 @@ int main(int argc, char **argv)
     request.components = components;
     request.renderedText = TemplateRules::render(tpl, components);
     t.restart();
-    const BulkSend bulk = BulkSendRepository(&bus).create(request);
+    const BulkSend bulk = BulkSendRepository(Store(bus)).create(request);
     std::printf("bulk queued (answer of POST /messages/bulk): %lld recipients in %.1f ms\n", bulk.total,
                 t.nsecsElapsed() / 1e6);
 
-    BulkExpander expander(&bus);
-    ChannelDispatcher dispatcher(registry, &bus);
+    BulkExpander expander{Store(bus)};
+    ChannelDispatcher dispatcher(registry, Store(bus));
     auto *connector = new ScriptedConnector;
     dispatcher.setConnector(connector);
     QElapsedTimer expandTimer;

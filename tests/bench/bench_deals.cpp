@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     QRandomGenerator rng(7);
     QElapsedTimer timer;
     timer.start();
-    DealRepository deals;
+    DealRepository deals(testStore());
     QVector<QJsonObject> batch;
     for (int i = 0; i < n; ++i) {
         batch.append({{"name", QStringLiteral("Deal %1").arg(i)},
@@ -116,12 +116,13 @@ int main(int argc, char **argv)
     config.rateLimitPerMinute = 0;
     config.jwtKey = QByteArray("bench-signing-key-0123456789abcdef");
     EventBus bus;
-    ServerThread server(config, &bus);
+    ServerThread server(config, Store(bus));
     if (!server.startAndWait()) {
         fprintf(stderr, "server: %s\n", qPrintable(server.errorString()));
         return 1;
     }
-    const QString key = ApiKeyRepository().create(QStringLiteral("bench"), {QStringLiteral("deals:read")}).secret;
+    const QString key =
+        ApiKeyRepository(testStore()).create(QStringLiteral("bench"), {QStringLiteral("deals:read")}).secret;
     QFile certFile(dir.filePath(QStringLiteral("tls/cert.pem")));
     certFile.open(QIODevice::ReadOnly);
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();

@@ -1,6 +1,6 @@
 // Inbox figures on a temporary database: recording incoming messages (with their events, the
 // conversation and contact counters and sentiment, each in its own transaction), sending widget
-// replies through ChannelSender (stored sent, one transaction), status reports, the conversation list with
+// replies through ChannelSender (Store(*(stored sent)), one transaction), status reports, the conversation list with
 // filters and a thread page over C conversations and M messages, and sends over real HTTPS.
 // Usage: bench_inbox [conversations] [messagesPerConversation] (default 2000 x 10). Prints its figures.
 #include "messaging/channels/channelsender.h"
@@ -32,13 +32,13 @@ int main(int argc, char **argv)
     const int perConversation = argc > 2 ? qMax(1, atoi(argv[2])) : 10;
     TempDatabase db;
     EventBus bus;
-    ConversationRepository repo(&bus);
+    ConversationRepository repo{Store(bus)};
 
     QVector<QJsonObject> bodies;
     for (int i = 0; i < conversations; ++i)
         bodies << QJsonObject{{"firstName", QStringLiteral("Visitor %1").arg(i)},
                               {"email", QStringLiteral("v%1@example.com").arg(i)}};
-    ContactRepository().insertBulk(bodies);
+    ContactRepository(testStore()).insertBulk(bodies);
     QStringList convIds;
     QElapsedTimer t;
     t.start();
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         ContactQuery q;
         q.page = page;
         q.limit = 1000;
-        const ContactPage contacts = ContactRepository().list(q);
+        const ContactPage contacts = ContactRepository(testStore()).list(q);
         if (contacts.items.isEmpty())
             break;
         for (const Contact &c : contacts.items)
@@ -65,14 +65,15 @@ int main(int argc, char **argv)
                 "%.0f ms = %.0f msg/s\n",
                 incoming, ms(t), incoming / (ms(t) / 1000));
 
-    ChannelSender sender(&bus);
+    ChannelSender sender{Store(bus)};
     const int sends = qMin(conversations, 2000);
     QStringList sent;
     t.restart();
     for (int i = 0; i < sends; ++i)
         sent << sender.send(convIds.at(i), text("Hello from the agent"), {"agent", {}, "Bench"}).id;
-    std::printf("widget replies through ChannelSender (stored sent, one transaction): %d in %.0f ms = %.0f msg/s\n",
-                sends, ms(t), sends / (ms(t) / 1000));
+    std::printf(
+        "widget replies through ChannelSender (Store(*(stored sent)), one transaction): %d in %.0f ms = %.0f msg/s\n",
+        sends, ms(t), sends / (ms(t) / 1000));
 
     t.restart();
     for (const QString &id : std::as_const(sent))

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
             {QStringLiteral("createdAt"), start.addSecs(qint64(i) * 730 * 86400 / n).toString(Qt::ISODate)},
         });
         if (batch.size() == 10000 || i == n - 1) {
-            ContactRepository().insertBulk(batch);
+            ContactRepository(testStore()).insertBulk(batch);
             batch.clear();
             fprintf(stderr, "\rseeded %d/%d", i + 1, n);
         }

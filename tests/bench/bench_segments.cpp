@@ -65,7 +65,7 @@ void seed(int n)
             {QStringLiteral("createdAt"), start.addSecs(qint64(i) * 730 * 86400 / n).toString(Qt::ISODate)},
         });
         if (batch.size() == 10000 || i == n - 1) {
-            ContactRepository().insertBulk(batch);
+            ContactRepository(testStore()).insertBulk(batch);
             batch.clear();
             fprintf(stderr, "\rseeded %d/%d", i + 1, n);
         }
@@ -87,7 +87,7 @@ struct Figures
 
 Figures measure(const QJsonObject &filters)
 {
-    SegmentRepository segments;
+    SegmentRepository segments(testStore());
     Segment s;
     s.filters = filters;
     Figures f;
@@ -101,11 +101,11 @@ Figures measure(const QJsonObject &filters)
         q.extraValues = sql.values;
         QElapsedTimer t;
         t.start();
-        f.count = ContactRepository().count(q);
+        f.count = ContactRepository(testStore()).count(q);
         counts << t.nsecsElapsed() / 1e6;
         // GET /segments/:id/contacts: the first page and its pagination total (list() counts too).
         t.restart();
-        const ContactPage page = ContactRepository().list(q);
+        const ContactPage page = ContactRepository(testStore()).list(q);
         pages << t.nsecsElapsed() / 1e6;
         Q_UNUSED(page);
     }
@@ -182,7 +182,7 @@ int main(int argc, char **argv)
             // How SQLite answers the count: which index drives it.
             Segment s;
             s.filters = c.second;
-            const SegmentRules::Sql sql = SegmentRepository().membership(s);
+            const SegmentRules::Sql sql = SegmentRepository(testStore()).membership(s);
             QSqlQuery plan = Database::exec(
                 QStringLiteral("EXPLAIN QUERY PLAN SELECT count(*) FROM contacts c WHERE ") + sql.where, sql.values);
             QStringList steps;

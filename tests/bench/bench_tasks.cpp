@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     const int n = argc > 1 ? qMax(1000, atoi(argv[1])) : 100000;
     TempDatabase db;
     EventBus bus;
-    TaskRepository tasks(&bus, QTimeZone::systemTimeZone());
+    TaskRepository tasks(Store(bus), QTimeZone::systemTimeZone());
     QRandomGenerator rng(42);
     const QDate today = tasks.today();
     const QStringList statuses{"pending", "pending", "in_progress", "completed", "cancelled"};
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
     std::printf("complete recurring (task.completed + next occurrence + task.created): %.3f ms avg over %d\n",
                 completeMs, writes);
 
-    TaskScheduler scheduler(&bus, QTimeZone::systemTimeZone());
+    TaskScheduler scheduler(Store(bus), QTimeZone::systemTimeZone());
     t.restart();
     const int fired = scheduler.checkNow();
     const double roundMs = ms(t);

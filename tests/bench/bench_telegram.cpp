@@ -38,13 +38,14 @@ TelegramConfig config(const FakeTelegram &fake, int perSecond)
 // Queues `count` pending text messages, one conversation per chat; returns their ids.
 QStringList queue(int count, int firstChat)
 {
-    ConversationRepository conversations;
+    ConversationRepository conversations(testStore());
     QStringList ids;
     Transaction tx;
     for (int i = 0; i < count; ++i) {
         const QString chat = QString::number(firstChat + i);
-        const QString contact =
-            ContactRepository().create({{"firstName", "Bench"}, {"email", "bench" + chat + "@example.com"}}).id;
+        const QString contact = ContactRepository(testStore())
+                                    .create({{"firstName", "Bench"}, {"email", "bench" + chat + "@example.com"}})
+                                    .id;
         const QString conv = conversations.findOrCreate(contact, "telegram", chat, "telegram").id;
         MessageContent c;
         c.text = QStringLiteral("Hello %1").arg(chat);
@@ -71,7 +72,7 @@ Run send(FakeTelegram &fake, EventBus &bus, int perSecond, int count, int firstC
     const QStringList ids = queue(count, firstChat);
     QElapsedTimer timer;
     timer.start();
-    ChannelDispatcher dispatcher(registry, &bus);
+    ChannelDispatcher dispatcher(registry, Store(bus));
     (void)QTest::qWaitFor([&] { return fake.sends().size() - before >= count; }, 120000);
     Run r;
     r.seconds = timer.elapsed() / 1000.0;
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
         fake.queueText(3000000 + i % 500, QStringLiteral("incoming %1").arg(i));
     QElapsedTimer timer;
     timer.start();
-    TelegramPoller poller(config(fake, 30), 10, &bus);
+    TelegramPoller poller(config(fake, 30), 10, Store(bus));
     int handled = 0;
     QObject::connect(&poller, &TelegramPoller::updateHandled, [&handled](qint64, bool) { ++handled; });
     (void)QTest::qWaitFor([&] { return handled >= incoming; }, 300000);

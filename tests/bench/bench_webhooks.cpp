@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     const QString secret = QStringLiteral("bench-secret-0123456789");
     WebhookReceiver receiver(secret);
 
-    WebhookRepository repo;
+    WebhookRepository repo(testStore());
     for (int i = 0; i < subscriptions; ++i)
         repo.create({{QStringLiteral("url"), receiver.url(QStringLiteral("/hook%1").arg(i))},
                      {QStringLiteral("events"), QJsonArray{QStringLiteral("*")}},
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     const int expected = events * subscriptions;
     QElapsedTimer timer;
     timer.start();
-    WebhookDispatcher dispatcher(config, nullptr);
+    WebhookDispatcher dispatcher(config, testStore());
     QTimer deadline;
     deadline.setSingleShot(true);
     QObject::connect(&deadline, &QTimer::timeout, &app, &QCoreApplication::quit);

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     TestServer server(db.dir());
     ApiClient agent(server.baseUrl(), server.certificate());
     agent.setToken(server.createApiKey());
-    WidgetVisitorRepository visitors(&server.bus());
+    WidgetVisitorRepository visitors(server.store());
 
     std::vector<Stream> open;
     open.resize(static_cast<size_t>(streams));

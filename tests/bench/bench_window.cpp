@@ -49,8 +49,8 @@ int main(int argc, char **argv)
     QStringList contactIds;
     {
         EventBus quiet;
-        ContactRepository contacts(&quiet);
-        ConversationRepository repo(&quiet);
+        ContactRepository contacts{Store(quiet)};
+        ConversationRepository repo{Store(quiet)};
         Transaction tx;
         for (int i = 0; i < conversations; ++i) {
             const QString id = contacts
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
                                {"value", 100 + i % 5000},
                                {"stage", QLatin1String(stages[i % 4])},
                                {"contactId", contactIds.at(i % contactIds.size())}});
-        DealRepository().insertBulk(dealBodies);
+        DealRepository(testStore()).insertBulk(dealBodies);
         QVector<QJsonObject> taskBodies;
         static const char *priorities[] = {"low", "medium", "high", "urgent"};
         const QDate today = QDate::currentDate();
@@ -82,17 +82,17 @@ int main(int argc, char **argv)
                                {"priority", QLatin1String(priorities[i % 4])},
                                {"dueDate", today.addDays(i % 30 - 10).toString(Qt::ISODate)},
                                {"contactId", contactIds.at(i % contactIds.size())}});
-        TaskRepository().insertBulk(taskBodies);
+        TaskRepository(testStore()).insertBulk(taskBodies);
     }
     std::printf("seeded %d conversations (2 messages each), %d open deals, %d tasks in %.0f ms\n", conversations, deals,
                 tasks, ms(seed));
 
     EventBus bus;
-    ConversationRepository repo(&bus);
+    ConversationRepository repo{Store(bus)};
     {
         QElapsedTimer t;
         t.start();
-        InboxView inbox(repo, bus);
+        InboxView inbox(repo, Store(bus));
         inbox.resize(1200, 700);
         inbox.show();
         drain();
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     {
         QElapsedTimer t;
         t.start();
-        PipelineBoard board(bus);
+        PipelineBoard board{Store(bus)};
         board.resize(1400, 800);
         board.show();
         drain();
@@ -133,19 +133,19 @@ int main(int argc, char **argv)
         const double refresh = averageMs(10, [&] { board.refresh(); });
         std::printf("board: refresh (columns, headers, chart) %.2f ms (avg of 10)\n", refresh);
         const DealPage page = board.deals().list({});
-        TaskRepository(&bus).create({{"title", "Follow up"}, {"dealId", page.items.first().id}});
+        TaskRepository(Store(bus)).create({{"title", "Follow up"}, {"dealId", page.items.first().id}});
         const double detail = averageMs(20, [&] {
-            auto *d = new DealDetailDialog(board.deals(), bus, page.items.first().id, &board);
+            auto *d = new DealDetailDialog(board.deals(), Store(bus), page.items.first().id, &board);
             d->show();
             delete d;
         });
         std::printf("board: open a deal detail (activities, tasks) %.2f ms (avg of 20)\n", detail);
     }
     {
-        TaskRepository taskRepo(&bus);
+        TaskRepository taskRepo{Store(bus)};
         QElapsedTimer t;
         t.start();
-        TasksView view(taskRepo, bus);
+        TasksView view(taskRepo, Store(bus));
         view.resize(1000, 600);
         view.show();
         drain();

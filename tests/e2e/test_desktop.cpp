@@ -11,6 +11,7 @@
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -73,9 +74,9 @@ void seed(const QString &dataDir)
     Database::migrate();
     const QStringList first = {"Ayşe", "Mehmet", "Nazlı", "Ömer", "Şule", "İbrahim", "Çağla", "Gökhan", "Ümit", "Ece"};
     const QStringList last = {"Kaya", "Yılmaz", "Demir", "Şahin", "Çelik", "Öztürk", "Aydın", "Arslan", "Doğan", "Koç"};
-    ContactRepository contacts(nullptr);
-    DealRepository deals(nullptr);
-    TaskRepository tasks(nullptr);
+    ContactRepository contacts(testStore());
+    DealRepository deals(testStore());
+    TaskRepository tasks(testStore());
     QStringList ids;
     {
         Transaction tx;
@@ -250,11 +251,11 @@ private Q_SLOTS:
             QVERIFY2(!lines.filter(api).isEmpty(), qPrintable(lines.join('\n')));
             // The account and its key are in the data directory.
             Database::setPath(QDir(dir.path()).filePath(QStringLiteral("liaison.db")));
-            const QVector<User> users = UserRepository().list();
+            const QVector<User> users = UserRepository(testStore()).list();
             QCOMPARE(users.size(), 1);
             QCOMPARE(users.first().email, QStringLiteral("selin@ornek.com.tr"));
             QCOMPARE(users.first().role, QStringLiteral("admin"));
-            const QVector<ApiKey> keys = ApiKeyRepository().list();
+            const QVector<ApiKey> keys = ApiKeyRepository(testStore()).list();
             QCOMPARE(keys.size(), 1);
             QCOMPARE(keys.first().createdBy, users.first().id);
             Database::closeThreadConnection();

@@ -23,7 +23,7 @@ void ChannelTestRig::start(const ChannelsConfig &channels, bool withDispatcher)
         c.channelRegistry = m_registry;
     });
     if (withDispatcher)
-        m_dispatcher = std::make_unique<ChannelDispatcher>(m_registry, &m_server->bus());
+        m_dispatcher = std::make_unique<ChannelDispatcher>(m_registry, m_server->store());
     m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
     m_client->setToken(m_server->createApiKey());
 }
@@ -44,7 +44,7 @@ int ChannelTest::count(const QString &sql, const QVariantList &values)
 
 Message ChannelTest::message(const QString &id)
 {
-    return ConversationRepository().getMessage(id);
+    return ConversationRepository(testStore()).getMessage(id);
 }
 
 std::optional<SendOutcome> ChannelTest::sendWith(ChannelConnector &connector, const Message &m, const QString &to)

@@ -12,6 +12,12 @@
 #include <QTimer>
 #include <QtTest>
 
+Store testStore()
+{
+    static EventBus bus;
+    return Store(bus);
+}
+
 TempDatabase::TempDatabase()
 {
     Database::setPath(file());
@@ -49,7 +55,7 @@ TestServer::TestServer(const QString &dataDir, const std::function<void(ServerCo
     if (configure)
         configure(config);
     m_config = config;
-    m_server = std::make_unique<ApiServer>(config, &m_bus);
+    m_server = std::make_unique<ApiServer>(config, store());
     if (!m_server->start())
         qFatal("test server did not start: %s", qPrintable(m_server->errorString()));
 }
@@ -74,12 +80,12 @@ QSslCertificate TestServer::certificate() const
 
 QString TestServer::createApiKey(const QStringList &scopes)
 {
-    return ApiKeyRepository().create(QStringLiteral("test"), scopes).secret;
+    return ApiKeyRepository(store()).create(QStringLiteral("test"), scopes).secret;
 }
 
 void TestServer::createUser(const QString &email, const QString &password, const QString &role)
 {
-    UserRepository().create(email, QStringLiteral("Test User"), role, PasswordHasher::hash(password, 1000));
+    UserRepository(store()).create(email, QStringLiteral("Test User"), role, PasswordHasher::hash(password, 1000));
 }
 
 std::unique_ptr<ApiClient> TestServer::client(const QString &token) const

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "model/core/eventbus.h"
+#include "model/core/store.h"
 #include "server/apiserver.h"
+#include "tests/support/fakeclock.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,6 +14,10 @@
 
 #include <functional>
 #include <memory>
+
+// The store of a test that neither watches the bus nor moves the clock: one bus of the test
+// process (nothing listens to it unless the test connects) and the system clock.
+Store testStore();
 
 // A throwaway data directory with a migrated database that this thread uses.
 class TempDatabase
@@ -40,6 +46,10 @@ public:
     const ServerConfig &config() const { return m_config; }
     ApiServer &server() { return *m_server; }
     EventBus &bus() { return m_bus; }
+    // The server's clock: the system's until a test sets or advances it.
+    FakeClock &clock() { return m_clock; }
+    // What the server reaches the data with; a repository a test builds from it notifies the server.
+    Store store() { return Store(m_bus, m_clock); }
     QString baseUrl() const;
     QSslCertificate certificate() const;
     // An API key with these scopes (default *); returns the secret.
@@ -58,6 +68,7 @@ private:
     QString m_dataDir;
     ServerConfig m_config;
     EventBus m_bus;
+    FakeClock m_clock;
     std::unique_ptr<ApiServer> m_server;
 };
 

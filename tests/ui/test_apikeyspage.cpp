@@ -77,7 +77,7 @@ void TestApiKeysPage::init()
     Database::setPath(m_dir.filePath(QStringLiteral("keys-%1.db").arg(++m_databases)));
     QVERIFY(Database::migrate() > 0);
     m_bus = std::make_unique<EventBus>();
-    m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+    m_keys = std::make_unique<ApiKeyRepository>(Store(*m_bus));
 }
 
 void TestApiKeysPage::cleanup()
@@ -90,7 +90,7 @@ void TestApiKeysPage::cleanup()
 
 void TestApiKeysPage::openSettings()
 {
-    m_settings = std::make_unique<SettingsDialog>(*m_keys, *m_bus);
+    m_settings = std::make_unique<SettingsDialog>(*m_keys, Store(*m_bus));
     m_settings->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_settings.get()));
 }
@@ -217,7 +217,7 @@ void TestApiKeysPage::keyCreatedElsewhereAppears()
     // As `liaison apikey create` or another part of the app would: another thread, the shared bus.
     EventBus *bus = m_bus.get();
     std::unique_ptr<QThread> thread(QThread::create([bus] {
-        ApiKeyRepository keys(bus);
+        ApiKeyRepository keys{Store(*bus)};
         keys.create(QStringLiteral("CLI"), {});
         Database::closeThreadConnection();
     }));
@@ -231,8 +231,8 @@ void TestApiKeysPage::keyCreatedElsewhereAppears()
 void TestApiKeysPage::settingsMenuOpensApiKeysPage()
 {
     m_keys->create(QStringLiteral("Reporting"), {QStringLiteral("contacts:read")});
-    ContactRepository contacts(m_bus.get());
-    MainWindow window(contacts, *m_keys, *m_bus);
+    ContactRepository contacts{Store(*m_bus)};
+    MainWindow window(contacts, *m_keys, Store(*m_bus));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 

@@ -143,8 +143,8 @@ private slots:
     {
         TempDatabase db;
         EventBus bus;
-        ApiKeyRepository keys(&bus);
-        SettingsDialog dialog(keys, bus);
+        ApiKeyRepository keys{Store(bus)};
+        SettingsDialog dialog(keys, Store(bus));
         dialog.addPage(ChannelsPage::tr("Channels"), new ChannelsPage);
         QVERIFY(dialog.showPage("channelsPage"));
     }

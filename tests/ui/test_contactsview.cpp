@@ -109,8 +109,8 @@ void TestContactsView::init()
     Database::setPath(m_dir.filePath(QStringLiteral("contacts-%1.db").arg(++m_databases)));
     QVERIFY(Database::migrate() > 0);
     m_bus = std::make_unique<EventBus>();
-    m_contacts = std::make_unique<ContactRepository>(m_bus.get());
-    m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+    m_contacts = std::make_unique<ContactRepository>(Store(*m_bus));
+    m_keys = std::make_unique<ApiKeyRepository>(Store(*m_bus));
 
     m_ahmet = m_contacts
                   ->create(ContactRules::parse({{"firstName", "Ahmet"},
@@ -146,7 +146,7 @@ void TestContactsView::cleanup()
 
 void TestContactsView::openWindow()
 {
-    m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+    m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, Store(*m_bus));
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
@@ -485,7 +485,7 @@ void TestContactsView::changesFromAnotherThreadAppearAndKeepSelection()
     const QString john = m_john;
     QString created;
     std::unique_ptr<QThread> thread(QThread::create([bus, john, &created] {
-        ContactRepository repository(bus);
+        ContactRepository repository{Store(*bus)};
         created = repository
                       .create(ContactRules::parse({{"firstName", "Elif"},
                                                    {"lastName", "Şahin"},
@@ -558,7 +558,7 @@ void TestContactsView::detailPaneAddsAndRemovesTagsAndAddsNotes()
 void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
 {
     openWindow();
-    DealRepository deals(m_bus.get());
+    DealRepository deals{Store(*m_bus)};
     QString fleetId;
     try {
         fleetId = deals
@@ -573,12 +573,12 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
         deals.create(DealRules::parse({{"name", "Someone else's"}, {"value", 1}, {"contactId", m_ayse}}));
         deals.moveStage(fleetId, "negotiation");
         deals.addActivity(fleetId, "call", "Asked for three vans");
-        ConversationRepository conversations(m_bus.get());
+        ConversationRepository conversations{Store(*m_bus)};
         const Conversation whatsapp = conversations.findOrCreate(m_ahmet, "whatsapp", "+905321112233", "whatsapp", {});
         MessageContent text;
         text.text = QStringLiteral("Teklif hazır mı?");
         conversations.receive(whatsapp.id, text);
-        TaskRepository(m_bus.get()).create(TaskRules::parse({{"title", "Send the offer"}, {"contactId", m_ahmet}}));
+        TaskRepository(Store(*m_bus)).create(TaskRules::parse({{"title", "Send the offer"}, {"contactId", m_ahmet}}));
 
     } catch (const DomainError &e) {
         QFAIL(qPrintable(e.message() + ' ' + QJsonDocument(e.details()).toJson()));

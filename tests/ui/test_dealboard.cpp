@@ -89,14 +89,14 @@ private slots:
 
     void showsOneColumnPerStageWithCountsAndTotals()
     {
-        DealRepository deals(m_bus.get());
-        ContactRepository contacts(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
+        ContactRepository contacts{Store(*m_bus)};
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "ayse@example.com"}}));
         deals.create(DealRules::parse(
             {{"name", "A"}, {"value", 1000}, {"contactId", c.id}, {"expectedCloseDate", "2026-05-01"}}));
         deals.create(DealRules::parse({{"name", "B"}, {"value", 500}}));
         deals.create(DealRules::parse({{"name", "C"}, {"value", 70}, {"currency", "USD"}, {"stage", "proposal"}}));
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->resize(1400, 800);
         m_board->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
@@ -170,9 +170,9 @@ private slots:
 
     void chartTicksAreRound()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         deals.create(DealRules::parse({{"name", "Big"}, {"value", 12194212}}));
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->resize(1200, 700);
         m_board->show();
         auto *axis = qobject_cast<QCategoryAxis *>(m_board->chart()->chart()->axes(Qt::Vertical).value(0));
@@ -188,7 +188,7 @@ private slots:
 
     void theChartFoldsAwayAndComesBack()
     {
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->resize(1200, 800);
         m_board->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
@@ -216,9 +216,9 @@ private slots:
 
     void draggingCardToOpenStageStoresStage()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Drag me"}, {"value", 10}}));
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         // The card is dragged out with the model's own MIME data.
         DealColumnModel *lead = m_board->columnModel("lead");
@@ -237,9 +237,9 @@ private slots:
 
     void droppingOnWonAsksForClosedValue()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Win me"}, {"value", 100}}));
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         drop(d.id, "won");
         QCOMPARE(deals.get(d.id).stage, QString("lead")); // not before the dialog is answered
@@ -259,9 +259,9 @@ private slots:
 
     void droppingOnLostNeedsReasonAndCancelKeepsStage()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Lose me"}, {"value", 100}}));
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         drop(d.id, "lost");
         LostDialog *dialog = nullptr;
@@ -289,10 +289,10 @@ private slots:
 
     void followsChangesMadeElsewhere()
     {
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         QCOMPARE(m_board->columnModel("negotiation")->rowCount(), 0);
-        DealRepository api(m_bus.get()); // as the API server would, through the same bus
+        DealRepository api{Store(*m_bus)}; // as the API server would, through the same bus
         const Deal d = api.create(DealRules::parse({{"name", "From API"}, {"stage", "negotiation"}}));
         QTRY_COMPARE(m_board->columnModel("negotiation")->rowCount(), 1);
         QTRY_COMPARE(headerCount("negotiation"), 1);
@@ -303,10 +303,10 @@ private slots:
 
     void detailDialogShowsTimelineAndAddsNote()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Detail"}}));
         deals.moveStage(d.id, "proposal", "offer sent");
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         m_board->openDeal(d.id);
         DealDetailDialog *dialog = nullptr;
@@ -323,8 +323,8 @@ private slots:
 
     void pipelineSwitcherShowsOtherStages()
     {
-        PipelineRepository pipelines(m_bus.get());
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        PipelineRepository pipelines{Store(*m_bus)};
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
         const Pipeline p = pipelines.create(
             {{"name", "Partners"},
@@ -336,7 +336,7 @@ private slots:
         QVERIFY(m_board->column("qualified"));
         QVERIFY(m_board->column("pilot"));
         QVERIFY(!m_board->column("lead"));
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "P"}, {"pipelineId", p.id}, {"stage", "qualified"}}));
         QTRY_COMPARE(m_board->columnModel("qualified")->rowCount(), 1);
         drop(d.id, "pilot");
@@ -348,10 +348,10 @@ private slots:
         QVector<QJsonObject> bodies;
         for (int i = 0; i < 10000; ++i)
             bodies.append({{"name", QString("Deal %1").arg(i)}, {"value", i}});
-        DealRepository(m_bus.get()).insertBulk(bodies);
+        DealRepository(Store(*m_bus)).insertBulk(bodies);
         QElapsedTimer t;
         t.start();
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->resize(1400, 800);
         m_board->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
@@ -372,9 +372,9 @@ private slots:
 
     void mainWindowHasDealsArea()
     {
-        ContactRepository contacts(m_bus.get());
-        ApiKeyRepository keys(m_bus.get());
-        MainWindow window(contacts, keys, *m_bus);
+        ContactRepository contacts{Store(*m_bus)};
+        ApiKeyRepository keys{Store(*m_bus)};
+        MainWindow window(contacts, keys, Store(*m_bus));
         QVERIFY(window.findChild<PipelineBoard *>());
         auto *nav = window.findChild<QListWidget *>("navigation");
         QVERIFY(!nav->findItems(QObject::tr("Deals"), Qt::MatchExactly).isEmpty());

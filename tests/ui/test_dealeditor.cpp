@@ -46,7 +46,7 @@ private:
 
     void showBoard()
     {
-        m_board = std::make_unique<PipelineBoard>(*m_bus);
+        m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->resize(1300, 800);
         m_board->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
@@ -106,9 +106,10 @@ private slots:
 
     void newDealDialogStoresEveryField()
     {
-        const Contact c = ContactRepository().create(
-            ContactRules::parse({{"firstName", "Ayşe"}, {"company", "Acme"}, {"email", "ayse@acme.example"}}));
-        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        const Contact c = ContactRepository(testStore())
+                              .create(ContactRules::parse(
+                                  {{"firstName", "Ayşe"}, {"company", "Acme"}, {"email", "ayse@acme.example"}}));
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
         showBoard();
         DealEditDialog *dialog = openNewDealDialog();
         QVERIFY(dialog);
@@ -170,7 +171,7 @@ private slots:
 
     void editFromTheDetailSendsOnlyChanges()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Old name"}, {"value", 100}, {"currency", "EUR"}}));
         showBoard();
         m_board->openDeal(d.id);
@@ -200,11 +201,11 @@ private slots:
 
     void detailListsTasksAndAddsOneLinkedToTheDeal()
     {
-        const Contact c =
-            ContactRepository().create(ContactRules::parse({{"firstName", "Bora"}, {"phone", "+905551112233"}}));
-        DealRepository deals(m_bus.get());
+        const Contact c = ContactRepository(testStore())
+                              .create(ContactRules::parse({{"firstName", "Bora"}, {"phone", "+905551112233"}}));
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Fleet"}, {"value", 5}, {"contactId", c.id}}));
-        TaskRepository tasks(m_bus.get());
+        TaskRepository tasks{Store(*m_bus)};
         tasks.create(TaskRules::parse({{"title", "Send the offer"}, {"dealId", d.id}}));
         tasks.create(TaskRules::parse({{"title", "Unrelated"}}));
         showBoard();
@@ -268,7 +269,7 @@ private slots:
 
     void detailShowsStageNamesAndRecordsCallsAndMeetings()
     {
-        const Deal d = DealRepository(m_bus.get())
+        const Deal d = DealRepository(Store(*m_bus))
                            .create(DealRules::parse({{"name", "Filo"},
                                                      {"value", 1250.5},
                                                      {"currency", "TRY"},
@@ -293,7 +294,7 @@ private slots:
         chooseData(type, "meeting");
         QTest::keyClicks(detail->findChild<QPlainTextEdit *>("noteEdit"), "Visit on Monday");
         click(detail->findChild<QPushButton *>("addNoteButton"));
-        const QVector<DealActivity> activities = DealRepository().activities(d.id);
+        const QVector<DealActivity> activities = DealRepository(testStore()).activities(d.id);
         QCOMPARE(activities.size(), 3);
         QCOMPARE(activities.at(0).type, QString("meeting")); // newest first
         QCOMPARE(activities.at(1).type, QString("call"));
@@ -303,7 +304,7 @@ private slots:
 
     void deleteFromTheDetailAsksFirst()
     {
-        DealRepository deals(m_bus.get());
+        DealRepository deals{Store(*m_bus)};
         const Deal d = deals.create(DealRules::parse({{"name", "Short-lived"}, {"value", 10}}));
         showBoard();
         QTRY_COMPARE(m_board->columnModel("lead")->rowCount(), 1);
@@ -346,7 +347,7 @@ private slots:
         click(editor->findChild<QPushButton *>("savePipelineButton"));
         QVERIFY(!editor->errorLabel()->isVisible());
 
-        const Pipeline p = PipelineRepository().defaultPipeline();
+        const Pipeline p = PipelineRepository(testStore()).defaultPipeline();
         QCOMPARE(p.stageKeys(), QStringList({"lead", "contact", "proposal", "demo", "negotiation", "won", "lost"}));
         QCOMPARE(p.stage("demo")->probability, 40);
         QCOMPARE(p.stage("demo")->rottenDays, 7);
@@ -385,20 +386,20 @@ private slots:
         // Saved untouched: the stored names stay (the API and other languages still read "Lead").
         table->item(rowOfStage(table, "proposal"), PipelineEditorDialog::ProbabilityColumn)->setData(Qt::EditRole, 55);
         QVERIFY(editor->save());
-        Pipeline p = PipelineRepository().defaultPipeline();
+        Pipeline p = PipelineRepository(testStore()).defaultPipeline();
         QCOMPARE(p.name, QString("Sales"));
         QCOMPARE(p.stage("lead")->name, QString("Lead"));
         QCOMPARE(p.stage("proposal")->probability, 55);
         // Renamed by the user: their text is stored.
         table->item(rowOfStage(table, "lead"), 0)->setText("Sıcak aday");
         QVERIFY(editor->save());
-        p = PipelineRepository().defaultPipeline();
+        p = PipelineRepository(testStore()).defaultPipeline();
         QCOMPARE(p.stage("lead")->name, QString("Sıcak aday"));
     }
 
     void removingAStageThatHoldsDealsShowsTheRefusal()
     {
-        DealRepository(m_bus.get()).create(DealRules::parse({{"name", "Stuck"}, {"stage", "contact"}}));
+        DealRepository(Store(*m_bus)).create(DealRules::parse({{"name", "Stuck"}, {"stage", "contact"}}));
         showBoard();
         PipelineEditorDialog *editor = openEditor();
         QVERIFY(editor);
@@ -410,14 +411,14 @@ private slots:
         QVERIFY(editor->errorLabel()->isVisible());
         QVERIFY2(editor->errorLabel()->text().contains("cannot be removed"), qPrintable(editor->errorLabel()->text()));
         QVERIFY(editor->errorLabel()->text().contains("contact"));
-        QVERIFY(PipelineRepository().defaultPipeline().stage("contact"));
+        QVERIFY(PipelineRepository(testStore()).defaultPipeline().stage("contact"));
 
         // An empty stage goes.
         editor->showPipeline(editor->pipelineId());
         table->setCurrentCell(rowOfStage(table, "negotiation"), 0);
         click(editor->findChild<QPushButton *>("removeStageButton"));
         QVERIFY(editor->save());
-        QVERIFY(!PipelineRepository().defaultPipeline().stage("negotiation"));
+        QVERIFY(!PipelineRepository(testStore()).defaultPipeline().stage("negotiation"));
         QTRY_VERIFY(!m_board->column("negotiation"));
     }
 
@@ -431,7 +432,7 @@ private slots:
         QCOMPARE(editor->findChild<QListWidget *>("pipelineList")->count(), 2);
         QVERIFY(editor->pipelineId() != "pipeline_default");
         const QString id = editor->pipelineId();
-        QCOMPARE(PipelineRepository().get(id).stageKeys(),
+        QCOMPARE(PipelineRepository(testStore()).get(id).stageKeys(),
                  QStringList({"lead", "proposal", "negotiation", "won", "lost"}));
         // The board's switcher offers it at once.
         auto *switcher = m_board->findChild<QComboBox *>("pipelineCombo");
@@ -447,7 +448,7 @@ private slots:
         QMessageBox *box = nullptr;
         QTRY_VERIFY((box = modal<QMessageBox>()));
         click(box->button(QMessageBox::Yes));
-        QVERIFY(!PipelineRepository().find(id));
+        QVERIFY(!PipelineRepository(testStore()).find(id));
         QCOMPARE(editor->findChild<QListWidget *>("pipelineList")->count(), 1);
         QTRY_VERIFY(switcher->findData(id) < 0);
         // The default pipeline cannot be deleted.
@@ -455,7 +456,7 @@ private slots:
         QTRY_VERIFY((box = modal<QMessageBox>()));
         click(box->button(QMessageBox::Yes));
         QVERIFY(editor->errorLabel()->isVisible());
-        QVERIFY(PipelineRepository().find("pipeline_default"));
+        QVERIFY(PipelineRepository(testStore()).find("pipeline_default"));
     }
 };
 

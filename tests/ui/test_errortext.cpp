@@ -77,132 +77,139 @@ QVector<Case> cases()
     return {
         {"contact e-mail",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"email", "not-an-address"}}));
+             ContactRepository(testStore())
+                 .create(ContactRules::parse({{"firstName", "A"}, {"email", "not-an-address"}}));
          }},
         {"contact phone",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"phone", "abc"}}));
+             ContactRepository(testStore()).create(ContactRules::parse({{"firstName", "A"}, {"phone", "abc"}}));
          }},
         {"contact without name",
          [] {
-             ContactRepository().create(ContactRules::parse({{"email", "a@b.co"}}));
+             ContactRepository(testStore()).create(ContactRules::parse({{"email", "a@b.co"}}));
          }},
         {"contact long name",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", QString(300, 'x')}}));
+             ContactRepository(testStore()).create(ContactRules::parse({{"firstName", QString(300, 'x')}}));
          }},
         {"contact lead score",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"leadScore", 500}}));
+             ContactRepository(testStore()).create(ContactRules::parse({{"firstName", "A"}, {"leadScore", 500}}));
          }},
         {"contact tags",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"tags", "vip"}}));
+             ContactRepository(testStore()).create(ContactRules::parse({{"firstName", "A"}, {"tags", "vip"}}));
          }},
         {"contact duplicate e-mail",
          [] {
-             ContactRepository().create(ContactRules::parse({{"firstName", "A"}, {"email", "dup@ornek.com.tr"}}));
-             ContactRepository().create(ContactRules::parse({{"firstName", "B"}, {"email", "dup@ornek.com.tr"}}));
+             ContactRepository(testStore())
+                 .create(ContactRules::parse({{"firstName", "A"}, {"email", "dup@ornek.com.tr"}}));
+             ContactRepository(testStore())
+                 .create(ContactRules::parse({{"firstName", "B"}, {"email", "dup@ornek.com.tr"}}));
          }},
         {"deal currency",
          [] {
-             DealRepository().create(DealRules::parse({{"name", "D"}, {"value", 5}, {"currency", "lira"}}));
+             DealRepository(testStore()).create(DealRules::parse({{"name", "D"}, {"value", 5}, {"currency", "lira"}}));
          }},
         {"deal negative value",
          [] {
-             DealRepository().create(DealRules::parse({{"name", "D"}, {"value", -5}}));
+             DealRepository(testStore()).create(DealRules::parse({{"name", "D"}, {"value", -5}}));
          }},
         {"deal without name",
          [] {
-             DealRepository().create(DealRules::parse({{"value", 5}}));
+             DealRepository(testStore()).create(DealRules::parse({{"value", 5}}));
          }},
         {"deal unknown stage",
          [] {
-             DealRepository().create(DealRules::parse({{"name", "D"}, {"stage", "nowhere"}}));
+             DealRepository(testStore()).create(DealRules::parse({{"name", "D"}, {"stage", "nowhere"}}));
          }},
         {"deal date",
          [] {
-             DealRepository().create(DealRules::parse({{"name", "D"}, {"expectedCloseDate", "31.12.2026"}}));
+             DealRepository(testStore()).create(DealRules::parse({{"name", "D"}, {"expectedCloseDate", "31.12.2026"}}));
          }},
         {"deal won twice",
          [] {
-             DealRepository deals;
+             DealRepository deals(testStore());
              const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"value", 5}}));
              deals.markWon(d.id, std::nullopt);
              deals.markWon(d.id, std::nullopt);
          }},
         {"task without title",
          [] {
-             TaskRepository().create(TaskRules::parse({{"dueDate", "2026-12-01"}}));
+             TaskRepository(testStore()).create(TaskRules::parse({{"dueDate", "2026-12-01"}}));
          }},
         {"task priority",
          [] {
-             TaskRepository().create(TaskRules::parse({{"title", "T"}, {"priority", "urgent!"}}));
+             TaskRepository(testStore()).create(TaskRules::parse({{"title", "T"}, {"priority", "urgent!"}}));
          }},
         {"task recurrence",
          [] {
-             TaskRepository().create(TaskRules::parse({{"title", "T"}, {"recurrence", "weekly"}}));
+             TaskRepository(testStore()).create(TaskRules::parse({{"title", "T"}, {"recurrence", "weekly"}}));
          }},
         {"task reminder",
          [] {
-             TaskRepository().create(TaskRules::parse({{"title", "T"},
-                                                       {"dueDate", "2026-12-01"},
-                                                       {"reminder", QJsonObject{{"enabled", true}, {"before", -4}}}}));
+             TaskRepository(testStore())
+                 .create(TaskRules::parse({{"title", "T"},
+                                           {"dueDate", "2026-12-01"},
+                                           {"reminder", QJsonObject{{"enabled", true}, {"before", -4}}}}));
          }},
         {"task status",
          [] {
-             TaskRepository tasks;
+             TaskRepository tasks(testStore());
              const Task t = tasks.create(TaskRules::parse({{"title", "T"}}));
              tasks.setStatus(t.id, "cancelled");
              tasks.setStatus(t.id, "in_progress");
          }},
         {"segment rule value",
          [] {
-             SegmentRepository().create(
-                 {{"name", "S"},
-                  {"type", "dynamic"},
-                  {"filters",
-                   QJsonObject{{"logic", "AND"},
-                               {"rules", QJsonArray{QJsonObject{
-                                             {"field", "firstName"}, {"operator", "equals"}, {"value", 5}}}}}}});
+             SegmentRepository(testStore())
+                 .create({{"name", "S"},
+                          {"type", "dynamic"},
+                          {"filters", QJsonObject{{"logic", "AND"},
+                                                  {"rules", QJsonArray{QJsonObject{{"field", "firstName"},
+                                                                                   {"operator", "equals"},
+                                                                                   {"value", 5}}}}}}});
          }},
         {"segment unknown field",
          [] {
-             SegmentRepository().create(
-                 {{"name", "S"},
-                  {"type", "dynamic"},
-                  {"filters",
-                   QJsonObject{{"logic", "AND"},
-                               {"rules", QJsonArray{QJsonObject{
-                                             {"field", "shoeSize"}, {"operator", "equals"}, {"value", "42"}}}}}}});
+             SegmentRepository(testStore())
+                 .create({{"name", "S"},
+                          {"type", "dynamic"},
+                          {"filters", QJsonObject{{"logic", "AND"},
+                                                  {"rules", QJsonArray{QJsonObject{{"field", "shoeSize"},
+                                                                                   {"operator", "equals"},
+                                                                                   {"value", "42"}}}}}}});
          }},
         {"segment logic",
          [] {
-             SegmentRepository().create({{"name", "S"},
-                                         {"type", "dynamic"},
-                                         {"filters", QJsonObject{{"logic", "XOR"}, {"rules", QJsonArray{}}}}});
+             SegmentRepository(testStore())
+                 .create({{"name", "S"},
+                          {"type", "dynamic"},
+                          {"filters", QJsonObject{{"logic", "XOR"}, {"rules", QJsonArray{}}}}});
          }},
         {"segment duplicate name",
          [] {
-             SegmentRepository().create({{"name", "Aynı"}, {"type", "static"}});
-             SegmentRepository().create({{"name", "Aynı"}, {"type", "static"}});
+             SegmentRepository(testStore()).create({{"name", "Aynı"}, {"type", "static"}});
+             SegmentRepository(testStore()).create({{"name", "Aynı"}, {"type", "static"}});
          }},
-        {"pipeline default", [] { PipelineRepository().remove(PipelineRepository().defaultPipeline().id); }},
+        {"pipeline default",
+         [] { PipelineRepository(testStore()).remove(PipelineRepository(testStore()).defaultPipeline().id); }},
         {"webhook url",
          [] {
-             WebhookRepository().create({{"url", "ftp://x"}, {"events", QJsonArray{"contact.created"}}});
+             WebhookRepository(testStore()).create({{"url", "ftp://x"}, {"events", QJsonArray{"contact.created"}}});
          }},
         {"webhook event",
          [] {
-             WebhookRepository().create({{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"nope"}}});
+             WebhookRepository(testStore())
+                 .create({{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"nope"}}});
          }},
-        {"api key scope", [] { ApiKeyRepository().create("k", {"everything"}); }},
+        {"api key scope", [] { ApiKeyRepository(testStore()).create("k", {"everything"}); }},
         {"api key beyond the role",
          [] {
-             const User agent = UserRepository().create("ajan@ornek.com.tr", "Ajan", "agent", "hash");
-             ApiKeyRepository().create("k", {"webhooks:write"}, agent.id);
+             const User agent = UserRepository(testStore()).create("ajan@ornek.com.tr", "Ajan", "agent", "hash");
+             ApiKeyRepository(testStore()).create("k", {"webhooks:write"}, agent.id);
          }},
-        {"user role", [] { UserRepository().create("u@ornek.com.tr", "U", "boss", "x"); }},
+        {"user role", [] { UserRepository(testStore()).create("u@ornek.com.tr", "U", "boss", "x"); }},
     };
 }
 } // namespace
@@ -327,7 +334,7 @@ private slots:
     void aLongErrorDoesNotCoverTheFieldBelow()
     {
         // The contact dialog as the window opens it, with a phone error that wraps.
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         ContactDialog dialog(contacts);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));

@@ -65,6 +65,7 @@ class TestInboxComposer final : public QObject
     Q_OBJECT
     std::unique_ptr<TempDatabase> m_db;
     std::unique_ptr<EventBus> m_bus;
+    FakeClock m_clock; // the view's clock: the system's until a test moves it
     std::unique_ptr<ConversationRepository> m_repo;
     std::unique_ptr<InboxView> m_view;
     QTemporaryDir m_files;
@@ -111,10 +112,10 @@ class TestInboxComposer final : public QObject
     void useRealSenders(const QString &baseUrl, std::shared_ptr<ChannelRegistry> registry = {})
     {
         EventBus *bus = m_bus.get();
-        auto sender = std::make_shared<ChannelSender>(bus, std::move(registry));
+        auto sender = std::make_shared<ChannelSender>(Store(*bus), std::move(registry));
         MediaConfig config;
         config.maxUploadBytes = 1024;
-        auto media = std::make_shared<MediaService>(config, m_db->dir(), bus, [baseUrl] { return baseUrl; });
+        auto media = std::make_shared<MediaService>(config, m_db->dir(), Store(*bus), [baseUrl] { return baseUrl; });
         const MessageSender agent{"agent", "user_1", "Ali"};
         extras()->setMaxFileBytes(config.maxUploadBytes);
         extras()->setFileSender(
@@ -130,7 +131,7 @@ class TestInboxComposer final : public QObject
 
     void createTemplates()
     {
-        TemplateRepository templates;
+        TemplateRepository templates(testStore());
         templates.create({{"name", "order_ready"},
                           {"language", "en_US"},
                           {"category", "utility"},
@@ -182,8 +183,8 @@ private Q_SLOTS:
     {
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_repo = std::make_unique<ConversationRepository>(m_bus.get());
-        ContactRepository contacts;
+        m_repo = std::make_unique<ConversationRepository>(Store(*m_bus));
+        ContactRepository contacts(testStore());
         const QString ayse =
             contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}})).id;
         const QString bob =
@@ -191,13 +192,14 @@ private Q_SLOTS:
         m_whatsappConv = m_repo->findOrCreate(ayse, "whatsapp", "+905321234567").id;
         // Ayşe wrote 25 hours ago: outside WhatsApp's window.
         const FakeClock before(QDateTime::currentDateTimeUtc().addSecs(-25 * 3600));
-        ConversationRepository(m_bus.get(), &before).receive(m_whatsappConv, text("Selam"));
+        ConversationRepository(Store(*m_bus, before)).receive(m_whatsappConv, text("Selam"));
         m_widgetConv = m_repo->findOrCreate(bob, "widget", "visitor_1").id;
         m_repo->receive(m_widgetConv, text("Hello?"));
-        m_view = std::make_unique<InboxView>(*m_repo, *m_bus);
+        m_clock.setOffset(0);
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus, m_clock));
         EventBus *bus = m_bus.get();
         m_view->setSender([bus](const QString &conv, const QString &t) {
-            return ChannelSender(bus).send(conv, text(t), {"agent", "user_1", "Ali"});
+            return ChannelSender(Store(*bus)).send(conv, text(t), {"agent", "user_1", "Ali"});
         });
         m_fileCalls.clear();
         m_templateCalls.clear();
@@ -323,7 +325,7 @@ private Q_SLOTS:
         const QString url = json.value("mediaUrl").toString();
         QVERIFY2(url.startsWith("https://crm.example.test/media/media_"), qPrintable(url));
         const QString mediaId = m.payload.value("mediaId").toString();
-        const std::optional<Media> media = MediaRepository(m_db->dir() + "/media").find(mediaId);
+        const std::optional<Media> media = MediaRepository(testStore(), m_db->dir() + "/media").find(mediaId);
         QVERIFY(media);
         QCOMPARE(media->messageId, m.id);
         QCOMPARE(media->conversationId, m_widgetConv);
@@ -427,7 +429,7 @@ private Q_SLOTS:
         QCOMPARE(button.value("parameters").toArray().first().toObject(),
                  QJsonObject({{"type", "payload"}, {"payload", "Call me"}}));
         // The same content the API builds for these components.
-        const MessageTemplate tpl = TemplateRepository().approved("order_ready", "en_US");
+        const MessageTemplate tpl = TemplateRepository(testStore()).approved("order_ready", "en_US");
         QCOMPARE(OutgoingMessages::templateContent(tpl, components).text, m.text);
     }
 
@@ -437,7 +439,7 @@ private Q_SLOTS:
         useFakeSenders();
         QVERIFY(m_view->selectConversation(m_widgetConv));
         QVERIFY(extras()->attachFile(writeFile("photo.png", kPng)));
-        extras()->chooseTemplate(TemplateRepository().approved("order_ready", "en_US"));
+        extras()->chooseTemplate(TemplateRepository(testStore()).approved("order_ready", "en_US"));
         QVERIFY(extras()->attachedFile().isEmpty());
         QVERIFY(extras()->attachFile(writeFile("photo.png", kPng)));
         QVERIFY(!extras()->chosenTemplate());
@@ -461,7 +463,8 @@ private Q_SLOTS:
         QTRY_VERIFY(!extras()->windowHint()->isVisible());
         QVERIFY(!extras()->outsideWindow());
         // A day later without an answer from her, it closes again.
-        extras()->setNow([] { return QDateTime::currentDateTimeUtc().addSecs(24 * 3600 + 60); });
+        m_clock.setOffset(24 * 3600 + 60);
+        extras()->updateWindowHint();
         QVERIFY(extras()->windowHint()->isVisible());
         QVERIFY(m_view->selectConversation(m_widgetConv));
         QVERIFY(!extras()->windowHint()->isVisible());

@@ -76,9 +76,9 @@ private Q_SLOTS:
     {
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_repo = std::make_unique<ConversationRepository>(m_bus.get());
-        m_ali = UserRepository().create("ali@example.com", "Ali", "agent", "x");
-        ContactRepository contacts;
+        m_repo = std::make_unique<ConversationRepository>(Store(*m_bus));
+        m_ali = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        ContactRepository contacts(testStore());
         m_ayse =
             contacts
                 .create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}, {"company", "Acme"}}))
@@ -88,12 +88,12 @@ private Q_SLOTS:
         m_repo->receive(m_ayseConv, text("Selam"));
         m_bobConv = m_repo->findOrCreate(m_bob, "widget", "visitor_b").id;
         m_repo->receive(m_bobConv, text("Hello?"));
-        m_view = std::make_unique<InboxView>(*m_repo, *m_bus);
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus));
         EventBus *bus = m_bus.get();
         m_view->setSender([bus](const QString &conv, const QString &t) {
             MessageContent c;
             c.text = t;
-            return ChannelSender(bus).send(conv, c, {"agent", "user_1", "Ali"});
+            return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_1", "Ali"});
         });
         m_view->setCurrentUser(m_ali.id, m_ali.name);
         m_view->resize(1200, 700);
@@ -136,8 +136,9 @@ private Q_SLOTS:
     void contactPanelShowsDealsAndOpenTasksAndOpensThem()
     {
         const Deal deal =
-            DealRepository().create(DealRules::parse({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}}));
-        TaskRepository tasks;
+            DealRepository(testStore())
+                .create(DealRules::parse({{"name", "Acme fleet"}, {"value", 900}, {"contactId", m_ayse}}));
+        TaskRepository tasks(testStore());
         const Task open = tasks.create(TaskRules::parse({{"title", "Call Ayşe back"}, {"contactId", m_ayse}}));
         const Task done = tasks.create(TaskRules::parse({{"title", "Old task"}, {"contactId", m_ayse}}));
         tasks.setStatus(done.id, "completed");
@@ -177,7 +178,7 @@ private Q_SLOTS:
 
         // A task added through the API appears in the panel.
         tasks.create(TaskRules::parse({{"title", "Send brochure"}, {"contactId", m_ayse}}));
-        TaskRepository(m_bus.get()).create(TaskRules::parse({{"title", "Visit"}, {"contactId", m_ayse}}));
+        TaskRepository(Store(*m_bus)).create(TaskRules::parse({{"title", "Visit"}, {"contactId", m_ayse}}));
         QTRY_COMPARE(panel->taskList()->count(), 3);
         // Another conversation shows its own contact.
         QVERIFY(m_view->selectConversation(m_bobConv));

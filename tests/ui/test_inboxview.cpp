@@ -57,8 +57,8 @@ private Q_SLOTS:
     {
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_repo = std::make_unique<ConversationRepository>(m_bus.get());
-        ContactRepository contacts;
+        m_repo = std::make_unique<ConversationRepository>(Store(*m_bus));
+        ContactRepository contacts(testStore());
         const QString ayse =
             contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"phone", "+905321234567"}})).id;
         const QString bob =
@@ -68,12 +68,12 @@ private Q_SLOTS:
         m_widgetConv = m_repo->findOrCreate(bob, "widget", "visitor_1").id;
         m_repo->receive(m_widgetConv, text("Hello?"));
         m_repo->receive(m_widgetConv, text("Anyone there?"));
-        m_view = std::make_unique<InboxView>(*m_repo, *m_bus);
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus));
         EventBus *bus = m_bus.get();
         m_view->setSender([bus](const QString &conv, const QString &t) {
             MessageContent c;
             c.text = t;
-            return ChannelSender(bus).send(conv, c, {"agent", "user_1", "Ali"});
+            return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_1", "Ali"});
         });
         m_view->resize(900, 600);
         m_view->show();
@@ -117,7 +117,7 @@ private Q_SLOTS:
         const QString earlier = QDateTime::currentDateTimeUtc().addDays(-3).toString(Qt::ISODateWithMs);
         Database::exec("UPDATE messages SET created_at = ? WHERE id = ?", {earlier, old.at(0).id});
         Database::exec("UPDATE messages SET created_at = ? WHERE id = ?", {earlier, old.at(1).id});
-        ChannelSender(m_bus.get()).send(m_widgetConv, text("Hi Bob"), {"agent", "user_1", "Ali"});
+        ChannelSender(Store(*m_bus)).send(m_widgetConv, text("Hi Bob"), {"agent", "user_1", "Ali"});
         m_view->resize(1000, 700);
         QVERIFY(m_view->selectConversation(m_widgetConv));
         QTRY_COMPARE(thread()->count(), 3);
@@ -149,7 +149,8 @@ private Q_SLOTS:
             QVERIFY(item.contains(bubble));
         }
         // A long message wraps inside its bubble: its row grows, the bubble stays within the share.
-        ChannelSender(m_bus.get()).send(m_widgetConv, text(QString("uzun ").repeated(200)), {"agent", "user_1", "Ali"});
+        ChannelSender(Store(*m_bus))
+            .send(m_widgetConv, text(QString("uzun ").repeated(200)), {"agent", "user_1", "Ali"});
         QTRY_COMPARE(thread()->count(), 4);
         const QRect longItem = thread()->visualItemRect(thread()->item(3));
         QVERIFY(longItem.height() > 5 * thread()->fontMetrics().height());
@@ -162,7 +163,7 @@ private Q_SLOTS:
 
     void theConversationUnderTheMouseStaysWhenMessagesArrive()
     {
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         QStringList ids;
         for (int i = 0; i < 40; ++i) {
             const QString c = contacts
@@ -257,8 +258,9 @@ private Q_SLOTS:
     void markupInAVisitorsNameStaysPlainText()
     {
         const QString name = "<h1>Büyük</h1><img src=x>";
-        const QString id =
-            ContactRepository().create(ContactRules::parse({{"firstName", name}, {"email", "h1@example.com"}})).id;
+        const QString id = ContactRepository(testStore())
+                               .create(ContactRules::parse({{"firstName", name}, {"email", "h1@example.com"}}))
+                               .id;
         const QString conv = m_repo->findOrCreate(id, "widget", "visitor_h1").id;
         m_repo->receive(conv, text("<b>kalın</b>"));
         QTRY_VERIFY(m_view->selectConversation(conv));
@@ -293,7 +295,7 @@ private Q_SLOTS:
         QVERIFY(assignee);
         const int before = assignee->count();
         // As the app does when the welcome makes the first account.
-        const User u = UserRepository().create("selin@example.com", "Selin", "admin", "x");
+        const User u = UserRepository(testStore()).create("selin@example.com", "Selin", "admin", "x");
         m_bus->notify(EventBus::Entity::User, u.id, EventBus::Change::Created);
         QTRY_COMPARE(assignee->count(), before + 1);
         QVERIFY(assignee->findData(u.id) >= 0);
@@ -301,7 +303,7 @@ private Q_SLOTS:
 
     void closeReopenAndAssignToMe()
     {
-        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
         m_view->setCurrentUser(u.id, u.name);
         QVERIFY(m_view->selectConversation(m_widgetConv));
         auto *assign = m_view->findChild<QPushButton *>("assignButton");
@@ -330,10 +332,10 @@ private Q_SLOTS:
 
     void inboxIsAnAreaOfTheMainWindow()
     {
-        ContactRepository contacts;
-        ApiKeyRepository keys;
-        MainWindow window(contacts, keys, *m_bus);
-        auto *view = new InboxView(*m_repo, *m_bus);
+        ContactRepository contacts(testStore());
+        ApiKeyRepository keys(testStore());
+        MainWindow window(contacts, keys, Store(*m_bus));
+        auto *view = new InboxView(*m_repo, Store(*m_bus));
         const int index = window.addArea(InboxView::tr("Inbox"), view);
         QVERIFY(index > 0);
         window.show();

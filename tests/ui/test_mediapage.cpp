@@ -34,7 +34,7 @@ private:
         MediaUpload upload;
         upload.bytes = bytes;
         upload.filename = name;
-        return MediaRepository(mediaDir(), m_bus.get()).store(upload);
+        return MediaRepository(Store(*m_bus), mediaDir()).store(upload);
     }
 
 private Q_SLOTS:
@@ -56,7 +56,7 @@ private Q_SLOTS:
 
     void showsSettingsAndStoredFiles()
     {
-        MediaPage page(mediaDir(), *m_bus,
+        MediaPage page(mediaDir(), Store(*m_bus),
                        {{"media/maxUploadBytes", QString::number(8 * 1024 * 1024)},
                         {"media/lifetimeDays", "7"},
                         {"media/publicBaseUrl", "https://crm.example.com"}});
@@ -72,7 +72,7 @@ private Q_SLOTS:
 
     void refusesMalformedBaseUrl()
     {
-        MediaPage page(mediaDir(), *m_bus, {});
+        MediaPage page(mediaDir(), Store(*m_bus), {});
         QCOMPARE(page.maxUploadEdit()->value(), 16);
         QCOMPARE(page.lifetimeEdit()->value(), 30);
         int saves = 0;
@@ -100,7 +100,7 @@ private Q_SLOTS:
 
     void saveFailureIsShown()
     {
-        MediaPage page(mediaDir(), *m_bus, {});
+        MediaPage page(mediaDir(), Store(*m_bus), {});
         page.setSaveFunction([](const MediaPage::Values &, QString *error) {
             *error = "disk full";
             return false;
@@ -114,7 +114,7 @@ private Q_SLOTS:
         const Media old = store("old", "old.txt");
         const Media fresh = store("fresh", "fresh.txt");
         Database::exec("UPDATE media SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?", {old.id});
-        MediaPage page(mediaDir(), *m_bus, {});
+        MediaPage page(mediaDir(), Store(*m_bus), {});
         QVERIFY(page.usageLabel()->text().startsWith("Files: 2,"));
         QTest::mouseClick(page.cleanButton(), Qt::LeftButton);
         QCOMPARE(page.statusLabel()->text(), QString("Expired files deleted: 1."));

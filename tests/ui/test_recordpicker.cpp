@@ -51,9 +51,9 @@ private slots:
             bodies.append({{"firstName", QString::fromUtf8(first[i % 8])},
                            {"lastName", QString::fromUtf8(last[i % 6])},
                            {"email", QString("kisi%1@example.com").arg(i)}});
-        QCOMPARE(ContactRepository().insertBulk(bodies), 2000);
+        QCOMPARE(ContactRepository(testStore()).insertBulk(bodies), 2000);
         // The oldest contact of all, far beyond any first page.
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         for (const char *company : {"Kale A.Ş.", "Deniz Lojistik", "Ada Yazılım"}) {
             const Contact c =
                 contacts.create(ContactRules::parse({{"firstName", QString::fromUtf8("Nazlı")},
@@ -65,8 +65,9 @@ private slots:
         QVector<QJsonObject> deals;
         for (int i = 0; i < 700; ++i)
             deals.append({{"name", QString("Filo %1").arg(i)}, {"value", 1000 + i}});
-        DealRepository().insertBulk(deals);
-        DealRepository().create(DealRules::parse({{"name", "Kiralama"}, {"value", 5}, {"contactId", m_kayas.at(1)}}));
+        DealRepository(testStore()).insertBulk(deals);
+        DealRepository(testStore())
+            .create(DealRules::parse({{"name", "Kiralama"}, {"value", 5}, {"contactId", m_kayas.at(1)}}));
         m_window = std::make_unique<QWidget>();
         m_window->resize(500, 300);
         m_window->show();
@@ -81,7 +82,7 @@ private slots:
 
     void namesakesAreToldApart()
     {
-        RecordPicker *picker = createContactPicker(m_window.get());
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), m_window.get());
         const QStringList rows = offered(picker, QString::fromUtf8("nazlı ka"));
         QCOMPARE(rows.size(), 3);
         for (int i = 0; i < 3; ++i)
@@ -108,7 +109,7 @@ private slots:
     void foldsCaseAccentsAndTurkishI()
     {
         QFETCH(QString, typed);
-        RecordPicker *picker = createContactPicker(m_window.get());
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), m_window.get());
         const QStringList rows = offered(picker, typed);
         QVERIFY2(!rows.isEmpty(), qPrintable(typed));
         QVERIFY2(rows.filter("nazli.1@example.com").size() == 1, qPrintable(rows.join('\n')));
@@ -118,7 +119,7 @@ private slots:
     void theOldestContactIsFound()
     {
         // kisi0 was inserted first of 2,003: past the old first page of 1,000
-        RecordPicker *picker = createContactPicker(m_window.get());
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), m_window.get());
         const QStringList rows = offered(picker, "kisi0@");
         QCOMPARE(rows.size(), 1);
         QVERIFY(rows.first().contains("kisi0@example.com"));
@@ -127,7 +128,7 @@ private slots:
 
     void typedTextSettlesOnAChoice()
     {
-        RecordPicker *picker = createContactPicker(m_window.get());
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), m_window.get());
         picker->setCurrent(m_kayas.at(0), QString::fromUtf8("Nazlı Kaya"));
         // the only match is chosen
         picker->lineEdit()->setText("kisi1999@");
@@ -153,7 +154,7 @@ private slots:
 
     void everyDealIsFoundByItsNameOrContact()
     {
-        RecordPicker *picker = createDealPicker(m_window.get());
+        RecordPicker *picker = createDealPicker(DealRepository(testStore()), m_window.get());
         QStringList rows = offered(picker, "filo 3");
         QCOMPARE(rows.size(), RecordPicker::kMaxChoices); // Filo 3, 30-39, 300-399: the first 30
         QCOMPARE(rows.filter(QRegularExpression("^Filo 3")).size(), rows.size());
@@ -172,7 +173,7 @@ private slots:
     {
         auto *dialog = new QDialog(m_window.get());
         auto *layout = new QVBoxLayout(dialog);
-        RecordPicker *picker = createContactPicker(dialog);
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), dialog);
         layout->addWidget(picker);
         dialog->open();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
@@ -182,7 +183,7 @@ private slots:
 
     void searchSyntaxNeverFails()
     {
-        RecordPicker *picker = createContactPicker(m_window.get());
+        RecordPicker *picker = createContactPicker(ContactRepository(testStore()), m_window.get());
         for (const char *typed : {"\"", "a\" OR", "*", "NEAR(", "-", "'); DROP", "(((", "^"})
             offered(picker, QString::fromUtf8(typed)); // no exception, no crash
         delete picker;

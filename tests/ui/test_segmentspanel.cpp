@@ -9,6 +9,7 @@
 #include "model/contacts/segmentrules.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
+#include "tests/support/testsupport.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/contacts/contacttablemodel.h"
@@ -62,8 +63,8 @@ private slots:
         Database::setPath(m_dir.filePath(QStringLiteral("segments-%1.db").arg(++m_databases)));
         QVERIFY(Database::migrate() > 0);
         m_bus = std::make_unique<EventBus>();
-        m_contacts = std::make_unique<ContactRepository>(m_bus.get());
-        m_keys = std::make_unique<ApiKeyRepository>(m_bus.get());
+        m_contacts = std::make_unique<ContactRepository>(Store(*m_bus));
+        m_keys = std::make_unique<ApiKeyRepository>(Store(*m_bus));
         m_contacts->create(ContactRules::parse(
             {{"firstName", "Ahmet"}, {"email", "ahmet@example.com"}, {"tags", QJsonArray{"vip"}}, {"leadScore", 90}}));
         m_contacts->create(ContactRules::parse(
@@ -71,7 +72,7 @@ private slots:
         m_contacts->create(
             ContactRules::parse({{"firstName", "John"}, {"email", "john@example.com"}, {"leadScore", 60}}));
         m_contacts->create(ContactRules::parse({{"firstName", "Mary"}, {"email", "mary@example.com"}}));
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, *m_bus);
+        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, Store(*m_bus));
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -91,7 +92,7 @@ private slots:
     {
         QCOMPARE(panel()->list()->count(), 1); // "All contacts"
         QCOMPARE(model()->rowCount(), 4);
-        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
         // Created elsewhere (another thread, the API): the list follows the bus.
         QTRY_COMPARE(panel()->list()->count(), 2);
         // The count comes from the worker thread, shortly after the list.
@@ -106,7 +107,7 @@ private slots:
         QTRY_COMPARE(model()->rowCount(), 3);
         QTRY_VERIFY(panel()->list()->item(1)->text().contains("VIP (3)"));
         // Changed rules apply at once.
-        SegmentRepository(m_bus.get())
+        SegmentRepository(Store(*m_bus))
             .update(s.id, {{"filters", QJsonObject{{"rules", QJsonArray{QJsonObject{{"field", "leadScore"},
                                                                                     {"operator", "greaterThan"},
                                                                                     {"value", 50}}}}}}});
@@ -116,14 +117,14 @@ private slots:
         // Deleting the shown segment shows every contact again.
         QVERIFY(panel()->selectSegment(s.id));
         QTRY_COMPARE(model()->rowCount(), 2);
-        SegmentRepository(m_bus.get()).remove(s.id);
+        SegmentRepository(Store(*m_bus)).remove(s.id);
         QTRY_COMPARE(panel()->list()->count(), 1);
         QTRY_COMPARE(model()->rowCount(), 5);
     }
 
     void aSegmentsTableRefreshesThroughTheWorker()
     {
-        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
         QTRY_COMPARE(panel()->list()->count(), 2);
         auto *label = view()->findChild<QLabel *>("countLabel");
         auto rowOf = [&](const QString &firstName) {
@@ -159,8 +160,9 @@ private slots:
         const QString selected = model()->idAt(1);
         // Written without the bus, then refreshed by hand: the count comes from the worker, and
         // the rows (and the count label) follow its answer; the selected contact stays selected.
-        ContactRepository().create(
-            ContactRules::parse({{"firstName", "Zafer"}, {"email", "zafer@example.com"}, {"tags", QJsonArray{"vip"}}}));
+        ContactRepository(testStore())
+            .create(ContactRules::parse(
+                {{"firstName", "Zafer"}, {"email", "zafer@example.com"}, {"tags", QJsonArray{"vip"}}}));
         model()->refresh();
         QVERIFY(model()->counting());
         QCOMPARE(model()->rowCount(), 2);
@@ -171,7 +173,8 @@ private slots:
         // Every contact again: counted at once, in the window's thread.
         QVERIFY(panel()->selectSegment(QString()));
         QTRY_COMPARE(model()->rowCount(), 5);
-        ContactRepository().create(ContactRules::parse({{"firstName", "Yasin"}, {"email", "yasin@example.com"}}));
+        ContactRepository(testStore())
+            .create(ContactRules::parse({{"firstName", "Yasin"}, {"email", "yasin@example.com"}}));
         model()->refresh();
         QVERIFY(!model()->counting());
         QCOMPARE(model()->rowCount(), 6);
@@ -192,11 +195,11 @@ private slots:
 
     void countsArriveOnlyForTheLastRequest()
     {
-        BackgroundCounter counter;
+        BackgroundCounter counter(testStore());
         QSignalSpy counted(&counter, &BackgroundCounter::counted);
         QSignalSpy failed(&counter, &BackgroundCounter::failed);
         QSignalSpy finished(&counter, &BackgroundCounter::finished);
-        const SegmentRepository repo;
+        const SegmentRepository repo(testStore());
         using Job = BackgroundCounter::Job;
         const int first = counter.request({Job::of("old", repo.matching(vipRules())), Job::of("older", {"1", {}})});
         // A second request before the first answered: the first one's answers never arrive.
@@ -303,7 +306,7 @@ private slots:
 
         UiTest::click(dialogButton(dialog, QDialogButtonBox::Save));
         QTRY_VERIFY(!modal<SegmentDialog>());
-        const QVector<Segment> segments = SegmentRepository().list();
+        const QVector<Segment> segments = SegmentRepository(testStore()).list();
         QCOMPARE(segments.size(), 1);
         QCOMPARE(segments.at(0).name, QString("High score VIPs"));
         QCOMPARE(segments.at(0).contactCount, qint64(1));
@@ -323,7 +326,7 @@ private slots:
 
     void refusalsStayInTheDialog()
     {
-        SegmentRepository(m_bus.get()).create({{"name", "VIP"}, {"filters", vipRules()}});
+        SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
         UiTest::click(panel()->findChild<QPushButton *>("newSegmentButton"));
         SegmentDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = modal<SegmentDialog>()));
@@ -339,7 +342,7 @@ private slots:
 
     void addToStaticSegmentFromMultiSelection()
     {
-        const Segment s = SegmentRepository(m_bus.get()).create({{"name", "Picked"}, {"isDynamic", false}});
+        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "Picked"}, {"isDynamic", false}});
         QTRY_COMPARE(panel()->list()->count(), 2);
         QTableView *table = view()->table();
         QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);
@@ -354,7 +357,7 @@ private slots:
         QCOMPARE(dialog->findChild<QComboBox *>("segmentChoice")->currentData().toString(), s.id);
         UiTest::click(dialogButton(dialog, QDialogButtonBox::Ok));
         QTRY_VERIFY(!QApplication::activeModalWidget());
-        QCOMPARE(SegmentRepository().get(s.id).contactCount, qint64(2));
+        QCOMPARE(SegmentRepository(testStore()).get(s.id).contactCount, qint64(2));
         QTRY_VERIFY(panel()->list()->item(1)->text().contains("(2, static)"));
         QVERIFY(panel()->selectSegment(s.id));
         QTRY_COMPARE(model()->rowCount(), 2);

@@ -51,8 +51,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_tasks = std::make_unique<TaskRepository>(m_bus.get());
-        m_ali = UserRepository().create("ali@example.com", "Ali", "agent", "x");
+        m_tasks = std::make_unique<TaskRepository>(Store(*m_bus));
+        m_ali = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
         m_tasks->create(TaskRules::parse({{"title", "Urgent call"},
                                           {"type", "call"},
                                           {"priority", "urgent"},
@@ -63,7 +63,7 @@ private slots:
                                           {"type", "meeting"},
                                           {"priority", "urgent"},
                                           {"dueDate", m_tasks->today().addDays(3).toString(Qt::ISODate)}}));
-        m_view = std::make_unique<TasksView>(*m_tasks, *m_bus);
+        m_view = std::make_unique<TasksView>(*m_tasks, Store(*m_bus));
         m_view->resize(1000, 600);
         m_view->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
@@ -124,7 +124,7 @@ private slots:
 
     void dialogSetsDealAndAssignee()
     {
-        const Deal d = DealRepository().create(DealRules::parse({{"name", "Fleet deal"}}));
+        const Deal d = DealRepository(testStore()).create(DealRules::parse({{"name", "Fleet deal"}}));
         m_view->newTask();
         TaskDialog *dialog = m_view->openDialog();
         QVERIFY(dialog);

@@ -79,8 +79,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_tasks = std::make_unique<TaskRepository>(m_bus.get());
-        m_view = std::make_unique<TasksView>(*m_tasks, *m_bus);
+        m_tasks = std::make_unique<TaskRepository>(Store(*m_bus));
+        m_view = std::make_unique<TasksView>(*m_tasks, Store(*m_bus));
         m_view->resize(900, 600);
         m_view->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
@@ -127,10 +127,11 @@ private slots:
 
     void tableNamesTheContactDealAndAssignee()
     {
-        const Contact c = ContactRepository().create(
-            ContactRules::parse({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}}));
-        const Deal d = DealRepository().create(DealRules::parse({{"name", "Filo kiralama"}, {"value", 10}}));
-        const User u = UserRepository().create("ali@example.com", "Ali Vural", "agent", "x");
+        const Contact c =
+            ContactRepository(testStore())
+                .create(ContactRules::parse({{"firstName", "Nazlı"}, {"lastName", "Kaya"}, {"email", "n@k.example"}}));
+        const Deal d = DealRepository(testStore()).create(DealRules::parse({{"name", "Filo kiralama"}, {"value", 10}}));
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali Vural", "agent", "x");
         m_tasks->create(TaskRules::parse(
             {{"title", "Teklifi gönder"}, {"contactId", c.id}, {"dealId", d.id}, {"assignedTo", u.id}}));
         m_view->tabs()->setCurrentIndex(TasksView::AllTab);
@@ -142,7 +143,7 @@ private slots:
         QCOMPARE(model->index(0, TaskTableModel::DealColumn).data().toString(), QString("Filo kiralama"));
         QCOMPARE(model->index(0, TaskTableModel::AssigneeColumn).data().toString(), QString("Ali Vural"));
         // a renamed contact shows its new name after the next change
-        ContactRepository(m_bus.get()).update(c.id, ContactRules::parse({{"lastName", "Kaya Demir"}}));
+        ContactRepository(Store(*m_bus)).update(c.id, ContactRules::parse({{"lastName", "Kaya Demir"}}));
         m_tasks->create(TaskRules::parse({{"title", "Another"}}));
         QTRY_COMPARE(model->rowCount(), 2);
         bool renamed = false;
@@ -219,7 +220,7 @@ private slots:
     void changesElsewhereRefreshTheTabs()
     {
         // Another repository on the same bus: as the API server thread would write.
-        TaskRepository api(m_bus.get());
+        TaskRepository api{Store(*m_bus)};
         api.create(
             TaskRules::parse({{"title", "Late"}, {"dueDate", m_tasks->today().addDays(-1).toString(Qt::ISODate)}}));
         QTRY_COMPARE(m_view->tabs()->tabText(TasksView::OverdueTab), QString("Overdue (1)"));
@@ -331,7 +332,7 @@ private slots:
 
     void contactDetailPaneListsTheContactsTasks()
     {
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Deniz"}, {"email", "d@example.com"}}));
         m_tasks->create(TaskRules::parse({{"title", "Send brochure"}, {"contactId", c.id}, {"dueDate", todayText()}}));
         m_tasks->create(TaskRules::parse({{"title", "Someone else's"}}));

@@ -170,9 +170,9 @@ void TestTranslations::qmLoadsAsTurkish()
 WindowTexts TestTranslations::windowTexts()
 {
     WindowTexts texts;
-    ContactRepository contacts(m_bus.get());
-    ApiKeyRepository keys(m_bus.get());
-    MainWindow window(contacts, keys, *m_bus);
+    ContactRepository contacts{Store(*m_bus)};
+    ApiKeyRepository keys{Store(*m_bus)};
+    MainWindow window(contacts, keys, Store(*m_bus));
     window.show();
     if (!QTest::qWaitForWindowExposed(&window))
         qWarning("main window not exposed");
@@ -221,8 +221,8 @@ WindowTexts TestTranslations::windowTexts()
 WindowTexts TestTranslations::taskTexts()
 {
     WindowTexts texts;
-    TaskRepository tasks(m_bus.get());
-    TasksView view(tasks, *m_bus);
+    TaskRepository tasks{Store(*m_bus)};
+    TasksView view(tasks, Store(*m_bus));
     for (int i = 0; i < view.tabs()->count(); ++i)
         texts.taskTabs << view.tabs()->tabText(i);
     return texts;

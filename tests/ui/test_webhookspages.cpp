@@ -73,7 +73,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
         m_bus = std::make_unique<EventBus>();
-        m_page = std::make_unique<WebhooksPage>(*m_bus);
+        m_page = std::make_unique<WebhooksPage>(Store(*m_bus));
         m_page->resize(900, 600);
         m_page->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
@@ -90,7 +90,7 @@ private slots:
 
     void listsSubscriptionsWithState()
     {
-        WebhookRepository repo(m_bus.get());
+        WebhookRepository repo{Store(*m_bus)};
         const QString a = repo.create({{"url", "https://a.example.com/h"}, {"events", QJsonArray{"*"}}}).webhook.id;
         repo.create({{"url", "https://b.example.com/h"}, {"events", QJsonArray{"deal.won"}}});
         repo.setActive(a, false, "the receiver answered 410 Gone");
@@ -222,7 +222,7 @@ private slots:
 
     void incomingPageCreatesCopiesAndLogs()
     {
-        IncomingWebhooksPage page(*m_bus, "https://127.0.0.1:8443");
+        IncomingWebhooksPage page(Store(*m_bus), "https://127.0.0.1:8443");
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         click(child<QPushButton>(&page, "addIncomingButton"));
@@ -261,9 +261,9 @@ private slots:
 
     void settingsMenuOpensThePages()
     {
-        ContactRepository contacts(m_bus.get());
-        ApiKeyRepository keys(m_bus.get());
-        MainWindow window(contacts, keys, *m_bus);
+        ContactRepository contacts{Store(*m_bus)};
+        ApiKeyRepository keys{Store(*m_bus)};
+        MainWindow window(contacts, keys, Store(*m_bus));
         window.setServerStatus("https://127.0.0.1:8443", true);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

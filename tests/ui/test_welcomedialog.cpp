@@ -30,7 +30,7 @@ private:
     {
         return [this](const QString &name, const QString &email, const QString &password) {
             ++m_created;
-            return UserRepository().create(email, name, "admin", "hash:" + password);
+            return UserRepository(testStore()).create(email, name, "admin", "hash:" + password);
         };
     }
 
@@ -114,19 +114,19 @@ private slots:
         click(d.findChild<QPushButton *>("welcomeCreateButton"));
         QVERIFY2(!errorOf(d, field).isEmpty(), qPrintable(field));
         QVERIFY(!onApiPage(d));
-        QVERIFY(UserRepository().list().isEmpty()); // nothing stored
+        QVERIFY(UserRepository(testStore()).list().isEmpty()); // nothing stored
     }
 
     void aTakenEmailIsNamedUnderItsField()
     {
-        UserRepository().create("selin@ornek.com.tr", "Selin", "admin", "x");
+        UserRepository(testStore()).create("selin@ornek.com.tr", "Selin", "admin", "x");
         WelcomeDialog d(m_fixture->keys, creator());
         d.show();
         fill(d, "Selin Aksoy", "SELIN@ornek.com.tr", "parola-123", "parola-123");
         click(d.findChild<QPushButton *>("welcomeCreateButton"));
         QCOMPARE(errorOf(d, "email"), QString("An account with this e-mail address exists already."));
         QVERIFY(!onApiPage(d));
-        QCOMPARE(UserRepository().list().size(), 1);
+        QCOMPARE(UserRepository(testStore()).list().size(), 1);
     }
 
     void makesTheAdminThenAKeyForIt()
@@ -139,7 +139,7 @@ private slots:
         QTest::keyClick(d.findChild<QLineEdit *>("welcomeRepeat"), Qt::Key_Return); // Enter creates
         QCOMPARE(created.size(), 1);
         QCOMPARE(m_created, 1);
-        const QVector<User> users = UserRepository().list();
+        const QVector<User> users = UserRepository(testStore()).list();
         QCOMPARE(users.size(), 1);
         QCOMPARE(users.first().role, QString("admin"));
         QCOMPARE(created.first().first().value<User>().id, users.first().id);
@@ -210,7 +210,7 @@ private slots:
         click(w->welcomeDialog()->findChild<QPushButton *>("welcomeCreateKey"));
         const auto key = m_fixture->keys.authenticate(w->welcomeDialog()->createdKey());
         QVERIFY(key.has_value());
-        QCOMPARE(key->createdBy, UserRepository().list().first().id);
+        QCOMPARE(key->createdBy, UserRepository(testStore()).list().first().id);
     }
 };
 

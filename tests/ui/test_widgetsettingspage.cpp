@@ -102,9 +102,9 @@ void TestWidgetSettingsPage::mainWindowSettingsHaveTheWebWidgetPage()
     QVERIFY(Database::migrate() > 0);
     {
         EventBus bus;
-        ContactRepository contacts(&bus);
-        ApiKeyRepository keys(&bus);
-        MainWindow window(contacts, keys, bus);
+        ContactRepository contacts{Store(bus)};
+        ApiKeyRepository keys{Store(bus)};
+        MainWindow window(contacts, keys, Store(bus));
         window.setServerStatus(QStringLiteral("https://10.0.0.5:8443"), true);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -17,10 +17,10 @@ struct WindowFixture
 {
     WindowFixture() { QStandardPaths::setTestModeEnabled(true); }
 
-    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(contacts, keys, bus); }
+    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(contacts, keys, Store(bus)); }
 
     TempDatabase db;
     EventBus bus;
-    ContactRepository contacts{&bus};
-    ApiKeyRepository keys{&bus};
+    ContactRepository contacts{Store(bus)};
+    ApiKeyRepository keys{Store(bus)};
 };

@@ -55,7 +55,7 @@ private Q_SLOTS:
     {
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
-        ContactRepository repo(&bus);
+        ContactRepository repo{Store(bus)};
         const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}}));
         QCOMPARE(outboxCount("contact.created"), 1);
         QCOMPARE(spy.count(), 1);
@@ -75,7 +75,7 @@ private Q_SLOTS:
 
     void failedWriteLeavesNothing()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "same@example.com"}}));
         QVERIFY_THROWS_EXCEPTION(DomainError,
                                  repo.create(ContactRules::parse({{"firstName", "B"}, {"email", "SAME@example.com"}})));
@@ -85,7 +85,7 @@ private Q_SLOTS:
 
     void rollsBackOnDatabaseError()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "rb@example.com"}}));
         {
             Transaction tx;
@@ -97,7 +97,7 @@ private Q_SLOTS:
 
     void searchesWithFolding()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         repo.create(
             ContactRules::parse({{"firstName", "İlker"}, {"lastName", "Işık"}, {"email", "ilker@example.com"}}));
         repo.create(
@@ -115,7 +115,7 @@ private Q_SLOTS:
 
     void searchFollowsUpdatesAndDeletes()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         const Contact c = repo.create(ContactRules::parse({{"firstName", "Old"}, {"email", "o@example.com"}}));
         repo.update(c.id, ContactRules::parse({{"firstName", "Newname"}}));
         ContactQuery q;
@@ -129,7 +129,7 @@ private Q_SLOTS:
 
     void filtersByTagsAllOfThem()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         repo.create(
             ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}, {"tags", QJsonArray{"vip", "b2b"}}}));
         repo.create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}, {"tags", QJsonArray{"VIP"}}}));
@@ -144,7 +144,7 @@ private Q_SLOTS:
 
     void notesAreKeptInOrder()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         const Contact c = repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "n@example.com"}}));
         repo.addNote(c.id, "first", "user_x");
         repo.addNote(c.id, "second");
@@ -161,7 +161,7 @@ private Q_SLOTS:
 
     void pagesAreStableNewestFirst()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         QStringList ids;
         for (int i = 0; i < 7; ++i)
             ids.prepend(repo.create(ContactRules::parse({{"firstName", QString::number(i)},
@@ -182,7 +182,7 @@ private Q_SLOTS:
     // first, ties broken by seq.
     void listPageMatchesListWhicheverPlan()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         QVector<QJsonObject> bodies;
         for (int i = 0; i < 60; ++i) {
             QJsonObject b{{"firstName", QString::number(i)},
@@ -220,7 +220,7 @@ private Q_SLOTS:
 
     void readTransactionSeesOneState()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         repo.create(ContactRules::parse({{"firstName", "A"}, {"email", "a@example.com"}}));
         auto countAll = [] {
             QSqlQuery q = Database::exec("SELECT count(*) FROM contacts");
@@ -232,7 +232,8 @@ private Q_SLOTS:
             const ReadTransaction snapshot;
             QCOMPARE(countAll(), 1);
             std::thread writer([] {
-                ContactRepository().create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}}));
+                ContactRepository(testStore())
+                    .create(ContactRules::parse({{"firstName", "B"}, {"email", "b@example.com"}}));
                 Database::closeThreadConnection();
             });
             writer.join();
@@ -259,7 +260,7 @@ private Q_SLOTS:
     // inside the count and the page otherwise: both give the same totals and pages.
     void searchFindsFewAndManyAlike()
     {
-        ContactRepository repo;
+        ContactRepository repo(testStore());
         QVector<QJsonObject> bodies;
         for (int i = 0; i < 1003; ++i) {
             QJsonObject b{{"firstName", "Toplu"},

@@ -51,7 +51,7 @@ private Q_SLOTS:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        m_contactId = ContactRepository()
+        m_contactId = ContactRepository(testStore())
                           .create(ContactRules::parse(
                               {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}}))
                           .id;
@@ -133,7 +133,7 @@ private Q_SLOTS:
     void lateStatusUpdateStoresAndEmitsNothing()
     {
         EventBus bus;
-        ConversationRepository repo(&bus);
+        ConversationRepository repo{Store(bus)};
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_x");
         const Message m = repo.addOutgoing(v.id, textContent("Hello"), {"agent", "user_1", "Ali"});
         QCOMPARE(m.delivery.status, QString("pending"));
@@ -154,7 +154,7 @@ private Q_SLOTS:
 
     void createsConversationOnceWithEvent()
     {
-        ConversationRepository repo;
+        ConversationRepository repo(testStore());
         const Conversation a = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567", "campaign");
         const Conversation b = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567");
         QCOMPARE(a.id, b.id);
@@ -181,7 +181,7 @@ private Q_SLOTS:
     void messageOnClosedConversationReopensIt()
     {
         QFETCH(bool, incoming);
-        ConversationRepository repo;
+        ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         QCOMPARE(repo.close(v.id).status, QString("closed"));
         QCOMPARE(outboxCount("conversation.closed"), 1);
@@ -198,7 +198,7 @@ private Q_SLOTS:
     void keepsContactCountersAndUnread()
     {
         FakeClock clock(QDateTime(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC));
-        ConversationRepository repo(nullptr, &clock);
+        ConversationRepository repo(Store(testStore().bus(), clock));
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         repo.receive(v.id, textContent("Hi"));
         clock.advance(90);
@@ -221,10 +221,10 @@ private Q_SLOTS:
         repo.addOutgoing(v.id, textContent("Anything else?"), {"agent", {}, "Ali"}, "sent");
         QCOMPARE(*repo.get(v.id).firstResponseSeconds, qint64(120));
 
-        const Contact c = ContactRepository().get(m_contactId);
+        const Contact c = ContactRepository(testStore()).get(m_contactId);
         QCOMPARE(c.totalMessages, 4);
         QCOMPARE(c.lastMessageAt, TimeUtil::iso(clock.now()));
-        const QJsonArray list = ConversationRepository().forContact(m_contactId);
+        const QJsonArray list = ConversationRepository(testStore()).forContact(m_contactId);
         QCOMPARE(list.size(), 1);
         QCOMPARE(list.at(0).toObject().value("lastMessage").toString(), TimeUtil::iso(clock.now()));
         QCOMPARE(list.at(0).toObject().value("status").toString(), QString("open"));
@@ -234,7 +234,7 @@ private Q_SLOTS:
     {
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
-        ConversationRepository repo(&bus);
+        ConversationRepository repo{Store(bus)};
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         const Message m = repo.receive(v.id, textContent("Merhaba"), "provider-1");
         const QJsonObject e = lastEvent("message.received");
@@ -277,23 +277,23 @@ private Q_SLOTS:
 
     void contactSentimentFollowsIncomingMessages()
     {
-        ConversationRepository repo;
+        ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         repo.receive(v.id, textContent("Hello"));
-        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("neutral"));
+        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("neutral"));
         repo.receive(v.id, textContent("Rezalet, çok kötü"));
-        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("negative"));
+        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
         // Outgoing messages do not count.
         repo.addOutgoing(v.id, textContent("Thanks, great, perfect, wonderful"), {"agent", {}, "Ali"}, "sent");
-        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("negative"));
+        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
         repo.receive(v.id, textContent("Teşekkürler, harika, süper!"));
-        QCOMPARE(ContactRepository().get(m_contactId).sentiment, QString("positive"));
+        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("positive"));
     }
 
     void updateAssignsClosesAndTags()
     {
-        const User u = UserRepository().create("ali@example.com", "Ali", "agent", "x");
-        ConversationRepository repo;
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         Conversation after = repo.update(v.id, QString("pending"), u.id);
         QCOMPARE(after.status, QString("pending"));
@@ -318,7 +318,7 @@ private Q_SLOTS:
 
     void cursorsPageThroughThread()
     {
-        ConversationRepository repo;
+        ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
         QStringList ids;
         for (int i = 0; i < 7; ++i)
@@ -345,7 +345,7 @@ private Q_SLOTS:
 
     void widgetVisitorsGetTheirOwnConversation()
     {
-        WidgetVisitorRepository visitors;
+        WidgetVisitorRepository visitors(testStore());
         const auto a = visitors.create("Zeynep", "zeynep@example.com");
         const auto b = visitors.create({}, "zeynep@example.com");
         QVERIFY(a.token.startsWith("wvt_"));
@@ -355,7 +355,7 @@ private Q_SLOTS:
         QCOMPARE(visitors.authenticate(a.token)->conversationId, a.visitor.conversationId);
         QVERIFY(!visitors.authenticate("wvt_guess"));
         const auto anonymous = visitors.create({}, {});
-        QCOMPARE(ContactRepository().get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
+        QCOMPARE(ContactRepository(testStore()).get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
         QVERIFY_THROWS_EXCEPTION(DomainError, visitors.create("x", "not-an-email"));
     }
 };

@@ -114,7 +114,7 @@ private Q_SLOTS:
 
     void migrationSeedsDefaultPipeline()
     {
-        const Pipeline p = PipelineRepository().defaultPipeline();
+        const Pipeline p = PipelineRepository(testStore()).defaultPipeline();
         QCOMPARE(p.id, QString("pipeline_default"));
         QCOMPARE(p.stageKeys(), QStringList({"lead", "contact", "proposal", "negotiation", "won", "lost"}));
         QCOMPARE(p.stage("won")->probability, 100);
@@ -126,7 +126,7 @@ private Q_SLOTS:
     {
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
-        DealRepository repo(&bus);
+        DealRepository repo{Store(bus)};
         const Deal d = repo.create(DealRules::parse({{"name", "Big order"}, {"value", 1000}}));
         QVERIFY(d.id.startsWith("deal_"));
         QCOMPARE(d.pipelineId, QString("pipeline_default"));
@@ -161,7 +161,7 @@ private Q_SLOTS:
         QFETCH(int, stageChangedEvents);
         QFETCH(int, wonEvents);
         QFETCH(int, lostEvents);
-        DealRepository repo;
+        DealRepository repo(testStore());
         const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 10}}));
         QString from = d.stage;
         for (const QString &stage : path)
@@ -188,9 +188,9 @@ private Q_SLOTS:
 
     void wonAndLostRecordClosingData()
     {
-        UserRepository users;
+        UserRepository users(testStore());
         const User u = users.create("owner@example.com", "Olivia Owner", "agent", "x");
-        DealRepository repo;
+        DealRepository repo(testStore());
         const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 100}, {"currency", "usd"}}), u.id);
         QCOMPARE(d.currency, QString("USD"));
         QCOMPARE(d.assignedTo, u.id); // a user who creates a deal owns it
@@ -234,7 +234,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, reason);
         QFETCH(int, kind);
-        DealRepository repo;
+        DealRepository repo(testStore());
         const Deal d = repo.create(DealRules::parse({{"name", "D"}}));
         QCOMPARE(int(kindOf([&] { repo.markLost(d.id, reason, {}); })), kind);
         QCOMPARE(repo.get(d.id).stage, QString("lead"));
@@ -277,7 +277,7 @@ private Q_SLOTS:
         QFETCH(int, kind);
         QFETCH(QString, field);
         try {
-            DealRepository().create(DealRules::parse(body));
+            DealRepository(testStore()).create(DealRules::parse(body));
             QFAIL("no error");
         } catch (const DomainError &e) {
             QCOMPARE(int(e.kind()), kind);
@@ -288,7 +288,7 @@ private Q_SLOTS:
 
     void updateWithStageRecordsMoveAndChangedFields()
     {
-        DealRepository repo;
+        DealRepository repo(testStore());
         const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 10}}));
         const Deal u =
             repo.update(d.id, DealRules::parse({{"value", 20}, {"stage", "proposal"}, {"note", "sent offer"}}));
@@ -310,7 +310,7 @@ private Q_SLOTS:
     void activitiesUpdateDealAndEmit()
     {
         EventBus bus;
-        DealRepository repo(&bus);
+        DealRepository repo{Store(bus)};
         const Deal d = repo.create(DealRules::parse({{"name", "D"}}));
         QSignalSpy spy(&bus, &EventBus::changed);
         const DealActivity a = repo.addActivity(d.id, "call", "  Called the buyer ");
@@ -325,13 +325,13 @@ private Q_SLOTS:
 
     void rottingFollowsStageDaysAndActivity()
     {
-        PipelineRepository pipelines;
+        PipelineRepository pipelines(testStore());
         const Pipeline p =
             pipelines.create({{"name", "Fast"},
                               {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"rottenDays", 3}},
                                                     QJsonObject{{"name", "Demo"}}}}});
         FakeClock clock;
-        DealRepository repo(nullptr, &clock);
+        DealRepository repo(Store(testStore().bus(), clock));
         const Deal d = repo.create(DealRules::parse({{"name", "Slow"}, {"pipelineId", p.id}, {"stage", "qualified"}}));
         const Deal e = repo.create(DealRules::parse({{"name", "Other"}, {"pipelineId", p.id}, {"stage", "demo"}}));
         QVERIFY(!repo.get(d.id).isRotten);
@@ -350,8 +350,8 @@ private Q_SLOTS:
 
     void listFilters()
     {
-        DealRepository repo;
-        ContactRepository contacts;
+        DealRepository repo(testStore());
+        ContactRepository contacts(testStore());
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
         repo.create(DealRules::parse({{"name", "A"}, {"value", 10}, {"contactId", c.id}}));
         repo.create(DealRules::parse({{"name", "B"}, {"value", 500}, {"stage", "proposal"}}));
@@ -416,7 +416,7 @@ private Q_SLOTS:
         QFETCH(double, weightedValue);
         QFETCH(double, avgDealSize);
         QFETCH(int, currencies);
-        DealRepository repo;
+        DealRepository repo(testStore());
         for (const QJsonValue &v : deals) {
             const QJsonArray row = v.toArray();
             QJsonObject body{{"name", "D"}, {"currency", row.at(1)}, {"value", row.at(2)}};
@@ -451,7 +451,7 @@ private Q_SLOTS:
     void runningTotalsMatchARecount()
     {
         // Random writes of every kind; the totals kept on the way equal a recount from the deals.
-        DealRepository repo;
+        DealRepository repo(testStore());
         QRandomGenerator rng(11);
         const QStringList stages{"lead", "contact", "proposal", "negotiation"};
         const QStringList currencies{"TRY", "USD", "EUR"};
@@ -489,7 +489,7 @@ private Q_SLOTS:
 
     void summaryCountsWonAtClosedValue()
     {
-        DealRepository repo;
+        DealRepository repo(testStore());
         const Deal d = repo.create(DealRules::parse({{"name", "D"}, {"value", 100}}));
         repo.markWon(d.id, 80);
         const QJsonObject s = repo.summary().toJson().value("summary").toObject();
@@ -499,8 +499,8 @@ private Q_SLOTS:
 
     void pipelinesCrudAndStageRemovalGuard()
     {
-        PipelineRepository pipelines;
-        DealRepository deals;
+        PipelineRepository pipelines(testStore());
+        DealRepository deals(testStore());
         const Pipeline p =
             pipelines.create({{"name", "Partners"},
                               {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"probability", 30}},
@@ -541,8 +541,8 @@ private Q_SLOTS:
 
     void movingToAnotherPipelineKeepsOrResetsStage()
     {
-        PipelineRepository pipelines;
-        DealRepository deals;
+        PipelineRepository pipelines(testStore());
+        DealRepository deals(testStore());
         const Pipeline p =
             pipelines.create({{"name", "Other"}, {"stages", QJsonArray{QJsonObject{{"name", "Intro"}}}}});
         const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"stage", "proposal"}}));
@@ -559,8 +559,8 @@ private Q_SLOTS:
     {
         EventBus bus;
         QSignalSpy spy(&bus, &EventBus::changed);
-        ContactRepository contacts(&bus);
-        DealRepository deals(&bus);
+        ContactRepository contacts{Store(bus)};
+        DealRepository deals{Store(bus)};
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ann"}, {"email", "ann@example.com"}}));
         const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"contactId", c.id}}));
         QCOMPARE(deals.forContact(c.id).size(), 1);

@@ -53,7 +53,7 @@ private slots:
     void init()
     {
         m_db = std::make_unique<TempDatabase>();
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         m_contacts.clear();
         m_contacts << contacts
                           .create(ContactRules::parse(
@@ -72,7 +72,7 @@ private slots:
     void createWritesEventAndNotifiesAfterCommit()
     {
         QSignalSpy spy(&m_bus, &EventBus::changed);
-        const Segment s = SegmentRepository(&m_bus).create({{"name", "VIP"}, {"filters", vipRules()}}, "user_1");
+        const Segment s = SegmentRepository(Store(m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}}, "user_1");
         QCOMPARE(s.contactCount, qint64(2));
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Segment);
@@ -88,7 +88,7 @@ private slots:
 
     void failedChangesLeaveNothing()
     {
-        SegmentRepository repo(&m_bus);
+        SegmentRepository repo{Store(m_bus)};
         repo.create({{"name", "VIP"}, {"filters", vipRules()}});
         QSignalSpy spy(&m_bus, &EventBus::changed);
         QVERIFY_THROWS_EXCEPTION(DomainError, repo.create({{"name", "vip"}, {"filters", vipRules()}}));
@@ -102,7 +102,7 @@ private slots:
 
     void updateWithoutChangeWritesNoEvent()
     {
-        SegmentRepository repo(&m_bus);
+        SegmentRepository repo{Store(m_bus)};
         const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
         repo.update(s.id, {{"name", "VIP"}, {"filters", vipRules()}});
         QCOMPARE(eventNames(), QStringList{"segment.created"});
@@ -113,7 +113,7 @@ private slots:
 
     void membershipEventsCarryTheContactIds()
     {
-        SegmentRepository repo(&m_bus);
+        SegmentRepository repo{Store(m_bus)};
         const Segment s = repo.create({{"name", "Picked"}, {"isDynamic", false}});
         int added = -1;
         const Segment after = repo.addContacts(s.id, {m_contacts.at(0), m_contacts.at(1)}, {}, &added);
@@ -129,12 +129,12 @@ private slots:
 
     void deletedContactLeavesStaticSegments()
     {
-        SegmentRepository repo(&m_bus);
+        SegmentRepository repo{Store(m_bus)};
         const Segment one = repo.create({{"name", "One"}, {"isDynamic", false}, {"filters", vipRules()}});
         const Segment two = repo.create({{"name", "Two"}, {"isDynamic", false}});
         repo.addContacts(two.id, {m_contacts.at(0), m_contacts.at(1)});
         QCOMPARE(repo.get(one.id).contactCount, qint64(2));
-        ContactRepository().remove(m_contacts.at(0));
+        ContactRepository(testStore()).remove(m_contacts.at(0));
         QCOMPARE(repo.get(one.id).contactCount, qint64(1));
         QCOMPARE(repo.get(two.id).contactCount, qint64(1));
         QCOMPARE(Database::exec("SELECT count(*) FROM segment_members").next(), true);
@@ -142,13 +142,13 @@ private slots:
 
     void freezingAndThawing()
     {
-        SegmentRepository repo(&m_bus);
+        SegmentRepository repo{Store(m_bus)};
         const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
         Segment frozen = repo.update(s.id, {{"isDynamic", false}});
         QCOMPARE(frozen.isDynamic, false);
         QCOMPARE(frozen.contactCount, qint64(2));
-        ContactRepository().create(
-            ContactRules::parse({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}}));
+        ContactRepository(testStore())
+            .create(ContactRules::parse({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}}));
         QCOMPARE(repo.get(s.id).contactCount, qint64(2)); // frozen
         repo.removeContact(s.id, m_contacts.at(0));
         const Segment thawed = repo.update(s.id, {{"isDynamic", true}});
@@ -168,7 +168,7 @@ private slots:
 
     void listIsSortedByNameWithCounts()
     {
-        SegmentRepository repo;
+        SegmentRepository repo(testStore());
         repo.create({{"name", "beta"}, {"filters", vipRules()}});
         repo.create({{"name", "Alpha"}, {"isDynamic", false}});
         const QVector<Segment> list = repo.list();

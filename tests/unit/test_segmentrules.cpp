@@ -159,11 +159,11 @@ private:
         q.extraWhere = sql.where;
         q.extraValues = sql.values;
         QStringList names;
-        const ContactPage page = ContactRepository().list(q);
+        const ContactPage page = ContactRepository(testStore()).list(q);
         for (const Contact &c : page.items)
             names << c.firstName;
         names.sort();
-        if (ContactRepository().count(q) != names.size())
+        if (ContactRepository(testStore()).count(q) != names.size())
             return {QStringLiteral("count and list disagree")};
         return names;
     }
@@ -185,44 +185,45 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         m_db = std::make_unique<TempDatabase>();
-        ContactRepository().insertBulk({
-            QJsonObject{{"firstName", "Ayşe"},
-                        {"lastName", "Yılmaz"},
-                        {"email", "ayse@example.com"},
-                        {"phone", "+90 532 123 45 67"},
-                        {"tags", QJsonArray{"vip", "istanbul"}},
-                        {"source", "web"},
-                        {"company", "Kaya Lojistik A.Ş."},
-                        {"position", "Satın alma müdürü"},
-                        {"address", QJsonObject{{"city", "İstanbul"}, {"country", "TR"}}},
-                        {"leadScore", 80},
-                        {"createdAt", "2026-01-14T10:00:00Z"},
-                        {"customFields", QJsonObject{{"plan", "pro"}, {"seats", 25}, {"renewal", "2026-03-01"}}}},
-            QJsonObject{{"firstName", "John"},
-                        {"lastName", "Smith"},
-                        {"email", "john@acme.com"},
-                        {"phone", "+1 415 555 0100"},
-                        {"tags", QJsonArray{"lead"}},
-                        {"source", "whatsapp"},
-                        {"company", "Acme Inc."},
-                        {"position", "Buyer"},
-                        {"address", QJsonObject{{"city", "San Francisco"}, {"country", "US"}}},
-                        {"leadScore", 40},
-                        {"createdAt", "2025-12-01T09:00:00Z"},
-                        {"customFields", QJsonObject{{"plan", "basic"}, {"seats", "5"}}}},
-            QJsonObject{{"firstName", "Mary"},
-                        {"lastName", "Major"},
-                        {"phone", "+44 20 7946 0958"},
-                        {"createdAt", "2024-06-01T00:00:00Z"}},
-            QJsonObject{{"firstName", "Zeynep"},
-                        {"lastName", "Kaya"},
-                        {"email", "zeynep@example.org"},
-                        {"tags", QJsonArray{"VIP", "newsletter"}},
-                        {"source", "Web"},
-                        {"leadScore", 100},
-                        {"createdAt", "2026-01-08T12:00:00Z"},
-                        {"customFields", QJsonObject{{"plan", "PRO"}, {"org.unit", "sales"}}}},
-        });
+        ContactRepository(testStore())
+            .insertBulk({
+                QJsonObject{{"firstName", "Ayşe"},
+                            {"lastName", "Yılmaz"},
+                            {"email", "ayse@example.com"},
+                            {"phone", "+90 532 123 45 67"},
+                            {"tags", QJsonArray{"vip", "istanbul"}},
+                            {"source", "web"},
+                            {"company", "Kaya Lojistik A.Ş."},
+                            {"position", "Satın alma müdürü"},
+                            {"address", QJsonObject{{"city", "İstanbul"}, {"country", "TR"}}},
+                            {"leadScore", 80},
+                            {"createdAt", "2026-01-14T10:00:00Z"},
+                            {"customFields", QJsonObject{{"plan", "pro"}, {"seats", 25}, {"renewal", "2026-03-01"}}}},
+                QJsonObject{{"firstName", "John"},
+                            {"lastName", "Smith"},
+                            {"email", "john@acme.com"},
+                            {"phone", "+1 415 555 0100"},
+                            {"tags", QJsonArray{"lead"}},
+                            {"source", "whatsapp"},
+                            {"company", "Acme Inc."},
+                            {"position", "Buyer"},
+                            {"address", QJsonObject{{"city", "San Francisco"}, {"country", "US"}}},
+                            {"leadScore", 40},
+                            {"createdAt", "2025-12-01T09:00:00Z"},
+                            {"customFields", QJsonObject{{"plan", "basic"}, {"seats", "5"}}}},
+                QJsonObject{{"firstName", "Mary"},
+                            {"lastName", "Major"},
+                            {"phone", "+44 20 7946 0958"},
+                            {"createdAt", "2024-06-01T00:00:00Z"}},
+                QJsonObject{{"firstName", "Zeynep"},
+                            {"lastName", "Kaya"},
+                            {"email", "zeynep@example.org"},
+                            {"tags", QJsonArray{"VIP", "newsletter"}},
+                            {"source", "Web"},
+                            {"leadScore", 100},
+                            {"createdAt", "2026-01-08T12:00:00Z"},
+                            {"customFields", QJsonObject{{"plan", "PRO"}, {"org.unit", "sales"}}}},
+            });
         // Kept by the messaging layer in the product; set directly here.
         Database::exec("UPDATE contacts SET last_message_at = '2026-01-13T12:00:00.000Z', total_messages = 12, "
                        "sentiment = 'positive' WHERE first_name = 'Ayşe'");
@@ -650,7 +651,7 @@ private slots:
         QVERIFY(sql.values.contains(QVariant(QStringLiteral("plan")))); // the customField key is bound
         QCOMPARE(sql.where.count('?'), sql.values.size());
         QCOMPARE(match(group("OR", {rule("name", "equals", evil), rule("email", "contains", "%")})), QStringList{});
-        QCOMPARE(ContactRepository().count({}), qint64(4));
+        QCOMPARE(ContactRepository(testStore()).count({}), qint64(4));
     }
 
     void likeWildcardsAreLiteral()
@@ -669,7 +670,7 @@ private slots:
         for (const char *text :
              {"", "5", "abc", "ABC", "a%b", "a_b", "abd", "Äbc", "2026-01-01", "2025-12-20T10:00:00.000Z", "1", "0"})
             stored << QString::fromUtf8(text);
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         QStringList ids;
         auto create = [&](const QString &name, const QJsonValue &customFields = QJsonValue::Undefined) {
             QJsonObject body{{"firstName", name}, {"email", name + "@cf.example"}};
@@ -727,7 +728,7 @@ private slots:
                                         "(SELECT 1 FROM contacts c WHERE c.seq = f.contact_seq)");
         QVERIFY(left.next());
         QCOMPARE(left.value(0).toLongLong(), 0);
-        QCOMPARE(ContactRepository().count({}), qint64(4));
+        QCOMPARE(ContactRepository(testStore()).count({}), qint64(4));
     }
 };
 

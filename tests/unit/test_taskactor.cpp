@@ -16,9 +16,10 @@ private Q_SLOTS:
     void defaultActorIsRecorded()
     {
         TempDatabase db;
-        const User desk = UserRepository().create(QStringLiteral("desk@example.com"), QStringLiteral("Desk"),
-                                                  QStringLiteral("admin"), QStringLiteral("x"));
-        TaskRepository tasks;
+        const User desk = UserRepository(testStore())
+                              .create(QStringLiteral("desk@example.com"), QStringLiteral("Desk"),
+                                      QStringLiteral("admin"), QStringLiteral("x"));
+        TaskRepository tasks(testStore());
         tasks.setDefaultActor(desk.id);
         const Task t = tasks.create(TaskRules::parse({{QStringLiteral("title"), QStringLiteral("Call Ayşe")}}));
         tasks.addNote(t.id, QStringLiteral("Left a voicemail"));
@@ -37,7 +38,7 @@ private Q_SLOTS:
         QVERIFY(o.next());
         QCOMPARE(o.value(0).toString(), QStringLiteral("apikey_1"));
         // Without a default, nobody.
-        TaskRepository plain;
+        TaskRepository plain(testStore());
         const Task anonymous = plain.create(TaskRules::parse({{QStringLiteral("title"), QStringLiteral("Nobody")}}));
         QCOMPARE(plain.setStatus(anonymous.id, QStringLiteral("completed")).task.completedBy, QString());
         Database::closeThreadConnection();

@@ -63,7 +63,7 @@ private:
     FakeClock m_clock;
     EventBus m_bus;
 
-    TaskRepository repo(const QTimeZone &tz = QTimeZone::utc()) { return TaskRepository(&m_bus, tz, &m_clock); }
+    TaskRepository repo(const QTimeZone &tz = QTimeZone::utc()) { return TaskRepository(Store(m_bus, m_clock), tz); }
 
 private slots:
     void init()
@@ -75,10 +75,10 @@ private slots:
 
     void deletingADealUnlinksItsTasks()
     {
-        const Deal deal = DealRepository().create(DealRules::parse({{"name", "Big deal"}, {"value", 1000}}));
+        const Deal deal = DealRepository(testStore()).create(DealRules::parse({{"name", "Big deal"}, {"value", 1000}}));
         const Task t = repo().create(TaskRules::parse({{"title", "Send offer"}, {"dealId", deal.id}}));
         QCOMPARE(repo().get(t.id).dealId, deal.id);
-        DealRepository(&m_bus).remove(deal.id);
+        DealRepository(Store(m_bus)).remove(deal.id);
         QVERIFY(repo().get(t.id).dealId.isEmpty());
         const QVector<Event> events = outbox(QString());
         bool deletedEvent = false;
@@ -134,7 +134,7 @@ private slots:
 
     void existingContactIsLinkedAndDeletingContactUnlinks()
     {
-        ContactRepository contacts;
+        ContactRepository contacts(testStore());
         const Contact c = contacts.create(ContactRules::parse({{"firstName", "Ayşe"}, {"email", "a@example.com"}}));
         const Task t = repo().create(TaskRules::parse({{"title", "Visit"}, {"contactId", c.id}}));
         const TaskLinks links = repo().links(t);
@@ -300,7 +300,7 @@ private slots:
 
     void reminderFiresOnceAtDueMinusBefore()
     {
-        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());
         QSignalSpy fired(&scheduler, &TaskScheduler::fired);
         QSignalSpy bus(&m_bus, &EventBus::changed);
         const Task t = repo().create(TaskRules::parse(
@@ -341,7 +341,7 @@ private slots:
 
     void finishedTasksNeitherRemindNorGoOverdue()
     {
-        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());
         const Task t = repo().create(
             TaskRules::parse({{"title", "x"}, {"dueDate", "2026-03-02T11:00:00Z"}, {"reminder", QJsonObject{}}}));
         repo().setStatus(t.id, "completed");
@@ -351,7 +351,7 @@ private slots:
 
     void reschedulingRemindsAgain()
     {
-        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());
         const Task t = repo().create(TaskRules::parse(
             {{"title", "x"}, {"dueDate", "2026-03-02T10:10:00Z"}, {"reminder", QJsonObject{{"before", 15}}}}));
         QCOMPARE(scheduler.checkNow(), 1); // 09:55 has passed
@@ -365,7 +365,7 @@ private slots:
     void allDayTaskGoesOverdueWhenItsDayEndsInTheZone()
     {
         const QTimeZone istanbul("Europe/Istanbul"); // UTC+3
-        TaskScheduler scheduler(&m_bus, istanbul, &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), istanbul);
         repo(istanbul).create(TaskRules::parse({{"title", "x"}, {"dueDate", "2026-03-02"}}));
         QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 21, 0)); // midnight in Istanbul
         m_clock.set(utc(2026, 3, 2, 20, 59));
@@ -381,13 +381,13 @@ private slots:
             {{"title", "r"}, {"dueDate", "2026-03-02T12:00:00Z"}, {"reminder", QJsonObject{{"before", 60}}}}));
         m_clock.set(utc(2026, 3, 2, 11, 30));
         {
-            TaskScheduler first(&m_bus, QTimeZone::utc(), &m_clock);
+            TaskScheduler first(Store(m_bus, m_clock), QTimeZone::utc());
             QSignalSpy fired(&first, &TaskScheduler::fired);
             first.start();
             QCOMPARE(fired.size(), 1);
         }
         // A second scheduler on the same database (a restart, or another copy): nothing again.
-        TaskScheduler second(&m_bus, QTimeZone::utc(), &m_clock);
+        TaskScheduler second(Store(m_bus, m_clock), QTimeZone::utc());
         QSignalSpy fired(&second, &TaskScheduler::fired);
         second.start();
         QCOMPARE(fired.size(), 0);
@@ -396,7 +396,7 @@ private slots:
 
     void busChangeWakesTheScheduler()
     {
-        TaskScheduler scheduler(&m_bus, QTimeZone::utc(), &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());
         scheduler.start();
         QCOMPARE(scheduler.timerIntervalMs(), TaskScheduler::maxSleepMs());
         repo().create(TaskRules::parse(

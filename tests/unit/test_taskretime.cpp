@@ -48,7 +48,7 @@ private slots:
 
     void startRealignsAllDayTasksWithTheNewZone()
     {
-        TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
+        TaskRepository istanbul(Store(m_bus, m_clock), m_istanbul);
         const Task t =
             istanbul.create(TaskRules::parse({{"title", "Renew contract"},
                                               {"dueDate", "2026-03-04"},
@@ -62,7 +62,7 @@ private slots:
 
         // The setting now says New York: the scheduler's start realigns the all-day task.
         QSignalSpy bus(&m_bus, &EventBus::changed);
-        TaskScheduler scheduler(&m_bus, m_newYork, &m_clock);
+        TaskScheduler scheduler(Store(m_bus, m_clock), m_newYork);
         QSignalSpy fired(&scheduler, &TaskScheduler::fired);
         scheduler.start();
         QCOMPARE(stored(t.id),
@@ -83,7 +83,7 @@ private slots:
         QCOMPARE(fired.count(), 1);
         QCOMPARE(fired.at(0).at(0).toString(), QString("task.reminder"));
         // And the task is "today" in New York on the 4th (04:00Z is still the 3rd there).
-        TaskRepository newYork(&m_bus, m_newYork, &m_clock);
+        TaskRepository newYork(Store(m_bus, m_clock), m_newYork);
         QCOMPARE(newYork.dueToday().total, 0);
         m_clock.set(utc(2026, 3, 4, 15, 0));
         QCOMPARE(newYork.dueToday().total, 2); // with the timed task: 09:00Z is 04:00 in New York
@@ -91,25 +91,25 @@ private slots:
 
     void realigningTwiceChangesNothingAndKeepsFiredEvents()
     {
-        TaskRepository istanbul(&m_bus, m_istanbul, &m_clock);
+        TaskRepository istanbul(Store(m_bus, m_clock), m_istanbul);
         const Task t =
             istanbul.create(TaskRules::parse({{"title", "Past"},
                                               {"dueDate", "2026-02-20"},
                                               {"reminder", QJsonObject{{"enabled", true}, {"before", 15}}}}));
-        TaskScheduler first(&m_bus, m_istanbul, &m_clock);
+        TaskScheduler first(Store(m_bus, m_clock), m_istanbul);
         QSignalSpy fired(&first, &TaskScheduler::fired);
         first.start(); // reminder and overdue fire once
         QCOMPARE(fired.count(), 2);
-        QCOMPARE(TaskRepository(&m_bus, m_istanbul, &m_clock).retimeAllDayTasks(), 0);
+        QCOMPARE(TaskRepository(Store(m_bus, m_clock), m_istanbul).retimeAllDayTasks(), 0);
 
-        TaskRepository newYork(&m_bus, m_newYork, &m_clock);
+        TaskRepository newYork(Store(m_bus, m_clock), m_newYork);
         QCOMPARE(newYork.retimeAllDayTasks(), 1); // due_at only: the events are spent
         const QStringList after = stored(t.id);
         QCOMPARE(after.at(0), QString("2026-02-20T05:00:00.000Z"));
         QVERIFY(after.at(1).isEmpty());
         QVERIFY(after.at(2).isEmpty());
         QCOMPARE(newYork.retimeAllDayTasks(), 0);
-        TaskScheduler second(&m_bus, m_newYork, &m_clock);
+        TaskScheduler second(Store(m_bus, m_clock), m_newYork);
         QSignalSpy again(&second, &TaskScheduler::fired);
         second.start();
         QCOMPARE(again.count(), 0); // never twice

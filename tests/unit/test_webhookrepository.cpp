@@ -23,7 +23,7 @@ private:
     static void emitEvent(const QString &event)
     {
         Transaction tx;
-        Outbox::append(event, {{"n", 1}});
+        Outbox::append(event, {{"n", 1}}, TimeUtil::iso(QDateTime::currentDateTimeUtc()));
         tx.commit();
     }
 
@@ -211,14 +211,15 @@ private Q_SLOTS:
     void everyEventHasASample()
     {
         for (const QString &e : WebhookEvents::all())
-            QVERIFY2(!WebhookEvents::sample(e).isEmpty(), qPrintable(e));
-        QCOMPARE(WebhookEvents::sample("task.completed").keys(), QStringList({"completedAt", "completedBy", "taskId"}));
+            QVERIFY2(!WebhookEvents::sample(e, "2026-11-27T10:00:00.000Z").isEmpty(), qPrintable(e));
+        QCOMPARE(WebhookEvents::sample("task.completed", "2026-11-27T10:00:00.000Z").keys(),
+                 QStringList({"completedAt", "completedBy", "taskId"}));
     }
 
     void fansOutOnlyLaterMatchingEventsOnce()
     {
         emitEvent("contact.created"); // before the subscription: not delivered
-        WebhookRepository repo;
+        WebhookRepository repo(testStore());
         const QString id =
             repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"contact.created"}}}).webhook.id;
         emitEvent("contact.created");
@@ -232,7 +233,7 @@ private Q_SLOTS:
 
     void retriesOnScheduleKeepsOrderAndDisables()
     {
-        WebhookRepository repo;
+        WebhookRepository repo(testStore());
         const QString id = repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}}).webhook.id;
         emitEvent("contact.created");
         emitEvent("contact.updated");
@@ -277,7 +278,7 @@ private Q_SLOTS:
 
     void recoversDeliveriesLeftInFlight()
     {
-        WebhookRepository repo;
+        WebhookRepository repo(testStore());
         repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}});
         emitEvent("contact.created");
         repo.fanOut();
@@ -293,7 +294,7 @@ private Q_SLOTS:
 
     void contactUpsertMatchesByEmailThenPhone()
     {
-        IncomingWebhookRepository incoming;
+        IncomingWebhookRepository incoming(testStore());
         const IncomingWebhook endpoint = incoming.create({{"name", "Form"}, {"action", "contact.upsert"}}).endpoint;
         QString event;
         auto call = [&](const QByteArray &body) {
@@ -309,7 +310,7 @@ private Q_SLOTS:
         r = call(R"({"event":"e","data":{"phone":"+905321112233","company":"K"}})");
         QCOMPARE(r.data.value("result").toString(), QString("updated"));
         QCOMPARE(r.data.value("contactId").toString(), contact);
-        QCOMPARE(ContactRepository().get(contact).company, QString("K"));
+        QCOMPARE(ContactRepository(testStore()).get(contact).company, QString("K"));
     }
 
     void incomingCallsAreCheckedBeforeTheAction_data()
@@ -335,7 +336,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, signature);
         QFETCH(int, kind);
         QFETCH(QString, code);
-        IncomingWebhookRepository incoming;
+        IncomingWebhookRepository incoming(testStore());
         const bool signedRows = QByteArray(QTest::currentDataTag()).contains("signature");
         QJsonObject create{{"name", "Form"}, {"action", "contact.upsert"}};
         if (signedRows)

@@ -68,6 +68,10 @@ void ContactDetailPane::reloadSoon()
 ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *parent)
     : QWidget(parent)
     , m_contacts(contacts)
+    , m_deals(contacts.store())
+    , m_pipelines(contacts.store())
+    , m_conversations(contacts.store())
+    , m_tasks(contacts.store())
 {
     m_stack = new QStackedWidget(this);
     auto *outer = new QVBoxLayout(this);
@@ -286,12 +290,11 @@ void ContactDetailPane::reload()
 
     m_dealList->clear();
     try {
-        DealRepository deals;
-        const QVector<Pipeline> pipelines = PipelineRepository().list();
+        const QVector<Pipeline> pipelines = m_pipelines.list();
         DealQuery dealQuery;
         dealQuery.contactId = c.id;
         dealQuery.limit = 200;
-        const QVector<Deal> contactDeals = deals.list(dealQuery).items;
+        const QVector<Deal> contactDeals = m_deals.list(dealQuery).items;
         for (const Deal &d : contactDeals) {
             QString line = tr("%1 — %2 — %3")
                                .arg(d.name, DealText::stageName(pipelines, d.pipelineId, d.stage),
@@ -304,7 +307,7 @@ void ContactDetailPane::reload()
             item->setData(Qt::UserRole, d.id);
             item->setToolTip(tr("Double-click to open the deal"));
             timeline.append({d.createdAt, tr("Deal created: %1").arg(d.name)});
-            for (const DealActivity &a : deals.activities(d.id)) {
+            for (const DealActivity &a : m_deals.activities(d.id)) {
                 QString text;
                 if (a.type == QLatin1String("stage_change") && a.from.isEmpty())
                     text = tr("%1 started in %2").arg(d.name, DealText::stageName(pipelines, d.pipelineId, a.to));
@@ -333,7 +336,7 @@ void ContactDetailPane::reload()
         ConversationQuery conversationQuery;
         conversationQuery.contactId = c.id;
         conversationQuery.limit = 100;
-        const QVector<Conversation> conversations = ConversationRepository().list(conversationQuery).items;
+        const QVector<Conversation> conversations = m_conversations.list(conversationQuery).items;
         for (const Conversation &v : conversations) {
             QString line = InboxText::channelName(v.channel) + QStringLiteral(" — ") + InboxText::statusName(v.status);
             if (v.unreadCount > 0)
@@ -363,7 +366,7 @@ void ContactDetailPane::reload()
         taskQuery.contactId = c.id;
         taskQuery.openFirst = true;
         taskQuery.limit = 100;
-        for (const Task &t : TaskRepository().list(taskQuery).items) {
+        for (const Task &t : m_tasks.list(taskQuery).items) {
             QString line = t.title;
             if (!t.dueDate.isEmpty())
                 line += tr(" — due %1")

@@ -1,5 +1,10 @@
 #pragma once
 
+#include "model/deals/dealrepository.h"
+#include "model/deals/pipelinerepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+
 #include <QTimer>
 #include <QWidget>
 
@@ -44,6 +49,10 @@ private:
     void setError(const QString &message);
 
     ContactRepository &m_contacts;
+    DealRepository m_deals;
+    PipelineRepository m_pipelines;
+    ConversationRepository m_conversations;
+    TaskRepository m_tasks;
     QString m_id;
 
     QStackedWidget *m_stack = nullptr;

@@ -177,7 +177,7 @@ void ContactDialog::accept()
             const QString id = details.take(QLatin1String("existingId")).toString();
             std::optional<Contact> other;
             try {
-                other = ContactRepository().find(id);
+                other = m_contacts.find(id);
             } catch (const std::exception &) {
             }
             const QString name = other ? other->displayName() : tr("another contact");

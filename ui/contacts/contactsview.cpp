@@ -25,7 +25,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *parent)
+ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_contacts(contacts)
 {
@@ -123,7 +123,7 @@ ContactsView::ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *
     });
     connect(&m_refreshTimer, &QTimer::timeout, this, &ContactsView::refresh);
     // AutoConnection: queued when the change was made in another thread (the API server).
-    connect(&bus, &EventBus::changed, this, &ContactsView::onBusChanged);
+    connect(&store.bus(), &EventBus::changed, this, &ContactsView::onBusChanged);
 
     connect(m_new, &QPushButton::clicked, this, &ContactsView::newContact);
     connect(m_edit, &QPushButton::clicked, this, &ContactsView::editContact);

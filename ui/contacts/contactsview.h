@@ -1,12 +1,13 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QTimer>
 #include <QWidget>
 
 class ContactDetailPane;
 class ContactRepository;
 class ContactTableModel;
-#include "model/core/eventbus.h"
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -24,7 +25,7 @@ public:
     static constexpr int SearchDelayMs = 200;
     static constexpr int RefreshDelayMs = 100;
 
-    ContactsView(ContactRepository &contacts, EventBus &bus, QWidget *parent = nullptr);
+    ContactsView(ContactRepository &contacts, const Store &store, QWidget *parent = nullptr);
 
     ContactTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }

@@ -22,6 +22,7 @@ int clampCount(qint64 n)
 ContactTableModel::ContactTableModel(ContactRepository &contacts, QObject *parent)
     : QAbstractTableModel(parent)
     , m_contacts(contacts)
+    , m_counter(contacts.store())
 {
     m_cache.setMaxCost(MaxCachedBlocks);
     connect(&m_counter, &BackgroundCounter::counted, this, [this](int, const QString &, qint64 n) {

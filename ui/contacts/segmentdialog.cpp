@@ -375,6 +375,7 @@ void RuleGroupWidget::setGroup(const QJsonObject &group)
 SegmentDialog::SegmentDialog(SegmentRepository &segments, QWidget *parent)
     : QDialog(parent)
     , m_segments(segments)
+    , m_counter(segments.store())
 {
     build();
     setWindowTitle(tr("New segment"));
@@ -386,6 +387,7 @@ SegmentDialog::SegmentDialog(SegmentRepository &segments, const Segment &segment
     : QDialog(parent)
     , m_segments(segments)
     , m_id(segment.id)
+    , m_counter(segments.store())
 {
     build();
     setWindowTitle(tr("Edit segment %1").arg(segment.name));

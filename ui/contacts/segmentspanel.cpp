@@ -28,10 +28,11 @@ constexpr int DynamicRole = Qt::UserRole + 1;
 constexpr int NameRole = Qt::UserRole + 2;
 } // namespace
 
-SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
+SegmentsPanel::SegmentsPanel(ContactsView &view, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_view(view)
-    , m_segments(&bus)
+    , m_segments(store)
+    , m_counter(store)
 {
     setObjectName(QStringLiteral("segmentsPanel"));
     auto *title = new QLabel(tr("Segments"), this);
@@ -82,7 +83,7 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(RefreshDelayMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &SegmentsPanel::reload);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
         if (entity == EventBus::Entity::Segment)
             m_segmentChanged = true;
         if (entity == EventBus::Entity::Segment || entity == EventBus::Entity::Contact)
@@ -105,11 +106,11 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent)
     reload();
 }
 
-QWidget *SegmentsPanel::besideContacts(ContactsView *view, EventBus &bus, QWidget *parent)
+QWidget *SegmentsPanel::besideContacts(ContactsView *view, const Store &store, QWidget *parent)
 {
     auto *splitter = new QSplitter(Qt::Horizontal, parent);
     splitter->setObjectName(QStringLiteral("segmentsSplitter"));
-    auto *panel = new SegmentsPanel(*view, bus, splitter);
+    auto *panel = new SegmentsPanel(*view, store, splitter);
     splitter->addWidget(panel);
     splitter->addWidget(view);
     splitter->setStretchFactor(0, 0);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/contacts/segmentrepository.h"
+#include "model/core/store.h"
 #include "ui/shell/backgroundcounter.h"
 
 #include <QHash>
@@ -8,7 +9,6 @@
 #include <QWidget>
 
 class ContactsView;
-class EventBus;
 class QAction;
 class QListWidget;
 class QPushButton;
@@ -26,9 +26,9 @@ class SegmentsPanel : public QWidget
 public:
     static constexpr int RefreshDelayMs = 150;
 
-    SegmentsPanel(ContactsView &view, EventBus &bus, QWidget *parent = nullptr);
+    SegmentsPanel(ContactsView &view, const Store &store, QWidget *parent = nullptr);
     // The Contacts area: this panel on the left of the view, in a splitter. Returns the splitter.
-    static QWidget *besideContacts(ContactsView *view, EventBus &bus, QWidget *parent = nullptr);
+    static QWidget *besideContacts(ContactsView *view, const Store &store, QWidget *parent = nullptr);
 
     QListWidget *list() const { return m_list; }
     QAction *addToSegmentAction() const { return m_addTo; }

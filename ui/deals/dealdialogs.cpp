@@ -200,11 +200,11 @@ void LostDialog::accept()
     }
 }
 
-DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent,
+DealDetailDialog::DealDetailDialog(DealRepository &deals, const Store &store, const QString &dealId, QWidget *parent,
                                    const QTimeZone &tasksTimeZone)
     : QDialog(parent)
     , m_deals(deals)
-    , m_tasks(&bus, tasksTimeZone)
+    , m_tasks(store, tasksTimeZone)
     , m_dealId(dealId)
 {
     setObjectName(QStringLiteral("dealDetailDialog"));
@@ -272,12 +272,13 @@ DealDetailDialog::DealDetailDialog(DealRepository &deals, EventBus &bus, const Q
     layout->addLayout(row);
     layout->addWidget(close);
 
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &id, EventBus::Change) {
-        if (entity == EventBus::Entity::Deal && (id == m_dealId || id.isEmpty()))
-            refresh();
-        else if (entity == EventBus::Entity::Task)
-            refreshTasks();
-    });
+    connect(&store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &id, EventBus::Change) {
+                if (entity == EventBus::Entity::Deal && (id == m_dealId || id.isEmpty()))
+                    refresh();
+                else if (entity == EventBus::Entity::Task)
+                    refreshTasks();
+            });
     refresh();
 }
 
@@ -298,7 +299,7 @@ void DealDetailDialog::refresh()
     const QLocale locale;
     QStringList lines;
     lines << d->name;
-    const QVector<Pipeline> pipelines = PipelineRepository().list();
+    const QVector<Pipeline> pipelines = PipelineRepository(m_deals.store()).list();
     lines << tr("Stage: %1 · probability %2%")
                  .arg(DealText::stageName(pipelines, d->pipelineId, d->stage))
                  .arg(d->probability);

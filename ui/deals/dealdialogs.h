@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/tasks/taskrepository.h"
 
 #include "model/deals/pipeline.h"
@@ -8,7 +9,6 @@
 #include <QTimeZone>
 
 class DealRepository;
-class EventBus;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -59,7 +59,7 @@ class DealDetailDialog : public QDialog
 {
     Q_OBJECT
 public:
-    DealDetailDialog(DealRepository &deals, EventBus &bus, const QString &dealId, QWidget *parent = nullptr,
+    DealDetailDialog(DealRepository &deals, const Store &store, const QString &dealId, QWidget *parent = nullptr,
                      const QTimeZone &tasksTimeZone = QTimeZone::systemTimeZone());
     QListWidget *timeline() const { return m_timeline; }
     QListWidget *taskList() const { return m_tasksList; }

@@ -84,7 +84,7 @@ void DealEditDialog::build(const QString &pipelineId)
     m_pipeline = new QComboBox(this);
     m_pipeline->setObjectName(QStringLiteral("pipelineCombo"));
     try {
-        m_pipelines = PipelineRepository().list();
+        m_pipelines = PipelineRepository(m_deals.store()).list();
     } catch (const std::exception &) {
         // No pipelines readable: the repository's refusal on OK says why.
     }
@@ -105,14 +105,14 @@ void DealEditDialog::build(const QString &pipelineId)
     m_probability->setSuffix(percent.section(QStringLiteral("%1"), 1));
     m_form->addRow(tr("Probability:"), cell(m_probability, {QStringLiteral("probability")}));
 
-    m_contact = createContactPicker(this);
+    m_contact = createContactPicker(ContactRepository(m_deals.store()), this);
     m_form->addRow(tr("Contact:"), cell(m_contact, {QStringLiteral("contactId")}));
 
     m_owner = new QComboBox(this);
     m_owner->setObjectName(QStringLiteral("ownerCombo"));
     m_owner->addItem(tr("(unassigned)"), QString());
     try {
-        for (const User &u : UserRepository().list())
+        for (const User &u : UserRepository(m_deals.store()).list())
             m_owner->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
     } catch (const std::exception &) {
         // No users to offer.
@@ -174,7 +174,8 @@ void DealEditDialog::onStageChosen()
 
 void DealEditDialog::setContactId(const QString &contactId)
 {
-    const std::optional<Contact> c = contactId.isEmpty() ? std::nullopt : ContactRepository().find(contactId);
+    const std::optional<Contact> c =
+        contactId.isEmpty() ? std::nullopt : ContactRepository(m_deals.store()).find(contactId);
     m_contact->setCurrent(c ? c->id : QString(), c ? c->displayName() : QString());
 }
 

@@ -46,11 +46,11 @@ QString valuesText(const PipelineSummary &s, int stageIndex)
 }
 } // namespace
 
-PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
+PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     : QWidget(parent)
-    , m_deals(&bus)
-    , m_pipelines(&bus)
-    , m_bus(bus)
+    , m_deals(store)
+    , m_pipelines(store)
+    , m_store(store)
 {
     setObjectName(QStringLiteral("pipelineBoard"));
     m_pipelineCombo = new QComboBox(this);
@@ -127,7 +127,7 @@ PipelineBoard::PipelineBoard(EventBus &bus, QWidget *parent)
     m_refreshTimer->setSingleShot(true);
     m_refreshTimer->setInterval(100);
     connect(m_refreshTimer, &QTimer::timeout, this, &PipelineBoard::refresh);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
         if (entity == EventBus::Entity::Pipeline) {
             reloadPipelines();
         } else if (entity == EventBus::Entity::Deal || entity == EventBus::Entity::Contact) {
@@ -423,7 +423,7 @@ void PipelineBoard::openDeal(const QString &dealId)
         return;
     if (m_detail)
         m_detail->close();
-    m_detail = new DealDetailDialog(m_deals, m_bus, dealId, this, m_tasksTz);
+    m_detail = new DealDetailDialog(m_deals, m_store, dealId, this, m_tasksTz);
     m_detail->setAttribute(Qt::WA_DeleteOnClose);
     m_detail->show();
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
 #include "model/deals/pipelinerepository.h"
@@ -14,7 +15,6 @@
 class DealColumnModel;
 class DealDetailDialog;
 class DealEditDialog;
-class EventBus;
 class PipelineEditorDialog;
 class QChartView;
 class QLocale;
@@ -34,7 +34,7 @@ class PipelineBoard : public QWidget
 {
     Q_OBJECT
 public:
-    explicit PipelineBoard(EventBus &bus, QWidget *parent = nullptr);
+    explicit PipelineBoard(const Store &store, QWidget *parent = nullptr);
 
     QString pipelineId() const { return m_pipeline.id; }
     StageListView *column(const QString &stage) const;
@@ -81,7 +81,7 @@ private:
 
     DealRepository m_deals;
     PipelineRepository m_pipelines;
-    EventBus &m_bus;
+    Store m_store;
     Pipeline m_pipeline;
     QComboBox *m_pipelineCombo;
     QLabel *m_summary;

@@ -42,9 +42,10 @@ QString droppedFile(const QMimeData *mime)
 }
 } // namespace
 
-InboxComposer::InboxComposer(QWidget *parent)
+InboxComposer::InboxComposer(const Store &store, QWidget *parent)
     : QWidget(parent)
-    , m_now([] { return QDateTime::currentDateTimeUtc(); })
+    , m_store(store)
+    , m_templates(store)
 {
     setObjectName(QStringLiteral("inboxComposer"));
     m_attachButton = new QToolButton(this);
@@ -137,12 +138,6 @@ void InboxComposer::setTemplateSender(TemplateSender sender)
 {
     m_templateSender = std::move(sender);
     updateButtons();
-}
-
-void InboxComposer::setNow(std::function<QDateTime()> now)
-{
-    m_now = std::move(now);
-    updateWindowHint();
 }
 
 void InboxComposer::watchDrops(QWidget *target)
@@ -243,7 +238,7 @@ void InboxComposer::openTemplatePicker()
         m_picker->close();
     QVector<MessageTemplate> templates;
     try {
-        templates = TemplateRepository().list(QStringLiteral("approved"));
+        templates = m_templates.list(QStringLiteral("approved"));
     } catch (const std::exception &e) {
         fail(ErrorText::of(e));
         return;
@@ -425,7 +420,7 @@ void InboxComposer::setConversation(const std::optional<Conversation> &conversat
 void InboxComposer::updateWindowHint()
 {
     const bool whatsapp = m_hasConversation && m_channel == QLatin1String("whatsapp");
-    m_outsideWindow = whatsapp && (!m_lastIncoming.isValid() || m_lastIncoming.secsTo(m_now()) > kWindowSeconds);
+    m_outsideWindow = whatsapp && (!m_lastIncoming.isValid() || m_lastIncoming.secsTo(m_store.now()) > kWindowSeconds);
     m_windowHint->setVisible(m_outsideWindow);
     if (whatsapp && !m_outsideWindow)
         m_windowTimer.start(); // the window closes while the conversation is open

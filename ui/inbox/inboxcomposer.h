@@ -3,6 +3,7 @@
 #include "model/inbox/conversation.h"
 #include "model/inbox/message.h"
 #include "model/inbox/messagetemplate.h"
+#include "model/inbox/templaterepository.h"
 
 #include <QDateTime>
 #include <QPointer>
@@ -46,7 +47,8 @@ public:
         std::function<Message(const QString &conversationId, const QString &templateName, const QString &language,
                               const QStringList &parameters, const QStringList &buttonPayloads)>;
 
-    explicit InboxComposer(QWidget *parent = nullptr);
+    // store: the templates offered, and the clock of the 24-hour hint.
+    explicit InboxComposer(const Store &store, QWidget *parent = nullptr);
     ~InboxComposer() override;
 
     void setFileSender(FileSender sender);
@@ -54,8 +56,6 @@ public:
     // The largest file the media store takes (media/maxUploadBytes); a larger one is refused when
     // attached. 0: no check here (the sender still checks).
     void setMaxFileBytes(qint64 bytes) { m_maxFileBytes = bytes; }
-    // Where the current time comes from (the 24-hour hint); tests move it.
-    void setNow(std::function<QDateTime()> now);
 
     QToolButton *attachButton() const { return m_attachButton; }
     QPushButton *templateButton() const { return m_templateButton; }
@@ -96,6 +96,11 @@ public:
     void setConversation(const std::optional<Conversation> &conversation, const QString &lastIncomingAt);
     bool outsideWindow() const { return m_outsideWindow; }
 
+public slots:
+    // Looks at the store's clock again for the 24-hour hint (a timer does it every minute while the
+    // window of an open conversation is open).
+    void updateWindowHint();
+
 signals:
     void errorOccurred(const QString &text);
     // Hide an error shown before (a new attachment or template).
@@ -107,14 +112,14 @@ protected:
 private:
     void pickFile();
     void updatePreview();
-    void updateWindowHint();
     void updateButtons();
     void fail(const QString &text);
 
     FileSender m_fileSender;
     TemplateSender m_templateSender;
     qint64 m_maxFileBytes = 0;
-    std::function<QDateTime()> m_now;
+    Store m_store;
+    TemplateRepository m_templates;
     bool m_hasConversation = false;
     QString m_conversationId;
     QString m_channel;

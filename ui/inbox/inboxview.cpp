@@ -135,12 +135,13 @@ QString InboxText::when(const QString &iso, const QDate &today)
     return locale.toString(t.date(), QLocale::ShortFormat);
 }
 
-InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
+InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     : QWidget(parent)
-    , m_bus(bus)
-    , m_contacts(std::make_unique<ContactRepository>(&bus))
-    , m_dealRepo(std::make_unique<DealRepository>(&bus))
-    , m_taskRepo(std::make_unique<TaskRepository>(&bus))
+    , m_store(store)
+    , m_contacts(std::make_unique<ContactRepository>(store))
+    , m_dealRepo(std::make_unique<DealRepository>(store))
+    , m_taskRepo(std::make_unique<TaskRepository>(store))
+    , m_pipelines(store)
 {
     setObjectName(QStringLiteral("inboxContactPanel"));
     m_name = new QLabel(this);
@@ -190,7 +191,7 @@ InboxContactPanel::InboxContactPanel(EventBus &bus, QWidget *parent)
     m_reloadTimer.setSingleShot(true);
     m_reloadTimer.setInterval(50);
     connect(&m_reloadTimer, &QTimer::timeout, this, &InboxContactPanel::reload);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
         if (!m_contactId.isEmpty() && (entity == EventBus::Entity::Contact || entity == EventBus::Entity::Deal ||
                                        entity == EventBus::Entity::Task))
             m_reloadTimer.start();
@@ -202,7 +203,7 @@ InboxContactPanel::~InboxContactPanel() = default;
 
 void InboxContactPanel::setTasksTimeZone(const QTimeZone &tz)
 {
-    m_taskRepo = std::make_unique<TaskRepository>(&m_bus, tz);
+    m_taskRepo = std::make_unique<TaskRepository>(m_store, tz);
     reload();
 }
 
@@ -246,7 +247,7 @@ void InboxContactPanel::reload()
 
     const QLocale locale;
     try {
-        const QVector<Pipeline> pipelines = PipelineRepository().list();
+        const QVector<Pipeline> pipelines = m_pipelines.list();
         for (const QJsonValue &v : m_dealRepo->forContact(m_contactId)) {
             const QJsonObject d = v.toObject();
             const QString stage = DealText::stageName(pipelines, d.value(QLatin1String("pipelineId")).toString(),
@@ -308,7 +309,7 @@ void InboxContactPanel::openDeal()
     const QString id = item ? item->data(Qt::UserRole).toString() : QString();
     if (id.isEmpty())
         return;
-    auto *dialog = new DealDetailDialog(*m_dealRepo, m_bus, id, this, m_taskRepo->timeZone());
+    auto *dialog = new DealDetailDialog(*m_dealRepo, m_store, id, this, m_taskRepo->timeZone());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
@@ -327,10 +328,11 @@ void InboxContactPanel::openTask()
     dialog->open();
 }
 
-InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidget *parent)
+InboxView::InboxView(ConversationRepository &conversations, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_conversations(conversations)
-    , m_bus(bus)
+    , m_store(store)
+    , m_users(store)
 {
     m_statusFilter = new QComboBox(this);
     m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
@@ -461,7 +463,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     tagsRow->addWidget(m_addTag);
     rightLayout->addLayout(tagsRow);
     rightLayout->addWidget(m_thread, 1);
-    m_composerExtras = new InboxComposer(this);
+    m_composerExtras = new InboxComposer(m_store, this);
     rightLayout->addWidget(m_composerExtras);
     m_composerRow = new QHBoxLayout;
     m_composerRow->addWidget(m_quickButton);
@@ -473,7 +475,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     rightLayout->addLayout(m_composerRow);
     rightLayout->addWidget(m_error); // errors show under the composer
 
-    m_contactPanel = new InboxContactPanel(bus, this);
+    m_contactPanel = new InboxContactPanel(store, this);
     m_contactPanel->setMinimumWidth(200);
 
     auto *splitter = new QSplitter(this);
@@ -492,7 +494,7 @@ InboxView::InboxView(ConversationRepository &conversations, EventBus &bus, QWidg
     m_reloadTimer.setSingleShot(true);
     m_reloadTimer.setInterval(50);
     connect(&m_reloadTimer, &QTimer::timeout, this, &InboxView::reload);
-    connect(&bus, &EventBus::changed, this, &InboxView::onBusChanged);
+    connect(&store.bus(), &EventBus::changed, this, &InboxView::onBusChanged);
     connect(m_statusFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
     connect(m_channelFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
     connect(m_mineFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
@@ -541,7 +543,7 @@ void InboxView::reloadAssignees()
     m_assignee->clear();
     m_assignee->addItem(tr("Unassigned"), QString());
     try {
-        for (const User &u : UserRepository().list())
+        for (const User &u : m_users.list())
             m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
     } catch (const std::exception &) {
         // No users to offer: only "Unassigned".

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
+#include "model/core/store.h"
+#include "model/deals/pipelinerepository.h"
 #include "model/inbox/conversationrepository.h"
 
 #include <QDate>
@@ -15,7 +18,6 @@
 
 class ContactRepository;
 class DealRepository;
-#include "model/core/eventbus.h"
 class InboxComposer;
 class MessageEdit;
 class TaskRepository;
@@ -60,7 +62,7 @@ class InboxContactPanel : public QWidget
 {
     Q_OBJECT
 public:
-    InboxContactPanel(EventBus &bus, QWidget *parent = nullptr);
+    InboxContactPanel(const Store &store, QWidget *parent = nullptr);
     ~InboxContactPanel() override;
 
     void showContact(const QString &contactId);
@@ -81,10 +83,11 @@ signals:
     void contactRequested(const QString &contactId);
 
 private:
-    EventBus &m_bus;
+    Store m_store;
     std::unique_ptr<ContactRepository> m_contacts;
     std::unique_ptr<DealRepository> m_dealRepo;
     std::unique_ptr<TaskRepository> m_taskRepo;
+    PipelineRepository m_pipelines;
     QTimer m_reloadTimer;
     QString m_contactId;
     QLabel *m_name = nullptr;
@@ -111,7 +114,7 @@ public:
     // Sends text into a conversation; throws (std::exception) with a message to show on refusal.
     using Sender = std::function<Message(const QString &conversationId, const QString &text)>;
 
-    InboxView(ConversationRepository &conversations, EventBus &bus, QWidget *parent = nullptr);
+    InboxView(ConversationRepository &conversations, const Store &store, QWidget *parent = nullptr);
     ~InboxView() override;
 
     void setSender(Sender sender);
@@ -167,7 +170,8 @@ private:
     static QString tickMark(const QString &status);
 
     ConversationRepository &m_conversations;
-    EventBus &m_bus;
+    Store m_store;
+    UserRepository m_users;
     Sender m_sender;
     QStringList m_quickReplies;
     std::function<void(const QStringList &)> m_saveQuickReplies;

@@ -34,7 +34,7 @@ void setError(QLabel *label, const QString &message)
 }
 } // namespace
 
-ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
+ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_keys(keys)
 {
@@ -76,7 +76,7 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
     connect(m_create, &QPushButton::clicked, this, &ApiKeysPage::createKey);
     connect(m_revoke, &QPushButton::clicked, this, &ApiKeysPage::revokeKey);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &ApiKeysPage::updateActions);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity) {
         if (entity == EventBus::Entity::ApiKey)
             reload();
     });
@@ -180,6 +180,7 @@ void ApiKeysPage::revokeKey()
 CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
     : QDialog(parent)
     , m_keys(keys)
+    , m_users(keys.store())
 {
     setObjectName(QStringLiteral("createApiKeyDialog"));
     setWindowTitle(tr("Create API key"));
@@ -236,7 +237,7 @@ void CreateApiKeyDialog::accept()
     NewApiKey created;
     try {
         // The window acts as its first admin (no sign-in yet): the key is theirs, as on the command line.
-        const std::optional<User> owner = UserRepository().firstAdmin();
+        const std::optional<User> owner = m_users.firstAdmin();
         created = m_keys.create(m_name->text().trimmed(), scopes, owner ? owner->id : QString());
     } catch (const DomainError &e) {
         QStringList lines{ErrorText::of(e)};

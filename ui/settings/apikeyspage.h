@@ -1,10 +1,12 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
+#include "model/core/store.h"
+
 #include <QDialog>
 #include <QWidget>
 
 class ApiKeyRepository;
-class EventBus;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -29,7 +31,7 @@ public:
         ColumnCount
     };
 
-    ApiKeysPage(ApiKeyRepository &keys, EventBus &bus, QWidget *parent = nullptr);
+    ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *parent = nullptr);
 
     QTableWidget *table() const { return m_table; }
     // The id of the selected key; empty when none.
@@ -66,6 +68,7 @@ signals:
 
 private:
     ApiKeyRepository &m_keys;
+    UserRepository m_users;
     QLineEdit *m_name = nullptr;
     QListWidget *m_scopes = nullptr;
     QLabel *m_error = nullptr;

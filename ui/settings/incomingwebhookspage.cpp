@@ -33,9 +33,9 @@ QString outcomeName(const QString &outcome)
 }
 } // namespace
 
-IncomingWebhooksPage::IncomingWebhooksPage(EventBus &bus, const QString &baseUrl, QWidget *parent)
+IncomingWebhooksPage::IncomingWebhooksPage(const Store &store, const QString &baseUrl, QWidget *parent)
     : QWidget(parent)
-    , m_repository(&bus)
+    , m_repository(store)
     , m_baseUrl(baseUrl)
 {
     setObjectName(QStringLiteral("incomingWebhooksPage"));
@@ -73,7 +73,7 @@ IncomingWebhooksPage::IncomingWebhooksPage(EventBus &bus, const QString &baseUrl
     connect(m_copy, &QPushButton::clicked, this, &IncomingWebhooksPage::copyUrl);
     connect(m_delete, &QPushButton::clicked, this, &IncomingWebhooksPage::deleteEndpoint);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &IncomingWebhooksPage::reloadCalls);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity) {
         if (entity == EventBus::Entity::IncomingWebhook)
             reload();
     });

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/webhooks/incomingwebhookrepository.h"
 
 #include <QWidget>
 
-class EventBus;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -27,7 +27,7 @@ public:
     };
 
     // baseUrl: the API server's address ("https://127.0.0.1:8443"); empty when it does not run.
-    IncomingWebhooksPage(EventBus &bus, const QString &baseUrl = {}, QWidget *parent = nullptr);
+    IncomingWebhooksPage(const Store &store, const QString &baseUrl = {}, QWidget *parent = nullptr);
 
     QTableWidget *table() const { return m_table; }
     QTableWidget *callTable() const { return m_calls; }

@@ -18,9 +18,9 @@ namespace {
 constexpr int kMiB = 1024 * 1024;
 }
 
-MediaPage::MediaPage(const QString &mediaDir, EventBus &bus, const Values &current, QWidget *parent)
+MediaPage::MediaPage(const QString &mediaDir, const Store &store, const Values &current, QWidget *parent)
     : QWidget(parent)
-    , m_dir(mediaDir)
+    , m_media(store, mediaDir)
 {
     setObjectName(QStringLiteral("mediaPage"));
     auto *layout = new QVBoxLayout(this);
@@ -68,7 +68,7 @@ MediaPage::MediaPage(const QString &mediaDir, EventBus &bus, const Values &curre
 
     connect(m_saveButton, &QPushButton::clicked, this, &MediaPage::save);
     connect(m_cleanButton, &QPushButton::clicked, this, &MediaPage::cleanNow);
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity) {
         if (entity == EventBus::Entity::Media)
             refreshUsage();
     });
@@ -120,7 +120,7 @@ void MediaPage::save()
 void MediaPage::cleanNow()
 {
     try {
-        const int deleted = MediaRepository(m_dir).deleteExpired();
+        const int deleted = m_media.deleteExpired();
         m_status->setText(tr("Expired files deleted: %1.").arg(deleted));
     } catch (const std::exception &e) {
         m_status->setText(tr("Could not delete expired files: %1").arg(ErrorText::of(e)));

@@ -1,11 +1,12 @@
 #pragma once
 
+#include "model/inbox/mediarepository.h"
+
 #include <QHash>
 #include <QWidget>
 
 #include <functional>
 
-class EventBus;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -23,7 +24,7 @@ public:
     using SaveFunction = std::function<bool(const Values &values, QString *error)>;
 
     // mediaDir: DATA/media; current: the settings in effect.
-    MediaPage(const QString &mediaDir, EventBus &bus, const Values &current, QWidget *parent = nullptr);
+    MediaPage(const QString &mediaDir, const Store &store, const Values &current, QWidget *parent = nullptr);
     void setSaveFunction(SaveFunction save) { m_save = std::move(save); }
 
     // For tests.
@@ -42,7 +43,7 @@ private:
     void save();
     void cleanNow();
 
-    QString m_dir;
+    MediaRepository m_media;
     SaveFunction m_save;
     QSpinBox *m_maxUpload = nullptr;
     QSpinBox *m_lifetime = nullptr;

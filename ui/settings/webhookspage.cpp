@@ -18,9 +18,9 @@
 
 using namespace UiKit;
 
-WebhooksPage::WebhooksPage(EventBus &bus, WebhookPolicy policy, QWidget *parent)
+WebhooksPage::WebhooksPage(const Store &store, WebhookPolicy policy, QWidget *parent)
     : QWidget(parent)
-    , m_repository(&bus, policy)
+    , m_repository(store, policy)
 {
     setObjectName(QStringLiteral("webhooksPage"));
     auto *intro = new QLabel(tr("Liaison POSTs each event to the subscribed URLs, signed with the subscription's "
@@ -95,7 +95,7 @@ WebhooksPage::WebhooksPage(EventBus &bus, WebhookPolicy policy, QWidget *parent)
     });
     connect(m_log, &QTableWidget::itemSelectionChanged, this, &WebhooksPage::updateActions);
     // The dispatcher (delivery thread) and the API (server thread) report their changes here.
-    connect(&bus, &EventBus::changed, this, [this](EventBus::Entity entity) {
+    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity) {
         if (entity == EventBus::Entity::Webhook)
             reload();
     });

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "model/core/store.h"
 #include "model/webhooks/webhookrepository.h"
 
 #include <QWidget>
 
-class EventBus;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -39,7 +39,7 @@ public:
         LogColumnCount
     };
 
-    WebhooksPage(EventBus &bus, WebhookPolicy policy = {}, QWidget *parent = nullptr);
+    WebhooksPage(const Store &store, WebhookPolicy policy = {}, QWidget *parent = nullptr);
 
     QTableWidget *table() const { return m_table; }
     QTableWidget *logTable() const { return m_log; }

@@ -6,8 +6,9 @@
 
 #include <exception>
 
-BackgroundCounter::BackgroundCounter(QObject *parent)
+BackgroundCounter::BackgroundCounter(const Store &store, QObject *parent)
     : QObject(parent)
+    , m_contacts(store)
 {
     // One thread, kept while the counter lives: counts run one after another, in the order asked,
     // on that thread's own database connection.
@@ -41,7 +42,7 @@ int BackgroundCounter::request(const QVector<Job> &jobs)
             qint64 n = -1;
             QString error;
             try {
-                n = ContactRepository().count(job.query);
+                n = m_contacts.count(job.query);
             } catch (const std::exception &e) {
                 error = ErrorText::of(e);
             }

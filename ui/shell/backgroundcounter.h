@@ -33,7 +33,7 @@ public:
         }
     };
 
-    explicit BackgroundCounter(QObject *parent = nullptr);
+    explicit BackgroundCounter(const Store &store, QObject *parent = nullptr);
     ~BackgroundCounter() override;
 
     // Starts counting in order; returns the request's ticket (> 0).
@@ -51,6 +51,7 @@ signals:
     void finished(int ticket);
 
 private:
+    const ContactRepository m_contacts; // counts on the pool's thread (its own connection)
     QThreadPool m_pool;
     std::atomic<int> m_latest{0}; // the ticket the worker still counts for
     int m_ticket = 0;

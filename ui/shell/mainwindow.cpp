@@ -24,10 +24,11 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
-MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, EventBus &bus, QWidget *parent)
+MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, const Store &store, QWidget *parent)
     : QMainWindow(parent)
     , m_apiKeys(apiKeys)
-    , m_bus(bus)
+    , m_store(store)
+    , m_users(store)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Liaison"));
@@ -58,9 +59,9 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
 
     connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
-    m_contacts = new ContactsView(contacts, bus, m_stack);
-    addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, bus, m_stack));
-    auto *board = new PipelineBoard(bus, m_stack);
+    m_contacts = new ContactsView(contacts, store, m_stack);
+    addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, store, m_stack));
+    auto *board = new PipelineBoard(store, m_stack);
     addArea(tr("Deals"), board);
     m_navigation->setCurrentRow(0);
     connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
@@ -80,9 +81,9 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, E
     apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
     apiKeysAction->setData(QStringLiteral("apiKeysPage"));
     addSettingsPage(tr("Webhooks"), tr("&Webhooks…"), QStringLiteral("webhooksPage"),
-                    [this](QWidget *parent) { return new WebhooksPage(m_bus, m_webhookPolicy, parent); });
+                    [this](QWidget *parent) { return new WebhooksPage(m_store, m_webhookPolicy, parent); });
     addSettingsPage(tr("Incoming webhooks"), tr("&Incoming webhooks…"), QStringLiteral("incomingWebhooksPage"),
-                    [this](QWidget *parent) { return new IncomingWebhooksPage(m_bus, m_serverAddress, parent); });
+                    [this](QWidget *parent) { return new IncomingWebhooksPage(m_store, m_serverAddress, parent); });
     addSettingsPage(tr("Web widget"), tr("Web &widget…"), QStringLiteral("widgetSettingsPage"),
                     [this](QWidget *parent) { return new WidgetSettingsPage(m_serverAddress, parent); });
 
@@ -141,7 +142,7 @@ void MainWindow::showWelcome()
     m_welcome = new WelcomeDialog(m_apiKeys, m_accountCreator, this);
     m_welcome->setAttribute(Qt::WA_DeleteOnClose);
     m_welcome->setApiAddress(m_serverAddress, m_serverDetail);
-    const QVector<User> users = UserRepository().list();
+    const QVector<User> users = m_users.list();
     if (!users.isEmpty() || !m_accountCreator)
         m_welcome->showApiPage(users.isEmpty() ? QString() : users.first().id);
     connect(m_welcome, &WelcomeDialog::accountCreated, this, &MainWindow::accountCreated);
@@ -195,7 +196,7 @@ void MainWindow::addToDialog(const SettingsPageEntry &entry)
 SettingsDialog *MainWindow::settingsDialog()
 {
     if (!m_settings) {
-        m_settings = new SettingsDialog(m_apiKeys, m_bus, this);
+        m_settings = new SettingsDialog(m_apiKeys, m_store, this);
         for (const SettingsPageEntry &entry : m_settingsPages)
             addToDialog(entry);
     }

@@ -1,20 +1,21 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
+#include "model/core/store.h"
+#include "model/webhooks/webhook.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/shell/welcomedialog.h"
+
 #include <QMainWindow>
 #include <QPointer>
 
 #include <functional>
 #include <vector>
 
-#include "model/webhooks/webhook.h"
-#include "ui/shell/settingsdialog.h"
-#include "ui/shell/welcomedialog.h"
-
 class ApiKeyRepository;
 class ContactRepository;
 class ContactsView;
 class NotificationCenter;
-class EventBus;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -28,7 +29,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, EventBus &bus, QWidget *parent = nullptr);
+    MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, const Store &store, QWidget *parent = nullptr);
     // Carries out a delete still waiting for its Undo before the areas go.
     ~MainWindow() override;
 
@@ -92,7 +93,8 @@ private:
     ApiKeyRepository &m_apiKeys;
     QMenu *m_settingsMenu = nullptr;
     std::vector<SettingsPageEntry> m_settingsPages;
-    EventBus &m_bus;
+    Store m_store;
+    UserRepository m_users;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_stack = nullptr;
     ContactsView *m_contacts = nullptr;

@@ -131,15 +131,15 @@ void RecordPicker::settle()
         m_edit->setText(m_title);
 }
 
-RecordPicker *createContactPicker(QWidget *parent)
+RecordPicker *createContactPicker(const ContactRepository &contacts, QWidget *parent)
 {
-    auto search = [](const QString &text) {
+    auto search = [contacts](const QString &text) {
         QVector<RecordPicker::Choice> out;
         try {
             ContactQuery q;
             q.search = text;
             q.limit = RecordPicker::kMaxChoices;
-            for (const Contact &c : ContactRepository().listPage(q)) {
+            for (const Contact &c : contacts.listPage(q)) {
                 QStringList detail;
                 for (const QString &part : {c.email, c.phone, c.company}) {
                     if (!part.isEmpty())
@@ -157,13 +157,13 @@ RecordPicker *createContactPicker(QWidget *parent)
     return picker;
 }
 
-RecordPicker *createDealPicker(QWidget *parent)
+RecordPicker *createDealPicker(const DealRepository &deals, QWidget *parent)
 {
-    auto search = [](const QString &text) {
+    auto search = [deals](const QString &text) {
         QVector<RecordPicker::Choice> out;
         const QLocale locale;
         try {
-            for (const Deal &d : DealRepository().search(text, RecordPicker::kMaxChoices)) {
+            for (const Deal &d : deals.search(text, RecordPicker::kMaxChoices)) {
                 QStringList detail;
                 if (!d.contactName.isEmpty())
                     detail << d.contactName;

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "model/contacts/contactrepository.h"
+#include "model/deals/dealrepository.h"
+
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -71,5 +74,5 @@ private:
 
 // The pickers of the forms: every contact (full-text search over name, e-mail, phone, company) and
 // every deal (name, contact, company).
-RecordPicker *createContactPicker(QWidget *parent);
-RecordPicker *createDealPicker(QWidget *parent);
+RecordPicker *createContactPicker(const ContactRepository &contacts, QWidget *parent);
+RecordPicker *createDealPicker(const DealRepository &deals, QWidget *parent);

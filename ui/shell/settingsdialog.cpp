@@ -8,7 +8,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-SettingsDialog::SettingsDialog(ApiKeyRepository &keys, EventBus &bus, QWidget *parent)
+SettingsDialog::SettingsDialog(ApiKeyRepository &keys, const Store &store, QWidget *parent)
     : QDialog(parent)
 {
     setObjectName(QStringLiteral("settingsDialog"));
@@ -31,7 +31,7 @@ SettingsDialog::SettingsDialog(ApiKeyRepository &keys, EventBus &bus, QWidget *p
 
     connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
-    m_apiKeys = new ApiKeysPage(keys, bus, m_stack);
+    m_apiKeys = new ApiKeysPage(keys, store, m_stack);
     addPage(tr("API keys"), m_apiKeys);
     m_pages->setCurrentRow(0);
     resize(820, 480);

@@ -1,10 +1,11 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QDialog>
 
 class ApiKeyRepository;
 class ApiKeysPage;
-class EventBus;
 class QListWidget;
 class QStackedWidget;
 
@@ -14,7 +15,7 @@ class SettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    SettingsDialog(ApiKeyRepository &keys, EventBus &bus, QWidget *parent = nullptr);
+    SettingsDialog(ApiKeyRepository &keys, const Store &store, QWidget *parent = nullptr);
 
     // Adds a page; its objectName is what showPage() finds it by.
     void addPage(const QString &title, QWidget *page);

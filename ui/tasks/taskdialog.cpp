@@ -96,17 +96,17 @@ void TaskDialog::build()
     m_dueTime->setObjectName(QStringLiteral("dueTimeEdit"));
     m_form->addRow(tr("Due date:"), cell(row({m_hasDue, m_dueDate, m_hasTime, m_dueTime}), QStringLiteral("dueDate")));
 
-    m_contact = createContactPicker(this);
+    m_contact = createContactPicker(ContactRepository(m_tasks.store()), this);
     m_form->addRow(tr("Contact:"), cell(m_contact, QStringLiteral("contactId")));
 
-    m_deal = createDealPicker(this);
+    m_deal = createDealPicker(DealRepository(m_tasks.store()), this);
     m_form->addRow(tr("Deal:"), cell(m_deal, QStringLiteral("dealId")));
 
     m_assignee = new QComboBox(this);
     m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
     m_assignee->addItem(tr("(unassigned)"), QString());
     try {
-        for (const User &u : UserRepository().list())
+        for (const User &u : UserRepository(m_tasks.store()).list())
             m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
     } catch (const std::exception &) {
         // No users to offer.
@@ -183,13 +183,14 @@ void TaskDialog::updateEnabled()
 
 void TaskDialog::setContactId(const QString &contactId)
 {
-    const std::optional<Contact> c = contactId.isEmpty() ? std::nullopt : ContactRepository().find(contactId);
+    const std::optional<Contact> c =
+        contactId.isEmpty() ? std::nullopt : ContactRepository(m_tasks.store()).find(contactId);
     m_contact->setCurrent(c ? c->id : QString(), c ? c->displayName() : QString());
 }
 
 void TaskDialog::setDealId(const QString &dealId)
 {
-    const std::optional<Deal> d = dealId.isEmpty() ? std::nullopt : DealRepository().find(dealId);
+    const std::optional<Deal> d = dealId.isEmpty() ? std::nullopt : DealRepository(m_tasks.store()).find(dealId);
     m_deal->setCurrent(d ? d->id : QString(), d ? d->name : QString());
 }
 

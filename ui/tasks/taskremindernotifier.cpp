@@ -5,11 +5,11 @@
 
 #include <QLocale>
 
-TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent)
+TaskReminderNotifier::TaskReminderNotifier(TaskRepository &tasks, const Store &store, QObject *parent)
     : QObject(parent)
     , m_tasks(tasks)
 {
-    connect(&bus, &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
+    connect(&store.bus(), &EventBus::changed, this, &TaskReminderNotifier::onBusChanged);
 }
 
 void TaskReminderNotifier::onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)

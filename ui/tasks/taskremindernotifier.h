@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/store.h"
+
 #include <QObject>
 #include <QString>
 
@@ -13,7 +15,7 @@ class TaskReminderNotifier : public QObject
 {
     Q_OBJECT
 public:
-    TaskReminderNotifier(TaskRepository &tasks, EventBus &bus, QObject *parent = nullptr);
+    TaskReminderNotifier(TaskRepository &tasks, const Store &store, QObject *parent = nullptr);
     QString lastMessage() const { return m_lastMessage; }
 
 signals:

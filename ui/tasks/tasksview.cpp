@@ -26,9 +26,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
+TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_tasks(tasks)
+    , m_users(tasks.store())
 {
     setObjectName(QStringLiteral("tasksView"));
     auto *layout = new QVBoxLayout(this);
@@ -93,7 +94,7 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     m_assigneeFilter = combo(QStringLiteral("assigneeFilter"), tr("Anyone"), {});
     try {
         const QSignalBlocker block(m_assigneeFilter);
-        for (const User &u : UserRepository().list())
+        for (const User &u : m_users.list())
             m_assigneeFilter->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
     } catch (const std::exception &) {
         // No users: the filter offers "Anyone" only.
@@ -152,12 +153,12 @@ TasksView::TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 
-    m_notifier = new TaskReminderNotifier(tasks, bus, this);
+    m_notifier = new TaskReminderNotifier(tasks, store, this);
 
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(RefreshDelayMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &TasksView::refresh);
-    connect(&bus, &EventBus::changed, this, &TasksView::onBusChanged);
+    connect(&store.bus(), &EventBus::changed, this, &TasksView::onBusChanged);
     connect(m_quickAdd, &QLineEdit::returnPressed, this, &TasksView::quickAdd);
     connect(m_add, &QPushButton::clicked, this, &TasksView::quickAdd);
     connect(m_new, &QPushButton::clicked, this, &TasksView::newTask);

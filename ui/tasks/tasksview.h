@@ -1,5 +1,8 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
+#include "model/core/eventbus.h"
+#include "model/core/store.h"
 #include "model/tasks/taskrepository.h"
 #include "ui/tasks/taskdialog.h"
 
@@ -7,7 +10,6 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "model/core/eventbus.h"
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -35,7 +37,7 @@ public:
         TabCount
     };
 
-    TasksView(TaskRepository &tasks, EventBus &bus, QWidget *parent = nullptr);
+    TasksView(TaskRepository &tasks, const Store &store, QWidget *parent = nullptr);
 
     QTabWidget *tabs() const { return m_tabs; }
     TaskTableModel *model(int tab) const { return m_models.value(tab); }
@@ -72,6 +74,7 @@ private:
     void applyFilter();
 
     TaskRepository &m_tasks;
+    UserRepository m_users;
     QTabWidget *m_tabs = nullptr;
     QVector<TaskTableModel *> m_models;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone

@@ -303,11 +303,11 @@ QString TaskTableModel::timeText(const QTime &time, const QLocale &locale)
 void TaskTableModel::resolveNames(const QVector<Task> &tasks)
 {
     if (m_userNames.isEmpty()) {
-        for (const User &u : UserRepository().list())
+        for (const User &u : UserRepository(m_tasks.store()).list())
             m_userNames.insert(u.id, u.name.isEmpty() ? u.email : u.name);
     }
-    ContactRepository contacts;
-    DealRepository deals;
+    const ContactRepository contacts(m_tasks.store());
+    const DealRepository deals(m_tasks.store());
     for (const Task &t : tasks) {
         if (!t.contactId.isEmpty() && !m_contactNames.contains(t.contactId)) {
             const std::optional<Contact> c = contacts.find(t.contactId);

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+// The one way to reach the stored data. Every repository, service, controller and view is built
+// with a Store and keeps a copy: it reaches this thread's database connection (Database keeps one
+// per thread, so a Store used in a thread reads and writes on that thread's connection), tells the
+// event bus what changed (required: a write can never skip the windows' refresh), and asks the clock
+// what time it is (the one source of "now", so that tests move time with a FakeClock).
+// A small value: two references, copied freely. docs/architecture.md, "One way to reach the store".
+class Store
+{
+public:
+    explicit Store(EventBus &bus, const Clock &clock = Clock::system())
+        : m_bus(&bus)
+        , m_clock(&clock)
+    {
+    }
+
+    EventBus &bus() const { return *m_bus; }
+    const Clock &clock() const { return *m_clock; }
+    QDateTime now() const { return m_clock->now(); }
+    // 2026-11-25T22:54:17.123Z, as every stored timestamp.
+    QString nowIso() const { return TimeUtil::iso(m_clock->now()); }
+
+    // Tells the bus that a stored entity changed. Inside a write transaction the news waits for the
+    // commit (and is dropped by a rollback), so that a listener never reads a change that is not
+    // there yet or never will be, and the same news is told once per commit; outside one it goes at
+    // once.
+    void notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const;
+
+    // Writes an event to the transactional outbox ({id, event, timestamp, data}, stamped by this
+    // store's clock) and returns its id (evt_…). Call inside a Transaction.
+    QString appendEvent(const QString &event, const QJsonObject &data) const;
+
+private:
+    EventBus *m_bus;
+    const Clock *m_clock;
+};
