@@ -380,6 +380,15 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Deleted);
 }
 
+std::optional<Contact> ContactRepository::findByEmail(const QString &email) const
+{
+    static const QString sql =
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.email_norm = ?");
+    std::optional<Contact> c;
+    Database::select(sql, {email.trimmed().toLower()}, [&c](const SqlRow &r) { c = fromRow(r); });
+    return c;
+}
+
 std::optional<Contact> ContactRepository::find(const QString &id) const
 {
     static const QString sql = QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.id = ?");

@@ -59,6 +59,8 @@ public:
     Contact update(const QString &id, ContactChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Contact> find(const QString &id) const;
+    // The contact with this e-mail (case-insensitive), if any.
+    std::optional<Contact> findByEmail(const QString &email) const;
     Contact get(const QString &id) const; // throws NotFound
 
     // One page and the total of the query (list = listPage + count).

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QLoggingCategory>
 #include <QMutex>
+#include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QThread>
@@ -65,15 +66,24 @@ struct ThreadConnection
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
     qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
-    // Database::afterCommit() inside a write Transaction: what to run, and its key (empty: none).
-    std::vector<std::pair<QString, std::function<void()>>> afterCommit;
+    // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
+    // how many entries each group holds.
+    std::vector<std::function<void()>> afterCommit;
+    QSet<QString> afterCommitKeys;
+    QHash<QString, int> afterCommitGroups;
+    void clearAfterCommit()
+    {
+        afterCommit.clear();
+        afterCommitKeys.clear();
+        afterCommitGroups.clear();
+    }
 
     void close()
     {
         if (name.isEmpty())
             return;
         cache.clear();
-        afterCommit.clear();
+        clearAfterCommit();
         for (auto &entry : statements)
             sqlite3_finalize(entry.second);
         statements.clear();
@@ -598,7 +608,7 @@ Transaction::~Transaction()
     ThreadConnection &c = threadConnection();
     --c.depth;
     if (m_outer) {
-        c.afterCommit.clear();
+        c.clearAfterCommit();
         if (!c.name.isEmpty()) {
             QSqlQuery q(QSqlDatabase::database(c.name, false));
             q.exec(QStringLiteral("ROLLBACK"));
@@ -619,13 +629,14 @@ void Transaction::commit()
     if (!q.exec(QStringLiteral("COMMIT"))) {
         const QSqlError error = q.lastError();
         q.exec(QStringLiteral("ROLLBACK"));
-        c.afterCommit.clear();
+        c.clearAfterCommit();
         fail(QStringLiteral("commit failed"), error);
     }
     // Taken out first: what runs may open transactions of its own.
-    const auto done = std::exchange(c.afterCommit, {});
-    for (const auto &entry : done)
-        entry.second();
+    const std::vector<std::function<void()>> done = std::exchange(c.afterCommit, {});
+    c.clearAfterCommit();
+    for (const std::function<void()> &f : done)
+        f();
 }
 
 bool Database::inWriteTransaction()
@@ -634,7 +645,7 @@ bool Database::inWriteTransaction()
     return c.depth > 0 && !c.readOnly;
 }
 
-void Database::afterCommit(std::function<void()> done, const QString &key)
+void Database::afterCommit(std::function<void()> done, const QString &key, const QString &group)
 {
     ThreadConnection &c = threadConnection();
     if (c.depth == 0 || c.readOnly) {
@@ -642,10 +653,16 @@ void Database::afterCommit(std::function<void()> done, const QString &key)
         return;
     }
     if (!key.isEmpty()) {
-        for (const auto &entry : c.afterCommit) {
-            if (entry.first == key)
-                return;
-        }
+        if (c.afterCommitKeys.contains(key))
+            return;
+        c.afterCommitKeys.insert(key);
     }
-    c.afterCommit.emplace_back(key, std::move(done));
+    if (!group.isEmpty())
+        ++c.afterCommitGroups[group];
+    c.afterCommit.push_back(std::move(done));
+}
+
+int Database::afterCommitCount(const QString &group)
+{
+    return threadConnection().afterCommitGroups.value(group);
 }

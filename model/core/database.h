@@ -108,8 +108,11 @@ public:
 
     // Runs done() after the outermost write Transaction of this thread commits, or at once when
     // none is open; a rollback drops it. A key, when given, is run once per commit however often
-    // it is added. Store::notify() sends the event bus's news this way.
-    static void afterCommit(std::function<void()> done, const QString &key = {});
+    // it is added; a group counts its entries (afterCommitCount). Store::notify() sends the event
+    // bus's news this way.
+    static void afterCommit(std::function<void()> done, const QString &key = {}, const QString &group = {});
+    // How many entries of this group wait for the commit.
+    static int afterCommitCount(const QString &group);
     // Whether this thread is inside a write Transaction.
     static bool inWriteTransaction();
 };

@@ -10,10 +10,18 @@ void Store::notify(EventBus::Entity entity, const QString &id, EventBus::Change 
         bus->notify(entity, id, change);
         return;
     }
-    // The same news twice in one transaction (a batch of deliveries of one webhook) is told once.
-    const QString key = QString::number(quintptr(bus), 16) + QLatin1Char('/') + QString::number(int(entity)) +
-                        QLatin1Char('/') + QString::number(int(change)) + QLatin1Char('/') + id;
-    Database::afterCommit([bus, entity, id, change]() { bus->notify(entity, id, change); }, key);
+    // The same news twice in one transaction (a batch of deliveries of one webhook) is told once;
+    // past kMaxNewsPerKind changes of one kind (a bulk send's messages), the rest is told as one
+    // change without an id, which listeners read as "several".
+    const QString group = QString::number(quintptr(bus), 16) + QLatin1Char('/') + QString::number(int(entity)) +
+                          QLatin1Char('/') + QString::number(int(change));
+    if (Database::afterCommitCount(group) >= kMaxNewsPerKind) {
+        Database::afterCommit([bus, entity, change]() { bus->notify(entity, QString(), change); },
+                              group + QLatin1String("/*"), group);
+        return;
+    }
+    Database::afterCommit([bus, entity, id, change]() { bus->notify(entity, id, change); },
+                          group + QLatin1Char('/') + id, group);
 }
 
 QString Store::appendEvent(const QString &event, const QJsonObject &data) const

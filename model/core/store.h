@@ -30,8 +30,10 @@ public:
 
     // Tells the bus that a stored entity changed. Inside a write transaction the news waits for the
     // commit (and is dropped by a rollback), so that a listener never reads a change that is not
-    // there yet or never will be, and the same news is told once per commit; outside one it goes at
-    // once.
+    // there yet or never will be, and the same news is told once per commit; past kMaxNewsPerKind
+    // changes of one kind in one commit, the rest is told as one change with an empty id
+    // ("several": reload). Outside a transaction it goes at once.
+    static constexpr int kMaxNewsPerKind = 20;
     void notify(EventBus::Entity entity, const QString &id, EventBus::Change change) const;
 
     // Writes an event to the transactional outbox ({id, event, timestamp, data}, stamped by this

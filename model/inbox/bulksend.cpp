@@ -101,7 +101,8 @@ BulkSend BulkSendRepository::get(const QString &id) const
 
 int BulkSendRepository::expand(int limit)
 {
-    // Outside the loop's transaction: repositories without the bus (one notification per batch).
+    // Their news waits for the batch's commit, a kind's first few by id and the rest as one
+    // (Store::kMaxNewsPerKind).
     ConversationRepository conversations(m_store);
     ContactRepository contacts(m_store);
     Transaction tx;
@@ -170,10 +171,6 @@ int BulkSendRepository::expand(int limit)
                              {m.id, contactId, t.seq});
     }
     tx.commit();
-    if (!todo.isEmpty()) {
-        m_store.notify(EventBus::Entity::Message, QString(), EventBus::Change::Created);
-        m_store.notify(EventBus::Entity::Conversation, QString(), EventBus::Change::Updated);
-    }
     return int(todo.size());
 }
 

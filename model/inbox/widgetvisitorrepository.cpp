@@ -1,12 +1,11 @@
 #include "model/inbox/widgetvisitorrepository.h"
 
 #include "model/contacts/contact.h"
+#include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
-#include "model/core/outbox.h"
-#include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 
@@ -68,41 +67,23 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     out.visitor.name = name;
     out.visitor.email = email;
     out.visitor.createdAt = m_store.nowIso();
-    bool contactCreated = false;
 
     Transaction tx;
+    ContactRepository contacts(m_store);
     if (!email.isEmpty()) {
-        CachedQuery q =
-            Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email.toLower()});
-        if (q.next())
-            out.visitor.contactId = q.value(0).toString();
-        q.finish();
+        if (const std::optional<Contact> known = contacts.findByEmail(email))
+            out.visitor.contactId = known->id;
     }
     if (out.visitor.contactId.isEmpty()) {
-        // Written here rather than through ContactRepository: a visitor may give neither e-mail nor
-        // phone, which the API's contact rules require of contacts people create.
-        Contact c;
-        c.id = Ids::make(u"contact");
-        c.firstName = name.isEmpty() ? QStringLiteral("Website visitor") : name;
-        c.email = email;
-        c.source = QStringLiteral("widget");
-        c.createdAt = c.updatedAt = out.visitor.createdAt;
-        CachedQuery q = Database::execCached(
-            QStringLiteral("INSERT INTO contacts (id, first_name, email, email_norm, source, created_at, updated_at) "
-                           "VALUES (?, ?, ?, ?, 'widget', ?, ?)"),
-            {c.id, c.firstName, email.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(email),
-             email.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(email.toLower()), c.createdAt,
-             c.updatedAt});
-        c.seq = q.lastInsertId().toLongLong();
-        Database::execCached(QStringLiteral("INSERT INTO contacts_fts (rowid, doc) VALUES (?, ?)"),
-                             {c.seq, TextFold::fold(c.firstName + QLatin1Char(' ') + c.email)});
-        QJsonObject data = c.toJson();
-        data.insert(QStringLiteral("contactId"), c.id);
-        m_store.appendEvent(QStringLiteral("contact.created"), data);
-        out.visitor.contactId = c.id;
-        contactCreated = true;
+        // A visitor may give neither e-mail nor phone: a contact as a channel introduces one.
+        ContactChanges person;
+        person.firstName = name.isEmpty() ? QStringLiteral("Website visitor") : name;
+        if (!email.isEmpty())
+            person.email = email;
+        person.source = QStringLiteral("widget");
+        out.visitor.contactId = contacts.createFromChannel(std::move(person)).id;
     }
-    // Its news (a conversation created) waits for our commit.
+    // The news of the contact and the conversation made here waits for our commit.
     const Conversation conversation =
         ConversationRepository(m_store).findOrCreate(out.visitor.contactId, QStringLiteral("widget"), out.visitor.id,
                                                      QStringLiteral("widget"), QStringLiteral("widget"));
@@ -114,8 +95,6 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
          name.isNull() ? QStringLiteral("") : name, email.isNull() ? QStringLiteral("") : email,
          out.visitor.createdAt});
     tx.commit();
-    if (contactCreated)
-        m_store.notify(EventBus::Entity::Contact, out.visitor.contactId, EventBus::Change::Created);
     return out;
 }
 

@@ -38,9 +38,10 @@ int main(int argc, char **argv)
         Transaction tx;
         ContactRepository repo(testStore());
         for (int i = 0; i < contacts; ++i)
-            repo.create({{QStringLiteral("firstName"), QStringLiteral("Bulk %1").arg(i)},
-                         {QStringLiteral("phone"), QStringLiteral("+90532%1").arg(i, 7, 10, QLatin1Char('0'))},
-                         {QStringLiteral("tags"), QJsonArray{QStringLiteral("campaign")}}});
+            repo.create(ContactRules::parse(
+                {{QStringLiteral("firstName"), QStringLiteral("Bulk %1").arg(i)},
+                 {QStringLiteral("phone"), QStringLiteral("+90532%1").arg(i, 7, 10, QLatin1Char('0'))},
+                 {QStringLiteral("tags"), QJsonArray{QStringLiteral("campaign")}}}));
         tx.commit();
     }
     std::printf("seeded %d contacts in %.1f s\n", contacts, t.elapsed() / 1000.0);

@@ -7,6 +7,7 @@
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
+#include "tests/support/testsupport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,6 +2,7 @@
 // Prints, as its last line, "ids=<file> terms=<file>": a sample of contact ids and of search terms.
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "tests/support/testsupport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -6,6 +6,7 @@
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "model/core/timeutil.h"
+#include "tests/support/testsupport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

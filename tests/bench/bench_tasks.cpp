@@ -80,9 +80,9 @@ int main(int argc, char **argv)
     QStringList created;
     const double createMs = averageMs(writes, [&] {
         created << tasks
-                       .create({{"title", "Bench"},
-                                {"dueDate", today.toString(Qt::ISODate)},
-                                {"recurrence", QJsonObject{{"frequency", "weekly"}}}})
+                       .create(TaskRules::parse({{"title", "Bench"},
+                                                 {"dueDate", today.toString(Qt::ISODate)},
+                                                 {"recurrence", QJsonObject{{"frequency", "weekly"}}}}))
                        .id;
     });
     std::printf("create (transaction + task.created): %.3f ms avg over %d\n", createMs, writes);

@@ -43,9 +43,10 @@ QStringList queue(int count, int firstChat)
     Transaction tx;
     for (int i = 0; i < count; ++i) {
         const QString chat = QString::number(firstChat + i);
-        const QString contact = ContactRepository(testStore())
-                                    .create({{"firstName", "Bench"}, {"email", "bench" + chat + "@example.com"}})
-                                    .id;
+        const QString contact =
+            ContactRepository(testStore())
+                .create(ContactRules::parse({{"firstName", "Bench"}, {"email", "bench" + chat + "@example.com"}}))
+                .id;
         const QString conv = conversations.findOrCreate(contact, "telegram", chat, "telegram").id;
         MessageContent c;
         c.text = QStringLiteral("Hello %1").arg(chat);

@@ -39,7 +39,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < events; ++i)
             Outbox::append(QStringLiteral("contact.created"),
                            {{QStringLiteral("contactId"), QStringLiteral("contact_%1").arg(i)},
-                            {QStringLiteral("firstName"), QStringLiteral("Bench")}});
+                            {QStringLiteral("firstName"), QStringLiteral("Bench")}},
+                           TimeUtil::iso(QDateTime::currentDateTimeUtc()));
         tx.commit();
     }
 

@@ -53,10 +53,11 @@ int main(int argc, char **argv)
         ConversationRepository repo{Store(quiet)};
         Transaction tx;
         for (int i = 0; i < conversations; ++i) {
-            const QString id = contacts
-                                   .create({{"firstName", QStringLiteral("Contact %1").arg(i)},
-                                            {"phone", QStringLiteral("+90532%1").arg(1000000 + i)}})
-                                   .id;
+            const QString id =
+                contacts
+                    .create(ContactRules::parse({{"firstName", QStringLiteral("Contact %1").arg(i)},
+                                                 {"phone", QStringLiteral("+90532%1").arg(1000000 + i)}}))
+                    .id;
             contactIds << id;
             const QString conv = repo.findOrCreate(id, "widget", QStringLiteral("visitor_%1").arg(i)).id;
             MessageContent c;
@@ -133,7 +134,8 @@ int main(int argc, char **argv)
         const double refresh = averageMs(10, [&] { board.refresh(); });
         std::printf("board: refresh (columns, headers, chart) %.2f ms (avg of 10)\n", refresh);
         const DealPage page = board.deals().list({});
-        TaskRepository(Store(bus)).create({{"title", "Follow up"}, {"dealId", page.items.first().id}});
+        TaskRepository(Store(bus))
+            .create(TaskRules::parse({{"title", "Follow up"}, {"dealId", page.items.first().id}}));
         const double detail = averageMs(20, [&] {
             auto *d = new DealDetailDialog(board.deals(), Store(bus), page.items.first().id, &board);
             d->show();

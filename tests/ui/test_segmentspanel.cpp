@@ -158,7 +158,7 @@ private slots:
         QCOMPARE(view()->detailPane()->contactId(), ahmet);
         view()->table()->selectRow(1);
         const QString selected = model()->idAt(1);
-        // Written without the bus, then refreshed by hand: the count comes from the worker, and
+        // Written on a bus the window does not hear, then refreshed by hand: the count comes from the worker, and
         // the rows (and the count label) follow its answer; the selected contact stays selected.
         ContactRepository(testStore())
             .create(ContactRules::parse(

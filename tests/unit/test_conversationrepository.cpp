@@ -358,6 +358,31 @@ private Q_SLOTS:
         QCOMPARE(ContactRepository(testStore()).get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
         QVERIFY_THROWS_EXCEPTION(DomainError, visitors.create("x", "not-an-email"));
     }
+
+    void aNewVisitorIsToldOnceWithItsContactAndConversation()
+    {
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const auto v = WidgetVisitorRepository(Store(bus)).create("Gülşen Ateş", "gulsen@example.com");
+        QCOMPARE(told.count(), 2);
+        QCOMPARE(told.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Contact);
+        QCOMPARE(told.at(0).at(1).toString(), v.visitor.contactId);
+        QCOMPARE(told.at(1).at(0).value<EventBus::Entity>(), EventBus::Entity::Conversation);
+        QCOMPARE(told.at(1).at(1).toString(), v.visitor.conversationId);
+        const Contact c = ContactRepository(testStore()).get(v.visitor.contactId);
+        QCOMPARE(c.firstName, QString("Gülşen Ateş"));
+        QCOMPARE(c.source, QString("widget"));
+        // Found by its words, as any contact.
+        ContactQuery q;
+        q.search = "gulsen";
+        QCOMPARE(ContactRepository(testStore()).count(q), qint64(1));
+        // A second visitor with the e-mail joins that contact: only its conversation is news.
+        told.clear();
+        const auto again = WidgetVisitorRepository(Store(bus)).create({}, "GULSEN@example.com");
+        QCOMPARE(again.visitor.contactId, v.visitor.contactId);
+        QCOMPARE(told.count(), 1);
+        QCOMPARE(told.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Conversation);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConversationRepository)

@@ -115,6 +115,25 @@ private slots:
         QCOMPARE(told.at(2).at(2).value<EventBus::Change>(), EventBus::Change::Deleted);
     }
 
+    void manyChangesOfAKindAreToldAsOne()
+    {
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const Store store(bus);
+        Transaction tx;
+        for (int i = 0; i < Store::kMaxNewsPerKind + 30; ++i)
+            store.notify(EventBus::Entity::Message, QStringLiteral("msg_%1").arg(i), EventBus::Change::Created);
+        store.notify(EventBus::Entity::Conversation, "conv_1", EventBus::Change::Updated);
+        tx.commit();
+        // The first ones by id, then one without an id for the rest; another kind keeps its own.
+        QCOMPARE(told.count(), Store::kMaxNewsPerKind + 2);
+        for (int i = 0; i < Store::kMaxNewsPerKind; ++i)
+            QCOMPARE(told.at(i).at(1).toString(), QStringLiteral("msg_%1").arg(i));
+        QCOMPARE(told.at(Store::kMaxNewsPerKind).at(1).toString(), QString());
+        QCOMPARE(told.at(Store::kMaxNewsPerKind).at(0).value<EventBus::Entity>(), EventBus::Entity::Message);
+        QCOMPARE(told.last().at(1).toString(), QString("conv_1"));
+    }
+
     void repositoriesStampTheStoresTime_data()
     {
         QTest::addColumn<Write>("write");
