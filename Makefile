@@ -67,7 +67,9 @@ run: build
 	    exec $(BUILD_DIR)/bin/liaison serve $(ARGS); \
 	fi
 
+# The benchmarks are compiled (not run) with the tests, so that they cannot fall behind the code.
 test: build
+	cmake --build $(BUILD_DIR) --target benchmarks -j$(JOBS)
 	scripts/with-keyring.sh $(call CTEST_CMD,$(BUILD_DIR))
 
 test-sanitize: build-sanitize
