@@ -35,3 +35,33 @@ struct Pipeline
     QStringList stageKeys() const;
     QJsonObject toJson() const;
 };
+
+// One stage as a request body or the pipeline editor gives it: the key (empty: made from the name),
+// the name, and the probability and rotten days when set.
+struct PipelineStageChange
+{
+    QString key;
+    QString name;
+    std::optional<int> probability;
+    std::optional<int> rottenDays;
+};
+
+// What a create or an update sets; an update leaves an unset field as it is. stages, when set, is
+// the whole new ordered list (won and lost are added when it leaves them out).
+struct PipelineChanges
+{
+    std::optional<QString> name;
+    std::optional<QVector<PipelineStageChange>> stages;
+    std::optional<bool> isDefault;
+};
+
+namespace PipelineRules {
+// Reads a request body: 400 for a wrong type or format, 422 for what is missing, the first refusal
+// in the order of the fields and stages. creating: the name and the stages are required.
+PipelineChanges parse(const QJsonObject &body, bool creating);
+// The same rules on changes however they were filled in (the repository checks every write).
+void check(const PipelineChanges &changes, bool creating);
+// The stages to store of a checked list: keys made from names, won and lost last, a probability
+// spread evenly by position where none is set.
+QVector<PipelineStage> stages(const QVector<PipelineStageChange> &changes);
+} // namespace PipelineRules

@@ -16,129 +16,6 @@
 namespace {
 const QString kDefaultId = QStringLiteral("pipeline_default");
 
-[[noreturn]] void badRequest(const QString &field, const QString &message)
-{
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, message), {{field, message}});
-}
-
-[[noreturn]] void missing(const QString &field, const QString &message = QStringLiteral("is required"))
-{
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, message),
-                                     {{field, message}});
-}
-
-// "Proposal Made" -> "proposal_made": the key a stage gets when the body names it only.
-QString slug(const QString &name)
-{
-    QString out;
-    for (QChar c : name.toLower()) {
-        if ((c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9')))
-            out.append(c);
-        else if (!out.isEmpty() && !out.endsWith(QLatin1Char('_')))
-            out.append(QLatin1Char('_'));
-    }
-    while (out.endsWith(QLatin1Char('_')))
-        out.chop(1);
-    return out.left(40);
-}
-
-bool isKey(const QString &key)
-{
-    static const QRegularExpression re(QStringLiteral("^[a-z0-9_]{1,40}$"));
-    return re.match(key).hasMatch();
-}
-
-QString name(const QJsonObject &body, bool required)
-{
-    const QJsonValue v = body.value(QLatin1String("name"));
-    if (v.isUndefined() && !required)
-        return {};
-    if (!v.isUndefined() && !v.isNull() && !v.isString())
-        badRequest(QStringLiteral("name"), QStringLiteral("must be a string"));
-    const QString n = v.toString().trimmed();
-    if (n.isEmpty())
-        missing(QStringLiteral("name"));
-    if (n.size() > 100)
-        badRequest(QStringLiteral("name"), QStringLiteral("must be at most 100 characters"));
-    return n;
-}
-
-// Reads the stages array of a body into the stored order, closing stages last.
-QVector<PipelineStage> parseStages(const QJsonValue &value)
-{
-    if (!value.isArray())
-        badRequest(QStringLiteral("stages"), QStringLiteral("must be an array of stage objects"));
-    const QJsonArray array = value.toArray();
-    QVector<PipelineStage> open;
-    PipelineStage won{QStringLiteral("won"), QStringLiteral("Won"), 0, 100, 0, QStringLiteral("won")};
-    PipelineStage lost{QStringLiteral("lost"), QStringLiteral("Lost"), 0, 0, 0, QStringLiteral("lost")};
-    QSet<QString> keys;
-    for (int i = 0; i < array.size(); ++i) {
-        const QString field = QStringLiteral("stages[%1]").arg(i);
-        if (!array.at(i).isObject())
-            badRequest(field, QStringLiteral("must be an object with name, key, probability, rottenDays"));
-        const QJsonObject s = array.at(i).toObject();
-        PipelineStage st;
-        const QJsonValue nameValue = s.value(QLatin1String("name"));
-        const QJsonValue keyValue = s.value(QLatin1String("key"));
-        if ((!nameValue.isUndefined() && !nameValue.isString()) || (!keyValue.isUndefined() && !keyValue.isString()))
-            badRequest(field, QStringLiteral("name and key must be strings"));
-        st.name = nameValue.toString().trimmed();
-        st.key = keyValue.toString().trimmed();
-        if (st.key.isEmpty())
-            st.key = slug(st.name);
-        if (st.name.isEmpty())
-            st.name = st.key;
-        if (st.key.isEmpty())
-            missing(field + QStringLiteral(".name"));
-        if (!isKey(st.key))
-            badRequest(field + QStringLiteral(".key"),
-                       QStringLiteral("must be 1 to 40 lower-case letters, digits or underscores"));
-        if (st.name.size() > 100)
-            badRequest(field + QStringLiteral(".name"), QStringLiteral("must be at most 100 characters"));
-        if (keys.contains(st.key))
-            badRequest(field + QStringLiteral(".key"), QStringLiteral("repeats the stage %1").arg(st.key));
-        keys.insert(st.key);
-        const QJsonValue p = s.value(QLatin1String("probability"));
-        st.probability = -1;
-        if (!p.isUndefined() && !p.isNull()) {
-            const double d = p.toDouble(-1);
-            if (!p.isDouble() || d < 0 || d > 100 || d != std::floor(d))
-                badRequest(field + QStringLiteral(".probability"), QStringLiteral("must be an integer from 0 to 100"));
-            st.probability = int(d);
-        }
-        const QJsonValue r = s.value(QLatin1String("rottenDays"));
-        if (!r.isUndefined() && !r.isNull()) {
-            const double d = r.toDouble(-1);
-            if (!r.isDouble() || d < 0 || d > 3650 || d != std::floor(d))
-                badRequest(field + QStringLiteral(".rottenDays"),
-                           QStringLiteral("must be an integer from 0 to 3650 (0: never)"));
-            st.rottenDays = int(d);
-        }
-        if (st.key == QLatin1String("won")) {
-            won.name = st.name;
-        } else if (st.key == QLatin1String("lost")) {
-            lost.name = st.name;
-        } else {
-            st.kind = QStringLiteral("open");
-            open.append(st);
-        }
-    }
-    if (open.isEmpty())
-        missing(QStringLiteral("stages"), QStringLiteral("needs at least one open stage besides won and lost"));
-    if (open.size() > 30)
-        badRequest(QStringLiteral("stages"), QStringLiteral("must have at most 30 open stages"));
-    // A stage without a probability gets one spread evenly between 0 and 100 by its position.
-    for (int i = 0; i < open.size(); ++i) {
-        if (open[i].probability < 0)
-            open[i].probability = (i + 1) * 100 / (int(open.size()) + 1);
-    }
-    open << won << lost;
-    for (int i = 0; i < open.size(); ++i)
-        open[i].position = i;
-    return open;
-}
-
 QVector<PipelineStage> loadStages(const QString &pipelineId)
 {
     QVector<PipelineStage> out;
@@ -179,16 +56,6 @@ void checkUniqueName(const QString &name, const QString &id)
             {{QStringLiteral("name"), QStringLiteral("already exists")}, {QStringLiteral("existingId"), other}});
     }
     q.finish();
-}
-
-std::optional<bool> isDefaultFlag(const QJsonObject &body)
-{
-    const QJsonValue v = body.value(QLatin1String("isDefault"));
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    if (!v.isBool())
-        badRequest(QStringLiteral("isDefault"), QStringLiteral("must be a boolean"));
-    return v.toBool();
 }
 
 void makeDefault(const QString &id)
@@ -258,14 +125,13 @@ Pipeline PipelineRepository::defaultPipeline() const
     return get(id);
 }
 
-Pipeline PipelineRepository::create(const QJsonObject &body)
+Pipeline PipelineRepository::create(const PipelineChanges &changes)
 {
+    PipelineRules::check(changes, true);
     Pipeline p;
-    p.name = name(body, true);
-    if (!body.contains(QLatin1String("stages")) || body.value(QLatin1String("stages")).isNull())
-        missing(QStringLiteral("stages"));
-    p.stages = parseStages(body.value(QLatin1String("stages")));
-    const std::optional<bool> isDefault = isDefaultFlag(body);
+    p.name = changes.name->trimmed();
+    p.stages = PipelineRules::stages(*changes.stages);
+    const std::optional<bool> isDefault = changes.isDefault;
     p.id = Ids::make(u"pipeline");
     p.createdAt = p.updatedAt = m_store.nowIso();
     Transaction tx;
@@ -281,13 +147,14 @@ Pipeline PipelineRepository::create(const QJsonObject &body)
     return get(p.id);
 }
 
-Pipeline PipelineRepository::update(const QString &id, const QJsonObject &body)
+Pipeline PipelineRepository::update(const QString &id, const PipelineChanges &changes)
 {
-    const QString newName = name(body, false);
-    const std::optional<bool> isDefault = isDefaultFlag(body);
+    PipelineRules::check(changes, false);
+    const QString newName = changes.name.value_or(QString()).trimmed();
+    const std::optional<bool> isDefault = changes.isDefault;
     std::optional<QVector<PipelineStage>> stages;
-    if (body.contains(QLatin1String("stages")))
-        stages = parseStages(body.value(QLatin1String("stages")));
+    if (changes.stages)
+        stages = PipelineRules::stages(*changes.stages);
     Transaction tx;
     Pipeline before = get(id);
     if (!newName.isEmpty() && newName != before.name) {

@@ -4,7 +4,6 @@
 #include "model/deals/pipeline.h"
 
 #include <QHash>
-#include <QJsonObject>
 
 #include <optional>
 
@@ -22,12 +21,13 @@ public:
     Pipeline get(const QString &id) const; // throws NotFound
     Pipeline defaultPipeline() const;
 
-    // body: { name, stages: [{ key?, name, probability?, rottenDays? }], isDefault? }.
-    // 400 for wrong types, 422 without a name or stages, 409 for a duplicate pipeline name.
-    Pipeline create(const QJsonObject &body);
+    // The changes are checked (PipelineRules::check: 400 for a format, 422 without a name or
+    // stages); a request body is read into them with PipelineRules::parse. 409 for a duplicate
+    // pipeline name.
+    Pipeline create(const PipelineChanges &changes);
     // Partial: name, isDefault, stages (the new ordered list; stages are matched by key, a stage
     // left out is removed, and removing one that holds deals is 409).
-    Pipeline update(const QString &id, const QJsonObject &body);
+    Pipeline update(const QString &id, const PipelineChanges &changes);
     // 409 for the default pipeline and for a pipeline that holds deals.
     void remove(const QString &id);
     // Deals per stage key.

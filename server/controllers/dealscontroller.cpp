@@ -448,7 +448,8 @@ ApiResponse DealsController::listPipelines(ApiRequest &)
 ApiResponse DealsController::createPipeline(ApiRequest &request)
 {
     requireBody(request);
-    return ApiResponse::created(m_pipelines.create(request.body).toJson(), QStringLiteral("Pipeline created"));
+    return ApiResponse::created(m_pipelines.create(PipelineRules::parse(request.body, true)).toJson(),
+                                QStringLiteral("Pipeline created"));
 }
 
 ApiResponse DealsController::getPipeline(ApiRequest &request)
@@ -458,8 +459,9 @@ ApiResponse DealsController::getPipeline(ApiRequest &request)
 
 ApiResponse DealsController::updatePipeline(ApiRequest &request)
 {
-    return ApiResponse::ok(m_pipelines.update(request.param(QStringLiteral("id")), request.body).toJson(),
-                           QStringLiteral("Pipeline updated"));
+    return ApiResponse::ok(
+        m_pipelines.update(request.param(QStringLiteral("id")), PipelineRules::parse(request.body, false)).toJson(),
+        QStringLiteral("Pipeline updated"));
 }
 
 ApiResponse DealsController::removePipeline(ApiRequest &request)

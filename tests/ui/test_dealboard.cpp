@@ -326,9 +326,10 @@ private slots:
         PipelineRepository pipelines{Store(*m_bus)};
         m_board = std::make_unique<PipelineBoard>(Store(*m_bus));
         m_board->show();
-        const Pipeline p = pipelines.create(
+        const Pipeline p = pipelines.create(PipelineRules::parse(
             {{"name", "Partners"},
-             {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}}, QJsonObject{{"name", "Pilot"}}}}});
+             {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}}, QJsonObject{{"name", "Pilot"}}}}},
+            true));
         auto *combo = m_board->findChild<QComboBox *>("pipelineCombo");
         QTRY_COMPARE(combo->count(), 2);
         m_board->showPipeline(p.id);

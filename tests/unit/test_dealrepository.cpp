@@ -109,6 +109,81 @@ private Q_SLOTS:
         }
     }
 
+    // The pipeline editor's typed changes meet the rules of a request body: one stage as typed and
+    // as JSON is refused on the same field with the same kind, or stored alike.
+    void pipelineChangesMeetTheBodyRules_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("probability");  // -1: not set
+        QTest::addColumn<int>("rottenDays");   // -1: not set
+        QTest::addColumn<QString>("badField"); // empty: accepted
+        QTest::addColumn<int>("kind");
+        const int bad = DomainError::BadRequest, missing = DomainError::Unprocessable;
+        QTest::newRow("named only") << ""
+                                    << "Teklif Verildi" << -1 << -1 << "" << 0;
+        QTest::newRow("key and numbers") << "demo"
+                                         << "Demo" << 30 << 7 << "" << 0;
+        QTest::newRow("no name, no key") << ""
+                                         << "" << -1 << -1 << "stages[0].name" << missing;
+        QTest::newRow("key with a capital") << "Demo"
+                                            << "Demo" << -1 << -1 << "stages[0].key" << bad;
+        QTest::newRow("probability over 100") << "demo"
+                                              << "Demo" << 101 << -1 << "stages[0].probability" << bad;
+        QTest::newRow("rotting too long") << "demo"
+                                          << "Demo" << -1 << 3651 << "stages[0].rottenDays" << bad;
+        QTest::newRow("closing stages only") << "won"
+                                             << "Kazanıldı" << -1 << -1 << "stages" << missing;
+    }
+    void pipelineChangesMeetTheBodyRules()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, name);
+        QFETCH(int, probability);
+        QFETCH(int, rottenDays);
+        QFETCH(QString, badField);
+        QFETCH(int, kind);
+        PipelineStageChange stage{key, name, std::nullopt, std::nullopt};
+        QJsonObject json{{"key", key}, {"name", name}};
+        if (probability >= 0) {
+            stage.probability = probability;
+            json.insert("probability", probability);
+        }
+        if (rottenDays >= 0) {
+            stage.rottenDays = rottenDays;
+            json.insert("rottenDays", rottenDays);
+        }
+        PipelineChanges typed;
+        typed.name = QStringLiteral("Kurumsal");
+        typed.stages = QVector<PipelineStageChange>{stage};
+        const auto refusal = [](const std::function<void()> &f) {
+            try {
+                f();
+            } catch (const DomainError &e) {
+                return qMakePair(e.details().keys().join(','), int(e.kind()));
+            }
+            return qMakePair(QString(), 0);
+        };
+        QCOMPARE(refusal([&] { PipelineRules::check(typed, true); }), qMakePair(badField, kind));
+        std::optional<PipelineChanges> parsed;
+        QCOMPARE(refusal([&] {
+                     parsed = PipelineRules::parse({{"name", "Kurumsal"}, {"stages", QJsonArray{json}}}, true);
+                 }),
+                 qMakePair(badField, kind));
+        if (badField.isEmpty()) {
+            PipelineRepository pipelines(testStore());
+            const Pipeline a = pipelines.create(typed);
+            typed.name = QStringLiteral("Kurumsal 2");
+            parsed->name = QStringLiteral("Kurumsal 3");
+            const Pipeline b = pipelines.create(*parsed);
+            QCOMPARE(a.stages.size(), 3); // won and lost added
+            QCOMPARE(b.stages.size(), a.stages.size());
+            QCOMPARE(b.stages.first().key, a.stages.first().key);
+            QCOMPARE(b.stages.first().probability, a.stages.first().probability);
+            QCOMPARE(b.stages.first().rottenDays, a.stages.first().rottenDays);
+        }
+    }
+
     void init() { m_db = std::make_unique<TempDatabase>(); }
     void cleanup() { m_db.reset(); }
 
@@ -326,10 +401,11 @@ private Q_SLOTS:
     void rottingFollowsStageDaysAndActivity()
     {
         PipelineRepository pipelines(testStore());
-        const Pipeline p =
-            pipelines.create({{"name", "Fast"},
-                              {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"rottenDays", 3}},
-                                                    QJsonObject{{"name", "Demo"}}}}});
+        const Pipeline p = pipelines.create(
+            PipelineRules::parse({{"name", "Fast"},
+                                  {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"rottenDays", 3}},
+                                                        QJsonObject{{"name", "Demo"}}}}},
+                                 true));
         FakeClock clock;
         DealRepository repo(Store(testStore().bus(), clock));
         const Deal d = repo.create(DealRules::parse({{"name", "Slow"}, {"pipelineId", p.id}, {"stage", "qualified"}}));
@@ -501,33 +577,38 @@ private Q_SLOTS:
     {
         PipelineRepository pipelines(testStore());
         DealRepository deals(testStore());
-        const Pipeline p =
-            pipelines.create({{"name", "Partners"},
-                              {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"probability", 30}},
-                                                    QJsonObject{{"key", "pilot"}, {"name", "Pilot"}}}}});
+        const Pipeline p = pipelines.create(
+            PipelineRules::parse({{"name", "Partners"},
+                                  {"stages", QJsonArray{QJsonObject{{"name", "Qualified"}, {"probability", 30}},
+                                                        QJsonObject{{"key", "pilot"}, {"name", "Pilot"}}}}},
+                                 true));
         QCOMPARE(p.stageKeys(), QStringList({"qualified", "pilot", "won", "lost"}));
         QCOMPARE(p.stage("qualified")->probability, 30);
         QCOMPARE(kindOf([&] {
-                     pipelines.create({{"name", "partners"}, {"stages", QJsonArray{QJsonObject{{"name", "x"}}}}});
+                     pipelines.create(PipelineRules::parse(
+                         {{"name", "partners"}, {"stages", QJsonArray{QJsonObject{{"name", "x"}}}}}, true));
                  }),
                  DomainError::Conflict);
         QCOMPARE(kindOf([&] {
-                     pipelines.create({{"name", "Empty"}, {"stages", QJsonArray{}}});
+                     pipelines.create(PipelineRules::parse({{"name", "Empty"}, {"stages", QJsonArray{}}}, true));
                  }),
                  DomainError::Unprocessable);
         const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"pipelineId", p.id}, {"stage", "pilot"}}));
         QCOMPARE(d.probability, p.stage("pilot")->probability);
         // Removing the stage that holds the deal: 409, nothing changed.
         QCOMPARE(kindOf([&] {
-                     pipelines.update(p.id, {{"stages", QJsonArray{QJsonObject{{"key", "qualified"}}}}});
+                     pipelines.update(p.id, PipelineRules::parse(
+                                                {{"stages", QJsonArray{QJsonObject{{"key", "qualified"}}}}}, false));
                  }),
                  DomainError::Conflict);
         QCOMPARE(pipelines.get(p.id).stages.size(), 4);
         // Adding, renaming and reordering keeps the deal's stage.
         const Pipeline u = pipelines.update(
-            p.id, {{"name", "Partner deals"},
-                   {"stages", QJsonArray{QJsonObject{{"key", "pilot"}, {"name", "Pilot run"}, {"rottenDays", 7}},
-                                         QJsonObject{{"key", "qualified"}}, QJsonObject{{"name", "Contract"}}}}});
+            p.id, PipelineRules::parse(
+                      {{"name", "Partner deals"},
+                       {"stages", QJsonArray{QJsonObject{{"key", "pilot"}, {"name", "Pilot run"}, {"rottenDays", 7}},
+                                             QJsonObject{{"key", "qualified"}}, QJsonObject{{"name", "Contract"}}}}},
+                      false));
         QCOMPARE(u.name, QString("Partner deals"));
         QCOMPARE(u.stageKeys(), QStringList({"pilot", "qualified", "contract", "won", "lost"}));
         QCOMPARE(u.stage("pilot")->rottenDays, 7);
@@ -543,8 +624,8 @@ private Q_SLOTS:
     {
         PipelineRepository pipelines(testStore());
         DealRepository deals(testStore());
-        const Pipeline p =
-            pipelines.create({{"name", "Other"}, {"stages", QJsonArray{QJsonObject{{"name", "Intro"}}}}});
+        const Pipeline p = pipelines.create(
+            PipelineRules::parse({{"name", "Other"}, {"stages", QJsonArray{QJsonObject{{"name", "Intro"}}}}}, true));
         const Deal d = deals.create(DealRules::parse({{"name", "D"}, {"stage", "proposal"}}));
         const Deal moved = deals.update(d.id, DealRules::parse({{"pipelineId", p.id}}));
         QCOMPARE(moved.pipelineId, p.id);

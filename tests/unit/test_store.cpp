@@ -161,7 +161,8 @@ private slots:
         }) << true;
         QTest::newRow("pipeline") << Write([](const Store &s) {
             return PipelineRepository(s)
-                .create({{"name", "Kurumsal"}, {"stages", QJsonArray{QJsonObject{{"name", "Yeni"}}}}})
+                .create(PipelineRules::parse(
+                    {{"name", "Kurumsal"}, {"stages", QJsonArray{QJsonObject{{"name", "Yeni"}}}}}, true))
                 .createdAt;
         }) << false;
         QTest::newRow("conversation") << Write([](const Store &s) {

@@ -271,27 +271,26 @@ void PipelineEditorDialog::moveStage(int delta)
     updateButtons();
 }
 
-QJsonObject PipelineEditorDialog::body() const
+PipelineChanges PipelineEditorDialog::changes() const
 {
-    QJsonArray stages;
+    QVector<PipelineStageChange> stages;
     for (int r = 0; r < m_stages->rowCount(); ++r) {
         const QTableWidgetItem *name = m_stages->item(r, NameColumn);
-        QJsonObject s{{QStringLiteral("name"), nameToSave(name->text(), name->data(ShownNameRole).toString(),
-                                                          name->data(StoredNameRole).toString())}};
-        const QString key = name->data(KeyRole).toString();
-        if (!key.isEmpty())
-            s.insert(QStringLiteral("key"), key);
+        PipelineStageChange s;
+        s.name = nameToSave(name->text(), name->data(ShownNameRole).toString(), name->data(StoredNameRole).toString());
+        s.key = name->data(KeyRole).toString();
         if (name->data(KindRole).toString() == QLatin1String("open")) {
-            s.insert(QStringLiteral("probability"), m_stages->item(r, ProbabilityColumn)->data(Qt::EditRole).toInt());
-            s.insert(QStringLiteral("rottenDays"), m_stages->item(r, RottenColumn)->data(Qt::EditRole).toInt());
+            s.probability = m_stages->item(r, ProbabilityColumn)->data(Qt::EditRole).toInt();
+            s.rottenDays = m_stages->item(r, RottenColumn)->data(Qt::EditRole).toInt();
         }
         stages.append(s);
     }
-    QJsonObject b{{QStringLiteral("name"), nameToSave(m_name->text(), m_shownName, m_storedName)},
-                  {QStringLiteral("stages"), stages}};
+    PipelineChanges ch;
+    ch.name = nameToSave(m_name->text(), m_shownName, m_storedName);
+    ch.stages = stages;
     if (m_default->isEnabled() && m_default->isChecked())
-        b.insert(QStringLiteral("isDefault"), true);
-    return b;
+        ch.isDefault = true;
+    return ch;
 }
 
 bool PipelineEditorDialog::save()
@@ -299,7 +298,7 @@ bool PipelineEditorDialog::save()
     if (m_current.isEmpty())
         return false;
     try {
-        m_pipelines.update(m_current, body());
+        m_pipelines.update(m_current, changes());
     } catch (const DomainError &e) {
         setError(refusal(e));
         return false;
@@ -320,17 +319,13 @@ void PipelineEditorDialog::addPipeline()
         return;
     }
     // A new pipeline starts with three open stages; Won and Lost are added by the model.
-    const QJsonArray stages{QJsonObject{{QStringLiteral("key"), QStringLiteral("lead")},
-                                        {QStringLiteral("name"), tr("Lead")},
-                                        {QStringLiteral("probability"), 10}},
-                            QJsonObject{{QStringLiteral("key"), QStringLiteral("proposal")},
-                                        {QStringLiteral("name"), tr("Proposal")},
-                                        {QStringLiteral("probability"), 50}},
-                            QJsonObject{{QStringLiteral("key"), QStringLiteral("negotiation")},
-                                        {QStringLiteral("name"), tr("Negotiation")},
-                                        {QStringLiteral("probability"), 80}}};
+    PipelineChanges fresh;
+    fresh.name = name;
+    fresh.stages = QVector<PipelineStageChange>{{QStringLiteral("lead"), tr("Lead"), 10, std::nullopt},
+                                                {QStringLiteral("proposal"), tr("Proposal"), 50, std::nullopt},
+                                                {QStringLiteral("negotiation"), tr("Negotiation"), 80, std::nullopt}};
     try {
-        const Pipeline p = m_pipelines.create({{QStringLiteral("name"), name}, {QStringLiteral("stages"), stages}});
+        const Pipeline p = m_pipelines.create(fresh);
         m_newName->clear();
         m_current = p.id;
         emit pipelineSaved(p.id);

@@ -38,8 +38,8 @@ public:
     QString pipelineId() const { return m_current; }
     QTableWidget *stagesTable() const { return m_stages; }
     QLabel *errorLabel() const { return m_error; }
-    // The body Save sends for the shown pipeline.
-    QJsonObject body() const;
+    // What Save writes: the name, the stages in their order, the default flag.
+    PipelineChanges changes() const;
 
 public slots:
     void showPipeline(const QString &id);
