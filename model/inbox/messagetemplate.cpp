@@ -1,9 +1,12 @@
 #include "model/inbox/messagetemplate.h"
 
 #include "model/core/errors.h"
+#include "model/core/fieldreader.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>
+
+#include <functional>
 
 QJsonObject MessageTemplate::toJson() const
 {
@@ -27,6 +30,118 @@ int MessageTemplate::parameterCount() const
     while (it.hasNext())
         highest = qMax(highest, it.next().captured(1).toInt());
     return highest;
+}
+
+namespace {
+DomainError bad(const QString &field, const QString &problem)
+{
+    return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+}
+
+// A field as given: absent, or its text (a reader refuses other types as it reads).
+using FieldSource = std::function<std::optional<QString>(const QString &field)>;
+using ButtonSource = std::function<std::optional<QStringList>()>;
+
+// The rules of every template write, field by field in a fixed order, so that a body and typed
+// changes meet the same first refusal. Missing or empty fields are collected and refused together
+// after the others.
+TemplateChanges checkFields(const FieldSource &field, const ButtonSource &buttons, bool creating)
+{
+    TemplateChanges out;
+    QJsonObject missing;
+    auto string = [&](const QString &name, int maxLength, bool required) -> std::optional<QString> {
+        const std::optional<QString> v = field(name);
+        if (!v) {
+            if (creating && required)
+                missing.insert(name, QStringLiteral("is required"));
+            return std::nullopt;
+        }
+        const QString s = v->trimmed();
+        if (s.isEmpty())
+            missing.insert(name, QStringLiteral("must not be empty"));
+        if (s.size() > maxLength)
+            throw bad(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+        return s;
+    };
+    static const QRegularExpression name(QStringLiteral("^[a-z0-9_]{1,512}$"));
+    static const QRegularExpression language(QStringLiteral("^[a-z]{2,3}(_[A-Z]{2})?$"));
+    out.name = string(QStringLiteral("name"), 512, true);
+    if (out.name && !name.match(*out.name).hasMatch())
+        throw bad(QStringLiteral("name"), QStringLiteral("must be lower-case letters, digits and _"));
+    out.language = string(QStringLiteral("language"), 10, true);
+    if (out.language && !language.match(*out.language).hasMatch())
+        throw bad(QStringLiteral("language"), QStringLiteral("must be a language code such as en_US or tr"));
+    out.body = string(QStringLiteral("body"), 1024, true);
+    out.category = string(QStringLiteral("category"), 20, false);
+    if (out.category && !TemplateRules::categories().contains(*out.category))
+        throw bad(QStringLiteral("category"), FieldReader::oneOf(TemplateRules::categories()));
+    out.status = string(QStringLiteral("status"), 20, false);
+    if (out.status && !TemplateRules::statuses().contains(*out.status))
+        throw bad(QStringLiteral("status"), FieldReader::oneOf(TemplateRules::statuses()));
+    out.buttons = buttons();
+    if (out.buttons) {
+        if (out.buttons->size() > 10)
+            throw bad(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
+        for (QString &text : *out.buttons) {
+            text = text.trimmed();
+            if (text.isEmpty() || text.size() > 25)
+                throw bad(QStringLiteral("buttons"),
+                          QStringLiteral("must be objects {type: \"quick_reply\", text} with 1 to 25 characters"));
+        }
+    }
+    if (!missing.isEmpty())
+        throw DomainError::unprocessable(
+            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
+    return out;
+}
+} // namespace
+
+TemplateChanges TemplateRules::parse(const QJsonObject &body, bool creating)
+{
+    const FieldSource field = [&body](const QString &name) -> std::optional<QString> {
+        const QJsonValue v = body.value(name);
+        if (v.isUndefined() || v.isNull())
+            return std::nullopt;
+        if (!v.isString())
+            throw bad(name, QStringLiteral("must be a string"));
+        return v.toString();
+    };
+    const ButtonSource buttons = [&body]() -> std::optional<QStringList> {
+        const QJsonValue v = body.value(QStringLiteral("buttons"));
+        if (v.isUndefined() || v.isNull())
+            return std::nullopt;
+        if (!v.isArray() || v.toArray().size() > 10)
+            throw bad(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
+        QStringList texts;
+        for (const QJsonValue &b : v.toArray()) {
+            const QJsonObject o = b.toObject();
+            const QString text = o.value(QStringLiteral("text")).toString().trimmed();
+            const QString type = o.value(QStringLiteral("type")).toString(QStringLiteral("quick_reply"));
+            if (!b.isObject() || text.isEmpty() || text.size() > 25 || type != QLatin1String("quick_reply"))
+                throw bad(QStringLiteral("buttons"),
+                          QStringLiteral("must be objects {type: \"quick_reply\", text} with 1 to 25 characters"));
+            texts << text;
+        }
+        return texts;
+    };
+    return checkFields(field, buttons, creating);
+}
+
+void TemplateRules::check(const TemplateChanges &changes, bool creating)
+{
+    const FieldSource field = [&changes](const QString &name) -> std::optional<QString> {
+        if (name == QLatin1String("name"))
+            return changes.name;
+        if (name == QLatin1String("language"))
+            return changes.language;
+        if (name == QLatin1String("body"))
+            return changes.body;
+        if (name == QLatin1String("category"))
+            return changes.category;
+        return changes.status;
+    };
+    checkFields(
+        field, [&changes] { return changes.buttons; }, creating);
 }
 
 QStringList TemplateRules::categories()

@@ -27,9 +27,23 @@ struct MessageTemplate
     int parameterCount() const;
 };
 
+// What a create or an update sets; an update leaves an unset field as it is. buttons: the texts of
+// the quick-reply buttons, the whole new list.
+struct TemplateChanges
+{
+    std::optional<QString> name, language, body, category, status;
+    std::optional<QStringList> buttons;
+};
+
 namespace TemplateRules {
 QStringList categories();
 QStringList statuses();
+// Reads a request body: 400 for a wrong type, length or format (the first, in the order name,
+// language, body, category, status, buttons), then 422 naming every required field missing or
+// empty. creating: name, language and body are required.
+TemplateChanges parse(const QJsonObject &body, bool creating);
+// The same rules on changes however they were filled in (the repository checks every write).
+void check(const TemplateChanges &changes, bool creating);
 // Checks a send's `components` (the spec's shape: body parameters of type text; quick_reply button
 // components with index and payload parameters) against the template, and returns the body text
 // with its placeholders filled. Throws DomainError 400 naming the component and what is wrong.

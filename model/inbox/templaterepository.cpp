@@ -2,7 +2,6 @@
 
 #include "model/core/database.h"
 #include "model/core/errors.h"
-#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/timeutil.h"
 
@@ -33,58 +32,24 @@ DomainError bad(const QString &field, const QString &problem)
     return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
 
-// Reads and checks the fields present in body into t; `required` lists what must be present.
-void readFields(const QJsonObject &body, MessageTemplate &t, bool creating)
+// Checks the changes (TemplateRules::check) and applies them to t; then the placeholders of the
+// resulting body must run {{1}}..{{n}} without gaps.
+void apply(const TemplateChanges &ch, MessageTemplate &t, bool creating)
 {
-    QJsonObject missing;
-    auto string = [&](const QString &field, QString *out, int maxLength) {
-        const QJsonValue v = body.value(field);
-        if (v.isUndefined() || v.isNull()) {
-            if (creating && out->isEmpty())
-                missing.insert(field, QStringLiteral("is required"));
-            return false;
-        }
-        if (!v.isString())
-            throw bad(field, QStringLiteral("must be a string"));
-        const QString s = v.toString().trimmed();
-        if (s.isEmpty())
-            missing.insert(field, QStringLiteral("must not be empty"));
-        if (s.size() > maxLength)
-            throw bad(field, QStringLiteral("must be at most %1 characters").arg(maxLength));
-        *out = s;
-        return true;
-    };
-    static const QRegularExpression name(QStringLiteral("^[a-z0-9_]{1,512}$"));
-    static const QRegularExpression language(QStringLiteral("^[a-z]{2,3}(_[A-Z]{2})?$"));
-    if (string(QStringLiteral("name"), &t.name, 512) && !name.match(t.name).hasMatch())
-        throw bad(QStringLiteral("name"), QStringLiteral("must be lower-case letters, digits and _"));
-    if (string(QStringLiteral("language"), &t.language, 10) && !language.match(t.language).hasMatch())
-        throw bad(QStringLiteral("language"), QStringLiteral("must be a language code such as en_US or tr"));
-    string(QStringLiteral("body"), &t.body, 1024);
-    if (string(QStringLiteral("category"), &t.category, 20) && !TemplateRules::categories().contains(t.category))
-        throw bad(QStringLiteral("category"), FieldReader::oneOf(TemplateRules::categories()));
-    if (string(QStringLiteral("status"), &t.status, 20) && !TemplateRules::statuses().contains(t.status))
-        throw bad(QStringLiteral("status"), FieldReader::oneOf(TemplateRules::statuses()));
-    const QJsonValue buttons = body.value(QStringLiteral("buttons"));
-    if (!buttons.isUndefined() && !buttons.isNull()) {
-        if (!buttons.isArray() || buttons.toArray().size() > 10)
-            throw bad(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
+    TemplateRules::check(ch, creating);
+    for (auto [value, field] :
+         {std::pair{&ch.name, &t.name}, std::pair{&ch.language, &t.language}, std::pair{&ch.body, &t.body},
+          std::pair{&ch.category, &t.category}, std::pair{&ch.status, &t.status}}) {
+        if (*value)
+            *field = value->value().trimmed();
+    }
+    if (ch.buttons) {
         QJsonArray clean;
-        for (const QJsonValue &b : buttons.toArray()) {
-            const QJsonObject o = b.toObject();
-            const QString text = o.value(QStringLiteral("text")).toString().trimmed();
-            const QString type = o.value(QStringLiteral("type")).toString(QStringLiteral("quick_reply"));
-            if (!b.isObject() || text.isEmpty() || text.size() > 25 || type != QLatin1String("quick_reply"))
-                throw bad(QStringLiteral("buttons"),
-                          QStringLiteral("must be objects {type: \"quick_reply\", text} with 1 to 25 characters"));
-            clean.append(QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("text"), text}});
-        }
+        for (const QString &text : *ch.buttons)
+            clean.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("quick_reply")},
+                                     {QStringLiteral("text"), text.trimmed()}});
         t.buttons = clean;
     }
-    if (!missing.isEmpty())
-        throw DomainError::unprocessable(
-            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
-    // Placeholders must run {{1}}..{{n}} without gaps.
     const int n = t.parameterCount();
     for (int i = 1; i <= n; ++i) {
         if (!t.body.contains(QStringLiteral("{{%1}}").arg(i)))
@@ -144,12 +109,12 @@ TemplateRepository::TemplateRepository(const Store &store)
 {
 }
 
-MessageTemplate TemplateRepository::create(const QJsonObject &body)
+MessageTemplate TemplateRepository::create(const TemplateChanges &changes)
 {
     MessageTemplate t;
     t.category = QStringLiteral("utility");
     t.status = QStringLiteral("approved");
-    readFields(body, t, true);
+    apply(changes, t, true);
     Transaction tx;
     if (find(t.name, t.language))
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
@@ -166,11 +131,11 @@ MessageTemplate TemplateRepository::create(const QJsonObject &body)
     return t;
 }
 
-MessageTemplate TemplateRepository::update(const QString &id, const QJsonObject &body)
+MessageTemplate TemplateRepository::update(const QString &id, const TemplateChanges &changes)
 {
     Transaction tx;
     MessageTemplate t = get(id);
-    readFields(body, t, false);
+    apply(changes, t, false);
     if (const std::optional<MessageTemplate> other = find(t.name, t.language); other && other->id != id)
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
                           QStringLiteral("A template %1 (%2) already exists").arg(t.name, t.language),

@@ -17,9 +17,11 @@ public:
 
     QVector<MessageTemplate> list(const QString &status = {}) const;
     MessageTemplate get(const QString &id) const;
-    // body: name, language, body (required), category, buttons, status (default approved).
-    MessageTemplate create(const QJsonObject &body);
-    MessageTemplate update(const QString &id, const QJsonObject &body); // partial
+    // name, language, body (required), category (default utility), buttons, status (default
+    // approved); checked here (TemplateRules::check), a request body is read with
+    // TemplateRules::parse.
+    MessageTemplate create(const TemplateChanges &changes);
+    MessageTemplate update(const QString &id, const TemplateChanges &changes); // partial
     void remove(const QString &id);
     // The template of that name and language, if any.
     std::optional<MessageTemplate> find(const QString &name, const QString &language) const;

@@ -91,13 +91,15 @@ ApiResponse TemplatesController::get(ApiRequest &request)
 
 ApiResponse TemplatesController::create(ApiRequest &request)
 {
-    return ApiResponse::created(m_templates.create(request.body).toJson(), QStringLiteral("Template created"));
+    return ApiResponse::created(m_templates.create(TemplateRules::parse(request.body, true)).toJson(),
+                                QStringLiteral("Template created"));
 }
 
 ApiResponse TemplatesController::update(ApiRequest &request)
 {
-    return ApiResponse::ok(m_templates.update(request.param(QStringLiteral("id")), request.body).toJson(),
-                           QStringLiteral("Template updated"));
+    return ApiResponse::ok(
+        m_templates.update(request.param(QStringLiteral("id")), TemplateRules::parse(request.body, false)).toJson(),
+        QStringLiteral("Template updated"));
 }
 
 ApiResponse TemplatesController::remove(ApiRequest &request)

@@ -55,10 +55,12 @@ int main(int argc, char **argv)
                                    QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
                                                           {QStringLiteral("operator"), QStringLiteral("contains")},
                                                           {QStringLiteral("value"), QStringLiteral("campaign")}}}}}}});
-    const MessageTemplate tpl = TemplateRepository(testStore())
-                                    .create({{QStringLiteral("name"), QStringLiteral("promo")},
-                                             {QStringLiteral("language"), QStringLiteral("tr")},
-                                             {QStringLiteral("body"), QStringLiteral("Merhaba {{1}}!")}});
+    const MessageTemplate tpl =
+        TemplateRepository(testStore())
+            .create(TemplateRules::parse({{QStringLiteral("name"), QStringLiteral("promo")},
+                                          {QStringLiteral("language"), QStringLiteral("tr")},
+                                          {QStringLiteral("body"), QStringLiteral("Merhaba {{1}}!")}},
+                                         true));
     const QJsonArray components{QJsonObject{
         {QStringLiteral("type"), QStringLiteral("body")},
         {QStringLiteral("parameters"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},

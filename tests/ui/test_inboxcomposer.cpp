@@ -132,14 +132,16 @@ class TestInboxComposer final : public QObject
     void createTemplates()
     {
         TemplateRepository templates(testStore());
-        templates.create({{"name", "order_ready"},
-                          {"language", "en_US"},
-                          {"category", "utility"},
-                          {"body", "Hi {{1}}, your order {{2}} is ready"},
-                          {"buttons", QJsonArray{QJsonObject{{"type", "quick_reply"}, {"text", "Thanks"}},
-                                                 QJsonObject{{"type", "quick_reply"}, {"text", "Call me"}}}}});
         templates.create(
-            {{"name", "draft_offer"}, {"language", "en_US"}, {"body", "Offer {{1}}"}, {"status", "pending"}});
+            TemplateRules::parse({{"name", "order_ready"},
+                                  {"language", "en_US"},
+                                  {"category", "utility"},
+                                  {"body", "Hi {{1}}, your order {{2}} is ready"},
+                                  {"buttons", QJsonArray{QJsonObject{{"type", "quick_reply"}, {"text", "Thanks"}},
+                                                         QJsonObject{{"type", "quick_reply"}, {"text", "Call me"}}}}},
+                                 true));
+        templates.create(TemplateRules::parse(
+            {{"name", "draft_offer"}, {"language", "en_US"}, {"body", "Offer {{1}}"}, {"status", "pending"}}, true));
     }
 
     // Opens the picker, chooses order_ready and fills its placeholders.

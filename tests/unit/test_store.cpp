@@ -170,7 +170,7 @@ private slots:
         }) << true;
         QTest::newRow("template") << Write([](const Store &s) {
             return TemplateRepository(s)
-                .create({{"name", "promo"}, {"language", "tr"}, {"body", "Merhaba {{1}}"}})
+                .create(TemplateRules::parse({{"name", "promo"}, {"language", "tr"}, {"body", "Merhaba {{1}}"}}, true))
                 .createdAt;
         }) << false;
         QTest::newRow("user") << Write([](const Store &s) {
