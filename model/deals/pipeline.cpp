@@ -235,16 +235,16 @@ PipelineChanges PipelineRules::parse(const QJsonObject &body, bool creating)
     return ch;
 }
 
-void PipelineRules::check(const PipelineChanges &changes, bool creating)
+void PipelineRules::check(PipelineChanges &changes, bool creating)
 {
     if (changes.name || creating)
-        checkName(changes.name.value_or(QString()));
+        changes.name = checkName(changes.name.value_or(QString()));
     if (!changes.stages) {
         if (creating)
             missing(QStringLiteral("stages"));
         return;
     }
-    QVector<PipelineStageChange> stages = *changes.stages;
+    QVector<PipelineStageChange> &stages = *changes.stages;
     QSet<QString> keys;
     for (int i = 0; i < stages.size(); ++i) {
         checkStageNames(i, stages[i], keys);
@@ -259,10 +259,7 @@ QVector<PipelineStage> PipelineRules::stages(const QVector<PipelineStageChange> 
     QVector<PipelineStage> open;
     PipelineStage won{QStringLiteral("won"), QStringLiteral("Won"), 0, 100, 0, QStringLiteral("won")};
     PipelineStage lost{QStringLiteral("lost"), QStringLiteral("Lost"), 0, 0, 0, QStringLiteral("lost")};
-    QSet<QString> keys;
-    for (int i = 0; i < changes.size(); ++i) {
-        PipelineStageChange c = changes.at(i);
-        checkStageNames(i, c, keys); // the key from the name, as checked
+    for (const PipelineStageChange &c : changes) {
         if (c.key == QLatin1String("won")) {
             won.name = c.name;
         } else if (c.key == QLatin1String("lost")) {

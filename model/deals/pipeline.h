@@ -59,9 +59,10 @@ namespace PipelineRules {
 // Reads a request body: 400 for a wrong type or format, 422 for what is missing, the first refusal
 // in the order of the fields and stages. creating: the name and the stages are required.
 PipelineChanges parse(const QJsonObject &body, bool creating);
-// The same rules on changes however they were filled in (the repository checks every write).
-void check(const PipelineChanges &changes, bool creating);
-// The stages to store of a checked list: keys made from names, won and lost last, a probability
-// spread evenly by position where none is set.
+// The same rules on changes however they were filled in (the repository checks every write);
+// normalises them as it goes: the name trimmed, each stage's key made from its name when not given.
+void check(PipelineChanges &changes, bool creating);
+// The stages to store of a checked list: won and lost last, a probability spread evenly by position
+// where none is set.
 QVector<PipelineStage> stages(const QVector<PipelineStageChange> &changes);
 } // namespace PipelineRules

@@ -125,11 +125,11 @@ Pipeline PipelineRepository::defaultPipeline() const
     return get(id);
 }
 
-Pipeline PipelineRepository::create(const PipelineChanges &changes)
+Pipeline PipelineRepository::create(PipelineChanges changes)
 {
     PipelineRules::check(changes, true);
     Pipeline p;
-    p.name = changes.name->trimmed();
+    p.name = *changes.name;
     p.stages = PipelineRules::stages(*changes.stages);
     const std::optional<bool> isDefault = changes.isDefault;
     p.id = Ids::make(u"pipeline");
@@ -147,10 +147,10 @@ Pipeline PipelineRepository::create(const PipelineChanges &changes)
     return get(p.id);
 }
 
-Pipeline PipelineRepository::update(const QString &id, const PipelineChanges &changes)
+Pipeline PipelineRepository::update(const QString &id, PipelineChanges changes)
 {
     PipelineRules::check(changes, false);
-    const QString newName = changes.name.value_or(QString()).trimmed();
+    const QString newName = changes.name.value_or(QString());
     const std::optional<bool> isDefault = changes.isDefault;
     std::optional<QVector<PipelineStage>> stages;
     if (changes.stages)

@@ -24,10 +24,10 @@ public:
     // The changes are checked (PipelineRules::check: 400 for a format, 422 without a name or
     // stages); a request body is read into them with PipelineRules::parse. 409 for a duplicate
     // pipeline name.
-    Pipeline create(const PipelineChanges &changes);
+    Pipeline create(PipelineChanges changes);
     // Partial: name, isDefault, stages (the new ordered list; stages are matched by key, a stage
     // left out is removed, and removing one that holds deals is 409).
-    Pipeline update(const QString &id, const PipelineChanges &changes);
+    Pipeline update(const QString &id, PipelineChanges changes);
     // 409 for the default pipeline and for a pipeline that holds deals.
     void remove(const QString &id);
     // Deals per stage key.

@@ -127,7 +127,7 @@ TemplateChanges TemplateRules::parse(const QJsonObject &body, bool creating)
     return checkFields(field, buttons, creating);
 }
 
-void TemplateRules::check(const TemplateChanges &changes, bool creating)
+void TemplateRules::check(TemplateChanges &changes, bool creating)
 {
     const FieldSource field = [&changes](const QString &name) -> std::optional<QString> {
         if (name == QLatin1String("name"))
@@ -140,7 +140,7 @@ void TemplateRules::check(const TemplateChanges &changes, bool creating)
             return changes.category;
         return changes.status;
     };
-    checkFields(
+    changes = checkFields(
         field, [&changes] { return changes.buttons; }, creating);
 }
 

@@ -42,8 +42,9 @@ QStringList statuses();
 // language, body, category, status, buttons), then 422 naming every required field missing or
 // empty. creating: name, language and body are required.
 TemplateChanges parse(const QJsonObject &body, bool creating);
-// The same rules on changes however they were filled in (the repository checks every write).
-void check(const TemplateChanges &changes, bool creating);
+// The same rules on changes however they were filled in (the repository checks every write);
+// normalises them as it goes (every text trimmed).
+void check(TemplateChanges &changes, bool creating);
 // Checks a send's `components` (the spec's shape: body parameters of type text; quick_reply button
 // components with index and payload parameters) against the template, and returns the body text
 // with its placeholders filled. Throws DomainError 400 naming the component and what is wrong.

@@ -34,20 +34,20 @@ DomainError bad(const QString &field, const QString &problem)
 
 // Checks the changes (TemplateRules::check) and applies them to t; then the placeholders of the
 // resulting body must run {{1}}..{{n}} without gaps.
-void apply(const TemplateChanges &ch, MessageTemplate &t, bool creating)
+void apply(TemplateChanges ch, MessageTemplate &t, bool creating)
 {
     TemplateRules::check(ch, creating);
     for (auto [value, field] :
          {std::pair{&ch.name, &t.name}, std::pair{&ch.language, &t.language}, std::pair{&ch.body, &t.body},
           std::pair{&ch.category, &t.category}, std::pair{&ch.status, &t.status}}) {
         if (*value)
-            *field = value->value().trimmed();
+            *field = **value;
     }
     if (ch.buttons) {
         QJsonArray clean;
         for (const QString &text : *ch.buttons)
-            clean.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("quick_reply")},
-                                     {QStringLiteral("text"), text.trimmed()}});
+            clean.append(
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("quick_reply")}, {QStringLiteral("text"), text}});
         t.buttons = clean;
     }
     const int n = t.parameterCount();
