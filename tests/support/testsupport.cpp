@@ -3,6 +3,7 @@
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "server/api/crypto.h"
 
 #include <QEventLoop>
@@ -11,6 +12,16 @@
 #include <QSslConfiguration>
 #include <QTimer>
 #include <QtTest>
+
+QPair<QString, int> refusalOf(const std::function<void()> &call)
+{
+    try {
+        call();
+    } catch (const DomainError &e) {
+        return qMakePair(e.details().keys().join(QLatin1Char(',')), int(e.kind()));
+    }
+    return qMakePair(QString(), -1);
+}
 
 Store testStore()
 {

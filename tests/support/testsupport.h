@@ -19,6 +19,11 @@
 // process (nothing listens to it unless the test connects) and the system clock.
 Store testStore();
 
+// What a call refused: the fields its DomainError names (joined by ",") and its kind; an empty
+// string and -1 when it went through. For tests that hold two ways of writing (typed changes, a
+// request body) to the same rules.
+QPair<QString, int> refusalOf(const std::function<void()> &call);
+
 // A throwaway data directory with a migrated database that this thread uses.
 class TempDatabase
 {

@@ -2,6 +2,7 @@
 // validation (which field, which status).
 #include "model/core/errors.h"
 #include "model/tasks/task.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -51,21 +52,9 @@ private slots:
                 rec.daysOfWeek << d.toString();
             typed.recurrence = rec;
         }
-        QString typedBad;
-        try {
-            TaskRules::check(typed);
-        } catch (const DomainError &e) {
-            typedBad = e.details().keys().join(',');
-        }
-        QString bodyBad;
+        QCOMPARE(refusalOf([&] { TaskRules::check(typed); }).first, badField);
         std::optional<TaskChanges> parsed;
-        try {
-            parsed = TaskRules::parse(body);
-        } catch (const DomainError &e) {
-            bodyBad = e.details().keys().join(',');
-        }
-        QCOMPARE(typedBad, badField);
-        QCOMPARE(bodyBad, badField);
+        QCOMPARE(refusalOf([&] { parsed = TaskRules::parse(body); }).first, badField);
         if (badField.isEmpty()) {
             QCOMPARE(typed.title, parsed->title);
             QCOMPARE(typed.dueDate, parsed->dueDate);

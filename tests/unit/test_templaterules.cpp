@@ -16,16 +16,6 @@ class TestTemplateRules : public QObject
 
     std::unique_ptr<TempDatabase> m_db;
 
-    static QPair<QString, int> refusal(const std::function<void()> &f)
-    {
-        try {
-            f();
-        } catch (const DomainError &e) {
-            return qMakePair(e.details().keys().join(','), int(e.kind()));
-        }
-        return qMakePair(QString(), 0);
-    }
-
 private slots:
     void init() { m_db = std::make_unique<TempDatabase>(); }
     void cleanup() { m_db.reset(); }
@@ -43,7 +33,7 @@ private slots:
         QTest::newRow("ok") << "siparis_hazir"
                             << "tr"
                             << "Merhaba {{1}}"
-                            << "" << QStringList{" Evet "} << "" << 0;
+                            << "" << QStringList{" Evet "} << "" << -1;
         QTest::newRow("name with capitals") << "Sipariş"
                                             << "tr"
                                             << "x"
@@ -94,9 +84,9 @@ private slots:
                 array.append(QJsonObject{{"type", "quick_reply"}, {"text", b}});
             json.insert("buttons", array);
         }
-        QCOMPARE(refusal([&] { TemplateRules::check(typed, true); }), qMakePair(badField, kind));
+        QCOMPARE(refusalOf([&] { TemplateRules::check(typed, true); }), qMakePair(badField, kind));
         std::optional<TemplateChanges> parsed;
-        QCOMPARE(refusal([&] { parsed = TemplateRules::parse(json, true); }), qMakePair(badField, kind));
+        QCOMPARE(refusalOf([&] { parsed = TemplateRules::parse(json, true); }), qMakePair(badField, kind));
         if (badField.isEmpty()) {
             TemplateRepository templates(testStore());
             const MessageTemplate a = templates.create(typed);
@@ -116,7 +106,7 @@ private slots:
         typed.name = QStringLiteral("bosluklu");
         typed.language = QStringLiteral("tr");
         typed.body = QStringLiteral("Merhaba {{2}}");
-        QCOMPARE(refusal([&] { TemplateRepository(testStore()).create(typed); }),
+        QCOMPARE(refusalOf([&] { TemplateRepository(testStore()).create(typed); }),
                  qMakePair(QString("body"), int(DomainError::BadRequest)));
     }
 };
