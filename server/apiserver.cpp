@@ -11,7 +11,6 @@
 #include "model/core/eventbus.h"
 #include "model/core/idempotencystore.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
 #include "server/api/errorstatus.h"

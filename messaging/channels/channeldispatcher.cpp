@@ -5,7 +5,6 @@
 #include "messaging/channels/telegramconnector.h"
 #include "messaging/channels/whatsappconnector.h"
 #include "model/core/eventbus.h"
-#include "model/core/timeutil.h"
 
 #include <QLoggingCategory>
 #include <QPointer>

@@ -3,7 +3,6 @@
 #include "messaging/webhooks/webhooksender.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
-#include "model/core/timeutil.h"
 
 #include <QLoggingCategory>
 #include <QSet>

@@ -4,7 +4,6 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
-#include "model/core/outbox.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"

@@ -6,7 +6,6 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/inboundrecorder.h"
 

@@ -3,7 +3,6 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>

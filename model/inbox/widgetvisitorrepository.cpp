@@ -4,9 +4,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
-#include "model/core/eventbus.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 
 #include <QCryptographicHash>

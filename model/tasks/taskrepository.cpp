@@ -5,7 +5,6 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
-#include "model/core/outbox.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>

@@ -3,7 +3,6 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
-#include "model/core/outbox.h"
 #include "model/tasks/taskrepository.h"
 
 #include <QJsonObject>

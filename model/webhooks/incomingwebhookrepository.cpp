@@ -6,7 +6,6 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
-#include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/inboundrecorder.h"
 #include "model/tasks/taskrepository.h"

@@ -2,7 +2,6 @@
 
 #include "model/core/ids.h"
 #include "model/core/jsonwriter.h"
-#include "model/core/timeutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

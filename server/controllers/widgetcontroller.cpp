@@ -1,7 +1,6 @@
 #include "server/controllers/widgetcontroller.h"
 
 #include "model/core/errors.h"
-#include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/widgetvisitorrepository.h"
 #include "server/api/apierror.h"
