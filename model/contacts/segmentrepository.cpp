@@ -14,8 +14,6 @@ using SqlValue::text;
 using SqlValue::textOrNull;
 const QString kColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
-constexpr int MaxNameLength = 100;
-constexpr int MaxDescriptionLength = 1000;
 constexpr int MaxContactIds = 1000;
 
 Segment fromRow(const QSqlQuery &q)
@@ -56,60 +54,10 @@ QJsonObject eventData(const Segment &s)
     return data;
 }
 
-[[noreturn]] void badRequest(const QString &field, const QString &problem)
-{
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
-}
-
 [[noreturn]] void missing(const QString &field, const QString &problem = QStringLiteral("is required"))
 {
     throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
                                      {{field, problem}});
-}
-
-// The fields of a create or update body, checked: absent -> nullopt.
-struct SegmentChanges
-{
-    std::optional<QString> name, description;
-    std::optional<QJsonValue> filters; // an object, or null (clear: static segments only)
-    std::optional<bool> isDynamic;
-};
-
-SegmentChanges parse(const QJsonObject &body)
-{
-    SegmentChanges c;
-    if (body.contains(QLatin1String("name"))) {
-        const QJsonValue v = body.value(QLatin1String("name"));
-        if (!v.isString() && !v.isNull())
-            badRequest(QStringLiteral("name"), QStringLiteral("must be a string"));
-        const QString name = v.toString().trimmed();
-        if (name.isEmpty())
-            missing(QStringLiteral("name"), QStringLiteral("must not be empty"));
-        if (name.size() > MaxNameLength)
-            badRequest(QStringLiteral("name"), QStringLiteral("must be at most %1 characters").arg(MaxNameLength));
-        c.name = name;
-    }
-    if (body.contains(QLatin1String("description"))) {
-        const QJsonValue v = body.value(QLatin1String("description"));
-        if (!v.isString() && !v.isNull())
-            badRequest(QStringLiteral("description"), QStringLiteral("must be a string"));
-        const QString d = v.toString().trimmed();
-        if (d.size() > MaxDescriptionLength)
-            badRequest(QStringLiteral("description"),
-                       QStringLiteral("must be at most %1 characters").arg(MaxDescriptionLength));
-        c.description = d;
-    }
-    if (body.contains(QLatin1String("isDynamic"))) {
-        const QJsonValue v = body.value(QLatin1String("isDynamic"));
-        if (!v.isBool())
-            badRequest(QStringLiteral("isDynamic"), QStringLiteral("must be true or false"));
-        c.isDynamic = v.toBool();
-    }
-    if (body.contains(QLatin1String("filters"))) {
-        const QJsonValue v = body.value(QLatin1String("filters"));
-        c.filters = v.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(SegmentRules::validate(v));
-    }
-    return c;
 }
 
 void checkUniqueName(const QString &name, qint64 seq)
@@ -149,22 +97,6 @@ int storeMembers(qint64 segmentSeq, const SegmentRules::Sql &where, const QStrin
     return q.numRowsAffected();
 }
 } // namespace
-
-QJsonObject Segment::toJson() const
-{
-    QJsonObject o{
-        {QStringLiteral("id"), id},
-        {QStringLiteral("name"), name},
-        {QStringLiteral("description"), description},
-        {QStringLiteral("filters"), filters},
-        {QStringLiteral("isDynamic"), isDynamic},
-        {QStringLiteral("createdAt"), createdAt},
-        {QStringLiteral("updatedAt"), updatedAt},
-    };
-    if (contactCount >= 0)
-        o.insert(QStringLiteral("contactCount"), double(contactCount));
-    return o;
-}
 
 SegmentRepository::SegmentRepository(const Store &store)
     : m_store(store)
@@ -256,9 +188,9 @@ ContactPage SegmentRepository::contacts(const QString &id, int page, int limit) 
     return ContactRepository(m_store).list(q);
 }
 
-Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
+Segment SegmentRepository::create(SegmentChanges c, const QString &actor)
 {
-    const SegmentChanges c = parse(body);
+    SegmentRules::check(c);
     if (!c.name)
         missing(QStringLiteral("name"));
     Segment s;
@@ -290,10 +222,10 @@ Segment SegmentRepository::create(const QJsonObject &body, const QString &actor)
     return s;
 }
 
-Segment SegmentRepository::update(const QString &id, const QJsonObject &body, const QString &actor)
+Segment SegmentRepository::update(const QString &id, SegmentChanges c, const QString &actor)
 {
     Q_UNUSED(actor);
-    const SegmentChanges c = parse(body);
+    SegmentRules::check(c);
     Transaction tx;
     const Segment before = get(id, false);
     Segment s = before;
@@ -365,8 +297,11 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
     }
     if (ids.isEmpty())
         missing(QStringLiteral("contactIds"), QStringLiteral("must not be empty"));
-    if (ids.size() > MaxContactIds)
-        badRequest(QStringLiteral("contactIds"), QStringLiteral("must hold at most %1 ids").arg(MaxContactIds));
+    if (ids.size() > MaxContactIds) {
+        const QString problem = QStringLiteral("must hold at most %1 ids").arg(MaxContactIds);
+        throw DomainError::badRequest(QStringLiteral("Invalid data: contactIds %1").arg(problem),
+                                      {{QStringLiteral("contactIds"), problem}});
+    }
 
     Transaction tx;
     Segment s = get(id, false);
@@ -447,9 +382,9 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
     return s;
 }
 
-Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, const QString &actor)
+Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const QString &actor)
 {
-    SegmentChanges c = parse(body);
+    SegmentRules::check(c);
     Transaction tx;
     const Segment source = get(id, false);
     Segment s;
@@ -460,7 +395,7 @@ Segment SegmentRepository::snapshot(const QString &id, const QJsonObject &body, 
     } else {
         // "<name> (snapshot 2026-05-01 14:30)", numbered when taken.
         const QString base = QStringLiteral("%1 (snapshot %2)")
-                                 .arg(source.name.left(MaxNameLength - 40),
+                                 .arg(source.name.left(SegmentRules::MaxNameLength - 40),
                                       m_store.clock().now().toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
         s.name = base;
         for (int n = 2;; ++n) {

@@ -1,33 +1,16 @@
 #pragma once
 
 #include "model/contacts/contactrepository.h"
+#include "model/contacts/segment.h"
 #include "model/contacts/segmentrules.h"
 #include "model/core/store.h"
 
-#include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
 #include <optional>
-
-struct Segment
-{
-    qint64 seq = 0;
-    QString id; // seg_…
-    QString name;
-    QString description;
-    QJsonValue filters; // { logic, rules } (normalised), or null for a static segment made without rules
-    bool isDynamic = true;
-    qint64 contactCount = -1; // -1: not counted
-    QString createdBy;
-    QString createdAt;
-    QString updatedAt;
-
-    // The spec's Segment; contactCount only when counted.
-    QJsonObject toJson() const;
-};
 
 // Stores segments. A dynamic segment's members are the contacts its filters match, evaluated at
 // each query (one parameterised WHERE, see SegmentRules); a static segment's members are rows of
@@ -48,11 +31,12 @@ public:
     std::optional<Segment> find(const QString &id) const;
     Segment get(const QString &id, bool withCount = true) const; // throws NotFound
 
-    // body: name (required), description, filters (required for a dynamic segment), isDynamic (default true).
-    Segment create(const QJsonObject &body, const QString &actor = {});
+    // name (required), description, filters (required for a dynamic segment), isDynamic (default true);
+    // checked here (SegmentRules::check) however they were filled in.
+    Segment create(SegmentChanges changes, const QString &actor = {});
     // Partial; filters re-validated. Turning a dynamic segment static stores its current members;
     // turning a static one dynamic drops its stored members (and needs filters).
-    Segment update(const QString &id, const QJsonObject &body, const QString &actor = {});
+    Segment update(const QString &id, SegmentChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
 
     // The members, in the contact list's order (newest first).
@@ -71,8 +55,9 @@ public:
     Segment addContacts(const QString &id, const QStringList &contactIds, const QString &actor = {},
                         int *added = nullptr);
     Segment removeContact(const QString &id, const QString &contactId, const QString &actor = {});
-    // A new static segment holding the current members of this one. body: optional name, description.
-    Segment snapshot(const QString &id, const QJsonObject &body = {}, const QString &actor = {});
+    // A new static segment holding the current members of this one. changes: optional name and
+    // description (the rest is ignored).
+    Segment snapshot(const QString &id, SegmentChanges changes = {}, const QString &actor = {});
 
 private:
     Store m_store;

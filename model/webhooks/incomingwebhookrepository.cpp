@@ -122,47 +122,16 @@ IncomingWebhookRepository::IncomingWebhookRepository(const Store &store)
 {
 }
 
-IncomingWebhookRepository::Saved IncomingWebhookRepository::create(const QJsonObject &body, const QString &actor)
+IncomingWebhookRepository::Saved IncomingWebhookRepository::create(IncomingWebhookChanges c, const QString &actor)
 {
-    QJsonObject bad, missing;
-    const QJsonValue name = body.value(QLatin1String("name"));
-    const QJsonValue action = body.value(QLatin1String("action"));
-    const QJsonValue secret = body.value(QLatin1String("secret"));
-    if (name.isUndefined() || name.isNull() || (name.isString() && name.toString().trimmed().isEmpty()))
-        missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
-    else if (!name.isString() || name.toString().trimmed().size() > 200)
-        bad.insert(QStringLiteral("name"), QStringLiteral("must be a string of at most 200 characters"));
-    if (action.isUndefined() || action.isNull() || (action.isString() && action.toString().isEmpty()))
-        missing.insert(QStringLiteral("action"),
-                       QStringLiteral("is required: one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
-    else if (!action.isString() || !IncomingActions::all().contains(action.toString()))
-        bad.insert(QStringLiteral("action"), FieldReader::oneOf(IncomingActions::all()));
-    QString secretText;
-    bool generated = false;
-    if (secret.isBool()) {
-        generated = secret.toBool();
-    } else if (secret.isString()) {
-        secretText = secret.toString();
-        if (secretText.size() < WebhookRules::kMinSecretLength || secretText.size() > WebhookRules::kMaxSecretLength)
-            bad.insert(QStringLiteral("secret"), QStringLiteral("must have %1 to %2 characters")
-                                                     .arg(WebhookRules::kMinSecretLength)
-                                                     .arg(WebhookRules::kMaxSecretLength));
-    } else if (!secret.isUndefined() && !secret.isNull()) {
-        bad.insert(QStringLiteral("secret"), QStringLiteral("must be a string, or true to generate one"));
-    }
-    if (!bad.isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: %1").arg(bad.keys().join(QStringLiteral(", "))),
-                                      bad);
-    if (!missing.isEmpty())
-        throw DomainError::unprocessable(
-            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
+    WebhookRules::checkIncoming(c);
     Saved out;
     IncomingWebhook &e = out.endpoint;
     e.id = unguessableId();
-    e.name = name.toString().trimmed();
-    e.action = action.toString();
-    e.secret = generated ? WebhookRules::generateSecret() : secretText;
-    if (generated)
+    e.name = c.name;
+    e.action = c.action;
+    e.secret = c.generateSecret ? WebhookRules::generateSecret() : c.secret;
+    if (c.generateSecret)
         out.secret = e.secret;
     e.createdAt = m_store.nowIso();
     {

@@ -2,6 +2,7 @@
 
 #include "model/core/store.h"
 #include "model/webhooks/webhook.h"
+#include "model/webhooks/webhookchanges.h"
 
 #include <QJsonObject>
 
@@ -29,8 +30,9 @@ public:
         IncomingWebhook endpoint;
         QString secret; // when one was generated: shown once
     };
-    // {name, action, secret?}: secret a string of 16+ characters, or true to generate one; absent: unsigned.
-    Saved create(const QJsonObject &body, const QString &actor = {});
+    // name, action, and a secret of 16+ characters or one generated; none: unsigned. Checked here
+    // (WebhookRules::checkIncoming) however it was filled in.
+    Saved create(IncomingWebhookChanges changes, const QString &actor = {});
     void remove(const QString &id);
     std::optional<IncomingWebhook> find(const QString &id) const;
     IncomingWebhook get(const QString &id) const;

@@ -60,99 +60,6 @@ WebhookDelivery deliveryFromRow(const QSqlQuery &q)
     return d;
 }
 
-// The checked fields of a create or update body; absent ones are nullopt.
-struct Changes
-{
-    std::optional<QString> url, secret, description;
-    std::optional<QStringList> events;
-    std::optional<bool> active;
-    bool rotateSecret = false;
-};
-
-Changes parse(const QJsonObject &body, const WebhookPolicy &policy)
-{
-    Changes c;
-    QJsonObject errors;
-    auto fail = [&errors](const QString &field, const QString &message) {
-        if (!errors.contains(field))
-            errors.insert(field, message);
-    };
-    if (body.contains(QLatin1String("url")) && !body.value(QLatin1String("url")).isNull()) {
-        const QJsonValue v = body.value(QLatin1String("url"));
-        if (!v.isString())
-            fail(QStringLiteral("url"), QStringLiteral("must be a string"));
-        else if (!v.toString().trimmed().isEmpty()) {
-            const QString url = v.toString().trimmed();
-            const QString problem = WebhookRules::checkUrl(url, policy);
-            if (!problem.isEmpty())
-                fail(QStringLiteral("url"), problem);
-            else
-                c.url = url;
-        }
-    }
-    if (body.contains(QLatin1String("events")) && !body.value(QLatin1String("events")).isNull()) {
-        const QJsonValue v = body.value(QLatin1String("events"));
-        QStringList events;
-        if (!v.isArray()) {
-            fail(QStringLiteral("events"), QStringLiteral("must be an array of event names"));
-        } else {
-            for (const QJsonValue &e : v.toArray()) {
-                const QString name = e.toString().trimmed();
-                if (!e.isString()) {
-                    fail(QStringLiteral("events"), QStringLiteral("must be an array of event names"));
-                } else if (name != QLatin1String("*") && !WebhookEvents::isKnown(name)) {
-                    fail(QStringLiteral("events"), QStringLiteral("unknown event %1").arg(name));
-                } else if (!events.contains(name)) {
-                    events << name;
-                }
-            }
-            if (events.contains(QStringLiteral("*")))
-                events = QStringList{QStringLiteral("*")};
-            if (!events.isEmpty())
-                c.events = events;
-        }
-    }
-    if (body.contains(QLatin1String("secret")) && !body.value(QLatin1String("secret")).isNull()) {
-        const QJsonValue v = body.value(QLatin1String("secret"));
-        if (!v.isString())
-            fail(QStringLiteral("secret"), QStringLiteral("must be a string"));
-        else if (v.toString().size() < WebhookRules::kMinSecretLength)
-            fail(QStringLiteral("secret"),
-                 QStringLiteral("must have at least %1 characters").arg(WebhookRules::kMinSecretLength));
-        else if (v.toString().size() > WebhookRules::kMaxSecretLength)
-            fail(QStringLiteral("secret"),
-                 QStringLiteral("must have at most %1 characters").arg(WebhookRules::kMaxSecretLength));
-        else
-            c.secret = v.toString();
-    }
-    if (body.contains(QLatin1String("description")) && !body.value(QLatin1String("description")).isNull()) {
-        const QJsonValue v = body.value(QLatin1String("description"));
-        if (!v.isString() || v.toString().size() > 500)
-            fail(QStringLiteral("description"), QStringLiteral("must be a string of at most 500 characters"));
-        else
-            c.description = v.toString().trimmed();
-    }
-    if (body.contains(QLatin1String("active"))) {
-        const QJsonValue v = body.value(QLatin1String("active"));
-        if (!v.isBool())
-            fail(QStringLiteral("active"), QStringLiteral("must be true or false"));
-        else
-            c.active = v.toBool();
-    }
-    if (body.contains(QLatin1String("rotateSecret"))) {
-        const QJsonValue v = body.value(QLatin1String("rotateSecret"));
-        if (!v.isBool())
-            fail(QStringLiteral("rotateSecret"), QStringLiteral("must be true or false"));
-        else
-            c.rotateSecret = v.toBool();
-    }
-    if (!errors.isEmpty()) {
-        throw DomainError::badRequest(QStringLiteral("Invalid data: %1").arg(errors.keys().join(QStringLiteral(", "))),
-                                      errors);
-    }
-    return c;
-}
-
 QString compactList(const QStringList &list)
 {
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
@@ -204,17 +111,9 @@ void WebhookRepository::notify(const QString &id, EventBus::Change change) const
     m_store.notify(EventBus::Entity::Webhook, id, change);
 }
 
-WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, const QString &actor)
+WebhookRepository::Saved WebhookRepository::create(WebhookChanges c, const QString &actor)
 {
-    const Changes c = parse(body, m_policy);
-    QJsonObject missing;
-    if (!c.url)
-        missing.insert(QStringLiteral("url"), QStringLiteral("is required"));
-    if (!c.events)
-        missing.insert(QStringLiteral("events"), QStringLiteral("is required (event names, or \"*\")"));
-    if (!missing.isEmpty())
-        throw DomainError::unprocessable(
-            QStringLiteral("Required field missing: %1").arg(missing.keys().join(QStringLiteral(", "))), missing);
+    WebhookRules::check(c, m_policy, true);
     Saved out;
     WebhookSubscription &w = out.webhook;
     w.id = Ids::make(u"wh");
@@ -250,13 +149,9 @@ WebhookRepository::Saved WebhookRepository::create(const QJsonObject &body, cons
     return out;
 }
 
-WebhookRepository::Saved WebhookRepository::update(const QString &id, const QJsonObject &body)
+WebhookRepository::Saved WebhookRepository::update(const QString &id, WebhookChanges c)
 {
-    const Changes c = parse(body, m_policy);
-    if (c.secret && c.rotateSecret)
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: give either secret or rotateSecret"),
-            {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
+    WebhookRules::check(c, m_policy, false);
     Saved out;
     const QString now = m_store.nowIso();
     {

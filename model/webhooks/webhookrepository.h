@@ -2,6 +2,7 @@
 
 #include "model/core/store.h"
 #include "model/webhooks/webhook.h"
+#include "model/webhooks/webhookchanges.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -51,6 +52,7 @@ class WebhookRepository
 {
 public:
     explicit WebhookRepository(const Store &store, WebhookPolicy policy = {});
+    const WebhookPolicy &policy() const { return m_policy; }
 
     struct Saved
     {
@@ -58,10 +60,11 @@ public:
         QString secret; // set when this call generated or changed the secret: shown once
     };
 
-    // {url, events, secret?, description?, active?}; without a secret one is generated.
-    Saved create(const QJsonObject &body, const QString &actor = {});
+    // url, events, secret?, description?, active?; without a secret one is generated. Checked here
+    // (WebhookRules::check) however the changes were filled in.
+    Saved create(WebhookChanges changes, const QString &actor = {});
     // Partial: url, events, secret (a new one), rotateSecret (true: generate), description, active.
-    Saved update(const QString &id, const QJsonObject &body);
+    Saved update(const QString &id, WebhookChanges changes);
     void remove(const QString &id);
     std::optional<WebhookSubscription> find(const QString &id) const;
     WebhookSubscription get(const QString &id) const; // throws NotFound

@@ -169,7 +169,7 @@ ApiResponse SegmentsController::list(ApiRequest &)
 
 ApiResponse SegmentsController::create(ApiRequest &request)
 {
-    const Segment s = repository().create(request.body, request.principal.id);
+    const Segment s = repository().create(SegmentRules::parse(request.body), request.principal.id);
     return ApiResponse::created(s.toJson(), QStringLiteral("Segment created"));
 }
 
@@ -190,7 +190,8 @@ ApiResponse SegmentsController::get(ApiRequest &request)
 
 ApiResponse SegmentsController::update(ApiRequest &request)
 {
-    const Segment s = repository().update(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    const Segment s = repository().update(request.param(QStringLiteral("id")), SegmentRules::parse(request.body),
+                                          request.principal.id);
     return ApiResponse::ok(s.toJson(), QStringLiteral("Segment updated"));
 }
 
@@ -228,6 +229,7 @@ ApiResponse SegmentsController::removeContact(ApiRequest &request)
 
 ApiResponse SegmentsController::snapshot(ApiRequest &request)
 {
-    const Segment s = repository().snapshot(request.param(QStringLiteral("id")), request.body, request.principal.id);
+    const Segment s = repository().snapshot(request.param(QStringLiteral("id")), SegmentRules::parse(request.body),
+                                            request.principal.id);
     return ApiResponse::created(s.toJson(), QStringLiteral("Snapshot created"));
 }

@@ -280,7 +280,8 @@ ApiResponse WebhooksController::list(ApiRequest &request)
 
 ApiResponse WebhooksController::create(ApiRequest &request)
 {
-    const WebhookRepository::Saved saved = m_webhooks.create(request.body, request.principal.id);
+    const WebhookRepository::Saved saved =
+        m_webhooks.create(WebhookRules::parse(request.body, m_webhooks.policy()), request.principal.id);
     QJsonObject data = saved.webhook.toJson();
     data.insert(QStringLiteral("secret"), saved.secret);
     return ApiResponse::created(data, QStringLiteral("Webhook created; keep the secret, it is not shown again"));
@@ -293,7 +294,8 @@ ApiResponse WebhooksController::get(ApiRequest &request)
 
 ApiResponse WebhooksController::update(ApiRequest &request)
 {
-    const WebhookRepository::Saved saved = m_webhooks.update(request.param(QStringLiteral("id")), request.body);
+    const WebhookRepository::Saved saved =
+        m_webhooks.update(request.param(QStringLiteral("id")), WebhookRules::parse(request.body, m_webhooks.policy()));
     QJsonObject data = saved.webhook.toJson();
     if (!saved.secret.isEmpty())
         data.insert(QStringLiteral("secret"), saved.secret);
@@ -411,7 +413,8 @@ ApiResponse WebhooksController::listIncoming(ApiRequest &request)
 
 ApiResponse WebhooksController::createIncoming(ApiRequest &request)
 {
-    const IncomingWebhookRepository::Saved saved = m_incoming.create(request.body, request.principal.id);
+    const IncomingWebhookRepository::Saved saved =
+        m_incoming.create(WebhookRules::parseIncoming(request.body), request.principal.id);
     QJsonObject data = saved.endpoint.toJson(baseUrlOf(request));
     if (!saved.secret.isEmpty())
         data.insert(QStringLiteral("secret"), saved.secret);

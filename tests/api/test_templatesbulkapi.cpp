@@ -241,11 +241,12 @@ private Q_SLOTS:
             {{"firstName", "No phone"}, {"email", "nophone@example.com"}, {"tags", QJsonArray{"vip"}}}));
         const Segment segment =
             SegmentRepository(testStore())
-                .create({{"name", "VIP"},
-                         {"filters", QJsonObject{{"logic", "AND"},
-                                                 {"rules", QJsonArray{QJsonObject{{"field", "tags"},
-                                                                                  {"operator", "contains"},
-                                                                                  {"value", "vip"}}}}}}});
+                .create(SegmentRules::parse(
+                    {{"name", "VIP"},
+                     {"filters",
+                      QJsonObject{{"logic", "AND"},
+                                  {"rules", QJsonArray{QJsonObject{
+                                                {"field", "tags"}, {"operator", "contains"}, {"value", "vip"}}}}}}}));
         // Bulk sends are queued, never refused by the per-second window.
         const qint64 later = QDateTime::currentMSecsSinceEpoch() + 20000;
         for (int i = 0; i < 80; ++i)

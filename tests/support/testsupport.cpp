@@ -23,6 +23,14 @@ QPair<QString, int> refusalOf(const std::function<void()> &call)
     return qMakePair(QString(), -1);
 }
 
+WebhookChanges webhookChanges(const QJsonObject &body)
+{
+    WebhookPolicy everyAddress;
+    everyAddress.targets = WebhookTargets::Local;
+    everyAddress.allowInsecureLocal = true;
+    return WebhookRules::parse(body, everyAddress);
+}
+
 Store testStore()
 {
     static EventBus bus;

@@ -2,6 +2,7 @@
 
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
+#include "model/webhooks/webhookchanges.h"
 #include "server/apiserver.h"
 #include "tests/support/fakeclock.h"
 
@@ -23,6 +24,10 @@ Store testStore();
 // string and -1 when it went through. For tests that hold two ways of writing (typed changes, a
 // request body) to the same rules.
 QPair<QString, int> refusalOf(const std::function<void()> &call);
+
+// A subscription's body read as the API reads it, but with every receiver address allowed: the
+// repository's own check then holds it to the repository's policy.
+WebhookChanges webhookChanges(const QJsonObject &body);
 
 // A throwaway data directory with a migrated database that this thread uses.
 class TempDatabase

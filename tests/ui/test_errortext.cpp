@@ -163,45 +163,48 @@ QVector<Case> cases()
         {"segment rule value",
          [] {
              SegmentRepository(testStore())
-                 .create({{"name", "S"},
-                          {"type", "dynamic"},
-                          {"filters", QJsonObject{{"logic", "AND"},
-                                                  {"rules", QJsonArray{QJsonObject{{"field", "firstName"},
-                                                                                   {"operator", "equals"},
-                                                                                   {"value", 5}}}}}}});
+                 .create(SegmentRules::parse(
+                     {{"name", "S"},
+                      {"type", "dynamic"},
+                      {"filters",
+                       QJsonObject{{"logic", "AND"},
+                                   {"rules", QJsonArray{QJsonObject{
+                                                 {"field", "firstName"}, {"operator", "equals"}, {"value", 5}}}}}}}));
          }},
         {"segment unknown field",
          [] {
              SegmentRepository(testStore())
-                 .create({{"name", "S"},
-                          {"type", "dynamic"},
-                          {"filters", QJsonObject{{"logic", "AND"},
-                                                  {"rules", QJsonArray{QJsonObject{{"field", "shoeSize"},
-                                                                                   {"operator", "equals"},
-                                                                                   {"value", "42"}}}}}}});
+                 .create(SegmentRules::parse(
+                     {{"name", "S"},
+                      {"type", "dynamic"},
+                      {"filters",
+                       QJsonObject{{"logic", "AND"},
+                                   {"rules", QJsonArray{QJsonObject{
+                                                 {"field", "shoeSize"}, {"operator", "equals"}, {"value", "42"}}}}}}}));
          }},
         {"segment logic",
          [] {
              SegmentRepository(testStore())
-                 .create({{"name", "S"},
-                          {"type", "dynamic"},
-                          {"filters", QJsonObject{{"logic", "XOR"}, {"rules", QJsonArray{}}}}});
+                 .create(SegmentRules::parse({{"name", "S"},
+                                              {"type", "dynamic"},
+                                              {"filters", QJsonObject{{"logic", "XOR"}, {"rules", QJsonArray{}}}}}));
          }},
         {"segment duplicate name",
          [] {
-             SegmentRepository(testStore()).create({{"name", "Aynı"}, {"type", "static"}});
-             SegmentRepository(testStore()).create({{"name", "Aynı"}, {"type", "static"}});
+             SegmentRepository(testStore()).create(SegmentRules::parse({{"name", "Aynı"}, {"type", "static"}}));
+             SegmentRepository(testStore()).create(SegmentRules::parse({{"name", "Aynı"}, {"type", "static"}}));
          }},
         {"pipeline default",
          [] { PipelineRepository(testStore()).remove(PipelineRepository(testStore()).defaultPipeline().id); }},
         {"webhook url",
          [] {
-             WebhookRepository(testStore()).create({{"url", "ftp://x"}, {"events", QJsonArray{"contact.created"}}});
+             WebhookRepository(testStore())
+                 .create(webhookChanges({{"url", "ftp://x"}, {"events", QJsonArray{"contact.created"}}}));
          }},
         {"webhook event",
          [] {
              WebhookRepository(testStore())
-                 .create({{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"nope"}}});
+                 .create(webhookChanges({{"url", "https://hooks.example.com/x"}, {"events", QJsonArray{"nope"}}}));
          }},
         {"api key scope", [] { ApiKeyRepository(testStore()).create("k", {"everything"}); }},
         {"api key beyond the role",

@@ -92,7 +92,8 @@ private slots:
     {
         QCOMPARE(panel()->list()->count(), 1); // "All contacts"
         QCOMPARE(model()->rowCount(), 4);
-        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
+        const Segment s =
+            SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
         // Created elsewhere (another thread, the API): the list follows the bus.
         QTRY_COMPARE(panel()->list()->count(), 2);
         // The count comes from the worker thread, shortly after the list.
@@ -108,9 +109,10 @@ private slots:
         QTRY_VERIFY(panel()->list()->item(1)->text().contains("VIP (3)"));
         // Changed rules apply at once.
         SegmentRepository(Store(*m_bus))
-            .update(s.id, {{"filters", QJsonObject{{"rules", QJsonArray{QJsonObject{{"field", "leadScore"},
-                                                                                    {"operator", "greaterThan"},
-                                                                                    {"value", 50}}}}}}});
+            .update(s.id, SegmentRules::parse(
+                              {{"filters", QJsonObject{{"rules", QJsonArray{QJsonObject{{"field", "leadScore"},
+                                                                                        {"operator", "greaterThan"},
+                                                                                        {"value", 50}}}}}}}));
         QTRY_COMPARE(model()->rowCount(), 2);
         QVERIFY(panel()->selectSegment(QString()));
         QTRY_COMPARE(model()->rowCount(), 5);
@@ -124,7 +126,8 @@ private slots:
 
     void aSegmentsTableRefreshesThroughTheWorker()
     {
-        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
+        const Segment s =
+            SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
         QTRY_COMPARE(panel()->list()->count(), 2);
         auto *label = view()->findChild<QLabel *>("countLabel");
         auto rowOf = [&](const QString &firstName) {
@@ -326,7 +329,7 @@ private slots:
 
     void refusalsStayInTheDialog()
     {
-        SegmentRepository(Store(*m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}});
+        SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
         UiTest::click(panel()->findChild<QPushButton *>("newSegmentButton"));
         SegmentDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = modal<SegmentDialog>()));
@@ -342,7 +345,8 @@ private slots:
 
     void addToStaticSegmentFromMultiSelection()
     {
-        const Segment s = SegmentRepository(Store(*m_bus)).create({{"name", "Picked"}, {"isDynamic", false}});
+        const Segment s =
+            SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "Picked"}, {"isDynamic", false}}));
         QTRY_COMPARE(panel()->list()->count(), 2);
         QTableView *table = view()->table();
         QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);

@@ -91,8 +91,9 @@ private slots:
     void listsSubscriptionsWithState()
     {
         WebhookRepository repo{Store(*m_bus)};
-        const QString a = repo.create({{"url", "https://a.example.com/h"}, {"events", QJsonArray{"*"}}}).webhook.id;
-        repo.create({{"url", "https://b.example.com/h"}, {"events", QJsonArray{"deal.won"}}});
+        const QString a =
+            repo.create(webhookChanges({{"url", "https://a.example.com/h"}, {"events", QJsonArray{"*"}}})).webhook.id;
+        repo.create(webhookChanges({{"url", "https://b.example.com/h"}, {"events", QJsonArray{"deal.won"}}}));
         repo.setActive(a, false, "the receiver answered 410 Gone");
         QTRY_COMPARE(m_page->table()->rowCount(), 2);
         QCOMPARE(m_page->table()->item(0, WebhooksPage::StateColumn)->text(), tr("Active"));
@@ -138,7 +139,7 @@ private slots:
     void editRotatesTheSecret()
     {
         const auto saved = m_page->repository().create(
-            {{"url", "https://example.com/hook"}, {"events", QJsonArray{"contact.created"}}});
+            webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"contact.created"}}}));
         QTRY_COMPARE(m_page->table()->rowCount(), 1);
         m_page->table()->selectRow(0);
         click(child<QPushButton>(m_page.get(), "editWebhookButton"));
@@ -156,7 +157,7 @@ private slots:
 
     void disablesAndEnables()
     {
-        m_page->repository().create({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}});
+        m_page->repository().create(webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}}));
         QTRY_COMPARE(m_page->table()->rowCount(), 1);
         m_page->table()->selectRow(0);
         auto *toggle = child<QPushButton>(m_page.get(), "toggleWebhookButton");
@@ -171,7 +172,8 @@ private slots:
     void sendTestQueuesADeliveryAndTheLogShowsColours()
     {
         WebhookRepository &repo = m_page->repository();
-        const QString id = repo.create({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}}).webhook.id;
+        const QString id =
+            repo.create(webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}})).webhook.id;
         QTRY_COMPARE(m_page->table()->rowCount(), 1);
         m_page->table()->selectRow(0);
         m_page->testEventBox()->setCurrentText("deal.won");
@@ -210,7 +212,7 @@ private slots:
 
     void deleteAsksFirst()
     {
-        m_page->repository().create({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}});
+        m_page->repository().create(webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}}));
         QTRY_COMPARE(m_page->table()->rowCount(), 1);
         m_page->table()->selectRow(0);
         click(child<QPushButton>(m_page.get(), "deleteWebhookButton"));

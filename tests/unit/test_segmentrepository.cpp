@@ -13,6 +13,8 @@
 #include <QSqlQuery>
 #include <QtTest>
 
+#include <optional>
+
 namespace {
 QJsonObject vipRules()
 {
@@ -69,10 +71,73 @@ private slots:
 
     void cleanup() { m_db.reset(); }
 
+    // The segment dialog's typed changes meet the rules of a request body: the same values typed
+    // and as JSON are refused on the same field with the same kind, or stored alike.
+    void segmentChangesMeetTheBodyRules_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("description");
+        QTest::addColumn<QJsonValue>("filters");
+        QTest::addColumn<QString>("badField"); // empty: accepted
+        QTest::addColumn<int>("kind");
+        const int bad = DomainError::BadRequest, missing = DomainError::Unprocessable;
+        const QJsonValue none(QJsonValue::Null);
+        QTest::newRow("trimmed name, rules") << "  VIP  "
+                                             << " müşteriler " << QJsonValue(vipRules()) << "" << -1;
+        QTest::newRow("static without rules") << "Elle"
+                                              << "" << none << "" << -1;
+        QTest::newRow("blank name") << "   "
+                                    << "" << none << "name" << missing;
+        QTest::newRow("name too long") << QString(101, QLatin1Char('a')) << "" << none << "name" << bad;
+        QTest::newRow("description too long")
+            << "Uzun" << QString(1001, QLatin1Char('a')) << none << "description" << bad;
+        QTest::newRow("empty rules") << "Boş"
+                                     << "" << QJsonValue(QJsonObject{{"rules", QJsonArray{}}}) << "rules" << bad;
+        QTest::newRow("unknown field")
+            << "Bilinmeyen"
+            << ""
+            << QJsonValue(QJsonObject{
+                   {"rules", QJsonArray{QJsonObject{{"field", "shoeSize"}, {"operator", "equals"}, {"value", 42}}}}})
+            << "rules[0]" << bad;
+    }
+    void segmentChangesMeetTheBodyRules()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, description);
+        QFETCH(QJsonValue, filters);
+        QFETCH(QString, badField);
+        QFETCH(int, kind);
+        SegmentChanges typed;
+        typed.name = name;
+        typed.description = description;
+        typed.filters = filters;
+        typed.isDynamic = filters.isObject();
+        QCOMPARE(refusalOf([&] { SegmentRules::check(typed); }), qMakePair(badField, kind));
+        std::optional<SegmentChanges> parsed;
+        QCOMPARE(refusalOf([&] {
+                     parsed = SegmentRules::parse({{"name", name},
+                                                   {"description", description},
+                                                   {"filters", filters},
+                                                   {"isDynamic", filters.isObject()}});
+                 }),
+                 qMakePair(badField, kind));
+        if (badField.isEmpty()) {
+            SegmentRepository segments(testStore());
+            const Segment a = segments.create(typed);
+            parsed->name = *typed.name + QStringLiteral(" 2");
+            const Segment b = segments.create(*parsed);
+            QCOMPARE(a.name, name.trimmed());
+            QCOMPARE(b.description, a.description);
+            QCOMPARE(b.filters, a.filters);
+            QCOMPARE(b.contactCount, a.contactCount);
+        }
+    }
+
     void createWritesEventAndNotifiesAfterCommit()
     {
         QSignalSpy spy(&m_bus, &EventBus::changed);
-        const Segment s = SegmentRepository(Store(m_bus)).create({{"name", "VIP"}, {"filters", vipRules()}}, "user_1");
+        const Segment s = SegmentRepository(Store(m_bus))
+                              .create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}), "user_1");
         QCOMPARE(s.contactCount, qint64(2));
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Segment);
@@ -89,11 +154,12 @@ private slots:
     void failedChangesLeaveNothing()
     {
         SegmentRepository repo{Store(m_bus)};
-        repo.create({{"name", "VIP"}, {"filters", vipRules()}});
+        repo.create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
         QSignalSpy spy(&m_bus, &EventBus::changed);
-        QVERIFY_THROWS_EXCEPTION(DomainError, repo.create({{"name", "vip"}, {"filters", vipRules()}}));
         QVERIFY_THROWS_EXCEPTION(DomainError,
-                                 repo.create({{"name", "X"}, {"filters", QJsonObject{{"rules", QJsonArray{}}}}}));
+                                 repo.create(SegmentRules::parse({{"name", "vip"}, {"filters", vipRules()}})));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.create(SegmentRules::parse(
+                                                  {{"name", "X"}, {"filters", QJsonObject{{"rules", QJsonArray{}}}}})));
         QVERIFY_THROWS_EXCEPTION(DomainError, repo.addContacts(repo.list().at(0).id, {m_contacts.at(0)}));
         QCOMPARE(spy.count(), 0);
         QCOMPARE(eventNames(), QStringList{"segment.created"});
@@ -103,10 +169,10 @@ private slots:
     void updateWithoutChangeWritesNoEvent()
     {
         SegmentRepository repo{Store(m_bus)};
-        const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
-        repo.update(s.id, {{"name", "VIP"}, {"filters", vipRules()}});
+        const Segment s = repo.create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
+        repo.update(s.id, SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
         QCOMPARE(eventNames(), QStringList{"segment.created"});
-        repo.update(s.id, {{"description", "tagged"}});
+        repo.update(s.id, SegmentRules::parse({{"description", "tagged"}}));
         QCOMPARE(eventNames(), (QStringList{"segment.created", "segment.updated"}));
         QCOMPARE(events().last().second.value("changedFields").toArray(), QJsonArray{"description"});
     }
@@ -114,7 +180,7 @@ private slots:
     void membershipEventsCarryTheContactIds()
     {
         SegmentRepository repo{Store(m_bus)};
-        const Segment s = repo.create({{"name", "Picked"}, {"isDynamic", false}});
+        const Segment s = repo.create(SegmentRules::parse({{"name", "Picked"}, {"isDynamic", false}}));
         int added = -1;
         const Segment after = repo.addContacts(s.id, {m_contacts.at(0), m_contacts.at(1)}, {}, &added);
         QCOMPARE(added, 2);
@@ -130,8 +196,9 @@ private slots:
     void deletedContactLeavesStaticSegments()
     {
         SegmentRepository repo{Store(m_bus)};
-        const Segment one = repo.create({{"name", "One"}, {"isDynamic", false}, {"filters", vipRules()}});
-        const Segment two = repo.create({{"name", "Two"}, {"isDynamic", false}});
+        const Segment one =
+            repo.create(SegmentRules::parse({{"name", "One"}, {"isDynamic", false}, {"filters", vipRules()}}));
+        const Segment two = repo.create(SegmentRules::parse({{"name", "Two"}, {"isDynamic", false}}));
         repo.addContacts(two.id, {m_contacts.at(0), m_contacts.at(1)});
         QCOMPARE(repo.get(one.id).contactCount, qint64(2));
         ContactRepository(testStore()).remove(m_contacts.at(0));
@@ -143,23 +210,23 @@ private slots:
     void freezingAndThawing()
     {
         SegmentRepository repo{Store(m_bus)};
-        const Segment s = repo.create({{"name", "VIP"}, {"filters", vipRules()}});
-        Segment frozen = repo.update(s.id, {{"isDynamic", false}});
+        const Segment s = repo.create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
+        Segment frozen = repo.update(s.id, SegmentRules::parse({{"isDynamic", false}}));
         QCOMPARE(frozen.isDynamic, false);
         QCOMPARE(frozen.contactCount, qint64(2));
         ContactRepository(testStore())
             .create(ContactRules::parse({{"firstName", "D"}, {"email", "d@example.com"}, {"tags", QJsonArray{"vip"}}}));
         QCOMPARE(repo.get(s.id).contactCount, qint64(2)); // frozen
         repo.removeContact(s.id, m_contacts.at(0));
-        const Segment thawed = repo.update(s.id, {{"isDynamic", true}});
+        const Segment thawed = repo.update(s.id, SegmentRules::parse({{"isDynamic", true}}));
         QCOMPARE(thawed.contactCount, qint64(3)); // the rules again, not the stored members
         QSqlQuery q = Database::exec("SELECT count(*) FROM segment_members");
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 0);
         // A static segment without rules cannot become dynamic.
-        const Segment bare = repo.create({{"name", "Bare"}, {"isDynamic", false}});
+        const Segment bare = repo.create(SegmentRules::parse({{"name", "Bare"}, {"isDynamic", false}}));
         try {
-            repo.update(bare.id, {{"isDynamic", true}});
+            repo.update(bare.id, SegmentRules::parse({{"isDynamic", true}}));
             QFAIL("accepted");
         } catch (const DomainError &e) {
             QCOMPARE(e.kind(), DomainError::Unprocessable);
@@ -169,8 +236,8 @@ private slots:
     void listIsSortedByNameWithCounts()
     {
         SegmentRepository repo(testStore());
-        repo.create({{"name", "beta"}, {"filters", vipRules()}});
-        repo.create({{"name", "Alpha"}, {"isDynamic", false}});
+        repo.create(SegmentRules::parse({{"name", "beta"}, {"filters", vipRules()}}));
+        repo.create(SegmentRules::parse({{"name", "Alpha"}, {"isDynamic", false}}));
         const QVector<Segment> list = repo.list();
         QCOMPARE(list.size(), 2);
         QCOMPARE(list.at(0).name, QString("Alpha"));

@@ -152,11 +152,12 @@ private slots:
         }) << true;
         QTest::newRow("segment") << Write([](const Store &s) {
             return SegmentRepository(s)
-                .create({{"name", "VIP"},
-                         {"filters",
-                          QJsonObject{{"logic", "AND"},
-                                      {"rules", QJsonArray{QJsonObject{
-                                                    {"field", "tags"}, {"operator", "equals"}, {"value", "vip"}}}}}}})
+                .create(SegmentRules::parse(
+                    {{"name", "VIP"},
+                     {"filters",
+                      QJsonObject{{"logic", "AND"},
+                                  {"rules", QJsonArray{QJsonObject{
+                                                {"field", "tags"}, {"operator", "equals"}, {"value", "vip"}}}}}}}))
                 .createdAt;
         }) << true;
         QTest::newRow("pipeline") << Write([](const Store &s) {
@@ -181,7 +182,8 @@ private slots:
         }) << false;
         QTest::newRow("webhook") << Write([](const Store &s) {
             return WebhookRepository(s)
-                .create({{"url", "https://example.com/hook"}, {"events", QJsonArray{"contact.created"}}})
+                .create(
+                    webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"contact.created"}}}))
                 .webhook.createdAt;
         }) << false;
     }

@@ -13,6 +13,8 @@
 #include <QSqlQuery>
 #include <QtTest>
 
+#include <optional>
+
 class TestWebhookRepository : public QObject
 {
     Q_OBJECT
@@ -30,6 +32,126 @@ private:
 private Q_SLOTS:
     void init() { m_db = std::make_unique<TempDatabase>(); }
     void cleanup() { m_db.reset(); }
+
+    // The webhook dialogs' typed changes meet the rules of a request body: the same values typed
+    // and as JSON are refused on the same fields with the same kind, or stored alike.
+    void webhookChangesMeetTheBodyRules_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QStringList>("events");
+        QTest::addColumn<QString>("secret"); // empty: not given
+        QTest::addColumn<QString>("badFields");
+        QTest::addColumn<int>("kind");
+        const int bad = DomainError::BadRequest, missing = DomainError::Unprocessable;
+        QTest::newRow("one event") << " https://example.com/hook " << QStringList{"deal.won"} << ""
+                                   << "" << -1;
+        QTest::newRow("repeats and star")
+            << "https://example.com/hook" << QStringList{"deal.won", " deal.won", "*"} << ""
+            << "" << -1;
+        QTest::newRow("own secret") << "https://example.com/hook" << QStringList{"*"} << "0123456789abcdef"
+                                    << "" << -1;
+        QTest::newRow("plain http") << "http://example.com/hook" << QStringList{"*"} << ""
+                                    << "url" << bad;
+        QTest::newRow("loopback") << "https://127.0.0.1/hook" << QStringList{"*"} << ""
+                                  << "url" << bad;
+        QTest::newRow("unknown event and short secret")
+            << "https://example.com/hook" << QStringList{"deal.sold"} << "short"
+            << "events,secret" << bad;
+        QTest::newRow("no url") << "  " << QStringList{"*"} << ""
+                                << "url" << missing;
+        QTest::newRow("no events") << "https://example.com/hook" << QStringList{} << ""
+                                   << "events" << missing;
+    }
+    void webhookChangesMeetTheBodyRules()
+    {
+        QFETCH(QString, url);
+        QFETCH(QStringList, events);
+        QFETCH(QString, secret);
+        QFETCH(QString, badFields);
+        QFETCH(int, kind);
+        const WebhookPolicy policy;
+        WebhookChanges typed;
+        typed.url = url;
+        typed.events = events;
+        QJsonObject body{{"url", url}, {"events", QJsonArray::fromStringList(events)}};
+        if (!secret.isEmpty()) {
+            typed.secret = secret;
+            body.insert("secret", secret);
+        }
+        QCOMPARE(refusalOf([&] { WebhookRules::check(typed, policy, true); }), qMakePair(badFields, kind));
+        QCOMPARE(refusalOf([&] {
+                     WebhookChanges parsed = WebhookRules::parse(body, policy);
+                     WebhookRules::check(parsed, policy, true);
+                 }),
+                 qMakePair(badFields, kind));
+        if (badFields.isEmpty()) {
+            WebhookRepository webhooks(testStore(), policy);
+            const WebhookSubscription a = webhooks.create(typed).webhook;
+            const WebhookSubscription b = webhooks.create(WebhookRules::parse(body, policy)).webhook;
+            QCOMPARE(a.url, url.trimmed());
+            QCOMPARE(b.url, a.url);
+            QCOMPARE(b.events, a.events);
+            QCOMPARE(a.secret == secret, !secret.isEmpty());
+        }
+    }
+
+    // The same for an incoming endpoint.
+    void incomingChangesMeetTheBodyRules_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("secret");
+        QTest::addColumn<QString>("badFields");
+        QTest::addColumn<int>("kind");
+        const int bad = DomainError::BadRequest, missing = DomainError::Unprocessable;
+        QTest::newRow("form") << "  İletişim formu "
+                              << "contact.upsert"
+                              << ""
+                              << "" << -1;
+        QTest::newRow("signed") << "Sipariş"
+                                << "deal.upsert"
+                                << "0123456789abcdef"
+                                << "" << -1;
+        QTest::newRow("unknown action") << "Sipariş"
+                                        << "deal.delete"
+                                        << ""
+                                        << "action" << bad;
+        QTest::newRow("short secret") << "Sipariş"
+                                      << "task.create"
+                                      << "short"
+                                      << "secret" << bad;
+        QTest::newRow("long name") << QString(201, QLatin1Char('a')) << "task.create"
+                                   << ""
+                                   << "name" << bad;
+        QTest::newRow("nothing") << " "
+                                 << ""
+                                 << ""
+                                 << "action,name" << missing;
+    }
+    void incomingChangesMeetTheBodyRules()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, action);
+        QFETCH(QString, secret);
+        QFETCH(QString, badFields);
+        QFETCH(int, kind);
+        IncomingWebhookChanges typed{name, action, secret, false};
+        QJsonObject body{{"name", name}, {"action", action}};
+        if (!secret.isEmpty())
+            body.insert("secret", secret);
+        QCOMPARE(refusalOf([&] { WebhookRules::checkIncoming(typed); }), qMakePair(badFields, kind));
+        std::optional<IncomingWebhookChanges> parsed;
+        QCOMPARE(refusalOf([&] { parsed = WebhookRules::parseIncoming(body); }), qMakePair(badFields, kind));
+        if (badFields.isEmpty()) {
+            IncomingWebhookRepository endpoints(testStore());
+            const IncomingWebhook a = endpoints.create(typed).endpoint;
+            const IncomingWebhook b = endpoints.create(*parsed).endpoint;
+            QCOMPARE(a.name, name.trimmed());
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.action, a.action);
+            QCOMPARE(b.secret, a.secret);
+        }
+    }
 
     void checksUrls_data()
     {
@@ -221,7 +343,8 @@ private Q_SLOTS:
         emitEvent("contact.created"); // before the subscription: not delivered
         WebhookRepository repo(testStore());
         const QString id =
-            repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"contact.created"}}}).webhook.id;
+            repo.create(webhookChanges({{"url", "https://example.com"}, {"events", QJsonArray{"contact.created"}}}))
+                .webhook.id;
         emitEvent("contact.created");
         emitEvent("deal.won");
         QCOMPARE(repo.fanOut(), 2);
@@ -234,7 +357,8 @@ private Q_SLOTS:
     void retriesOnScheduleKeepsOrderAndDisables()
     {
         WebhookRepository repo(testStore());
-        const QString id = repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}}).webhook.id;
+        const QString id =
+            repo.create(webhookChanges({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}})).webhook.id;
         emitEvent("contact.created");
         emitEvent("contact.updated");
         repo.fanOut();
@@ -279,7 +403,7 @@ private Q_SLOTS:
     void recoversDeliveriesLeftInFlight()
     {
         WebhookRepository repo(testStore());
-        repo.create({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}});
+        repo.create(webhookChanges({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}}));
         emitEvent("contact.created");
         repo.fanOut();
         const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -295,7 +419,8 @@ private Q_SLOTS:
     void contactUpsertMatchesByEmailThenPhone()
     {
         IncomingWebhookRepository incoming(testStore());
-        const IncomingWebhook endpoint = incoming.create({{"name", "Form"}, {"action", "contact.upsert"}}).endpoint;
+        const IncomingWebhook endpoint =
+            incoming.create(WebhookRules::parseIncoming({{"name", "Form"}, {"action", "contact.upsert"}})).endpoint;
         QString event;
         auto call = [&](const QByteArray &body) {
             QJsonObject data;
@@ -341,7 +466,7 @@ private Q_SLOTS:
         QJsonObject create{{"name", "Form"}, {"action", "contact.upsert"}};
         if (signedRows)
             create.insert("secret", true);
-        const IncomingWebhook endpoint = incoming.create(create).endpoint;
+        const IncomingWebhook endpoint = incoming.create(WebhookRules::parseIncoming(create)).endpoint;
         // A signed endpoint with a right signature gets past the check.
         QString event;
         QJsonObject data;

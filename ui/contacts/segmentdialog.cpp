@@ -485,12 +485,13 @@ void SegmentDialog::recount()
 
 void SegmentDialog::accept()
 {
-    QJsonObject body{{QStringLiteral("name"), m_name->text().trimmed()},
-                     {QStringLiteral("description"), m_description->text().trimmed()},
-                     {QStringLiteral("isDynamic"), m_dynamic->isChecked()},
-                     {QStringLiteral("filters"), filters()}};
+    SegmentChanges changes;
+    changes.name = m_name->text();
+    changes.description = m_description->text();
+    changes.isDynamic = m_dynamic->isChecked();
+    changes.filters = filters();
     try {
-        const Segment s = m_id.isEmpty() ? m_segments.create(body) : m_segments.update(m_id, body);
+        const Segment s = m_id.isEmpty() ? m_segments.create(changes) : m_segments.update(m_id, changes);
         emit segmentSaved(s.id);
         QDialog::accept();
     } catch (const DomainError &e) {

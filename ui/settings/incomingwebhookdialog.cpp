@@ -48,12 +48,12 @@ IncomingWebhookDialog::IncomingWebhookDialog(IncomingWebhookRepository &reposito
 
 void IncomingWebhookDialog::accept()
 {
-    QJsonObject body{{QStringLiteral("name"), m_name->text().trimmed()},
-                     {QStringLiteral("action"), m_action->currentData().toString()}};
-    if (m_signed->isChecked())
-        body.insert(QStringLiteral("secret"), true);
+    IncomingWebhookChanges changes;
+    changes.name = m_name->text();
+    changes.action = m_action->currentData().toString();
+    changes.generateSecret = m_signed->isChecked();
     try {
-        const IncomingWebhookRepository::Saved saved = m_repository.create(body);
+        const IncomingWebhookRepository::Saved saved = m_repository.create(changes);
         Q_EMIT created(saved.endpoint.id, saved.secret);
         QDialog::accept();
     } catch (const DomainError &e) {

@@ -161,17 +161,18 @@ void WebhookDialog::accept()
         showError(m_eventsError, tr("Choose at least one event."));
         return;
     }
-    QJsonObject body{{QStringLiteral("url"), m_url->text().trimmed()},
-                     {QStringLiteral("events"), QJsonArray::fromStringList(events)},
-                     {QStringLiteral("description"), m_description->text().trimmed()}};
+    WebhookChanges changes;
+    changes.url = m_url->text();
+    changes.events = events;
+    changes.description = m_description->text();
     const bool rotate = m_rotate && m_rotate->isChecked();
     if (rotate)
-        body.insert(QStringLiteral("rotateSecret"), true);
+        changes.rotateSecret = true;
     else if (!m_secret->text().isEmpty())
-        body.insert(QStringLiteral("secret"), m_secret->text());
+        changes.secret = m_secret->text();
     try {
         const WebhookRepository::Saved saved =
-            m_existing ? m_repository.update(m_existing->id, body) : m_repository.create(body);
+            m_existing ? m_repository.update(m_existing->id, changes) : m_repository.create(changes);
         // A secret the user typed is known to them; a generated one is shown once.
         if (!saved.secret.isEmpty() && (rotate || m_secret->text().isEmpty()))
             Q_EMIT secretCreated(saved.secret);
