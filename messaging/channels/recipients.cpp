@@ -15,11 +15,10 @@ namespace Recipients {
 
 QString e164(const QString &to)
 {
-    static const QRegularExpression re(QStringLiteral("^\\+[1-9][0-9]{6,14}$"));
+    // A direct send tolerates any white space and brackets anywhere, and takes no default country;
+    // the number's rules are the contacts' own.
     static const QRegularExpression separators(QStringLiteral("[\\s().-]"));
-    QString compact = to;
-    compact.remove(separators);
-    return re.match(compact).hasMatch() ? compact : QString();
+    return ContactRules::toE164(QString(to).remove(separators), QString());
 }
 
 QString conversationFor(ChannelSender &sender, const QString &channel, const Address &address, const QString &createdBy)

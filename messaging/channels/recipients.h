@@ -15,8 +15,9 @@ struct Address
     QString to;        // an address on the channel; or empty (at least one of the two is given)
 };
 
-// E.164: "+", a non-zero digit, at most 15 digits in all, with spaces, dashes, dots and brackets
-// tolerated between the digits (as contacts accept them); empty when `to` is not one.
+// E.164 as ContactRules::toE164 reads it ("+", a non-zero digit, at most 15 digits in all), with no
+// default country and with any white space, dashes, dots and brackets tolerated anywhere; empty
+// when `to` is not one.
 QString e164(const QString &to);
 
 // The conversation to send into, found or created. A phone nobody has yet becomes a new contact

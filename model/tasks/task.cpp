@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 
+#include <climits>
 #include <cmath>
 
 const QStringList TaskRules::Types = {QStringLiteral("task"), QStringLiteral("call"), QStringLiteral("meeting"),
@@ -66,6 +67,61 @@ void readReminder(FieldReader &r, const QJsonValue &v, TaskChanges &c)
     }
 }
 
+// --- The rules of a recurrence's parts, run by the body reader and by the check alike ---
+
+const QString kDaysRule = QStringLiteral("must be an array of day names (monday … sunday)");
+const QString kEndDateRule = QStringLiteral("must be a date (YYYY-MM-DD)");
+
+bool frequencyRule(FieldReader &r, const QString &frequency)
+{
+    if (kFrequencies.contains(frequency))
+        return true;
+    r.fail(QStringLiteral("recurrence.frequency"), FieldReader::oneOf(kFrequencies));
+    return false;
+}
+
+// nullopt: not a whole number.
+bool intervalRule(FieldReader &r, std::optional<int> interval)
+{
+    if (interval && *interval >= 1 && *interval <= 1000)
+        return true;
+    r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
+    return false;
+}
+
+// Day names in any case and order become the week's order (*days); they apply to a weekly
+// recurrence only (frequency: a known frequency, or empty when it is not).
+bool daysRule(FieldReader &r, const QStringList &given, const QString &frequency, QStringList *days)
+{
+    QStringList names;
+    for (const QString &day : given) {
+        const QString name = TaskRules::dayName(day);
+        if (name.isEmpty()) {
+            r.fail(QStringLiteral("recurrence.daysOfWeek"), kDaysRule);
+            return false;
+        }
+        names << name;
+    }
+    if (!names.isEmpty() && !frequency.isEmpty() && frequency != QLatin1String("weekly")) {
+        r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
+        return false;
+    }
+    days->clear();
+    for (const QString &day : TaskRules::Days) {
+        if (names.contains(day))
+            *days << day;
+    }
+    return true;
+}
+
+bool endDateRule(FieldReader &r, const QString &endDate)
+{
+    if (TimeUtil::isDate(endDate))
+        return true;
+    r.fail(QStringLiteral("recurrence.endDate"), kEndDateRule);
+    return false;
+}
+
 void readRecurrence(FieldReader &r, const QJsonValue &v, TaskChanges &c)
 {
     if (v.isNull()) {
@@ -84,53 +140,39 @@ void readRecurrence(FieldReader &r, const QJsonValue &v, TaskChanges &c)
     if (freq.isUndefined() || freq.isNull() || (freq.isString() && freq.toString().trimmed().isEmpty())) {
         r.missing(QStringLiteral("recurrence.frequency"));
         ok = false;
-    } else if (!freq.isString() || !kFrequencies.contains(freq.toString().trimmed())) {
+    } else if (!freq.isString()) {
         r.fail(QStringLiteral("recurrence.frequency"), FieldReader::oneOf(kFrequencies));
+        ok = false;
+    } else if (!frequencyRule(r, freq.toString().trimmed())) {
         ok = false;
     } else {
         rec.frequency = freq.toString().trimmed();
     }
     if (o.contains(QLatin1String("interval")) && !o.value(QLatin1String("interval")).isNull()) {
-        const std::optional<int> interval = wholeNumber(o.value(QLatin1String("interval")), 1, 1000);
-        if (!interval) {
-            r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
-            ok = false;
-        } else {
+        const std::optional<int> interval = wholeNumber(o.value(QLatin1String("interval")), INT_MIN, INT_MAX);
+        if (intervalRule(r, interval))
             rec.interval = *interval;
-        }
+        else
+            ok = false;
     }
     const QJsonValue days = o.value(QLatin1String("daysOfWeek"));
     if (!days.isUndefined() && !days.isNull()) {
-        bool daysOk = days.isArray();
-        QStringList names;
-        for (const QJsonValue &d : days.toArray()) {
-            const QString name = d.isString() ? TaskRules::dayName(d.toString()) : QString();
-            if (name.isEmpty()) {
-                daysOk = false;
-                break;
-            }
-            if (!names.contains(name))
-                names << name;
-        }
-        if (!daysOk) {
-            r.fail(QStringLiteral("recurrence.daysOfWeek"),
-                   QStringLiteral("must be an array of day names (monday … sunday)"));
+        QStringList given;
+        for (const QJsonValue &d : days.toArray())
+            given << (d.isString() ? d.toString() : QString()); // not a name: refused by the rule
+        if (!days.isArray()) {
+            r.fail(QStringLiteral("recurrence.daysOfWeek"), kDaysRule);
             ok = false;
-        } else if (!names.isEmpty() && !rec.frequency.isEmpty() && rec.frequency != QLatin1String("weekly")) {
-            r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
+        } else if (!daysRule(r, given, rec.frequency, &rec.daysOfWeek)) {
             ok = false;
-        } else {
-            // Kept in week order, whatever order they came in.
-            for (const QString &day : TaskRules::Days) {
-                if (names.contains(day))
-                    rec.daysOfWeek << day;
-            }
         }
     }
     const QJsonValue end = o.value(QLatin1String("endDate"));
     if (!end.isUndefined() && !end.isNull()) {
-        if (!end.isString() || !TimeUtil::isDate(end.toString().trimmed())) {
-            r.fail(QStringLiteral("recurrence.endDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+        if (!end.isString()) {
+            r.fail(QStringLiteral("recurrence.endDate"), kEndDateRule);
+            ok = false;
+        } else if (!endDateRule(r, end.toString().trimmed())) {
             ok = false;
         } else {
             rec.endDate = end.toString().trimmed();
@@ -261,29 +303,11 @@ void checkValues(TaskChanges &c, FieldReader &r)
                QStringLiteral("must be a whole number of minutes from 0 to 525600 (one year)"));
     if (c.recurrence && c.recurrence->isActive()) {
         TaskRecurrence &rec = *c.recurrence;
-        if (!kFrequencies.contains(rec.frequency))
-            r.fail(QStringLiteral("recurrence.frequency"), FieldReader::oneOf(kFrequencies));
-        if (rec.interval < 1 || rec.interval > 1000)
-            r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
-        QStringList names;
-        for (const QString &day : std::as_const(rec.daysOfWeek)) {
-            const QString name = TaskRules::dayName(day);
-            if (name.isEmpty()) {
-                r.fail(QStringLiteral("recurrence.daysOfWeek"),
-                       QStringLiteral("must be an array of day names (monday … sunday)"));
-                break;
-            }
-            names << name;
-        }
-        if (!names.isEmpty() && rec.frequency != QLatin1String("weekly"))
-            r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
-        rec.daysOfWeek.clear();
-        for (const QString &day : TaskRules::Days) { // in week order, whatever order they came in
-            if (names.contains(day))
-                rec.daysOfWeek << day;
-        }
-        if (!rec.endDate.isEmpty() && !TimeUtil::isDate(rec.endDate.trimmed()))
-            r.fail(QStringLiteral("recurrence.endDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+        const bool known = frequencyRule(r, rec.frequency);
+        intervalRule(r, rec.interval);
+        daysRule(r, rec.daysOfWeek, known ? rec.frequency : QString(), &rec.daysOfWeek);
+        if (!rec.endDate.isEmpty())
+            endDateRule(r, rec.endDate.trimmed());
     }
 }
 
