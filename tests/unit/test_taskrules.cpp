@@ -29,6 +29,14 @@ private slots:
                                                      QJsonObject{{"frequency", "weekly"},
                                                                  {"daysOfWeek", QJsonArray{"friday", "monday"}}}}}
                                      << "";
+        const auto recurrence = [](const QString &frequency, const QJsonArray &days) {
+            return QJsonObject{{"title", "x"},
+                               {"recurrence", QJsonObject{{"frequency", frequency}, {"daysOfWeek", days}}}};
+        };
+        QTest::newRow("days of a daily task") << recurrence("daily", {"monday"}) << "recurrence.daysOfWeek";
+        QTest::newRow("unknown day") << recurrence("weekly", {"funday"}) << "recurrence.daysOfWeek";
+        // The frequency alone: days cannot be judged against a frequency that is not one.
+        QTest::newRow("unknown frequency with days") << recurrence("fortnightly", {"monday"}) << "recurrence.frequency";
     }
     void checkAppliesTheBodyRulesToTypedChanges()
     {
