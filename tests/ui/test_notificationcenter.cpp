@@ -64,6 +64,15 @@ private slots:
         QCOMPARE(labels.at(0)->text(), QString("New message from Ayşe"));
     }
 
+    // A notice is stamped with the store's time, as every record is.
+    void aNotificationTakesTheStoresTime()
+    {
+        const QDateTime at(QDate(2026, 11, 27), QTime(9, 41), Qt::UTC);
+        m_fixture->clock.set(at);
+        center()->post("task", "task_1", "Task reminder", "Call the bank");
+        QCOMPARE(center()->notifications().first().at, at.toLocalTime());
+    }
+
     void aClickOnTheToastOpensIt()
     {
         QSignalSpy activated(center(), &NotificationCenter::activated);

@@ -6,6 +6,7 @@
 #include "model/accounts/apikeyrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 #include "ui/shell/mainwindow.h"
 
@@ -17,10 +18,11 @@ struct WindowFixture
 {
     WindowFixture() { QStandardPaths::setTestModeEnabled(true); }
 
-    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(contacts, keys, Store(bus)); }
+    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(contacts, keys, Store(bus, clock)); }
 
     TempDatabase db;
     EventBus bus;
-    ContactRepository contacts{Store(bus)};
-    ApiKeyRepository keys{Store(bus)};
+    FakeClock clock; // follows the system clock until a test sets it
+    ContactRepository contacts{Store(bus, clock)};
+    ApiKeyRepository keys{Store(bus, clock)};
 };

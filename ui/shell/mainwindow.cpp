@@ -105,7 +105,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_serverStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
-    m_notifications = new NotificationCenter(this);
+    m_notifications = new NotificationCenter(this, store.clock());
     new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
 
     // Most of the screen at first (the board's columns and the contact's tabs need the room),

@@ -1,5 +1,7 @@
 #include "ui/shell/notificationcenter.h"
 
+#include "model/core/timeutil.h"
+
 #include <QApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
@@ -24,9 +26,10 @@ const QString kPath = QStringLiteral("/org/freedesktop/Notifications");
 const QString kInterface = QStringLiteral("org.freedesktop.Notifications");
 } // namespace
 
-NotificationCenter::NotificationCenter(QWidget *window)
+NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
     : QObject(window)
     , m_window(window)
+    , m_clock(clock)
 {
     setObjectName(QStringLiteral("notificationCenter"));
     m_button = new QToolButton(window);
@@ -84,7 +87,7 @@ int NotificationCenter::unreadCount() const
 
 void NotificationCenter::post(const QString &kind, const QString &id, const QString &title, const QString &text)
 {
-    Notification n{kind, id, title, text, QDateTime::currentDateTime(), false};
+    Notification n{kind, id, title, text, m_clock.now().toLocalTime(), false};
     m_items.prepend(n);
     if (m_items.size() > kMaxKept)
         m_items.resize(kMaxKept);

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVector>
 
+class Clock;
 class QFrame;
 class QLabel;
 class QMenu;
@@ -39,7 +40,8 @@ public:
     static constexpr int kToastMs = 8000;
 
     // window: where the toast shows and whose status bar holds the button.
-    explicit NotificationCenter(QWidget *window);
+    // clock: the store's, so that a notice is stamped with the time the rest of the app uses.
+    NotificationCenter(QWidget *window, const Clock &clock);
     ~NotificationCenter() override;
 
     void post(const QString &kind, const QString &id, const QString &title, const QString &text);
@@ -74,6 +76,7 @@ private:
     void toDesktop(const Notification &n);
 
     QWidget *m_window;
+    const Clock &m_clock;
     QVector<Notification> m_items;
     QToolButton *m_button;
     QMenu *m_menu;
