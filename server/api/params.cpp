@@ -66,6 +66,40 @@ QString Params::requiredString(const QJsonObject &body, const QString &name)
     return v.toString();
 }
 
+QString Params::optionalString(const QJsonObject &body, const QString &name)
+{
+    const QJsonValue v = body.value(name);
+    if (v.isUndefined() || v.isNull())
+        return {};
+    if (!v.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string").arg(name),
+                                   {{name, QStringLiteral("must be a string")}});
+    return v.toString();
+}
+
+QString Params::optionalText(const QJsonObject &body, const QString &name, int maxLength)
+{
+    const QString s = optionalString(body, name).trimmed();
+    if (s.size() > maxLength)
+        throw ApiError::badRequest(
+            QStringLiteral("Invalid data: %1 must be at most %2 characters").arg(name).arg(maxLength),
+            {{name, QStringLiteral("must be at most %1 characters").arg(maxLength)}});
+    return s;
+}
+
+std::optional<QString> Params::nullableString(const QJsonObject &body, const QString &name)
+{
+    const QJsonValue v = body.value(name);
+    if (v.isUndefined())
+        return std::nullopt;
+    if (v.isNull())
+        return QString();
+    if (!v.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string or null").arg(name),
+                                   {{name, QStringLiteral("must be a string or null")}});
+    return v.toString().trimmed();
+}
+
 QStringList Params::requiredStringArray(const QJsonObject &body, const QString &name)
 {
     const QJsonValue v = body.value(name);

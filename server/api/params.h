@@ -22,6 +22,13 @@ std::optional<QDateTime> dateTime(const ApiRequest &request, const QString &name
 QStringList list(const ApiRequest &request, const QStringList &names);
 // A required string member of the body: 422 when absent or empty, 400 when not a string.
 QString requiredString(const QJsonObject &body, const QString &name);
+// An optional string member of the body, as given: absent or null -> "", 400 when not a string.
+QString optionalString(const QJsonObject &body, const QString &name);
+// The same, trimmed, and 400 when longer than maxLength characters.
+QString optionalText(const QJsonObject &body, const QString &name, int maxLength = 20000);
+// A string member that may be cleared: absent -> nullopt, null -> "", a string -> trimmed; 400
+// ("must be a string or null") for other types.
+std::optional<QString> nullableString(const QJsonObject &body, const QString &name);
 // An array of strings: 422 when absent, 400 when not an array of strings.
 QStringList requiredStringArray(const QJsonObject &body, const QString &name);
 } // namespace Params

@@ -271,19 +271,6 @@ QJsonObject detailJson(const ConversationRepository &repository, const Conversat
     return data;
 }
 
-// A body member that is a string, null (-> empty) or absent (-> nullopt); 400 for other types.
-std::optional<QString> nullableString(const QJsonObject &body, const QString &name)
-{
-    const QJsonValue v = body.value(name);
-    if (v.isUndefined())
-        return std::nullopt;
-    if (v.isNull())
-        return QString();
-    if (!v.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string or null").arg(name),
-                                   {{name, QStringLiteral("must be a string or null")}});
-    return v.toString().trimmed();
-}
 } // namespace
 
 ApiResponse ConversationsController::get(ApiRequest &request)
@@ -293,11 +280,11 @@ ApiResponse ConversationsController::get(ApiRequest &request)
 
 ApiResponse ConversationsController::update(ApiRequest &request)
 {
-    const std::optional<QString> status = nullableString(request.body, QStringLiteral("status"));
+    const std::optional<QString> status = Params::nullableString(request.body, QStringLiteral("status"));
     if (status && status->isEmpty())
         throw ApiError::badRequest(QStringLiteral("Invalid data: status must be open, pending or closed"),
                                    {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
-    const std::optional<QString> assignedTo = nullableString(request.body, QStringLiteral("assignedTo"));
+    const std::optional<QString> assignedTo = Params::nullableString(request.body, QStringLiteral("assignedTo"));
     if (!status && !assignedTo)
         throw ApiError::unprocessable(QStringLiteral("Required field missing: status or assignedTo"),
                                       {{QStringLiteral("status"), QStringLiteral("status or assignedTo is required")}});
@@ -310,7 +297,7 @@ ApiResponse ConversationsController::assign(ApiRequest &request)
     if (!request.body.contains(QStringLiteral("userId")))
         throw ApiError::unprocessable(QStringLiteral("Required field missing: userId"),
                                       {{QStringLiteral("userId"), QStringLiteral("is required")}});
-    const std::optional<QString> userId = nullableString(request.body, QStringLiteral("userId"));
+    const std::optional<QString> userId = Params::nullableString(request.body, QStringLiteral("userId"));
     const Conversation v = m_conversations->assign(request.param(QStringLiteral("id")), userId.value_or(QString()));
     return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation assigned"));
 }

@@ -12,23 +12,6 @@
 using namespace Schema;
 
 namespace {
-// An optional string member: absent or null -> "", a string -> trimmed, anything else -> 400.
-QString optionalString(const QJsonObject &body, const QString &name, int maxLength = 20000)
-{
-    const QJsonValue v = body.value(name);
-    if (v.isUndefined() || v.isNull())
-        return {};
-    if (!v.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string").arg(name),
-                                   {{name, QStringLiteral("must be a string")}});
-    const QString s = v.toString().trimmed();
-    if (s.size() > maxLength)
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: %1 must be at most %2 characters").arg(name).arg(maxLength),
-            {{name, QStringLiteral("must be at most %1 characters").arg(maxLength)}});
-    return s;
-}
-
 std::optional<double> queryNumber(const ApiRequest &request, const QString &name)
 {
     if (!request.hasQuery(name))
@@ -395,7 +378,7 @@ ApiResponse DealsController::remove(ApiRequest &request)
 ApiResponse DealsController::moveStage(ApiRequest &request)
 {
     const QString stage = Params::requiredString(request.body, QStringLiteral("stage"));
-    const QString note = optionalString(request.body, QStringLiteral("note"));
+    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
     const Deal d = m_deals.moveStage(request.param(QStringLiteral("id")), stage.trimmed(), note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Stage changed"));
 }
@@ -403,7 +386,7 @@ ApiResponse DealsController::moveStage(ApiRequest &request)
 ApiResponse DealsController::won(ApiRequest &request)
 {
     const std::optional<double> closedValue = DealRules::money(request.body, QStringLiteral("closedValue"));
-    const QString note = optionalString(request.body, QStringLiteral("note"));
+    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
     const Deal d = m_deals.markWon(request.param(QStringLiteral("id")), closedValue, note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Deal won"));
 }
@@ -411,8 +394,8 @@ ApiResponse DealsController::won(ApiRequest &request)
 ApiResponse DealsController::lost(ApiRequest &request)
 {
     const QString reason = Params::requiredString(request.body, QStringLiteral("reason"));
-    const QString competitor = optionalString(request.body, QStringLiteral("competitorName"), 200);
-    const QString note = optionalString(request.body, QStringLiteral("note"));
+    const QString competitor = Params::optionalText(request.body, QStringLiteral("competitorName"), 200);
+    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
     const Deal d =
         m_deals.markLost(request.param(QStringLiteral("id")), reason.trimmed(), competitor, note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Deal lost"));

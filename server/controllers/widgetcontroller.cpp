@@ -4,6 +4,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/widgetvisitorrepository.h"
 #include "server/api/apierror.h"
+#include "server/api/params.h"
 #include "server/api/ratelimiter.h"
 #include "server/api/schemas.h"
 #include "server/controllers/widgetevents.h"
@@ -27,16 +28,6 @@ void enforce(RateLimiter &limiter, const QString &key, const QDateTime &now)
                        {{QStringLiteral("retryAfter"), qMax(1, d.resetSeconds)}});
 }
 
-QString optionalField(const QJsonObject &body, const QString &name)
-{
-    const QJsonValue v = body.value(name);
-    if (v.isUndefined() || v.isNull())
-        return {};
-    if (!v.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string").arg(name),
-                                   {{name, QStringLiteral("must be a string")}});
-    return v.toString();
-}
 } // namespace
 
 WidgetController::WidgetController(const Store &store, Limits &limits)
@@ -166,8 +157,8 @@ WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToke
 ApiResponse WidgetController::createVisitor(ApiRequest &request)
 {
     enforce(m_limits.newVisitors, request.http.peerAddress.toString(), m_store.now());
-    const QString name = optionalField(request.body, QStringLiteral("name"));
-    const QString email = optionalField(request.body, QStringLiteral("email"));
+    const QString name = Params::optionalString(request.body, QStringLiteral("name"));
+    const QString email = Params::optionalString(request.body, QStringLiteral("email"));
     const WidgetVisitorRepository::Created created = m_visitors->create(name, email);
     return ApiResponse::created(QJsonObject{{QStringLiteral("visitorId"), created.visitor.id},
                                             {QStringLiteral("token"), created.token},
