@@ -67,6 +67,17 @@ public:
 
     void add(const QByteArray &method, const QString &pattern, Handler handler, Access access, RouteDoc doc);
 
+    // Turns a controller's member functions into handlers, for its registerRoutes:
+    //   const auto bind = Router::binder(this);
+    //   router.add("GET", path, bind(&ContactsController::list), read, doc);
+    template<typename Controller>
+    static auto binder(Controller *controller)
+    {
+        return [controller](ApiResponse (Controller::*method)(ApiRequest &)) -> Handler {
+            return [controller, method](ApiRequest &r) { return (controller->*method)(r); };
+        };
+    }
+
     struct Match
     {
         const Route *route = nullptr;

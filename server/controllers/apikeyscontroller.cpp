@@ -19,9 +19,7 @@ ApiKeysController::ApiKeysController(const Store &store)
 void ApiKeysController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("API keys");
-    auto bind = [this](ApiResponse (ApiKeysController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const QJsonObject key = ref(QStringLiteral("ApiKey"));
     // GET /api/v1/api-keys
     router.add("GET", QStringLiteral("/api/v1/api-keys"), bind(&ApiKeysController::list), Access::userOnly(),

@@ -76,9 +76,7 @@ QJsonObject ContactsController::schemas() const
 void ContactsController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Contacts");
-    auto bind = [this](ApiResponse (ContactsController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("contacts:read"));
     const Access write = Access::scoped(QStringLiteral("contacts:write"));
     const QJsonObject contact = ref(QStringLiteral("Contact"));

@@ -147,9 +147,7 @@ QJsonObject ConversationsController::schemas() const
 void ConversationsController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Conversations");
-    auto bind = [this](ApiResponse (ConversationsController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("conversations:read"));
     const Access write = Access::scoped(QStringLiteral("conversations:write"));
     const QJsonObject conversation = ref(QStringLiteral("Conversation"));

@@ -182,9 +182,7 @@ QJsonObject DealsController::schemas() const
 void DealsController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Deals");
-    auto bind = [this](ApiResponse (DealsController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("deals:read"));
     const Access write = Access::scoped(QStringLiteral("deals:write"));
     // Pipelines' create/change/delete are configuration: admin-only.

@@ -56,9 +56,7 @@ MessagesController::~MessagesController() = default;
 void MessagesController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Messages");
-    auto bind = [this](ApiResponse (MessagesController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("messages:read"));
     const Access write = Access::scoped(QStringLiteral("messages:write"));
     const QJsonObject message = ref(QStringLiteral("Message"));

@@ -199,9 +199,7 @@ QJsonObject MetaWebhooksController::schemas() const
 void MetaWebhooksController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Channel webhooks");
-    auto bind = [this](ApiResponse (MetaWebhooksController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const QJsonObject hub{{QStringLiteral("hub.mode"), string()},
                           {QStringLiteral("hub.verify_token"), string()},
                           {QStringLiteral("hub.challenge"), string()}};

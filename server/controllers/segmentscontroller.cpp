@@ -71,9 +71,7 @@ QJsonObject SegmentsController::schemas() const
 void SegmentsController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Segments");
-    auto bind = [this](ApiResponse (SegmentsController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access user = Access::userOnly();
     const QJsonObject segment = ref(QStringLiteral("Segment"));
     const QString base = QStringLiteral("/api/v1/contacts/segments");

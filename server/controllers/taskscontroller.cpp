@@ -138,9 +138,7 @@ QJsonObject TasksController::schemas() const
 void TasksController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Tasks");
-    auto bind = [this](ApiResponse (TasksController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("tasks:read"));
     const Access write = Access::scoped(QStringLiteral("tasks:write"));
     const QJsonObject task = ref(QStringLiteral("Task"));

@@ -15,9 +15,7 @@ TemplatesController::TemplatesController(const Store &store)
 void TemplatesController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Templates");
-    auto bind = [this](ApiResponse (TemplatesController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const Access read = Access::scoped(QStringLiteral("messages:read"));
     // Registering, changing and deleting templates is configuration: admin-only.
     const Access write = Access::adminScoped(QStringLiteral("messages:write"));

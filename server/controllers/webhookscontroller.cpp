@@ -131,9 +131,7 @@ QJsonObject WebhooksController::schemas() const
 void WebhooksController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Webhooks");
-    auto bind = [this](ApiResponse (WebhooksController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     // Webhook subscriptions and incoming endpoints are configuration: admin-only, reads included
     // (they show targets and endpoint ids, which are credentials).
     const Access read = Access::adminScoped(QStringLiteral("webhooks:read"));

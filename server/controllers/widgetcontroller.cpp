@@ -44,9 +44,7 @@ WidgetController::~WidgetController() = default;
 void WidgetController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Widget");
-    auto bind = [this](ApiResponse (WidgetController::*method)(ApiRequest &)) {
-        return [this, method](ApiRequest &r) { return (this->*method)(r); };
-    };
+    const auto bind = Router::binder(this);
     const QJsonObject visitorMessage = object(
         {{QStringLiteral("id"), string()},
          {QStringLiteral("direction"), string()},

@@ -404,16 +404,8 @@ void ContactDetailPane::addTags()
     }
     if (m_id.isEmpty() || tags.isEmpty())
         return;
-    try {
-        m_contacts.addTags(m_id, tags);
+    if (write([&] { m_contacts.addTags(m_id, tags); }))
         m_newTag->clear();
-        setError({});
-    } catch (const DomainError &e) {
-        setError(ErrorText::of(e));
-    } catch (const std::exception &e) {
-        setError(ErrorText::of(e));
-    }
-    reload();
 }
 
 void ContactDetailPane::removeSelectedTag()
@@ -421,15 +413,7 @@ void ContactDetailPane::removeSelectedTag()
     QListWidgetItem *item = m_tags->currentItem();
     if (m_id.isEmpty() || !item || !item->isSelected())
         return;
-    try {
-        m_contacts.removeTag(m_id, item->text());
-        setError({});
-    } catch (const DomainError &e) {
-        setError(ErrorText::of(e));
-    } catch (const std::exception &e) {
-        setError(ErrorText::of(e));
-    }
-    reload();
+    write([&] { m_contacts.removeTag(m_id, item->text()); });
 }
 
 void ContactDetailPane::addNote()
@@ -437,16 +421,22 @@ void ContactDetailPane::addNote()
     const QString content = m_newNote->toPlainText().trimmed();
     if (m_id.isEmpty() || content.isEmpty())
         return;
-    try {
-        m_contacts.addNote(m_id, content);
+    if (write([&] { m_contacts.addNote(m_id, content); }))
         m_newNote->clear();
+}
+
+bool ContactDetailPane::write(const std::function<void()> &change)
+{
+    bool done = false;
+    try {
+        change();
         setError({});
-    } catch (const DomainError &e) {
-        setError(ErrorText::of(e));
+        done = true;
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
     reload();
+    return done;
 }
 
 void ContactDetailPane::setError(const QString &message)

@@ -8,6 +8,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
+
 class ContactRepository;
 class QLabel;
 class QLineEdit;
@@ -46,6 +48,8 @@ private:
     void addTags();
     void removeSelectedTag();
     void addNote();
+    // Runs a write to the shown contact: shows its refusal or clears the last one, then reloads.
+    bool write(const std::function<void()> &change);
     void setError(const QString &message);
 
     ContactRepository &m_contacts;

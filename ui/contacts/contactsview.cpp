@@ -323,22 +323,28 @@ void ContactsView::newContact()
     dialog->open();
 }
 
-void ContactsView::editContact()
+std::optional<Contact> ContactsView::selectedContact(const QString &action)
 {
     const QString id = currentContactId();
     if (id.isEmpty())
-        return;
+        return std::nullopt;
     std::optional<Contact> contact;
     try {
         contact = m_contacts.find(id);
     } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Edit contact"), ErrorText::of(e));
-        return;
+        MessageBoxes::warn(this, action, ErrorText::of(e));
+        return std::nullopt;
     }
-    if (!contact) {
-        refresh();
+    if (!contact)
+        refresh(); // deleted meanwhile
+    return contact;
+}
+
+void ContactsView::editContact()
+{
+    const std::optional<Contact> contact = selectedContact(tr("Edit contact"));
+    if (!contact)
         return;
-    }
     auto *dialog = new ContactDialog(m_contacts, *contact, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ContactDialog::contactSaved, this, &ContactsView::refresh);
@@ -347,23 +353,12 @@ void ContactsView::editContact()
 
 void ContactsView::deleteContact()
 {
-    const QString id = currentContactId();
-    if (id.isEmpty())
+    const std::optional<Contact> contact = selectedContact(tr("Delete contact"));
+    if (!contact)
         return;
-    std::optional<Contact> contact;
-    try {
-        contact = m_contacts.find(id);
-    } catch (const std::exception &e) {
-        MessageBoxes::warn(this, tr("Delete contact"), ErrorText::of(e));
-        return;
-    }
-    if (!contact) {
-        refresh();
-        return;
-    }
     MessageBoxes::confirm(this, tr("Delete contact"),
                           tr("Delete %1? Its notes and tags are deleted too.").arg(contact->displayName()),
-                          tr("Delete"), [this, id, name = contact->displayName()] {
+                          tr("Delete"), [this, id = contact->id, name = contact->displayName()] {
                               // Carried out even when the window is closing (the view may be gone by then).
                               auto remove = [self = QPointer<ContactsView>(this), &contacts = m_contacts, id] {
                                   QString error;

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "model/contacts/contact.h"
 #include "model/core/store.h"
 
 #include <QTimer>
 #include <QWidget>
+
+#include <optional>
 
 class ContactDetailPane;
 class ContactRepository;
@@ -45,6 +48,9 @@ public:
 
 public slots:
     void newContact();
+    // The selected contact, read again (an error is shown under the action's title); nullopt when
+    // none is selected or it is gone.
+    std::optional<Contact> selectedContact(const QString &action);
     void editContact();
     void deleteContact();
     // Reloads the table, the tag list and the detail pane now.

@@ -494,9 +494,6 @@ void SegmentDialog::accept()
         const Segment s = m_id.isEmpty() ? m_segments.create(changes) : m_segments.update(m_id, changes);
         emit segmentSaved(s.id);
         QDialog::accept();
-    } catch (const DomainError &e) {
-        m_error->setText(ErrorText::of(e));
-        m_error->show();
     } catch (const std::exception &e) {
         m_error->setText(ErrorText::of(e));
         m_error->show();

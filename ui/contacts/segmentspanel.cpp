@@ -312,8 +312,6 @@ void SegmentsPanel::snapshotSegment()
         const Segment s = m_segments.snapshot(id);
         reload();
         selectSegment(s.id);
-    } catch (const DomainError &e) {
-        MessageBoxes::warn(this, tr("Snapshot"), ErrorText::of(e));
     } catch (const std::exception &e) {
         MessageBoxes::warn(this, tr("Snapshot"), ErrorText::of(e));
     }
@@ -362,8 +360,6 @@ void SegmentsPanel::addSelectionToSegment()
     connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, choice, ids] {
         try {
             m_segments.addContacts(choice->currentData().toString(), ids);
-        } catch (const DomainError &e) {
-            MessageBoxes::warn(this, tr("Add to segment"), ErrorText::of(e));
         } catch (const std::exception &e) {
             MessageBoxes::warn(this, tr("Add to segment"), ErrorText::of(e));
         }

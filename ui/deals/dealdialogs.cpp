@@ -419,8 +419,6 @@ void DealDetailDialog::deleteDeal()
                               try {
                                   m_deals.remove(m_dealId);
                                   close();
-                              } catch (const DomainError &e) {
-                                  showError(m_error, ErrorText::of(e));
                               } catch (const std::exception &e) {
                                   showError(m_error, ErrorText::of(e));
                               }

@@ -390,8 +390,6 @@ InboxComposer::SendResult InboxComposer::sendPending(const QString &conversation
             clearTemplate();
             return SendResult::TemplateSent;
         }
-    } catch (const DomainError &e) {
-        fail(ErrorText::of(e));
     } catch (const std::exception &e) {
         fail(ErrorText::of(e));
     }

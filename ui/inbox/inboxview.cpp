@@ -915,8 +915,6 @@ void InboxView::addTag()
     try {
         m_conversations.addTags(m_currentId, clean);
         m_tagEdit->clear();
-    } catch (const DomainError &e) {
-        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
         showError(ErrorText::of(e));
     }
@@ -930,8 +928,6 @@ void InboxView::removeTag()
         return;
     try {
         m_conversations.removeTag(m_currentId, item->text());
-    } catch (const DomainError &e) {
-        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
         showError(ErrorText::of(e));
     }
@@ -944,8 +940,6 @@ void InboxView::assignTo(int index)
         return;
     try {
         m_conversations.update(m_currentId, std::nullopt, m_assignee->itemData(index).toString());
-    } catch (const DomainError &e) {
-        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
         showError(ErrorText::of(e));
     }
@@ -967,8 +961,6 @@ void InboxView::send()
     try {
         m_sender(m_currentId, text);
         m_composer->clear();
-    } catch (const DomainError &e) {
-        showError(ErrorText::of(e));
     } catch (const std::exception &e) {
         showError(ErrorText::of(e));
     }

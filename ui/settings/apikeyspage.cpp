@@ -168,8 +168,6 @@ void ApiKeysPage::revokeKey()
                               try {
                                   m_keys.revoke(id);
                                   setError(m_error, {});
-                              } catch (const DomainError &e) {
-                                  setError(m_error, ErrorText::of(e));
                               } catch (const std::exception &e) {
                                   setError(m_error, ErrorText::of(e));
                               }

@@ -262,8 +262,6 @@ void TasksView::reopenTask()
         m_selectAfterRefresh = id;
         showMessage(tr("Reopened “%1”.").arg(r.task.title));
         refresh();
-    } catch (const DomainError &e) {
-        showMessage(ErrorText::of(e), true);
     } catch (const std::exception &e) {
         showMessage(ErrorText::of(e), true);
     }
@@ -291,8 +289,6 @@ void TasksView::quickAdd()
         m_selectAfterRefresh = t.id;
         showMessage(tr("Added “%1”.").arg(t.title));
         refresh();
-    } catch (const DomainError &e) {
-        showMessage(ErrorText::of(e), true);
     } catch (const std::exception &e) {
         showMessage(ErrorText::of(e), true);
     }

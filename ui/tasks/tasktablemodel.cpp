@@ -250,9 +250,6 @@ bool TaskTableModel::setData(const QModelIndex &index, const QVariant &value, in
             m_tasks.setStatus(t.id, done ? QStringLiteral("completed") : QStringLiteral("pending"));
         if (done)
             emit taskCompleted(t.id, r.next ? r.next->id : QString(), t.status);
-    } catch (const DomainError &e) {
-        emit errorOccurred(ErrorText::of(e));
-        return false;
     } catch (const std::exception &e) {
         emit errorOccurred(ErrorText::of(e));
         return false;
