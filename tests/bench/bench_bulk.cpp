@@ -48,13 +48,14 @@ int main(int argc, char **argv)
 
     const Segment segment =
         SegmentRepository(testStore())
-            .create({{QStringLiteral("name"), QStringLiteral("Campaign")},
-                     {QStringLiteral("filters"),
-                      QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
-                                  {QStringLiteral("rules"),
-                                   QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
-                                                          {QStringLiteral("operator"), QStringLiteral("contains")},
-                                                          {QStringLiteral("value"), QStringLiteral("campaign")}}}}}}});
+            .create(SegmentRules::parse(
+                {{QStringLiteral("name"), QStringLiteral("Campaign")},
+                 {QStringLiteral("filters"),
+                  QJsonObject{{QStringLiteral("logic"), QStringLiteral("AND")},
+                              {QStringLiteral("rules"),
+                               QJsonArray{QJsonObject{{QStringLiteral("field"), QStringLiteral("tags")},
+                                                      {QStringLiteral("operator"), QStringLiteral("contains")},
+                                                      {QStringLiteral("value"), QStringLiteral("campaign")}}}}}}}));
     const MessageTemplate tpl =
         TemplateRepository(testStore())
             .create(TemplateRules::parse({{QStringLiteral("name"), QStringLiteral("promo")},

@@ -31,9 +31,9 @@ int main(int argc, char **argv)
 
     WebhookRepository repo(testStore());
     for (int i = 0; i < subscriptions; ++i)
-        repo.create({{QStringLiteral("url"), receiver.url(QStringLiteral("/hook%1").arg(i))},
-                     {QStringLiteral("events"), QJsonArray{QStringLiteral("*")}},
-                     {QStringLiteral("secret"), secret}});
+        repo.create(webhookChanges({{QStringLiteral("url"), receiver.url(QStringLiteral("/hook%1").arg(i))},
+                                    {QStringLiteral("events"), QJsonArray{QStringLiteral("*")}},
+                                    {QStringLiteral("secret"), secret}}));
     {
         Transaction tx;
         for (int i = 0; i < events; ++i)
