@@ -29,7 +29,9 @@ int main(int argc, char **argv)
     const QString secret = QStringLiteral("bench-secret-0123456789");
     WebhookReceiver receiver(secret);
 
-    WebhookRepository repo(testStore());
+    WebhookPolicy policy;
+    policy.targets = WebhookTargets::Local; // the receiver is on this machine
+    WebhookRepository repo(testStore(), policy);
     for (int i = 0; i < subscriptions; ++i)
         repo.create(webhookChanges({{QStringLiteral("url"), receiver.url(QStringLiteral("/hook%1").arg(i))},
                                     {QStringLiteral("events"), QJsonArray{QStringLiteral("*")}},
