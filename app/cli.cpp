@@ -20,8 +20,10 @@
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/core/databasecopy.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
+#include "model/core/migrations.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/mediacleaner.h"
 #include "model/tasks/taskrepository.h"
@@ -39,6 +41,7 @@
 #include <QCommandLineParser>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QIcon>
 #include <QLibraryInfo>
@@ -167,6 +170,16 @@ QList<Command> commands()
                              QStringLiteral("EMAIL"))},
          {}},
         {{QStringLiteral("apikey"), QStringLiteral("list")}, QStringLiteral("List API keys."), {}, {}},
+        {{QStringLiteral("db"), QStringLiteral("check")},
+         QStringLiteral("Print where the database is, its schema version and the rows of each table."),
+         {},
+         {}},
+        {{QStringLiteral("db"), QStringLiteral("migrate-to")},
+         QStringLiteral("Copy this data directory's SQLite database into an empty PostgreSQL database (team mode) "
+                        "in one transaction, checked by the rows of each table; the password comes from "
+                        "secrets/database.password."),
+         {},
+         QStringLiteral("URL")},
         {{QStringLiteral("apikey"), QStringLiteral("revoke")},
          QStringLiteral("Revoke an API key."),
          {},
@@ -226,7 +239,9 @@ struct Environment
     std::unique_ptr<AppSettings> settings;
     std::unique_ptr<SecretStore> secrets;
 
-    bool open(const QString &dataDir, const QStringList &assignments)
+    // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
+    // copies from it).
+    bool open(const QString &dataDir, const QStringList &assignments, bool sqliteOnly = false)
     {
         if (!QDir().mkpath(dataDir)) {
             err(QStringLiteral("cannot create data directory %1").arg(dataDir));
@@ -250,7 +265,19 @@ struct Environment
             return false;
         }
         ContactRules::setDefaultCallingCode(callingCode);
-        Database::setPath(settings->databasePath());
+        // database/url: a team's PostgreSQL server; empty: the embedded SQLite file.
+        const QString urlText = settings->value(QStringLiteral("database/url")).toString().trimmed();
+        if (urlText.isEmpty() || sqliteOnly) {
+            Database::setPath(settings->databasePath());
+        } else {
+            QString error;
+            const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
+            if (!url) {
+                err(QStringLiteral("setting database/url: %1").arg(error));
+                return false;
+            }
+            Database::setPostgres(*url, databasePassword());
+        }
         try {
             Database::migrate();
         } catch (const std::exception &e) {
@@ -258,6 +285,14 @@ struct Environment
             return false;
         }
         return true;
+    }
+
+    // The PostgreSQL password: secrets/database.password (--set it for a headless run); none: the
+    // server's other ways (a trusted address, ~/.pgpass).
+    QString databasePassword()
+    {
+        const std::optional<QByteArray> v = secretStore().read(QStringLiteral("database.password"));
+        return v ? QString::fromUtf8(*v) : QString();
     }
 
     // The secret store: the keychain, or the owner-only fallback file; --set secrets/<name>=… overrides.
@@ -625,6 +660,63 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
 }
 } // namespace
 
+int runDbCheck()
+{
+    try {
+        const int version = Database::schemaVersion();
+        const int latest = migrations().constLast().version;
+        out(QStringLiteral("database: %1 %2")
+                .arg(Database::dialect() == Database::Dialect::PostgreSQL ? QStringLiteral("PostgreSQL")
+                                                                          : QStringLiteral("SQLite"),
+                     Database::location()));
+        out(QStringLiteral("schema version: %1 (this program: %2)").arg(version).arg(latest));
+        for (const QString &table : Database::tables())
+            out(QStringLiteral("  %1 %2").arg(table, -24).arg(Database::rowCount(table)));
+        if (version > latest) {
+            err(QStringLiteral("the database was migrated by a newer Liaison (schema %1); update this copy")
+                    .arg(version));
+            return Failure;
+        }
+    } catch (const std::exception &e) {
+        err(QStringLiteral("database: %1").arg(QString::fromUtf8(e.what())));
+        return Failure;
+    }
+    return Ok;
+}
+
+int runDbMigrateTo(Environment &env, const QString &urlText)
+{
+    QString error;
+    const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
+    if (!url) {
+        err(QStringLiteral("db migrate-to: %1").arg(error));
+        return Usage;
+    }
+    const QString file = Database::path();
+    try {
+        QElapsedTimer timer;
+        timer.start();
+        const QVector<DatabaseCopy::TableRows> copied =
+            DatabaseCopy::sqliteToPostgres(file, *url, env.databasePassword());
+        qint64 rows = 0;
+        for (const DatabaseCopy::TableRows &t : copied) {
+            out(QStringLiteral("  %1 %2").arg(t.table, -24).arg(t.rows));
+            rows += t.rows;
+        }
+        out(QStringLiteral("copied %1 rows of %2 tables from %3 to %4 in %5 s; every table's rows match")
+                .arg(rows)
+                .arg(copied.size())
+                .arg(file, url->toString())
+                .arg(timer.elapsed() / 1000.0, 0, 'f', 1));
+        out(QStringLiteral("to use it, set database/url=%1 (and secrets/database.password) on every copy")
+                .arg(url->toString()));
+    } catch (const std::exception &e) {
+        err(QStringLiteral("db migrate-to: %1").arg(QString::fromUtf8(e.what())));
+        return Failure;
+    }
+    return Ok;
+}
+
 int liaisonMain(int argc, char **argv)
 {
     QCoreApplication::setApplicationName(QStringLiteral("liaison"));
@@ -658,7 +750,8 @@ int liaisonMain(int argc, char **argv)
             command = &c;
     }
     if (!command) {
-        if (!words.isEmpty() && words.first() != QLatin1String("apikey") && words.first() != QLatin1String("user")) {
+        if (!words.isEmpty() && words.first() != QLatin1String("apikey") && words.first() != QLatin1String("user") &&
+            words.first() != QLatin1String("db")) {
             err(QStringLiteral("unknown command '%1' (see liaison --help)").arg(words.first()));
             return Usage;
         }
@@ -671,10 +764,11 @@ int liaisonMain(int argc, char **argv)
                 }
                 return Ok;
             }
+            const QString first = words.first();
             err(QStringLiteral("'%1' needs a subcommand: %2")
-                    .arg(words.first(), words.first() == QLatin1String("user")
-                                            ? QStringLiteral("add")
-                                            : QStringLiteral("create, list or revoke")));
+                    .arg(first, first == QLatin1String("user") ? QStringLiteral("add, deactivate or activate")
+                                : first == QLatin1String("db") ? QStringLiteral("check or migrate-to")
+                                                               : QStringLiteral("create, list or revoke")));
             return Usage;
         }
         command = &all.first();
@@ -731,11 +825,22 @@ int liaisonMain(int argc, char **argv)
         return Usage;
     }
 
-    Environment env;
-    if (!env.open(dataDir, parser.values(QStringLiteral("set"))))
-        return Failure;
-
     const QString first = command->words.value(0);
+    const bool migrateTo = command->words == QStringList{QStringLiteral("db"), QStringLiteral("migrate-to")};
+    Environment env;
+    if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
+        return Failure;
+    if (first == QLatin1String("db")) {
+        QCoreApplication app(argc, argv);
+        return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
+    }
+    // Team mode is being built: on PostgreSQL the schema, db check and db migrate-to work so far.
+    if (Database::dialect() == Database::Dialect::PostgreSQL) {
+        err(QStringLiteral("database/url: PostgreSQL serves 'liaison db check' and 'liaison db migrate-to' only in "
+                           "this version; leave database/url empty to run Liaison on its SQLite file"));
+        return Failure;
+    }
+
     if (first.isEmpty()) {
         if (!hasDisplay()) {
             fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "

@@ -2,6 +2,7 @@
 
 #include "model/core/errors.h"
 #include "model/core/migrations.h"
+#include "model/core/sqldialect.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -28,8 +29,17 @@
 Q_LOGGING_CATEGORY(lcDb, "liaison.db")
 
 namespace {
+// Where every thread's connection goes: the SQLite file, or the PostgreSQL server.
+struct Target
+{
+    Database::Dialect dialect = Database::Dialect::SQLite;
+    QString path;    // SQLite
+    DatabaseUrl url; // PostgreSQL
+    QString password;
+    QString searchPath; // PostgreSQL: the schema to use (tests); empty: the server's default
+};
 QMutex g_pathMutex;
-QString g_path;
+Target g_target;
 std::atomic<int> g_generation{0};
 std::atomic<int> g_connectionCounter{0};
 std::atomic<int> g_leakedSnapshots{0};
@@ -92,7 +102,8 @@ struct ThreadConnection
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
             if (db.isOpen()) {
-                QSqlQuery(db).exec(QStringLiteral("PRAGMA optimize"));
+                if (db.driverName() == QLatin1String("QSQLITE"))
+                    QSqlQuery(db).exec(QStringLiteral("PRAGMA optimize"));
                 db.close();
             }
         }
@@ -120,8 +131,14 @@ ThreadConnection &threadConnection()
 
 void bindAll(QSqlQuery &q, const QVariantList &values)
 {
-    for (int i = 0; i < values.size(); ++i)
-        q.bindValue(i, values.at(i));
+    for (int i = 0; i < values.size(); ++i) {
+        const QVariant &v = values.at(i);
+        // Flags are stored as integers 0/1 on both databases; PostgreSQL refuses a boolean there.
+        if (v.typeId() == QMetaType::Bool)
+            q.bindValue(i, v.toBool() ? 1 : 0);
+        else
+            q.bindValue(i, v);
+    }
 }
 // The database holds password hashes, API key hashes and webhook secrets: it is readable by its
 // owner only (0600), wherever database/path puts it. A new file is created with that mode before
@@ -172,27 +189,45 @@ void Database::setPath(const QString &sqlitePath)
     static const bool statsOff = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
     Q_UNUSED(statsOff);
     QMutexLocker lock(&g_pathMutex);
-    g_path = sqlitePath;
+    g_target = Target();
+    g_target.path = sqlitePath;
+    ++g_generation;
+}
+
+void Database::setPostgres(const DatabaseUrl &url, const QString &password, const QString &searchPath)
+{
+    QMutexLocker lock(&g_pathMutex);
+    g_target = Target();
+    g_target.dialect = Dialect::PostgreSQL;
+    g_target.url = url;
+    g_target.password = password;
+    g_target.searchPath = searchPath;
     ++g_generation;
 }
 
 QString Database::path()
 {
     QMutexLocker lock(&g_pathMutex);
-    return g_path;
+    return g_target.path;
 }
 
-QSqlDatabase Database::connection()
+Database::Dialect Database::dialect()
 {
-    ThreadConnection &c = threadConnection();
-    if (c.isCurrent())
-        return QSqlDatabase::database(c.name, false);
-    c.close();
-    const QString file = path();
-    c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
-    c.generation = g_generation.load();
+    QMutexLocker lock(&g_pathMutex);
+    return g_target.dialect;
+}
+
+QString Database::location()
+{
+    QMutexLocker lock(&g_pathMutex);
+    return g_target.dialect == Dialect::PostgreSQL ? g_target.url.toString() : g_target.path;
+}
+
+namespace {
+QSqlDatabase openSqlite(const QString &name, const QString &file)
+{
     restrictToOwner(file);
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), c.name);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     db.setDatabaseName(file);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
     if (!db.open())
@@ -206,6 +241,66 @@ QSqlDatabase Database::connection()
     return db;
 }
 
+constexpr int kOldestPostgres = 130000; // server_version_num of PostgreSQL 13
+
+QSqlDatabase openPostgres(const QString &name, const Target &t)
+{
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
+        throw DatabaseError("the PostgreSQL driver of Qt is not installed (Debian package libqt6sql6-psql)");
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+    db.setHostName(t.url.host);
+    db.setPort(t.url.port);
+    db.setDatabaseName(t.url.dbname);
+    db.setUserName(t.url.user);
+    db.setPassword(t.password);
+    // The server's notices ("relation … already exists, skipping") are not the log's business.
+    QString server = QStringLiteral("-cclient_min_messages=warning");
+    if (!t.searchPath.isEmpty())
+        server += QStringLiteral(" -csearch_path=%1").arg(t.searchPath);
+    const QString options =
+        t.url.connectOptions() + QStringLiteral(";application_name=liaison;options='%1'").arg(server);
+    db.setConnectOptions(options);
+    if (!db.open()) {
+        const QString why =
+            db.lastError().databaseText().trimmed().isEmpty() ? db.lastError().text() : db.lastError().databaseText();
+        throw DatabaseError(QStringLiteral("cannot connect to PostgreSQL at %1: %2")
+                                .arg(t.url.toString(), why.simplified())
+                                .toStdString());
+    }
+    QSqlQuery q(db);
+    if (!q.exec(
+            QStringLiteral("SELECT current_setting('server_version_num')::int, current_setting('server_version')")) ||
+        !q.next())
+        fail(QStringLiteral("cannot read the PostgreSQL server's version"), q.lastError());
+    if (q.value(0).toInt() < kOldestPostgres)
+        throw DatabaseError(QStringLiteral("PostgreSQL 13 or newer is needed; the server at %1 runs %2")
+                                .arg(t.url.toString(), q.value(1).toString())
+                                .toStdString());
+    return db;
+}
+} // namespace
+
+QSqlDatabase Database::connection()
+{
+    ThreadConnection &c = threadConnection();
+    if (c.isCurrent())
+        return QSqlDatabase::database(c.name, false);
+    c.close();
+    Target target;
+    {
+        QMutexLocker lock(&g_pathMutex);
+        target = g_target;
+    }
+    c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
+    c.generation = g_generation.load();
+    try {
+        return target.dialect == Dialect::PostgreSQL ? openPostgres(c.name, target) : openSqlite(c.name, target.path);
+    } catch (...) {
+        c.close(); // the next call tries again
+        throw;
+    }
+}
+
 void Database::closeThreadConnection()
 {
     threadConnection().close();
@@ -215,6 +310,12 @@ QSqlQuery Database::exec(const QString &sql, const QVariantList &values)
 {
     QSqlQuery q(connection());
     q.setForwardOnly(true);
+    // PostgreSQL prepares only queries and data changes: a statement without values runs as it is.
+    if (values.isEmpty() && dialect() == Dialect::PostgreSQL) {
+        if (!q.exec(sql))
+            fail(QStringLiteral("query failed [%1]").arg(sql), q.lastError());
+        return q;
+    }
     if (!q.prepare(sql))
         fail(QStringLiteral("prepare failed for [%1]").arg(sql), q.lastError());
     bindAll(q, values);
@@ -528,30 +629,104 @@ void Database::startSnapshotWatchdog(QObject *parent, int maxSeconds)
     timer->start(1000);
 }
 
+namespace {
+// The highest migration applied. PostgreSQL keeps it in a table of its own (SQLite in the file's
+// header); readers take the row without a lock, migrate() under the migration lock.
+int readSchemaVersion(QSqlQuery &q, Database::Dialect dialect)
+{
+    const bool ok = dialect == Database::Dialect::PostgreSQL
+                        ? q.exec(QStringLiteral("SELECT coalesce(max(version), 0) FROM schema_version"))
+                        : q.exec(QStringLiteral("PRAGMA user_version"));
+    if (!ok || !q.next())
+        fail(QStringLiteral("cannot read schema version"), q.lastError());
+    const int version = q.value(0).toInt();
+    q.finish();
+    return version;
+}
+} // namespace
+
 int Database::migrate()
 {
+    const Dialect d = dialect();
     QSqlDatabase db = connection();
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
-        fail(QStringLiteral("cannot read schema version"), q.lastError());
-    int version = q.value(0).toInt();
-    q.finish();
+    const bool postgres = d == Dialect::PostgreSQL;
+    if (postgres) {
+        if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                                   "applied_at TEXT NOT NULL)")))
+            fail(QStringLiteral("cannot create the schema_version table"), q.lastError());
+    }
+    int version = readSchemaVersion(q, d);
     for (const Migration &m : migrations()) {
         if (m.version <= version)
             continue;
         Transaction tx;
-        for (const QString &statement : m.statements) {
-            if (!q.exec(statement))
+        if (postgres) {
+            // Copies starting together: one migrates, the others wait and then find it done.
+            if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(7283010)")))
+                fail(QStringLiteral("cannot take the migration lock"), q.lastError());
+            q.finish();
+            version = readSchemaVersion(q, d);
+            if (m.version <= version)
+                continue;
+        }
+        for (const MigrationStatement &statement : m.statements) {
+            if (statement.only == (postgres ? MigrationStatement::SQLite : MigrationStatement::PostgreSQL))
+                continue;
+            const QString sql = postgres && statement.only == MigrationStatement::Both
+                                    ? SqlDialect::postgresDdl(statement.sql)
+                                    : statement.sql;
+            if (!q.exec(sql))
                 fail(QStringLiteral("migration %1 (%2) failed").arg(m.version).arg(QLatin1String(m.name)),
                      q.lastError());
         }
-        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(m.version)))
+        const bool recorded =
+            postgres ? q.exec(QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (%1, "
+                                             "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))")
+                                  .arg(m.version))
+                     : q.exec(QStringLiteral("PRAGMA user_version = %1").arg(m.version));
+        if (!recorded)
             fail(QStringLiteral("cannot record schema version"), q.lastError());
         tx.commit();
-        qCInfo(lcDb) << "applied migration" << m.version << m.name;
+        qCInfo(lcDb).noquote() << "applied migration" << m.version << m.name;
         version = m.version;
     }
     return version;
+}
+
+int Database::schemaVersion()
+{
+    QSqlQuery q(connection());
+    if (dialect() == Dialect::PostgreSQL) {
+        if (!q.exec(QStringLiteral("SELECT to_regclass('schema_version') IS NOT NULL")) || !q.next())
+            fail(QStringLiteral("cannot read schema version"), q.lastError());
+        if (!q.value(0).toBool())
+            return 0;
+        q.finish();
+    }
+    return readSchemaVersion(q, dialect());
+}
+
+QStringList Database::tables()
+{
+    const bool postgres = dialect() == Dialect::PostgreSQL;
+    QSqlQuery q = exec(postgres ? QStringLiteral("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                                                 "AND tablename != 'schema_version' ORDER BY tablename")
+                                : QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
+                                                 "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'contacts\\_fts%' "
+                                                 "ESCAPE '\\' ORDER BY name"));
+    QStringList out;
+    while (q.next())
+        out << q.value(0).toString();
+    return out;
+}
+
+qint64 Database::rowCount(const QString &table)
+{
+    if (!tables().contains(table))
+        throw DatabaseError(QStringLiteral("no table %1").arg(table).toStdString());
+    QSqlQuery q = exec(QStringLiteral("SELECT count(*) FROM %1").arg(table)); // a name from tables() only
+    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 ReadTransaction::ReadTransaction()
@@ -561,7 +736,11 @@ ReadTransaction::ReadTransaction()
         return;
     m_outer = true;
     try {
-        Database::select(QStringLiteral("BEGIN"), {}, [](const SqlRow &) {});
+        // One snapshot for every read of the unit (PostgreSQL's default would take one per statement).
+        Database::select(Database::dialect() == Database::Dialect::PostgreSQL
+                             ? QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                             : QStringLiteral("BEGIN"),
+                         {}, [](const SqlRow &) {});
     } catch (...) {
         --c.depth;
         m_outer = false;
@@ -594,7 +773,9 @@ Transaction::Transaction()
         return; // nested: the outermost transaction commits
     m_outer = true;
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+    // SQLite: take the write lock at once. PostgreSQL locks rows as they are written.
+    if (!q.exec(Database::dialect() == Database::Dialect::PostgreSQL ? QStringLiteral("BEGIN")
+                                                                     : QStringLiteral("BEGIN IMMEDIATE"))) {
         --c.depth;
         m_done = true;
         fail(QStringLiteral("cannot begin transaction"), q.lastError());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/databaseurl.h"
+
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
@@ -64,15 +66,34 @@ private:
 class Database
 {
 public:
+    enum class Dialect
+    {
+        SQLite,
+        PostgreSQL
+    };
     // Points every thread at this SQLite file (later connections of all threads use it).
     static void setPath(const QString &sqlitePath);
-    static QString path();
+    // Points every thread at a PostgreSQL database (team mode). searchPath: the schema to work in
+    // (tests give each run its own); empty: the server's default. A connection that cannot be made,
+    // or a server older than PostgreSQL 13, throws DatabaseError with one clear sentence.
+    static void setPostgres(const DatabaseUrl &url, const QString &password, const QString &searchPath = {});
+    static QString path(); // the SQLite file; empty on PostgreSQL
+    static Dialect dialect();
+    // The SQLite file or the PostgreSQL URL (without password), for messages.
+    static QString location();
     // This thread's connection, opened on first use.
     static QSqlDatabase connection();
     // Closes this thread's connection (call before a thread ends, or in tests).
     static void closeThreadConnection();
-    // Applies the numbered migrations not yet applied; returns the schema version.
+    // Applies the numbered migrations not yet applied; returns the schema version. On PostgreSQL,
+    // copies starting together take turns (an advisory lock) and one of them migrates.
     static int migrate();
+    // The highest migration applied (0 on an empty database).
+    static int schemaVersion();
+    // The tables of Liaison's schema, by name (SQLite's search index and the version table aside).
+    static QStringList tables();
+    // The rows of one of tables(); throws DatabaseError for another name.
+    static qint64 rowCount(const QString &table);
 
     // Prepares and runs sql with positional values; throws DatabaseError when SQLite fails.
     static QSqlQuery exec(const QString &sql, const QVariantList &values = {});

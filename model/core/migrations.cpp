@@ -67,6 +67,10 @@ const QVector<Migration> &migrations()
                  sentiment TEXT,
                  created_at TEXT NOT NULL,
                  updated_at TEXT NOT NULL))",
+             // PostgreSQL keeps the custom fields as jsonb (read by the segment rules and their trigger).
+             postgresOnly("ALTER TABLE contacts ALTER COLUMN custom_fields DROP DEFAULT"),
+             postgresOnly("ALTER TABLE contacts ALTER COLUMN custom_fields TYPE jsonb USING custom_fields::jsonb"),
+             postgresOnly("ALTER TABLE contacts ALTER COLUMN custom_fields SET DEFAULT '{}'"),
              "CREATE INDEX contacts_created ON contacts(created_at, seq)",
              "CREATE INDEX contacts_source ON contacts(source, created_at)",
              R"(CREATE TABLE contact_tags (
@@ -85,8 +89,8 @@ const QVector<Migration> &migrations()
              "CREATE INDEX contact_notes_contact ON contact_notes(contact_seq, seq)",
              // The search index: one document per contact (rowid = contacts.seq), written by the
              // repository in the same transaction as the contact. Prefix indexes make "ahm*" cheap.
-             "CREATE VIRTUAL TABLE contacts_fts USING fts5(doc, tokenize = \"unicode61 remove_diacritics 2\", "
-             "prefix = '1 2 3')",
+             sqliteOnly("CREATE VIRTUAL TABLE contacts_fts USING fts5(doc, tokenize = \"unicode61 remove_diacritics "
+                        "2\", prefix = '1 2 3')"),
              R"(CREATE TABLE outbox (
                  seq INTEGER PRIMARY KEY,
                  id TEXT NOT NULL UNIQUE,
@@ -200,9 +204,13 @@ const QVector<Migration> &migrations()
                  value REAL NOT NULL,
                  weighted REAL NOT NULL,
                  PRIMARY KEY (pipeline_id, stage, currency)))",
-             R"(INSERT INTO pipelines (id, name, name_norm, is_default, created_at, updated_at)
+             sqliteOnly(R"(INSERT INTO pipelines (id, name, name_norm, is_default, created_at, updated_at)
                 VALUES ('pipeline_default', 'Sales', 'sales', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                        strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+                        strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))"),
+             postgresOnly(R"(INSERT INTO pipelines (id, name, name_norm, is_default, created_at, updated_at)
+                VALUES ('pipeline_default', 'Sales', 'sales', 1,
+                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))"),
              R"(INSERT INTO pipeline_stages (pipeline_id, key, name, position, probability, rotten_days, kind) VALUES
                 ('pipeline_default', 'lead', 'Lead', 0, 10, NULL, 'open'),
                 ('pipeline_default', 'contact', 'Contact', 1, 20, NULL, 'open'),
@@ -383,25 +391,32 @@ const QVector<Migration> &migrations()
              // that customField rules read an index instead of json_extract over every contact.
              // type: json_type; value_text: CAST(json_extract(...) AS TEXT) (NULL for JSON null);
              // value_num: the value of an integer or real, else NULL (no declared type: stored as is).
-             R"(CREATE TABLE contact_custom_fields (
+             sqliteOnly(R"(CREATE TABLE contact_custom_fields (
                  contact_seq INTEGER NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
                  key TEXT NOT NULL,
                  type TEXT NOT NULL,
                  value_text TEXT,
                  value_num,
-                 PRIMARY KEY (contact_seq, key)) WITHOUT ROWID)",
+                 PRIMARY KEY (contact_seq, key)) WITHOUT ROWID)"),
+             postgresOnly(R"(CREATE TABLE contact_custom_fields (
+                 contact_seq BIGINT NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 key TEXT NOT NULL,
+                 type TEXT NOT NULL,
+                 value_text TEXT,
+                 value_num DOUBLE PRECISION,
+                 PRIMARY KEY (contact_seq, key)))"),
              // Kept by triggers, in the transaction of whatever writes a contact (the repository, the
              // widget, an import): INSERT OR IGNORE keeps the first of duplicate keys, as json_extract
              // reads them; malformed JSON gives no rows. Deleting a contact cascades.
-             R"(CREATE TRIGGER contacts_custom_fields_insert AFTER INSERT ON contacts
+             sqliteOnly(R"(CREATE TRIGGER contacts_custom_fields_insert AFTER INSERT ON contacts
                 WHEN NEW.custom_fields != '{}' BEGIN
                   INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
                   SELECT NEW.seq, j.key, j.type, CAST(j.value AS TEXT),
                          CASE WHEN j.type IN ('integer', 'real') THEN j.value END
                   FROM json_each(NEW.custom_fields) j
                   WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
-                END)",
-             R"(CREATE TRIGGER contacts_custom_fields_update AFTER UPDATE OF custom_fields ON contacts
+                END)"),
+             sqliteOnly(R"(CREATE TRIGGER contacts_custom_fields_update AFTER UPDATE OF custom_fields ON contacts
                 WHEN OLD.custom_fields IS NOT NEW.custom_fields BEGIN
                   DELETE FROM contact_custom_fields WHERE contact_seq = NEW.seq;
                   INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
@@ -409,13 +424,53 @@ const QVector<Migration> &migrations()
                          CASE WHEN j.type IN ('integer', 'real') THEN j.value END
                   FROM json_each(NEW.custom_fields) j
                   WHERE json_valid(NEW.custom_fields) AND json_type(NEW.custom_fields) = 'object';
-                END)",
+                END)"),
              // The contacts stored so far.
-             R"(INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+             sqliteOnly(R"(INSERT OR IGNORE INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
                 SELECT c.seq, j.key, j.type, CAST(j.value AS TEXT),
                        CASE WHEN j.type IN ('integer', 'real') THEN j.value END
                 FROM contacts c, json_each(c.custom_fields) j
-                WHERE c.custom_fields != '{}' AND json_valid(c.custom_fields) AND json_type(c.custom_fields) = 'object')",
+                WHERE c.custom_fields != '{}' AND json_valid(c.custom_fields) AND json_type(c.custom_fields) = 'object')"),
+             // PostgreSQL: the same rows from the jsonb column, with SQLite's json_each names for the
+             // types (text, integer, real, true, false, null, object, array) and its text of a value
+             // (a boolean as 1 or 0), so that the segment rules read both alike. jsonb keeps the last
+             // of duplicate keys (the API never stores any).
+             postgresOnly(R"(CREATE FUNCTION contact_custom_field_rows(fields jsonb)
+                RETURNS TABLE (key text, type text, value_text text, value_num double precision)
+                LANGUAGE sql IMMUTABLE AS $$
+                  SELECT j.key,
+                         CASE jsonb_typeof(j.value)
+                           WHEN 'string' THEN 'text'
+                           WHEN 'number' THEN CASE WHEN j.value::text ~ '^-?[0-9]+$' THEN 'integer' ELSE 'real' END
+                           WHEN 'boolean' THEN j.value::text
+                           ELSE jsonb_typeof(j.value) END,
+                         CASE jsonb_typeof(j.value)
+                           WHEN 'string' THEN j.value #>> '{}'
+                           WHEN 'boolean' THEN CASE WHEN j.value = 'true'::jsonb THEN '1' ELSE '0' END
+                           WHEN 'null' THEN NULL
+                           ELSE j.value::text END,
+                         CASE WHEN jsonb_typeof(j.value) = 'number' THEN (j.value::text)::double precision END
+                  FROM jsonb_each(CASE WHEN jsonb_typeof(fields) = 'object' THEN fields ELSE '{}'::jsonb END) j
+                $$)"),
+             postgresOnly(R"(CREATE FUNCTION contacts_custom_fields_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                  IF TG_OP = 'UPDATE' THEN
+                    IF OLD.custom_fields IS NOT DISTINCT FROM NEW.custom_fields THEN
+                      RETURN NEW;
+                    END IF;
+                    DELETE FROM contact_custom_fields WHERE contact_seq = NEW.seq;
+                  END IF;
+                  INSERT INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                  SELECT NEW.seq, f.key, f.type, f.value_text, f.value_num
+                  FROM contact_custom_field_rows(NEW.custom_fields) f;
+                  RETURN NEW;
+                END
+                $$)"),
+             postgresOnly("CREATE TRIGGER contacts_custom_fields_sync AFTER INSERT OR UPDATE OF custom_fields ON "
+                          "contacts FOR EACH ROW EXECUTE FUNCTION contacts_custom_fields_sync()"),
+             postgresOnly(R"(INSERT INTO contact_custom_fields (contact_seq, key, type, value_text, value_num)
+                SELECT c.seq, f.key, f.type, f.value_text, f.value_num
+                FROM contacts c, contact_custom_field_rows(c.custom_fields) f)"),
              // Indexed after the backfill (building from filled rows is faster). _text: equals (NOCASE),
              // contains, startsWith, empty; _num: numbers compared or equal; _string: strings compared.
              "CREATE INDEX contact_custom_fields_text ON contact_custom_fields(key, value_text COLLATE NOCASE)",

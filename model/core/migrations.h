@@ -1,15 +1,50 @@
 #pragma once
 
-#include <QStringList>
+#include <QString>
 #include <QVector>
 
-// Numbered schema migrations: migration N is applied once, in order, in one transaction, and
-// PRAGMA user_version records the highest applied. Never edit a released migration: add one.
+#include <utility>
+
+// One statement of a migration. Written for SQLite; PostgreSQL runs it as SqlDialect::postgresDdl
+// rewrites it, unless it is marked for one database only (sqliteOnly(), postgresOnly()), where the
+// two need different SQL (search, triggers, JSON).
+struct MigrationStatement
+{
+    enum Database
+    {
+        Both,
+        SQLite,
+        PostgreSQL
+    };
+    MigrationStatement(const char *sql)
+        : sql(QString::fromUtf8(sql))
+    {
+    }
+    MigrationStatement(QString sql, Database only)
+        : sql(std::move(sql))
+        , only(only)
+    {
+    }
+    QString sql;
+    Database only = Both;
+};
+inline MigrationStatement sqliteOnly(const char *sql)
+{
+    return {QString::fromUtf8(sql), MigrationStatement::SQLite};
+}
+inline MigrationStatement postgresOnly(const char *sql)
+{
+    return {QString::fromUtf8(sql), MigrationStatement::PostgreSQL};
+}
+
+// Numbered schema migrations: migration N is applied once, in order, in one transaction, and the
+// schema version (SQLite: PRAGMA user_version; PostgreSQL: the schema_version table) records the
+// highest applied. The same list builds both databases. Never edit a released migration: add one.
 struct Migration
 {
     int version;
     const char *name;
-    QStringList statements;
+    QVector<MigrationStatement> statements;
 };
 
 const QVector<Migration> &migrations();

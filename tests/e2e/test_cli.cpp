@@ -1,6 +1,8 @@
 // The command line (README, "Command line"), run as the built executable
 // ($LIAISON_BINARY) with QProcess: help, bad options and commands (exit 2, one line on stderr),
 // --set, apikey create|list|revoke and user add. Every run uses a throwaway --data-dir.
+#include "tests/support/testsupport.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -8,26 +10,7 @@
 
 #include <sys/stat.h>
 
-namespace {
-struct Run
-{
-    bool finished = false;
-    int exitCode = -1;
-    QString out;
-    QString err;
-
-    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
-    QStringList errLines() const { return err.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
-    QByteArray describe() const
-    {
-        return QStringLiteral("exit %1 finished %2\n--- stdout\n%3--- stderr\n%4")
-            .arg(exitCode)
-            .arg(finished)
-            .arg(out, err)
-            .toUtf8();
-    }
-};
-} // namespace
+using Run = ProgramRun;
 
 class TestCli : public QObject
 {
@@ -42,27 +25,7 @@ private:
     {
         if (withDataDir)
             args = QStringList{QStringLiteral("--data-dir"), m_dataDir->path()} + args;
-        QProcess p;
-        p.setProgram(m_binary);
-        p.setArguments(args);
-        p.start();
-        Run r;
-        if (!p.waitForStarted(10000)) {
-            r.err = QStringLiteral("did not start: ") + p.errorString();
-            return r;
-        }
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        r.finished = p.waitForFinished(timeoutMs);
-        if (!r.finished) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return runProgram(m_binary, args, stdinData, timeoutMs);
     }
 
     static QString keyIdIn(const QString &text)

@@ -9,9 +9,15 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QNetworkReply>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QSslConfiguration>
 #include <QTimer>
 #include <QtTest>
+
+#include <atomic>
 
 QPair<QString, int> refusalOf(const std::function<void()> &call)
 {
@@ -37,6 +43,40 @@ Store testStore()
     return Store(bus);
 }
 
+QByteArray ProgramRun::describe() const
+{
+    return QStringLiteral("exit %1 finished %2\n--- stdout\n%3--- stderr\n%4")
+        .arg(exitCode)
+        .arg(finished)
+        .arg(out, err)
+        .toUtf8();
+}
+
+ProgramRun runProgram(const QString &program, const QStringList &args, const QByteArray &stdinData, int timeoutMs)
+{
+    QProcess p;
+    p.setProgram(program);
+    p.setArguments(args);
+    p.start();
+    ProgramRun r;
+    if (!p.waitForStarted(10000)) {
+        r.err = QStringLiteral("did not start: ") + p.errorString();
+        return r;
+    }
+    if (!stdinData.isEmpty())
+        p.write(stdinData);
+    p.closeWriteChannel();
+    r.finished = p.waitForFinished(timeoutMs);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
 TempDatabase::TempDatabase()
 {
     Database::setPath(file());
@@ -51,6 +91,68 @@ TempDatabase::~TempDatabase()
 QString TempDatabase::file() const
 {
     return m_dir.filePath(QStringLiteral("liaison.db"));
+}
+
+namespace {
+// The database URL of the test run's cluster, or nullopt with why.
+std::optional<DatabaseUrl> testPostgresUrl(QString *why)
+{
+    const QString text = qEnvironmentVariable("LIAISON_TEST_POSTGRES_URL");
+    if (text.isEmpty()) {
+        *why = QStringLiteral("LIAISON_TEST_POSTGRES_URL is not set: run this test through ctest (its "
+                              "\"postgres\" fixture starts a cluster), or start one with scripts/pg-cluster.sh");
+        return std::nullopt;
+    }
+    return DatabaseUrl::parse(text, why);
+}
+
+// Runs one statement on a connection of its own (schemas are made and dropped outside the tested one).
+bool adminExec(const DatabaseUrl &url, const QString &sql, QString *why)
+{
+    const QString name = QStringLiteral("liaison-test-admin");
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        db.setHostName(url.host);
+        db.setPort(url.port);
+        db.setDatabaseName(url.dbname);
+        db.setUserName(url.user);
+        db.setConnectOptions(QStringLiteral("options='-cclient_min_messages=warning'"));
+        if (db.open()) {
+            QSqlQuery q(db);
+            ok = q.exec(sql);
+            if (!ok)
+                *why = q.lastError().text();
+            db.close();
+        } else {
+            *why = db.lastError().text();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+} // namespace
+
+TempPostgresSchema::TempPostgresSchema()
+{
+    const std::optional<DatabaseUrl> url = testPostgresUrl(&m_why);
+    if (!url)
+        return;
+    static std::atomic<int> counter{0};
+    const QString name = QStringLiteral("test_%1_%2").arg(QCoreApplication::applicationPid()).arg(++counter);
+    if (!adminExec(*url, QStringLiteral("CREATE SCHEMA %1").arg(name), &m_why))
+        return;
+    m_name = name;
+    Database::setPostgres(*url, QString(), m_name);
+}
+
+TempPostgresSchema::~TempPostgresSchema()
+{
+    Database::closeThreadConnection();
+    QString why;
+    const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
+    if (url && !m_name.isEmpty() && !adminExec(*url, QStringLiteral("DROP SCHEMA %1 CASCADE").arg(m_name), &why))
+        qWarning().noquote() << "could not drop the test schema" << m_name << why;
 }
 
 TestServer::TestServer(const QString &dataDir, int rateLimitPerMinute, bool tls)

@@ -29,6 +29,22 @@ QPair<QString, int> refusalOf(const std::function<void()> &call);
 // repository's own check then holds it to the repository's policy.
 WebhookChanges webhookChanges(const QJsonObject &body);
 
+// What a run of a program gave (the real liaison executable, for the end-to-end tests).
+struct ProgramRun
+{
+    bool finished = false;
+    int exitCode = -1;
+    QString out;
+    QString err;
+
+    QStringList outLines() const { return out.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+    QStringList errLines() const { return err.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+    QByteArray describe() const;
+};
+// Runs program with args, feeding stdinData; killed after timeoutMs.
+ProgramRun runProgram(const QString &program, const QStringList &args, const QByteArray &stdinData = {},
+                      int timeoutMs = 60000);
+
 // A throwaway data directory with a migrated database that this thread uses.
 class TempDatabase
 {
@@ -40,6 +56,23 @@ public:
 
 private:
     QTemporaryDir m_dir;
+};
+
+// A schema of its own on the test run's PostgreSQL cluster (LIAISON_TEST_POSTGRES_URL, set by
+// CTest's "postgres" fixture), which this thread's database then uses; dropped afterwards.
+// available() is false, with why(), when no cluster was given.
+class TempPostgresSchema
+{
+public:
+    TempPostgresSchema();
+    ~TempPostgresSchema();
+    bool available() const { return !m_name.isEmpty(); }
+    QString why() const { return m_why; }
+    QString name() const { return m_name; }
+
+private:
+    QString m_name;
+    QString m_why;
 };
 
 class ApiClient;

@@ -25,8 +25,8 @@ private slots:
                                                         .arg(m.version)));
             QVERIFY2(m.name && *m.name, qPrintable(QStringLiteral("migration %1 has no name").arg(m.version)));
             QVERIFY2(!m.statements.isEmpty(), qPrintable(QStringLiteral("migration %1 is empty").arg(m.version)));
-            for (const QString &statement : m.statements)
-                QVERIFY2(!statement.trimmed().isEmpty(),
+            for (const MigrationStatement &statement : m.statements)
+                QVERIFY2(!statement.sql.trimmed().isEmpty(),
                          qPrintable(QStringLiteral("migration %1 holds an empty statement").arg(m.version)));
         }
     }
