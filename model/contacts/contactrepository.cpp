@@ -168,7 +168,8 @@ void writeTags(const Contact &c, bool replace)
         Database::execCached(QStringLiteral("DELETE FROM contact_tags WHERE contact_seq = ?"), {c.seq});
     for (const QString &tag : c.tags) {
         Database::execCached(
-            QStringLiteral("INSERT OR IGNORE INTO contact_tags (contact_seq, tag_norm, tag) VALUES (?, ?, ?)"),
+            QStringLiteral("INSERT INTO contact_tags (contact_seq, tag_norm, tag) VALUES (?, ?, ?) ON CONFLICT DO "
+                           "NOTHING"),
             {c.seq, ContactRules::tagKey(tag), tag});
     }
 }
@@ -216,7 +217,7 @@ QJsonObject eventData(const Contact &c)
 
 void insertRow(Contact &c)
 {
-    CachedQuery q = Database::execCached(
+    c.seq = Database::insert(
         QStringLiteral(
             "INSERT INTO contacts (id, first_name, last_name, email, email_norm, phone, phone_e164, company, "
             "position, address, tags, custom_fields, source, lead_score, created_at, updated_at) "
@@ -225,7 +226,6 @@ void insertRow(Contact &c)
          textOrNull(c.phone), textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position),
          compact(c.address), compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.createdAt,
          c.updatedAt});
-    c.seq = q.lastInsertId().toLongLong();
     writeTags(c, false);
     writeSearch(c, false);
 }

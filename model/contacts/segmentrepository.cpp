@@ -90,9 +90,9 @@ int storeMembers(qint64 segmentSeq, const SegmentRules::Sql &where, const QStrin
     QVariantList values{segmentSeq, now};
     values << where.values;
     const QSqlQuery q =
-        Database::exec(QStringLiteral("INSERT OR IGNORE INTO segment_members (segment_seq, "
-                                      "contact_seq, added_at) SELECT ?, c.seq, ? FROM contacts c WHERE ") +
-                           where.where,
+        Database::exec(QStringLiteral("INSERT INTO segment_members (segment_seq, contact_seq, added_at) SELECT ?, "
+                                      "c.seq, ? FROM contacts c WHERE ") +
+                           where.where + QStringLiteral(" ON CONFLICT DO NOTHING"),
                        values);
     return q.numRowsAffected();
 }
@@ -206,12 +206,11 @@ Segment SegmentRepository::create(SegmentChanges c, const QString &actor)
 
     Transaction tx;
     checkUniqueName(s.name, 0);
-    CachedQuery q = Database::execCached(
+    s.seq = Database::insert(
         QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), s.isDynamic ? 1 : 0,
          textOrNull(actor), s.createdAt, s.updatedAt});
-    s.seq = q.lastInsertId().toLongLong();
     // A static segment made with filters takes the matching contacts once.
     if (!s.isDynamic && s.filters.isObject())
         storeMembers(s.seq, SegmentRules::compile(s.filters.toObject(), m_store.clock()), s.createdAt);
@@ -331,7 +330,8 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
     for (int i = 0; i < seqs.size(); ++i) {
         CachedQuery q = Database::execCached(
             QStringLiteral(
-                "INSERT OR IGNORE INTO segment_members (segment_seq, contact_seq, added_at) VALUES (?, ?, ?)"),
+                "INSERT INTO segment_members (segment_seq, contact_seq, added_at) VALUES (?, ?, ?) ON CONFLICT DO "
+                "NOTHING"),
             {s.seq, seqs.at(i), now});
         if (q.numRowsAffected() > 0) {
             ++n;
@@ -413,12 +413,11 @@ Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const Q
     s.isDynamic = false;
     s.id = Ids::make(u"seg");
     s.createdBy = actor;
-    CachedQuery q = Database::execCached(
+    s.seq = Database::insert(
         QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), 0, textOrNull(actor), s.createdAt,
          s.updatedAt});
-    s.seq = q.lastInsertId().toLongLong();
     storeMembers(s.seq, membership(source), s.createdAt);
     QJsonObject data = eventData(s);
     data.insert(QStringLiteral("snapshotOf"), source.id);

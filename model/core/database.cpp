@@ -363,6 +363,16 @@ CachedQuery Database::execCached(const QString &sql, const QVariantList &values)
     return CachedQuery(q);
 }
 
+qint64 Database::insert(const QString &sql, const QVariantList &values)
+{
+    if (dialect() == Dialect::PostgreSQL) {
+        CachedQuery q = execCached(sql + QStringLiteral(" RETURNING seq"), values);
+        return q.next() ? q.value(0).toLongLong() : 0;
+    }
+    const CachedQuery q = execCached(sql, values);
+    return q.query().lastInsertId().toLongLong();
+}
+
 namespace {
 sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
 {

@@ -50,7 +50,6 @@ public:
     bool next() { return m_query->next(); }
     QVariant value(int column) const { return m_query->value(column); }
     int numRowsAffected() const { return m_query->numRowsAffected(); }
-    QVariant lastInsertId() const { return m_query->lastInsertId(); }
     QSqlQuery &query() const { return *m_query; }
     void finish() { m_query->finish(); }
     operator QSqlQuery &() const { return *m_query; }
@@ -100,6 +99,9 @@ public:
     // As exec() for a statement that is used often: the prepared statement is cached per thread and
     // finished when the returned CachedQuery goes out of scope.
     static CachedQuery execCached(const QString &sql, const QVariantList &values = {});
+    // Runs an INSERT into a table keyed by seq (cached as execCached) and gives the new row's seq:
+    // SQLite's rowid, or PostgreSQL's RETURNING seq.
+    static qint64 insert(const QString &sql, const QVariantList &values = {});
     // For reads on hot paths: runs sql and calls row() for each result row. On SQLite it uses the
     // C API on this thread's connection with the statement prepared once per thread: QSqlQuery
     // rebuilds its column record on every exec, which was most of the cost of a contact look-up.

@@ -39,9 +39,11 @@ void IdempotencyStore::save(const QString &credential, const QString &key, const
     QJsonArray headers;
     for (const auto &h : response.headers)
         headers.append(QJsonArray{QString::fromUtf8(h.first), QString::fromUtf8(h.second)});
-    Database::execCached(QStringLiteral("INSERT OR REPLACE INTO idempotency_keys "
-                                        "(credential, key, method, path, status, headers, body, created_at) "
-                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    Database::execCached(QStringLiteral("INSERT INTO idempotency_keys (credential, key, method, path, status, "
+                                        "headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
+                                        "(credential, key) DO UPDATE SET method = excluded.method, path = "
+                                        "excluded.path, status = excluded.status, headers = excluded.headers, body = "
+                                        "excluded.body, created_at = excluded.created_at"),
                          {credential, key, response.method, response.path, response.status,
                           QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)), response.body,
                           m_store.nowIso()});

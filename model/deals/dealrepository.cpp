@@ -224,7 +224,7 @@ void addTotals(const Deal &d, int sign)
 
 void insertRow(Deal &d)
 {
-    CachedQuery q = Database::execCached(
+    d.seq = Database::insert(
         QStringLiteral(
             "INSERT INTO deals (id, name, value, currency, pipeline_id, stage, probability, contact_id, assigned_to, "
             "expected_close_date, description, custom_fields, closed_value, closed_at, lost_reason, competitor_name, "
@@ -234,7 +234,6 @@ void insertRow(Deal &d)
          textOrNull(d.assignedTo), textOrNull(d.expectedCloseDate), text(d.description), compact(d.customFields),
          numberOrNull(d.closedValue), textOrNull(d.closedAt), textOrNull(d.lostReason), textOrNull(d.competitorName),
          d.lastActivityAt, d.createdAt, d.updatedAt});
-    d.seq = q.lastInsertId().toLongLong();
     addTotals(d, +1);
 }
 

@@ -43,13 +43,12 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
     Transaction tx;
     const QString id = Ids::make(u"bulk");
     const QString now = m_store.nowIso();
-    QSqlQuery insert = Database::exec(
+    const qint64 bulkSeq = Database::insert(
         QStringLiteral("INSERT INTO bulk_sends (id, channel, segment_id, template_name, template_language, components, "
                        "body_text, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {id, r.channel, r.segmentId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(r.segmentId),
          r.tpl.name, r.tpl.language, QString::fromUtf8(QJsonDocument(r.components).toJson(QJsonDocument::Compact)),
          r.renderedText, r.createdBy, now});
-    const qint64 bulkSeq = insert.lastInsertId().toLongLong();
     if (!r.segmentId.isEmpty()) {
         const SegmentRules::Sql where = SegmentRepository(m_store).membership(r.segmentId); // 404 when unknown
         QVariantList values{bulkSeq};

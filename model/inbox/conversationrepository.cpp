@@ -148,7 +148,7 @@ QJsonObject statusData(const Message &m, const QString &status)
 
 void insertMessage(Message &m, qint64 conversationSeq)
 {
-    CachedQuery q = Database::execCached(
+    m.seq = Database::insert(
         QStringLiteral(
             "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, type, text, "
             "media_url, caption, filename, payload, status, sent_at, delivered_at, read_at, failed_at, failed_reason, "
@@ -179,7 +179,6 @@ void insertMessage(Message &m, qint64 conversationSeq)
          m.sentimentScore,
          m.createdAt,
          m.sendPriority});
-    m.seq = q.lastInsertId().toLongLong();
 }
 
 // A new message of this conversation with this content, stamped now (not yet stored).

@@ -278,11 +278,10 @@ void TaskRepository::insertRow(Task &t)
     QVariantList values = rowValues(t);
     values.prepend(t.id);
     values.append(t.createdAt);
-    CachedQuery q = Database::execCached(QStringLiteral("INSERT INTO tasks (id, ") + kRowColumns +
+    t.seq = Database::insert(QStringLiteral("INSERT INTO tasks (id, ") + kRowColumns +
                                              QStringLiteral(", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                                                             "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                                          values);
-    t.seq = q.lastInsertId().toLongLong();
 }
 
 void TaskRepository::writeRow(const Task &t)

@@ -136,11 +136,10 @@ IncomingWebhookRepository::Saved IncomingWebhookRepository::create(IncomingWebho
     e.createdAt = m_store.nowIso();
     {
         Transaction tx;
-        CachedQuery q = Database::execCached(
+        e.seq = Database::insert(
             QStringLiteral("INSERT INTO incoming_webhooks (id, name, action, secret, created_by, created_at) "
                            "VALUES (?, ?, ?, ?, ?, ?)"),
             {e.id, e.name, e.action, textOrNull(e.secret), textOrNull(actor), e.createdAt});
-        e.seq = q.lastInsertId().toLongLong();
         tx.commit();
     }
     m_store.notify(EventBus::Entity::IncomingWebhook, e.id, EventBus::Change::Created);

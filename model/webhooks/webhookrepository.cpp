@@ -137,12 +137,11 @@ WebhookRepository::Saved WebhookRepository::create(WebhookChanges c, const QStri
                 QStringLiteral("At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)")
                     .arg(m_policy.maxSubscriptions),
                 QJsonObject{{QStringLiteral("limit"), m_policy.maxSubscriptions}});
-        CachedQuery q = Database::execCached(
+        w.seq = Database::insert(
             QStringLiteral("INSERT INTO webhooks (id, url, events, secret, description, active, after_outbox_seq, "
                            "created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             {w.id, w.url, compactList(w.events), w.secret, text(w.description), w.active ? 1 : 0, maxOutboxSeq(),
              textOrNull(actor), w.createdAt, w.updatedAt});
-        w.seq = q.lastInsertId().toLongLong();
         tx.commit();
     }
     notify(w.id, EventBus::Change::Created);
@@ -302,11 +301,10 @@ WebhookDelivery insertManual(const Store &store, const QString &webhookId, const
     d.state = QStringLiteral("pending");
     d.createdAt = store.nowIso();
     d.nextAttemptAt = d.createdAt;
-    CachedQuery q = Database::execCached(
+    d.seq = Database::insert(
         QStringLiteral("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, kind, state, "
                        "next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)"),
         {d.id, webhookId, eventId, event, body, kind, d.nextAttemptAt, d.createdAt, d.createdAt});
-    d.seq = q.lastInsertId().toLongLong();
     return d;
 }
 
@@ -441,9 +439,9 @@ int WebhookRepository::fanOut(int batch)
                 if (e.seq <= after.value(w.id) || !w.matches(e.event))
                     continue;
                 Database::execCached(
-                    QStringLiteral("INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, event, body, "
-                                   "kind, state, next_attempt_at, created_at, updated_at) "
-                                   "VALUES (?, ?, ?, ?, ?, 'event', 'pending', ?, ?, ?)"),
+                    QStringLiteral("INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, body, kind, "
+                                   "state, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'event', "
+                                   "'pending', ?, ?, ?) ON CONFLICT DO NOTHING"),
                     {Ids::make(u"whd"), w.id, e.id, e.event, e.payload, now, now, now});
             }
             last = e.seq;
@@ -543,11 +541,10 @@ std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const Q
     Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'in_flight', attempts = ?, "
                                         "next_attempt_at = NULL, updated_at = ? WHERE seq = ?"),
                          {c.attempt, nowIso, deliverySeq});
-    CachedQuery a = Database::execCached(
+    c.attemptSeq = Database::insert(
         QStringLiteral(
             "INSERT INTO webhook_attempts (delivery_seq, webhook_id, attempt, started_at) VALUES (?, ?, ?, ?)"),
         {deliverySeq, c.webhookId, c.attempt, nowIso});
-    c.attemptSeq = a.lastInsertId().toLongLong();
     tx.commit();
     return c;
 }
