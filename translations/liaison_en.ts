@@ -4239,6 +4239,58 @@ A desktop CRM with a local REST API.</source>
         <source>The key could not be made: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A short tour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type in the search box to find anyone by name, e-mail, company or phone, with or without the country code. Choose a contact to see their deals, conversations, tasks, notes and history on the right. Segments on the left keep lists that follow their rules, such as every VIP in İzmir.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each column of the board is a stage. Drag a card to the next stage as the deal moves on; dropping it on Won or Lost asks for the closing value or the reason. The chart above the board adds up the value per stage in one currency at a time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a task in the line at the top, choose Today, Tomorrow or No date, and press Enter. Today, Overdue, Upcoming and All sort what is due. A reminder shows in the window&apos;s corner at its time, and the notices button at the foot of the window lists what you missed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WhatsApp, Telegram, Instagram and web chat conversations in one list, newest first. Open one to answer; Ctrl+1 to Ctrl+9 insert your quick replies, and a conversation you read is marked read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleting a contact or a task, or completing a task, can be taken back for a few seconds with Undo at the foot of the window (Ctrl+Z).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your local API…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WidgetSettingsPage</name>

@@ -4232,6 +4232,58 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>The key could not be made: %1</source>
         <translation>Anahtar oluşturulamadı: %1</translation>
     </message>
+    <message>
+        <source>A short tour</source>
+        <translation>Kısa bir tur</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>Başlarken</translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>Type in the search box to find anyone by name, e-mail, company or phone, with or without the country code. Choose a contact to see their deals, conversations, tasks, notes and history on the right. Segments on the left keep lists that follow their rules, such as every VIP in İzmir.</source>
+        <translation>Arama kutusuna yazarak herkesi adına, e-postasına, şirketine ya da telefonuna göre bulun; ülke kodu olsa da olmasa da. Bir kişiyi seçince fırsatları, konuşmaları, görevleri, notları ve geçmişi sağda görünür. Soldaki segmentler, kurallarına uyan kişilerin listesini kendiliğinden güncel tutar; örneğin İzmir&apos;deki tüm VIP&apos;ler.</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>Each column of the board is a stage. Drag a card to the next stage as the deal moves on; dropping it on Won or Lost asks for the closing value or the reason. The chart above the board adds up the value per stage in one currency at a time.</source>
+        <translation>Panodaki her sütun bir aşamadır. Fırsat ilerledikçe kartı bir sonraki aşamaya sürükleyin; Kazanıldı ya da Kaybedildi sütununa bırakınca kapanış tutarı ya da nedeni sorulur. Panonun üstündeki grafik, aşama başına tutarı her seferinde tek bir para biriminde toplar.</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Write a task in the line at the top, choose Today, Tomorrow or No date, and press Enter. Today, Overdue, Upcoming and All sort what is due. A reminder shows in the window&apos;s corner at its time, and the notices button at the foot of the window lists what you missed.</source>
+        <translation>Görevi üstteki satıra yazın, Bugün, Yarın ya da Tarih yok seçip Enter&apos;a basın. Bugün, Gecikmiş, Yaklaşan ve Tümü sekmeleri zamanı gelenleri ayırır. Hatırlatma zamanı gelince pencerenin köşesinde görünür; kaçırdıklarınızı pencerenin altındaki bildirim düğmesi listeler.</translation>
+    </message>
+    <message>
+        <source>Inbox</source>
+        <translation>Gelen kutusu</translation>
+    </message>
+    <message>
+        <source>WhatsApp, Telegram, Instagram and web chat conversations in one list, newest first. Open one to answer; Ctrl+1 to Ctrl+9 insert your quick replies, and a conversation you read is marked read.</source>
+        <translation>WhatsApp, Telegram, Instagram ve web sohbeti konuşmaları tek listede, en yenisi en üstte. Yanıtlamak için birini açın; Ctrl+1 ile Ctrl+9 hızlı yanıtlarınızı ekler, okuduğunuz konuşma okundu olarak işaretlenir.</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Geri al</translation>
+    </message>
+    <message>
+        <source>Deleting a contact or a task, or completing a task, can be taken back for a few seconds with Undo at the foot of the window (Ctrl+Z).</source>
+        <translation>Bir kişiyi ya da görevi silmek veya bir görevi tamamlamak, birkaç saniye içinde pencerenin altındaki Geri al ile (Ctrl+Z) geri alınabilir.</translation>
+    </message>
+    <message>
+        <source>Your local API…</source>
+        <translation>Yerel API&apos;niz…</translation>
+    </message>
 </context>
 <context>
     <name>WidgetSettingsPage</name>

@@ -201,11 +201,22 @@ private slots:
         d->accept();
         QTRY_VERIFY(!w->welcomeDialog()); // closed and gone
 
-        // Help → Getting started: an account exists now, so the API page.
+        // Help → Getting started: an account exists now, so the tour, which leads on to the API page.
         auto *action = w->findChild<QAction *>("welcomeAction");
         QVERIFY(action);
         action->trigger();
         QVERIFY(w->welcomeDialog());
+        QTRY_VERIFY(w->welcomeDialog()->findChild<QWidget *>("welcomeGuidePage")->isVisible());
+        const QStringList shown = [&] {
+            QStringList texts;
+            for (const QLabel *l :
+                 w->welcomeDialog()->findChild<QWidget *>("welcomeGuidePage")->findChildren<QLabel *>())
+                texts << l->text();
+            return texts;
+        }();
+        for (const char *area : {"Contacts", "Deals", "Tasks", "Inbox"})
+            QVERIFY2(shown.contains(area), area); // a section for each area of the navigation
+        click(w->welcomeDialog()->findChild<QPushButton *>("welcomeGuideApiButton"));
         QTRY_VERIFY(w->welcomeDialog()->findChild<QWidget *>("welcomeApiPage")->isVisible());
         click(w->welcomeDialog()->findChild<QPushButton *>("welcomeCreateKey"));
         const auto key = m_fixture->keys.authenticate(w->welcomeDialog()->createdKey());

@@ -142,9 +142,10 @@ void MainWindow::showWelcome()
     m_welcome = new WelcomeDialog(m_apiKeys, m_accountCreator, this);
     m_welcome->setAttribute(Qt::WA_DeleteOnClose);
     m_welcome->setApiAddress(m_serverAddress, m_serverDetail);
+    // With an account (or no way to make one): the tour, which leads on to the API page.
     const QVector<User> users = m_users.list();
     if (!users.isEmpty() || !m_accountCreator)
-        m_welcome->showApiPage(users.isEmpty() ? QString() : users.first().id);
+        m_welcome->showGuide(users.isEmpty() ? QString() : users.first().id);
     connect(m_welcome, &WelcomeDialog::accountCreated, this, &MainWindow::accountCreated);
     m_welcome->open();
 }

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QList>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -49,6 +50,7 @@ WelcomeDialog::WelcomeDialog(ApiKeyRepository &apiKeys, AccountCreator createAcc
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(accountPage());
     m_pages->addWidget(apiPage());
+    m_pages->addWidget(guidePage());
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_pages);
     setMinimumWidth(520);
@@ -143,6 +145,10 @@ QWidget *WelcomeDialog::apiPage()
     keyRow->addWidget(m_copyKey);
 
     auto *buttons = new QDialogButtonBox(page);
+    QPushButton *tour = buttons->addButton(tr("A short tour"), QDialogButtonBox::ActionRole);
+    tour->setObjectName(QStringLiteral("welcomeTourButton"));
+    tour->setAutoDefault(false);
+    connect(tour, &QPushButton::clicked, this, [this] { showGuide(m_ownerId); });
     QPushButton *start = buttons->addButton(tr("Start working"), QDialogButtonBox::AcceptRole);
     start->setObjectName(QStringLiteral("welcomeStartButton"));
     start->setAutoDefault(false);
@@ -162,6 +168,65 @@ QWidget *WelcomeDialog::apiPage()
     layout->addStretch(1);
     layout->addWidget(buttons);
     return page;
+}
+
+QWidget *WelcomeDialog::guidePage()
+{
+    auto *page = new QWidget(this);
+    page->setObjectName(QStringLiteral("welcomeGuidePage"));
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(heading(tr("Getting started"), page));
+    // One short section an area, in the order of the navigation on the left.
+    const QList<QPair<QString, QString>> sections{
+        {tr("Contacts"),
+         tr("Type in the search box to find anyone by name, e-mail, company or phone, with or without the "
+            "country code. Choose a contact to see their deals, conversations, tasks, notes and history on the "
+            "right. Segments on the left keep lists that follow their rules, such as every VIP in İzmir.")},
+        {tr("Deals"),
+         tr("Each column of the board is a stage. Drag a card to the next stage as the deal moves on; dropping "
+            "it on Won or Lost asks for the closing value or the reason. The chart above the board adds up the "
+            "value per stage in one currency at a time.")},
+        {tr("Tasks"),
+         tr("Write a task in the line at the top, choose Today, Tomorrow or No date, and press Enter. Today, "
+            "Overdue, Upcoming and All sort what is due. A reminder shows in the window's corner at its time, "
+            "and the notices button at the foot of the window lists what you missed.")},
+        {tr("Inbox"),
+         tr("WhatsApp, Telegram, Instagram and web chat conversations in one list, newest first. Open one to "
+            "answer; Ctrl+1 to Ctrl+9 insert your quick replies, and a conversation you read is marked read.")},
+        {tr("Undo"),
+         tr("Deleting a contact or a task, or completing a task, can be taken back for a few seconds with Undo "
+            "at the foot of the window (Ctrl+Z).")},
+    };
+    for (const auto &section : sections) {
+        auto *title = new QLabel(section.first, page);
+        title->setTextFormat(Qt::PlainText);
+        QFont bold = title->font();
+        bold.setBold(true);
+        title->setFont(bold);
+        layout->addSpacing(6);
+        layout->addWidget(title);
+        layout->addWidget(paragraph(section.second, page));
+    }
+    auto *buttons = new QDialogButtonBox(page);
+    QPushButton *api = buttons->addButton(tr("Your local API…"), QDialogButtonBox::ActionRole);
+    api->setObjectName(QStringLiteral("welcomeGuideApiButton"));
+    api->setAutoDefault(false);
+    connect(api, &QPushButton::clicked, this, [this] { showApiPage(m_ownerId); });
+    QPushButton *start = buttons->addButton(tr("Start working"), QDialogButtonBox::AcceptRole);
+    start->setObjectName(QStringLiteral("welcomeGuideStartButton"));
+    connect(start, &QPushButton::clicked, this, &QDialog::accept);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+    return page;
+}
+
+void WelcomeDialog::showGuide(const QString &ownerId)
+{
+    m_ownerId = ownerId;
+    m_pages->setCurrentIndex(2);
+    m_create->setDefault(false);
+    if (auto *start = findChild<QPushButton *>(QStringLiteral("welcomeGuideStartButton")))
+        start->setDefault(true);
 }
 
 void WelcomeDialog::showApiPage(const QString &ownerId)

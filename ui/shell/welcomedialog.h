@@ -31,6 +31,9 @@ public:
 
     // Starts on the API page (an account exists already); keys are then made for `owner`.
     void showApiPage(const QString &ownerId = {});
+    // A short tour of the window for a sales rep (Help → Getting started), with a way on to the API
+    // page; ownerId as for showApiPage.
+    void showGuide(const QString &ownerId = {});
     // The API's base URL ("https://127.0.0.1:8443"); empty: the server does not run (`detail` says why).
     void setApiAddress(const QString &baseUrl, const QString &detail = {});
     // The secret of the key made here (empty until one is made).
@@ -44,6 +47,7 @@ private:
     void createKey();
     QWidget *accountPage();
     QWidget *apiPage();
+    QWidget *guidePage();
 
     ApiKeyRepository &m_apiKeys;
     AccountCreator m_createAccount;
