@@ -213,8 +213,8 @@ void addTotals(const Deal &d, int sign)
     Database::execCached(
         QStringLiteral("INSERT INTO deal_totals (pipeline_id, stage, currency, deals, value, weighted) "
                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (pipeline_id, stage, currency) DO UPDATE SET "
-                       "deals = deals + excluded.deals, value = value + excluded.value, "
-                       "weighted = weighted + excluded.weighted"),
+                       "deals = deal_totals.deals + excluded.deals, value = deal_totals.value + excluded.value, "
+                       "weighted = deal_totals.weighted + excluded.weighted"),
         {d.pipelineId, d.stage, d.currency, sign, sign * value, sign * value * d.probability / 100.0});
     if (sign < 0)
         Database::execCached(QStringLiteral("DELETE FROM deal_totals WHERE pipeline_id = ? AND stage = ? AND "

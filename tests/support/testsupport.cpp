@@ -79,13 +79,20 @@ ProgramRun runProgram(const QString &program, const QStringList &args, const QBy
 
 TempDatabase::TempDatabase()
 {
-    Database::setPath(file());
+    if (qEnvironmentVariable("LIAISON_TEST_DATABASE") == QLatin1String("postgresql")) {
+        m_pg = std::make_unique<TempPostgresSchema>();
+        if (!m_pg->available())
+            qFatal("%s", qPrintable(m_pg->why()));
+    } else {
+        Database::setPath(file());
+    }
     Database::migrate();
 }
 
 TempDatabase::~TempDatabase()
 {
     Database::closeThreadConnection();
+    m_pg.reset();
 }
 
 QString TempDatabase::file() const

@@ -46,6 +46,7 @@ ProgramRun runProgram(const QString &program, const QStringList &args, const QBy
                       int timeoutMs = 60000);
 
 // A throwaway data directory with a migrated database that this thread uses.
+class TempPostgresSchema;
 class TempDatabase
 {
 public:
@@ -56,6 +57,7 @@ public:
 
 private:
     QTemporaryDir m_dir;
+    std::unique_ptr<TempPostgresSchema> m_pg;
 };
 
 // A schema of its own on the test run's PostgreSQL cluster (LIAISON_TEST_POSTGRES_URL, set by
