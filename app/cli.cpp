@@ -696,8 +696,8 @@ int runDbMigrateTo(Environment &env, const QString &urlText)
     try {
         QElapsedTimer timer;
         timer.start();
-        const QVector<DatabaseCopy::TableRows> copied =
-            DatabaseCopy::sqliteToPostgres(file, *url, env.databasePassword());
+        const QVector<DatabaseCopy::TableRows> copied = DatabaseCopy::sqliteToPostgres(
+            file, *url, env.databasePassword(), [] { ContactRepository::rebuildSearch(); });
         qint64 rows = 0;
         for (const DatabaseCopy::TableRows &t : copied) {
             out(QStringLiteral("  %1 %2").arg(t.table, -24).arg(t.rows));

@@ -126,11 +126,43 @@ bool documentMatches(const QString &document, const QStringList &words)
 // a common word ("com" of an e-mail, a frequent first name) costs milliseconds on a million
 // contacts. When one word is rare (the word with digits, else the longest) its few matches are
 // read alone and the other words checked on their documents; otherwise the full query runs.
+bool onPostgres()
+{
+    return Database::dialect() == Database::Dialect::PostgreSQL;
+}
+
+// PostgreSQL: the condition "every word is the start of some word of the contact" over
+// contact_words, a prefix range in byte order per word; values: two a word.
+QString wordsCondition(const QStringList &words, const QString &seq, QVariantList *values)
+{
+    QStringList parts;
+    for (const QString &w : words) {
+        parts << QStringLiteral("%1 IN (SELECT contact_seq FROM contact_words WHERE word COLLATE \"C\" >= ? AND "
+                                "word COLLATE \"C\" < ?)")
+                     .arg(seq);
+        // The upper end: w followed by the highest code point, above every word that starts with w.
+        *values << w << w + QString::fromUcs4(U"\U0010FFFF", 1);
+    }
+    return parts.join(QStringLiteral(" AND "));
+}
+
 std::optional<QVector<qint64>> fewMatches(const QStringList &words, int few)
 {
     std::optional<QVector<qint64>> out;
     if (words.isEmpty())
         return out;
+    if (onPostgres()) {
+        QVariantList values;
+        const QString where = wordsCondition(words, QStringLiteral("c.seq"), &values);
+        values << few + 1;
+        QVector<qint64> seqs;
+        Database::select(
+            QStringLiteral("SELECT c.seq FROM contacts c WHERE ") + where + QStringLiteral(" LIMIT ?"), values,
+            [&seqs](const SqlRow &r) { seqs.append(r.integer(0)); }, false);
+        if (seqs.size() <= few)
+            out = seqs;
+        return out;
+    }
     QStringList rest = words;
     if (words.size() > 1) {
         auto hasDigit = [](const QString &w) {
@@ -176,6 +208,15 @@ void writeTags(const Contact &c, bool replace)
 
 void writeSearch(const Contact &c, bool replace)
 {
+    if (onPostgres()) {
+        if (replace)
+            Database::execCached(QStringLiteral("DELETE FROM contact_words WHERE contact_seq = ?"), {c.seq});
+        for (const QString &word : TextFold::words(searchDocument(c)))
+            Database::execCached(QStringLiteral("INSERT INTO contact_words (contact_seq, word) VALUES (?, ?) ON "
+                                                "CONFLICT DO NOTHING"),
+                                 {c.seq, word});
+        return;
+    }
     if (replace)
         Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
     Database::execCached(QStringLiteral("INSERT INTO contacts_fts (rowid, doc) VALUES (?, ?)"),
@@ -247,12 +288,20 @@ Filter buildFilter(const ContactQuery &query)
         if (seqs.endsWith(','))
             seqs.chop(1);
         seqs.append(']');
-        clauses << QStringLiteral("c.seq IN (SELECT value FROM json_each(?))");
+        if (onPostgres()) {
+            seqs.front() = '{';
+            seqs.back() = '}';
+            clauses << QStringLiteral("c.seq = ANY (CAST(? AS BIGINT[]))");
+        } else {
+            clauses << QStringLiteral("c.seq IN (SELECT value FROM json_each(?))");
+        }
         f.values << QString::fromLatin1(seqs);
     } else if (!query.search.trimmed().isEmpty()) {
         const QString match = matchExpression(query.search);
         if (match.isEmpty()) {
-            clauses << QStringLiteral("0"); // nothing searchable in it: punctuation only
+            clauses << QStringLiteral("1 = 0"); // nothing searchable in it: punctuation only
+        } else if (onPostgres()) {
+            clauses << wordsCondition(searchWords(query.search), QStringLiteral("c.seq"), &f.values);
         } else {
             clauses << QStringLiteral("c.seq IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)");
             f.values << match;
@@ -372,7 +421,8 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     const Contact c = get(id);
     // A contact's deals stay (they are sales history): they are unlinked, each with a deal.updated event.
     DealRepository(m_store).detachContact(c.id);
-    Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    if (!onPostgres()) // contact_words goes with the contact (ON DELETE CASCADE)
+        Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
     Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
     m_store.appendEvent(QStringLiteral("contact.deleted"), eventData(c));
     tx.commit();
@@ -432,8 +482,9 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
     // second. Walking contacts_created newest first and stopping at the page reads about
     // (offset + limit) * contacts / total rows instead. With the total known, walk when that is
     // fewer than about four times the total (a sorted member costs several walked rows).
+    // (PostgreSQL has no index hints: its planner weighs the two plans itself.)
     bool walk = false;
-    if (!f.where.isEmpty() && query.knownTotal > 0) {
+    if (!f.where.isEmpty() && query.knownTotal > 0 && !onPostgres()) {
         qint64 contacts = 0;
         Database::select(QStringLiteral("SELECT max(seq) FROM contacts"), {},
                          [&contacts](const SqlRow &r) { contacts = r.integer(0); });
@@ -542,6 +593,42 @@ QVector<QPair<QString, qint64>> ContactRepository::tagCounts() const
         out.append({q.value(0).toString(), q.value(1).toLongLong()});
     q.finish();
     return out;
+}
+
+qint64 ContactRepository::rebuildSearch()
+{
+    Transaction tx;
+    Database::exec(onPostgres() ? QStringLiteral("DELETE FROM contact_words")
+                                : QStringLiteral("DELETE FROM contacts_fts"));
+    QVector<Contact> batch;
+    qint64 done = 0;
+    auto flush = [&] {
+        for (const Contact &c : std::as_const(batch))
+            writeSearch(c, false);
+        done += batch.size();
+        batch.clear();
+    };
+    // Read a batch, then write it: a statement is not stepped while another writes on this connection.
+    for (qint64 after = 0;;) {
+        Database::select(QStringLiteral("SELECT seq, first_name, last_name, email, company, phone FROM contacts "
+                                        "WHERE seq > ? ORDER BY seq LIMIT 500"),
+                         {after}, [&batch](const SqlRow &r) {
+                             Contact c;
+                             c.seq = r.integer(0);
+                             c.firstName = r.text(1);
+                             c.lastName = r.text(2);
+                             c.email = r.text(3);
+                             c.company = r.text(4);
+                             c.phone = r.text(5);
+                             batch.append(c);
+                         });
+        if (batch.isEmpty())
+            break;
+        after = batch.constLast().seq;
+        flush();
+    }
+    tx.commit();
+    return done;
 }
 
 int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)

@@ -84,6 +84,10 @@ public:
 
     // Inserts many contacts in one transaction without events (seeding and imports of trusted data).
     int insertBulk(const QVector<QJsonObject> &bodies);
+    // Writes the search index again from the contacts (SQLite's FTS5 table, PostgreSQL's
+    // contact_words) in one transaction; returns how many contacts it holds. db migrate-to builds
+    // PostgreSQL's this way.
+    static qint64 rebuildSearch();
 
 private:
     // Stores a contact that passed its checks (create, createFromChannel): id, timestamps, the

@@ -747,10 +747,10 @@ ReadTransaction::ReadTransaction()
     m_outer = true;
     try {
         // One snapshot for every read of the unit (PostgreSQL's default would take one per statement).
-        Database::select(Database::dialect() == Database::Dialect::PostgreSQL
-                             ? QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                             : QStringLiteral("BEGIN"),
-                         {}, [](const SqlRow &) {});
+        if (Database::dialect() == Database::Dialect::PostgreSQL)
+            Database::exec(QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+        else
+            Database::select(QStringLiteral("BEGIN"), {}, [](const SqlRow &) {});
     } catch (...) {
         --c.depth;
         m_outer = false;
@@ -767,7 +767,10 @@ ReadTransaction::~ReadTransaction()
         return;
     c.readOnly = false;
     try {
-        Database::select(QStringLiteral("COMMIT"), {}, [](const SqlRow &) {});
+        if (Database::dialect() == Database::Dialect::PostgreSQL)
+            Database::exec(QStringLiteral("COMMIT"));
+        else
+            Database::select(QStringLiteral("COMMIT"), {}, [](const SqlRow &) {});
     } catch (const std::exception &e) {
         qCWarning(lcDb) << "ending a read transaction failed:" << e.what();
     }

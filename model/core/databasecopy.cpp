@@ -97,7 +97,8 @@ qint64 copyTable(const QSqlDatabase &source, const QString &table)
     return copied;
 }
 
-QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const DatabaseUrl &url, const QString &password)
+QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const DatabaseUrl &url, const QString &password,
+                                         const std::function<void()> &derive)
 {
     QVector<DatabaseCopy::TableRows> out;
     {
@@ -159,6 +160,8 @@ QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const Databa
             out.append({table, stored});
         }
         Database::exec(QStringLiteral("ALTER TABLE contacts ENABLE TRIGGER USER"));
+        if (derive)
+            derive();
         tx.commit();
     }
     return out;
@@ -166,11 +169,12 @@ QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const Databa
 } // namespace
 
 QVector<DatabaseCopy::TableRows> DatabaseCopy::sqliteToPostgres(const QString &sqliteFile, const DatabaseUrl &url,
-                                                                const QString &password)
+                                                                const QString &password,
+                                                                const std::function<void()> &derive)
 {
     QVector<TableRows> out;
     try {
-        out = copyAll(sqliteFile, url, password); // every handle of the source is gone when it returns
+        out = copyAll(sqliteFile, url, password, derive); // every handle of the source is gone when it returns
     } catch (...) {
         QSqlDatabase::removeDatabase(kSource);
         throw;

@@ -647,6 +647,18 @@ const QVector<Migration> &migrations()
          {
              "ALTER TABLE users ADD COLUMN deactivated_at TEXT",
          }},
+        {13,
+         "contact search on PostgreSQL: the words of each contact, read by prefix (SQLite has its FTS5 index)",
+         {
+             // word: a word of the contact's search document (folded: lower case, without accents,
+             // Turkish İ/ı read as i). Read as prefix ranges in byte order (COLLATE "C"), so that the
+             // index serves whatever the database's own collation is.
+             postgresOnly(R"(CREATE TABLE contact_words (
+                 contact_seq BIGINT NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
+                 word TEXT NOT NULL,
+                 PRIMARY KEY (contact_seq, word)))"),
+             postgresOnly("CREATE INDEX contact_words_prefix ON contact_words ((word COLLATE \"C\"), contact_seq)"),
+         }},
     };
     return list;
 }

@@ -122,7 +122,10 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("every table's rows match")), r.describe());
 
         Database::setPostgres(*DatabaseUrl::parse(targetUrl(), nullptr), QString());
-        QCOMPARE(counts(), sqlite);
+        QMap<QString, qint64> postgres = counts();
+        // PostgreSQL's search words are built from the contacts (SQLite's index is not a table here).
+        QVERIFY(postgres.take(QStringLiteral("contact_words")) >= 3 * 450);
+        QCOMPARE(postgres, sqlite);
         // The custom fields arrived as jsonb, with the rows the segment rules read.
         QSqlQuery q = Database::exec(QStringLiteral("SELECT c.custom_fields ->> 'şehir', f.value_num FROM contacts c "
                                                     "JOIN contact_custom_fields f ON f.contact_seq = c.seq AND f.key = "

@@ -113,7 +113,9 @@ private slots:
         }
         TempPostgresSchema pg;
         Database::migrate();
-        const QMap<QString, QVector<Column>> postgres = schema();
+        QMap<QString, QVector<Column>> postgres = schema();
+        // Each has a search index of its own: SQLite's FTS5 table (not listed), PostgreSQL's words.
+        QCOMPARE(postgres.take(QStringLiteral("contact_words")).size(), 2);
         QCOMPARE(postgres.keys(), sqlite.keys());
         for (auto it = sqlite.begin(); it != sqlite.end(); ++it) {
             QVector<Column> expected = it.value();

@@ -33,6 +33,8 @@ private Q_SLOTS:
 
     void usesWalAndForeignKeys()
     {
+        if (Database::dialect() != Database::Dialect::SQLite)
+            QSKIP("the settings of the SQLite file");
         QSqlQuery q = Database::exec("PRAGMA journal_mode");
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QString("wal"));
