@@ -610,18 +610,9 @@ qint64 ContactRepository::rebuildSearch()
     };
     // Read a batch, then write it: a statement is not stepped while another writes on this connection.
     for (qint64 after = 0;;) {
-        Database::select(QStringLiteral("SELECT seq, first_name, last_name, email, company, phone FROM contacts "
-                                        "WHERE seq > ? ORDER BY seq LIMIT 500"),
-                         {after}, [&batch](const SqlRow &r) {
-                             Contact c;
-                             c.seq = r.integer(0);
-                             c.firstName = r.text(1);
-                             c.lastName = r.text(2);
-                             c.email = r.text(3);
-                             c.company = r.text(4);
-                             c.phone = r.text(5);
-                             batch.append(c);
-                         });
+        Database::select(QStringLiteral("SELECT ") + kColumns +
+                             QStringLiteral(" FROM contacts c WHERE c.seq > ? ORDER BY c.seq LIMIT 500"),
+                         {after}, [&batch](const SqlRow &r) { batch.append(fromRow(r)); });
         if (batch.isEmpty())
             break;
         after = batch.constLast().seq;

@@ -129,6 +129,29 @@ private Q_SLOTS:
         QCOMPARE(repo.count(q), 0);
     }
 
+    // The index written again from the contacts (db migrate-to builds PostgreSQL's this way).
+    void searchIndexIsRebuilt()
+    {
+        ContactRepository repo(testStore());
+        repo.create(ContactRules::parse({{"firstName", "Şükrü"}, {"lastName", "Öztürk"}, {"phone", "+905321234567"}}));
+        repo.create(ContactRules::parse(
+            {{"firstName", "Ayşe"}, {"email", "ayse@ege.com.tr"}, {"company", "Ege Tekstil A.Ş."}}));
+        Database::exec(Database::dialect() == Database::Dialect::PostgreSQL ? "DELETE FROM contact_words"
+                                                                            : "DELETE FROM contacts_fts");
+        ContactQuery q;
+        q.search = "şükrü öz";
+        QCOMPARE(repo.count(q), 0);
+        QCOMPARE(ContactRepository::rebuildSearch(), 2);
+        QCOMPARE(repo.count(q), 1);
+        q.search = "532 123";
+        QCOMPARE(repo.count(q), 1);
+        q.search = "ege teks";
+        QCOMPARE(repo.count(q), 1);
+        QCOMPARE(ContactRepository::rebuildSearch(), 2); // again: the same index, no repeats
+        q.search = "ayse";
+        QCOMPARE(repo.count(q), 1);
+    }
+
     void filtersByTagsAllOfThem()
     {
         ContactRepository repo(testStore());
