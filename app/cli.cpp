@@ -170,6 +170,10 @@ QList<Command> commands()
                              QStringLiteral("EMAIL"))},
          {}},
         {{QStringLiteral("apikey"), QStringLiteral("list")}, QStringLiteral("List API keys."), {}, {}},
+        {{QStringLiteral("apikey"), QStringLiteral("revoke")},
+         QStringLiteral("Revoke an API key."),
+         {},
+         QStringLiteral("ID")},
         {{QStringLiteral("db"), QStringLiteral("check")},
          QStringLiteral("Print where the database is, its schema version and the rows of each table."),
          {},
@@ -180,10 +184,6 @@ QList<Command> commands()
                         "secrets/database.password."),
          {},
          QStringLiteral("URL")},
-        {{QStringLiteral("apikey"), QStringLiteral("revoke")},
-         QStringLiteral("Revoke an API key."),
-         {},
-         QStringLiteral("ID")},
     };
 }
 
