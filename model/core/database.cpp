@@ -40,6 +40,8 @@ struct Target
 };
 QMutex g_pathMutex;
 Target g_target;
+// g_target.dialect, read on every statement that differs by database without taking the mutex.
+std::atomic<Database::Dialect> g_dialect{Database::Dialect::SQLite};
 std::atomic<int> g_generation{0};
 std::atomic<int> g_connectionCounter{0};
 std::atomic<int> g_leakedSnapshots{0};
@@ -191,6 +193,7 @@ void Database::setPath(const QString &sqlitePath)
     QMutexLocker lock(&g_pathMutex);
     g_target = Target();
     g_target.path = sqlitePath;
+    g_dialect = Dialect::SQLite;
     ++g_generation;
 }
 
@@ -202,6 +205,7 @@ void Database::setPostgres(const DatabaseUrl &url, const QString &password, cons
     g_target.url = url;
     g_target.password = password;
     g_target.searchPath = searchPath;
+    g_dialect = Dialect::PostgreSQL;
     ++g_generation;
 }
 
@@ -213,8 +217,7 @@ QString Database::path()
 
 Database::Dialect Database::dialect()
 {
-    QMutexLocker lock(&g_pathMutex);
-    return g_target.dialect;
+    return g_dialect.load();
 }
 
 QString Database::location()
@@ -722,9 +725,7 @@ QStringList Database::tables()
     const bool postgres = dialect() == Dialect::PostgreSQL;
     QSqlQuery q = exec(postgres ? QStringLiteral("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
                                                  "AND tablename != 'schema_version' ORDER BY tablename")
-                                : QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
-                                                 "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'contacts\\_fts%' "
-                                                 "ESCAPE '\\' ORDER BY name"));
+                                : SqlDialect::sqliteTables());
     QStringList out;
     while (q.next())
         out << q.value(0).toString();

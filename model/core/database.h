@@ -89,7 +89,8 @@ public:
     static int migrate();
     // The highest migration applied (0 on an empty database).
     static int schemaVersion();
-    // The tables of Liaison's schema, by name (SQLite's search index and the version table aside).
+    // The tables of Liaison's schema (SQLite: in the order they were made, its search index aside;
+    // PostgreSQL: by name, the version table aside).
     static QStringList tables();
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);

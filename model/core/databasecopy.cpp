@@ -2,6 +2,7 @@
 
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/sqldialect.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -29,32 +30,26 @@ QSqlQuery sourceQuery(const QSqlDatabase &db, const QString &sql)
 // The tables of the file in the order they were made (search index aside).
 QStringList sourceTables(const QSqlDatabase &db)
 {
-    QSqlQuery q = sourceQuery(db, QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
-                                                 "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'contacts\\_fts%' "
-                                                 "ESCAPE '\\' ORDER BY rowid"));
+    QSqlQuery q = sourceQuery(db, SqlDialect::sqliteTables());
     QStringList out;
     while (q.next())
         out << q.value(0).toString();
     return out;
 }
 
-qint64 count(const QString &table)
-{
-    QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM %1").arg(table));
-    return q.next() ? q.value(0).toLongLong() : 0;
-}
-
 // Refuses a database holding more than what the migrations put in (the default pipeline).
 void refuseData(const DatabaseUrl &url)
 {
     for (const QString &table : Database::tables()) {
-        qint64 n = count(table);
-        if (table == QLatin1String("pipelines") || table == QLatin1String("pipeline_stages")) {
+        const bool pipelines = table == QLatin1String("pipelines");
+        qint64 n = 0;
+        if (pipelines || table == QLatin1String("pipeline_stages")) {
             QSqlQuery q =
                 Database::exec(QStringLiteral("SELECT count(*) FROM %1 WHERE %2 != 'pipeline_default'")
-                                   .arg(table, table == QLatin1String("pipelines") ? QStringLiteral("id")
-                                                                                   : QStringLiteral("pipeline_id")));
+                                   .arg(table, pipelines ? QStringLiteral("id") : QStringLiteral("pipeline_id")));
             n = q.next() ? q.value(0).toLongLong() : 0;
+        } else {
+            n = Database::rowCount(table);
         }
         if (n > 0)
             refuse(QStringLiteral("the PostgreSQL database at %1 already holds data (%2 rows in %3): migrate-to "
@@ -142,7 +137,7 @@ QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const Databa
             const qint64 copied = copyTable(source, table);
             QSqlQuery n = sourceQuery(source, QStringLiteral("SELECT count(*) FROM %1").arg(table));
             const qint64 expected = n.next() ? n.value(0).toLongLong() : -1;
-            const qint64 stored = count(table);
+            const qint64 stored = Database::rowCount(table);
             if (copied != expected || stored != expected)
                 refuse(QStringLiteral("%1: %2 rows in the SQLite file, %3 stored in PostgreSQL; nothing was kept")
                            .arg(table)

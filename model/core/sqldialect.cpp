@@ -19,3 +19,9 @@ QString SqlDialect::postgresDdl(const QString &sqlite)
     sql.replace(nocase, QStringLiteral("(lower(\\1))"));
     return sql;
 }
+
+QString SqlDialect::sqliteTables()
+{
+    return QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE "
+                          "'\\' AND name NOT LIKE 'contacts\\_fts%' ESCAPE '\\' ORDER BY rowid");
+}

@@ -10,4 +10,7 @@ namespace SqlDialect {
 // identity column, INTEGER BIGINT, REAL DOUBLE PRECISION, BLOB BYTEA; WITHOUT ROWID goes; a column
 // compared without case in an index (x COLLATE NOCASE) becomes the expression (lower(x)).
 QString postgresDdl(const QString &sqlite);
+// The query listing the tables of a SQLite file in the order they were made (rows come after the
+// rows they refer to), SQLite's own tables and the FTS5 search index aside.
+QString sqliteTables();
 } // namespace SqlDialect
