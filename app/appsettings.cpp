@@ -210,6 +210,7 @@ bool AppSettings::webhookConfig(WebhookConfig *c, QString *error) const
         return false;
     }
     return readInt(*this, QStringLiteral("webhooks/timeoutSeconds"), 30, 1, 300, &c->timeoutSeconds, error) &&
+           readInt(*this, QStringLiteral("webhooks/leaseMarginSeconds"), 60, 1, 3600, &c->leaseMarginSeconds, error) &&
            readBool(*this, QStringLiteral("webhooks/verifyTls"), true, &c->verifyTls, error) &&
            readBool(*this, QStringLiteral("webhooks/allowInsecureLocal"), false, &c->allowInsecureLocal, error) &&
            readInt(*this, QStringLiteral("webhooks/concurrencyPerSubscription"), 1, 1, 16,
@@ -277,6 +278,7 @@ bool AppSettings::channelsConfig(ChannelsConfig *c, QString *error) const
                    error) &&
            readDelays(*this, QStringLiteral("channels/retryDelays"), &c->retryDelays, error) &&
            readInt(*this, QStringLiteral("channels/timeoutSeconds"), 30, 1, 300, &c->timeoutSeconds, error) &&
+           readInt(*this, QStringLiteral("channels/leaseMarginSeconds"), 60, 1, 3600, &c->leaseMarginSeconds, error) &&
            readInt(*this, QStringLiteral("channels/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error) &&
            readInt(*this, QStringLiteral("channels/probeIntervalSeconds"), 30, 1, 86400, &c->probeIntervalSeconds,
                    error);

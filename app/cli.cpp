@@ -834,10 +834,12 @@ int liaisonMain(int argc, char **argv)
         QCoreApplication app(argc, argv);
         return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
     }
-    // Team mode is being built: on PostgreSQL the schema, db check and db migrate-to work so far.
-    if (Database::dialect() == Database::Dialect::PostgreSQL) {
-        err(QStringLiteral("database/url: PostgreSQL serves 'liaison db check' and 'liaison db migrate-to' only in "
-                           "this version; leave database/url empty to run Liaison on its SQLite file"));
+    // Team mode is being built: on PostgreSQL the server, the user and API key commands and the db
+    // commands work; the window waits for its sign-in.
+    const bool window = first.isEmpty() && hasDisplay();
+    if (window && Database::dialect() == Database::Dialect::PostgreSQL) {
+        err(QStringLiteral("database/url: the window does not sign in to a shared PostgreSQL database in this "
+                           "version; run 'liaison serve' there, or leave database/url empty for the SQLite file"));
         return Failure;
     }
 

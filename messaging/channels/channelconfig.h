@@ -52,7 +52,10 @@ struct ChannelsConfig
     // channels/retryDelays: seconds before the retries of a send that failed for a passing reason
     // (network error, provider 5xx, throughput limit without its own wait).
     QList<int> retryDelays{5, 30, 120, 600, 1800};
-    int timeoutSeconds = 30;       // channels/timeoutSeconds: one provider request
+    int timeoutSeconds = 30; // channels/timeoutSeconds: one provider request
+    // channels/leaseMarginSeconds: a claimed send stays this copy's for timeoutSeconds and this
+    // margin; after it another copy sharing the PostgreSQL database sends it (the first stopped).
+    int leaseMarginSeconds = 60;
     int pollIntervalMs = 1000;     // channels/pollIntervalMs: the send queue besides event-bus wake-ups
     int probeIntervalSeconds = 30; // channels/probeIntervalSeconds: how often a down provider is probed
     // DATA/media, where uploaded files live (set by the app): WhatsApp uploads a message's file from

@@ -4,6 +4,7 @@
 #include "messaging/channels/instagramconnector.h"
 #include "messaging/channels/telegramconnector.h"
 #include "messaging/channels/whatsappconnector.h"
+#include "model/core/database.h"
 #include "model/core/eventbus.h"
 
 #include <QLoggingCategory>
@@ -37,6 +38,15 @@ ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, 
 {
     for (ChannelConnector *c : ChannelConnectors::create(m_registry->config(), m_store, this))
         setConnector(c);
+    m_leaseSeconds = qMax(1, m_registry->config().timeoutSeconds) + qMax(1, m_registry->config().leaseMarginSeconds);
+    if (Database::dialect() == Database::Dialect::SQLite) {
+        try {
+            if (const int n = m_conversations.releaseSendClaims())
+                qCInfo(lcChannels) << n << "messages were being sent when the process stopped: sending again";
+        } catch (const std::exception &e) {
+            qCWarning(lcChannels) << "cannot release the claims of the last run:" << e.what();
+        }
+    }
     m_soon.setSingleShot(true);
     m_soon.setInterval(0);
     connect(&m_soon, &QTimer::timeout, this, &ChannelDispatcher::tick);
@@ -102,35 +112,56 @@ void ChannelDispatcher::tick()
             continue;
         }
         const int limit = m_registry->config().sendPerSecond(channel);
-        // A 1 ms margin: a send starts a moment after its stamp.
-        while (!state.window.empty() && state.window.front() < now - 1000)
-            state.window.pop_front();
         int budget = kMaxInFlight - int(state.inFlight.size());
-        if (limit > 0)
-            budget = qMin(budget, limit - int(state.window.size()));
-        if (budget > 0) {
-            QVector<OutgoingSend> due;
-            try {
-                due = m_conversations.dueSends(channel, nowTime, budget + int(state.inFlight.size()));
-            } catch (const std::exception &e) {
-                qCWarning(lcChannels) << "reading the send queue of" << channel << "failed:" << e.what();
-                continue;
+        bool full = false; // the channel's rate is used up for this second
+        QVector<OutgoingSend> started;
+        try {
+            // One copy at a time claims the channel's sends: the count of the last second (every
+            // copy's claims, in the database) and the claims after it agree, so the provider's rate
+            // holds however many copies send.
+            Transaction tx;
+            Database::lockUntilCommit(Database::Lock::ChannelSends, channel);
+            ConversationRepository::SendWindow window;
+            if (limit > 0) {
+                // A claim counts for a second and kRateMarginMs: the request leaves a few ms after
+                // its claim is stamped (the commit, the start), and no second of requests may hold more.
+                window = m_conversations.sendsStartedSince(
+                    channel, QDateTime::fromMSecsSinceEpoch(now - 1000 - kRateMarginMs, Qt::UTC));
+                budget = qMin(budget, limit - window.count);
             }
-            for (const OutgoingSend &send : std::as_const(due)) {
-                if (budget <= 0)
-                    break;
-                if (state.inFlight.contains(send.message.id))
-                    continue;
-                // Stamped when it starts (not at the round's start): the round may take a while.
-                state.window.push_back(nowMs());
-                state.inFlight.insert(send.message.id);
-                --budget;
-                start(it.value(), send);
+            if (budget > 0) {
+                const QVector<OutgoingSend> due =
+                    m_conversations.dueSends(channel, nowTime, budget + int(state.inFlight.size()));
+                for (const OutgoingSend &send : due) {
+                    if (budget <= 0)
+                        break;
+                    if (state.inFlight.contains(send.message.id))
+                        continue;
+                    // Stamped when it is claimed (not at the round's start): the round may take a while.
+                    const QDateTime at = m_store.now();
+                    if (!m_conversations.claimSend(send.message.id, at, m_leaseSeconds))
+                        continue;
+                    if (!window.first)
+                        window.first = at;
+                    ++window.count;
+                    --budget;
+                    started.append(send);
+                }
             }
+            tx.commit();
+            if (limit > 0 && window.count >= limit && window.first) {
+                full = true;
+                earliest = qMin(earliest, window.first->toMSecsSinceEpoch() + 1001 + kRateMarginMs);
+            }
+        } catch (const std::exception &e) {
+            qCWarning(lcChannels) << "claiming the sends of" << channel << "failed:" << e.what();
+            continue;
         }
-        if (limit > 0 && int(state.window.size()) >= limit) {
-            earliest = qMin(earliest, state.window.front() + 1001);
-        } else if (budget > 0) {
+        for (const OutgoingSend &send : std::as_const(started)) {
+            state.inFlight.insert(send.message.id);
+            start(it.value(), send);
+        }
+        if (!full && budget > 0) {
             // Nothing more due now: the next deferred retry, if any.
             try {
                 if (const std::optional<QDateTime> at = m_conversations.nextSendAt(channel)) {

@@ -9,7 +9,6 @@
 #include <QSet>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
 #include <memory>
 
@@ -20,12 +19,17 @@
 // own wait or channels/retryDelays (failed once those are used up). A provider that cannot be
 // reached is marked down in the ChannelRegistry (new sends answer 503) and probed every
 // probeIntervalSeconds until it answers. Wakes on EventBus message changes and polls every
-// pollIntervalMs. A message in flight when the process stops is sent again at the next start.
+// pollIntervalMs. Each send is claimed in the database (ConversationRepository::claimSend) and the
+// per-second rate counts every copy's claims, so copies sharing one PostgreSQL database send each
+// message once and hold the rate together. A message in flight when the process stops is sent again
+// at the next start (SQLite) or by another copy when its lease ends (PostgreSQL).
 class ChannelDispatcher : public QObject
 {
     Q_OBJECT
 public:
     static constexpr int kMaxInFlight = 16;
+    // How much longer than a second a send counts against the channel's per-second rate.
+    static constexpr int kRateMarginMs = 50;
 
     // Creates the connectors of the configured channels (ChannelConnectors::create).
     ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, const Store &store, QObject *parent = nullptr);
@@ -51,9 +55,11 @@ Q_SIGNALS:
     void probed(const QString &channel, bool ok, const QString &detail);
 
 private:
+    // How long a claimed send stays this copy's: the provider's timeout and a margin. A copy that
+    // stops with sends in flight leaves them to another copy after it (at least once).
+    int m_leaseSeconds = 90;
     struct ChannelState
     {
-        std::deque<qint64> window; // start times of the sends of the last second (ms)
         QSet<QString> inFlight;
         qint64 throttledUntil = 0; // ms: the whole channel waits (Telegram 429)
     };

@@ -3,6 +3,7 @@
 #include "messaging/channels/providerclient.h"
 #include "messaging/channels/telegramconnector.h"
 #include "messaging/channels/telegramupdate.h"
+#include "model/core/database.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>
@@ -41,6 +42,25 @@ std::function<QObject *(QObject *)> TelegramPoller::factory(const TelegramConfig
 
 void TelegramPoller::poll()
 {
+    // Copies sharing one PostgreSQL database: exactly one polls (an advisory lock, held by this
+    // thread's connection, that goes with it when the copy stops). The others ask again every
+    // kStandbySeconds, so one of them takes over within a minute.
+    bool polling = false;
+    try {
+        polling = Database::holdLock(Database::Lock::TelegramPoller);
+    } catch (const std::exception &e) {
+        qCWarning(lcTelegram) << "cannot take the Telegram polling lock:" << e.what();
+    }
+    if (!polling) {
+        if (!m_standby)
+            qCInfo(lcTelegram) << "another copy of Liaison polls Telegram; this one stands by";
+        m_standby = true;
+        retryLater(kStandbySeconds);
+        return;
+    }
+    if (m_standby)
+        qCInfo(lcTelegram) << "polling Telegram (the copy that polled has stopped)";
+    m_standby = false;
     ++m_polls;
     const QJsonObject body{
         {QStringLiteral("offset"), double(m_offset)},

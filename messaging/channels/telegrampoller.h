@@ -27,6 +27,8 @@ class TelegramPoller : public QObject
     Q_OBJECT
 public:
     static constexpr int kMaxBackoffSeconds = 60;
+    // A copy that does not poll (another holds the lock) asks again this often.
+    static constexpr int kStandbySeconds = 30;
 
     TelegramPoller(const TelegramConfig &config, int timeoutSeconds, const Store &store, QObject *parent = nullptr);
     ~TelegramPoller() override;
@@ -63,6 +65,7 @@ private:
     qint64 m_offset = 0;
     int m_failures = 0;
     int m_polls = 0;
+    bool m_standby = false; // another copy polls
     int m_backoffUnitMs = 1000;
     bool m_conflictLogged = false;
 };

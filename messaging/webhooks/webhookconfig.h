@@ -14,7 +14,10 @@ struct WebhookConfig
     // fails the subscription is disabled.
     static constexpr int kDefaultRetryDelays[] = {60, 300, 1800, 7200, 86400};
     QList<int> retryDelays = QList<int>(std::begin(kDefaultRetryDelays), std::end(kDefaultRetryDelays));
-    int timeoutSeconds = 30;         // webhooks/timeoutSeconds: a 2xx must arrive within it
+    int timeoutSeconds = 30; // webhooks/timeoutSeconds: a 2xx must arrive within it
+    // A claimed delivery stays this copy's for timeoutSeconds and this margin; after it, another
+    // copy sharing the PostgreSQL database sends it again (the first one stopped mid-attempt).
+    int leaseMarginSeconds = 60;     // webhooks/leaseMarginSeconds
     bool verifyTls = true;           // webhooks/verifyTls: false only for testing (a warning is logged)
     bool allowInsecureLocal = false; // webhooks/allowInsecureLocal: plain http to loopback receivers
     WebhookTargets allowedTargets = WebhookTargets::Public; // webhooks/allowedTargets: public, private, local

@@ -90,20 +90,21 @@ void WebhookDispatcher::tick()
         const QDateTime now = m_store.now();
         const int free = m_config.maxConcurrent - m_total;
         if (free > 0) {
+            // All claims of a round in one transaction, with the reading of what is due (which, on
+            // PostgreSQL, keeps other copies out of these subscriptions until the commit); nothing
+            // is sent before it committed. A lease outlives the request's timeout by leaseMarginSeconds.
+            QList<WebhookClaim> claims;
+            Transaction tx;
             const QList<qint64> due =
                 m_repository.dueDeliveries(now, m_config.concurrencyPerSubscription, m_inFlight, free);
-            if (!due.isEmpty()) {
-                // All claims of a round in one transaction; nothing is sent before it committed.
-                QList<WebhookClaim> claims;
-                Transaction tx;
-                for (qint64 seq : due) {
-                    if (std::optional<WebhookClaim> c = m_repository.claim(seq, now))
-                        claims << *c;
-                }
-                tx.commit();
-                for (const WebhookClaim &c : std::as_const(claims))
-                    send(c);
+            for (qint64 seq : due) {
+                if (std::optional<WebhookClaim> c =
+                        m_repository.claim(seq, now, m_config.timeoutSeconds + m_config.leaseMarginSeconds))
+                    claims << *c;
             }
+            tx.commit();
+            for (const WebhookClaim &c : std::as_const(claims))
+                send(c);
         }
         // Wake exactly when the next retry is due when that is sooner than the next poll.
         if (const std::optional<QDateTime> next = m_repository.nextRetryDue(now)) {

@@ -145,7 +145,7 @@ SegmentRules::Sql SegmentRepository::membership(const Segment &segment) const
         return {QStringLiteral("c.seq IN (SELECT contact_seq FROM segment_members WHERE segment_seq = ?)"),
                 {segment.seq}};
     if (!segment.filters.isObject())
-        return {QStringLiteral("0"), {}};
+        return {QStringLiteral("1 = 0"), {}};
     return SegmentRules::compile(segment.filters.toObject(), m_store.clock());
 }
 

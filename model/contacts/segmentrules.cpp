@@ -2,6 +2,7 @@
 
 #include "model/contacts/contact.h"
 #include "model/core/errors.h"
+#include "model/core/sqldialect.h"
 #include "model/core/timeutil.h"
 
 #include <QJsonArray>
@@ -13,7 +14,6 @@
 namespace {
 const QString kCustomPrefix = QStringLiteral("customField.");
 const QString kName = QStringLiteral("trim(c.first_name || ' ' || c.last_name)");
-const QString kEscape = QStringLiteral(" ESCAPE '\\'");
 constexpr int MaxValueLength = 500;
 constexpr int MaxSpanDays = 36500;
 
@@ -52,9 +52,9 @@ QString textColumn(const QString &field)
     if (field == QLatin1String("position"))
         return QStringLiteral("c.position");
     if (field == QLatin1String("city"))
-        return QStringLiteral("json_extract(c.address, '$.city')");
+        return SqlDialect::jsonText(QStringLiteral("c.address"), QStringLiteral("city"));
     if (field == QLatin1String("country"))
-        return QStringLiteral("json_extract(c.address, '$.country')");
+        return SqlDialect::jsonText(QStringLiteral("c.address"), QStringLiteral("country"));
     return QStringLiteral("c.source");
 }
 
@@ -111,6 +111,12 @@ private:
     {
         values << v;
         return QStringLiteral("?");
+    }
+    // Binds the value of a ? that the fragment before it holds already.
+    QString bindOnly(const QVariant &v)
+    {
+        values << v;
+        return {};
     }
 
     QDateTime m_now;
@@ -264,20 +270,18 @@ bool Compiler::pair(const QJsonValue &v, const QString &path, QJsonValue *low, Q
 
 QString Compiler::textSql(const QString &expr, const QString &op, const QString &value)
 {
-    // Case-insensitive (ASCII letters: SQLite's NOCASE and LIKE). The negative operators include
-    // contacts whose field is empty.
+    // Case-insensitive (SqlDialect: ASCII letters on SQLite, the server's letters on PostgreSQL).
+    // The negative operators include contacts whose field is empty.
     if (op == QLatin1String("equals"))
-        return expr + QStringLiteral(" = ") + bind(value) + QStringLiteral(" COLLATE NOCASE");
+        return SqlDialect::equalsFolded(expr) + bindOnly(value);
     if (op == QLatin1String("notEquals"))
-        return QStringLiteral("coalesce(%1, '') != ").arg(expr) + bind(value) + QStringLiteral(" COLLATE NOCASE");
+        return SqlDialect::notEqualsFolded(expr) + bindOnly(value);
     if (op == QLatin1String("contains"))
-        return expr + QStringLiteral(" LIKE ") + bind(QLatin1Char('%') + likeEscape(value) + QLatin1Char('%')) +
-               kEscape;
+        return SqlDialect::likeFolded(expr) + bindOnly(QLatin1Char('%') + likeEscape(value) + QLatin1Char('%'));
     if (op == QLatin1String("notContains"))
-        return QStringLiteral("coalesce(%1, '') NOT LIKE ").arg(expr) +
-               bind(QLatin1Char('%') + likeEscape(value) + QLatin1Char('%')) + kEscape;
+        return SqlDialect::likeFolded(expr, true) + bindOnly(QLatin1Char('%') + likeEscape(value) + QLatin1Char('%'));
     if (op == QLatin1String("startsWith"))
-        return expr + QStringLiteral(" LIKE ") + bind(likeEscape(value) + QLatin1Char('%')) + kEscape;
+        return SqlDialect::likeFolded(expr) + bindOnly(likeEscape(value) + QLatin1Char('%'));
     if (op == QLatin1String("isEmpty"))
         return QStringLiteral("coalesce(%1, '') = ''").arg(expr);
     return QStringLiteral("coalesce(%1, '') != ''").arg(expr);
@@ -286,7 +290,7 @@ QString Compiler::textSql(const QString &expr, const QString &op, const QString 
 QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *sql)
 {
     using SegmentRules::FieldType;
-    *sql = QStringLiteral("0");
+    *sql = QStringLiteral("1 = 0");
     if (++m_rules > SegmentRules::MaxRules) {
         if (m_rules == SegmentRules::MaxRules + 1)
             fail(path, QStringLiteral("a segment has at most %1 rules").arg(SegmentRules::MaxRules));
@@ -581,9 +585,8 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
                 s += bind(v);
                 s += QStringLiteral(" OR ");
             }
-            s += QStringLiteral("value_text = ");
-            s += bind(textForm);
-            s += QStringLiteral(" COLLATE NOCASE");
+            s += SqlDialect::equalsFolded(QStringLiteral("value_text"));
+            s += bindOnly(textForm);
             // json_extract gave true and false as 1 and 0, equal to the numbers 1 and 0. Their text
             // ('1', '0') matches already unless the number's text differs (-0).
             if (numeric && v.toDouble() == 1.0 && textForm != QLatin1String("1"))
@@ -594,7 +597,7 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
             return s;
         };
         auto like = [&](const QString &pattern) {
-            return [&, pattern] { return QStringLiteral("value_text LIKE ") + bind(pattern) + kEscape; };
+            return [&, pattern] { return SqlDialect::likeFolded(QStringLiteral("value_text")) + bindOnly(pattern); };
         };
         if (op == QLatin1String("equals"))
             *sql = members(true, equals);

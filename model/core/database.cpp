@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
+#include <QSqlField>
 #include <QThread>
 #include <QTimer>
 
@@ -325,6 +326,74 @@ QSqlQuery Database::exec(const QString &sql, const QVariantList &values)
     if (!q.exec())
         fail(QStringLiteral("query failed [%1]").arg(sql), q.lastError());
     return q;
+}
+
+void Database::lockUntilCommit(Lock lock, const QString &name)
+{
+    if (dialect() != Dialect::PostgreSQL)
+        return;
+    QSqlQuery q(connection());
+    // A name: the two-key form, the lock and a checksum of the name (the same in every process).
+    const QString key = name.isEmpty()
+                            ? QString::number(qint64(lock))
+                            : QStringLiteral("%1, %2").arg(qint64(lock)).arg(qChecksum(QByteArrayView(name.toUtf8())));
+    if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(key)))
+        fail(QStringLiteral("cannot take advisory lock %1").arg(qint64(lock)), q.lastError());
+}
+
+bool Database::holdLock(Lock lock)
+{
+    if (dialect() != Dialect::PostgreSQL)
+        return true;
+    // Session locks stack: a second pg_try_advisory_lock by the holder would need a second unlock.
+    // The holder asks pg_locks first.
+    QSqlQuery q(connection());
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                               "AND pid = pg_backend_pid() AND objid = %1 AND classid = %2")
+                    .arg(qint64(lock) & 0xffffffff)
+                    .arg(qint64(lock) >> 32)) ||
+        !q.next())
+        fail(QStringLiteral("cannot read advisory lock %1").arg(qint64(lock)), q.lastError());
+    if (q.value(0).toInt() > 0)
+        return true;
+    if (!q.exec(QStringLiteral("SELECT pg_try_advisory_lock(%1)").arg(qint64(lock))) || !q.next())
+        fail(QStringLiteral("cannot take advisory lock %1").arg(qint64(lock)), q.lastError());
+    return q.value(0).toBool();
+}
+
+QStringList Database::queryPlan(const QString &sql, const QVariantList &values)
+{
+    QStringList lines;
+    if (dialect() == Dialect::SQLite) {
+        QSqlQuery q = exec(QStringLiteral("EXPLAIN QUERY PLAN ") + sql, values);
+        while (q.next())
+            lines << q.value(3).toString();
+        return lines;
+    }
+    // Each ? outside a quoted literal becomes its value as a literal of the driver's.
+    QSqlDatabase db = connection();
+    QString text = QStringLiteral("EXPLAIN ");
+    qsizetype next = 0;
+    bool quoted = false;
+    for (QChar ch : sql) {
+        if (ch == QLatin1Char('\''))
+            quoted = !quoted;
+        if (ch != QLatin1Char('?') || quoted) {
+            text += ch;
+            continue;
+        }
+        if (next >= values.size())
+            throw DatabaseError(
+                QStringLiteral("query plan: fewer values than placeholders in [%1]").arg(sql).toStdString());
+        const QVariant &v = values.at(next++);
+        QSqlField field(QString(), v.metaType());
+        field.setValue(v);
+        text += db.driver()->formatValue(field);
+    }
+    QSqlQuery q = exec(text);
+    while (q.next())
+        lines << q.value(0).toString();
+    return lines;
 }
 
 CachedQuery::CachedQuery(QSqlQuery &q)
@@ -676,9 +745,7 @@ int Database::migrate()
         Transaction tx;
         if (postgres) {
             // Copies starting together: one migrates, the others wait and then find it done.
-            if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(7283010)")))
-                fail(QStringLiteral("cannot take the migration lock"), q.lastError());
-            q.finish();
+            lockUntilCommit(Lock::Migrations);
             version = readSchemaVersion(q, d);
             if (m.version <= version)
                 continue;

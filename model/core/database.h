@@ -92,6 +92,24 @@ public:
     // The tables of Liaison's schema (SQLite: in the order they were made, its search index aside;
     // PostgreSQL: by name, the version table aside).
     static QStringList tables();
+
+    // Advisory locks that the copies of Liaison sharing one PostgreSQL database take turns on; the
+    // keys live here, in one place.
+    enum class Lock : qint64
+    {
+        Migrations = 7283010,     // one copy migrates, the others wait
+        OutboxOrder = 7283011,    // events are committed in the order of their outbox seq
+        TelegramPoller = 7283012, // one copy polls Telegram's getUpdates
+        ChannelSends = 7283013    // with a channel's name: one copy at a time claims its sends
+    };
+    // Inside a write Transaction: waits for lock (of one name, when given) and holds it until the
+    // transaction ends. On SQLite, where BEGIN IMMEDIATE already admits one writer at a time, it
+    // does nothing.
+    static void lockUntilCommit(Lock lock, const QString &name = {});
+    // Takes lock for this thread's connection if no other connection holds it, and keeps it until
+    // the connection closes (a copy that dies lets it go with its connection); true when held.
+    // Asking again while holding it answers true. SQLite: always true (one process per file).
+    static bool holdLock(Lock lock);
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);
 
@@ -103,6 +121,9 @@ public:
     // Runs an INSERT into a table keyed by seq (cached as execCached) and gives the new row's seq:
     // SQLite's rowid, or PostgreSQL's RETURNING seq.
     static qint64 insert(const QString &sql, const QVariantList &values = {});
+    // The plan of a query, one line per step: SQLite's EXPLAIN QUERY PLAN (its detail column), or
+    // PostgreSQL's EXPLAIN with the values written into the text (EXPLAIN cannot be prepared).
+    static QStringList queryPlan(const QString &sql, const QVariantList &values = {});
     // For reads on hot paths: runs sql and calls row() for each result row. On SQLite it uses the
     // C API on this thread's connection with the statement prepared once per thread: QSqlQuery
     // rebuilds its column record on every exec, which was most of the cost of a contact look-up.

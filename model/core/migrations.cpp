@@ -400,9 +400,9 @@ const QVector<Migration> &migrations()
                  PRIMARY KEY (contact_seq, key)) WITHOUT ROWID)"),
              postgresOnly(R"(CREATE TABLE contact_custom_fields (
                  contact_seq BIGINT NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
-                 key TEXT NOT NULL,
-                 type TEXT NOT NULL,
-                 value_text TEXT,
+                 key TEXT COLLATE "C" NOT NULL,
+                 type TEXT COLLATE "C" NOT NULL,
+                 value_text TEXT COLLATE "C",
                  value_num DOUBLE PRECISION,
                  PRIMARY KEY (contact_seq, key)))"),
              // Kept by triggers, in the transaction of whatever writes a contact (the repository, the
@@ -655,9 +655,22 @@ const QVector<Migration> &migrations()
              // index serves whatever the database's own collation is.
              postgresOnly(R"(CREATE TABLE contact_words (
                  contact_seq BIGINT NOT NULL REFERENCES contacts(seq) ON DELETE CASCADE,
-                 word TEXT NOT NULL,
+                 word TEXT COLLATE "C" NOT NULL,
                  PRIMARY KEY (contact_seq, word)))"),
              postgresOnly("CREATE INDEX contact_words_prefix ON contact_words ((word COLLATE \"C\"), contact_seq)"),
+         }},
+        {14,
+         "leases: work that one copy of Liaison takes is taken over by another when the first stops",
+         {
+             // A webhook delivery in flight belongs to its copy until lease_until; after it, another
+             // copy may send it again (the first died during the attempt).
+             "ALTER TABLE webhook_deliveries ADD COLUMN lease_until TEXT",
+             // An outgoing message being sent: taken at claimed_at until claimed_until (NULL: free to
+             // take). The claims of the last second, counted per channel by every copy, hold the
+             // channel's rate (channels/*/sendPerSecond) across copies.
+             "ALTER TABLE messages ADD COLUMN claimed_at TEXT",
+             "ALTER TABLE messages ADD COLUMN claimed_until TEXT",
+             "CREATE INDEX messages_send_claims ON messages(channel, claimed_at) WHERE claimed_at IS NOT NULL",
          }},
     };
     return list;

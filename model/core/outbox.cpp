@@ -14,6 +14,10 @@ QString Outbox::append(const QString &event, const QJsonObject &data, const QStr
         {QStringLiteral("timestamp"), timestamp},
         {QStringLiteral("data"), data},
     };
+    // Several copies on one PostgreSQL database: an event takes a seq only when every event before
+    // it has committed, so that readers of the outbox in seq order (webhook fan-out, live refresh)
+    // never pass over one committed later with a lower seq.
+    Database::lockUntilCommit(Database::Lock::OutboxOrder);
     Database::execCached(
         QStringLiteral("INSERT INTO outbox (id, event, payload, created_at) VALUES (?, ?, ?, ?)"),
         {id, event, QString::fromUtf8(QJsonDocument(envelope).toJson(QJsonDocument::Compact)), timestamp});

@@ -8,9 +8,29 @@
 namespace SqlDialect {
 // A schema statement of the migrations, as PostgreSQL takes it: INTEGER PRIMARY KEY becomes an
 // identity column, INTEGER BIGINT, REAL DOUBLE PRECISION, BLOB BYTEA; WITHOUT ROWID goes; a column
-// compared without case in an index (x COLLATE NOCASE) becomes the expression (lower(x)).
+// compared without case in an index (x COLLATE NOCASE) becomes the expression (lower(x)). Every TEXT
+// column is COLLATE "C": text sorts by code point as in SQLite (BINARY) whatever the server's locale
+// ('~' after every ISO date, ids in order), and lower() folds the ASCII letters as SQLite's NOCASE.
 QString postgresDdl(const QString &sqlite);
 // The query listing the tables of a SQLite file in the order they were made (rows come after the
 // rows they refer to), SQLite's own tables and the FTS5 search index aside.
 QString sqliteTables();
+
+// Fragments of queries that differ by the database of this process (Database::dialect()).
+// expr compared with one bound value without case, ASCII letters on both: SQLite's NOCASE;
+// PostgreSQL's lower() in the "C" collation on both sides, which the lower(x) indexes serve.
+QString equalsFolded(const QString &expr);
+QString notEqualsFolded(const QString &expr); // coalesce(expr, '') differs
+// expr matched with one bound LIKE pattern (escape character \) without case, as above.
+QString likeFolded(const QString &expr, bool negate = false);
+// The text of the top-level key of a JSON object stored in a text column; key is a literal the
+// caller owns (letters only).
+QString jsonText(const QString &column, const QString &key);
+// A boolean expression as its indexes read it: SQLite indexes (expr) as 1 or 0 and is asked
+// "(expr) = 1"; PostgreSQL indexes a boolean and is asked "(expr)".
+QString isTrue(const QString &expr);
+// Appended to a SELECT inside a write transaction that takes rows as work: PostgreSQL locks them
+// (FOR UPDATE OF table SKIP LOCKED) so that another copy's transaction passes over them; SQLite
+// (one writer at a time) needs nothing.
+QString skipLocked(const QString &table);
 } // namespace SqlDialect

@@ -157,7 +157,7 @@ Filter buildFilter(const DealQuery &query, const QDateTime &now)
                 f.values << p.key() << s.key() << rotCutoff(now, s.value());
             }
         }
-        const QString any = parts.isEmpty() ? QStringLiteral("0")
+        const QString any = parts.isEmpty() ? QStringLiteral("1 = 0")
                                             : QLatin1Char('(') + parts.join(QStringLiteral(" OR ")) + QLatin1Char(')');
         clauses << (*query.rotten ? any : QStringLiteral("NOT ") + any);
     }
@@ -898,7 +898,7 @@ void DealRepository::rebuildTotals()
         "INSERT INTO deal_totals (pipeline_id, stage, currency, deals, value, weighted) "
         "SELECT pipeline_id, stage, currency, count(*), sum(v), sum(v * probability) / 100.0 FROM "
         "(SELECT pipeline_id, stage, currency, probability, "
-        "CASE WHEN stage = 'won' AND closed_value IS NOT NULL THEN closed_value ELSE value END AS v FROM deals) "
+        "CASE WHEN stage = 'won' AND closed_value IS NOT NULL THEN closed_value ELSE value END AS v FROM deals) AS d "
         "GROUP BY pipeline_id, stage, currency"));
     tx.commit();
 }

@@ -59,7 +59,7 @@ void checkUniqueName(const QString &name, const QString &id)
 
 void makeDefault(const QString &id)
 {
-    Database::execCached(QStringLiteral("UPDATE pipelines SET is_default = (id = ?)"), {id});
+    Database::execCached(QStringLiteral("UPDATE pipelines SET is_default = CASE WHEN id = ? THEN 1 ELSE 0 END"), {id});
 }
 } // namespace
 

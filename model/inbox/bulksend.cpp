@@ -6,6 +6,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/sqldialect.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/inboundrecorder.h"
 
@@ -108,7 +109,9 @@ int BulkSendRepository::expand(int limit)
         QStringLiteral("SELECT r.seq, r.recipient, coalesce(r.contact_id, ''), b.channel, b.template_name, "
                        "b.template_language, b.components, b.body_text, coalesce(b.created_by, '') "
                        "FROM bulk_recipients r JOIN bulk_sends b ON b.seq = r.bulk_seq "
-                       "WHERE r.message_id IS NULL AND r.error IS NULL ORDER BY r.seq LIMIT ?"),
+                       "WHERE r.message_id IS NULL AND r.error IS NULL ORDER BY r.seq LIMIT ?") +
+            // Another copy expanding at the same time takes the recipients after these.
+            SqlDialect::skipLocked(QStringLiteral("r")),
         {limit});
     struct Todo
     {

@@ -494,7 +494,7 @@ bool recordOnConversation(const Store &store, const Conversation &v, const Messa
     if (incoming) {
         CachedQuery s = Database::execCached(
             QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
-                           "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?)"),
+                           "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?) AS recent"),
             {m.contactId, kSentimentWindow});
         const int score = s.next() ? s.value(0).toInt() : 0;
         s.finish();
@@ -745,8 +745,9 @@ QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, c
                            "JOIN conversations v ON v.seq = m.conversation_seq "
                            "WHERE m.channel = ? AND m.direction = 'outgoing' AND m.status = 'pending' "
                            "AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ?) "
+                           "AND (m.claimed_until IS NULL OR m.claimed_until < ?) "
                            "ORDER BY m.send_priority, m.seq LIMIT ?"),
-        {channel, TimeUtil::iso(at), limit});
+        {channel, TimeUtil::iso(at), TimeUtil::iso(at), limit});
     const int extra = kMessageColumns.count(QLatin1Char(',')) + 1;
     while (q.next()) {
         OutgoingSend s;
@@ -757,6 +758,39 @@ QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, c
     }
     q.finish();
     return sends;
+}
+
+ConversationRepository::SendWindow ConversationRepository::sendsStartedSince(const QString &channel,
+                                                                             const QDateTime &since) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT count(*), min(claimed_at) FROM messages WHERE channel = ? AND claimed_at >= ?"),
+        {channel, TimeUtil::iso(since)});
+    SendWindow w;
+    if (q.next()) {
+        w.count = q.value(0).toInt();
+        if (!q.value(1).isNull())
+            w.first = TimeUtil::parse(q.value(1).toString());
+    }
+    q.finish();
+    return w;
+}
+
+bool ConversationRepository::claimSend(const QString &messageId, const QDateTime &now, int leaseSeconds)
+{
+    const QString nowIso = TimeUtil::iso(now);
+    CachedQuery u = Database::execCached(
+        QStringLiteral("UPDATE messages SET claimed_at = ?, claimed_until = ? WHERE id = ? AND status = 'pending' "
+                       "AND (claimed_until IS NULL OR claimed_until < ?)"),
+        {nowIso, TimeUtil::iso(now.addSecs(qMax(1, leaseSeconds))), messageId, nowIso});
+    return u.numRowsAffected() == 1;
+}
+
+int ConversationRepository::releaseSendClaims()
+{
+    CachedQuery u = Database::execCached(QStringLiteral(
+        "UPDATE messages SET claimed_until = NULL WHERE claimed_until IS NOT NULL AND status = 'pending'"));
+    return u.numRowsAffected();
 }
 
 std::optional<QDateTime> ConversationRepository::nextSendAt(const QString &channel) const
@@ -775,7 +809,7 @@ std::optional<QDateTime> ConversationRepository::nextSendAt(const QString &chann
 void ConversationRepository::deferSend(const QString &messageId, const QDateTime &at, const QString &error)
 {
     Database::execCached(QStringLiteral("UPDATE messages SET send_attempts = send_attempts + 1, next_attempt_at = ?, "
-                                        "last_error = ? WHERE id = ? AND status = 'pending'"),
+                                        "last_error = ?, claimed_until = NULL WHERE id = ? AND status = 'pending'"),
                          {TimeUtil::iso(at), textOrNull(error.left(500)), messageId});
 }
 

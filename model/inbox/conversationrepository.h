@@ -97,6 +97,20 @@ public:
     // The send queue of the delivery thread: pending outgoing messages of the channel due at `at`
     // (agent and API sends before bulk ones, then in order).
     QVector<OutgoingSend> dueSends(const QString &channel, const QDateTime &at, int limit) const;
+    // The sends of the channel that any copy started since `since` (claimed; the rate of the
+    // channel's provider holds across copies), and when the first of them started.
+    struct SendWindow
+    {
+        int count = 0;
+        std::optional<QDateTime> first;
+    };
+    SendWindow sendsStartedSince(const QString &channel, const QDateTime &since) const;
+    // Takes a due message for sending until now + leaseSeconds; false when another copy took it
+    // first. dueSends() passes over a taken message until its lease ends (its copy stopped).
+    bool claimSend(const QString &messageId, const QDateTime &now, int leaseSeconds);
+    // SQLite (one process per file): claims of the last run end at start, so that its sends go out
+    // again at once. Returns how many.
+    int releaseSendClaims();
     // When the channel's next pending send is due (none: nullopt).
     std::optional<QDateTime> nextSendAt(const QString &channel) const;
     // A passing failure: try again at `at` (counts the attempt, keeps the error for the log).

@@ -5,6 +5,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/sqldialect.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -21,8 +22,11 @@ const QString kColumns = QStringLiteral(
     "t.created_at, t.updated_at");
 // Open (pending or in_progress), written as an equality on the leading expression of the index
 // tasks_open_order (migration 6), so that overdue and open-only lists range over that index in due
-// order. status is NOT NULL: the expression is 0 or 1, never NULL.
-const QString kOpen = QStringLiteral("(t.status IN ('pending', 'in_progress')) = 1");
+// order. status is NOT NULL: the expression is true or false, never NULL.
+QString openTasks()
+{
+    return SqlDialect::isTrue(QStringLiteral("t.status IN ('pending', 'in_progress')"));
+}
 // The list order: by due instant, undated last, then by creation (seq). '~' sorts after every ISO
 // 8601 instant, so this is "due_at IS NULL, due_at, seq" in one expression that the indexes of
 // migration 6 (tasks_order, tasks_status_order, tasks_assigned_order, tasks_contact_order,
@@ -92,15 +96,6 @@ DomainError unknownReference(const QString &field, const QString &what, const QS
 {
     return DomainError::unprocessable(QStringLiteral("%1: %2 %3 does not exist").arg(field, what, id),
                                       {{field, QStringLiteral("%1 %2 does not exist").arg(what, id)}});
-}
-
-bool dealsTableExists()
-{
-    CachedQuery q =
-        Database::execCached(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deals'"));
-    const bool exists = q.next();
-    q.finish();
-    return exists;
 }
 
 bool exists(const QString &sql, const QString &id)
@@ -204,13 +199,13 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
     }
     if (query.overdueOnly) {
         const QString at = TimeUtil::iso(now);
-        clauses << kOpen;
+        clauses << openTasks();
         dueBelow(qMax(at, utcMidnight(today.addDays(1))));
         clauses << QStringLiteral("((t.due_all_day = 1 AND t.due_date < ?) OR (t.due_all_day = 0 AND t.due_at < ?))");
         f.values << isoDate(today) << at;
     }
     if (query.openOnly)
-        clauses << kOpen;
+        clauses << openTasks();
     if (query.excludeCancelled)
         clauses << QStringLiteral("t.status != 'cancelled'");
     if (query.hasDueDate)
@@ -257,7 +252,7 @@ void TaskRepository::checkReferences(const Task &t, const Task *before) const
         !exists(QStringLiteral("SELECT 1 FROM contacts WHERE id = ?"), t.contactId))
         throw unknownReference(QStringLiteral("contactId"), QStringLiteral("contact"), t.contactId);
     if (!t.dealId.isEmpty() && (!before || before->dealId != t.dealId) &&
-        (!dealsTableExists() || !exists(QStringLiteral("SELECT 1 FROM deals WHERE id = ?"), t.dealId)))
+        !exists(QStringLiteral("SELECT 1 FROM deals WHERE id = ?"), t.dealId))
         throw unknownReference(QStringLiteral("dealId"), QStringLiteral("deal"), t.dealId);
 }
 
@@ -279,9 +274,9 @@ void TaskRepository::insertRow(Task &t)
     values.prepend(t.id);
     values.append(t.createdAt);
     t.seq = Database::insert(QStringLiteral("INSERT INTO tasks (id, ") + kRowColumns +
-                                             QStringLiteral(", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                                            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                                         values);
+                                 QStringLiteral(", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                             values);
 }
 
 void TaskRepository::writeRow(const Task &t)
@@ -728,9 +723,8 @@ QStringList TaskRepository::queryPlan(const TaskQuery &query) const
     QStringList lines;
     for (const auto &[name, s] : {std::pair{QStringLiteral("page"), pageStatement(query, f)},
                                   std::pair{QStringLiteral("count"), countStatement(f)}}) {
-        QSqlQuery q = Database::exec(QStringLiteral("EXPLAIN QUERY PLAN ") + s.sql, s.values);
-        while (q.next())
-            lines << name + QStringLiteral(": ") + q.value(3).toString();
+        for (const QString &step : Database::queryPlan(s.sql, s.values))
+            lines << name + QStringLiteral(": ") + step;
     }
     return lines;
 }
@@ -804,7 +798,7 @@ TaskLinks TaskRepository::links(const Task &t) const
         }
         q.finish();
     }
-    if (!t.dealId.isEmpty() && dealsTableExists()) {
+    if (!t.dealId.isEmpty()) {
         CachedQuery q = Database::execCached(QStringLiteral("SELECT name, value FROM deals WHERE id = ?"), {t.dealId});
         if (q.next())
             links.deal = TaskLinks::Deal{t.dealId, q.value(0).toString(), q.value(1).toDouble()};

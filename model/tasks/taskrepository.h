@@ -130,7 +130,7 @@ public:
     // in SQL on an index in that order.
     TaskPage list(const TaskQuery &query) const;
     qint64 count(const TaskQuery &query) const;
-    // EXPLAIN QUERY PLAN of what list(query) runs, one line per step ("page: ...", "count: ..."):
+    // The plan (Database::queryPlan) of what list(query) runs, one line per step ("page: ...", "count: ..."):
     // which index serves it (benchmarks and tests).
     QStringList queryPlan(const TaskQuery &query) const;
     // Not cancelled, due today (tz); open ones first, then by due time.

@@ -4,6 +4,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/sqldialect.h"
 #include "model/core/timeutil.h"
 
 #include <QJsonArray>
@@ -460,15 +461,24 @@ int WebhookRepository::fanOut(int batch)
 int WebhookRepository::recoverInterrupted()
 {
     const QString now = m_store.nowIso();
+    // SQLite: a file has one process, so whatever is in flight was left by its last run.
+    const QString left = Database::dialect() == Database::Dialect::SQLite
+                             ? QStringLiteral("state = 'in_flight'")
+                             : QStringLiteral("state = 'in_flight' AND (lease_until IS NULL OR lease_until < ?)");
+    const QVariantList leftValues =
+        Database::dialect() == Database::Dialect::SQLite ? QVariantList{} : QVariantList{now};
     Transaction tx;
     Database::execCached(QStringLiteral("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE finished_at IS "
-                                        "NULL AND delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE state = "
-                                        "'in_flight')"),
-                         {now, QStringLiteral("interrupted: the process stopped during the attempt; sent again")});
-    CachedQuery q =
-        Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'pending', "
-                                            "next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'"),
-                             {now, now});
+                                        "NULL AND delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE ") +
+                             left + QLatin1Char(')'),
+                         QVariantList{now, QStringLiteral("interrupted: the process stopped during the attempt; "
+                                                          "sent again")} +
+                             leftValues);
+    CachedQuery q = Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'pending', "
+                                                        "next_attempt_at = ?, lease_until = NULL, updated_at = ? "
+                                                        "WHERE ") +
+                                             left,
+                                         QVariantList{now, now} + leftValues);
     const int n = q.numRowsAffected();
     tx.commit();
     return n;
@@ -482,7 +492,8 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     // For each active subscription, its first perSubscription open deliveries in event order.
     QStringList active;
     {
-        CachedQuery w = Database::execCached(QStringLiteral("SELECT id FROM webhooks WHERE active = 1 ORDER BY seq"));
+        CachedQuery w = Database::execCached(QStringLiteral("SELECT id FROM webhooks WHERE active = 1 ORDER BY seq") +
+                                             SqlDialect::skipLocked(QStringLiteral("webhooks")));
         while (w.next())
             active << w.value(0).toString();
         w.finish();
@@ -490,14 +501,18 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     for (const QString &webhook : std::as_const(active)) {
         int running = inFlight.value(webhook);
         CachedQuery q = Database::execCached(
-            QStringLiteral("SELECT seq, state, next_attempt_at FROM webhook_deliveries WHERE webhook_id = ? AND "
-                           "state IN ('pending', 'in_flight') AND kind = 'event' ORDER BY seq LIMIT ?"),
+            QStringLiteral("SELECT seq, state, next_attempt_at, lease_until FROM webhook_deliveries WHERE "
+                           "webhook_id = ? AND state IN ('pending', 'in_flight') AND kind = 'event' ORDER BY seq "
+                           "LIMIT ?"),
             {webhook, perSubscription});
         while (q.next() && out.size() < maxCount && running < perSubscription) {
-            if (q.value(1).toString() != QLatin1String("pending"))
-                continue; // in flight
-            if (q.value(2).toString() > nowIso)
+            if (q.value(1).toString() != QLatin1String("pending")) {
+                // In flight here or in another copy; due again only once its lease has ended.
+                if (q.value(3).isNull() || q.value(3).toString() >= nowIso)
+                    continue;
+            } else if (q.value(2).toString() > nowIso) {
                 break; // waits for its retry: later events of this subscription wait too (order)
+            }
             ++running;
             out << q.value(0).toLongLong();
         }
@@ -505,9 +520,10 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     }
     if (out.size() < maxCount) {
         CachedQuery m = Database::execCached(
-            QStringLiteral("SELECT seq FROM webhook_deliveries WHERE kind != 'event' AND state = 'pending' "
-                           "ORDER BY seq LIMIT ?"),
-            {maxCount - int(out.size())});
+            QStringLiteral("SELECT seq FROM webhook_deliveries WHERE kind != 'event' AND (state = 'pending' OR "
+                           "(state = 'in_flight' AND lease_until < ?)) ORDER BY seq LIMIT ?") +
+                SqlDialect::skipLocked(QStringLiteral("webhook_deliveries")),
+            {nowIso, maxCount - int(out.size())});
         while (m.next())
             out << m.value(0).toLongLong();
         m.finish();
@@ -515,14 +531,24 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     return out;
 }
 
-std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const QDateTime &now)
+std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const QDateTime &now, int leaseSeconds)
 {
     const QString nowIso = TimeUtil::iso(now);
     Transaction tx;
+    // The claim itself: one conditional update, which a second copy's waits for and then finds
+    // no longer true (PostgreSQL re-reads the row after the first commits; SQLite has one writer).
+    {
+        CachedQuery u = Database::execCached(
+            QStringLiteral("UPDATE webhook_deliveries SET state = 'in_flight', attempts = attempts + 1, "
+                           "next_attempt_at = NULL, lease_until = ?, updated_at = ? WHERE seq = ? AND "
+                           "(state = 'pending' OR (state = 'in_flight' AND lease_until < ?))"),
+            {TimeUtil::iso(now.addSecs(qMax(1, leaseSeconds))), nowIso, deliverySeq, nowIso});
+        if (u.numRowsAffected() != 1)
+            return std::nullopt;
+    }
     CachedQuery q = Database::execCached(
         QStringLiteral("SELECT d.id, d.webhook_id, d.event_id, d.event, d.kind, d.body, d.attempts, w.url, w.secret "
-                       "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-                       "WHERE d.seq = ? AND d.state = 'pending'"),
+                       "FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.seq = ?"),
         {deliverySeq});
     if (!q.next())
         return std::nullopt;
@@ -534,13 +560,14 @@ std::optional<WebhookClaim> WebhookRepository::claim(qint64 deliverySeq, const Q
     c.event = q.value(3).toString();
     c.kind = q.value(4).toString();
     c.body = q.value(5).toByteArray();
-    c.attempt = q.value(6).toInt() + 1;
+    c.attempt = q.value(6).toInt();
     c.url = q.value(7).toString();
     c.secret = q.value(8).toString();
     q.finish();
-    Database::execCached(QStringLiteral("UPDATE webhook_deliveries SET state = 'in_flight', attempts = ?, "
-                                        "next_attempt_at = NULL, updated_at = ? WHERE seq = ?"),
-                         {c.attempt, nowIso, deliverySeq});
+    // An attempt still open belonged to a copy whose lease ended.
+    Database::execCached(QStringLiteral("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE delivery_seq = ? "
+                                        "AND finished_at IS NULL"),
+                         {nowIso, QStringLiteral("interrupted: the copy sending it stopped; sent again"), deliverySeq});
     c.attemptSeq = Database::insert(
         QStringLiteral(
             "INSERT INTO webhook_attempts (delivery_seq, webhook_id, attempt, started_at) VALUES (?, ?, ?, ?)"),
@@ -558,13 +585,15 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
     {
         Transaction tx;
         CachedQuery q = Database::execCached(
-            QStringLiteral("SELECT d.failures, d.state, w.active FROM webhook_deliveries d JOIN webhooks w "
+            QStringLiteral("SELECT d.failures, d.state, w.active, d.attempts FROM webhook_deliveries d JOIN webhooks w "
                            "ON w.id = d.webhook_id WHERE d.seq = ?"),
             {c.deliverySeq});
         if (!q.next())
             return out; // deleted with its subscription meanwhile
         const int failures = q.value(0).toInt() + (r.success ? 0 : 1);
-        const bool stillInFlight = q.value(1).toString() == QLatin1String("in_flight");
+        // Still this claim's: in flight and not taken over by another copy after the lease.
+        const bool stillInFlight =
+            q.value(1).toString() == QLatin1String("in_flight") && q.value(3).toInt() == c.attempt;
         const bool webhookActive = q.value(2).toInt() != 0;
         q.finish();
         const bool automatic = c.kind == QLatin1String("event");
@@ -590,9 +619,10 @@ WebhookFinish WebhookRepository::finish(const WebhookClaim &c, const WebhookAtte
         if (stillInFlight) {
             Database::execCached(
                 QStringLiteral("UPDATE webhook_deliveries SET state = ?, failures = ?, "
-                               "next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? "
-                               "WHERE seq = ?"),
-                {state, failures, textOrNull(out.nextRetryAt), status, textOrNull(r.error), nowIso, c.deliverySeq});
+                               "next_attempt_at = ?, last_status = ?, last_error = ?, lease_until = NULL, "
+                               "updated_at = ? WHERE seq = ? AND state = 'in_flight' AND attempts = ?"),
+                {state, failures, textOrNull(out.nextRetryAt), status, textOrNull(r.error), nowIso, c.deliverySeq,
+                 c.attempt});
         }
         if (automatic) {
             if (r.success)

@@ -92,15 +92,22 @@ public:
     // match, and moves the cursor, in one transaction. Returns the number of events read.
     int fanOut(int batch = 500);
     // Deliveries left in flight by a process that stopped become pending again, due now
-    // (at-least-once); their attempt is logged as interrupted. Returns how many.
+    // (at-least-once); their attempt is logged as interrupted. Returns how many. On SQLite (one
+    // process per file) every delivery in flight; on PostgreSQL, where other copies may be sending
+    // theirs, those whose lease has ended.
     int recoverInterrupted();
     // Seqs of the deliveries to start now: for each active subscription, in event order, up to
-    // perSubscription in flight, stopping at a delivery that waits for its retry (so order holds);
-    // then test and redelivery ones. inFlight: the dispatcher's running requests per subscription.
+    // perSubscription in flight (in any copy), stopping at a delivery that waits for its retry (so
+    // order holds); then test and redelivery ones. A delivery in flight whose lease has ended (its
+    // copy stopped) is due again. inFlight: this dispatcher's running requests per subscription.
+    // Call it in the claiming Transaction: on PostgreSQL it takes the subscriptions it reads
+    // (FOR UPDATE SKIP LOCKED), so that two copies never claim within one subscription at once.
     QList<qint64> dueDeliveries(const QDateTime &now, int perSubscription, const QHash<QString, int> &inFlight,
                                 int maxCount) const;
-    // Marks a pending delivery in flight and logs the attempt's start; nullopt when it is no longer pending.
-    std::optional<WebhookClaim> claim(qint64 deliverySeq, const QDateTime &now);
+    // Marks a delivery in flight until now + leaseSeconds and logs the attempt's start; nullopt
+    // when another copy or call took it first (it is no longer pending, nor in flight past its
+    // lease). An attempt left open by a copy whose lease ended is logged as interrupted.
+    std::optional<WebhookClaim> claim(qint64 deliverySeq, const QDateTime &now, int leaseSeconds = 90);
     // Records the attempt's result; schedules the retry (retryDelays: seconds before retries 1..n)
     // or, after the last one or on 410, disables the subscription and fails its other open deliveries.
     WebhookFinish finish(const WebhookClaim &claim, const WebhookAttemptResult &result, const QList<int> &retryDelays,

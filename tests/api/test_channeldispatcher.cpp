@@ -112,6 +112,65 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(status(ids.last()), QStringLiteral("sent"), 5000);
     }
 
+    // Two copies on one database (two dispatchers here, each with its own connector): every
+    // message goes out once, and the channel's rate holds for both together.
+    void twoCopiesSendEachMessageOnceAtTheSharedRate()
+    {
+        auto reg = registry(5);
+        ChannelSender sender(Store(m_bus), reg);
+        QStringList ids;
+        for (int i = 0; i < 16; ++i)
+            ids << queue(sender, QStringLiteral("m%1").arg(i));
+        ChannelDispatcher a(reg, Store(m_bus));
+        ChannelDispatcher b(reg, Store(m_bus));
+        auto *ca = new ScriptedConnector;
+        auto *cb = new ScriptedConnector;
+        ca->delayMs = 30;
+        cb->delayMs = 30;
+        a.setConnector(ca);
+        b.setConnector(cb);
+        QTRY_COMPARE_WITH_TIMEOUT(ca->sends.size() + cb->sends.size(), 16, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(status(ids.last()), QStringLiteral("sent"), 5000);
+        QTest::qWait(300);
+        QList<ScriptedConnector::Sent> all = ca->sends + cb->sends;
+        QCOMPARE(all.size(), 16);
+        QStringList sent;
+        for (const auto &s : std::as_const(all))
+            sent << s.messageId;
+        sent.sort();
+        ids.sort();
+        QCOMPARE(sent, ids);
+        for (const auto &first : std::as_const(all)) {
+            int inWindow = 0;
+            for (const auto &s : std::as_const(all))
+                inWindow += s.atMs >= first.atMs && s.atMs < first.atMs + 1000;
+            QVERIFY2(inWindow <= 5, qPrintable(QStringLiteral("%1 sends in one second").arg(inWindow)));
+        }
+    }
+
+    // A copy that stops with a send in flight: another copy sends it once the lease has ended.
+    void aSendLeftByAStoppedCopyIsSentByAnotherAfterItsLease()
+    {
+        auto reg = registry(0);
+        ChannelSender sender(Store(m_bus), reg);
+        const QString id = queue(sender, QStringLiteral("merhaba"));
+        ConversationRepository conversations(testStore());
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QVERIFY(conversations.claimSend(id, now, 1)); // the stopped copy's claim
+        QVERIFY(!conversations.claimSend(id, now, 1));
+        QVERIFY(conversations.dueSends(QStringLiteral("whatsapp"), now, 10).isEmpty());
+        ChannelDispatcher other(reg, Store(m_bus));
+        auto *connector = new ScriptedConnector;
+        other.setConnector(connector);
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            QTest::qWait(300);
+            QCOMPARE(connector->sends.size(), 0); // still the other copy's
+        }
+        // SQLite releases the last run's claims at start; PostgreSQL waits for the lease (1 s).
+        QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);
+        QCOMPARE(connector->sends.size(), 1);
+    }
+
     void agentSendsBeforeBulk()
     {
         auto reg = registry(0);

@@ -229,7 +229,15 @@ private Q_SLOTS:
     {
         const int before = Database::leakedSnapshots();
         QSqlQuery leaked = Database::exec(QStringLiteral("SELECT id FROM contacts"));
-        QVERIFY(leaked.next()); // an unread row: the read snapshot stays open
+        QVERIFY(leaked.next()); // an unread row: SQLite's read snapshot stays open
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            // PostgreSQL hands the whole result over and ends the statement's snapshot with it
+            // (autocommit): an unread row holds nothing, and there is nothing to release.
+            QVERIFY(!Database::holdsSnapshot());
+            QVERIFY(!Database::releaseSnapshot());
+            QCOMPARE(Database::leakedSnapshots(), before);
+            return;
+        }
         QVERIFY(Database::holdsSnapshot());
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression("read snapshot outlived its unit of work"));
         QVERIFY(Database::releaseSnapshot());
@@ -243,6 +251,14 @@ private Q_SLOTS:
         const int before = Database::leakedSnapshots();
         CachedQuery held = Database::execCached(QStringLiteral("SELECT id FROM contacts"));
         QVERIFY(held.next());
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            // As above: nothing is held on PostgreSQL, so the watchdog has nothing to report.
+            Database::watchSnapshot(1);
+            QTest::qWait(1100);
+            Database::watchSnapshot(1);
+            QCOMPARE(Database::leakedSnapshots(), before);
+            return;
+        }
         Database::watchSnapshot(1); // first sighting
         QCOMPARE(Database::leakedSnapshots(), before);
         QTest::qWait(1100);

@@ -177,8 +177,9 @@ private slots:
         QTest::newRow("a password in the setting")
             << QStringList{"db", "check", "--set", "database/url=postgresql://a:b@h/d"} << 1
             << "liaison: setting database/url: the URL holds a password";
-        QTest::newRow("serve, for now") << QStringList{"serve", "--set", "database/url=URL"} << 1
-                                        << "liaison: database/url: PostgreSQL serves 'liaison db check' and";
+        QTest::newRow("serve, no server")
+            << QStringList{"serve", "--set", "database/url=postgresql://liaison@127.0.0.1:1/x"} << 1
+            << "liaison: database: cannot connect to PostgreSQL at postgresql://liaison@127.0.0.1:1/x?sslmode=prefer: ";
     }
     void refusesWhatItCannotUse()
     {

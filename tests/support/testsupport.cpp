@@ -162,6 +162,34 @@ TempPostgresSchema::~TempPostgresSchema()
         qWarning().noquote() << "could not drop the test schema" << m_name << why;
 }
 
+TempPostgresDatabase::TempPostgresDatabase(const QString &prefix)
+{
+    const std::optional<DatabaseUrl> url = testPostgresUrl(&m_why);
+    if (!url)
+        return;
+    m_cluster = *url;
+    const QString name = QStringLiteral("%1_%2").arg(prefix).arg(QCoreApplication::applicationPid());
+    if (!adminExec(m_cluster, QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name), &m_why) ||
+        !adminExec(m_cluster, QStringLiteral("CREATE DATABASE %1").arg(name), &m_why))
+        return;
+    m_name = name;
+}
+
+TempPostgresDatabase::~TempPostgresDatabase()
+{
+    QString why;
+    if (!m_name.isEmpty() &&
+        !adminExec(m_cluster, QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(m_name), &why))
+        qWarning().noquote() << "could not drop the test database" << m_name << why;
+}
+
+QString TempPostgresDatabase::url() const
+{
+    DatabaseUrl u = m_cluster;
+    u.dbname = m_name;
+    return u.toString();
+}
+
 TestServer::TestServer(const QString &dataDir, int rateLimitPerMinute, bool tls)
     : TestServer(dataDir, [rateLimitPerMinute, tls](ServerConfig &c) {
         c.rateLimitPerMinute = rateLimitPerMinute;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/core/databaseurl.h"
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
 #include "model/webhooks/webhookchanges.h"
@@ -73,6 +74,24 @@ public:
     QString name() const { return m_name; }
 
 private:
+    QString m_name;
+    QString m_why;
+};
+
+// An empty database of its own on the test run's cluster, for programs started by a test (several
+// `liaison serve` on one database); dropped afterwards with whatever connected to it.
+class TempPostgresDatabase
+{
+public:
+    explicit TempPostgresDatabase(const QString &prefix);
+    ~TempPostgresDatabase();
+    bool available() const { return !m_name.isEmpty(); }
+    QString why() const { return m_why; }
+    // postgresql://user@host:port/<name>, for database/url.
+    QString url() const;
+
+private:
+    DatabaseUrl m_cluster;
     QString m_name;
     QString m_why;
 };

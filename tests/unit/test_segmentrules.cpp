@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTimeZone>
 #include <QtTest>
@@ -140,6 +141,58 @@ QList<qint64> seqsWhere(const QString &where, const QVariantList &values)
         out << q.value(0).toLongLong();
     return out;
 }
+
+// The json_extract reference reads SQLite. On PostgreSQL, the contacts' custom fields are copied into
+// an in-memory SQLite table of the same name first, so that the reference stays what SQLite's
+// json_extract selects while the rules run on the database under test.
+class JsonExtractReference
+{
+public:
+    JsonExtractReference()
+    {
+        if (Database::dialect() == Database::Dialect::SQLite)
+            return;
+        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("json_extract_reference"));
+        m_db.setDatabaseName(QStringLiteral(":memory:"));
+        QVERIFY(m_db.open());
+        QSqlQuery out(m_db);
+        QVERIFY(out.exec(QStringLiteral("CREATE TABLE contacts (seq INTEGER PRIMARY KEY, custom_fields TEXT)")));
+        QVERIFY(out.prepare(QStringLiteral("INSERT INTO contacts (seq, custom_fields) VALUES (?, ?)")));
+        QSqlQuery in = Database::exec(QStringLiteral("SELECT seq, custom_fields::text FROM contacts"));
+        while (in.next()) {
+            out.addBindValue(in.value(0));
+            out.addBindValue(in.value(1));
+            QVERIFY(out.exec());
+        }
+    }
+    ~JsonExtractReference()
+    {
+        if (!m_db.isValid())
+            return;
+        m_db.close();
+        m_db = {};
+        QSqlDatabase::removeDatabase(QStringLiteral("json_extract_reference"));
+    }
+    QList<qint64> seqsWhere(const QString &where, const QVariantList &values) const
+    {
+        if (!m_db.isValid())
+            return ::seqsWhere(where, values);
+        QSqlQuery q(m_db);
+        QList<qint64> out;
+        if (!q.prepare(QStringLiteral("SELECT c.seq FROM contacts c WHERE ") + where +
+                       QStringLiteral(" ORDER BY c.seq")))
+            return out;
+        for (const QVariant &v : values)
+            q.addBindValue(v);
+        q.exec();
+        while (q.next())
+            out << q.value(0).toLongLong();
+        return out;
+    }
+
+private:
+    QSqlDatabase m_db;
+};
 } // namespace
 
 class TestSegmentRules : public QObject
@@ -698,13 +751,29 @@ private slots:
             singles << QString::fromUtf8(text);
         const QJsonArray pairs{QJsonArray{0, 5},     QJsonArray{5.5, -3},       QJsonArray{1, 1},
                                QJsonArray{"a", "b"}, QJsonArray{"2026", "30d"}, QJsonArray{"ABC", "abc"}};
+        const JsonExtractReference reference;
+        // The text of an object, an array or a number in exponent form is jsonb's on PostgreSQL
+        // ({"x": 1}, 100000000000000000000) where SQLite writes {"x":1} and 1.0e+20 (docs/api.md):
+        // those contacts are left out of the comparison there.
+        QSet<qint64> renderedOtherwise;
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            for (int i : {6, 10, 11}) {
+                QSqlQuery q = Database::exec("SELECT seq FROM contacts WHERE id = ?", {ids.at(i)});
+                QVERIFY(q.next());
+                renderedOtherwise << q.value(0).toLongLong();
+            }
+        }
+        auto comparable = [&](QList<qint64> seqs) {
+            seqs.removeIf([&](qint64 seq) { return renderedOtherwise.contains(seq); });
+            return seqs;
+        };
         int checked = 0;
         auto check = [&](const QString &op, const QJsonValue &value) {
             const QJsonObject filters = group("AND", {rule("customField.k", op, value)});
             const SegmentRules::Sql sql = SegmentRules::compile(filters, m_clock);
             const Reference ref = jsonExtractCondition("k", op, value, m_clock.now());
-            const QList<qint64> got = seqsWhere(sql.where, sql.values);
-            const QList<qint64> want = seqsWhere(ref.where, ref.values);
+            const QList<qint64> got = comparable(seqsWhere(sql.where, sql.values));
+            const QList<qint64> want = comparable(reference.seqsWhere(ref.where, ref.values));
             if (got != want)
                 qWarning().noquote() << op << QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact) << "got"
                                      << got << "want" << want;

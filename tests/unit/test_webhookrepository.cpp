@@ -410,10 +410,69 @@ private Q_SLOTS:
         const auto claim = repo.claim(repo.dueDeliveries(now, 1, {}, 10).first(), now);
         QVERIFY(claim);
         QVERIFY(repo.dueDeliveries(now, 1, {}, 10).isEmpty());
-        QCOMPARE(repo.recoverInterrupted(), 1);
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            // Another copy may be sending it: left alone until its lease ends.
+            QCOMPARE(repo.recoverInterrupted(), 0);
+            QVERIFY(repo.dueDeliveries(now, 1, {}, 10).isEmpty());
+            return;
+        }
+        QCOMPARE(repo.recoverInterrupted(), 1); // SQLite: one process per file, so it was the last run's
         const QList<qint64> due = repo.dueDeliveries(QDateTime::currentDateTimeUtc(), 1, {}, 10);
         QCOMPARE(due, QList<qint64>{claim->deliverySeq});
         QCOMPARE(repo.claim(due.first(), now)->attempt, 2);
+    }
+
+    // Copies sharing one database: a delivery in flight is due again only when its lease has ended
+    // (its copy stopped), one copy takes it over, and the first copy's late answer changes nothing.
+    void aDeliveryIsTakenOverOnceWhenItsLeaseEnds()
+    {
+        WebhookRepository repo(testStore());
+        const QString id =
+            repo.create(webhookChanges({{"url", "https://example.com"}, {"events", QJsonArray{"*"}}})).webhook.id;
+        emitEvent("contact.created");
+        repo.fanOut();
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        const auto first = repo.claim(repo.dueDeliveries(now, 1, {}, 10).first(), now, 90);
+        QVERIFY(first);
+        QVERIFY(!repo.claim(first->deliverySeq, now.addSecs(89), 90)); // still the first copy's
+        QVERIFY(repo.dueDeliveries(now.addSecs(89), 1, {}, 10).isEmpty());
+        const QDateTime later = now.addSecs(91);
+        QCOMPARE(repo.dueDeliveries(later, 1, {}, 10), QList<qint64>{first->deliverySeq});
+        const auto second = repo.claim(first->deliverySeq, later, 90);
+        QVERIFY(second);
+        QCOMPARE(second->attempt, 2);
+        QVERIFY(!repo.claim(first->deliverySeq, later, 90)); // taken once
+        auto attempts = [&] {
+            QStringList out;
+            QSqlQuery a = Database::exec("SELECT attempt, coalesce(error, ''), coalesce(status_code, 0) FROM "
+                                         "webhook_attempts WHERE delivery_seq = ? ORDER BY attempt",
+                                         {first->deliverySeq});
+            while (a.next())
+                out << QStringLiteral("%1 %2 %3")
+                           .arg(a.value(0).toInt())
+                           .arg(a.value(2).toInt())
+                           .arg(a.value(1).toString());
+            return out;
+        };
+        QCOMPARE(attempts(), (QStringList{"1 0 interrupted: the copy sending it stopped; sent again", "2 0 "}));
+        // The first copy's answer arrives after all: logged on its attempt, the delivery stays the second's.
+        WebhookAttemptResult ok;
+        ok.statusCode = 200;
+        ok.success = true;
+        repo.finish(*first, ok, {60}, later);
+        QSqlQuery q =
+            Database::exec("SELECT state, attempts FROM webhook_deliveries WHERE seq = ?", {first->deliverySeq});
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QString("in_flight"));
+        QCOMPARE(q.value(1).toInt(), 2);
+        q.finish();
+        repo.finish(*second, ok, {60}, later);
+        const std::optional<WebhookDelivery> done = repo.findDelivery(second->deliveryId);
+        QVERIFY(done);
+        QCOMPARE(done->state, QString("succeeded"));
+        QCOMPARE(done->webhookId, id);
+        // The first copy's answer is logged on its own attempt.
+        QCOMPARE(attempts(), (QStringList{"1 200 ", "2 200 "}));
     }
 
     void contactUpsertMatchesByEmailThenPhone()

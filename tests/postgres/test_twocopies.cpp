@@ -1,0 +1,254 @@
+// Team mode with two copies: two `liaison serve` processes ($LIAISON_BINARY) on one PostgreSQL
+// database of the test run's cluster, one webhook receiver and one fake WhatsApp Cloud API. Changes
+// spread over both copies give exactly one delivery per event and one provider call per message;
+// when one copy is killed mid-run, the other finishes the work it had claimed once its leases end.
+#include "tests/support/fakegraphapi.h"
+#include "tests/support/serveprocess.h"
+#include "tests/support/testsupport.h"
+#include "tests/support/webhookreceiver.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ServeTest;
+
+namespace {
+constexpr char kSecret[] = "two-copies-secret-0123456789";
+
+QJsonObject json(const QByteArray &body)
+{
+    return QJsonDocument::fromJson(body).object();
+}
+} // namespace
+
+class TestTwoCopies : public QObject
+{
+    Q_OBJECT
+
+    QString m_binary;
+    std::unique_ptr<TempPostgresDatabase> m_database;
+    std::unique_ptr<QTemporaryDir> m_dirs;
+    std::unique_ptr<WebhookReceiver> m_receiver;
+    std::unique_ptr<FakeGraphApi> m_graph;
+    QString m_key;
+
+    QStringList settings() const
+    {
+        const QStringList pairs{
+            QStringLiteral("database/url=") + m_database->url(),
+            QStringLiteral("webhooks/caFile=") + m_dirs->filePath(QStringLiteral("receiver.pem")),
+            QStringLiteral("webhooks/allowedTargets=local"),
+            QStringLiteral("webhooks/timeoutSeconds=3"),
+            QStringLiteral("webhooks/leaseMarginSeconds=2"),
+            QStringLiteral("webhooks/pollIntervalMs=100"),
+            QStringLiteral("channels/whatsapp/apiBaseUrl=") + m_graph->baseUrl(),
+            QStringLiteral("channels/whatsapp/phoneNumberId=") + m_graph->phoneNumberId,
+            QStringLiteral("channels/whatsapp/accessToken=") + m_graph->token,
+            QStringLiteral("channels/whatsapp/sendPerSecond=0"),
+            QStringLiteral("channels/timeoutSeconds=3"),
+            QStringLiteral("channels/leaseMarginSeconds=2"),
+            QStringLiteral("channels/pollIntervalMs=100"),
+            QStringLiteral("server/rateLimitPerMinute=0"),
+        };
+        QStringList args;
+        for (const QString &p : pairs)
+            args << QStringLiteral("--set") << p;
+        return args;
+    }
+
+    std::unique_ptr<ServeProcess> copy(const QString &name)
+    {
+        const QString dir = m_dirs->filePath(name);
+        QDir().mkpath(dir);
+        return std::make_unique<ServeProcess>(m_binary, dir, freePort(), settings());
+    }
+
+    static QSslCertificate certificate(const QString &dataDir)
+    {
+        QFile f(dataDir + QStringLiteral("/tls/cert.pem"));
+        return f.open(QIODevice::ReadOnly) ? QSslCertificate(f.readAll(), QSsl::Pem) : QSslCertificate();
+    }
+
+    std::unique_ptr<ApiClient> client(const ServeProcess &server, const QString &name)
+    {
+        auto c = std::make_unique<ApiClient>(server.baseUrl(), certificate(m_dirs->filePath(name)));
+        c->setToken(m_key);
+        return c;
+    }
+
+    // The ids of the contact.created events the receiver got, each as often as it came.
+    QHash<QString, int> deliveredEvents() const
+    {
+        QHash<QString, int> out;
+        for (const WebhookReceiver::Request &r : std::as_const(m_receiver->requests)) {
+            const QJsonObject event = json(r.body);
+            if (event.value("event").toString() == QLatin1String("contact.created"))
+                ++out[event.value("id").toString()];
+        }
+        return out;
+    }
+
+    // How often the provider was asked to send each text.
+    QHash<QString, int> providerSends() const
+    {
+        QHash<QString, int> out;
+        for (const FakeGraphApi::Request &r : m_graph->sends())
+            ++out[r.json.value("text").toObject().value("body").toString()];
+        return out;
+    }
+
+    ProgramRun cli(const QStringList &args)
+    {
+        return runProgram(m_binary, QStringList{QStringLiteral("--data-dir"), m_dirs->filePath(QStringLiteral("a"))} +
+                                        args + settings());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_binary = qEnvironmentVariable("LIAISON_BINARY");
+        QVERIFY2(!m_binary.isEmpty(), "LIAISON_BINARY is not set (CTest sets it)");
+    }
+
+    void init()
+    {
+        m_database = std::make_unique<TempPostgresDatabase>(QStringLiteral("copies"));
+        QVERIFY2(m_database->available(), qPrintable(m_database->why()));
+        m_dirs = std::make_unique<QTemporaryDir>();
+        m_receiver = std::make_unique<WebhookReceiver>(QString::fromLatin1(kSecret));
+        m_graph = std::make_unique<FakeGraphApi>();
+        QFile pem(m_dirs->filePath(QStringLiteral("receiver.pem")));
+        QVERIFY(pem.open(QIODevice::WriteOnly));
+        pem.write(m_receiver->certificate().toPem());
+        pem.close();
+        // The first program migrates the database; the key lives in it, so both copies accept it.
+        const ProgramRun key = cli(
+            {QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("copies")});
+        QVERIFY2(key.exitCode == 0, qPrintable(key.err));
+        m_key = key.out.trimmed().split(QLatin1Char('\n')).constLast().trimmed();
+        QVERIFY2(m_key.startsWith(QLatin1String("lk_")), qPrintable(key.out));
+    }
+
+    void cleanup()
+    {
+        m_graph.reset();
+        m_receiver.reset();
+        m_dirs.reset();
+        m_database.reset(); // after the processes, which the test functions own, have stopped
+    }
+
+    // 1,800 contacts and 200 WhatsApp messages to new numbers (each also a new contact), spread
+    // over both copies: 2,000 contact.created events reach the receiver once each, and the
+    // provider is asked once per message.
+    void changesOnBothCopiesAreDeliveredOnce()
+    {
+        auto a = copy(QStringLiteral("a"));
+        auto b = copy(QStringLiteral("b"));
+        QVERIFY2(a->start(), a->describe());
+        QVERIFY2(b->start(), b->describe());
+        auto ca = client(*a, QStringLiteral("a"));
+        auto cb = client(*b, QStringLiteral("b"));
+        const HttpResult hook =
+            ca->post(QStringLiteral("/api/v1/webhooks"), {{"url", m_receiver->url()},
+                                                          {"events", QJsonArray{"contact.created"}},
+                                                          {"secret", QString::fromLatin1(kSecret)}});
+        QCOMPARE(hook.status, 201);
+        for (int i = 0; i < 2000; ++i) {
+            ApiClient &c = i % 2 ? *cb : *ca;
+            HttpResult r;
+            if (i % 10 == 9) {
+                r = c.post(QStringLiteral("/api/v1/messages"), {{"channel", "whatsapp"},
+                                                                {"to", QStringLiteral("+90532%1").arg(1000000 + i)},
+                                                                {"type", "text"},
+                                                                {"text", QStringLiteral("m%1").arg(i)}});
+            } else {
+                r = c.post(QStringLiteral("/api/v1/contacts"),
+                           {{"firstName", QStringLiteral("Kişi %1").arg(i)},
+                            {"email", QStringLiteral("k%1@copies.example").arg(i)}});
+            }
+            QVERIFY2(r.status == 201,
+                     qPrintable(QStringLiteral("%1: %2 %3").arg(i).arg(r.status).arg(QString::fromUtf8(r.body))));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(deliveredEvents().size() >= 2000 && m_graph->sends().size() >= 200, 120000);
+        QTest::qWait(1500); // a second delivery or send would come now
+        const QHash<QString, int> events = deliveredEvents();
+        QCOMPARE(events.size(), 2000);
+        for (auto it = events.cbegin(); it != events.cend(); ++it)
+            QVERIFY2(it.value() == 1,
+                     qPrintable(QStringLiteral("%1 delivered %2 times").arg(it.key()).arg(it.value())));
+        for (const WebhookReceiver::Request &r : std::as_const(m_receiver->requests))
+            QVERIFY(r.signatureOk);
+        const QHash<QString, int> sends = providerSends();
+        QCOMPARE(sends.size(), 200);
+        for (auto it = sends.cbegin(); it != sends.cend(); ++it)
+            QVERIFY2(it.value() == 1, qPrintable(QStringLiteral("%1 sent %2 times").arg(it.key()).arg(it.value())));
+        // Both copies did part of the work.
+        QVERIFY2(a->err().contains(QLatin1String("POST /api/v1/contacts")), qPrintable(a->err().right(2000)));
+        QVERIFY(b->err().contains(QLatin1String("POST /api/v1/contacts")));
+    }
+
+    // Copy a is killed (-9) while it is delivering and sending; copy b goes on alone. Every event
+    // and message arrives; only what a had in flight may arrive twice (at least once).
+    void aKilledCopyLosesNothing()
+    {
+        auto a = copy(QStringLiteral("a"));
+        auto b = copy(QStringLiteral("b"));
+        QVERIFY2(a->start(), a->describe());
+        QVERIFY2(b->start(), b->describe());
+        auto ca = client(*a, QStringLiteral("a"));
+        auto cb = client(*b, QStringLiteral("b"));
+        const HttpResult hook =
+            ca->post(QStringLiteral("/api/v1/webhooks"), {{"url", m_receiver->url()},
+                                                          {"events", QJsonArray{"contact.created"}},
+                                                          {"secret", QString::fromLatin1(kSecret)}});
+        QCOMPARE(hook.status, 201);
+        // Slow answers keep requests in flight when the copy dies.
+        m_receiver->delayMs = 20;
+        int created = 0;
+        for (int i = 0; i < 600; ++i) {
+            const bool onA = i % 2 == 0 && i < 300;
+            ApiClient &c = onA ? *ca : *cb;
+            HttpResult r;
+            if (i % 10 == 9)
+                r = c.post(QStringLiteral("/api/v1/messages"), {{"channel", "whatsapp"},
+                                                                {"to", QStringLiteral("+90533%1").arg(1000000 + i)},
+                                                                {"type", "text"},
+                                                                {"text", QStringLiteral("k%1").arg(i)}});
+            else
+                r = c.post(QStringLiteral("/api/v1/contacts"),
+                           {{"firstName", QStringLiteral("Ölçü %1").arg(i)},
+                            {"email", QStringLiteral("o%1@copies.example").arg(i)}});
+            QVERIFY2(r.status == 201, qPrintable(QString::number(r.status)));
+            ++created;
+            if (i == 300) {
+                a->process().kill(); // SIGKILL: no clean stop, claims left behind
+                QVERIFY(a->process().waitForFinished(5000));
+            }
+        }
+        QCOMPARE(created, 600);
+        QTRY_VERIFY_WITH_TIMEOUT(deliveredEvents().size() >= 600 && providerSends().size() >= 60, 120000);
+        QTest::qWait(1500);
+        const QHash<QString, int> events = deliveredEvents();
+        QCOMPARE(events.size(), 600);
+        int twice = 0;
+        for (int n : events)
+            twice += n > 1;
+        // One delivery at a time per subscription: at most the one a had in flight comes again.
+        qInfo() << "after the kill:" << twice << "event(s) delivered twice," << m_receiver->requests.size()
+                << "deliveries in all";
+        QVERIFY2(twice <= 1, qPrintable(QString::number(twice)));
+        const QHash<QString, int> sends = providerSends();
+        QCOMPARE(sends.size(), 60);
+        int again = 0;
+        for (int n : sends)
+            again += n > 1;
+        qInfo() << "after the kill:" << again << "message(s) sent twice," << m_graph->sends().size() << "sends in all";
+        QVERIFY2(again <= 16, qPrintable(QString::number(again))); // at most a's sends in flight
+    }
+};
+
+QTEST_MAIN(TestTwoCopies)
+#include "test_twocopies.moc"
