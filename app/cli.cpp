@@ -19,6 +19,7 @@
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
+#include "model/core/changefeed.h"
 #include "model/core/database.h"
 #include "model/core/databasecopy.h"
 #include "model/core/errors.h"
@@ -436,6 +437,7 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
         return Failure;
     EventBus bus;
     const Store store(bus);
+    ChangeFeed otherCopies(bus); // team mode: the changes of the copies sharing the database
     ServerThread server(config, store);
     if (!server.startAndWait()) {
         err(server.errorString());
@@ -472,6 +474,7 @@ int runDesktop(int argc, char **argv, Environment &env)
     const bool configured = prepareServer(env, {}, &config);
     EventBus bus;
     const Store store(bus);
+    ChangeFeed otherCopies(bus); // team mode: the changes of the copies sharing the database
     ContactRepository contacts(store);
     ApiKeyRepository apiKeys(store);
     UserRepository users(store);

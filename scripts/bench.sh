@@ -13,7 +13,9 @@
 #      rounds' ratios,
 #   5. wrk: GET /api/v1/contacts?search=TERM cycling through the seed's search terms,
 #   6. reads the server's RSS,
-#   7. with BENCH_SEARCH_CONTACTS=N, a second data dir with N contacts for the search run alone.
+#   7. with BENCH_SEARCH_CONTACTS=N, a second data dir with N contacts for the search run alone,
+#   8. team mode: the same contacts copied (liaison db migrate-to) into a throwaway PostgreSQL cluster
+#      (scripts/pg-cluster.sh), and the GET by id and search runs again against `liaison serve` on it.
 # Everything runs on 127.0.0.1, every step is bounded in time, and every process the script
 # started is stopped on exit.
 #
@@ -23,6 +25,7 @@
 #   BENCH_WARMUP [2s]              a wrk warm-up before each measurement (0 to skip)
 #   BENCH_ROUNDS [3]               rounds of the Liaison/nginx pair (odd, so the median is a run)
 #   BENCH_SEARCH_CONTACTS []       e.g. 1000000: also measure search on that many contacts
+#   BENCH_POSTGRES [1]             0: skip the PostgreSQL runs
 #   BENCH_THREADS [2] BENCH_CONNECTIONS [32]   wrk -t / -c
 #   BENCH_BUILD_DIR [build]        where bin/liaison and bin/bench_seed are
 #   BENCH_ONLY []                  "nginx": only the nginx baseline (no Liaison binaries needed)
@@ -43,6 +46,7 @@ THREADS=${BENCH_THREADS:-2}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
 BUILD_DIR=${BENCH_BUILD_DIR:-build}
 ONLY=${BENCH_ONLY:-}
+POSTGRES=${BENCH_POSTGRES:-1}
 BIN=$ROOT/$BUILD_DIR/bin
 [[ $BUILD_DIR == /* ]] && BIN=$BUILD_DIR/bin
 
@@ -83,6 +87,7 @@ stop_pid() {  # TERM, up to 10 s, then KILL it and the children it had (nginx wo
 cleanup() {
     local pid
     for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    if [ -d "$WORK/pg" ]; then "$ROOT/scripts/pg-cluster.sh" stop "$WORK/pg" >/dev/null 2>&1 || true; fi
     if [ "${BENCH_KEEP:-0}" = 1 ]; then say "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -241,17 +246,21 @@ seed() {
     [ -s "$SEED_TERMS" ] || die "no search terms in $SEED_TERMS"
 }
 
-# start_liaison DIR PORT: creates an API key and starts the server; sets LIAISON_PID API_KEY.
+# start_liaison DIR PORT [--set ...]: creates an API key (KEEP_KEY=1: keeps API_KEY) and starts the
+# server; sets LIAISON_PID API_KEY.
 start_liaison() {
     local dir=$1 port=$2
-    API_KEY=$(liaison apikey create --data-dir "$dir" --name bench --scope '*' 2>"$dir.apikey.log" | tail -n 1) \
-        || { cat "$dir.apikey.log" >&2; die "liaison apikey create failed"; }
+    shift 2
+    if [ "${KEEP_KEY:-0}" != 1 ]; then
+        API_KEY=$(liaison apikey create --data-dir "$dir" --name bench --scope '*' 2>"$dir.apikey.log" | tail -n 1) \
+            || { cat "$dir.apikey.log" >&2; die "liaison apikey create failed"; }
+    fi
     [ -n "$API_KEY" ] || die "liaison apikey create printed no key"
     # started directly (not through the function) so that $! is the server's own pid
     env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY \
         "$BIN/liaison" serve --data-dir "$dir" --listen "127.0.0.1:$port" \
         --set server/rateLimitPerMinute=0 \
-        --set server/tlsCert="$TLS_CERT" --set server/tlsKey="$TLS_KEY" \
+        --set server/tlsCert="$TLS_CERT" --set server/tlsKey="$TLS_KEY" "$@" \
         >"$dir.serve.log" 2>&1 &
     LIAISON_PID=$!
     PIDS+=("$LIAISON_PID")
@@ -362,6 +371,29 @@ if [ "$ONLY" != nginx ]; then
     stop_pid "$LIAISON_PID"
 fi
 
+# --- team mode: the same contacts on PostgreSQL ----------------------------------------------------
+PG_ID_RPS='' PG_ID_P50='' PG_ID_P99='' PG_SEARCH_RPS='' PG_SEARCH_P50='' PG_SEARCH_P99='' PG_COPY_SECONDS=''
+if [ "$POSTGRES" = 1 ] && [ "$ONLY" != nginx ]; then
+    PG_PORT=$(free_port "$PORT" "$NGINX_PORT")
+    PG_URL=$(run_bounded 120 "$ROOT/scripts/pg-cluster.sh" start "$WORK/pg" "$PG_PORT" 2>"$WORK/pg.log" | tail -n 1) \
+        || { cat "$WORK/pg.log" >&2; die "the PostgreSQL cluster did not start"; }
+    say "copying the contacts into $PG_URL"
+    t0=$(date +%s.%N)
+    run_bounded 3600 env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY \
+        "$BIN/liaison" db migrate-to "$PG_URL" --data-dir "$WORK/data" >"$WORK/migrate.log" 2>&1 \
+        || { tail -n 20 "$WORK/migrate.log" >&2; die "liaison db migrate-to failed"; }
+    PG_COPY_SECONDS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    mkdir -p "$WORK/data-pg" && chmod 700 "$WORK/data-pg"
+    PG_SERVE_PORT=$(free_port "$PORT" "$NGINX_PORT" "$PG_PORT")
+    # the API key was copied with the rest
+    KEEP_KEY=1 start_liaison "$WORK/data-pg" "$PG_SERVE_PORT" --set "database/url=$PG_URL"
+    run_wrk liaison-pg-id "https://127.0.0.1:$PG_SERVE_PORT" "$WORK/id-paths.txt" "$API_KEY"
+    PG_ID_RPS=$R_RPS PG_ID_P50=$R_P50 PG_ID_P99=$R_P99
+    run_wrk liaison-pg-search "https://127.0.0.1:$PG_SERVE_PORT" "$WORK/search-paths.txt" "$API_KEY"
+    PG_SEARCH_RPS=$R_RPS PG_SEARCH_P50=$R_P50 PG_SEARCH_P99=$R_P99
+    stop_pid "$LIAISON_PID"
+fi
+
 # --- optional: search on a large data set -----------------------------------------------------
 if [ -n "$SEARCH_CONTACTS" ] && [ "$ONLY" != nginx ]; then
     seed "$WORK/data-big" "$SEARCH_CONTACTS"
@@ -402,6 +434,10 @@ if [ "$ONLY" != nginx ]; then
     if [ -n "$BIG_RPS" ]; then
         echo "| GET /api/v1/contacts?search= | liaison | $SEARCH_CONTACTS | $BIG_RPS | $BIG_P50 | $BIG_P99 |"
     fi
+    if [ -n "$PG_ID_RPS" ]; then
+        echo "| GET /api/v1/contacts/:id | liaison on PostgreSQL | $CONTACTS | $PG_ID_RPS | $PG_ID_P50 | $PG_ID_P99 |"
+        echo "| GET /api/v1/contacts?search= | liaison on PostgreSQL | $CONTACTS | $PG_SEARCH_RPS | $PG_SEARCH_P50 | $PG_SEARCH_P99 |"
+    fi
     echo
     echo "| round | liaison req/s | nginx req/s | ratio |"
     echo "|---:|---:|---:|---:|"
@@ -412,6 +448,9 @@ if [ "$ONLY" != nginx ]; then
     echo "ratio liaison/nginx, GET by id: $ratio, median of the rounds' ratios ${RATIOS[*]} (target >= 0.50: $VERDICT)"
     verdict 'v ~ /^[0-9.]+$/ && v + 0 < 100' "$RSS"
     echo "liaison serve RSS after the runs, $CONTACTS contacts: $RSS MB, peak $HWM MB (target < 100 MB: $VERDICT)"
+    if [ -n "$PG_COPY_SECONDS" ]; then
+        echo "PostgreSQL: $CONTACTS contacts copied by db migrate-to in $PG_COPY_SECONDS s (a local cluster, fsync off)"
+    fi
     if [ -n "$BIG_RPS" ]; then
         verdict 'v < 20' "$BIG_P99"
         echo "search p99 with $SEARCH_CONTACTS contacts: $BIG_P99 ms, seeded in $BIG_SEED_SECONDS s, RSS $BIG_RSS MB (target < 20 ms: $VERDICT)"

@@ -1,6 +1,7 @@
 #include "model/core/database.h"
 
 #include "model/core/errors.h"
+#include "model/core/ids.h"
 #include "model/core/migrations.h"
 #include "model/core/sqldialect.h"
 
@@ -359,6 +360,31 @@ bool Database::holdLock(Lock lock)
     if (!q.exec(QStringLiteral("SELECT pg_try_advisory_lock(%1)").arg(qint64(lock))) || !q.next())
         fail(QStringLiteral("cannot take advisory lock %1").arg(qint64(lock)), q.lastError());
     return q.value(0).toBool();
+}
+
+QString Database::copyId()
+{
+    static const QString id = Ids::make(u"copy");
+    return id;
+}
+
+void Database::tellOtherCopies(const QString &payload)
+{
+    if (dialect() != Dialect::PostgreSQL)
+        return;
+    CachedQuery q =
+        execCached(QStringLiteral("SELECT pg_notify('%1', ?)").arg(QLatin1String(kChangesChannel)), {payload});
+    q.finish();
+}
+
+QSqlDatabase Database::openExtraConnection(const QString &name)
+{
+    Target target;
+    {
+        QMutexLocker lock(&g_pathMutex);
+        target = g_target;
+    }
+    return target.dialect == Dialect::PostgreSQL ? openPostgres(name, target) : openSqlite(name, target.path);
 }
 
 QStringList Database::queryPlan(const QString &sql, const QVariantList &values)

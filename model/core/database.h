@@ -110,6 +110,16 @@ public:
     // the connection closes (a copy that dies lets it go with its connection); true when held.
     // Asking again while holding it answers true. SQLite: always true (one process per file).
     static bool holdLock(Lock lock);
+
+    // News for the other copies of a shared PostgreSQL database (ChangeFeed): this process's
+    // random id, and a payload sent on the channel kChangesChannel with the transaction (delivered at
+    // its commit, dropped by its rollback; at once outside one). Nothing on SQLite.
+    static constexpr const char *kChangesChannel = "liaison_changes";
+    static QString copyId();
+    static void tellOtherCopies(const QString &payload);
+    // A connection of its own (not this thread's) to the current database, for listening; the
+    // caller owns it (QSqlDatabase::removeDatabase(name) after closing). Throws DatabaseError.
+    static QSqlDatabase openExtraConnection(const QString &name);
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);
 
