@@ -29,6 +29,7 @@
 #include "server/controllers/taskscontroller.h"
 #include "server/controllers/telegramwebhookcontroller.h"
 #include "server/controllers/templatescontroller.h"
+#include "server/controllers/userscontroller.h"
 #include "server/controllers/webhookscontroller.h"
 #include "server/controllers/widgetcontroller.h"
 #include "server/http/httpengine.h"
@@ -97,11 +98,13 @@ ApiServer::ApiServer(ServerConfig config, const Store &store, std::shared_ptr<Ap
     , m_idempotency(store)
     , m_shared(shared ? std::move(shared) : std::make_shared<ApiShared>(m_config))
 {
-    // A key created or revoked in this process is seen at once by every server thread.
+    // A key created or revoked in this process (or, in team mode, another copy: ChangeFeed) is seen at
+    // once by every server thread; so is a change of a user, whose keys act with their role and stop
+    // working when they are deactivated.
     connect(
         &m_store.bus(), &EventBus::changed, this,
         [shared = m_shared](EventBus::Entity entity) {
-            if (entity == EventBus::Entity::ApiKey) {
+            if (entity == EventBus::Entity::ApiKey || entity == EventBus::Entity::User) {
                 QMutexLocker lock(&shared->keyMutex);
                 shared->keys.clear();
             }
@@ -149,6 +152,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_store));
     m_controllers.push_back(std::make_unique<TemplatesController>(m_store));
     m_controllers.push_back(std::make_unique<ApiKeysController>(m_store));
+    m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 

@@ -58,6 +58,40 @@ User UserRepository::setActive(const QString &id, bool active)
     return *u;
 }
 
+User UserRepository::update(const QString &id, const std::optional<QString> &name, const std::optional<QString> &role)
+{
+    if (name && name->trimmed().isEmpty())
+        throw DomainError::badRequest(QStringLiteral("Invalid data: name must not be empty"),
+                                      {{QStringLiteral("name"), QStringLiteral("must not be empty")}});
+    if (name && name->trimmed().size() > 200)
+        throw DomainError::badRequest(QStringLiteral("Invalid data: name is longer than 200 characters"),
+                                      {{QStringLiteral("name"), QStringLiteral("at most 200 characters")}});
+    if (role && *role != QLatin1String("admin") && *role != QLatin1String("agent"))
+        throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
+                                      {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
+    Transaction tx;
+    std::optional<User> u = find(id);
+    if (!u)
+        throw DomainError::notFound(QStringLiteral("User"), id);
+    if (role && *role != u->role && u->role == QLatin1String("admin") && u->isActive()) {
+        QSqlQuery admins = Database::exec(
+            QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
+        if (admins.next() && admins.value(0).toInt() <= 1)
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("The last active admin cannot become an agent"),
+                              {{QStringLiteral("role"), QStringLiteral("the last active admin")}});
+    }
+    if (name)
+        u->name = name->trimmed();
+    if (role)
+        u->role = *role;
+    Database::exec(QStringLiteral("UPDATE users SET name = ?, role = ?, updated_at = ? WHERE id = ?"),
+                   {u->name, u->role, m_store.nowIso(), id});
+    tx.commit();
+    m_store.notify(EventBus::Entity::User, id, EventBus::Change::Updated);
+    return *u;
+}
+
 UserRepository::UserRepository(const Store &store)
     : m_store(store)
 {
@@ -187,6 +221,30 @@ std::optional<RefreshTokenRepository::Consumed> RefreshTokenRepository::consume(
     Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE id = ?"), {TimeUtil::iso(now), id});
     tx.commit();
     return found;
+}
+
+bool RefreshTokenRepository::revokeFamily(const QString &token, const QDateTime &now)
+{
+    Transaction tx;
+    QSqlQuery q = Database::exec(
+        QStringLiteral("SELECT COALESCE(family_id, id) FROM refresh_tokens WHERE token_hash = ?"), {tokenHash(token)});
+    if (!q.next())
+        return false;
+    const QString family = q.value(0).toString();
+    q.finish();
+    Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND "
+                                  "COALESCE(family_id, id) = ?"),
+                   {TimeUtil::iso(now), family});
+    tx.commit();
+    return true;
+}
+
+int RefreshTokenRepository::revokeAllOf(const QString &userId, const QDateTime &now)
+{
+    QSqlQuery q = Database::exec(
+        QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND user_id = ?"),
+        {TimeUtil::iso(now), userId});
+    return q.numRowsAffected();
 }
 
 void RefreshTokenRepository::purgeExpired(const QDateTime &now)

@@ -46,6 +46,9 @@ public:
     // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
     // deactivating the last active admin is refused (409), so that someone can still configure.
     User setActive(const QString &id, bool active);
+    // Renames a user and/or changes their role (nullopt: unchanged). Throws NotFound, 400 for an
+    // empty name or an unknown role, 409 when it would leave no active admin.
+    User update(const QString &id, const std::optional<QString> &name, const std::optional<QString> &role);
 
 private:
     Store m_store;
@@ -70,6 +73,11 @@ public:
     // Retires the token and returns its user and family when it exists, is not retired and has not
     // expired. A token presented a second time is refused and revokes its family.
     std::optional<Consumed> consume(const QString &token, const QDateTime &now);
+    // Sign-out: ends the family of this token (the login it came from, and every token refreshed
+    // from it); false when the token is unknown.
+    bool revokeFamily(const QString &token, const QDateTime &now);
+    // Ends every refresh token of a user (a password change signs out the other sessions).
+    int revokeAllOf(const QString &userId, const QDateTime &now);
     void purgeExpired(const QDateTime &now);
 
 private:

@@ -1,0 +1,210 @@
+#include "server/controllers/userscontroller.h"
+
+#include "model/core/errors.h"
+#include "server/api/apierror.h"
+#include "server/api/crypto.h"
+#include "server/api/params.h"
+#include "server/api/schemas.h"
+
+#include <QJsonArray>
+
+using namespace Schema;
+
+namespace {
+QString password(const QJsonObject &body, const QString &field)
+{
+    const QString value = Params::requiredString(body, field);
+    if (value.size() < UsersController::kMinPasswordLength || value.size() > 1024)
+        throw ApiError::badRequest(
+            QStringLiteral("Invalid data: %1 must have %2 to 1024 characters")
+                .arg(field)
+                .arg(UsersController::kMinPasswordLength),
+            {{field, QStringLiteral("%1 to 1024 characters").arg(UsersController::kMinPasswordLength)}});
+    return value;
+}
+
+// A member that, when present, must be a string: nullopt when absent.
+std::optional<QString> optionalMember(const QJsonObject &body, const QString &name)
+{
+    const QJsonValue v = body.value(name);
+    if (v.isUndefined())
+        return std::nullopt;
+    if (!v.isString())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string").arg(name),
+                                   {{name, QStringLiteral("must be a string")}});
+    return v.toString();
+}
+} // namespace
+
+UsersController::UsersController(const Store &store, RefreshTokenRepository &refreshTokens)
+    : m_store(store)
+    , m_users(store)
+    , m_refreshTokens(refreshTokens)
+{
+}
+
+void UsersController::registerRoutes(Router &router)
+{
+    const QString tag = QStringLiteral("Users");
+    const auto bind = Router::binder(this);
+    const QJsonObject user = envelope(ref(QStringLiteral("User")));
+    const Access adminOnly{Access::UserOnly, {}, true};
+    // GET /api/v1/users/me
+    router.add("GET", QStringLiteral("/api/v1/users/me"), bind(&UsersController::me), Access::userOnly(),
+               {tag, QStringLiteral("The signed-in user"), {}, user, {}, {401, 403, 429}});
+    // POST /api/v1/users/me/password
+    router.add("POST", QStringLiteral("/api/v1/users/me/password"), bind(&UsersController::changePassword),
+               Access::userOnly(),
+               {tag,
+                QStringLiteral("Change your password (your other sessions are signed out)"),
+                object({{QStringLiteral("currentPassword"), string()}, {QStringLiteral("newPassword"), string()}},
+                       {QStringLiteral("currentPassword"), QStringLiteral("newPassword")}),
+                user,
+                {},
+                {400, 401, 403, 422, 429}});
+    // GET /api/v1/users
+    router.add("GET", QStringLiteral("/api/v1/users"), bind(&UsersController::list), adminOnly,
+               {tag,
+                QStringLiteral("Every user, deactivated ones too (admin)"),
+                {},
+                envelope(array(ref(QStringLiteral("User")))),
+                {},
+                {401, 403, 429}});
+    // POST /api/v1/users
+    router.add("POST", QStringLiteral("/api/v1/users"), bind(&UsersController::create), adminOnly,
+               {tag,
+                QStringLiteral("Add a user (admin)"),
+                object({{QStringLiteral("email"), string(QStringLiteral("email"))},
+                        {QStringLiteral("name"), string()},
+                        {QStringLiteral("role"), string()},
+                        {QStringLiteral("password"), string()}},
+                       {QStringLiteral("email"), QStringLiteral("name"), QStringLiteral("password")}),
+                user,
+                {},
+                {400, 401, 403, 409, 422, 429},
+                201});
+    // GET /api/v1/users/:id
+    router.add("GET", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::get), Access::userOnly(),
+               {tag, QStringLiteral("One user (admin, or yourself)"), {}, user, {}, {401, 403, 404, 429}});
+    // PATCH /api/v1/users/:id
+    router.add("PATCH", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::update), Access::userOnly(),
+               {tag,
+                QStringLiteral("Change a user's name, role or active state (admin; yourself: your name)"),
+                object({{QStringLiteral("name"), string()},
+                        {QStringLiteral("role"), string()},
+                        {QStringLiteral("active"), boolean()}}),
+                user,
+                {},
+                {400, 401, 403, 404, 409, 429}});
+    // DELETE /api/v1/users/:id
+    router.add("DELETE", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::deactivate), adminOnly,
+               {tag,
+                QStringLiteral("Deactivate a user (admin): their records stay; their tokens and API keys stop working"),
+                {},
+                user,
+                {},
+                {401, 403, 404, 409, 429}});
+    // POST /api/v1/auth/logout
+    router.add("POST", QStringLiteral("/api/v1/auth/logout"), bind(&UsersController::logout), Access::publicRoute(),
+               {QStringLiteral("Authentication"),
+                QStringLiteral("Sign out: ends the refresh token's login (every token refreshed from it)"),
+                object({{QStringLiteral("refreshToken"), string()}}, {QStringLiteral("refreshToken")}),
+                envelope(object({{QStringLiteral("signedOut"), boolean()}})),
+                {},
+                {400, 422, 429}});
+}
+
+User UsersController::visible(ApiRequest &request)
+{
+    const QString id = request.param(QStringLiteral("id"));
+    const Principal &me = request.principal;
+    const std::optional<User> u = m_users.find(id);
+    // An agent learns nothing of other users' ids: 404 as for an unknown one.
+    if (!u || (!me.isAdmin() && u->id != me.id))
+        throw DomainError::notFound(QStringLiteral("User"), id);
+    return *u;
+}
+
+ApiResponse UsersController::me(ApiRequest &request)
+{
+    const std::optional<User> u = m_users.find(request.principal.id);
+    if (!u)
+        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists"));
+    return ApiResponse::ok(u->toJson());
+}
+
+ApiResponse UsersController::list(ApiRequest &)
+{
+    QJsonArray items;
+    for (const User &u : m_users.list())
+        items.append(u.toJson());
+    return ApiResponse::ok(items);
+}
+
+ApiResponse UsersController::create(ApiRequest &request)
+{
+    const QJsonObject &body = request.body;
+    const QString email = Params::requiredString(body, QStringLiteral("email"));
+    const QString name = Params::requiredString(body, QStringLiteral("name"));
+    const QString role = optionalMember(body, QStringLiteral("role")).value_or(QStringLiteral("agent"));
+    const QString secret = password(body, QStringLiteral("password"));
+    const User u = m_users.create(email, name, role, PasswordHasher::hash(secret));
+    return ApiResponse::created(u.toJson(), QStringLiteral("User created"));
+}
+
+ApiResponse UsersController::get(ApiRequest &request)
+{
+    return ApiResponse::ok(visible(request).toJson());
+}
+
+ApiResponse UsersController::update(ApiRequest &request)
+{
+    const User target = visible(request);
+    const QJsonObject &body = request.body;
+    const std::optional<QString> name = optionalMember(body, QStringLiteral("name"));
+    const std::optional<QString> role = optionalMember(body, QStringLiteral("role"));
+    const QJsonValue activeValue = body.value(QLatin1String("active"));
+    if (!activeValue.isUndefined() && !activeValue.isBool())
+        throw ApiError::badRequest(QStringLiteral("Invalid data: active must be a boolean"),
+                                   {{QStringLiteral("active"), QStringLiteral("must be a boolean")}});
+    if ((role || !activeValue.isUndefined()) && !request.principal.isAdmin())
+        throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("Only an admin changes roles and access"));
+    User u = target;
+    if (name || role)
+        u = m_users.update(target.id, name, role);
+    if (!activeValue.isUndefined() && activeValue.toBool() != u.isActive()) {
+        u = m_users.setActive(target.id, activeValue.toBool());
+        if (!u.isActive())
+            m_refreshTokens.revokeAllOf(u.id, m_store.now());
+    }
+    return ApiResponse::ok(u.toJson());
+}
+
+ApiResponse UsersController::deactivate(ApiRequest &request)
+{
+    const User target = visible(request);
+    const User u = m_users.setActive(target.id, false);
+    m_refreshTokens.revokeAllOf(u.id, m_store.now());
+    return ApiResponse::ok(u.toJson(), QStringLiteral("User deactivated: their tokens and API keys no longer work"));
+}
+
+ApiResponse UsersController::changePassword(ApiRequest &request)
+{
+    const QString current = Params::requiredString(request.body, QStringLiteral("currentPassword"));
+    const QString next = password(request.body, QStringLiteral("newPassword"));
+    const std::optional<User> u = m_users.find(request.principal.id);
+    const auto found = u ? m_users.findForLogin(u->email) : std::nullopt;
+    if (!found || !PasswordHasher::verify(current, found->second))
+        throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("The current password is wrong"));
+    m_users.setPasswordHash(u->id, PasswordHasher::hash(next));
+    m_refreshTokens.revokeAllOf(u->id, m_store.now());
+    return ApiResponse::ok(u->toJson(), QStringLiteral("Password changed: your other sessions are signed out"));
+}
+
+ApiResponse UsersController::logout(ApiRequest &request)
+{
+    const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
+    // Signing out twice, or with a token already ended, is still signed out.
+    m_refreshTokens.revokeFamily(token, m_store.now());
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("signedOut"), true}});
+}
