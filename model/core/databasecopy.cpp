@@ -158,6 +158,9 @@ QVector<DatabaseCopy::TableRows> copyAll(const QString &sqliteFile, const Databa
         if (derive)
             derive();
         tx.commit();
+        // The planner's statistics and the visibility map (index-only scans) for the copied rows
+        // now, not whenever autovacuum comes by: the first searches after a copy would plan blind.
+        Database::exec(QStringLiteral("VACUUM (ANALYZE)"));
     }
     return out;
 }
