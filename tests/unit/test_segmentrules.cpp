@@ -763,9 +763,15 @@ private slots:
                 renderedOtherwise << q.value(0).toLongLong();
             }
         }
-        auto comparable = [&](QList<qint64> seqs) {
-            seqs.removeIf([&](qint64 seq) { return renderedOtherwise.contains(seq); });
-            return seqs;
+        // A new list rather than removeIf: Qt 6.4 compares an emptied list's buffer with memcmp on a
+        // null pointer (UBSan; docs/architecture.md, "Qt 6.4.2 traps").
+        auto comparable = [&](const QList<qint64> &seqs) {
+            QList<qint64> out;
+            for (qint64 seq : seqs) {
+                if (!renderedOtherwise.contains(seq))
+                    out << seq;
+            }
+            return out;
         };
         int checked = 0;
         auto check = [&](const QString &op, const QJsonValue &value) {
