@@ -116,11 +116,22 @@ void ChannelDispatcher::tick()
         bool full = false; // the channel's rate is used up for this second
         QVector<OutgoingSend> started;
         try {
+            // Anything to claim? A read first: a round runs after every new message and each poll,
+            // and an empty write transaction would still take SQLite's write lock from the API.
+            bool anyDue = false;
+            if (budget > 0) {
+                for (const OutgoingSend &send :
+                     m_conversations.dueSends(channel, nowTime, int(state.inFlight.size()) + 1))
+                    anyDue = anyDue || !state.inFlight.contains(send.message.id);
+            }
             // One copy at a time claims the channel's sends: the count of the last second (every
             // copy's claims, in the database) and the claims after it agree, so the provider's rate
             // holds however many copies send.
-            Transaction tx;
-            Database::lockUntilCommit(Database::Lock::ChannelSends, channel);
+            std::optional<Transaction> tx;
+            if (anyDue) {
+                tx.emplace();
+                Database::lockUntilCommit(Database::Lock::ChannelSends, channel);
+            }
             ConversationRepository::SendWindow window;
             if (limit > 0) {
                 // A claim counts for a second and kRateMarginMs: the request leaves a few ms after
@@ -129,7 +140,7 @@ void ChannelDispatcher::tick()
                     channel, QDateTime::fromMSecsSinceEpoch(now - 1000 - kRateMarginMs, Qt::UTC));
                 budget = qMin(budget, limit - window.count);
             }
-            if (budget > 0) {
+            if (anyDue && budget > 0) {
                 const QVector<OutgoingSend> due =
                     m_conversations.dueSends(channel, nowTime, budget + int(state.inFlight.size()));
                 for (const OutgoingSend &send : due) {
@@ -148,7 +159,8 @@ void ChannelDispatcher::tick()
                     started.append(send);
                 }
             }
-            tx.commit();
+            if (tx)
+                tx->commit();
             if (limit > 0 && window.count >= limit && window.first) {
                 full = true;
                 earliest = qMin(earliest, window.first->toMSecsSinceEpoch() + 1001 + kRateMarginMs);

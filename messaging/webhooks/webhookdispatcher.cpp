@@ -89,7 +89,10 @@ void WebhookDispatcher::tick()
         }
         const QDateTime now = m_store.now();
         const int free = m_config.maxConcurrent - m_total;
-        if (free > 0) {
+        // Nothing due: no write transaction (this round runs after every change the bus tells of,
+        // and an empty one would still take SQLite's write lock from the API's writers).
+        if (free > 0 &&
+            !m_repository.dueDeliveries(now, m_config.concurrencyPerSubscription, m_inFlight, 1).isEmpty()) {
             // All claims of a round in one transaction, with the reading of what is due (which, on
             // PostgreSQL, keeps other copies out of these subscriptions until the commit); nothing
             // is sent before it committed. A lease outlives the request's timeout by leaseMarginSeconds.
