@@ -72,9 +72,13 @@ test: build
 	cmake --build $(BUILD_DIR) --target benchmarks -j$(JOBS)
 	scripts/with-keyring.sh $(call CTEST_CMD,$(BUILD_DIR))
 
+# The sanitizer pass leaves out the second, PostgreSQL pass of the model and API suites (<name>_pg):
+# with it CI would come close to its 45 minutes on 2 cores. The postgres_* tests (schema, copy, two
+# copies, change feed) run in it. Add it back with: make test-sanitize SANITIZE_CTEST_ARGS=
+SANITIZE_CTEST_ARGS ?= -E '_pg$$'
 test-sanitize: build-sanitize
 	ASAN_OPTIONS='$(ASAN_OPTIONS)' LSAN_OPTIONS='$(LSAN_OPTIONS)' UBSAN_OPTIONS='$(UBSAN_OPTIONS)' \
-	    scripts/with-keyring.sh $(call CTEST_CMD,$(ASAN_DIR))
+	    scripts/with-keyring.sh $(call CTEST_CMD,$(ASAN_DIR)) $(SANITIZE_CTEST_ARGS)
 
 bench: build
 	cmake --build $(BUILD_DIR) --target benchmarks -j$(JOBS)
