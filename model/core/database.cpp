@@ -291,15 +291,10 @@ QSqlDatabase Database::connection()
     if (c.isCurrent())
         return QSqlDatabase::database(c.name, false);
     c.close();
-    Target target;
-    {
-        QMutexLocker lock(&g_pathMutex);
-        target = g_target;
-    }
     c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
     c.generation = g_generation.load();
     try {
-        return target.dialect == Dialect::PostgreSQL ? openPostgres(c.name, target) : openSqlite(c.name, target.path);
+        return openExtraConnection(c.name);
     } catch (...) {
         c.close(); // the next call tries again
         throw;
@@ -372,9 +367,8 @@ void Database::tellOtherCopies(const QString &payload)
 {
     if (dialect() != Dialect::PostgreSQL)
         return;
-    CachedQuery q =
-        execCached(QStringLiteral("SELECT pg_notify('%1', ?)").arg(QLatin1String(kChangesChannel)), {payload});
-    q.finish();
+    static const QString notify = QStringLiteral("SELECT pg_notify('%1', ?)").arg(QLatin1String(kChangesChannel));
+    execCached(notify, {payload}); // the CachedQuery finishes the statement as it goes
 }
 
 QSqlDatabase Database::openExtraConnection(const QString &name)

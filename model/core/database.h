@@ -117,8 +117,9 @@ public:
     static constexpr const char *kChangesChannel = "liaison_changes";
     static QString copyId();
     static void tellOtherCopies(const QString &payload);
-    // A connection of its own (not this thread's) to the current database, for listening; the
-    // caller owns it (QSqlDatabase::removeDatabase(name) after closing). Throws DatabaseError.
+    // A connection named name to the current database (SQLite file or PostgreSQL server), opened as
+    // connection() opens this thread's; another caller (a listener) owns it and removes it
+    // (QSqlDatabase::removeDatabase(name) after closing). Throws DatabaseError.
     static QSqlDatabase openExtraConnection(const QString &name);
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);

@@ -739,6 +739,7 @@ MessagePage ConversationRepository::listMessages(const MessageFilter &filter) co
 QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, const QDateTime &at, int limit) const
 {
     QVector<OutgoingSend> sends;
+    const QString atIso = TimeUtil::iso(at);
     CachedQuery q = Database::execCached(
         QStringLiteral("SELECT ") + kMessageColumns +
             QStringLiteral(", coalesce(v.external_id, ''), m.send_attempts FROM messages m "
@@ -747,7 +748,7 @@ QVector<OutgoingSend> ConversationRepository::dueSends(const QString &channel, c
                            "AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ?) "
                            "AND (m.claimed_until IS NULL OR m.claimed_until < ?) "
                            "ORDER BY m.send_priority, m.seq LIMIT ?"),
-        {channel, TimeUtil::iso(at), TimeUtil::iso(at), limit});
+        {channel, atIso, atIso, limit});
     const int extra = kMessageColumns.count(QLatin1Char(',')) + 1;
     while (q.next()) {
         OutgoingSend s;
