@@ -10,6 +10,7 @@
 #include "app/serverthread.h"
 #include "app/uiwalk.h"
 #include "app/unixsignals.h"
+#include "app/windowsession.h"
 #include "messaging/channels/bulkexpander.h"
 #include "messaging/channels/channeldispatcher.h"
 #include "messaging/channels/channelregistry.h"
@@ -48,10 +49,12 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QLoggingCategory>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSslSocket>
 #include <QStandardPaths>
 #include <QTextStream>
+#include <QTimer>
 #include <QTranslator>
 
 #include <algorithm>
@@ -242,28 +245,26 @@ struct Environment
 
     // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
     // copies from it).
+    QString error; // what open() refused, as printed
+
     bool open(const QString &dataDir, const QStringList &assignments, bool sqliteOnly = false)
     {
         if (!QDir().mkpath(dataDir)) {
-            err(QStringLiteral("cannot create data directory %1").arg(dataDir));
-            return false;
+            return fail(QStringLiteral("cannot create data directory %1").arg(dataDir));
         }
         QFile::setPermissions(dataDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         settings = std::make_unique<AppSettings>(dataDir);
         for (const QString &a : assignments) {
             QString error;
-            if (!settings->addOverride(a, &error)) {
-                err(error);
-                return false;
-            }
+            if (!settings->addOverride(a, &error))
+                return fail(error);
         }
         // contacts/defaultCallingCode: phone numbers without "+" are national numbers of that country.
         const QString callingCode = settings->value(QStringLiteral("contacts/defaultCallingCode")).toString().trimmed();
         if (!callingCode.isEmpty() && !ContactRules::isCallingCode(callingCode)) {
-            err(QStringLiteral("setting contacts/defaultCallingCode: '%1' is not a country calling code (1 to 3 "
-                               "digits, e.g. 90)")
-                    .arg(callingCode));
-            return false;
+            return fail(QStringLiteral("setting contacts/defaultCallingCode: '%1' is not a country calling code (1 "
+                                       "to 3 digits, e.g. 90)")
+                            .arg(callingCode));
         }
         ContactRules::setDefaultCallingCode(callingCode);
         // database/url: a team's PostgreSQL server; empty: the embedded SQLite file.
@@ -273,19 +274,33 @@ struct Environment
         } else {
             QString error;
             const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
-            if (!url) {
-                err(QStringLiteral("setting database/url: %1").arg(error));
-                return false;
-            }
+            if (!url)
+                return fail(QStringLiteral("setting database/url: %1").arg(error));
             Database::setPostgres(*url, databasePassword());
         }
         try {
             Database::migrate();
         } catch (const std::exception &e) {
-            err(QStringLiteral("database: %1").arg(QString::fromUtf8(e.what())));
-            return false;
+            return fail(QStringLiteral("database: %1").arg(QString::fromUtf8(e.what())));
         }
         return true;
+    }
+
+    bool fail(const QString &line)
+    {
+        error = line;
+        err(line);
+        return false;
+    }
+
+    // The secret store's entry of the window's remembered session: one per data directory and
+    // database, since the keychain is shared by every data directory of the account.
+    QString sessionSecretName() const
+    {
+        const QByteArray where = QDir(settings->dataDir()).absolutePath().toUtf8() + '\n' +
+                                 settings->value(QStringLiteral("database/url")).toString().trimmed().toUtf8();
+        return QStringLiteral("window-session/") +
+               QString::fromLatin1(QCryptographicHash::hash(where, QCryptographicHash::Sha256).toHex().left(16));
     }
 
     // The PostgreSQL password: secrets/database.password (--set it for a headless run); none: the
@@ -460,6 +475,24 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
     return rc;
 }
 
+// The window could not open its data (a wrong database/url, a refused connection, a server too old):
+// the same line as on the command line, in a dialog a user sees, then exit code 1.
+int showStartFailure(int argc, char **argv, const QString &why)
+{
+    QApplication app(argc, argv);
+    loadTranslations(app);
+    QMessageBox box(QMessageBox::Critical, QCoreApplication::translate("Startup", "Liaison cannot start"),
+                    QCoreApplication::translate("Startup", "Liaison could not open its database."), QMessageBox::Close);
+    box.setObjectName(QStringLiteral("startFailureBox"));
+    box.setInformativeText(
+        QCoreApplication::translate("Startup", "%1\n\nCheck database/url in the settings file (liaison.ini in the data "
+                                               "directory), that the server runs and accepts this computer, and the "
+                                               "password in the secret store (secrets/database.password).")
+            .arg(why));
+    box.exec();
+    return Failure;
+}
+
 int runDesktop(int argc, char **argv, Environment &env)
 {
     QApplication app(argc, argv);
@@ -473,29 +506,56 @@ int runDesktop(int argc, char **argv, Environment &env)
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);
     EventBus bus;
-    const Store store(bus);
+    const Store store(bus);      // the server's and the delivery thread's: they name their actors
     ChangeFeed otherCopies(bus); // team mode: the changes of the copies sharing the database
-    ContactRepository contacts(store);
-    ApiKeyRepository apiKeys(store);
-    UserRepository users(store);
-    TaskRepository tasks(store, env.settings->tasksTimeZone());
-    // The window acts as the first user account (no sign-in yet), as the inbox does: it creates and
-    // completes tasks as that user (createdBy, completedBy, note authors).
-    if (const QVector<User> all = users.list(); !all.isEmpty())
-        tasks.setDefaultActor(all.first().id);
-    ConversationRepository conversations(store);
-    MainWindow window(contacts, apiKeys, store);
+    // Who works in the window (sign-in); the window's store writes as them (notes' createdBy, deal
+    // activities, task authors, key owners).
+    WindowSession session(store, env.secretStore(), env.sessionSecretName(), config.refreshTokenDays);
+    const Store desk = store.actingAs(session.actor());
+    const bool onPostgres = Database::dialect() == Database::Dialect::PostgreSQL;
+    const QString where =
+        onPostgres ? env.settings->value(QStringLiteral("database/url")).toString().trimmed() : env.settings->dataDir();
+    // The embedded SQLite file with one user signs them in without asking (README, "Signing in").
+    if (!signInAtStart(session, where, !onPostgres))
+        return Ok;
+    ContactRepository contacts(desk);
+    ApiKeyRepository apiKeys(desk);
+    UserRepository users(desk);
+    TaskRepository tasks(desk, env.settings->tasksTimeZone());
+    ConversationRepository conversations(desk);
+    MainWindow window(contacts, apiKeys, desk);
+    window.setSignedInUser(session.user());
+    QObject::connect(&session, &WindowSession::userChanged, &window, &MainWindow::setSignedInUser);
     // The welcome's first account: an admin, its password hashed as `liaison user add` does (the
-    // repository tells the bus, so the views that list users, the Inbox's assignees, follow).
+    // repository tells the bus, so the views that list users, the Inbox's assignees, follow); it is
+    // signed in at once.
     window.setAccountCreator([&users](const QString &name, const QString &email, const QString &password) {
         return users.create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
     });
-    QObject::connect(&window, &MainWindow::accountCreated, &window, [&tasks](const User &user) {
-        if (tasks.defaultActor().isEmpty())
-            tasks.setDefaultActor(user.id);
+    QObject::connect(&window, &MainWindow::accountCreated, &session, &WindowSession::begin);
+    // Sign-out, or the signed-in user deactivated (here or in another copy): the window hides and
+    // asks who works next; cancelled, the app quits.
+    auto askAgain = [&window, &session, &app, where](const QString &notice) {
+        for (QDialog *open : window.findChildren<QDialog *>()) {
+            if (open->isVisible())
+                open->reject();
+        }
+        window.hide();
+        if (askSignIn(session, where, notice))
+            window.show();
+        else
+            QTimer::singleShot(0, &app, &QApplication::quit);
+    };
+    QObject::connect(&window, &MainWindow::signOutRequested, &window, [&session, askAgain] {
+        session.end();
+        askAgain(QCoreApplication::translate("Startup", "You signed out."));
+    });
+    QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
+        askAgain(
+            QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.").arg(email));
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
-    auto *tasksView = new TasksView(tasks, store);
+    auto *tasksView = new TasksView(tasks, desk);
     window.addArea(TasksView::tr("Tasks"), tasksView);
     QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
                      [&window](const QString &taskId, const QString &message) {
@@ -510,7 +570,7 @@ int runDesktop(int argc, char **argv, Environment &env)
                          tasksView->openTask(id);
                      });
     std::unique_ptr<ServerThread> server;
-    addInboxArea(window, conversations, store, config.channelRegistry,
+    addInboxArea(window, conversations, desk, config.channelRegistry,
                  {config.media, env.settings->dataDir(), [&config, &server] {
                       return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
                              : server                              ? server->baseUrl()
@@ -534,8 +594,9 @@ int runDesktop(int argc, char **argv, Environment &env)
                     !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
                     : server                              ? server->baseUrl()
                                                           : QString());
-    addMediaPage(window, *env.settings, store);
+    addMediaPage(window, *env.settings, desk);
     addContactsPage(window, *env.settings);
+    addUsersPage(window, desk);
     // An empty data directory (no account yet): the welcome, over the window.
     if (users.list().isEmpty())
         window.showWelcome();
@@ -830,22 +891,14 @@ int liaisonMain(int argc, char **argv)
 
     const QString first = command->words.value(0);
     const bool migrateTo = command->words == QStringList{QStringLiteral("db"), QStringLiteral("migrate-to")};
+    const bool window = first.isEmpty() && hasDisplay();
     Environment env;
     if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
-        return Failure;
+        return window ? showStartFailure(argc, argv, env.error) : Failure;
     if (first == QLatin1String("db")) {
         QCoreApplication app(argc, argv);
         return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
     }
-    // Team mode is being built: on PostgreSQL the server, the user and API key commands and the db
-    // commands work; the window waits for its sign-in.
-    const bool window = first.isEmpty() && hasDisplay();
-    if (window && Database::dialect() == Database::Dialect::PostgreSQL) {
-        err(QStringLiteral("database/url: the window does not sign in to a shared PostgreSQL database in this "
-                           "version; run 'liaison serve' there, or leave database/url empty for the SQLite file"));
-        return Failure;
-    }
-
     if (first.isEmpty()) {
         if (!hasDisplay()) {
             fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "

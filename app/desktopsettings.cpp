@@ -2,9 +2,11 @@
 
 #include "app/appsettings.h"
 #include "model/contacts/contact.h"
+#include "server/api/crypto.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/settings/contactssettingspage.h"
+#include "ui/settings/userspage.h"
 #include "ui/shell/mainwindow.h"
 
 #include <QSettings>
@@ -53,5 +55,14 @@ void addContactsPage(MainWindow &window, const AppSettings &settings)
                 return true;
             });
             return page;
+        });
+}
+
+void addUsersPage(MainWindow &window, const Store &store)
+{
+    window.addSettingsPage(
+        UsersPage::tr("Users"), UsersPage::tr("&Users…"), QStringLiteral("usersPage"), [store](QWidget *parent) {
+            return new UsersPage(
+                store, [](const QString &password) { return PasswordHasher::hash(password); }, parent);
         });
 }

@@ -2,6 +2,7 @@
 
 class AppSettings;
 class MainWindow;
+class Store;
 
 // Hands the desktop's settings to the areas that need them once they are in the window: the
 // tasks time zone (tasks/timeZone) to the deal detail and the Inbox contact panel, and the Inbox
@@ -12,3 +13,7 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings);
 // Settings > Contacts: the calling code of numbers without "+" (contacts/defaultCallingCode), saved
 // to liaison.ini and applied at once to the window, the API and incoming webhooks.
 void addContactsPage(MainWindow &window, const AppSettings &settings);
+
+// Settings > Users (admins only): who signs in, their roles; passwords hashed as `liaison user add`
+// hashes them.
+void addUsersPage(MainWindow &window, const Store &store);

@@ -4,7 +4,6 @@
 #include "messaging/channels/channelsender.h"
 #include "messaging/channels/outgoing.h"
 #include "messaging/media/mediaservice.h"
-#include "model/accounts/userrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
@@ -37,19 +36,18 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, con
                   std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media)
 {
     auto *inbox = new InboxView(conversations, store);
-    // The desktop has no sign-in yet: the window acts as the first user account (the admin made at
-    // set-up). Without any user, "Assign to me" stays disabled and replies carry the name "Liaison".
-    const QVector<User> users = UserRepository(store).list();
-    const QString userId = users.isEmpty() ? QString() : users.first().id;
-    const QString name = users.isEmpty() ? QStringLiteral("Liaison") : users.first().name;
-    // Shared by the senders below: the welcome's first account takes over once it is made.
-    auto agent = std::make_shared<MessageSender>(MessageSender{QStringLiteral("agent"), userId, name});
-    inbox->setCurrentUser(userId, name);
-    QObject::connect(&window, &MainWindow::accountCreated, inbox, [inbox, agent](const User &user) {
-        if (!agent->id.isEmpty())
-            return; // the window already acts as an account
-        *agent = MessageSender{QStringLiteral("agent"), user.id, user.name};
-        inbox->setCurrentUser(user.id, user.name);
+    // Replies carry the signed-in user ("Assign to me" assigns to them); with nobody signed in (no
+    // account yet), "Assign to me" stays disabled and replies carry the name "Liaison".
+    auto agentOf = [](const User &user) {
+        return MessageSender{QStringLiteral("agent"), user.id,
+                             user.id.isEmpty() ? QStringLiteral("Liaison") : user.name};
+    };
+    // Shared by the senders below, and changed in place when someone else signs in.
+    auto agent = std::make_shared<MessageSender>(agentOf(window.signedInUser()));
+    inbox->setCurrentUser(agent->id, agent->name);
+    QObject::connect(&window, &MainWindow::signedInUserChanged, inbox, [inbox, agent, agentOf](const User &user) {
+        *agent = agentOf(user);
+        inbox->setCurrentUser(agent->id, agent->name);
     });
     auto sender = std::make_shared<ChannelSender>(store, std::move(channels));
     // Refusals (a channel down, its rate, a file too large) reach the composer as DomainErrors, which

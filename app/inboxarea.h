@@ -23,6 +23,6 @@ struct InboxMediaSetup
 
 // Adds the Inbox area to the window: its composer sends text, files and templates through the
 // server's paths (ChannelSender; OutgoingMessages for files and templates, as the API does), and
-// "Assign to me" uses the desktop's agent, the first user account.
+// replies and "Assign to me" are the signed-in user's (MainWindow::signedInUser).
 void addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
                   std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media);

@@ -2,6 +2,7 @@
 
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/signindialog.h"
 #include "ui/shell/welcomedialog.h"
 
 #include <QAction>
@@ -50,6 +51,9 @@ void walk(MainWindow &window, const QString &outDir)
              .arg(window.minimumSizeHint().width())
              .arg(window.minimumSizeHint().height()));
 
+    line(window.signedInUser().id.isEmpty()
+             ? QStringLiteral("user none")
+             : QStringLiteral("user %1 %2").arg(window.signedInUser().email, window.signedInUser().role));
     line(QStringLiteral("icon %1").arg(QApplication::windowIcon().availableSizes().contains(QSize(32, 32))
                                            ? QStringLiteral("ok")
                                            : QStringLiteral("missing")));
@@ -110,7 +114,8 @@ void walk(MainWindow &window, const QString &outDir)
     auto *menu = window.findChild<QMenu *>(QStringLiteral("settingsMenu"));
     for (int round = 1; menu && round <= 2; ++round) {
         for (QAction *action : menu->actions()) {
-            if (action->isSeparator() || action->data().toString().isEmpty())
+            // The pages this user may open (an agent's menu hides configuration).
+            if (action->isSeparator() || !action->isVisible() || action->data().toString().isEmpty())
                 continue;
             action->trigger();
             settle(300);
@@ -136,4 +141,28 @@ void walk(MainWindow &window, const QString &outDir)
 void startUiWalk(MainWindow &window, const QString &outDir)
 {
     QTimer::singleShot(800, &window, [&window, outDir] { walk(window, outDir); });
+}
+
+void walkSignIn(SignInDialog &dialog)
+{
+    const QString outDir = qEnvironmentVariable("LIAISON_UI_WALK");
+    if (outDir.isEmpty())
+        return;
+    QTimer::singleShot(600, &dialog, [&dialog, outDir] {
+        QDir().mkpath(outDir);
+        dialog.grab().save(QDir(outDir).filePath(QStringLiteral("signin.png")));
+        const QStringList account = qEnvironmentVariable("LIAISON_UI_WALK_SIGNIN").split(QLatin1Char('|'));
+        if (account.size() != 2) {
+            dialog.reject();
+            return;
+        }
+        dialog.findChild<QLineEdit *>(QStringLiteral("signInEmail"))->setText(account.at(0));
+        dialog.findChild<QLineEdit *>(QStringLiteral("signInPassword"))->setText(account.at(1));
+        dialog.findChild<QPushButton *>(QStringLiteral("signInButton"))->click();
+        // A refusal leaves the dialog open: save what it says, then give up.
+        if (dialog.isVisible()) {
+            dialog.grab().save(QDir(outDir).filePath(QStringLiteral("signin-refused.png")));
+            dialog.reject();
+        }
+    });
 }

@@ -2,6 +2,7 @@
 
 class MainWindow;
 class QString;
+class SignInDialog;
 
 // A walk through the window for the end-to-end test (tests/e2e/test_desktop.cpp) and for looking at
 // the product by hand: when LIAISON_UI_WALK names a folder, the desktop app, once its window shows,
@@ -10,3 +11,8 @@ class QString;
 // writes walk.txt there (one line per step: "area <title> ok", "settings <page> ok|missing"), and
 // quits through its own Quit action. Nothing of it runs unless the variable is set.
 void startUiWalk(MainWindow &window, const QString &outDir);
+
+// The sign-in before the window, in a walk: saves signin.png in the walk's folder, then signs in with
+// LIAISON_UI_WALK_SIGNIN ("e-mail|password") as a user types it, or cancels without it. The window's
+// walk then logs who is signed in ("user <e-mail> <role>"). Nothing runs unless LIAISON_UI_WALK is set.
+void walkSignIn(SignInDialog &dialog);

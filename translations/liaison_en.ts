@@ -1985,6 +1985,18 @@ A desktop CRM with a local REST API.</source>
         <source>&amp;Getting started…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sign &amp;out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (admin)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (agent)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -2731,6 +2743,14 @@ A desktop CRM with a local REST API.</source>
         <source>scope %1 needs the admin role</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The last active admin cannot be deactivated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last active admin cannot become an agent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -2782,6 +2802,32 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PasswordDialog</name>
+    <message>
+        <source>Set password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new password for %1. They are signed out everywhere and sign in again with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation>
+            <numerusform>at least %n character</numerusform>
+            <numerusform>at least %n characters</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3324,6 +3370,66 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
+    <name>SignInDialog</name>
+    <message>
+        <source>Sign in to Liaison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not sign in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail or password is wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <source>Liaison cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison could not open its database.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+
+Check database/url in the settings file (liaison.ini in the data directory), that the server runs and accepts this computer, and the password in the secret store (secrets/database.password).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You signed out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The account %1 was deactivated; sign in with another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TaskDialog</name>
     <message>
         <source>New task</source>
@@ -3798,6 +3904,10 @@ A desktop CRM with a local REST API.</source>
         <source>Task “%1” deleted.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Assigned to me</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -3807,6 +3917,158 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Undo (Ctrl+Z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UserDialog</name>
+    <message>
+        <source>Add user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation>
+            <numerusform>at least %n character</numerusform>
+            <numerusform>at least %n characters</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UsersPage</name>
+    <message>
+        <source>Users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Users…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The password must have at least %n characters.</source>
+        <translation>
+            <numerusform>The password must have at least %n character.</numerusform>
+            <numerusform>The password must have at least %n characters.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The two passwords differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent: works with the CRM data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admin: also users, keys, webhooks, channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everyone who signs in to Liaison, in the window or through the API. Agents work with contacts, deals, tasks and the inbox; admins also manage users, API keys, webhooks, channels and the other settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set password…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deactivate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the users: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deactivated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deactivate user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deactivate %1? They are signed out at once, in the window and the API, and their API keys stop working. Their records stay.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

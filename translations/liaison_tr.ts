@@ -1984,6 +1984,18 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>&amp;Getting started…</source>
         <translation>&amp;Başlarken…</translation>
     </message>
+    <message>
+        <source>Sign &amp;out</source>
+        <translation>&amp;Oturumu kapat</translation>
+    </message>
+    <message>
+        <source>%1 (admin)</source>
+        <translation>%1 (yönetici)</translation>
+    </message>
+    <message>
+        <source>%1 (agent)</source>
+        <translation>%1 (temsilci)</translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -2730,6 +2742,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>scope %1 needs the admin role</source>
         <translation>%1 kapsamı yönetici rolü ister</translation>
     </message>
+    <message>
+        <source>The last active admin cannot be deactivated</source>
+        <translation>Son etkin yönetici devre dışı bırakılamaz</translation>
+    </message>
+    <message>
+        <source>The last active admin cannot become an agent</source>
+        <translation>Son etkin yönetici temsilci yapılamaz</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -2781,6 +2801,31 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Open</source>
         <translation>Aç</translation>
+    </message>
+</context>
+<context>
+    <name>PasswordDialog</name>
+    <message>
+        <source>Set password</source>
+        <translation>Parola belirle</translation>
+    </message>
+    <message>
+        <source>A new password for %1. They are signed out everywhere and sign in again with it.</source>
+        <translation>%1 için yeni parola. Her yerde oturumu kapanır ve bu parolayla yeniden giriş yapar.</translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation>
+            <numerusform>en az %n karakter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New password:</source>
+        <translation>Yeni parola:</translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
+        <translation>Tekrar girin:</translation>
     </message>
 </context>
 <context>
@@ -3319,6 +3364,68 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
+    <name>SignInDialog</name>
+    <message>
+        <source>Sign in to Liaison</source>
+        <translation>Liaison'a giriş yapın</translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation>ad@sirket.com</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>E-posta:</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>Parola:</translation>
+    </message>
+    <message>
+        <source>Sign in</source>
+        <translation>Giriş yap</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Çık</translation>
+    </message>
+    <message>
+        <source>Could not sign in: %1</source>
+        <translation>Giriş yapılamadı: %1</translation>
+    </message>
+    <message>
+        <source>E-mail or password is wrong.</source>
+        <translation>E-posta ya da parola yanlış.</translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <source>Liaison cannot start</source>
+        <translation>Liaison başlatılamıyor</translation>
+    </message>
+    <message>
+        <source>Liaison could not open its database.</source>
+        <translation>Liaison veritabanını açamadı.</translation>
+    </message>
+    <message>
+        <source>%1
+
+Check database/url in the settings file (liaison.ini in the data directory), that the server runs and accepts this computer, and the password in the secret store (secrets/database.password).</source>
+        <translation>%1
+
+Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sunucunun çalıştığını ve bu bilgisayarı kabul ettiğini, gizli depodaki parolayı (secrets/database.password) denetleyin.</translation>
+    </message>
+    <message>
+        <source>You signed out.</source>
+        <translation>Oturumunuzu kapattınız.</translation>
+    </message>
+    <message>
+        <source>The account %1 was deactivated; sign in with another.</source>
+        <translation>%1 hesabı devre dışı bırakıldı; başka bir hesapla giriş yapın.</translation>
+    </message>
+</context>
+<context>
     <name>TaskDialog</name>
     <message>
         <source>New task</source>
@@ -3793,6 +3900,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Task “%1” deleted.</source>
         <translation>“%1” görevi silindi.</translation>
     </message>
+    <message>
+        <source>Assigned to me</source>
+        <translation>Bana atananlar</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -3803,6 +3914,156 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Undo (Ctrl+Z)</source>
         <translation>Geri al (Ctrl+Z)</translation>
+    </message>
+</context>
+<context>
+    <name>UserDialog</name>
+    <message>
+        <source>Add user</source>
+        <translation>Kullanıcı ekle</translation>
+    </message>
+    <message>
+        <source>Edit user</source>
+        <translation>Kullanıcıyı düzenle</translation>
+    </message>
+    <message>
+        <source>name@company.com</source>
+        <translation>ad@sirket.com</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>E-posta:</translation>
+    </message>
+    <message>
+        <source>Role:</source>
+        <translation>Rol:</translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n characters</source>
+        <translation>
+            <numerusform>en az %n karakter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>Parola:</translation>
+    </message>
+    <message>
+        <source>Repeat it:</source>
+        <translation>Tekrar girin:</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+</context>
+<context>
+    <name>UsersPage</name>
+    <message>
+        <source>Users</source>
+        <translation>Kullanıcılar</translation>
+    </message>
+    <message>
+        <source>&amp;Users…</source>
+        <translation>&amp;Kullanıcılar…</translation>
+    </message>
+    <message numerus="yes">
+        <source>The password must have at least %n characters.</source>
+        <translation>
+            <numerusform>Parola en az %n karakter olmalı.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The two passwords differ.</source>
+        <translation>İki parola birbirinden farklı.</translation>
+    </message>
+    <message>
+        <source>Admin</source>
+        <translation>Yönetici</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Temsilci</translation>
+    </message>
+    <message>
+        <source>Agent: works with the CRM data</source>
+        <translation>Temsilci: CRM verileriyle çalışır</translation>
+    </message>
+    <message>
+        <source>Admin: also users, keys, webhooks, channels</source>
+        <translation>Yönetici: ayrıca kullanıcılar, anahtarlar, webhook'lar, kanallar</translation>
+    </message>
+    <message>
+        <source>Everyone who signs in to Liaison, in the window or through the API. Agents work with contacts, deals, tasks and the inbox; admins also manage users, API keys, webhooks, channels and the other settings.</source>
+        <translation>Liaison'a pencereden ya da API üzerinden giriş yapan herkes. Temsilciler kişiler, fırsatlar, görevler ve gelen kutusuyla çalışır; yöneticiler ayrıca kullanıcıları, API anahtarlarını, webhook'ları, kanalları ve diğer ayarları yönetir.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rol</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Eklenme</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Ekle…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Set password…</source>
+        <translation>Parola belirle…</translation>
+    </message>
+    <message>
+        <source>Deactivate</source>
+        <translation>Devre dışı bırak</translation>
+    </message>
+    <message>
+        <source>Could not read the users: %1</source>
+        <translation>Kullanıcılar okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Etkin</translation>
+    </message>
+    <message>
+        <source>Deactivated</source>
+        <translation>Devre dışı</translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation>Etkinleştir</translation>
+    </message>
+    <message>
+        <source>Deactivate user</source>
+        <translation>Kullanıcıyı devre dışı bırak</translation>
+    </message>
+    <message>
+        <source>Deactivate %1? They are signed out at once, in the window and the API, and their API keys stop working. Their records stay.</source>
+        <translation>%1 devre dışı bırakılsın mı? Pencerede ve API'de oturumu hemen kapanır, API anahtarları çalışmaz olur. Kayıtları kalır.</translation>
     </message>
 </context>
 <context>

@@ -101,8 +101,9 @@ ApiKeyRepository::ApiKeyRepository(const Store &store)
 {
 }
 
-NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scopes, const QString &createdBy)
+NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scopes, const QString &owner)
 {
+    const QString createdBy = m_store.actorOr(owner);
     const QString trimmed = name.trimmed();
     if (trimmed.isEmpty())
         throw DomainError::unprocessable(QStringLiteral("Required field missing: name"),

@@ -48,7 +48,8 @@ public:
     // Throws DomainError (422 without a name, 400 for an unknown scope, 404 for an unknown owner, 403
     // for a scope beyond the owner's role: an agent's key never reaches the admin-only areas). No
     // scopes given: ["*"] for an admin (or no owner), every area but the admin-only ones for an agent.
-    NewApiKey create(const QString &name, const QStringList &scopes, const QString &createdBy = {});
+    // No owner named: the store's acting user (the window's signed-in user), else none.
+    NewApiKey create(const QString &name, const QStringList &scopes, const QString &owner = {});
     QVector<ApiKey> list() const; // newest first, revoked ones included
     // The keys of one owner, newest first.
     QVector<ApiKey> listOwnedBy(const QString &userId) const;

@@ -561,8 +561,9 @@ Contact ContactRepository::removeTag(const QString &id, const QString &tag, cons
     return update(id, changes, actor);
 }
 
-ContactNote ContactRepository::addNote(const QString &id, const QString &content, const QString &actor)
+ContactNote ContactRepository::addNote(const QString &id, const QString &content, const QString &actorGiven)
 {
+    const QString actor = m_store.actorOr(actorGiven);
     const QString text = content.trimmed();
     if (text.isEmpty())
         throw DomainError::unprocessable(QStringLiteral("Required field missing: content"),

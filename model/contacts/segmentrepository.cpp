@@ -188,8 +188,9 @@ ContactPage SegmentRepository::contacts(const QString &id, int page, int limit) 
     return ContactRepository(m_store).list(q);
 }
 
-Segment SegmentRepository::create(SegmentChanges c, const QString &actor)
+Segment SegmentRepository::create(SegmentChanges c, const QString &actorGiven)
 {
+    const QString actor = m_store.actorOr(actorGiven);
     SegmentRules::check(c);
     if (!c.name)
         missing(QStringLiteral("name"));
@@ -382,8 +383,9 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
     return s;
 }
 
-Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const QString &actor)
+Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const QString &actorGiven)
 {
+    const QString actor = m_store.actorOr(actorGiven);
     SegmentRules::check(c);
     Transaction tx;
     const Segment source = get(id, false);

@@ -489,8 +489,8 @@ Deal DealRepository::create(DealChanges ch, const QString &actor)
         d.probability = *ch.probability;
     insertRow(d);
     // The first activity: where the deal entered the pipeline.
-    insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), QString(), d.stage, actor,
-                   d.createdAt);
+    insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), QString(), d.stage,
+                   m_store.actorOr(actor), d.createdAt);
     d = get(d.id);
     m_store.appendEvent(QStringLiteral("deal.created"), eventData(d));
     tx.commit();
@@ -565,8 +565,8 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
     d.updatedAt = d.lastActivityAt = at;
     updateRow(d, before);
     if (moved)
-        insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), before.stage, d.stage, actor,
-                       at);
+        insertActivity(d, QStringLiteral("stage_change"), ch.note.value_or(QString()), before.stage, d.stage,
+                       m_store.actorOr(actor), at);
     d = get(id);
     QJsonObject data = eventData(d);
     data.insert(QStringLiteral("changedFields"), changed);
@@ -747,7 +747,7 @@ Deal DealRepository::changeStage(Transaction &tx, const Deal &before, const Pipe
         closing(d);
     d.updatedAt = d.lastActivityAt = at;
     updateRow(d, before);
-    insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, actor, at);
+    insertActivity(d, QStringLiteral("stage_change"), note, before.stage, d.stage, m_store.actorOr(actor), at);
     d = get(before.id);
     stageEvents(m_store, d, before.stage, note);
     tx.commit();
@@ -774,7 +774,7 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
     Transaction tx;
     Deal d = get(id);
     const QString at = m_store.nowIso();
-    const DealActivity a = insertActivity(d, type, body, QString(), QString(), actor, at);
+    const DealActivity a = insertActivity(d, type, body, QString(), QString(), m_store.actorOr(actor), at);
     d.updatedAt = d.lastActivityAt = at;
     d.isRotten = false;
     Database::execCached(QStringLiteral("UPDATE deals SET updated_at = ?, last_activity_at = ? WHERE seq = ?"),

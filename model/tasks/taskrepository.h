@@ -100,9 +100,6 @@ public:
     const Store &store() const { return m_store; }
 
     const QTimeZone &timeZone() const { return m_tz; }
-    // Who acts when a call names no actor (the desktop window: its user account); empty: nobody.
-    void setDefaultActor(const QString &userId) { m_defaultActor = userId; }
-    const QString &defaultActor() const { return m_defaultActor; }
     QDateTime now() const { return m_store.now(); }
     // Today's date in the tasks time zone.
     QDate today() const;
@@ -163,9 +160,9 @@ private:
     void writeRow(const Task &t);
     QVariantList rowValues(const Task &t) const;
     void insertNote(const Task &t, const QString &content, const QString &actor, const QString &at);
-    QString actorOr(const QString &actor) const { return actor.isEmpty() ? m_defaultActor : actor; }
+    // The named actor, else the store's acting user (the window's signed-in user).
+    QString actorOr(const QString &actor) const { return m_store.actorOr(actor); }
 
     Store m_store;
     QTimeZone m_tz;
-    QString m_defaultActor;
 };

@@ -122,8 +122,9 @@ IncomingWebhookRepository::IncomingWebhookRepository(const Store &store)
 {
 }
 
-IncomingWebhookRepository::Saved IncomingWebhookRepository::create(IncomingWebhookChanges c, const QString &actor)
+IncomingWebhookRepository::Saved IncomingWebhookRepository::create(IncomingWebhookChanges c, const QString &actorGiven)
 {
+    const QString actor = m_store.actorOr(actorGiven);
     WebhookRules::checkIncoming(c);
     Saved out;
     IncomingWebhook &e = out.endpoint;

@@ -112,8 +112,9 @@ void WebhookRepository::notify(const QString &id, EventBus::Change change) const
     m_store.notify(EventBus::Entity::Webhook, id, change);
 }
 
-WebhookRepository::Saved WebhookRepository::create(WebhookChanges c, const QString &actor)
+WebhookRepository::Saved WebhookRepository::create(WebhookChanges c, const QString &actorGiven)
 {
+    const QString actor = m_store.actorOr(actorGiven);
     WebhookRules::check(c, m_policy, true);
     Saved out;
     WebhookSubscription &w = out.webhook;

@@ -11,6 +11,7 @@
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/tasks/taskrepository.h"
+#include "server/api/crypto.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -270,6 +271,75 @@ private Q_SLOTS:
             const QString shot = QDir(walkDir).filePath(QStringLiteral("area-%1.png").arg(file.toLower()));
             QVERIFY2(QImage(shot).width() > 600, qPrintable(shot));
         }
+    }
+
+    // A data directory with two accounts asks who signs in before the window shows: the agent's
+    // window offers only their API keys; a wrong password keeps the dialog (cancelled: a clean exit).
+    void signsInAndOffersWhatTheRoleAllows_data()
+    {
+        QTest::addColumn<QString>("signIn");
+        QTest::addColumn<QString>("expectedUser");
+        QTest::addColumn<QStringList>("expectedPages");
+        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
+                              "channelsPage", "mediaPage",    "contactsSettingsPage", "usersPage"};
+        QTest::newRow("agent") << "murat@ornek.com.tr|parola-murat-1"
+                               << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage"};
+        QTest::newRow("admin") << "Selin@Ornek.com.tr|parola-selin-1"
+                               << "user selin@ornek.com.tr admin" << all;
+        QTest::newRow("wrong password") << "murat@ornek.com.tr|yanlış" << QString() << QStringList();
+    }
+
+    void signsInAndOffersWhatTheRoleAllows()
+    {
+        QFETCH(QString, signIn);
+        QFETCH(QString, expectedUser);
+        QFETCH(QStringList, expectedPages);
+        QTemporaryDir dir;
+        seed(dir.path());
+        Database::setPath(QDir(dir.path()).filePath(QStringLiteral("liaison.db")));
+        UserRepository users(testStore());
+        users.create(QStringLiteral("selin@ornek.com.tr"), QStringLiteral("Selin Aksoy"), QStringLiteral("admin"),
+                     PasswordHasher::hash(QStringLiteral("parola-selin-1"), 10000));
+        users.create(QStringLiteral("murat@ornek.com.tr"), QStringLiteral("Murat Çelik"), QStringLiteral("agent"),
+                     PasswordHasher::hash(QStringLiteral("parola-murat-1"), 10000));
+        Database::closeThreadConnection();
+        const QString walkDir = QDir(dir.path()).filePath(QStringLiteral("walk"));
+        QProcess app;
+        configure(app, dir.path());
+        QProcessEnvironment env = app.processEnvironment();
+        env.insert(QStringLiteral("LIAISON_UI_WALK"), walkDir);
+        env.insert(QStringLiteral("LIAISON_UI_WALK_SIGNIN"), signIn);
+        app.setProcessEnvironment(env);
+        app.start();
+        QVERIFY(app.waitForStarted(10000));
+        const bool finished = app.waitForFinished(kWalkTimeoutMs);
+        const QByteArray output = app.readAll();
+        if (!finished) {
+            app.kill();
+            app.waitForFinished(5000);
+        }
+        QVERIFY2(finished, output.constData());
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(app.exitCode() == 0, output.constData());
+        QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("signin.png"))));
+        QFile log(QDir(walkDir).filePath(QStringLiteral("walk.txt")));
+        if (expectedUser.isEmpty()) {
+            // Refused: the dialog said so (its picture), the window never opened.
+            QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("signin-refused.png"))));
+            QVERIFY(!log.exists());
+            return;
+        }
+        QVERIFY2(log.open(QIODevice::ReadOnly), "the walk wrote no walk.txt");
+        const QStringList lines = QString::fromUtf8(log.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(lines.contains(expectedUser), qPrintable(lines.join('\n')));
+        QVERIFY(lines.contains(QStringLiteral("welcome none")));
+        QStringList pages;
+        for (const QString &line : lines) {
+            QVERIFY2(!line.contains(QLatin1String("missing")), qPrintable(line));
+            if (line.startsWith(QLatin1String("settings ")) && line.endsWith(QLatin1String("round 1")))
+                pages << line.section(QLatin1Char(' '), 1, 1);
+        }
+        QCOMPARE(pages, expectedPages);
     }
 };
 

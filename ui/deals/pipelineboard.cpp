@@ -81,6 +81,7 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     auto *newDeal = new QPushButton(tr("New deal…"), this);
     newDeal->setObjectName(QStringLiteral("newDealButton"));
     auto *editPipelines = new QPushButton(tr("Edit pipelines…"), this);
+    m_editPipelines = editPipelines;
     editPipelines->setObjectName(QStringLiteral("editPipelinesButton"));
     top->addWidget(m_chartToggle);
     top->addWidget(m_chartCurrency);
@@ -443,8 +444,17 @@ void PipelineBoard::newDeal()
     dialog->open();
 }
 
+void PipelineBoard::setPipelineEditing(bool allowed)
+{
+    m_editPipelines->setVisible(allowed);
+    if (!allowed && m_editor)
+        m_editor->reject();
+}
+
 void PipelineBoard::editPipelines()
 {
+    if (m_editPipelines->isHidden())
+        return;
     auto *dialog = new PipelineEditorDialog(m_pipelines, m_pipeline.id, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_editor = dialog;

@@ -19,6 +19,7 @@ class PipelineEditorDialog;
 class QChartView;
 class QLocale;
 class QSplitter;
+class QPushButton;
 class QToolButton;
 class QComboBox;
 class QHBoxLayout;
@@ -46,6 +47,8 @@ public:
     QComboBox *chartCurrency() const { return m_chartCurrency; }
     // Shows or hides the chart (it folds away in the board's splitter, which the window remembers).
     void setChartVisible(bool visible);
+    // Whether "Edit pipelines…" is offered (pipelines are configuration: the admin's).
+    void setPipelineEditing(bool allowed);
     bool isChartVisible() const;
     // A money amount as the chart's axis shows it: "950", "12,5 K", "1,2 M" in the window's locale.
     static QString compactAmount(double value, const QLocale &locale);
@@ -99,5 +102,6 @@ private:
     QPointer<DealDetailDialog> m_detail;
     QPointer<DealEditDialog> m_edit;
     QPointer<PipelineEditorDialog> m_editor;
+    QPushButton *m_editPipelines = nullptr;
     QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

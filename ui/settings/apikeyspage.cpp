@@ -93,7 +93,9 @@ void ApiKeysPage::reload()
 {
     QVector<ApiKey> keys;
     try {
-        keys = m_keys.list();
+        // An admin manages every key; anyone else their own (as GET /api-keys answers them).
+        const Store::Actor *user = m_keys.store().actingUser();
+        keys = !user || user->role == QLatin1String("admin") ? m_keys.list() : m_keys.listOwnedBy(user->id);
     } catch (const std::exception &e) {
         setError(m_error, tr("Could not read the API keys: %1").arg(ErrorText::of(e)));
         return;
@@ -189,7 +191,13 @@ CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
 
     m_scopes = new QListWidget(this);
     m_scopes->setObjectName(QStringLiteral("scopeList"));
+    // The scopes the signed-in user's role allows a key to carry (an agent's never reach the
+    // admin-only areas, nor "*", which takes them in).
+    const Store::Actor *user = keys.store().actingUser();
+    const QString role = user && !user->id.isEmpty() ? user->role : QStringLiteral("admin");
     for (const QString &scope : ApiKeyRepository::knownScopes()) {
+        if (!ApiKeyRepository::scopeFitsRole(scope, role))
+            continue;
         auto *item = new QListWidgetItem(scope == QLatin1String("*") ? tr("* (everything)") : scope, m_scopes);
         item->setData(Qt::UserRole, scope);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
@@ -234,9 +242,14 @@ void CreateApiKeyDialog::accept()
     }
     NewApiKey created;
     try {
-        // The window acts as its first admin (no sign-in yet): the key is theirs, as on the command line.
-        const std::optional<User> owner = m_users.firstAdmin();
-        created = m_keys.create(m_name->text().trimmed(), scopes, owner ? owner->id : QString());
+        // The signed-in user's key (the window's store acts as them); with nobody signed in, the
+        // first admin's, as on the command line.
+        QString owner;
+        if (!m_keys.store().actingUser() || m_keys.store().actingUser()->id.isEmpty()) {
+            if (const std::optional<User> admin = m_users.firstAdmin())
+                owner = admin->id;
+        }
+        created = m_keys.create(m_name->text().trimmed(), scopes, owner);
     } catch (const DomainError &e) {
         QStringList lines{ErrorText::of(e)};
         for (auto it = e.details().begin(); it != e.details().end(); ++it) {

@@ -159,6 +159,8 @@ const char *const kTemplates[] = {
     QT_TRANSLATE_NOOP("ModelError", "Action %1 is not available"),
     QT_TRANSLATE_NOOP("ModelError", "The body must be a JSON object"),
     QT_TRANSLATE_NOOP("ModelError", "The contact has no phone number"),
+    QT_TRANSLATE_NOOP("ModelError", "The last active admin cannot be deactivated"),
+    QT_TRANSLATE_NOOP("ModelError", "The last active admin cannot become an agent"),
     QT_TRANSLATE_NOOP("ModelError", "are required for a dynamic segment"),
     QT_TRANSLATE_NOOP("ModelError", "is required (event names, or \"*\")"),
     QT_TRANSLATE_NOOP("ModelError", "must be a language code such as en_US or tr"),
@@ -388,9 +390,8 @@ QString ErrorText::of(const std::exception &e)
         }
         if (kind == DomainError::RateLimited) {
             const int seconds = qMax(1, d.value(QLatin1String("retryAfter")).toInt(1));
-            return QCoreApplication::translate("ErrorText",
-                                               "Too many messages on this channel: try again in %n second(s)", nullptr,
-                                               seconds);
+            return QCoreApplication::translate(
+                "ErrorText", "Too many messages on this channel: try again in %n second(s)", nullptr, seconds);
         }
         return translate(domain->message());
     }

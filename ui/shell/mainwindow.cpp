@@ -62,6 +62,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_contacts = new ContactsView(contacts, store, m_stack);
     addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, store, m_stack));
     auto *board = new PipelineBoard(store, m_stack);
+    m_board = board;
     addArea(tr("Deals"), board);
     m_navigation->setCurrentRow(0);
     connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
@@ -70,6 +71,10 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     });
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_signOut = file->addAction(tr("Sign &out"), this, &MainWindow::signOutRequested);
+    m_signOut->setObjectName(QStringLiteral("signOutAction"));
+    m_signOut->setVisible(false);
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("quitAction"));
     quit->setShortcut(QKeySequence::Quit);
@@ -103,6 +108,10 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_serverStatus->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_serverStatus->setObjectName(QStringLiteral("serverStatusLabel"));
     m_serverStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_userLabel = new QLabel(this);
+    m_userLabel->setTextFormat(Qt::PlainText);
+    m_userLabel->setObjectName(QStringLiteral("signedInUserLabel"));
+    statusBar()->addPermanentWidget(m_userLabel);
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
     m_notifications = new NotificationCenter(this, store.clock());
@@ -174,21 +183,47 @@ void MainWindow::setServerStatus(const QString &address, bool running, const QSt
 }
 
 void MainWindow::addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
-                                 SettingsPageFactory factory)
+                                 SettingsPageFactory factory, SettingsAccess access)
 {
-    m_settingsPages.push_back({title, objectName, std::move(factory)});
     QAction *action = m_settingsMenu->addAction(menuText, this, [this, objectName] { showSettings(objectName); });
     QString actionName = objectName;
     if (actionName.endsWith(QLatin1String("Page")))
         actionName.chop(4);
     action->setObjectName(actionName + QStringLiteral("Action"));
     action->setData(objectName); // the page it opens
-    if (m_settings)              // already made: the page joins it now
+    m_settingsPages.push_back({title, objectName, std::move(factory), access, action});
+    action->setVisible(mayOpen(m_settingsPages.back()));
+    if (m_settings) // already made: the page joins it now
         addToDialog(m_settingsPages.back());
+}
+
+void MainWindow::setSignedInUser(const User &user)
+{
+    const bool roleChanged = user.id != m_user.id || user.role != m_user.role;
+    m_user = user;
+    m_userLabel->setText(user.id.isEmpty()                     ? QString()
+                         : user.role == QLatin1String("admin") ? tr("%1 (admin)").arg(user.name)
+                                                               : tr("%1 (agent)").arg(user.name));
+    m_userLabel->setToolTip(user.email);
+    m_signOut->setVisible(!user.id.isEmpty());
+    if (roleChanged) {
+        for (const SettingsPageEntry &entry : m_settingsPages)
+            entry.action->setVisible(mayOpen(entry));
+        // The dialog is made again, with the pages this user may open, when Settings next opens.
+        if (m_settings) {
+            m_settings->hide();
+            m_settings->deleteLater();
+            m_settings = nullptr;
+        }
+        m_board->setPipelineEditing(mayConfigure());
+    }
+    emit signedInUserChanged(user);
 }
 
 void MainWindow::addToDialog(const SettingsPageEntry &entry)
 {
+    if (!mayOpen(entry))
+        return;
     QWidget *page = entry.factory(m_settings);
     page->setObjectName(entry.objectName);
     m_settings->addPage(entry.title, page);

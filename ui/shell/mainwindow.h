@@ -46,10 +46,17 @@ public:
     // and closing it only hides it, so its pages stay however often it opens. Each page gets an item
     // in the Settings menu that opens the dialog on it.
     using SettingsPageFactory = std::function<QWidget *(QWidget *parent)>;
+    // Who may open a page: configuration (webhooks, channels, media, users, …) is the admin's; an
+    // agent's Settings hold only what is theirs (their API keys).
+    enum class SettingsAccess
+    {
+        AdminOnly,
+        Everyone
+    };
     // title: the page's name in the dialog; menuText: its Settings menu item ("&Webhooks…"). The
     // menu action is named after the page: "webhooksPage" gets "webhooksAction".
     void addSettingsPage(const QString &title, const QString &menuText, const QString &objectName,
-                         SettingsPageFactory factory);
+                         SettingsPageFactory factory, SettingsAccess access = SettingsAccess::AdminOnly);
     // The Settings dialog, made on first use (hidden until shown).
     SettingsDialog *settingsDialog();
     // Opens Settings (window-modal, without blocking) on the page with this objectName.
@@ -63,9 +70,22 @@ public:
     // The open welcome dialog (nullptr when none).
     WelcomeDialog *welcomeDialog() const { return m_welcome; }
 
+    // The user the window works as (the app's session signs them in and out; an empty id: nobody).
+    // Shown in the status bar; an agent's window offers no configuration (the admin-only Settings
+    // pages and pipeline editing are gone until an admin signs in).
+    void setSignedInUser(const User &user);
+    const User &signedInUser() const { return m_user; }
+    // Whether the window offers configuration: an admin is signed in, or no account exists yet (the
+    // machine's owner setting up, as an API key without an owner acts as an admin).
+    bool mayConfigure() const { return m_user.id.isEmpty() || m_user.role == QLatin1String("admin"); }
+
 signals:
-    // The welcome made the first account (the app makes it the window's acting user).
+    // The welcome made the first account (the app signs it in).
     void accountCreated(const User &user);
+    // File > Sign out (the app ends the session and asks who signs in next).
+    void signOutRequested();
+    // Someone else signed in, or the signed-in user's name or role changed.
+    void signedInUserChanged(const User &user);
 
 public slots:
     // "API: https://127.0.0.1:8443 — running", or "API server stopped: <detail>".
@@ -86,7 +106,13 @@ private:
         QString title;
         QString objectName;
         SettingsPageFactory factory;
+        SettingsAccess access;
+        QAction *action;
     };
+    bool mayOpen(const SettingsPageEntry &entry) const
+    {
+        return entry.access == SettingsAccess::Everyone || mayConfigure();
+    }
     // Makes the entry's page and adds it to the (existing) Settings dialog.
     void addToDialog(const SettingsPageEntry &entry);
 
@@ -100,6 +126,10 @@ private:
     ContactsView *m_contacts = nullptr;
     NotificationCenter *m_notifications = nullptr;
     QLabel *m_serverStatus = nullptr;
+    QLabel *m_userLabel = nullptr;
+    QAction *m_signOut = nullptr;
+    class PipelineBoard *m_board = nullptr;
+    User m_user;
     QPointer<SettingsDialog> m_settings;
     QPointer<WelcomeDialog> m_welcome;
     WelcomeDialog::AccountCreator m_accountCreator;

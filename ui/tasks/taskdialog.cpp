@@ -29,6 +29,9 @@ TaskDialog::TaskDialog(TaskRepository &tasks, QWidget *parent)
     build();
     setWindowTitle(tr("New task"));
     m_dueDate->setDate(m_tasks.today());
+    // A new task is the signed-in user's unless they give it to someone else.
+    if (const QString me = m_tasks.store().actorOr({}); !me.isEmpty())
+        m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(me)));
 }
 
 TaskDialog::TaskDialog(TaskRepository &tasks, const Task &task, QWidget *parent)

@@ -94,6 +94,9 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     m_assigneeFilter = combo(QStringLiteral("assigneeFilter"), tr("Anyone"), {});
     try {
         const QSignalBlocker block(m_assigneeFilter);
+        // "Me": whoever is signed in when the filter applies (the window's store acts as them).
+        if (m_tasks.store().actingUser())
+            m_assigneeFilter->addItem(tr("Assigned to me"), QStringLiteral("@me"));
         for (const User &u : m_users.list())
             m_assigneeFilter->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
     } catch (const std::exception &) {
@@ -246,6 +249,8 @@ void TasksView::applyFilter()
     f.priority = m_priorityFilter->currentData().toString();
     f.type = m_typeFilter->currentData().toString();
     f.assignedTo = m_assigneeFilter->currentData().toString();
+    if (f.assignedTo == QLatin1String("@me"))
+        f.assignedTo = m_tasks.store().actorOr({});
     for (TaskTableModel *model : std::as_const(m_models))
         model->setFilter(f);
     updateCounts();

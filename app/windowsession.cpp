@@ -1,0 +1,183 @@
+#include "app/windowsession.h"
+
+#include "app/secrets/secretstore.h"
+#include "app/uiwalk.h"
+#include "server/api/crypto.h"
+#include "ui/shell/signindialog.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace {
+QString newToken()
+{
+    return QLatin1String("lr_") + QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding |
+                                                                               QByteArray::OmitTrailingEquals));
+}
+} // namespace
+
+WindowSession::WindowSession(const Store &store, SecretStore &secrets, QString secretName, int refreshDays,
+                             QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_secrets(secrets)
+    , m_secretName(std::move(secretName))
+    , m_refreshDays(qMax(1, refreshDays))
+{
+    connect(&m_store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &id, EventBus::Change) {
+                if (entity == EventBus::Entity::User && isSignedIn() && (id.isEmpty() || id == m_user.id))
+                    userRecordChanged(m_user.id);
+            });
+}
+
+std::optional<User> WindowSession::restore()
+{
+    const std::optional<QByteArray> stored = m_secrets.read(m_secretName);
+    if (!stored)
+        return std::nullopt;
+    const QJsonObject saved = QJsonDocument::fromJson(*stored).object();
+    const QString token = saved.value(QStringLiteral("token")).toString();
+    if (token.isEmpty())
+        return std::nullopt;
+    RefreshTokenRepository tokens(m_store);
+    const std::optional<RefreshTokenRepository::Consumed> consumed = tokens.consume(token, m_store.now());
+    if (!consumed)
+        return std::nullopt;
+    const std::optional<User> user = UserRepository(m_store).find(consumed->userId);
+    if (!user || !user->isActive()) {
+        tokens.revokeAllOf(consumed->userId, m_store.now());
+        return std::nullopt;
+    }
+    m_user = *user;
+    m_actor = {user->id, user->name, user->role};
+    remember(issueToken(user->id, consumed->familyId), false);
+    emit userChanged(m_user);
+    return user;
+}
+
+std::optional<User> WindowSession::soleUser() const
+{
+    if (const std::optional<QByteArray> stored = m_secrets.read(m_secretName);
+        stored && QJsonDocument::fromJson(*stored).object().value(QStringLiteral("signedOut")).toBool())
+        return std::nullopt;
+    std::optional<User> sole;
+    for (const User &u : UserRepository(m_store).list()) {
+        if (!u.isActive())
+            continue;
+        if (sole)
+            return std::nullopt;
+        sole = u;
+    }
+    return sole;
+}
+
+std::optional<User> WindowSession::authenticate(const QString &email, const QString &password) const
+{
+    const auto found = UserRepository(m_store).findForLogin(email);
+    // A missing user still costs a hash, as the API's login does.
+    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
+    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
+    return ok ? std::optional<User>(found->first) : std::nullopt;
+}
+
+QString WindowSession::lastEmail() const
+{
+    const std::optional<QByteArray> stored = m_secrets.read(m_secretName);
+    return stored ? QJsonDocument::fromJson(*stored).object().value(QStringLiteral("email")).toString() : QString();
+}
+
+void WindowSession::begin(const User &user)
+{
+    m_user = user;
+    m_actor = {user.id, user.name, user.role};
+    remember(issueToken(user.id, {}), false);
+    emit userChanged(m_user);
+}
+
+void WindowSession::end()
+{
+    if (const std::optional<QByteArray> stored = m_secrets.read(m_secretName)) {
+        const QString token = QJsonDocument::fromJson(*stored).object().value(QStringLiteral("token")).toString();
+        if (!token.isEmpty()) {
+            try {
+                RefreshTokenRepository(m_store).revokeFamily(token, m_store.now());
+            } catch (const std::exception &e) {
+                qWarning("sign-out: the session's token could not be revoked: %s", e.what());
+            }
+        }
+    }
+    remember({}, true);
+    m_user = User();
+    m_actor = {};
+    emit userChanged(m_user);
+}
+
+void WindowSession::remember(const QString &token, bool signedOut)
+{
+    QJsonObject saved{{QStringLiteral("email"), m_user.email.isEmpty() ? lastEmail() : m_user.email}};
+    if (!token.isEmpty())
+        saved.insert(QStringLiteral("token"), token);
+    if (signedOut)
+        saved.insert(QStringLiteral("signedOut"), true);
+    if (!m_secrets.write(m_secretName, QJsonDocument(saved).toJson(QJsonDocument::Compact)))
+        qWarning("the window's session could not be kept in the secret store: the next start asks to sign in");
+}
+
+QString WindowSession::issueToken(const QString &userId, const QString &familyId)
+{
+    const QString token = newToken();
+    RefreshTokenRepository(m_store).store(userId, token, m_store.now().addDays(m_refreshDays), familyId);
+    return token;
+}
+
+void WindowSession::userRecordChanged(const QString &id)
+{
+    std::optional<User> now;
+    try {
+        now = UserRepository(m_store).find(id);
+    } catch (const std::exception &e) {
+        qWarning("the signed-in user could not be read again: %s", e.what());
+        return;
+    }
+    if (!now || !now->isActive()) {
+        const QString email = m_user.email;
+        end();
+        emit revoked(email);
+        return;
+    }
+    if (now->name == m_user.name && now->role == m_user.role && now->email == m_user.email)
+        return;
+    m_user = *now;
+    m_actor = {now->id, now->name, now->role};
+    emit userChanged(m_user);
+}
+
+bool askSignIn(WindowSession &session, const QString &where, const QString &notice, QWidget *parent)
+{
+    SignInDialog dialog(
+        [&session](const QString &email, const QString &password) { return session.authenticate(email, password); },
+        where, parent);
+    dialog.setEmail(session.lastEmail());
+    dialog.setNotice(notice);
+    walkSignIn(dialog);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    session.begin(dialog.user());
+    return true;
+}
+
+bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSignsIn)
+{
+    if (session.restore())
+        return true;
+    if (UserRepository(session.store()).list().isEmpty())
+        return true;
+    if (soleUserSignsIn) {
+        if (const std::optional<User> sole = session.soleUser()) {
+            session.begin(*sole);
+            return true;
+        }
+    }
+    return askSignIn(session, where, {});
+}

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "model/accounts/userrepository.h"
+#include "model/core/store.h"
+
+#include <QObject>
+
+#include <optional>
+
+class SecretStore;
+
+// Who works in the desktop window. A sign-in starts a session that is remembered until sign-out: a
+// refresh token of the same kind as the API's (`refresh_tokens`, one family per sign-in), kept in
+// the secret store under a name of this data directory and database, and exchanged for a new one
+// at each start (so that a copied token is found out as the API finds it: the family ends). A
+// deactivated user, a password change elsewhere, or a sign-out ends the family, and the next
+// start asks again. The acting user (actor()) is what the window's store writes as.
+class WindowSession : public QObject
+{
+    Q_OBJECT
+public:
+    // secretName: the secret store's entry of this data directory and database;
+    // refreshDays: how long a session lasts unused (auth/refreshTokenDays).
+    WindowSession(const Store &store, SecretStore &secrets, QString secretName, int refreshDays,
+                  QObject *parent = nullptr);
+
+    const Store::Actor &actor() const { return m_actor; }
+    // The store without an acting user (sessions are the server's kind of record).
+    const Store &store() const { return m_store; }
+    const User &user() const { return m_user; }
+    bool isSignedIn() const { return !m_user.id.isEmpty(); }
+
+    // The user of the remembered session when it is still good (token valid, user active); the
+    // session then continues with a fresh token. nullopt otherwise (nothing remembered, signed out,
+    // expired, revoked, reused).
+    std::optional<User> restore();
+    // The one active user of the data directory, when there is exactly one and the last session
+    // did not end with a sign-out (the embedded SQLite default signs them in without asking).
+    std::optional<User> soleUser() const;
+    // The active user with this e-mail and password (the API's login check); nullopt otherwise.
+    std::optional<User> authenticate(const QString &email, const QString &password) const;
+    // The e-mail of the last user who signed in here (to fill the sign-in form).
+    QString lastEmail() const;
+
+    // Starts working as `user` and remembers the session.
+    void begin(const User &user);
+    // Sign-out: ends the remembered session (its token family) and forgets it; nobody works in the
+    // window until the next sign-in.
+    void end();
+
+signals:
+    // Someone signed in or out (an empty id), or the user's name or role changed.
+    void userChanged(const User &user);
+    // The signed-in user was deactivated (here or in another copy): the session is over.
+    void revoked(const QString &email);
+
+private:
+    void remember(const QString &token, bool signedOut);
+    QString issueToken(const QString &userId, const QString &familyId);
+    void userRecordChanged(const QString &id);
+
+    Store m_store;
+    SecretStore &m_secrets;
+    QString m_secretName;
+    int m_refreshDays;
+    Store::Actor m_actor;
+    User m_user;
+};
+
+class QWidget;
+
+// Asks who works in the window (the sign-in dialog, modal) and begins their session; false when the
+// dialog was cancelled. where: what the window works on; notice: why it asks now (may be empty).
+bool askSignIn(WindowSession &session, const QString &where, const QString &notice, QWidget *parent = nullptr);
+
+// Who works in the window when it starts: the remembered session; else, when `soleUserSignsIn` (the
+// embedded SQLite file), the data directory's only active user; else askSignIn(). With no account
+// at all nobody signs in (the welcome makes the first one). false: the sign-in was cancelled.
+bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSignsIn);
