@@ -32,6 +32,7 @@
 #include "model/tasks/taskscheduler.h"
 #include "server/api/crypto.h"
 #include "server/apiserver.h"
+#include "ui/settings/userspage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
@@ -444,9 +445,8 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     delivery.addService(MediaCleaner::factory(store, QDir(env.settings->dataDir()).filePath(QStringLiteral("media"))));
 }
 
-int runServe(int argc, char **argv, Environment &env, const QString &listen)
+int runServe(Environment &env, const QString &listen)
 {
-    QCoreApplication app(argc, argv);
     ServerConfig config;
     if (!prepareServer(env, listen, &config))
         return Failure;
@@ -463,11 +463,11 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
     addDeliveryServices(delivery, env, store, config.channelRegistry);
     delivery.start();
     UnixSignals unixSignals;
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app](int signal) {
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, QCoreApplication::instance(), [](int signal) {
         qInfo("signal %d: stopping", signal);
-        app.quit();
+        QCoreApplication::quit();
     });
-    const int rc = app.exec();
+    const int rc = QCoreApplication::exec();
     server.stop();
     delivery.stop();
     Database::closeThreadConnection();
@@ -477,10 +477,9 @@ int runServe(int argc, char **argv, Environment &env, const QString &listen)
 
 // The window could not open its data (a wrong database/url, a refused connection, a server too old):
 // the same line as on the command line, in a dialog a user sees, then exit code 1.
-int showStartFailure(int argc, char **argv, const QString &why)
+int showStartFailure(const QString &why)
 {
-    QApplication app(argc, argv);
-    loadTranslations(app);
+    loadTranslations(*QCoreApplication::instance());
     QMessageBox box(QMessageBox::Critical, QCoreApplication::translate("Startup", "Liaison cannot start"),
                     QCoreApplication::translate("Startup", "Liaison could not open its database."), QMessageBox::Close);
     box.setObjectName(QStringLiteral("startFailureBox"));
@@ -489,13 +488,15 @@ int showStartFailure(int argc, char **argv, const QString &why)
                                                "directory), that the server runs and accepts this computer, and the "
                                                "password in the secret store (secrets/database.password).")
             .arg(why));
+    UnixSignals unixSignals; // SIGTERM closes the dialog as Close does
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &box, [&box] { box.done(QMessageBox::Close); });
     box.exec();
     return Failure;
 }
 
-int runDesktop(int argc, char **argv, Environment &env)
+int runDesktop(Environment &env)
 {
-    QApplication app(argc, argv);
+    QApplication &app = *qApp;
     initResources();
     QIcon icon;
     for (int size : {16, 32, 48, 64, 256})
@@ -550,9 +551,22 @@ int runDesktop(int argc, char **argv, Environment &env)
         session.end();
         askAgain(QCoreApplication::translate("Startup", "You signed out."));
     });
+    QObject::connect(&window, &MainWindow::changePasswordRequested, &window, [&window, &session] {
+        auto *dialog = new PasswordDialog(
+            session.user().name,
+            [&session](const QString &current, const QString &password) {
+                return session.changePassword(current, password);
+            },
+            PasswordDialog::Whose::Own, &window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    // Told from inside the bus's news: the question waits until that news has reached everyone.
     QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
-        askAgain(
-            QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.").arg(email));
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain, email] {
+            askAgain(QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.")
+                         .arg(email));
+        });
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, desk);
@@ -892,24 +906,25 @@ int liaisonMain(int argc, char **argv)
     const QString first = command->words.value(0);
     const bool migrateTo = command->words == QStringList{QStringLiteral("db"), QStringLiteral("migrate-to")};
     const bool window = first.isEmpty() && hasDisplay();
+    // The application object comes first: the secret store reaches the keychain through it (the
+    // PostgreSQL password is read while the database opens).
+    const std::unique_ptr<QCoreApplication> app =
+        window ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     Environment env;
     if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
-        return window ? showStartFailure(argc, argv, env.error) : Failure;
-    if (first == QLatin1String("db")) {
-        QCoreApplication app(argc, argv);
+        return window ? showStartFailure(env.error) : Failure;
+    if (first == QLatin1String("db"))
         return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
-    }
     if (first.isEmpty()) {
-        if (!hasDisplay()) {
+        if (!window) {
             fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "
                             "as 'liaison serve'\n");
-            return runServe(argc, argv, env, {});
+            return runServe(env, {});
         }
-        return runDesktop(argc, argv, env);
+        return runDesktop(env);
     }
     if (first == QLatin1String("serve"))
-        return runServe(argc, argv, env, parser.value(QStringLiteral("listen")));
-    QCoreApplication app(argc, argv);
+        return runServe(env, parser.value(QStringLiteral("listen")));
     if (first == QLatin1String("user"))
         return command->words.value(1) == QLatin1String("add")
                    ? runUserAdd(parser)

@@ -1,5 +1,7 @@
 #include "app/uiwalk.h"
 
+#include "ui/contacts/contactsview.h"
+#include "ui/contacts/contacttablemodel.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/signindialog.h"
@@ -7,6 +9,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -93,6 +96,31 @@ void walk(MainWindow &window, const QString &outDir)
         settle(200);
     } else {
         line(QStringLiteral("welcome none"));
+    }
+
+    // LIAISON_UI_WALK_WATCH names a contact that another copy is about to create (team mode): the walk
+    // says "watching", waits (at most 30 s) until the Contacts list shows it, logs "seen <name> <ms
+    // since the epoch>" (or "never"), and ends there.
+    if (const QString watch = qEnvironmentVariable("LIAISON_UI_WALK_WATCH"); !watch.isEmpty()) {
+        line(QStringLiteral("watching %1").arg(watch));
+        const ContactTableModel *model = window.contactsView()->model();
+        QElapsedTimer waited;
+        waited.start();
+        qint64 seenAt = 0;
+        while (seenAt == 0 && waited.elapsed() < 30000) {
+            settle(5);
+            for (int row = 0; row < qMin(20, model->rowCount()) && seenAt == 0; ++row) {
+                if (model->data(model->index(row, ContactTableModel::NameColumn)).toString().contains(watch))
+                    seenAt = QDateTime::currentMSecsSinceEpoch();
+            }
+        }
+        line(seenAt ? QStringLiteral("seen %1 %2").arg(watch).arg(seenAt) : QStringLiteral("seen %1 never").arg(watch));
+        window.grab().save(QDir(outDir).filePath(QStringLiteral("watch.png")));
+        line(QStringLiteral("done"));
+        log.close();
+        if (QAction *quit = window.findChild<QAction *>(QStringLiteral("quitAction")))
+            quit->trigger();
+        return;
     }
 
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));

@@ -9,7 +9,9 @@ class SignInDialog;
 // opens every area from the navigation and every Settings page from the Settings menu (twice, with
 // the dialog closed in between, as a user reopens it), saves a screenshot of each in that folder,
 // writes walk.txt there (one line per step: "area <title> ok", "settings <page> ok|missing"), and
-// quits through its own Quit action. Nothing of it runs unless the variable is set.
+// quits through its own Quit action. With LIAISON_UI_WALK_WATCH=<name> it only waits for a contact of
+// that name to show in Contacts (created by another copy; tests/postgres/test_window.cpp) and logs
+// when it did. Nothing of it runs unless the variable is set.
 void startUiWalk(MainWindow &window, const QString &outDir);
 
 // The sign-in before the window, in a walk: saves signin.png in the walk's folder, then signs in with

@@ -95,6 +95,16 @@ void WindowSession::begin(const User &user)
     emit userChanged(m_user);
 }
 
+bool WindowSession::changePassword(const QString &current, const QString &password)
+{
+    if (!isSignedIn() || !authenticate(m_user.email, current))
+        return false;
+    UserRepository(m_store).setPasswordHash(m_user.id, PasswordHasher::hash(password));
+    RefreshTokenRepository(m_store).revokeAllOf(m_user.id, m_store.now());
+    remember(issueToken(m_user.id, {}), false);
+    return true;
+}
+
 void WindowSession::end()
 {
     if (const std::optional<QByteArray> stored = m_secrets.read(m_secretName)) {

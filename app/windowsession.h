@@ -44,6 +44,9 @@ public:
 
     // Starts working as `user` and remembers the session.
     void begin(const User &user);
+    // The signed-in user's own password: false when `current` is wrong. The user's other sessions
+    // end (as a password change through the API ends them); this one goes on with a new token.
+    bool changePassword(const QString &current, const QString &password);
     // Sign-out: ends the remembered session (its token family) and forgets it; nobody works in the
     // window until the next sign-in.
     void end();

@@ -1997,6 +1997,10 @@ A desktop CRM with a local REST API.</source>
         <source>%1 (agent)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Change password…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -2828,6 +2832,22 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Repeat it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new password for your account (%1). Your other sessions end; this window stays signed in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current password is wrong.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1996,6 +1996,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 (agent)</source>
         <translation>%1 (temsilci)</translation>
     </message>
+    <message>
+        <source>&amp;Change password…</source>
+        <translation>&amp;Parolayı değiştir…</translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -2827,6 +2831,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Repeat it:</source>
         <translation>Tekrar girin:</translation>
     </message>
+    <message>
+        <source>Change password</source>
+        <translation>Parolayı değiştir</translation>
+    </message>
+    <message>
+        <source>A new password for your account (%1). Your other sessions end; this window stays signed in.</source>
+        <translation>Hesabınız (%1) için yeni parola. Diğer oturumlarınız kapanır; bu pencere açık kalır.</translation>
+    </message>
+    <message>
+        <source>Current password:</source>
+        <translation>Şimdiki parola:</translation>
+    </message>
+    <message>
+        <source>The current password is wrong.</source>
+        <translation>Şimdiki parola yanlış.</translation>
+    </message>
 </context>
 <context>
     <name>PipelineBoard</name>
@@ -3367,7 +3387,7 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <name>SignInDialog</name>
     <message>
         <source>Sign in to Liaison</source>
-        <translation>Liaison'a giriş yapın</translation>
+        <translation>Liaison&apos;a giriş yapın</translation>
     </message>
     <message>
         <source>name@company.com</source>
@@ -3999,11 +4019,11 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     </message>
     <message>
         <source>Admin: also users, keys, webhooks, channels</source>
-        <translation>Yönetici: ayrıca kullanıcılar, anahtarlar, webhook'lar, kanallar</translation>
+        <translation>Yönetici: ayrıca kullanıcılar, anahtarlar, webhook&apos;lar, kanallar</translation>
     </message>
     <message>
         <source>Everyone who signs in to Liaison, in the window or through the API. Agents work with contacts, deals, tasks and the inbox; admins also manage users, API keys, webhooks, channels and the other settings.</source>
-        <translation>Liaison'a pencereden ya da API üzerinden giriş yapan herkes. Temsilciler kişiler, fırsatlar, görevler ve gelen kutusuyla çalışır; yöneticiler ayrıca kullanıcıları, API anahtarlarını, webhook'ları, kanalları ve diğer ayarları yönetir.</translation>
+        <translation>Liaison&apos;a pencereden ya da API üzerinden giriş yapan herkes. Temsilciler kişiler, fırsatlar, görevler ve gelen kutusuyla çalışır; yöneticiler ayrıca kullanıcıları, API anahtarlarını, webhook&apos;ları, kanalları ve diğer ayarları yönetir.</translation>
     </message>
     <message>
         <source>Name</source>
@@ -4063,7 +4083,7 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     </message>
     <message>
         <source>Deactivate %1? They are signed out at once, in the window and the API, and their API keys stop working. Their records stay.</source>
-        <translation>%1 devre dışı bırakılsın mı? Pencerede ve API'de oturumu hemen kapanır, API anahtarları çalışmaz olur. Kayıtları kalır.</translation>
+        <translation>%1 devre dışı bırakılsın mı? Pencerede ve API&apos;de oturumu hemen kapanır, API anahtarları çalışmaz olur. Kayıtları kalır.</translation>
     </message>
 </context>
 <context>

@@ -148,6 +148,27 @@ private Q_SLOTS:
         Database::closeThreadConnection();
     }
 
+    void ownPasswordChangeKeepsThisSessionOnly()
+    {
+        TempDatabase db;
+        const User selin = addUser(QStringLiteral("selin@ornek.com.tr"), QStringLiteral("admin"));
+        const QDateTime later = testStore().now().addDays(1);
+        RefreshTokenRepository(testStore()).store(selin.id, QStringLiteral("lr_elsewhere"), later);
+        auto store = secrets();
+        WindowSession session(testStore(), *store, kSecret, 30);
+        session.begin(selin);
+        QVERIFY(!session.changePassword(QStringLiteral("yanlış"), QStringLiteral("yeni-parola-7")));
+        QVERIFY(session.authenticate(selin.email, QStringLiteral("parola-123")));
+        QVERIFY(session.changePassword(QStringLiteral("parola-123"), QStringLiteral("yeni-parola-7")));
+        QVERIFY(!session.authenticate(selin.email, QStringLiteral("parola-123")));
+        QVERIFY(session.authenticate(selin.email, QStringLiteral("yeni-parola-7")));
+        // The other session is over; this window's goes on at the next start.
+        QVERIFY(!RefreshTokenRepository(testStore()).consume(QStringLiteral("lr_elsewhere"), testStore().now()));
+        WindowSession next(testStore(), *store, kSecret, 30);
+        QVERIFY(next.restore());
+        Database::closeThreadConnection();
+    }
+
     void remembersPerDataDirectoryAndDatabase()
     {
         TempDatabase db;

@@ -13,6 +13,7 @@
 #include "ui/shell/mainwindow.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -172,6 +173,36 @@ private Q_SLOTS:
         QCOMPARE(page.table()->item(rowOf(page.table(), selin.email), UsersPage::NameColumn)->text(),
                  QStringLiteral("Selin Aksoy Kaya"));
         Database::closeThreadConnection();
+    }
+
+    void ownPasswordAsksForTheCurrentOne()
+    {
+        QStringList stored;
+        PasswordDialog dialog(
+            QStringLiteral("Selin Aksoy"),
+            [&stored](const QString &current, const QString &password) {
+                if (current != QLatin1String("eski-parola-1"))
+                    return false;
+                stored << password;
+                return true;
+            },
+            PasswordDialog::Whose::Own);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *current = dialog.findChild<QLineEdit *>(QStringLiteral("currentPasswordEdit"));
+        QVERIFY(current);
+        QTRY_COMPARE(QApplication::focusWidget(), current); // typed first, as the form reads
+        QTest::keyClicks(current, QStringLiteral("yanlis-parola"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("newPasswordEdit"))->setText(QStringLiteral("yeni-parola-9"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("repeatPasswordEdit"))->setText(QStringLiteral("yeni-parola-9"));
+        dialog.accept();
+        QVERIFY(dialog.isVisible());
+        QVERIFY(visibleError(&dialog));
+        QVERIFY(stored.isEmpty());
+        current->setText(QStringLiteral("eski-parola-1"));
+        dialog.accept();
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(stored, QStringList{QStringLiteral("yeni-parola-9")});
     }
 
     void agentsWindowOffersNoConfiguration()

@@ -188,12 +188,13 @@ void UsersPage::setPassword()
     const QString id = u->id;
     auto *dialog = new PasswordDialog(
         u->name,
-        [this, id](const QString &password) {
+        [this, id](const QString &, const QString &password) {
             m_users.setPasswordHash(id, m_hash(password));
-            // Their other sessions end, as a password change through the API ends them.
+            // Their sessions end, as a password change through the API ends them.
             RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
+            return true;
         },
-        this);
+        PasswordDialog::Whose::AnotherUser, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }
@@ -290,14 +291,18 @@ void UserDialog::accept()
     QDialog::accept();
 }
 
-PasswordDialog::PasswordDialog(const QString &userName, std::function<void(const QString &)> set, QWidget *parent)
+PasswordDialog::PasswordDialog(const QString &userName, Setter set, Whose whose, QWidget *parent)
     : QDialog(parent)
     , m_set(std::move(set))
 {
     setObjectName(QStringLiteral("passwordDialog"));
-    setWindowTitle(tr("Set password"));
+    setWindowTitle(whose == Whose::Own ? tr("Change password") : tr("Set password"));
     auto *intro = new QLabel(
-        tr("A new password for %1. They are signed out everywhere and sign in again with it.").arg(userName), this);
+        whose == Whose::Own
+            ? tr("A new password for your account (%1). Your other sessions end; this window stays signed in.")
+                  .arg(userName)
+            : tr("A new password for %1. They are signed out everywhere and sign in again with it.").arg(userName),
+        this);
     intro->setTextFormat(Qt::PlainText);
     intro->setWordWrap(true);
     m_pass = passwordEdit(QStringLiteral("newPasswordEdit"), this);
@@ -305,10 +310,16 @@ PasswordDialog::PasswordDialog(const QString &userName, std::function<void(const
     m_repeat = passwordEdit(QStringLiteral("repeatPasswordEdit"), this);
     m_error = UiKit::errorLabel(this);
     auto *form = new QFormLayout;
+    if (whose == Whose::Own) {
+        m_current = passwordEdit(QStringLiteral("currentPasswordEdit"), this);
+        form->addRow(tr("Current password:"), m_current);
+        setTabOrder(m_current, m_pass);
+        m_current->setFocus();
+    }
     form->addRow(tr("New password:"), m_pass);
     form->addRow(tr("Repeat it:"), m_repeat);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Set password"));
+    buttons->button(QDialogButtonBox::Ok)->setText(whose == Whose::Own ? tr("Change password") : tr("Set password"));
     connect(buttons, &QDialogButtonBox::accepted, this, &PasswordDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
@@ -327,7 +338,12 @@ void PasswordDialog::accept()
         return;
     }
     try {
-        m_set(m_pass->text());
+        if (!m_set(m_current ? m_current->text() : QString(), m_pass->text())) {
+            UiKit::showError(m_error, tr("The current password is wrong."));
+            m_current->selectAll();
+            m_current->setFocus();
+            return;
+        }
     } catch (const std::exception &e) {
         UiKit::showError(m_error, ErrorText::of(e));
         return;

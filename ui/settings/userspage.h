@@ -88,20 +88,28 @@ private:
     QLabel *m_error = nullptr;
 };
 
-// A new password for a user, twice; stays open on a refusal.
+// A new password, twice: an admin's for another user (Settings > Users), or one's own (File > Change
+// password…, which asks for the current one first). Stays open on a refusal.
 class PasswordDialog : public QDialog
 {
     Q_OBJECT
 public:
-    // set: stores the new password (throws DomainError when the model refuses).
-    PasswordDialog(const QString &userName, std::function<void(const QString &password)> set,
-                   QWidget *parent = nullptr);
+    // Stores the new password; false when the current one (own password only) is wrong. Throws
+    // DomainError when the model refuses.
+    using Setter = std::function<bool(const QString &current, const QString &password)>;
+    enum class Whose
+    {
+        AnotherUser,
+        Own
+    };
+    PasswordDialog(const QString &userName, Setter set, Whose whose = Whose::AnotherUser, QWidget *parent = nullptr);
 
 public slots:
     void accept() override;
 
 private:
-    std::function<void(const QString &)> m_set;
+    Setter m_set;
+    QLineEdit *m_current = nullptr;
     QLineEdit *m_pass = nullptr;
     QLineEdit *m_repeat = nullptr;
     QLabel *m_error = nullptr;

@@ -71,6 +71,9 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     });
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_changePassword = file->addAction(tr("&Change password…"), this, &MainWindow::changePasswordRequested);
+    m_changePassword->setObjectName(QStringLiteral("changePasswordAction"));
+    m_changePassword->setVisible(false);
     m_signOut = file->addAction(tr("Sign &out"), this, &MainWindow::signOutRequested);
     m_signOut->setObjectName(QStringLiteral("signOutAction"));
     m_signOut->setVisible(false);
@@ -206,6 +209,7 @@ void MainWindow::setSignedInUser(const User &user)
                                                                : tr("%1 (agent)").arg(user.name));
     m_userLabel->setToolTip(user.email);
     m_signOut->setVisible(!user.id.isEmpty());
+    m_changePassword->setVisible(!user.id.isEmpty());
     if (roleChanged) {
         for (const SettingsPageEntry &entry : m_settingsPages)
             entry.action->setVisible(mayOpen(entry));

@@ -84,6 +84,8 @@ signals:
     void accountCreated(const User &user);
     // File > Sign out (the app ends the session and asks who signs in next).
     void signOutRequested();
+    // File > Change password… (the app asks for the current and the new one).
+    void changePasswordRequested();
     // Someone else signed in, or the signed-in user's name or role changed.
     void signedInUserChanged(const User &user);
 
@@ -128,6 +130,7 @@ private:
     QLabel *m_serverStatus = nullptr;
     QLabel *m_userLabel = nullptr;
     QAction *m_signOut = nullptr;
+    QAction *m_changePassword = nullptr;
     class PipelineBoard *m_board = nullptr;
     User m_user;
     QPointer<SettingsDialog> m_settings;
