@@ -28,6 +28,7 @@
 #include "model/core/migrations.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/mediacleaner.h"
+#include "model/inbox/mediarepository.h"
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
 #include "server/api/crypto.h"
@@ -774,16 +775,25 @@ int runDbMigrateTo(Environment &env, const QString &urlText)
     try {
         QElapsedTimer timer;
         timer.start();
-        const QVector<DatabaseCopy::TableRows> copied = DatabaseCopy::sqliteToPostgres(
-            file, *url, env.databasePassword(), [] { ContactRepository::rebuildSearch(); });
+        // What PostgreSQL holds and the file does not: the search words, and the uploads' bytes
+        // (DATA/media), so that every copy on the database serves them.
+        const QString mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
+        int mediaFiles = 0;
+        const QVector<DatabaseCopy::TableRows> copied =
+            DatabaseCopy::sqliteToPostgres(file, *url, env.databasePassword(), [&mediaDir, &mediaFiles] {
+                ContactRepository::rebuildSearch();
+                mediaFiles = MediaRepository::copyFilesIntoDatabase(mediaDir);
+            });
         qint64 rows = 0;
         for (const DatabaseCopy::TableRows &t : copied) {
             out(QStringLiteral("  %1 %2").arg(t.table, -24).arg(t.rows));
             rows += t.rows;
         }
-        out(QStringLiteral("copied %1 rows of %2 tables from %3 to %4 in %5 s; every table's rows match")
+        out(QStringLiteral("copied %1 rows of %2 tables and %3 media files from %4 to %5 in %6 s; every table's "
+                           "rows match")
                 .arg(rows)
                 .arg(copied.size())
+                .arg(mediaFiles)
                 .arg(file, url->toString())
                 .arg(timer.elapsed() / 1000.0, 0, 'f', 1));
         out(QStringLiteral("to use it, set database/url=%1 (and secrets/database.password) on every copy")

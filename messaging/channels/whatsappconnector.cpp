@@ -166,8 +166,8 @@ void WhatsAppConnector::upload(const QString &mediaId,
         return;
     }
     const std::optional<Media> media = m_media ? m_media->find(mediaId) : std::nullopt;
-    QFile file(m_media ? m_media->filePath(mediaId) : QString());
-    if (!media || !file.open(QIODevice::ReadOnly)) {
+    std::optional<QByteArray> bytes = media ? m_media->content(mediaId) : std::nullopt;
+    if (!bytes) {
         QTimer::singleShot(0, this, [done = std::move(done), mediaId] {
             done({}, SendOutcome::failed(QStringLiteral("media %1 is no longer stored").arg(mediaId)));
         });
@@ -187,7 +187,7 @@ void WhatsAppConnector::upload(const QString &mediaId,
     filePart.setHeader(QNetworkRequest::ContentDispositionHeader,
                        QStringLiteral("form-data; name=\"file\"; filename=\"%1\"").arg(safeName));
     filePart.setHeader(QNetworkRequest::ContentTypeHeader, media->mimeType.toUtf8());
-    filePart.setBody(file.readAll());
+    filePart.setBody(*bytes);
     multipart->append(product);
     multipart->append(typePart);
     multipart->append(filePart);

@@ -672,6 +672,16 @@ const QVector<Migration> &migrations()
              "ALTER TABLE messages ADD COLUMN claimed_until TEXT",
              "CREATE INDEX messages_send_claims ON messages(channel, claimed_at) WHERE claimed_at IS NOT NULL",
          }},
+        {15,
+         "media in the database on PostgreSQL: every copy of Liaison serves and sends every upload (SQLite "
+         "keeps its files in DATA/media)",
+         {
+             // The bytes of an upload, written in the transaction of its media row and deleted with
+             // it. PostgreSQL keeps large values out of line (TOAST), so the media rows stay small.
+             postgresOnly(R"(CREATE TABLE media_contents (
+                 media_seq BIGINT PRIMARY KEY REFERENCES media(seq) ON DELETE CASCADE,
+                 content BYTEA NOT NULL))"),
+         }},
     };
     return list;
 }

@@ -244,6 +244,30 @@ Media MediaRepository::store(const MediaUpload &upload)
     m.createdAt = TimeUtil::iso(created);
     m.expiresAt = TimeUtil::iso(created.addDays(upload.lifetimeDays));
 
+    const QString insertRow =
+        QStringLiteral("INSERT INTO media (id, token_hash, filename, mime_type, kind, size, sha256, uploaded_by, "
+                       "conversation_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const QVariantList row{m.id,
+                           hashToken(m.token),
+                           m.filename,
+                           m.mimeType,
+                           m.kind,
+                           m.size,
+                           m.sha256,
+                           m.uploadedBy.isEmpty() ? QVariant() : QVariant(m.uploadedBy),
+                           m.conversationId.isEmpty() ? QVariant() : QVariant(m.conversationId),
+                           m.createdAt,
+                           m.expiresAt};
+    if (inDatabase()) {
+        Transaction tx;
+        Database::execCached(insertRow, row);
+        Database::execCached(
+            QStringLiteral("INSERT INTO media_contents (media_seq, content) SELECT seq, ? FROM media WHERE id = ?"),
+            {upload.bytes.toByteArray(), m.id});
+        tx.commit();
+        m_store.notify(EventBus::Entity::Media, m.id, EventBus::Change::Created);
+        return m;
+    }
     if (!QDir().mkpath(m_dir))
         throw std::runtime_error("cannot create the media directory " + m_dir.toStdString());
     const QString path = filePath(m.id);
@@ -257,12 +281,7 @@ Media MediaRepository::store(const MediaUpload &upload)
     }
     try {
         Transaction tx;
-        Database::execCached(
-            QStringLiteral("INSERT INTO media (id, token_hash, filename, mime_type, kind, size, sha256, uploaded_by, "
-                           "conversation_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-            {m.id, hashToken(m.token), m.filename, m.mimeType, m.kind, m.size, m.sha256,
-             m.uploadedBy.isEmpty() ? QVariant() : QVariant(m.uploadedBy),
-             m.conversationId.isEmpty() ? QVariant() : QVariant(m.conversationId), m.createdAt, m.expiresAt});
+        Database::execCached(insertRow, row);
         tx.commit();
     } catch (...) {
         QFile::remove(path);
@@ -338,6 +357,58 @@ MediaRepository::Usage MediaRepository::usage()
     }
     q.finish();
     return u;
+}
+
+bool MediaRepository::inDatabase()
+{
+    return Database::dialect() == Database::Dialect::PostgreSQL;
+}
+
+std::optional<QByteArray> MediaRepository::content(const QString &id) const
+{
+    const std::optional<Media> media = find(id);
+    if (!media)
+        return std::nullopt;
+    QByteArray bytes;
+    if (inDatabase()) {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT c.content FROM media_contents c JOIN media m ON m.seq = "
+                                                    "c.media_seq WHERE m.id = ?"),
+                                     {id});
+        if (!q.next())
+            return std::nullopt;
+        bytes = q.value(0).toByteArray();
+    } else {
+        QFile file(filePath(id));
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        bytes = file.readAll();
+    }
+    // A short or damaged copy is never passed on as the upload.
+    if (bytes.size() != media->size)
+        return std::nullopt;
+    return bytes;
+}
+
+int MediaRepository::copyFilesIntoDatabase(const QString &mediaDir)
+{
+    QVector<QPair<qint64, QString>> rows;
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT seq, id, size FROM media ORDER BY seq"));
+        while (q.next()) {
+            if (QFileInfo(QDir(mediaDir).filePath(q.value(1).toString())).size() == q.value(2).toLongLong())
+                rows.append({q.value(0).toLongLong(), q.value(1).toString()});
+        }
+    }
+    int copied = 0;
+    for (const auto &[seq, id] : std::as_const(rows)) {
+        QFile file(QDir(mediaDir).filePath(id));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        Database::exec(QStringLiteral("INSERT INTO media_contents (media_seq, content) VALUES (?, ?)"),
+                       {seq, file.readAll()});
+        ++copied;
+    }
+    return copied;
 }
 
 int MediaRepository::deleteExpired()

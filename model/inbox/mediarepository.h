@@ -57,10 +57,11 @@ QString safeFilename(const QString &filename);
 bool isActiveContent(const QString &mimeType);
 } // namespace MediaRules
 
-// Stores uploads: writes the bytes to a temporary file, renames it to DATA/media/<id> (QSaveFile,
-// flushed to disk), then commits the row; nothing is half-written (a failed insert removes the
-// file). Expired media is never found and is deleted by deleteExpired() (MediaCleaner). Usable
-// from any thread.
+// Stores uploads. On SQLite: writes the bytes to a temporary file, renames it to DATA/media/<id>
+// (QSaveFile, flushed to disk), then commits the row; nothing is half-written (a failed insert
+// removes the file). On PostgreSQL (team mode): the bytes go into media_contents in the row's own
+// transaction, so that every copy on the database serves and sends every upload. Expired media is
+// never found and is deleted by deleteExpired() (MediaCleaner). Usable from any thread.
 class MediaRepository
 {
 public:
@@ -72,7 +73,14 @@ public:
     // The media when the token is right and it has not expired (compared in constant time).
     std::optional<Media> findServable(const QString &id, const QString &token) const;
     std::optional<Media> find(const QString &id) const;
-    QString filePath(const QString &id) const;
+    // The stored bytes of a media (from DATA/media or the database); nullopt when they are gone.
+    std::optional<QByteArray> content(const QString &id) const;
+    // Whether uploads are kept in the database (PostgreSQL) rather than in DATA/media.
+    static bool inDatabase();
+    // db migrate-to: the files of DATA/media into media_contents of the PostgreSQL database this
+    // thread uses (inside the copying transaction); a row whose file is gone keeps none (it is then
+    // not served, as on SQLite). Returns how many files were copied.
+    static int copyFilesIntoDatabase(const QString &mediaDir);
     // Records the message that carries the media.
     void linkMessage(const QString &mediaId, const QString &messageId);
     // Deletes expired rows and their files, and files left without a row (a crash between the
@@ -89,6 +97,8 @@ public:
     const QString &mediaDir() const { return m_dir; }
 
 private:
+    QString filePath(const QString &id) const;
+
     Store m_store;
     QString m_dir;
 };

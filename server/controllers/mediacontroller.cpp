@@ -97,14 +97,12 @@ ApiResponse MediaController::serve(ApiRequest &request)
                                                                           request.param(QStringLiteral("token")));
     if (!media)
         throw mediaNotFound();
-    QFile file(m_media->repository().filePath(media->id));
-    if (!file.open(QIODevice::ReadOnly))
+    std::optional<QByteArray> bytes = m_media->repository().content(media->id);
+    if (!bytes)
         throw mediaNotFound();
     ApiResponse r;
     r.status = 200;
-    r.body = file.readAll();
-    if (r.body.size() != media->size)
-        throw mediaNotFound();
+    r.body = std::move(*bytes);
     const bool active = MediaRules::isActiveContent(media->mimeType);
     r.headers.emplaceBack("Content-Type", media->mimeType.toLatin1());
     r.headers.emplaceBack(

@@ -5,6 +5,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
+#include "model/inbox/mediarepository.h"
 #include "model/tasks/taskrepository.h"
 #include "model/webhooks/webhookrepository.h"
 #include "tests/support/testsupport.h"
@@ -24,6 +25,8 @@ class TestMigrateTo : public QObject
     DatabaseUrl m_cluster;
     QString m_database; // the empty database made for this run
     QTemporaryDir m_dataDir;
+    QString m_mediaId;       // an upload whose file is in DATA/media
+    QByteArray m_mediaBytes; // its bytes
 
     // One statement on the cluster's own database (databases are made and dropped from there).
     bool admin(const QString &sql)
@@ -101,6 +104,13 @@ private slots:
             .create(TaskRules::parse({{"title", "Teklifi ara"}, {"contactId", ids.at(1)}}));
         WebhookRepository(store).create(
             webhookChanges({{"url", "https://hooks.ornek.com.tr/crm"}, {"events", QJsonArray{"contact.created"}}}));
+        // Two uploads in DATA/media; the second's file is gone (a row without its file stays without).
+        MediaRepository media(store, QDir(m_dataDir.path()).filePath(QStringLiteral("media")));
+        const QByteArray pdf = QByteArray("%PDF-1.4\n") + QByteArray(70000, 'x');
+        m_mediaId = media.store({pdf, QStringLiteral("teklif.pdf"), "application/pdf", {}, {}, 30}).id;
+        const QString gone = media.store({QByteArray("%PDF-1.4\nkısa"), QStringLiteral("eski.pdf"), {}, {}, {}, 30}).id;
+        QFile::remove(QDir(m_dataDir.path()).filePath(QStringLiteral("media/") + gone));
+        m_mediaBytes = pdf;
         Database::closeThreadConnection();
     }
 
@@ -125,6 +135,10 @@ private slots:
         QMap<QString, qint64> postgres = counts();
         // PostgreSQL's search words are built from the contacts (SQLite's index is not a table here).
         QVERIFY(postgres.take(QStringLiteral("contact_words")) >= 3 * 450);
+        // The uploads' bytes moved into the database with them: every copy serves them.
+        QCOMPARE(postgres.take(QStringLiteral("media_contents")), 1);
+        QVERIFY2(r.out.contains(QStringLiteral("and 1 media files")), r.describe());
+        QCOMPARE(MediaRepository(testStore(), QStringLiteral("/nonexistent")).content(m_mediaId), m_mediaBytes);
         QCOMPARE(postgres, sqlite);
         // The custom fields arrived as jsonb, with the rows the segment rules read.
         QSqlQuery q = Database::exec(QStringLiteral("SELECT c.custom_fields ->> 'şehir', f.value_num FROM contacts c "

@@ -116,6 +116,8 @@ private slots:
         QMap<QString, QVector<Column>> postgres = schema();
         // Each has a search index of its own: SQLite's FTS5 table (not listed), PostgreSQL's words.
         QCOMPARE(postgres.take(QStringLiteral("contact_words")).size(), 2);
+        // The uploads' bytes: files in DATA/media on SQLite, rows on PostgreSQL.
+        QCOMPARE(postgres.take(QStringLiteral("media_contents")).size(), 2);
         QCOMPARE(postgres.keys(), sqlite.keys());
         for (auto it = sqlite.begin(); it != sqlite.end(); ++it) {
             QVector<Column> expected = it.value();

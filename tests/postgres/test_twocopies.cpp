@@ -2,6 +2,7 @@
 // database of the test run's cluster, one webhook receiver and one fake WhatsApp Cloud API. Changes
 // spread over both copies give exactly one delivery per event and one provider call per message;
 // when one copy is killed mid-run, the other finishes the work it had claimed once its leases end.
+#include "server/api/multipart.h"
 #include "tests/support/fakegraphapi.h"
 #include "tests/support/serveprocess.h"
 #include "tests/support/testsupport.h"
@@ -268,6 +269,29 @@ private Q_SLOTS:
             again += n > 1;
         qInfo() << "after the kill:" << again << "message(s) sent twice," << m_graph->sends().size() << "sends in all";
         QVERIFY2(again <= 16, qPrintable(QString::number(again))); // at most a's sends in flight
+    }
+
+    // An upload received by one copy is served by the other (its bytes are in the database), and
+    // the other finds the file when it sends it.
+    void anUploadIsServedByEitherCopy()
+    {
+        QVERIFY(startBoth());
+        const QByteArray pdf = QByteArray("%PDF-1.4\n") + QByteArray(300000, 'q');
+        const QByteArray boundary = Multipart::makeBoundary();
+        const HttpResult up = m_ca->call(
+            "POST", QStringLiteral("/api/v1/media/upload"),
+            Multipart::serialize({{QStringLiteral("file"), pdf, QStringLiteral("teklif.pdf"), true, "application/pdf"}},
+                                 boundary),
+            {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+        QCOMPARE(up.status, 201);
+        const QString url = up.data().value("url").toString();
+        QVERIFY2(url.startsWith(m_a->baseUrl()), qPrintable(url));
+        const HttpResult fromB = m_cb->get(url.mid(m_a->baseUrl().size()));
+        QCOMPARE(fromB.status, 200);
+        QCOMPARE(fromB.body, pdf);
+        QCOMPARE(fromB.header("Content-Type"), QByteArray("application/pdf"));
+        // Neither data directory holds the file.
+        QVERIFY(!QFile::exists(m_dirs->filePath(QStringLiteral("a/media/")) + up.data().value("mediaId").toString()));
     }
 };
 
