@@ -92,10 +92,14 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     splitter->setObjectName(QStringLiteral("contactsSplitter"));
     splitter->addWidget(m_table);
     splitter->addWidget(m_pane);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    // The table takes what the window gives beyond the pane's width, so that on a 1,280-pixel
+    // screen its columns show rather than an empty pane (until the user moves the handle, which
+    // the window remembers).
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
     m_pane->setMinimumWidth(340); // its tabs and the fields' labels
     splitter->setChildrenCollapsible(false);
+    splitter->setSizes({4 * 340, 340});
 
     m_count = new QLabel(this);
     m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
