@@ -569,6 +569,12 @@ int runDesktop(Environment &env)
                          .arg(email));
         });
     });
+    QObject::connect(&session, &WindowSession::ended, &window, [askAgain] {
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain] {
+            askAgain(QCoreApplication::translate("Startup", "Your session was ended (a new password, or a sign-out "
+                                                            "elsewhere); sign in again."));
+        });
+    });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, desk);
     window.addArea(TasksView::tr("Tasks"), tasksView);

@@ -29,6 +29,39 @@ WindowSession::WindowSession(const Store &store, SecretStore &secrets, QString s
                 if (entity == EventBus::Entity::User && isSignedIn() && (id.isEmpty() || id == m_user.id))
                     userRecordChanged(m_user.id);
             });
+    m_check = new QTimer(this);
+    m_check->setInterval(kCheckIntervalMs);
+    connect(m_check, &QTimer::timeout, this, &WindowSession::check);
+}
+
+void WindowSession::setSignedIn(const User &user, const QString &token)
+{
+    m_user = user;
+    m_actor = {user.id, user.name, user.role};
+    m_token = token;
+    if (user.id.isEmpty())
+        m_check->stop();
+    else
+        m_check->start();
+}
+
+void WindowSession::check()
+{
+    if (!isSignedIn())
+        return;
+    bool live = true;
+    try {
+        live = RefreshTokenRepository(m_store).isLive(m_token, m_store.now());
+    } catch (const std::exception &e) {
+        qWarning("the window's session could not be checked: %s", e.what());
+        return; // the database is away for a moment: try again at the next round
+    }
+    userRecordChanged(m_user.id); // deactivated: revoked(); renamed or another role: userChanged()
+    if (live || !isSignedIn())
+        return;
+    const QString email = m_user.email;
+    end();
+    emit ended(email);
 }
 
 std::optional<User> WindowSession::restore()
@@ -49,9 +82,8 @@ std::optional<User> WindowSession::restore()
         tokens.revokeAllOf(consumed->userId, m_store.now());
         return std::nullopt;
     }
-    m_user = *user;
-    m_actor = {user->id, user->name, user->role};
-    remember(issueToken(user->id, consumed->familyId), false);
+    setSignedIn(*user, issueToken(user->id, consumed->familyId));
+    remember(m_token, false);
     emit userChanged(m_user);
     return user;
 }
@@ -89,9 +121,8 @@ QString WindowSession::lastEmail() const
 
 void WindowSession::begin(const User &user)
 {
-    m_user = user;
-    m_actor = {user.id, user.name, user.role};
-    remember(issueToken(user.id, {}), false);
+    setSignedIn(user, issueToken(user.id, {}));
+    remember(m_token, false);
     emit userChanged(m_user);
 }
 
@@ -101,25 +132,22 @@ bool WindowSession::changePassword(const QString &current, const QString &passwo
         return false;
     UserRepository(m_store).setPasswordHash(m_user.id, PasswordHasher::hash(password));
     RefreshTokenRepository(m_store).revokeAllOf(m_user.id, m_store.now());
-    remember(issueToken(m_user.id, {}), false);
+    setSignedIn(m_user, issueToken(m_user.id, {}));
+    remember(m_token, false);
     return true;
 }
 
 void WindowSession::end()
 {
-    if (const std::optional<QByteArray> stored = m_secrets.read(m_secretName)) {
-        const QString token = QJsonDocument::fromJson(*stored).object().value(QStringLiteral("token")).toString();
-        if (!token.isEmpty()) {
-            try {
-                RefreshTokenRepository(m_store).revokeFamily(token, m_store.now());
-            } catch (const std::exception &e) {
-                qWarning("sign-out: the session's token could not be revoked: %s", e.what());
-            }
+    if (!m_token.isEmpty()) {
+        try {
+            RefreshTokenRepository(m_store).revokeFamily(m_token, m_store.now());
+        } catch (const std::exception &e) {
+            qWarning("sign-out: the session's token could not be revoked: %s", e.what());
         }
     }
     remember({}, true);
-    m_user = User();
-    m_actor = {};
+    setSignedIn(User(), {});
     emit userChanged(m_user);
 }
 
@@ -158,8 +186,7 @@ void WindowSession::userRecordChanged(const QString &id)
     }
     if (now->name == m_user.name && now->role == m_user.role && now->email == m_user.email)
         return;
-    m_user = *now;
-    m_actor = {now->id, now->name, now->role};
+    setSignedIn(*now, m_token);
     emit userChanged(m_user);
 }
 

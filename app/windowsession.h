@@ -4,6 +4,7 @@
 #include "model/core/store.h"
 
 #include <QObject>
+#include <QTimer>
 
 #include <optional>
 
@@ -51,16 +52,28 @@ public:
     // window until the next sign-in.
     void end();
 
+    // How often a signed-in session checks, besides the news on the bus, that its user is still
+    // active and its token still live: a deactivation, a password change or a sign-out made by
+    // another process on the SQLite file (the command line) tells this process nothing.
+    static constexpr int kCheckIntervalMs = 3000;
+    // Checks now (the timer's work).
+    void check();
+
 signals:
     // Someone signed in or out (an empty id), or the user's name or role changed.
     void userChanged(const User &user);
-    // The signed-in user was deactivated (here or in another copy): the session is over.
+    // The signed-in user was deactivated (here, in another copy or from the command line): the
+    // session is over.
     void revoked(const QString &email);
+    // The session was ended elsewhere (a password change, an admin's sign-out of the user's
+    // sessions): the user signs in again.
+    void ended(const QString &email);
 
 private:
     void remember(const QString &token, bool signedOut);
     QString issueToken(const QString &userId, const QString &familyId);
     void userRecordChanged(const QString &id);
+    void setSignedIn(const User &user, const QString &token);
 
     Store m_store;
     SecretStore &m_secrets;
@@ -68,6 +81,8 @@ private:
     int m_refreshDays;
     Store::Actor m_actor;
     User m_user;
+    QString m_token; // the session's refresh token (empty while nobody is signed in)
+    QTimer *m_check = nullptr;
 };
 
 class QWidget;

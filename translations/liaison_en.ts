@@ -3448,6 +3448,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>The account %1 was deactivated; sign in with another.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Your session was ended (a new password, or a sign-out elsewhere); sign in again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskDialog</name>

@@ -3444,6 +3444,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>The account %1 was deactivated; sign in with another.</source>
         <translation>%1 hesabı devre dışı bırakıldı; başka bir hesapla giriş yapın.</translation>
     </message>
+    <message>
+        <source>Your session was ended (a new password, or a sign-out elsewhere); sign in again.</source>
+        <translation>Oturumunuz sonlandırıldı (yeni bir parola ya da başka bir yerden çıkış); yeniden giriş yapın.</translation>
+    </message>
 </context>
 <context>
     <name>TaskDialog</name>

@@ -239,6 +239,16 @@ bool RefreshTokenRepository::revokeFamily(const QString &token, const QDateTime 
     return true;
 }
 
+bool RefreshTokenRepository::isLive(const QString &token, const QDateTime &now) const
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT 1 FROM refresh_tokens WHERE token_hash = ? AND "
+                                                        "revoked_at IS NULL AND expires_at > ?"),
+                                         {tokenHash(token), TimeUtil::iso(now)});
+    const bool live = q.next();
+    q.finish();
+    return live;
+}
+
 int RefreshTokenRepository::revokeAllOf(const QString &userId, const QDateTime &now)
 {
     QSqlQuery q = Database::exec(

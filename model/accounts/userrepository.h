@@ -73,6 +73,9 @@ public:
     // Retires the token and returns its user and family when it exists, is not retired and has not
     // expired. A token presented a second time is refused and revokes its family.
     std::optional<Consumed> consume(const QString &token, const QDateTime &now);
+    // Whether the token exists, is not retired and has not expired (a session's check that it was
+    // not ended elsewhere; it does not use the token up).
+    bool isLive(const QString &token, const QDateTime &now) const;
     // Sign-out: ends the family of this token (the login it came from, and every token refreshed
     // from it); false when the token is unknown.
     bool revokeFamily(const QString &token, const QDateTime &now);

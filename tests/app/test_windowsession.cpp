@@ -6,6 +6,7 @@
 #include "app/windowsession.h"
 #include "model/accounts/userrepository.h"
 #include "model/core/database.h"
+#include "model/core/eventbus.h"
 #include "server/api/crypto.h"
 #include "tests/support/testsupport.h"
 
@@ -166,6 +167,44 @@ private Q_SLOTS:
         QVERIFY(!RefreshTokenRepository(testStore()).consume(QStringLiteral("lr_elsewhere"), testStore().now()));
         WindowSession next(testStore(), *store, kSecret, 30);
         QVERIFY(next.restore());
+        Database::closeThreadConnection();
+    }
+
+    // Another process on the SQLite file (the command line) tells this one nothing: the session's
+    // own check finds what it did.
+    void changesByAnotherProcessAreFoundByTheCheck()
+    {
+        TempDatabase db;
+        addUser(QStringLiteral("selin@ornek.com.tr"), QStringLiteral("admin"));
+        const User murat = addUser(QStringLiteral("murat@ornek.com.tr"), QStringLiteral("agent"));
+        auto store = secrets();
+        WindowSession session(testStore(), *store, kSecret, 30);
+        session.begin(murat);
+        EventBus otherProcess; // no one in this process hears its news
+        const Store other(otherProcess);
+        QSignalSpy ended(&session, &WindowSession::ended);
+        QSignalSpy revoked(&session, &WindowSession::revoked);
+        session.check();
+        QVERIFY(session.isSignedIn());
+        QCOMPARE(ended.size() + revoked.size(), 0);
+        // A new name is picked up.
+        UserRepository(other).update(murat.id, QStringLiteral("Murat Çelik"), std::nullopt);
+        QCOMPARE(session.user().name, QStringLiteral("murat")); // not heard yet
+        session.check();
+        QCOMPARE(session.user().name, QStringLiteral("Murat Çelik"));
+        QCOMPARE(session.actor().name, QStringLiteral("Murat Çelik"));
+        // Every session of the user ended (an admin set a new password elsewhere).
+        RefreshTokenRepository(other).revokeAllOf(murat.id, other.now());
+        session.check();
+        QCOMPARE(ended.size(), 1);
+        QVERIFY(!session.isSignedIn());
+        // Deactivated from the command line while signed in.
+        session.begin(murat);
+        UserRepository(other).setActive(murat.id, false);
+        session.check();
+        QCOMPARE(revoked.size(), 1);
+        QVERIFY(!session.isSignedIn());
+        QVERIFY(WindowSession::kCheckIntervalMs <= 5000);
         Database::closeThreadConnection();
     }
 
