@@ -3377,6 +3377,10 @@ A desktop CRM with a local REST API.</source>
         <source>%1 (static)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (snapshot %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -3371,6 +3371,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 (static)</source>
         <translation>%1 (statik)</translation>
     </message>
+    <message>
+        <source>%1 (snapshot %2)</source>
+        <translation>%1 (anlık görüntü %2)</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

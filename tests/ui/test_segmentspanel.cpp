@@ -372,6 +372,34 @@ private slots:
         QCOMPARE(shown, expected);
     }
 
+    // A snapshot is named in the window's words and local time, numbered when taken twice a minute.
+    void snapshotsAreNamedInTheWindowsWords()
+    {
+        const Segment s =
+            SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
+        QTRY_COMPARE(panel()->list()->count(), 2);
+        QVERIFY(panel()->selectSegment(s.id));
+        auto *button = panel()->findChild<QPushButton *>("snapshotSegmentButton");
+        UiTest::click(button);
+        QTRY_COMPARE(panel()->list()->count(), 3);
+        QVERIFY(panel()->selectSegment(s.id));
+        UiTest::click(button);
+        QTRY_COMPARE(panel()->list()->count(), 4);
+        // "VIP (snapshot <local short date and time>)", the second with " 2" (unless a minute passed).
+        static const QRegularExpression shape(QStringLiteral("^VIP \\(snapshot (.+)\\)( 2)?$"));
+        int snapshots = 0;
+        for (const Segment &seg : SegmentRepository(testStore()).list(false)) {
+            if (seg.id == s.id)
+                continue;
+            const QRegularExpressionMatch m = shape.match(seg.name);
+            QVERIFY2(m.hasMatch(), qPrintable(seg.name));
+            QVERIFY2(QLocale().toDateTime(m.captured(1), QLocale::ShortFormat).isValid(), qPrintable(seg.name));
+            QCOMPARE(SegmentRepository(testStore()).get(seg.id).contactCount, qint64(2)); // the members then
+            ++snapshots;
+        }
+        QCOMPARE(snapshots, 2);
+    }
+
 private:
     SegmentsPanel *panel() const { return m_window->findChild<SegmentsPanel *>(); }
     ContactsView *view() const { return m_window->contactsView(); }

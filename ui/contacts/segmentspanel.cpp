@@ -309,9 +309,28 @@ void SegmentsPanel::snapshotSegment()
     if (id.isEmpty())
         return;
     try {
-        const Segment s = m_segments.snapshot(id);
-        reload();
-        selectSegment(s.id);
+        // Named in the window's language and time: "Sadık müşteriler (anlık görüntü 27.11.2026 15:30)",
+        // numbered when that name is taken.
+        const std::optional<Segment> source = m_segments.find(id);
+        if (!source)
+            return;
+        const QString base = tr("%1 (snapshot %2)")
+                                 .arg(source->name.left(SegmentRules::MaxNameLength - 40),
+                                      QLocale().toString(m_segments.store().now().toLocalTime(), QLocale::ShortFormat));
+        SegmentChanges changes;
+        changes.name = base;
+        for (int n = 2;; ++n) {
+            try {
+                const Segment s = m_segments.snapshot(id, changes);
+                reload();
+                selectSegment(s.id);
+                return;
+            } catch (const DomainError &e) {
+                if (e.kind() != DomainError::Conflict || n > 50)
+                    throw;
+                changes.name = QStringLiteral("%1 %2").arg(base).arg(n);
+            }
+        }
     } catch (const std::exception &e) {
         MessageBoxes::warn(this, tr("Snapshot"), ErrorText::of(e));
     }

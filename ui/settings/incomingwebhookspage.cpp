@@ -138,9 +138,9 @@ void IncomingWebhooksPage::reloadCalls()
         for (int row = 0; row < calls.size(); ++row) {
             const IncomingWebhookCall &c = calls.at(row);
             const QColor colour = c.statusCode < 300 ? kSuccess : kFailure;
-            const QList<QTableWidgetItem *> cells{tableItem(localTime(c.receivedAt), c.id), tableItem(c.event),
-                                                  tableItem(outcomeName(c.outcome)),
-                                                  tableItem(QString::number(c.statusCode)), tableItem(c.error)};
+            const QList<QTableWidgetItem *> cells{
+                tableItem(localTime(c.receivedAt), c.id), tableItem(c.event), tableItem(outcomeName(c.outcome)),
+                tableItem(QString::number(c.statusCode)), tableItem(ErrorText::translate(c.error))};
             for (int col = 0; col < cells.size(); ++col) {
                 cells.at(col)->setBackground(colour);
                 m_calls->setItem(row, col, cells.at(col));
