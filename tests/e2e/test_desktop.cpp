@@ -79,19 +79,7 @@ private:
 
     void configure(QProcess &p, const QString &dataDir)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("DISPLAY"), m_display->display());
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")); // English names of the areas
-        env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
-        // Under the sanitizer build: memory errors still abort the program, but LeakSanitizer is off
-        // for this child (X11, xcb and fontconfig keep allocations to the end that it would report;
-        // our own code's leaks are found by the offscreen UI tests).
-        if (env.contains(QStringLiteral("ASAN_OPTIONS")))
-            env.insert(QStringLiteral("ASAN_OPTIONS"),
-                       env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(m_display->programEnvironment()); // English names of the areas
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.setProgram(m_binary);
         // A free port: several copies of this test (and a running Liaison) must not collide.
@@ -173,13 +161,8 @@ private Q_SLOTS:
         app.setProcessEnvironment(env);
         app.start();
         QVERIFY(app.waitForStarted(10000));
-        const bool finished = app.waitForFinished(kWalkTimeoutMs);
-        const QByteArray output = app.readAll();
-        if (!finished) {
-            app.kill();
-            app.waitForFinished(5000);
-        }
-        QVERIFY2(finished, output.constData());
+        QByteArray output;
+        QVERIFY2(VirtualDisplay::waitForEnd(app, kWalkTimeoutMs, &output), output.constData());
         // Quit through its own action: a clean exit.
         QCOMPARE(app.exitStatus(), QProcess::NormalExit);
         QVERIFY2(app.exitCode() == 0, output.constData());
@@ -275,13 +258,8 @@ private Q_SLOTS:
         app.setProcessEnvironment(env);
         app.start();
         QVERIFY(app.waitForStarted(10000));
-        const bool finished = app.waitForFinished(kWalkTimeoutMs);
-        const QByteArray output = app.readAll();
-        if (!finished) {
-            app.kill();
-            app.waitForFinished(5000);
-        }
-        QVERIFY2(finished, output.constData());
+        QByteArray output;
+        QVERIFY2(VirtualDisplay::waitForEnd(app, kWalkTimeoutMs, &output), output.constData());
         QCOMPARE(app.exitStatus(), QProcess::NormalExit);
         QVERIFY2(app.exitCode() == 0, output.constData());
         QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("signin.png"))));

@@ -29,15 +29,7 @@ class TestWindow : public QObject
 
     QProcessEnvironment windowEnvironment(const QString &walkDir) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("DISPLAY"), m_display->display());
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-        env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
-        if (env.contains(QStringLiteral("ASAN_OPTIONS")))
-            env.insert(QStringLiteral("ASAN_OPTIONS"),
-                       env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
+        QProcessEnvironment env = m_display->programEnvironment();
         if (!walkDir.isEmpty())
             env.insert(QStringLiteral("LIAISON_UI_WALK"), walkDir);
         return env;
@@ -115,13 +107,8 @@ private Q_SLOTS:
                                                              {"lastName", QStringLiteral("Yücel")},
                                                              {"email", QStringLiteral("ilgin@ornek.com.tr")}});
         QCOMPARE(created.status, 201);
-        const bool finished = window.waitForFinished(kWindowTimeoutMs);
-        const QByteArray output = window.readAll();
-        if (!finished) {
-            window.kill();
-            window.waitForFinished(5000);
-        }
-        QVERIFY2(finished, output.constData());
+        QByteArray output;
+        QVERIFY2(VirtualDisplay::waitForEnd(window, kWindowTimeoutMs, &output), output.constData());
         QVERIFY2(window.exitCode() == 0, output.constData());
         const QStringList seen = readLines(log).filter(QStringLiteral("seen "));
         QCOMPARE(seen.size(), 1);
