@@ -50,11 +50,13 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QLockFile>
 #include <QLoggingCategory>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSslSocket>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTextStream>
 #include <QTimer>
 #include <QTranslator>
@@ -476,6 +478,16 @@ int runServe(Environment &env, const QString &listen)
     return rc;
 }
 
+// A message before any window: shown until the user closes it (SIGTERM closes it too), then exit
+// code 1.
+int showAndFail(QMessageBox &box)
+{
+    UnixSignals unixSignals;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &box, [&box] { box.done(QMessageBox::Close); });
+    box.exec();
+    return Failure;
+}
+
 // The window could not open its data (a wrong database/url, a refused connection, a server too old):
 // the same line as on the command line, in a dialog a user sees, then exit code 1.
 int showStartFailure(const QString &why)
@@ -489,10 +501,7 @@ int showStartFailure(const QString &why)
                                                "directory), that the server runs and accepts this computer, and the "
                                                "password in the secret store (secrets/database.password).")
             .arg(why));
-    UnixSignals unixSignals; // SIGTERM closes the dialog as Close does
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &box, [&box] { box.done(QMessageBox::Close); });
-    box.exec();
-    return Failure;
+    return showAndFail(box);
 }
 
 int runDesktop(Environment &env)
@@ -505,6 +514,26 @@ int runDesktop(Environment &env)
     app.setWindowIcon(icon);
     app.setDesktopFileName(QStringLiteral("liaison"));
     loadTranslations(app);
+    // One window a data directory: a second would take the first one's session (a sign-in token
+    // is used once) and its API port. It says so and leaves.
+    QLockFile windowLock(QDir(env.settings->dataDir()).filePath(QStringLiteral("window.lock")));
+    windowLock.setStaleLockTime(0); // never stale by age; the lock of a process that is gone is taken over
+    if (!windowLock.tryLock(200)) {
+        qint64 pid = 0;
+        QString host;
+        QString application;
+        windowLock.getLockInfo(&pid, &host, &application);
+        err(QStringLiteral("Liaison is already open with the data directory %1 (process %2)")
+                .arg(env.settings->dataDir())
+                .arg(pid));
+        QMessageBox box(QMessageBox::Information, QCoreApplication::translate("Startup", "Liaison is already open"),
+                        QCoreApplication::translate("Startup", "Liaison is already open with this data directory "
+                                                               "(%1). Use the window that is open.")
+                            .arg(env.settings->dataDir()),
+                        QMessageBox::Close);
+        box.setObjectName(QStringLiteral("alreadyOpenBox"));
+        return showAndFail(box);
+    }
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);
     EventBus bus;
@@ -537,20 +566,20 @@ int runDesktop(Environment &env)
     QObject::connect(&window, &MainWindow::accountCreated, &session, &WindowSession::begin);
     // Sign-out, or the signed-in user deactivated (here or in another copy): the window hides and
     // asks who works next; cancelled, the app quits.
-    auto askAgain = [&window, &session, &app, where](const QString &notice) {
+    auto askAgain = [&window, &session, &app, where](const QString &notice, bool sameUser) {
         for (QDialog *open : window.findChildren<QDialog *>()) {
             if (open->isVisible())
                 open->reject();
         }
         window.hide();
-        if (askSignIn(session, where, notice))
+        if (askSignIn(session, where, notice, sameUser))
             window.show();
         else
             QTimer::singleShot(0, &app, &QApplication::quit);
     };
     QObject::connect(&window, &MainWindow::signOutRequested, &window, [&session, askAgain] {
         session.end();
-        askAgain(QCoreApplication::translate("Startup", "You signed out."));
+        askAgain(QCoreApplication::translate("Startup", "You signed out."), true);
     });
     QObject::connect(&window, &MainWindow::changePasswordRequested, &window, [&window, &session] {
         auto *dialog = new PasswordDialog(
@@ -560,19 +589,24 @@ int runDesktop(Environment &env)
             },
             PasswordDialog::Whose::Own, &window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(dialog, &QDialog::accepted, &window, [&window] {
+            window.statusBar()->showMessage(PasswordDialog::tr("Your password was changed."), 10000);
+        });
         dialog->open();
     });
     // Told from inside the bus's news: the question waits until that news has reached everyone.
     QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
         QTimer::singleShot(0, QCoreApplication::instance(), [askAgain, email] {
             askAgain(QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.")
-                         .arg(email));
+                         .arg(email),
+                     false);
         });
     });
     QObject::connect(&session, &WindowSession::ended, &window, [askAgain] {
         QTimer::singleShot(0, QCoreApplication::instance(), [askAgain] {
             askAgain(QCoreApplication::translate("Startup", "Your session was ended (a new password, or a sign-out "
-                                                            "elsewhere); sign in again."));
+                                                            "elsewhere); sign in again."),
+                     true);
         });
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());

@@ -190,12 +190,12 @@ void WindowSession::userRecordChanged(const QString &id)
     emit userChanged(m_user);
 }
 
-bool askSignIn(WindowSession &session, const QString &where, const QString &notice, QWidget *parent)
+bool askSignIn(WindowSession &session, const QString &where, const QString &notice, bool lastEmail, QWidget *parent)
 {
     SignInDialog dialog(
         [&session](const QString &email, const QString &password) { return session.authenticate(email, password); },
         where, parent);
-    dialog.setEmail(session.lastEmail());
+    dialog.setEmail(lastEmail ? session.lastEmail() : QString());
     dialog.setNotice(notice);
     walkSignIn(dialog);
     if (dialog.exec() != QDialog::Accepted)

@@ -89,7 +89,9 @@ class QWidget;
 
 // Asks who works in the window (the sign-in dialog, modal) and begins their session; false when the
 // dialog was cancelled. where: what the window works on; notice: why it asks now (may be empty).
-bool askSignIn(WindowSession &session, const QString &where, const QString &notice, QWidget *parent = nullptr);
+// lastEmail: the form starts with the last user's e-mail (not after that user was deactivated).
+bool askSignIn(WindowSession &session, const QString &where, const QString &notice, bool lastEmail = true,
+               QWidget *parent = nullptr);
 
 // Who works in the window when it starts: the remembered session; else, when `soleUserSignsIn` (the
 // embedded SQLite file), the data directory's only active user; else askSignIn(). With no account

@@ -2850,6 +2850,10 @@ A desktop CRM with a local REST API.</source>
         <source>The current password is wrong.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Your password was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelineBoard</name>
@@ -3454,6 +3458,14 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Your session was ended (a new password, or a sign-out elsewhere); sign in again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison is already open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison is already open with this data directory (%1). Use the window that is open.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

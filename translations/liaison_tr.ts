@@ -2847,6 +2847,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>The current password is wrong.</source>
         <translation>Şimdiki parola yanlış.</translation>
     </message>
+    <message>
+        <source>Your password was changed.</source>
+        <translation>Parolanız değiştirildi.</translation>
+    </message>
 </context>
 <context>
     <name>PipelineBoard</name>
@@ -3451,6 +3455,14 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Your session was ended (a new password, or a sign-out elsewhere); sign in again.</source>
         <translation>Oturumunuz sonlandırıldı (yeni bir parola ya da başka bir yerden çıkış); yeniden giriş yapın.</translation>
+    </message>
+    <message>
+        <source>Liaison is already open</source>
+        <translation>Liaison zaten açık</translation>
+    </message>
+    <message>
+        <source>Liaison is already open with this data directory (%1). Use the window that is open.</source>
+        <translation>Liaison bu veri klasörüyle (%1) zaten açık. Açık olan pencereyi kullanın.</translation>
     </message>
 </context>
 <context>

@@ -34,6 +34,21 @@ QJsonObject User::toJson() const
                        {QStringLiteral("active"), isActive()}};
 }
 
+QString UserRepository::actorName(const QString &actor)
+{
+    QString table;
+    if (actor.startsWith(QLatin1String("user_")))
+        table = QStringLiteral("users");
+    else if (actor.startsWith(QLatin1String("apikey_")))
+        table = QStringLiteral("api_keys");
+    else
+        return {};
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT name FROM %1 WHERE id = ?").arg(table), {actor});
+    const QString name = q.next() ? q.value(0).toString() : QString();
+    q.finish();
+    return name;
+}
+
 User UserRepository::setActive(const QString &id, bool active)
 {
     Transaction tx;

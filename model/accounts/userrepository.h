@@ -38,6 +38,9 @@ public:
     // The earliest active admin: who owns keys made without a named owner (the command line, the
     // window before sign-in).
     std::optional<User> firstAdmin() const;
+    // The name to show for an actor id: a user's name (user_…) or an API key's (apikey_…); empty
+    // when the id names neither, or no longer exists.
+    static QString actorName(const QString &actorId);
     // The user with this e-mail and its stored password hash.
     std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
     QVector<User> list() const;

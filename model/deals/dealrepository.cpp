@@ -1,5 +1,6 @@
 #include "model/deals/dealrepository.h"
 
+#include "model/accounts/userrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -182,21 +183,6 @@ void checkExists(const QString &table, const QString &field, const QString &id)
         unprocessable(field, QStringLiteral("does not exist: %1").arg(id));
 }
 
-QString actorName(const QString &actor)
-{
-    QString table;
-    if (actor.startsWith(QLatin1String("user_")))
-        table = QStringLiteral("users");
-    else if (actor.startsWith(QLatin1String("apikey_")))
-        table = QStringLiteral("api_keys");
-    else
-        return {};
-    CachedQuery q = Database::execCached(QStringLiteral("SELECT name FROM %1 WHERE id = ?").arg(table), {actor});
-    const QString name = q.next() ? q.value(0).toString() : QString();
-    q.finish();
-    return name;
-}
-
 QJsonObject eventData(const Deal &d)
 {
     QJsonObject data = d.toJson();
@@ -257,7 +243,7 @@ void updateRow(const Deal &d, const Deal &before)
 DealActivity insertActivity(const Deal &d, const QString &type, const QString &content, const QString &from,
                             const QString &to, const QString &actor, const QString &at)
 {
-    DealActivity a{Ids::make(u"act"), d.id, type, content, from, to, actor, actorName(actor), at};
+    DealActivity a{Ids::make(u"act"), d.id, type, content, from, to, actor, UserRepository::actorName(actor), at};
     Database::execCached(QStringLiteral("INSERT INTO deal_activities (id, deal_seq, type, content, from_stage, "
                                         "to_stage, user_id, user_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                          {a.id, d.seq, a.type, text(a.content), textOrNull(a.from), textOrNull(a.to),

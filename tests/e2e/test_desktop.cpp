@@ -282,6 +282,35 @@ private Q_SLOTS:
         }
         QCOMPARE(pages, expectedPages);
     }
+
+    // A second window on the same data directory would take the first one's session and port: it
+    // says so (a line, a dialog) and leaves with exit code 1; the first goes on.
+    void aSecondWindowOnTheSameDataDirectoryLeaves()
+    {
+        QTemporaryDir dir;
+        QProcess first;
+        configure(first, dir.path());
+        first.start();
+        QVERIFY(first.waitForStarted(10000));
+        QTest::qWait(kStayOpenMs);
+        QVERIFY(first.state() == QProcess::Running);
+        QProcess second;
+        configure(second, dir.path());
+        second.start();
+        QVERIFY(second.waitForStarted(10000));
+        QByteArray said;
+        QTRY_VERIFY_WITH_TIMEOUT((said += second.readAll()).contains("Liaison is already open") ||
+                                     second.state() == QProcess::NotRunning,
+                                 20000);
+        QVERIFY2(second.state() == QProcess::Running, said.constData()); // its dialog waits for the user
+        ::kill(pid_t(second.processId()), SIGTERM);
+        QVERIFY(second.waitForFinished(15000));
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY(first.state() == QProcess::Running);
+        ::kill(pid_t(first.processId()), SIGTERM);
+        QVERIFY(first.waitForFinished(15000));
+        QCOMPARE(first.exitCode(), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDesktop)

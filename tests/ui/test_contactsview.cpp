@@ -4,6 +4,7 @@
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
@@ -553,6 +554,15 @@ void TestContactsView::detailPaneAddsAndRemovesTagsAndAddsNotes()
     QVERIFY(noteList->item(0)->text().startsWith("Called, wants a quote")); // oldest first
     QVERIFY(noteList->item(1)->text().startsWith("Sent the quote"));
     QVERIFY(note->toPlainText().isEmpty());
+    // A note by a user (the signed-in one in the window, or an API call) names them, not their id.
+    const User author = UserRepository(Store(*m_bus))
+                            .create(QStringLiteral("selin@ornek.com.tr"), QStringLiteral("Selin Aksoy"),
+                                    QStringLiteral("agent"), QStringLiteral("x"));
+    m_contacts->addNote(m_ahmet, QStringLiteral("Visited the showroom"), author.id);
+    QTRY_COMPARE(noteList->count(), 3);
+    QVERIFY2(noteList->item(2)->text().endsWith(QStringLiteral(" — Selin Aksoy")),
+             qPrintable(noteList->item(2)->text()));
+    QVERIFY(!noteList->item(2)->text().contains(author.id));
 }
 
 void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()

@@ -106,6 +106,40 @@ private slots:
         QTRY_VERIFY(!hint->isVisible());
     }
 
+    // In the window the signed-in user's quick task is theirs: assigned to them and under "Assigned to
+    // me"; a deactivated user is not offered as an assignee of a new task.
+    void quickTasksAreTheSignedInUsers()
+    {
+        const User murat = UserRepository(Store(*m_bus))
+                               .create(QStringLiteral("murat@ornek.com.tr"), QStringLiteral("Murat Çelik"),
+                                       QStringLiteral("agent"), QStringLiteral("x"));
+        const User gone = UserRepository(Store(*m_bus))
+                              .create(QStringLiteral("eski@ornek.com.tr"), QStringLiteral("Eski Çalışan"),
+                                      QStringLiteral("agent"), QStringLiteral("x"));
+        UserRepository(Store(*m_bus)).setActive(gone.id, false);
+        const Store::Actor signedIn{murat.id, murat.name, murat.role};
+        TaskRepository desk(Store(*m_bus).actingAs(signedIn));
+        TasksView view(desk, Store(*m_bus).actingAs(signedIn));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.quickAddField()->setText(QStringLiteral("Ayşe Hanım'ı ara"));
+        QTest::keyClick(view.quickAddField(), Qt::Key_Return);
+        const QVector<Task> all = desk.list(TaskQuery{}).items;
+        QCOMPARE(all.size(), 1);
+        QCOMPARE(all.first().assignedTo, murat.id);
+        QCOMPARE(all.first().createdBy, murat.id);
+        auto *filter = view.findChild<QComboBox *>(QStringLiteral("assigneeFilter"));
+        const int mine = filter->findData(QStringLiteral("@me"));
+        QVERIFY(mine > 0);
+        filter->setCurrentIndex(mine);
+        auto *table = view.findChild<QTableView *>(QStringLiteral("tasksTable0"));
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        TaskDialog dialog(desk);
+        auto *assignee = dialog.findChild<QComboBox *>(QStringLiteral("assigneeCombo"));
+        QCOMPARE(assignee->currentData().toString(), murat.id); // a new task is theirs unless changed
+        QCOMPARE(assignee->findData(gone.id), -1);
+    }
+
     void quickAddCreatesTaskDueTodayAndCounts()
     {
         QCOMPARE(m_view->tabs()->tabText(TasksView::TodayTab), QString("Today (0)"));

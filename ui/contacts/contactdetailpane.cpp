@@ -1,6 +1,7 @@
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/shell/uikit.h"
 
+#include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
@@ -267,10 +268,17 @@ void ContactDetailPane::reload()
     m_removeTag->setEnabled(!m_tags->selectedItems().isEmpty());
 
     m_notes->clear();
+    QHash<QString, QString> authors; // actor id -> the name shown (a user's, or an API key's)
     for (const ContactNote &note : notes) {
         QString meta = UiKit::localTime(note.createdAt);
-        if (!note.createdBy.isEmpty())
-            meta = tr("%1 — %2").arg(meta, note.createdBy);
+        if (!note.createdBy.isEmpty()) {
+            auto author = authors.find(note.createdBy);
+            if (author == authors.end()) {
+                const QString name = UserRepository::actorName(note.createdBy);
+                author = authors.insert(note.createdBy, name.isEmpty() ? note.createdBy : name);
+            }
+            meta = tr("%1 — %2").arg(meta, *author);
+        }
         auto *item = new QListWidgetItem(note.content + QLatin1Char('\n') + meta, m_notes);
         item->setData(Qt::UserRole, note.id);
     }

@@ -112,8 +112,10 @@ void DealEditDialog::build(const QString &pipelineId)
     m_owner->setObjectName(QStringLiteral("ownerCombo"));
     m_owner->addItem(tr("(unassigned)"), QString());
     try {
-        for (const User &u : UserRepository(m_deals.store()).list())
-            m_owner->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        for (const User &u : UserRepository(m_deals.store()).list()) {
+            if (u.isActive()) // a deactivated user keeps their deals but takes no new ones
+                m_owner->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        }
     } catch (const std::exception &) {
         // No users to offer.
     }

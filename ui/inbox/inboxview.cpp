@@ -543,8 +543,10 @@ void InboxView::reloadAssignees()
     m_assignee->clear();
     m_assignee->addItem(tr("Unassigned"), QString());
     try {
-        for (const User &u : m_users.list())
-            m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        for (const User &u : m_users.list()) {
+            if (u.isActive()) // a deactivated user keeps their conversations but takes no new ones
+                m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        }
     } catch (const std::exception &) {
         // No users to offer: only "Unassigned".
     }

@@ -143,7 +143,8 @@ void UsersPage::reload()
                 m_table->item(row, c)->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
         }
     }
-    m_table->resizeColumnsToContents();
+    for (int c = 0; c < ColumnCount - 1; ++c) // the last one stretches to the table's width
+        m_table->resizeColumnToContents(c);
     if (!selected.isEmpty())
         UiKit::reselect(m_table, selected);
     updateActions();
@@ -151,6 +152,7 @@ void UsersPage::reload()
 
 void UsersPage::updateActions()
 {
+    UiKit::showError(m_error, {}); // a refusal is about the action it answered, not the next one
     const std::optional<User> u = current();
     m_edit->setEnabled(u.has_value());
     m_password->setEnabled(u.has_value() && u->isActive());
@@ -206,15 +208,16 @@ void UsersPage::toggleActive()
         return;
     const QString id = u->id;
     auto apply = [this, id](bool active) {
+        QString refusal;
         try {
             m_users.setActive(id, active);
             if (!active)
                 RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
-            UiKit::showError(m_error, {});
         } catch (const std::exception &e) {
-            UiKit::showError(m_error, ErrorText::of(e));
+            refusal = ErrorText::of(e);
         }
         reload();
+        UiKit::showError(m_error, refusal);
     };
     if (!u->isActive()) {
         apply(true);

@@ -72,6 +72,7 @@ SignInDialog::SignInDialog(Authenticate authenticate, const QString &where, QWid
     layout->addWidget(m_error);
     layout->addStretch(1);
     layout->addWidget(buttons);
+    layout->setSizeConstraint(QLayout::SetMinimumSize); // a notice and an error make it taller, never squeezed
     setMinimumWidth(420);
 }
 

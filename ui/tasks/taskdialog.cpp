@@ -109,8 +109,10 @@ void TaskDialog::build()
     m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
     m_assignee->addItem(tr("(unassigned)"), QString());
     try {
-        for (const User &u : UserRepository(m_tasks.store()).list())
-            m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        for (const User &u : UserRepository(m_tasks.store()).list()) {
+            if (u.isActive()) // a deactivated user keeps their tasks but takes no new ones
+                m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        }
     } catch (const std::exception &) {
         // No users to offer.
     }
@@ -215,8 +217,10 @@ void TaskDialog::load(const Task &t)
     }
     setContactId(t.contactId);
     setDealId(t.dealId);
-    if (!t.assignedTo.isEmpty() && m_assignee->findData(t.assignedTo) < 0)
-        m_assignee->addItem(t.assignedTo, t.assignedTo);
+    if (!t.assignedTo.isEmpty() && m_assignee->findData(t.assignedTo) < 0) {
+        const QString name = UserRepository::actorName(t.assignedTo);
+        m_assignee->addItem(name.isEmpty() ? t.assignedTo : name, t.assignedTo);
+    }
     m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(t.assignedTo)));
     m_remind->setChecked(t.reminder.enabled);
     m_before->setValue(t.reminder.before);

@@ -289,7 +289,8 @@ void TasksView::quickAdd()
     if (offset >= 0)
         quick.dueDate = m_tasks.today().addDays(offset).toString(Qt::ISODate);
     try {
-        const Task t = m_tasks.create(quick);
+        // The quick line's task is the signed-in user's, as the dialog's is unless changed there.
+        const Task t = m_tasks.create(quick, {}, true);
         m_quickAdd->clear();
         m_selectAfterRefresh = t.id;
         showMessage(tr("Added “%1”.").arg(t.title));
