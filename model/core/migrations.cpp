@@ -682,6 +682,12 @@ const QVector<Migration> &migrations()
                  media_seq BIGINT PRIMARY KEY REFERENCES media(seq) ON DELETE CASCADE,
                  content BYTEA NOT NULL))"),
          }},
+        {16,
+         "deliveries in flight: the dispatcher finds those whose copy stopped, and a restart those it "
+         "left, without reading the whole delivery log",
+         {
+             "CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries(seq) WHERE state = 'in_flight'",
+         }},
     };
     return list;
 }

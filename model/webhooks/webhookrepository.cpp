@@ -12,6 +12,8 @@
 #include <QSet>
 #include <QSqlQuery>
 
+#include <algorithm>
+
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
@@ -485,6 +487,57 @@ int WebhookRepository::recoverInterrupted()
     return n;
 }
 
+namespace {
+struct DueStatement
+{
+    QString sql;
+    QVariantList values;
+};
+
+// A subscription's first open deliveries in event order. Through their partial index: SQLite
+// otherwise walks the subscription's whole history (webhook_deliveries_webhook, also in seq order)
+// past every delivered row at each round, which slows the dispatcher as the log grows.
+DueStatement openQueueStatement(const QString &webhookId, int perSubscription)
+{
+    const QString table = Database::dialect() == Database::Dialect::SQLite
+                              ? QStringLiteral("webhook_deliveries INDEXED BY webhook_deliveries_queue")
+                              : QStringLiteral("webhook_deliveries");
+    return {QStringLiteral("SELECT seq, state, next_attempt_at, lease_until FROM ") + table +
+                QStringLiteral(" WHERE webhook_id = ? AND state IN ('pending', 'in_flight') AND kind = 'event' "
+                               "ORDER BY seq LIMIT ?"),
+            {webhookId, perSubscription}};
+}
+
+// Manual sends (tests, redeliveries): the pending ones (leaseOver false), or those whose copy died
+// with them (true); each read through its partial index (an OR of the two would scan the log).
+DueStatement manualStatement(bool leaseOver, const QString &nowIso, int limit)
+{
+    DueStatement st{QStringLiteral("SELECT seq FROM webhook_deliveries WHERE ") +
+                        (leaseOver ? QStringLiteral("state = 'in_flight' AND lease_until < ?")
+                                   : QStringLiteral("state = 'pending'")) +
+                        QStringLiteral(" AND kind != 'event' ORDER BY seq LIMIT ?") +
+                        SqlDialect::skipLocked(QStringLiteral("webhook_deliveries")),
+                    {}};
+    if (leaseOver)
+        st.values << nowIso;
+    st.values << limit;
+    return st;
+}
+} // namespace
+
+QStringList WebhookRepository::dueQueryPlan(const QString &webhookId, const QDateTime &now) const
+{
+    QStringList lines;
+    const QString nowIso = TimeUtil::iso(now);
+    for (const auto &[name, st] : {std::pair{QStringLiteral("queue"), openQueueStatement(webhookId, 5)},
+                                   std::pair{QStringLiteral("manual"), manualStatement(false, nowIso, 5)},
+                                   std::pair{QStringLiteral("lease"), manualStatement(true, nowIso, 5)}}) {
+        for (const QString &step : Database::queryPlan(st.sql, st.values))
+            lines << name + QStringLiteral(": ") + step;
+    }
+    return lines;
+}
+
 QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubscription,
                                                const QHash<QString, int> &inFlight, int maxCount) const
 {
@@ -501,11 +554,8 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
     }
     for (const QString &webhook : std::as_const(active)) {
         int running = inFlight.value(webhook);
-        CachedQuery q = Database::execCached(
-            QStringLiteral("SELECT seq, state, next_attempt_at, lease_until FROM webhook_deliveries WHERE "
-                           "webhook_id = ? AND state IN ('pending', 'in_flight') AND kind = 'event' ORDER BY seq "
-                           "LIMIT ?"),
-            {webhook, perSubscription});
+        const DueStatement queue = openQueueStatement(webhook, perSubscription);
+        CachedQuery q = Database::execCached(queue.sql, queue.values);
         while (q.next() && out.size() < maxCount && running < perSubscription) {
             if (q.value(1).toString() != QLatin1String("pending")) {
                 // In flight here or in another copy; due again only once its lease has ended.
@@ -519,16 +569,18 @@ QList<qint64> WebhookRepository::dueDeliveries(const QDateTime &now, int perSubs
         }
         q.finish();
     }
-    if (out.size() < maxCount) {
-        CachedQuery m = Database::execCached(
-            QStringLiteral("SELECT seq FROM webhook_deliveries WHERE kind != 'event' AND (state = 'pending' OR "
-                           "(state = 'in_flight' AND lease_until < ?)) ORDER BY seq LIMIT ?") +
-                SqlDialect::skipLocked(QStringLiteral("webhook_deliveries")),
-            {nowIso, maxCount - int(out.size())});
+    QList<qint64> manual;
+    for (const bool leaseOver : {false, true}) {
+        if (out.size() + manual.size() >= maxCount)
+            break;
+        const DueStatement st = manualStatement(leaseOver, nowIso, maxCount - int(out.size() + manual.size()));
+        CachedQuery m = Database::execCached(st.sql, st.values);
         while (m.next())
-            out << m.value(0).toLongLong();
+            manual << m.value(0).toLongLong();
         m.finish();
     }
+    std::sort(manual.begin(), manual.end());
+    out << manual;
     return out;
 }
 

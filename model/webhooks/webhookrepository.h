@@ -102,6 +102,9 @@ public:
     // copy stopped) is due again. inFlight: this dispatcher's running requests per subscription.
     // Call it in the claiming Transaction: on PostgreSQL it takes the subscriptions it reads
     // (FOR UPDATE SKIP LOCKED), so that two copies never claim within one subscription at once.
+    // The plans (Database::queryPlan) of the reads dueDeliveries makes for one subscription, one
+    // line per step ("queue: …", "manual: …", "lease: …"): tests hold them to their indexes.
+    QStringList dueQueryPlan(const QString &webhookId, const QDateTime &now) const;
     QList<qint64> dueDeliveries(const QDateTime &now, int perSubscription, const QHash<QString, int> &inFlight,
                                 int maxCount) const;
     // Marks a delivery in flight until now + leaseSeconds and logs the attempt's start; nullopt
