@@ -249,7 +249,8 @@ struct Environment
 
     // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
     // copies from it).
-    QString error; // what open() refused, as printed
+    QString error;            // what open() refused
+    bool printsErrors = true; // false: the window prints it with its dialog (showStartFailure)
 
     bool open(const QString &dataDir, const QStringList &assignments, bool sqliteOnly = false)
     {
@@ -293,7 +294,8 @@ struct Environment
     bool fail(const QString &line)
     {
         error = line;
-        err(line);
+        if (printsErrors)
+            err(line);
         return false;
     }
 
@@ -480,10 +482,12 @@ int runServe(Environment &env, const QString &listen)
 
 // A message before any window: shown until the user closes it (SIGTERM closes it too), then exit
 // code 1.
-int showAndFail(QMessageBox &box)
+// The line goes to stderr once SIGTERM is handled, so that whoever reads it may stop the program.
+int showAndFail(QMessageBox &box, const QString &line)
 {
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &box, [&box] { box.done(QMessageBox::Close); });
+    err(line);
     box.exec();
     return Failure;
 }
@@ -501,7 +505,7 @@ int showStartFailure(const QString &why)
                                                "directory), that the server runs and accepts this computer, and the "
                                                "password in the secret store (secrets/database.password).")
             .arg(why));
-    return showAndFail(box);
+    return showAndFail(box, why);
 }
 
 int runDesktop(Environment &env)
@@ -523,16 +527,15 @@ int runDesktop(Environment &env)
         QString host;
         QString application;
         windowLock.getLockInfo(&pid, &host, &application);
-        err(QStringLiteral("Liaison is already open with the data directory %1 (process %2)")
-                .arg(env.settings->dataDir())
-                .arg(pid));
         QMessageBox box(QMessageBox::Information, QCoreApplication::translate("Startup", "Liaison is already open"),
                         QCoreApplication::translate("Startup", "Liaison is already open with this data directory "
                                                                "(%1). Use the window that is open.")
                             .arg(env.settings->dataDir()),
                         QMessageBox::Close);
         box.setObjectName(QStringLiteral("alreadyOpenBox"));
-        return showAndFail(box);
+        return showAndFail(box, QStringLiteral("Liaison is already open with the data directory %1 (process %2)")
+                                    .arg(env.settings->dataDir())
+                                    .arg(pid));
     }
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);
@@ -961,6 +964,7 @@ int liaisonMain(int argc, char **argv)
     const std::unique_ptr<QCoreApplication> app =
         window ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     Environment env;
+    env.printsErrors = !window;
     if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
         return window ? showStartFailure(env.error) : Failure;
     if (first == QLatin1String("db"))

@@ -1740,6 +1740,10 @@
         <source>Not delivered: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>New tags</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>

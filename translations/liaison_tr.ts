@@ -1738,6 +1738,10 @@
         <source>Not delivered: %1</source>
         <translation>İletilemedi: %1</translation>
     </message>
+    <message>
+        <source>New tags</source>
+        <translation>Yeni etiketler</translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>

@@ -32,6 +32,13 @@
 #include <algorithm>
 
 namespace {
+// A tab's title, and the same as its tooltip (a narrow pane shows the last tabs behind arrows).
+void titleTab(QTabWidget *tabs, QWidget *page, const QString &text)
+{
+    const int index = tabs->indexOf(page);
+    tabs->setTabText(index, text);
+    tabs->setTabToolTip(index, text);
+}
 
 QLabel *valueLabel(QWidget *parent, const char *name)
 {
@@ -334,7 +341,7 @@ void ContactDetailPane::reload()
                 timeline.append({a.createdAt, text});
             }
         }
-        m_tabs->setTabText(m_tabs->indexOf(m_dealList), tr("Deals (%1)").arg(contactDeals.size()));
+        titleTab(m_tabs, m_dealList, tr("Deals (%1)").arg(contactDeals.size()));
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -363,7 +370,7 @@ void ContactDetailPane::reload()
                                                                           : tr("Message received on %1: %2"))
                          .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
         }
-        m_tabs->setTabText(m_tabs->indexOf(m_conversationList), tr("Conversations (%1)").arg(conversations.size()));
+        titleTab(m_tabs, m_conversationList, tr("Conversations (%1)").arg(conversations.size()));
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -389,11 +396,11 @@ void ContactDetailPane::reload()
             if (!t.completedAt.isEmpty())
                 timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
         }
-        m_tabs->setTabText(m_tabs->indexOf(m_taskList), tr("Tasks (%1)").arg(m_taskList->count()));
+        titleTab(m_tabs, m_taskList, tr("Tasks (%1)").arg(m_taskList->count()));
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
-    m_tabs->setTabText(m_tabs->indexOf(m_notes->parentWidget()), tr("Notes (%1)").arg(notes.size()));
+    titleTab(m_tabs, m_notes->parentWidget(), tr("Notes (%1)").arg(notes.size()));
 
     // Newest first; ISO UTC times sort as text.
     std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });

@@ -400,7 +400,9 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_tags->setMaximumHeight(2 * fontMetrics().height() + 8);
     m_tagEdit = new QLineEdit(this);
     m_tagEdit->setObjectName(QStringLiteral("tagEdit"));
-    m_tagEdit->setPlaceholderText(tr("Add tags, comma-separated"));
+    // A short hint that fits the field beside the buttons; how to write several, in its tooltip.
+    m_tagEdit->setPlaceholderText(tr("New tags"));
+    m_tagEdit->setToolTip(tr("Add tags, comma-separated"));
     m_addTag = new QPushButton(tr("Add tag"), this);
     m_addTag->setObjectName(QStringLiteral("addTagButton"));
     m_removeTag = new QPushButton(tr("Remove tag"), this);
@@ -413,6 +415,8 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_quickMenu = new QMenu(this);
     m_quickMenu->setObjectName(QStringLiteral("quickRepliesMenu"));
     m_quickButton->setMenu(m_quickMenu);
+    // The Fusion style draws the menu arrow over the end of the text: room for it beside the text.
+    m_quickButton->setMinimumWidth(m_quickButton->sizeHint().width() + fontMetrics().averageCharWidth() * 2);
     m_thread = new QListWidget(this);
     m_thread->setObjectName(QStringLiteral("thread"));
     m_thread->setWordWrap(true);
