@@ -247,11 +247,11 @@ struct Environment
     std::unique_ptr<AppSettings> settings;
     std::unique_ptr<SecretStore> secrets;
 
-    // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
-    // copies from it).
     QString error;            // what open() refused
     bool printsErrors = true; // false: the window prints it with its dialog (showStartFailure)
 
+    // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
+    // copies from it).
     bool open(const QString &dataDir, const QStringList &assignments, bool sqliteOnly = false)
     {
         if (!QDir().mkpath(dataDir)) {
@@ -481,8 +481,8 @@ int runServe(Environment &env, const QString &listen)
 }
 
 // A message before any window: shown until the user closes it (SIGTERM closes it too), then exit
-// code 1.
-// The line goes to stderr once SIGTERM is handled, so that whoever reads it may stop the program.
+// code 1. The line goes to stderr once SIGTERM is handled, so that whoever reads it may stop the
+// program.
 int showAndFail(QMessageBox &box, const QString &line)
 {
     UnixSignals unixSignals;
