@@ -655,6 +655,7 @@ int runDesktop(Environment &env)
     addMediaPage(window, *env.settings, desk);
     addContactsPage(window, *env.settings);
     addUsersPage(window, desk);
+    addTemplatesPage(window, desk);
     // An empty data directory (no account yet): the welcome, over the window.
     if (users.list().isEmpty())
         window.showWelcome();

@@ -6,6 +6,7 @@
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/settings/contactssettingspage.h"
+#include "ui/settings/templatespage.h"
 #include "ui/settings/userspage.h"
 #include "ui/shell/mainwindow.h"
 
@@ -65,4 +66,11 @@ void addUsersPage(MainWindow &window, const Store &store)
             return new UsersPage(
                 store, [](const QString &password) { return PasswordHasher::hash(password); }, parent);
         });
+}
+
+void addTemplatesPage(MainWindow &window, const Store &store)
+{
+    window.addSettingsPage(TemplatesPage::tr("Templates"), TemplatesPage::tr("&Templates…"),
+                           QStringLiteral("templatesPage"),
+                           [store](QWidget *parent) { return new TemplatesPage(store, parent); });
 }

@@ -17,3 +17,6 @@ void addContactsPage(MainWindow &window, const AppSettings &settings);
 // Settings > Users (admins only): who signs in, their roles; passwords hashed as `liaison user add`
 // hashes them.
 void addUsersPage(MainWindow &window, const Store &store);
+
+// Settings > Templates (admins only): the message templates the composer offers.
+void addTemplatesPage(MainWindow &window, const Store &store);

@@ -1396,10 +1396,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No approved templates yet: add them in the API (POST /api/v1/templates).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Use template</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1437,6 +1433,10 @@
     </message>
     <message>
         <source>Attachment: %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No approved templates yet: an admin adds them in Settings → Templates.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3950,6 +3950,148 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Assigned to me</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TemplateDialog</name>
+    <message>
+        <source>Add template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. order_update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. tr or en_US</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hello {{1}}, your order {{2}} is on its way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quick reply buttons, one a line (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buttons:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TemplatesPage</name>
+    <message>
+        <source>Templates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Templates…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marketing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utility</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authentication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message templates for WhatsApp: an approved one is needed to write first, or after 24 hours without an answer. {{1}}, {{2}}… in the text are filled in when it is sent. Add them here as they were approved in Meta&apos;s WhatsApp Manager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the templates: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the template &quot;%1&quot;? The composer stops offering it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

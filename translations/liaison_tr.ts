@@ -1395,10 +1395,6 @@
 %3</translation>
     </message>
     <message>
-        <source>No approved templates yet: add them in the API (POST /api/v1/templates).</source>
-        <translation>Henüz onaylı şablon yok: şablonları API üzerinden ekleyin (POST /api/v1/templates).</translation>
-    </message>
-    <message>
         <source>Use template</source>
         <translation>Şablonu kullan</translation>
     </message>
@@ -1437,6 +1433,10 @@
     <message>
         <source>Attachment: %1 · %2 · %3</source>
         <translation>Ek: %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>No approved templates yet: an admin adds them in Settings → Templates.</source>
+        <translation>Henüz onaylı şablon yok: bir yönetici Ayarlar → Şablonlar bölümünde ekler.</translation>
     </message>
 </context>
 <context>
@@ -3950,6 +3950,148 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     </message>
 </context>
 <context>
+    <name>TemplateDialog</name>
+    <message>
+        <source>Add template</source>
+        <translation>Şablon ekle</translation>
+    </message>
+    <message>
+        <source>Edit template</source>
+        <translation>Şablonu düzenle</translation>
+    </message>
+    <message>
+        <source>e.g. order_update</source>
+        <translation>ör. siparis_durumu</translation>
+    </message>
+    <message>
+        <source>e.g. tr or en_US</source>
+        <translation>ör. tr ya da en_US</translation>
+    </message>
+    <message>
+        <source>Hello {{1}}, your order {{2}} is on its way.</source>
+        <translation>Merhaba {{1}}, {{2}} numaralı siparişiniz yolda.</translation>
+    </message>
+    <message>
+        <source>Quick reply buttons, one a line (optional)</source>
+        <translation>Hızlı yanıt düğmeleri, her satıra bir tane (isteğe bağlı)</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Ad:</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Dil:</translation>
+    </message>
+    <message>
+        <source>Category:</source>
+        <translation>Kategori:</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Durum:</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>Metin:</translation>
+    </message>
+    <message>
+        <source>Buttons:</source>
+        <translation>Düğmeler:</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+</context>
+<context>
+    <name>TemplatesPage</name>
+    <message>
+        <source>Templates</source>
+        <translation>Şablonlar</translation>
+    </message>
+    <message>
+        <source>&amp;Templates…</source>
+        <translation>&amp;Şablonlar…</translation>
+    </message>
+    <message>
+        <source>Marketing</source>
+        <translation>Pazarlama</translation>
+    </message>
+    <message>
+        <source>Utility</source>
+        <translation>Hizmet</translation>
+    </message>
+    <message>
+        <source>Authentication</source>
+        <translation>Kimlik doğrulama</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>Onaylı</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Beklemede</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>Reddedildi</translation>
+    </message>
+    <message>
+        <source>Message templates for WhatsApp: an approved one is needed to write first, or after 24 hours without an answer. {{1}}, {{2}}… in the text are filled in when it is sent. Add them here as they were approved in Meta&apos;s WhatsApp Manager.</source>
+        <translation>WhatsApp mesaj şablonları: ilk mesajı yazmak ya da 24 saat yanıt gelmediğinde yazmak için onaylı bir şablon gerekir. Metindeki {{1}}, {{2}}… gönderirken doldurulur. Şablonları Meta&apos;nın WhatsApp Yöneticisi&apos;nde onaylandıkları gibi buraya ekleyin.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategori</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Metin</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Ekle…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Could not read the templates: %1</source>
+        <translation>Şablonlar okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>Delete template</source>
+        <translation>Şablonu sil</translation>
+    </message>
+    <message>
+        <source>Delete the template &quot;%1&quot;? The composer stops offering it.</source>
+        <translation>&quot;%1&quot; şablonu silinsin mi? Yanıt alanı onu artık önermez.</translation>
+    </message>
+</context>
+<context>
     <name>UndoBar</name>
     <message>
         <source>Undo</source>
@@ -4017,7 +4159,7 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     </message>
     <message>
         <source>&amp;Users…</source>
-        <translation>&amp;Kullanıcılar…</translation>
+        <translation>K&amp;ullanıcılar…</translation>
     </message>
     <message numerus="yes">
         <source>The password must have at least %n characters.</source>

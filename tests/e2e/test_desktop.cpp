@@ -226,8 +226,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("signIn");
         QTest::addColumn<QString>("expectedUser");
         QTest::addColumn<QStringList>("expectedPages");
-        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
-                              "channelsPage", "mediaPage",    "contactsSettingsPage", "usersPage"};
+        const QStringList all{"apiKeysPage",          "webhooksPage", "incomingWebhooksPage",
+                              "widgetSettingsPage",   "channelsPage", "mediaPage",
+                              "contactsSettingsPage", "usersPage",    "templatesPage"};
         QTest::newRow("agent") << "murat@ornek.com.tr|parola-murat-1"
                                << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage"};
         QTest::newRow("admin") << "Selin@Ornek.com.tr|parola-selin-1"

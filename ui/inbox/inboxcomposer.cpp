@@ -258,7 +258,7 @@ void InboxComposer::openTemplatePicker()
         item->setData(kTemplateRole, t.id);
         item->setToolTip(t.body);
     }
-    auto *empty = new QLabel(tr("No approved templates yet: add them in the API (POST /api/v1/templates)."), dialog);
+    auto *empty = new QLabel(tr("No approved templates yet: an admin adds them in Settings → Templates."), dialog);
     empty->setTextFormat(Qt::PlainText); // data from outside is never markup
     empty->setObjectName(QStringLiteral("noTemplates"));
     empty->setWordWrap(true);
