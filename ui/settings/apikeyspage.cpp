@@ -85,8 +85,7 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *pa
 
 QString ApiKeysPage::currentKeyId() const
 {
-    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
-    return selected.isEmpty() ? QString() : m_table->item(selected.first()->row(), 0)->data(IdRole).toString();
+    return UiKit::selectedId(m_table);
 }
 
 void ApiKeysPage::reload()

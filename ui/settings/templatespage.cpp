@@ -88,9 +88,7 @@ TemplatesPage::TemplatesPage(const Store &store, QWidget *parent)
 
 QString TemplatesPage::currentTemplateId() const
 {
-    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
-    return selected.isEmpty() ? QString()
-                              : m_table->item(selected.first()->row(), NameColumn)->data(UiKit::IdRole).toString();
+    return UiKit::selectedId(m_table);
 }
 
 void TemplatesPage::reload()

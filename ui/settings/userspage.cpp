@@ -106,9 +106,7 @@ UsersPage::UsersPage(const Store &store, PasswordHash hash, QWidget *parent)
 
 QString UsersPage::currentUserId() const
 {
-    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
-    return selected.isEmpty() ? QString()
-                              : m_table->item(selected.first()->row(), NameColumn)->data(UiKit::IdRole).toString();
+    return UiKit::selectedId(m_table);
 }
 
 std::optional<User> UsersPage::current() const

@@ -65,3 +65,9 @@ void UiKit::reselect(QTableWidget *table, const QString &id)
     if (table->rowCount() > 0)
         table->selectRow(0);
 }
+
+QString UiKit::selectedId(const QTableWidget *table)
+{
+    const QList<QTableWidgetItem *> selected = table->selectedItems();
+    return selected.isEmpty() ? QString() : table->item(selected.first()->row(), 0)->data(IdRole).toString();
+}

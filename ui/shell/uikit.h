@@ -34,4 +34,6 @@ QTableWidget *recordTable(int columns, const QStringList &headers, const QString
 QTableWidgetItem *tableItem(const QString &text, const QString &id = {});
 // Selects the row of the record with this id, else the first row.
 void reselect(QTableWidget *table, const QString &id);
+// The id of the selected row's record (its first cell's IdRole); empty when no row is selected.
+QString selectedId(const QTableWidget *table);
 } // namespace UiKit
