@@ -3,6 +3,7 @@
 #include "app/secrets/secretstore.h"
 #include "app/uiwalk.h"
 #include "server/api/crypto.h"
+#include "server/controllers/authcontroller.h"
 #include "ui/shell/signindialog.h"
 
 #include <QJsonDocument>
@@ -106,11 +107,7 @@ std::optional<User> WindowSession::soleUser() const
 
 std::optional<User> WindowSession::authenticate(const QString &email, const QString &password) const
 {
-    const auto found = UserRepository(m_store).findForLogin(email);
-    // A missing user still costs a hash, as the API's login does.
-    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
-    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
-    return ok ? std::optional<User>(found->first) : std::nullopt;
+    return AuthController::checkCredentials(UserRepository(m_store), email, password);
 }
 
 QString WindowSession::lastEmail() const

@@ -95,15 +95,20 @@ ApiResponse AuthController::login(ApiRequest &request)
         error.details.insert(QStringLiteral("retryAfter"), counted.resetSeconds);
         throw error;
     }
-    const auto found = m_users.findForLogin(email);
-    // A missing user still costs a hash, so that timing does not tell which e-mails exist.
-    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
-    // A deactivated user gets the same answer as a wrong password (and the same work).
-    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
-    if (!ok)
+    const std::optional<User> user = checkCredentials(m_users, email, password);
+    if (!user)
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
     m_failedLogins.release(address, now);
-    return tokens(found->first.id);
+    return tokens(user->id);
+}
+
+std::optional<User> AuthController::checkCredentials(const UserRepository &users, const QString &email,
+                                                     const QString &password)
+{
+    const auto found = users.findForLogin(email);
+    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
+    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
+    return ok ? std::optional<User>(found->first) : std::nullopt;
 }
 
 ApiResponse AuthController::refresh(ApiRequest &request)

@@ -1,12 +1,14 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
 #include "server/controllers/controller.h"
+
+#include <optional>
 
 class Clock;
 class Jwt;
 class RateLimiter;
 class RefreshTokenRepository;
-class UserRepository;
 
 // /api/v1/auth/login and /api/v1/auth/refresh: JWT access tokens and rotating refresh tokens.
 class AuthController final : public Controller
@@ -15,6 +17,12 @@ public:
     AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
                    RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock &clock);
     void registerRoutes(Router &router) override;
+
+    // The active user with this e-mail and password, else nullopt: the check of a login here and of
+    // the desktop window's sign-in. A missing user still costs a hash, so that timing does not tell
+    // which e-mails exist; a deactivated user gets the same answer as a wrong password.
+    static std::optional<User> checkCredentials(const UserRepository &users, const QString &email,
+                                                const QString &password);
 
 private:
     ApiResponse login(ApiRequest &request);
