@@ -127,8 +127,7 @@ bool WindowSession::changePassword(const QString &current, const QString &passwo
 {
     if (!isSignedIn() || !authenticate(m_user.email, current))
         return false;
-    UserRepository(m_store).setPasswordHash(m_user.id, PasswordHasher::hash(password));
-    RefreshTokenRepository(m_store).revokeAllOf(m_user.id, m_store.now());
+    UserRepository(m_store).changePassword(m_user.id, PasswordHasher::hash(password));
     setSignedIn(m_user, issueToken(m_user.id, {}));
     remember(m_token, false);
     return true;

@@ -188,10 +188,13 @@ QVector<User> UserRepository::list() const
     return out;
 }
 
-void UserRepository::setPasswordHash(const QString &id, const QString &passwordHash)
+void UserRepository::changePassword(const QString &id, const QString &passwordHash)
 {
+    Transaction tx;
     Database::exec(QStringLiteral("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"),
                    {passwordHash, m_store.nowIso(), id});
+    RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
+    tx.commit();
 }
 
 RefreshTokenRepository::RefreshTokenRepository(const Store &store)

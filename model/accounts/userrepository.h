@@ -44,7 +44,9 @@ public:
     // The user with this e-mail and its stored password hash.
     std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
     QVector<User> list() const;
-    void setPasswordHash(const QString &id, const QString &passwordHash);
+    // A new password (its stored hash): every refresh token of the user ends with the change, so
+    // that each session signs in again with it (a caller keeping one session issues it anew).
+    void changePassword(const QString &id, const QString &passwordHash);
     // Deactivates (active false) or reactivates a user. A deactivated user cannot sign in, and their
     // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
     // deactivating the last active admin is refused (409), so that someone can still configure.

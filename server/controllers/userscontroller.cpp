@@ -196,8 +196,7 @@ ApiResponse UsersController::changePassword(ApiRequest &request)
     const auto found = u ? m_users.findForLogin(u->email) : std::nullopt;
     if (!found || !PasswordHasher::verify(current, found->second))
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("The current password is wrong"));
-    m_users.setPasswordHash(u->id, PasswordHasher::hash(next));
-    m_refreshTokens.revokeAllOf(u->id, m_store.now());
+    m_users.changePassword(u->id, PasswordHasher::hash(next));
     return ApiResponse::ok(u->toJson(), QStringLiteral("Password changed: your other sessions are signed out"));
 }
 

@@ -189,9 +189,7 @@ void UsersPage::setPassword()
     auto *dialog = new PasswordDialog(
         u->name,
         [this, id](const QString &, const QString &password) {
-            m_users.setPasswordHash(id, m_hash(password));
-            // Their sessions end, as a password change through the API ends them.
-            RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
+            m_users.changePassword(id, m_hash(password)); // their sessions end, as through the API
             return true;
         },
         PasswordDialog::Whose::AnotherUser, this);
