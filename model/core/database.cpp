@@ -4,6 +4,7 @@
 #include "model/core/ids.h"
 #include "model/core/migrations.h"
 #include "model/core/sqldialect.h"
+#include "model/core/textfold.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -21,6 +22,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -229,6 +231,89 @@ QString Database::location()
 }
 
 namespace {
+// The folded form of the two-byte UTF-8 letters of Turkish (C3 xx, C4 xx, C5 xx), as TextFold::fold
+// gives them; 0 for any other sequence.
+char foldTurkish(unsigned char lead, unsigned char next)
+{
+    if (lead == 0xC3) {
+        switch (next) {
+        case 0x87:
+        case 0xA7:
+            return 'c'; // Ç ç
+        case 0x96:
+        case 0xB6:
+            return 'o'; // Ö ö
+        case 0x9C:
+        case 0xBC:
+        case 0x9B:
+        case 0xBB:
+            return 'u'; // Ü ü Û û
+        case 0x82:
+        case 0xA2:
+            return 'a'; // Â â
+        case 0x8E:
+        case 0xAE:
+            return 'i'; // Î î
+        default:
+            return 0;
+        }
+    }
+    if (lead == 0xC4) {
+        switch (next) {
+        case 0x9E:
+        case 0x9F:
+            return 'g'; // Ğ ğ
+        case 0xB0:
+        case 0xB1:
+            return 'i'; // İ ı
+        default:
+            return 0;
+        }
+    }
+    if (lead == 0xC5 && (next == 0x9E || next == 0x9F))
+        return 's'; // Ş ş
+    return 0;
+}
+
+// liaison_fold(text) in SQL on SQLite: TextFold::fold, as PostgreSQL has it from migration 17. ASCII
+// and the Turkish letters are folded byte by byte; other text goes through TextFold.
+void sqliteFold(sqlite3_context *context, int, sqlite3_value **argv)
+{
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(context);
+        return;
+    }
+    const auto *text = sqlite3_value_text(argv[0]);
+    const int size = sqlite3_value_bytes(argv[0]);
+    if (!text) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    char small[256];
+    std::string large;
+    char *out = small;
+    if (size > int(sizeof small)) {
+        large.resize(size_t(size));
+        out = large.data();
+    }
+    int n = 0;
+    for (int i = 0; i < size; ++i) {
+        const unsigned char ch = text[i];
+        if (ch < 0x80) {
+            out[n++] = ch >= 'A' && ch <= 'Z' ? char(ch - 'A' + 'a') : char(ch);
+        } else if (const char folded = i + 1 < size ? foldTurkish(ch, text[i + 1]) : 0) {
+            out[n++] = folded;
+            ++i;
+        } else {
+            const QByteArray all =
+                TextFold::fold(QString::fromUtf8(reinterpret_cast<const char *>(text), size)).toUtf8();
+            sqlite3_result_text(context, all.constData(), int(all.size()), SQLITE_TRANSIENT);
+            return;
+        }
+    }
+    sqlite3_result_text(context, out, n, SQLITE_TRANSIENT);
+}
+
 QSqlDatabase openSqlite(const QString &name, const QString &file)
 {
     restrictToOwner(file);
@@ -243,6 +328,7 @@ QSqlDatabase openSqlite(const QString &name, const QString &file)
         if (!q.exec(QString::fromLatin1(pragma)))
             fail(QString::fromLatin1(pragma), q.lastError());
     }
+    Database::addSqliteFunctions(db);
     return db;
 }
 
@@ -284,6 +370,19 @@ QSqlDatabase openPostgres(const QString &name, const Target &t)
     return db;
 }
 } // namespace
+
+void Database::addSqliteFunctions(const QSqlDatabase &db)
+{
+    const QVariant handle = db.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        throw DatabaseError("the SQLite driver of Qt gave no database handle");
+    sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
+    if (sqlite3_create_function_v2(h, "liaison_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr,
+                                   sqliteFold, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw DatabaseError(QStringLiteral("cannot add liaison_fold to %1: %2")
+                                .arg(db.databaseName(), QString::fromUtf8(sqlite3_errmsg(h)))
+                                .toStdString());
+}
 
 QSqlDatabase Database::connection()
 {

@@ -121,6 +121,9 @@ public:
     // connection() opens this thread's; another caller (a listener) owns it and removes it
     // (QSqlDatabase::removeDatabase(name) after closing). Throws DatabaseError.
     static QSqlDatabase openExtraConnection(const QString &name);
+    // Adds Liaison's SQL functions (liaison_fold) to an open SQLite connection; every connection
+    // Database opens has them already.
+    static void addSqliteFunctions(const QSqlDatabase &db);
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);
 

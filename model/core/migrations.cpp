@@ -688,6 +688,21 @@ const QVector<Migration> &migrations()
          {
              "CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries(seq) WHERE state = 'in_flight'",
          }},
+        {17,
+         "segment rules compare text as search does: without case, accents or the dot of the Turkish i",
+         {
+             // liaison_fold(text): TextFold::fold in SQL. SQLite has it from Database (a C function
+             // on each connection). On PostgreSQL, ASCII text is lowered as it is; other text is
+             // decomposed (NFKD), the dotless i made i, lowered (ASCII first, so that a Turkish
+             // locale does not make I dotless; then by the database's locale, as the columns' "C"
+             // would lower ASCII only), and the combining accents dropped. Not used in any index, so
+             // the SQLite file stays readable by tools without it.
+             postgresOnly(R"(CREATE OR REPLACE FUNCTION liaison_fold(t TEXT) RETURNS TEXT
+                 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+                 AS $$ SELECT CASE WHEN octet_length(t) = length(t) THEN lower(t)
+                       ELSE regexp_replace(lower(lower(replace(normalize(t, NFKD), 'ı', 'i') COLLATE "C")
+                                                 COLLATE "default"), '[\u0300-\u036f]', '', 'g') END $$)"),
+         }},
     };
     return list;
 }

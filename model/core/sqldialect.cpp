@@ -35,27 +35,30 @@ bool postgres()
 {
     return Database::dialect() == Database::Dialect::PostgreSQL;
 }
+
+// A bound text value beside a column: PostgreSQL's text columns are COLLATE "C", and the two sides of
+// a comparison must agree.
+QString boundText()
+{
+    return postgres() ? QStringLiteral("? COLLATE \"C\"") : QStringLiteral("?");
+}
 } // namespace
 
 QString SqlDialect::equalsFolded(const QString &expr)
 {
-    return postgres() ? QStringLiteral("lower(%1) = lower(? COLLATE \"C\")").arg(expr)
-                      : expr + QStringLiteral(" = ? COLLATE NOCASE");
+    return QStringLiteral("liaison_fold(%1) = liaison_fold(%2)").arg(expr, boundText());
 }
 
 QString SqlDialect::notEqualsFolded(const QString &expr)
 {
-    return postgres() ? QStringLiteral("lower(coalesce(%1, '')) != lower(? COLLATE \"C\")").arg(expr)
-                      : QStringLiteral("coalesce(%1, '') != ? COLLATE NOCASE").arg(expr);
+    return QStringLiteral("liaison_fold(coalesce(%1, '')) != liaison_fold(%2)").arg(expr, boundText());
 }
 
 QString SqlDialect::likeFolded(const QString &expr, bool negate)
 {
     const QString target = negate ? QStringLiteral("coalesce(%1, '')").arg(expr) : expr;
-    const QString op = negate ? QStringLiteral(" NOT LIKE ") : QStringLiteral(" LIKE ");
-    if (postgres())
-        return QStringLiteral("lower(%1)").arg(target) + op + QStringLiteral("lower(? COLLATE \"C\") ESCAPE '\\'");
-    return target + op + QStringLiteral("? ESCAPE '\\'");
+    return QStringLiteral("liaison_fold(%1)%2liaison_fold(%3) ESCAPE '\\'")
+        .arg(target, negate ? QStringLiteral(" NOT LIKE ") : QStringLiteral(" LIKE "), boundText());
 }
 
 QString SqlDialect::jsonText(const QString &column, const QString &key)

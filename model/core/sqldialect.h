@@ -17,11 +17,12 @@ QString postgresDdl(const QString &sqlite);
 QString sqliteTables();
 
 // Fragments of queries that differ by the database of this process (Database::dialect()).
-// expr compared with one bound value without case, ASCII letters on both: SQLite's NOCASE;
-// PostgreSQL's lower() in the "C" collation on both sides, which the lower(x) indexes serve.
+// expr compared with one bound value, both folded as search folds them (liaison_fold: without case,
+// accents or the dot of the Turkish i; a function of each SQLite connection, and of the schema on
+// PostgreSQL from migration 17). No index serves it: segment rules read every contact anyway.
 QString equalsFolded(const QString &expr);
 QString notEqualsFolded(const QString &expr); // coalesce(expr, '') differs
-// expr matched with one bound LIKE pattern (escape character \) without case, as above.
+// expr matched with one bound LIKE pattern (escape character \), both folded as above.
 QString likeFolded(const QString &expr, bool negate = false);
 // The text of the top-level key of a JSON object stored in a text column; key is a literal the
 // caller owns (letters only).

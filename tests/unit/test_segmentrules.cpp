@@ -5,6 +5,7 @@
 #include "model/contacts/segmentrules.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
@@ -105,10 +106,10 @@ Reference jsonExtractCondition(const QString &key, const QString &op, const QJso
             s += bind(v);
             s += QStringLiteral(" OR ");
         }
-        s += jText();
-        s += QStringLiteral(" = ");
+        s += QStringLiteral("liaison_fold(") + jText();
+        s += QStringLiteral(") = liaison_fold(");
         s += bind(textForm);
-        s += QStringLiteral(" COLLATE NOCASE)");
+        s += QStringLiteral("))");
         return s;
     };
     if (op == "equals") {
@@ -120,14 +121,14 @@ Reference jsonExtractCondition(const QString &key, const QString &op, const QJso
     } else if (op == "lessThan") {
         r.where = compare(v, QStringLiteral(" < "));
     } else if (op == "contains") {
-        r.where = jText() + QStringLiteral(" LIKE ");
-        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+        r.where = QStringLiteral("liaison_fold(") + jText() + QStringLiteral(") LIKE liaison_fold(");
+        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(") ESCAPE '\\'");
     } else if (op == "notContains") {
-        r.where = QStringLiteral("coalesce(") + jText() + QStringLiteral(", '') NOT LIKE ");
-        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+        r.where = QStringLiteral("liaison_fold(coalesce(") + jText() + QStringLiteral(", '')) NOT LIKE liaison_fold(");
+        r.where += bind(QLatin1Char('%') + like(textForm) + QLatin1Char('%')) + QStringLiteral(") ESCAPE '\\'");
     } else {
-        r.where = jText() + QStringLiteral(" LIKE ");
-        r.where += bind(like(textForm) + QLatin1Char('%')) + QStringLiteral(" ESCAPE '\\'");
+        r.where = QStringLiteral("liaison_fold(") + jText() + QStringLiteral(") LIKE liaison_fold(");
+        r.where += bind(like(textForm) + QLatin1Char('%')) + QStringLiteral(") ESCAPE '\\'");
     }
     return r;
 }
@@ -155,6 +156,7 @@ public:
         m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("json_extract_reference"));
         m_db.setDatabaseName(QStringLiteral(":memory:"));
         QVERIFY(m_db.open());
+        Database::addSqliteFunctions(m_db);
         QSqlQuery out(m_db);
         QVERIFY(out.exec(QStringLiteral("CREATE TABLE contacts (seq INTEGER PRIMARY KEY, custom_fields TEXT)")));
         QVERIFY(out.prepare(QStringLiteral("INSERT INTO contacts (seq, custom_fields) VALUES (?, ?)")));
@@ -359,6 +361,20 @@ private slots:
                                    << "isNotEmpty" << none << QStringList{"Ayşe", "John"};
         row("city equals") << "city"
                            << "equals" << QJsonValue("İstanbul") << QStringList{"Ayşe"};
+        // Folded as search folds: case, accents and the dot of the Turkish i (not ASCII only).
+        row("city equals folded") << "city"
+                                  << "equals" << QJsonValue("ISTANBUL") << QStringList{"Ayşe"};
+        row("city notEquals folded") << "city"
+                                     << "notEquals" << QJsonValue("istanbul") << QStringList{"John", "Mary", "Zeynep"};
+        row("name equals folded") << "name"
+                                  << "equals" << QJsonValue("AYSE YILMAZ") << QStringList{"Ayşe"};
+        row("name contains folded") << "name"
+                                    << "contains" << QJsonValue("ŞE Y") << QStringList{"Ayşe"};
+        row("position startsWith folded") << "position"
+                                          << "startsWith" << QJsonValue("SATIN ALMA MÜ") << QStringList{"Ayşe"};
+        row("position notContains folded")
+            << "position"
+            << "notContains" << QJsonValue("MUDUR") << QStringList{"John", "Mary", "Zeynep"};
         row("city startsWith") << "city"
                                << "startsWith" << QJsonValue("San") << QStringList{"John"};
         row("city notEquals") << "city"
@@ -705,6 +721,33 @@ private slots:
         QCOMPARE(sql.where.count('?'), sql.values.size());
         QCOMPARE(match(group("OR", {rule("name", "equals", evil), rule("email", "contains", "%")})), QStringList{});
         QCOMPARE(ContactRepository(testStore()).count({}), qint64(4));
+    }
+
+    // liaison_fold, the SQL function the rules compare text with, folds as search does (TextFold):
+    // SQLite's C function by its Turkish shortcut and through TextFold, PostgreSQL's of migration 17.
+    void foldInSqlIsSearchFolding_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ascii") << QStringLiteral("Acme Ltd. 42");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("turkish upper") << QStringLiteral("İSTANBUL ÇAĞLA ÖZTÜRK ŞİŞLİ");
+        QTest::newRow("turkish lower") << QStringLiteral("ışık göğüs çiçek şüphe");
+        QTest::newRow("dotless I") << QStringLiteral("IŞIK Isparta");
+        QTest::newRow("circumflex") << QStringLiteral("Âşık Îmar Ûmit");
+        QTest::newRow("other accents") << QStringLiteral("Crème Brûlée Ñandú Ångström");
+        QTest::newRow("turkish and others") << QStringLiteral("Şule Müller-Lüdenscheidt Élodie");
+        QTest::newRow("compatibility") << QStringLiteral("ﬁle №5");
+        QTest::newRow("long") << QStringLiteral("Çağ").repeated(200); // past the 256-byte buffer
+    }
+    void foldInSqlIsSearchFolding()
+    {
+        QFETCH(QString, text);
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT liaison_fold(?)"), {text.isNull() ? QString("") : text});
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), TextFold::fold(text));
+        QSqlQuery null = Database::exec(QStringLiteral("SELECT liaison_fold(NULL) IS NULL"));
+        QVERIFY(null.next());
+        QVERIFY(null.value(0).toBool());
     }
 
     void likeWildcardsAreLiteral()
