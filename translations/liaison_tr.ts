@@ -331,7 +331,7 @@
     </message>
     <message>
         <source>Timeline</source>
-        <translation>Zaman çizelgesi</translation>
+        <translation>Geçmiş</translation>
     </message>
     <message>
         <source>Deals</source>

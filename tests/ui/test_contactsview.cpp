@@ -647,7 +647,9 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QTRY_COMPARE(dealList->count(), 0);
     QVERIFY(dealsHint->isVisibleTo(dealList));
     QVERIFY2(dealsHint->text().startsWith("No deals with this contact"), qPrintable(dealsHint->text()));
-    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals (0)"));
+    // None counted on the tab itself (five tabs fit a narrow pane); its tooltip still says 0.
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals"));
+    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList)), QString("Deals (0)"));
 }
 
 void TestContactsView::windowFitsA1280WideScreen()

@@ -32,12 +32,14 @@
 #include <algorithm>
 
 namespace {
-// A tab's title, and the same as its tooltip (a narrow pane shows the last tabs behind arrows).
-void titleTab(QTabWidget *tabs, QWidget *page, const QString &text)
+// A tab's title with how many records it lists ("Deals (2)"; nothing counted for none, so that the
+// five tabs fit a narrow pane), and the title with the count as its tooltip.
+void titleTab(QTabWidget *tabs, QWidget *page, const QString &title, qsizetype count)
 {
     const int index = tabs->indexOf(page);
-    tabs->setTabText(index, text);
-    tabs->setTabToolTip(index, text);
+    const QString counted = QStringLiteral("%1 (%2)").arg(title).arg(count);
+    tabs->setTabText(index, count > 0 ? counted : title);
+    tabs->setTabToolTip(index, counted);
 }
 
 QLabel *valueLabel(QWidget *parent, const char *name)
@@ -341,7 +343,7 @@ void ContactDetailPane::reload()
                 timeline.append({a.createdAt, text});
             }
         }
-        titleTab(m_tabs, m_dealList, tr("Deals (%1)").arg(contactDeals.size()));
+        titleTab(m_tabs, m_dealList, tr("Deals"), contactDeals.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -370,7 +372,7 @@ void ContactDetailPane::reload()
                                                                           : tr("Message received on %1: %2"))
                          .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
         }
-        titleTab(m_tabs, m_conversationList, tr("Conversations (%1)").arg(conversations.size()));
+        titleTab(m_tabs, m_conversationList, tr("Conversations"), conversations.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -396,11 +398,11 @@ void ContactDetailPane::reload()
             if (!t.completedAt.isEmpty())
                 timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
         }
-        titleTab(m_tabs, m_taskList, tr("Tasks (%1)").arg(m_taskList->count()));
+        titleTab(m_tabs, m_taskList, tr("Tasks"), m_taskList->count());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
-    titleTab(m_tabs, m_notes->parentWidget(), tr("Notes (%1)").arg(notes.size()));
+    titleTab(m_tabs, m_notes->parentWidget(), tr("Notes"), notes.size());
 
     // Newest first; ISO UTC times sort as text.
     std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });

@@ -78,12 +78,18 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
-    const int ch = fontMetrics().averageCharWidth();
-    m_table->setColumnWidth(ContactTableModel::NameColumn, 20 * ch);
-    m_table->setColumnWidth(ContactTableModel::EmailColumn, 25 * ch);
-    m_table->setColumnWidth(ContactTableModel::PhoneColumn, 21 * ch);
-    m_table->setColumnWidth(ContactTableModel::CompanyColumn, 15 * ch);
-    m_table->setColumnWidth(ContactTableModel::TagsColumn, 16 * ch);
+    // Widths from the text a column typically holds, so that the table fits beside the detail pane
+    // on a 1,280-pixel screen; longer values are elided, and the user's widths are remembered.
+    const QFontMetrics metrics = fontMetrics();
+    const int padding = 2 * metrics.averageCharWidth() + 6;
+    auto fit = [&](int column, const QString &sample) {
+        m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + padding);
+    };
+    fit(ContactTableModel::NameColumn, QStringLiteral("Çağla Yılmazoğlu"));
+    fit(ContactTableModel::EmailColumn, QStringLiteral("ayse.yilmaz@ornek.com"));
+    fit(ContactTableModel::PhoneColumn, QStringLiteral("+905321234567"));
+    fit(ContactTableModel::CompanyColumn, QStringLiteral("Anadolu Lojistik"));
+    fit(ContactTableModel::TagsColumn, QStringLiteral("müşteri, vip"));
 
     m_pane = new ContactDetailPane(contacts, this);
     m_pane->setObjectName(QStringLiteral("contactDetailPane"));
@@ -99,7 +105,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     splitter->setStretchFactor(1, 0);
     m_pane->setMinimumWidth(340); // its tabs and the fields' labels
     splitter->setChildrenCollapsible(false);
-    splitter->setSizes({4 * 340, 340});
+    splitter->setSizes({4 * 380, 380});
 
     m_count = new QLabel(this);
     m_count->setTextFormat(Qt::PlainText); // data from outside is never markup

@@ -115,7 +115,8 @@ QWidget *SegmentsPanel::besideContacts(ContactsView *view, const Store &store, Q
     splitter->addWidget(view);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({200, 1000});
+    // As narrow as its buttons allow: the contacts' table beside it needs the room on a laptop.
+    splitter->setSizes({qMax(150, panel->minimumSizeHint().width()), 1000});
     splitter->setChildrenCollapsible(false);
     return splitter;
 }

@@ -121,11 +121,13 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
 
     // Most of the screen at first (the board's columns and the contact's tabs need the room),
-    // never more than a comfortable 1440 × 900.
+    // never more than a comfortable 1440 × 900; a laptop's screen (up to 1,366 pixels) whole in
+    // width, as the contacts' table and detail pane need all of it.
     QSize size(1200, 720);
     if (const QScreen *screen = QGuiApplication::primaryScreen()) {
         const QRect available = screen->availableGeometry();
-        size = QSize(qBound(qMin(960, available.width()), available.width() * 9 / 10, 1440),
+        const int width = available.width() <= 1366 ? available.width() : available.width() * 9 / 10;
+        size = QSize(qBound(qMin(960, available.width()), width, 1440),
                      qBound(qMin(600, available.height()), available.height() * 9 / 10, 900));
     }
     resize(size);
