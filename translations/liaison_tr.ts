@@ -1656,7 +1656,7 @@
     </message>
     <message>
         <source>No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once a channel is set up in Settings → Channels.</source>
-        <translation>Burada konuşma yok. WhatsApp, Telegram, Instagram ve web widget mesajları, Ayarlar → Kanallar bölümünde bir kanal kurulduğunda buraya gelir.</translation>
+        <translation>Burada konuşma yok. WhatsApp, Telegram, Instagram ve web sohbet aracından gelen mesajlar, Ayarlar → Kanallar bölümünde bir kanal kurulduğunda buraya gelir.</translation>
     </message>
     <message>
         <source>open</source>

@@ -22,6 +22,7 @@
 #include "ui/shell/undobar.h"
 
 #include <QComboBox>
+#include <QCursor>
 #include <QDialogButtonBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -66,6 +67,8 @@ private slots:
     void editThroughDialogSendsOnlyChangedFields();
     void deleteAsksForConfirmation();
     void changesFromAnotherThreadAppearAndKeepSelection();
+    void rowsStayUnderTheMouseWhenContactsArrive();
+    void aNewContactOutsideTheSearchLeavesNoOtherRowMarked();
     void detailPaneAddsAndRemovesTagsAndAddsNotes();
     void detailPaneShowsDealsConversationsAndTimeline();
     void windowFitsA1280WideScreen();
@@ -650,6 +653,50 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     // None counted on the tab itself (five tabs fit a narrow pane); its tooltip still says 0.
     QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals"));
     QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList)), QString("Deals (0)"));
+}
+
+void TestContactsView::rowsStayUnderTheMouseWhenContactsArrive()
+{
+    // The newest first: contacts arriving live sort above the rows on screen.
+    for (int i = 0; i < 80; ++i) // more than the table shows: it can scroll
+        m_contacts->create(ContactRules::parse(
+            {{"firstName", QString("Kişi %1").arg(i)}, {"email", QString("k%1@example.com").arg(i)}}));
+    openWindow();
+    QTableView *table = view()->table();
+    QCOMPARE(model()->rowCount(), 83);
+    QCOMPARE(table->verticalScrollBar()->value(), 0); // at the top, where a new row pushes the others down
+    // Inside the viewport whatever its width (the offscreen screen is narrow).
+    const QPoint at(4, table->visualRect(model()->index(4, ContactTableModel::NameColumn)).center().y());
+    QCursor::setPos(table->viewport()->mapToGlobal(at));
+    QTest::mouseMove(table->viewport(), at);
+    const QString aimed = table->indexAt(at).data(ContactTableModel::IdRole).toString();
+    QVERIFY(!aimed.isEmpty());
+    for (int i = 0; i < 3; ++i)
+        m_contacts->create(ContactRules::parse(
+            {{"firstName", QString("Yeni %1").arg(i)}, {"email", QString("y%1@example.com").arg(i)}}));
+    QTRY_COMPARE(model()->rowCount(), 86);
+    QCOMPARE(table->indexAt(at).data(ContactTableModel::IdRole).toString(), aimed);
+}
+
+void TestContactsView::aNewContactOutsideTheSearchLeavesNoOtherRowMarked()
+{
+    openWindow();
+    QTest::keyClicks(child<QLineEdit>(view(), "searchEdit"), "ahmet");
+    QTRY_COMPARE(model()->rowCount(), 1);
+    clickRow(0);
+    QCOMPARE(view()->currentContactId(), m_ahmet);
+    click(child<QPushButton>(view(), "newButton"));
+    ContactDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    QTest::keyClicks(child<QLineEdit>(dialog, "firstNameEdit"), "Deniz");
+    QTest::keyClicks(child<QLineEdit>(dialog, "emailEdit"), "deniz@example.com");
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QTRY_VERIFY(!modal<ContactDialog>());
+    // The pane shows Deniz, whom the search does not list; Ahmet's row is no longer marked, so
+    // Edit and Delete act on the contact the pane shows.
+    QTRY_VERIFY(view()->currentContactId() != m_ahmet);
+    QCOMPARE(child<QLabel>(view()->detailPane(), "contactTitle")->text(), QString("Deniz"));
+    QVERIFY(!view()->table()->selectionModel()->hasSelection());
 }
 
 void TestContactsView::windowFitsA1280WideScreen()

@@ -308,6 +308,9 @@ private slots:
                                        << "‹Tags›[2], «must be a string»";
         QTest::newRow("missing") << "Required field missing: title"
                                  << "«Required field missing: %1» ← ‹Title›";
+        QTest::newRow("missing with its problem")
+            << "Required field missing: name must not be empty"
+            << "«Required field missing: %1» ← «%1: %2» ← ‹Name›, «must not be empty»";
         QTest::newRow("unknown text") << "Something else entirely"
                                       << "Something else entirely";
         QTest::newRow("data stays") << "A contact with e-mail ayse@ornek.com.tr already exists"

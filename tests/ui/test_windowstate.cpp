@@ -9,8 +9,10 @@
 
 #include <QHeaderView>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,6 +34,8 @@ private slots:
 
     void theArrangementComesBack()
     {
+        // Within the screen (the offscreen platform's is 800 pixels wide), as a saved size is.
+        const QSize kSize = QSize(1100, 700).boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size());
         const QString ini = m_dir.filePath("window.ini");
         QList<int> sizes;
         int emailWidth = 0;
@@ -39,7 +43,7 @@ private slots:
             auto w = window();
             auto *state = new WindowState(w.get(), ini);
             state->restore(); // nothing saved yet: defaults
-            w->resize(1100, 700);
+            w->resize(kSize);
             w->show();
             QVERIFY(QTest::qWaitForWindowExposed(w.get()));
             auto *splitter = w->findChild<QSplitter *>("contactsSplitter");
@@ -58,9 +62,39 @@ private slots:
         state->restore();
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
-        QCOMPARE(w->size(), QSize(1100, 700));
+        QCOMPARE(w->size(), kSize);
         QCOMPARE(w->findChild<QSplitter *>("contactsSplitter")->sizes(), sizes);
         QCOMPARE(w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(1), emailWidth);
+    }
+
+    void theLastAreaComesBackAndTheWindowFitsTheScreen()
+    {
+        const QString ini = m_dir.filePath("area.ini");
+        const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+        {
+            auto w = window();
+            (new WindowState(w.get(), ini))->restore();
+            auto *board = w->findChild<PipelineBoard *>();
+            QVERIFY(board);
+            w->showArea(board);
+            QCOMPARE(w->currentArea(), 1);
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+            w->resize(screen.width() + 60, screen.height() + 40); // as if a long text had widened it
+            w->close();
+        }
+        auto w = window();
+        QCOMPARE(w->currentArea(), 0); // a new window starts on Contacts
+        (new WindowState(w.get(), ini))->restore();
+        QCOMPARE(w->currentArea(), 1);
+        QCOMPARE(w->findChild<QStackedWidget *>("areaStack")->currentWidget(), w->findChild<PipelineBoard *>());
+        QVERIFY2(w->width() <= screen.width() && w->height() <= screen.height(),
+                 qPrintable(QStringLiteral("%1×%2").arg(w->width()).arg(w->height())));
+
+        QSettings(ini, QSettings::IniFormat).setValue("window/area", 42); // an area this version lacks
+        auto other = window();
+        (new WindowState(other.get(), ini))->restore();
+        QCOMPARE(other->currentArea(), 0);
     }
 
     void aFoldedChartStaysFolded()

@@ -261,7 +261,7 @@ void ContactDetailPane::reload()
             address << part;
     }
     m_address->setText(orDash(address.join(QLatin1String(", "))));
-    m_source->setText(orDash(c.source));
+    m_source->setText(orDash(InboxText::channelName(c.source))); // a channel that brought the contact, by its name
     m_leadScore->setText(QLocale().toString(c.leadScore));
     m_created->setText(UiKit::localTime(c.createdAt));
     m_updated->setText(UiKit::localTime(c.updatedAt));
@@ -301,7 +301,9 @@ void ContactDetailPane::reload()
     };
     QVector<Event> timeline;
     timeline.append(
-        {c.createdAt, tr("Contact created%1").arg(c.source.isEmpty() ? QString() : tr(" (from %1)").arg(c.source))});
+        {c.createdAt,
+         tr("Contact created%1")
+             .arg(c.source.isEmpty() ? QString() : tr(" (from %1)").arg(InboxText::channelName(c.source)))});
     for (const ContactNote &note : notes)
         timeline.append({note.createdAt, tr("Note: %1").arg(note.content)});
 

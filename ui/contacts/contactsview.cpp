@@ -326,9 +326,9 @@ void ContactsView::newContact()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ContactDialog::contactSaved, this, [this](const QString &id) {
         refresh();
-        if (!selectContact(id, 0))
-            m_pane->showContact(id);
-        updateActions();
+        // Selected in the table, or (outside the search or segment shown) in the pane alone, with no
+        // other row still marked as the one Edit and Delete act on.
+        openContact(id);
     });
     dialog->open();
 }

@@ -72,17 +72,24 @@ void ContactTableModel::refresh()
 
 void ContactTableModel::applyCount(int count)
 {
-    m_cache.clear();
     // Rows are added or taken at the end rather than reset, so that the view keeps its scroll
     // position; the rows that stay are then all marked changed (the view repaints only what it shows).
+    // The rows read before stay readable until the change begins: a RowAnchor reads then which
+    // contact is under the mouse, and keeps it there once the new rows are in.
     if (count > m_count) {
         beginInsertRows({}, m_count, count - 1);
+        m_cache.clear();
         m_count = count;
         endInsertRows();
     } else if (count < m_count) {
         beginRemoveRows({}, count, m_count - 1);
+        m_cache.clear();
         m_count = count;
         endRemoveRows();
+    } else {
+        emit layoutAboutToBeChanged();
+        m_cache.clear();
+        emit layoutChanged();
     }
     if (m_count > 0)
         emit dataChanged(index(0, 0), index(m_count - 1, ColumnCount - 1));

@@ -444,6 +444,10 @@ void SegmentDialog::build()
             [this](int, const QString &, const QString &message) { m_count->setText(message); });
     connect(buttons, &QDialogButtonBox::accepted, this, &SegmentDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SegmentDialog::reject);
+    // A refusal answers what was saved; an edit makes it old.
+    for (QLineEdit *edit : {m_name, m_description})
+        connect(edit, &QLineEdit::textEdited, m_error, &QWidget::hide);
+    connect(m_rules, &RuleGroupWidget::changed, m_error, &QWidget::hide);
 }
 
 QJsonValue SegmentDialog::filters() const

@@ -156,6 +156,12 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_details->setTextFormat(Qt::PlainText);
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long name or an e-mail address (no place to wrap) is cut at the panel's width instead of
+    // widening the window.
+    for (QLabel *label : {m_name, m_details}) {
+        label->setSizePolicy(QSizePolicy::Ignored, label->sizePolicy().verticalPolicy());
+        label->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
+    }
     m_openContact = new QPushButton(tr("Open contact…"), this);
     m_openContact->setObjectName(QStringLiteral("openContactButton"));
     m_deals = new QListWidget(this);
@@ -236,6 +242,7 @@ void InboxContactPanel::reload()
         return;
     }
     m_name->setText(c->displayName());
+    m_name->setToolTip(c->displayName());
     QStringList lines;
     if (!c->phone.isEmpty())
         lines << tr("Phone: %1").arg(c->phone);
@@ -244,6 +251,7 @@ void InboxContactPanel::reload()
     if (!c->company.isEmpty())
         lines << tr("Company: %1").arg(c->company);
     m_details->setText(lines.join(QLatin1Char('\n')));
+    m_details->setToolTip(m_details->text());
 
     const QLocale locale;
     try {
@@ -357,6 +365,11 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
     m_unreadBadge->setStyleSheet(
         QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
+    // The badge keeps its room while hidden, so that the list beside it does not jump when it shows.
+    m_unreadBadge->setMinimumWidth(m_unreadBadge->fontMetrics().horizontalAdvance(tr("%n unread", nullptr, 999)) + 16);
+    QSizePolicy badgePolicy = m_unreadBadge->sizePolicy();
+    badgePolicy.setRetainSizeWhenHidden(true);
+    m_unreadBadge->setSizePolicy(badgePolicy);
     m_unreadBadge->hide();
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("conversationList"));
@@ -385,6 +398,10 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_header = new QLabel(tr("Select a conversation"), this);
     m_header->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_header->setObjectName(QStringLiteral("threadHeader"));
+    // A long name or address is cut at the header's width rather than widening the window (the
+    // whole header is its tooltip).
+    m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_header->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     m_close = new QPushButton(tr("Close"), this);
     m_close->setObjectName(QStringLiteral("closeButton"));
     m_reopen = new QPushButton(tr("Reopen"), this);
@@ -672,16 +689,21 @@ void InboxView::reloadList()
     m_list->clear();
     QListWidgetItem *current = nullptr;
     for (const Conversation &v : page.items) {
+        // Two lines: who (and what is open about it); when, then the last message. The time leads the
+        // second line so that a long name never hides it; the channel is the icon (and the tooltip).
         const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
-        text += QStringLiteral(" · ") + InboxText::channelName(v.channel);
         if (v.status != QLatin1String("open"))
             text += QStringLiteral(" · ") + InboxText::statusName(v.status);
+        QStringList second;
         if (!v.lastMessageAt.isEmpty())
-            text += QStringLiteral(" · ") + InboxText::when(v.lastMessageAt);
+            second << InboxText::when(v.lastMessageAt);
         if (!v.lastMessageText.isEmpty())
-            text += QLatin1Char('\n') + v.lastMessageText.left(80);
+            second << v.lastMessageText.left(80).simplified();
+        if (!second.isEmpty())
+            text += QLatin1Char('\n') + second.join(QStringLiteral(" · "));
         auto *item = new QListWidgetItem(InboxText::channelIcon(v.channel), text, m_list);
+        item->setToolTip(InboxText::channelName(v.channel) + QStringLiteral(" · ") + InboxText::statusName(v.status));
         item->setData(kIdRole, v.id);
         item->setData(kUnreadRole, v.unreadCount);
         item->setData(kStatusRole, v.status);
@@ -815,6 +837,7 @@ void InboxView::reloadThread()
     if (!v->assignedName.isEmpty())
         header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
     m_header->setText(header);
+    m_header->setToolTip(header);
     const QLocale locale;
     const QDate today = QDate::currentDate();
     QDate previousDay;

@@ -362,8 +362,10 @@ QString ErrorText::translate(const QString &english)
         const QString rest = english.mid(head.size());
         QStringList parts;
         if (prefix == kMissing) {
+            // "name" or "name must not be empty": a field, or a field with its problem.
             for (const QString &field : rest.split(QStringLiteral(", ")))
-                parts << fieldLabel(field.trimmed());
+                parts << (field.trimmed().contains(QLatin1Char(' ')) ? part(field.trimmed())
+                                                                     : fieldLabel(field.trimmed()));
             return tr(prefix).arg(parts.join(QStringLiteral(", ")));
         }
         for (const QString &p : rest.split(QStringLiteral("; ")))

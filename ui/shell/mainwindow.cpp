@@ -171,6 +171,17 @@ void MainWindow::showArea(QWidget *view)
         m_navigation->setCurrentRow(index);
 }
 
+int MainWindow::currentArea() const
+{
+    return m_navigation->currentRow();
+}
+
+void MainWindow::setCurrentArea(int index)
+{
+    if (index >= 0 && index < m_navigation->count())
+        m_navigation->setCurrentRow(index);
+}
+
 void MainWindow::setServerStatus(const QString &address, bool running, const QString &detail)
 {
     m_serverAddress = running ? address : QString();

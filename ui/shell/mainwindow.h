@@ -28,6 +28,8 @@ class QStackedWidget;
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
+    // The area shown (its index in the navigation), which WindowState keeps between starts.
+    Q_PROPERTY(int currentArea READ currentArea WRITE setCurrentArea)
 public:
     MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, const Store &store, QWidget *parent = nullptr);
     // Carries out a delete still waiting for its Undo before the areas go.
@@ -37,6 +39,8 @@ public:
     int addArea(const QString &title, QWidget *view);
     // Shows the area of this view (as a click on its name does).
     void showArea(QWidget *view);
+    int currentArea() const;
+    void setCurrentArea(int index); // an index out of range is ignored
     ContactsView *contactsView() const { return m_contacts; }
     // Task reminders and new messages: toast, list behind the status bar's button, desktop.
     NotificationCenter *notifications() const { return m_notifications; }

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QEvent>
 #include <QHeaderView>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
@@ -39,6 +40,16 @@ void WindowState::restore()
     if (ini.value(QStringLiteral("version")).toInt() != kVersion)
         return;
     m_window->restoreGeometry(ini.value(QStringLiteral("window/geometry")).toByteArray());
+    // A window saved wider or taller than the screen it comes back on (a long text widened it, or
+    // another monitor) fits the screen again.
+    if (const QScreen *screen = m_window->screen()) {
+        const QRect available = screen->availableGeometry();
+        if (m_window->width() > available.width() || m_window->height() > available.height())
+            m_window->resize(m_window->size().boundedTo(available.size()));
+    }
+    const QVariant area = ini.value(QStringLiteral("window/area"));
+    if (area.isValid() && m_window->property("currentArea").isValid())
+        m_window->setProperty("currentArea", area.toInt());
     ini.beginGroup(QStringLiteral("splitters"));
     for (QSplitter *splitter : m_window->findChildren<QSplitter *>()) {
         const QString key = pathOf(m_window, splitter);
@@ -64,6 +75,8 @@ void WindowState::save() const
     QSettings ini(m_path, QSettings::IniFormat);
     ini.setValue(QStringLiteral("version"), kVersion);
     ini.setValue(QStringLiteral("window/geometry"), m_window->saveGeometry());
+    if (const QVariant area = m_window->property("currentArea"); area.isValid())
+        ini.setValue(QStringLiteral("window/area"), area);
     ini.beginGroup(QStringLiteral("splitters"));
     for (const QSplitter *splitter : m_window->findChildren<QSplitter *>()) {
         const QString key = pathOf(m_window, splitter);

@@ -5,9 +5,11 @@
 
 class QWidget;
 
-// Remembers how the user arranged the window: its size, position and maximised state, the sizes of
-// every named QSplitter in it and the columns (widths, order, hidden, sort) of every named table,
-// in an INI file of its own (DATA/window.ini; liaison.ini is the admin's and is never written).
+// Remembers how the user arranged the window: its size, position and maximised state (within the
+// screen it comes back on), the area shown (the window's "currentArea" property, where it has one),
+// the sizes of every named QSplitter in it and the columns (widths, order, hidden, sort) of every
+// named table, in an INI file of its own (DATA/window.ini; liaison.ini is the admin's and is never
+// written).
 // restore() after the window's areas are built, before it is shown; the state is saved when the
 // window closes and when the application quits. A table whose columns changed since (a new
 // version) keeps its defaults rather than a state that no longer fits.
