@@ -42,19 +42,32 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
     });
 }
 
+namespace {
+// contacts/defaultCallingCode written to liaison.ini and in force at once.
+WelcomeDialog::CallingCodeSaver callingCodeSaver(const QString &ini)
+{
+    return [ini](const QString &code, QString *why) {
+        if (!AppSettings::writeIni(ini, {{QStringLiteral("contacts/defaultCallingCode"), code}}, why))
+            return false;
+        ContactRules::setDefaultCallingCode(code);
+        return true;
+    };
+}
+} // namespace
+
 void addContactsPage(MainWindow &window, const AppSettings &settings)
 {
+    // No country set yet: the welcome offers the system's.
+    const QString suggested = ContactsSettingsPage::callingCodeOf(QLocale::system().territory());
+    if (ContactRules::defaultCallingCode().isEmpty() && !suggested.isEmpty())
+        window.setCallingCodeOffer(ContactsSettingsPage::countryName(QLocale::system()), suggested,
+                                   callingCodeSaver(settings.iniPath()));
     const QString ini = settings.iniPath();
     window.addSettingsPage(
         ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
         QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
             auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(), QLocale::system(), parent);
-            page->setSaveFunction([ini](const QString &code, QString *why) {
-                if (!AppSettings::writeIni(ini, {{QStringLiteral("contacts/defaultCallingCode"), code}}, why))
-                    return false;
-                ContactRules::setDefaultCallingCode(code);
-                return true;
-            });
+            page->setSaveFunction(callingCodeSaver(ini));
             return page;
         });
 }

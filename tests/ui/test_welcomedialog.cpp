@@ -9,6 +9,7 @@
 #include "ui/shell/welcomedialog.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QLabel>
@@ -79,6 +80,11 @@ private slots:
                                        << "parola-123"
                                        << "parola-123"
                                        << "email";
+        QTest::newRow("no dot in the domain") << "Selin"
+                                              << "selin@ornek"
+                                              << "parola-123"
+                                              << "parola-123"
+                                              << "email";
         QTest::newRow("short password") << "Selin"
                                         << "selin@ornek.com.tr"
                                         << "kısa"
@@ -167,6 +173,41 @@ private slots:
 
         QTest::keyClick(d.findChild<QLineEdit *>("welcomeKey"), Qt::Key_Return); // Enter: Start working
         QCOMPARE(d.result(), int(QDialog::Accepted));
+    }
+
+    void offersTheSystemsCountryForPhoneNumbers()
+    {
+        QStringList saved;
+        WelcomeDialog d(m_fixture->keys, creator());
+        auto *box = d.findChild<QCheckBox *>("welcomeCallingCode");
+        QVERIFY(box);
+        QVERIFY(box->isHidden()); // nothing offered: nothing shown
+        d.offerCallingCode("Türkiye", "90", [&saved](const QString &code, QString *) {
+            saved << code;
+            return true;
+        });
+        d.show();
+        QVERIFY(box->isVisible());
+        QVERIFY(box->isChecked());
+        QCOMPARE(box->text(), QString("Phone numbers written without + are from Türkiye (+90)"));
+        fill(d, "Selin Aksoy", "selin@ornek.com.tr", "parola-123", "parola-123");
+        click(d.findChild<QPushButton *>("welcomeCreateButton"));
+        QVERIFY(onApiPage(d));
+        QCOMPARE(saved, QStringList{"90"});
+
+        // Unticked: nothing saved.
+        saved.clear();
+        WelcomeDialog other(m_fixture->keys, creator());
+        other.offerCallingCode("Türkiye", "90", [&saved](const QString &code, QString *) {
+            saved << code;
+            return true;
+        });
+        other.show();
+        other.findChild<QCheckBox *>("welcomeCallingCode")->setChecked(false);
+        fill(other, "Murat Çelik", "murat@ornek.com.tr", "parola-123", "parola-123");
+        click(other.findChild<QPushButton *>("welcomeCreateButton"));
+        QVERIFY(onApiPage(other));
+        QVERIFY(saved.isEmpty());
     }
 
     void saysWhenTheServerDoesNotRun()

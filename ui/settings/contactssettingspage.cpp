@@ -113,6 +113,12 @@ QString ContactsSettingsPage::callingCodeOf(QLocale::Territory territory)
     return {};
 }
 
+QString ContactsSettingsPage::countryName(const QLocale &locale)
+{
+    return locale.nativeTerritoryName().isEmpty() ? QLocale::territoryToString(locale.territory())
+                                                  : locale.nativeTerritoryName();
+}
+
 ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, const QLocale &system, QWidget *parent)
     : QWidget(parent)
 {
@@ -142,8 +148,7 @@ ContactsSettingsPage::ContactsSettingsPage(const QString &callingCode, const QLo
     if (suggested.isEmpty()) {
         m_suggest->hide();
     } else {
-        const QString country = system.nativeTerritoryName().isEmpty() ? QLocale::territoryToString(system.territory())
-                                                                       : system.nativeTerritoryName();
+        const QString country = countryName(system);
         m_suggest->setText(tr("Use %1 (+%2)").arg(country, suggested));
         connect(m_suggest, &QPushButton::clicked, this, [this, suggested] { m_code->setText(suggested); });
     }

@@ -26,6 +26,8 @@ public:
 
     // The calling code of a country (90 for Türkiye); empty for a territory the table lacks.
     static QString callingCodeOf(QLocale::Territory territory);
+    // The locale's country as its own language names it ("Türkiye").
+    static QString countryName(const QLocale &locale);
 
     // For tests.
     QLineEdit *callingCodeEdit() const { return m_code; }

@@ -156,6 +156,8 @@ void MainWindow::showWelcome()
     m_welcome = new WelcomeDialog(m_apiKeys, m_accountCreator, this);
     m_welcome->setAttribute(Qt::WA_DeleteOnClose);
     m_welcome->setApiAddress(m_serverAddress, m_serverDetail);
+    if (m_saveCallingCode)
+        m_welcome->offerCallingCode(m_offeredCountry, m_offeredCode, m_saveCallingCode);
     // With an account (or no way to make one): the tour, which leads on to the API page.
     const QVector<User> users = m_users.list();
     if (!users.isEmpty() || !m_accountCreator)

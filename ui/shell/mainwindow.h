@@ -70,6 +70,13 @@ public:
     // made (the app hashes the password). showWelcome() opens it window-modal without blocking: on
     // the account page while no user exists, else on the API page.
     void setAccountCreator(WelcomeDialog::AccountCreator creator) { m_accountCreator = std::move(creator); }
+    // The welcome's offer to read phone numbers without + as numbers of `country` (+code).
+    void setCallingCodeOffer(const QString &country, const QString &code, WelcomeDialog::CallingCodeSaver save)
+    {
+        m_offeredCountry = country;
+        m_offeredCode = code;
+        m_saveCallingCode = std::move(save);
+    }
     void showWelcome();
     // The open welcome dialog (nullptr when none).
     WelcomeDialog *welcomeDialog() const { return m_welcome; }
@@ -140,6 +147,8 @@ private:
     QPointer<SettingsDialog> m_settings;
     QPointer<WelcomeDialog> m_welcome;
     WelcomeDialog::AccountCreator m_accountCreator;
+    QString m_offeredCountry, m_offeredCode;
+    WelcomeDialog::CallingCodeSaver m_saveCallingCode;
     QString m_serverDetail;
     QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)
     WebhookPolicy m_webhookPolicy; // webhooks/allowedTargets and allowInsecureLocal

@@ -1,11 +1,15 @@
 #include "ui/shell/welcomedialog.h"
 
+#include "model/contacts/contact.h"
+
 #include "model/accounts/apikeyrepository.h"
 #include "model/core/errors.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/fielderrors.h"
 
 #include <QApplication>
+#include <QDebug>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -81,6 +85,11 @@ QWidget *WelcomeDialog::accountPage()
     form->addRow(tr("E-mail:"), m_errors->cell(m_email, {QStringLiteral("email")}, page));
     form->addRow(tr("Password:"), m_errors->cell(m_password, {QStringLiteral("password")}, page));
     form->addRow(tr("Repeat it:"), m_errors->cell(m_repeat, {QStringLiteral("repeat")}, page));
+    m_callingCode = new QCheckBox(page);
+    m_callingCode->setObjectName(QStringLiteral("welcomeCallingCode"));
+    m_callingCode->setToolTip(tr("Settings → Contacts changes it later."));
+    m_callingCode->hide(); // until offerCallingCode()
+    form->addRow(m_callingCode);
 
     auto *buttons = new QDialogButtonBox(page);
     m_create = buttons->addButton(tr("Create account"), QDialogButtonBox::AcceptRole);
@@ -254,6 +263,15 @@ void WelcomeDialog::setApiAddress(const QString &baseUrl, const QString &detail)
                                            .arg(m_secret.isEmpty() ? QStringLiteral("<key>") : m_secret, url));
 }
 
+void WelcomeDialog::offerCallingCode(const QString &country, const QString &code, CallingCodeSaver save)
+{
+    m_offeredCode = code;
+    m_saveCallingCode = std::move(save);
+    m_callingCode->setText(tr("Phone numbers written without + are from %1 (+%2)").arg(country, code));
+    m_callingCode->setChecked(true);
+    m_callingCode->setVisible(bool(m_saveCallingCode));
+}
+
 void WelcomeDialog::createAccount()
 {
     m_errors->clear();
@@ -262,7 +280,7 @@ void WelcomeDialog::createAccount()
     const QString email = m_email->text().trimmed();
     if (name.isEmpty())
         details.insert(QStringLiteral("name"), tr("Enter your name."));
-    if (!email.contains(QLatin1Char('@')) || email.startsWith(QLatin1Char('@')) || email.endsWith(QLatin1Char('@')))
+    if (!ContactRules::isValidEmail(email)) // the rule contacts' addresses follow: "selin@ornek" is not one
         details.insert(QStringLiteral("email"), tr("Enter an e-mail address such as name@company.com."));
     if (m_password->text().size() < kMinPasswordLength)
         details.insert(QStringLiteral("password"),
@@ -294,6 +312,11 @@ void WelcomeDialog::createAccount()
     }
     m_password->clear();
     m_repeat->clear();
+    if (m_saveCallingCode && m_callingCode->isChecked()) {
+        QString why;
+        if (!m_saveCallingCode(m_offeredCode, &why))
+            qWarning().noquote() << "the country calling code was not saved:" << why;
+    }
     emit accountCreated(user);
     showApiPage(user.id);
 }

@@ -9,6 +9,7 @@
 
 class ApiKeyRepository;
 class FieldErrors;
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -25,6 +26,9 @@ public:
     using AccountCreator = std::function<User(const QString &name, const QString &email, const QString &password)>;
 
     static constexpr int kMinPasswordLength = 8;
+    // Saves the country calling code that phone numbers without + are read with; false and why
+    // when it cannot.
+    using CallingCodeSaver = std::function<bool(const QString &code, QString *why)>;
 
     WelcomeDialog(ApiKeyRepository &apiKeys, AccountCreator createAccount, QWidget *parent = nullptr);
     ~WelcomeDialog() override;
@@ -36,6 +40,9 @@ public:
     void showGuide(const QString &ownerId = {});
     // The API's base URL ("https://127.0.0.1:8443"); empty: the server does not run (`detail` says why).
     void setApiAddress(const QString &baseUrl, const QString &detail = {});
+    // Offers on the account page, ticked, to read phone numbers written without + as numbers of
+    // `country` (+code), saved with the account (the system's country, while none is set).
+    void offerCallingCode(const QString &country, const QString &code, CallingCodeSaver save);
     // The secret of the key made here (empty until one is made).
     QString createdKey() const { return m_secret; }
 
@@ -57,6 +64,9 @@ private:
     QLineEdit *m_email = nullptr;
     QLineEdit *m_password = nullptr;
     QLineEdit *m_repeat = nullptr;
+    QCheckBox *m_callingCode = nullptr;
+    QString m_offeredCode;
+    CallingCodeSaver m_saveCallingCode;
     QPushButton *m_create = nullptr;
     QLabel *m_address = nullptr;
     QPushButton *m_copyAddress = nullptr;
