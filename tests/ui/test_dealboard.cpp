@@ -193,24 +193,28 @@ private slots:
         m_board->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_board.get()));
         auto *toggle = m_board->findChild<QToolButton *>("chartToggle");
-        auto *splitter = m_board->findChild<QSplitter *>("boardSplitter");
+        // A header over the columns (the splitter's first pane), compact: the columns keep most of
+        // the height.
+        auto *splitter = m_board->findChild<QSplitter *>("boardHeaderSplitter");
         QVERIFY(toggle && splitter);
+        QCOMPARE(splitter->widget(0), static_cast<QWidget *>(m_board->chart()));
         QVERIFY(m_board->isChartVisible());
         QVERIFY(toggle->isChecked());
-        // Compact: the columns keep most of the height.
-        QVERIFY2(splitter->sizes().at(1) * 2 <= splitter->sizes().at(0),
-                 qPrintable(QString::number(splitter->sizes().at(1))));
-        const int columnsHeight = splitter->sizes().at(0);
+        QVERIFY2(splitter->sizes().at(0) * 3 <= splitter->sizes().at(1),
+                 qPrintable(QString::number(splitter->sizes().at(0))));
+        const int columnsHeight = splitter->sizes().at(1);
         click(toggle);
         QVERIFY(!m_board->isChartVisible());
-        QCOMPARE(splitter->sizes().at(1), 0);
-        QVERIFY(splitter->sizes().at(0) > columnsHeight);
+        QCOMPARE(splitter->sizes().at(0), 0);
+        QVERIFY(splitter->sizes().at(1) > columnsHeight);
+        // Hidden, the currency box still picks the summary's currency.
+        QVERIFY(m_board->findChild<QComboBox *>("chartCurrencyCombo")->isEnabled());
         click(toggle);
         QVERIFY(m_board->isChartVisible());
-        QVERIFY(splitter->sizes().at(1) >= m_board->chart()->minimumHeight());
+        QVERIFY(splitter->sizes().at(0) >= m_board->chart()->minimumHeight());
         // Folded by the splitter (as the window's saved state restores it): the button follows.
-        splitter->setSizes({splitter->sizes().at(0) + splitter->sizes().at(1), 0});
-        emit splitter->splitterMoved(splitter->sizes().at(0), 1);
+        splitter->setSizes({0, splitter->sizes().at(0) + splitter->sizes().at(1)});
+        emit splitter->splitterMoved(0, 1);
         QVERIFY(!toggle->isChecked());
     }
 

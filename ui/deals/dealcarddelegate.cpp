@@ -30,31 +30,41 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     bold.setBold(true);
     painter->setPen(pal.color(QPalette::Text));
     painter->setFont(bold);
-    const QString name = index.data(Qt::DisplayRole).toString();
+    // The deal's name has the first line to itself (a value beside it cut names short); the value
+    // and the expected close (red once passed) share the second; the contact and the owner the third,
+    // the contact first.
+    const QFontMetrics boldMetrics(bold);
+    const auto row = [&](int n) { return QRect(text.left(), text.top() + n * (line + 2), text.width(), line); };
+    painter->drawText(row(0), Qt::AlignLeft,
+                      boldMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, text.width()));
     const QString value = index.data(DealColumnModel::ValueRole).toString();
-    const int valueWidth = QFontMetrics(bold).horizontalAdvance(value);
-    painter->drawText(QRect(text.left(), text.top(), text.width() - valueWidth - 6, line), Qt::AlignLeft,
-                      QFontMetrics(bold).elidedText(name, Qt::ElideRight, text.width() - valueWidth - 6));
-    painter->drawText(QRect(text.left(), text.top(), text.width(), line), Qt::AlignRight, value);
+    painter->drawText(row(1), Qt::AlignLeft, value);
 
     painter->setFont(option.font);
+    const QDate closeDate = QDate::fromString(index.data(DealColumnModel::CloseDateRole).toString(), Qt::ISODate);
+    if (closeDate.isValid()) {
+        const bool overdue = closeDate < QDate::currentDate();
+        const int room = text.width() - boldMetrics.horizontalAdvance(value) - 6;
+        painter->setPen(overdue ? QColor(0xc0, 0x39, 0x2b) : pal.color(QPalette::PlaceholderText));
+        painter->drawText(row(1), Qt::AlignRight,
+                          fm.elidedText(tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)),
+                                        Qt::ElideLeft, room));
+    }
     painter->setPen(pal.color(QPalette::PlaceholderText));
     const QString contact = index.data(DealColumnModel::ContactRole).toString();
-    painter->drawText(QRect(text.left(), text.top() + line + 2, text.width(), line), Qt::AlignLeft,
-                      fm.elidedText(contact.isEmpty() ? tr("No contact") : contact, Qt::ElideRight, text.width()));
     const QString owner = index.data(DealColumnModel::OwnerRole).toString();
-    // The expected close in the locale's short date; red once it has passed.
-    const QDate closeDate = QDate::fromString(index.data(DealColumnModel::CloseDateRole).toString(), Qt::ISODate);
-    const QString closes =
-        closeDate.isValid() ? tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)) : QString();
-    const bool overdue = closeDate.isValid() && closeDate < QDate::currentDate();
-    const int dateWidth = fm.horizontalAdvance(closes);
+    const QString contactText = contact.isEmpty() ? tr("No contact") : contact;
+    // The contact first; the owner (when there is one) in what it leaves, at most two fifths.
+    const int contactWidth = qMin(fm.horizontalAdvance(contactText), text.width());
+    const int ownerWidth = owner.isEmpty() ? 0
+                                           : qMin(fm.horizontalAdvance(owner),
+                                                  qMin(text.width() * 2 / 5, text.width() - contactWidth - 8));
+    const bool showOwner = ownerWidth > fm.averageCharWidth() * 4;
     painter->drawText(
-        QRect(text.left(), text.top() + 2 * (line + 2), text.width() - dateWidth - 6, line), Qt::AlignLeft,
-        fm.elidedText(owner.isEmpty() ? tr("Unassigned") : owner, Qt::ElideRight, text.width() - dateWidth - 6));
-    if (overdue)
-        painter->setPen(QColor(0xc0, 0x39, 0x2b));
-    painter->drawText(QRect(text.left(), text.top() + 2 * (line + 2), text.width(), line), Qt::AlignRight, closes);
+        row(2), Qt::AlignLeft,
+        fm.elidedText(contactText, Qt::ElideRight, showOwner ? text.width() - ownerWidth - 8 : text.width()));
+    if (showOwner)
+        painter->drawText(row(2), Qt::AlignRight, fm.elidedText(owner, Qt::ElideRight, ownerWidth));
     painter->restore();
 }
 

@@ -51,8 +51,15 @@ QVariant DealColumnModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return d.name;
-    case Qt::ToolTipRole:
-        return tr("%1\n%2 %3 · %4%").arg(d.name, QLocale().toString(d.value, 'f', 2), d.currency).arg(d.probability);
+    case Qt::ToolTipRole: {
+        // The whole card, as its narrow column may cut it short.
+        QString tip =
+            tr("%1\n%2 %3 · %4%").arg(d.name, QLocale().toString(d.value, 'f', 2), d.currency).arg(d.probability);
+        if (!d.contactName.isEmpty())
+            tip += QLatin1Char('\n') + tr("Contact: %1").arg(d.contactName);
+        tip += QLatin1Char('\n') + (d.assignedName.isEmpty() ? tr("Unassigned") : tr("Owner: %1").arg(d.assignedName));
+        return tip;
+    }
     case IdRole:
         return d.id;
     case ContactRole:

@@ -102,19 +102,20 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     m_chart = new QChartView(this);
     m_chart->setObjectName(QStringLiteral("pipelineChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(120);
-    // A compact band under the board: the columns keep most of the height.
-    m_chart->setMaximumHeight(200);
+    m_chart->setMinimumHeight(100);
+    // A compact header over the board: the columns keep most of the height.
+    m_chart->setMaximumHeight(150);
 
     m_splitter = new QSplitter(Qt::Vertical, this);
     auto *splitter = m_splitter;
-    splitter->setObjectName(QStringLiteral("boardSplitter"));
-    splitter->addWidget(scroll);
+    // Named anew when the chart moved over the board: a state saved with the chart under it does not fit.
+    splitter->setObjectName(QStringLiteral("boardHeaderSplitter"));
     splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
-    splitter->setCollapsible(0, false);
-    splitter->setCollapsible(1, true);
+    splitter->addWidget(scroll);
+    splitter->setStretchFactor(ChartPane, 1);
+    splitter->setStretchFactor(BoardPane, 4);
+    splitter->setCollapsible(ChartPane, true);
+    splitter->setCollapsible(BoardPane, false);
     connect(m_chartToggle, &QToolButton::toggled, this, &PipelineBoard::setChartVisible);
     // Folded or unfolded by its handle too (and restored by the window's state): the button follows.
     connect(splitter, &QSplitter::splitterMoved, this, &PipelineBoard::syncChartToggle);
@@ -185,7 +186,8 @@ void PipelineBoard::rebuildColumns()
     for (const PipelineStage &stage : std::as_const(m_pipeline.stages)) {
         auto *frame = new QFrame(m_columnsHost);
         frame->setFrameShape(QFrame::StyledPanel);
-        frame->setMinimumWidth(220);
+        // Six stages side by side on a 1,280-pixel screen (the default pipeline's); more scroll.
+        frame->setMinimumWidth(fontMetrics().averageCharWidth() * 25);
         frame->setMaximumWidth(320);
         auto *v = new QVBoxLayout(frame);
         v->setContentsMargins(4, 4, 4, 4);
@@ -342,7 +344,7 @@ void PipelineBoard::showEvent(QShowEvent *event)
 
 bool PipelineBoard::isChartVisible() const
 {
-    return m_splitter->sizes().value(1) > 0;
+    return m_splitter->sizes().value(ChartPane) > 0;
 }
 
 void PipelineBoard::setChartVisible(bool visible)
@@ -355,16 +357,15 @@ void PipelineBoard::setChartVisible(bool visible)
         return;
     }
     if (!visible)
-        m_chartHeight = qMax(m_chart->minimumHeight(), sizes.value(1));
+        m_chartHeight = qMax(m_chart->minimumHeight(), sizes.value(ChartPane));
     const int chart = visible ? qMin(m_chartHeight, qMax(m_chart->minimumHeight(), total / 3)) : 0;
-    m_splitter->setSizes({qMax(0, total - chart), chart});
-    if (total == 0 && !visible) // not laid out yet: hide outright until it is
+    m_splitter->setSizes({chart, qMax(0, total - chart)}); // ChartPane, BoardPane
+    if (total == 0 && !visible)                            // not laid out yet: hide outright until it is
         m_chart->setVisible(false);
     else
         m_chart->setVisible(true);
     const QSignalBlocker block(m_chartToggle);
-    m_chartToggle->setChecked(visible);
-    m_chartCurrency->setEnabled(visible);
+    m_chartToggle->setChecked(visible); // the currency box stays: it picks the summary's currency too
 }
 
 StageListView *PipelineBoard::column(const QString &stage) const

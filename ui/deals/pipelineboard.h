@@ -75,7 +75,13 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
-    // The Chart button and the currency follow the splitter (folded by hand or by a restored state).
+    // The chart over the board, in one splitter.
+    enum Pane
+    {
+        ChartPane,
+        BoardPane
+    };
+    // The Chart button follows the splitter (folded by hand or by a restored state).
     void syncChartToggle();
     void rebuildColumns();
     void reloadPipelines();
@@ -94,7 +100,7 @@ private:
     QComboBox *m_chartCurrency = nullptr;
     QToolButton *m_chartToggle = nullptr;
     QSplitter *m_splitter = nullptr;
-    int m_chartHeight = 180; // the height it comes back with
+    int m_chartHeight = 140; // the height it comes back with
     QTimer *m_refreshTimer;
     QVector<StageListView *> m_views;
     QVector<DealColumnModel *> m_models;
