@@ -64,6 +64,7 @@ private slots:
     void tagFilterFiltersAndFollowsChanges();
     void createThroughDialogStoresContact();
     void badEmailShowsApiMessageAndStaysOpen();
+    void aTakenPhoneNamesItsOwnerWithWhatTellsThemApart();
     void editThroughDialogSendsOnlyChangedFields();
     void deleteAsksForConfirmation();
     void changesFromAnotherThreadAppearAndKeepSelection();
@@ -653,6 +654,23 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     // None counted on the tab itself (five tabs fit a narrow pane); its tooltip still says 0.
     QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals"));
     QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList)), QString("Deals (0)"));
+}
+
+void TestContactsView::aTakenPhoneNamesItsOwnerWithWhatTellsThemApart()
+{
+    openWindow();
+    click(child<QPushButton>(view(), "newButton"));
+    ContactDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = modal<ContactDialog>()));
+    QTest::keyClicks(child<QLineEdit>(dialog, "firstNameEdit"), "Ahmet");
+    child<QLineEdit>(dialog, "lastNameEdit")->setText("Yılmaz");                  // keyClicks takes ASCII only
+    QTest::keyClicks(child<QLineEdit>(dialog, "phoneEdit"), "+90 532 111 22 33"); // Ahmet's
+    click(dialogButton(dialog, QDialogButtonBox::Ok));
+    QVERIFY(modal<ContactDialog>()); // stays open
+    // One of perhaps several Ahmet Yılmaz: named with the e-mail and the company, never by id.
+    const QString error = child<QLabel>(dialog, "phoneError")->text();
+    QCOMPARE(error, QString("already belongs to Ahmet Yılmaz (ahmet@example.com, Acme)"));
+    dialog->reject();
 }
 
 void TestContactsView::rowsStayUnderTheMouseWhenContactsArrive()

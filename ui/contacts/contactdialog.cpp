@@ -180,7 +180,19 @@ void ContactDialog::accept()
                 other = m_contacts.find(id);
             } catch (const std::exception &) {
             }
-            const QString name = other ? other->displayName() : tr("another contact");
+            // With what tells namesakes apart: the e-mail (or the phone) and the company.
+            QString name = tr("another contact");
+            if (other) {
+                const bool byPhone = details.contains(QLatin1String("phone"));
+                QStringList marks;
+                const QString reach = byPhone ? other->email : other->phone;
+                if (!reach.isEmpty())
+                    marks << reach;
+                if (!other->company.isEmpty())
+                    marks << other->company;
+                name = marks.isEmpty() ? other->displayName()
+                                       : tr("%1 (%2)").arg(other->displayName(), marks.join(QStringLiteral(", ")));
+            }
             const bool phone = details.contains(QLatin1String("phone"));
             message = phone ? tr("This phone number already belongs to %1.").arg(name)
                             : tr("This e-mail address already belongs to %1.").arg(name);
