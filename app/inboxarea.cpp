@@ -26,6 +26,10 @@ public:
     {
         m_center->post(QStringLiteral("conversation"), conversationId, title, text);
     }
+    void read(const QString &conversationId) override
+    {
+        m_center->markRead(QStringLiteral("conversation"), conversationId);
+    }
 
 private:
     NotificationCenter *m_center;

@@ -331,6 +331,32 @@ private Q_SLOTS:
         QTRY_COMPARE(thread()->count(), 3);
     }
 
+    // What the window's notification centre hears: a new message unless the Inbox is in front of the
+    // agent (its list shows it), and that a conversation was opened (its notices are read).
+    void announcesUnlessInFrontAndReadsOnOpening()
+    {
+        struct Recorder : InboxNotifier
+        {
+            QStringList notified, opened;
+            void notify(const QString &id, const QString &, const QString &) override { notified << id; }
+            void read(const QString &id) override { opened << id; }
+        } recorder;
+        m_view->setNotifier(&recorder);
+        m_view->setActiveCheck([] { return true; }); // the window is in front
+        m_repo->receive(m_whatsappConv, text("Görüldü mü?"));
+        QTRY_VERIFY(listText(0).contains("Görüldü mü?"));
+        QVERIFY(recorder.notified.isEmpty()); // the Inbox shows it
+
+        m_view->hide(); // the agent works in Contacts
+        m_repo->receive(m_widgetConv, text("Hâlâ buradayım"));
+        QCOMPARE(recorder.notified, QStringList{m_widgetConv});
+
+        m_view->show();
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QVERIFY(recorder.opened.contains(m_widgetConv));
+        m_view->setNotifier(nullptr);
+    }
+
     void inboxIsAnAreaOfTheMainWindow()
     {
         ContactRepository contacts(testStore());

@@ -108,6 +108,22 @@ private slots:
         QVERIFY(!center()->button()->isEnabled());
     }
 
+    void openingARecordReadsItsNotifications()
+    {
+        center()->post("conversation", "conv_1", "New message from Ayşe", "1");
+        center()->post("conversation", "conv_2", "New message from Emre", "2");
+        center()->post("conversation", "conv_1", "New message from Ayşe", "3");
+        QCOMPARE(center()->unreadCount(), 3);
+        center()->markRead("conversation", "conv_1");
+        QCOMPARE(center()->unreadCount(), 1);
+        QCOMPARE(center()->button()->text(), QString("1 new"));
+        center()->markRead("task", "conv_2"); // another kind: untouched
+        QCOMPARE(center()->unreadCount(), 1);
+        center()->markRead("conversation", "conv_2");
+        QCOMPARE(center()->button()->text(), QString());
+        QVERIFY(center()->button()->styleSheet().isEmpty()); // no longer red
+    }
+
     void markupStaysPlainAndAmpersandsShow()
     {
         center()->post("conversation", "c", "New message from <h1>Big</h1>", "<img src=x> & more");

@@ -738,6 +738,8 @@ void InboxView::onSelectionChanged()
     QListWidgetItem *item = m_list->currentItem();
     m_currentId = item ? item->data(kIdRole).toString() : QString();
     m_error->hide();
+    if (item && m_notifier)
+        m_notifier->read(m_currentId); // its notifications too
     if (item && item->data(kUnreadRole).toInt() > 0) {
         try {
             m_conversations.markRead(m_currentId); // the bus reload updates the badge
@@ -909,7 +911,10 @@ void InboxView::onBusChanged(EventBus::Entity entity, const QString &id, EventBu
 void InboxView::announceIfIncoming(const QString &messageId)
 {
     const bool active = !m_isActive || m_isActive();
-    if (m_currentId.isEmpty() && (!m_notifier || active))
+    // Announced unless the Inbox is in front of the agent (its list shows the message); in another
+    // area of the window, or with the window behind others, the notification centre tells.
+    const bool inFront = active && isVisible();
+    if (m_currentId.isEmpty() && (!m_notifier || inFront))
         return;
     try {
         const std::optional<Message> m = m_conversations.findMessage(messageId);
@@ -920,7 +925,7 @@ void InboxView::announceIfIncoming(const QString &messageId)
             m_conversations.markRead(m_currentId);
             return;
         }
-        if (!m_notifier || active)
+        if (!m_notifier || inFront)
             return;
         const std::optional<Conversation> v = m_conversations.find(m->conversationId);
         const QString name = v && !v->contactName().isEmpty() ? v->contactName() : tr("(no name)");

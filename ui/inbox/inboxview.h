@@ -53,6 +53,8 @@ class InboxNotifier
 public:
     virtual ~InboxNotifier() = default;
     virtual void notify(const QString &conversationId, const QString &title, const QString &text) = 0;
+    // The agent opened the conversation: what was announced of it is read.
+    virtual void read(const QString &conversationId) { Q_UNUSED(conversationId) }
 };
 
 // The contact side panel of the Inbox: the conversation's contact (name, phone, e-mail, company),

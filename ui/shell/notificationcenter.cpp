@@ -106,6 +106,21 @@ void NotificationCenter::markAllRead()
     emit changed();
 }
 
+void NotificationCenter::markRead(const QString &kind, const QString &id)
+{
+    bool any = false;
+    for (Notification &n : m_items) {
+        if (!n.read && n.kind == kind && n.id == id) {
+            n.read = true;
+            any = true;
+        }
+    }
+    if (!any)
+        return;
+    updateButton();
+    emit changed();
+}
+
 void NotificationCenter::clear()
 {
     m_items.clear();
@@ -133,6 +148,9 @@ void NotificationCenter::updateButton()
 {
     const int unread = unreadCount();
     m_button->setText(unread > 0 ? tr("%n new", nullptr, unread) : QString());
+    // Unread ones stand out in the status bar: a red, bold count.
+    m_button->setStyleSheet(unread > 0 ? QStringLiteral("QToolButton { color: #c0392b; font-weight: bold; }")
+                                       : QString());
     m_button->setToolTip(m_items.isEmpty() ? tr("No notifications") : tr("Notifications (%1)").arg(m_items.size()));
     m_button->setEnabled(!m_items.isEmpty());
 }

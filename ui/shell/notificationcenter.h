@@ -48,6 +48,8 @@ public:
     const QVector<Notification> &notifications() const { return m_items; } // newest first
     int unreadCount() const;
     void markAllRead();
+    // The notifications of one record (a conversation opened, a task opened) read.
+    void markRead(const QString &kind, const QString &id);
     void clear();
 
     QToolButton *button() const { return m_button; }
