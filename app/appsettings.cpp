@@ -1,5 +1,6 @@
 #include "app/appsettings.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QSettings>
 #include <QSslCertificate>
@@ -247,6 +248,9 @@ bool AppSettings::channelsConfig(ChannelsConfig *c, QString *error) const
     secret(QStringLiteral("channels/whatsapp/accessToken"), &w.accessToken);
     secret(QStringLiteral("channels/whatsapp/appSecret"), &w.appSecret);
     secret(QStringLiteral("channels/whatsapp/verifyToken"), &w.verifyToken);
+    text(QStringLiteral("channels/widget/visitorName"), &c->widgetVisitorName);
+    if (c->widgetVisitorName.isEmpty()) // in the window's language (the window loads its translation first)
+        c->widgetVisitorName = QCoreApplication::translate("AppSettings", "Website visitor");
     TelegramConfig &t = c->telegram;
     secret(QStringLiteral("channels/telegram/botToken"), &t.botToken);
     text(QStringLiteral("channels/telegram/mode"), &t.mode);

@@ -547,8 +547,11 @@ int runDesktop(Environment &env)
     WindowSession session(store, env.secretStore(), env.sessionSecretName(), config.refreshTokenDays);
     const Store desk = store.actingAs(session.actor());
     const bool onPostgres = Database::dialect() == Database::Dialect::PostgreSQL;
-    const QString where =
-        onPostgres ? env.settings->value(QStringLiteral("database/url")).toString().trimmed() : env.settings->dataDir();
+    // Which data the sign-in opens, named: a person with two data folders (or servers) tells them apart.
+    const QString where = onPostgres
+                              ? QCoreApplication::translate("Startup", "Database: %1")
+                                    .arg(env.settings->value(QStringLiteral("database/url")).toString().trimmed())
+                              : QCoreApplication::translate("Startup", "Data folder: %1").arg(env.settings->dataDir());
     // The embedded SQLite file with one user signs them in without asking (README, "Signing in").
     if (!signInAtStart(session, where, !onPostgres))
         return Ok;

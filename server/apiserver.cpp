@@ -146,7 +146,8 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<WebhooksController>(m_store, m_config.webhooks));
     m_controllers.push_back(std::make_unique<ConversationsController>(m_store, m_shared->channels));
     m_controllers.push_back(std::make_unique<MessagesController>(m_store, m_shared->channels, m_media));
-    m_controllers.push_back(std::make_unique<WidgetController>(m_store, m_shared->widget));
+    m_controllers.push_back(
+        std::make_unique<WidgetController>(m_store, m_shared->widget, m_config.channels.widgetVisitorName));
     m_controllers.push_back(std::make_unique<MediaController>(m_media));
     m_controllers.push_back(std::make_unique<TelegramWebhookController>(m_shared->channels, m_store));
     m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_store));

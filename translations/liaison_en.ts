@@ -67,6 +67,17 @@
         <source>Revoke the key &quot;%1&quot;? Tools that use it will be refused at once.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No API keys yet. Create one for each tool that uses the API, so that it can be revoked alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AppSettings</name>
+    <message>
+        <source>Website visitor</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ChannelsPage</name>
@@ -389,10 +400,6 @@
         <source>Note on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Deals (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%n unread</source>
         <translation>
@@ -417,23 +424,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Conversations (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Task created: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Task done: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tasks (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Notes (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -557,6 +552,10 @@
     </message>
     <message>
         <source>needs its country code (+90 532 …), or set the country of local numbers in Settings → Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -724,10 +723,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>* (everything)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Name:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -743,6 +738,62 @@
         <source>Choose at least one scope.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Everything (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read and write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DealCardDelegate</name>
@@ -754,16 +805,24 @@
         <source>closes %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Unassigned</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>DealColumnModel</name>
     <message>
         <source>%1
 %2 %3 · %4%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1866,6 +1925,10 @@
         <source>Delete &quot;%1&quot;? Calls to its URL will be answered 404.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No incoming webhooks yet. Add one with Add… and give its URL to the service that should create contacts or deals here.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LostDialog</name>
@@ -2870,10 +2933,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No deals in this pipeline yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Value per stage</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2939,6 +2998,10 @@ A desktop CRM with a local REST API.</source>
             <numerusform>Open: %n deal · %1</numerusform>
             <numerusform>Open: %n deals · %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No deals in this pipeline yet: add one with New deal…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3470,6 +3533,14 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Liaison is already open with this data directory (%1). Use the window that is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4094,6 +4165,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>Delete the template &quot;%1&quot;? The composer stops offering it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No templates yet. Add the ones Meta approved, with Add…, to send them from the Inbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -4558,6 +4633,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>Delete the webhook to %1 and its delivery log? Pending deliveries are dropped.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No subscriptions yet. Add one with Add… to have Liaison POST its events to your URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WelcomeDialog</name>
@@ -4737,6 +4816,14 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Your local API…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings → Contacts changes it later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone numbers written without + are from %1 (+%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

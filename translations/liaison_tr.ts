@@ -67,6 +67,17 @@
         <source>Revoke the key &quot;%1&quot;? Tools that use it will be refused at once.</source>
         <translation>&quot;%1&quot; anahtarı geçersiz kılınsın mı? Bu anahtarı kullanan araçlar hemen reddedilir.</translation>
     </message>
+    <message>
+        <source>No API keys yet. Create one for each tool that uses the API, so that it can be revoked alone.</source>
+        <translation>Henüz API anahtarı yok. API&apos;yi kullanan her araç için ayrı bir anahtar oluşturun; böylece tek başına geçersiz kılınabilir.</translation>
+    </message>
+</context>
+<context>
+    <name>AppSettings</name>
+    <message>
+        <source>Website visitor</source>
+        <translation>Web sitesi ziyaretçisi</translation>
+    </message>
 </context>
 <context>
     <name>ChannelsPage</name>
@@ -389,10 +400,6 @@
         <source>Note on %1: %2</source>
         <translation>%1 notu: %2</translation>
     </message>
-    <message>
-        <source>Deals (%1)</source>
-        <translation>Fırsatlar (%1)</translation>
-    </message>
     <message numerus="yes">
         <source>%n unread</source>
         <translation>
@@ -416,24 +423,12 @@
         <translation>%1 üzerinden gelen mesaj: %2</translation>
     </message>
     <message>
-        <source>Conversations (%1)</source>
-        <translation>Konuşmalar (%1)</translation>
-    </message>
-    <message>
         <source>Task created: %1</source>
         <translation>Görev oluşturuldu: %1</translation>
     </message>
     <message>
         <source>Task done: %1</source>
         <translation>Görev tamamlandı: %1</translation>
-    </message>
-    <message>
-        <source>Tasks (%1)</source>
-        <translation>Görevler (%1)</translation>
-    </message>
-    <message>
-        <source>Notes (%1)</source>
-        <translation>Notlar (%1)</translation>
     </message>
     <message>
         <source>%1 started in %2</source>
@@ -557,6 +552,10 @@
     <message>
         <source>needs its country code (+90 532 …), or set the country of local numbers in Settings → Contacts</source>
         <translation>ülke kodu gerekli (+90 532 …) ya da yerel numaraların ülkesini Ayarlar → Kişiler&apos;de seçin</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -723,10 +722,6 @@
         <translation>ör. İçe aktarma betiği</translation>
     </message>
     <message>
-        <source>* (everything)</source>
-        <translation>* (tümü)</translation>
-    </message>
-    <message>
         <source>Name:</source>
         <translation>Ad:</translation>
     </message>
@@ -742,6 +737,62 @@
         <source>Choose at least one scope.</source>
         <translation>En az bir kapsam seçin.</translation>
     </message>
+    <message>
+        <source>Everything (*)</source>
+        <translation>Her şey (*)</translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Konuşmalar</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>Campaigns</source>
+        <translation>Kampanyalar</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Asistan</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhook&apos;lar</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Ayarlar</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>okuma</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>yazma</translation>
+    </message>
+    <message>
+        <source>read and write</source>
+        <translation>okuma ve yazma</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1: %2 (%3)</translation>
+    </message>
 </context>
 <context>
     <name>DealCardDelegate</name>
@@ -753,10 +804,6 @@
         <source>closes %1</source>
         <translation>kapanış: %1</translation>
     </message>
-    <message>
-        <source>Unassigned</source>
-        <translation>Atanmamış</translation>
-    </message>
 </context>
 <context>
     <name>DealColumnModel</name>
@@ -765,6 +812,18 @@
 %2 %3 · %4%</source>
         <translation>%1
 %2 %3 · %%4</translation>
+    </message>
+    <message>
+        <source>Contact: %1</source>
+        <translation>Kişi: %1</translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation>Atanmamış</translation>
+    </message>
+    <message>
+        <source>Owner: %1</source>
+        <translation>Sorumlu: %1</translation>
     </message>
 </context>
 <context>
@@ -1864,6 +1923,10 @@
         <source>Delete &quot;%1&quot;? Calls to its URL will be answered 404.</source>
         <translation>&quot;%1&quot; silinsin mi? URL&apos;sine yapılan çağrılar 404 ile yanıtlanır.</translation>
     </message>
+    <message>
+        <source>No incoming webhooks yet. Add one with Add… and give its URL to the service that should create contacts or deals here.</source>
+        <translation>Henüz gelen webhook yok. Ekle… ile bir tane ekleyin ve adresini burada kişi ya da fırsat oluşturacak servise verin.</translation>
+    </message>
 </context>
 <context>
     <name>LostDialog</name>
@@ -2867,10 +2930,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;%3</translation>
     </message>
     <message>
-        <source>No deals in this pipeline yet.</source>
-        <translation>Bu satış hattında henüz fırsat yok.</translation>
-    </message>
-    <message>
         <source>Value per stage</source>
         <translation>Aşamaya göre tutar</translation>
     </message>
@@ -2933,6 +2992,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>
             <numerusform>Açık: %n fırsat · %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No deals in this pipeline yet: add one with New deal…</source>
+        <translation>Bu satış hattında henüz fırsat yok: Yeni fırsat… ile ekleyin.</translation>
     </message>
 </context>
 <context>
@@ -3467,6 +3530,14 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Liaison is already open with this data directory (%1). Use the window that is open.</source>
         <translation>Liaison bu veri klasörüyle (%1) zaten açık. Açık olan pencereyi kullanın.</translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>Veritabanı: %1</translation>
+    </message>
+    <message>
+        <source>Data folder: %1</source>
+        <translation>Veri klasörü: %1</translation>
     </message>
 </context>
 <context>
@@ -4090,6 +4161,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Delete the template &quot;%1&quot;? The composer stops offering it.</source>
         <translation>&quot;%1&quot; şablonu silinsin mi? Yanıt alanı onu artık önermez.</translation>
     </message>
+    <message>
+        <source>No templates yet. Add the ones Meta approved, with Add…, to send them from the Inbox.</source>
+        <translation>Henüz şablon yok. Meta&apos;nın onayladığı şablonları Ekle… ile ekleyin; Gelen kutusundan gönderebilirsiniz.</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -4552,6 +4627,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Delete the webhook to %1 and its delivery log? Pending deliveries are dropped.</source>
         <translation>%1 adresine giden webhook ve teslimat günlüğü silinsin mi? Bekleyen teslimatlar iptal edilir.</translation>
     </message>
+    <message>
+        <source>No subscriptions yet. Add one with Add… to have Liaison POST its events to your URL.</source>
+        <translation>Henüz abonelik yok. Liaison&apos;un olaylarını adresinize POST etmesi için Ekle… ile bir tane ekleyin.</translation>
+    </message>
 </context>
 <context>
     <name>WelcomeDialog</name>
@@ -4730,6 +4809,14 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Your local API…</source>
         <translation>Yerel API&apos;niz…</translation>
+    </message>
+    <message>
+        <source>Settings → Contacts changes it later.</source>
+        <translation>Sonra Ayarlar → Kişiler&apos;den değiştirilebilir.</translation>
+    </message>
+    <message>
+        <source>Phone numbers written without + are from %1 (+%2)</source>
+        <translation>+ olmadan yazılan telefon numaraları %1 numarasıdır (+%2)</translation>
     </message>
 </context>
 <context>

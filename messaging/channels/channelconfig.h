@@ -49,6 +49,9 @@ struct ChannelsConfig
     TelegramConfig telegram;
     InstagramConfig instagram;
     int widgetSendPerSecond = 0; // channels/widget/sendPerSecond; 0: unlimited
+    // channels/widget/visitorName: the name of the contact made for a visitor who gives none (the
+    // window's language by default; empty: "Website visitor").
+    QString widgetVisitorName;
     // channels/retryDelays: seconds before the retries of a send that failed for a passing reason
     // (network error, provider 5xx, throughput limit without its own wait).
     QList<int> retryDelays{5, 30, 120, 600, 1800};

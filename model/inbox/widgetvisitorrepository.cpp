@@ -51,7 +51,8 @@ WidgetVisitorRepository::WidgetVisitorRepository(const Store &store)
 {
 }
 
-WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &nameIn, const QString &emailIn)
+WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &nameIn, const QString &emailIn,
+                                                                 const QString &anonymousName)
 {
     const QString name = nameIn.trimmed();
     const QString email = emailIn.trimmed();
@@ -75,7 +76,9 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     if (out.visitor.contactId.isEmpty()) {
         // A visitor may give neither e-mail nor phone: a contact as a channel introduces one.
         ContactChanges person;
-        person.firstName = name.isEmpty() ? QStringLiteral("Website visitor") : name;
+        person.firstName = !name.isEmpty()            ? name
+                           : !anonymousName.isEmpty() ? anonymousName
+                                                      : QStringLiteral("Website visitor");
         if (!email.isEmpty())
             person.email = email;
         person.source = QStringLiteral("widget");

@@ -33,7 +33,8 @@ public:
     // a conversation of its own on the widget channel (conversation.created), even for a known
     // e-mail: an e-mail typed into a public form proves nothing, so it never opens an existing
     // thread. Throws DomainError 400 for a malformed e-mail or over-long fields.
-    Created create(const QString &name, const QString &email);
+    // anonymousName: the contact's name for a visitor who gives none (empty: "Website visitor").
+    Created create(const QString &name, const QString &email, const QString &anonymousName = {});
     std::optional<WidgetVisitor> authenticate(const QString &token) const;
     std::optional<WidgetVisitor> find(const QString &visitorId) const;
 

@@ -30,11 +30,12 @@ void enforce(RateLimiter &limiter, const QString &key, const QDateTime &now)
 
 } // namespace
 
-WidgetController::WidgetController(const Store &store, Limits &limits)
+WidgetController::WidgetController(const Store &store, Limits &limits, QString visitorName)
     : m_store(store)
     , m_limits(limits)
     , m_conversations(std::make_unique<ConversationRepository>(store))
     , m_visitors(std::make_unique<WidgetVisitorRepository>(store))
+    , m_visitorName(std::move(visitorName))
     , m_hub(std::make_unique<WidgetEventHub>(*m_conversations, limits.streams))
 {
 }
@@ -157,7 +158,7 @@ ApiResponse WidgetController::createVisitor(ApiRequest &request)
     enforce(m_limits.newVisitors, request.http.peerAddress.toString(), m_store.now());
     const QString name = Params::optionalString(request.body, QStringLiteral("name"));
     const QString email = Params::optionalString(request.body, QStringLiteral("email"));
-    const WidgetVisitorRepository::Created created = m_visitors->create(name, email);
+    const WidgetVisitorRepository::Created created = m_visitors->create(name, email, m_visitorName);
     return ApiResponse::created(QJsonObject{{QStringLiteral("visitorId"), created.visitor.id},
                                             {QStringLiteral("token"), created.token},
                                             {QStringLiteral("conversationId"), created.visitor.conversationId}},

@@ -37,7 +37,8 @@ public:
         WidgetStreams streams;                           // open event streams, keep-alive period
     };
 
-    WidgetController(const Store &store, Limits &limits);
+    // visitorName: the contact's name for a visitor who gives none (channels/widget/visitorName).
+    WidgetController(const Store &store, Limits &limits, QString visitorName = {});
     ~WidgetController() override;
     void registerRoutes(Router &router) override;
 
@@ -63,5 +64,6 @@ private:
     QHash<QString, WidgetAsset> m_assets;
     std::unique_ptr<ConversationRepository> m_conversations;
     std::unique_ptr<WidgetVisitorRepository> m_visitors;
+    QString m_visitorName;
     std::unique_ptr<WidgetEventHub> m_hub;
 };

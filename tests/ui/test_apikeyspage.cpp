@@ -116,6 +116,10 @@ void TestApiKeysPage::createShowsKeyOnceAndListsItWithoutSecret()
     QListWidget *scopes = child<QListWidget>(create, "scopeList");
     QCOMPARE(scopes->count(), ApiKeyRepository::knownScopes().size());
     QCOMPARE(create->checkedScopes(), QStringList({"*"}));
+    // Each by what it lets a key do, its name beside it.
+    QCOMPARE(scopes->item(0)->text(), QString("Everything (*)"));
+    QCOMPARE(scopes->item(1)->text(), QString("Contacts: read (contacts:read)"));
+    QCOMPARE(scopes->item(3)->text(), QString("Contacts: read and write (contacts:*)"));
     for (int i = 0; i < scopes->count(); ++i) {
         const QString scope = scopes->item(i)->data(Qt::UserRole).toString();
         scopes->item(i)->setCheckState(scope == "contacts:read" ? Qt::Checked : Qt::Unchecked);

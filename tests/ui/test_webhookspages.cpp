@@ -176,7 +176,8 @@ private slots:
             repo.create(webhookChanges({{"url", "https://example.com/hook"}, {"events", QJsonArray{"*"}}})).webhook.id;
         QTRY_COMPARE(m_page->table()->rowCount(), 1);
         m_page->table()->selectRow(0);
-        m_page->testEventBox()->setCurrentText("deal.won");
+        m_page->testEventBox()->setCurrentIndex(m_page->testEventBox()->findData("deal.won"));
+        QCOMPARE(m_page->testEventBox()->currentText(), QString("A deal is won (deal.won)"));
         click(child<QPushButton>(m_page.get(), "sendTestButton"));
         QSqlQuery q = Database::exec("SELECT kind, event, state FROM webhook_deliveries WHERE webhook_id = ?", {id});
         QVERIFY(q.next());

@@ -356,6 +356,10 @@ private Q_SLOTS:
         QVERIFY(!visitors.authenticate("wvt_guess"));
         const auto anonymous = visitors.create({}, {});
         QCOMPARE(ContactRepository(testStore()).get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
+        // In the team's language where the app names one (channels/widget/visitorName).
+        const auto named = visitors.create({}, {}, QStringLiteral("Web sitesi ziyaretçisi"));
+        QCOMPARE(ContactRepository(testStore()).get(named.visitor.contactId).firstName,
+                 QString("Web sitesi ziyaretçisi"));
         QVERIFY_THROWS_EXCEPTION(DomainError, visitors.create("x", "not-an-email"));
     }
 

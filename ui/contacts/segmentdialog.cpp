@@ -292,6 +292,8 @@ RuleGroupWidget::RuleGroupWidget(int depth, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(head);
     layout->addLayout(m_rows);
+    if (depth == 1)
+        layout->addStretch(1); // the rules from the top down, not afloat in the middle of the box
 
     connect(m_logic, &QComboBox::currentIndexChanged, this, &RuleGroupWidget::changed);
     connect(addRuleButton, &QPushButton::clicked, this, [this] { addRule(); });

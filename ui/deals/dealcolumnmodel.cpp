@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QMimeData>
 
+#include <cmath>
+
 DealColumnModel::DealColumnModel(DealRepository &deals, QString pipelineId, QString stage, QObject *parent)
     : QAbstractListModel(parent)
     , m_deals(deals)
@@ -64,8 +66,11 @@ QVariant DealColumnModel::data(const QModelIndex &index, int role) const
         return d.id;
     case ContactRole:
         return d.contactName;
-    case ValueRole:
-        return QStringLiteral("%1 %2").arg(QLocale().toString(d.effectiveValue(), 'f', 0), d.currency);
+    case ValueRole: {
+        // Kuruş and cents when the value has them (12.500,50 TRY), none for a round one.
+        const double v = d.effectiveValue();
+        return QStringLiteral("%1 %2").arg(QLocale().toString(v, 'f', std::floor(v) == v ? 0 : 2), d.currency);
+    }
     case OwnerRole:
         return d.assignedName;
     case CloseDateRole:

@@ -254,7 +254,7 @@ void PipelineBoard::updateHeadersAndChart()
     }
 
     if (!totals) {
-        m_summary->setText(tr("No deals in this pipeline yet."));
+        m_summary->setText(tr("No deals in this pipeline yet: add one with New deal…"));
     } else {
         const QString figures =
             tr("%1 %4 · weighted %2 %4 · average %3 %4")

@@ -1,4 +1,5 @@
 #include "ui/settings/apikeyspage.h"
+#include "ui/shell/emptyhint.h"
 #include "ui/shell/uikit.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -10,11 +11,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -32,6 +35,34 @@ void setError(QLabel *label, const QString &message)
     label->setText(message);
     label->setVisible(!message.isEmpty());
 }
+// A scope as what it lets a key do, its name (what the API checks) beside it: "Contacts: read
+// (contacts:read)".
+QString scopeText(const QString &scope)
+{
+    if (scope == QLatin1String("*"))
+        return CreateApiKeyDialog::tr("Everything (*)");
+    static const QHash<QString, const char *> areas = {
+        {QStringLiteral("contacts"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Contacts")},
+        {QStringLiteral("deals"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Deals")},
+        {QStringLiteral("tasks"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Tasks")},
+        {QStringLiteral("conversations"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Conversations")},
+        {QStringLiteral("messages"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Messages")},
+        {QStringLiteral("campaigns"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Campaigns")},
+        {QStringLiteral("ai"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Assistant")},
+        {QStringLiteral("webhooks"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Webhooks")},
+        {QStringLiteral("settings"), QT_TRANSLATE_NOOP("CreateApiKeyDialog", "Settings")},
+    };
+    const QString area = scope.section(QLatin1Char(':'), 0, 0);
+    const QString access = scope.section(QLatin1Char(':'), 1);
+    const char *areaName = areas.value(area);
+    if (!areaName)
+        return scope;
+    const QString what = access == QLatin1String("read")    ? CreateApiKeyDialog::tr("read")
+                         : access == QLatin1String("write") ? CreateApiKeyDialog::tr("write")
+                                                            : CreateApiKeyDialog::tr("read and write");
+    return CreateApiKeyDialog::tr("%1: %2 (%3)")
+        .arg(QCoreApplication::translate("CreateApiKeyDialog", areaName), what, scope);
+}
 } // namespace
 
 ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *parent)
@@ -46,6 +77,8 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *pa
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("apiKeysTable"));
+    installEmptyHint(m_table, tr("No API keys yet. Create one for each tool that uses the API, so that it can be "
+                                 "revoked alone."));
     m_table->setHorizontalHeaderLabels(
         {tr("Name"), tr("Key"), tr("Scopes"), tr("Created"), tr("Last used"), tr("State")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -197,7 +230,7 @@ CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
     for (const QString &scope : ApiKeyRepository::knownScopes()) {
         if (!ApiKeyRepository::scopeFitsRole(scope, role))
             continue;
-        auto *item = new QListWidgetItem(scope == QLatin1String("*") ? tr("* (everything)") : scope, m_scopes);
+        auto *item = new QListWidgetItem(scopeText(scope), m_scopes);
         item->setData(Qt::UserRole, scope);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(scope == QLatin1String("*") ? Qt::Checked : Qt::Unchecked);

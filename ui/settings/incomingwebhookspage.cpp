@@ -4,6 +4,7 @@
 #include "model/core/eventbus.h"
 #include "ui/settings/incomingwebhookdialog.h"
 #include "ui/settings/secretdialog.h"
+#include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/uikit.h"
@@ -46,6 +47,8 @@ IncomingWebhooksPage::IncomingWebhooksPage(const Store &store, const QString &ba
     m_table =
         recordTable(ColumnCount, {tr("Name"), tr("Action"), tr("URL"), tr("Signed"), tr("Calls"), tr("Last call")},
                     QStringLiteral("incomingTable"), this);
+    installEmptyHint(m_table, tr("No incoming webhooks yet. Add one with Add… and give its URL to the service that "
+                                 "should create contacts or deals here."));
     auto *add = new QPushButton(tr("Add…"), this);
     add->setObjectName(QStringLiteral("addIncomingButton"));
     m_copy = new QPushButton(tr("Copy URL"), this);

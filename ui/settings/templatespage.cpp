@@ -1,5 +1,6 @@
 #include "ui/settings/templatespage.h"
 
+#include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/uikit.h"
@@ -61,6 +62,8 @@ TemplatesPage::TemplatesPage(const Store &store, QWidget *parent)
     intro->setWordWrap(true);
     m_table = UiKit::recordTable(ColumnCount, {tr("Name"), tr("Language"), tr("Category"), tr("Status"), tr("Text")},
                                  QStringLiteral("templatesTable"), this);
+    installEmptyHint(m_table, tr("No templates yet. Add the ones Meta approved, with Add…, to send them from the "
+                                 "Inbox."));
     m_table->setAlternatingRowColors(true);
     m_add = new QPushButton(tr("Add…"), this);
     m_add->setObjectName(QStringLiteral("addTemplateButton"));

@@ -20,10 +20,9 @@
 
 using namespace UiKit;
 
-namespace {
-// What an event means, for the subscription dialog ("deal.won — A deal is won"); the name
-// itself is what subscribers receive and stays as it is.
-QString eventDescription(const QString &event)
+// What an event means ("deal.won — A deal is won"); the name itself is what subscribers receive
+// and stays as it is.
+QString WebhookDialog::eventDescription(const QString &event)
 {
     static const QHash<QString, const char *> texts = {
         {QStringLiteral("message.received"), QT_TRANSLATE_NOOP("WebhookEvent", "A customer's message arrives")},
@@ -58,7 +57,6 @@ QString eventDescription(const QString &event)
     const char *text = texts.value(event);
     return text ? QCoreApplication::translate("WebhookEvent", text) : QString();
 }
-} // namespace
 
 WebhookDialog::WebhookDialog(WebhookRepository &repository, std::optional<WebhookSubscription> existing,
                              QWidget *parent)

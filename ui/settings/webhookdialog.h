@@ -23,6 +23,8 @@ public:
     QListWidget *eventList() const { return m_events; }
     QLineEdit *secretEdit() const { return m_secret; }
     QStringList checkedEvents() const;
+    // What an event means, in the window's language ("A deal is won"); empty for an unknown name.
+    static QString eventDescription(const QString &event);
     void accept() override;
 
 Q_SIGNALS:

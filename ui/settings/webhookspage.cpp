@@ -4,6 +4,7 @@
 #include "model/core/eventbus.h"
 #include "ui/settings/secretdialog.h"
 #include "ui/settings/webhookdialog.h"
+#include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/uikit.h"
@@ -31,6 +32,8 @@ WebhooksPage::WebhooksPage(const Store &store, WebhookPolicy policy, QWidget *pa
 
     m_table = recordTable(ColumnCount, {tr("URL"), tr("Events"), tr("State"), tr("Failures"), tr("Created")},
                           QStringLiteral("webhooksTable"), this);
+    installEmptyHint(m_table, tr("No subscriptions yet. Add one with Add… to have Liaison POST its events to your "
+                                 "URL."));
     m_add = new QPushButton(tr("Add…"), this);
     m_add->setObjectName(QStringLiteral("addWebhookButton"));
     m_edit = new QPushButton(tr("Edit…"), this);
@@ -41,7 +44,11 @@ WebhooksPage::WebhooksPage(const Store &store, WebhookPolicy policy, QWidget *pa
     m_toggle->setObjectName(QStringLiteral("toggleWebhookButton"));
     m_testEvent = new QComboBox(this);
     m_testEvent->setObjectName(QStringLiteral("testEventBox"));
-    m_testEvent->addItems(WebhookEvents::all());
+    // Each event by what it means, its name (what the receiver gets) beside it.
+    for (const QString &event : WebhookEvents::all()) {
+        const QString description = WebhookDialog::eventDescription(event);
+        m_testEvent->addItem(description.isEmpty() ? event : QStringLiteral("%1 (%2)").arg(description, event), event);
+    }
     m_test = new QPushButton(tr("Send test"), this);
     m_test->setObjectName(QStringLiteral("sendTestButton"));
     auto *buttons = new QHBoxLayout;
@@ -267,7 +274,7 @@ void WebhooksPage::sendTest()
         return;
     try {
         // The delivery thread sends it; the result appears in the log.
-        m_repository.queueTest(id, m_testEvent->currentText());
+        m_repository.queueTest(id, m_testEvent->currentData().toString());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
