@@ -621,10 +621,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Example: %1 is refused; +90 532 123 45 67 is stored as +905321234567.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Example: %1 is stored as %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -642,6 +638,10 @@
     </message>
     <message>
         <source>Saved: numbers without + are read as +%1 numbers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example: %1 is refused; +90 532 123 45 67 is taken as written (a number with + is kept as typed).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -700,15 +700,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delete %1? Its notes and tags are deleted too.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contact matches “%1”: change or clear the search.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contacts in this list. Choose All contacts or another tag to see more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -823,6 +831,10 @@
     </message>
     <message>
         <source>Owner: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected close: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -620,10 +620,6 @@
         <translation>Kaydet</translation>
     </message>
     <message>
-        <source>Example: %1 is refused; +90 532 123 45 67 is stored as +905321234567.</source>
-        <translation>Örnek: %1 reddedilir; +90 532 123 45 67, +905321234567 olarak saklanır.</translation>
-    </message>
-    <message>
         <source>Example: %1 is stored as %2.</source>
         <translation>Örnek: %1, %2 olarak saklanır.</translation>
     </message>
@@ -642,6 +638,10 @@
     <message>
         <source>Saved: numbers without + are read as +%1 numbers.</source>
         <translation>Kaydedildi: + olmadan yazılan numaralar +%1 numarası sayılır.</translation>
+    </message>
+    <message>
+        <source>Example: %1 is refused; +90 532 123 45 67 is taken as written (a number with + is kept as typed).</source>
+        <translation>Örnek: %1 reddedilir; +90 532 123 45 67 yazıldığı gibi alınır (+ ile yazılan numara olduğu gibi saklanır).</translation>
     </message>
 </context>
 <context>
@@ -699,16 +699,24 @@
         <translation>Sayılıyor…</translation>
     </message>
     <message>
-        <source>No contacts to show. Add one with New, change the search, or let them arrive: a first message on a channel and the API&apos;s POST /contacts create contacts too.</source>
-        <translation>Gösterilecek kişi yok. Yeni ile bir kişi ekleyin, aramayı değiştirin ya da gelmelerini bekleyin: bir kanaldan gelen ilk mesaj ve API&apos;nin POST /contacts isteği de kişi oluşturur.</translation>
-    </message>
-    <message>
         <source>Delete %1? Its notes and tags are deleted too.</source>
         <translation>%1 silinsin mi? Notları ve etiketleri de silinir.</translation>
     </message>
     <message>
         <source>%1 deleted.</source>
         <translation>%1 silindi.</translation>
+    </message>
+    <message>
+        <source>No contact matches “%1”: change or clear the search.</source>
+        <translation>“%1” ile eşleşen kişi yok: aramayı değiştirin ya da temizleyin.</translation>
+    </message>
+    <message>
+        <source>No contacts in this list. Choose All contacts or another tag to see more.</source>
+        <translation>Bu listede kişi yok. Daha fazlasını görmek için Tüm kişiler&apos;i ya da başka bir etiketi seçin.</translation>
+    </message>
+    <message>
+        <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
+        <translation>Henüz kişi yok. Yeni ile ekleyin; bir kanaldan gelen ilk mesaj ya da API&apos;yi kullanan bir araç da kişi ekler.</translation>
     </message>
 </context>
 <context>
@@ -824,6 +832,10 @@
     <message>
         <source>Owner: %1</source>
         <translation>Sorumlu: %1</translation>
+    </message>
+    <message>
+        <source>Expected close: %1</source>
+        <translation>Beklenen kapanış: %1</translation>
     </message>
 </context>
 <context>
@@ -2076,7 +2088,7 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
     <message>
         <source> MiB</source>
-        <translation> MiB</translation>
+        <translation> MB</translation>
     </message>
     <message>
         <source>Largest file:</source>

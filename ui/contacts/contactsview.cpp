@@ -21,6 +21,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -60,8 +61,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
-    installEmptyHint(m_table, tr("No contacts to show. Add one with New, change the search, or let them arrive: "
-                                 "a first message on a channel and the API's POST /contacts create contacts too."));
+    m_emptyHint = installEmptyHint(m_table, {}); // says why the table is empty (applyFilter)
     m_table->setModel(m_model);
     new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -201,6 +201,22 @@ void ContactsView::openContact(const QString &id)
     updateActions();
 }
 
+void ContactsView::startOver()
+{
+    {
+        const QSignalBlocker search(m_search);
+        const QSignalBlocker tags(m_tagFilter);
+        m_search->clear();
+        m_tagFilter->setCurrentIndex(0);
+    }
+    m_searchTimer.stop();
+    m_restoring = true;
+    m_table->selectionModel()->clearSelection();
+    m_restoring = false;
+    m_pane->showContact({});
+    applyFilter();
+}
+
 void ContactsView::applyFilter()
 {
     ContactQuery query;
@@ -222,6 +238,13 @@ void ContactsView::applyFilter()
             query.extraWhere.isEmpty() ? hide : QStringLiteral("(%1) AND %2").arg(query.extraWhere, hide);
     }
     const QString shown = m_pane->contactId();
+    // An empty table says why: the search, the list chosen, or no contacts at all yet.
+    m_emptyHint->setText(!query.search.isEmpty()
+                             ? tr("No contact matches “%1”: change or clear the search.").arg(query.search)
+                         : !tag.isEmpty() || !m_segmentWhere.isEmpty()
+                             ? tr("No contacts in this list. Choose All contacts or another tag to see more.")
+                             : tr("No contacts yet. Add one with New; a first message on a channel, or a tool "
+                                  "using the API, adds contacts too."));
 
     m_restoring = true;
     m_model->setQuery(query);

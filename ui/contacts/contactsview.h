@@ -42,6 +42,9 @@ public:
     // Shows this contact's record: its row selected when the table has it loaded, else the detail
     // pane alone (the search and filters stay as the user left them).
     void openContact(const QString &id);
+    // Back to every contact with none shown: no search, no tag filter (another user signs in and
+    // does not see what the last one searched and opened).
+    void startOver();
     // Limits the table to a segment's members: a condition over `contacts c` with its bound values
     // (SegmentRepository::membership); an empty where shows every contact again.
     void setSegmentFilter(const QString &where, const QVariantList &values);
@@ -75,6 +78,7 @@ private:
     QTableView *m_table = nullptr;
     ContactDetailPane *m_pane = nullptr;
     QLabel *m_count = nullptr;
+    QLabel *m_emptyHint = nullptr;
     QTimer m_searchTimer;
     QTimer m_refreshTimer;
     bool m_restoring = false;

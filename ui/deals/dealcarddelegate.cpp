@@ -30,41 +30,32 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     bold.setBold(true);
     painter->setPen(pal.color(QPalette::Text));
     painter->setFont(bold);
-    // The deal's name has the first line to itself (a value beside it cut names short); the value
-    // and the expected close (red once passed) share the second; the contact and the owner the third,
-    // the contact first.
+    // Four lines, each whole: the name; the value, and the owner where room is left; the contact;
+    // the expected close (red once passed). (Three lines cut the name, the date or the contact.)
     const QFontMetrics boldMetrics(bold);
     const auto row = [&](int n) { return QRect(text.left(), text.top() + n * (line + 2), text.width(), line); };
     painter->drawText(row(0), Qt::AlignLeft,
                       boldMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, text.width()));
     const QString value = index.data(DealColumnModel::ValueRole).toString();
-    painter->drawText(row(1), Qt::AlignLeft, value);
+    painter->drawText(row(1), Qt::AlignLeft, boldMetrics.elidedText(value, Qt::ElideRight, text.width()));
 
     painter->setFont(option.font);
+    painter->setPen(pal.color(QPalette::PlaceholderText));
+    const QString owner = index.data(DealColumnModel::OwnerRole).toString();
+    const int ownerRoom = text.width() - boldMetrics.horizontalAdvance(value) - 8;
+    if (!owner.isEmpty() && ownerRoom > fm.averageCharWidth() * 4)
+        painter->drawText(row(1), Qt::AlignRight, fm.elidedText(owner, Qt::ElideRight, ownerRoom));
+    const QString contact = index.data(DealColumnModel::ContactRole).toString();
+    painter->drawText(row(2), Qt::AlignLeft,
+                      fm.elidedText(contact.isEmpty() ? tr("No contact") : contact, Qt::ElideRight, text.width()));
     const QDate closeDate = QDate::fromString(index.data(DealColumnModel::CloseDateRole).toString(), Qt::ISODate);
     if (closeDate.isValid()) {
-        const bool overdue = closeDate < QDate::currentDate();
-        const int room = text.width() - boldMetrics.horizontalAdvance(value) - 6;
-        painter->setPen(overdue ? QColor(0xc0, 0x39, 0x2b) : pal.color(QPalette::PlaceholderText));
-        painter->drawText(row(1), Qt::AlignRight,
+        if (closeDate < QDate::currentDate())
+            painter->setPen(QColor(0xc0, 0x39, 0x2b));
+        painter->drawText(row(3), Qt::AlignLeft,
                           fm.elidedText(tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)),
-                                        Qt::ElideLeft, room));
+                                        Qt::ElideRight, text.width()));
     }
-    painter->setPen(pal.color(QPalette::PlaceholderText));
-    const QString contact = index.data(DealColumnModel::ContactRole).toString();
-    const QString owner = index.data(DealColumnModel::OwnerRole).toString();
-    const QString contactText = contact.isEmpty() ? tr("No contact") : contact;
-    // The contact first; the owner (when there is one) in what it leaves, at most two fifths.
-    const int contactWidth = qMin(fm.horizontalAdvance(contactText), text.width());
-    const int ownerWidth = owner.isEmpty() ? 0
-                                           : qMin(fm.horizontalAdvance(owner),
-                                                  qMin(text.width() * 2 / 5, text.width() - contactWidth - 8));
-    const bool showOwner = ownerWidth > fm.averageCharWidth() * 4;
-    painter->drawText(
-        row(2), Qt::AlignLeft,
-        fm.elidedText(contactText, Qt::ElideRight, showOwner ? text.width() - ownerWidth - 8 : text.width()));
-    if (showOwner)
-        painter->drawText(row(2), Qt::AlignRight, fm.elidedText(owner, Qt::ElideRight, ownerWidth));
     painter->restore();
 }
 
@@ -72,5 +63,5 @@ QSize DealCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QMode
 {
     const int line = QFontMetrics(option.font).height();
     // Narrower than any column: the list view stretches each card to its width (no sideways scrolling).
-    return {140, 3 * line + 2 * 2 + 14};
+    return {140, 4 * line + 3 * 2 + 14};
 }

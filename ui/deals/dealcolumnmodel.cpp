@@ -2,6 +2,7 @@
 
 #include "model/deals/dealrepository.h"
 
+#include <QDate>
 #include <QDragEnterEvent>
 #include <QLocale>
 #include <QMimeData>
@@ -60,6 +61,8 @@ QVariant DealColumnModel::data(const QModelIndex &index, int role) const
         if (!d.contactName.isEmpty())
             tip += QLatin1Char('\n') + tr("Contact: %1").arg(d.contactName);
         tip += QLatin1Char('\n') + (d.assignedName.isEmpty() ? tr("Unassigned") : tr("Owner: %1").arg(d.assignedName));
+        if (const QDate close = QDate::fromString(d.expectedCloseDate, Qt::ISODate); close.isValid())
+            tip += QLatin1Char('\n') + tr("Expected close: %1").arg(QLocale().toString(close, QLocale::ShortFormat));
         return tip;
     }
     case IdRole:

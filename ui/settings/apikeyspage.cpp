@@ -251,7 +251,8 @@ CreateApiKeyDialog::CreateApiKeyDialog(ApiKeyRepository &keys, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    resize(420, 420);
+    // Wide enough for the longest scope ("Conversations: read and write (conversations:*)").
+    resize(qMax(420, m_scopes->sizeHintForColumn(0) + 160), 460);
 }
 
 QStringList CreateApiKeyDialog::checkedScopes() const

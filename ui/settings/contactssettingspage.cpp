@@ -183,7 +183,8 @@ void ContactsSettingsPage::updateExample()
     const QString code = m_code->text().trimmed();
     if (code.isEmpty()) {
         m_example->setText(
-            tr("Example: %1 is refused; +90 532 123 45 67 is stored as +905321234567.").arg(kLocalExample));
+            tr("Example: %1 is refused; +90 532 123 45 67 is taken as written (a number with + is kept as typed).")
+                .arg(kLocalExample));
         return;
     }
     m_example->setText(

@@ -362,11 +362,15 @@ QString ErrorText::translate(const QString &english)
         const QString rest = english.mid(head.size());
         QStringList parts;
         if (prefix == kMissing) {
-            // "name" or "name must not be empty": a field, or a field with its problem.
-            for (const QString &field : rest.split(QStringLiteral(", ")))
-                parts << (field.trimmed().contains(QLatin1Char(' ')) ? part(field.trimmed())
-                                                                     : fieldLabel(field.trimmed()));
-            return tr(prefix).arg(parts.join(QStringLiteral(", ")));
+            // "name": a field, under "Required field missing"; "name must not be empty": a field
+            // with its problem, which says it all ("Name: must not be empty").
+            bool withProblems = true;
+            for (const QString &field : rest.split(QStringLiteral(", "))) {
+                const bool problem = field.trimmed().contains(QLatin1Char(' '));
+                withProblems = withProblems && problem;
+                parts << (problem ? part(field.trimmed()) : fieldLabel(field.trimmed()));
+            }
+            return withProblems ? parts.join(QStringLiteral("; ")) : tr(prefix).arg(parts.join(QStringLiteral(", ")));
         }
         for (const QString &p : rest.split(QStringLiteral("; ")))
             parts << part(p);

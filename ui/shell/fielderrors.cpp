@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLayout>
+#include <QLocale>
 #include <QVBoxLayout>
 
 QLabel *FieldErrors::createFormLabel(QWidget *parent)
@@ -69,6 +70,10 @@ QString FieldErrors::show(const QString &message, const QJsonObject &details, co
             unplaced << QCoreApplication::translate("FieldErrors", "%1: %2").arg(ErrorText::fieldLabel(it.key()), text);
             continue;
         }
+        // Under its field the problem reads as a sentence: its first letter capitalised in the
+        // window's language ("zaten …" → "Zaten …", "ülke kodu …" → "Ülke kodu …").
+        if (!text.isEmpty())
+            text = QLocale().toUpper(text.left(1)) + text.mid(1);
         label->setText(label->text().isEmpty() ? text : label->text() + QLatin1Char('\n') + text);
         label->show();
         // A form layout does not give a wrapped label its second line by itself (a long error once

@@ -218,6 +218,9 @@ void MainWindow::addSettingsPage(const QString &title, const QString &menuText, 
 void MainWindow::setSignedInUser(const User &user)
 {
     const bool roleChanged = user.id != m_user.id || user.role != m_user.role;
+    // Another person at the window: they start on every contact, not on the last one's search.
+    if (!m_user.id.isEmpty() && user.id != m_user.id)
+        m_contacts->startOver();
     m_user = user;
     m_userLabel->setText(user.id.isEmpty()                     ? QString()
                          : user.role == QLatin1String("admin") ? tr("%1 (admin)").arg(user.name)
