@@ -26,8 +26,10 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTextEdit>
 #include <QtTest>
 
 using namespace UiTest;
@@ -146,7 +148,7 @@ private Q_SLOTS:
         InboxContactPanel *panel = m_view->contactPanel();
         QCOMPARE(panel->contactId(), m_ayse);
         QCOMPARE(panel->findChild<QLabel *>("contactName")->text(), QString("Ayşe"));
-        QVERIFY(panel->findChild<QLabel *>("contactDetails")->text().contains("Acme"));
+        QVERIFY(panel->findChild<QTextEdit *>("contactDetails")->toPlainText().contains("Acme"));
         QCOMPARE(panel->dealList()->count(), 1);
         QVERIFY(panel->dealList()->item(0)->text().contains("Acme fleet"));
         QCOMPARE(panel->taskList()->count(), 1); // open tasks only
@@ -213,6 +215,27 @@ private Q_SLOTS:
         active = false;
         m_repo->receive(m_ayseConv, text("Hello?"));
         QCOMPARE(notifier.calls.size(), 1);
+    }
+
+    void aLongAddressWrapsWholeWithoutWideningThePanel()
+    {
+        const QString email = "hulya.karadeniz.satinalma.departmani@cokuzunfirmaadi-lojistik-ve-dis-ticaret.com.tr";
+        ContactRepository contacts(testStore());
+        const QString hulya =
+            contacts.create(ContactRules::parse({{"firstName", "Hülya"}, {"lastName", "Karadeniz"}, {"email", email}}))
+                .id;
+        const QString conv = m_repo->findOrCreate(hulya, "widget", "visitor_h").id;
+        m_repo->receive(conv, text("Merhaba"));
+        InboxContactPanel *panel = m_view->contactPanel();
+        const int before = panel->minimumSizeHint().width();
+        m_view->reload();
+        QVERIFY(m_view->selectConversation(conv));
+        QCOMPARE(panel->contactId(), hulya);
+        auto *details = panel->findChild<QTextEdit *>("contactDetails");
+        QVERIFY(details->toPlainText().contains(email));                       // the whole address, to read and to copy
+        QCOMPARE(panel->minimumSizeHint().width(), before);                    // it does not push the window wider
+        QTRY_VERIFY(details->height() >= 2 * details->fontMetrics().height()); // wrapped onto more lines
+        QVERIFY(!details->verticalScrollBar()->isVisible());
     }
 
     void theOpenConversationDoesNotTurnUnread()

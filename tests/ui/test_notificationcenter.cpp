@@ -50,8 +50,9 @@ private slots:
         center()->post("task", "task_1", "Task reminder", "Call the bank — due 14:00");
         QFrame *toast = center()->toast();
         QVERIFY(toast->isVisible());
-        QVERIFY(m_window->rect().contains(toast->geometry())); // inside the window, in its corner
-        QVERIFY(toast->geometry().right() > m_window->width() / 2);
+        QVERIFY(m_window->rect().contains(toast->geometry()));     // inside the window, in its corner
+        QVERIFY(toast->geometry().left() < m_window->width() / 2); // over the notifications button
+        QVERIFY(toast->geometry().bottom() > m_window->height() / 2);
         const QList<QLabel *> labels = toast->findChildren<QLabel *>();
         QCOMPARE(labels.at(0)->text(), QString("Task reminder"));
         QCOMPARE(labels.at(1)->text(), QString("Call the bank — due 14:00"));

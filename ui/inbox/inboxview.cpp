@@ -19,6 +19,7 @@
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasktablemodel.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -39,8 +40,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtMath>
 
 namespace {
 constexpr int kIdRole = Qt::UserRole;
@@ -151,17 +154,25 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
     m_name->setFont(bold);
-    m_details = new QLabel(this);
+    // A long name is cut at the panel's width (its tooltip whole) instead of widening the window.
+    m_name->setSizePolicy(QSizePolicy::Ignored, m_name->sizePolicy().verticalPolicy());
+    m_name->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
+    // Phone, e-mail and company: text that wraps anywhere (a long e-mail address has no space to
+    // wrap at, and a label cut it in the middle), selectable and copied whole, as tall as it needs.
+    m_details = new QTextEdit(this);
     m_details->setObjectName(QStringLiteral("contactDetails"));
-    m_details->setTextFormat(Qt::PlainText);
-    m_details->setWordWrap(true);
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long name or an e-mail address (no place to wrap) is cut at the panel's width instead of
-    // widening the window.
-    for (QLabel *label : {m_name, m_details}) {
-        label->setSizePolicy(QSizePolicy::Ignored, label->sizePolicy().verticalPolicy());
-        label->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
-    }
+    m_details->setReadOnly(true);
+    m_details->setAcceptRichText(false);
+    m_details->setFrameShape(QFrame::NoFrame);
+    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_details->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_details->viewport()->setAutoFillBackground(false);
+    m_details->document()->setDocumentMargin(0);
+    m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_details->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
+    connect(m_details->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, m_details,
+            [this](const QSizeF &size) { m_details->setFixedHeight(qCeil(size.height())); });
     m_openContact = new QPushButton(tr("Open contact…"), this);
     m_openContact->setObjectName(QStringLiteral("openContactButton"));
     m_deals = new QListWidget(this);
@@ -250,8 +261,7 @@ void InboxContactPanel::reload()
         lines << tr("E-mail: %1").arg(c->email);
     if (!c->company.isEmpty())
         lines << tr("Company: %1").arg(c->company);
-    m_details->setText(lines.join(QLatin1Char('\n')));
-    m_details->setToolTip(m_details->text());
+    m_details->setPlainText(lines.join(QLatin1Char('\n')));
 
     const QLocale locale;
     try {
@@ -287,7 +297,7 @@ void InboxContactPanel::reload()
                 item->setForeground(QColor(0xc0, 0x39, 0x2b));
         }
     } catch (const std::exception &e) {
-        m_details->setText(m_details->text() + QLatin1Char('\n') + ErrorText::of(e));
+        m_details->append(ErrorText::of(e));
     }
     if (m_deals->count() == 0)
         new QListWidgetItem(tr("No deals."), m_deals);
@@ -367,6 +377,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
         QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
     // The badge keeps its room while hidden, so that the list beside it does not jump when it shows.
     m_unreadBadge->setMinimumWidth(m_unreadBadge->fontMetrics().horizontalAdvance(tr("%n unread", nullptr, 999)) + 16);
+    m_unreadBadge->setAlignment(Qt::AlignCenter);
     QSizePolicy badgePolicy = m_unreadBadge->sizePolicy();
     badgePolicy.setRetainSizeWhenHidden(true);
     m_unreadBadge->setSizePolicy(badgePolicy);

@@ -25,6 +25,7 @@ class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QTextEdit;
 class QLineEdit;
 class QListWidget;
 class QMenu;
@@ -93,7 +94,7 @@ private:
     QTimer m_reloadTimer;
     QString m_contactId;
     QLabel *m_name = nullptr;
-    QLabel *m_details = nullptr;
+    QTextEdit *m_details = nullptr;
     QListWidget *m_deals = nullptr;
     QListWidget *m_tasks = nullptr;
     QPushButton *m_openContact = nullptr;

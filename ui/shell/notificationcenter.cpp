@@ -45,7 +45,7 @@ NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
     if (auto *main = qobject_cast<QMainWindow *>(window))
         main->statusBar()->addWidget(m_button);
 
-    // The toast: a small panel over the window's bottom-right corner.
+    // The toast: a small panel over the window's bottom-left corner.
     m_toast = new QFrame(window);
     m_toast->setObjectName(QStringLiteral("notificationToast"));
     m_toast->setFrameShape(QFrame::StyledPanel);
@@ -194,7 +194,9 @@ void NotificationCenter::placeToast()
     int bottom = m_window->height() - margin;
     if (auto *main = qobject_cast<QMainWindow *>(m_window))
         bottom -= main->statusBar()->height();
-    m_toast->move(m_window->width() - m_toast->width() - margin, bottom - m_toast->height());
+    // Bottom left, over the notifications button it belongs to: the bottom right held the Inbox's
+    // Send button and the contact's notes.
+    m_toast->move(margin, bottom - m_toast->height());
 }
 
 bool NotificationCenter::eventFilter(QObject *watched, QEvent *event)
