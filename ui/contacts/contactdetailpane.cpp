@@ -27,6 +27,7 @@
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTextEdit>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -110,7 +111,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("E-mail:"), m_email = valueLabel(page, "emailValue"));
+    form->addRow(tr("E-mail:"), m_email = UiKit::wrappingText(page, QStringLiteral("emailValue")));
     form->addRow(tr("Phone:"), m_phone = valueLabel(page, "phoneValue"));
     form->addRow(tr("Company:"), m_company = valueLabel(page, "companyValue"));
     form->addRow(tr("Position:"), m_position = valueLabel(page, "positionValue"));
@@ -250,7 +251,7 @@ void ContactDetailPane::reload()
     }
     const Contact &c = *contact;
     m_title->setText(c.displayName());
-    m_email->setText(orDash(c.email));
+    m_email->setPlainText(orDash(c.email));
     m_phone->setText(orDash(c.phone));
     m_company->setText(orDash(c.company));
     m_position->setText(orDash(c.position));

@@ -18,6 +18,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
 class QTabWidget;
+class QTextEdit;
 
 // The right side of the contacts view: every field of one contact, its tags (add and remove), and
 // tabs: a timeline of everything that happened with it, its notes (oldest first, add one), its
@@ -61,7 +62,7 @@ private:
 
     QStackedWidget *m_stack = nullptr;
     QLabel *m_title = nullptr;
-    QLabel *m_email = nullptr;
+    QTextEdit *m_email = nullptr; // wraps a long address anywhere
     QLabel *m_phone = nullptr;
     QLabel *m_company = nullptr;
     QLabel *m_position = nullptr;

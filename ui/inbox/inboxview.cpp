@@ -16,10 +16,10 @@
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/rowanchor.h"
+#include "ui/shell/uikit.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasktablemodel.h"
 
-#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -43,7 +43,6 @@
 #include <QTextEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtMath>
 
 namespace {
 constexpr int kIdRole = Qt::UserRole;
@@ -159,20 +158,7 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_name->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     // Phone, e-mail and company: text that wraps anywhere (a long e-mail address has no space to
     // wrap at, and a label cut it in the middle), selectable and copied whole, as tall as it needs.
-    m_details = new QTextEdit(this);
-    m_details->setObjectName(QStringLiteral("contactDetails"));
-    m_details->setReadOnly(true);
-    m_details->setAcceptRichText(false);
-    m_details->setFrameShape(QFrame::NoFrame);
-    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    m_details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_details->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_details->viewport()->setAutoFillBackground(false);
-    m_details->document()->setDocumentMargin(0);
-    m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    m_details->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
-    connect(m_details->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, m_details,
-            [this](const QSizeF &size) { m_details->setFixedHeight(qCeil(size.height())); });
+    m_details = UiKit::wrappingText(this, QStringLiteral("contactDetails"));
     m_openContact = new QPushButton(tr("Open contact…"), this);
     m_openContact->setObjectName(QStringLiteral("openContactButton"));
     m_deals = new QListWidget(this);

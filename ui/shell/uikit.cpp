@@ -1,10 +1,13 @@
 #include "ui/shell/uikit.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QTableWidget>
+#include <QTextEdit>
+#include <QtMath>
 
 QString UiKit::localTime(const QString &iso)
 {
@@ -29,6 +32,26 @@ void UiKit::showError(QLabel *label, const QString &message)
 {
     label->setText(message);
     label->setVisible(!message.isEmpty());
+}
+
+QTextEdit *UiKit::wrappingText(QWidget *parent, const QString &name)
+{
+    auto *text = new QTextEdit(parent);
+    text->setObjectName(name);
+    text->setReadOnly(true);
+    text->setAcceptRichText(false);
+    text->setFrameShape(QFrame::NoFrame);
+    text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    text->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    text->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    text->viewport()->setAutoFillBackground(false);
+    text->document()->setDocumentMargin(0);
+    text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    text->setMinimumWidth(text->fontMetrics().averageCharWidth() * 12);
+    QObject::connect(
+        text->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, text,
+        [text](const QSizeF &size) { text->setFixedHeight(qMax(text->fontMetrics().height(), qCeil(size.height()))); });
+    return text;
 }
 
 QTableWidget *UiKit::recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent)

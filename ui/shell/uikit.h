@@ -8,6 +8,7 @@
 class QLabel;
 class QTableWidget;
 class QTableWidgetItem;
+class QTextEdit;
 class QWidget;
 
 // Small pieces every view of the window shares, so that they look and behave alike.
@@ -27,6 +28,11 @@ QString localTime(const QString &iso);
 // an empty message hides it.
 QLabel *errorLabel(QWidget *parent, const QString &name = QStringLiteral("errorLabel"));
 void showError(QLabel *label, const QString &message);
+
+// Plain text shown as a label is, but wrapped anywhere (an e-mail address has no space to wrap at,
+// and a label cut it in the middle), selectable and copied whole, as tall as its text: never wider
+// than its place, so it does not widen the window (objectName `name`; setPlainText() fills it).
+QTextEdit *wrappingText(QWidget *parent, const QString &name);
 
 // A read-only table of records, one selected row at a time, the last column stretched.
 QTableWidget *recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent);
