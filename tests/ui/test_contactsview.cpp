@@ -755,6 +755,10 @@ void TestContactsView::windowFitsA1280WideScreen()
     }
     QVERIFY2(m_window->minimumSizeHint().width() <= 1280,
              qPrintable(QString::number(m_window->minimumSizeHint().width())));
+    // Nor taller than a laptop's 800 pixels less a panel and the title bar (a text edit's own size
+    // hint in the contact pane once asked for 860).
+    QVERIFY2(m_window->minimumSizeHint().height() <= 720,
+             qPrintable(QString::number(m_window->minimumSizeHint().height())));
 }
 
 void TestContactsView::statusBarShowsServerStateAndWindowRenders()

@@ -48,6 +48,8 @@ QTextEdit *UiKit::wrappingText(QWidget *parent, const QString &name)
     text->document()->setDocumentMargin(0);
     text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     text->setMinimumWidth(text->fontMetrics().averageCharWidth() * 12);
+    // One line until its text is laid out (a text edit's own size hint is a box of many lines).
+    text->setFixedHeight(text->fontMetrics().height());
     QObject::connect(
         text->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, text,
         [text](const QSizeF &size) { text->setFixedHeight(qMax(text->fontMetrics().height(), qCeil(size.height()))); });
