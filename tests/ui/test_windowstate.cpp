@@ -81,6 +81,7 @@ private slots:
             w->show();
             QVERIFY(QTest::qWaitForWindowExposed(w.get()));
             w->resize(screen.width() + 60, screen.height() + 40); // as if a long text had widened it
+            w->move(120, 90); // and further down and right than a smaller screen reaches
             w->close();
         }
         auto w = window();
@@ -90,6 +91,9 @@ private slots:
         QCOMPARE(w->findChild<QStackedWidget *>("areaStack")->currentWidget(), w->findChild<PipelineBoard *>());
         QVERIFY2(w->width() <= screen.width() && w->height() <= screen.height(),
                  qPrintable(QStringLiteral("%1×%2").arg(w->width()).arg(w->height())));
+        // Whole on the screen, not only as large as it.
+        QVERIFY2(QGuiApplication::primaryScreen()->availableGeometry().contains(w->geometry()),
+                 qPrintable(QStringLiteral("%1,%2 %3×%4").arg(w->x()).arg(w->y()).arg(w->width()).arg(w->height())));
 
         QSettings(ini, QSettings::IniFormat).setValue("window/area", 42); // an area this version lacks
         auto other = window();

@@ -46,6 +46,14 @@ void WindowState::restore()
         const QRect available = screen->availableGeometry();
         if (m_window->width() > available.width() || m_window->height() > available.height())
             m_window->resize(m_window->size().boundedTo(available.size()));
+        // … and lies on it whole (its foot with the status bar was once off the screen's bottom).
+        QRect place = m_window->geometry();
+        place.moveRight(qMin(place.right(), available.right()));
+        place.moveBottom(qMin(place.bottom(), available.bottom()));
+        place.moveLeft(qMax(place.left(), available.left()));
+        place.moveTop(qMax(place.top(), available.top()));
+        if (const QPoint shift = place.topLeft() - m_window->geometry().topLeft(); !shift.isNull())
+            m_window->move(m_window->pos() + shift); // pos() is the frame's: shifted, not replaced
     }
     const QVariant area = ini.value(QStringLiteral("window/area"));
     if (area.isValid() && m_window->property("currentArea").isValid())
