@@ -455,6 +455,26 @@
         <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Note</source>
+        <comment>a short tab title</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <comment>a short tab title</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <comment>a short tab title</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <comment>a short tab title</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>

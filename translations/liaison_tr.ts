@@ -454,6 +454,26 @@
         <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
         <translation>Bu kişiye ait görev yok. Görevler&apos;de yeni bir görev açıp bu kişiye bağlayabilirsiniz.</translation>
     </message>
+    <message>
+        <source>Note</source>
+        <comment>a short tab title</comment>
+        <translation>Not</translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <comment>a short tab title</comment>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <comment>a short tab title</comment>
+        <translation>Sohbet</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <comment>a short tab title</comment>
+        <translation>Görev</translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>

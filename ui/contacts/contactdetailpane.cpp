@@ -26,21 +26,19 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTextEdit>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
 
 namespace {
-// A tab's title with how many records it lists ("Deals (2)"; nothing counted for none, so that the
-// five tabs fit a narrow pane), and the title with the count as its tooltip.
-void titleTab(QTabWidget *tabs, QWidget *page, const QString &title, qsizetype count)
+// How many records a tab lists, kept with the tab for retitleTabs().
+void countTab(QTabWidget *tabs, QWidget *page, qsizetype count)
 {
-    const int index = tabs->indexOf(page);
-    const QString counted = QStringLiteral("%1 (%2)").arg(title).arg(count);
-    tabs->setTabText(index, count > 0 ? counted : title);
-    tabs->setTabToolTip(index, counted);
+    tabs->tabBar()->setTabData(tabs->indexOf(page), count);
 }
 
 QLabel *valueLabel(QWidget *parent, const char *name)
@@ -69,6 +67,45 @@ QListWidget *detailList(QWidget *parent, const char *name)
 }
 
 } // namespace
+
+void ContactDetailPane::retitleTabs()
+{
+    // Each tab: its title, with how many records it lists ("Deals (2)"; nothing counted for none);
+    // the short titles where the full ones would send the last tabs behind scroll arrows (a pane
+    // beside the contacts on a 1,280-pixel screen). The tooltip says it in full.
+    struct Title
+    {
+        QString full, brief;
+    };
+    const Title titles[] = {
+        {tr("Timeline"), tr("Timeline")},
+        {tr("Notes"), tr("Note", "a short tab title")},
+        {tr("Deals"), tr("Deal", "a short tab title")},
+        {tr("Conversations"), tr("Chat", "a short tab title")},
+        {tr("Tasks"), tr("Task", "a short tab title")},
+    };
+    QTabBar *bar = m_tabs->tabBar();
+    for (const bool brief : {false, true}) {
+        for (int i = 0; i < m_tabs->count() && i < int(std::size(titles)); ++i) {
+            const QVariant count = bar->tabData(i);
+            const QString title = brief ? titles[i].brief : titles[i].full;
+            const bool counted = count.isValid() && count.toLongLong() > 0;
+            m_tabs->setTabText(i, counted ? QStringLiteral("%1 (%2)").arg(title).arg(count.toLongLong()) : title);
+            m_tabs->setTabToolTip(i, count.isValid()
+                                         ? QStringLiteral("%1 (%2)").arg(titles[i].full).arg(count.toLongLong())
+                                         : titles[i].full);
+        }
+        if (bar->sizeHint().width() <= m_tabs->width())
+            break;
+    }
+}
+
+bool ContactDetailPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_tabs && event->type() == QEvent::Resize)
+        retitleTabs();
+    return QWidget::eventFilter(watched, event);
+}
 
 void ContactDetailPane::reloadSoon()
 {
@@ -155,6 +192,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_tabs = new QTabWidget(page);
     m_tabs->setObjectName(QStringLiteral("detailTabs"));
     m_tabs->setDocumentMode(true);
+    m_tabs->installEventFilter(this); // its width decides between the full and the short titles
     layout->addWidget(m_tabs, 1);
 
     m_timeline = detailList(m_tabs, "timelineList");
@@ -346,7 +384,7 @@ void ContactDetailPane::reload()
                 timeline.append({a.createdAt, text});
             }
         }
-        titleTab(m_tabs, m_dealList, tr("Deals"), contactDeals.size());
+        countTab(m_tabs, m_dealList, contactDeals.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -375,7 +413,7 @@ void ContactDetailPane::reload()
                                                                           : tr("Message received on %1: %2"))
                          .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
         }
-        titleTab(m_tabs, m_conversationList, tr("Conversations"), conversations.size());
+        countTab(m_tabs, m_conversationList, conversations.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -401,11 +439,12 @@ void ContactDetailPane::reload()
             if (!t.completedAt.isEmpty())
                 timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
         }
-        titleTab(m_tabs, m_taskList, tr("Tasks"), m_taskList->count());
+        countTab(m_tabs, m_taskList, m_taskList->count());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
-    titleTab(m_tabs, m_notes->parentWidget(), tr("Notes"), notes.size());
+    countTab(m_tabs, m_notes->parentWidget(), notes.size());
+    retitleTabs();
 
     // Newest first; ISO UTC times sort as text.
     std::stable_sort(timeline.begin(), timeline.end(), [](const Event &a, const Event &b) { return a.at > b.at; });

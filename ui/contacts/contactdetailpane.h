@@ -45,7 +45,12 @@ public slots:
     // reload() after a short pause (coalesces a burst of changes to its deals, tasks, messages).
     void reloadSoon();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    // The tabs' titles from their counts, short where the full ones do not fit.
+    void retitleTabs();
     void addTags();
     void removeSelectedTag();
     void addNote();
