@@ -28,13 +28,6 @@
 #include <QVBoxLayout>
 
 namespace {
-constexpr int IdRole = Qt::UserRole + 1;
-
-void setError(QLabel *label, const QString &message)
-{
-    label->setText(message);
-    label->setVisible(!message.isEmpty());
-}
 // A scope as what it lets a key do, its name (what the API checks) beside it: "Contacts: read
 // (contacts:read)".
 QString scopeText(const QString &scope)
@@ -70,41 +63,21 @@ ApiKeysPage::ApiKeysPage(ApiKeyRepository &keys, const Store &store, QWidget *pa
     , m_keys(keys)
 {
     setObjectName(QStringLiteral("apiKeysPage"));
-    auto *intro = new QLabel(tr("API keys let local tools call the Liaison API. A key is shown once, when it is "
-                                "created; Liaison keeps only a hash of it."),
-                             this);
-    intro->setWordWrap(true);
-
-    m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setObjectName(QStringLiteral("apiKeysTable"));
+    m_table = UiKit::recordTable(ColumnCount,
+                                 {tr("Name"), tr("Key"), tr("Scopes"), tr("Created"), tr("Last used"), tr("State")},
+                                 QStringLiteral("apiKeysTable"), this);
     installEmptyHint(m_table, tr("No API keys yet. Create one for each tool that uses the API, so that it can be "
                                  "revoked alone."));
-    m_table->setHorizontalHeaderLabels(
-        {tr("Name"), tr("Key"), tr("Scopes"), tr("Created"), tr("Last used"), tr("State")});
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-
     m_create = new QPushButton(tr("Create…"), this);
     m_create->setObjectName(QStringLiteral("createKeyButton"));
     m_revoke = new QPushButton(tr("Revoke"), this);
     m_revoke->setObjectName(QStringLiteral("revokeKeyButton"));
     m_error = UiKit::errorLabel(this);
-
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_create);
-    buttons->addWidget(m_revoke);
-    buttons->addStretch(1);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_error);
-    layout->addLayout(buttons);
+    UiKit::layOutRecordPage(this,
+                            tr("API keys let local tools call the Liaison API. A key is shown once, when it is "
+                               "created; Liaison keeps only a hash of it."),
+                            m_table, m_error, {m_create, m_revoke});
 
     connect(m_create, &QPushButton::clicked, this, &ApiKeysPage::createKey);
     connect(m_revoke, &QPushButton::clicked, this, &ApiKeysPage::revokeKey);
@@ -129,7 +102,7 @@ void ApiKeysPage::reload()
         const Store::Actor *user = m_keys.store().actingUser();
         keys = !user || user->role == QLatin1String("admin") ? m_keys.list() : m_keys.listOwnedBy(user->id);
     } catch (const std::exception &e) {
-        setError(m_error, tr("Could not read the API keys: %1").arg(ErrorText::of(e)));
+        UiKit::showError(m_error, tr("Could not read the API keys: %1").arg(ErrorText::of(e)));
         return;
     }
     const QString selected = currentKeyId();
@@ -147,7 +120,7 @@ void ApiKeysPage::reload()
         };
         for (int column = 0; column < ColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
-            item->setData(IdRole, key.id);
+            item->setData(UiKit::IdRole, key.id);
             if (key.isRevoked())
                 item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
             m_table->setItem(row, column, item);
@@ -179,10 +152,7 @@ void ApiKeysPage::createKey()
     connect(dialog, &CreateApiKeyDialog::keyCreated, this,
             [this](const QString &id, const QString &name, const QString &secret) {
                 reload();
-                for (int row = 0; row < m_table->rowCount(); ++row) {
-                    if (m_table->item(row, 0)->data(IdRole).toString() == id)
-                        m_table->selectRow(row);
-                }
+                UiKit::reselect(m_table, id);
                 auto *shown = new NewApiKeyDialog(name, secret, this);
                 shown->setAttribute(Qt::WA_DeleteOnClose);
                 shown->open();
@@ -201,9 +171,9 @@ void ApiKeysPage::revokeKey()
                           tr("Revoke"), [this, id] {
                               try {
                                   m_keys.revoke(id);
-                                  setError(m_error, {});
+                                  UiKit::showError(m_error, {});
                               } catch (const std::exception &e) {
-                                  setError(m_error, ErrorText::of(e));
+                                  UiKit::showError(m_error, ErrorText::of(e));
                               }
                               reload();
                           });
@@ -270,7 +240,7 @@ void CreateApiKeyDialog::accept()
     const QStringList scopes = checkedScopes();
     if (scopes.isEmpty()) {
         // The repository would grant "*" for an empty list: never widen what the user chose.
-        setError(m_error, tr("Choose at least one scope."));
+        UiKit::showError(m_error, tr("Choose at least one scope."));
         return;
     }
     NewApiKey created;
@@ -289,11 +259,11 @@ void CreateApiKeyDialog::accept()
             if (it.value().toString() != e.message())
                 lines << ErrorText::translate(it.value().toString());
         }
-        setError(m_error, lines.join(QLatin1Char('\n')));
+        UiKit::showError(m_error, lines.join(QLatin1Char('\n')));
         m_name->setFocus();
         return;
     } catch (const std::exception &e) {
-        setError(m_error, ErrorText::of(e));
+        UiKit::showError(m_error, ErrorText::of(e));
         return;
     }
     QDialog::accept();

@@ -55,11 +55,6 @@ TemplatesPage::TemplatesPage(const Store &store, QWidget *parent)
     , m_templates(store)
 {
     setObjectName(QStringLiteral("templatesPage"));
-    auto *intro = new QLabel(tr("Message templates for WhatsApp: an approved one is needed to write first, or after "
-                                "24 hours without an answer. {{1}}, {{2}}… in the text are filled in when it is "
-                                "sent. Add them here as they were approved in Meta's WhatsApp Manager."),
-                             this);
-    intro->setWordWrap(true);
     m_table = UiKit::recordTable(ColumnCount, {tr("Name"), tr("Language"), tr("Category"), tr("Status"), tr("Text")},
                                  QStringLiteral("templatesTable"), this);
     installEmptyHint(m_table, tr("No templates yet. Add the ones Meta approved, with Add…, to send them from the "
@@ -72,15 +67,11 @@ TemplatesPage::TemplatesPage(const Store &store, QWidget *parent)
     m_delete = new QPushButton(tr("Delete"), this);
     m_delete->setObjectName(QStringLiteral("deleteTemplateButton"));
     m_error = UiKit::errorLabel(this);
-    auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_add, m_edit, m_delete})
-        buttons->addWidget(b);
-    buttons->addStretch(1);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_error);
-    layout->addLayout(buttons);
+    UiKit::layOutRecordPage(this,
+                            tr("Message templates for WhatsApp: an approved one is needed to write first, or after "
+                               "24 hours without an answer. {{1}}, {{2}}… in the text are filled in when it is "
+                               "sent. Add them here as they were approved in Meta's WhatsApp Manager."),
+                            m_table, m_error, {m_add, m_edit, m_delete});
     connect(m_add, &QPushButton::clicked, this, &TemplatesPage::addTemplate);
     connect(m_edit, &QPushButton::clicked, this, &TemplatesPage::editTemplate);
     connect(m_delete, &QPushButton::clicked, this, &TemplatesPage::deleteTemplate);

@@ -62,11 +62,6 @@ UsersPage::UsersPage(const Store &store, PasswordHash hash, QWidget *parent)
     , m_hash(std::move(hash))
 {
     setObjectName(QStringLiteral("usersPage"));
-    auto *intro = new QLabel(tr("Everyone who signs in to Liaison, in the window or through the API. Agents work "
-                                "with contacts, deals, tasks and the inbox; admins also manage users, API keys, "
-                                "webhooks, channels and the other settings."),
-                             this);
-    intro->setWordWrap(true);
     m_table = UiKit::recordTable(ColumnCount, {tr("Name"), tr("E-mail"), tr("Role"), tr("State"), tr("Added")},
                                  QStringLiteral("usersTable"), this);
     m_table->setAlternatingRowColors(true);
@@ -79,16 +74,11 @@ UsersPage::UsersPage(const Store &store, PasswordHash hash, QWidget *parent)
     m_active = new QPushButton(tr("Deactivate"), this);
     m_active->setObjectName(QStringLiteral("toggleActiveButton"));
     m_error = UiKit::errorLabel(this);
-
-    auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_add, m_edit, m_password, m_active})
-        buttons->addWidget(b);
-    buttons->addStretch(1);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_error);
-    layout->addLayout(buttons);
+    UiKit::layOutRecordPage(this,
+                            tr("Everyone who signs in to Liaison, in the window or through the API. Agents work "
+                               "with contacts, deals, tasks and the inbox; admins also manage users, API keys, "
+                               "webhooks, channels and the other settings."),
+                            m_table, m_error, {m_add, m_edit, m_password, m_active});
 
     connect(m_add, &QPushButton::clicked, this, &UsersPage::addUser);
     connect(m_edit, &QPushButton::clicked, this, &UsersPage::editUser);

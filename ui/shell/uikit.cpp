@@ -1,10 +1,12 @@
 #include "ui/shell/uikit.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBoxLayout>
 #include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTextEdit>
 #include <QtMath>
@@ -54,6 +56,22 @@ QTextEdit *UiKit::wrappingText(QWidget *parent, const QString &name)
         text->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, text,
         [text](const QSizeF &size) { text->setFixedHeight(qMax(text->fontMetrics().height(), qCeil(size.height()))); });
     return text;
+}
+
+void UiKit::layOutRecordPage(QWidget *page, const QString &intro, QTableWidget *table, QLabel *error,
+                             const QList<QPushButton *> &buttons)
+{
+    auto *introLabel = new QLabel(intro, page);
+    introLabel->setWordWrap(true);
+    auto *row = new QHBoxLayout;
+    for (QPushButton *button : buttons)
+        row->addWidget(button);
+    row->addStretch(1);
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(introLabel);
+    layout->addWidget(table, 1);
+    layout->addWidget(error);
+    layout->addLayout(row);
 }
 
 QTableWidget *UiKit::recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent)

@@ -6,6 +6,7 @@
 #include <Qt>
 
 class QLabel;
+class QPushButton;
 class QTableWidget;
 class QTableWidgetItem;
 class QTextEdit;
@@ -33,6 +34,11 @@ void showError(QLabel *label, const QString &message);
 // and a label cut it in the middle), selectable and copied whole, as tall as its text: never wider
 // than its place, so it does not widen the window (objectName `name`; setPlainText() fills it).
 QTextEdit *wrappingText(QWidget *parent, const QString &name);
+
+// A Settings page that lists records, laid out as they all are: what it is for (`intro`, wrapped), the
+// table taking the height, the page's error, then its buttons in a row from the left.
+void layOutRecordPage(QWidget *page, const QString &intro, QTableWidget *table, QLabel *error,
+                      const QList<QPushButton *> &buttons);
 
 // A read-only table of records, one selected row at a time, the last column stretched.
 QTableWidget *recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent);
