@@ -10,6 +10,7 @@
 #include "ui/settings/userspage.h"
 #include "ui/shell/mainwindow.h"
 
+#include <QDir>
 #include <QSettings>
 
 namespace {
@@ -34,7 +35,10 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
     if (!inbox)
         return;
     inbox->setTasksTimeZone(tz);
+    // What an agent wrote and did not send, per conversation, survives a restart (DATA/drafts.ini).
+    inbox->setDraftsFile(QDir(settings.dataDir()).filePath(QStringLiteral("drafts.ini")));
     inbox->setQuickReplies(quickReplies(settings));
+    inbox->setAssignOnReply(settings.value(QStringLiteral("inbox/assignOnReply"), true).toBool());
     const QString ini = settings.iniPath();
     inbox->setQuickRepliesSaver([ini](const QStringList &replies) {
         QSettings file(ini, QSettings::IniFormat);
@@ -63,13 +67,13 @@ void addContactsPage(MainWindow &window, const AppSettings &settings)
         window.setCallingCodeOffer(ContactsSettingsPage::countryName(QLocale::system()), suggested,
                                    callingCodeSaver(settings.iniPath()));
     const QString ini = settings.iniPath();
-    window.addSettingsPage(
-        ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
-        QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
-            auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(), QLocale::system(), parent);
-            page->setSaveFunction(callingCodeSaver(ini));
-            return page;
-        });
+    window.addSettingsPage(ContactsSettingsPage::tr("Contacts"), ContactsSettingsPage::tr("C&ontacts…"),
+                           QStringLiteral("contactsSettingsPage"), [ini](QWidget *parent) {
+                               auto *page = new ContactsSettingsPage(ContactRules::defaultCallingCode(),
+                                                                     QLocale::system(), parent);
+                               page->setSaveFunction(callingCodeSaver(ini));
+                               return page;
+                           });
 }
 
 void addUsersPage(MainWindow &window, const Store &store)

@@ -739,6 +739,37 @@
         <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Search all contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>segment “%1”, tag “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>segment “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tag “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching in %1 only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contact in %1 matches “%2”. Use “Search all contacts” above to look everywhere.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Searching in %1 only (%n in all contacts).</source>
+        <translation>
+            <numerusform>Searching in %1 only (%n in all contacts).</numerusform>
+            <numerusform>Searching in %1 only (%n in all contacts).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1835,6 +1866,69 @@
         <source>New tags</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the replies that were not sent again, oldest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take the reply back into the composer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the reply without sending it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right-click to retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversation selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: “%1” (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replies not sent: “%1” (%2)</source>
+        <translation>
+            <numerusform>%n reply not sent: “%1” (%2)</numerusform>
+            <numerusform>%n replies not sent: “%1” (%2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2098,6 +2192,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>&amp;Change password…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Navigation</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

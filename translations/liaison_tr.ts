@@ -738,6 +738,36 @@
         <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
         <translation>Henüz kişi yok. Yeni ile ekleyin; bir kanaldan gelen ilk mesaj ya da API&apos;yi kullanan bir araç da kişi ekler.</translation>
     </message>
+    <message>
+        <source>Search all contacts</source>
+        <translation>Tüm kişilerde ara</translation>
+    </message>
+    <message>
+        <source>segment “%1”, tag “%2”</source>
+        <translation>“%1” segmenti, “%2” etiketi</translation>
+    </message>
+    <message>
+        <source>segment “%1”</source>
+        <translation>“%1” segmenti</translation>
+    </message>
+    <message>
+        <source>tag “%1”</source>
+        <translation>“%1” etiketi</translation>
+    </message>
+    <message>
+        <source>Searching in %1 only.</source>
+        <translation>Yalnızca %1 içinde aranıyor.</translation>
+    </message>
+    <message>
+        <source>No contact in %1 matches “%2”. Use “Search all contacts” above to look everywhere.</source>
+        <translation>%1 içinde “%2” ile eşleşen kişi yok. Her yerde aramak için yukarıdaki “Tüm kişilerde ara”yı kullanın.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Searching in %1 only (%n in all contacts).</source>
+        <translation>
+            <numerusform>Yalnızca %1 içinde aranıyor (tüm kişilerde %n).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1833,6 +1863,68 @@
         <source>New tags</source>
         <translation>Yeni etiketler</translation>
     </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Konuşmalar</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation>Yanıt</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Yeniden dene</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Düzenle</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Send again</source>
+        <translation>Yeniden gönder</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>Gönderilmedi: %1</translation>
+    </message>
+    <message>
+        <source>Send the replies that were not sent again, oldest first</source>
+        <translation>Gönderilemeyen yanıtları en eskiden başlayarak yeniden gönder</translation>
+    </message>
+    <message>
+        <source>Take the reply back into the composer</source>
+        <translation>Yanıtı yazma alanına geri al</translation>
+    </message>
+    <message>
+        <source>Delete the reply without sending it</source>
+        <translation>Yanıtı göndermeden sil</translation>
+    </message>
+    <message>
+        <source>Right-click to retry</source>
+        <translation>Yeniden denemek için sağ tıklayın</translation>
+    </message>
+    <message>
+        <source>No conversation selected</source>
+        <translation>Konuşma seçilmedi</translation>
+    </message>
+    <message>
+        <source>Not sent: “%1” (%2)</source>
+        <translation>Gönderilmedi: “%1” (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replies not sent: “%1” (%2)</source>
+        <translation>
+            <numerusform>%n yanıt gönderilmedi: “%1” (%2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2098,6 +2190,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>&amp;Change password…</source>
         <translation>&amp;Parolayı değiştir…</translation>
+    </message>
+    <message>
+        <source>Navigation</source>
+        <translation>Gezinme</translation>
     </message>
 </context>
 <context>

@@ -410,6 +410,34 @@ Conversation ConversationRepository::update(const QString &id, const std::option
     return v;
 }
 
+std::optional<Conversation> ConversationRepository::assignIfUnassigned(const QString &id, const QString &userId)
+{
+    Transaction tx;
+    CachedQuery u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {userId});
+    if (!u.next())
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          QStringLiteral("User %1 does not exist").arg(userId),
+                          {{QStringLiteral("assignedTo"), QStringLiteral("unknown user")}});
+    u.finish();
+    const QString now = m_store.nowIso();
+    CachedQuery q = Database::execCached(
+        QStringLiteral("UPDATE conversations SET assigned_to = ?, updated_at = ? WHERE id = ? AND assigned_to IS NULL"),
+        {userId, now, id});
+    if (q.numRowsAffected() != 1) {
+        get(id); // NotFound for an unknown conversation
+        return std::nullopt;
+    }
+    const Conversation v = get(id);
+    m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("assignedTo")}));
+    m_store.appendEvent(QStringLiteral("conversation.assigned"), {{QStringLiteral("conversationId"), v.id},
+                                                                  {QStringLiteral("contactId"), v.contactId},
+                                                                  {QStringLiteral("assignedTo"), assigneeJson(v)},
+                                                                  {QStringLiteral("previousAssignee"), QJsonValue()}});
+    tx.commit();
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
+    return v;
+}
+
 Conversation ConversationRepository::addTags(const QString &id, const QStringList &tags)
 {
     Transaction tx;

@@ -68,6 +68,10 @@ public:
     Conversation update(const QString &id, const std::optional<QString> &status,
                         const std::optional<QString> &assignedTo);
     Conversation assign(const QString &id, const QString &userId) { return update(id, std::nullopt, userId); }
+    // Assigns the conversation to userId only while nobody has it (one conditional update: of two
+    // agents replying at once, one gets it); the events of an assignment then. nullopt when someone
+    // already had it (nothing changed). Throws NotFound for an unknown user or conversation.
+    std::optional<Conversation> assignIfUnassigned(const QString &id, const QString &userId);
     Conversation close(const QString &id) { return update(id, QStringLiteral("closed"), std::nullopt); }
     Conversation reopen(const QString &id) { return update(id, QStringLiteral("open"), std::nullopt); }
     Conversation addTags(const QString &id, const QStringList &tags);

@@ -19,7 +19,11 @@ public:
         m_process.setProgram(xvfb);
         m_process.setArguments({QStringLiteral("-displayfd"), QStringLiteral("1"), QStringLiteral("-screen"),
                                 QStringLiteral("0"), QStringLiteral("1280x800x24"), QStringLiteral("-nolisten"),
-                                QStringLiteral("tcp")});
+                                QStringLiteral("tcp"),
+                                // No reset when the last client leaves: a program started just then
+                                // (one test's second start) would find no server ("could not
+                                // connect to display").
+                                QStringLiteral("-noreset")});
         m_process.start();
         QElapsedTimer t;
         t.start();

@@ -8,10 +8,12 @@
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
 #include "tests/support/testsupport.h"
 #include "ui/inbox/chatbubbledelegate.h"
+#include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/shell/mainwindow.h"
 
@@ -25,6 +27,7 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace UiTest;
@@ -277,17 +280,183 @@ private Q_SLOTS:
         QVERIFY2(header->text().contains(name), qPrintable(header->text()));
     }
 
-    void unavailableChannelShowsErrorAndKeepsText()
+    QPlainTextEdit *composer() { return m_view->findChild<QPlainTextEdit *>("composer"); }
+    QWidget *unsentBar() { return m_view->findChild<QWidget *>("unsentBar"); }
+    // Typed as the keyboard would put it (QTest::keyClicks takes Latin-1 only: no ş, ı, ğ).
+    void typeText(const QString &text)
     {
+        composer()->setFocus();
+        composer()->insertPlainText(text);
+    }
+    QListWidgetItem *lastBubble() { return thread()->count() ? thread()->item(thread()->count() - 1) : nullptr; }
+
+    void refusedReplyStaysInItsOwnConversation()
+    {
+        // Ayşe's WhatsApp cannot send (no channel set up): her reply is refused.
         QVERIFY(m_view->selectConversation(m_whatsappConv));
-        auto *composer = m_view->findChild<QPlainTextEdit *>("composer");
-        QTest::keyClicks(composer, "Merhaba");
-        QTest::keyClick(composer, Qt::Key_Return);
-        auto *error = m_view->findChild<QLabel *>("errorLabel");
-        QVERIFY(error->isVisible());
-        QCOMPARE(error->text(), QString("The channel cannot send now (not configured)"));
-        QCOMPARE(composer->toPlainText(), QString("Merhaba"));
+        typeText("Ayşe Hanım, size özel fiyat 1.250 TL");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        // Said once, in the bar over the composer (not again under it).
+        QCOMPARE(m_view->findChild<QLabel *>("unsentLabel")->text(),
+                 QString("Not sent: “Ayşe Hanım, size özel fiyat 1.250 TL” (The channel cannot send now (not "
+                         "configured))"));
+        QVERIFY(!m_view->findChild<QLabel *>("errorLabel")->isVisible());
         QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
+        // The reply leaves the composer and stays in Ayşe's thread, marked, with Retry beside it.
+        QCOMPARE(composer()->toPlainText(), QString());
+        QVERIFY(lastBubble());
+        QCOMPARE(lastBubble()->text(), QString("Ayşe Hanım, size özel fiyat 1.250 TL"));
+        QVERIFY(lastBubble()->data(ChatBubbleDelegate::NoteRole).toString().startsWith("Not sent: "));
+        QVERIFY(unsentBar()->isVisible());
+        QVERIFY(m_view->findChild<QPushButton *>("retryUnsentButton")->isEnabled());
+
+        // Bob's conversation next, and Enter at once: nothing of Ayşe's reply reaches Bob.
+        const int bobBefore = m_repo->get(m_widgetConv).totalMessages;
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString());
+        QVERIFY(!unsentBar()->isVisible());
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_widgetConv).totalMessages, bobBefore);
+        for (const Message &m : m_repo->latestMessages(m_widgetConv, 50))
+            QVERIFY2(!m.text.contains("Ayşe"), qPrintable(m.text));
+        for (int i = 0; i < thread()->count(); ++i)
+            QVERIFY(!thread()->item(i)->text().contains("Ayşe"));
+
+        // Back with Ayşe: still there; Retry meets the same refusal and keeps it.
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        QCOMPARE(lastBubble()->text(), QString("Ayşe Hanım, size özel fiyat 1.250 TL"));
+        click(m_view->findChild<QPushButton *>("retryUnsentButton"));
+        QCOMPARE(m_view->drafts().unsent(m_whatsappConv).size(), 1);
+        QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
+        // Edit takes it back into her composer; Discard of another refused one removes it.
+        click(m_view->findChild<QPushButton *>("editUnsentButton"));
+        QCOMPARE(composer()->toPlainText(), QString("Ayşe Hanım, size özel fiyat 1.250 TL"));
+        QVERIFY(!unsentBar()->isVisible());
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QVERIFY(unsentBar()->isVisible());
+        click(m_view->findChild<QPushButton *>("discardUnsentButton"));
+        QVERIFY(!unsentBar()->isVisible());
+        QVERIFY(m_view->drafts().unsent(m_whatsappConv).isEmpty());
+        QCOMPARE(m_repo->get(m_whatsappConv).totalMessages, 1);
+    }
+
+    void retrySendsWhenTheChannelIsBack()
+    {
+        bool down = true;
+        EventBus *bus = m_bus.get();
+        m_view->setSender([bus, &down](const QString &conv, const QString &t) {
+            if (down)
+                throw DomainError(DomainError::Unavailable, "CHANNEL_UNAVAILABLE", "Channel unavailable",
+                                  {{"channel", "widget"}, {"reason", "not configured"}});
+            MessageContent c;
+            c.text = t;
+            return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_1", "Ali"});
+        });
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        const int before = m_repo->get(m_widgetConv).totalMessages;
+        typeText("birinci");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        typeText("ikinci");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_view->drafts().unsent(m_widgetConv).size(), 2);
+        QVERIFY(m_view->findChild<QLabel *>("unsentLabel")->text().startsWith("2 replies not sent"));
+        down = false;
+        click(m_view->findChild<QPushButton *>("retryUnsentButton"));
+        QVERIFY(m_view->drafts().unsent(m_widgetConv).isEmpty());
+        const auto sent = m_repo->latestMessages(m_widgetConv, 2);
+        QCOMPARE(m_repo->get(m_widgetConv).totalMessages, before + 2);
+        QCOMPARE(sent.at(0).text, QString("birinci")); // in the order they were written
+        QCOMPARE(sent.at(1).text, QString("ikinci"));
+        QVERIFY(!unsentBar()->isVisible());
+    }
+
+    void aDraftBelongsToItsConversationAndUser()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("drafts.ini");
+        m_view->setDraftsFile(ini);
+        m_view->setCurrentUser("user_ali", "Ali");
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        typeText("Bob için yarım kalan");
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        QCOMPARE(composer()->toPlainText(), QString()); // never shown in another conversation
+        typeText("Ayşe için");
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Bob için yarım kalan"));
+        // Another user signing in on this window sees their own (none), then Ali's comes back.
+        m_view->setCurrentUser("user_selin", "Selin");
+        QCOMPARE(composer()->toPlainText(), QString());
+        m_view->setCurrentUser("user_ali", "Ali");
+        QCOMPARE(composer()->toPlainText(), QString("Bob için yarım kalan"));
+
+        // A restart: a new Inbox on the same file gives each conversation its draft back.
+        typeText("!");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile(ini).exists(), 3000);
+        m_view.reset(); // the window closes
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus));
+        m_view->setDraftsFile(ini);
+        m_view->setCurrentUser("user_ali", "Ali");
+        m_view->show();
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        QCOMPARE(composer()->toPlainText(), QString("Ayşe için"));
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Bob için yarım kalan!"));
+        // Sent, it is no longer a draft.
+        m_view->setSender([bus = m_bus.get()](const QString &conv, const QString &t) {
+            MessageContent c;
+            c.text = t;
+            return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_ali", "Ali"});
+        });
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_view->drafts().draft(m_widgetConv), QString());
+        QCOMPARE(ComposerDrafts(ini).draft(m_widgetConv), QString());
+    }
+
+    void replyingToAnUnassignedConversationAssignsTheReplier()
+    {
+        const User ali = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        const User selin = UserRepository(testStore()).create("selin@example.com", "Selin", "agent", "x");
+        m_view->setCurrentUser(ali.id, "Ali");
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(m_repo->get(m_widgetConv).assignedTo, QString());
+        typeText("Merhaba Bob");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_widgetConv).assignedTo, ali.id);
+        // Selin's conversation stays Selin's when Ali answers in it.
+        m_repo->assign(m_widgetConv, selin.id);
+        typeText("Ben de buradayım");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_widgetConv).assignedTo, selin.id);
+        // Turned off (inbox/assignOnReply=false): a reply leaves it unassigned.
+        m_repo->assign(m_widgetConv, QString());
+        m_view->setAssignOnReply(false);
+        typeText("Bir sorum var");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_widgetConv).assignedTo, QString());
+        // A refused reply assigns nothing either.
+        m_view->setAssignOnReply(true);
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        typeText("Ayşe");
+        QTest::keyClick(composer(), Qt::Key_Return);
+        QCOMPARE(m_repo->get(m_whatsappConv).assignedTo, QString());
+    }
+
+    void aDamagedDraftsFileIsNoDraft()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("drafts.ini");
+        QFile f(ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[nobody]\n" + m_widgetConv.toUtf8() + "\\unsent=\"[{not json\n\0\xff\xfe garbage");
+        f.close();
+        m_view->setDraftsFile(ini);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QVERIFY(m_view->drafts().unsent(m_widgetConv).isEmpty());
+        QVERIFY(!unsentBar()->isVisible());
+        typeText("yeni");
+        QVERIFY(m_view->selectConversation(m_whatsappConv));
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("yeni"));
     }
 
     void assigneesFollowANewUser()

@@ -17,6 +17,9 @@
 #include <QSqlQuery>
 #include <QtTest>
 
+#include <atomic>
+#include <thread>
+
 namespace {
 int outboxCount(const QString &event)
 {
@@ -314,6 +317,50 @@ private Q_SLOTS:
         QCOMPARE(after.tags, QStringList{"billing"});
         QVERIFY_THROWS_EXCEPTION(DomainError, repo.removeTag(v.id, "vip"));
         QCOMPARE(repo.reopen(v.id).status, QString("open"));
+    }
+
+    void assignIfUnassignedGivesItToOneOfTwoRacingAgents()
+    {
+        const User ali = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        const User selin = UserRepository(testStore()).create("selin@example.com", "Selin", "agent", "x");
+        ConversationRepository repo(testStore());
+        // Several rounds of two agents replying to the same new conversation at the same moment, each
+        // thread on its own connection: exactly one of them gets it, with one assignment event.
+        for (int round = 0; round < 8; ++round) {
+            const Conversation v = repo.findOrCreate(m_contactId, "widget", QStringLiteral("visitor_r%1").arg(round));
+            const int before = outboxCount("conversation.assigned");
+            std::atomic<int> won{0};
+            std::atomic<int> ready{0};
+            auto agent = [&](const QString &userId) {
+                ready.fetch_add(1);
+                for (int spin = 0; ready.load() < 2 && spin < 10000000; ++spin) {
+                }
+                try {
+                    if (ConversationRepository(testStore()).assignIfUnassigned(v.id, userId))
+                        won.fetch_add(1);
+                } catch (const std::exception &) {
+                    // A busy database refused: this agent did not get it.
+                }
+                Database::closeThreadConnection();
+            };
+            std::thread a(agent, ali.id);
+            std::thread b(agent, selin.id);
+            a.join();
+            b.join();
+            QCOMPARE(won.load(), 1);
+            const QString owner = repo.get(v.id).assignedTo;
+            QVERIFY(owner == ali.id || owner == selin.id);
+            QCOMPARE(outboxCount("conversation.assigned"), before + 1);
+        }
+        // Someone already has it: nothing changes, no event.
+        const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_taken");
+        repo.assign(v.id, selin.id);
+        const int before = outboxCount("conversation.assigned");
+        QVERIFY(!repo.assignIfUnassigned(v.id, ali.id));
+        QCOMPARE(repo.get(v.id).assignedTo, selin.id);
+        QCOMPARE(outboxCount("conversation.assigned"), before);
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.assignIfUnassigned(v.id, "user_nope"));
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.assignIfUnassigned("conv_nope", ali.id));
     }
 
     void cursorsPageThroughThread()

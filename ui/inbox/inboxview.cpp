@@ -11,6 +11,7 @@
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/inbox/chatbubbledelegate.h"
+#include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/messageedit.h"
 #include "ui/shell/emptyhint.h"
@@ -40,6 +41,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextCursor>
 #include <QTextEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -48,6 +50,10 @@ namespace {
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kUnreadRole = Qt::UserRole + 1;
 constexpr int kStatusRole = Qt::UserRole + 2;
+// A reply that was not sent (ComposerDrafts::Unsent::id); empty for a stored message.
+constexpr int kUnsentRole = Qt::UserRole + 3;
+// A stored outgoing text whose delivery failed: its text can be sent again.
+constexpr int kResendRole = Qt::UserRole + 4;
 } // namespace
 
 QString InboxText::channelName(const QString &channel)
@@ -337,6 +343,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     , m_conversations(conversations)
     , m_store(store)
     , m_users(store)
+    , m_drafts(std::make_unique<ComposerDrafts>())
 {
     m_statusFilter = new QComboBox(this);
     m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
@@ -370,6 +377,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_unreadBadge->hide();
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("conversationList"));
+    m_list->setAccessibleName(tr("Conversations"));
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setIconSize(QSize(24, 24));
@@ -433,9 +441,11 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_quickButton->setMinimumWidth(m_quickButton->sizeHint().width() + fontMetrics().averageCharWidth() * 2);
     m_thread = new QListWidget(this);
     m_thread->setObjectName(QStringLiteral("thread"));
+    m_thread->setAccessibleName(tr("Messages"));
     m_thread->setWordWrap(true);
     m_composer = new MessageEdit(this);
     m_composer->setObjectName(QStringLiteral("composer"));
+    m_composer->setAccessibleName(tr("Reply"));
     m_composer->setPlaceholderText(tr("Write a reply…"));
     m_composer->setToolTip(tr("Enter sends, Shift+Enter starts a new line"));
     m_thread->setItemDelegate(new ChatBubbleDelegate(m_thread));
@@ -452,6 +462,19 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
             return;
         QMenu menu(this);
         menu.addAction(tr("Copy text"), this, [text = item->text()] { QApplication::clipboard()->setText(text); });
+        const QString unsentId = item->data(kUnsentRole).toString();
+        if (!unsentId.isEmpty()) {
+            menu.addAction(tr("Retry"), this, &InboxView::retryUnsent);
+            menu.addAction(tr("Edit"), this, [this, unsentId] { editUnsent(unsentId); });
+            menu.addAction(tr("Discard"), this, [this, unsentId] { discardUnsent(unsentId); });
+        } else if (item->data(kResendRole).toBool() && m_send->isEnabled()) {
+            menu.addAction(tr("Send again"), this, [this, text = item->text()] {
+                QString why;
+                if (!sendText(text, &why))
+                    m_drafts->addUnsent(m_currentId, text, why, m_store.now().toString(Qt::ISODateWithMs));
+                reload();
+            });
+        }
         menu.exec(m_thread->viewport()->mapToGlobal(pos));
     });
     m_send = new QPushButton(tr("Send"), this);
@@ -462,6 +485,31 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
     m_error->setWordWrap(true);
     m_error->hide();
+    // The conversation's replies that were not sent: what, why, and what to do with them.
+    m_unsentBar = new QWidget(this);
+    m_unsentBar->setObjectName(QStringLiteral("unsentBar"));
+    m_unsentLabel = new QLabel(m_unsentBar);
+    m_unsentLabel->setObjectName(QStringLiteral("unsentLabel"));
+    m_unsentLabel->setTextFormat(Qt::PlainText);
+    m_unsentLabel->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_unsentLabel->setWordWrap(true);
+    m_unsentLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_retryUnsent = new QPushButton(tr("Retry"), m_unsentBar);
+    m_retryUnsent->setObjectName(QStringLiteral("retryUnsentButton"));
+    m_retryUnsent->setToolTip(tr("Send the replies that were not sent again, oldest first"));
+    m_editUnsent = new QPushButton(tr("Edit"), m_unsentBar);
+    m_editUnsent->setObjectName(QStringLiteral("editUnsentButton"));
+    m_editUnsent->setToolTip(tr("Take the reply back into the composer"));
+    m_discardUnsent = new QPushButton(tr("Discard"), m_unsentBar);
+    m_discardUnsent->setObjectName(QStringLiteral("discardUnsentButton"));
+    m_discardUnsent->setToolTip(tr("Delete the reply without sending it"));
+    auto *unsentLayout = new QHBoxLayout(m_unsentBar);
+    unsentLayout->setContentsMargins(0, 0, 0, 0);
+    unsentLayout->addWidget(m_unsentLabel, 1);
+    unsentLayout->addWidget(m_retryUnsent);
+    unsentLayout->addWidget(m_editUnsent);
+    unsentLayout->addWidget(m_discardUnsent);
+    m_unsentBar->hide();
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -481,6 +529,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     tagsRow->addWidget(m_addTag);
     rightLayout->addLayout(tagsRow);
     rightLayout->addWidget(m_thread, 1);
+    rightLayout->addWidget(m_unsentBar);
     m_composerExtras = new InboxComposer(m_store, this);
     rightLayout->addWidget(m_composerExtras);
     m_composerRow = new QHBoxLayout;
@@ -533,7 +582,26 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     connect(m_list, &QListWidget::currentItemChanged, this, &InboxView::onSelectionChanged);
     connect(m_send, &QPushButton::clicked, this, &InboxView::send);
     connect(m_composer, &MessageEdit::submitted, this, &InboxView::send);
-    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] { m_error->hide(); });
+    connect(m_composer, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_settingComposer)
+            return;
+        m_error->hide();
+        m_draftTimer.start(); // kept as the conversation's draft once typing pauses
+    });
+    m_draftTimer.setSingleShot(true);
+    m_draftTimer.setInterval(400);
+    connect(&m_draftTimer, &QTimer::timeout, this, &InboxView::saveDraft);
+    connect(m_retryUnsent, &QPushButton::clicked, this, &InboxView::retryUnsent);
+    connect(m_editUnsent, &QPushButton::clicked, this, [this] {
+        const auto unsent = m_drafts->unsent(m_currentId);
+        if (!unsent.isEmpty())
+            editUnsent(unsent.first().id);
+    });
+    connect(m_discardUnsent, &QPushButton::clicked, this, [this] {
+        const auto unsent = m_drafts->unsent(m_currentId);
+        if (!unsent.isEmpty())
+            discardUnsent(unsent.first().id);
+    });
     connect(m_composerExtras, &InboxComposer::errorOccurred, this, &InboxView::showError);
     connect(m_composerExtras, &InboxComposer::errorCleared, m_error, &QLabel::hide);
     m_composerExtras->watchDrops(m_thread->viewport());
@@ -548,7 +616,10 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     reload();
 }
 
-InboxView::~InboxView() = default;
+InboxView::~InboxView()
+{
+    saveDraft();
+}
 
 void InboxView::setTasksTimeZone(const QTimeZone &tz)
 {
@@ -646,6 +717,11 @@ void InboxView::setSender(Sender sender)
 
 void InboxView::setCurrentUser(const QString &userId, const QString &name)
 {
+    // The previous user's draft stays theirs; the composer shows the new user's own.
+    saveDraft();
+    m_drafts->setUser(userId);
+    m_draftConversationId.clear();
+    switchDraft(m_currentId);
     m_userId = userId;
     m_mineFilter->setEnabled(!userId.isEmpty());
     reloadAssignees();
@@ -735,6 +811,7 @@ void InboxView::onSelectionChanged()
     QListWidgetItem *item = m_list->currentItem();
     m_currentId = item ? item->data(kIdRole).toString() : QString();
     m_error->hide();
+    switchDraft(m_currentId);
     if (item && m_notifier)
         m_notifier->read(m_currentId); // its notifications too
     if (item && item->data(kUnreadRole).toInt() > 0) {
@@ -828,6 +905,7 @@ void InboxView::reloadThread()
     if (!has) {
         m_composerExtras->setConversation(std::nullopt, QString());
         m_header->setText(tr("Select a conversation"));
+        updateUnsentBar();
         return;
     }
     QString lastIncomingAt;
@@ -880,6 +958,7 @@ void InboxView::reloadThread()
                 item->setData(ChatBubbleDelegate::TickColorRole, QColor(0x1e, 0x88, 0xe5));
             else if (m.delivery.status == QLatin1String("failed")) {
                 item->setData(ChatBubbleDelegate::TickColorRole, QColor(0xc6, 0x28, 0x28));
+                item->setData(kResendRole, m.type == QLatin1String("text") && !m.text.isEmpty());
                 note += (note.isEmpty() ? QString() : QStringLiteral("\n")) +
                         tr("Not delivered: %1").arg(m.delivery.failedReason);
             }
@@ -891,6 +970,22 @@ void InboxView::reloadThread()
         item->setToolTip(tip);
         item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + text);
     }
+    // Replies that were refused stay at the end of their own thread, marked, until sent or discarded.
+    for (const ComposerDrafts::Unsent &u : m_drafts->unsent(v->id)) {
+        auto *item = new QListWidgetItem(u.text, m_thread);
+        item->setData(kUnsentRole, u.id);
+        item->setData(ChatBubbleDelegate::OutgoingRole, true);
+        const QDateTime at = QDateTime::fromString(u.at, Qt::ISODateWithMs).toLocalTime();
+        item->setData(ChatBubbleDelegate::TimeRole,
+                      at.isValid() ? TaskTableModel::timeText(at.time(), locale) : QString());
+        item->setData(ChatBubbleDelegate::TickRole, tickMark(QStringLiteral("failed")));
+        item->setData(ChatBubbleDelegate::TickColorRole, QColor(0xc6, 0x28, 0x28));
+        item->setData(ChatBubbleDelegate::NoteRole, tr("Not sent: %1").arg(u.error));
+        const QString tip = tr("Not sent: %1").arg(u.error) + QStringLiteral(" · ") + tr("Right-click to retry");
+        item->setToolTip(tip);
+        item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + u.text);
+    }
+    updateUnsentBar();
     m_composerExtras->setConversation(v, lastIncomingAt);
     m_thread->scrollToBottom();
 }
@@ -982,20 +1077,149 @@ void InboxView::send()
     const QString text = m_composer->text().trimmed();
     if (!m_currentId.isEmpty() && m_composerExtras->hasPending()) {
         // An attachment (with the text as its caption) or a chosen template goes instead of the text.
-        if (m_composerExtras->sendPending(m_currentId, text) == InboxComposer::SendResult::FileSent)
+        const InboxComposer::SendResult result = m_composerExtras->sendPending(m_currentId, text);
+        if (result == InboxComposer::SendResult::FileSent)
             m_composer->clear();
+        if (result != InboxComposer::SendResult::Refused)
+            claimOnReply();
         reload();
         return;
     }
     if (text.isEmpty() || m_currentId.isEmpty() || !m_sender)
         return;
+    if (m_draftConversationId != m_currentId) {
+        // Never: the composer follows the selection. Should it not, nothing is sent anywhere.
+        switchDraft(m_currentId);
+        return;
+    }
+    QString why;
+    const bool sent = sendText(text, &why);
+    if (!sent) {
+        // The reply stays in its own conversation, marked "Not sent" with Retry; the composer is
+        // free, and nothing of it can reach the next conversation opened.
+        // (The bar over the composer says why; no second line under it.)
+        m_drafts->addUnsent(m_currentId, text, why, m_store.now().toString(Qt::ISODateWithMs));
+    }
+    setComposerText(QString());
+    m_drafts->setDraft(m_currentId, QString());
+    reload();
+}
+
+bool InboxView::sendText(const QString &text, QString *why)
+{
+    if (m_currentId.isEmpty() || !m_sender) {
+        *why = tr("No conversation selected");
+        return false;
+    }
     try {
         m_sender(m_currentId, text);
-        m_composer->clear();
     } catch (const std::exception &e) {
-        showError(ErrorText::of(e));
+        *why = ErrorText::of(e);
+        return false;
+    }
+    claimOnReply();
+    return true;
+}
+
+void InboxView::claimOnReply()
+{
+    if (!m_assignOnReply || m_userId.isEmpty() || m_currentId.isEmpty())
+        return;
+    try {
+        m_conversations.assignIfUnassigned(m_currentId, m_userId);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e)); // the reply went; only the assignment did not
+    }
+}
+
+void InboxView::retryUnsent()
+{
+    const QString id = m_currentId;
+    for (const ComposerDrafts::Unsent &u : m_drafts->unsent(id)) {
+        QString why;
+        if (!sendText(u.text, &why)) {
+            m_drafts->updateUnsent(id, u.id, why, m_store.now().toString(Qt::ISODateWithMs));
+            break; // the later ones would meet the same refusal, and must not overtake it
+        }
+        m_drafts->removeUnsent(id, u.id);
     }
     reload();
+}
+
+void InboxView::editUnsent(const QString &unsentId)
+{
+    for (const ComposerDrafts::Unsent &u : m_drafts->unsent(m_currentId)) {
+        if (u.id != unsentId)
+            continue;
+        const QString current = m_composer->text();
+        setComposerText(current.trimmed().isEmpty() ? u.text : current + QLatin1Char('\n') + u.text);
+        saveDraft();
+        m_drafts->removeUnsent(m_currentId, u.id);
+        m_composer->setFocus();
+        break;
+    }
+    reloadThread();
+}
+
+void InboxView::discardUnsent(const QString &unsentId)
+{
+    m_drafts->removeUnsent(m_currentId, unsentId);
+    m_error->hide();
+    reloadThread();
+}
+
+void InboxView::updateUnsentBar()
+{
+    const QList<ComposerDrafts::Unsent> unsent = m_drafts->unsent(m_currentId);
+    m_unsentBar->setVisible(!unsent.isEmpty());
+    if (unsent.isEmpty())
+        return;
+    const ComposerDrafts::Unsent &first = unsent.first();
+    QString preview = first.text.simplified();
+    if (preview.size() > 60)
+        preview = preview.left(59) + QChar(0x2026);
+    const QString text =
+        unsent.size() == 1
+            ? tr("Not sent: “%1” (%2)").arg(preview, first.error)
+            : tr("%n replies not sent: “%1” (%2)", nullptr, int(unsent.size())).arg(preview, first.error);
+    m_unsentLabel->setText(text);
+    m_unsentLabel->setToolTip(first.text);
+    m_retryUnsent->setEnabled(bool(m_sender));
+}
+
+void InboxView::setComposerText(const QString &text)
+{
+    m_settingComposer = true;
+    m_composer->setPlainText(text);
+    m_composer->moveCursor(QTextCursor::End);
+    m_settingComposer = false;
+}
+
+void InboxView::saveDraft()
+{
+    m_draftTimer.stop();
+    if (!m_draftConversationId.isEmpty())
+        m_drafts->setDraft(m_draftConversationId, m_composer->text());
+}
+
+void InboxView::switchDraft(const QString &conversationId)
+{
+    if (conversationId == m_draftConversationId)
+        return;
+    saveDraft();
+    m_draftConversationId = conversationId;
+    setComposerText(m_drafts->draft(conversationId));
+}
+
+void InboxView::setDraftsFile(const QString &iniPath)
+{
+    saveDraft();
+    auto drafts = std::make_unique<ComposerDrafts>(iniPath);
+    drafts->setUser(m_userId);
+    m_drafts = std::move(drafts);
+    m_draftConversationId.clear();
+    switchDraft(m_currentId);
+    reloadThread();
 }
 
 void InboxView::setStatus(const QString &status)

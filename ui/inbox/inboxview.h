@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+class ComposerDrafts;
 class ContactRepository;
 class DealRepository;
 class InboxComposer;
@@ -110,6 +111,11 @@ private:
 // the function set with setSender() — the app gives it the server's channel path (connector check,
 // pending → sent/failed) so that the window sends exactly as the API does. Follows the event bus
 // ("conversation", "message") live.
+//
+// The composer's text belongs to the conversation it was written in (ComposerDrafts): switching to
+// another conversation keeps it as that conversation's draft and shows the new one's own draft, so
+// that nothing written for one customer can be sent to another. A reply whose send is refused leaves
+// the composer: it shows in its own thread as "Not sent" with Retry, Edit and Discard.
 class InboxView : public QWidget
 {
     Q_OBJECT
@@ -141,8 +147,16 @@ public:
     QHBoxLayout *composerRow() const { return m_composerRow; }
     // Attachments, templates and the 24-hour hint of the composer (their senders are set on it).
     InboxComposer *composerExtras() const { return m_composerExtras; }
-    // The signed-in agent ("Assign to me"); empty disables the button.
+    // The signed-in agent ("Assign to me"); empty disables the button. Drafts are the user's own.
     void setCurrentUser(const QString &userId, const QString &name);
+    // Replying to a conversation nobody has assigns it to the one who replied (inbox/assignOnReply,
+    // on unless turned off).
+    void setAssignOnReply(bool on) { m_assignOnReply = on; }
+    // Keeps the drafts and unsent replies in this INI file (DATA/drafts.ini) rather than in memory.
+    void setDraftsFile(const QString &iniPath);
+    ComposerDrafts &drafts() const { return *m_drafts; }
+    // Sends the conversation's unsent replies again, oldest first (stops at the first refusal).
+    void retryUnsent();
 
     QString currentConversationId() const { return m_currentId; }
     // Selects a conversation in the list (and marks it read).
@@ -160,6 +174,18 @@ private:
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void announceIfIncoming(const QString &messageId);
     void send();
+    // Sends one reply into the current conversation; false (and the reason) when refused.
+    bool sendText(const QString &text, QString *why);
+    // The composer's text is kept as the draft of the conversation it was written in; then the
+    // composer shows the draft of `conversationId`.
+    void switchDraft(const QString &conversationId);
+    void saveDraft();
+    // After a reply went out: the conversation becomes the replier's when nobody had it.
+    void claimOnReply();
+    void setComposerText(const QString &text);
+    void updateUnsentBar();
+    void editUnsent(const QString &unsentId);
+    void discardUnsent(const QString &unsentId);
     void addTag();
     void removeTag();
     void assignTo(int index);
@@ -206,6 +232,17 @@ private:
     QPushButton *m_reopen = nullptr;
     QPushButton *m_assign = nullptr;
     QLabel *m_error = nullptr;
+    QWidget *m_unsentBar = nullptr;
+    QLabel *m_unsentLabel = nullptr;
+    QPushButton *m_retryUnsent = nullptr;
+    QPushButton *m_editUnsent = nullptr;
+    QPushButton *m_discardUnsent = nullptr;
     QTimer m_reloadTimer;
     bool m_loading = false;
+    std::unique_ptr<ComposerDrafts> m_drafts;
+    // The conversation whose draft the composer shows (empty: none).
+    QString m_draftConversationId;
+    bool m_settingComposer = false;
+    bool m_assignOnReply = true;
+    QTimer m_draftTimer;
 };

@@ -35,6 +35,7 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
 
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setAccessibleName(tr("Navigation"));
     m_navigation->setFixedWidth(150);
     m_navigation->setFrameShape(QFrame::NoFrame);
     m_navigation->setStyleSheet(QStringLiteral("QListWidget { background: palette(window); }"
@@ -219,8 +220,10 @@ void MainWindow::setSignedInUser(const User &user)
 {
     const bool roleChanged = user.id != m_user.id || user.role != m_user.role;
     // Another person at the window: they start on every contact, not on the last one's search.
-    if (!m_user.id.isEmpty() && user.id != m_user.id)
+    if (!m_user.id.isEmpty() && user.id != m_user.id) {
         m_contacts->startOver();
+        statusBar()->clearMessage(); // nor the last one's "password changed" or "contact deleted"
+    }
     m_user = user;
     m_userLabel->setText(user.id.isEmpty()                     ? QString()
                          : user.role == QLatin1String("admin") ? tr("%1 (admin)").arg(user.name)
