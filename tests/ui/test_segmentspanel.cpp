@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -122,6 +123,46 @@ private slots:
         SegmentRepository(Store(*m_bus)).remove(s.id);
         QTRY_COMPARE(panel()->list()->count(), 1);
         QTRY_COMPARE(model()->rowCount(), 5);
+    }
+
+    void searchSaysWhereItLooksAndWidensInOneClick()
+    {
+        const Segment s =
+            SegmentRepository(Store(*m_bus)).create(SegmentRules::parse({{"name", "VIP"}, {"filters", vipRules()}}));
+        QTRY_COMPARE(panel()->list()->count(), 2);
+        QVERIFY(panel()->selectSegment(s.id));
+        QTRY_COMPARE(model()->rowCount(), 2);
+        QWidget *scope = view()->searchScope();
+        QVERIFY(!scope->isVisible()); // no search: the segment's list is all there is
+        // John is not VIP: searching for him in the segment finds nobody, and says why.
+        auto *search = view()->findChild<QLineEdit *>("searchEdit");
+        QTest::keyClicks(search, "john");
+        QTRY_VERIFY(scope->isVisible());
+        QTRY_COMPARE(model()->rowCount(), 0);
+        const QString said = view()->findChild<QLabel *>("searchScopeLabel")->text();
+        QVERIFY2(said.contains("segment “VIP”") && said.contains("(1 in all contacts)"), qPrintable(said));
+        const auto hints = view()->findChildren<QLabel *>();
+        bool hinted = false;
+        for (const QLabel *l : hints)
+            hinted = hinted || l->text().startsWith("No contact in segment “VIP” matches “john”");
+        QVERIFY(hinted);
+        // One click: every contact, the search kept, John found, the panel on All contacts.
+        click(view()->findChild<QPushButton *>("searchAllButton"));
+        QTRY_COMPARE(model()->rowCount(), 1);
+        QCOMPARE(search->text(), QString("john"));
+        QCOMPARE(panel()->currentSegmentId(), QString());
+        QVERIFY(!scope->isVisible());
+        // A tag limits the search too, and is said the same way.
+        search->clear();
+        QComboBox *tags = view()->tagFilter();
+        QVERIFY(tags->count() > 1);
+        tags->setCurrentIndex(1); // the first tag: vip
+        QTest::keyClicks(search, "mary");
+        QTRY_VERIFY(scope->isVisible());
+        QVERIFY(view()->findChild<QLabel *>("searchScopeLabel")->text().contains("tag “"));
+        click(view()->findChild<QPushButton *>("searchAllButton"));
+        QTRY_COMPARE(model()->rowCount(), 1);
+        QCOMPARE(tags->currentIndex(), 0);
     }
 
     void aSegmentsTableRefreshesThroughTheWorker()

@@ -22,9 +22,11 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSignalBlocker>
+
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <climits>
 
 ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWidget *parent)
     : QWidget(parent)
@@ -107,12 +109,40 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     splitter->setChildrenCollapsible(false);
     splitter->setSizes({4 * 380, 380});
 
+    // Where the search looks while a segment or a tag limits it, and one click to look everywhere.
+    m_scopeBar = new QWidget(this);
+    m_scopeBar->setObjectName(QStringLiteral("searchScope"));
+    m_scopeLabel = new QLabel(m_scopeBar);
+    m_scopeLabel->setObjectName(QStringLiteral("searchScopeLabel"));
+    m_scopeLabel->setTextFormat(Qt::PlainText); // segment and tag names are the users' text
+    m_scopeLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_searchAll = new QPushButton(tr("Search all contacts"), m_scopeBar);
+    m_searchAll->setObjectName(QStringLiteral("searchAllButton"));
+    auto *scopeLayout = new QHBoxLayout(m_scopeBar);
+    scopeLayout->setContentsMargins(0, 0, 0, 0);
+    scopeLayout->addWidget(m_scopeLabel, 1);
+    scopeLayout->addWidget(m_searchAll);
+    m_scopeBar->hide();
+    connect(m_searchAll, &QPushButton::clicked, this, [this] {
+        const bool hadSegment = !m_segmentWhere.isEmpty();
+        {
+            const QSignalBlocker tags(m_tagFilter);
+            m_tagFilter->setCurrentIndex(0);
+        }
+        emit searchAllRequested(); // the segments beside the table go back to All contacts
+        if (!m_segmentWhere.isEmpty())
+            setSegmentFilter({}, {}, {}); // nothing beside the table answered
+        else if (!hadSegment)
+            applyFilter();
+    });
+
     m_count = new QLabel(this);
     m_count->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_count->setObjectName(QStringLiteral("countLabel"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(m_scopeBar);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_count);
 
@@ -238,13 +268,41 @@ void ContactsView::applyFilter()
             query.extraWhere.isEmpty() ? hide : QStringLiteral("(%1) AND %2").arg(query.extraWhere, hide);
     }
     const QString shown = m_pane->contactId();
-    // An empty table says why: the search, the list chosen, or no contacts at all yet.
-    m_emptyHint->setText(!query.search.isEmpty()
+    // Searching inside a segment or a tag says so, with how many match among all contacts.
+    const bool limited = !tag.isEmpty() || !m_segmentWhere.isEmpty();
+    QString scope;
+    if (!m_segmentWhere.isEmpty() && !tag.isEmpty())
+        scope = tr("segment “%1”, tag “%2”").arg(m_segmentName, tag);
+    else if (!m_segmentWhere.isEmpty())
+        scope = tr("segment “%1”").arg(m_segmentName);
+    else if (!tag.isEmpty())
+        scope = tr("tag “%1”").arg(tag);
+    qint64 everywhere = -1;
+    if (limited && !query.search.isEmpty()) {
+        ContactQuery all;
+        all.search = query.search;
+        try {
+            everywhere = m_contacts.count(all);
+        } catch (const std::exception &) {
+            // Not counted: the line says where the search looks without the number.
+        }
+    }
+    m_scopeBar->setVisible(limited && !query.search.isEmpty());
+    if (m_scopeBar->isVisibleTo(this))
+        m_scopeLabel->setText(everywhere < 0 ? tr("Searching in %1 only.").arg(scope)
+                                             : tr("Searching in %1 only (%n in all contacts).", nullptr,
+                                                  int(qMin<qint64>(everywhere, INT_MAX)))
+                                                   .arg(scope));
+    // An empty table says why: the search (and where it looked), the list chosen, or no contacts yet.
+    m_emptyHint->setText(!query.search.isEmpty() && limited
+                             ? tr("No contact in %1 matches “%2”. Use “Search all contacts” above to look "
+                                  "everywhere.")
+                                   .arg(scope, query.search)
+                         : !query.search.isEmpty()
                              ? tr("No contact matches “%1”: change or clear the search.").arg(query.search)
-                         : !tag.isEmpty() || !m_segmentWhere.isEmpty()
-                             ? tr("No contacts in this list. Choose All contacts or another tag to see more.")
-                             : tr("No contacts yet. Add one with New; a first message on a channel, or a tool "
-                                  "using the API, adds contacts too."));
+                         : limited ? tr("No contacts in this list. Choose All contacts or another tag to see more.")
+                                   : tr("No contacts yet. Add one with New; a first message on a channel, or a tool "
+                                        "using the API, adds contacts too."));
 
     m_restoring = true;
     m_model->setQuery(query);
@@ -257,10 +315,11 @@ void ContactsView::applyFilter()
     updateCount();
 }
 
-void ContactsView::setSegmentFilter(const QString &where, const QVariantList &values)
+void ContactsView::setSegmentFilter(const QString &where, const QVariantList &values, const QString &name)
 {
     m_segmentWhere = where;
     m_segmentValues = values;
+    m_segmentName = name;
     applyFilter();
 }
 

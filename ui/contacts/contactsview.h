@@ -47,7 +47,10 @@ public:
     void startOver();
     // Limits the table to a segment's members: a condition over `contacts c` with its bound values
     // (SegmentRepository::membership); an empty where shows every contact again.
-    void setSegmentFilter(const QString &where, const QVariantList &values);
+    // `name`: the segment's, said where the search looks ("in segment “VIP”").
+    void setSegmentFilter(const QString &where, const QVariantList &values, const QString &name = {});
+    // The line under the search that says where it looks while a segment or a tag limits it.
+    QWidget *searchScope() const { return m_scopeBar; }
 
 public slots:
     void newContact();
@@ -58,6 +61,11 @@ public slots:
     void deleteContact();
     // Reloads the table, the tag list and the detail pane now.
     void refresh();
+
+signals:
+    // "Search all contacts": the segment chosen beside the table goes back to All contacts (the
+    // tag filter is cleared here); the search stays.
+    void searchAllRequested();
 
 private:
     void applyFilter();
@@ -79,6 +87,10 @@ private:
     ContactDetailPane *m_pane = nullptr;
     QLabel *m_count = nullptr;
     QLabel *m_emptyHint = nullptr;
+    QWidget *m_scopeBar = nullptr;
+    QLabel *m_scopeLabel = nullptr;
+    QPushButton *m_searchAll = nullptr;
+    QString m_segmentName;
     QTimer m_searchTimer;
     QTimer m_refreshTimer;
     bool m_restoring = false;

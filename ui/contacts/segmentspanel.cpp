@@ -94,6 +94,10 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, const Store &store, QWidget *pa
             applySelection();
         updateActions();
     });
+    connect(&m_view, &ContactsView::searchAllRequested, this, [this] {
+        if (m_list->count() > 0)
+            m_list->setCurrentRow(0); // All contacts
+    });
     connect(&m_counter, &BackgroundCounter::counted, this,
             [this](int, const QString &id, qint64 count) { showCount(id, count); });
     connect(m_list, &QListWidget::itemDoubleClicked, this, &SegmentsPanel::editSegment);
@@ -227,7 +231,8 @@ void SegmentsPanel::applySelection()
     }
     m_appliedWhere = sql.where;
     m_appliedValues = sql.values;
-    m_view.setSegmentFilter(sql.where, sql.values);
+    const QListWidgetItem *item = m_list->currentItem();
+    m_view.setSegmentFilter(sql.where, sql.values, item ? item->data(NameRole).toString() : QString());
 }
 
 void SegmentsPanel::updateActions()
