@@ -618,6 +618,8 @@ int runDesktop(Environment &env)
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, desk);
     window.addArea(TasksView::tr("Tasks"), tasksView);
+    tasksView->startFor(window.signedInUser());
+    QObject::connect(&window, &MainWindow::signedInUserChanged, tasksView, &TasksView::startFor);
     QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
                      [&window](const QString &taskId, const QString &message) {
                          window.notifications()->post(QStringLiteral("task"), taskId, TasksView::tr("Task reminder"),

@@ -38,6 +38,7 @@
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -746,7 +747,9 @@ void TestContactsView::anotherUserStartsOnEveryContact()
     User murat;
     murat.id = "user_murat";
     murat.role = "agent";
-    m_window->setSignedInUser(murat); // Selin signed out, Murat signed in
+    m_window->statusBar()->showMessage("Selin's contact deleted");
+    m_window->setSignedInUser(murat);                             // Selin signed out, Murat signed in
+    QCOMPARE(m_window->statusBar()->currentMessage(), QString()); // Selin's status line is hers
     QCOMPARE(child<QLineEdit>(view(), "searchEdit")->text(), QString());
     QTRY_COMPARE(model()->rowCount(), 3);
     QVERIFY(view()->currentContactId().isEmpty());

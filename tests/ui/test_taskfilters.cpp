@@ -103,6 +103,26 @@ private slots:
         QTRY_COMPARE(m_view->tabs()->tabText(TasksView::AllTab), QString("All (2)"));
     }
 
+    void anAgentStartsOnTheirOwnTasks()
+    {
+        // The window's store acts as whoever signed in.
+        Store::Actor actor;
+        actor.id = m_ali.id;
+        TaskRepository tasks(Store(*m_bus).actingAs(actor));
+        TasksView view(tasks, Store(*m_bus).actingAs(actor));
+        QComboBox *assignee = view.filterCombo("assigneeFilter");
+        view.startFor(m_ali);
+        QCOMPARE(assignee->currentData().toString(), QString("@me"));
+        QCOMPARE(view.tabs()->tabText(TasksView::AllTab), QString("All (1)"));
+        QCOMPARE(view.model(TasksView::AllTab)->taskAt(0).title, QString("Urgent call"));
+        // An admin starts on everyone's.
+        User admin = m_ali;
+        admin.role = "admin";
+        view.startFor(admin);
+        QCOMPARE(assignee->currentData().toString(), QString());
+        QCOMPARE(view.tabs()->tabText(TasksView::AllTab), QString("All (3)"));
+    }
+
     void reopenMovesADoneTaskBackToDo()
     {
         m_view->tabs()->setCurrentIndex(TasksView::AllTab);

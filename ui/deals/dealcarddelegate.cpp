@@ -31,7 +31,7 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->setPen(pal.color(QPalette::Text));
     painter->setFont(bold);
     // Four lines, each whole: the name; the value, and the owner where room is left; the contact;
-    // the expected close (red once passed). (Three lines cut the name, the date or the contact.)
+    // the expected close (red once passed while the deal is open). (Three lines cut the name, the date or the contact.)
     const QFontMetrics boldMetrics(bold);
     const auto row = [&](int n) { return QRect(text.left(), text.top() + n * (line + 2), text.width(), line); };
     painter->drawText(row(0), Qt::AlignLeft,
@@ -49,8 +49,11 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->drawText(row(2), Qt::AlignLeft,
                       fm.elidedText(contact.isEmpty() ? tr("No contact") : contact, Qt::ElideRight, text.width()));
     const QDate closeDate = QDate::fromString(index.data(DealColumnModel::CloseDateRole).toString(), Qt::ISODate);
+    // A won or lost deal is closed: its expected date passing is no longer a warning.
+    const QString stage = index.data(DealColumnModel::StageRole).toString();
+    const bool closed = stage == QLatin1String("won") || stage == QLatin1String("lost");
     if (closeDate.isValid()) {
-        if (closeDate < QDate::currentDate())
+        if (!closed && closeDate < QDate::currentDate())
             painter->setPen(QColor(0xc0, 0x39, 0x2b));
         painter->drawText(row(3), Qt::AlignLeft,
                           fm.elidedText(tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)),

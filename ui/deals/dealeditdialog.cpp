@@ -36,6 +36,9 @@ DealEditDialog::DealEditDialog(DealRepository &deals, const QString &pipelineId,
     build(pipelineId);
     setWindowTitle(tr("New deal"));
     onStageChosen();
+    // A new deal is the signed-in user's unless they give it to someone else.
+    if (const QString me = m_deals.store().actorOr({}); !me.isEmpty())
+        m_owner->setCurrentIndex(qMax(0, m_owner->findData(me)));
 }
 
 DealEditDialog::DealEditDialog(DealRepository &deals, const Deal &deal, QWidget *parent)

@@ -368,6 +368,37 @@ void PipelineBoard::setChartVisible(bool visible)
     m_chartToggle->setChecked(visible); // the currency box stays: it picks the summary's currency too
 }
 
+bool PipelineBoard::showDeal(const QString &dealId)
+{
+    const std::optional<Deal> d = m_deals.find(dealId);
+    if (!d || d->pipelineId != m_pipeline.id)
+        return false;
+    StageListView *view = column(d->stage);
+    DealColumnModel *model = columnModel(d->stage);
+    if (!view || !model)
+        return false;
+    // Bounded: a column reads pages as it is scrolled; a card far down is found within a few.
+    for (int page = 0; page < 50; ++page) {
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->dealAt(row).id != dealId)
+                continue;
+            const QModelIndex index = model->index(row, 0);
+            for (StageListView *other : std::as_const(m_views)) {
+                if (other != view)
+                    other->clearSelection();
+            }
+            view->setCurrentIndex(index);
+            view->scrollTo(index, QAbstractItemView::EnsureVisible);
+            view->setFocus();
+            return true;
+        }
+        if (!model->canFetchMore({}))
+            break;
+        model->fetchMore({});
+    }
+    return false;
+}
+
 StageListView *PipelineBoard::column(const QString &stage) const
 {
     for (StageListView *v : m_views) {
@@ -440,6 +471,7 @@ void PipelineBoard::newDeal()
             showPipeline(d->pipelineId);
         else
             refresh();
+        showDeal(id); // the new card, selected where it landed
     });
     m_edit = dialog;
     dialog->open();

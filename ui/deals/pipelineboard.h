@@ -70,6 +70,9 @@ public slots:
     void showPipeline(const QString &pipelineId);
     // Reads summary and columns again (what a bus notification schedules).
     void refresh();
+    // Selects the deal's card in its column and scrolls it into view (reading further pages of the
+    // column when it is not loaded yet); false when the shown pipeline does not hold it.
+    bool showDeal(const QString &dealId);
 
 protected:
     void showEvent(QShowEvent *event) override;

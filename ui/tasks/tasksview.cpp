@@ -242,6 +242,18 @@ QComboBox *TasksView::filterCombo(const QString &name) const
     return nullptr;
 }
 
+void TasksView::startFor(const User &user)
+{
+    int mine = m_assigneeFilter->findData(QStringLiteral("@me"));
+    if (mine < 0 && !user.id.isEmpty()) {
+        const QSignalBlocker block(m_assigneeFilter);
+        m_assigneeFilter->insertItem(1, tr("Assigned to me"), QStringLiteral("@me"));
+        mine = 1;
+    }
+    m_assigneeFilter->setCurrentIndex(user.role == QLatin1String("agent") && mine >= 0 ? mine : 0);
+    applyFilter();
+}
+
 void TasksView::applyFilter()
 {
     TaskTableModel::Filter f;

@@ -52,6 +52,8 @@ public:
     // The filter row (status, priority, type, assignee), applied to every tab and its count.
     QComboBox *filterCombo(const QString &name) const;
     QPushButton *reopenButton() const { return m_reopen; }
+    // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
+    void startFor(const User &user);
 
 public slots:
     void quickAdd();

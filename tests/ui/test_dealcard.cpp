@@ -1,0 +1,73 @@
+// A deal card as the board paints it: the expected close date turns red once passed while the deal is
+// open, and never for a won or lost deal (its close is done, not late).
+#include "ui/deals/dealcarddelegate.h"
+#include "ui/deals/dealcolumnmodel.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QListView>
+#include <QPainter>
+#include <QStandardItemModel>
+#include <QTest>
+
+class TestDealCard final : public QObject
+{
+    Q_OBJECT
+
+    // How many strongly red pixels the card's date line has.
+    static int redPixelsOfDateLine(const QString &stage, const QDate &close)
+    {
+        QStandardItemModel model;
+        auto *item = new QStandardItem(QStringLiteral("Teklif 12"));
+        item->setData(QStringLiteral("12.500 TRY"), DealColumnModel::ValueRole);
+        item->setData(QStringLiteral("Ayşe Yılmaz"), DealColumnModel::ContactRole);
+        item->setData(close.toString(Qt::ISODate), DealColumnModel::CloseDateRole);
+        item->setData(stage, DealColumnModel::StageRole);
+        item->setData(false, DealColumnModel::RottenRole);
+        model.appendRow(item);
+        QListView view;
+        DealCardDelegate delegate;
+        QStyleOptionViewItem option;
+        option.initFrom(&view);
+        option.rect = QRect(QPoint(0, 0), delegate.sizeHint(option, model.index(0, 0)).expandedTo(QSize(240, 0)));
+        QImage image(option.rect.size(), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            delegate.paint(&painter, option, model.index(0, 0));
+        }
+        // The fourth line: the bottom quarter of the card.
+        int red = 0;
+        for (int y = image.height() * 3 / 4; y < image.height(); ++y) {
+            for (int x = 12; x < image.width() - 12; ++x) {
+                const QColor c = image.pixelColor(x, y);
+                red += c.red() > 150 && c.green() < 100 && c.blue() < 100;
+            }
+        }
+        return red;
+    }
+
+private Q_SLOTS:
+    void aPassedCloseDateIsRedOnlyWhileTheDealIsOpen_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<int>("daysFromToday");
+        QTest::addColumn<bool>("red");
+        QTest::newRow("open, passed") << "proposal" << -3 << true;
+        QTest::newRow("open, ahead") << "proposal" << 5 << false;
+        QTest::newRow("won, passed") << "won" << -3 << false;
+        QTest::newRow("lost, passed") << "lost" << -30 << false;
+    }
+
+    void aPassedCloseDateIsRedOnlyWhileTheDealIsOpen()
+    {
+        QFETCH(QString, stage);
+        QFETCH(int, daysFromToday);
+        QFETCH(bool, red);
+        const int pixels = redPixelsOfDateLine(stage, QDate::currentDate().addDays(daysFromToday));
+        QVERIFY2(red ? pixels > 5 : pixels == 0, qPrintable(QString::number(pixels)));
+    }
+};
+
+QTEST_MAIN(TestDealCard)
+#include "test_dealcard.moc"
