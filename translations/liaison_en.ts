@@ -1088,6 +1088,11 @@
         <comment>a percentage</comment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Value</source>
+        <comment>the value field, as a screen reader names it</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DealText</name>
