@@ -2,6 +2,50 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>AmountEdit</name>
+    <message>
+        <source>Enter an amount.</source>
+        <translation>Bir tutar yazın.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an amount: leave out “%2” and write digits as in %3.</source>
+        <translation>“%1” bir tutar değil: “%2” olmadan, %3 gibi rakamlarla yazın.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an amount: a mark goes between digits, as in %2.</source>
+        <translation>“%1” bir tutar değil: işaretler rakamların arasına gelir, %2 gibi.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an amount: group the digits in threes with one kind of mark, as in %2.</source>
+        <translation>“%1” bir tutar değil: rakamları tek tür işaretle üçerli gruplayın, %2 gibi.</translation>
+    </message>
+    <message>
+        <source>“%1” is ambiguous: write %2 (an amount has at most two decimals).</source>
+        <translation>“%1” belirsiz: %2 yazın (bir tutarda en çok iki ondalık basamak olur).</translation>
+    </message>
+    <message>
+        <source>“%1” is ambiguous: write %2 or %3.</source>
+        <translation>“%1” belirsiz: %2 ya da %3 yazın.</translation>
+    </message>
+    <message>
+        <source>“%1” has more than two decimals.</source>
+        <translation>“%1” ikiden fazla ondalık basamak içeriyor.</translation>
+    </message>
+    <message>
+        <source>An amount cannot be negative.</source>
+        <translation>Tutar negatif olamaz.</translation>
+    </message>
+    <message>
+        <source>“%1” is too large: at most %2.</source>
+        <translation>“%1” çok büyük: en çok %2.</translation>
+    </message>
+    <message>
+        <source>= %1</source>
+        <comment>the amount a field understood, with its currency</comment>
+        <translation>= %1</translation>
+    </message>
+</context>
+<context>
     <name>ApiKeysPage</name>
     <message>
         <source>API keys let local tools call the Liaison API. A key is shown once, when it is created; Liaison keeps only a hash of it.</source>
@@ -1073,6 +1117,11 @@
         <source>%1 %</source>
         <comment>a percentage</comment>
         <translation>%%1</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <comment>the value field, as a screen reader names it</comment>
+        <translation>Tutar</translation>
     </message>
 </context>
 <context>

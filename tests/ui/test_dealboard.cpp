@@ -14,6 +14,7 @@
 #include "ui/deals/dealcolumnmodel.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/pipelineboard.h"
+#include "ui/shell/amountedit.h"
 #include "ui/shell/mainwindow.h"
 
 #include <QBarSeries>
@@ -22,7 +23,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
@@ -249,9 +249,9 @@ private slots:
         QCOMPARE(deals.get(d.id).stage, QString("lead")); // not before the dialog is answered
         WonDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = m_board->findChild<WonDialog *>()) && dialog->isVisible());
-        auto *value = dialog->findChild<QDoubleSpinBox *>("closedValueSpin");
-        QCOMPARE(value->value(), 100.0);
-        value->setValue(95);
+        auto *value = dialog->findChild<AmountEdit *>("closedValueSpin");
+        QCOMPARE(value->value(), std::optional<double>(100.0));
+        value->setText("95");
         dialog->findChild<QPlainTextEdit *>("noteEdit")->setPlainText("signed");
         click(dialogButton(dialog, QDialogButtonBox::Ok));
         const Deal won = deals.get(d.id);

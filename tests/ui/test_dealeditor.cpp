@@ -16,12 +16,12 @@
 #include "ui/deals/dealeditdialog.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/deals/pipelineeditor.h"
+#include "ui/shell/amountedit.h"
 #include "ui/tasks/taskdialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateEdit>
-#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -114,7 +114,7 @@ private slots:
         DealEditDialog *dialog = openNewDealDialog();
         QVERIFY(dialog);
         dialog->findChild<QLineEdit *>("nameEdit")->setText("Acme renewal");
-        dialog->findChild<QDoubleSpinBox *>("valueSpin")->setValue(12500);
+        dialog->findChild<AmountEdit *>("valueSpin")->setText("12500");
         dialog->findChild<QComboBox *>("currencyCombo")->setCurrentText("USD");
         chooseData(dialog->findChild<QComboBox *>("stageCombo"), "proposal");
         // Choosing a stage takes its default probability (Proposal: 50).

@@ -6,6 +6,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealeditdialog.h"
+#include "ui/shell/amountedit.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/tasks/taskdialog.h"
@@ -14,7 +15,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -126,30 +126,45 @@ WonDialog::WonDialog(DealRepository &deals, const QString &dealId, QWidget *pare
     setObjectName(QStringLiteral("wonDialog"));
     const Deal d = deals.get(dealId);
     setWindowTitle(tr("Deal won: %1").arg(d.name));
-    m_closedValue = new QDoubleSpinBox(this);
-    m_closedValue->setObjectName(QStringLiteral("closedValueSpin"));
-    m_closedValue->setRange(0, 1e13);
-    m_closedValue->setDecimals(2);
-    m_closedValue->setGroupSeparatorShown(true);
-    m_closedValue->setSuffix(QLatin1Char(' ') + d.currency);
+    m_closedValue = new AmountEdit(this);
+    m_closedValue->setObjectName(QStringLiteral("closedValueSpin")); // the name of the spin box it replaced
+    m_closedValue->setAccessibleName(tr("Closed value"));
+    m_closedValue->setCurrency(d.currency);
     m_closedValue->setValue(d.value);
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("noteEdit"));
     m_note->setPlaceholderText(tr("How was it won? (optional)"));
     m_error = UiKit::errorLabel(this);
     auto *form = new QFormLayout;
-    form->addRow(tr("Closed value"), m_closedValue);
+    auto *valueCell = new QVBoxLayout;
+    valueCell->setSpacing(2);
+    valueCell->addWidget(m_closedValue);
+    valueCell->addWidget(m_closedValue->readingLabel());
+    form->addRow(tr("Closed value"), valueCell);
     form->addRow(tr("Note"), m_note);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(okCancel(this, tr("Mark won")));
+    // The refusal of OK goes when the amount is typed again; the label under the field tells the rest.
+    connect(m_closedValue, &AmountEdit::readingChanged, this, [this] {
+        if (m_amountRefused)
+            UiKit::showError(m_error, {});
+        m_amountRefused = false;
+    });
 }
 
 void WonDialog::accept()
 {
+    const std::optional<double> closedValue = m_closedValue->value();
+    if (!closedValue) { // empty or refused: nothing is stored
+        showError(m_error, m_closedValue->refusalText());
+        m_amountRefused = true;
+        m_closedValue->setFocus();
+        return;
+    }
     try {
-        m_deals.markWon(m_dealId, m_closedValue->value(), m_note->toPlainText().trimmed());
+        m_deals.markWon(m_dealId, *closedValue, m_note->toPlainText().trimmed());
         QDialog::accept();
     } catch (const DomainError &e) {
         showError(m_error, ErrorText::of(e));

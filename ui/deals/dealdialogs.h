@@ -8,9 +8,9 @@
 #include <QDialog>
 #include <QTimeZone>
 
+class AmountEdit;
 class DealRepository;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -18,7 +18,8 @@ class QPlainTextEdit;
 class QPushButton;
 
 // Asks for the closing data when a card is dropped on Won: the closed value (default: the deal's
-// value) and a note. OK stores it; an error stays in the dialog.
+// value; an AmountEdit, so an empty or refused amount keeps the dialog open) and a note. OK stores
+// it; an error stays in the dialog.
 class WonDialog : public QDialog
 {
     Q_OBJECT
@@ -29,9 +30,10 @@ public:
 private:
     DealRepository &m_deals;
     QString m_dealId;
-    QDoubleSpinBox *m_closedValue;
+    AmountEdit *m_closedValue;
     QPlainTextEdit *m_note;
     QLabel *m_error;
+    bool m_amountRefused = false; // m_error shows why the closed value was refused
 };
 
 // Asks why a deal was lost (the reason list of the API), the competitor and a note.

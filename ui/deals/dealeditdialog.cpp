@@ -6,6 +6,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
 #include "ui/deals/dealdialogs.h"
+#include "ui/shell/amountedit.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/recordpicker.h"
 
@@ -13,7 +14,6 @@
 #include <QComboBox>
 #include <QDateEdit>
 #include <QDialogButtonBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -67,11 +67,12 @@ void DealEditDialog::build(const QString &pipelineId)
     m_name->setPlaceholderText(tr("What is being sold, to whom?"));
     m_form->addRow(tr("Name:"), cell(m_name, {QStringLiteral("name")}));
 
-    m_value = new QDoubleSpinBox(this);
-    m_value->setObjectName(QStringLiteral("valueSpin"));
-    m_value->setRange(0, 1e13);
-    m_value->setDecimals(2);
-    m_value->setGroupSeparatorShown(true);
+    // Typed in the window's form or another unambiguous one; empty is a deal without a value yet.
+    m_value = new AmountEdit(this);
+    m_value->setObjectName(QStringLiteral("valueSpin")); // the name of the spin box it replaced
+    m_value->setAccessibleName(tr("Value", "the value field, as a screen reader names it"));
+    m_value->setEmptyValue(0);
+    m_value->setPlaceholderText(AmountEdit::amountText(0, m_value->locale()));
     m_currency = new QComboBox(this);
     m_currency->setObjectName(QStringLiteral("currencyCombo"));
     m_currency->setEditable(true);
@@ -81,8 +82,19 @@ void DealEditDialog::build(const QString &pipelineId)
         if (!kCommonCurrencies.contains(code))
             m_currency->addItem(code);
     }
-    m_form->addRow(tr("Value:"),
-                   cell(row({m_value, m_currency}), {QStringLiteral("value"), QStringLiteral("currency")}));
+    // What the field understood, with the chosen currency, under the field and the currency.
+    connect(m_currency, &QComboBox::currentTextChanged, m_value,
+            [this](const QString &code) { m_value->setCurrency(code.trimmed().toUpper()); });
+    m_value->setCurrency(m_currency->currentText().trimmed().toUpper());
+    QVBoxLayout *valueCell = cell(row({m_value, m_currency}), {QStringLiteral("value"), QStringLiteral("currency")});
+    valueCell->insertWidget(1, m_value->readingLabel());
+    // The refusal of OK goes when the amount is typed again; the label under the field tells the rest.
+    connect(m_value, &AmountEdit::readingChanged, this, [this] {
+        if (m_valueRefused)
+            m_errors.clear();
+        m_valueRefused = false;
+    });
+    m_form->addRow(tr("Value:"), valueCell);
 
     m_pipeline = new QComboBox(this);
     m_pipeline->setObjectName(QStringLiteral("pipelineCombo"));
@@ -214,7 +226,8 @@ DealChanges DealEditDialog::changes() const
             field = value;
     };
     put(c.name, m_name->text().trimmed(), o.name);
-    put(c.value, m_value->value(), o.value);
+    // A refused value stays as it was (accept() refuses to save it).
+    put(c.value, m_value->value().value_or(o.value), o.value);
     put(c.currency, m_currency->currentText().trimmed().toUpper(), o.currency);
     put(c.pipelineId, m_pipeline->currentData().toString(), o.pipelineId);
     put(c.stage, m_stage->currentData().toString(), o.stage);
@@ -235,6 +248,13 @@ void DealEditDialog::showError(const QString &message, const QJsonObject &detail
 void DealEditDialog::accept()
 {
     m_errors.clear();
+    if (!m_value->value()) {
+        // The field tells why under itself; the message on top says it too, and nothing is saved.
+        showError(m_value->refusalText(), {});
+        m_valueRefused = true;
+        m_value->setFocus();
+        return;
+    }
     try {
         const DealChanges b = changes();
         if (isEditing())

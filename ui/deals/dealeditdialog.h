@@ -8,12 +8,12 @@
 #include <QHash>
 #include <QJsonObject>
 
+class AmountEdit;
 class DealRepository;
 class QCheckBox;
 class QComboBox;
 class RecordPicker;
 class QDateEdit;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -25,7 +25,8 @@ class QSpinBox;
 // API client would send (create: every field; edit: only the changed ones, as PATCH /deals/:id)
 // and hands it to the repository, so window and API share one validation; a refusal keeps the
 // dialog open with the message on top and each field's detail under its field. Choosing a stage
-// sets the probability to that stage's default (it can still be changed).
+// sets the probability to that stage's default (it can still be changed). The value is an
+// AmountEdit: empty is 0, and an amount it refuses keeps the dialog open without saving.
 class DealEditDialog : public QDialog
 {
     Q_OBJECT
@@ -61,7 +62,8 @@ private:
     QFormLayout *m_form = nullptr;
     FieldErrors m_errors;
     QLineEdit *m_name = nullptr;
-    QDoubleSpinBox *m_value = nullptr;
+    AmountEdit *m_value = nullptr;
+    bool m_valueRefused = false; // the form's error shows why the value was refused
     QComboBox *m_currency = nullptr;
     QComboBox *m_pipeline = nullptr;
     QComboBox *m_stage = nullptr;
