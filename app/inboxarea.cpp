@@ -83,13 +83,12 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, con
                          if (kind != QLatin1String("conversation"))
                              return;
                          window.showArea(inbox);
-                         inbox->reload();
-                         inbox->selectConversation(id);
+                         inbox->openConversation(id);
                      });
     QObject::connect(window.contactsView()->detailPane(), &ContactDetailPane::conversationActivated, inbox,
                      [&window, inbox](const QString &id) {
                          window.showArea(inbox);
-                         inbox->selectConversation(id);
+                         inbox->openConversation(id);
                      });
     // "Open contact" in the Inbox's contact panel: the contact's record in Contacts (its deals,
     // conversations and timeline), not an edit form.

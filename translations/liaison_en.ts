@@ -488,18 +488,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No deals with this contact. A new deal in Deals can name them as its contact.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Note</source>
         <comment>a short tab title</comment>
         <translation type="unfinished"></translation>
@@ -517,6 +505,50 @@
     <message>
         <source>Task</source>
         <comment>a short tab title</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New deal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal with this contact, yours unless you give it to someone else</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task about this contact, with a reminder if you want one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No deals with this contact yet: New deal adds one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here; Send a message starts one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tasks for this contact yet: New task adds one, with a reminder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WhatsApp to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No channel to write on: add a phone number for WhatsApp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click to open the task</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1122,6 +1154,11 @@
     <message>
         <source>Value</source>
         <comment>the value field, as a screen reader names it</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <comment>the name field, as a screen reader names it</comment>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1977,6 +2014,14 @@
             <numerusform>%n reply not sent: “%1” (%2)</numerusform>
             <numerusform>%n replies not sent: “%1” (%2)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -487,18 +487,6 @@
         <translation>Henüz not yok: aşağıya bir not yazın.</translation>
     </message>
     <message>
-        <source>No deals with this contact. A new deal in Deals can name them as its contact.</source>
-        <translation>Bu kişiyle fırsat yok. Fırsatlar&apos;da yeni bir fırsat açıp bu kişiyi seçebilirsiniz.</translation>
-    </message>
-    <message>
-        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here.</source>
-        <translation>Henüz konuşma yok. Bu kişinin telefonundan ya da e-postasından gelen mesajlar burada görünür.</translation>
-    </message>
-    <message>
-        <source>No tasks for this contact. A new task in Tasks can be linked to them.</source>
-        <translation>Bu kişiye ait görev yok. Görevler&apos;de yeni bir görev açıp bu kişiye bağlayabilirsiniz.</translation>
-    </message>
-    <message>
         <source>Note</source>
         <comment>a short tab title</comment>
         <translation>Not</translation>
@@ -517,6 +505,50 @@
         <source>Task</source>
         <comment>a short tab title</comment>
         <translation>Görev</translation>
+    </message>
+    <message>
+        <source>New deal…</source>
+        <translation>Yeni fırsat…</translation>
+    </message>
+    <message>
+        <source>A deal with this contact, yours unless you give it to someone else</source>
+        <translation>Bu kişiyle bir fırsat; başkasına vermedikçe sizin</translation>
+    </message>
+    <message>
+        <source>Send a message</source>
+        <translation>Mesaj gönder</translation>
+    </message>
+    <message>
+        <source>New task…</source>
+        <translation>Yeni görev…</translation>
+    </message>
+    <message>
+        <source>A task about this contact, with a reminder if you want one</source>
+        <translation>Bu kişiyle ilgili bir görev; isterseniz hatırlatıcıyla</translation>
+    </message>
+    <message>
+        <source>No deals with this contact yet: New deal adds one.</source>
+        <translation>Bu kişiyle henüz fırsat yok: Yeni fırsat ile ekleyin.</translation>
+    </message>
+    <message>
+        <source>No conversations yet. Messages from this contact&apos;s phone or e-mail appear here; Send a message starts one.</source>
+        <translation>Henüz konuşma yok. Bu kişinin telefonundan ya da e-postasından gelen mesajlar burada görünür; Mesaj gönder ile bir konuşma başlatın.</translation>
+    </message>
+    <message>
+        <source>No tasks for this contact yet: New task adds one, with a reminder.</source>
+        <translation>Bu kişi için henüz görev yok: Yeni görev ile hatırlatıcılı bir görev ekleyin.</translation>
+    </message>
+    <message>
+        <source>WhatsApp to %1</source>
+        <translation>WhatsApp: %1</translation>
+    </message>
+    <message>
+        <source>No channel to write on: add a phone number for WhatsApp</source>
+        <translation>Yazılacak kanal yok: WhatsApp için bir telefon numarası ekleyin</translation>
+    </message>
+    <message>
+        <source>Double-click to open the task</source>
+        <translation>Görevi açmak için çift tıklayın</translation>
     </message>
 </context>
 <context>
@@ -1122,6 +1154,11 @@
         <source>Value</source>
         <comment>the value field, as a screen reader names it</comment>
         <translation>Tutar</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <comment>the name field, as a screen reader names it</comment>
+        <translation>Ad</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +2010,14 @@
         <translation>
             <numerusform>%n yanıt gönderilmedi: “%1” (%2)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation>Gönderilmedi</translation>
+    </message>
+    <message>
+        <source>Draft: %1</source>
+        <translation>Taslak: %1</translation>
     </message>
 </context>
 <context>

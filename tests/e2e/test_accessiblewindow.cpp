@@ -6,6 +6,7 @@
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/crypto.h"
 #include "tests/support/testsupport.h"
@@ -73,6 +74,19 @@ Seeded seed(const QString &dataDir)
     }
     Database::closeThreadConnection();
     return s;
+}
+
+// The stored value of the deal with this name; -1 when there is none.
+double dealValue(const QString &dataDir, const QString &name)
+{
+    Database::setPath(QDir(dataDir).filePath(QStringLiteral("liaison.db")));
+    double value = -1;
+    for (const Deal &d : DealRepository(testStore()).list(DealQuery{}).items) {
+        if (d.name == name)
+            value = d.value;
+    }
+    Database::closeThreadConnection();
+    return value;
 }
 
 int outgoingMessages(const QString &dataDir, const QString &conversationId)
@@ -167,6 +181,25 @@ private Q_SLOTS:
         QVERIFY2(second, "the second phase failed (its output is above)");
         QCOMPARE(outgoingMessages(dir.path(), s.burakConversation), 0);
         QCOMPARE(outgoingMessages(dir.path(), s.ayseConversation), 0);
+    }
+
+    // Issue: in the Turkish window "1250.50" became 125.050,00 TRY and "1,250.50" became 1,25 TRY,
+    // silently. Each is read as 1.250,50 and shown before saving; "1,250" is refused as ambiguous.
+    void amountsTypedTheEnglishWayAreReadRight()
+    {
+        QTemporaryDir dir;
+        dir.setAutoRemove(!qEnvironmentVariableIsSet("LIAISON_E2E_KEEP"));
+        seed(dir.path());
+        QByteArray output;
+        const bool ok = runScenario(QStringLiteral("deals_amount.py"),
+                                    {QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--email"), kEmail,
+                                     QStringLiteral("--password"), kPassword, QStringLiteral("--shots"), dir.path()},
+                                    &output);
+        if (!ok)
+            dir.setAutoRemove(false);
+        QVERIFY2(ok, "the scenario failed (its output is above)");
+        QCOMPARE(dealValue(dir.path(), QStringLiteral("Anadolu Lojistik bakım")), 1250.5);
+        QCOMPARE(dealValue(dir.path(), QStringLiteral("Ege Tekstil")), 1250.5);
     }
 };
 

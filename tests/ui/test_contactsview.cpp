@@ -24,11 +24,13 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -46,6 +48,7 @@
 #include <QTest>
 #include <QTextEdit>
 #include <QThread>
+#include <QTimer>
 
 #include <memory>
 
@@ -78,6 +81,7 @@ private slots:
     void windowFitsA1280WideScreen();
     void statusBarShowsServerStateAndWindowRenders();
     void hundredThousandContactsLoadLazily();
+    void thePaneTakesNoRoomUntilAContactIsShownAndColumnsCanBeChosen();
 
 private:
     void openWindow();
@@ -607,8 +611,8 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QListWidget *dealList = child<QListWidget>(pane, "contactDealList");
     QTRY_COMPARE(dealList->count(), 2);
     // The tooltip says it in full; the title is full or short as the pane's width allows.
-    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList)), QString("Deals (2)"));
-    QVERIFY(QStringList({"Deals (2)", "Deal (2)"}).contains(tabs->tabText(tabs->indexOf(dealList))));
+    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList->parentWidget())), QString("Deals (2)"));
+    QVERIFY(QStringList({"Deals (2)", "Deal (2)"}).contains(tabs->tabText(tabs->indexOf(dealList->parentWidget()))));
     const QString dealsText = dealList->item(0)->text() + '\n' + dealList->item(1)->text();
     QVERIFY2(dealsText.contains("Filo kiralama — Negotiation"), qPrintable(dealsText)); // the stage's name, not its key
     QVERIFY2(dealsText.contains("Servis sözleşmesi — Proposal"), qPrintable(dealsText));
@@ -619,17 +623,19 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QVERIFY2(conversationList->item(0)->text().startsWith("WhatsApp — open — 1 unread"),
              qPrintable(conversationList->item(0)->text()));
     QVERIFY(conversationList->item(0)->text().contains("Teklif hazır mı?"));
-    QCOMPARE(tabs->tabToolTip(tabs->indexOf(child<QListWidget>(pane, "contactTaskList"))), QString("Tasks (1)"));
+    QCOMPARE(tabs->tabToolTip(tabs->indexOf(child<QListWidget>(pane, "contactTaskList")->parentWidget())),
+             QString("Tasks (1)"));
 
     // Every tab in sight: short titles on a narrow pane, the full ones where they fit.
     tabs->resize(900, tabs->height());
     const int fullWidth = tabs->tabBar()->sizeHint().width();
     tabs->resize(fullWidth - 1, tabs->height()); // a pixel short
     QVERIFY(tabs->tabBar()->sizeHint().width() < fullWidth);
-    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deal (2)"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList->parentWidget())), QString("Deal (2)"));
     tabs->resize(fullWidth, tabs->height());
-    QCOMPARE(tabs->tabText(tabs->indexOf(dealList)), QString("Deals (2)"));
-    QCOMPARE(tabs->tabText(tabs->indexOf(child<QListWidget>(pane, "contactTaskList"))), QString("Tasks (1)"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList->parentWidget())), QString("Deals (2)"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(child<QListWidget>(pane, "contactTaskList")->parentWidget())),
+             QString("Tasks (1)"));
 
     QListWidget *timeline = child<QListWidget>(pane, "timelineList");
     QStringList lines;
@@ -649,8 +655,9 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
 
     // a double-click on a deal opens it on the board
     QSignalSpy opened(pane, &ContactDetailPane::dealActivated);
-    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(tabs->indexOf(dealList)).center());
-    QCOMPARE(tabs->currentWidget(), dealList);
+    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {},
+                      tabs->tabBar()->tabRect(tabs->indexOf(dealList->parentWidget())).center());
+    QCOMPARE(tabs->currentWidget(), dealList->parentWidget());
     QListWidgetItem *first = dealList->item(0);
     QTest::mouseClick(dealList->viewport(), Qt::LeftButton, {}, dealList->visualItemRect(first).center());
     QTest::mouseDClick(dealList->viewport(), Qt::LeftButton, {}, dealList->visualItemRect(first).center());
@@ -668,8 +675,8 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QVERIFY(dealsHint->isVisibleTo(dealList));
     QVERIFY2(dealsHint->text().startsWith("No deals with this contact"), qPrintable(dealsHint->text()));
     // None counted on the tab itself (five tabs fit a narrow pane); its tooltip still says 0.
-    QVERIFY(QStringList({"Deals", "Deal"}).contains(tabs->tabText(tabs->indexOf(dealList))));
-    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList)), QString("Deals (0)"));
+    QVERIFY(QStringList({"Deals", "Deal"}).contains(tabs->tabText(tabs->indexOf(dealList->parentWidget()))));
+    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList->parentWidget())), QString("Deals (0)"));
 }
 
 void TestContactsView::aTakenPhoneNamesItsOwnerWithWhatTellsThemApart()
@@ -849,6 +856,36 @@ void TestContactsView::hundredThousandContactsLoadLazily()
     view()->searchField()->clear();
     view()->tagFilter()->setCurrentIndex(view()->tagFilter()->findData(QStringLiteral("tenth")));
     QTRY_COMPARE(m->rowCount(), Total / 10);
+}
+
+void TestContactsView::thePaneTakesNoRoomUntilAContactIsShownAndColumnsCanBeChosen()
+{
+    openWindow();
+    m_window->resize(1366, 700);
+    auto *pane = view()->detailPane();
+    QTRY_VERIFY(!pane->isVisible()); // nothing selected: the table has the whole width
+    const int tableAlone = view()->table()->width();
+    clickRow(0);
+    QTRY_VERIFY(pane->isVisible());
+    QTRY_VERIFY(view()->table()->width() < tableAlone);
+    view()->startOver();
+    QTRY_VERIFY(!pane->isVisible());
+    QTRY_COMPARE(view()->table()->width(), tableAlone);
+
+    // Right-click on the header: a column can be hidden, the name cannot.
+    QHeaderView *header = view()->table()->horizontalHeader();
+    QTimer::singleShot(0, this, [] {
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        QVERIFY(menu);
+        const QList<QAction *> actions = menu->actions();
+        QCOMPARE(actions.size(), ContactTableModel::ColumnCount);
+        QVERIFY(!actions.at(ContactTableModel::NameColumn)->isEnabled());
+        actions.at(ContactTableModel::CompanyColumn)->trigger();
+        menu->close();
+    });
+    emit header->customContextMenuRequested(QPoint(10, 5));
+    QVERIFY(header->isSectionHidden(ContactTableModel::CompanyColumn));
+    QVERIFY(!header->isSectionHidden(ContactTableModel::NameColumn));
 }
 
 QTEST_MAIN(TestContactsView)

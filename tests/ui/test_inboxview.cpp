@@ -407,9 +407,21 @@ private Q_SLOTS:
             c.text = t;
             return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_ali", "Ali"});
         });
+        // The list says where a draft waits, as chat apps do.
+        QTRY_VERIFY(listText(1).contains("Draft: Ayşe için") || listText(0).contains("Draft: Ayşe için"));
+        {
+            ComposerDrafts onDisk(ini);
+            onDisk.setUser("user_ali");
+            QCOMPARE(onDisk.draft(m_widgetConv), QString("Bob için yarım kalan!"));
+            onDisk.setUser("user_selin");
+            QCOMPARE(onDisk.draft(m_widgetConv), QString());
+        }
         QTest::keyClick(composer(), Qt::Key_Return);
         QCOMPARE(m_view->drafts().draft(m_widgetConv), QString());
-        QCOMPARE(ComposerDrafts(ini).draft(m_widgetConv), QString());
+        ComposerDrafts onDisk(ini);
+        onDisk.setUser("user_ali");
+        QCOMPARE(onDisk.draft(m_widgetConv), QString());
+        QCOMPARE(onDisk.draft(m_whatsappConv), QString("Ayşe için"));
     }
 
     void replyingToAnUnassignedConversationAssignsTheReplier()

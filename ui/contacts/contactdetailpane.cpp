@@ -10,9 +10,11 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "ui/deals/dealdialogs.h"
+#include "ui/deals/dealeditdialog.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
+#include "ui/tasks/taskdialog.h"
 
 #include <QDateTime>
 #include <QFormLayout>
@@ -22,6 +24,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
@@ -64,6 +67,27 @@ QListWidget *detailList(QWidget *parent, const char *name)
     list->setAlternatingRowColors(true);
     list->setMinimumHeight(60);
     return list;
+}
+
+// A tab's page: its list, and under it the button that does the next thing there.
+QWidget *listWithAction(QTabWidget *tabs, QListWidget *list, QPushButton *action)
+{
+    auto *page = new QWidget(tabs);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    list->setParent(page);
+    action->setParent(page);
+    layout->addWidget(list, 1);
+    layout->addWidget(action, 0, Qt::AlignRight);
+    return page;
+}
+
+QPushButton *actionButton(const QString &text, const char *name)
+{
+    auto *button = new QPushButton(text);
+    button->setObjectName(QLatin1String(name));
+    button->setEnabled(false); // until a contact is shown
+    return button;
 }
 
 } // namespace
@@ -220,18 +244,35 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_tabs->addTab(notesBox, tr("Notes"));
 
     m_dealList = detailList(m_tabs, "contactDealList");
-    m_tabs->addTab(m_dealList, tr("Deals"));
+    m_dealList->setAccessibleName(tr("Deals"));
+    m_newDeal = actionButton(tr("New deal…"), "contactNewDealButton");
+    m_newDeal->setToolTip(tr("A deal with this contact, yours unless you give it to someone else"));
+    m_tabs->addTab(listWithAction(m_tabs, m_dealList, m_newDeal), tr("Deals"));
     m_conversationList = detailList(m_tabs, "contactConversationList");
-    m_tabs->addTab(m_conversationList, tr("Conversations"));
+    m_conversationList->setAccessibleName(tr("Conversations"));
+    m_message = actionButton(tr("Send a message"), "contactMessageButton");
+    m_messageMenu = new QMenu(m_message);
+    m_messageMenu->setObjectName(QStringLiteral("contactMessageMenu"));
+    m_message->setMenu(m_messageMenu);
+    m_tabs->addTab(listWithAction(m_tabs, m_conversationList, m_message), tr("Conversations"));
     m_taskList = detailList(m_tabs, "contactTaskList");
-    m_tabs->addTab(m_taskList, tr("Tasks"));
+    m_taskList->setAccessibleName(tr("Tasks"));
+    m_newTask = actionButton(tr("New task…"), "contactNewTaskButton");
+    m_newTask->setToolTip(tr("A task about this contact, with a reminder if you want one"));
+    m_tabs->addTab(listWithAction(m_tabs, m_taskList, m_newTask), tr("Tasks"));
+    connect(m_newDeal, &QPushButton::clicked, this, &ContactDetailPane::newDeal);
+    connect(m_newTask, &QPushButton::clicked, this, &ContactDetailPane::newTask);
+    connect(m_messageMenu, &QMenu::aboutToShow, this, &ContactDetailPane::fillMessageMenu);
+    connect(m_taskList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { openTask(item->data(Qt::UserRole).toString()); });
     // An empty tab says what would be there and how it comes.
     installEmptyHint(m_timeline, tr("Nothing has happened with this contact yet."));
     installEmptyHint(m_notes, tr("No notes yet: write one below."));
-    installEmptyHint(m_dealList, tr("No deals with this contact. A new deal in Deals can name them as its contact."));
+    installEmptyHint(m_dealList, tr("No deals with this contact yet: New deal adds one."));
     installEmptyHint(m_conversationList,
-                     tr("No conversations yet. Messages from this contact's phone or e-mail appear here."));
-    installEmptyHint(m_taskList, tr("No tasks for this contact. A new task in Tasks can be linked to them."));
+                     tr("No conversations yet. Messages from this contact's phone or e-mail appear here; "
+                        "Send a message starts one."));
+    installEmptyHint(m_taskList, tr("No tasks for this contact yet: New task adds one, with a reminder."));
     connect(m_dealList, &QListWidget::itemActivated, this,
             [this](QListWidgetItem *item) { emit dealActivated(item->data(Qt::UserRole).toString()); });
     connect(m_conversationList, &QListWidget::itemActivated, this,
@@ -258,6 +299,91 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_stack->setCurrentIndex(0);
 }
 
+void ContactDetailPane::newDeal()
+{
+    if (m_id.isEmpty())
+        return;
+    auto *dialog = new DealEditDialog(m_deals, QString(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setContactId(m_id);
+    connect(dialog, &DealEditDialog::dealSaved, this, [this] {
+        reloadSoon();
+        m_tabs->setCurrentWidget(m_dealList->parentWidget());
+    });
+    dialog->open();
+}
+
+void ContactDetailPane::newTask()
+{
+    if (m_id.isEmpty())
+        return;
+    auto *dialog = new TaskDialog(m_tasks, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setContactId(m_id);
+    connect(dialog, &TaskDialog::taskSaved, this, [this] {
+        reloadSoon();
+        m_tabs->setCurrentWidget(m_taskList->parentWidget());
+    });
+    dialog->open();
+}
+
+void ContactDetailPane::openTask(const QString &taskId)
+{
+    std::optional<Task> t;
+    try {
+        t = m_tasks.find(taskId);
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    if (!t)
+        return;
+    auto *dialog = new TaskDialog(m_tasks, *t, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TaskDialog::taskSaved, this, &ContactDetailPane::reloadSoon);
+    dialog->open();
+}
+
+void ContactDetailPane::fillMessageMenu()
+{
+    m_messageMenu->clear();
+    if (m_id.isEmpty())
+        return;
+    try {
+        const std::optional<Contact> c = m_contacts.find(m_id);
+        if (!c)
+            return;
+        ConversationQuery q;
+        q.contactId = m_id;
+        q.limit = 20;
+        bool hasWhatsApp = false;
+        for (const Conversation &v : m_conversations.list(q).items) {
+            hasWhatsApp = hasWhatsApp || v.channel == QLatin1String("whatsapp");
+            QAction *a = m_messageMenu->addAction(InboxText::channelIcon(v.channel), InboxText::channelName(v.channel),
+                                                  this, [this, id = v.id] { emit conversationActivated(id); });
+            a->setToolTip(v.externalId);
+        }
+        if (!hasWhatsApp && !c->phone.isEmpty()) {
+            // A first WhatsApp message to the contact's phone: the conversation is made when chosen.
+            m_messageMenu->addAction(InboxText::channelIcon(QStringLiteral("whatsapp")),
+                                     tr("WhatsApp to %1").arg(c->phone), this, [this, phone = c->phone] {
+                                         try {
+                                             const Conversation v =
+                                                 m_conversations.findOrCreate(m_id, QStringLiteral("whatsapp"), phone);
+                                             emit conversationActivated(v.id);
+                                         } catch (const std::exception &e) {
+                                             setError(ErrorText::of(e));
+                                         }
+                                     });
+        }
+    } catch (const std::exception &e) {
+        setError(ErrorText::of(e));
+    }
+    if (m_messageMenu->isEmpty()) {
+        QAction *none = m_messageMenu->addAction(tr("No channel to write on: add a phone number for WhatsApp"));
+        none->setEnabled(false);
+    }
+}
+
 void ContactDetailPane::showContact(const QString &id)
 {
     if (id != m_id) {
@@ -282,9 +408,12 @@ void ContactDetailPane::reload()
             setError(ErrorText::of(e));
         }
     }
+    for (QPushButton *b : {m_newDeal, m_newTask, m_message})
+        b->setEnabled(contact.has_value());
     if (!contact) {
         m_id.clear();
         m_stack->setCurrentIndex(0);
+        emit contactShown(false);
         return;
     }
     const Contact &c = *contact;
@@ -384,7 +513,7 @@ void ContactDetailPane::reload()
                 timeline.append({a.createdAt, text});
             }
         }
-        countTab(m_tabs, m_dealList, contactDeals.size());
+        countTab(m_tabs, m_dealList->parentWidget(), contactDeals.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -413,7 +542,7 @@ void ContactDetailPane::reload()
                                                                           : tr("Message received on %1: %2"))
                          .arg(InboxText::channelName(v.channel), v.lastMessageText.left(120).simplified())});
         }
-        countTab(m_tabs, m_conversationList, conversations.size());
+        countTab(m_tabs, m_conversationList->parentWidget(), conversations.size());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -435,11 +564,12 @@ void ContactDetailPane::reload()
                 line += tr(" (%1)").arg(t.status == QLatin1String("completed") ? tr("done") : tr("cancelled"));
             auto *item = new QListWidgetItem(line, m_taskList);
             item->setData(Qt::UserRole, t.id);
+            item->setToolTip(tr("Double-click to open the task"));
             timeline.append({t.createdAt, tr("Task created: %1").arg(t.title)});
             if (!t.completedAt.isEmpty())
                 timeline.append({t.completedAt, tr("Task done: %1").arg(t.title)});
         }
-        countTab(m_tabs, m_taskList, m_taskList->count());
+        countTab(m_tabs, m_taskList->parentWidget(), m_taskList->count());
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
     }
@@ -452,6 +582,7 @@ void ContactDetailPane::reload()
     for (const Event &e : std::as_const(timeline).mid(0, 300))
         new QListWidgetItem(UiKit::localTime(e.at) + QStringLiteral("  ") + e.text, m_timeline);
     m_stack->setCurrentIndex(1);
+    emit contactShown(true);
 }
 
 void ContactDetailPane::addTags()

@@ -12,6 +12,7 @@
 
 class ContactRepository;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
@@ -33,11 +34,25 @@ public:
     // Shows this contact (an empty id, or one that no longer exists, shows the empty state).
     void showContact(const QString &id);
     QString contactId() const { return m_id; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+    // The next thing to do with the shown contact, each prefilled with the contact (and the signed-in
+    // user as owner or assignee): a new deal, a new task (with its reminder), a message on one of
+    // its channels. The buttons under the Deals, Tasks and Conversations tabs call them.
+    void newDeal();
+    void newTask();
+    // The menu of channels to write on: each conversation of the contact, and WhatsApp to its phone
+    // when it has none there yet (made when chosen).
+    QMenu *messageMenu() const { return m_messageMenu; }
 
 signals:
-    // A double-click on one of the contact's deals or conversations.
+    // A double-click on one of the contact's deals or conversations; "Message" on a channel (the
+    // conversation is opened in the Inbox, its composer ready).
     void dealActivated(const QString &dealId);
     void conversationActivated(const QString &conversationId);
+    // Whether a contact is shown now (false: the empty state); the contacts view gives the pane's
+    // room back to the table while it has nothing to show.
+    void contactShown(bool shown);
 
 public slots:
     // Reads the shown contact again (after a change made elsewhere).
@@ -54,6 +69,8 @@ private:
     void addTags();
     void removeSelectedTag();
     void addNote();
+    void openTask(const QString &taskId);
+    void fillMessageMenu();
     // Runs a write to the shown contact: shows its refusal or clears the last one, then reloads.
     bool write(const std::function<void()> &change);
     void setError(const QString &message);
@@ -88,6 +105,10 @@ private:
     QListWidget *m_dealList = nullptr;         // the contact's deals
     QListWidget *m_conversationList = nullptr; // its conversations, newest first
     QListWidget *m_taskList = nullptr;         // the contact's tasks, open ones first
+    QPushButton *m_newDeal = nullptr;
+    QPushButton *m_newTask = nullptr;
+    QPushButton *m_message = nullptr;
+    QMenu *m_messageMenu = nullptr;
     QTimer m_reloadTimer;
     QLabel *m_error = nullptr;
 };

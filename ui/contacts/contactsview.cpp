@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSignalBlocker>
@@ -80,6 +81,22 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
+    // Right-click on the header: which columns show (the window remembers the choice).
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint &pos) {
+        QMenu menu(this);
+        int shown = 0;
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            shown += !header->isSectionHidden(c);
+        for (int c = 0; c < m_model->columnCount(); ++c) {
+            QAction *a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+            a->setCheckable(true);
+            a->setChecked(!header->isSectionHidden(c));
+            a->setEnabled(c != ContactTableModel::NameColumn && !(a->isChecked() && shown == 1)); // the name stays
+            connect(a, &QAction::toggled, header, [header, c](bool on) { header->setSectionHidden(c, !on); });
+        }
+        menu.exec(header->mapToGlobal(pos));
+    });
     // Widths from the text a column typically holds, so that the table fits beside the detail pane
     // on a 1,280-pixel screen; longer values are elided, and the user's widths are remembered.
     const QFontMetrics metrics = fontMetrics();
@@ -95,6 +112,9 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
 
     m_pane = new ContactDetailPane(contacts, this);
     m_pane->setObjectName(QStringLiteral("contactDetailPane"));
+    // No contact shown: the table gets the pane's room (its columns whole on a 1,366-pixel screen).
+    m_pane->hide();
+    connect(m_pane, &ContactDetailPane::contactShown, m_pane, &QWidget::setVisible);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("contactsSplitter"));

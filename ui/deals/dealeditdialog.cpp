@@ -65,6 +65,7 @@ void DealEditDialog::build(const QString &pipelineId)
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("nameEdit"));
     m_name->setPlaceholderText(tr("What is being sold, to whom?"));
+    m_name->setAccessibleName(tr("Name", "the name field, as a screen reader names it"));
     m_form->addRow(tr("Name:"), cell(m_name, {QStringLiteral("name")}));
 
     // Typed in the window's form or another unambiguous one; empty is a deal without a value yet.

@@ -34,6 +34,22 @@ QList<ComposerDrafts::Unsent> unsentFrom(const QString &json)
 ComposerDrafts::ComposerDrafts(QString iniPath)
     : m_path(std::move(iniPath))
 {
+    if (m_path.isEmpty())
+        return;
+    // Read once: the conversation list asks for every conversation's draft at each reload.
+    QSettings file(m_path, QSettings::IniFormat);
+    for (const QString &user : file.childGroups()) {
+        file.beginGroup(user);
+        for (const QString &conversation : file.childGroups()) {
+            file.beginGroup(conversation);
+            Entry e{file.value(QStringLiteral("draft")).toString(),
+                    unsentFrom(file.value(QStringLiteral("unsent")).toString())};
+            if (!e.draft.trimmed().isEmpty() || !e.unsent.isEmpty())
+                m_memory.insert(user + QLatin1Char('/') + conversation, e);
+            file.endGroup();
+        }
+        file.endGroup();
+    }
 }
 
 void ComposerDrafts::setUser(const QString &userId)
@@ -51,12 +67,7 @@ ComposerDrafts::Entry ComposerDrafts::entry(const QString &conversationId) const
 {
     if (conversationId.isEmpty())
         return {};
-    if (m_path.isEmpty())
-        return m_memory.value(key(conversationId));
-    QSettings file(m_path, QSettings::IniFormat);
-    file.beginGroup(key(conversationId));
-    return {file.value(QStringLiteral("draft")).toString(),
-            unsentFrom(file.value(QStringLiteral("unsent")).toString())};
+    return m_memory.value(key(conversationId));
 }
 
 void ComposerDrafts::store(const QString &conversationId, const Entry &e)
@@ -64,13 +75,12 @@ void ComposerDrafts::store(const QString &conversationId, const Entry &e)
     if (conversationId.isEmpty())
         return;
     const bool empty = e.draft.trimmed().isEmpty() && e.unsent.isEmpty();
-    if (m_path.isEmpty()) {
-        if (empty)
-            m_memory.remove(key(conversationId));
-        else
-            m_memory.insert(key(conversationId), e);
+    if (empty)
+        m_memory.remove(key(conversationId));
+    else
+        m_memory.insert(key(conversationId), e);
+    if (m_path.isEmpty())
         return;
-    }
     QSettings file(m_path, QSettings::IniFormat);
     if (empty) {
         file.remove(key(conversationId));

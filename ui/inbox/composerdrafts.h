@@ -9,8 +9,9 @@
 // its conversation and to the signed-in user: it is shown only in that conversation's composer, and
 // another user signing in on the same window sees their own.
 //
-// Kept in an INI file of the window's own (DATA/drafts.ini, written at once so that a draft survives
-// a crash or a restart); without a file (tests, no data directory) they live in memory only.
+// Kept in an INI file of the window's own (DATA/drafts.ini: read once, each change written at once so
+// that a draft survives a crash or a restart; one window a data directory writes it); without a file
+// (tests, no data directory) they live in memory only.
 class ComposerDrafts
 {
 public:
@@ -49,5 +50,5 @@ private:
 
     QString m_path;
     QString m_user;
-    QHash<QString, Entry> m_memory; // without a file
+    QHash<QString, Entry> m_memory; // by "user/conversation"; the file's content, read at start
 };

@@ -771,7 +771,13 @@ void InboxView::reloadList()
         QStringList second;
         if (!v.lastMessageAt.isEmpty())
             second << InboxText::when(v.lastMessageAt);
-        if (!v.lastMessageText.isEmpty())
+        // What the agent left here shows first, as chat apps show a draft.
+        const QString draft = v.id == m_draftConversationId ? m_composer->text() : m_drafts->draft(v.id);
+        if (!m_drafts->unsent(v.id).isEmpty())
+            second << tr("Not sent");
+        else if (!draft.trimmed().isEmpty())
+            second << tr("Draft: %1").arg(draft.left(80).simplified());
+        else if (!v.lastMessageText.isEmpty())
             second << v.lastMessageText.left(80).simplified();
         if (!second.isEmpty())
             text += QLatin1Char('\n') + second.join(QStringLiteral(" · "));
@@ -802,6 +808,26 @@ bool InboxView::selectConversation(const QString &id)
         }
     }
     return false;
+}
+
+bool InboxView::openConversation(const QString &id)
+{
+    reloadList();
+    if (!selectConversation(id)) {
+        {
+            const QSignalBlocker status(m_statusFilter), channel(m_channelFilter), mine(m_mineFilter),
+                unread(m_unreadFilter);
+            m_statusFilter->setCurrentIndex(0);
+            m_channelFilter->setCurrentIndex(0);
+            m_mineFilter->setChecked(false);
+            m_unreadFilter->setChecked(false);
+        }
+        reloadList();
+        if (!selectConversation(id))
+            return false;
+    }
+    m_composer->setFocus();
+    return true;
 }
 
 void InboxView::onSelectionChanged()
@@ -1206,9 +1232,13 @@ void InboxView::switchDraft(const QString &conversationId)
 {
     if (conversationId == m_draftConversationId)
         return;
+    const QString left = m_draftConversationId;
+    const bool hadText = !m_composer->text().trimmed().isEmpty() || !m_drafts->draft(left).isEmpty();
     saveDraft();
     m_draftConversationId = conversationId;
     setComposerText(m_drafts->draft(conversationId));
+    if (!left.isEmpty() && hadText)
+        m_reloadTimer.start(); // the list shows the draft left behind
 }
 
 void InboxView::setDraftsFile(const QString &iniPath)

@@ -161,6 +161,9 @@ public:
     QString currentConversationId() const { return m_currentId; }
     // Selects a conversation in the list (and marks it read).
     bool selectConversation(const QString &id);
+    // Shows a conversation from elsewhere in the window (a contact's "Send a message", a
+    // notification): the list read again, its filters cleared when they hide it, the composer ready.
+    bool openConversation(const QString &id);
     // How many conversations the list shows at most (the most recent ones).
     static constexpr int kListLimit = 200;
 

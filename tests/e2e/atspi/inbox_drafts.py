@@ -31,21 +31,6 @@ AYSE_REPLY = "Ayşe Hanım, size özel fiyat 1.250 TL"
 BURAK_DRAFT = "Burak Bey, teklifinizi yarın gönderiyorum"
 
 
-def main_window(app, names):
-    deadline = time.monotonic() + ui.STEP_TIMEOUT
-    while time.monotonic() < deadline:
-        for i in range(app.root.childCount):
-            w = app.root.getChildAtIndex(i)
-            try:
-                if w is not None and ui.showing(w):
-                    ui.find(w, pyatspi.ROLE_LIST, names["navigation"], timeout=0.5)
-                    return w
-            except ui.WalkError:
-                continue
-        time.sleep(0.3)
-    raise ui.WalkError("the main window did not show")
-
-
 def open_conversation(win, names, who):
     conversations = ui.find(win, pyatspi.ROLE_LIST, names["conversations"])
     ui.click(ui.find(conversations, pyatspi.ROLE_LIST_ITEM, who, into_items=True))
@@ -62,13 +47,12 @@ def run(args):
     ui.unlock_keyring()
     app = ui.App(args.binary, args.data_dir).start()
     ui.log("ok started")
-    ui.sign_in(app, args.email, args.password, names["signIn"])
-    win = main_window(app, names)
-    ui.log("ok signed in")
-    nav = ui.find(win, pyatspi.ROLE_LIST, names["navigation"])
-    ui.click(ui.find(nav, pyatspi.ROLE_LIST_ITEM, names["inbox"], exact=True, into_items=True))
-    ui.log("ok inbox")
     try:
+        ui.sign_in(app, args.email, args.password, names["signIn"])
+        win = ui.main_window(app, names["navigation"])
+        ui.log("ok signed in")
+        ui.open_area(win, names["navigation"], names["inbox"])
+        ui.log("ok inbox")
         if args.phase == "first":
             open_conversation(win, names, "Ayşe")
             box = composer(win, names)

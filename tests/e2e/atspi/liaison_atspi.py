@@ -284,6 +284,23 @@ def sign_in(app, email, password, button="Sign in"):
     press(find(dialog, pyatspi.ROLE_PUSH_BUTTON, button, exact=True))
 
 
-def open_area(window, title):
-    nav = find(window, pyatspi.ROLE_LIST, "Navigation")
+def main_window(app, navigation):
+    """The program's main window: the top-level window holding the navigation list (by its name)."""
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while time.monotonic() < deadline:
+        for i in range(app.root.childCount):
+            w = app.root.getChildAtIndex(i)
+            try:
+                if w is not None and showing(w):
+                    find(w, pyatspi.ROLE_LIST, navigation, timeout=0.5)
+                    return w
+            except WalkError:
+                continue
+        time.sleep(0.3)
+    raise WalkError("the main window did not show")
+
+
+def open_area(window, navigation, title):
+    """Clicks an area's entry in the navigation list."""
+    nav = find(window, pyatspi.ROLE_LIST, navigation)
     click(find(nav, pyatspi.ROLE_LIST_ITEM, title, exact=True, into_items=True))
