@@ -4247,6 +4247,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>Assigned to me</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The filters above (%1) may hide others.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>

@@ -4241,6 +4241,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Assigned to me</source>
         <translation>Bana atananlar</translation>
     </message>
+    <message>
+        <source>The filters above (%1) may hide others.</source>
+        <translation>Yukarıdaki filtreler (%1) diğerlerini gizliyor olabilir.</translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>

@@ -114,6 +114,9 @@ private slots:
         view.startFor(m_ali);
         QCOMPARE(assignee->currentData().toString(), QString("@me"));
         QCOMPARE(view.tabs()->tabText(TasksView::AllTab), QString("All (1)"));
+        // Nothing of Ali's is upcoming: the empty tab names the filter that may hide the rest.
+        const QString hint = view.table(TasksView::UpcomingTab)->findChild<QLabel *>("emptyHint")->text();
+        QVERIFY2(hint.endsWith("The filters above (Assigned to me) may hide others."), qPrintable(hint));
         QCOMPARE(view.model(TasksView::AllTab)->taskAt(0).title, QString("Urgent call"));
         // An admin starts on everyone's.
         User admin = m_ali;

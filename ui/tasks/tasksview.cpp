@@ -138,7 +138,8 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
             QT_TR_NOOP("Nothing coming up. Tasks with a later due date show here."),
             QT_TR_NOOP("No tasks yet. Type one in the line above and press Enter, or click New…"),
         };
-        installEmptyHint(table, tr(hints[i]));
+        m_hintTexts << tr(hints[i]);
+        m_hints << installEmptyHint(table, m_hintTexts.last());
         m_tabs->addTab(table, QString());
         connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
         connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });
@@ -265,6 +266,18 @@ void TasksView::applyFilter()
         f.assignedTo = m_tasks.store().actorOr({});
     for (TaskTableModel *model : std::as_const(m_models))
         model->setFilter(f);
+    // An empty tab says which filters may hide tasks ("Assigned to me" for an agent by default).
+    QStringList active;
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
+        if (c->currentIndex() > 0)
+            active << c->currentText();
+    }
+    for (int i = 0; i < m_hints.size(); ++i)
+        m_hints[i]->setText(
+            active.isEmpty()
+                ? m_hintTexts.at(i)
+                : m_hintTexts.at(i) + QLatin1Char(' ') +
+                      tr("The filters above (%1) may hide others.").arg(active.join(QStringLiteral(", "))));
     updateCounts();
     updateActions();
 }

@@ -81,6 +81,8 @@ private:
     QVector<TaskTableModel *> m_models;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone
     QVector<QTableView *> m_tables;
+    QVector<QLabel *> m_hints; // each tab's empty-state line
+    QStringList m_hintTexts;   // ... as it reads without filters
     QLineEdit *m_quickAdd = nullptr;
     QComboBox *m_quickWhen = nullptr;
     QPushButton *m_add = nullptr;
