@@ -846,6 +846,14 @@
             <numerusform>Searching in %1 only (%n in all contacts).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Search contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1706,6 +1714,10 @@
         <source>No open tasks.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Contact details</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>InboxView</name>
@@ -2021,6 +2033,10 @@
     </message>
     <message>
         <source>Draft: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3097,6 +3113,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4249,6 +4269,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>The filters above (%1) may hide others.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quick add a task</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -844,6 +844,14 @@
             <numerusform>Yalnızca %1 içinde aranıyor (tüm kişilerde %n).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Search contacts</source>
+        <translation>Kişilerde ara</translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1704,6 +1712,10 @@
         <source>No open tasks.</source>
         <translation>Açık görev yok.</translation>
     </message>
+    <message>
+        <source>Contact details</source>
+        <translation>Kişi bilgileri</translation>
+    </message>
 </context>
 <context>
     <name>InboxView</name>
@@ -2018,6 +2030,10 @@
     <message>
         <source>Draft: %1</source>
         <translation>Taslak: %1</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Etiketler</translation>
     </message>
 </context>
 <context>
@@ -3094,6 +3110,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Open</source>
         <translation>Aç</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Bildirimler</translation>
     </message>
 </context>
 <context>
@@ -4244,6 +4264,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>The filters above (%1) may hide others.</source>
         <translation>Yukarıdaki filtreler (%1) diğerlerini gizliyor olabilir.</translation>
+    </message>
+    <message>
+        <source>Quick add a task</source>
+        <translation>Hızlı görev ekle</translation>
     </message>
 </context>
 <context>

@@ -201,6 +201,23 @@ private Q_SLOTS:
         QCOMPARE(dealValue(dir.path(), QStringLiteral("Anadolu Lojistik bakım")), 1250.5);
         QCOMPARE(dealValue(dir.path(), QStringLiteral("Ege Tekstil")), 1250.5);
     }
+
+    // Every control a person can use in each area (a contact's detail and a conversation open too)
+    // has a name a screen reader reads.
+    void everyControlHasAName()
+    {
+        QTemporaryDir dir;
+        dir.setAutoRemove(!qEnvironmentVariableIsSet("LIAISON_E2E_KEEP"));
+        seed(dir.path());
+        QByteArray output;
+        const bool ok = runScenario(QStringLiteral("control_names.py"),
+                                    {QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--email"), kEmail,
+                                     QStringLiteral("--password"), kPassword, QStringLiteral("--shots"), dir.path()},
+                                    &output);
+        if (!ok)
+            dir.setAutoRemove(false);
+        QVERIFY2(ok, "the scenario failed (its output is above)");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAccessibleWindow)

@@ -187,6 +187,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     auto *tagsLayout = new QVBoxLayout(tagsBox);
     m_tags = new QListWidget(tagsBox);
     m_tags->setObjectName(QStringLiteral("tagList"));
+    m_tags->setAccessibleName(tr("Tags"));
     m_tags->setFlow(QListView::LeftToRight);
     m_tags->setWrapping(true);
     m_tags->setResizeMode(QListView::Adjust);
@@ -220,6 +221,7 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     layout->addWidget(m_tabs, 1);
 
     m_timeline = detailList(m_tabs, "timelineList");
+    m_timeline->setAccessibleName(tr("Timeline"));
     m_tabs->addTab(m_timeline, tr("Timeline"));
 
     auto *notesBox = new QWidget(m_tabs);

@@ -38,6 +38,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("searchEdit"));
+    m_search->setAccessibleName(tr("Search contacts"));
     m_search->setPlaceholderText(tr("Search name, e-mail, phone…"));
     m_search->setClearButtonEnabled(true);
 
@@ -64,6 +65,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
+    m_table->setAccessibleName(tr("Contacts"));
     m_emptyHint = installEmptyHint(m_table, {}); // says why the table is empty (applyFilter)
     m_table->setModel(m_model);
     new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse

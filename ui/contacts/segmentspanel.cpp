@@ -42,6 +42,7 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, const Store &store, QWidget *pa
     title->setFont(bold);
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("segmentsList"));
+    m_list->setAccessibleName(tr("Segments"));
     auto *add = new QPushButton(tr("New…"), this);
     add->setObjectName(QStringLiteral("newSegmentButton"));
     add->setToolTip(tr("Create a segment from rules"));

@@ -196,6 +196,7 @@ void PipelineBoard::rebuildColumns()
         header->setObjectName(QStringLiteral("stageHeader_") + stage.key);
         header->setWordWrap(true);
         auto *view = new StageListView(stage.key, frame);
+        view->setAccessibleName(DealText::stageName(stage)); // a screen reader names the column
         auto *model = new DealColumnModel(m_deals, m_pipeline.id, stage.key, view);
         view->setModel(model);
         view->setItemDelegate(delegate);

@@ -165,14 +165,17 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     // Phone, e-mail and company: text that wraps anywhere (a long e-mail address has no space to
     // wrap at, and a label cut it in the middle), selectable and copied whole, as tall as it needs.
     m_details = UiKit::wrappingText(this, QStringLiteral("contactDetails"));
+    m_details->setAccessibleName(tr("Contact details"));
     m_openContact = new QPushButton(tr("Open contact…"), this);
     m_openContact->setObjectName(QStringLiteral("openContactButton"));
     m_deals = new QListWidget(this);
     m_deals->setObjectName(QStringLiteral("contactDeals"));
+    m_deals->setAccessibleName(tr("Deals"));
     m_openDeal = new QPushButton(tr("Open deal…"), this);
     m_openDeal->setObjectName(QStringLiteral("openDealButton"));
     m_tasks = new QListWidget(this);
     m_tasks->setObjectName(QStringLiteral("contactTasks"));
+    m_tasks->setAccessibleName(tr("Open tasks"));
     m_openTask = new QPushButton(tr("Open task…"), this);
     m_openTask->setObjectName(QStringLiteral("openTaskButton"));
 
@@ -418,10 +421,12 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_assignee->setToolTip(tr("Assigned agent"));
     m_tags = new QListWidget(this);
     m_tags->setObjectName(QStringLiteral("tagList"));
+    m_tags->setAccessibleName(tr("Tags"));
     m_tags->setFlow(QListView::LeftToRight);
     m_tags->setMaximumHeight(2 * fontMetrics().height() + 8);
     m_tagEdit = new QLineEdit(this);
     m_tagEdit->setObjectName(QStringLiteral("tagEdit"));
+    m_tagEdit->setAccessibleName(tr("New tags"));
     // A short hint that fits the field beside the buttons; how to write several, in its tooltip.
     m_tagEdit->setPlaceholderText(tr("New tags"));
     m_tagEdit->setToolTip(tr("Add tags, comma-separated"));

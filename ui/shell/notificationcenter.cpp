@@ -34,6 +34,7 @@ NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
     setObjectName(QStringLiteral("notificationCenter"));
     m_button = new QToolButton(window);
     m_button->setObjectName(QStringLiteral("notificationsButton"));
+    m_button->setAccessibleName(tr("Notifications"));
     m_button->setAutoRaise(true);
     m_button->setPopupMode(QToolButton::InstantPopup);
     m_button->setIcon(window->style()->standardIcon(QStyle::SP_MessageBoxInformation));

@@ -37,6 +37,7 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     auto *quickRow = new QHBoxLayout;
     m_quickAdd = new QLineEdit(this);
     m_quickAdd->setObjectName(QStringLiteral("quickAddEdit"));
+    m_quickAdd->setAccessibleName(tr("Quick add a task"));
     m_quickAdd->setPlaceholderText(tr("Add a task and press Enter…"));
     m_quickWhen = new QComboBox(this);
     m_quickWhen->setObjectName(QStringLiteral("quickAddWhen"));
@@ -116,6 +117,7 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
         auto *model = new TaskTableModel(tasks, modes[i], this);
         auto *table = new QTableView(m_tabs);
         table->setObjectName(QStringLiteral("tasksTable%1").arg(i));
+        table->setAccessibleName(tr("Tasks"));
         table->setModel(model);
         table->setSelectionBehavior(QAbstractItemView::SelectRows);
         table->setSelectionMode(QAbstractItemView::SingleSelection);
