@@ -1,4 +1,5 @@
 #include "ui/contacts/contactdetailpane.h"
+#include "ui/shell/phonetext.h"
 #include "ui/shell/uikit.h"
 
 #include "model/accounts/userrepository.h"
@@ -366,16 +367,16 @@ void ContactDetailPane::fillMessageMenu()
         }
         if (!hasWhatsApp && !c->phone.isEmpty()) {
             // A first WhatsApp message to the contact's phone: the conversation is made when chosen.
-            m_messageMenu->addAction(InboxText::channelIcon(QStringLiteral("whatsapp")),
-                                     tr("WhatsApp to %1").arg(c->phone), this, [this, phone = c->phone] {
-                                         try {
-                                             const Conversation v =
-                                                 m_conversations.findOrCreate(m_id, QStringLiteral("whatsapp"), phone);
-                                             emit conversationActivated(v.id);
-                                         } catch (const std::exception &e) {
-                                             setError(ErrorText::of(e));
-                                         }
-                                     });
+            m_messageMenu->addAction(
+                InboxText::channelIcon(QStringLiteral("whatsapp")),
+                tr("WhatsApp to %1").arg(PhoneText::display(c->phone)), this, [this, phone = c->phone] {
+                    try {
+                        const Conversation v = m_conversations.findOrCreate(m_id, QStringLiteral("whatsapp"), phone);
+                        emit conversationActivated(v.id);
+                    } catch (const std::exception &e) {
+                        setError(ErrorText::of(e));
+                    }
+                });
         }
     } catch (const std::exception &e) {
         setError(ErrorText::of(e));
@@ -421,7 +422,7 @@ void ContactDetailPane::reload()
     const Contact &c = *contact;
     m_title->setText(c.displayName());
     m_email->setPlainText(orDash(c.email));
-    m_phone->setText(orDash(c.phone));
+    m_phone->setText(orDash(PhoneText::display(c.phone)));
     m_company->setText(orDash(c.company));
     m_position->setText(orDash(c.position));
     QStringList address;

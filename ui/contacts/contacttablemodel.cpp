@@ -1,4 +1,5 @@
 #include "ui/contacts/contacttablemodel.h"
+#include "ui/shell/phonetext.h"
 #include "ui/shell/uikit.h"
 
 #include "model/core/errors.h"
@@ -199,7 +200,7 @@ QVariant ContactTableModel::data(const QModelIndex &index, int role) const
     case EmailColumn:
         return c.email;
     case PhoneColumn:
-        return c.phone;
+        return PhoneText::display(c.phone);
     case CompanyColumn:
         return c.company;
     case TagsColumn:

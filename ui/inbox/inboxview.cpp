@@ -16,6 +16,7 @@
 #include "ui/inbox/messageedit.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/phonetext.h"
 #include "ui/shell/rowanchor.h"
 #include "ui/shell/uikit.h"
 #include "ui/tasks/taskdialog.h"
@@ -251,7 +252,7 @@ void InboxContactPanel::reload()
     m_name->setToolTip(c->displayName());
     QStringList lines;
     if (!c->phone.isEmpty())
-        lines << tr("Phone: %1").arg(c->phone);
+        lines << tr("Phone: %1").arg(PhoneText::display(c->phone));
     if (!c->email.isEmpty())
         lines << tr("E-mail: %1").arg(c->email);
     if (!c->company.isEmpty())
