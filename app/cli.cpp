@@ -619,6 +619,7 @@ int runDesktop(Environment &env)
     auto *tasksView = new TasksView(tasks, desk);
     window.addArea(TasksView::tr("Tasks"), tasksView);
     tasksView->startFor(window.signedInUser());
+    tasksView->handleReminders(window.notifications());
     QObject::connect(&window, &MainWindow::signedInUserChanged, tasksView, &TasksView::startFor);
     QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
                      [&window](const QString &taskId, const QString &message) {

@@ -3062,6 +3062,14 @@ A desktop CRM with a local REST API.</source>
         <source>The last active admin cannot become an agent</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Task %1 is already closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: until must be in the future</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -3117,6 +3125,14 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close (it stays in the notifications list)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3981,6 +3997,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>%1 — due %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskTableModel</name>
@@ -4273,6 +4293,26 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Quick add a task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>10 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tomorrow 9:00</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reminded again at %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

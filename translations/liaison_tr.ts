@@ -3059,6 +3059,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>The last active admin cannot become an agent</source>
         <translation>Son etkin yönetici temsilci yapılamaz</translation>
     </message>
+    <message>
+        <source>Task %1 is already closed</source>
+        <translation>%1 görevi zaten kapalı</translation>
+    </message>
+    <message>
+        <source>Invalid data: until must be in the future</source>
+        <translation>Geçersiz veri: zaman ileride olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -3114,6 +3122,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Notifications</source>
         <translation>Bildirimler</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+    <message>
+        <source>Close (it stays in the notifications list)</source>
+        <translation>Kapat (bildirim listesinde kalır)</translation>
     </message>
 </context>
 <context>
@@ -3975,6 +3991,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>%1 — due %2</source>
         <translation>%1 — son tarih: %2</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>TaskTableModel</name>
@@ -4268,6 +4288,26 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Quick add a task</source>
         <translation>Hızlı görev ekle</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Aç</translation>
+    </message>
+    <message>
+        <source>10 min</source>
+        <translation>10 dk</translation>
+    </message>
+    <message>
+        <source>1 hour</source>
+        <translation>1 saat</translation>
+    </message>
+    <message>
+        <source>Tomorrow 9:00</source>
+        <translation>Yarın 09:00</translation>
+    </message>
+    <message>
+        <source>Reminded again at %1.</source>
+        <translation>%1 tarihinde yeniden hatırlatılacak.</translation>
     </message>
 </context>
 <context>

@@ -652,6 +652,23 @@ void TaskRepository::remove(const QString &id, const QString &actor)
     m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Deleted);
 }
 
+void TaskRepository::snoozeReminder(const QString &id, const QDateTime &until)
+{
+    if (!until.isValid() || until <= m_store.now())
+        throw DomainError::badRequest(QStringLiteral("Invalid data: until must be in the future"),
+                                      {{QStringLiteral("until"), QStringLiteral("must be in the future")}});
+    Transaction tx;
+    const Task t = get(id);
+    if (!t.isOpen())
+        throw DomainError(DomainError::Conflict, QStringLiteral("TASK_CLOSED"),
+                          QStringLiteral("Task %1 is already closed").arg(id));
+    Database::execCached(QStringLiteral("UPDATE tasks SET remind_at = ? WHERE seq = ?"),
+                         {TimeUtil::iso(until.toUTC()), t.seq});
+    tx.commit();
+    // The scheduler looks again (it sleeps until the next reminder).
+    m_store.notify(EventBus::Entity::Task, t.id, EventBus::Change::Updated);
+}
+
 std::optional<Task> TaskRepository::find(const QString &id) const
 {
     CachedQuery q = Database::execCached(

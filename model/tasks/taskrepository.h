@@ -113,6 +113,11 @@ public:
     TaskStatusResult update(const QString &id, TaskChanges changes, const QString &actor = {});
     void remove(const QString &id, const QString &actor = {});
     std::optional<Task> find(const QString &id) const;
+    // The reminder of an open task fires again at `until` (its snooze): task.reminder is written
+    // again then, once, as the first time. Throws NotFound; Conflict when the task is done or
+    // cancelled (nothing to remind of); BadRequest when `until` is not in the future. An edit of the
+    // task's due date or reminder afterwards sets its reminder anew.
+    void snoozeReminder(const QString &id, const QDateTime &until);
     Task get(const QString &id) const; // throws NotFound
 
     // PATCH /tasks/:id/status: the note (optional) is added to the task's notes in the same transaction.

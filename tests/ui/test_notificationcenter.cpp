@@ -11,8 +11,10 @@
 #include <QFrame>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 using namespace UiTest;
@@ -72,6 +74,36 @@ private slots:
         m_fixture->clock.set(at);
         center()->post("task", "task_1", "Task reminder", "Call the bank");
         QCOMPARE(center()->notifications().first().at, at.toLocalTime());
+    }
+
+    void aReminderStaysUntilDealtWithAndOffersItsActions()
+    {
+        center()->setActions("task", {{"open", "Open"}, {"done", "Done"}, {"snooze10", "10 min"}});
+        QSignalSpy acted(center(), &NotificationCenter::actionTriggered);
+        QSignalSpy opened(center(), &NotificationCenter::activated);
+        center()->post("task", "task_1", "Task reminder",
+                       "Ayşe Hanım'ı ara — due 14:00\nAyşe Yılmaz · +90 532 123 45 67");
+        QFrame *toast = center()->toast();
+        QVERIFY(toast->isVisible());
+        QVERIFY(center()->toastActions()->isVisible());
+        // No timer takes it away, as one does a plain toast after kToastMs.
+        for (const QTimer *timer : center()->findChildren<QTimer *>())
+            QVERIFY(!timer->isActive());
+        auto *done = center()->toastActions()->findChild<QPushButton *>("notificationAction_done");
+        QVERIFY(done);
+        QTest::mouseClick(done, Qt::LeftButton);
+        QCOMPARE(acted.size(), 1);
+        QCOMPARE(acted.first(), (QVariantList{"task", "task_1", "done"}));
+        QVERIFY(!toast->isVisible());
+        QCOMPARE(center()->unreadCount(), 0);
+        // Open opens the record; a conversation's toast has no buttons and leaves by itself.
+        center()->post("task", "task_2", "Task reminder", "Teklifi gönder");
+        QTest::mouseClick(center()->toastActions()->findChild<QPushButton *>("notificationAction_open"),
+                          Qt::LeftButton);
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened.first(), (QVariantList{"task", "task_2"}));
+        center()->post("conversation", "conv_1", "New message", "Merhaba");
+        QVERIFY(!center()->toastActions()->isVisible());
     }
 
     void aClickOnTheToastOpensIt()

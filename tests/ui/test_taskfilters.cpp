@@ -4,6 +4,7 @@
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/userrepository.h"
+#include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "model/tasks/taskrepository.h"
@@ -13,9 +14,11 @@
 #include "ui/tasks/tasktablemodel.h"
 
 #include <QComboBox>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -124,6 +127,25 @@ private slots:
         view.startFor(admin);
         QCOMPARE(assignee->currentData().toString(), QString());
         QCOMPARE(view.tabs()->tabText(TasksView::AllTab), QString("All (3)"));
+    }
+
+    void aRemindersButtonsSnoozeOrFinishTheTask()
+    {
+        const Task t =
+            m_tasks->create(TaskRules::parse({{"title", "Ayşe Hanım'ı ara"},
+                                              {"dueDate", m_tasks->now().addSecs(1800).toString(Qt::ISODate)},
+                                              {"reminder", QJsonObject{{"before", 15}}}}));
+        QVERIFY(m_view->reminderAction(t.id, "snooze60"));
+        QSqlQuery q = Database::exec("SELECT remind_at FROM tasks WHERE id = ?", {t.id});
+        QVERIFY(q.next());
+        const QDateTime at = QDateTime::fromString(q.value(0).toString(), Qt::ISODateWithMs);
+        QVERIFY2(qAbs(at.secsTo(m_tasks->now().addSecs(3600))) < 5, qPrintable(q.value(0).toString()));
+        QVERIFY(m_view->reminderAction(t.id, "tomorrow"));
+        QVERIFY(m_view->reminderAction(t.id, "done"));
+        QCOMPARE(m_tasks->get(t.id).status, QString("completed"));
+        // Done already: a snooze is refused in the status line, nothing else happens.
+        QVERIFY(!m_view->reminderAction(t.id, "snooze10"));
+        QVERIFY(!m_view->statusLabel()->text().isEmpty());
     }
 
     void reopenMovesADoneTaskBackToDo()

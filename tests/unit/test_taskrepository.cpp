@@ -349,6 +349,40 @@ private slots:
         QCOMPARE(scheduler.checkNow(), 0);
     }
 
+    void aSnoozedReminderFiresAgainOnceAtItsTime()
+    {
+        TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());
+        m_clock.set(utc(2026, 3, 2, 9, 0));
+        const Task t = repo().create(TaskRules::parse({{"title", "Ayşe Hanım'ı ara"},
+                                                       {"dueDate", "2026-03-02T11:00:00Z"},
+                                                       {"reminder", QJsonObject{{"before", 30}}}}));
+        m_clock.set(utc(2026, 3, 2, 10, 30));
+        QCOMPARE(scheduler.checkNow(), 1);
+        // Snoozed for ten minutes: nothing until then, then once.
+        repo().snoozeReminder(t.id, utc(2026, 3, 2, 10, 40));
+        QCOMPARE(scheduler.nextDue(), utc(2026, 3, 2, 10, 40));
+        m_clock.set(utc(2026, 3, 2, 10, 39));
+        QCOMPARE(scheduler.checkNow(), 0);
+        m_clock.set(utc(2026, 3, 2, 10, 40));
+        QCOMPARE(scheduler.checkNow(), 1);
+        QCOMPARE(countEvents("task.reminder"), 2);
+        QCOMPARE(repo().get(t.id).reminder.sentAt, QString("2026-03-02T10:40:00.000Z"));
+        QCOMPARE(scheduler.checkNow(), 0);
+        // Refusals: a time already past, a finished task, an unknown one; nothing changes.
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo().snoozeReminder(t.id, utc(2026, 3, 2, 10, 0)));
+        repo().setStatus(t.id, "completed");
+        try {
+            repo().snoozeReminder(t.id, utc(2026, 3, 3, 9, 0));
+            QFAIL("a finished task was snoozed");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Conflict);
+        }
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo().snoozeReminder("task_nope", utc(2026, 3, 3, 9, 0)));
+        m_clock.set(utc(2026, 3, 4));
+        QCOMPARE(scheduler.checkNow(), 0);
+        QCOMPARE(countEvents("task.reminder"), 2);
+    }
+
     void reschedulingRemindsAgain()
     {
         TaskScheduler scheduler(Store(m_bus, m_clock), QTimeZone::utc());

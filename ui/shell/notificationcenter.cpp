@@ -8,11 +8,13 @@
 #include <QDBusMessage>
 #include <QEvent>
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
@@ -66,6 +68,13 @@ NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
     m_toastText->setWordWrap(true);
     layout->addWidget(m_toastTitle);
     layout->addWidget(m_toastText);
+    m_toastActions = new QWidget(m_toast);
+    m_toastActions->setObjectName(QStringLiteral("notificationActions"));
+    m_toastActions->setCursor(Qt::ArrowCursor);
+    auto *actionsLayout = new QHBoxLayout(m_toastActions);
+    actionsLayout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_toastActions);
+    m_toastActions->hide();
     m_toast->installEventFilter(this);
     m_toast->hide();
     m_toastTimer = new QTimer(this);
@@ -177,16 +186,59 @@ void NotificationCenter::rebuildMenu()
     }
 }
 
+void NotificationCenter::setActions(const QString &kind, const QList<QPair<QString, QString>> &actions)
+{
+    m_actions.insert(kind, actions);
+}
+
 void NotificationCenter::showToast(const Notification &n)
 {
     m_toastTitle->setText(n.title);
     m_toastText->setText(n.text.left(300));
     m_toastIndex = 0; // the newest
+    // Its buttons, when its kind has some: then it stays until one is pressed.
+    const QList<QPair<QString, QString>> actions = m_actions.value(n.kind);
+    auto *row = static_cast<QHBoxLayout *>(m_toastActions->layout());
+    while (QLayoutItem *item = row->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (const auto &[key, label] : actions) {
+        auto *button = new QPushButton(label, m_toastActions);
+        button->setObjectName(QStringLiteral("notificationAction_") + key);
+        connect(button, &QPushButton::clicked, this, [this, key = key, kind = n.kind, id = n.id] {
+            m_toast->hide();
+            if (key == QLatin1String("open")) {
+                for (int i = 0; i < m_items.size(); ++i) {
+                    if (m_items.at(i).kind == kind && m_items.at(i).id == id)
+                        return activate(i);
+                }
+                return;
+            }
+            markRead(kind, id);
+            emit actionTriggered(kind, id, key);
+        });
+        row->addWidget(button);
+    }
+    if (!actions.isEmpty()) {
+        auto *close = new QPushButton(QStringLiteral("×"), m_toastActions);
+        close->setObjectName(QStringLiteral("notificationClose"));
+        close->setAccessibleName(tr("Close"));
+        close->setToolTip(tr("Close (it stays in the notifications list)"));
+        close->setFixedWidth(close->fontMetrics().horizontalAdvance(QStringLiteral("××")) + 12);
+        connect(close, &QPushButton::clicked, m_toast, &QWidget::hide);
+        row->addWidget(close);
+    }
+    m_toastActions->setVisible(!actions.isEmpty());
+    m_toast->setMaximumWidth(actions.isEmpty() ? 380 : 560);
     m_toast->adjustSize();
     placeToast();
     m_toast->show();
     m_toast->raise();
-    m_toastTimer->start();
+    if (actions.isEmpty())
+        m_toastTimer->start();
+    else
+        m_toastTimer->stop(); // stays until dealt with
 }
 
 void NotificationCenter::placeToast()

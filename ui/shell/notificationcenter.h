@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QList>
 #include <QObject>
 #include <QPair>
 #include <QPointer>
@@ -58,9 +59,16 @@ public:
     void setDesktopNotifications(bool on) { m_desktop = on; }
     // Opens the entry at `index` of notifications() as a click on it does.
     void activate(int index);
+    // Buttons on the toast of one kind, as (key, label): a task reminder's Done and Snooze. Such a
+    // toast stays until one of them is pressed (or it is closed), rather than leaving after
+    // kToastMs: a busy person does not miss it. The key "open" opens the record (activated());
+    // the others emit actionTriggered().
+    void setActions(const QString &kind, const QList<QPair<QString, QString>> &actions);
+    QWidget *toastActions() const { return m_toastActions; }
 
 signals:
     void activated(const QString &kind, const QString &id);
+    void actionTriggered(const QString &kind, const QString &id, const QString &action);
     void changed();
 
 private slots:
@@ -85,6 +93,8 @@ private:
     QFrame *m_toast;
     QLabel *m_toastTitle;
     QLabel *m_toastText;
+    QWidget *m_toastActions;
+    QHash<QString, QList<QPair<QString, QString>>> m_actions; // by kind
     QTimer *m_toastTimer;
     int m_toastIndex = -1;
     QSystemTrayIcon *m_tray = nullptr;

@@ -6,6 +6,7 @@
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
+#include "ui/shell/notificationcenter.h"
 #include "ui/shell/rowanchor.h"
 #include "ui/shell/undobar.h"
 #include "ui/tasks/taskdialog.h"
@@ -243,6 +244,47 @@ QComboBox *TasksView::filterCombo(const QString &name) const
             return c;
     }
     return nullptr;
+}
+
+void TasksView::handleReminders(NotificationCenter *center)
+{
+    center->setActions(QStringLiteral("task"), {{QStringLiteral("open"), tr("Open")},
+                                                {QStringLiteral("done"), tr("Done")},
+                                                {QStringLiteral("snooze10"), tr("10 min")},
+                                                {QStringLiteral("snooze60"), tr("1 hour")},
+                                                {QStringLiteral("tomorrow"), tr("Tomorrow 9:00")}});
+    connect(center, &NotificationCenter::actionTriggered, this,
+            [this](const QString &kind, const QString &id, const QString &action) {
+                if (kind == QLatin1String("task"))
+                    reminderAction(id, action);
+            });
+}
+
+bool TasksView::reminderAction(const QString &taskId, const QString &action)
+{
+    try {
+        if (action == QLatin1String("done")) {
+            m_tasks.setStatus(taskId, QStringLiteral("completed"));
+            showMessage(tr("Task done."));
+            return true;
+        }
+        QDateTime until;
+        const QDateTime now = m_tasks.now();
+        if (action == QLatin1String("snooze10"))
+            until = now.addSecs(10 * 60);
+        else if (action == QLatin1String("snooze60"))
+            until = now.addSecs(60 * 60);
+        else if (action == QLatin1String("tomorrow"))
+            until = QDateTime(m_tasks.today().addDays(1), QTime(9, 0), m_tasks.timeZone());
+        if (!until.isValid())
+            return false;
+        m_tasks.snoozeReminder(taskId, until);
+        showMessage(tr("Reminded again at %1.").arg(QLocale().toString(until.toLocalTime(), QLocale::ShortFormat)));
+        return true;
+    } catch (const std::exception &e) {
+        showMessage(ErrorText::of(e), true);
+        return false;
+    }
 }
 
 void TasksView::startFor(const User &user)

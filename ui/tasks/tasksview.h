@@ -16,6 +16,7 @@ class QLineEdit;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+class NotificationCenter;
 class TaskReminderNotifier;
 class TaskTableModel;
 
@@ -54,6 +55,12 @@ public:
     QPushButton *reopenButton() const { return m_reopen; }
     // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
     void startFor(const User &user);
+    // A task reminder in the window's notification centre stays until dealt with and offers Open,
+    // Done and Snooze (10 minutes, 1 hour, tomorrow at 9:00 in the tasks time zone).
+    void handleReminders(NotificationCenter *center);
+    // What a reminder's buttons do ("done", "snooze10", "snooze60", "tomorrow"); false with the
+    // reason in the status line when refused (the task was closed meanwhile).
+    bool reminderAction(const QString &taskId, const QString &action);
 
 public slots:
     void quickAdd();
