@@ -21,6 +21,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
@@ -88,6 +89,30 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     top->addWidget(newDeal);
     top->addWidget(editPipelines);
     connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
+
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("dealSearchEdit"));
+    m_search->setPlaceholderText(tr("Search deals…"));
+    m_search->setAccessibleName(tr("Search deals"));
+    m_search->setClearButtonEnabled(true);
+    m_mine = new QToolButton(this);
+    m_mine->setObjectName(QStringLiteral("mineToggle"));
+    m_mine->setText(tr("Mine"));
+    m_mine->setAccessibleName(tr("Mine"));
+    m_mine->setToolTip(tr("Only the deals assigned to you"));
+    m_mine->setCheckable(true);
+    m_mine->setEnabled(store.actingUser() != nullptr);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(m_mine);
+    filterRow->addStretch(1);
+    m_searchTimer = new QTimer(this);
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
+    connect(m_searchTimer, &QTimer::timeout, this, &PipelineBoard::applyFilter);
+    connect(m_search, &QLineEdit::returnPressed, this, &PipelineBoard::applyFilter);
+    connect(m_mine, &QToolButton::toggled, this, &PipelineBoard::applyFilter);
     connect(editPipelines, &QPushButton::clicked, this, &PipelineBoard::editPipelines);
 
     m_columnsHost = new QWidget(this);
@@ -123,6 +148,7 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(filterRow);
     layout->addWidget(splitter, 1);
 
     m_refreshTimer = new QTimer(this);
@@ -197,6 +223,8 @@ void PipelineBoard::rebuildColumns()
         header->setWordWrap(true);
         auto *view = new StageListView(stage.key, frame);
         auto *model = new DealColumnModel(m_deals, m_pipeline.id, stage.key, view);
+        model->setFilter(m_search->text().trimmed(),
+                         m_mine->isChecked() ? m_store.actorOr({}) : QString()); // kept across pipelines
         view->setModel(model);
         view->setItemDelegate(delegate);
         connect(view, &StageListView::dealDropped, this, &PipelineBoard::moveDeal);
@@ -209,6 +237,22 @@ void PipelineBoard::rebuildColumns()
         m_headers << header;
     }
     m_columnsLayout->addStretch();
+    updateHeadersAndChart();
+}
+
+void PipelineBoard::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void PipelineBoard::applyFilter()
+{
+    m_searchTimer->stop();
+    // "Mine" with nobody signed in (no account yet) has nobody's deals to show: it filters nothing.
+    const QString mine = m_mine->isChecked() ? m_store.actorOr({}) : QString();
+    for (DealColumnModel *m : std::as_const(m_models))
+        m->setFilter(m_search->text().trimmed(), mine);
     updateHeadersAndChart();
 }
 
@@ -226,10 +270,14 @@ void PipelineBoard::updateHeadersAndChart()
         return;
     const PipelineSummary s = m_deals.summary(m_pipeline.id);
     for (int i = 0; i < m_headers.size() && i < m_pipeline.stages.size(); ++i) {
-        m_headers[i]->setText(tr("<b>%1</b> · %2<br>%3")
-                                  .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped())
-                                  .arg(s.stageCounts.value(i))
-                                  .arg(valuesText(s, i)));
+        // Searched or "Mine": how many cards show of the stage's deals.
+        const DealColumnModel *model = m_models.value(i);
+        const QString count = model && model->filtered()
+                                  ? tr("%1 of %2").arg(model->total()).arg(s.stageCounts.value(i))
+                                  : QString::number(s.stageCounts.value(i));
+        m_headers[i]->setText(
+            tr("<b>%1</b> · %2<br>%3")
+                .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped(), count, valuesText(s, i)));
     }
     const QLocale locale;
     // One currency at a time, for the summary and the chart alike: the one the user picked while the

@@ -24,6 +24,7 @@ class QToolButton;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QLineEdit;
 class QTimer;
 class StageListView;
 
@@ -56,10 +57,17 @@ public:
     DealDetailDialog *detailDialog() const { return m_detail; }
     DealEditDialog *editDialog() const { return m_edit; }
     PipelineEditorDialog *pipelineEditor() const { return m_editor; }
+    // The search over the cards (every word begins a word of the deal's name, folded as search
+    // folds text) and the "Mine" toggle (the deals assigned to the signed-in user).
+    QLineEdit *searchField() const { return m_search; }
+    QToolButton *mineToggle() const { return m_mine; }
+    static constexpr int SearchDelayMs = 200;
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
 
 public slots:
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
     // Moves a dropped deal: to an open stage at once, to won or lost through WonDialog / LostDialog.
     void moveDeal(const QString &dealId, const QString &stage);
     void openDeal(const QString &dealId);
@@ -90,6 +98,8 @@ private:
     void reloadPipelines();
     void updateHeadersAndChart();
     void warn(const QString &text);
+    // The search and Mine applied to every column.
+    void applyFilter();
 
     DealRepository m_deals;
     PipelineRepository m_pipelines;
@@ -112,5 +122,8 @@ private:
     QPointer<DealEditDialog> m_edit;
     QPointer<PipelineEditorDialog> m_editor;
     QPushButton *m_editPipelines = nullptr;
+    QLineEdit *m_search = nullptr;
+    QToolButton *m_mine = nullptr;
+    QTimer *m_searchTimer = nullptr;
     QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

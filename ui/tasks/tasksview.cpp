@@ -24,6 +24,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
@@ -102,10 +103,45 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     } catch (const std::exception &) {
         // No users: the filter offers "Anyone" only.
     }
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("taskSearchEdit"));
+    m_search->setPlaceholderText(tr("Search tasks…"));
+    m_search->setAccessibleName(tr("Search tasks"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
+    m_mine = new QToolButton(this);
+    m_mine->setObjectName(QStringLiteral("mineToggle"));
+    m_mine->setText(tr("Mine"));
+    m_mine->setAccessibleName(tr("Mine"));
+    m_mine->setToolTip(tr("Only the tasks assigned to you"));
+    m_mine->setCheckable(true);
+    m_mine->setEnabled(m_assigneeFilter->findData(QStringLiteral("@me")) >= 0);
+    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(m_mine);
+    filterRow->addSpacing(12);
     filterRow->addWidget(new QLabel(tr("Show:"), this));
     for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter})
         filterRow->addWidget(c);
-    filterRow->addStretch(1);
+    m_searchTimer.setSingleShot(true);
+    m_searchTimer.setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(&m_searchTimer, &QTimer::timeout, this, &TasksView::applyFilter);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchTimer.stop();
+        applyFilter();
+        if (QTableView *table = m_tables.value(m_tabs->currentIndex())) {
+            table->setFocus(Qt::OtherFocusReason);
+            if (!table->selectionModel()->hasSelection() && table->model()->rowCount() > 0)
+                table->selectRow(0);
+        }
+    });
+    // "Mine" is the assignee filter's "Assigned to me": either one moves the other.
+    connect(m_mine, &QToolButton::toggled, this, [this](bool on) {
+        const int mine = m_assigneeFilter->findData(QStringLiteral("@me"));
+        const int wanted = on ? mine : 0;
+        if (wanted >= 0 && m_assigneeFilter->currentIndex() != wanted)
+            m_assigneeFilter->setCurrentIndex(wanted); // applies the filter
+    });
     layout->addLayout(filterRow);
 
     m_tabs = new QTabWidget(this);
@@ -254,9 +290,28 @@ void TasksView::startFor(const User &user)
     applyFilter();
 }
 
+void TasksView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void TasksView::focusQuickAdd()
+{
+    m_quickAdd->setFocus(Qt::ShortcutFocusReason);
+    m_quickAdd->selectAll();
+}
+
 void TasksView::applyFilter()
 {
+    m_searchTimer.stop();
+    {
+        const QSignalBlocker block(m_mine);
+        m_mine->setEnabled(m_assigneeFilter->findData(QStringLiteral("@me")) >= 0);
+        m_mine->setChecked(m_assigneeFilter->currentData().toString() == QLatin1String("@me"));
+    }
     TaskTableModel::Filter f;
+    f.search = m_search->text().trimmed();
     f.status = m_statusFilter->currentData().toString();
     f.priority = m_priorityFilter->currentData().toString();
     f.type = m_typeFilter->currentData().toString();

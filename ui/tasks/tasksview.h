@@ -16,6 +16,7 @@ class QLineEdit;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+class QToolButton;
 class TaskReminderNotifier;
 class TaskTableModel;
 
@@ -52,10 +53,20 @@ public:
     // The filter row (status, priority, type, assignee), applied to every tab and its count.
     QComboBox *filterCombo(const QString &name) const;
     QPushButton *reopenButton() const { return m_reopen; }
+    // The search over the titles (every word begins a word of the title, folded as search folds
+    // text) and the "Mine" toggle (the signed-in user's tasks: the assignee filter's "Assigned to me").
+    QLineEdit *searchField() const { return m_search; }
+    QToolButton *mineToggle() const { return m_mine; }
+    // Waits this long after the last keystroke.
+    static constexpr int SearchDelayMs = 200;
     // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
     void startFor(const User &user);
 
 public slots:
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
+    // Puts the cursor in the quick-add line (Ctrl+N: type the task, Enter adds it).
+    void focusQuickAdd();
     void quickAdd();
     void newTask();
     void editTask();
@@ -92,6 +103,9 @@ private:
     QComboBox *m_priorityFilter = nullptr;
     QComboBox *m_typeFilter = nullptr;
     QComboBox *m_assigneeFilter = nullptr;
+    QLineEdit *m_search = nullptr;
+    QToolButton *m_mine = nullptr;
+    QTimer m_searchTimer;
     QLabel *m_status = nullptr;
     QTimer m_refreshTimer;
     QString m_selectAfterRefresh;
