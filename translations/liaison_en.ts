@@ -814,6 +814,14 @@
             <numerusform>Searching in %1 only (%n in all contacts).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Search contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -1978,6 +1986,14 @@
             <numerusform>%n replies not sent: “%1” (%2)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Search by contact name…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2102,6 +2118,65 @@
     </message>
     <message>
         <source>No incoming webhooks yet. Add one with Add… and give its URL to the service that should create contacts or deals here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>JumpBox</name>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name of a contact, deal, conversation or task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a name. Up and Down choose, Enter opens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up and Down choose, Enter opens.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2245,6 +2320,138 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Navigation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to a contact, deal, conversation or task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search in the area in front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New record in the area in front (contact, deal, task; in the Inbox, a reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down or Enter (in the search)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move to the results, the first one selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter (in the results)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the selected contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Escape (in the results)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter (in the quick-add line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 … %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert quick reply 1 to 9</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shift+Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New line in the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/ (in an empty reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a quick reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up, Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open it in its area</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Escape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3182,6 +3389,26 @@ A desktop CRM with a local REST API.</source>
         <source>No deals in this pipeline yet: add one with New deal…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Search deals…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the deals assigned to you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>
@@ -3640,6 +3867,25 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>API keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4200,6 +4446,22 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Assigned to me</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search tasks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the tasks assigned to you</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
