@@ -231,6 +231,12 @@ private Q_SLOTS:
         QVERIFY(search->hasFocus());
         QCOMPARE(search->selectedText(), QString("kaya"));
 
+        // Nothing found: the cursor stays in the search, to change it.
+        search->clear();
+        QTest::keyClicks(search, "zzz");
+        press(Qt::Key_Return);
+        QVERIFY(search->hasFocus());
+
         search->clear();
         QTest::keyClicks(search, "sukru");
         press(Qt::Key_Return);

@@ -241,21 +241,18 @@ void ContactsView::focusSearch()
     m_search->selectAll();
 }
 
-void ContactsView::focusTable(bool first)
+void ContactsView::focusTable()
 {
     if (m_filterPending) {
         m_enterTableWhenCounted = true;
         return;
     }
-    m_table->setFocus(Qt::OtherFocusReason);
     if (m_model->rowCount() == 0)
-        return;
-    if (first || currentRow() < 0) {
-        const QModelIndex index = m_model->index(0, 0);
-        m_table->selectionModel()->setCurrentIndex(index,
-                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_table->scrollTo(index);
-    }
+        return; // nothing to move to: the cursor stays in the search, to change it
+    m_table->setFocus(Qt::OtherFocusReason);
+    const QModelIndex index = m_model->index(0, 0);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
 }
 
 QString ContactsView::currentContactId() const

@@ -59,8 +59,8 @@ public:
 public slots:
     // Puts the cursor in the search field, its text selected (Ctrl+F).
     void focusSearch();
-    // Moves into the table: the first row selected when none is (or when `first`).
-    void focusTable(bool first = true);
+    // Moves into the table, its first row selected (nothing happens while the table is empty).
+    void focusTable();
     void newContact();
     // The selected contact, read again (an error is shown under the action's title); nullopt when
     // none is selected or it is gone.
