@@ -1994,6 +1994,10 @@
         <source>Search conversations</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No conversation with a contact named “%1”: change or clear the search.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -4462,6 +4466,10 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Only the tasks assigned to you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No task here matches “%1”: change or clear the search.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

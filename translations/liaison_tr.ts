@@ -1990,6 +1990,10 @@
         <source>Search conversations</source>
         <translation>Konuşmalarda ara</translation>
     </message>
+    <message>
+        <source>No conversation with a contact named “%1”: change or clear the search.</source>
+        <translation>Adı “%1” olan bir kişiyle konuşma yok: aramayı değiştirin ya da temizleyin.</translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -4457,6 +4461,10 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Only the tasks assigned to you</source>
         <translation>Yalnızca size atanmış görevler</translation>
+    </message>
+    <message>
+        <source>No task here matches “%1”: change or clear the search.</source>
+        <translation>Burada “%1” ile eşleşen görev yok: aramayı değiştirin ya da temizleyin.</translation>
     </message>
 </context>
 <context>

@@ -449,6 +449,9 @@ private Q_SLOTS:
         QTRY_COMPARE(all->taskAt(0).id, m_task);
         m_tasksView->searchField()->setText("sukru bey");
         QTRY_COMPARE(all->rowCount(), 1);
+        m_tasksView->searchField()->setText("zzz");
+        QTRY_COMPARE(all->rowCount(), 0);
+        QVERIFY(m_tasksView->table(TasksView::AllTab)->findChild<QLabel *>("emptyHint")->text().contains("zzz"));
         // The assignee filter moves the toggle.
         m_tasksView->filterCombo("assigneeFilter")->setCurrentIndex(0);
         QVERIFY(!m_tasksView->mineToggle()->isChecked());
@@ -468,6 +471,7 @@ private Q_SLOTS:
         QTRY_COMPARE(list->count(), 1);
         m_inbox->searchField()->setText("merhaba"); // the message, not the name
         QTRY_COMPARE(list->count(), 0);
+        QVERIFY(list->findChild<QLabel *>("emptyHint")->text().contains("merhaba"));
         m_inbox->searchField()->clear();
         QTRY_COMPARE(list->count(), 2);
     }

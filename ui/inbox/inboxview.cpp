@@ -397,8 +397,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setIconSize(QSize(24, 24));
     new RowAnchor(m_list, kIdRole); // a new message does not move the conversation under the mouse
-    installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
-                                "widget arrive here once a channel is set up in Settings → Channels."));
+    m_emptyHint = installEmptyHint(m_list, emptyListHint());
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
@@ -759,6 +758,10 @@ void InboxView::reloadList()
     ConversationQuery q;
     q.limit = kListLimit;
     q.contactSearch = m_search->text().trimmed();
+    m_emptyHint->setText(
+        q.contactSearch.isEmpty()
+            ? emptyListHint()
+            : tr("No conversation with a contact named “%1”: change or clear the search.").arg(q.contactSearch));
     q.status = m_statusFilter->currentData().toString();
     q.channel = m_channelFilter->currentData().toString();
     if (m_mineFilter->isChecked() && !m_userId.isEmpty())
@@ -809,6 +812,12 @@ void InboxView::reloadList()
     if (current)
         m_list->setCurrentItem(current);
     m_loading = false;
+}
+
+QString InboxView::emptyListHint()
+{
+    return tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once "
+              "a channel is set up in Settings → Channels.");
 }
 
 void InboxView::focusSearch()

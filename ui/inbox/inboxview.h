@@ -179,6 +179,8 @@ public slots:
 
 private:
     void reloadList();
+    // What the empty list says when no search limits it.
+    static QString emptyListHint();
     void reloadThread();
     void onSelectionChanged();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
@@ -219,6 +221,7 @@ private:
     QString m_userId;
     QString m_currentId;
     QLineEdit *m_search = nullptr;
+    QLabel *m_emptyHint = nullptr;
     QTimer m_searchTimer;
     QComboBox *m_statusFilter = nullptr;
     QComboBox *m_channelFilter = nullptr;

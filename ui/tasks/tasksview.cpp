@@ -27,6 +27,16 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+namespace {
+// What an empty tab says, a tab each (TasksView::Tab).
+const char *const kEmptyHints[] = {
+    QT_TRANSLATE_NOOP("TasksView", "Nothing due today. Type a task in the line above and press Enter."),
+    QT_TRANSLATE_NOOP("TasksView", "No overdue tasks."),
+    QT_TRANSLATE_NOOP("TasksView", "Nothing coming up. Tasks with a later due date show here."),
+    QT_TRANSLATE_NOOP("TasksView", "No tasks yet. Type one in the line above and press Enter, or click New…"),
+};
+} // namespace
+
 TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_tasks(tasks)
@@ -168,13 +178,7 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
         m_models << model;
         m_tables << table;
         new RowAnchor(table, TaskTableModel::IdRole); // live inserts do not move the row under the mouse
-        const char *const hints[] = {
-            QT_TR_NOOP("Nothing due today. Type a task in the line above and press Enter."),
-            QT_TR_NOOP("No overdue tasks."),
-            QT_TR_NOOP("Nothing coming up. Tasks with a later due date show here."),
-            QT_TR_NOOP("No tasks yet. Type one in the line above and press Enter, or click New…"),
-        };
-        installEmptyHint(table, tr(hints[i]));
+        m_emptyHints << installEmptyHint(table, tr(kEmptyHints[i]));
         m_tabs->addTab(table, QString());
         connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
         connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });
@@ -320,6 +324,11 @@ void TasksView::applyFilter()
         f.assignedTo = m_tasks.store().actorOr({});
     for (TaskTableModel *model : std::as_const(m_models))
         model->setFilter(f);
+    // An empty tab while searching says that the search found nothing, not that there are no tasks.
+    for (int i = 0; i < m_emptyHints.size() && i < TabCount; ++i)
+        m_emptyHints[i]->setText(f.search.isEmpty()
+                                     ? tr(kEmptyHints[i])
+                                     : tr("No task here matches “%1”: change or clear the search.").arg(f.search));
     updateCounts();
     updateActions();
 }

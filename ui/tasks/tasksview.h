@@ -92,6 +92,7 @@ private:
     QVector<TaskTableModel *> m_models;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone
     QVector<QTableView *> m_tables;
+    QVector<QLabel *> m_emptyHints; // one a tab
     QLineEdit *m_quickAdd = nullptr;
     QComboBox *m_quickWhen = nullptr;
     QPushButton *m_add = nullptr;
