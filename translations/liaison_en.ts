@@ -1134,6 +1134,37 @@
     </message>
 </context>
 <context>
+    <name>DealListModel</name>
+    <message>
+        <source>Deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DealText</name>
     <message>
         <source>Price</source>
@@ -2458,6 +2489,14 @@ A desktop CRM with a local REST API.</source>
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Enter (in the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the selected deal</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -3411,6 +3450,18 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the deals as a list you can sort instead of the board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 most recent of %2 deals; search to find the others.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

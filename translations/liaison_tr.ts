@@ -1133,6 +1133,37 @@
     </message>
 </context>
 <context>
+    <name>DealListModel</name>
+    <message>
+        <source>Deal</source>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Aşama</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Tutar</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>Kişi</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>Sorumlu</translation>
+    </message>
+    <message>
+        <source>Expected close</source>
+        <translation>Beklenen kapanış</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>Değişiklik</translation>
+    </message>
+</context>
+<context>
     <name>DealText</name>
     <message>
         <source>Price</source>
@@ -2455,6 +2486,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Close</source>
         <translation>Kapat</translation>
     </message>
+    <message>
+        <source>Enter (in the list)</source>
+        <translation>Enter (listede)</translation>
+    </message>
+    <message>
+        <source>Open the selected deal</source>
+        <translation>Seçili fırsatı aç</translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -3404,6 +3443,18 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation>Liste</translation>
+    </message>
+    <message>
+        <source>Show the deals as a list you can sort instead of the board</source>
+        <translation>Fırsatları pano yerine sıralanabilir bir liste olarak göster</translation>
+    </message>
+    <message>
+        <source>The %1 most recent of %2 deals; search to find the others.</source>
+        <translation>%2 fırsatın en yeni %1 tanesi; diğerlerini bulmak için arayın.</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,7 @@
 #include "ui/deals/dealcolumnmodel.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/dealeditdialog.h"
+#include "ui/deals/deallistmodel.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/inbox/messageedit.h"
@@ -34,6 +35,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -430,6 +432,47 @@ private Q_SLOTS:
         b->searchField()->clear();
         QTRY_COMPARE(column->rowCount(), 3);
         QCOMPARE(b->mineToggle()->accessibleName(), b->mineToggle()->text());
+    }
+
+    void theDealListSortsFiltersAndOpens()
+    {
+        press(Qt::Key_2, Qt::AltModifier);
+        PipelineBoard *b = board();
+        b->findChild<QToolButton *>("listToggle")->click();
+        QVERIFY(b->isListShown());
+        QTableView *list = b->listView();
+        QAbstractItemModel *rows = list->model();
+        QCOMPARE(rows->rowCount(), 3);
+        auto valueOf = [rows](int row) { return rows->index(row, DealListModel::ValueColumn).data().toString(); };
+        auto nameOf = [rows](int row) { return rows->index(row, DealListModel::NameColumn).data().toString(); };
+        // A click on a header sorts by it (numbers as numbers), a second click the other way.
+        const QHeaderView *header = list->horizontalHeader();
+        const int x = header->sectionViewportPosition(DealListModel::ValueColumn) + 5;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+        const Qt::SortOrder first = header->sortIndicatorOrder();
+        QCOMPARE(nameOf(0),
+                 first == Qt::AscendingOrder ? QString("Lisans ek paket") : QString("Demirci lisans yenileme"));
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+        QCOMPARE(nameOf(0),
+                 first == Qt::AscendingOrder ? QString("Demirci lisans yenileme") : QString("Lisans ek paket"));
+        QVERIFY(valueOf(0).endsWith("TRY"));
+
+        // The board's search and Mine hold for the list too.
+        typeText(b->searchField(), "lisans");
+        QTRY_COMPARE(rows->rowCount(), 2);
+        b->mineToggle()->click();
+        QCOMPARE(rows->rowCount(), 1);
+        QCOMPARE(nameOf(0), QString("Demirci lisans yenileme"));
+
+        // Enter on a row opens the deal.
+        list->setFocus();
+        list->setCurrentIndex(rows->index(0, 0));
+        press(Qt::Key_Return);
+        QVERIFY(b->detailDialog());
+        b->detailDialog()->close();
+        b->mineToggle()->click();
+        b->findChild<QToolButton *>("listToggle")->click();
+        QVERIFY(!b->isListShown());
     }
 
     void theTaskListsSearchAndMineFilterTheRows()

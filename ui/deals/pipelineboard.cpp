@@ -6,6 +6,7 @@
 #include "ui/deals/dealcolumnmodel.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/dealeditdialog.h"
+#include "ui/deals/deallistmodel.h"
 #include "ui/deals/pipelineeditor.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -20,12 +21,17 @@
 #include <QCursor>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
@@ -124,6 +130,61 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     scroll->setWidget(m_columnsHost);
     scroll->setFrameShape(QFrame::NoFrame);
 
+    // The same deals as a sortable list, in place of the columns.
+    m_listModel = new DealListModel(m_deals, this);
+    auto *sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(m_listModel);
+    sorted->setSortRole(DealListModel::SortRole);
+    m_listView = new QTableView(this);
+    m_listView->setObjectName(QStringLiteral("dealList"));
+    m_listView->setAccessibleName(tr("Deals"));
+    m_listView->setModel(sorted);
+    m_listView->setSortingEnabled(true);
+    m_listView->sortByColumn(DealListModel::UpdatedColumn, Qt::DescendingOrder);
+    m_listView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_listView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_listView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_listView->setAlternatingRowColors(true);
+    m_listView->setWordWrap(false);
+    m_listView->verticalHeader()->hide();
+    m_listView->horizontalHeader()->setSectionResizeMode(DealListModel::NameColumn, QHeaderView::Stretch);
+    m_listView->horizontalHeader()->setHighlightSections(false);
+    for (int column = DealListModel::StageColumn; column < DealListModel::ColumnCount; ++column)
+        m_listView->setColumnWidth(column, qMax(fontMetrics().averageCharWidth() * 18,
+                                                m_listView->horizontalHeader()->sectionSizeHint(column) +
+                                                    fontMetrics().averageCharWidth() * 3));
+    auto openRow = [this] {
+        const QModelIndex current = m_listView->currentIndex();
+        if (current.isValid())
+            openDeal(current.siblingAtColumn(0).data(DealListModel::IdRole).toString());
+    };
+    connect(m_listView, &QTableView::doubleClicked, this, openRow);
+    for (const QKeySequence &keys : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
+        auto *enter = new QShortcut(keys, m_listView);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, openRow);
+    }
+    m_listNote = new QLabel(this);
+    m_listNote->setObjectName(QStringLiteral("dealListNote"));
+    m_listNote->setTextFormat(Qt::PlainText);
+    m_listNote->hide();
+    auto *listPage = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listPage);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_listView, 1);
+    listLayout->addWidget(m_listNote);
+    m_boardStack = new QStackedWidget(this);
+    m_boardStack->addWidget(scroll);
+    m_boardStack->addWidget(listPage);
+    m_listToggle = new QToolButton(this);
+    m_listToggle->setObjectName(QStringLiteral("listToggle"));
+    m_listToggle->setText(tr("List"));
+    m_listToggle->setAccessibleName(tr("List"));
+    m_listToggle->setToolTip(tr("Show the deals as a list you can sort instead of the board"));
+    m_listToggle->setCheckable(true);
+    filterRow->insertWidget(2, m_listToggle);
+    connect(m_listToggle, &QToolButton::toggled, this, &PipelineBoard::setListShown);
+
     m_chart = new QChartView(this);
     m_chart->setObjectName(QStringLiteral("pipelineChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
@@ -136,7 +197,7 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     // Named anew when the chart moved over the board: a state saved with the chart under it does not fit.
     splitter->setObjectName(QStringLiteral("boardHeaderSplitter"));
     splitter->addWidget(m_chart);
-    splitter->addWidget(scroll);
+    splitter->addWidget(m_boardStack);
     splitter->setStretchFactor(ChartPane, 1);
     splitter->setStretchFactor(BoardPane, 4);
     splitter->setCollapsible(ChartPane, true);
@@ -237,6 +298,11 @@ void PipelineBoard::rebuildColumns()
         m_headers << header;
     }
     m_columnsLayout->addStretch();
+    m_listModel->setPipeline(m_pipeline);
+    if (isListShown()) {
+        m_listModel->reload();
+        updateListNote();
+    }
     updateHeadersAndChart();
 }
 
@@ -253,7 +319,38 @@ void PipelineBoard::applyFilter()
     const QString mine = m_mine->isChecked() ? m_store.actorOr({}) : QString();
     for (DealColumnModel *m : std::as_const(m_models))
         m->setFilter(m_search->text().trimmed(), mine);
+    m_listModel->setFilter(m_search->text().trimmed(), mine);
+    if (isListShown()) {
+        m_listModel->reload();
+        updateListNote();
+    }
     updateHeadersAndChart();
+}
+
+void PipelineBoard::setListShown(bool shown)
+{
+    if (m_listToggle->isChecked() != shown)
+        m_listToggle->setChecked(shown); // comes back here
+    m_boardStack->setCurrentIndex(shown ? 1 : 0);
+    if (shown) {
+        m_listModel->reload();
+        updateListNote();
+    }
+}
+
+bool PipelineBoard::isListShown() const
+{
+    return m_boardStack->currentIndex() == 1;
+}
+
+void PipelineBoard::updateListNote()
+{
+    const int shown = m_listModel->rowCount();
+    m_listNote->setText(m_listModel->total() > shown
+                            ? tr("The %1 most recent of %2 deals; search to find the others.")
+                                  .arg(QLocale().toString(shown), QLocale().toString(m_listModel->total()))
+                            : QString());
+    m_listNote->setVisible(!m_listNote->text().isEmpty());
 }
 
 void PipelineBoard::refresh()
@@ -261,6 +358,10 @@ void PipelineBoard::refresh()
     m_refreshTimer->stop();
     for (DealColumnModel *m : std::as_const(m_models))
         m->reload();
+    if (isListShown()) { // else read when it shows
+        m_listModel->reload();
+        updateListNote();
+    }
     updateHeadersAndChart();
 }
 

@@ -13,6 +13,9 @@
 #include <QWidget>
 
 class DealColumnModel;
+class DealListModel;
+class QStackedWidget;
+class QTableView;
 class DealDetailDialog;
 class DealEditDialog;
 class PipelineEditorDialog;
@@ -61,6 +64,12 @@ public:
     // folds text) and the "Mine" toggle (the deals assigned to the signed-in user).
     QLineEdit *searchField() const { return m_search; }
     QToolButton *mineToggle() const { return m_mine; }
+    // The deals as a sortable list instead of the columns (the "List" button): the same search and
+    // "Mine"; a click on a header sorts, Enter or a double-click opens the deal.
+    void setListShown(bool shown);
+    bool isListShown() const;
+    QTableView *listView() const { return m_listView; }
+    DealListModel *listModel() const { return m_listModel; }
     static constexpr int SearchDelayMs = 200;
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
@@ -125,5 +134,11 @@ private:
     QLineEdit *m_search = nullptr;
     QToolButton *m_mine = nullptr;
     QTimer *m_searchTimer = nullptr;
+    QToolButton *m_listToggle = nullptr;
+    QStackedWidget *m_boardStack = nullptr;
+    QTableView *m_listView = nullptr;
+    DealListModel *m_listModel = nullptr;
+    QLabel *m_listNote = nullptr;
+    void updateListNote();
     QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

@@ -245,6 +245,8 @@ void MainWindow::showShortcuts()
     rows.append({contacts, tr("Enter (in the results)"), tr("Open the selected contact")});
     rows.append({contacts, tr("Escape (in the results)"), tr("Back to the search")});
     rows.append({contacts, native(QKeySequence::Delete), tr("Delete the selected contact")});
+    const QString deals = tr("Deals");
+    rows.append({deals, tr("Enter (in the list)"), tr("Open the selected deal")});
     const QString tasks = tr("Tasks");
     rows.append({tasks, tr("Enter (in the quick-add line)"), tr("Add the task")});
     rows.append({tasks, native(QKeySequence::Delete), tr("Delete the selected task")});
