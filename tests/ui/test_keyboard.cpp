@@ -47,6 +47,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextCursor>
 #include <QToolButton>
 
 #include <memory>
@@ -530,6 +531,15 @@ private Q_SLOTS:
         QCOMPARE(m_window->currentArea(), 3); // Ctrl+2 is not Alt+2
         press(Qt::Key_1, Qt::ControlModifier);
         QVERIFY(m_inbox->composer()->toPlainText().contains("Merhaba, nasıl"));
+        // Ctrl+K in the composer is "Jump to", not a cut of the line's end.
+        const QString written = m_inbox->composer()->toPlainText();
+        QTextCursor start = m_inbox->composer()->textCursor();
+        start.movePosition(QTextCursor::Start);
+        m_inbox->composer()->setTextCursor(start);
+        press(Qt::Key_K, Qt::ControlModifier);
+        QVERIFY(m_window->jumpBox() && m_window->jumpBox()->isVisible());
+        m_window->jumpBox()->reject();
+        QCOMPARE(m_inbox->composer()->toPlainText(), written);
         m_inbox->composer()->clear();
     }
 
