@@ -617,7 +617,12 @@ int runDesktop(Environment &env)
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
     auto *tasksView = new TasksView(tasks, desk);
-    window.addArea(TasksView::tr("Tasks"), tasksView);
+    window.addArea(TasksView::tr("Tasks"), tasksView,
+                   {[tasksView] { tasksView->focusSearch(); }, [tasksView] { tasksView->focusQuickAdd(); }});
+    window.setRecordOpener(JumpBox::Task, [&window, tasksView](const QString &id) {
+        window.showArea(tasksView);
+        tasksView->openTask(id);
+    });
     tasksView->startFor(window.signedInUser());
     tasksView->handleReminders(window.notifications());
     QObject::connect(&window, &MainWindow::signedInUserChanged, tasksView, &TasksView::startFor);

@@ -74,7 +74,14 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, con
         return OutgoingMessages::sendTemplate(*sender, conversationId, templateName, language,
                                               OutgoingMessages::templateComponents(parameters, buttonPayloads), *agent);
     });
-    window.addArea(InboxView::tr("Inbox"), inbox);
+    window.addArea(InboxView::tr("Inbox"), inbox,
+                   {[inbox] { inbox->focusSearch(); }, [inbox] { inbox->focusComposer(); }});
+    // "Jump to": the conversation in the list (the list widens when its filters hide it).
+    window.setRecordOpener(JumpBox::Conversation, [&window, inbox](const QString &id) {
+        window.showArea(inbox);
+        inbox->reload();
+        inbox->selectConversation(id);
+    });
     // New messages while the window is not in front: the window's notification centre.
     auto *notifier = new CenterNotifier(window.notifications(), inbox);
     inbox->setNotifier(notifier);

@@ -1171,6 +1171,37 @@
     </message>
 </context>
 <context>
+    <name>DealListModel</name>
+    <message>
+        <source>Deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DealText</name>
     <message>
         <source>Price</source>
@@ -2037,6 +2068,18 @@
     </message>
     <message>
         <source>Tags</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Search by contact name…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversation with a contact named “%1”: change or clear the search.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2163,6 +2206,65 @@
     </message>
     <message>
         <source>No incoming webhooks yet. Add one with Add… and give its URL to the service that should create contacts or deals here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>JumpBox</name>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name of a contact, deal, conversation or task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a name. Up and Down choose, Enter opens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up and Down choose, Enter opens.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2306,6 +2408,146 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Navigation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to a contact, deal, conversation or task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search in the area in front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New record in the area in front (contact, deal, task; in the Inbox, a reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down or Enter (in the search)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move to the results, the first one selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter (in the results)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the selected contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Escape (in the results)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter (in the quick-add line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 … %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert quick reply 1 to 9</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shift+Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New line in the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/ (in an empty reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a quick reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up, Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open it in its area</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Escape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter (in the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the selected deal</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3263,6 +3505,38 @@ A desktop CRM with a local REST API.</source>
         <source>No deals in this pipeline yet: add one with New deal…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Search deals…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the deals assigned to you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the deals as a list you can sort instead of the board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 most recent of %2 deals; search to find the others.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>
@@ -3721,6 +3995,25 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>API keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4313,6 +4606,26 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Reminded again at %1.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Search tasks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the tasks assigned to you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No task here matches “%1”: change or clear the search.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

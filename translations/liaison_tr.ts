@@ -1170,6 +1170,37 @@
     </message>
 </context>
 <context>
+    <name>DealListModel</name>
+    <message>
+        <source>Deal</source>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Aşama</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Tutar</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>Kişi</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>Sorumlu</translation>
+    </message>
+    <message>
+        <source>Expected close</source>
+        <translation>Beklenen kapanış</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>Değişiklik</translation>
+    </message>
+</context>
+<context>
     <name>DealText</name>
     <message>
         <source>Price</source>
@@ -2035,6 +2066,18 @@
         <source>Tags</source>
         <translation>Etiketler</translation>
     </message>
+    <message>
+        <source>Search by contact name…</source>
+        <translation>Kişi adına göre ara…</translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation>Konuşmalarda ara</translation>
+    </message>
+    <message>
+        <source>No conversation with a contact named “%1”: change or clear the search.</source>
+        <translation>Adı “%1” olan bir kişiyle konuşma yok: aramayı değiştirin ya da temizleyin.</translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2160,6 +2203,65 @@
     <message>
         <source>No incoming webhooks yet. Add one with Add… and give its URL to the service that should create contacts or deals here.</source>
         <translation>Henüz gelen webhook yok. Ekle… ile bir tane ekleyin ve adresini burada kişi ya da fırsat oluşturacak servise verin.</translation>
+    </message>
+</context>
+<context>
+    <name>JumpBox</name>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>Deals</source>
+        <translation>Fırsatlar</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Konuşmalar</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation>Git</translation>
+    </message>
+    <message>
+        <source>Name of a contact, deal, conversation or task…</source>
+        <translation>Bir kişinin, fırsatın, konuşmanın veya görevin adı…</translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation>Eşleşenler</translation>
+    </message>
+    <message>
+        <source>Type a name. Up and Down choose, Enter opens.</source>
+        <translation>Bir ad yazın. Yukarı ve Aşağı ile seçin, Enter ile açın.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Aranıyor…</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(adsız)</translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation>son tarih %1</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>tamamlandı</translation>
+    </message>
+    <message>
+        <source>Nothing matches “%1”.</source>
+        <translation>“%1” ile eşleşen bir şey yok.</translation>
+    </message>
+    <message>
+        <source>Up and Down choose, Enter opens.</source>
+        <translation>Yukarı ve Aşağı ile seçin, Enter ile açın.</translation>
     </message>
 </context>
 <context>
@@ -2304,6 +2406,146 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Navigation</source>
         <translation>Gezinme</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>&amp;Klavye kısayolları…</translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation>Her yerde</translation>
+    </message>
+    <message>
+        <source>Jump to a contact, deal, conversation or task</source>
+        <translation>Bir kişiye, fırsata, konuşmaya veya göreve git</translation>
+    </message>
+    <message>
+        <source>Search in the area in front</source>
+        <translation>Öndeki bölümde ara</translation>
+    </message>
+    <message>
+        <source>New record in the area in front (contact, deal, task; in the Inbox, a reply)</source>
+        <translation>Öndeki bölümde yeni kayıt (kişi, fırsat, görev; Gelen kutusunda bir yanıt)</translation>
+    </message>
+    <message>
+        <source>Go to %1</source>
+        <translation>%1 bölümüne git</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Çık</translation>
+    </message>
+    <message>
+        <source>Down or Enter (in the search)</source>
+        <translation>Aşağı veya Enter (aramada)</translation>
+    </message>
+    <message>
+        <source>Move to the results, the first one selected</source>
+        <translation>Sonuçlara geç, ilki seçili</translation>
+    </message>
+    <message>
+        <source>Enter (in the results)</source>
+        <translation>Enter (sonuçlarda)</translation>
+    </message>
+    <message>
+        <source>Open the selected contact</source>
+        <translation>Seçili kişiyi aç</translation>
+    </message>
+    <message>
+        <source>Escape (in the results)</source>
+        <translation>Esc (sonuçlarda)</translation>
+    </message>
+    <message>
+        <source>Back to the search</source>
+        <translation>Aramaya dön</translation>
+    </message>
+    <message>
+        <source>Delete the selected contact</source>
+        <translation>Seçili kişiyi sil</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Görevler</translation>
+    </message>
+    <message>
+        <source>Enter (in the quick-add line)</source>
+        <translation>Enter (hızlı ekleme satırında)</translation>
+    </message>
+    <message>
+        <source>Add the task</source>
+        <translation>Görevi ekle</translation>
+    </message>
+    <message>
+        <source>Delete the selected task</source>
+        <translation>Seçili görevi sil</translation>
+    </message>
+    <message>
+        <source>Inbox</source>
+        <translation>Gelen kutusu</translation>
+    </message>
+    <message>
+        <source>%1 … %2</source>
+        <translation>%1 … %2</translation>
+    </message>
+    <message>
+        <source>Insert quick reply 1 to 9</source>
+        <translation>1&apos;den 9&apos;a kadar hazır yanıtı ekle</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Send the reply</source>
+        <translation>Yanıtı gönder</translation>
+    </message>
+    <message>
+        <source>Shift+Enter</source>
+        <translation>Shift+Enter</translation>
+    </message>
+    <message>
+        <source>New line in the reply</source>
+        <translation>Yanıtta yeni satır</translation>
+    </message>
+    <message>
+        <source>/ (in an empty reply)</source>
+        <translation>/ (boş yanıtta)</translation>
+    </message>
+    <message>
+        <source>Choose a quick reply</source>
+        <translation>Hazır yanıt seç</translation>
+    </message>
+    <message>
+        <source>Jump to</source>
+        <translation>Git</translation>
+    </message>
+    <message>
+        <source>Up, Down</source>
+        <translation>Yukarı, Aşağı</translation>
+    </message>
+    <message>
+        <source>Choose a match</source>
+        <translation>Eşleşeni seç</translation>
+    </message>
+    <message>
+        <source>Open it in its area</source>
+        <translation>Kendi bölümünde aç</translation>
+    </message>
+    <message>
+        <source>Escape</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+    <message>
+        <source>Enter (in the list)</source>
+        <translation>Enter (listede)</translation>
+    </message>
+    <message>
+        <source>Open the selected deal</source>
+        <translation>Seçili fırsatı aç</translation>
     </message>
 </context>
 <context>
@@ -3255,6 +3497,38 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>No deals in this pipeline yet: add one with New deal…</source>
         <translation>Bu satış hattında henüz fırsat yok: Yeni fırsat… ile ekleyin.</translation>
     </message>
+    <message>
+        <source>Search deals…</source>
+        <translation>Fırsatlarda ara…</translation>
+    </message>
+    <message>
+        <source>Search deals</source>
+        <translation>Fırsatlarda ara</translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation>Benimkiler</translation>
+    </message>
+    <message>
+        <source>Only the deals assigned to you</source>
+        <translation>Yalnızca size atanmış fırsatlar</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation>Liste</translation>
+    </message>
+    <message>
+        <source>Show the deals as a list you can sort instead of the board</source>
+        <translation>Fırsatları pano yerine sıralanabilir bir liste olarak göster</translation>
+    </message>
+    <message>
+        <source>The %1 most recent of %2 deals; search to find the others.</source>
+        <translation>%2 fırsatın en yeni %1 tanesi; diğerlerini bulmak için arayın.</translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>
@@ -3714,6 +3988,25 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>API keys</source>
         <translation>API anahtarları</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Klavye kısayolları</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Nerede</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tuşlar</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Eylem</translation>
     </message>
 </context>
 <context>
@@ -4308,6 +4601,26 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Reminded again at %1.</source>
         <translation>%1 tarihinde yeniden hatırlatılacak.</translation>
+    </message>
+    <message>
+        <source>Search tasks…</source>
+        <translation>Görevlerde ara…</translation>
+    </message>
+    <message>
+        <source>Search tasks</source>
+        <translation>Görevlerde ara</translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation>Benimkiler</translation>
+    </message>
+    <message>
+        <source>Only the tasks assigned to you</source>
+        <translation>Yalnızca size atanmış görevler</translation>
+    </message>
+    <message>
+        <source>No task here matches “%1”: change or clear the search.</source>
+        <translation>Burada “%1” ile eşleşen görev yok: aramayı değiştirin ya da temizleyin.</translation>
     </message>
 </context>
 <context>

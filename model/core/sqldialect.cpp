@@ -1,6 +1,7 @@
 #include "model/core/sqldialect.h"
 
 #include "model/core/database.h"
+#include "model/core/textfold.h"
 
 #include <QRegularExpression>
 
@@ -59,6 +60,18 @@ QString SqlDialect::likeFolded(const QString &expr, bool negate)
     const QString target = negate ? QStringLiteral("coalesce(%1, '')").arg(expr) : expr;
     return QStringLiteral("liaison_fold(%1)%2liaison_fold(%3) ESCAPE '\\'")
         .arg(target, negate ? QStringLiteral(" NOT LIKE ") : QStringLiteral(" LIKE "), boundText());
+}
+
+QString SqlDialect::wordsBeginFolded(const QString &expr, const QString &search, QVariantList *values)
+{
+    QStringList parts;
+    // Words hold letters and digits only (no LIKE wildcard, no escape character), at most eight as
+    // the contacts' search takes.
+    for (const QString &word : TextFold::words(TextFold::fold(search)).mid(0, 8)) {
+        parts << likeFolded(QStringLiteral("' ' || coalesce(%1, '')").arg(expr));
+        *values << QStringLiteral("% ") + word + QLatin1Char('%');
+    }
+    return parts.join(QStringLiteral(" AND "));
 }
 
 QString SqlDialect::jsonText(const QString &column, const QString &key)

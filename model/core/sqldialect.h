@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QVariantList>
 
 // The differences between the two databases Liaison runs on, in one place: the embedded SQLite file
 // (the default) and a team's PostgreSQL server (database/url). SQL is written for SQLite; what
@@ -24,6 +25,11 @@ QString equalsFolded(const QString &expr);
 QString notEqualsFolded(const QString &expr); // coalesce(expr, '') differs
 // expr matched with one bound LIKE pattern (escape character \), both folded as above.
 QString likeFolded(const QString &expr, bool negate = false);
+// "Every word of `search` begins a word of expr", folded as search folds text (TextFold): one
+// condition a word (joined with AND), whose bound patterns are appended to values; a word begins
+// expr or follows a space. Empty when search holds no word. No index serves it: for lists the
+// window filters by a title or a name (tasks, deals, conversations' contacts).
+QString wordsBeginFolded(const QString &expr, const QString &search, QVariantList *values);
 // The text of the top-level key of a JSON object stored in a text column; key is a literal the
 // caller owns (letters only).
 QString jsonText(const QString &column, const QString &key);

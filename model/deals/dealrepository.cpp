@@ -6,6 +6,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/sqldialect.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/deals/pipelinerepository.h"
@@ -139,6 +140,9 @@ Filter buildFilter(const DealQuery &query, const QDateTime &now)
         clauses << QStringLiteral("d.currency = ?");
         f.values << query.currency;
     }
+    if (const QString words = SqlDialect::wordsBeginFolded(QStringLiteral("d.name"), query.search, &f.values);
+        !words.isEmpty())
+        clauses << words;
     if (query.minValue) {
         clauses << QStringLiteral("d.value >= ?");
         f.values << *query.minValue;

@@ -25,6 +25,7 @@ struct DealQuery
     QString currency;
     std::optional<double> minValue, maxValue;
     std::optional<bool> rotten;
+    QString search; // every word begins a word of the deal's name (SqlDialect::wordsBeginFolded)
     // The board's order (expected close date, then oldest first) instead of newest first.
     bool boardOrder = false;
 };

@@ -49,6 +49,8 @@ struct ConversationQuery
     QString assignedTo; // a user id; "none" for unassigned
     QString contactId;
     bool unreadOnly = false;
+    // Every word begins a word of the contact's name (SqlDialect::wordsBeginFolded).
+    QString contactSearch;
 };
 
 struct MessageQuery

@@ -5,6 +5,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/sqldialect.h"
 #include "model/core/timeutil.h"
 
 #include <QJsonDocument>
@@ -329,6 +330,15 @@ ConversationPage ConversationRepository::list(const ConversationQuery &query) co
         w.add(QStringLiteral("v.contact_id = ?"), query.contactId);
     if (query.unreadOnly)
         w.add(QStringLiteral("v.unread_count > ?"), 0);
+    QVariantList words;
+    const QString named = SqlDialect::wordsBeginFolded(
+        QStringLiteral("coalesce(n.first_name, '') || ' ' || coalesce(n.last_name, '')"), query.contactSearch, &words);
+    if (!named.isEmpty()) {
+        // Over the contact of the conversation (the count reads conversations alone).
+        w.sql += (w.sql.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) +
+                 QStringLiteral("EXISTS (SELECT 1 FROM contacts n WHERE n.id = v.contact_id AND %1)").arg(named);
+        w.values << words;
+    }
     ConversationPage page;
     const int limit = qBound(1, query.limit, 1000);
     page.total = w.page(QStringLiteral("SELECT ") + kConversationColumns + kConversationFrom,

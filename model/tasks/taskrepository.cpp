@@ -210,6 +210,9 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
         clauses << QStringLiteral("t.status != 'cancelled'");
     if (query.hasDueDate)
         clauses << QStringLiteral("t.due_date IS NOT NULL");
+    if (const QString words = SqlDialect::wordsBeginFolded(QStringLiteral("t.title"), query.search, &f.values);
+        !words.isEmpty())
+        clauses << words;
     if (!clauses.isEmpty())
         f.where = QStringLiteral(" WHERE ") + clauses.join(QStringLiteral(" AND "));
     return f;

@@ -31,6 +31,7 @@ struct TaskQuery
     bool hasDueDate = false;
     bool openFirst = false; // order open tasks before finished ones (then by due time)
     QStringList excludeIds; // left out (the window's deletes that can still be undone)
+    QString search;         // every word begins a word of the title (SqlDialect::wordsBeginFolded)
 };
 
 struct TaskPage

@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -40,6 +41,8 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_search->setObjectName(QStringLiteral("searchEdit"));
     m_search->setAccessibleName(tr("Search contacts"));
     m_search->setPlaceholderText(tr("Search name, e-mail, phone…"));
+    m_search->setAccessibleName(tr("Search contacts"));
+    m_search->installEventFilter(this);
     m_search->setClearButtonEnabled(true);
 
     m_tagFilter = new QComboBox(this);
@@ -66,6 +69,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
     m_table->setAccessibleName(tr("Contacts"));
+    m_table->installEventFilter(this);
     m_emptyHint = installEmptyHint(m_table, {}); // says why the table is empty (applyFilter)
     m_table->setModel(m_model);
     new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse
@@ -177,6 +181,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         m_searchTimer.stop();
         applyFilter();
+        focusTable();
     });
     connect(&m_searchTimer, &QTimer::timeout, this, &ContactsView::applyFilter);
     connect(m_tagFilter, &QComboBox::currentIndexChanged, this, [this] {
@@ -210,6 +215,10 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
         m_filterPending = false;
         updateActions();
         updateCount();
+        if (m_enterTableWhenCounted) {
+            m_enterTableWhenCounted = false;
+            focusTable();
+        }
     });
     connect(m_model, &ContactTableModel::loadFailed, this, [this](const QString &message) {
         m_filterPending = false; // a count from the worker that failed ends the wait too
@@ -218,6 +227,53 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
 
     reloadTags();
     applyFilter();
+}
+
+bool ContactsView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+    const auto *key = static_cast<QKeyEvent *>(event);
+    const bool plain = (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
+    if (watched == m_search && plain && key->key() == Qt::Key_Down) {
+        if (m_searchTimer.isActive()) { // what was typed is searched before the table takes over
+            m_searchTimer.stop();
+            applyFilter();
+        }
+        focusTable();
+        return true;
+    }
+    if (watched == m_table && plain) {
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            editContact();
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape) {
+            focusSearch();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ContactsView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void ContactsView::focusTable()
+{
+    if (m_filterPending) {
+        m_enterTableWhenCounted = true;
+        return;
+    }
+    if (m_model->rowCount() == 0)
+        return; // nothing to move to: the cursor stays in the search, to change it
+    m_table->setFocus(Qt::OtherFocusReason);
+    const QModelIndex index = m_model->index(0, 0);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
 }
 
 QString ContactsView::currentContactId() const

@@ -51,8 +51,16 @@ public:
     void setSegmentFilter(const QString &where, const QVariantList &values, const QString &name = {});
     // The line under the search that says where it looks while a segment or a tag limits it.
     QWidget *searchScope() const { return m_scopeBar; }
+    // The keyboard's way through the area: Down or Enter in the search moves into the table (its
+    // first row selected, searched first when the typing pause has not ended yet); Enter on a row
+    // opens the contact as a double-click does; Escape in the table goes back to the search.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 public slots:
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
+    // Moves into the table, its first row selected (nothing happens while the table is empty).
+    void focusTable();
     void newContact();
     // The selected contact, read again (an error is shown under the action's title); nullopt when
     // none is selected or it is gone.
@@ -97,6 +105,9 @@ private:
     // A new filter's rows are still being counted in the worker: the contact shown is looked for
     // (and the pane cleared when it is not among them) when they arrive.
     bool m_filterPending = false;
+    // Enter or Down in the search while a segment's rows were still being counted: the table takes
+    // the focus (first row) when they arrive.
+    bool m_enterTableWhenCounted = false;
     QString m_segmentWhere;
     QVariantList m_segmentValues;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone

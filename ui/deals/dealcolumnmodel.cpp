@@ -18,13 +18,31 @@ DealColumnModel::DealColumnModel(DealRepository &deals, QString pipelineId, QStr
     reload();
 }
 
-void DealColumnModel::reload()
+DealQuery DealColumnModel::query() const
 {
-    const int want = int(qMax<qsizetype>(kPage, m_rows.size()));
     DealQuery q;
     q.pipelineId = m_pipelineId;
     q.stages = {m_stage};
     q.boardOrder = true;
+    q.search = m_search;
+    q.assignedTo = m_assignedTo;
+    return q;
+}
+
+void DealColumnModel::setFilter(const QString &search, const QString &assignedTo)
+{
+    if (search == m_search && assignedTo == m_assignedTo)
+        return;
+    m_search = search;
+    m_assignedTo = assignedTo;
+    m_rows.clear(); // the first page of the new filter
+    reload();
+}
+
+void DealColumnModel::reload()
+{
+    const int want = int(qMax<qsizetype>(kPage, m_rows.size()));
+    DealQuery q = query();
     q.limit = qMin(want, 1000);
     QVector<Deal> rows;
     qint64 total = 0;
@@ -103,10 +121,7 @@ void DealColumnModel::fetchMore(const QModelIndex &parent)
 {
     if (parent.isValid())
         return;
-    DealQuery q;
-    q.pipelineId = m_pipelineId;
-    q.stages = {m_stage};
-    q.boardOrder = true;
+    DealQuery q = query();
     q.limit = kPage;
     // Pages are whole: the rows loaded so far are always a multiple of kPage until the last one.
     q.page = int(m_rows.size() / kPage) + 1;

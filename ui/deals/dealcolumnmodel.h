@@ -6,6 +6,7 @@
 #include <QListView>
 
 class DealRepository;
+struct DealQuery;
 
 // The deals of one stage of one pipeline, read lazily in pages (fetchMore), so that a column of
 // 10,000 deals costs one page of rows until the user scrolls. Cards are dragged out as the MIME
@@ -41,6 +42,10 @@ public:
     qint64 total() const { return m_total; }
     // Reads again as many rows as were loaded (at least one page).
     void reload();
+    // Only the deals whose name has every word of `search` (DealQuery::search) and, when
+    // assignedTo is not empty, that user's; reads the first page again.
+    void setFilter(const QString &search, const QString &assignedTo);
+    bool filtered() const { return !m_search.isEmpty() || !m_assignedTo.isEmpty(); }
     const Deal &dealAt(int row) const { return m_rows.at(row); }
 
     static constexpr int kPage = 100;
@@ -49,6 +54,10 @@ private:
     DealRepository &m_deals;
     QString m_pipelineId;
     QString m_stage;
+    DealQuery query() const;
+
+    QString m_search;
+    QString m_assignedTo;
     QVector<Deal> m_rows;
     qint64 m_total = 0;
 };

@@ -6,6 +6,7 @@
 #include "ui/deals/dealcolumnmodel.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/dealeditdialog.h"
+#include "ui/deals/deallistmodel.h"
 #include "ui/deals/pipelineeditor.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -20,11 +21,17 @@
 #include <QCursor>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
@@ -88,6 +95,30 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     top->addWidget(newDeal);
     top->addWidget(editPipelines);
     connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
+
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("dealSearchEdit"));
+    m_search->setPlaceholderText(tr("Search deals…"));
+    m_search->setAccessibleName(tr("Search deals"));
+    m_search->setClearButtonEnabled(true);
+    m_mine = new QToolButton(this);
+    m_mine->setObjectName(QStringLiteral("mineToggle"));
+    m_mine->setText(tr("Mine"));
+    m_mine->setAccessibleName(tr("Mine"));
+    m_mine->setToolTip(tr("Only the deals assigned to you"));
+    m_mine->setCheckable(true);
+    m_mine->setEnabled(store.actingUser() != nullptr);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(m_mine);
+    filterRow->addStretch(1);
+    m_searchTimer = new QTimer(this);
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
+    connect(m_searchTimer, &QTimer::timeout, this, &PipelineBoard::applyFilter);
+    connect(m_search, &QLineEdit::returnPressed, this, &PipelineBoard::applyFilter);
+    connect(m_mine, &QToolButton::toggled, this, &PipelineBoard::applyFilter);
     connect(editPipelines, &QPushButton::clicked, this, &PipelineBoard::editPipelines);
 
     m_columnsHost = new QWidget(this);
@@ -98,6 +129,61 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_columnsHost);
     scroll->setFrameShape(QFrame::NoFrame);
+
+    // The same deals as a sortable list, in place of the columns.
+    m_listModel = new DealListModel(m_deals, this);
+    auto *sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(m_listModel);
+    sorted->setSortRole(DealListModel::SortRole);
+    m_listView = new QTableView(this);
+    m_listView->setObjectName(QStringLiteral("dealList"));
+    m_listView->setAccessibleName(tr("Deals"));
+    m_listView->setModel(sorted);
+    m_listView->setSortingEnabled(true);
+    m_listView->sortByColumn(DealListModel::UpdatedColumn, Qt::DescendingOrder);
+    m_listView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_listView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_listView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_listView->setAlternatingRowColors(true);
+    m_listView->setWordWrap(false);
+    m_listView->verticalHeader()->hide();
+    m_listView->horizontalHeader()->setSectionResizeMode(DealListModel::NameColumn, QHeaderView::Stretch);
+    m_listView->horizontalHeader()->setHighlightSections(false);
+    for (int column = DealListModel::StageColumn; column < DealListModel::ColumnCount; ++column)
+        m_listView->setColumnWidth(column, qMax(fontMetrics().averageCharWidth() * 18,
+                                                m_listView->horizontalHeader()->sectionSizeHint(column) +
+                                                    fontMetrics().averageCharWidth() * 3));
+    auto openRow = [this] {
+        const QModelIndex current = m_listView->currentIndex();
+        if (current.isValid())
+            openDeal(current.siblingAtColumn(0).data(DealListModel::IdRole).toString());
+    };
+    connect(m_listView, &QTableView::doubleClicked, this, openRow);
+    for (const QKeySequence &keys : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
+        auto *enter = new QShortcut(keys, m_listView);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, openRow);
+    }
+    m_listNote = new QLabel(this);
+    m_listNote->setObjectName(QStringLiteral("dealListNote"));
+    m_listNote->setTextFormat(Qt::PlainText);
+    m_listNote->hide();
+    auto *listPage = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listPage);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_listView, 1);
+    listLayout->addWidget(m_listNote);
+    m_boardStack = new QStackedWidget(this);
+    m_boardStack->addWidget(scroll);
+    m_boardStack->addWidget(listPage);
+    m_listToggle = new QToolButton(this);
+    m_listToggle->setObjectName(QStringLiteral("listToggle"));
+    m_listToggle->setText(tr("List"));
+    m_listToggle->setAccessibleName(tr("List"));
+    m_listToggle->setToolTip(tr("Show the deals as a list you can sort instead of the board"));
+    m_listToggle->setCheckable(true);
+    filterRow->insertWidget(2, m_listToggle);
+    connect(m_listToggle, &QToolButton::toggled, this, &PipelineBoard::setListShown);
 
     m_chart = new QChartView(this);
     m_chart->setObjectName(QStringLiteral("pipelineChart"));
@@ -111,7 +197,7 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     // Named anew when the chart moved over the board: a state saved with the chart under it does not fit.
     splitter->setObjectName(QStringLiteral("boardHeaderSplitter"));
     splitter->addWidget(m_chart);
-    splitter->addWidget(scroll);
+    splitter->addWidget(m_boardStack);
     splitter->setStretchFactor(ChartPane, 1);
     splitter->setStretchFactor(BoardPane, 4);
     splitter->setCollapsible(ChartPane, true);
@@ -123,6 +209,7 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(filterRow);
     layout->addWidget(splitter, 1);
 
     m_refreshTimer = new QTimer(this);
@@ -198,6 +285,8 @@ void PipelineBoard::rebuildColumns()
         auto *view = new StageListView(stage.key, frame);
         view->setAccessibleName(DealText::stageName(stage)); // a screen reader names the column
         auto *model = new DealColumnModel(m_deals, m_pipeline.id, stage.key, view);
+        model->setFilter(m_search->text().trimmed(),
+                         m_mine->isChecked() ? m_store.actorOr({}) : QString()); // kept across pipelines
         view->setModel(model);
         view->setItemDelegate(delegate);
         connect(view, &StageListView::dealDropped, this, &PipelineBoard::moveDeal);
@@ -210,7 +299,59 @@ void PipelineBoard::rebuildColumns()
         m_headers << header;
     }
     m_columnsLayout->addStretch();
+    m_listModel->setPipeline(m_pipeline);
+    if (isListShown()) {
+        m_listModel->reload();
+        updateListNote();
+    }
     updateHeadersAndChart();
+}
+
+void PipelineBoard::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void PipelineBoard::applyFilter()
+{
+    m_searchTimer->stop();
+    // "Mine" with nobody signed in (no account yet) has nobody's deals to show: it filters nothing.
+    const QString mine = m_mine->isChecked() ? m_store.actorOr({}) : QString();
+    for (DealColumnModel *m : std::as_const(m_models))
+        m->setFilter(m_search->text().trimmed(), mine);
+    m_listModel->setFilter(m_search->text().trimmed(), mine);
+    if (isListShown()) {
+        m_listModel->reload();
+        updateListNote();
+    }
+    updateHeadersAndChart();
+}
+
+void PipelineBoard::setListShown(bool shown)
+{
+    if (m_listToggle->isChecked() != shown)
+        m_listToggle->setChecked(shown); // comes back here
+    m_boardStack->setCurrentIndex(shown ? 1 : 0);
+    if (shown) {
+        m_listModel->reload();
+        updateListNote();
+    }
+}
+
+bool PipelineBoard::isListShown() const
+{
+    return m_boardStack->currentIndex() == 1;
+}
+
+void PipelineBoard::updateListNote()
+{
+    const int shown = m_listModel->rowCount();
+    m_listNote->setText(m_listModel->total() > shown
+                            ? tr("The %1 most recent of %2 deals; search to find the others.")
+                                  .arg(QLocale().toString(shown), QLocale().toString(m_listModel->total()))
+                            : QString());
+    m_listNote->setVisible(!m_listNote->text().isEmpty());
 }
 
 void PipelineBoard::refresh()
@@ -218,6 +359,10 @@ void PipelineBoard::refresh()
     m_refreshTimer->stop();
     for (DealColumnModel *m : std::as_const(m_models))
         m->reload();
+    if (isListShown()) { // else read when it shows
+        m_listModel->reload();
+        updateListNote();
+    }
     updateHeadersAndChart();
 }
 
@@ -227,10 +372,14 @@ void PipelineBoard::updateHeadersAndChart()
         return;
     const PipelineSummary s = m_deals.summary(m_pipeline.id);
     for (int i = 0; i < m_headers.size() && i < m_pipeline.stages.size(); ++i) {
-        m_headers[i]->setText(tr("<b>%1</b> · %2<br>%3")
-                                  .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped())
-                                  .arg(s.stageCounts.value(i))
-                                  .arg(valuesText(s, i)));
+        // Searched or "Mine": how many cards show of the stage's deals.
+        const DealColumnModel *model = m_models.value(i);
+        const QString count = model && model->filtered()
+                                  ? tr("%1 of %2").arg(model->total()).arg(s.stageCounts.value(i))
+                                  : QString::number(s.stageCounts.value(i));
+        m_headers[i]->setText(
+            tr("<b>%1</b> · %2<br>%3")
+                .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped(), count, valuesText(s, i)));
     }
     const QLocale locale;
     // One currency at a time, for the summary and the chart alike: the one the user picked while the

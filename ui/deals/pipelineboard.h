@@ -13,6 +13,9 @@
 #include <QWidget>
 
 class DealColumnModel;
+class DealListModel;
+class QStackedWidget;
+class QTableView;
 class DealDetailDialog;
 class DealEditDialog;
 class PipelineEditorDialog;
@@ -24,6 +27,7 @@ class QToolButton;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QLineEdit;
 class QTimer;
 class StageListView;
 
@@ -56,10 +60,23 @@ public:
     DealDetailDialog *detailDialog() const { return m_detail; }
     DealEditDialog *editDialog() const { return m_edit; }
     PipelineEditorDialog *pipelineEditor() const { return m_editor; }
+    // The search over the cards (every word begins a word of the deal's name, folded as search
+    // folds text) and the "Mine" toggle (the deals assigned to the signed-in user).
+    QLineEdit *searchField() const { return m_search; }
+    QToolButton *mineToggle() const { return m_mine; }
+    // The deals as a sortable list instead of the columns (the "List" button): the same search and
+    // "Mine"; a click on a header sorts, Enter or a double-click opens the deal.
+    void setListShown(bool shown);
+    bool isListShown() const;
+    QTableView *listView() const { return m_listView; }
+    DealListModel *listModel() const { return m_listModel; }
+    static constexpr int SearchDelayMs = 200;
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
 
 public slots:
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
     // Moves a dropped deal: to an open stage at once, to won or lost through WonDialog / LostDialog.
     void moveDeal(const QString &dealId, const QString &stage);
     void openDeal(const QString &dealId);
@@ -90,6 +107,8 @@ private:
     void reloadPipelines();
     void updateHeadersAndChart();
     void warn(const QString &text);
+    // The search and Mine applied to every column.
+    void applyFilter();
 
     DealRepository m_deals;
     PipelineRepository m_pipelines;
@@ -112,5 +131,14 @@ private:
     QPointer<DealEditDialog> m_edit;
     QPointer<PipelineEditorDialog> m_editor;
     QPushButton *m_editPipelines = nullptr;
+    QLineEdit *m_search = nullptr;
+    QToolButton *m_mine = nullptr;
+    QTimer *m_searchTimer = nullptr;
+    QToolButton *m_listToggle = nullptr;
+    QStackedWidget *m_boardStack = nullptr;
+    QTableView *m_listView = nullptr;
+    DealListModel *m_listModel = nullptr;
+    QLabel *m_listNote = nullptr;
+    void updateListNote();
     QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

@@ -349,6 +349,21 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     , m_users(store)
     , m_drafts(std::make_unique<ComposerDrafts>())
 {
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("conversationSearchEdit"));
+    m_search->setPlaceholderText(tr("Search by contact name…"));
+    m_search->setAccessibleName(tr("Search conversations"));
+    m_search->setClearButtonEnabled(true);
+    m_searchTimer.setSingleShot(true);
+    m_searchTimer.setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(&m_searchTimer, &QTimer::timeout, this, &InboxView::reloadList);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        reloadList();
+        m_list->setFocus(Qt::OtherFocusReason);
+        if (!m_list->currentItem() && m_list->count() > 0)
+            m_list->setCurrentRow(0);
+    });
     m_statusFilter = new QComboBox(this);
     m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
     m_statusFilter->addItem(tr("All statuses"), QString());
@@ -386,12 +401,12 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setIconSize(QSize(24, 24));
     new RowAnchor(m_list, kIdRole); // a new message does not move the conversation under the mouse
-    installEmptyHint(m_list, tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web "
-                                "widget arrive here once a channel is set up in Settings → Channels."));
+    m_emptyHint = installEmptyHint(m_list, emptyListHint());
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_search);
     auto *filters = new QHBoxLayout;
     filters->addWidget(m_statusFilter);
     filters->addWidget(m_channelFilter);
@@ -744,9 +759,15 @@ void InboxView::reload()
 
 void InboxView::reloadList()
 {
+    m_searchTimer.stop();
     m_loading = true;
     ConversationQuery q;
     q.limit = kListLimit;
+    q.contactSearch = m_search->text().trimmed();
+    m_emptyHint->setText(
+        q.contactSearch.isEmpty()
+            ? emptyListHint()
+            : tr("No conversation with a contact named “%1”: change or clear the search.").arg(q.contactSearch));
     q.status = m_statusFilter->currentData().toString();
     q.channel = m_channelFilter->currentData().toString();
     if (m_mineFilter->isChecked() && !m_userId.isEmpty())
@@ -805,15 +826,55 @@ void InboxView::reloadList()
     m_loading = false;
 }
 
+QString InboxView::emptyListHint()
+{
+    return tr("No conversations here. Messages from WhatsApp, Telegram, Instagram and the web widget arrive here once "
+              "a channel is set up in Settings → Channels.");
+}
+
+void InboxView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void InboxView::focusComposer()
+{
+    m_composer->setFocus(Qt::ShortcutFocusReason);
+}
+
 bool InboxView::selectConversation(const QString &id)
 {
-    for (int i = 0; i < m_list->count(); ++i) {
-        if (m_list->item(i)->data(kIdRole).toString() == id) {
-            m_list->setCurrentRow(i);
-            return true;
+    auto find = [this, &id] {
+        for (int i = 0; i < m_list->count(); ++i) {
+            if (m_list->item(i)->data(kIdRole).toString() == id) {
+                m_list->setCurrentRow(i);
+                return true;
+            }
         }
-    }
-    return false;
+        return false;
+    };
+    if (find() || id.isEmpty())
+        return !id.isEmpty();
+    // Hidden by the search or a filter: the list widens to every conversation to show it.
+    const bool filtered = !m_search->text().isEmpty() || m_statusFilter->currentIndex() > 0 ||
+                          m_channelFilter->currentIndex() > 0 || m_mineFilter->isChecked() ||
+                          m_unreadFilter->isChecked();
+    if (!filtered)
+        return false;
+    for (QObject *o :
+         std::initializer_list<QObject *>{m_search, m_statusFilter, m_channelFilter, m_mineFilter, m_unreadFilter})
+        o->blockSignals(true);
+    m_search->clear();
+    m_statusFilter->setCurrentIndex(0);
+    m_channelFilter->setCurrentIndex(0);
+    m_mineFilter->setChecked(false);
+    m_unreadFilter->setChecked(false);
+    for (QObject *o :
+         std::initializer_list<QObject *>{m_search, m_statusFilter, m_channelFilter, m_mineFilter, m_unreadFilter})
+        o->blockSignals(false);
+    reloadList();
+    return find();
 }
 
 bool InboxView::openConversation(const QString &id)

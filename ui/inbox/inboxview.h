@@ -159,19 +159,31 @@ public:
     void retryUnsent();
 
     QString currentConversationId() const { return m_currentId; }
-    // Selects a conversation in the list (and marks it read).
+    // Selects a conversation in the list (and marks it read); one the search or a filter hides is
+    // shown by widening the list to every conversation.
     bool selectConversation(const QString &id);
     // Shows a conversation from elsewhere in the window (a contact's "Send a message", a
     // notification): the list read again, its filters cleared when they hide it, the composer ready.
     bool openConversation(const QString &id);
     // How many conversations the list shows at most (the most recent ones).
     static constexpr int kListLimit = 200;
+    // The search over the list: every word begins a word of the contact's name (folded as the
+    // contacts' search folds text); it waits this long after the last keystroke.
+    QLineEdit *searchField() const { return m_search; }
+    static constexpr int SearchDelayMs = 200;
+    MessageEdit *composer() const { return m_composer; }
 
 public slots:
     void reload();
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
+    // Puts the cursor in the composer (Ctrl+N: a new reply).
+    void focusComposer();
 
 private:
     void reloadList();
+    // What the empty list says when no search limits it.
+    static QString emptyListHint();
     void reloadThread();
     void onSelectionChanged();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
@@ -211,6 +223,9 @@ private:
     std::function<bool()> m_isActive;
     QString m_userId;
     QString m_currentId;
+    QLineEdit *m_search = nullptr;
+    QLabel *m_emptyHint = nullptr;
+    QTimer m_searchTimer;
     QComboBox *m_statusFilter = nullptr;
     QComboBox *m_channelFilter = nullptr;
     QCheckBox *m_mineFilter = nullptr;

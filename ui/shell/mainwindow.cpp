@@ -11,16 +11,19 @@
 #include "ui/settings/widgetsettingspage.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/shortcutsdialog.h"
 #include "ui/shell/undobar.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -61,10 +64,12 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
     m_contacts = new ContactsView(contacts, store, m_stack);
-    addArea(tr("Contacts"), SegmentsPanel::besideContacts(m_contacts, store, m_stack));
+    m_contactsArea = SegmentsPanel::besideContacts(m_contacts, store, m_stack);
+    addArea(tr("Contacts"), m_contactsArea,
+            {[this] { m_contacts->focusSearch(); }, [this] { m_contacts->newContact(); }});
     auto *board = new PipelineBoard(store, m_stack);
     m_board = board;
-    addArea(tr("Deals"), board);
+    addArea(tr("Deals"), board, {[board] { board->focusSearch(); }, [board] { board->newDeal(); }});
     m_navigation->setCurrentRow(0);
     connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
         showArea(board);
@@ -99,6 +104,8 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *welcome = help->addAction(tr("&Getting started…"), this, &MainWindow::showWelcome);
     welcome->setObjectName(QStringLiteral("welcomeAction"));
+    QAction *keys = help->addAction(tr("&Keyboard shortcuts…"), this, &MainWindow::showShortcuts);
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("&About Liaison"), this, [this] {
         auto *box = new QMessageBox(
             QMessageBox::Information, tr("About Liaison"),
@@ -121,6 +128,35 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_notifications = new NotificationCenter(this, store.clock());
     new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
 
+    // The window's keys: active wherever the focus is inside the window (a field, a table, the
+    // composer), never while a dialog is in front (a dialog is a window of its own).
+    auto windowKey = [this](const QKeySequence &keys, const QString &name, auto slot) {
+        auto *s = new QShortcut(keys, this);
+        s->setContext(Qt::WindowShortcut);
+        s->setObjectName(name);
+        connect(s, &QShortcut::activated, this, slot);
+        m_windowKeys << keys;
+        return s;
+    };
+    windowKey(QKeySequence(Qt::CTRL | Qt::Key_K), QStringLiteral("jumpShortcut"), [this] { showJumpBox(); });
+    windowKey(QKeySequence::Find, QStringLiteral("findShortcut"), [this] {
+        const size_t area = size_t(m_navigation->currentRow());
+        if (area < m_areaKeys.size() && m_areaKeys[area].focusSearch)
+            m_areaKeys[area].focusSearch();
+    });
+    windowKey(QKeySequence::New, QStringLiteral("newShortcut"), [this] {
+        const size_t area = size_t(m_navigation->currentRow());
+        if (area < m_areaKeys.size() && m_areaKeys[area].newRecord)
+            m_areaKeys[area].newRecord();
+    });
+    for (int i = 0; i < 9; ++i) {
+        QShortcut *s = windowKey(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)),
+                                 QStringLiteral("areaShortcut%1").arg(i + 1), [this, i] { setCurrentArea(i); });
+        s->setEnabled(i < m_navigation->count());
+        m_areaShortcuts.push_back(s);
+    }
+    qApp->installEventFilter(this);
+
     // Most of the screen at first (the board's columns and the contact's tabs need the room),
     // never more than a comfortable 1440 × 900; a laptop's screen (up to 1,366 pixels) whole in
     // width, as the contacts' table and detail pane need all of it.
@@ -140,11 +176,117 @@ MainWindow::~MainWindow()
         bar->commitPending();
 }
 
-int MainWindow::addArea(const QString &title, QWidget *view)
+int MainWindow::addArea(const QString &title, QWidget *view, AreaKeys keys)
 {
     const int index = m_stack->addWidget(view);
     m_navigation->addItem(title);
+    m_areaKeys.push_back(std::move(keys));
+    if (size_t(index) < m_areaShortcuts.size())
+        m_areaShortcuts[size_t(index)]->setEnabled(true);
     return index;
+}
+
+QShortcut *MainWindow::shortcut(const QString &objectName) const
+{
+    return findChild<QShortcut *>(objectName, Qt::FindDirectChildrenOnly);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType() &&
+        static_cast<QWidget *>(watched)->window() == this) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        const QKeySequence pressed(key->keyCombination());
+        if (m_windowKeys.contains(pressed))
+            return true; // not accepted by the field: the window's shortcut takes it
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::setRecordOpener(JumpBox::Kind kind, std::function<void(const QString &)> open)
+{
+    if (kind == JumpBox::Conversation)
+        m_openConversation = std::move(open);
+    else if (kind == JumpBox::Task)
+        m_openTask = std::move(open);
+}
+
+void MainWindow::showJumpBox()
+{
+    if (!m_jump) {
+        m_jump = new JumpBox(m_store, this);
+        connect(m_jump, &JumpBox::chosen, this, &MainWindow::openRecord);
+    }
+    m_jump->reset();
+    // Over the upper part of the window, as wide as it comfortably reads.
+    const QSize size(qMin(620, width() - 40), qMin(440, height() - 80));
+    m_jump->resize(size);
+    m_jump->move(mapToGlobal(QPoint((width() - size.width()) / 2, qMin(80, height() / 8))));
+    m_jump->open();
+    m_jump->field()->setFocus();
+}
+
+void MainWindow::showShortcuts()
+{
+    auto native = [](const QKeySequence &keys) { return keys.toString(QKeySequence::NativeText); };
+    const QString window = tr("Everywhere");
+    QVector<ShortcutsDialog::Row> rows{
+        {window, native(QKeySequence(Qt::CTRL | Qt::Key_K)), tr("Jump to a contact, deal, conversation or task")},
+        {window, native(QKeySequence::Find), tr("Search in the area in front")},
+        {window, native(QKeySequence::New),
+         tr("New record in the area in front (contact, deal, task; in the Inbox, a reply)")},
+    };
+    for (int i = 0; i < m_navigation->count() && i < 9; ++i)
+        rows.append({window, native(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i))),
+                     tr("Go to %1").arg(m_navigation->item(i)->text())});
+    rows.append({window, native(QKeySequence::Quit), tr("Quit")});
+    const QString contacts = tr("Contacts");
+    rows.append({contacts, tr("Down or Enter (in the search)"), tr("Move to the results, the first one selected")});
+    rows.append({contacts, tr("Enter (in the results)"), tr("Open the selected contact")});
+    rows.append({contacts, tr("Escape (in the results)"), tr("Back to the search")});
+    rows.append({contacts, native(QKeySequence::Delete), tr("Delete the selected contact")});
+    const QString deals = tr("Deals");
+    rows.append({deals, tr("Enter (in the list)"), tr("Open the selected deal")});
+    const QString tasks = tr("Tasks");
+    rows.append({tasks, tr("Enter (in the quick-add line)"), tr("Add the task")});
+    rows.append({tasks, native(QKeySequence::Delete), tr("Delete the selected task")});
+    const QString inbox = tr("Inbox");
+    rows.append(
+        {inbox,
+         tr("%1 … %2").arg(native(QKeySequence(Qt::CTRL | Qt::Key_1)), native(QKeySequence(Qt::CTRL | Qt::Key_9))),
+         tr("Insert quick reply 1 to 9")});
+    rows.append({inbox, tr("Enter"), tr("Send the reply")});
+    rows.append({inbox, tr("Shift+Enter"), tr("New line in the reply")});
+    rows.append({inbox, tr("/ (in an empty reply)"), tr("Choose a quick reply")});
+    const QString jump = tr("Jump to");
+    rows.append({jump, tr("Up, Down"), tr("Choose a match")});
+    rows.append({jump, tr("Enter"), tr("Open it in its area")});
+    rows.append({jump, tr("Escape"), tr("Close")});
+    auto *dialog = new ShortcutsDialog(rows, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::openRecord(JumpBox::Kind kind, const QString &id)
+{
+    switch (kind) {
+    case JumpBox::Contact:
+        showArea(m_contactsArea);
+        m_contacts->openContact(id);
+        break;
+    case JumpBox::Deal:
+        showArea(m_board);
+        m_board->openDeal(id);
+        break;
+    case JumpBox::Conversation:
+        if (m_openConversation)
+            m_openConversation(id);
+        break;
+    case JumpBox::Task:
+        if (m_openTask)
+            m_openTask(id);
+        break;
+    }
 }
 
 void MainWindow::showWelcome()

@@ -3,6 +3,7 @@
 #include "model/accounts/userrepository.h"
 #include "model/core/store.h"
 #include "model/webhooks/webhook.h"
+#include "ui/shell/jumpbox.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/welcomedialog.h"
 
@@ -19,6 +20,7 @@ class NotificationCenter;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QShortcut;
 class QStackedWidget;
 
 // The desktop window: areas listed on the left (Contacts now; Deals, Tasks, Inbox later through
@@ -35,8 +37,27 @@ public:
     // Carries out a delete still waiting for its Undo before the areas go.
     ~MainWindow() override;
 
-    // Adds an area to the navigation; returns its index.
-    int addArea(const QString &title, QWidget *view);
+    // What the window's keys do in an area: Ctrl+F calls focusSearch, Ctrl+N newRecord (either may
+    // be empty: the key does nothing there).
+    struct AreaKeys
+    {
+        std::function<void()> focusSearch;
+        std::function<void()> newRecord;
+    };
+    // Adds an area to the navigation; returns its index. Alt+1 … Alt+9 show the areas in this order.
+    int addArea(const QString &title, QWidget *view, AreaKeys keys = {});
+    // How "Jump to" (Ctrl+K) opens a conversation or a task in the area that holds it (the app adds
+    // those areas); contacts and deals the window opens itself.
+    void setRecordOpener(JumpBox::Kind kind, std::function<void(const QString &id)> open);
+    // Ctrl+K: the "Jump to" box over the window (made on first use, empty at each opening).
+    void showJumpBox();
+    JumpBox *jumpBox() const { return m_jump; }
+    // Opens a record in its area, as a choice in "Jump to" does.
+    void openRecord(JumpBox::Kind kind, const QString &id);
+    // Help > Keyboard shortcuts: every key of the window in a table.
+    void showShortcuts();
+    // The window's own keys (Ctrl+K, Ctrl+F, Ctrl+N, Alt+1 …), found by objectName in tests.
+    QShortcut *shortcut(const QString &objectName) const;
     // Shows the area of this view (as a click on its name does).
     void showArea(QWidget *view);
     int currentArea() const;
@@ -89,6 +110,12 @@ public:
     // Whether the window offers configuration: an admin is signed in, or no account exists yet (the
     // machine's owner setting up, as an API key without an owner acts as an admin).
     bool mayConfigure() const { return m_user.id.isEmpty() || m_user.role == QLatin1String("admin"); }
+
+protected:
+    // The window's keys win over a text field's own use of them (Ctrl+K deletes to the end of the
+    // line in a field on X11): a ShortcutOverride for one of them inside this window is not given to
+    // the focused widget.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     // The welcome made the first account (the app signs it in).
@@ -143,6 +170,12 @@ private:
     QAction *m_signOut = nullptr;
     QAction *m_changePassword = nullptr;
     class PipelineBoard *m_board = nullptr;
+    QWidget *m_contactsArea = nullptr;
+    std::vector<AreaKeys> m_areaKeys;
+    std::vector<QShortcut *> m_areaShortcuts; // Alt+1 … Alt+9
+    QList<QKeySequence> m_windowKeys;         // every key of the window's own shortcuts
+    std::function<void(const QString &)> m_openConversation, m_openTask;
+    QPointer<JumpBox> m_jump;
     User m_user;
     QPointer<SettingsDialog> m_settings;
     QPointer<WelcomeDialog> m_welcome;

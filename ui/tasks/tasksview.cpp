@@ -25,7 +25,18 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+namespace {
+// What an empty tab says, a tab each (TasksView::Tab).
+const char *const kEmptyHints[] = {
+    QT_TRANSLATE_NOOP("TasksView", "Nothing due today. Type a task in the line above and press Enter."),
+    QT_TRANSLATE_NOOP("TasksView", "No overdue tasks."),
+    QT_TRANSLATE_NOOP("TasksView", "Nothing coming up. Tasks with a later due date show here."),
+    QT_TRANSLATE_NOOP("TasksView", "No tasks yet. Type one in the line above and press Enter, or click New…"),
+};
+} // namespace
 
 TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     : QWidget(parent)
@@ -104,10 +115,45 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     } catch (const std::exception &) {
         // No users: the filter offers "Anyone" only.
     }
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("taskSearchEdit"));
+    m_search->setPlaceholderText(tr("Search tasks…"));
+    m_search->setAccessibleName(tr("Search tasks"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
+    m_mine = new QToolButton(this);
+    m_mine->setObjectName(QStringLiteral("mineToggle"));
+    m_mine->setText(tr("Mine"));
+    m_mine->setAccessibleName(tr("Mine"));
+    m_mine->setToolTip(tr("Only the tasks assigned to you"));
+    m_mine->setCheckable(true);
+    m_mine->setEnabled(m_assigneeFilter->findData(QStringLiteral("@me")) >= 0);
+    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(m_mine);
+    filterRow->addSpacing(12);
     filterRow->addWidget(new QLabel(tr("Show:"), this));
     for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter})
         filterRow->addWidget(c);
-    filterRow->addStretch(1);
+    m_searchTimer.setSingleShot(true);
+    m_searchTimer.setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(&m_searchTimer, &QTimer::timeout, this, &TasksView::applyFilter);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchTimer.stop();
+        applyFilter();
+        if (QTableView *table = m_tables.value(m_tabs->currentIndex())) {
+            table->setFocus(Qt::OtherFocusReason);
+            if (!table->selectionModel()->hasSelection() && table->model()->rowCount() > 0)
+                table->selectRow(0);
+        }
+    });
+    // "Mine" is the assignee filter's "Assigned to me": either one moves the other.
+    connect(m_mine, &QToolButton::toggled, this, [this](bool on) {
+        const int mine = m_assigneeFilter->findData(QStringLiteral("@me"));
+        const int wanted = on ? mine : 0;
+        if (wanted >= 0 && m_assigneeFilter->currentIndex() != wanted)
+            m_assigneeFilter->setCurrentIndex(wanted); // applies the filter
+    });
     layout->addLayout(filterRow);
 
     m_tabs = new QTabWidget(this);
@@ -135,14 +181,7 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
         m_models << model;
         m_tables << table;
         new RowAnchor(table, TaskTableModel::IdRole); // live inserts do not move the row under the mouse
-        const char *const hints[] = {
-            QT_TR_NOOP("Nothing due today. Type a task in the line above and press Enter."),
-            QT_TR_NOOP("No overdue tasks."),
-            QT_TR_NOOP("Nothing coming up. Tasks with a later due date show here."),
-            QT_TR_NOOP("No tasks yet. Type one in the line above and press Enter, or click New…"),
-        };
-        m_hintTexts << tr(hints[i]);
-        m_hints << installEmptyHint(table, m_hintTexts.last());
+        m_emptyHints << installEmptyHint(table, tr(kEmptyHints[i]));
         m_tabs->addTab(table, QString());
         connect(model, &TaskTableModel::taskCompleted, this, &TasksView::onCompleted);
         connect(model, &TaskTableModel::errorOccurred, this, [this](const QString &m) { showMessage(m, true); });
@@ -299,9 +338,28 @@ void TasksView::startFor(const User &user)
     applyFilter();
 }
 
+void TasksView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void TasksView::focusQuickAdd()
+{
+    m_quickAdd->setFocus(Qt::ShortcutFocusReason);
+    m_quickAdd->selectAll();
+}
+
 void TasksView::applyFilter()
 {
+    m_searchTimer.stop();
+    {
+        const QSignalBlocker block(m_mine);
+        m_mine->setEnabled(m_assigneeFilter->findData(QStringLiteral("@me")) >= 0);
+        m_mine->setChecked(m_assigneeFilter->currentData().toString() == QLatin1String("@me"));
+    }
     TaskTableModel::Filter f;
+    f.search = m_search->text().trimmed();
     f.status = m_statusFilter->currentData().toString();
     f.priority = m_priorityFilter->currentData().toString();
     f.type = m_typeFilter->currentData().toString();
@@ -310,17 +368,19 @@ void TasksView::applyFilter()
         f.assignedTo = m_tasks.store().actorOr({});
     for (TaskTableModel *model : std::as_const(m_models))
         model->setFilter(f);
-    // An empty tab says which filters may hide tasks ("Assigned to me" for an agent by default).
+    // An empty tab says why: the search found nothing, or the filters (an agent's "Assigned to me" by
+    // default) may hide tasks.
     QStringList active;
     for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
         if (c->currentIndex() > 0)
             active << c->currentText();
     }
-    for (int i = 0; i < m_hints.size(); ++i)
-        m_hints[i]->setText(
-            active.isEmpty()
-                ? m_hintTexts.at(i)
-                : m_hintTexts.at(i) + QLatin1Char(' ') +
+    for (int i = 0; i < m_emptyHints.size() && i < TabCount; ++i)
+        m_emptyHints[i]->setText(
+            !f.search.isEmpty() ? tr("No task here matches “%1”: change or clear the search.").arg(f.search)
+            : active.isEmpty()
+                ? tr(kEmptyHints[i])
+                : tr(kEmptyHints[i]) + QLatin1Char(' ') +
                       tr("The filters above (%1) may hide others.").arg(active.join(QStringLiteral(", "))));
     updateCounts();
     updateActions();

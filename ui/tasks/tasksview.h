@@ -17,6 +17,7 @@ class QPushButton;
 class QTabWidget;
 class QTableView;
 class NotificationCenter;
+class QToolButton;
 class TaskReminderNotifier;
 class TaskTableModel;
 
@@ -53,6 +54,12 @@ public:
     // The filter row (status, priority, type, assignee), applied to every tab and its count.
     QComboBox *filterCombo(const QString &name) const;
     QPushButton *reopenButton() const { return m_reopen; }
+    // The search over the titles (every word begins a word of the title, folded as search folds
+    // text) and the "Mine" toggle (the signed-in user's tasks: the assignee filter's "Assigned to me").
+    QLineEdit *searchField() const { return m_search; }
+    QToolButton *mineToggle() const { return m_mine; }
+    // Waits this long after the last keystroke.
+    static constexpr int SearchDelayMs = 200;
     // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
     void startFor(const User &user);
     // A task reminder in the window's notification centre stays until dealt with and offers Open,
@@ -63,6 +70,10 @@ public:
     bool reminderAction(const QString &taskId, const QString &action);
 
 public slots:
+    // Puts the cursor in the search field, its text selected (Ctrl+F).
+    void focusSearch();
+    // Puts the cursor in the quick-add line (Ctrl+N: type the task, Enter adds it).
+    void focusQuickAdd();
     void quickAdd();
     void newTask();
     void editTask();
@@ -88,8 +99,7 @@ private:
     QVector<TaskTableModel *> m_models;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone
     QVector<QTableView *> m_tables;
-    QVector<QLabel *> m_hints; // each tab's empty-state line
-    QStringList m_hintTexts;   // ... as it reads without filters
+    QVector<QLabel *> m_emptyHints; // one a tab
     QLineEdit *m_quickAdd = nullptr;
     QComboBox *m_quickWhen = nullptr;
     QPushButton *m_add = nullptr;
@@ -101,6 +111,9 @@ private:
     QComboBox *m_priorityFilter = nullptr;
     QComboBox *m_typeFilter = nullptr;
     QComboBox *m_assigneeFilter = nullptr;
+    QLineEdit *m_search = nullptr;
+    QToolButton *m_mine = nullptr;
+    QTimer m_searchTimer;
     QLabel *m_status = nullptr;
     QTimer m_refreshTimer;
     QString m_selectAfterRefresh;

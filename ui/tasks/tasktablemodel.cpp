@@ -80,6 +80,7 @@ TaskQuery TaskTableModel::query(int page) const
     if (!m_filter.type.isEmpty())
         q.types = {m_filter.type};
     q.assignedTo = m_filter.assignedTo;
+    q.search = m_filter.search;
     q.excludeIds = m_hidden;
     switch (m_mode) {
     case Mode::Today:

@@ -49,9 +49,11 @@ public:
         QString priority;
         QString type;
         QString assignedTo; // a user id
+        QString search;     // words of the title (TaskQuery::search)
         bool operator==(const Filter &o) const
         {
-            return status == o.status && priority == o.priority && type == o.type && assignedTo == o.assignedTo;
+            return status == o.status && priority == o.priority && type == o.type && assignedTo == o.assignedTo &&
+                   search == o.search;
         }
     };
 
