@@ -1704,6 +1704,26 @@
         <source>No open tasks.</source>
         <translation>Açık görev yok.</translation>
     </message>
+    <message>
+        <source>Create contact…</source>
+        <translation>Kişi oluştur…</translation>
+    </message>
+    <message>
+        <source>Save who this visitor is as a contact; the conversation becomes theirs</source>
+        <translation>Bu ziyaretçinin kim olduğunu kişi olarak kaydedin; konuşma o kişinin olur</translation>
+    </message>
+    <message>
+        <source>Create contact for %1</source>
+        <translation>%1 için kişi oluştur</translation>
+    </message>
+    <message>
+        <source>Anonymous web visitor</source>
+        <translation>Anonim web ziyaretçisi</translation>
+    </message>
+    <message>
+        <source>%1 has not given a name, e-mail address or phone number yet. Create a contact when you know who they are.</source>
+        <translation>%1 henüz bir ad, e-posta adresi ya da telefon numarası vermedi. Kim olduğunu öğrendiğinizde bir kişi oluşturun.</translation>
+    </message>
 </context>
 <context>
     <name>InboxView</name>
@@ -2018,6 +2038,10 @@
     <message>
         <source>Draft: %1</source>
         <translation>Taslak: %1</translation>
+    </message>
+    <message>
+        <source>Website visitor %1</source>
+        <translation>Web sitesi ziyaretçisi %1</translation>
     </message>
 </context>
 <context>
@@ -3042,6 +3066,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>The last active admin cannot become an agent</source>
         <translation>Son etkin yönetici temsilci yapılamaz</translation>
+    </message>
+    <message>
+        <source>Conversation %1 already has a contact</source>
+        <translation>%1 konuşmasının zaten bir kişisi var</translation>
+    </message>
+    <message>
+        <source>Say who the visitor is: a name, an e-mail address or a phone number</source>
+        <translation>Ziyaretçinin kim olduğunu belirtin: bir ad, e-posta adresi ya da telefon numarası</translation>
+    </message>
+    <message>
+        <source>This visitor has already said who they are</source>
+        <translation>Bu ziyaretçi kim olduğunu zaten söyledi</translation>
+    </message>
+    <message>
+        <source>a name, email or phone is required</source>
+        <translation>bir ad, e-posta ya da telefon gerekli</translation>
+    </message>
+    <message>
+        <source>already set</source>
+        <translation>zaten belirlenmiş</translation>
     </message>
 </context>
 <context>
