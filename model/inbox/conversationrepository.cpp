@@ -343,9 +343,17 @@ Conversation ConversationRepository::attachContact(const QString &id, const QStr
     const QString name = QStringList{cq.value(0).toString(), cq.value(1).toString()}.join(QLatin1Char(' ')).trimmed();
     cq.finish();
     const QString at = m_store.nowIso();
-    Database::execCached(
-        QStringLiteral("UPDATE conversations SET contact_id = ?, visitor_name = NULL, updated_at = ? WHERE seq = ?"),
-        {contactId, at, before.seq});
+    // Only while it has none: of two attaching at once, one wins and the other is refused (and its
+    // transaction, with any contact it made, rolled back).
+    CachedQuery u = Database::execCached(QStringLiteral("UPDATE conversations SET contact_id = ?, visitor_name = NULL, "
+                                                        "updated_at = ? WHERE seq = ? AND contact_id IS NULL"),
+                                         {contactId, at, before.seq});
+    if (u.numRowsAffected() != 1)
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("Conversation %1 already has a contact").arg(id),
+                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+    u.finish();
+    const Conversation v = get(id); // read after the update took the row: its counts are final
     // The visitor's messages become the contact's, and so does the name they were sent under.
     Database::execCached(QStringLiteral("UPDATE messages SET contact_id = ? WHERE conversation_seq = ?"),
                          {contactId, before.seq});
@@ -355,14 +363,13 @@ Conversation ConversationRepository::attachContact(const QString &id, const QStr
     Database::execCached(QStringLiteral("UPDATE widget_visitors SET contact_id = ? WHERE conversation_id = ?"),
                          {contactId, before.id});
     // The contact's counters take the conversation's messages in.
-    if (before.totalMessages > 0) {
+    if (v.totalMessages > 0) {
         Database::execCached(
             QStringLiteral("UPDATE contacts SET total_messages = total_messages + ?, last_message_at = CASE WHEN "
                            "last_message_at IS NULL OR last_message_at < ? THEN ? ELSE last_message_at END "
                            "WHERE id = ?"),
-            {before.totalMessages, before.lastMessageAt, before.lastMessageAt, contactId});
+            {v.totalMessages, v.lastMessageAt, v.lastMessageAt, contactId});
     }
-    const Conversation v = get(id);
     m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("contactId")}));
     tx.commit();
     m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);

@@ -592,6 +592,39 @@ private Q_SLOTS:
         QVERIFY(!ConversationRepository(testStore()).get(v.visitor.conversationId).hasContact());
     }
 
+    void twoIdentifyingAtOnceMakeOneContact()
+    {
+        // Two tabs of one visitor saying two different e-mails at the same moment, each thread on its
+        // own connection: one wins; the other is refused and the contact it made is rolled back.
+        for (int round = 0; round < 6; ++round) {
+            const auto visitor = WidgetVisitorRepository(testStore()).create({}, {});
+            const qint64 contacts = ContactRepository(testStore()).count({});
+            std::atomic<int> won{0};
+            std::atomic<int> ready{0};
+            auto tab = [&](const QString &email) {
+                ready.fetch_add(1);
+                for (int spin = 0; ready.load() < 2 && spin < 10000000; ++spin) {
+                }
+                try {
+                    ContactChanges person;
+                    person.email = email;
+                    WidgetVisitorRepository(testStore()).identify(visitor.visitor.conversationId, person);
+                    won.fetch_add(1);
+                } catch (const std::exception &) {
+                    // Refused (409), or a busy database: this tab did not say it.
+                }
+                Database::closeThreadConnection();
+            };
+            std::thread a(tab, QStringLiteral("a%1@example.com").arg(round));
+            std::thread b(tab, QStringLiteral("b%1@example.com").arg(round));
+            a.join();
+            b.join();
+            QCOMPARE(won.load(), 1);
+            QCOMPARE(ContactRepository(testStore()).count({}), contacts + 1);
+            QVERIFY(ConversationRepository(testStore()).get(visitor.visitor.conversationId).hasContact());
+        }
+    }
+
     void attachContactRefusesAConversationThatHasOne()
     {
         ConversationRepository repo(testStore());
