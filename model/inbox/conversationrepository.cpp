@@ -578,6 +578,13 @@ void ConversationRepository::markRead(const QString &id)
 }
 
 namespace {
+// Takes the conversation's row for this transaction before it is read: a message stored while a web
+// visitor's conversation gets its contact (attachContact) waits for it, and is the contact's.
+void lockConversation(const QString &id)
+{
+    Database::execCached(QStringLiteral("UPDATE conversations SET seq = seq WHERE id = ?"), {id});
+}
+
 // The bookkeeping every new message does in its transaction: the conversation's counters, preview,
 // unread count and first response time; reopening a closed conversation; the contact's counters
 // and sentiment. Returns true when the conversation was reopened.
@@ -636,6 +643,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
                                         const QString &providerId)
 {
     Transaction tx;
+    lockConversation(conversationId);
     const Conversation v = get(conversationId);
     if (!providerId.isEmpty()) {
         // A provider retrying its webhook: the message is already recorded.
@@ -682,6 +690,7 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
                                             const MessageSender &sender, const QString &initialStatus, int sendPriority)
 {
     Transaction tx;
+    lockConversation(conversationId);
     const Conversation v = get(conversationId);
     Message m = newMessage(v, content, QStringLiteral("outgoing"), m_store.now());
     m.sender = sender;
