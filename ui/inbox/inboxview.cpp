@@ -274,10 +274,9 @@ void InboxContactPanel::reload()
     m_tasks->clear();
     const bool visitor = !m_visitorConversationId.isEmpty();
     m_createContact->setVisible(visitor);
-    for (QWidget *w :
-         {static_cast<QWidget *>(m_openContact), static_cast<QWidget *>(m_dealsLabel), static_cast<QWidget *>(m_deals),
-          static_cast<QWidget *>(m_openDeal), static_cast<QWidget *>(m_tasksLabel), static_cast<QWidget *>(m_tasks),
-          static_cast<QWidget *>(m_openTask)})
+    const QList<QWidget *> contactOnly{m_openContact, m_dealsLabel, m_deals,   m_openDeal,
+                                       m_tasksLabel,  m_tasks,      m_openTask};
+    for (QWidget *w : contactOnly)
         w->setVisible(!visitor);
     if (visitor) {
         m_name->setText(tr("Anonymous web visitor"));
