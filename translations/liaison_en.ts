@@ -1747,6 +1747,26 @@
     </message>
     <message>
         <source>Contact details</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Create contact…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save who this visitor is as a contact; the conversation becomes theirs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create contact for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anonymous web visitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has not given a name, e-mail address or phone number yet. Create a contact when you know who they are.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2080,6 +2100,10 @@
     </message>
     <message>
         <source>No conversation with a contact named “%1”: change or clear the search.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Website visitor %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3310,6 +3334,26 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Invalid data: until must be in the future</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Conversation %1 already has a contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Say who the visitor is: a name, an e-mail address or a phone number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This visitor has already said who they are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a name, email or phone is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already set</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

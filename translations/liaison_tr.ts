@@ -1747,6 +1747,26 @@
         <source>Contact details</source>
         <translation>Kişi bilgileri</translation>
     </message>
+    <message>
+        <source>Create contact…</source>
+        <translation>Kişi oluştur…</translation>
+    </message>
+    <message>
+        <source>Save who this visitor is as a contact; the conversation becomes theirs</source>
+        <translation>Bu ziyaretçinin kim olduğunu kişi olarak kaydedin; konuşma o kişinin olur</translation>
+    </message>
+    <message>
+        <source>Create contact for %1</source>
+        <translation>%1 için kişi oluştur</translation>
+    </message>
+    <message>
+        <source>Anonymous web visitor</source>
+        <translation>Anonim web ziyaretçisi</translation>
+    </message>
+    <message>
+        <source>%1 has not given a name, e-mail address or phone number yet. Create a contact when you know who they are.</source>
+        <translation>%1 henüz bir ad, e-posta adresi ya da telefon numarası vermedi. Kim olduğunu öğrendiğinizde bir kişi oluşturun.</translation>
+    </message>
 </context>
 <context>
     <name>InboxView</name>
@@ -2077,6 +2097,10 @@
     <message>
         <source>No conversation with a contact named “%1”: change or clear the search.</source>
         <translation>Adı “%1” olan bir kişiyle konuşma yok: aramayı değiştirin ya da temizleyin.</translation>
+    </message>
+    <message>
+        <source>Website visitor %1</source>
+        <translation>Web sitesi ziyaretçisi %1</translation>
     </message>
 </context>
 <context>
@@ -3308,6 +3332,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Invalid data: until must be in the future</source>
         <translation>Geçersiz veri: zaman ileride olmalı</translation>
+    </message>
+    <message>
+        <source>Conversation %1 already has a contact</source>
+        <translation>%1 konuşmasının zaten bir kişisi var</translation>
+    </message>
+    <message>
+        <source>Say who the visitor is: a name, an e-mail address or a phone number</source>
+        <translation>Ziyaretçinin kim olduğunu belirtin: bir ad, e-posta adresi ya da telefon numarası</translation>
+    </message>
+    <message>
+        <source>This visitor has already said who they are</source>
+        <translation>Bu ziyaretçi kim olduğunu zaten söyledi</translation>
+    </message>
+    <message>
+        <source>a name, email or phone is required</source>
+        <translation>bir ad, e-posta ya da telefon gerekli</translation>
+    </message>
+    <message>
+        <source>already set</source>
+        <translation>zaten belirlenmiş</translation>
     </message>
 </context>
 <context>

@@ -49,7 +49,8 @@ struct ChannelsConfig
     TelegramConfig telegram;
     InstagramConfig instagram;
     int widgetSendPerSecond = 0; // channels/widget/sendPerSecond; 0: unlimited
-    // channels/widget/visitorName: the name of the contact made for a visitor who gives none (the
+    // channels/widget/visitorName: how an anonymous widget visitor (no name, e-mail or phone given
+    // yet, so no contact) is labelled, followed by a short id: "Website visitor 3F9K2A" (the
     // window's language by default; empty: "Website visitor").
     QString widgetVisitorName;
     // channels/retryDelays: seconds before the retries of a send that failed for a passing reason

@@ -861,6 +861,21 @@ int Database::migrate()
     for (const Migration &m : migrations()) {
         if (m.version <= version)
             continue;
+        // SQLite: a migration that rebuilds a table runs with foreign keys off (a pragma outside
+        // any transaction), so that dropping the old table deletes and cascades nothing.
+        const bool keysOff = !postgres && m.foreignKeysOff;
+        if (keysOff && !q.exec(QStringLiteral("PRAGMA foreign_keys=OFF")))
+            fail(QStringLiteral("cannot turn foreign keys off"), q.lastError());
+        struct KeysBackOn
+        {
+            QSqlQuery &q;
+            bool on;
+            ~KeysBackOn()
+            {
+                if (on)
+                    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+            }
+        } keysBackOn{q, keysOff};
         Transaction tx;
         if (postgres) {
             // Copies starting together: one migrates, the others wait and then find it done.
@@ -886,6 +901,16 @@ int Database::migrate()
                      : q.exec(QStringLiteral("PRAGMA user_version = %1").arg(m.version));
         if (!recorded)
             fail(QStringLiteral("cannot record schema version"), q.lastError());
+        if (keysOff) {
+            if (!q.exec(QStringLiteral("PRAGMA foreign_key_check")))
+                fail(QStringLiteral("cannot check foreign keys"), q.lastError());
+            if (q.next())
+                fail(QStringLiteral("migration %1 (%2) broke a reference of table %3")
+                         .arg(m.version)
+                         .arg(QLatin1String(m.name), q.value(0).toString()),
+                     q.lastError());
+            q.finish();
+        }
         tx.commit();
         qCInfo(lcDb).noquote() << "applied migration" << m.version << m.name;
         version = m.version;

@@ -4,10 +4,14 @@
 #include "model/core/errors.h"
 #include "model/core/sqldialect.h"
 
+#include <QHash>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
+
+#include <functional>
 
 namespace {
 const QString kSource = QStringLiteral("liaison-copy-source");
@@ -27,13 +31,39 @@ QSqlQuery sourceQuery(const QSqlDatabase &db, const QString &sql)
     return q;
 }
 
-// The tables of the file in the order they were made (search index aside).
+// The tables of the file in the order they were made (search index aside), each moved after the
+// tables it refers to (a table rebuilt by a migration was made again after those referring to it).
 QStringList sourceTables(const QSqlDatabase &db)
 {
     QSqlQuery q = sourceQuery(db, SqlDialect::sqliteTables());
-    QStringList out;
+    QStringList made;
     while (q.next())
-        out << q.value(0).toString();
+        made << q.value(0).toString();
+    QHash<QString, QStringList> refersTo;
+    for (const QString &table : std::as_const(made)) {
+        QSqlQuery fk(db);
+        fk.setForwardOnly(true);
+        fk.prepare(QStringLiteral("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?)"));
+        fk.addBindValue(table);
+        if (!fk.exec())
+            refuse(QStringLiteral("cannot read the SQLite file: %1").arg(fk.lastError().text()));
+        while (fk.next()) {
+            if (fk.value(0).toString() != table)
+                refersTo[table] << fk.value(0).toString();
+        }
+    }
+    QStringList out;
+    QSet<QString> visiting;
+    std::function<void(const QString &)> place = [&](const QString &table) {
+        if (out.contains(table) || visiting.contains(table) || !made.contains(table))
+            return;
+        visiting.insert(table);
+        for (const QString &parent : refersTo.value(table))
+            place(parent);
+        out << table;
+    };
+    for (const QString &table : std::as_const(made))
+        place(table);
     return out;
 }
 

@@ -703,6 +703,62 @@ const QVector<Migration> &migrations()
                        ELSE regexp_replace(lower(lower(replace(normalize(t, NFKD), 'ı', 'i') COLLATE "C")
                                                  COLLATE "default"), '[\u0300-\u036f]', '', 'g') END $$)"),
          }},
+        {18,
+         "web visitors without a contact: an anonymous widget visitor's conversation waits without a contact "
+         "until the visitor says who they are",
+         {
+             // conversations.contact_id and widget_visitors.contact_id may be NULL (an anonymous
+             // visitor); visitor_name: how such a conversation is shown ("Website visitor 3F9K2A"),
+             // NULL once it has a contact. The messages of such a conversation have contact_id ''
+             // until it gets one. SQLite cannot drop a NOT NULL: both tables are rebuilt (foreign
+             // keys off for this migration, so that dropping the old tables cascades nothing).
+             sqliteOnly(R"(CREATE TABLE conversations_new (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
+                 channel TEXT NOT NULL,
+                 channel_id TEXT NOT NULL DEFAULT '',
+                 external_id TEXT,
+                 status TEXT NOT NULL DEFAULT 'open',
+                 assigned_to TEXT REFERENCES users(id) ON DELETE SET NULL,
+                 tags TEXT NOT NULL DEFAULT '[]',
+                 source TEXT NOT NULL DEFAULT '',
+                 first_incoming_at TEXT,
+                 first_response_seconds INTEGER,
+                 total_messages INTEGER NOT NULL DEFAULT 0,
+                 unread_count INTEGER NOT NULL DEFAULT 0,
+                 last_message_text TEXT,
+                 last_message_direction TEXT,
+                 last_message_at TEXT,
+                 last_activity_at TEXT NOT NULL,
+                 closed_at TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 visitor_name TEXT))"),
+             sqliteOnly("INSERT INTO conversations_new SELECT *, NULL FROM conversations"),
+             sqliteOnly("DROP TABLE conversations"),
+             sqliteOnly("ALTER TABLE conversations_new RENAME TO conversations"),
+             sqliteOnly("CREATE INDEX conversations_activity ON conversations(last_activity_at, seq)"),
+             sqliteOnly("CREATE INDEX conversations_status ON conversations(status, last_activity_at)"),
+             sqliteOnly("CREATE INDEX conversations_contact ON conversations(contact_id, channel, external_id)"),
+             sqliteOnly("CREATE INDEX conversations_assigned ON conversations(assigned_to)"),
+             sqliteOnly(R"(CREATE TABLE widget_visitors_new (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 token_hash TEXT NOT NULL UNIQUE,
+                 contact_id TEXT REFERENCES contacts(id) ON DELETE CASCADE,
+                 conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                 name TEXT NOT NULL DEFAULT '',
+                 email TEXT NOT NULL DEFAULT '',
+                 created_at TEXT NOT NULL))"),
+             sqliteOnly("INSERT INTO widget_visitors_new SELECT * FROM widget_visitors"),
+             sqliteOnly("DROP TABLE widget_visitors"),
+             sqliteOnly("ALTER TABLE widget_visitors_new RENAME TO widget_visitors"),
+             postgresOnly("ALTER TABLE conversations ALTER COLUMN contact_id DROP NOT NULL"),
+             postgresOnly("ALTER TABLE conversations ADD COLUMN visitor_name TEXT"),
+             postgresOnly("ALTER TABLE widget_visitors ALTER COLUMN contact_id DROP NOT NULL"),
+         },
+         true},
     };
     return list;
 }

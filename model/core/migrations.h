@@ -45,6 +45,9 @@ struct Migration
     int version;
     const char *name;
     QVector<MigrationStatement> statements;
+    // SQLite: applied with foreign keys off (a table rebuilt: dropping the old one must cascade
+    // nothing), then checked with PRAGMA foreign_key_check before its commit.
+    bool foreignKeysOff = false;
 };
 
 const QVector<Migration> &migrations();

@@ -14,10 +14,17 @@ QJsonValue assignee(const Conversation &c)
         return QJsonValue::Null;
     return QJsonObject{{QStringLiteral("id"), c.assignedTo}, {QStringLiteral("name"), c.assignedName}};
 }
+
+QJsonValue visitor(const Conversation &c)
+{
+    return QJsonObject{{QStringLiteral("id"), c.externalId}, {QStringLiteral("name"), c.visitorName}};
+}
 } // namespace
 
 QString Conversation::contactName() const
 {
+    if (!hasContact())
+        return visitorName;
     return QStringList{contactFirstName, contactLastName}.join(QLatin1Char(' ')).trimmed();
 }
 
@@ -28,11 +35,13 @@ QJsonObject Conversation::toListJson() const
         last = QJsonObject{{QStringLiteral("text"), lastMessageText},
                            {QStringLiteral("direction"), lastMessageDirection},
                            {QStringLiteral("createdAt"), lastMessageAt}};
-    return {
+    QJsonObject out{
         {QStringLiteral("id"), id},
-        {QStringLiteral("contact"), QJsonObject{{QStringLiteral("id"), contactId},
-                                                {QStringLiteral("name"), contactName()},
-                                                {QStringLiteral("avatar"), QJsonValue::Null}}},
+        {QStringLiteral("contactId"), orNull(contactId)},
+        {QStringLiteral("contact"), hasContact() ? QJsonValue(QJsonObject{{QStringLiteral("id"), contactId},
+                                                                          {QStringLiteral("name"), contactName()},
+                                                                          {QStringLiteral("avatar"), QJsonValue::Null}})
+                                                 : QJsonValue()},
         {QStringLiteral("channel"), channel},
         {QStringLiteral("status"), status},
         {QStringLiteral("assignedTo"), assignee(*this)},
@@ -41,16 +50,22 @@ QJsonObject Conversation::toListJson() const
         {QStringLiteral("createdAt"), createdAt},
         {QStringLiteral("updatedAt"), updatedAt},
     };
+    if (!hasContact())
+        out.insert(QStringLiteral("visitor"), visitor(*this));
+    return out;
 }
 
 QJsonObject Conversation::toDetailJson() const
 {
-    return {
+    QJsonObject out{
         {QStringLiteral("id"), id},
-        {QStringLiteral("contact"), QJsonObject{{QStringLiteral("id"), contactId},
-                                                {QStringLiteral("firstName"), contactFirstName},
-                                                {QStringLiteral("lastName"), contactLastName},
-                                                {QStringLiteral("phone"), orNull(contactPhone)}}},
+        {QStringLiteral("contactId"), orNull(contactId)},
+        {QStringLiteral("contact"), hasContact()
+                                        ? QJsonValue(QJsonObject{{QStringLiteral("id"), contactId},
+                                                                 {QStringLiteral("firstName"), contactFirstName},
+                                                                 {QStringLiteral("lastName"), contactLastName},
+                                                                 {QStringLiteral("phone"), orNull(contactPhone)}})
+                                        : QJsonValue()},
         {QStringLiteral("channel"), channel},
         {QStringLiteral("channelId"), channelId},
         {QStringLiteral("status"), status},
@@ -65,6 +80,9 @@ QJsonObject Conversation::toDetailJson() const
         {QStringLiteral("createdAt"), createdAt},
         {QStringLiteral("updatedAt"), updatedAt},
     };
+    if (!hasContact())
+        out.insert(QStringLiteral("visitor"), visitor(*this));
+    return out;
 }
 
 QStringList ConversationRules::channels()
@@ -76,4 +94,9 @@ QStringList ConversationRules::channels()
 QStringList ConversationRules::statuses()
 {
     return {QStringLiteral("open"), QStringLiteral("pending"), QStringLiteral("closed")};
+}
+
+QString ConversationRules::visitorShortId(const QString &visitorId)
+{
+    return visitorId.right(6).toUpper();
 }

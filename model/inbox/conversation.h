@@ -32,8 +32,15 @@ struct Conversation
     QString contactFirstName;
     QString contactLastName;
     QString contactPhone;
+    // An anonymous web visitor's conversation has no contact (contactId empty) until the visitor
+    // says who they are; it is shown by this label ("Website visitor 3F9K2A"), empty otherwise.
+    QString visitorName;
 
+    bool hasContact() const { return !contactId.isEmpty(); }
+    // The contact's name, or the visitor's label for a conversation without a contact.
     QString contactName() const;
+    // The list item and the detail of a conversation without a contact carry contactId null,
+    // contact null and visitor {id, name}; those with a contact have no visitor member.
     // The list item: id, contact {id, name, avatar}, channel, status, assignedTo, lastMessage, unreadCount, …
     QJsonObject toListJson() const;
     // The detail without messages: contact {id, firstName, lastName, phone}, channelId, tags, metadata, …
@@ -76,4 +83,7 @@ struct MessageFilter
 namespace ConversationRules {
 QStringList channels();
 QStringList statuses();
+// The short id shown after an anonymous visitor's name: the last 6 characters of the visitor id,
+// upper case ("3F9K2A").
+QString visitorShortId(const QString &visitorId);
 } // namespace ConversationRules

@@ -18,9 +18,10 @@ const QString kConversationColumns = QStringLiteral(
     "v.seq, v.id, v.contact_id, v.channel, v.channel_id, v.external_id, v.status, v.assigned_to, "
     "coalesce(u.name, ''), v.tags, v.source, v.first_response_seconds, v.total_messages, v.unread_count, "
     "v.last_message_text, v.last_message_direction, v.last_message_at, v.first_incoming_at, v.created_at, "
-    "v.updated_at, c.first_name, c.last_name, c.phone");
+    "v.updated_at, c.first_name, c.last_name, c.phone, v.visitor_name");
+// LEFT JOIN: an anonymous web visitor's conversation has no contact.
 const QString kConversationFrom = QStringLiteral(
-    " FROM conversations v JOIN contacts c ON c.id = v.contact_id LEFT JOIN users u ON u.id = v.assigned_to");
+    " FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id LEFT JOIN users u ON u.id = v.assigned_to");
 
 const QString kMessageColumns = QStringLiteral(
     "m.seq, m.id, m.conversation_id, m.contact_id, m.channel, m.direction, m.type, m.text, m.media_url, m.caption, "
@@ -69,6 +70,7 @@ Conversation conversationFromRow(const QSqlQuery &q)
     v.contactFirstName = q.value(20).toString();
     v.contactLastName = q.value(21).toString();
     v.contactPhone = q.value(22).toString();
+    v.visitorName = q.value(23).toString();
     return v;
 }
 
@@ -114,6 +116,12 @@ std::optional<Conversation> selectConversation(const QString &where, const QVari
     return v;
 }
 
+// A conversation's or message's contact id in an event: null for an anonymous web visitor's.
+QJsonValue contactIdJson(const QString &contactId)
+{
+    return contactId.isEmpty() ? QJsonValue() : QJsonValue(contactId);
+}
+
 QJsonValue assigneeJson(const Conversation &v)
 {
     if (v.assignedTo.isEmpty())
@@ -124,7 +132,7 @@ QJsonValue assigneeJson(const Conversation &v)
 QJsonObject updatedData(const Conversation &v, const QStringList &changed)
 {
     return {{QStringLiteral("conversationId"), v.id},
-            {QStringLiteral("contactId"), v.contactId},
+            {QStringLiteral("contactId"), contactIdJson(v.contactId)},
             {QStringLiteral("channel"), v.channel},
             {QStringLiteral("status"), v.status},
             {QStringLiteral("assignedTo"), assigneeJson(v)},
@@ -158,7 +166,7 @@ void insertMessage(Message &m, qint64 conversationSeq)
         {m.id,
          conversationSeq,
          m.conversationId,
-         m.contactId,
+         text(m.contactId), // '' in a conversation without a contact
          m.channel,
          m.direction,
          m.type,
@@ -295,6 +303,81 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
     return v;
 }
 
+Conversation ConversationRepository::createForVisitor(const QString &visitorId, const QString &visitorName)
+{
+    Transaction tx;
+    const QString id = Ids::make(u"conv");
+    const QString at = m_store.nowIso();
+    Database::execCached(
+        QStringLiteral("INSERT INTO conversations (id, contact_id, channel, channel_id, external_id, status, tags, "
+                       "source, last_activity_at, created_at, updated_at, visitor_name) VALUES (?, NULL, 'widget', "
+                       "'widget', ?, 'open', '[]', 'widget', ?, ?, ?, ?)"),
+        {id, visitorId, at, at, at, visitorName});
+    m_store.appendEvent(QStringLiteral("conversation.created"),
+                        {{QStringLiteral("conversationId"), id},
+                         {QStringLiteral("contactId"), QJsonValue()},
+                         {QStringLiteral("channel"), QStringLiteral("widget")},
+                         {QStringLiteral("source"), QStringLiteral("widget")},
+                         {QStringLiteral("contact"), QJsonValue()},
+                         {QStringLiteral("visitor"),
+                          QJsonObject{{QStringLiteral("id"), visitorId}, {QStringLiteral("name"), visitorName}}}});
+    const Conversation v = get(id);
+    tx.commit();
+    m_store.notify(EventBus::Entity::Conversation, id, EventBus::Change::Created);
+    return v;
+}
+
+Conversation ConversationRepository::attachContact(const QString &id, const QString &contactId)
+{
+    Transaction tx;
+    const Conversation before = get(id);
+    if (before.contactId == contactId)
+        return before;
+    if (before.hasContact())
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("Conversation %1 already has a contact").arg(id),
+                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+    CachedQuery cq =
+        Database::execCached(QStringLiteral("SELECT first_name, last_name FROM contacts WHERE id = ?"), {contactId});
+    if (!cq.next())
+        throw DomainError::notFound(QStringLiteral("Contact"), contactId);
+    const QString name = QStringList{cq.value(0).toString(), cq.value(1).toString()}.join(QLatin1Char(' ')).trimmed();
+    cq.finish();
+    const QString at = m_store.nowIso();
+    // Only while it has none: of two attaching at once, one wins and the other is refused (and its
+    // transaction, with any contact it made, rolled back).
+    CachedQuery u = Database::execCached(QStringLiteral("UPDATE conversations SET contact_id = ?, visitor_name = NULL, "
+                                                        "updated_at = ? WHERE seq = ? AND contact_id IS NULL"),
+                                         {contactId, at, before.seq});
+    if (u.numRowsAffected() != 1)
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("Conversation %1 already has a contact").arg(id),
+                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+    u.finish();
+    const Conversation v = get(id); // read after the update took the row: its counts are final
+    // The visitor's messages become the contact's, and so does the name they were sent under.
+    Database::execCached(QStringLiteral("UPDATE messages SET contact_id = ? WHERE conversation_seq = ?"),
+                         {contactId, before.seq});
+    Database::execCached(QStringLiteral("UPDATE messages SET sender_id = ?, sender_name = ? WHERE conversation_seq = "
+                                        "? AND sender_type = 'contact'"),
+                         {contactId, name, before.seq});
+    Database::execCached(QStringLiteral("UPDATE widget_visitors SET contact_id = ? WHERE conversation_id = ?"),
+                         {contactId, before.id});
+    // The contact's counters take the conversation's messages in.
+    if (v.totalMessages > 0) {
+        Database::execCached(
+            QStringLiteral("UPDATE contacts SET total_messages = total_messages + ?, last_message_at = CASE WHEN "
+                           "last_message_at IS NULL OR last_message_at < ? THEN ? ELSE last_message_at END "
+                           "WHERE id = ?"),
+            {v.totalMessages, v.lastMessageAt, v.lastMessageAt, contactId});
+    }
+    m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("contactId")}));
+    tx.commit();
+    m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
+    m_store.notify(EventBus::Entity::Contact, contactId, EventBus::Change::Updated);
+    return v;
+}
+
 std::optional<Conversation> ConversationRepository::find(const QString &id) const
 {
     return selectConversation(QStringLiteral("v.id = ?"), {id});
@@ -404,16 +487,17 @@ Conversation ConversationRepository::update(const QString &id, const std::option
     if (changed.contains(QStringLiteral("assignedTo"))) {
         m_store.appendEvent(QStringLiteral("conversation.assigned"),
                             {{QStringLiteral("conversationId"), v.id},
-                             {QStringLiteral("contactId"), v.contactId},
+                             {QStringLiteral("contactId"), contactIdJson(v.contactId)},
                              {QStringLiteral("assignedTo"), assigneeJson(v)},
                              {QStringLiteral("previousAssignee"),
                               before.assignedTo.isEmpty() ? QJsonValue() : QJsonValue(before.assignedTo)}});
     }
     if (changed.contains(QStringLiteral("status")) && v.status == QLatin1String("closed")) {
-        m_store.appendEvent(QStringLiteral("conversation.closed"), {{QStringLiteral("conversationId"), v.id},
-                                                                    {QStringLiteral("contactId"), v.contactId},
-                                                                    {QStringLiteral("channel"), v.channel},
-                                                                    {QStringLiteral("closedAt"), v.updatedAt}});
+        m_store.appendEvent(QStringLiteral("conversation.closed"),
+                            {{QStringLiteral("conversationId"), v.id},
+                             {QStringLiteral("contactId"), contactIdJson(v.contactId)},
+                             {QStringLiteral("channel"), v.channel},
+                             {QStringLiteral("closedAt"), v.updatedAt}});
     }
     tx.commit();
     m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
@@ -439,10 +523,11 @@ std::optional<Conversation> ConversationRepository::assignIfUnassigned(const QSt
     }
     const Conversation v = get(id);
     m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("assignedTo")}));
-    m_store.appendEvent(QStringLiteral("conversation.assigned"), {{QStringLiteral("conversationId"), v.id},
-                                                                  {QStringLiteral("contactId"), v.contactId},
-                                                                  {QStringLiteral("assignedTo"), assigneeJson(v)},
-                                                                  {QStringLiteral("previousAssignee"), QJsonValue()}});
+    m_store.appendEvent(QStringLiteral("conversation.assigned"),
+                        {{QStringLiteral("conversationId"), v.id},
+                         {QStringLiteral("contactId"), contactIdJson(v.contactId)},
+                         {QStringLiteral("assignedTo"), assigneeJson(v)},
+                         {QStringLiteral("previousAssignee"), QJsonValue()}});
     tx.commit();
     m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
     return v;
@@ -503,6 +588,13 @@ void ConversationRepository::markRead(const QString &id)
 }
 
 namespace {
+// Takes the conversation's row for this transaction before it is read: a message stored while a web
+// visitor's conversation gets its contact (attachContact) waits for it, and is the contact's.
+void lockConversation(const QString &id)
+{
+    Database::execCached(QStringLiteral("UPDATE conversations SET seq = seq WHERE id = ?"), {id});
+}
+
 // The bookkeeping every new message does in its transaction: the conversation's counters, preview,
 // unread count and first response time; reopening a closed conversation; the contact's counters
 // and sentiment. Returns true when the conversation was reopened.
@@ -529,7 +621,9 @@ bool recordOnConversation(const Store &store, const Conversation &v, const Messa
                        "WHERE seq = ?"),
         {incoming ? v.unreadCount + 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming),
          firstResponse, reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
-    if (incoming) {
+    if (m.contactId.isEmpty()) {
+        // An anonymous web visitor: no contact to count on (attachContact counts them later).
+    } else if (incoming) {
         CachedQuery s = Database::execCached(
             QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
                            "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?) AS recent"),
@@ -559,6 +653,7 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
                                         const QString &providerId)
 {
     Transaction tx;
+    lockConversation(conversationId);
     const Conversation v = get(conversationId);
     if (!providerId.isEmpty()) {
         // A provider retrying its webhook: the message is already recorded.
@@ -575,20 +670,20 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
     m.delivery.status = QStringLiteral("delivered");
     m.delivery.sentAt = m.delivery.deliveredAt = m.createdAt;
     m.providerId = providerId;
-    m.sender = {QStringLiteral("contact"), v.contactId, v.contactName()};
+    m.sender = {QStringLiteral("contact"), v.contactId, v.contactName()}; // the visitor's label without a contact
     m.sentimentScore = MessageRules::sentimentScore(m.text);
     insertMessage(m, v.seq);
     const bool reopened = recordOnConversation(m_store, v, m);
     m_store.appendEvent(QStringLiteral("message.received"),
                         {{QStringLiteral("messageId"), m.id},
                          {QStringLiteral("conversationId"), m.conversationId},
-                         {QStringLiteral("contactId"), m.contactId},
+                         {QStringLiteral("contactId"), contactIdJson(m.contactId)},
                          {QStringLiteral("channel"), m.channel},
                          {QStringLiteral("text"), m.text},
                          {QStringLiteral("type"), m.type},
                          {QStringLiteral("direction"), m.direction},
                          {QStringLiteral("sender"),
-                          QJsonObject{{QStringLiteral("id"), v.contactId},
+                          QJsonObject{{QStringLiteral("id"), contactIdJson(v.contactId)},
                                       {QStringLiteral("name"), v.contactName()},
                                       {QStringLiteral("phone"),
                                        v.contactPhone.isEmpty() ? QJsonValue() : QJsonValue(v.contactPhone)}}}});
@@ -596,7 +691,8 @@ Message ConversationRepository::receive(const QString &conversationId, const Mes
     m_store.notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
     m_store.notify(EventBus::Entity::Conversation, v.id,
                    reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
-    m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
+    if (v.hasContact())
+        m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 
@@ -604,6 +700,7 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
                                             const MessageSender &sender, const QString &initialStatus, int sendPriority)
 {
     Transaction tx;
+    lockConversation(conversationId);
     const Conversation v = get(conversationId);
     Message m = newMessage(v, content, QStringLiteral("outgoing"), m_store.now());
     m.sender = sender;
@@ -618,7 +715,8 @@ Message ConversationRepository::addOutgoing(const QString &conversationId, const
     m_store.notify(EventBus::Entity::Message, m.id, EventBus::Change::Created);
     m_store.notify(EventBus::Entity::Conversation, v.id,
                    reopened ? EventBus::Change::Updated : EventBus::Change::NewMessage);
-    m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
+    if (v.hasContact())
+        m_store.notify(EventBus::Entity::Contact, v.contactId, EventBus::Change::Updated);
     return m;
 }
 

@@ -36,7 +36,8 @@ struct MessagePage
 // the contact's counters (last_message_at, total_messages, sentiment), and tells the event bus
 // ("conversation" / "message", id, change) after the commit. Usable from any thread.
 //
-// Events: conversation.created {conversationId, contactId, channel, source, contact {id, firstName,
+// Events (contactId null for an anonymous web visitor's conversation, which adds visitor {id, name} to
+// conversation.created): conversation.created {conversationId, contactId, channel, source, contact {id, firstName,
 // lastName, phone}}; conversation.updated {conversationId, contactId, channel, status, assignedTo,
 // tags, changedFields}; conversation.assigned {conversationId, contactId, assignedTo {id, name} |
 // null, previousAssignee}; conversation.closed {conversationId, contactId, channel, closedAt};
@@ -54,6 +55,14 @@ public:
     // is none (conversation.created). A closed one is reused (a message on it reopens it).
     Conversation findOrCreate(const QString &contactId, const QString &channel, const QString &externalId,
                               const QString &source = {}, const QString &channelId = {});
+    // An anonymous web visitor's conversation on the widget channel: no contact, shown by
+    // visitorName (conversation.created with contactId and contact null, visitor {id, name}).
+    Conversation createForVisitor(const QString &visitorId, const QString &visitorName);
+    // Gives a conversation without a contact its contact, in one transaction: the conversation,
+    // its messages (contactId; the sender of incoming ones), its widget visitor and the contact's
+    // message counters; conversation.updated with changedFields ["contactId"]. Nothing when it
+    // already has that contact; 409 when it has another, 404 for an unknown contact.
+    Conversation attachContact(const QString &id, const QString &contactId);
     std::optional<Conversation> find(const QString &id) const;
     Conversation get(const QString &id) const; // throws NotFound
     // The conversation of this contact on this channel, if any (most recent first).

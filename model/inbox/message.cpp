@@ -113,7 +113,7 @@ QJsonObject Message::toJson() const
     QJsonObject o{
         {QStringLiteral("id"), id},
         {QStringLiteral("conversationId"), conversationId},
-        {QStringLiteral("contactId"), contactId},
+        {QStringLiteral("contactId"), orNull(contactId)},
         {QStringLiteral("channel"), channel},
         {QStringLiteral("direction"), direction},
         {QStringLiteral("type"), type},

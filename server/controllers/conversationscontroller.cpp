@@ -62,11 +62,15 @@ QJsonObject ConversationsController::schemas() const
     const QJsonObject assignee =
         nullable(object({{QStringLiteral("id"), string()}, {QStringLiteral("name"), string()}}));
     const QJsonObject nullableTime = nullable(string(QStringLiteral("date-time")));
+    // An anonymous web visitor's conversation: contactId and contact null, visitor {id, name}.
+    const QJsonObject visitor = object({{QStringLiteral("id"), string()}, {QStringLiteral("name"), string()}});
     const QJsonObject item = object({
         {QStringLiteral("id"), string()},
-        {QStringLiteral("contact"), object({{QStringLiteral("id"), string()},
-                                            {QStringLiteral("name"), string()},
-                                            {QStringLiteral("avatar"), nullable(string())}})},
+        {QStringLiteral("contactId"), nullable(string())},
+        {QStringLiteral("contact"), nullable(object({{QStringLiteral("id"), string()},
+                                                     {QStringLiteral("name"), string()},
+                                                     {QStringLiteral("avatar"), nullable(string())}}))},
+        {QStringLiteral("visitor"), visitor},
         {QStringLiteral("channel"), string()},
         {QStringLiteral("status"), string()},
         {QStringLiteral("assignedTo"), assignee},
@@ -81,7 +85,7 @@ QJsonObject ConversationsController::schemas() const
     const QJsonObject message = object({
         {QStringLiteral("id"), string()},
         {QStringLiteral("conversationId"), string()},
-        {QStringLiteral("contactId"), string()},
+        {QStringLiteral("contactId"), nullable(string())},
         {QStringLiteral("channel"), string()},
         {QStringLiteral("direction"), string()},
         {QStringLiteral("type"), string()},
@@ -106,10 +110,12 @@ QJsonObject ConversationsController::schemas() const
     });
     const QJsonObject detail = object({
         {QStringLiteral("id"), string()},
-        {QStringLiteral("contact"), object({{QStringLiteral("id"), string()},
-                                            {QStringLiteral("firstName"), string()},
-                                            {QStringLiteral("lastName"), string()},
-                                            {QStringLiteral("phone"), nullable(string())}})},
+        {QStringLiteral("contactId"), nullable(string())},
+        {QStringLiteral("contact"), nullable(object({{QStringLiteral("id"), string()},
+                                                     {QStringLiteral("firstName"), string()},
+                                                     {QStringLiteral("lastName"), string()},
+                                                     {QStringLiteral("phone"), nullable(string())}}))},
+        {QStringLiteral("visitor"), visitor},
         {QStringLiteral("channel"), string()},
         {QStringLiteral("channelId"), string()},
         {QStringLiteral("status"), string()},

@@ -68,6 +68,21 @@ void WidgetController::registerRoutes(Router &router)
          {},
          {400, 429},
          201});
+    // PATCH /widget/v1/visitors/me
+    router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), bind(&WidgetController::identify),
+               Access::publicRoute(),
+               {tag,
+                QStringLiteral("The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
+                               "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
+                               "created; the visitor's conversation becomes the contact's. Once only (409)"),
+                object({{QStringLiteral("name"), string()},
+                        {QStringLiteral("email"), string(QStringLiteral("email"))},
+                        {QStringLiteral("phone"), string()}}),
+                envelope(object({{QStringLiteral("visitorId"), string()},
+                                 {QStringLiteral("conversationId"), string()},
+                                 {QStringLiteral("identified"), boolean()}})),
+                {},
+                {400, 401, 409, 422, 429}});
     // POST /widget/v1/messages
     router.add("POST", QStringLiteral("/widget/v1/messages"), bind(&WidgetController::postMessage),
                Access::publicRoute(),
@@ -163,6 +178,21 @@ ApiResponse WidgetController::createVisitor(ApiRequest &request)
                                             {QStringLiteral("token"), created.token},
                                             {QStringLiteral("conversationId"), created.visitor.conversationId}},
                                 QStringLiteral("Visitor created"));
+}
+
+ApiResponse WidgetController::identify(ApiRequest &request)
+{
+    const WidgetVisitor v = visitor(request);
+    const QString name = Params::optionalString(request.body, QStringLiteral("name"));
+    const QString email = Params::optionalString(request.body, QStringLiteral("email"));
+    const QString phone = Params::optionalString(request.body, QStringLiteral("phone"));
+    m_visitors->identifyVisitor(v, name, email, phone);
+    // Whether the e-mail or phone belonged to a contact already is not told: a public page must
+    // not learn who is a customer.
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("visitorId"), v.id},
+                                       {QStringLiteral("conversationId"), v.conversationId},
+                                       {QStringLiteral("identified"), true}},
+                           QStringLiteral("Visitor identified"));
 }
 
 ApiResponse WidgetController::postMessage(ApiRequest &request)

@@ -37,13 +37,15 @@ public:
         WidgetStreams streams;                           // open event streams, keep-alive period
     };
 
-    // visitorName: the contact's name for a visitor who gives none (channels/widget/visitorName).
+    // visitorName: the label of a visitor who has not said who they are, before its short id
+    // (channels/widget/visitorName).
     WidgetController(const Store &store, Limits &limits, QString visitorName = {});
     ~WidgetController() override;
     void registerRoutes(Router &router) override;
 
 private:
     ApiResponse createVisitor(ApiRequest &request);
+    ApiResponse identify(ApiRequest &request);
     ApiResponse postMessage(ApiRequest &request);
     ApiResponse listMessages(ApiRequest &request);
     ApiResponse events(ApiRequest &request);

@@ -1,11 +1,13 @@
 // The chat page of the Liaison web widget. Plain JS, no framework; every text from the server or the
 // visitor is set with textContent, never parsed as HTML. The visitor token lives in localStorage so that
 // a reload continues the conversation. Replies arrive live over server-sent events
-// (/widget/v1/events); after every (re)connect the thread is re-fetched over REST.
+// (/widget/v1/events); after every (re)connect the thread is re-fetched over REST. A visitor who started
+// without a name or e-mail can say who they are later (PATCH /widget/v1/visitors/me), once.
 (function () {
   'use strict';
 
   var TOKEN_KEY = 'liaison.widget.token';
+  var ANONYMOUS_KEY = 'liaison.widget.anonymous'; // '1' while the visitor has not said who they are
   var PAGE = 100; // the server's page size of GET /widget/v1/messages
 
   var $ = function (id) { return document.getElementById(id); };
@@ -13,7 +15,9 @@
     start: $('start'), name: $('name'), email: $('email'), startError: $('start-error'),
     startButton: $('start-button'), chat: $('chat'), thread: $('thread'), composer: $('composer'),
     text: $('text'), send: $('send'), sendError: $('send-error'), connection: $('connection'),
-    notice: $('notice')
+    notice: $('notice'), identify: $('identify'), identifyForm: $('identify-form'),
+    identifyName: $('identify-name'), identifyEmail: $('identify-email'), identifyPhone: $('identify-phone'),
+    identifyButton: $('identify-button'), identifyError: $('identify-error')
   };
 
   var token = null;
@@ -138,6 +142,8 @@
     shown.clear();
     while (ui.thread.firstChild) ui.thread.removeChild(ui.thread.firstChild);
     save(TOKEN_KEY, null);
+    save(ANONYMOUS_KEY, null);
+    ui.identify.hidden = true;
     ui.chat.hidden = true;
     ui.start.hidden = false;
     setConnection('');
@@ -218,6 +224,7 @@
   function showChat() {
     ui.start.hidden = true;
     ui.chat.hidden = false;
+    ui.identify.hidden = load(ANONYMOUS_KEY) !== '1';
     connect();
     ui.text.focus();
   }
@@ -232,10 +239,32 @@
     api('POST', '/widget/v1/visitors', body).then(function (data) {
       token = data.token;
       save(TOKEN_KEY, token);
+      save(ANONYMOUS_KEY, body.name || body.email ? null : '1');
       showChat();
     }, function (error) {
       failed(error, ui.startError);
     }).then(function () { ui.startButton.disabled = false; });
+  });
+
+  ui.identifyForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    ui.identifyError.textContent = '';
+    var body = {};
+    if (ui.identifyName.value.trim()) body.name = ui.identifyName.value.trim();
+    if (ui.identifyEmail.value.trim()) body.email = ui.identifyEmail.value.trim();
+    if (ui.identifyPhone.value.trim()) body.phone = ui.identifyPhone.value.trim();
+    ui.identifyButton.disabled = true;
+    api('PATCH', '/widget/v1/visitors/me', body).then(function () {
+      save(ANONYMOUS_KEY, null);
+      ui.identify.hidden = true;
+    }, function (error) {
+      if (error && error.status === 409) { // said already (on another tab)
+        save(ANONYMOUS_KEY, null);
+        ui.identify.hidden = true;
+        return;
+      }
+      failed(error, ui.identifyError);
+    }).then(function () { ui.identifyButton.disabled = false; });
   });
 
   function send() {

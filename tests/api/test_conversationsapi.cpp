@@ -18,6 +18,14 @@ int count(const QString &sql)
     q.next();
     return q.value(0).toInt();
 }
+
+QJsonObject lastEvent(const QString &event)
+{
+    QSqlQuery q = Database::exec("SELECT payload FROM outbox WHERE event = ? ORDER BY seq DESC LIMIT 1", {event});
+    if (!q.next())
+        return {};
+    return QJsonDocument::fromJson(q.value(0).toByteArray()).object().value("data").toObject();
+}
 } // namespace
 
 class TestConversationsApi : public QObject
@@ -123,6 +131,123 @@ private Q_SLOTS:
                  QString("widget"));
         QVERIFY(!r.data().value("conversations").toArray().at(0).toObject().value("lastMessage").toString().isEmpty());
         QCOMPARE(r.data().value("totalMessages").toInt(), 2);
+    }
+
+    void anAnonymousVisitorIsNoContactUntilTheySayWhoTheyAre()
+    {
+        const int contacts = count("SELECT count(*) FROM contacts");
+        const QJsonObject v = visitor();
+        const QString visitorId = v.value("visitorId").toString();
+        const QString conv = v.value("conversationId").toString();
+        const QString label = "Website visitor " + visitorId.right(6).toUpper();
+        auto visitorClient = client(v.value("token").toString());
+        QCOMPARE(visitorClient->post("/widget/v1/messages", {{"text", "Merhaba, stokta var mı?"}}).status, 201);
+        QCOMPARE(count("SELECT count(*) FROM contacts"), contacts);
+        QCOMPARE(m_api->client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(),
+                 contacts);
+        QVERIFY(lastEvent("conversation.created").value("contactId").isNull());
+        QCOMPARE(lastEvent("conversation.created").value("visitor").toObject().value("id").toString(), visitorId);
+        QVERIFY(lastEvent("message.received").value("contactId").isNull());
+        QCOMPARE(lastEvent("message.received").value("sender").toObject().value("name").toString(), label);
+
+        // Listed with contactId null and the visitor; the filters answer as for any conversation.
+        HttpResult r = m_api->client->get("/api/v1/conversations");
+        QCOMPARE(r.status, 200);
+        QJsonObject item = r.json.value("data").toArray().at(0).toObject();
+        QCOMPARE(item.value("id").toString(), conv);
+        QVERIFY(item.value("contactId").isNull());
+        QVERIFY(item.value("contact").isNull());
+        QCOMPARE(item.value("visitor").toObject().value("id").toString(), visitorId);
+        QCOMPARE(item.value("visitor").toObject().value("name").toString(), label);
+        for (const char *query : {"?assignedTo=none", "?unread=true", "?channel=widget&status=open"})
+            QCOMPARE(m_api->client->get(QString("/api/v1/conversations") + query).json.value("data").toArray().size(),
+                     1);
+        r = m_api->client->get("/api/v1/conversations?contactId=contact_nobody");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value("data").toArray().size(), 0);
+        r = m_api->client->get("/api/v1/conversations/" + conv);
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.data().value("contactId").isNull());
+        QVERIFY(r.data().value("contact").isNull());
+        QCOMPARE(r.data().value("visitor").toObject().value("name").toString(), label);
+        const QJsonObject first = r.data().value("messages").toArray().at(0).toObject();
+        QVERIFY(first.value("contactId").isNull());
+        QCOMPARE(first.value("sender").toObject().value("type").toString(), QString("contact"));
+        QCOMPARE(first.value("sender").toObject().value("name").toString(), label);
+        QCOMPARE(m_api->client->get("/api/v1/messages?conversationId=" + conv).status, 200);
+        QCOMPARE(m_api->client->get("/api/v1/conversations/" + conv + "/messages").status, 200);
+        // The team answers, closes and reopens as with anyone.
+        QCOMPARE(m_api->client->post("/api/v1/conversations/" + conv + "/messages", {{"type", "text"}, {"text", "Var"}})
+                     .status,
+                 201);
+        QCOMPARE(m_api->client->post("/api/v1/messages/send", {{"conversationId", conv}, {"content", "Başka?"}}).status,
+                 201);
+        QCOMPARE(m_api->client->post("/api/v1/conversations/" + conv + "/close", {}).status, 200);
+        QVERIFY(lastEvent("conversation.closed").value("contactId").isNull());
+        QCOMPARE(m_api->client->post("/api/v1/conversations/" + conv + "/tags", {{"tags", QJsonArray{"web"}}}).status,
+                 200);
+
+        // Bad input in the spec's envelope, and nothing is made.
+        r = visitorClient->patch("/widget/v1/visitors/me", {{"email", "not-an-email"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QCOMPARE(r.json.value("error").toObject().value("code").toString(), QString("VALIDATION_ERROR"));
+        QVERIFY(r.json.value("error").toObject().value("details").toObject().contains("email"));
+        QCOMPARE(visitorClient->patch("/widget/v1/visitors/me", {{"name", 5}}).status, 400);
+        QCOMPARE(visitorClient->patch("/widget/v1/visitors/me", {{"phone", "12"}}).status, 400);
+        QCOMPARE(visitorClient->patch("/widget/v1/visitors/me", {{"name", QString(201, 'x')}}).status, 400);
+        r = visitorClient->patch("/widget/v1/visitors/me", {{"name", " "}});
+        QCOMPARE(r.status, 422);
+        QCOMPARE(r.json.value("error").toObject().value("code").toString(), QString("VALIDATION_ERROR"));
+        QCOMPARE(client()->patch("/widget/v1/visitors/me", {{"name", "X"}}).status, 401);
+        QCOMPARE(client("wvt_forged")->patch("/widget/v1/visitors/me", {{"name", "X"}}).status, 401);
+        QCOMPARE(count("SELECT count(*) FROM contacts"), contacts);
+
+        // They say who they are: a contact is made and the conversation becomes theirs.
+        const int created = count("SELECT count(*) FROM outbox WHERE event = 'contact.created'");
+        r = visitorClient->patch("/widget/v1/visitors/me", {{"name", "Deniz Kaya"}, {"email", "deniz@example.com"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("identified").toBool(), true);
+        QCOMPARE(r.data().value("conversationId").toString(), conv);
+        QVERIFY(!r.body.contains("contact_")); // the page learns no contact id
+        QCOMPARE(count("SELECT count(*) FROM contacts"), contacts + 1);
+        QCOMPARE(count("SELECT count(*) FROM outbox WHERE event = 'contact.created'"), created + 1);
+        const QJsonObject updated = lastEvent("conversation.updated");
+        QCOMPARE(updated.value("conversationId").toString(), conv);
+        QCOMPARE(updated.value("changedFields").toArray(), QJsonArray{"contactId"});
+        const QString contactId = updated.value("contactId").toString();
+        QVERIFY(contactId.startsWith("contact_"));
+        r = m_api->client->get("/api/v1/conversations/" + conv);
+        QCOMPARE(r.data().value("contactId").toString(), contactId);
+        QCOMPARE(r.data().value("contact").toObject().value("firstName").toString(), QString("Deniz Kaya"));
+        QVERIFY(!r.data().contains("visitor"));
+        for (const QJsonValue &m : r.data().value("messages").toArray())
+            QCOMPARE(m.toObject().value("contactId").toString(), contactId);
+        r = m_api->client->get("/api/v1/contacts/" + contactId);
+        QCOMPARE(r.data().value("source").toString(), QString("widget"));
+        QCOMPARE(r.data().value("conversations").toArray().size(), 1);
+        QCOMPARE(r.data().value("totalMessages").toInt(), 3);
+
+        // A second identify with another e-mail does not move the conversation.
+        r = visitorClient->patch("/widget/v1/visitors/me", {{"email", "baska@example.com"}});
+        QCOMPARE(r.status, 409);
+        QCOMPARE(r.json.value("error").toObject().value("code").toString(), QString("CONFLICT"));
+        QVERIFY(!r.body.contains(contactId.toUtf8()));
+        QCOMPARE(m_api->client->get("/api/v1/conversations/" + conv).data().value("contactId").toString(), contactId);
+
+        // Another visitor with the same e-mail joins that contact; no contact is made.
+        const QJsonObject w = visitor();
+        r = client(w.value("token").toString())->patch("/widget/v1/visitors/me", {{"email", "DENIZ@example.com"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(count("SELECT count(*) FROM contacts"), contacts + 1);
+        r = m_api->client->get("/api/v1/conversations?contactId=" + contactId);
+        QCOMPARE(r.json.value("data").toArray().size(), 2);
+        // Named at creation: a contact at once, as before.
+        const QJsonObject named = visitor({{"name", "Selin"}});
+        r = m_api->client->get("/api/v1/conversations/" + named.value("conversationId").toString());
+        QCOMPARE(r.data().value("contact").toObject().value("firstName").toString(), QString("Selin"));
+        QCOMPARE(client(named.value("token").toString())->patch("/widget/v1/visitors/me", {{"name", "Selin"}}).status,
+                 409);
     }
 
     void visitorTokenReachesOnlyItsConversation()
@@ -402,8 +527,9 @@ private Q_SLOTS:
     void openApiDocumentsInboxRoutes()
     {
         const QJsonObject paths = m_api->client->get("/api/v1/openapi.json").json.value("paths").toObject();
-        for (const char *p : {"/api/v1/conversations", "/api/v1/conversations/{id}/messages", "/api/v1/messages",
-                              "/api/v1/messages/{id}/status", "/widget/v1/visitors", "/widget/v1/messages"})
+        for (const char *p :
+             {"/api/v1/conversations", "/api/v1/conversations/{id}/messages", "/api/v1/messages",
+              "/api/v1/messages/{id}/status", "/widget/v1/visitors", "/widget/v1/messages", "/widget/v1/visitors/me"})
             QVERIFY2(paths.contains(QLatin1String(p)), p);
     }
 };

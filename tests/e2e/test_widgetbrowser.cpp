@@ -346,6 +346,63 @@ private slots:
 
         browser.stop();
     }
+
+    void anAnonymousVisitorSaysWhoTheyAreLater()
+    {
+        const QString chromium = findChromium();
+        if (chromium.isEmpty())
+            QFAIL("The chromium binary is missing: install Debian's `chromium` package or set LIAISON_CHROMIUM.");
+        TempDatabase db;
+        TestServer server(db.dir());
+        ApiClient agent(server.baseUrl(), server.certificate());
+        agent.setToken(server.createApiKey());
+        QTemporaryDir profile;
+        QVERIFY(profile.isValid());
+        Browser browser;
+        QString error;
+        QVERIFY2(browser.start(chromium, profile.path(), &error), qPrintable(error));
+        std::unique_ptr<Page> page = open(browser, server.baseUrl() + QStringLiteral("/widget"));
+        QVERIFY2(page, qPrintable(browser.log()));
+        QVERIFY(page->waitUntil(QStringLiteral("document.readyState === 'complete' && "
+                                               "!document.getElementById('start').hidden")));
+        // Started without a name or e-mail: no contact, and the page offers to say who they are.
+        page->eval(QStringLiteral("document.getElementById('start-button').click(); true"));
+        QVERIFY(page->waitUntil(QStringLiteral("!document.getElementById('chat').hidden")));
+        QVERIFY(page->waitUntil(QStringLiteral("!document.getElementById('identify').hidden")));
+        auto contacts = [&] {
+            return agent.get(QStringLiteral("/api/v1/contacts"))
+                .json.value(QLatin1String("pagination"))
+                .toObject()
+                .value(QLatin1String("total"))
+                .toInt(-1);
+        };
+        QCOMPARE(contacts(), 0);
+        HttpResult r = agent.get(QStringLiteral("/api/v1/conversations?channel=widget"));
+        const QJsonObject item = r.json.value(QLatin1String("data")).toArray().first().toObject();
+        QVERIFY(item.value(QLatin1String("contactId")).isNull());
+        const QString conv = item.value(QLatin1String("id")).toString();
+
+        // A phone that is no phone number is refused on the page; then name and e-mail are saved.
+        page->eval(QStringLiteral("document.getElementById('identify').open = true;"
+                                  "document.getElementById('identify-phone').value = '12';"
+                                  "document.getElementById('identify-button').click(); true"));
+        QVERIFY(page->waitUntil(QStringLiteral("document.getElementById('identify-error').textContent !== ''")));
+        page->eval(QStringLiteral("document.getElementById('identify-phone').value = '';"
+                                  "document.getElementById('identify-name').value = 'Deniz Kaya';"
+                                  "document.getElementById('identify-email').value = 'deniz@example.com';"
+                                  "document.getElementById('identify-button').click(); true"));
+        QVERIFY(page->waitUntil(QStringLiteral("document.getElementById('identify').hidden")));
+        QCOMPARE(contacts(), 1);
+        r = agent.get(QStringLiteral("/api/v1/conversations/") + conv);
+        QCOMPARE(r.data().value(QLatin1String("contact")).toObject().value(QLatin1String("firstName")).toString(),
+                 QStringLiteral("Deniz Kaya"));
+        // A reload keeps it said.
+        page->eval(QStringLiteral("location.reload(); true"));
+        QVERIFY(page->waitUntil(QStringLiteral("document.readyState === 'complete' && "
+                                               "!document.getElementById('chat').hidden")));
+        QVERIFY(page->eval(QStringLiteral("document.getElementById('identify').hidden")).toBool());
+        browser.stop();
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWidgetBrowser)

@@ -10,6 +10,7 @@
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
+#include "model/inbox/widgetvisitorrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
 #include "ui/contacts/contactdialog.h"
@@ -133,6 +134,55 @@ private Q_SLOTS:
         m_repo->receive(m_bobConv, text("Still there?"));
         QTRY_COMPARE(list()->count(), 2);
         QTRY_COMPARE(badge->text(), QString("2 unread"));
+    }
+
+    void anAnonymousVisitorBecomesAContactFromThePanel()
+    {
+        const auto visitor = WidgetVisitorRepository(Store(*m_bus)).create({}, {});
+        const QString conv = visitor.visitor.conversationId;
+        const QString label = "Website visitor " + visitor.visitor.id.right(6).toUpper();
+        m_repo->receive(conv, text("Kargo ücreti ne kadar?"));
+        const qint64 contacts = ContactRepository(testStore()).count({});
+        // Listed under the visitor's label, and announced by it.
+        QTRY_COMPARE(list()->count(), 3);
+        QVERIFY2(list()->item(0)->text().startsWith(label), qPrintable(list()->item(0)->text()));
+        QVERIFY(m_view->selectConversation(conv));
+        QVERIFY2(m_view->findChild<QLabel *>("threadHeader")->text().startsWith(label),
+                 qPrintable(m_view->findChild<QLabel *>("threadHeader")->text()));
+        InboxContactPanel *panel = m_view->contactPanel();
+        QCOMPARE(panel->contactId(), QString());
+        QCOMPARE(panel->visitorConversationId(), conv);
+        QCOMPARE(panel->findChild<QLabel *>("contactName")->text(), QString("Anonymous web visitor"));
+        QVERIFY(panel->findChild<QTextEdit *>("contactDetails")->toPlainText().contains("has not given a name"));
+        QVERIFY(!panel->findChild<QPushButton *>("openContactButton")->isVisible());
+        QVERIFY(!panel->dealList()->isVisible());
+        QPushButton *create = panel->findChild<QPushButton *>("createContactButton");
+        QVERIFY(create->isVisible());
+
+        // Create contact…: the contact dialog, prefilled with the source; saving attaches the conversation.
+        click(create);
+        ContactDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = panel->findChild<ContactDialog *>()) && dialog->isVisible());
+        QCOMPARE(dialog->findChild<QComboBox *>("sourceCombo")->currentText(), QString("widget"));
+        // Nothing filled in: refused in the dialog's own words, nothing made.
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(ContactRepository(testStore()).count({}), contacts);
+        dialog->findChild<QLineEdit *>("firstNameEdit")->setText("Deniz");
+        dialog->findChild<QLineEdit *>("emailEdit")->setText("deniz@example.com");
+        click(dialogButton(dialog, QDialogButtonBox::Ok));
+        QTRY_VERIFY(!dialog->isVisible());
+        QCOMPARE(ContactRepository(testStore()).count({}), contacts + 1);
+        const Conversation after = m_repo->get(conv);
+        QVERIFY(after.hasContact());
+        QCOMPARE(ContactRepository(testStore()).get(after.contactId).firstName, QString("Deniz"));
+        QCOMPARE(ContactRepository(testStore()).get(after.contactId).source, QString("widget"));
+        // The panel and the list follow: the contact now, with its buttons.
+        QTRY_COMPARE(panel->contactId(), after.contactId);
+        QTRY_COMPARE(panel->findChild<QLabel *>("contactName")->text(), QString("Deniz"));
+        QVERIFY(panel->findChild<QPushButton *>("openContactButton")->isVisible());
+        QVERIFY(!create->isVisible());
+        QTRY_VERIFY(list()->item(0)->text().startsWith("Deniz"));
     }
 
     void contactPanelShowsDealsAndOpenTasksAndOpensThem()

@@ -401,13 +401,251 @@ private Q_SLOTS:
         QVERIFY(a.visitor.conversationId != b.visitor.conversationId);
         QCOMPARE(visitors.authenticate(a.token)->conversationId, a.visitor.conversationId);
         QVERIFY(!visitors.authenticate("wvt_guess"));
-        const auto anonymous = visitors.create({}, {});
-        QCOMPARE(ContactRepository(testStore()).get(anonymous.visitor.contactId).firstName, QString("Website visitor"));
-        // In the team's language where the app names one (channels/widget/visitorName).
-        const auto named = visitors.create({}, {}, QStringLiteral("Web sitesi ziyaretçisi"));
-        QCOMPARE(ContactRepository(testStore()).get(named.visitor.contactId).firstName,
-                 QString("Web sitesi ziyaretçisi"));
         QVERIFY_THROWS_EXCEPTION(DomainError, visitors.create("x", "not-an-email"));
+    }
+
+    void anAnonymousVisitorIsNoContact()
+    {
+        ConversationRepository repo(testStore());
+        const qint64 contactsBefore = ContactRepository(testStore()).count({});
+        const auto anonymous = WidgetVisitorRepository(testStore()).create({}, {});
+        QVERIFY(anonymous.visitor.contactId.isEmpty());
+        QCOMPARE(ContactRepository(testStore()).count({}), contactsBefore);
+        const QString shortId = anonymous.visitor.id.right(6).toUpper();
+        Conversation v = repo.get(anonymous.visitor.conversationId);
+        QVERIFY(!v.hasContact());
+        QCOMPARE(v.externalId, anonymous.visitor.id);
+        QCOMPARE(v.visitorName, "Website visitor " + shortId);
+        QCOMPARE(v.contactName(), v.visitorName);
+        // In the team's language where the app names one (channels/widget/visitorName).
+        const auto turkish =
+            WidgetVisitorRepository(testStore()).create({}, {}, QStringLiteral("Web sitesi ziyaretçisi"));
+        QVERIFY(repo.get(turkish.visitor.conversationId).visitorName.startsWith("Web sitesi ziyaretçisi "));
+
+        const QJsonObject created = lastEvent("conversation.created");
+        QVERIFY(created.value("contactId").isNull());
+        QVERIFY(created.value("contact").isNull());
+        QCOMPARE(created.value("visitor").toObject().value("id").toString(), turkish.visitor.id);
+
+        const Message m = repo.receive(v.id, textContent("merhaba, fiyat alabilir miyim?"));
+        QVERIFY(m.contactId.isEmpty());
+        QCOMPARE(m.sender.name, v.visitorName);
+        QVERIFY(m.toJson().value("contactId").isNull());
+        const QJsonObject received = lastEvent("message.received");
+        QVERIFY(received.value("contactId").isNull());
+        QVERIFY(received.value("sender").toObject().value("id").isNull());
+        QCOMPARE(received.value("sender").toObject().value("name").toString(), v.visitorName);
+        repo.addOutgoing(v.id, textContent("Tabii"), {QStringLiteral("agent"), {}, QStringLiteral("Ece")},
+                         QStringLiteral("sent"));
+        repo.close(v.id);
+        QVERIFY(lastEvent("conversation.closed").value("contactId").isNull());
+
+        // Listed and filtered as any conversation; the JSON says who it is without a contact.
+        ConversationQuery all;
+        all.limit = 100;
+        bool listed = false;
+        for (const Conversation &c : repo.list(all).items)
+            listed = listed || c.id == v.id;
+        QVERIFY(listed);
+        ConversationQuery none;
+        none.assignedTo = QStringLiteral("none");
+        QVERIFY(repo.list(none).total >= 2);
+        ConversationQuery byContact;
+        byContact.contactId = m_contactId;
+        QCOMPARE(repo.list(byContact).total, qint64(0));
+        v = repo.get(v.id);
+        const QJsonObject item = v.toListJson();
+        QVERIFY(item.value("contactId").isNull());
+        QVERIFY(item.value("contact").isNull());
+        QCOMPARE(item.value("visitor").toObject().value("id").toString(), anonymous.visitor.id);
+        QCOMPARE(item.value("visitor").toObject().value("name").toString(), v.visitorName);
+        QVERIFY(v.toDetailJson().value("contact").isNull());
+        QVERIFY(!repo.get(v.id).toDetailJson().contains("messages"));
+        // A contact's conversation has its contactId and no visitor.
+        const Conversation known = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567");
+        QCOMPARE(known.toListJson().value("contactId").toString(), m_contactId);
+        QVERIFY(!known.toListJson().contains("visitor"));
+    }
+
+    void identifyCreatesTheContactAndAttachesTheConversation()
+    {
+        ConversationRepository repo(testStore());
+        WidgetVisitorRepository visitors(testStore());
+        const auto anonymous = visitors.create({}, {});
+        repo.receive(anonymous.visitor.conversationId, textContent("Merhaba"));
+        repo.receive(anonymous.visitor.conversationId, textContent("Kargo ne zaman gelir?"));
+        const int contactsCreated = outboxCount("contact.created");
+        const int updated = outboxCount("conversation.updated");
+
+        const auto who =
+            visitors.identifyVisitor(*visitors.find(anonymous.visitor.id), " Deniz Kaya ", "deniz@example.com", {});
+        QVERIFY(who.created);
+        QCOMPARE(who.contact.firstName, QString("Deniz Kaya"));
+        QCOMPARE(who.contact.email, QString("deniz@example.com"));
+        QCOMPARE(who.contact.source, QString("widget"));
+        QCOMPARE(outboxCount("contact.created"), contactsCreated + 1);
+        QCOMPARE(outboxCount("conversation.updated"), updated + 1);
+        const QJsonObject event = lastEvent("conversation.updated");
+        QCOMPARE(event.value("contactId").toString(), who.contact.id);
+        QCOMPARE(event.value("changedFields").toArray(), QJsonArray{"contactId"});
+
+        const Conversation v = repo.get(anonymous.visitor.conversationId);
+        QCOMPARE(v.contactId, who.contact.id);
+        QVERIFY(v.visitorName.isEmpty());
+        QCOMPARE(v.contactName(), QString("Deniz Kaya"));
+        for (const Message &m : repo.latestMessages(v.id)) {
+            QCOMPARE(m.contactId, who.contact.id);
+            QCOMPARE(m.sender.id, who.contact.id);
+            QCOMPARE(m.sender.name, QString("Deniz Kaya"));
+        }
+        QCOMPARE(ContactRepository(testStore()).get(who.contact.id).totalMessages, 2);
+        const WidgetVisitor after = *visitors.find(anonymous.visitor.id);
+        QCOMPARE(after.contactId, who.contact.id);
+        QCOMPARE(after.email, QString("deniz@example.com"));
+        ConversationQuery byContact;
+        byContact.contactId = who.contact.id;
+        QCOMPARE(repo.list(byContact).total, qint64(1));
+        // Later messages are the contact's.
+        QCOMPARE(repo.receive(v.id, textContent("Teşekkürler")).contactId, who.contact.id);
+
+        // Once only: another e-mail does not move the conversation to someone else.
+        try {
+            visitors.identifyVisitor(after, {}, "someone.else@example.com", {});
+            QFAIL("a second identify was accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::Conflict);
+            QCOMPARE(e.message(), QString("This visitor has already said who they are"));
+        }
+        QCOMPARE(repo.get(v.id).contactId, who.contact.id);
+        QVERIFY(!ContactRepository(testStore()).findByEmail("someone.else@example.com"));
+    }
+
+    void identifyLinksAKnownEmailOrPhone()
+    {
+        ConversationRepository repo(testStore());
+        WidgetVisitorRepository visitors(testStore());
+        const int contactsCreated = outboxCount("contact.created");
+        // The phone of Ayşe (made in init), typed the national way with spaces.
+        const auto first = visitors.create({}, {});
+        const auto byPhone = visitors.identifyVisitor(*visitors.find(first.visitor.id), {}, {}, "+90 532 123 45 67");
+        QVERIFY(!byPhone.created);
+        QCOMPARE(byPhone.contact.id, m_contactId);
+        QCOMPARE(repo.get(first.visitor.conversationId).contactId, m_contactId);
+        // An e-mail alone names the contact after the visitor's label.
+        const auto second = visitors.create({}, {});
+        const auto byEmail = visitors.identifyVisitor(*visitors.find(second.visitor.id), {}, "yeni@example.com", {});
+        QVERIFY(byEmail.created);
+        QCOMPARE(byEmail.contact.firstName, "Website visitor " + second.visitor.id.right(6).toUpper());
+        // A third visitor with that e-mail (any case) joins the same contact.
+        const auto third = visitors.create({}, {});
+        const auto again = visitors.identify(third.visitor.conversationId, [] {
+            ContactChanges c;
+            c.email = QStringLiteral("YENI@example.com");
+            return c;
+        }());
+        QVERIFY(!again.created);
+        QCOMPARE(again.contact.id, byEmail.contact.id);
+        QCOMPARE(outboxCount("contact.created"), contactsCreated + 1);
+        ConversationQuery q;
+        q.contactId = byEmail.contact.id;
+        QCOMPARE(repo.list(q).total, qint64(2));
+    }
+
+    void identifyRefusesWhatIsNotAPerson_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("email");
+        QTest::addColumn<QString>("phone");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("nothing") << ""
+                                 << ""
+                                 << "" << int(DomainError::Unprocessable);
+        QTest::newRow("blank") << "  "
+                               << " "
+                               << "" << int(DomainError::Unprocessable);
+        QTest::newRow("bad e-mail") << ""
+                                    << "not-an-email"
+                                    << "" << int(DomainError::BadRequest);
+        QTest::newRow("bad phone") << ""
+                                   << ""
+                                   << "12" << int(DomainError::BadRequest);
+        QTest::newRow("long name") << QString(201, 'a') << ""
+                                   << "" << int(DomainError::BadRequest);
+    }
+
+    void identifyRefusesWhatIsNotAPerson()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, email);
+        QFETCH(QString, phone);
+        QFETCH(int, kind);
+        WidgetVisitorRepository visitors(testStore());
+        const auto v = visitors.create({}, {});
+        const qint64 contacts = ContactRepository(testStore()).count({});
+        try {
+            visitors.identifyVisitor(*visitors.find(v.visitor.id), name, email, phone);
+            QFAIL("accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(int(e.kind()), kind);
+        }
+        QCOMPARE(ContactRepository(testStore()).count({}), contacts);
+        QVERIFY(!ConversationRepository(testStore()).get(v.visitor.conversationId).hasContact());
+    }
+
+    void twoIdentifyingAtOnceMakeOneContact()
+    {
+        // Two tabs of one visitor saying two different e-mails at the same moment, each thread on its
+        // own connection: one wins; the other is refused and the contact it made is rolled back.
+        for (int round = 0; round < 6; ++round) {
+            const auto visitor = WidgetVisitorRepository(testStore()).create({}, {});
+            const qint64 contacts = ContactRepository(testStore()).count({});
+            std::atomic<int> won{0};
+            std::atomic<int> ready{0};
+            auto tab = [&](const QString &email) {
+                ready.fetch_add(1);
+                for (int spin = 0; ready.load() < 2 && spin < 10000000; ++spin) {
+                }
+                try {
+                    ContactChanges person;
+                    person.email = email;
+                    WidgetVisitorRepository(testStore()).identify(visitor.visitor.conversationId, person);
+                    won.fetch_add(1);
+                } catch (const std::exception &) {
+                    // Refused (409), or a busy database: this tab did not say it.
+                }
+                Database::closeThreadConnection();
+            };
+            std::thread a(tab, QStringLiteral("a%1@example.com").arg(round));
+            std::thread b(tab, QStringLiteral("b%1@example.com").arg(round));
+            a.join();
+            b.join();
+            QCOMPARE(won.load(), 1);
+            QCOMPARE(ContactRepository(testStore()).count({}), contacts + 1);
+            QVERIFY(ConversationRepository(testStore()).get(visitor.visitor.conversationId).hasContact());
+        }
+    }
+
+    void attachContactRefusesAConversationThatHasOne()
+    {
+        ConversationRepository repo(testStore());
+        const Conversation v = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567");
+        QCOMPARE(repo.attachContact(v.id, m_contactId).contactId, m_contactId); // nothing to do
+        const QString other = ContactRepository(testStore())
+                                  .create(ContactRules::parse({{"firstName", "Ali"}, {"email", "ali@example.com"}}))
+                                  .id;
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.attachContact(v.id, other));
+        const auto anonymous = WidgetVisitorRepository(testStore()).create({}, {});
+        QVERIFY_THROWS_EXCEPTION(DomainError, repo.attachContact(anonymous.visitor.conversationId, "contact_nope"));
+    }
+
+    void deletingTheContactLaterDeletesTheVisitorConversation()
+    {
+        WidgetVisitorRepository visitors(testStore());
+        const auto v = visitors.create({}, {});
+        const auto who = visitors.identifyVisitor(*visitors.find(v.visitor.id), "Sevgi", {}, {});
+        ContactRepository(testStore()).remove(who.contact.id);
+        QVERIFY(!ConversationRepository(testStore()).find(v.visitor.conversationId));
+        QVERIFY(!visitors.find(v.visitor.id));
     }
 
     void aNewVisitorIsToldOnceWithItsContactAndConversation()

@@ -1,11 +1,15 @@
 // The numbered migrations as the database layer applies them: numbered 1, 2, 3… without a gap or a
 // repeat, each named and non-empty; applied to an empty database they leave user_version at the
-// last number, and applying them again changes nothing.
+// last number, and applying them again changes nothing. A migration that rebuilds a table keeps its
+// rows and those that refer to them.
 #include "model/core/database.h"
 #include "model/core/migrations.h"
 #include "tests/support/testsupport.h"
 
+#include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestMigrations final : public QObject
@@ -40,6 +44,83 @@ private slots:
         QCOMPARE(Database::migrate(), last); // again: nothing to do
         QVERIFY(q.exec("SELECT count(*) FROM pipelines WHERE id = 'pipeline_default'") && q.next());
         QCOMPARE(q.value(0).toInt(), 1); // the seeded default pipeline, not seeded twice
+    }
+
+    void visitorsWithoutContactKeepEveryRowOfTheRebuiltTables()
+    {
+        if (qEnvironmentVariable("LIAISON_TEST_DATABASE") == QLatin1String("postgresql"))
+            QSKIP("migration 18 rebuilds tables on SQLite only");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("v17.db"));
+        {
+            // A file as version 17 left it, with a widget conversation, its messages, visitor and media.
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v17"));
+            raw.setDatabaseName(path);
+            QVERIFY(raw.open());
+            QSqlQuery q(raw);
+            QVERIFY(q.exec("PRAGMA foreign_keys=ON"));
+            for (const Migration &m : migrations()) {
+                if (m.version > 17)
+                    break;
+                for (const MigrationStatement &s : m.statements) {
+                    if (s.only != MigrationStatement::PostgreSQL)
+                        QVERIFY2(q.exec(s.sql), qPrintable(q.lastError().text()));
+                }
+            }
+            QVERIFY(q.exec("PRAGMA user_version = 17"));
+            const char *rows[] = {
+                "INSERT INTO contacts (id, first_name, created_at, updated_at) VALUES ('contact_a', 'Ayşe', "
+                "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+                "INSERT INTO conversations (id, contact_id, channel, external_id, last_activity_at, created_at, "
+                "updated_at) VALUES ('conv_a', 'contact_a', 'widget', 'visitor_a', '2026-01-01T00:00:00Z', "
+                "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+                "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, status, "
+                "created_at) SELECT 'msg_1', seq, id, contact_id, 'widget', 'incoming', 'delivered', "
+                "'2026-01-01T00:00:00Z' FROM conversations",
+                "INSERT INTO messages (id, conversation_seq, conversation_id, contact_id, channel, direction, status, "
+                "created_at) SELECT 'msg_2', seq, id, contact_id, 'widget', 'outgoing', 'sent', "
+                "'2026-01-01T00:00:01Z' FROM conversations",
+                "INSERT INTO widget_visitors (id, token_hash, contact_id, conversation_id, created_at) VALUES "
+                "('visitor_a', 'h', 'contact_a', 'conv_a', '2026-01-01T00:00:00Z')",
+                "INSERT INTO media (id, token_hash, filename, mime_type, kind, size, sha256, conversation_id, "
+                "message_id, created_at, expires_at) VALUES ('media_a', 'h', 'a.png', 'image/png', 'image', 1, 'x', "
+                "'conv_a', 'msg_2', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')",
+            };
+            for (const char *sql : rows)
+                QVERIFY2(q.exec(QString::fromUtf8(sql)), qPrintable(q.lastError().text()));
+            q.finish();
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v17"));
+
+        Database::setPath(path);
+        QCOMPARE(Database::migrate(), migrations().constLast().version);
+        auto one = [](const QString &sql) {
+            QSqlQuery q(Database::connection());
+            if (!q.exec(sql) || !q.next())
+                return QVariant();
+            return q.value(0);
+        };
+        QCOMPARE(one("SELECT count(*) FROM messages WHERE conversation_id = 'conv_a'").toInt(), 2);
+        QCOMPARE(one("SELECT contact_id FROM widget_visitors WHERE id = 'visitor_a'").toString(), QString("contact_a"));
+        QCOMPARE(one("SELECT conversation_id FROM media WHERE id = 'media_a'").toString(), QString("conv_a"));
+        QVERIFY(one("SELECT visitor_name FROM conversations WHERE id = 'conv_a'").isNull());
+        QCOMPARE(one("SELECT \"notnull\" FROM pragma_table_info('conversations') WHERE name = 'contact_id'").toInt(),
+                 0);
+        QCOMPARE(one("SELECT \"notnull\" FROM pragma_table_info('widget_visitors') WHERE name = 'contact_id'").toInt(),
+                 0);
+        QCOMPARE(one("PRAGMA foreign_keys").toInt(), 1); // back on
+        QVERIFY(!one("PRAGMA foreign_key_check").isValid());
+        // The references hold on the new tables: deleting the contact takes the conversation, its
+        // messages and visitor, and unlinks the media.
+        QVERIFY(one("SELECT count(*) FROM sqlite_master WHERE name = 'conversations_activity'").toInt() == 1);
+        QSqlQuery del(Database::connection());
+        QVERIFY(del.exec("DELETE FROM contacts WHERE id = 'contact_a'"));
+        QCOMPARE(one("SELECT count(*) FROM conversations").toInt(), 0);
+        QCOMPARE(one("SELECT count(*) FROM messages").toInt(), 0);
+        QCOMPARE(one("SELECT count(*) FROM widget_visitors").toInt(), 0);
+        QVERIFY(one("SELECT conversation_id FROM media WHERE id = 'media_a'").isNull());
+        Database::closeThreadConnection();
     }
 };
 

@@ -118,6 +118,11 @@ void ContactDialog::load(const Contact &c)
     m_leadScore->setValue(c.leadScore);
 }
 
+void ContactDialog::prefill(const Contact &c)
+{
+    load(c);
+}
+
 ContactChanges ContactDialog::changes() const
 {
     // A new contact gets what is filled in; an edit only what differs from the stored contact (an
@@ -167,7 +172,7 @@ void ContactDialog::accept()
         if (isEditing()) {
             m_saved = request.isEmpty() ? m_original : m_contacts.update(m_original.id, request);
         } else {
-            m_saved = m_contacts.create(request);
+            m_saved = m_create ? m_create(request) : m_contacts.create(request);
         }
     } catch (const DomainError &e) {
         QJsonObject details = ErrorText::details(e.details());

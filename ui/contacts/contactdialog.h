@@ -7,6 +7,8 @@
 #include <QHash>
 #include <QJsonObject>
 
+#include <functional>
+
 class ContactRepository;
 class QComboBox;
 class QFormLayout;
@@ -33,6 +35,12 @@ public:
     ContactChanges changes() const;
     // The stored contact after a successful OK.
     const Contact &savedContact() const { return m_saved; }
+    // A new contact's fields filled in from c before the user types (the empty ones stay empty).
+    void prefill(const Contact &c);
+    // What OK does with a new contact's changes instead of ContactRepository::create (the Inbox
+    // creates a web visitor's contact and attaches its conversation in one go); refusals show as
+    // create's do.
+    void setCreate(std::function<Contact(const ContactChanges &)> create) { m_create = std::move(create); }
 
     void accept() override;
 
@@ -48,6 +56,7 @@ private:
     void showError(const QString &message, const QJsonObject &details);
 
     ContactRepository &m_contacts;
+    std::function<Contact(const ContactChanges &)> m_create;
     Contact m_original;
     Contact m_saved;
 

@@ -7,6 +7,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipeline.h"
 #include "model/deals/pipelinerepository.h"
+#include "model/inbox/widgetvisitorrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"
@@ -131,6 +132,13 @@ QIcon InboxText::channelIcon(const QString &channel)
     return icon;
 }
 
+QString InboxText::conversationName(const Conversation &v)
+{
+    if (!v.hasContact())
+        return InboxView::tr("Website visitor %1").arg(ConversationRules::visitorShortId(v.externalId));
+    return v.contactName().isEmpty() ? InboxView::tr("(no name)") : v.contactName();
+}
+
 QString InboxText::when(const QString &iso, const QDate &today)
 {
     const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs).toLocalTime();
@@ -169,6 +177,9 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_details->setAccessibleName(tr("Contact details"));
     m_openContact = new QPushButton(tr("Open contact…"), this);
     m_openContact->setObjectName(QStringLiteral("openContactButton"));
+    m_createContact = new QPushButton(tr("Create contact…"), this);
+    m_createContact->setObjectName(QStringLiteral("createContactButton"));
+    m_createContact->setToolTip(tr("Save who this visitor is as a contact; the conversation becomes theirs"));
     m_deals = new QListWidget(this);
     m_deals->setObjectName(QStringLiteral("contactDeals"));
     m_deals->setAccessibleName(tr("Deals"));
@@ -185,14 +196,18 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     layout->addWidget(m_name);
     layout->addWidget(m_details);
     layout->addWidget(m_openContact, 0, Qt::AlignLeft);
-    layout->addWidget(new QLabel(tr("Deals"), this));
+    layout->addWidget(m_createContact, 0, Qt::AlignLeft);
+    m_dealsLabel = new QLabel(tr("Deals"), this);
+    layout->addWidget(m_dealsLabel);
     layout->addWidget(m_deals, 1);
     layout->addWidget(m_openDeal, 0, Qt::AlignLeft);
-    layout->addWidget(new QLabel(tr("Open tasks"), this));
+    m_tasksLabel = new QLabel(tr("Open tasks"), this);
+    layout->addWidget(m_tasksLabel);
     layout->addWidget(m_tasks, 1);
     layout->addWidget(m_openTask, 0, Qt::AlignLeft);
 
     connect(m_openContact, &QPushButton::clicked, this, &InboxContactPanel::openContact);
+    connect(m_createContact, &QPushButton::clicked, this, &InboxContactPanel::createContactForVisitor);
     connect(m_openDeal, &QPushButton::clicked, this, &InboxContactPanel::openDeal);
     connect(m_openTask, &QPushButton::clicked, this, &InboxContactPanel::openTask);
     connect(m_deals, &QListWidget::itemActivated, this, &InboxContactPanel::openDeal);
@@ -222,10 +237,38 @@ void InboxContactPanel::setTasksTimeZone(const QTimeZone &tz)
 
 void InboxContactPanel::showContact(const QString &contactId)
 {
-    if (contactId == m_contactId)
+    if (contactId == m_contactId && m_visitorConversationId.isEmpty())
         return;
     m_contactId = contactId;
+    m_visitorConversationId.clear();
+    m_visitorLabel.clear();
     reload();
+}
+
+void InboxContactPanel::showVisitor(const QString &conversationId, const QString &label)
+{
+    m_contactId.clear();
+    m_visitorConversationId = conversationId;
+    m_visitorLabel = label;
+    reload();
+}
+
+void InboxContactPanel::createContactForVisitor()
+{
+    if (m_visitorConversationId.isEmpty())
+        return;
+    const QString conversationId = m_visitorConversationId;
+    auto *dialog = new ContactDialog(*m_contacts, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Create contact for %1").arg(m_visitorLabel));
+    Contact prefill;
+    prefill.source = QStringLiteral("widget");
+    dialog->prefill(prefill);
+    const Store store = m_store;
+    dialog->setCreate([store, conversationId](const ContactChanges &changes) {
+        return WidgetVisitorRepository(store).identify(conversationId, changes).contact;
+    });
+    dialog->open();
 }
 
 void InboxContactPanel::reload()
@@ -233,6 +276,20 @@ void InboxContactPanel::reload()
     m_reloadTimer.stop();
     m_deals->clear();
     m_tasks->clear();
+    const bool visitor = !m_visitorConversationId.isEmpty();
+    m_createContact->setVisible(visitor);
+    const QList<QWidget *> contactOnly{m_openContact, m_dealsLabel, m_deals,   m_openDeal,
+                                       m_tasksLabel,  m_tasks,      m_openTask};
+    for (QWidget *w : contactOnly)
+        w->setVisible(!visitor);
+    if (visitor) {
+        m_name->setText(tr("Anonymous web visitor"));
+        m_name->setToolTip(m_visitorLabel);
+        m_details->setPlainText(tr("%1 has not given a name, e-mail address or phone number yet. "
+                                   "Create a contact when you know who they are.")
+                                    .arg(m_visitorLabel));
+        return;
+    }
     std::optional<Contact> c;
     try {
         if (!m_contactId.isEmpty())
@@ -791,7 +848,7 @@ void InboxView::reloadList()
     for (const Conversation &v : page.items) {
         // Two lines: who (and what is open about it); when, then the last message. The time leads the
         // second line so that a long name never hides it; the channel is the icon (and the tooltip).
-        const QString name = v.contactName().isEmpty() ? tr("(no name)") : v.contactName();
+        const QString name = InboxText::conversationName(v);
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
         if (v.status != QLatin1String("open"))
             text += QStringLiteral(" · ") + InboxText::statusName(v.status);
@@ -994,7 +1051,10 @@ void InboxView::reloadThread()
         m_assignee->setCurrentIndex(qMax(0, m_assignee->findData(v->assignedTo)));
         m_tags->addItems(v->tags);
     }
-    m_contactPanel->showContact(has ? v->contactId : QString());
+    if (has && !v->hasContact())
+        m_contactPanel->showVisitor(v->id, InboxText::conversationName(*v));
+    else
+        m_contactPanel->showContact(has ? v->contactId : QString());
     if (!has) {
         m_composerExtras->setConversation(std::nullopt, QString());
         m_header->setText(tr("Select a conversation"));
@@ -1003,7 +1063,8 @@ void InboxView::reloadThread()
     }
     QString lastIncomingAt;
     QString header =
-        tr("%1 · %2 · %3").arg(v->contactName(), InboxText::channelName(v->channel), InboxText::statusName(v->status));
+        tr("%1 · %2 · %3")
+            .arg(InboxText::conversationName(*v), InboxText::channelName(v->channel), InboxText::statusName(v->status));
     if (!v->assignedName.isEmpty())
         header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
     m_header->setText(header);
@@ -1025,6 +1086,10 @@ void InboxView::reloadThread()
                 note += QStringLiteral(": ") + m.payload.value(QLatin1String("name")).toString();
         }
         QString sender = m.sender.name;
+        // An anonymous visitor's messages carry the visitor's label as the server set it; the window
+        // says it in its own language.
+        if (!outgoing && !v->hasContact())
+            sender = InboxText::conversationName(*v);
         if (sender.isEmpty())
             sender = outgoing ? (m.sender.type == QLatin1String("contact") ? v->contactName() : tr("Team"))
                               : v->contactName();
@@ -1113,7 +1178,7 @@ void InboxView::announceIfIncoming(const QString &messageId)
         if (!m_notifier || inFront)
             return;
         const std::optional<Conversation> v = m_conversations.find(m->conversationId);
-        const QString name = v && !v->contactName().isEmpty() ? v->contactName() : tr("(no name)");
+        const QString name = v ? InboxText::conversationName(*v) : tr("(no name)");
         const QString text = m->text.isEmpty() ? tr("[%1]").arg(m->type) : m->text.left(200);
         m_notifier->notify(m->conversationId, tr("New message from %1").arg(name), text);
     } catch (const std::exception &) {

@@ -46,6 +46,9 @@ QString dayName(const QDate &day, const QDate &today = QDate::currentDate());
 QString messageKind(const QString &type);
 // The channel's mark in the conversation list (drawn, in the service's colour).
 QIcon channelIcon(const QString &channel);
+// Who a conversation is with: the contact's name ("(no name)" without one), or for an anonymous
+// web visitor "Website visitor 3F9K2A" in the window's language.
+QString conversationName(const Conversation &v);
 } // namespace InboxText
 
 // Tells the agent about a new incoming message while the window is not in front. The desktop hands
@@ -70,6 +73,10 @@ public:
     ~InboxContactPanel() override;
 
     void showContact(const QString &contactId);
+    // A conversation without a contact (an anonymous web visitor's): says the visitor has not given
+    // a name yet and offers "Create contact…", which attaches the conversation to the contact saved.
+    void showVisitor(const QString &conversationId, const QString &label);
+    QString visitorConversationId() const { return m_visitorConversationId; }
     QString contactId() const { return m_contactId; }
     // Call while no task dialog of the panel is open (the app sets it once at start).
     void setTasksTimeZone(const QTimeZone &tz);
@@ -81,6 +88,9 @@ public slots:
     void openContact();
     void openDeal();
     void openTask();
+    // The contact dialog for the visitor shown, empty but for its source; saving it attaches the
+    // conversation (WidgetVisitorRepository::identify, as the widget's own identify does).
+    void createContactForVisitor();
 
 signals:
     // "Open contact": the app may show the Contacts area instead of the dialog.
@@ -101,6 +111,11 @@ private:
     QPushButton *m_openContact = nullptr;
     QPushButton *m_openDeal = nullptr;
     QPushButton *m_openTask = nullptr;
+    QPushButton *m_createContact = nullptr;
+    QLabel *m_dealsLabel = nullptr;
+    QLabel *m_tasksLabel = nullptr;
+    QString m_visitorConversationId;
+    QString m_visitorLabel;
 };
 
 // The Inbox area: conversations (most recent activity first, with status, channel, "assigned to me"
