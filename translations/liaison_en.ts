@@ -4327,6 +4327,11 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>Assigned to:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Title</source>
+        <comment>the title field, as a screen reader names it</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TaskReminderNotifier</name>

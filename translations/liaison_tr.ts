@@ -4321,6 +4321,11 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Assigned to:</source>
         <translation>Atanan kişi:</translation>
     </message>
+    <message>
+        <source>Title</source>
+        <comment>the title field, as a screen reader names it</comment>
+        <translation>Başlık</translation>
+    </message>
 </context>
 <context>
     <name>TaskReminderNotifier</name>

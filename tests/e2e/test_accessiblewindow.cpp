@@ -8,6 +8,7 @@
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
 #include "server/api/crypto.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/virtualdisplay.h"
@@ -200,6 +201,34 @@ private Q_SLOTS:
         QVERIFY2(ok, "the scenario failed (its output is above)");
         QCOMPARE(dealValue(dir.path(), QStringLiteral("Anadolu Lojistik bakım")), 1250.5);
         QCOMPARE(dealValue(dir.path(), QStringLiteral("Ege Tekstil")), 1250.5);
+    }
+
+    // From a contact, its next step there (a new task, prefilled with the contact and the agent), and
+    // the keyboard: Down from the search into the results, Ctrl+K to jump to another contact.
+    void theNextStepFromAContactAndTheKeyboard()
+    {
+        QTemporaryDir dir;
+        dir.setAutoRemove(!qEnvironmentVariableIsSet("LIAISON_E2E_KEEP"));
+        seed(dir.path());
+        QByteArray output;
+        const bool ok = runScenario(QStringLiteral("contact_flow.py"),
+                                    {QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--email"), kEmail,
+                                     QStringLiteral("--password"), kPassword, QStringLiteral("--shots"), dir.path()},
+                                    &output);
+        if (!ok)
+            dir.setAutoRemove(false);
+        QVERIFY2(ok, "the scenario failed (its output is above)");
+        Database::setPath(QDir(dir.path()).filePath(QStringLiteral("liaison.db")));
+        const QVector<Task> tasks = TaskRepository(testStore()).list(TaskQuery{}).items;
+        QCOMPARE(tasks.size(), 1);
+        QCOMPARE(tasks.first().title, QStringLiteral("Ayşe Hanım'ı teklif için ara"));
+        const std::optional<TaskLinks::Contact> contact = TaskRepository(testStore()).links(tasks.first()).contact;
+        QVERIFY(contact);
+        QCOMPARE(contact->displayName(), QStringLiteral("Ayşe Yılmaz"));
+        const std::optional<User> agent = UserRepository(testStore()).findByEmail(kEmail);
+        QVERIFY(agent);
+        QCOMPARE(tasks.first().assignedTo, agent->id);
+        Database::closeThreadConnection();
     }
 
     // Every control a person can use in each area (a contact's detail and a conversation open too)

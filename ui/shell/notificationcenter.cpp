@@ -200,7 +200,11 @@ void NotificationCenter::showToast(const Notification &n)
     const QList<QPair<QString, QString>> actions = m_actions.value(n.kind);
     auto *row = static_cast<QHBoxLayout *>(m_toastActions->layout());
     while (QLayoutItem *item = row->takeAt(0)) {
-        delete item->widget();
+        if (QWidget *w = item->widget()) {
+            w->hide();
+            w->setParent(nullptr);
+            w->deleteLater(); // it may be the button whose click led here
+        }
         delete item;
     }
     for (const auto &[key, label] : actions) {

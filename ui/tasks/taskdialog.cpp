@@ -58,6 +58,7 @@ void TaskDialog::build()
     m_title = new QLineEdit(this);
     m_title->setObjectName(QStringLiteral("titleEdit"));
     m_title->setPlaceholderText(tr("What needs doing?"));
+    m_title->setAccessibleName(tr("Title", "the title field, as a screen reader names it"));
     m_form->addRow(tr("Title:"), cell(m_title, QStringLiteral("title")));
     m_description = new QPlainTextEdit(this);
     m_description->setObjectName(QStringLiteral("descriptionEdit"));
