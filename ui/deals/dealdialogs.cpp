@@ -154,6 +154,11 @@ WonDialog::WonDialog(DealRepository &deals, const QString &dealId, QWidget *pare
     });
 }
 
+WonDialog::~WonDialog()
+{
+    disconnect(m_closedValue, nullptr, this, nullptr);
+}
+
 void WonDialog::accept()
 {
     const std::optional<double> closedValue = m_closedValue->value();

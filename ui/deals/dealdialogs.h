@@ -25,6 +25,9 @@ class WonDialog : public QDialog
     Q_OBJECT
 public:
     WonDialog(DealRepository &deals, const QString &dealId, QWidget *parent = nullptr);
+    // The amount field's news stops before the dialog's members go (its focus leaving as the
+    // dialog's children are deleted reached a half-destroyed dialog).
+    ~WonDialog() override;
     void accept() override;
 
 private:

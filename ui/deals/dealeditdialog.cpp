@@ -51,6 +51,11 @@ DealEditDialog::DealEditDialog(DealRepository &deals, const Deal &deal, QWidget 
     load(deal);
 }
 
+DealEditDialog::~DealEditDialog()
+{
+    disconnect(m_value, nullptr, this, nullptr);
+}
+
 void DealEditDialog::build(const QString &pipelineId)
 {
     setObjectName(QStringLiteral("dealEditDialog"));

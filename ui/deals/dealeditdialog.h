@@ -35,6 +35,8 @@ public:
     DealEditDialog(DealRepository &deals, const QString &pipelineId, QWidget *parent = nullptr);
     // Edits an existing deal.
     DealEditDialog(DealRepository &deals, const Deal &deal, QWidget *parent = nullptr);
+    // The amount field's news stops before the dialog's members go (see WonDialog).
+    ~DealEditDialog() override;
 
     bool isEditing() const { return !m_original.id.isEmpty(); }
     // What OK stores now: every field for a new deal, what changed for an edit.
