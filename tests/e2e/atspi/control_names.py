@@ -7,7 +7,6 @@ combo boxes, check boxes, spin boxes, tabs) whose accessible name is empty. Prin
 with where they are; exits 1 when there is any.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -137,16 +136,4 @@ def run(args):
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser()
-    p.add_argument("--binary", required=True)
-    p.add_argument("--data-dir", required=True)
-    p.add_argument("--lang", choices=["tr", "en"], default="tr")
-    p.add_argument("--email", required=True)
-    p.add_argument("--password", required=True)
-    p.add_argument("--shots", default=".")
-    a = p.parse_args()
-    try:
-        run(a)
-    except ui.WalkError as e:
-        print("FAIL", e, flush=True)
-        sys.exit(1)
+    ui.scenario_main(run)

@@ -9,7 +9,6 @@ or 1,25?): the field says so, Save keeps the dialog open and stores nothing; "1,
 Prints one "ok ..." line per step; exits 1 with the reason on the first failure.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -84,16 +83,4 @@ def run(args):
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser()
-    p.add_argument("--binary", required=True)
-    p.add_argument("--data-dir", required=True)
-    p.add_argument("--lang", choices=["tr", "en"], default="tr")
-    p.add_argument("--email", required=True)
-    p.add_argument("--password", required=True)
-    p.add_argument("--shots", default=".")
-    a = p.parse_args()
-    try:
-        run(a)
-    except ui.WalkError as e:
-        print("FAIL", e, flush=True)
-        sys.exit(1)
+    ui.scenario_main(run)

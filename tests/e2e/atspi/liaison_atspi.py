@@ -304,3 +304,24 @@ def open_area(window, navigation, title):
     """Clicks an area's entry in the navigation list."""
     nav = find(window, pyatspi.ROLE_LIST, navigation)
     click(find(nav, pyatspi.ROLE_LIST_ITEM, title, exact=True, into_items=True))
+
+
+def scenario_main(run, phases=None):
+    """The command line every scenario takes (--binary, --data-dir, --lang, --email, --password,
+    --shots, and --phase when it has phases); runs it and exits 1 with the reason on a WalkError."""
+    import argparse
+    p = argparse.ArgumentParser()
+    p.add_argument("--binary", required=True)
+    p.add_argument("--data-dir", required=True)
+    if phases:
+        p.add_argument("--phase", choices=phases, required=True)
+    p.add_argument("--lang", choices=["tr", "en"], default="tr")
+    p.add_argument("--email", required=True)
+    p.add_argument("--password", required=True)
+    p.add_argument("--shots", default=".")
+    args = p.parse_args()
+    try:
+        run(args)
+    except WalkError as e:
+        print("FAIL", e, flush=True)
+        sys.exit(1)
