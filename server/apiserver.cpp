@@ -65,6 +65,68 @@ bool isSaneRequestId(const QByteArray &id)
     return true;
 }
 
+// A claimed Idempotency-Key whose request neither answered nor gave it back in this time was left by
+// a copy that died mid-request: another request with the key may take it over.
+constexpr int kClaimStaleSeconds = 120;
+
+// The answer while the database cannot be reached: 503 in the spec's envelope, with Retry-After.
+ApiResponse databaseUnavailable()
+{
+    ApiResponse r = ApiResponse::error(
+        503, QStringLiteral("SERVICE_UNAVAILABLE"),
+        QStringLiteral("The database cannot be reached at the moment; nothing was changed. Try again shortly"),
+        {{QStringLiteral("retryAfter"), DatabaseUnavailable::kRetryAfterSeconds}});
+    r.headers.emplaceBack("Retry-After", number(DatabaseUnavailable::kRetryAfterSeconds));
+    return r;
+}
+
+// Where a text of the request holds what no database stores as text: a NUL character (PostgreSQL
+// refuses it in text; SQLite would cut the text there for some readers) or a half of a UTF-16
+// surrogate pair ("\ud800" alone in JSON). Empty when all is well; else the field's path.
+bool isStorableText(const QString &text)
+{
+    const QChar *c = text.constData();
+    const qsizetype n = text.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t u = c[i].unicode();
+        if (u == 0)
+            return false;
+        if (QChar::isHighSurrogate(u)) {
+            if (i + 1 >= n || !QChar::isLowSurrogate(c[i + 1].unicode()))
+                return false;
+            ++i;
+        } else if (QChar::isLowSurrogate(u)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+QString unstorableText(const QJsonValue &value, const QString &path)
+{
+    if (value.isString())
+        return isStorableText(value.toString()) ? QString() : path;
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString bad = unstorableText(array.at(i), QStringLiteral("%1[%2]").arg(path).arg(i));
+            if (!bad.isEmpty())
+                return bad;
+        }
+    } else if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString at = path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+            if (!isStorableText(it.key()))
+                return path.isEmpty() ? QStringLiteral("(a key)") : path;
+            const QString bad = unstorableText(it.value(), at);
+            if (!bad.isEmpty())
+                return bad;
+        }
+    }
+    return {};
+}
+
 QUrlQuery parseQuery(const QByteArray &raw)
 {
     // Form-style '+' means a space in a query string; QUrlQuery would keep it.
@@ -156,6 +218,26 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
+
+    // GET /api/v1/health: for load balancers and monitors, without a credential.
+    m_router.add(
+        "GET", QStringLiteral("/api/v1/health"),
+        [](ApiRequest &) {
+            if (!Database::ping())
+                return databaseUnavailable();
+            return ApiResponse::ok(
+                QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")},
+                            {QStringLiteral("database"), Database::dialect() == Database::Dialect::PostgreSQL
+                                                             ? QStringLiteral("postgresql")
+                                                             : QStringLiteral("sqlite")}});
+        },
+        Access::publicRoute(),
+        {QStringLiteral("Meta"),
+         QStringLiteral("Whether this copy can serve: 200 when its database answers, 503 otherwise"),
+         {},
+         Schema::object({{QStringLiteral("status"), Schema::string()}, {QStringLiteral("database"), Schema::string()}}),
+         {},
+         {503}});
 
     // GET /api/v1/openapi.json
     m_router.add("GET", QStringLiteral("/api/v1/openapi.json"),
@@ -315,6 +397,9 @@ void ApiServer::handle(const HttpRequest &request, const HttpResponder &responde
     ApiResponse response;
     try {
         response = dispatch(request, requestId, principal, limit, limited);
+    } catch (const DatabaseUnavailable &) {
+        // Logged by the model when the outage starts and then once a minute, not per request.
+        response = databaseUnavailable();
     } catch (const std::exception &e) {
         qCCritical(lcHttp).noquote() << "500 for request" << requestId << ":" << e.what();
         response = ApiResponse::error(500, QStringLiteral("INTERNAL"),
@@ -434,6 +519,22 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         apiRequest.body = doc.object();
         apiRequest.hasBody = true;
     }
+    // Refused before any route reads it, on both databases alike (PostgreSQL would fail on it).
+    QString unstorable = unstorableText(apiRequest.body, {});
+    for (auto it = apiRequest.params.cbegin(); unstorable.isEmpty() && it != apiRequest.params.cend(); ++it) {
+        if (!isStorableText(it.value()))
+            unstorable = it.key();
+    }
+    for (const auto &item : apiRequest.query.queryItems(QUrl::FullyDecoded)) {
+        if (!unstorable.isEmpty())
+            break;
+        if (!isStorableText(item.first) || !isStorableText(item.second))
+            unstorable = item.first;
+    }
+    if (!unstorable.isEmpty())
+        return ApiResponse::error(400, QStringLiteral("VALIDATION_ERROR"),
+                                  QStringLiteral("Text must not contain NUL characters or invalid Unicode"),
+                                  {{unstorable, QStringLiteral("contains a NUL character or invalid Unicode")}});
 
     // Idempotency-Key on a POST: the first answer is kept 24 h and given again to a repeat.
     const QByteArray idempotencyKey = request.header("Idempotency-Key");
@@ -443,21 +544,49 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         if (idempotencyKey.size() > 255)
             return ApiResponse::error(400, QStringLiteral("VALIDATION_ERROR"),
                                       QStringLiteral("Idempotency-Key must be at most 255 characters"));
-        const auto stored =
-            m_idempotency.find(credential, QString::fromLatin1(idempotencyKey), m_store.now().addSecs(-24 * 3600));
-        if (stored) {
-            if (stored->path != QString::fromUtf8(request.path))
-                return ApiResponse::error(409, QStringLiteral("CONFLICT"),
-                                          QStringLiteral("Idempotency-Key was already used for another request"));
+        const QDateTime now = m_store.now();
+        const IdempotencyClaim claim = m_idempotency.claim(
+            credential, QString::fromLatin1(idempotencyKey), QString::fromLatin1(request.method),
+            QString::fromUtf8(request.path), now.addSecs(-24 * 3600), now.addSecs(-kClaimStaleSeconds));
+        if (claim.outcome != IdempotencyClaim::Claimed && claim.stored.path != QString::fromUtf8(request.path))
+            return ApiResponse::error(409, QStringLiteral("CONFLICT"),
+                                      QStringLiteral("Idempotency-Key was already used for another request"));
+        if (claim.outcome == IdempotencyClaim::InProgress) {
+            ApiResponse busy = ApiResponse::error(
+                409, QStringLiteral("IDEMPOTENCY_IN_PROGRESS"),
+                QStringLiteral("A request with this Idempotency-Key is still running; try again shortly"),
+                {{QStringLiteral("retryAfter"), 1}});
+            busy.headers.emplaceBack("Retry-After", "1");
+            return busy;
+        }
+        if (claim.outcome == IdempotencyClaim::Stored) {
             ApiResponse replay;
-            replay.status = stored->status;
-            replay.body = stored->body;
-            replay.headers = stored->headers;
+            replay.status = claim.stored.status;
+            replay.body = claim.stored.body;
+            replay.headers = claim.stored.headers;
             replay.headers.emplaceBack("Idempotent-Replayed", "true");
             return replay;
         }
     }
 
+    // The claim is given back on every way out without an answer to keep (a 5xx below, or an
+    // exception: the database lost, a bug), so that a retry with the key runs again.
+    struct Release
+    {
+        IdempotencyStore *store;
+        QString credential, key;
+        bool keep = false;
+        ~Release()
+        {
+            if (store && !keep) {
+                try {
+                    store->release(credential, key);
+                } catch (const std::exception &) {
+                    // The database is gone: the claim ends as stale (kClaimStaleSeconds).
+                }
+            }
+        }
+    } release{idempotent ? &m_idempotency : nullptr, credential, QString::fromLatin1(idempotencyKey)};
     ApiResponse response;
     try {
         response = route->handler(apiRequest);
@@ -475,6 +604,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
         m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
                            {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
                             response.headers, response.body});
+        release.keep = true;
     }
     return response;
 }

@@ -1293,6 +1293,10 @@
             <numerusform>Too many messages on this channel: try again in %n seconds</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The database server cannot be reached at the moment; nothing was changed. Liaison connects again by itself: try again shortly.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>FieldErrors</name>

@@ -1291,6 +1291,10 @@
             <numerusform>Bu kanaldan çok fazla mesaj gönderildi: %n saniye sonra yeniden deneyin</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The database server cannot be reached at the moment; nothing was changed. Liaison connects again by itself: try again shortly.</source>
+        <translation>Veritabanı sunucusuna şu anda ulaşılamıyor; hiçbir şey değiştirilmedi. Liaison kendiliğinden yeniden bağlanır: biraz sonra yeniden deneyin.</translation>
+    </message>
 </context>
 <context>
     <name>FieldErrors</name>

@@ -2,6 +2,7 @@
 
 #include "messaging/webhooks/webhooksender.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/eventbus.h"
 
 #include <QLoggingCategory>
@@ -10,6 +11,11 @@
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcWebhooks, "liaison.webhooks")
+
+namespace {
+// How soon attempts that could not be recorded are tried again.
+constexpr int kRecordRetryMs = 1000;
+} // namespace
 
 WebhookDispatcher::WebhookDispatcher(WebhookConfig config, const Store &store, QObject *parent)
     : QObject(parent)
@@ -116,8 +122,10 @@ void WebhookDispatcher::tick()
                 m_retry.start(int(ms));
         }
     } catch (const std::exception &e) {
-        // A busy or failing database: the next poll tries again.
-        qCWarning(lcWebhooks) << "webhook dispatch round failed:" << e.what();
+        // A busy or failing database: the next poll tries again (an unreachable one is logged by
+        // the model, once a minute).
+        if (!dynamic_cast<const DatabaseUnavailable *>(&e))
+            qCWarning(lcWebhooks) << "webhook dispatch round failed:" << e.what();
     }
 }
 
@@ -130,24 +138,18 @@ void WebhookDispatcher::send(const WebhookClaim &c)
         // overtake a failure that is about to be scheduled for retry.
         m_results.append({c, result});
         if (!m_flush.isActive())
-            m_flush.start();
+            m_flush.start(0);
     });
 }
 
 void WebhookDispatcher::flushResults()
 {
-    const auto results = std::exchange(m_results, {});
-    if (results.isEmpty())
+    if (m_results.isEmpty())
         return;
-    for (const auto &r : results) {
-        if (--m_inFlight[r.first.webhookId] <= 0)
-            m_inFlight.remove(r.first.webhookId);
-        --m_total;
-    }
     try {
         Transaction tx;
         const QDateTime now = m_store.now();
-        for (const auto &r : results) {
+        for (const auto &r : std::as_const(m_results)) {
             const WebhookFinish f = m_repository.finish(r.first, r.second, m_config.retryDelays, now);
             if (f.webhookDisabled)
                 qCWarning(lcWebhooks).noquote() << "webhook" << r.first.webhookId << "disabled after delivery"
@@ -155,8 +157,20 @@ void WebhookDispatcher::flushResults()
         }
         tx.commit();
     } catch (const std::exception &e) {
-        // Not recorded: those deliveries stay in flight and are sent again at the next start.
-        qCWarning(lcWebhooks) << "cannot record" << results.size() << "webhook attempts:" << e.what();
+        // Kept, and still counted in flight, until they are recorded: the database may be away
+        // for a while (a restart); once it answers, the next try records them, so that no
+        // answered delivery waits for its lease to end and is sent again. The model logs an
+        // unreachable database itself, once a minute.
+        if (!dynamic_cast<const DatabaseUnavailable *>(&e))
+            qCWarning(lcWebhooks) << "cannot record" << m_results.size() << "webhook attempts yet:" << e.what();
+        m_flush.start(kRecordRetryMs);
+        return;
+    }
+    const auto results = std::exchange(m_results, {});
+    for (const auto &r : results) {
+        if (--m_inFlight[r.first.webhookId] <= 0)
+            m_inFlight.remove(r.first.webhookId);
+        --m_total;
     }
     for (const auto &r : results)
         Q_EMIT attemptFinished(r.first.webhookId, r.first.deliveryId, r.second.success);

@@ -81,6 +81,9 @@ struct ThreadConnection
     std::unordered_map<QString, sqlite3_stmt *, SqlTextHash> statements;
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
+    // PostgreSQL ended this connection (a restart, pg_terminate_backend): the next statement outside
+    // a transaction makes a new one; inside one, the transaction is lost and the statement refused.
+    bool lost = false;
     qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
     // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
     // how many entries each group holds.
@@ -117,10 +120,11 @@ struct ThreadConnection
         name.clear();
         depth = 0;
         readOnly = false;
+        lost = false;
     }
     ~ThreadConnection() { close(); }
-    // Open, and on the database path of now.
-    bool isCurrent() const { return !name.isEmpty() && generation == g_generation.load(); }
+    // Open, not lost, and on the database path of now.
+    bool isCurrent() const { return !name.isEmpty() && !lost && generation == g_generation.load(); }
 };
 
 ThreadConnection &threadConnection()
@@ -129,10 +133,89 @@ ThreadConnection &threadConnection()
     return c;
 }
 
+// SQLSTATEs that say the session is gone: class 08 (connection exception) and 57P01–57P03 (the
+// server shut down, crashed, or is starting).
+bool isConnectionState(const QString &sqlState)
+{
+    return sqlState.startsWith(QLatin1String("08")) || sqlState == QLatin1String("57P01") ||
+           sqlState == QLatin1String("57P02") || sqlState == QLatin1String("57P03");
+}
+
+// Whether error means this thread's PostgreSQL connection is gone. libpq's own failures ("server
+// closed the connection unexpectedly", "no connection to the server") carry no SQLSTATE; the
+// connection is then asked once more, which only costs something on such a failure.
+bool threadConnectionLost(const QSqlError &error)
+{
+    ThreadConnection &c = threadConnection();
+    if (g_dialect.load() != Database::Dialect::PostgreSQL || c.name.isEmpty())
+        return false;
+    if (c.lost)
+        return true;
+    const QString code = error.nativeErrorCode();
+    if (isConnectionState(code))
+        return true;
+    if (!code.isEmpty())
+        return false;
+    const QSqlDatabase db = QSqlDatabase::database(c.name, false);
+    if (!db.isOpen())
+        return true;
+    QSqlQuery probe(db);
+    if (probe.exec(QStringLiteral("SELECT 1")))
+        return false;
+    const QString probeCode = probe.lastError().nativeErrorCode();
+    return probeCode.isEmpty() || isConnectionState(probeCode);
+}
+
+// During an outage every request of every thread fails: the log says so when it starts and then
+// once a minute, with how many failures it did not write.
+void logUnavailable(const QString &what)
+{
+    static std::atomic<qint64> lastMs{0};
+    static std::atomic<int> quiet{0};
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    qint64 last = lastMs.load();
+    if (now - last < 60000 || !lastMs.compare_exchange_strong(last, now)) {
+        ++quiet;
+        return;
+    }
+    const int more = quiet.exchange(0);
+    qCWarning(lcDb).noquote() << "the database cannot be reached:" << what
+                              << (more > 0 ? QStringLiteral("(and %1 more failure(s) in the last minute)").arg(more)
+                                           : QString());
+}
+
+[[noreturn]] void throwUnavailable(const QString &what)
+{
+    logUnavailable(what);
+    throw DatabaseUnavailable(what.toStdString());
+}
+
 [[noreturn]] void fail(const QString &what, const QSqlError &error)
 {
+    if (threadConnectionLost(error)) {
+        threadConnection().lost = true;
+        throwUnavailable(what + QLatin1String(": ") + error.text().simplified());
+    }
     qCWarning(lcDb).noquote() << what << error.text();
     throw DatabaseError((what + QLatin1String(": ") + error.text()).toStdString());
+}
+
+// Runs a statement and, when it failed only because this thread's idle connection had been lost,
+// once more on a new one. Only what cannot have changed anything is run again, outside a
+// transaction: a read, or the BEGIN of one.
+template<typename Run>
+auto againIfLostWhileIdle(const QString &sql, Run run)
+{
+    try {
+        return run();
+    } catch (const DatabaseUnavailable &) {
+        const ThreadConnection &c = threadConnection();
+        const QStringView head = QStringView(sql).trimmed().left(6);
+        if (c.depth > 0 || !(head.startsWith(QLatin1String("SELECT"), Qt::CaseInsensitive) ||
+                             head.startsWith(QLatin1String("BEGIN"), Qt::CaseInsensitive)))
+            throw;
+        return run();
+    }
 }
 
 void bindAll(QSqlQuery &q, const QVariantList &values)
@@ -354,9 +437,8 @@ QSqlDatabase openPostgres(const QString &name, const Target &t)
     if (!db.open()) {
         const QString why =
             db.lastError().databaseText().trimmed().isEmpty() ? db.lastError().text() : db.lastError().databaseText();
-        throw DatabaseError(QStringLiteral("cannot connect to PostgreSQL at %1: %2")
-                                .arg(t.url.toString(), why.simplified())
-                                .toStdString());
+        throwUnavailable(
+            QStringLiteral("cannot connect to PostgreSQL at %1: %2").arg(t.url.toString(), why.simplified()));
     }
     QSqlQuery q(db);
     if (!q.exec(
@@ -389,6 +471,10 @@ QSqlDatabase Database::connection()
     ThreadConnection &c = threadConnection();
     if (c.isCurrent())
         return QSqlDatabase::database(c.name, false);
+    // Never a new connection in the middle of a transaction: its statements would commit one by one.
+    if (c.lost && c.depth > 0)
+        throwUnavailable(QStringLiteral("the connection to PostgreSQL was lost during a transaction, which was not "
+                                        "committed"));
     c.close();
     c.name = QStringLiteral("liaison-%1").arg(++g_connectionCounter);
     c.generation = g_generation.load();
@@ -406,6 +492,11 @@ void Database::closeThreadConnection()
 }
 
 QSqlQuery Database::exec(const QString &sql, const QVariantList &values)
+{
+    return againIfLostWhileIdle(sql, [&] { return execOnce(sql, values); });
+}
+
+QSqlQuery Database::execOnce(const QString &sql, const QVariantList &values)
 {
     QSqlQuery q(connection());
     q.setForwardOnly(true);
@@ -532,6 +623,11 @@ CachedQuery::CachedQuery(CachedQuery &&other) noexcept
 }
 
 CachedQuery Database::execCached(const QString &sql, const QVariantList &values)
+{
+    return againIfLostWhileIdle(sql, [&] { return execCachedOnce(sql, values); });
+}
+
+CachedQuery Database::execCachedOnce(const QString &sql, const QVariantList &values)
 {
     QSqlDatabase db = connection();
     ThreadConnection &c = threadConnection();
@@ -918,6 +1014,18 @@ int Database::migrate()
     return version;
 }
 
+bool Database::ping(QString *why)
+{
+    try {
+        againIfLostWhileIdle(QStringLiteral("SELECT"), [] { return schemaVersion(); });
+        return true;
+    } catch (const std::exception &e) {
+        if (why)
+            *why = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
 int Database::schemaVersion()
 {
     QSqlQuery q(connection());
@@ -954,20 +1062,18 @@ qint64 Database::rowCount(const QString &table)
 ReadTransaction::ReadTransaction()
 {
     ThreadConnection &c = threadConnection();
-    if (c.depth++ > 0)
+    if (c.depth > 0) {
+        ++c.depth;
         return;
-    m_outer = true;
-    try {
-        // One snapshot for every read of the unit (PostgreSQL's default would take one per statement).
-        if (Database::dialect() == Database::Dialect::PostgreSQL)
-            Database::exec(QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-        else
-            Database::select(QStringLiteral("BEGIN"), {}, [](const SqlRow &) {});
-    } catch (...) {
-        --c.depth;
-        m_outer = false;
-        throw;
     }
+    // One snapshot for every read of the unit (PostgreSQL's default would take one per statement).
+    // Begun before the depth counts it, so that a connection lost while idle is made again.
+    if (Database::dialect() == Database::Dialect::PostgreSQL)
+        Database::exec(QStringLiteral("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    else
+        Database::select(QStringLiteral("BEGIN"), {}, [](const SqlRow &) {});
+    ++c.depth;
+    m_outer = true;
     c.readOnly = true;
 }
 
@@ -991,20 +1097,29 @@ ReadTransaction::~ReadTransaction()
 Transaction::Transaction()
 {
     ThreadConnection &c = threadConnection();
-    QSqlDatabase db = Database::connection();
     if (c.readOnly) // a deferred read transaction upgraded to a write could fail with SQLITE_BUSY
         fail(QStringLiteral("a write transaction cannot start inside a read transaction"), QSqlError());
-    if (c.depth++ > 0)
+    if (c.depth > 0) {
+        ++c.depth;
         return; // nested: the outermost transaction commits
-    m_outer = true;
-    QSqlQuery q(db);
-    // SQLite: take the write lock at once. PostgreSQL locks rows as they are written.
-    if (!q.exec(Database::dialect() == Database::Dialect::PostgreSQL ? QStringLiteral("BEGIN")
-                                                                     : QStringLiteral("BEGIN IMMEDIATE"))) {
-        --c.depth;
-        m_done = true;
-        fail(QStringLiteral("cannot begin transaction"), q.lastError());
     }
+    // SQLite: take the write lock at once. PostgreSQL locks rows as they are written. Begun before
+    // the depth counts it, so that a connection lost while idle is made again.
+    const QString begin = Database::dialect() == Database::Dialect::PostgreSQL ? QStringLiteral("BEGIN")
+                                                                               : QStringLiteral("BEGIN IMMEDIATE");
+    try {
+        againIfLostWhileIdle(begin, [&] {
+            QSqlQuery q(Database::connection());
+            if (!q.exec(begin))
+                fail(QStringLiteral("cannot begin transaction"), q.lastError());
+            return true;
+        });
+    } catch (...) {
+        m_done = true;
+        throw;
+    }
+    ++c.depth;
+    m_outer = true;
 }
 
 Transaction::~Transaction()
@@ -1015,7 +1130,7 @@ Transaction::~Transaction()
     --c.depth;
     if (m_outer) {
         c.clearAfterCommit();
-        if (!c.name.isEmpty()) {
+        if (!c.name.isEmpty() && !c.lost) {
             QSqlQuery q(QSqlDatabase::database(c.name, false));
             q.exec(QStringLiteral("ROLLBACK"));
         }
@@ -1031,6 +1146,13 @@ void Transaction::commit()
     --c.depth;
     if (!m_outer)
         return;
+    // The connection was lost during the transaction: nothing of it was committed, and a COMMIT
+    // on a new connection would answer "done" for nothing.
+    if (c.lost) {
+        c.clearAfterCommit();
+        throwUnavailable(QStringLiteral("the connection to PostgreSQL was lost during a transaction, which was not "
+                                        "committed"));
+    }
     QSqlQuery q(Database::connection());
     if (!q.exec(QStringLiteral("COMMIT"))) {
         const QSqlError error = q.lastError();

@@ -127,11 +127,16 @@ public:
     // The rows of one of tables(); throws DatabaseError for another name.
     static qint64 rowCount(const QString &table);
 
-    // Prepares and runs sql with positional values; throws DatabaseError when SQLite fails.
+    // Prepares and runs sql with positional values; throws DatabaseError when the database fails,
+    // DatabaseUnavailable when it cannot be reached. Outside a transaction, a read (or BEGIN) that
+    // found this thread's PostgreSQL connection lost runs once more on a new connection.
     static QSqlQuery exec(const QString &sql, const QVariantList &values = {});
     // As exec() for a statement that is used often: the prepared statement is cached per thread and
     // finished when the returned CachedQuery goes out of scope.
     static CachedQuery execCached(const QString &sql, const QVariantList &values = {});
+    // Whether the database answers now (a read on this thread's connection, made again if it was
+    // lost); why says what failed. Never throws: for health checks.
+    static bool ping(QString *why = nullptr);
     // Runs an INSERT into a table keyed by seq (cached as execCached) and gives the new row's seq:
     // SQLite's rowid, or PostgreSQL's RETURNING seq.
     static qint64 insert(const QString &sql, const QVariantList &values = {});
@@ -174,6 +179,10 @@ public:
     static int afterCommitCount(const QString &group);
     // Whether this thread is inside a write Transaction.
     static bool inWriteTransaction();
+
+private:
+    static QSqlQuery execOnce(const QString &sql, const QVariantList &values);
+    static CachedQuery execCachedOnce(const QString &sql, const QVariantList &values);
 };
 
 // Several reads that must see one state of the database: BEGIN (deferred) ... COMMIT, so that the

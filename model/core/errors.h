@@ -66,3 +66,16 @@ class DatabaseError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
 };
+
+// The database cannot be reached now: the PostgreSQL server is stopped or restarting, or it ended
+// this thread's session. The unit of work was not committed (its transaction died with the
+// connection; the one exception, a COMMIT whose answer was lost, is in docs/architecture.md), the
+// thread's next statement makes a new connection, and the caller may try again: the server answers
+// 503 SERVICE_UNAVAILABLE with Retry-After, the window says so, loops try again on their next round.
+class DatabaseUnavailable : public DatabaseError
+{
+public:
+    using DatabaseError::DatabaseError;
+    // Seconds after which a retry is worth it (the Retry-After of the answer).
+    static constexpr int kRetryAfterSeconds = 5;
+};

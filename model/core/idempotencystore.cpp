@@ -34,6 +34,34 @@ std::optional<StoredResponse> IdempotencyStore::find(const QString &credential, 
     return r;
 }
 
+IdempotencyClaim IdempotencyStore::claim(const QString &credential, const QString &key, const QString &method,
+                                         const QString &path, const QDateTime &notBefore, const QDateTime &staleBefore)
+{
+    const QString now = m_store.nowIso();
+    // Bounded: a claim seen and then released (its request failed) before it could be read is
+    // asked for again, at most twice more.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const CachedQuery taken = Database::execCached(
+            QStringLiteral("INSERT INTO idempotency_keys (credential, key, method, path, status, headers, body, "
+                           "created_at) VALUES (?, ?, ?, ?, 0, '[]', ?, ?) ON CONFLICT (credential, key) DO UPDATE SET "
+                           "method = excluded.method, path = excluded.path, status = 0, headers = '[]', body = "
+                           "excluded.body, created_at = excluded.created_at WHERE idempotency_keys.created_at < ? OR "
+                           "(idempotency_keys.status = 0 AND idempotency_keys.created_at < ?)"),
+            {credential, key, method, path, QByteArray(""), now, TimeUtil::iso(notBefore), TimeUtil::iso(staleBefore)});
+        if (taken.numRowsAffected() > 0)
+            return {IdempotencyClaim::Claimed, {}};
+        if (std::optional<StoredResponse> held = find(credential, key, notBefore))
+            return {held->status == 0 ? IdempotencyClaim::InProgress : IdempotencyClaim::Stored, *held};
+    }
+    return {IdempotencyClaim::InProgress, {method, path, 0, {}, {}}};
+}
+
+void IdempotencyStore::release(const QString &credential, const QString &key)
+{
+    Database::execCached(QStringLiteral("DELETE FROM idempotency_keys WHERE credential = ? AND key = ? AND status = 0"),
+                         {credential, key});
+}
+
 void IdempotencyStore::save(const QString &credential, const QString &key, const StoredResponse &response)
 {
     QJsonArray headers;

@@ -331,6 +331,54 @@ private Q_SLOTS:
         }
     }
 
+    // NUL and lone surrogates are refused with 400 before SQL, on both databases, with or without a
+    // credential, in the body, a path parameter or the query; nothing is stored.
+    void unstorableTextIsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("NUL in a name") << QByteArray("POST") << QStringLiteral("/api/v1/contacts")
+                                       << QByteArray(R"({"firstName":"A\u0000B","email":"nul@example.com"})")
+                                       << QStringLiteral("firstName");
+        QTest::newRow("lone surrogate in a custom field")
+            << QByteArray("POST") << QStringLiteral("/api/v1/contacts")
+            << QByteArray(R"({"firstName":"A","email":"s@example.com","customFields":{"note":"x\ud800"}})")
+            << QStringLiteral("customFields.note");
+        QTest::newRow("low surrogate first")
+            << QByteArray("POST") << QStringLiteral("/api/v1/contacts")
+            << QByteArray(R"({"firstName":"\udc00\ud800","email":"l@example.com"})") << QStringLiteral("firstName");
+        QTest::newRow("NUL in a key")
+            << QByteArray("POST") << QStringLiteral("/api/v1/contacts")
+            << QByteArray(R"({"firstName":"A","email":"k@example.com","customFields":{"a\u0000":"1"}})")
+            << QStringLiteral("customFields");
+        QTest::newRow("NUL in the query") << QByteArray("GET") << QStringLiteral("/api/v1/contacts?search=a%00b")
+                                          << QByteArray() << QStringLiteral("search");
+        QTest::newRow("NUL in the path") << QByteArray("GET") << QStringLiteral("/api/v1/contacts/contact_%00")
+                                         << QByteArray() << QStringLiteral("id");
+        QTest::newRow("login e-mail, no credential")
+            << QByteArray("POST") << QStringLiteral("/api/v1/auth/login")
+            << QByteArray(R"({"email":"a\u0000@example.com","password":"x"})") << QStringLiteral("email");
+    }
+    void unstorableTextIsRefused()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QString, path);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, field);
+        const HttpResult r = m_api->client->call(method, path, body);
+        QVERIFY2(r.status == 400, r.body.constData());
+        QCOMPARE(r.errorCode(), QStringLiteral("VALIDATION_ERROR"));
+        QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains(field), r.body.constData());
+        QCOMPARE(m_api->client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(), 0);
+        // A surrogate pair as it should be is stored as the one character it is.
+        const HttpResult ok = m_api->client->call(
+            "POST", "/api/v1/contacts", QByteArray(R"({"firstName":"G\ud83d\ude00","email":"pair@example.com"})"));
+        QCOMPARE(ok.status, 201);
+        QCOMPARE(ok.data().value("firstName").toString(), QString::fromUtf8("G\xF0\x9F\x98\x80"));
+    }
+
     void idempotencyKeyReplaysFirstAnswer()
     {
         const QByteArray body =

@@ -551,6 +551,34 @@ private Q_SLOTS:
         QVERIFY2(server->waitForExit(), server->describe());
     }
 
+    // 8 identical POSTs with one Idempotency-Key at once, on 4 server threads: one contact per
+    // key, every answer the first one's or 409 IDEMPOTENCY_IN_PROGRESS (5 rounds).
+    void oneIdempotencyKeyActsOnceUnderSimultaneousRequests()
+    {
+        auto server = serve(0, {QStringLiteral("--set"), QStringLiteral("server/threads=4")});
+        QVERIFY2(server->start(), server->describe());
+        std::vector<std::unique_ptr<ApiClient>> clients;
+        QList<ApiClient *> raw;
+        for (int i = 0; i < 4; ++i) {
+            clients.push_back(client(*server));
+            raw << clients.back().get();
+        }
+        QSet<QString> ids;
+        const QString failed = raceOneKey(
+            raw, QStringLiteral("/api/v1/contacts"),
+            [](int round) {
+                return QJsonObject{{"firstName", QStringLiteral("Yarış")},
+                                   {"email", QStringLiteral("yaris%1@example.com").arg(round)}};
+            },
+            5, 8, &ids);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QCOMPARE(ids.size(), 5);
+        const HttpResult list = raw.first()->get(QStringLiteral("/api/v1/contacts?search=Yarış&limit=100"));
+        QCOMPARE(list.json.value(QLatin1String("pagination")).toObject().value(QLatin1String("total")).toInt(), 5);
+        server->process().terminate();
+        QVERIFY2(server->waitForExit(), server->describe());
+    }
+
     // ----- request log -----
 
     void logsOneLinePerRequestWithoutCredentials()

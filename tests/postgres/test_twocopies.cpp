@@ -222,6 +222,28 @@ private Q_SLOTS:
 
     // Copy a is killed (-9) while it is delivering and sending; copy b goes on alone. Every event
     // and message arrives; only what a had in flight may arrive twice (at least once).
+    // 8 identical POST /tasks with one Idempotency-Key at once, spread over both copies: one task
+    // per key (10 rounds), the other answers the first one's or 409 IDEMPOTENCY_IN_PROGRESS.
+    void oneIdempotencyKeyActsOnceAcrossCopies()
+    {
+        QVERIFY(startBoth());
+        QSet<QString> ids;
+        const QString failed = raceOneKey(
+            {m_ca.get(), m_cb.get()}, QStringLiteral("/api/v1/tasks"),
+            [](int) {
+                return QJsonObject{{"title", QStringLiteral("Yarışan görev")}};
+            },
+            10, 8, &ids);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QCOMPARE(ids.size(), 10);
+        QCOMPARE(m_cb->get(QStringLiteral("/api/v1/tasks?limit=100"))
+                     .json.value("pagination")
+                     .toObject()
+                     .value("total")
+                     .toInt(),
+                 10);
+    }
+
     void aKilledCopyLosesNothing()
     {
         QVERIFY(startBoth());

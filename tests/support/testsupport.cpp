@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 
 QPair<QString, int> refusalOf(const std::function<void()> &call)
@@ -77,12 +78,133 @@ ProgramRun runProgram(const QString &program, const QStringList &args, const QBy
     return r;
 }
 
+namespace {
+std::optional<DatabaseUrl> testPostgresUrl(QString *why);
+bool adminExec(const DatabaseUrl &url, const QStringList &statements, QString *why);
+QStringList adminColumn(const DatabaseUrl &url, const QString &sql, QString *why);
+
+// Migrating a new schema costs PostgreSQL about half a second, and a test process makes one per
+// test function and data row. A process's TempDatabases therefore take turns on one schema,
+// migrated once and brought back to its just-migrated state for the next one: every table
+// emptied, the rows the migrations wrote copied back from a snapshot, and every sequence set to
+// where the migrations left it (about 30 ms). A TempDatabase made while another is alive gets a
+// schema of its own, as before.
+class ReusedPostgresSchema
+{
+public:
+    static bool acquire()
+    {
+        if (s_inUse)
+            return false;
+        QString why;
+        const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
+        if (!url)
+            qFatal("%s", qPrintable(why));
+        if (s_name.isEmpty())
+            create(*url);
+        else if (!adminExec(*url, s_reset, &why))
+            qFatal("could not empty the test schema %s: %s", qPrintable(s_name), qPrintable(why));
+        Database::setPostgres(*url, QString(), s_name);
+        s_inUse = true;
+        return true;
+    }
+    static void release() { s_inUse = false; }
+
+private:
+    static void create(const DatabaseUrl &url)
+    {
+        QString why;
+        const QString name = QStringLiteral("test_%1_reused").arg(QCoreApplication::applicationPid());
+        const QString seed = name + QStringLiteral("_seed");
+        if (!adminExec(url,
+                       {QStringLiteral("CREATE SCHEMA %1").arg(name), QStringLiteral("CREATE SCHEMA %1").arg(seed)},
+                       &why))
+            qFatal("could not create the test schema %s: %s", qPrintable(name), qPrintable(why));
+        Database::setPostgres(url, QString(), name);
+        Database::migrate();
+        Database::closeThreadConnection();
+
+        const QStringList tables =
+            adminColumn(url,
+                        QStringLiteral("SELECT table_name FROM information_schema.tables WHERE table_schema = '%1' AND "
+                                       "table_type = 'BASE TABLE' ORDER BY table_name")
+                            .arg(name),
+                        &why);
+        if (tables.isEmpty())
+            qFatal("the migrated test schema %s has no tables: %s", qPrintable(name), qPrintable(why));
+        QStringList snapshot;
+        for (const QString &t : tables) {
+            snapshot << QStringLiteral("CREATE TABLE %1.%2 AS SELECT * FROM %3.%2").arg(seed, t, name);
+        }
+        if (!adminExec(url, snapshot, &why))
+            qFatal("could not snapshot the test schema %s: %s", qPrintable(name), qPrintable(why));
+
+        // Parents before the tables that refer to them: rows are deleted children first and the
+        // migrations' rows copied back parents first.
+        const QStringList references = adminColumn(
+            url,
+            QStringLiteral("SELECT c.relname || ' ' || p.relname FROM pg_constraint k JOIN pg_class c ON c.oid = "
+                           "k.conrelid JOIN pg_class p ON p.oid = k.confrelid WHERE k.contype = 'f' AND "
+                           "k.connamespace = '%1'::regnamespace AND c.oid <> p.oid")
+                .arg(name),
+            &why);
+        QStringList parentsFirst;
+        for (int round = 0; round <= tables.size() && parentsFirst.size() < tables.size(); ++round) {
+            for (const QString &t : tables) {
+                const bool ready = std::none_of(references.begin(), references.end(), [&](const QString &r) {
+                    const QStringList pair = r.split(QLatin1Char(' '));
+                    return pair.first() == t && !parentsFirst.contains(pair.last());
+                });
+                if (ready && !parentsFirst.contains(t))
+                    parentsFirst << t;
+            }
+        }
+        if (parentsFirst.size() < tables.size())
+            qFatal("the test schema's tables refer to each other in a circle");
+        // One DO block: one round trip, and a failure anywhere fails (and undoes) all of it.
+        QStringList reset;
+        for (auto t = parentsFirst.crbegin(); t != parentsFirst.crend(); ++t)
+            reset << QStringLiteral("DELETE FROM %1.%2").arg(name, *t);
+        for (const QString &t : parentsFirst) {
+            if (!adminColumn(url, QStringLiteral("SELECT 1 FROM %1.%2 LIMIT 1").arg(seed, t), &why).isEmpty())
+                reset << QStringLiteral("INSERT INTO %1.%2 SELECT * FROM %3.%2").arg(name, t, seed);
+        }
+        reset << adminColumn(url,
+                             QStringLiteral("SELECT format('PERFORM setval(%L, %s, %s)', schemaname || '.' || "
+                                            "sequencename, coalesce(last_value, start_value), (last_value IS NOT "
+                                            "NULL)::text) FROM pg_sequences WHERE schemaname = '%1'")
+                                 .arg(name),
+                             &why);
+        reset = QStringList{QStringLiteral("SET lock_timeout = '30s'"),
+                            QStringLiteral("DO $$BEGIN %1; END$$").arg(reset.join(QStringLiteral("; ")))};
+        s_reset = reset;
+        s_name = name;
+        qAddPostRoutine([] {
+            QString why;
+            const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
+            if (url && !adminExec(*url,
+                                  {QStringLiteral("DROP SCHEMA %1 CASCADE").arg(s_name),
+                                   QStringLiteral("DROP SCHEMA %1_seed CASCADE").arg(s_name)},
+                                  &why))
+                qWarning().noquote() << "could not drop the test schema" << s_name << why;
+        });
+    }
+
+    static inline QString s_name;
+    static inline QStringList s_reset;
+    static inline bool s_inUse = false;
+};
+} // namespace
+
 TempDatabase::TempDatabase()
 {
     if (qEnvironmentVariable("LIAISON_TEST_DATABASE") == QLatin1String("postgresql")) {
-        m_pg = std::make_unique<TempPostgresSchema>();
-        if (!m_pg->available())
-            qFatal("%s", qPrintable(m_pg->why()));
+        m_reusedPg = ReusedPostgresSchema::acquire();
+        if (!m_reusedPg) {
+            m_pg = std::make_unique<TempPostgresSchema>();
+            if (!m_pg->available())
+                qFatal("%s", qPrintable(m_pg->why()));
+        }
     } else {
         Database::setPath(file());
     }
@@ -93,6 +215,8 @@ TempDatabase::~TempDatabase()
 {
     Database::closeThreadConnection();
     m_pg.reset();
+    if (m_reusedPg)
+        ReusedPostgresSchema::release();
 }
 
 QString TempDatabase::file() const
@@ -113,8 +237,10 @@ std::optional<DatabaseUrl> testPostgresUrl(QString *why)
     return DatabaseUrl::parse(text, why);
 }
 
-// Runs one statement on a connection of its own (schemas are made and dropped outside the tested one).
-bool adminExec(const DatabaseUrl &url, const QString &sql, QString *why)
+// Runs statements in order on a connection of its own, stopping at the first that fails, and keeps
+// the first column of the last one's rows in values (schemas are made and dropped outside the
+// tested one).
+bool adminQuery(const DatabaseUrl &url, const QStringList &statements, QString *why, QStringList *values = nullptr)
 {
     const QString name = QStringLiteral("liaison-test-admin");
     bool ok = false;
@@ -127,9 +253,16 @@ bool adminExec(const DatabaseUrl &url, const QString &sql, QString *why)
         db.setConnectOptions(QStringLiteral("options='-cclient_min_messages=warning'"));
         if (db.open()) {
             QSqlQuery q(db);
-            ok = q.exec(sql);
-            if (!ok)
-                *why = q.lastError().text();
+            ok = true;
+            for (const QString &sql : statements) {
+                if (!q.exec(sql)) {
+                    *why = sql.left(120) + QStringLiteral(": ") + q.lastError().text();
+                    ok = false;
+                    break;
+                }
+            }
+            while (ok && values && q.next())
+                *values << q.value(0).toString();
             db.close();
         } else {
             *why = db.lastError().text();
@@ -138,7 +271,42 @@ bool adminExec(const DatabaseUrl &url, const QString &sql, QString *why)
     QSqlDatabase::removeDatabase(name);
     return ok;
 }
+
+bool adminExec(const DatabaseUrl &url, const QStringList &statements, QString *why)
+{
+    return adminQuery(url, statements, why);
+}
+
+QStringList adminColumn(const DatabaseUrl &url, const QString &sql, QString *why)
+{
+    QStringList values;
+    adminQuery(url, {sql}, why, &values);
+    return values;
+}
 } // namespace
+
+bool endPostgresSession(qint64 pid)
+{
+    QString why;
+    const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
+    const QStringList ended =
+        url ? adminColumn(*url, QStringLiteral("SELECT pg_terminate_backend(%1)").arg(pid), &why) : QStringList();
+    if (ended.value(0) != QLatin1String("true")) {
+        qWarning().noquote() << "could not end PostgreSQL session" << pid << ended << why;
+        return false;
+    }
+    // pg_terminate_backend only asks: the session is over once the server no longer lists it.
+    const bool gone = QTest::qWaitFor(
+        [&] {
+            return adminColumn(*url, QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE pid = %1").arg(pid),
+                               &why)
+                       .value(0) == QLatin1String("0");
+        },
+        10000);
+    if (!gone)
+        qWarning().noquote() << "PostgreSQL session" << pid << "was still there 10 s after it was ended" << why;
+    return gone;
+}
 
 TempPostgresSchema::TempPostgresSchema()
 {
@@ -147,7 +315,7 @@ TempPostgresSchema::TempPostgresSchema()
         return;
     static std::atomic<int> counter{0};
     const QString name = QStringLiteral("test_%1_%2").arg(QCoreApplication::applicationPid()).arg(++counter);
-    if (!adminExec(*url, QStringLiteral("CREATE SCHEMA %1").arg(name), &m_why))
+    if (!adminExec(*url, {QStringLiteral("CREATE SCHEMA %1").arg(name)}, &m_why))
         return;
     m_name = name;
     Database::setPostgres(*url, QString(), m_name);
@@ -158,28 +326,52 @@ TempPostgresSchema::~TempPostgresSchema()
     Database::closeThreadConnection();
     QString why;
     const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
-    if (url && !m_name.isEmpty() && !adminExec(*url, QStringLiteral("DROP SCHEMA %1 CASCADE").arg(m_name), &why))
+    if (url && !m_name.isEmpty() && !adminExec(*url, {QStringLiteral("DROP SCHEMA %1 CASCADE").arg(m_name)}, &why))
         qWarning().noquote() << "could not drop the test schema" << m_name << why;
 }
 
 TempPostgresDatabase::TempPostgresDatabase(const QString &prefix)
 {
-    const std::optional<DatabaseUrl> url = testPostgresUrl(&m_why);
-    if (!url)
-        return;
-    m_cluster = *url;
+    if (const std::optional<DatabaseUrl> url = testPostgresUrl(&m_why))
+        create(prefix, *url);
+}
+
+TempPostgresDatabase::TempPostgresDatabase(const QString &prefix, const DatabaseUrl &cluster)
+{
+    create(prefix, cluster);
+}
+
+void TempPostgresDatabase::create(const QString &prefix, const DatabaseUrl &cluster)
+{
+    m_cluster = cluster;
     const QString name = QStringLiteral("%1_%2").arg(prefix).arg(QCoreApplication::applicationPid());
-    if (!adminExec(m_cluster, QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name), &m_why) ||
-        !adminExec(m_cluster, QStringLiteral("CREATE DATABASE %1").arg(name), &m_why))
+    if (!adminExec(m_cluster, {QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name)}, &m_why) ||
+        !adminExec(m_cluster, {QStringLiteral("CREATE DATABASE %1").arg(name)}, &m_why))
         return;
     m_name = name;
+}
+
+int TempPostgresDatabase::endSessions()
+{
+    QString why;
+    const QStringList ended =
+        adminColumn(m_cluster,
+                    QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                                   "'%1' AND pid <> pg_backend_pid()")
+                        .arg(m_name),
+                    &why);
+    if (ended.isEmpty()) {
+        qWarning().noquote() << "could not end the sessions on" << m_name << why;
+        return -1;
+    }
+    return ended.constFirst().toInt();
 }
 
 TempPostgresDatabase::~TempPostgresDatabase()
 {
     QString why;
     if (!m_name.isEmpty() &&
-        !adminExec(m_cluster, QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(m_name), &why))
+        !adminExec(m_cluster, {QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(m_name)}, &why))
         qWarning().noquote() << "could not drop the test database" << m_name << why;
 }
 
@@ -277,8 +469,8 @@ ApiClient::ApiClient(const QString &baseUrl, const QSslCertificate &ca)
 {
 }
 
-HttpResult ApiClient::call(const QByteArray &method, const QString &path, const QByteArray &body,
-                           const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+QNetworkReply *ApiClient::send(const QByteArray &method, const QString &path, const QByteArray &body,
+                               const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     QNetworkRequest request(QUrl(m_base + path));
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
@@ -291,15 +483,11 @@ HttpResult ApiClient::call(const QByteArray &method, const QString &path, const 
         request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
     for (const auto &h : headers)
         request.setRawHeader(h.first, h.second);
-    QNetworkReply *reply = m_nam.sendCustomRequest(request, method, body);
-    QEventLoop loop;
-    QTimer timer;
-    timer.setSingleShot(true);
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
-    timer.start(timeoutMs);
-    if (!reply->isFinished())
-        loop.exec();
+    return m_nam.sendCustomRequest(request, method, body);
+}
+
+HttpResult ApiClient::read(QNetworkReply *reply)
+{
     HttpResult result;
     if (!reply->isFinished()) {
         reply->abort();
@@ -315,6 +503,69 @@ HttpResult ApiClient::call(const QByteArray &method, const QString &path, const 
         result.headers.insert(pair.first.toLower(), pair.second);
     delete reply;
     return result;
+}
+
+HttpResult ApiClient::call(const QByteArray &method, const QString &path, const QByteArray &body,
+                           const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+{
+    QNetworkReply *reply = send(method, path, body, headers);
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    timer.start(timeoutMs);
+    if (!reply->isFinished())
+        loop.exec();
+    return read(reply);
+}
+
+QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const QByteArray &method,
+                             const QString &path, const QByteArray &body,
+                             const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+{
+    QList<QNetworkReply *> replies;
+    for (int i = 0; i < count; ++i)
+        replies << clients.at(i % clients.size())->send(method, path, body, headers);
+    (void)QTest::qWaitFor(
+        [&] { return std::all_of(replies.cbegin(), replies.cend(), [](QNetworkReply *r) { return r->isFinished(); }); },
+        timeoutMs);
+    QList<HttpResult> results;
+    for (QNetworkReply *r : replies)
+        results << ApiClient::read(r);
+    return results;
+}
+
+// Rounds of count identical POSTs with one Idempotency-Key each, sent at once over clients: every
+// answer is the first one's (201, replayed or not) or 409 IDEMPOTENCY_IN_PROGRESS with Retry-After,
+// all 201s name one record, and no other status comes. Empty when all held; else what did not.
+QString raceOneKey(const QList<ApiClient *> &clients, const QString &path,
+                   const std::function<QJsonObject(int round)> &body, int rounds, int count, QSet<QString> *ids)
+{
+    for (int round = 0; round < rounds; ++round) {
+        const QByteArray key =
+            "race-" + QByteArray::number(round) + "-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        const QList<HttpResult> answers =
+            sendAtOnce(clients, count, "POST", path, QJsonDocument(body(round)).toJson(), {{"Idempotency-Key", key}});
+        QSet<QString> created;
+        int acted = 0;
+        for (const HttpResult &r : answers) {
+            if (r.status == 201) {
+                created.insert(r.data().value(QLatin1String("id")).toString());
+                acted += r.header("idempotent-replayed").isEmpty();
+            } else if (r.status != 409 || r.errorCode() != QLatin1String("IDEMPOTENCY_IN_PROGRESS") ||
+                       r.header("retry-after").isEmpty()) {
+                return QStringLiteral("round %1: %2 %3").arg(round).arg(r.status).arg(QString::fromUtf8(r.body));
+            }
+        }
+        if (created.size() != 1 || acted != 1)
+            return QStringLiteral("round %1: %2 record(s), %3 answer(s) that acted")
+                .arg(round)
+                .arg(created.size())
+                .arg(acted);
+        ids->unite(created);
+    }
+    return {};
 }
 
 ApiFixture::ApiFixture(Client c)

@@ -59,11 +59,16 @@ public:
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<TempPostgresSchema> m_pg;
+    bool m_reusedPg = false;
 };
 
 // A schema of its own on the test run's PostgreSQL cluster (LIAISON_TEST_POSTGRES_URL, set by
 // CTest's "postgres" fixture), which this thread's database then uses; dropped afterwards.
 // available() is false, with why(), when no cluster was given.
+// Ends the PostgreSQL session whose server process is pid on the test run's cluster
+// (pg_terminate_backend), as an administrator, a failover or a restart does; true when it was ended.
+bool endPostgresSession(qint64 pid);
+
 class TempPostgresSchema
 {
 public:
@@ -84,13 +89,19 @@ class TempPostgresDatabase
 {
 public:
     explicit TempPostgresDatabase(const QString &prefix);
+    // The same on another cluster than the test run's (one a test starts and stops itself).
+    TempPostgresDatabase(const QString &prefix, const DatabaseUrl &cluster);
     ~TempPostgresDatabase();
     bool available() const { return !m_name.isEmpty(); }
     QString why() const { return m_why; }
     // postgresql://user@host:port/<name>, for database/url.
     QString url() const;
+    // Ends every session on the database (pg_terminate_backend), as a server's administrator or a
+    // failover does; returns how many were ended, -1 on an error (a warning says why).
+    int endSessions();
 
 private:
+    void create(const QString &prefix, const DatabaseUrl &cluster);
     DatabaseUrl m_cluster;
     QString m_name;
     QString m_why;
@@ -175,6 +186,11 @@ public:
     HttpResult del(const QString &path) { return call("DELETE", path); }
     HttpResult call(const QByteArray &method, const QString &path, const QByteArray &body = {},
                     const QList<QPair<QByteArray, QByteArray>> &headers = {}, int timeoutMs = 20000);
+    // Sends the request and returns at once; the caller waits for the reply (see sendAtOnce).
+    QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body = {},
+                        const QList<QPair<QByteArray, QByteArray>> &headers = {});
+    // A finished reply read into a result; deletes the reply.
+    static HttpResult read(QNetworkReply *reply);
 
 private:
     QString m_base;
@@ -182,6 +198,20 @@ private:
     QSslCertificate m_ca;
     QNetworkAccessManager m_nam;
 };
+
+// count copies of one request sent at once, taking turns over clients (each keeps up to six
+// connections open), and every answer, in the order sent; waits at most timeoutMs for them all
+// (an unanswered one has status 0 and TimeoutError).
+QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const QByteArray &method,
+                             const QString &path, const QByteArray &body,
+                             const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs = 30000);
+
+// Rounds of count identical POSTs to path with one Idempotency-Key per round, sent at once over
+// clients: each round must act exactly once (one 201 that is not a replay; the others replay it
+// or get 409 IDEMPOTENCY_IN_PROGRESS with Retry-After). Empty when every round held, else what
+// did not; ids gets the records made.
+QString raceOneKey(const QList<ApiClient *> &clients, const QString &path,
+                   const std::function<QJsonObject(int round)> &body, int rounds, int count, QSet<QString> *ids);
 
 // The set-up most API tests share: a throwaway database, the HTTPS server on a loopback port and,
 // unless asked otherwise, a client holding an API key of every scope. Build one in init() and drop

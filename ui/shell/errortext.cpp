@@ -408,6 +408,10 @@ QString ErrorText::of(const std::exception &e)
         }
         return translate(domain->message());
     }
+    if (dynamic_cast<const DatabaseUnavailable *>(&e))
+        return QCoreApplication::translate("ErrorText",
+                                           "The database server cannot be reached at the moment; nothing was "
+                                           "changed. Liaison connects again by itself: try again shortly.");
     return translate(QString::fromUtf8(e.what()));
 }
 
