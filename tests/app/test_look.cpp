@@ -30,19 +30,48 @@
 #include "ui/tasks/tasksview.h"
 
 #include <QAccessible>
+#include <QDBusConnection>
+#include <QDBusError>
+#include <QDBusVariant>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
+
+#include <atomic>
 
 using namespace UiTest;
 
 namespace {
+// The freedesktop settings portal as a desktop runs it: ReadOne of org.freedesktop.appearance
+// color-scheme, and SettingChanged when the user switches.
+class FakePortal : public QObject
+{
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.portal.Settings")
+public:
+    std::atomic<uint> value{1};
+
+public slots:
+    QDBusVariant ReadOne(const QString &ns, const QString &key)
+    {
+        return QDBusVariant(ns == "org.freedesktop.appearance" && key == "color-scheme" ? QVariant(uint(value))
+                                                                                        : QVariant(uint(0)));
+    }
+
+signals:
+    void SettingChanged(const QString &ns, const QString &key, const QDBusVariant &value);
+};
+
 QDateTime utc(int y, int mo, int d, int h, int mi = 0)
 {
     return QDateTime(QDate(y, mo, d), QTime(h, mi), QTimeZone::utc());
@@ -287,6 +316,75 @@ private slots:
         ini.close();
         QVERIFY(DesktopColorScheme::gtkPrefersDark(QString(), config.path(), &known));
         QVERIFY(known);
+    }
+
+    // On a D-Bus session of its own, a portal that says dark: the scheme is dark, read from the
+    // portal; the user switches the desktop to light: SettingChanged turns it light at once.
+    void desktopSchemeFollowsThePortal()
+    {
+        if (QStandardPaths::findExecutable("dbus-daemon").isEmpty())
+            QSKIP("dbus-daemon is missing (Debian package dbus)");
+        QProcess daemon;
+        daemon.start("dbus-daemon", {"--session", "--nofork", "--print-address"});
+        QVERIFY(daemon.waitForStarted(5000));
+        QVERIFY(daemon.waitForReadyRead(5000));
+        const QString address = QString::fromUtf8(daemon.readLine()).trimmed();
+        QVERIFY2(!address.isEmpty(), "dbus-daemon printed no address");
+        {
+            QDBusConnection desktop = QDBusConnection::connectToBus(address, "fakeDesktop");
+            QVERIFY2(desktop.isConnected(), qPrintable(desktop.lastError().message()));
+            // The portal answers from a thread of its own, as another process would.
+            QThread thread;
+            auto *portal = new FakePortal;
+            QVERIFY(desktop.registerObject("/org/freedesktop/portal/desktop", portal,
+                                           QDBusConnection::ExportAllSlots | QDBusConnection::ExportAllSignals));
+            portal->moveToThread(&thread); // with what the registration made for it
+            thread.start();
+            auto stop = qScopeGuard([&thread] {
+                thread.quit();
+                thread.wait();
+            });
+            // The user switches the desktop: the portal tells it from its own thread.
+            auto say = [portal](const QString &key, uint value) {
+                QMetaObject::invokeMethod(
+                    portal,
+                    [portal, key, value] {
+                        if (key == "color-scheme")
+                            portal->value = value;
+                        emit portal->SettingChanged("org.freedesktop.appearance", key, QDBusVariant(value));
+                    },
+                    Qt::BlockingQueuedConnection);
+            };
+            QVERIFY(desktop.registerService("org.freedesktop.portal.Desktop"));
+            QDBusConnection app = QDBusConnection::connectToBus(address, "app");
+            {
+                DesktopColorScheme scheme(app, nullptr);
+                QCOMPARE(scheme.scheme(), DesktopColorScheme::Scheme::Dark);
+                QCOMPARE(scheme.source(), DesktopColorScheme::Source::Portal);
+                QSignalSpy changed(&scheme, &DesktopColorScheme::schemeChanged);
+                say("color-scheme", 2);
+                QTRY_COMPARE(scheme.scheme(), DesktopColorScheme::Scheme::Light);
+                QCOMPARE(changed.size(), 1);
+                // Another setting of the portal changes nothing.
+                say("accent-color", 1);
+                QTest::qWait(100);
+                QCOMPARE(scheme.scheme(), DesktopColorScheme::Scheme::Light);
+                // The theme follows it while the choice is the desktop's.
+                Theme::instance().followDesktop(&scheme);
+                Theme::instance().setChoice(Theme::Choice::System);
+                QCOMPARE(UiKit::scheme(), UiKit::Scheme::Light);
+                say("color-scheme", 1);
+                QTRY_COMPARE(UiKit::scheme(), UiKit::Scheme::Dark);
+                Theme::instance().followDesktop(nullptr);
+            }
+            desktop.unregisterObject("/org/freedesktop/portal/desktop");
+            QMetaObject::invokeMethod(
+                portal, [portal] { delete portal; }, Qt::BlockingQueuedConnection); // in its thread
+            QDBusConnection::disconnectFromBus("app");
+            QDBusConnection::disconnectFromBus("fakeDesktop");
+        }
+        daemon.terminate();
+        daemon.waitForFinished(5000);
     }
 
     // No contacts: the explanation and New contact…, which opens the form; a search that finds

@@ -90,10 +90,8 @@ int main(int argc, char **argv)
     // one read): half of them read here, so that the count has both kinds to tell apart.
     for (int i = 0; i < convIds.size(); i += 2)
         repo.markRead(convIds.at(i));
-    std::printf("unread conversations count (the Inbox badge and navigation; %lld of %d): %.3f ms
-                ",
-                repo.unreadConversations(),
-                conversations, averageMs(200, [&] { repo.unreadConversations(); }));
+    std::printf("unread conversations count (the Inbox badge and navigation; %lld of %d): %.3f ms\n",
+                repo.unreadConversations(), conversations, averageMs(200, [&] { repo.unreadConversations(); }));
     ConversationQuery all;
     std::printf("conversation list page 1 (20 of %d, most recent first): %.2f ms\n", conversations,
                 averageMs(50, [&] { repo.list(all); }));

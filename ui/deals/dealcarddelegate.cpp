@@ -14,7 +14,8 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     const QRect r = option.rect.adjusted(2, 1, -2, -1);
-    const QPalette &pal = option.palette;
+    // The theme's palette: the column's style sheet makes the view's own base colour transparent.
+    const QPalette pal = UiKit::palette(UiKit::scheme());
     const bool selected = option.state & QStyle::State_Selected;
     QPainterPath card;
     card.addRoundedRect(r, 5, 5);

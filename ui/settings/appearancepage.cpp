@@ -21,7 +21,9 @@ AppearancePage::AppearancePage(QWidget *parent)
     m_theme->addItem(tr("Dark"), int(Theme::Choice::Dark));
     m_theme->setCurrentIndex(m_theme->findData(int(Theme::instance().choice())));
     m_status = UiKit::errorLabel(this, QStringLiteral("appearanceStatus"));
+    m_theme->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     form->addRow(tr("&Theme:"), m_theme);
     auto *layout = new QVBoxLayout(this);
     layout->setSpacing(UiKit::Space::M);

@@ -43,7 +43,11 @@ public:
         layout->addWidget(m_icon, 0, Qt::AlignHCenter);
         layout->addWidget(m_label);
         layout->addWidget(m_button, 0, Qt::AlignHCenter);
-        connect(&Theme::instance(), &Theme::schemeChanged, this, [this] { paintIcon(); });
+        paintButton();
+        connect(&Theme::instance(), &Theme::schemeChanged, this, [this] {
+            paintIcon();
+            paintButton();
+        });
     }
 
     void setAction(const QString &text, std::function<void()> action)
@@ -61,6 +65,21 @@ public:
         m_iconName = name;
         paintIcon();
         m_icon->setVisible(!name.isEmpty());
+    }
+
+    // The one action stands out: the selection colour, white text (4.5:1 or more in both schemes).
+    void paintButton()
+    {
+        const QPalette p = UiKit::palette(UiKit::scheme());
+        const QColor fill = p.color(QPalette::Highlight);
+        m_button->setStyleSheet(QStringLiteral("QPushButton { background: %1; color: %2; border: 1px solid %1; "
+                                               "border-radius: 6px; padding: %3px %4px; font-weight: 600; }"
+                                               "QPushButton:hover { background: %5; border-color: %5; }"
+                                               "QPushButton:focus { border: 2px solid %6; }")
+                                    .arg(fill.name(), p.color(QPalette::HighlightedText).name())
+                                    .arg(UiKit::Space::XS + 2)
+                                    .arg(UiKit::Space::L)
+                                    .arg(fill.darker(115).name(), p.color(QPalette::Text).name()));
     }
 
     void paintIcon()

@@ -50,8 +50,9 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     UiKit::setType(m_navigation, UiKit::Type::Emphasis);
     // Room for "Gelen kutusu" and a count of "99+" beside its icon.
     // (NavigationDelegate: margins, icon, gaps and a badge of "99+" take about 98 pixels.)
-    m_navigation->setFixedWidth(
-        qMax(176, m_navigation->fontMetrics().horizontalAdvance(QStringLiteral("Gelen kutusu")) + 98));
+    QFont bold = m_navigation->font(); // the selected entry's
+    bold.setWeight(QFont::DemiBold);
+    m_navigation->setFixedWidth(qMax(176, QFontMetrics(bold).horizontalAdvance(QStringLiteral("Gelen kutusu")) + 100));
     styleNavigation();
     connect(&Theme::instance(), &Theme::schemeChanged, this, &MainWindow::styleNavigation);
 
@@ -223,10 +224,7 @@ int MainWindow::areaCount(QWidget *view) const
 
 void MainWindow::styleNavigation()
 {
-    const bool dark = UiKit::scheme() == UiKit::Scheme::Dark;
-    m_navigation->setStyleSheet(QStringLiteral("QListWidget { background: %1; padding-top: %2px; }")
-                                    .arg((dark ? QColor(0x18, 0x19, 0x1c) : QColor(0xeb, 0xed, 0xf1)).name())
-                                    .arg(UiKit::Space::S));
+    UiKit::styleSidebar(m_navigation);
     m_navigation->viewport()->update();
 }
 

@@ -230,6 +230,17 @@ QPalette UiKit::palette(Scheme scheme)
     return p;
 }
 
+QColor UiKit::sidebarColor(Scheme in)
+{
+    return in == Scheme::Dark ? QColor(0x18, 0x19, 0x1c) : QColor(0xeb, 0xed, 0xf1);
+}
+
+void UiKit::styleSidebar(QWidget *list)
+{
+    list->setStyleSheet(
+        QStringLiteral("QListWidget { background: %1; padding-top: %2px; }").arg(sidebarColor().name()).arg(Space::S));
+}
+
 QColor UiKit::color(Tone tone, Scheme in)
 {
     const bool dark = in == Scheme::Dark;

@@ -60,6 +60,11 @@ Scheme scheme();
 void setScheme(Scheme scheme); // Theme's: the palette of the application is set with it
 QPalette palette(Scheme scheme);
 
+// The background of a side list (the window's navigation, Settings' pages): a shade off the window.
+QColor sidebarColor(Scheme in = scheme());
+// That list styled as a side list (its background and top padding), again at each scheme change.
+void styleSidebar(QWidget *list);
+
 // Colours that mean something, readable on the scheme's base and window colours (contrast at least
 // 4.5:1 for text).
 enum class Tone
