@@ -165,11 +165,13 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_name = new QLabel(this);
     m_name->setObjectName(QStringLiteral("contactName"));
     m_name->setTextFormat(Qt::PlainText);
+    UiKit::setType(m_name, UiKit::Type::Title);
     QFont bold = m_name->font();
     bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.15);
     m_name->setFont(bold);
-    // A long name is cut at the panel's width (its tooltip whole) instead of widening the window.
+    // A long name wraps at the panel's width (English "No conversation selected" was cut) instead
+    // of widening the window.
+    m_name->setWordWrap(true);
     m_name->setSizePolicy(QSizePolicy::Ignored, m_name->sizePolicy().verticalPolicy());
     m_name->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     // Phone, e-mail and company: text that wraps anywhere (a long e-mail address has no space to
