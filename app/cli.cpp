@@ -8,6 +8,7 @@
 #include "app/mediasettings.h"
 #include "app/secrets/secretstore.h"
 #include "app/serverthread.h"
+#include "app/tasksarea.h"
 #include "app/uiwalk.h"
 #include "app/unixsignals.h"
 #include "app/windowsession.h"
@@ -34,9 +35,11 @@
 #include "server/api/crypto.h"
 #include "server/apiserver.h"
 #include "ui/settings/userspage.h"
+#include "ui/shell/desktopscheme.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/theme.h"
 #include "ui/shell/windowstate.h"
 #include "ui/tasks/taskremindernotifier.h"
 #include "ui/tasks/tasksview.h"
@@ -518,6 +521,15 @@ int runDesktop(Environment &env)
     app.setWindowIcon(icon);
     app.setDesktopFileName(QStringLiteral("liaison"));
     loadTranslations(app);
+    // The look: light or dark as the desktop says (its settings portal, else its GTK theme), unless
+    // appearance/theme (Settings → Appearance) fixes one. Before any dialog, the sign-in's too.
+    Theme::instance().followDesktop(new DesktopColorScheme(&app));
+    bool knownTheme = true;
+    const QString themeKey = env.settings->value(QStringLiteral("appearance/theme")).toString();
+    Theme::instance().setChoice(Theme::choiceFromKey(themeKey, &knownTheme));
+    if (!knownTheme)
+        err(QStringLiteral("appearance/theme: '%1' is none of system, light, dark: following the desktop")
+                .arg(themeKey));
     // One window a data directory: a second would take the first one's session (a sign-in token
     // is used once) and its API port. It says so and leaves.
     QLockFile windowLock(QDir(env.settings->dataDir()).filePath(QStringLiteral("window.lock")));
@@ -616,28 +628,7 @@ int runDesktop(Environment &env)
         });
     });
     window.setWebhookPolicy(env.settings->webhookConfig().policy());
-    auto *tasksView = new TasksView(tasks, desk);
-    window.addArea(TasksView::tr("Tasks"), tasksView,
-                   {[tasksView] { tasksView->focusSearch(); }, [tasksView] { tasksView->focusQuickAdd(); }});
-    window.setRecordOpener(JumpBox::Task, [&window, tasksView](const QString &id) {
-        window.showArea(tasksView);
-        tasksView->openTask(id);
-    });
-    tasksView->startFor(window.signedInUser());
-    tasksView->handleReminders(window.notifications());
-    QObject::connect(&window, &MainWindow::signedInUserChanged, tasksView, &TasksView::startFor);
-    QObject::connect(tasksView->notifier(), &TaskReminderNotifier::reminded, window.notifications(),
-                     [&window](const QString &taskId, const QString &message) {
-                         window.notifications()->post(QStringLiteral("task"), taskId, TasksView::tr("Task reminder"),
-                                                      message);
-                     });
-    QObject::connect(window.notifications(), &NotificationCenter::activated, tasksView,
-                     [&window, tasksView](const QString &kind, const QString &id) {
-                         if (kind != QLatin1String("task"))
-                             return;
-                         window.showArea(tasksView);
-                         tasksView->openTask(id);
-                     });
+    addTasksArea(window, tasks, desk);
     std::unique_ptr<ServerThread> server;
     addInboxArea(window, conversations, desk, config.channelRegistry,
                  {config.media, env.settings->dataDir(), [&config, &server] {
@@ -665,6 +656,7 @@ int runDesktop(Environment &env)
                                                           : QString());
     addMediaPage(window, *env.settings, desk);
     addContactsPage(window, *env.settings);
+    addAppearancePage(window, *env.settings);
     addUsersPage(window, desk);
     addTemplatesPage(window, desk);
     // An empty data directory (no account yet): the welcome, over the window.

@@ -5,6 +5,7 @@
 #include "server/api/crypto.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
+#include "ui/settings/appearancepage.h"
 #include "ui/settings/contactssettingspage.h"
 #include "ui/settings/templatespage.h"
 #include "ui/settings/userspage.h"
@@ -90,4 +91,19 @@ void addTemplatesPage(MainWindow &window, const Store &store)
     window.addSettingsPage(TemplatesPage::tr("Templates"), TemplatesPage::tr("&Templates…"),
                            QStringLiteral("templatesPage"),
                            [store](QWidget *parent) { return new TemplatesPage(store, parent); });
+}
+
+void addAppearancePage(MainWindow &window, const AppSettings &settings)
+{
+    const QString ini = settings.iniPath();
+    window.addSettingsPage(
+        AppearancePage::tr("Appearance"), AppearancePage::tr("A&ppearance…"), QStringLiteral("appearancePage"),
+        [ini](QWidget *parent) {
+            auto *page = new AppearancePage(parent);
+            page->setSaveFunction([ini](Theme::Choice choice, QString *why) {
+                return AppSettings::writeIni(ini, {{QStringLiteral("appearance/theme"), Theme::keyOf(choice)}}, why);
+            });
+            return page;
+        },
+        MainWindow::SettingsAccess::Everyone);
 }

@@ -20,3 +20,7 @@ void addUsersPage(MainWindow &window, const Store &store);
 
 // Settings > Templates (admins only): the message templates the composer offers.
 void addTemplatesPage(MainWindow &window, const Store &store);
+
+// Settings → Appearance (everyone's): follow the desktop, light or dark (appearance/theme), applied
+// at once and saved to liaison.ini.
+void addAppearancePage(MainWindow &window, const AppSettings &settings);

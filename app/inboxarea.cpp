@@ -75,7 +75,21 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, con
                                               OutgoingMessages::templateComponents(parameters, buttonPayloads), *agent);
     });
     window.addArea(InboxView::tr("Inbox"), inbox,
-                   {[inbox] { inbox->focusSearch(); }, [inbox] { inbox->focusComposer(); }});
+                   {[inbox] { inbox->focusSearch(); }, [inbox] { inbox->focusComposer(); }}, QStringLiteral("inbox"));
+    // The navigation's count: the conversations with unread messages, counted when the list reloads
+    // on the bus's news (a message in, a conversation read).
+    window.setAreaCount(inbox, inbox->unreadCount(), MainWindow::CountKind::Unread);
+    QObject::connect(inbox, &InboxView::unreadCountChanged, &window,
+                     [&window, inbox](int count) { window.setAreaCount(inbox, count, MainWindow::CountKind::Unread); });
+    // No conversation at all: the empty list leads to Settings → Channels, for whoever may set them up.
+    auto channelsOpener = [&window]() -> std::function<void()> {
+        if (!window.mayConfigure())
+            return {};
+        return [&window] { window.showSettings(QStringLiteral("channelsPage")); };
+    };
+    inbox->setChannelsOpener(channelsOpener());
+    QObject::connect(&window, &MainWindow::signedInUserChanged, inbox,
+                     [inbox, channelsOpener] { inbox->setChannelsOpener(channelsOpener()); });
     // "Jump to": the conversation in the list (the list widens when its filters hide it).
     window.setRecordOpener(JumpBox::Conversation, [&window, inbox](const QString &id) {
         window.showArea(inbox);

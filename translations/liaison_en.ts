@@ -124,6 +124,49 @@
     </message>
 </context>
 <context>
+    <name>AppearancePage</name>
+    <message>
+        <source>Appearance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the window looks. Following the desktop, Liaison turns dark and light with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The choice applies now but was not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the desktop (dark now)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the desktop (light now)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChannelsPage</name>
     <message>
         <source>Channels</source>
@@ -812,10 +855,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Search all contacts</source>
         <translation type="unfinished"></translation>
     </message>
@@ -835,10 +874,6 @@
         <source>Searching in %1 only.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>No contact in %1 matches “%2”. Use “Search all contacts” above to look everywhere.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>Searching in %1 only (%n in all contacts).</source>
         <translation>
@@ -852,6 +887,26 @@
     </message>
     <message>
         <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contact in %1 matches “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contacts yet. Add the people you sell to; a first message on a channel, or a tool using the API, adds contacts too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New contact…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2110,6 +2165,22 @@
         <source>Website visitor %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Clear the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversation here with these filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set up channels…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2576,6 +2647,24 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Open the selected deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation>
+            <numerusform>%n unread</numerusform>
+            <numerusform>%n unread</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n overdue</source>
+        <translation>
+            <numerusform>%n overdue</numerusform>
+            <numerusform>%n overdue</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3550,10 +3639,6 @@ A desktop CRM with a local REST API.</source>
         </translation>
     </message>
     <message>
-        <source>No deals in this pipeline yet: add one with New deal…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Search deals…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3583,6 +3668,30 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>The %1 most recent of %2 deals; search to find the others.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No deals in this pipeline yet. A deal follows a sale from the first talk to won or lost, with its amount and the next step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No deal in this pipeline matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None of this pipeline&apos;s deals is yours.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show everyone&apos;s deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No open deals in this pipeline.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4606,15 +4715,7 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No overdue tasks.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Nothing coming up. Tasks with a later due date show here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4679,6 +4780,30 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>No task here matches “%1”: change or clear the search.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No overdue tasks: everything due is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tasks yet. Type one in the line above and press Enter, or add one with its due date, reminder and contact.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New task…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

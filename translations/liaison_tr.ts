@@ -124,6 +124,49 @@
     </message>
 </context>
 <context>
+    <name>AppearancePage</name>
+    <message>
+        <source>Appearance</source>
+        <translation>Görünüm</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance…</source>
+        <translation>Görü&amp;nüm…</translation>
+    </message>
+    <message>
+        <source>How the window looks. Following the desktop, Liaison turns dark and light with it.</source>
+        <translation>Pencerenin görünümü. Masaüstünü izlerken Liaison onunla birlikte koyu ya da açık olur.</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Tema</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Açık</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Koyu</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>&amp;Tema:</translation>
+    </message>
+    <message>
+        <source>The choice applies now but was not saved: %1</source>
+        <translation>Seçim şimdi uygulandı ama kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>Follow the desktop (dark now)</source>
+        <translation>Masaüstünü izle (şu an koyu)</translation>
+    </message>
+    <message>
+        <source>Follow the desktop (light now)</source>
+        <translation>Masaüstünü izle (şu an açık)</translation>
+    </message>
+</context>
+<context>
     <name>ChannelsPage</name>
     <message>
         <source>Channels</source>
@@ -811,10 +854,6 @@
         <translation>Bu listede kişi yok. Daha fazlasını görmek için Tüm kişiler&apos;i ya da başka bir etiketi seçin.</translation>
     </message>
     <message>
-        <source>No contacts yet. Add one with New; a first message on a channel, or a tool using the API, adds contacts too.</source>
-        <translation>Henüz kişi yok. Yeni ile ekleyin; bir kanaldan gelen ilk mesaj ya da API&apos;yi kullanan bir araç da kişi ekler.</translation>
-    </message>
-    <message>
         <source>Search all contacts</source>
         <translation>Tüm kişilerde ara</translation>
     </message>
@@ -834,10 +873,6 @@
         <source>Searching in %1 only.</source>
         <translation>Yalnızca %1 içinde aranıyor.</translation>
     </message>
-    <message>
-        <source>No contact in %1 matches “%2”. Use “Search all contacts” above to look everywhere.</source>
-        <translation>%1 içinde “%2” ile eşleşen kişi yok. Her yerde aramak için yukarıdaki “Tüm kişilerde ara”yı kullanın.</translation>
-    </message>
     <message numerus="yes">
         <source>Searching in %1 only (%n in all contacts).</source>
         <translation>
@@ -851,6 +886,26 @@
     <message>
         <source>Contacts</source>
         <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>No contact in %1 matches “%2”.</source>
+        <translation>%1 içinde “%2” ile eşleşen kişi yok.</translation>
+    </message>
+    <message>
+        <source>No contacts yet. Add the people you sell to; a first message on a channel, or a tool using the API, adds contacts too.</source>
+        <translation>Henüz kişi yok. Satış yaptığınız kişileri ekleyin; bir kanaldan gelen ilk mesaj ya da API&apos;yi kullanan bir araç da kişi ekler.</translation>
+    </message>
+    <message>
+        <source>Show all contacts</source>
+        <translation>Tüm kişileri göster</translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation>Aramayı temizle</translation>
+    </message>
+    <message>
+        <source>New contact…</source>
+        <translation>Yeni kişi…</translation>
     </message>
 </context>
 <context>
@@ -2106,6 +2161,22 @@
         <source>Website visitor %1</source>
         <translation>Web sitesi ziyaretçisi %1</translation>
     </message>
+    <message>
+        <source>Clear the search</source>
+        <translation>Aramayı temizle</translation>
+    </message>
+    <message>
+        <source>No conversation here with these filters.</source>
+        <translation>Bu filtrelerle gösterilecek konuşma yok.</translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation>Filtreleri temizle</translation>
+    </message>
+    <message>
+        <source>Set up channels…</source>
+        <translation>Kanalları ayarla…</translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -2574,6 +2645,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Open the selected deal</source>
         <translation>Seçili fırsatı aç</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation>
+            <numerusform>%n okunmamış</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n overdue</source>
+        <translation>
+            <numerusform>%n gecikmiş</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
     </message>
 </context>
 <context>
@@ -3542,10 +3629,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         </translation>
     </message>
     <message>
-        <source>No deals in this pipeline yet: add one with New deal…</source>
-        <translation>Bu satış hattında henüz fırsat yok: Yeni fırsat… ile ekleyin.</translation>
-    </message>
-    <message>
         <source>Search deals…</source>
         <translation>Fırsatlarda ara…</translation>
     </message>
@@ -3576,6 +3659,30 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>The %1 most recent of %2 deals; search to find the others.</source>
         <translation>%2 fırsatın en yeni %1 tanesi; diğerlerini bulmak için arayın.</translation>
+    </message>
+    <message>
+        <source>No deals in this pipeline yet. A deal follows a sale from the first talk to won or lost, with its amount and the next step.</source>
+        <translation>Bu satış hattında henüz fırsat yok. Bir fırsat, bir satışı ilk görüşmeden kazanılana ya da kaybedilene kadar tutarı ve sonraki adımıyla izler.</translation>
+    </message>
+    <message>
+        <source>No deal in this pipeline matches “%1”.</source>
+        <translation>Bu satış hattında “%1” ile eşleşen fırsat yok.</translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation>Aramayı temizle</translation>
+    </message>
+    <message>
+        <source>None of this pipeline&apos;s deals is yours.</source>
+        <translation>Bu satış hattındaki fırsatların hiçbiri size ait değil.</translation>
+    </message>
+    <message>
+        <source>Show everyone&apos;s deals</source>
+        <translation>Herkesin fırsatlarını göster</translation>
+    </message>
+    <message>
+        <source>No open deals in this pipeline.</source>
+        <translation>Bu satış hattında açık fırsat yok.</translation>
     </message>
 </context>
 <context>
@@ -4600,16 +4707,8 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <translation>Bugün için görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın.</translation>
     </message>
     <message>
-        <source>No overdue tasks.</source>
-        <translation>Gecikmiş görev yok.</translation>
-    </message>
-    <message>
         <source>Nothing coming up. Tasks with a later due date show here.</source>
         <translation>Yaklaşan görev yok. Son tarihi daha ileride olan görevler burada görünür.</translation>
-    </message>
-    <message>
-        <source>No tasks yet. Type one in the line above and press Enter, or click New…</source>
-        <translation>Henüz görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın ya da Yeni… düğmesine tıklayın.</translation>
     </message>
     <message>
         <source>“%1” done.</source>
@@ -4674,6 +4773,30 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>No task here matches “%1”: change or clear the search.</source>
         <translation>Burada “%1” ile eşleşen görev yok: aramayı değiştirin ya da temizleyin.</translation>
+    </message>
+    <message>
+        <source>No overdue tasks: everything due is done.</source>
+        <translation>Gecikmiş görev yok: zamanı gelen her şey yapıldı.</translation>
+    </message>
+    <message>
+        <source>No tasks yet. Type one in the line above and press Enter, or add one with its due date, reminder and contact.</source>
+        <translation>Henüz görev yok. Yukarıdaki satıra bir görev yazıp Enter&apos;a basın ya da son tarihi, hatırlatıcısı ve kişisiyle birlikte ekleyin.</translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation>Aramayı temizle</translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation>Filtreleri temizle</translation>
+    </message>
+    <message>
+        <source>Show all tasks</source>
+        <translation>Tüm görevleri göster</translation>
+    </message>
+    <message>
+        <source>New task…</source>
+        <translation>Yeni görev…</translation>
     </message>
 </context>
 <context>

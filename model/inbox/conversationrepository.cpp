@@ -572,6 +572,14 @@ Conversation ConversationRepository::removeTag(const QString &id, const QString 
     return v;
 }
 
+qint64 ConversationRepository::unreadConversations() const
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT count(*) FROM conversations WHERE unread_count > 0"));
+    const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return n;
+}
+
 void ConversationRepository::markRead(const QString &id)
 {
     Transaction tx;

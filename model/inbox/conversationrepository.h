@@ -86,6 +86,9 @@ public:
     Conversation addTags(const QString &id, const QStringList &tags);
     // 404 when the conversation does not carry the tag.
     Conversation removeTag(const QString &id, const QString &tag);
+    // How many conversations have messages nobody read (the Inbox's badge and the window's
+    // navigation show it): one count over the partial index of unread conversations.
+    qint64 unreadConversations() const;
     // The agent has seen the thread: unread count 0, incoming messages marked read (no events).
     void markRead(const QString &id);
 

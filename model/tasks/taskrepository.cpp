@@ -769,6 +769,14 @@ TaskPage TaskRepository::overdue(int page, int limit) const
     return list(q);
 }
 
+qint64 TaskRepository::overdueCount(const QString &assignedTo) const
+{
+    TaskQuery q;
+    q.overdueOnly = true;
+    q.assignedTo = assignedTo;
+    return count(q);
+}
+
 bool TaskRepository::isOverdue(const Task &t) const
 {
     if (!t.isOpen() || t.dueDate.isEmpty())

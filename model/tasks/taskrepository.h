@@ -141,6 +141,9 @@ public:
     // Open and past due: a timed task after its time, an all-day task from the next day on.
     TaskPage overdue(int page = 1, int limit = 100) const;
     bool isOverdue(const Task &t) const;
+    // How many open tasks of this user are past due (the window's navigation shows it on Tasks):
+    // one count on the open-tasks index, as overdue() lists them.
+    qint64 overdueCount(const QString &assignedTo) const;
 
     // A deal's tasks (at most 500), by due date: what the deal detail lists.
     QVector<TaskSummary> tasksOfDeal(const QString &dealId) const;

@@ -226,11 +226,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("signIn");
         QTest::addColumn<QString>("expectedUser");
         QTest::addColumn<QStringList>("expectedPages");
-        const QStringList all{"apiKeysPage",          "webhooksPage", "incomingWebhooksPage",
-                              "widgetSettingsPage",   "channelsPage", "mediaPage",
-                              "contactsSettingsPage", "usersPage",    "templatesPage"};
+        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
+                              "channelsPage", "mediaPage",    "contactsSettingsPage", "appearancePage",
+                              "usersPage",    "templatesPage"};
+        // An agent's Settings: their API keys and how their window looks.
         QTest::newRow("agent") << "murat@ornek.com.tr|parola-murat-1"
-                               << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage"};
+                               << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage", "appearancePage"};
         QTest::newRow("admin") << "Selin@Ornek.com.tr|parola-selin-1"
                                << "user selin@ornek.com.tr admin" << all;
         QTest::newRow("wrong password") << "murat@ornek.com.tr|yanlış" << QString() << QStringList();

@@ -34,13 +34,16 @@ private slots:
 
     void theArrangementComesBack()
     {
-        // Within the screen (the offscreen platform's is 800 pixels wide), as a saved size is.
-        const QSize kSize = QSize(1100, 700).boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size());
+        // Within the screen (the offscreen platform's is 800 pixels wide), as a saved size is, but not
+        // under the window's own minimum (the navigation with its icons and counts is wider than 800
+        // pixels leave beside the contacts).
+        QSize kSize = QSize(1100, 700).boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size());
         const QString ini = m_dir.filePath("window.ini");
         QList<int> sizes;
         int emailWidth = 0;
         {
             auto w = window();
+            kSize = kSize.expandedTo(w->minimumSizeHint());
             auto *state = new WindowState(w.get(), ini);
             state->restore(); // nothing saved yet: defaults
             w->resize(kSize);

@@ -61,6 +61,38 @@ private Q_SLOTS:
     }
     void cleanup() { m_db.reset(); }
 
+    // The Inbox's badge and the navigation's count: conversations with a message nobody read; an
+    // answer or reading it takes the conversation out, a new message brings it back.
+    void unreadConversationsCountsConversationsNotMessages()
+    {
+        ConversationRepository repo(testStore());
+        QCOMPARE(repo.unreadConversations(), 0);
+        const QString other =
+            ContactRepository(testStore())
+                .create(ContactRules::parse({{"firstName", "Burak"}, {"email", "burak@ornek.com.tr"}}))
+                .id;
+        const Conversation a = repo.findOrCreate(m_contactId, "whatsapp", "+905321234567");
+        const Conversation b = repo.findOrCreate(other, "widget", "visitor_b");
+        repo.findOrCreate(other, "telegram", "tg_b"); // no message: not unread
+        repo.receive(a.id, textContent("Merhaba"));
+        repo.receive(a.id, textContent("Fiyat alabilir miyim?"));
+        QCOMPARE(repo.unreadConversations(), 1); // two messages, one conversation
+        repo.receive(b.id, textContent("Teklif ne zaman gelir?"));
+        QCOMPARE(repo.unreadConversations(), 2);
+        repo.markRead(a.id);
+        QCOMPARE(repo.unreadConversations(), 1);
+        repo.addOutgoing(b.id, textContent("Yarın gönderiyoruz."), MessageSender{"agent", {}, "Liaison"}, "sent");
+        QCOMPARE(repo.unreadConversations(), 0); // answered: read
+        repo.receive(a.id, textContent("Bir sorum daha var"));
+        QCOMPARE(repo.unreadConversations(), 1);
+        const Conversation visitor = repo.createForVisitor("visitor_anon", "Website visitor 3F9K2A");
+        repo.receive(visitor.id, textContent("Merhaba?"));
+        QCOMPARE(repo.unreadConversations(), 2); // a visitor without a contact counts too
+        ConversationQuery unread;
+        unread.unreadOnly = true;
+        QCOMPARE(repo.unreadConversations(), repo.list(unread).total);
+    }
+
     void statusMovesOnlyForward_data()
     {
         QTest::addColumn<QString>("from");

@@ -1,6 +1,7 @@
 // TaskRepository and TaskScheduler over a temporary SQLite database with an injected clock: no real
 // waiting anywhere. Covers events in the outbox, references, transitions, recurrence on completion,
 // today/overdue in a time zone, reminder and overdue firing, and restart catch-up.
+#include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
@@ -72,6 +73,46 @@ private slots:
         m_clock.set(utc(2026, 3, 2, 10, 0));
     }
     void cleanup() { m_db.reset(); }
+
+    // The navigation's count beside Tasks: the user's open tasks past due (a timed task after its
+    // time, an all-day one from the next day), not someone else's, not done or cancelled ones, not
+    // those due later; it grows as time passes.
+    void overdueCountIsTheUsersOpenTasksPastDue()
+    {
+        UserRepository users(testStore());
+        const QString me = users.create("selin@ornek.com.tr", "Selin Aksoy", "agent", "x").id;
+        const QString other = users.create("murat@ornek.com.tr", "Murat Çelik", "agent", "x").id;
+        auto add = [this](const QString &title, const QString &due, const QString &assignee,
+                          const QString &status = QString()) {
+            QJsonObject body{{"title", title}, {"dueDate", due}, {"assignedTo", assignee}};
+            const Task t = repo().create(TaskRules::parse(body));
+            if (!status.isEmpty())
+                repo().setStatus(t.id, status);
+            return t.id;
+        };
+        QCOMPARE(repo().overdueCount(me), 0);
+        add("An hour ago", "2026-03-02T09:00:00.000Z", me);
+        add("Yesterday, all day", "2026-03-01", me);
+        add("Today, all day", "2026-03-02", me); // not overdue before tomorrow
+        add("In an hour", "2026-03-02T11:00:00.000Z", me);
+        add("Done late", "2026-02-27T09:00:00.000Z", me, "completed");
+        add("Cancelled", "2026-02-27T09:00:00.000Z", me, "cancelled");
+        add("In progress, late", "2026-02-28T09:00:00.000Z", me, "in_progress");
+        add("Someone else's", "2026-02-27T09:00:00.000Z", other);
+        QCOMPARE(repo().overdueCount(me), 3);
+        QCOMPARE(repo().overdueCount(other), 1);
+        QCOMPARE(repo().overdueCount(me), repo().count([&] {
+            TaskQuery q;
+            q.overdueOnly = true;
+            q.assignedTo = me;
+            return q;
+        }()));
+        m_clock.set(utc(2026, 3, 2, 11, 30)); // "In an hour" has passed
+        QCOMPARE(repo().overdueCount(me), 4);
+        m_clock.set(utc(2026, 3, 3, 0, 30)); // and today's all-day task with the day
+        QCOMPARE(repo().overdueCount(me), 5);
+        QCOMPARE(repo().overdueCount(QStringLiteral("user_nobody")), 0);
+    }
 
     void deletingADealUnlinksItsTasks()
     {

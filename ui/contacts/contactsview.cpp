@@ -10,6 +10,7 @@
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/rowanchor.h"
+#include "ui/shell/uikit.h"
 #include "ui/shell/undobar.h"
 
 #include <QComboBox>
@@ -167,6 +168,8 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_count->setObjectName(QStringLiteral("countLabel"));
 
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(UiKit::Space::XS, UiKit::Space::M, UiKit::Space::M, UiKit::Space::S);
+    layout->setSpacing(UiKit::Space::S);
     layout->addLayout(bar);
     layout->addWidget(m_scopeBar);
     layout->addWidget(splitter, 1);
@@ -372,15 +375,26 @@ void ContactsView::applyFilter()
                                                   int(qMin<qint64>(everywhere, INT_MAX)))
                                                    .arg(scope));
     // An empty table says why: the search (and where it looked), the list chosen, or no contacts yet.
-    m_emptyHint->setText(!query.search.isEmpty() && limited
-                             ? tr("No contact in %1 matches “%2”. Use “Search all contacts” above to look "
-                                  "everywhere.")
-                                   .arg(scope, query.search)
-                         : !query.search.isEmpty()
-                             ? tr("No contact matches “%1”: change or clear the search.").arg(query.search)
-                         : limited ? tr("No contacts in this list. Choose All contacts or another tag to see more.")
-                                   : tr("No contacts yet. Add one with New; a first message on a channel, or a tool "
-                                        "using the API, adds contacts too."));
+    m_emptyHint->setText(
+        !query.search.isEmpty() && limited ? tr("No contact in %1 matches “%2”.").arg(scope, query.search)
+        : !query.search.isEmpty() ? tr("No contact matches “%1”: change or clear the search.").arg(query.search)
+        : limited                 ? tr("No contacts in this list. Choose All contacts or another tag to see more.")
+                                  : tr("No contacts yet. Add the people you sell to; a first message on a channel, "
+                                                       "or a tool using the API, adds contacts too."));
+    // One action each: look everywhere, clear the search, or add the first contact.
+    setEmptyHintIcon(m_emptyHint,
+                     query.search.isEmpty() && !limited ? QStringLiteral("contacts") : QStringLiteral("search"));
+    if (limited)
+        setEmptyHintAction(m_emptyHint, query.search.isEmpty() ? tr("Show all contacts") : tr("Search all contacts"),
+                           [this] { m_searchAll->click(); });
+    else if (!query.search.isEmpty())
+        setEmptyHintAction(m_emptyHint, tr("Clear the search"), [this] {
+            m_search->clear();
+            m_searchTimer.stop();
+            applyFilter();
+        });
+    else
+        setEmptyHintAction(m_emptyHint, tr("New contact…"), [this] { newContact(); });
 
     m_restoring = true;
     m_model->setQuery(query);

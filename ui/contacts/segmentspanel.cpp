@@ -7,6 +7,7 @@
 #include "ui/contacts/segmentdialog.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
+#include "ui/shell/uikit.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -68,7 +69,8 @@ SegmentsPanel::SegmentsPanel(ContactsView &view, const Store &store, QWidget *pa
     buttons2->addWidget(m_delete);
     buttons2->addWidget(m_snapshot);
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(UiKit::Space::M, UiKit::Space::M, UiKit::Space::XS, UiKit::Space::S);
+    layout->setSpacing(UiKit::Space::S);
     layout->addWidget(title);
     layout->addWidget(m_list, 1);
     layout->addLayout(buttons);

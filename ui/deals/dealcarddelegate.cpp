@@ -1,6 +1,7 @@
 #include "ui/deals/dealcarddelegate.h"
 
 #include "ui/deals/dealcolumnmodel.h"
+#include "ui/shell/uikit.h"
 
 #include <QApplication>
 #include <QDate>
@@ -13,15 +14,26 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     const QRect r = option.rect.adjusted(2, 1, -2, -1);
-    const QPalette &pal = option.palette;
+    // The theme's palette: the column's style sheet makes the view's own base colour transparent.
+    const QPalette pal = UiKit::palette(UiKit::scheme());
     const bool selected = option.state & QStyle::State_Selected;
     QPainterPath card;
     card.addRoundedRect(r, 5, 5);
-    painter->fillPath(card, selected ? pal.color(QPalette::Highlight).lighter(170) : pal.color(QPalette::Base));
-    painter->setPen(QPen(pal.color(QPalette::Mid), 1));
+    // Selected: the selection colour over the card, light enough that its text stays readable in
+    // both schemes (QColor::lighter made it near-white under the dark scheme's light text).
+    QColor fill = pal.color(QPalette::Base);
+    if (selected) {
+        const QColor h = pal.color(QPalette::Highlight);
+        const qreal t = UiKit::scheme() == UiKit::Scheme::Dark ? 0.35 : 0.18;
+        fill = QColor::fromRgbF(fill.redF() + (h.redF() - fill.redF()) * t,
+                                fill.greenF() + (h.greenF() - fill.greenF()) * t,
+                                fill.blueF() + (h.blueF() - fill.blueF()) * t);
+    }
+    painter->fillPath(card, fill);
+    painter->setPen(QPen(selected ? pal.color(QPalette::Highlight) : pal.color(QPalette::Mid), 1));
     painter->drawPath(card);
     if (index.data(DealColumnModel::RottenRole).toBool())
-        painter->fillRect(QRect(r.left(), r.top() + 3, 4, r.height() - 6), QColor(0xc0, 0x39, 0x2b));
+        painter->fillRect(QRect(r.left(), r.top() + 3, 4, r.height() - 6), UiKit::color(UiKit::Tone::Danger));
 
     const QRect text = r.adjusted(10, 5, -8, -5);
     const QFontMetrics fm(option.font);
@@ -54,7 +66,7 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     const bool closed = stage == QLatin1String("won") || stage == QLatin1String("lost");
     if (closeDate.isValid()) {
         if (!closed && closeDate < QDate::currentDate())
-            painter->setPen(QColor(0xc0, 0x39, 0x2b));
+            painter->setPen(UiKit::color(UiKit::Tone::Danger));
         painter->drawText(row(3), Qt::AlignLeft,
                           fm.elidedText(tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)),
                                         Qt::ElideRight, text.width()));

@@ -395,7 +395,7 @@ void DealDetailDialog::refreshTasks()
         auto *item = new QListWidgetItem(text, m_tasksList);
         item->setData(Qt::UserRole, t.id);
         if (t.isOpen() && m_tasks.isOverdue(t))
-            item->setForeground(QColor(0xc0, 0x39, 0x2b));
+            item->setForeground(UiKit::color(UiKit::Tone::Danger));
     }
     if (page.items.isEmpty())
         new QListWidgetItem(tr("No tasks yet."), m_tasksList);

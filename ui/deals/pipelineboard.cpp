@@ -8,8 +8,11 @@
 #include "ui/deals/dealeditdialog.h"
 #include "ui/deals/deallistmodel.h"
 #include "ui/deals/pipelineeditor.h"
+#include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -123,8 +126,8 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
 
     m_columnsHost = new QWidget(this);
     m_columnsLayout = new QHBoxLayout(m_columnsHost);
-    m_columnsLayout->setContentsMargins(4, 4, 4, 4);
-    m_columnsLayout->setSpacing(8);
+    m_columnsLayout->setContentsMargins(0, UiKit::Space::XS, 0, 0);
+    m_columnsLayout->setSpacing(UiKit::Space::S);
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_columnsHost);
@@ -208,9 +211,18 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     connect(m_chartCurrency, &QComboBox::activated, this, [this] { updateHeadersAndChart(); });
 
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(UiKit::Space::M, UiKit::Space::M, UiKit::Space::M, UiKit::Space::S);
+    layout->setSpacing(UiKit::Space::S);
     layout->addLayout(top);
     layout->addLayout(filterRow);
     layout->addWidget(splitter, 1);
+    connect(&Theme::instance(), &Theme::schemeChanged, this, [this] {
+        styleColumns();
+        updateHeadersAndChart();
+    });
+    m_emptyState = emptyStatePanel(m_boardStack, QString(), &m_emptyHint);
+    m_emptyState->hide();
+    connect(splitter, &QSplitter::splitterMoved, m_emptyState, [this] { placeEmptyState(m_emptyState); });
 
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
@@ -272,17 +284,19 @@ void PipelineBoard::rebuildColumns()
     auto *delegate = new DealCardDelegate(m_columnsHost);
     for (const PipelineStage &stage : std::as_const(m_pipeline.stages)) {
         auto *frame = new QFrame(m_columnsHost);
-        frame->setFrameShape(QFrame::StyledPanel);
+        frame->setObjectName(QStringLiteral("stageColumn")); // styled in styleColumns()
         // Six stages side by side on a 1,280-pixel screen (the default pipeline's); more scroll.
         frame->setMinimumWidth(fontMetrics().averageCharWidth() * 25);
         frame->setMaximumWidth(320);
         auto *v = new QVBoxLayout(frame);
-        v->setContentsMargins(4, 4, 4, 4);
+        v->setContentsMargins(UiKit::Space::S, UiKit::Space::S, UiKit::Space::XS, UiKit::Space::XS);
+        v->setSpacing(UiKit::Space::XS);
         auto *header = new QLabel(frame);
         header->setTextFormat(Qt::RichText); // updateHeadersAndChart() escapes the stage name
         header->setObjectName(QStringLiteral("stageHeader_") + stage.key);
         header->setWordWrap(true);
         auto *view = new StageListView(stage.key, frame);
+        view->setFrameShape(QFrame::NoFrame);
         view->setAccessibleName(DealText::stageName(stage)); // a screen reader names the column
         auto *model = new DealColumnModel(m_deals, m_pipeline.id, stage.key, view);
         model->setFilter(m_search->text().trimmed(),
@@ -299,6 +313,7 @@ void PipelineBoard::rebuildColumns()
         m_headers << header;
     }
     m_columnsLayout->addStretch();
+    styleColumns();
     m_listModel->setPipeline(m_pipeline);
     if (isListShown()) {
         m_listModel->reload();
@@ -366,6 +381,51 @@ void PipelineBoard::refresh()
     updateHeadersAndChart();
 }
 
+void PipelineBoard::styleColumns()
+{
+    // Columns a shade off the window, cards of the base colour on them (lighter in both schemes).
+    const bool dark = UiKit::scheme() == UiKit::Scheme::Dark;
+    m_columnsHost->setStyleSheet(QStringLiteral("#stageColumn { background: %1; border-radius: 8px; }"
+                                                "#stageColumn QListView { background: transparent; }")
+                                     .arg((dark ? QColor(0x17, 0x18, 0x1b) : QColor(0xe9, 0xeb, 0xef)).name()));
+}
+
+void PipelineBoard::updateEmptyState(qint64 shown, qint64 all)
+{
+    if (shown > 0) {
+        m_emptyState->hide();
+        return;
+    }
+    const QString search = m_search->text().trimmed();
+    if (all == 0) {
+        m_emptyHint->setText(tr("No deals in this pipeline yet. A deal follows a sale from the first talk to won "
+                                "or lost, with its amount and the next step."));
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("deals"));
+        setEmptyHintAction(m_emptyHint, tr("New deal…"), [this] { newDeal(); });
+    } else if (!search.isEmpty()) {
+        m_emptyHint->setText(tr("No deal in this pipeline matches “%1”.").arg(search));
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("search"));
+        setEmptyHintAction(m_emptyHint, tr("Clear the search"), [this] {
+            m_search->clear();
+            applyFilter();
+        });
+    } else {
+        m_emptyHint->setText(tr("None of this pipeline's deals is yours."));
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("deals"));
+        setEmptyHintAction(m_emptyHint, tr("Show everyone's deals"), [this] { m_mine->setChecked(false); });
+    }
+    m_emptyState->show();
+    m_emptyState->raise();
+    placeEmptyState(m_emptyState);
+}
+
+void PipelineBoard::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (m_emptyState && m_emptyState->isVisible())
+        placeEmptyState(m_emptyState);
+}
+
 void PipelineBoard::updateHeadersAndChart()
 {
     if (m_pipeline.id.isEmpty())
@@ -381,6 +441,13 @@ void PipelineBoard::updateHeadersAndChart()
             tr("<b>%1</b> · %2<br>%3")
                 .arg(DealText::stageName(m_pipeline.stages.at(i)).toHtmlEscaped(), count, valuesText(s, i)));
     }
+    qint64 shown = 0, all = 0;
+    for (int i = 0; i < m_pipeline.stages.size(); ++i) {
+        all += s.stageCounts.value(i);
+        const DealColumnModel *model = m_models.value(i);
+        shown += model && model->filtered() ? model->total() : s.stageCounts.value(i);
+    }
+    updateEmptyState(shown, all);
     const QLocale locale;
     // One currency at a time, for the summary and the chart alike: the one the user picked while the
     // pipeline still has it, else the summary's reporting currency.
@@ -404,7 +471,7 @@ void PipelineBoard::updateHeadersAndChart()
     }
 
     if (!totals) {
-        m_summary->setText(tr("No deals in this pipeline yet: add one with New deal…"));
+        m_summary->setText(tr("No open deals in this pipeline."));
     } else {
         const QString figures =
             tr("%1 %4 · weighted %2 %4 · average %3 %4")
@@ -465,6 +532,27 @@ void PipelineBoard::updateHeadersAndChart()
                                                        .arg(DealText::stageName(m_pipeline.stages.at(index)),
                                                             QLocale().toString(st.value, 'f', 0), totals.currency));
             });
+    // The theme's colours: the base colour behind, the palette's text, the selection colour's bars.
+    const QPalette pal = UiKit::palette(UiKit::scheme());
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+    chart->setBackgroundRoundness(6);
+    chart->setTitleBrush(pal.color(QPalette::Text));
+    QFont titleFont = UiKit::font(UiKit::Type::Caption);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    set->setColor(pal.color(QPalette::Highlight));
+    set->setBorderColor(pal.color(QPalette::Highlight));
+    for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(x), static_cast<QAbstractAxis *>(y)}) {
+        axis->setLabelsBrush(pal.color(QPalette::Text));
+        axis->setLabelsFont(UiKit::font(UiKit::Type::Caption));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(pal.color(QPalette::Mid));
+    }
+    // The header is a few lines high: the amounts' scale is in the tooltips and the columns' headers,
+    // not in labels the height cut to "…".
+    y->setLabelsVisible(false);
+    m_chart->setBackgroundBrush(pal.color(QPalette::Window));
     QChart *old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;
@@ -490,6 +578,8 @@ void PipelineBoard::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     syncChartToggle(); // the window's saved state may have folded the chart before it showed
+    if (m_emptyState->isVisible())
+        placeEmptyState(m_emptyState);
 }
 
 bool PipelineBoard::isChartVisible() const

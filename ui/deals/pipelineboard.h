@@ -93,6 +93,7 @@ public slots:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     // The chart over the board, in one splitter.
@@ -106,6 +107,9 @@ private:
     void rebuildColumns();
     void reloadPipelines();
     void updateHeadersAndChart();
+    // Over an empty board: why (no deals yet; the search or Mine hides them) and one action.
+    void updateEmptyState(qint64 shown, qint64 all);
+    void styleColumns();
     void warn(const QString &text);
     // The search and Mine applied to every column.
     void applyFilter();
@@ -114,6 +118,8 @@ private:
     PipelineRepository m_pipelines;
     Store m_store;
     Pipeline m_pipeline;
+    QWidget *m_emptyState = nullptr;
+    QLabel *m_emptyHint = nullptr;
     QComboBox *m_pipelineCombo;
     QLabel *m_summary;
     QWidget *m_columnsHost;

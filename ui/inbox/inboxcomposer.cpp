@@ -5,6 +5,7 @@
 #include "model/inbox/mediarepository.h"
 #include "model/inbox/templaterepository.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -63,7 +64,7 @@ InboxComposer::InboxComposer(const Store &store, QWidget *parent)
     m_windowHint = new QLabel(tr("Outside the 24-hour window: send a template"), this);
     m_windowHint->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_windowHint->setObjectName(QStringLiteral("windowHint"));
-    m_windowHint->setStyleSheet(QStringLiteral("color: #8a5300"));
+    UiKit::setTone(m_windowHint, UiKit::Tone::Warning);
     m_windowHint->setToolTip(tr("WhatsApp accepts free text only within 24 hours of the customer's last message; "
                                 "after that it refuses anything but an approved template."));
     m_windowHint->hide();

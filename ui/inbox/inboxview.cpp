@@ -19,6 +19,7 @@
 #include "ui/shell/errortext.h"
 #include "ui/shell/phonetext.h"
 #include "ui/shell/rowanchor.h"
+#include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasktablemodel.h"
@@ -164,11 +165,13 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_name = new QLabel(this);
     m_name->setObjectName(QStringLiteral("contactName"));
     m_name->setTextFormat(Qt::PlainText);
+    UiKit::setType(m_name, UiKit::Type::Title);
     QFont bold = m_name->font();
     bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.15);
     m_name->setFont(bold);
-    // A long name is cut at the panel's width (its tooltip whole) instead of widening the window.
+    // A long name wraps at the panel's width (English "No conversation selected" was cut) instead
+    // of widening the window.
+    m_name->setWordWrap(true);
     m_name->setSizePolicy(QSizePolicy::Ignored, m_name->sizePolicy().verticalPolicy());
     m_name->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     // Phone, e-mail and company: text that wraps anywhere (a long e-mail address has no space to
@@ -347,7 +350,7 @@ void InboxContactPanel::reload()
             auto *item = new QListWidgetItem(text, m_tasks);
             item->setData(Qt::UserRole, t.id);
             if (m_taskRepo->isOverdue(t))
-                item->setForeground(QColor(0xc0, 0x39, 0x2b));
+                item->setForeground(UiKit::color(UiKit::Tone::Danger));
         }
     } catch (const std::exception &e) {
         m_details->append(ErrorText::of(e));
@@ -442,8 +445,8 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_unreadBadge = new QLabel(this);
     m_unreadBadge->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
-    m_unreadBadge->setStyleSheet(
-        QStringLiteral("QLabel { background: #c0392b; color: white; border-radius: 8px; padding: 0 6px; }"));
+    styleUnreadBadge();
+    connect(&Theme::instance(), &Theme::schemeChanged, this, &InboxView::styleUnreadBadge);
     // The badge keeps its room while hidden, so that the list beside it does not jump when it shows.
     m_unreadBadge->setMinimumWidth(m_unreadBadge->fontMetrics().horizontalAdvance(tr("%n unread", nullptr, 999)) + 16);
     m_unreadBadge->setAlignment(Qt::AlignCenter);
@@ -457,6 +460,8 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setIconSize(QSize(24, 24));
+    m_list->setStyleSheet(
+        QStringLiteral("QListWidget::item { padding: %1px %2px; }").arg(UiKit::Space::XS + 1).arg(UiKit::Space::XS));
     new RowAnchor(m_list, kIdRole); // a new message does not move the conversation under the mouse
     m_emptyHint = installEmptyHint(m_list, emptyListHint());
 
@@ -560,7 +565,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_error = new QLabel(this);
     m_error->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    UiKit::setTone(m_error, UiKit::Tone::Danger);
     m_error->setWordWrap(true);
     m_error->hide();
     // The conversation's replies that were not sent: what, why, and what to do with them.
@@ -569,7 +574,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_unsentLabel = new QLabel(m_unsentBar);
     m_unsentLabel->setObjectName(QStringLiteral("unsentLabel"));
     m_unsentLabel->setTextFormat(Qt::PlainText);
-    m_unsentLabel->setStyleSheet(QStringLiteral("color: #b00020"));
+    UiKit::setTone(m_unsentLabel, UiKit::Tone::Danger);
     m_unsentLabel->setWordWrap(true);
     m_unsentLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_retryUnsent = new QPushButton(tr("Retry"), m_unsentBar);
@@ -632,6 +637,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 1);
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(UiKit::Space::M, UiKit::Space::M, UiKit::Space::M, UiKit::Space::S);
     layout->addWidget(splitter);
 
     // Bursts of bus signals (a message changes the message, its conversation and the contact)
@@ -821,28 +827,27 @@ void InboxView::reloadList()
     ConversationQuery q;
     q.limit = kListLimit;
     q.contactSearch = m_search->text().trimmed();
-    m_emptyHint->setText(
-        q.contactSearch.isEmpty()
-            ? emptyListHint()
-            : tr("No conversation with a contact named “%1”: change or clear the search.").arg(q.contactSearch));
+
     q.status = m_statusFilter->currentData().toString();
     q.channel = m_channelFilter->currentData().toString();
     if (m_mineFilter->isChecked() && !m_userId.isEmpty())
         q.assignedTo = m_userId;
     q.unreadOnly = m_unreadFilter->isChecked();
     ConversationPage page;
-    qint64 unread = 0;
+    qint64 unread = m_unread;
     try {
         page = m_conversations.list(q);
-        ConversationQuery all;
-        all.limit = 1;
-        all.unreadOnly = true;
-        unread = m_conversations.list(all).total;
+        unread = m_conversations.unreadConversations();
     } catch (const std::exception &e) {
         showError(ErrorText::of(e));
     }
     m_unreadBadge->setText(tr("%n unread", nullptr, int(unread)));
     m_unreadBadge->setVisible(unread > 0);
+    if (int(qMin<qint64>(unread, INT_MAX)) != m_unread) {
+        m_unread = int(qMin<qint64>(unread, INT_MAX));
+        emit unreadCountChanged(m_unread);
+    }
+    updateEmptyState();
     m_list->clear();
     QListWidgetItem *current = nullptr;
     for (const Conversation &v : page.items) {
@@ -881,6 +886,56 @@ void InboxView::reloadList()
     if (current)
         m_list->setCurrentItem(current);
     m_loading = false;
+}
+
+void InboxView::updateEmptyState()
+{
+    const QString search = m_search->text().trimmed();
+    const bool filtered = m_statusFilter->currentIndex() > 0 || m_channelFilter->currentIndex() > 0 ||
+                          m_mineFilter->isChecked() || m_unreadFilter->isChecked();
+    if (!search.isEmpty()) {
+        m_emptyHint->setText(tr("No conversation with a contact named “%1”: change or clear the search.").arg(search));
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("search"));
+        setEmptyHintAction(m_emptyHint, tr("Clear the search"), [this] {
+            m_search->clear();
+            reloadList();
+        });
+    } else if (filtered) {
+        m_emptyHint->setText(tr("No conversation here with these filters."));
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("search"));
+        setEmptyHintAction(m_emptyHint, tr("Clear the filters"), [this] {
+            {
+                const QSignalBlocker status(m_statusFilter), channel(m_channelFilter), mine(m_mineFilter),
+                    unread(m_unreadFilter);
+                m_statusFilter->setCurrentIndex(0);
+                m_channelFilter->setCurrentIndex(0);
+                m_mineFilter->setChecked(false);
+                m_unreadFilter->setChecked(false);
+            }
+            reloadList();
+        });
+    } else {
+        m_emptyHint->setText(emptyListHint());
+        setEmptyHintIcon(m_emptyHint, QStringLiteral("inbox"));
+        if (m_openChannels)
+            setEmptyHintAction(m_emptyHint, tr("Set up channels…"), m_openChannels);
+        else
+            setEmptyHintAction(m_emptyHint, {}, {});
+    }
+}
+
+void InboxView::setChannelsOpener(std::function<void()> open)
+{
+    m_openChannels = std::move(open);
+    updateEmptyState();
+}
+
+void InboxView::styleUnreadBadge()
+{
+    // White on the selection colour: the navigation's unread count looks the same.
+    m_unreadBadge->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; border-radius: 8px; "
+                                                "padding: 0 6px; font-weight: bold; }")
+                                     .arg(UiKit::palette(UiKit::scheme()).color(QPalette::Highlight).name()));
 }
 
 QString InboxView::emptyListHint()

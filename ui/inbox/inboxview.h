@@ -187,6 +187,17 @@ public:
     QLineEdit *searchField() const { return m_search; }
     static constexpr int SearchDelayMs = 200;
     MessageEdit *composer() const { return m_composer; }
+    // How many conversations have unread messages (ConversationRepository::unreadConversations), as
+    // of the list's last reload (the bus's news reloads it): the badge above the list and the
+    // window's navigation show it.
+    int unreadCount() const { return m_unread; }
+    // What the empty list's button does when there is no conversation at all: Settings → Channels
+    // (the app sets it for those who may configure; unset: the empty list has no button).
+    void setChannelsOpener(std::function<void()> open);
+    QLabel *emptyHint() const { return m_emptyHint; }
+
+signals:
+    void unreadCountChanged(int count);
 
 public slots:
     void reload();
@@ -199,6 +210,8 @@ private:
     void reloadList();
     // What the empty list says when no search limits it.
     static QString emptyListHint();
+    // The empty list's sentence and its one action, for the search and filters in force.
+    void updateEmptyState();
     void reloadThread();
     void onSelectionChanged();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
@@ -246,6 +259,9 @@ private:
     QCheckBox *m_mineFilter = nullptr;
     QCheckBox *m_unreadFilter = nullptr;
     QLabel *m_unreadBadge = nullptr;
+    int m_unread = 0;
+    std::function<void()> m_openChannels;
+    void styleUnreadBadge();
     QComboBox *m_assignee = nullptr;
     QListWidget *m_tags = nullptr;
     QLineEdit *m_tagEdit = nullptr;

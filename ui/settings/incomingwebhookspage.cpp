@@ -140,7 +140,8 @@ void IncomingWebhooksPage::reloadCalls()
         m_calls->setRowCount(int(calls.size()));
         for (int row = 0; row < calls.size(); ++row) {
             const IncomingWebhookCall &c = calls.at(row);
-            const QColor colour = c.statusCode < 300 ? kSuccess : kFailure;
+            const QColor colour = c.statusCode < 300 ? UiKit::rowColor(UiKit::RowTone::Success)
+                                                     : UiKit::rowColor(UiKit::RowTone::Failure);
             const QList<QTableWidgetItem *> cells{
                 tableItem(localTime(c.receivedAt), c.id), tableItem(c.event), tableItem(outcomeName(c.outcome)),
                 tableItem(QString::number(c.statusCode)), tableItem(ErrorText::translate(c.error))};

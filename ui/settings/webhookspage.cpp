@@ -134,7 +134,8 @@ void WebhooksPage::reload()
                              tableItem(w.events.contains(QStringLiteral("*")) ? tr("All events")
                                                                               : w.events.join(QStringLiteral(", "))));
             auto *state = tableItem(w.active ? tr("Active") : tr("Disabled: %1").arg(w.disabledReason));
-            state->setBackground(w.active ? kSuccess : kFailure);
+            state->setBackground(w.active ? UiKit::rowColor(UiKit::RowTone::Success)
+                                          : UiKit::rowColor(UiKit::RowTone::Failure));
             m_table->setItem(row, StateColumn, state);
             m_table->setItem(row, FailuresColumn, tableItem(QString::number(w.failureCount)));
             m_table->setItem(row, CreatedColumn, tableItem(localTime(w.createdAt)));
@@ -179,9 +180,10 @@ void WebhooksPage::reloadLog()
                 tableItem(localTime(a.nextRetryAt)),
                 tableItem(a.responseExcerpt.left(200).simplified()),
             };
-            const QColor colour = a.success                                            ? kSuccess
-                                  : a.finishedAt.isEmpty() || !a.nextRetryAt.isEmpty() ? kPending
-                                                                                       : kFailure;
+            const QColor colour = a.success ? UiKit::rowColor(UiKit::RowTone::Success)
+                                  : a.finishedAt.isEmpty() || !a.nextRetryAt.isEmpty()
+                                      ? UiKit::rowColor(UiKit::RowTone::Pending)
+                                      : UiKit::rowColor(UiKit::RowTone::Failure);
             for (int c = 0; c < cells.size(); ++c) {
                 cells.at(c)->setBackground(colour);
                 m_log->setItem(row, c, cells.at(c));

@@ -1,4 +1,5 @@
 #include "ui/settings/widgetsettingspage.h"
+#include "ui/shell/uikit.h"
 
 #include <QClipboard>
 #include <QFontDatabase>
@@ -55,7 +56,7 @@ WidgetSettingsPage::WidgetSettingsPage(const QString &baseUrl, QWidget *parent)
     m_hint->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_hint->setObjectName(QStringLiteral("widgetAddressHint"));
     m_hint->setWordWrap(true);
-    m_hint->setStyleSheet(QStringLiteral("color: #b7791f;"));
+    UiKit::setTone(m_hint, UiKit::Tone::Warning);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Server address:"), m_address);

@@ -1,4 +1,5 @@
 #include "ui/shell/amountedit.h"
+#include "ui/shell/uikit.h"
 
 #include <QEvent>
 #include <QFocusEvent>
@@ -125,10 +126,10 @@ void AmountEdit::updateReading()
         const QString amount = amountText(*v, locale());
         shown = tr("= %1", "the amount a field understood, with its currency")
                     .arg(m_currency.isEmpty() ? amount : QStringLiteral("%1 %2").arg(amount, m_currency));
-        m_reading->setStyleSheet(QString());
+        UiKit::setTone(m_reading, UiKit::Tone::Normal);
     } else {
         shown = refusalText(reading(), locale());
-        m_reading->setStyleSheet(QStringLiteral("color: #c0392b;"));
+        UiKit::setTone(m_reading, UiKit::Tone::Danger);
     }
     m_reading->setText(shown);
     fitReading();

@@ -15,7 +15,10 @@ QLabel *FieldErrors::createFormLabel(QWidget *parent)
     m_form = new QLabel(parent);
     m_form->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_form->setObjectName(QStringLiteral("formError"));
-    m_form->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    UiKit::setTone(m_form, UiKit::Tone::Danger);
+    QFont bold = m_form->font();
+    bold.setBold(true);
+    m_form->setFont(bold);
     m_form->setWordWrap(true);
     m_form->hide();
     return m_form;

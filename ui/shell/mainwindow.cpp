@@ -9,9 +9,12 @@
 #include "ui/settings/incomingwebhookspage.h"
 #include "ui/settings/webhookspage.h"
 #include "ui/settings/widgetsettingspage.h"
+#include "ui/shell/navigationdelegate.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/shortcutsdialog.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 #include "ui/shell/undobar.h"
 
 #include <QAction>
@@ -39,13 +42,19 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigation"));
     m_navigation->setAccessibleName(tr("Navigation"));
-    m_navigation->setFixedWidth(150);
     m_navigation->setFrameShape(QFrame::NoFrame);
-    m_navigation->setStyleSheet(QStringLiteral("QListWidget { background: palette(window); }"
-                                               "QListWidget::item { padding: 8px 12px; }"));
-    QFont navFont = m_navigation->font();
-    navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
-    m_navigation->setFont(navFont);
+    m_navigation->setItemDelegate(new NavigationDelegate(m_navigation));
+    m_navigation->setMouseTracking(true); // the hovered entry is tinted
+    m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_navigation->setSpacing(0);
+    UiKit::setType(m_navigation, UiKit::Type::Emphasis);
+    // Room for "Gelen kutusu" and a count of "99+" beside its icon.
+    // (NavigationDelegate: margins, icon, gaps and a badge of "99+" take about 98 pixels.)
+    QFont bold = m_navigation->font(); // the selected entry's
+    bold.setWeight(QFont::DemiBold);
+    m_navigation->setFixedWidth(qMax(176, QFontMetrics(bold).horizontalAdvance(QStringLiteral("Gelen kutusu")) + 100));
+    styleNavigation();
+    connect(&Theme::instance(), &Theme::schemeChanged, this, &MainWindow::styleNavigation);
 
     m_stack = new QStackedWidget(this);
     m_stack->setObjectName(QStringLiteral("areaStack"));
@@ -54,9 +63,10 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_navigation);
-    auto *line = new QFrame(central);
-    line->setFrameShape(QFrame::VLine);
-    line->setFrameShadow(QFrame::Sunken);
+    auto *line = new QWidget(central); // one pixel in the palette's border colour
+    line->setFixedWidth(1);
+    line->setBackgroundRole(QPalette::Mid);
+    line->setAutoFillBackground(true);
     layout->addWidget(line);
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
@@ -66,10 +76,11 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     m_contacts = new ContactsView(contacts, store, m_stack);
     m_contactsArea = SegmentsPanel::besideContacts(m_contacts, store, m_stack);
     addArea(tr("Contacts"), m_contactsArea,
-            {[this] { m_contacts->focusSearch(); }, [this] { m_contacts->newContact(); }});
+            {[this] { m_contacts->focusSearch(); }, [this] { m_contacts->newContact(); }}, QStringLiteral("contacts"));
     auto *board = new PipelineBoard(store, m_stack);
     m_board = board;
-    addArea(tr("Deals"), board, {[board] { board->focusSearch(); }, [board] { board->newDeal(); }});
+    addArea(tr("Deals"), board, {[board] { board->focusSearch(); }, [board] { board->newDeal(); }},
+            QStringLiteral("deals"));
     m_navigation->setCurrentRow(0);
     connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
         showArea(board);
@@ -176,14 +187,45 @@ MainWindow::~MainWindow()
         bar->commitPending();
 }
 
-int MainWindow::addArea(const QString &title, QWidget *view, AreaKeys keys)
+int MainWindow::addArea(const QString &title, QWidget *view, AreaKeys keys, const QString &iconName)
 {
     const int index = m_stack->addWidget(view);
-    m_navigation->addItem(title);
+    auto *item = new QListWidgetItem(title, m_navigation);
+    item->setData(NavigationDelegate::IconRole, iconName);
+    item->setData(Qt::AccessibleTextRole, title);
     m_areaKeys.push_back(std::move(keys));
     if (size_t(index) < m_areaShortcuts.size())
         m_areaShortcuts[size_t(index)]->setEnabled(true);
     return index;
+}
+
+void MainWindow::setAreaCount(QWidget *view, int count, CountKind kind)
+{
+    QListWidgetItem *item = m_navigation->item(m_stack->indexOf(view));
+    if (!item)
+        return;
+    count = qMax(0, count);
+    item->setData(NavigationDelegate::CountRole, count);
+    item->setData(NavigationDelegate::CountToneRole,
+                  int(kind == CountKind::Overdue ? UiKit::Tone::Danger : UiKit::Tone::Accent));
+    const QString what = count == 0                  ? QString()
+                         : kind == CountKind::Unread ? tr("%n unread", nullptr, count)
+                                                     : tr("%n overdue", nullptr, count);
+    const QString name = what.isEmpty() ? item->text() : tr("%1, %2").arg(item->text(), what);
+    item->setData(Qt::AccessibleTextRole, name);
+    item->setToolTip(what.isEmpty() ? QString() : name);
+}
+
+int MainWindow::areaCount(QWidget *view) const
+{
+    const QListWidgetItem *item = m_navigation->item(m_stack->indexOf(view));
+    return item ? item->data(NavigationDelegate::CountRole).toInt() : 0;
+}
+
+void MainWindow::styleNavigation()
+{
+    UiKit::styleSidebar(m_navigation);
+    m_navigation->viewport()->update();
 }
 
 QShortcut *MainWindow::shortcut(const QString &objectName) const
@@ -335,10 +377,10 @@ void MainWindow::setServerStatus(const QString &address, bool running, const QSt
         m_welcome->setApiAddress(m_serverAddress, detail);
     if (running) {
         m_serverStatus->setText(tr("API: %1 — running").arg(address));
-        m_serverStatus->setStyleSheet({});
+        UiKit::setTone(m_serverStatus, UiKit::Tone::Normal);
     } else {
         m_serverStatus->setText(detail.isEmpty() ? tr("API server stopped") : tr("API server stopped: %1").arg(detail));
-        m_serverStatus->setStyleSheet(QStringLiteral("color: #c0392b;"));
+        UiKit::setTone(m_serverStatus, UiKit::Tone::Danger);
     }
     m_serverStatus->setToolTip(detail.isEmpty() ? address : detail);
 }

@@ -44,8 +44,21 @@ public:
         std::function<void()> focusSearch;
         std::function<void()> newRecord;
     };
-    // Adds an area to the navigation; returns its index. Alt+1 … Alt+9 show the areas in this order.
-    int addArea(const QString &title, QWidget *view, AreaKeys keys = {});
+    // Adds an area to the navigation, with its line icon (resources/icons/ui/<iconName>.svg); returns
+    // its index. Alt+1 … Alt+9 show the areas in this order.
+    int addArea(const QString &title, QWidget *view, AreaKeys keys = {}, const QString &iconName = {});
+    // The count beside an area's name: what needs the user (unread conversations in the accent
+    // colour, their overdue tasks in red); 0 shows none. The views compute it with a repository
+    // query when they reload on the event bus's news, and tell the window. The entry's accessible
+    // name says it: "Gelen kutusu, 3 okunmamış", "Görevler, 2 gecikmiş".
+    enum class CountKind
+    {
+        Unread,
+        Overdue
+    };
+    void setAreaCount(QWidget *view, int count, CountKind kind);
+    int areaCount(QWidget *view) const;
+    QListWidget *navigation() const { return m_navigation; }
     // How "Jump to" (Ctrl+K) opens a conversation or a task in the area that holds it (the app adds
     // those areas); contacts and deals the window opens itself.
     void setRecordOpener(JumpBox::Kind kind, std::function<void(const QString &id)> open);
@@ -155,6 +168,8 @@ private:
     }
     // Makes the entry's page and adds it to the (existing) Settings dialog.
     void addToDialog(const SettingsPageEntry &entry);
+    // The navigation's colours for the scheme in force (again after a change).
+    void styleNavigation();
 
     ApiKeyRepository &m_apiKeys;
     QMenu *m_settingsMenu = nullptr;

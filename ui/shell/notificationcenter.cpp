@@ -1,6 +1,7 @@
 #include "ui/shell/notificationcenter.h"
 
 #include "model/core/timeutil.h"
+#include "ui/shell/uikit.h"
 
 #include <QApplication>
 #include <QDBusConnection>
@@ -159,7 +160,8 @@ void NotificationCenter::updateButton()
     const int unread = unreadCount();
     m_button->setText(unread > 0 ? tr("%n new", nullptr, unread) : QString());
     // Unread ones stand out in the status bar: a red, bold count.
-    m_button->setStyleSheet(unread > 0 ? QStringLiteral("QToolButton { color: #c0392b; font-weight: bold; }")
+    m_button->setStyleSheet(unread > 0 ? QStringLiteral("QToolButton { color: %1; font-weight: bold; }")
+                                             .arg(UiKit::color(UiKit::Tone::Danger).name())
                                        : QString());
     m_button->setToolTip(m_items.isEmpty() ? tr("No notifications") : tr("Notifications (%1)").arg(m_items.size()));
     m_button->setEnabled(!m_items.isEmpty());

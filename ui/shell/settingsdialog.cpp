@@ -1,6 +1,9 @@
 #include "ui/shell/settingsdialog.h"
 
 #include "ui/settings/apikeyspage.h"
+#include "ui/shell/navigationdelegate.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -16,7 +19,13 @@ SettingsDialog::SettingsDialog(ApiKeyRepository &keys, const Store &store, QWidg
 
     m_pages = new QListWidget(this);
     m_pages->setObjectName(QStringLiteral("settingsPages"));
-    m_pages->setFixedWidth(160);
+    // A side list like the window's navigation.
+    m_pages->setFrameShape(QFrame::NoFrame);
+    m_pages->setItemDelegate(new NavigationDelegate(m_pages));
+    m_pages->setMouseTracking(true);
+    m_pages->setFixedWidth(184);
+    UiKit::styleSidebar(m_pages);
+    connect(&Theme::instance(), &Theme::schemeChanged, m_pages, [this] { UiKit::styleSidebar(m_pages); });
     m_stack = new QStackedWidget(this);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
+#include <QIcon>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 #include <Qt>
@@ -16,10 +19,82 @@ class QWidget;
 namespace UiKit {
 // The role of a record table's first cell that holds the record's id.
 constexpr int IdRole = Qt::UserRole + 1;
+
+// The look, in one place (docs/architecture.md, "Look"): the spacing scale, the type sizes, the
+// light and dark palettes and the few colours with a meaning. Theme (ui/shell/theme.h) chooses the
+// scheme and applies it; every view takes its margins, gaps, sizes and colours from here.
+
+// The spacing scale: every margin and gap of the window is one of these (pixels).
+namespace Space {
+constexpr int XS = 4;  // inside a control: an icon and its text, a badge's padding
+constexpr int S = 8;   // between controls of one row or group
+constexpr int M = 12;  // an area's margins; between groups
+constexpr int L = 16;  // between sections
+constexpr int XL = 24; // around an empty state
+} // namespace Space
+
+// Type sizes, as factors of the body text. The body is the desktop's font, at least kMinBodyPoints
+// (a 9 pt default is small on a 1920 × 1080 screen at arm's length).
+enum class Type
+{
+    Caption, // secondary lines, counts
+    Body,
+    Emphasis, // the navigation's names
+    Title,    // an empty state's sentence
+    Heading,
+};
+constexpr qreal kMinBodyPoints = 10;
+qreal typeScale(Type type);
+// The application font at this size (bold for Heading).
+QFont font(Type type);
+// Sets a widget's font to this type size (keeps its family and weight, except Heading's bold).
+void setType(QWidget *widget, Type type);
+
+// The two schemes; scheme() is the one in force (Light until Theme applies another).
+enum class Scheme
+{
+    Light,
+    Dark
+};
+Scheme scheme();
+void setScheme(Scheme scheme); // Theme's: the palette of the application is set with it
+QPalette palette(Scheme scheme);
+
+// The background of a side list (the window's navigation, Settings' pages): a shade off the window.
+QColor sidebarColor(Scheme in = scheme());
+// That list styled as a side list (its background and top padding), again at each scheme change.
+void styleSidebar(QWidget *list);
+
+// Colours that mean something, readable on the scheme's base and window colours (contrast at least
+// 4.5:1 for text).
+enum class Tone
+{
+    Normal, // the palette's text: no tone
+    Danger, // errors, overdue, refusals
+    Success,
+    Warning,
+    Accent, // the selection colour: links, counts of unread
+    Muted,  // secondary text
+};
+QColor color(Tone tone, Scheme in = scheme());
+// A label's text in this tone, kept when the scheme changes (Theme tones every marked widget anew).
+void setTone(QWidget *widget, Tone tone);
+Tone tone(const QWidget *widget);
+// Re-tones every widget marked with setTone (after a scheme change).
+void retoneAll();
+
 // Row backgrounds of a delivery or call log: succeeded, failed, still pending.
-inline const QColor kSuccess{0xd4, 0xef, 0xdf};
-inline const QColor kFailure{0xf8, 0xd7, 0xda};
-inline const QColor kPending{0xfd, 0xeb, 0xc8};
+enum class RowTone
+{
+    Success,
+    Failure,
+    Pending
+};
+QColor rowColor(RowTone tone, Scheme in = scheme());
+
+// One of the window's line icons (resources/icons/ui/<name>.svg, drawn in currentColor) in this
+// colour, `size` pixels square (and twice that for high-density screens).
+QIcon icon(const QString &name, const QColor &color, int size = 20);
 
 // An ISO 8601 time ("2026-11-26T09:30:00.000Z") in the window's locale and the machine's zone,
 // short format; empty stays empty, an unreadable value is shown as it is.

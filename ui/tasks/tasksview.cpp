@@ -8,6 +8,7 @@
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/rowanchor.h"
+#include "ui/shell/uikit.h"
 #include "ui/shell/undobar.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/taskremindernotifier.h"
@@ -32,9 +33,10 @@ namespace {
 // What an empty tab says, a tab each (TasksView::Tab).
 const char *const kEmptyHints[] = {
     QT_TRANSLATE_NOOP("TasksView", "Nothing due today. Type a task in the line above and press Enter."),
-    QT_TRANSLATE_NOOP("TasksView", "No overdue tasks."),
+    QT_TRANSLATE_NOOP("TasksView", "No overdue tasks: everything due is done."),
     QT_TRANSLATE_NOOP("TasksView", "Nothing coming up. Tasks with a later due date show here."),
-    QT_TRANSLATE_NOOP("TasksView", "No tasks yet. Type one in the line above and press Enter, or click New…"),
+    QT_TRANSLATE_NOOP("TasksView", "No tasks yet. Type one in the line above and press Enter, or add one with its "
+                                   "due date, reminder and contact."),
 };
 } // namespace
 
@@ -45,6 +47,8 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
 {
     setObjectName(QStringLiteral("tasksView"));
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(UiKit::Space::M, UiKit::Space::M, UiKit::Space::M, UiKit::Space::S);
+    layout->setSpacing(UiKit::Space::S);
 
     auto *quickRow = new QHBoxLayout;
     m_quickAdd = new QLineEdit(this);
@@ -213,6 +217,7 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     connect(m_reopen, &QPushButton::clicked, this, &TasksView::reopenTask);
     connect(m_tabs, &QTabWidget::currentChanged, this, &TasksView::updateActions);
 
+    updateEmptyStates({}, {});
     refresh();
 }
 
@@ -248,9 +253,24 @@ void TasksView::refresh()
     for (TaskTableModel *model : std::as_const(m_models))
         model->reload();
     updateCounts();
+    updateOverdue();
     if (!keep.isEmpty())
         selectTask(keep);
     updateActions();
+}
+
+void TasksView::updateOverdue()
+{
+    int overdue = 0;
+    try {
+        overdue = m_userId.isEmpty() ? 0 : int(qMin<qint64>(m_tasks.overdueCount(m_userId), INT_MAX));
+    } catch (const std::exception &) {
+        overdue = m_overdue; // not counted this time: the last count stays
+    }
+    if (overdue != m_overdue) {
+        m_overdue = overdue;
+        emit overdueCountChanged(overdue);
+    }
 }
 
 void TasksView::updateCounts()
@@ -328,6 +348,7 @@ bool TasksView::reminderAction(const QString &taskId, const QString &action)
 
 void TasksView::startFor(const User &user)
 {
+    m_userId = user.id;
     int mine = m_assigneeFilter->findData(QStringLiteral("@me"));
     if (mine < 0 && !user.id.isEmpty()) {
         const QSignalBlocker block(m_assigneeFilter);
@@ -336,6 +357,7 @@ void TasksView::startFor(const User &user)
     }
     m_assigneeFilter->setCurrentIndex(user.role == QLatin1String("agent") && mine >= 0 ? mine : 0);
     applyFilter();
+    updateOverdue();
 }
 
 void TasksView::focusSearch()
@@ -375,15 +397,44 @@ void TasksView::applyFilter()
         if (c->currentIndex() > 0)
             active << c->currentText();
     }
-    for (int i = 0; i < m_emptyHints.size() && i < TabCount; ++i)
+    updateEmptyStates(f.search, active);
+    updateCounts();
+    updateActions();
+}
+
+void TasksView::updateEmptyStates(const QString &search, const QStringList &active)
+{
+    for (int i = 0; i < m_emptyHints.size() && i < TabCount; ++i) {
         m_emptyHints[i]->setText(
-            !f.search.isEmpty() ? tr("No task here matches “%1”: change or clear the search.").arg(f.search)
+            !search.isEmpty() ? tr("No task here matches “%1”: change or clear the search.").arg(search)
             : active.isEmpty()
                 ? tr(kEmptyHints[i])
                 : tr(kEmptyHints[i]) + QLatin1Char(' ') +
                       tr("The filters above (%1) may hide others.").arg(active.join(QStringLiteral(", "))));
-    updateCounts();
-    updateActions();
+        // One action: what most likely fills the tab.
+        if (!search.isEmpty()) {
+            setEmptyHintIcon(m_emptyHints[i], QStringLiteral("search"));
+            setEmptyHintAction(m_emptyHints[i], tr("Clear the search"), [this] {
+                m_search->clear();
+                applyFilter();
+            });
+        } else if (!active.isEmpty()) {
+            setEmptyHintIcon(m_emptyHints[i], QStringLiteral("search"));
+            setEmptyHintAction(m_emptyHints[i], tr("Clear the filters"), [this] {
+                for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
+                    const QSignalBlocker block(c);
+                    c->setCurrentIndex(0);
+                }
+                applyFilter();
+            });
+        } else if (i == OverdueTab) {
+            setEmptyHintIcon(m_emptyHints[i], QStringLiteral("tasks"));
+            setEmptyHintAction(m_emptyHints[i], tr("Show all tasks"), [this] { m_tabs->setCurrentIndex(AllTab); });
+        } else {
+            setEmptyHintIcon(m_emptyHints[i], QStringLiteral("tasks"));
+            setEmptyHintAction(m_emptyHints[i], tr("New task…"), [this] { newTask(); });
+        }
+    }
 }
 
 void TasksView::reopenTask()
@@ -404,7 +455,7 @@ void TasksView::reopenTask()
 void TasksView::showMessage(const QString &text, bool error)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+    UiKit::setTone(m_status, error ? UiKit::Tone::Danger : UiKit::Tone::Normal);
 }
 
 void TasksView::quickAdd()

@@ -60,6 +60,9 @@ public:
     QToolButton *mineToggle() const { return m_mine; }
     // Waits this long after the last keystroke.
     static constexpr int SearchDelayMs = 200;
+    // How many open tasks of the signed-in user are past due (TaskRepository::overdueCount), as of the
+    // last refresh: the window's navigation shows it beside Tasks.
+    int overdueCount() const { return m_overdue; }
     // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
     void startFor(const User &user);
     // A task reminder in the window's notification centre stays until dealt with and offers Open,
@@ -68,6 +71,11 @@ public:
     // What a reminder's buttons do ("done", "snooze10", "snooze60", "tomorrow"); false with the
     // reason in the status line when refused (the task was closed meanwhile).
     bool reminderAction(const QString &taskId, const QString &action);
+
+signals:
+    // The count changed (a refresh after the bus's news: a task changed, became overdue; someone
+    // else signed in).
+    void overdueCountChanged(int count);
 
 public slots:
     // Puts the cursor in the search field, its text selected (Ctrl+F).
@@ -90,6 +98,9 @@ private:
     void setHidden(const QStringList &ids);
     void showMessage(const QString &text, bool error = false);
     void updateCounts();
+    void updateOverdue();
+    // What each empty tab says and its one action (clear the search or the filters, show all, new task).
+    void updateEmptyStates(const QString &search, const QStringList &active);
     void updateActions();
     void applyFilter();
 
@@ -119,4 +130,6 @@ private:
     QString m_selectAfterRefresh;
     TaskReminderNotifier *m_notifier = nullptr;
     QPointer<TaskDialog> m_dialog;
+    QString m_userId; // the signed-in user (startFor), whose overdue tasks are counted
+    int m_overdue = 0;
 };

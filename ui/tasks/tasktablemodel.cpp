@@ -5,6 +5,7 @@
 #include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
 
 #include <QBrush>
 #include <QColor>
@@ -173,7 +174,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
         return f;
     }
     if (role == Qt::ForegroundRole && index.column() == DueColumn && m_tasks.isOverdue(t))
-        return QBrush(QColor(0xc0, 0x39, 0x2b));
+        return QBrush(UiKit::color(UiKit::Tone::Danger));
     if (role == Qt::ToolTipRole && index.column() == TitleColumn && t.recurrence.isActive())
         return tr("Repeats %1").arg(t.recurrence.frequency);
     if (role != Qt::DisplayRole)

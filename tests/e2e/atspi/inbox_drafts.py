@@ -21,9 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
-    "tr": {"signIn": "Giriş yap", "inbox": "Gelen kutusu", "navigation": "Gezinme", "conversations": "Konuşmalar",
+    "tr": {"signIn": "Giriş yap", "inbox": "Gelen kutusu", "inboxUnread": "Gelen kutusu, 2 okunmamış", "navigation": "Gezinme", "conversations": "Konuşmalar",
            "messages": "Mesajlar", "reply": "Yanıt", "retry": "Yeniden dene"},
-    "en": {"signIn": "Sign in", "inbox": "Inbox", "navigation": "Navigation", "conversations": "Conversations",
+    "en": {"signIn": "Sign in", "inbox": "Inbox", "inboxUnread": "Inbox, 2 unread", "navigation": "Navigation", "conversations": "Conversations",
            "messages": "Messages", "reply": "Reply", "retry": "Retry"},
 }
 AYSE_REPLY = "Ayşe Hanım, size özel fiyat 1.250 TL"
@@ -50,6 +50,12 @@ def run(args):
         ui.sign_in(app, args.email, args.password, names["signIn"])
         win = ui.main_window(app, names["navigation"])
         ui.log("ok signed in")
+        if args.phase == "first":
+            # The navigation reads the Inbox's count: Ayşe's and Burak's conversations wait.
+            entry = ui.area_entry(win, names["navigation"], names["inbox"])
+            ui.wait_for(lambda: ui.name_of(entry) == names["inboxUnread"],
+                        "the Inbox entry to read %r" % names["inboxUnread"])
+            ui.log("ok navigation reads " + names["inboxUnread"])
         ui.open_area(win, names["navigation"], names["inbox"])
         ui.log("ok inbox")
         if args.phase == "first":
