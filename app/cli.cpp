@@ -8,6 +8,7 @@
 #include "app/mediasettings.h"
 #include "app/secrets/secretstore.h"
 #include "app/serverthread.h"
+#include "app/startfailure.h"
 #include "app/uiwalk.h"
 #include "app/unixsignals.h"
 #include "app/windowsession.h"
@@ -22,6 +23,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/changefeed.h"
 #include "model/core/database.h"
+#include "model/core/databasecheck.h"
 #include "model/core/databasecopy.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -83,6 +85,10 @@ enum Exit
     Failure = 1,
     Usage = 2
 };
+
+// How long SQLite's quick_check may take when the window or the server starts: past it the start
+// goes on, with a warning that only `liaison db check` checks the whole file (docs/performance.md).
+constexpr qint64 kStartCheckBudgetMs = 20000;
 
 // One whole line on stderr with one write().
 void writeStderr(const QByteArray &line)
@@ -249,6 +255,12 @@ struct Environment
 
     QString error;            // what open() refused
     bool printsErrors = true; // false: the window prints it with its dialog (showStartFailure)
+    // What open() checks before it migrates the SQLite file (DatabaseCheck): always that the data
+    // directory can be written and the file is not an existing empty one; with startCheck, SQLite's
+    // quick_check (the window, serve, migrate-to) or integrity_check (db check) too.
+    std::optional<DatabaseCheck::Depth> startCheck;
+    DatabaseFault fault;               // what it found
+    DatabaseCheck::Report checkReport; // the check's findings and time (db check prints them)
 
     // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
     // copies from it).
@@ -257,6 +269,8 @@ struct Environment
         if (!QDir().mkpath(dataDir)) {
             return fail(QStringLiteral("cannot create data directory %1").arg(dataDir));
         }
+        if ((fault = DatabaseCheck::writableDirectory(dataDir)))
+            return fail(fault.sentence());
         QFile::setPermissions(dataDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         settings = std::make_unique<AppSettings>(dataDir);
         for (const QString &a : assignments) {
@@ -275,7 +289,17 @@ struct Environment
         // database/url: a team's PostgreSQL server; empty: the embedded SQLite file.
         const QString urlText = settings->value(QStringLiteral("database/url")).toString().trimmed();
         if (urlText.isEmpty() || sqliteOnly) {
-            Database::setPath(settings->databasePath());
+            const QString file = settings->databasePath();
+            // Damaged, empty or read-only: refused before anything opens (or migrates) it. Within
+            // its budget the check ends on files of several GB (docs/performance.md).
+            fault = startCheck
+                        ? DatabaseCheck::atStart(file, *startCheck,
+                                                 *startCheck == DatabaseCheck::Depth::Quick ? kStartCheckBudgetMs : 0,
+                                                 &checkReport)
+                        : DatabaseCheck::beforeOpen(file);
+            if (fault)
+                return fail(fault.sentence());
+            Database::setPath(file);
         } else {
             QString error;
             const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
@@ -492,19 +516,16 @@ int showAndFail(QMessageBox &box, const QString &line)
     return Failure;
 }
 
-// The window could not open its data (a wrong database/url, a refused connection, a server too old):
-// the same line as on the command line, in a dialog a user sees, then exit code 1.
-int showStartFailure(const QString &why)
+// The window could not open its data (a wrong database/url, a refused connection, a server too old,
+// a damaged, empty or read-only SQLite file): the same line as on the command line, in a dialog a
+// user sees, then exit code 1.
+int showStartFailure(const QString &why, const DatabaseFault &fault)
 {
     loadTranslations(*QCoreApplication::instance());
-    QMessageBox box(QMessageBox::Critical, QCoreApplication::translate("Startup", "Liaison cannot start"),
-                    QCoreApplication::translate("Startup", "Liaison could not open its database."), QMessageBox::Close);
+    const StartFailureText words = startFailureText(why, fault);
+    QMessageBox box(QMessageBox::Critical, words.title, words.text, QMessageBox::Close);
     box.setObjectName(QStringLiteral("startFailureBox"));
-    box.setInformativeText(
-        QCoreApplication::translate("Startup", "%1\n\nCheck database/url in the settings file (liaison.ini in the data "
-                                               "directory), that the server runs and accepts this computer, and the "
-                                               "password in the secret store (secrets/database.password).")
-            .arg(why));
+    box.setInformativeText(words.informative);
     return showAndFail(box, why);
 }
 
@@ -794,9 +815,12 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
 }
 } // namespace
 
-int runDbCheck()
+int runDbCheck(const Environment &env)
 {
     try {
+        // SQLite: integrity_check ran before the database was opened (a damaged file stops there).
+        if (env.checkReport.ran)
+            out(QStringLiteral("integrity_check: ok (%1 ms)").arg(env.checkReport.elapsedMs));
         const int version = Database::schemaVersion();
         const int latest = migrations().constLast().version;
         out(QStringLiteral("database: %1 %2")
@@ -977,10 +1001,14 @@ int liaisonMain(int argc, char **argv)
         window ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     Environment env;
     env.printsErrors = !window;
-    if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
-        return window ? showStartFailure(env.error) : Failure;
     if (first == QLatin1String("db"))
-        return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
+        env.startCheck = migrateTo ? DatabaseCheck::Depth::Quick : DatabaseCheck::Depth::Integrity;
+    else if (first.isEmpty() || first == QLatin1String("serve"))
+        env.startCheck = DatabaseCheck::Depth::Quick;
+    if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
+        return window ? showStartFailure(env.error, env.fault) : Failure;
+    if (first == QLatin1String("db"))
+        return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck(env);
     if (first.isEmpty()) {
         if (!window) {
             fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "

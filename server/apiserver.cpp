@@ -265,7 +265,13 @@ std::optional<ApiKey> ApiServer::apiKey(const QString &secret)
         if (nowMs - touched > 60000) {
             touched = nowMs;
             lock.unlock();
-            m_apiKeys.touch(key->id);
+            try {
+                m_apiKeys.touch(key->id);
+            } catch (const DomainError &e) {
+                // A full disk refuses writes, not the reads a key is used for: the note waits.
+                if (e.kind() != DomainError::StorageFull)
+                    throw;
+            }
         }
     }
     return key;

@@ -2574,6 +2574,14 @@ A desktop CRM with a local REST API.</source>
         <source>Open the selected deal</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Disk full: changes are not being saved; reading still works</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free space on the disk that holds the data folder; saving resumes by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -3354,6 +3362,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>already set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk holding the database is full: this change was not saved. Reading still works; writing works again once space is freed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4138,6 +4150,41 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Data folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+
+Details: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file %1 holds 0 bytes. Liaison does not take it for a new database: your contacts, users and keys would be gone without a word.
+
+Restore the file from a backup copy. If this data folder is new and its first start failed, delete the empty file and start Liaison again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data folder is read-only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is read-only, and Liaison needs to write its database there.
+
+Make it writable for your user, or start Liaison with another data folder (--data-dir).
+
+Details: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4,6 +4,7 @@
 #include "model/core/ids.h"
 #include "model/core/migrations.h"
 #include "model/core/sqldialect.h"
+#include "model/core/storagehealth.h"
 #include "model/core/textfold.h"
 
 #include <QDateTime>
@@ -129,8 +130,22 @@ ThreadConnection &threadConnection()
     return c;
 }
 
+// A write the disk has no room for: SQLite's SQLITE_FULL (the error's native code is SQLite's
+// result code), PostgreSQL's SQLSTATE 53100 disk_full.
+bool isDiskFull(const QSqlError &error)
+{
+    const QString code = error.nativeErrorCode();
+    if (g_dialect.load() == Database::Dialect::PostgreSQL)
+        return code == QLatin1String("53100");
+    bool ok = false;
+    const int n = code.toInt(&ok);
+    return ok && (n & 0xff) == SQLITE_FULL;
+}
+
 [[noreturn]] void fail(const QString &what, const QSqlError &error)
 {
+    if (isDiskFull(error))
+        StorageHealth::refuseWrite(what + QLatin1String(": ") + error.text());
     qCWarning(lcDb).noquote() << what << error.text();
     throw DatabaseError((what + QLatin1String(": ") + error.text()).toStdString());
 }
@@ -579,6 +594,8 @@ sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
 [[noreturn]] void failSqlite(sqlite3 *h, const QString &sql)
 {
     const QString message = QStringLiteral("query failed [%1]: %2").arg(sql, QString::fromUtf8(sqlite3_errmsg(h)));
+    if ((sqlite3_errcode(h) & 0xff) == SQLITE_FULL)
+        StorageHealth::refuseWrite(message);
     qCWarning(lcDb).noquote() << message;
     throw DatabaseError(message.toStdString());
 }
@@ -1038,6 +1055,7 @@ void Transaction::commit()
         c.clearAfterCommit();
         fail(QStringLiteral("commit failed"), error);
     }
+    StorageHealth::noteCommitted();
     // Taken out first: what runs may open transactions of its own.
     const std::vector<std::function<void()>> done = std::exchange(c.afterCommit, {});
     c.clearAfterCommit();

@@ -41,6 +41,8 @@ const char *const kTemplates[] = {
     QT_TRANSLATE_NOOP("ModelError", "Template %1 (%2) is %3, not approved"),
     QT_TRANSLATE_NOOP("ModelError", "Template %1 (%2) is not an approved template"),
     QT_TRANSLATE_NOOP("ModelError", "The default pipeline cannot be deleted: make another pipeline the default"),
+    QT_TRANSLATE_NOOP("ModelError", "The disk holding the database is full: this change was not saved. Reading still "
+                                    "works; writing works again once space is freed"),
     QT_TRANSLATE_NOOP("ModelError", "The file is empty"),
     QT_TRANSLATE_NOOP("ModelError", "The file's content is not %1%2"),
     QT_TRANSLATE_NOOP("ModelError", "There must be a default pipeline: make another pipeline the default"),
