@@ -82,7 +82,8 @@ struct ThreadConnection
     std::unordered_map<QString, sqlite3_stmt *, SqlTextHash> statements;
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
-    qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
+    qint64 heldSinceMs = -1;   // watchSnapshot(): when a snapshot was first seen held between units of work
+    qint64 changesAtBegin = 0; // SQLite's total_changes when the outermost write Transaction began
     // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
     // how many entries each group holds.
     std::vector<std::function<void()>> afterCommit;
@@ -1014,6 +1015,8 @@ Transaction::Transaction()
     if (c.depth++ > 0)
         return; // nested: the outermost transaction commits
     m_outer = true;
+    if (sqlite3 *h = sqliteHandle(c, db))
+        c.changesAtBegin = sqlite3_total_changes64(h);
     QSqlQuery q(db);
     // SQLite: take the write lock at once. PostgreSQL locks rows as they are written.
     if (!q.exec(Database::dialect() == Database::Dialect::PostgreSQL ? QStringLiteral("BEGIN")
@@ -1048,14 +1051,19 @@ void Transaction::commit()
     --c.depth;
     if (!m_outer)
         return;
-    QSqlQuery q(Database::connection());
+    QSqlDatabase db = Database::connection();
+    // A transaction that changed no row proves nothing about the disk (a full one commits it too).
+    sqlite3 *h = sqliteHandle(c, db);
+    const bool wrote = !h || sqlite3_total_changes64(h) != c.changesAtBegin;
+    QSqlQuery q(db);
     if (!q.exec(QStringLiteral("COMMIT"))) {
         const QSqlError error = q.lastError();
         q.exec(QStringLiteral("ROLLBACK"));
         c.clearAfterCommit();
         fail(QStringLiteral("commit failed"), error);
     }
-    StorageHealth::noteCommitted();
+    if (wrote)
+        StorageHealth::noteCommitted();
     // Taken out first: what runs may open transactions of its own.
     const std::vector<std::function<void()>> done = std::exchange(c.afterCommit, {});
     c.clearAfterCommit();

@@ -10,8 +10,10 @@
 // window's words for it): the write is not saved, reads go on, and nothing else changes, so that
 // the first write that commits once space is freed ends the state by itself.
 //
-// The log says so once a minute (with how many writes were refused), not once per refused write,
-// and changed() tells the window, whose status bar shows it until a write commits again.
+// The log says so at most once a minute (with how many writes were refused), not once per refused
+// write, and "takes writes again" once after each such line when a write commits; changed() tells
+// the window, whose status bar shows it until a write commits again. A nearly full disk may take a
+// small write between refused ones: the status bar then comes and goes, the log stays quiet.
 class StorageHealth : public QObject
 {
     Q_OBJECT
@@ -32,6 +34,8 @@ public:
     static bool isFull();
     // Writes refused since start (tests, the log).
     static int refusedWrites();
+    // Forgets the state and when the log last spoke (tests: each case starts as a fresh process).
+    static void reset();
 
 Q_SIGNALS:
     void changed(bool full);
