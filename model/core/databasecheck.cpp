@@ -87,8 +87,11 @@ DatabaseFault DatabaseCheck::beforeOpen(const QString &file)
 
 DatabaseCheck::Report DatabaseCheck::run(const QString &file, Depth depth, int maxProblems, qint64 budgetMs)
 {
+    if (depth == Depth::AtStart)
+        depth = QFileInfo(file).size() <= kIntegrityAtStartBytes ? Depth::Integrity : Depth::Quick;
     Report report;
     report.ran = true;
+    report.check = depth == Depth::Quick ? QStringLiteral("quick_check") : QStringLiteral("integrity_check");
     QElapsedTimer timer;
     timer.start();
     sqlite3 *db = nullptr;
@@ -122,7 +125,7 @@ DatabaseCheck::Report DatabaseCheck::run(const QString &file, Depth depth, int m
     } budget{&timer, budgetMs};
     if (budgetMs > 0) {
         sqlite3_progress_handler(
-            db, 10000,
+            db, 1000,
             [](void *p) {
                 auto *b = static_cast<Budget *>(p);
                 b->ran_out = b->timer->elapsed() > b->ms;
@@ -130,10 +133,7 @@ DatabaseCheck::Report DatabaseCheck::run(const QString &file, Depth depth, int m
             },
             &budget);
     }
-    const QByteArray sql =
-        QByteArrayLiteral("PRAGMA ") +
-        (depth == Depth::Quick ? QByteArrayLiteral("quick_check") : QByteArrayLiteral("integrity_check")) + '(' +
-        QByteArray::number(qMax(1, maxProblems)) + ')';
+    const QByteArray sql = "PRAGMA " + report.check.toLatin1() + '(' + QByteArray::number(qMax(1, maxProblems)) + ')';
     sqlite3_stmt *stmt = nullptr;
     rc = sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr);
     if (rc != SQLITE_OK)
@@ -162,19 +162,19 @@ DatabaseFault DatabaseCheck::atStart(const QString &file, Depth depth, qint64 bu
     DatabaseFault fault = beforeOpen(file);
     if (fault || file.isEmpty() || !QFileInfo::exists(file))
         return fault;
-    const bool quick = depth == Depth::Quick;
+    const bool quick = depth != Depth::Integrity; // a start's line stays short; db check lists up to 100
     const Report report = run(file, depth, quick ? 5 : 100, budgetMs);
     if (out)
         *out = report;
-    const char *name = depth == Depth::Quick ? "quick_check" : "integrity_check";
+    const QString &name = report.check;
     if (!report.complete)
         qCWarning(lcCheck).noquote() << QStringLiteral("%1 of %2 stopped after %3 ms (its time budget) without "
                                                        "finding damage; liaison db check runs the whole check")
-                                            .arg(QLatin1String(name), file)
+                                            .arg(name, file)
                                             .arg(report.elapsedMs);
     else
         qCInfo(lcCheck).noquote() << QStringLiteral("%1 of %2: %3 in %4 ms")
-                                         .arg(QLatin1String(name), file,
+                                         .arg(name, file,
                                               report.ok() ? QStringLiteral("ok") : QStringLiteral("damaged"))
                                          .arg(report.elapsedMs);
     if (report.ok())
@@ -183,7 +183,7 @@ DatabaseFault DatabaseCheck::atStart(const QString &file, Depth depth, qint64 bu
     fault.path = QDir::toNativeSeparators(QFileInfo(file).absoluteFilePath());
     fault.detail = report.kind == DatabaseFault::Damaged
                        ? QStringLiteral("SQLite's %1: %2")
-                             .arg(QLatin1String(name), report.problems.join(QLatin1String("; ")).left(quick ? 400 : -1))
+                             .arg(name, report.problems.join(QLatin1String("; ")).left(quick ? 400 : -1))
                        : report.problems.join(QLatin1String("; "));
     return fault;
 }

@@ -131,6 +131,19 @@ private:
             const qint64 page = middleBtreePage(m_file);
             QVERIFY(page > 0);
             QVERIFY(overwrite(m_file, page * kPageSize, QByteArray(16, char(0xff))));
+        } else if (damage == QLatin1String("index entry changed")) {
+            // The last bytes of an index's root page: a row id of one entry. Every page is still
+            // well formed (quick_check: ok); the index no longer matches its table.
+            Database::setPath(m_file);
+            QSqlQuery q = Database::exec(QStringLiteral("SELECT rootpage FROM sqlite_master WHERE name = ?"),
+                                         {QStringLiteral("contacts_created")});
+            const qint64 index = q.next() ? q.value(0).toLongLong() : 0;
+            q.finish();
+            Database::closeThreadConnection();
+            QVERIFY(index > 1);
+            QVERIFY(overwrite(m_file, index * kPageSize - 2, QByteArray("\x7f\x7f", 2)));
+            QVERIFY(DatabaseCheck::run(m_file, DatabaseCheck::Depth::Quick).ok());
+            QVERIFY(!DatabaseCheck::run(m_file, DatabaseCheck::Depth::Integrity).ok());
         } else if (damage == QLatin1String("zero-length file")) {
             QVERIFY(QFile(m_file).resize(0));
         } else if (damage == QLatin1String("read-only data directory")) {
@@ -160,6 +173,8 @@ private:
                                           << "is damaged" << false;
         QTest::newRow("bytes changed mid-file") << "bytes changed mid-file"
                                                 << "is damaged" << false;
+        QTest::newRow("index entry changed") << "index entry changed"
+                                             << "is damaged" << false;
         QTest::newRow("zero-length file") << "zero-length file"
                                           << "is empty (0 bytes)" << false;
         QTest::newRow("read-only data directory") << "read-only data directory"
@@ -217,7 +232,7 @@ private Q_SLOTS:
         const auto [code, output] = run({QStringLiteral("db"), QStringLiteral("check")});
         QCOMPARE(code, 1);
         QVERIFY2(output.contains(says) && output.contains(named(namesDir)), qPrintable(output));
-        if (damage == QLatin1String("bytes changed mid-file"))
+        if (says == QLatin1String("is damaged"))
             QVERIFY2(output.contains(QLatin1String("integrity_check")), qPrintable(output));
         if (damage == QLatin1String("zero-length file"))
             QCOMPARE(QFileInfo(m_file).size(), 0);
