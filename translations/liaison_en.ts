@@ -3368,6 +3368,22 @@ A desktop CRM with a local REST API.</source>
         <source>The disk holding the database is full: this change was not saved. Reading still works; writing works again once space is freed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>field names must be 1 to %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 bytes as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most %1 fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the value of %1 must be at most %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -3365,6 +3365,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>The disk holding the database is full: this change was not saved. Reading still works; writing works again once space is freed</source>
         <translation>Veritabanının bulunduğu disk dolu: bu değişiklik kaydedilmedi. Okuma çalışıyor; yer açıldığında yazma yeniden çalışır</translation>
     </message>
+    <message>
+        <source>field names must be 1 to %1 characters</source>
+        <translation>alan adları 1 ile %1 karakter arasında olmalı</translation>
+    </message>
+    <message>
+        <source>must be at most %1 bytes as JSON</source>
+        <translation>JSON olarak en fazla %1 bayt olmalı</translation>
+    </message>
+    <message>
+        <source>must have at most %1 fields</source>
+        <translation>en fazla %1 alan içermeli</translation>
+    </message>
+    <message>
+        <source>the value of %1 must be at most %2 characters</source>
+        <translation>%1 alanının değeri en fazla %2 karakter olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
