@@ -478,9 +478,16 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     }
     // A 429 or 5xx is passing: a retry with the same key must be tried again, not replayed.
     if (idempotent && response.status < 500 && response.status != 429) {
-        m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
-                           {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
-                            response.headers, response.body});
+        try {
+            m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
+                               {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
+                                response.headers, response.body});
+        } catch (const DomainError &e) {
+            // The disk filled between the write and its record: the client gets what was done (a
+            // 500 would make it retry what succeeded); only a replay of this key is lost.
+            if (e.kind() != DomainError::StorageFull)
+                throw;
+        }
     }
     return response;
 }

@@ -82,8 +82,9 @@ struct ThreadConnection
     std::unordered_map<QString, sqlite3_stmt *, SqlTextHash> statements;
     sqlite3 *handle = nullptr;
     bool handleChecked = false;
-    qint64 heldSinceMs = -1;   // watchSnapshot(): when a snapshot was first seen held between units of work
-    qint64 changesAtBegin = 0; // SQLite's total_changes when the outermost write Transaction began
+    // SQLite's total_changes when the outermost write Transaction began: did it change a row?
+    qint64 changesAtBegin = 0;
+    qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
     // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
     // how many entries each group holds.
     std::vector<std::function<void()>> afterCommit;
