@@ -3,14 +3,12 @@
 // once a minute rather than once a refused write, the window is told (StorageHealth::changed), and
 // once space is freed the next write succeeds by itself.
 //
-// The disk is made full without a mount: PRAGMA max_page_count set to the file's size on the
-// server's connection (the server runs on this thread, so it is the same connection) after the
-// free pages were used up. SQLite then answers a write that needs a new page with SQLITE_FULL, the
-// very code its Unix layer gives for the ENOSPC of a full disk, on the same path (the statement's
-// or the COMMIT's step); docs/performance.md records the same run on a real full tmpfs.
+// The disk is made full without a mount (tests/support/fulldisk.h); docs/architecture.md says how
+// the same refusal went on a real full tmpfs.
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/storagehealth.h"
+#include "tests/support/fulldisk.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -33,15 +31,6 @@ void countLines(QtMsgType type, const QMessageLogContext &context, const QString
         g_previous(type, context, message);
 }
 
-// Custom fields of about 12 KB: the row needs overflow pages, so new pages, whatever room the
-// table's pages have left.
-QJsonObject bigCustomFields()
-{
-    QJsonObject fields;
-    for (int i = 0; i < 12; ++i)
-        fields.insert(QStringLiteral("alan%1").arg(i), QString(1000, QLatin1Char('a' + i)));
-    return fields;
-}
 } // namespace
 
 class TestStorageFull : public QObject
@@ -51,27 +40,6 @@ class TestStorageFull : public QObject
 private:
     std::unique_ptr<ApiFixture> m_api;
     QString m_contact;
-
-    static qint64 pragma(const QString &sql)
-    {
-        QSqlQuery q = Database::exec(sql);
-        return q.next() ? q.value(0).toLongLong() : -1;
-    }
-
-    // Uses up the file's free pages, then caps the file at its size: as a disk with no room left.
-    static void fillTheDisk()
-    {
-        Database::exec(QStringLiteral("CREATE TABLE IF NOT EXISTS test_filler (b BLOB)"));
-        const qint64 pageSize = pragma(QStringLiteral("PRAGMA page_size"));
-        const qint64 freePages = pragma(QStringLiteral("PRAGMA freelist_count"));
-        if (freePages > 0)
-            Database::exec(QStringLiteral("INSERT INTO test_filler VALUES (zeroblob(?))"), {freePages * pageSize});
-        const qint64 pages = pragma(QStringLiteral("PRAGMA page_count"));
-        QCOMPARE(pragma(QStringLiteral("PRAGMA max_page_count = %1").arg(pages)), pages);
-        QCOMPARE(pragma(QStringLiteral("PRAGMA freelist_count")), 0);
-    }
-
-    static void freeSpace() { pragma(QStringLiteral("PRAGMA max_page_count = 1073741823")); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -100,7 +68,7 @@ private Q_SLOTS:
     void cleanup()
     {
         if (m_api && Database::dialect() == Database::Dialect::SQLite)
-            freeSpace();
+            FullDisk::free();
         m_api.reset();
     }
 
@@ -122,11 +90,11 @@ private Q_SLOTS:
                                      ? QJsonObject{{"content", QString(12000, QLatin1Char('n'))}}
                                      : QJsonObject{{"firstName", "Barış"},
                                                    {"email", "baris@ornek.com.tr"},
-                                                   {"customFields", bigCustomFields()}};
+                                                   {"customFields", FullDisk::bigCustomFields()}};
         QSignalSpy told(&StorageHealth::instance(), &StorageHealth::changed);
         const int refusedBefore = StorageHealth::refusedWrites();
         const QString unusedKey = m_api->server.createApiKey(); // first used while the disk is full
-        fillTheDisk();
+        QVERIFY(FullDisk::fill());
 
         // Twenty refused writes: each a 507 in the envelope, one line in the log, no 500.
         for (int i = 0; i < 20; ++i) {
@@ -167,7 +135,7 @@ private Q_SLOTS:
         QVERIFY2(g_serverErrors.isEmpty(), qPrintable(g_serverErrors.join('\n')));
 
         // Space is freed: the same write succeeds, the state ends and the window is told.
-        freeSpace();
+        FullDisk::free();
         const HttpResult again = method == "POST" ? m_api->client->post(path, body) : m_api->client->patch(path, body);
         QCOMPARE(again.status, method == "POST" ? 201 : 200);
         QVERIFY(!StorageHealth::isFull());
