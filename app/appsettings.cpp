@@ -91,6 +91,14 @@ bool readInt(const AppSettings &s, const QString &key, int fallback, int min, in
     return true;
 }
 
+} // namespace
+
+bool AppSettings::startCheckSeconds(int *seconds, QString *error) const
+{
+    return readInt(*this, QStringLiteral("database/startCheckSeconds"), 20, 1, 3600, seconds, error);
+}
+
+namespace {
 bool readBool(const AppSettings &s, const QString &key, bool fallback, bool *out, QString *error)
 {
     const QString v = s.value(key, fallback ? QStringLiteral("true") : QStringLiteral("false")).toString().toLower();

@@ -20,6 +20,10 @@ public:
     const QHash<QString, QString> &overrides() const { return m_overrides; }
     QString dataDir() const { return m_dataDir; }
     QString databasePath() const;
+    // database/startCheckSeconds: how long the check of the SQLite file may take when the window or
+    // the server starts (default 20, 1 to 3600); past it the start goes on with a warning. False
+    // with a reason when malformed.
+    bool startCheckSeconds(int *seconds, QString *error) const;
     // DATA/liaison.ini.
     QString iniPath() const;
     // What a Settings page saves: each key written to the ini file, trimmed; an empty value removes

@@ -8,6 +8,7 @@
 #include "app/mediasettings.h"
 #include "app/secrets/secretstore.h"
 #include "app/serverthread.h"
+#include "app/startfailure.h"
 #include "app/tasksarea.h"
 #include "app/uiwalk.h"
 #include "app/unixsignals.h"
@@ -23,6 +24,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/changefeed.h"
 #include "model/core/database.h"
+#include "model/core/databasecheck.h"
 #include "model/core/databasecopy.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -252,6 +254,12 @@ struct Environment
 
     QString error;            // what open() refused
     bool printsErrors = true; // false: the window prints it with its dialog (showStartFailure)
+    // What open() checks before it migrates the SQLite file (DatabaseCheck): always that the data
+    // directory can be written and the file is not an existing empty one; with startCheck, SQLite's
+    // check too: AtStart for the window, serve and migrate-to, the whole integrity_check for db check.
+    std::optional<DatabaseCheck::Depth> startCheck;
+    DatabaseFault fault;               // what it found
+    DatabaseCheck::Report checkReport; // the check's findings and time (db check prints them)
 
     // sqliteOnly: the data directory's own SQLite file whatever database/url says (db migrate-to
     // copies from it).
@@ -260,6 +268,8 @@ struct Environment
         if (!QDir().mkpath(dataDir)) {
             return fail(QStringLiteral("cannot create data directory %1").arg(dataDir));
         }
+        if ((fault = DatabaseCheck::writableDirectory(dataDir)))
+            return fail(fault.sentence());
         QFile::setPermissions(dataDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         settings = std::make_unique<AppSettings>(dataDir);
         for (const QString &a : assignments) {
@@ -278,7 +288,25 @@ struct Environment
         // database/url: a team's PostgreSQL server; empty: the embedded SQLite file.
         const QString urlText = settings->value(QStringLiteral("database/url")).toString().trimmed();
         if (urlText.isEmpty() || sqliteOnly) {
-            Database::setPath(settings->databasePath());
+            const QString file = settings->databasePath();
+            // How long the start's check may take (database/startCheckSeconds): past it the start
+            // goes on, with a warning that only `liaison db check` checks the whole file
+            // (docs/performance.md: a 1 GB file's quick_check took 17 s from a cold disk).
+            int checkSeconds = 0;
+            QString error;
+            if (!settings->startCheckSeconds(&checkSeconds, &error))
+                return fail(error);
+            // Damaged, empty or read-only: refused before anything opens (or migrates) it. A start
+            // checks a file of up to 64 MiB whole (integrity_check), a larger one page by page
+            // (quick_check, about 17 s a GB from a cold disk: docs/performance.md).
+            fault = startCheck ? DatabaseCheck::atStart(
+                                     file, *startCheck,
+                                     *startCheck == DatabaseCheck::Depth::AtStart ? qint64(checkSeconds) * 1000 : 0,
+                                     &checkReport)
+                               : DatabaseCheck::beforeOpen(file);
+            if (fault)
+                return fail(fault.sentence());
+            Database::setPath(file);
         } else {
             QString error;
             const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
@@ -495,19 +523,16 @@ int showAndFail(QMessageBox &box, const QString &line)
     return Failure;
 }
 
-// The window could not open its data (a wrong database/url, a refused connection, a server too old):
-// the same line as on the command line, in a dialog a user sees, then exit code 1.
-int showStartFailure(const QString &why)
+// The window could not open its data (a wrong database/url, a refused connection, a server too old,
+// a damaged, empty or read-only SQLite file): the same line as on the command line, in a dialog a
+// user sees, then exit code 1.
+int showStartFailure(const QString &why, const DatabaseFault &fault)
 {
     loadTranslations(*QCoreApplication::instance());
-    QMessageBox box(QMessageBox::Critical, QCoreApplication::translate("Startup", "Liaison cannot start"),
-                    QCoreApplication::translate("Startup", "Liaison could not open its database."), QMessageBox::Close);
+    const StartFailureText words = startFailureText(why, fault);
+    QMessageBox box(QMessageBox::Critical, words.title, words.text, QMessageBox::Close);
     box.setObjectName(QStringLiteral("startFailureBox"));
-    box.setInformativeText(
-        QCoreApplication::translate("Startup", "%1\n\nCheck database/url in the settings file (liaison.ini in the data "
-                                               "directory), that the server runs and accepts this computer, and the "
-                                               "password in the secret store (secrets/database.password).")
-            .arg(why));
+    box.setInformativeText(words.informative);
     return showAndFail(box, why);
 }
 
@@ -786,9 +811,12 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
 }
 } // namespace
 
-int runDbCheck()
+int runDbCheck(const Environment &env)
 {
     try {
+        // SQLite: integrity_check ran before the database was opened (a damaged file stops there).
+        if (env.checkReport.ran)
+            out(QStringLiteral("%1: ok (%2 ms)").arg(env.checkReport.check).arg(env.checkReport.elapsedMs));
         const int version = Database::schemaVersion();
         const int latest = migrations().constLast().version;
         out(QStringLiteral("database: %1 %2")
@@ -969,10 +997,14 @@ int liaisonMain(int argc, char **argv)
         window ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     Environment env;
     env.printsErrors = !window;
-    if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
-        return window ? showStartFailure(env.error) : Failure;
     if (first == QLatin1String("db"))
-        return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck();
+        env.startCheck = migrateTo ? DatabaseCheck::Depth::AtStart : DatabaseCheck::Depth::Integrity;
+    else if (first.isEmpty() || first == QLatin1String("serve"))
+        env.startCheck = DatabaseCheck::Depth::AtStart;
+    if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
+        return window ? showStartFailure(env.error, env.fault) : Failure;
+    if (first == QLatin1String("db"))
+        return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck(env);
     if (first.isEmpty()) {
         if (!window) {
             fprintf(stderr, "liaison: no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server only, "

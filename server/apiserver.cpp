@@ -347,7 +347,13 @@ std::optional<ApiKey> ApiServer::apiKey(const QString &secret)
         if (nowMs - touched > 60000) {
             touched = nowMs;
             lock.unlock();
-            m_apiKeys.touch(key->id);
+            try {
+                m_apiKeys.touch(key->id);
+            } catch (const DomainError &e) {
+                // A full disk refuses writes, not the reads a key is used for: the note waits.
+                if (e.kind() != DomainError::StorageFull)
+                    throw;
+            }
         }
     }
     return key;
@@ -601,10 +607,18 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     }
     // A 429 or 5xx is passing: a retry with the same key must be tried again, not replayed.
     if (idempotent && response.status < 500 && response.status != 429) {
-        m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
-                           {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
-                            response.headers, response.body});
-        release.keep = true;
+        try {
+            m_idempotency.save(credential, QString::fromLatin1(idempotencyKey),
+                               {QString::fromLatin1(request.method), QString::fromUtf8(request.path), response.status,
+                                response.headers, response.body});
+            release.keep = true;
+        } catch (const DomainError &e) {
+            // The disk filled between the write and its record: the client gets what was done (a
+            // 500 would make it retry what succeeded); only a replay of this key is lost (its
+            // claim is given back).
+            if (e.kind() != DomainError::StorageFull)
+                throw;
+        }
     }
     return response;
 }

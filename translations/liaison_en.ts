@@ -2667,6 +2667,14 @@ A desktop CRM with a local REST API.</source>
         <source>%1, %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Disk full: changes are not being saved; reading still works</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free space on the disk that holds the data folder; saving resumes by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -3447,6 +3455,26 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>already set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk holding the database is full: this change was not saved. Reading still works; writing works again once space is freed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>field names must be 1 to %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 bytes as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most %1 fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the value of %1 must be at most %2 characters</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4251,6 +4279,41 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
     </message>
     <message>
         <source>Data folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+
+Details: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file %1 holds 0 bytes. Liaison does not take it for a new database: your contacts, users and keys would be gone without a word.
+
+Restore the file from a backup copy. If this data folder is new and its first start failed, delete the empty file and start Liaison again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data folder is read-only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is read-only, and Liaison needs to write its database there.
+
+Make it writable for your user, or start Liaison with another data folder (--data-dir).
+
+Details: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2662,6 +2662,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
     </message>
+    <message>
+        <source>Disk full: changes are not being saved; reading still works</source>
+        <translation>Disk dolu: değişiklikler kaydedilmiyor; okuma çalışıyor</translation>
+    </message>
+    <message>
+        <source>Free space on the disk that holds the data folder; saving resumes by itself.</source>
+        <translation>Veri klasörünün bulunduğu diskte yer açın; kaydetme kendiliğinden yeniden başlar.</translation>
+    </message>
 </context>
 <context>
     <name>MediaPage</name>
@@ -3443,6 +3451,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>already set</source>
         <translation>zaten belirlenmiş</translation>
+    </message>
+    <message>
+        <source>The disk holding the database is full: this change was not saved. Reading still works; writing works again once space is freed</source>
+        <translation>Veritabanının bulunduğu disk dolu: bu değişiklik kaydedilmedi. Okuma çalışıyor; yer açıldığında yazma yeniden çalışır</translation>
+    </message>
+    <message>
+        <source>field names must be 1 to %1 characters</source>
+        <translation>alan adları 1 ile %1 karakter arasında olmalı</translation>
+    </message>
+    <message>
+        <source>must be at most %1 bytes as JSON</source>
+        <translation>JSON olarak en fazla %1 bayt olmalı</translation>
+    </message>
+    <message>
+        <source>must have at most %1 fields</source>
+        <translation>en fazla %1 alan içermeli</translation>
+    </message>
+    <message>
+        <source>the value of %1 must be at most %2 characters</source>
+        <translation>%1 alanının değeri en fazla %2 karakter olmalı</translation>
     </message>
 </context>
 <context>
@@ -4244,6 +4272,52 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
     <message>
         <source>Data folder: %1</source>
         <translation>Veri klasörü: %1</translation>
+    </message>
+    <message>
+        <source>The database file is damaged.</source>
+        <translation>Veritabanı dosyası hasarlı.</translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+
+Details: %2</source>
+        <translation>Liaison hasarlı bir veritabanı dosyasını açmaz:
+%1
+
+Geri yüklemek için Liaison&apos;ı kapatın ve dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
+
+Ayrıntılar: %2</translation>
+    </message>
+    <message>
+        <source>The database file is empty.</source>
+        <translation>Veritabanı dosyası boş.</translation>
+    </message>
+    <message>
+        <source>The database file %1 holds 0 bytes. Liaison does not take it for a new database: your contacts, users and keys would be gone without a word.
+
+Restore the file from a backup copy. If this data folder is new and its first start failed, delete the empty file and start Liaison again.</source>
+        <translation>%1 veritabanı dosyası 0 bayt. Liaison bunu yeni bir veritabanı saymaz: kişileriniz, kullanıcılarınız ve anahtarlarınız sessizce kaybolurdu.
+
+Dosyayı bir yedek kopyadan geri yükleyin. Bu veri klasörü yeniyse ve ilk başlatma başarısız olduysa boş dosyayı silip Liaison&apos;ı yeniden başlatın.</translation>
+    </message>
+    <message>
+        <source>The data folder is read-only.</source>
+        <translation>Veri klasörü salt okunur.</translation>
+    </message>
+    <message>
+        <source>%1 is read-only, and Liaison needs to write its database there.
+
+Make it writable for your user, or start Liaison with another data folder (--data-dir).
+
+Details: %2</source>
+        <translation>%1 salt okunur; Liaison veritabanını oraya yazmalıdır.
+
+Kullanıcınız için yazılabilir yapın ya da Liaison&apos;ı başka bir veri klasörüyle başlatın (--data-dir).
+
+Ayrıntılar: %2</translation>
     </message>
 </context>
 <context>

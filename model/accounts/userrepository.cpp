@@ -73,14 +73,24 @@ User UserRepository::setActive(const QString &id, bool active)
     return *u;
 }
 
+namespace {
+// A user's name: the same bound on create and update (POST /users took 5,000 characters that PATCH
+// refused).
+void checkNameLength(const QString &name)
+{
+    if (name.trimmed().size() > 200)
+        throw DomainError::badRequest(QStringLiteral("Invalid data: name is longer than 200 characters"),
+                                      {{QStringLiteral("name"), QStringLiteral("at most 200 characters")}});
+}
+} // namespace
+
 User UserRepository::update(const QString &id, const std::optional<QString> &name, const std::optional<QString> &role)
 {
     if (name && name->trimmed().isEmpty())
         throw DomainError::badRequest(QStringLiteral("Invalid data: name must not be empty"),
                                       {{QStringLiteral("name"), QStringLiteral("must not be empty")}});
-    if (name && name->trimmed().size() > 200)
-        throw DomainError::badRequest(QStringLiteral("Invalid data: name is longer than 200 characters"),
-                                      {{QStringLiteral("name"), QStringLiteral("at most 200 characters")}});
+    if (name)
+        checkNameLength(*name);
     if (role && *role != QLatin1String("admin") && *role != QLatin1String("agent"))
         throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
                                       {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
@@ -121,6 +131,7 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
         missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
     if (!missing.isEmpty())
         throw DomainError::unprocessable(QStringLiteral("Required field missing"), missing);
+    checkNameLength(name);
     if (!ContactRules::isValidEmail(email.trimmed()))
         throw DomainError::badRequest(QStringLiteral("Invalid data: email is not a valid e-mail address"),
                                       {{QStringLiteral("email"), QStringLiteral("is not a valid e-mail address")}});

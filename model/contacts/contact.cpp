@@ -5,6 +5,7 @@
 #include "model/core/jsonwriter.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QReadWriteLock>
 #include <QRegularExpression>
 
@@ -198,6 +199,37 @@ namespace {
 // The rules of the values themselves, whoever filled them in (a request body, the window's form):
 // lengths, the e-mail's form, the phone in its international form, the address parts, the tags, the
 // lead score. Problems go into `r` (the first per field is kept).
+void checkValues(ContactChanges &c, FieldReader &r);
+
+// The bounds of ContactRules::kMaxCustomFields…: the count first, then each name and value, then
+// the whole; one problem is reported.
+void checkCustomFields(const QJsonObject &fields, FieldReader &r)
+{
+    const QString field = QStringLiteral("customFields");
+    if (fields.size() > ContactRules::kMaxCustomFields) {
+        r.fail(field, QStringLiteral("must have at most %1 fields").arg(ContactRules::kMaxCustomFields));
+        return;
+    }
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+        if (it.key().isEmpty() || it.key().size() > ContactRules::kMaxCustomFieldName) {
+            r.fail(field,
+                   QStringLiteral("field names must be 1 to %1 characters").arg(ContactRules::kMaxCustomFieldName));
+            return;
+        }
+        const qsizetype size = it.value().isString()
+                                   ? it.value().toString().size()
+                                   : QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact).size() - 2;
+        if (size > ContactRules::kMaxCustomFieldValue) {
+            r.fail(field, QStringLiteral("the value of %1 must be at most %2 characters")
+                              .arg(it.key())
+                              .arg(ContactRules::kMaxCustomFieldValue));
+            return;
+        }
+    }
+    if (QJsonDocument(fields).toJson(QJsonDocument::Compact).size() > ContactRules::kMaxCustomFieldsBytes)
+        r.fail(field, QStringLiteral("must be at most %1 bytes as JSON").arg(ContactRules::kMaxCustomFieldsBytes));
+}
+
 void checkValues(ContactChanges &c, FieldReader &r)
 {
     r.limit(c.firstName, QStringLiteral("firstName"), 200);
@@ -247,6 +279,8 @@ void checkValues(ContactChanges &c, FieldReader &r)
     }
     if (c.leadScore && (*c.leadScore < 0 || *c.leadScore > 100))
         r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
+    if (c.customFields)
+        checkCustomFields(*c.customFields, r);
 }
 
 } // namespace

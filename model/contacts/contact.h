@@ -75,6 +75,13 @@ struct ContactChanges
 };
 
 namespace ContactRules {
+// Bounds of customFields (docs/api.md): at most 100 fields, a name of 1 to 64 characters, a value of
+// at most 1,000 characters (a value that is not a string: its compact JSON), and at most 16 KiB of
+// compact JSON in all, so that a page of 20 contacts stays small. Beyond: 400 VALIDATION_ERROR.
+constexpr int kMaxCustomFields = 100;
+constexpr int kMaxCustomFieldName = 64;
+constexpr int kMaxCustomFieldValue = 1000;
+constexpr int kMaxCustomFieldsBytes = 16 * 1024;
 // Reads a create/update body. Throws DomainError BadRequest (400, code VALIDATION_ERROR) with a
 // `details` entry per bad field: wrong JSON type, malformed e-mail, phone without "+", values out
 // of range. Required fields are checked on the merged contact by checkRequired().

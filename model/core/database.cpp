@@ -4,6 +4,7 @@
 #include "model/core/ids.h"
 #include "model/core/migrations.h"
 #include "model/core/sqldialect.h"
+#include "model/core/storagehealth.h"
 #include "model/core/textfold.h"
 
 #include <QDateTime>
@@ -84,6 +85,8 @@ struct ThreadConnection
     // PostgreSQL ended this connection (a restart, pg_terminate_backend): the next statement outside
     // a transaction makes a new one; inside one, the transaction is lost and the statement refused.
     bool lost = false;
+    // SQLite's total_changes when the outermost write Transaction began: did it change a row?
+    qint64 changesAtBegin = 0;
     qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
     // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
     // how many entries each group holds.
@@ -190,12 +193,26 @@ void logUnavailable(const QString &what)
     throw DatabaseUnavailable(what.toStdString());
 }
 
+// A write the disk has no room for: SQLite's SQLITE_FULL (the error's native code is SQLite's
+// result code), PostgreSQL's SQLSTATE 53100 disk_full.
+bool isDiskFull(const QSqlError &error)
+{
+    const QString code = error.nativeErrorCode();
+    if (g_dialect.load() == Database::Dialect::PostgreSQL)
+        return code == QLatin1String("53100");
+    bool ok = false;
+    const int n = code.toInt(&ok);
+    return ok && (n & 0xff) == SQLITE_FULL;
+}
+
 [[noreturn]] void fail(const QString &what, const QSqlError &error)
 {
     if (threadConnectionLost(error)) {
         threadConnection().lost = true;
         throwUnavailable(what + QLatin1String(": ") + error.text().simplified());
     }
+    if (isDiskFull(error))
+        StorageHealth::refuseWrite(what + QLatin1String(": ") + error.text());
     qCWarning(lcDb).noquote() << what << error.text();
     throw DatabaseError((what + QLatin1String(": ") + error.text()).toStdString());
 }
@@ -675,6 +692,8 @@ sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
 [[noreturn]] void failSqlite(sqlite3 *h, const QString &sql)
 {
     const QString message = QStringLiteral("query failed [%1]: %2").arg(sql, QString::fromUtf8(sqlite3_errmsg(h)));
+    if ((sqlite3_errcode(h) & 0xff) == SQLITE_FULL)
+        StorageHealth::refuseWrite(message);
     qCWarning(lcDb).noquote() << message;
     throw DatabaseError(message.toStdString());
 }
@@ -1109,7 +1128,10 @@ Transaction::Transaction()
                                                                                : QStringLiteral("BEGIN IMMEDIATE");
     try {
         againIfLostWhileIdle(begin, [&] {
-            QSqlQuery q(Database::connection());
+            const QSqlDatabase db = Database::connection();
+            if (sqlite3 *h = sqliteHandle(c, db))
+                c.changesAtBegin = sqlite3_total_changes64(h);
+            QSqlQuery q(db);
             if (!q.exec(begin))
                 fail(QStringLiteral("cannot begin transaction"), q.lastError());
             return true;
@@ -1153,13 +1175,19 @@ void Transaction::commit()
         throwUnavailable(QStringLiteral("the connection to PostgreSQL was lost during a transaction, which was not "
                                         "committed"));
     }
-    QSqlQuery q(Database::connection());
+    QSqlDatabase db = Database::connection();
+    // A transaction that changed no row proves nothing about the disk (a full one commits it too).
+    sqlite3 *h = sqliteHandle(c, db);
+    const bool wrote = !h || sqlite3_total_changes64(h) != c.changesAtBegin;
+    QSqlQuery q(db);
     if (!q.exec(QStringLiteral("COMMIT"))) {
         const QSqlError error = q.lastError();
         q.exec(QStringLiteral("ROLLBACK"));
         c.clearAfterCommit();
         fail(QStringLiteral("commit failed"), error);
     }
+    if (wrote)
+        StorageHealth::noteCommitted();
     // Taken out first: what runs may open transactions of its own.
     const std::vector<std::function<void()>> done = std::exchange(c.afterCommit, {});
     c.clearAfterCommit();

@@ -21,7 +21,8 @@ public:
         Unauthorized, // the caller is not who it claims (a bad signature)
         TooLarge,     // over a size limit
         RateLimited,  // too many at once; details.retryAfter in seconds
-        Unavailable   // a service it needs cannot be reached now
+        Unavailable,  // a service it needs cannot be reached now
+        StorageFull   // the disk holding the database is full: the write was not saved (reads go on)
     };
 
     DomainError(Kind kind, QString code, QString message, QJsonObject details = {})

@@ -21,6 +21,8 @@ int ErrorStatus::of(DomainError::Kind kind)
         return 429;
     case DomainError::Unavailable:
         return 503;
+    case DomainError::StorageFull:
+        return 507; // Insufficient Storage (RFC 4918): not 503, which the client may retry at once
     }
     return 400;
 }

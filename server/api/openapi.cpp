@@ -46,7 +46,11 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
                          {QStringLiteral("content"),
                           QJsonObject{{route.doc.contentType,
                                        QJsonObject{{QStringLiteral("schema"), route.doc.responseSchema}}}}}}}};
-        for (int status : route.doc.errorStatuses) {
+        // A write may meet a full disk under the database (507 STORAGE_FULL, docs/api.md).
+        QList<int> errorStatuses = route.doc.errorStatuses;
+        if (route.method != "GET" && route.method != "HEAD" && !errorStatuses.contains(507))
+            errorStatuses.append(507);
+        for (int status : errorStatuses) {
             responses.insert(
                 QString::number(status),
                 QJsonObject{

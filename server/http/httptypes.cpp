@@ -150,6 +150,8 @@ const char *httpReasonPhrase(int status)
         return "Gateway Timeout";
     case 505:
         return "HTTP Version Not Supported";
+    case 507:
+        return "Insufficient Storage";
     default:
         break;
     }

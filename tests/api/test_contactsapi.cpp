@@ -145,6 +145,33 @@ private Q_SLOTS:
         QCOMPARE(r.status, 404);
     }
 
+    // Unbounded custom fields once took a 9 MiB value or 100,000 fields, and a page of 20 such
+    // contacts answered 10.9 MB. Create and update refuse them alike, and nothing is stored.
+    void boundsCustomFields_data()
+    {
+        QTest::addColumn<QJsonObject>("fields");
+        QJsonObject many;
+        for (int i = 0; i < 100000; ++i)
+            many.insert(QStringLiteral("k%1").arg(i), 1);
+        QTest::newRow("a value of 9 MiB") << QJsonObject{{"not", QString(9 * 1024 * 1024, 'x')}};
+        QTest::newRow("100,000 fields") << many;
+        QTest::newRow("a name of 65 characters") << QJsonObject{{QString(65, 'k'), "v"}};
+    }
+    void boundsCustomFields()
+    {
+        QFETCH(QJsonObject, fields);
+        HttpResult r = m_api->client->post(
+            "/api/v1/contacts", {{"firstName", "Ayşe"}, {"email", "sinir@example.com"}, {"customFields", fields}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorCode(), QStringLiteral("VALIDATION_ERROR"));
+        QVERIFY(r.json.value("error").toObject().value("details").toObject().contains("customFields"));
+        const QString id = createContact({{"firstName", "Ayşe"}, {"email", "sinir@example.com"}});
+        r = m_api->client->patch("/api/v1/contacts/" + id, {{"customFields", fields}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/" + id).data().value("customFields").toObject(), QJsonObject());
+        QCOMPARE(m_api->client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(), 1);
+    }
+
     void deletes()
     {
         const QString id = createContact({{"firstName", "A"}, {"email", "del@example.com"}});

@@ -96,6 +96,11 @@ private Q_SLOTS:
             << QByteArray(R"({"email":"a@example.com","name":"A","password":"12345678","role":1})") << 400;
         QTest::newRow("email not a string") << QByteArray(R"({"email":5,"name":"A","password":"12345678"})") << 400;
         QTest::newRow("not JSON") << QByteArray("{") << 400;
+        // One rule for a name on create and update (PATCH refused what POST took).
+        QTest::newRow("name of 201 characters")
+            << (R"({"email":"a@example.com","password":"12345678","name":")" + QByteArray(201, 'a') + R"("})") << 400;
+        QTest::newRow("name of 5,000 characters")
+            << (R"({"email":"a@example.com","password":"12345678","name":")" + QByteArray(5000, 'a') + R"("})") << 400;
     }
     void refusesBadUserBodies()
     {
@@ -171,6 +176,7 @@ private Q_SLOTS:
         QTest::newRow("name not a string") << QByteArray(R"({"name":7})");
         QTest::newRow("active not a boolean") << QByteArray(R"({"active":"no"})");
         QTest::newRow("unknown role") << QByteArray(R"({"role":"boss"})");
+        QTest::newRow("name of 201 characters") << (R"({"name":")" + QByteArray(201, 'a') + R"("})");
     }
     void refusesBadPatches()
     {

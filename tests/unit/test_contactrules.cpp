@@ -252,6 +252,56 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(DomainError, ContactRules::check(c));
     }
 
+    // customFields are bounded (docs/api.md): a 9 MiB value or 100,000 fields once made a page of
+    // 20 contacts 10.9 MB.
+    void boundsCustomFields_data()
+    {
+        QTest::addColumn<QJsonObject>("fields");
+        QTest::addColumn<QString>("problem"); // empty: accepted
+        auto many = [](int n, int valueLength) {
+            QJsonObject o;
+            for (int i = 0; i < n; ++i)
+                o.insert(QStringLiteral("f%1").arg(i), QString(valueLength, QLatin1Char('v')));
+            return o;
+        };
+        QTest::newRow("100 fields") << many(100, 10) << "";
+        QTest::newRow("101 fields") << many(101, 1) << "must have at most 100 fields";
+        QTest::newRow("100,000 fields") << many(100000, 1) << "must have at most 100 fields";
+        QTest::newRow("a name of 64") << QJsonObject{{QString(64, 'k'), "v"}} << "";
+        QTest::newRow("a name of 65") << QJsonObject{{QString(65, 'k'), "v"}}
+                                      << "field names must be 1 to 64 characters";
+        QTest::newRow("an empty name") << QJsonObject{{"", "v"}} << "field names must be 1 to 64 characters";
+        QTest::newRow("a value of 1,000") << QJsonObject{{"not", QString(1000, 'x')}} << "";
+        QTest::newRow("a value of 1,001")
+            << QJsonObject{{"not", QString(1001, 'x')}} << "the value of not must be at most 1000 characters";
+        QTest::newRow("a value of 9 MiB") << QJsonObject{{"not", QString(9 * 1024 * 1024, 'x')}}
+                                          << "the value of not must be at most 1000 characters";
+        QTest::newRow("a number") << QJsonObject{{"n", 12.5}, {"b", true}, {"z", QJsonValue()}} << "";
+        QTest::newRow("a large array") << QJsonObject{{"list", QJsonArray::fromStringList(QStringList(300, "abc"))}}
+                                       << "the value of list must be at most 1000 characters";
+        QTest::newRow("17 KiB in all") << many(18, 990) << "must be at most 16384 bytes as JSON";
+        QTest::newRow("16 of 990 characters") << many(16, 990) << "";
+    }
+    void boundsCustomFields()
+    {
+        QFETCH(QJsonObject, fields);
+        QFETCH(QString, problem);
+        try {
+            ContactRules::parse({{"firstName", "Ayşe"}, {"customFields", fields}});
+            QVERIFY2(problem.isEmpty(), "accepted");
+        } catch (const DomainError &e) {
+            QCOMPARE(e.kind(), DomainError::BadRequest);
+            QCOMPARE(e.details().value("customFields").toString(), problem);
+        }
+        // The window's typed changes get the same rule.
+        ContactChanges c;
+        c.customFields = fields;
+        if (problem.isEmpty())
+            ContactRules::check(c);
+        else
+            QVERIFY_THROWS_EXCEPTION(DomainError, ContactRules::check(c));
+    }
+
     void readsAddressParts_data()
     {
         QTest::addColumn<QJsonObject>("address");

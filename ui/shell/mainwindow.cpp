@@ -1,6 +1,7 @@
 #include "ui/shell/mainwindow.h"
 
 #include "model/accounts/userrepository.h"
+#include "model/core/storagehealth.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/contacts/segmentspanel.h"
@@ -136,6 +137,15 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
     statusBar()->addPermanentWidget(m_userLabel);
     statusBar()->addPermanentWidget(m_serverStatus);
     m_serverStatus->setText(tr("API: not started"));
+    // A full disk under the database (StorageHealth): shown until a write commits again.
+    auto *storageFull = new QLabel(tr("Disk full: changes are not being saved; reading still works"), this);
+    storageFull->setObjectName(QStringLiteral("storageFullLabel"));
+    storageFull->setToolTip(tr("Free space on the disk that holds the data folder; saving resumes by itself."));
+    storageFull->setStyleSheet(QStringLiteral("QLabel { color: palette(bright-text); background: #b3261e; "
+                                              "padding: 1px 6px; border-radius: 3px; }"));
+    statusBar()->addPermanentWidget(storageFull);
+    storageFull->setVisible(StorageHealth::isFull());
+    connect(&StorageHealth::instance(), &StorageHealth::changed, storageFull, &QLabel::setVisible);
     m_notifications = new NotificationCenter(this, store.clock());
     new UndoBar(this); // "… deleted. Undo" at the window's foot (UndoBar::of)
 
