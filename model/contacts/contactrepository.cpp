@@ -278,17 +278,32 @@ QJsonObject eventData(const Contact &c)
     return data;
 }
 
+// The stored sort key of a name or company (migration 19 computes the same in SQL): folded as search
+// folds text; a blank value gets U+10FFFF, the last code point, after every folded text in byte
+// order (PostgreSQL's text columns are COLLATE "C"), so that blanks come last in ascending order.
+// (Not U+FFFF: SQLite reads that back as U+FFFD.)
+QString sortKey(const QString &value)
+{
+    const QString folded = TextFold::fold(value.trimmed());
+    return folded.isEmpty() ? QStringLiteral("\U0010FFFF") : folded;
+}
+
+QString nameSortKey(const Contact &c)
+{
+    return sortKey(c.firstName.trimmed() + QLatin1Char(' ') + c.lastName.trimmed());
+}
+
 void insertRow(Contact &c)
 {
     c.seq = Database::insert(
         QStringLiteral(
             "INSERT INTO contacts (id, first_name, last_name, email, email_norm, phone, phone_e164, company, "
-            "position, address, tags, custom_fields, source, lead_score, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            "position, address, tags, custom_fields, source, lead_score, created_at, updated_at, name_sort, "
+            "company_sort) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {c.id, text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()),
          textOrNull(c.phone), textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position),
          compact(c.address), compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.createdAt,
-         c.updatedAt});
+         c.updatedAt, nameSortKey(c), sortKey(c.company)});
     writeTags(c, false);
     writeSearch(c, false);
 }
@@ -298,6 +313,26 @@ struct Filter
     QString where;
     QVariantList values;
 };
+
+// Each order is served by an index (contacts_created, contacts_name_sort, contacts_company_sort).
+QString orderBy(ContactSort sort)
+{
+    switch (sort) {
+    case ContactSort::Oldest:
+        return QStringLiteral("c.created_at, c.seq");
+    case ContactSort::NameAscending:
+        return QStringLiteral("c.name_sort, c.seq");
+    case ContactSort::NameDescending:
+        return QStringLiteral("c.name_sort DESC, c.seq DESC");
+    case ContactSort::CompanyAscending:
+        return QStringLiteral("c.company_sort, c.seq");
+    case ContactSort::CompanyDescending:
+        return QStringLiteral("c.company_sort DESC, c.seq DESC");
+    case ContactSort::Newest:
+        break;
+    }
+    return QStringLiteral("c.created_at DESC, c.seq DESC");
+}
 
 Filter buildFilter(const ContactQuery &query)
 {
@@ -421,10 +456,11 @@ Contact ContactRepository::update(const QString &id, ContactChanges changes, con
         QStringLiteral(
             "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
             "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
-            "lead_score = ?, updated_at = ? WHERE seq = ?"),
+            "lead_score = ?, updated_at = ?, name_sort = ?, company_sort = ? WHERE seq = ?"),
         {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
          textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
-         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, c.seq});
+         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, nameSortKey(c),
+         sortKey(c.company), c.seq});
     if (c.tags != before.tags)
         writeTags(c, true);
     writeSearch(c, true);
@@ -506,7 +542,7 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
     // fewer than about four times the total (a sorted member costs several walked rows).
     // (PostgreSQL has no index hints: its planner weighs the two plans itself.)
     bool walk = false;
-    if (!f.where.isEmpty() && query.knownTotal > 0 && !onPostgres()) {
+    if (query.sort == ContactSort::Newest && !f.where.isEmpty() && query.knownTotal > 0 && !onPostgres()) {
         qint64 contacts = 0;
         Database::select(QStringLiteral("SELECT max(seq) FROM contacts"), {},
                          [&contacts](const SqlRow &r) { contacts = r.integer(0); });
@@ -515,7 +551,7 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
     const QString sql =
         QStringLiteral("SELECT ") + kColumns +
         (walk ? QStringLiteral(" FROM contacts c INDEXED BY contacts_created") : QStringLiteral(" FROM contacts c")) +
-        f.where + QStringLiteral(" ORDER BY c.created_at DESC, c.seq DESC LIMIT ? OFFSET ?");
+        f.where + QStringLiteral(" ORDER BY ") + orderBy(query.sort) + QStringLiteral(" LIMIT ? OFFSET ?");
     // Segment conditions vary without end: they are not kept in the per-thread statement cache.
     Database::select(
         sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());

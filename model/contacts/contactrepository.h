@@ -10,6 +10,19 @@
 
 #include <optional>
 
+// The order of a contact list. Names and companies are compared folded as search folds them
+// (without case or accents, so "Çelik" sorts among the C's); a blank name or company sorts after
+// every other one in ascending order. Equal keys go by creation, in the same direction.
+enum class ContactSort
+{
+    Newest,
+    Oldest,
+    NameAscending,
+    NameDescending,
+    CompanyAscending,
+    CompanyDescending
+};
+
 struct ContactQuery
 {
     int page = 1; // 1-based
@@ -26,6 +39,7 @@ struct ContactQuery
     // The total of this query when the caller has just counted it (-1: unknown). With it, listPage()
     // picks its plan for a large result: walk the newest-first index rather than sort every match.
     qint64 knownTotal = -1;
+    ContactSort sort = ContactSort::Newest;
     // The search's matches when list() found them few: the count and the page then read these
     // contacts instead of running the full-text query twice. Unset: the search runs as such.
     std::optional<QVector<qint64>> searchSeqs;

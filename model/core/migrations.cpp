@@ -759,6 +759,22 @@ const QVector<Migration> &migrations()
              postgresOnly("ALTER TABLE widget_visitors ALTER COLUMN contact_id DROP NOT NULL"),
          },
          true},
+        {19,
+         "contacts sorted by name or company as search compares them: without case or accents, blanks last",
+         {
+             // The keys ContactRepository writes with each contact (sortKey: TextFold::fold of the
+             // trimmed text, U+10FFFF for a blank one); liaison_fold is the same folding in SQL.
+             "ALTER TABLE contacts ADD COLUMN name_sort TEXT NOT NULL DEFAULT ''",
+             "ALTER TABLE contacts ADD COLUMN company_sort TEXT NOT NULL DEFAULT ''",
+             sqliteOnly(R"(UPDATE contacts SET
+                 name_sort = coalesce(nullif(liaison_fold(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))), ''), char(1114111)),
+                 company_sort = coalesce(nullif(liaison_fold(trim(coalesce(company, ''))), ''), char(1114111)))"),
+             postgresOnly(R"(UPDATE contacts SET
+                 name_sort = coalesce(nullif(liaison_fold(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))), ''), chr(1114111)),
+                 company_sort = coalesce(nullif(liaison_fold(trim(coalesce(company, ''))), ''), chr(1114111)))"),
+             "CREATE INDEX contacts_name_sort ON contacts(name_sort, seq)",
+             "CREATE INDEX contacts_company_sort ON contacts(company_sort, seq)",
+         }},
     };
     return list;
 }

@@ -120,3 +120,15 @@ QStringList Params::requiredStringArray(const QJsonObject &body, const QString &
                                    {{name, QStringLiteral("must be an array of strings")}});
     return out;
 }
+
+QString Params::oneOf(const ApiRequest &request, const QString &name, const QStringList &values)
+{
+    if (!request.hasQuery(name))
+        return {};
+    const QString v = request.queryValue(name);
+    if (!values.contains(v))
+        throw ApiError::badRequest(
+            QStringLiteral("Query parameter %1 must be one of %2").arg(name, values.join(QStringLiteral(", "))),
+            {{name, QStringLiteral("must be one of %1").arg(values.join(QStringLiteral(", ")))}});
+    return v;
+}

@@ -18,6 +18,8 @@ struct Paging
 // what pagination.limit reports).
 Paging paging(const ApiRequest &request, int defaultLimit = 20, int maxLimit = 100);
 std::optional<QDateTime> dateTime(const ApiRequest &request, const QString &name);
+// A query parameter that takes one of values: absent -> "", else 400 naming the accepted values.
+QString oneOf(const ApiRequest &request, const QString &name, const QStringList &values);
 // Comma-separated values of every occurrence of the parameters named.
 QStringList list(const ApiRequest &request, const QStringList &names);
 // A required string member of the body: 422 when absent or empty, 400 when not a string.

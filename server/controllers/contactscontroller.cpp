@@ -95,7 +95,8 @@ void ContactsController::registerRoutes(Router &router)
                  {QStringLiteral("source"), string()},
                  {QStringLiteral("createdAfter"), string(QStringLiteral("date"))},
                  {QStringLiteral("createdBefore"), string(QStringLiteral("date"))},
-                 {QStringLiteral("segmentId"), string()}},
+                 {QStringLiteral("segmentId"), string()},
+                 {QStringLiteral("sort"), string()}},
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/contacts
     router.add("POST", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::create), write,
@@ -149,6 +150,29 @@ void ContactsController::registerRoutes(Router &router)
                 201});
 }
 
+namespace {
+// sort: a field, "-" before it for descending; newest first when absent.
+ContactSort sortOf(const ApiRequest &request)
+{
+    static const QList<std::pair<QString, ContactSort>> sorts = {
+        {QStringLiteral("-createdAt"), ContactSort::Newest},
+        {QStringLiteral("createdAt"), ContactSort::Oldest},
+        {QStringLiteral("name"), ContactSort::NameAscending},
+        {QStringLiteral("-name"), ContactSort::NameDescending},
+        {QStringLiteral("company"), ContactSort::CompanyAscending},
+        {QStringLiteral("-company"), ContactSort::CompanyDescending}};
+    QStringList names;
+    for (const auto &s : sorts)
+        names << s.first;
+    const QString given = Params::oneOf(request, QStringLiteral("sort"), names);
+    for (const auto &s : sorts) {
+        if (s.first == given)
+            return s.second;
+    }
+    return ContactSort::Newest;
+}
+} // namespace
+
 ApiResponse ContactsController::list(ApiRequest &request)
 {
     const Params::Paging paging = Params::paging(request);
@@ -160,6 +184,7 @@ ApiResponse ContactsController::list(ApiRequest &request)
     q.source = request.queryValue(QStringLiteral("source"));
     q.createdAfter = Params::dateTime(request, QStringLiteral("createdAfter"));
     q.createdBefore = Params::dateTime(request, QStringLiteral("createdBefore"));
+    q.sort = sortOf(request);
     // segmentId: only the members of that segment (404 when it does not exist).
     if (request.hasQuery(QStringLiteral("segmentId"))) {
         const SegmentRules::Sql members = m_segments.membership(request.queryValue(QStringLiteral("segmentId")));

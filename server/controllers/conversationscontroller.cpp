@@ -37,18 +37,6 @@ MessageSender MessagingApi::senderOf(const ApiRequest &request)
     return s;
 }
 
-QString MessagingApi::oneOf(const ApiRequest &request, const QString &name, const QStringList &values)
-{
-    if (!request.hasQuery(name))
-        return {};
-    const QString v = request.queryValue(name);
-    if (!values.contains(v))
-        throw ApiError::badRequest(
-            QStringLiteral("Query parameter %1 must be one of %2").arg(name, values.join(QStringLiteral(", "))),
-            {{name, QStringLiteral("must be one of %1").arg(values.join(QStringLiteral(", ")))}});
-    return v;
-}
-
 ConversationsController::ConversationsController(const Store &store, std::shared_ptr<ChannelRegistry> channels)
     : m_conversations(std::make_unique<ConversationRepository>(store))
     , m_sender(std::make_unique<ChannelSender>(store, channels ? std::move(channels) : ChannelRegistry::defaults()))
@@ -249,14 +237,14 @@ ApiResponse ConversationsController::list(ApiRequest &request)
     ConversationQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.status = MessagingApi::oneOf(request, QStringLiteral("status"), ConversationRules::statuses());
-    q.channel = MessagingApi::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
+    q.status = Params::oneOf(request, QStringLiteral("status"), ConversationRules::statuses());
+    q.channel = Params::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
     q.assignedTo = request.queryValue(QStringLiteral("assignedTo")).left(100);
     if (q.assignedTo == QLatin1String("me"))
         q.assignedTo = request.principal.id;
     q.contactId = request.queryValue(QStringLiteral("contactId")).left(100);
-    q.unreadOnly = MessagingApi::oneOf(request, QStringLiteral("unread"),
-                                       {QStringLiteral("true"), QStringLiteral("false")}) == QLatin1String("true");
+    q.unreadOnly = Params::oneOf(request, QStringLiteral("unread"),
+                                 {QStringLiteral("true"), QStringLiteral("false")}) == QLatin1String("true");
     const ConversationPage page = m_conversations->list(q);
     QJsonArray items;
     for (const Conversation &v : page.items)

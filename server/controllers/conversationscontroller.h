@@ -40,6 +40,4 @@ namespace MessagingApi {
 // The sender of a message sent by this request: the signed-in user (type agent) or the API key
 // (type api); a body member sender {type: agent|ai|bot|system, name} overrides type and name.
 MessageSender senderOf(const ApiRequest &request);
-// A query parameter that must be one of values (400 otherwise); empty when absent.
-QString oneOf(const ApiRequest &request, const QString &name, const QStringList &values);
 } // namespace MessagingApi

@@ -243,9 +243,9 @@ ApiResponse MessagesController::list(ApiRequest &request)
     f.limit = paging.limit;
     f.conversationId = request.queryValue(QStringLiteral("conversationId")).left(100);
     f.contactId = request.queryValue(QStringLiteral("contactId")).left(100);
-    f.channel = MessagingApi::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
-    f.direction = MessagingApi::oneOf(request, QStringLiteral("direction"), MessageRules::directions());
-    f.status = MessagingApi::oneOf(request, QStringLiteral("status"), MessageRules::statuses());
+    f.channel = Params::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
+    f.direction = Params::oneOf(request, QStringLiteral("direction"), MessageRules::directions());
+    f.status = Params::oneOf(request, QStringLiteral("status"), MessageRules::statuses());
     if (const auto since = Params::dateTime(request, QStringLiteral("since")))
         f.since = TimeUtil::iso(*since);
     const MessagePage page = m_conversations->listMessages(f);

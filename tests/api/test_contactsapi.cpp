@@ -257,6 +257,31 @@ private Q_SLOTS:
         QCOMPARE(m_api->client->get("/api/v1/contacts?createdAfter=yesterday").status, 400);
     }
 
+    // sort: name, company or createdAt, "-" for descending; names compared without case or accents.
+    void sortsTheList()
+    {
+        createContact({{"firstName", "Zeynep"}, {"email", "z@example.com"}, {"company", "Anadolu"}});
+        createContact({{"firstName", "Çağla"}, {"email", "c@example.com"}});
+        createContact({{"firstName", "ahmet"}, {"email", "a@example.com"}, {"company", "Öz Gıda"}});
+        auto names = [this](const QString &query) {
+            QStringList out;
+            for (const QJsonValue &v : m_api->client->get("/api/v1/contacts" + query).json.value("data").toArray())
+                out << v.toObject().value("firstName").toString();
+            return out;
+        };
+        QCOMPARE(names(""), (QStringList{"ahmet", "Çağla", "Zeynep"})); // newest first
+        QCOMPARE(names("?sort=-createdAt"), (QStringList{"ahmet", "Çağla", "Zeynep"}));
+        QCOMPARE(names("?sort=createdAt"), (QStringList{"Zeynep", "Çağla", "ahmet"}));
+        QCOMPARE(names("?sort=name"), (QStringList{"ahmet", "Çağla", "Zeynep"}));
+        QCOMPARE(names("?sort=-name&limit=2"), (QStringList{"Zeynep", "Çağla"}));
+        QCOMPARE(names("?sort=company"), (QStringList{"Zeynep", "ahmet", "Çağla"})); // no company last
+        QCOMPARE(names("?sort=name&search=zeynep"), QStringList{"Zeynep"});
+        const HttpResult bad = m_api->client->get("/api/v1/contacts?sort=email");
+        QCOMPARE(bad.status, 400);
+        QCOMPARE(bad.errorCode(), QStringLiteral("VALIDATION_ERROR"));
+        QVERIFY(bad.json.value("error").toObject().value("details").toObject().contains("sort"));
+    }
+
     void searchesNameEmailAndPhone()
     {
         createContact({{"firstName", "Şükrü"},

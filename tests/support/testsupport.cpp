@@ -165,8 +165,15 @@ private:
         QStringList reset;
         for (auto t = parentsFirst.crbegin(); t != parentsFirst.crend(); ++t)
             reset << QStringLiteral("DELETE FROM %1.%2").arg(name, *t);
+        // Which tables the migrations left rows in: one query (a connection per table cost seconds).
+        QStringList probes;
+        for (const QString &t : parentsFirst)
+            probes << QStringLiteral("SELECT '%2' WHERE EXISTS (SELECT 1 FROM %1.%2)").arg(seed, t);
+        const QStringList filled = adminColumn(url, probes.join(QStringLiteral(" UNION ALL ")), &why);
+        if (!why.isEmpty())
+            qFatal("could not read the test schema's seed %s: %s", qPrintable(seed), qPrintable(why));
         for (const QString &t : parentsFirst) {
-            if (!adminColumn(url, QStringLiteral("SELECT 1 FROM %1.%2 LIMIT 1").arg(seed, t), &why).isEmpty())
+            if (filled.contains(t))
                 reset << QStringLiteral("INSERT INTO %1.%2 SELECT * FROM %3.%2").arg(name, t, seed);
         }
         reset << adminColumn(url,

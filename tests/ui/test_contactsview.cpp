@@ -82,6 +82,7 @@ private slots:
     void statusBarShowsServerStateAndWindowRenders();
     void hundredThousandContactsLoadLazily();
     void thePaneTakesNoRoomUntilAContactIsShownAndColumnsCanBeChosen();
+    void headerClicksSortTheRowsAndKeepTheContactShown();
 
 private:
     void openWindow();
@@ -886,6 +887,56 @@ void TestContactsView::thePaneTakesNoRoomUntilAContactIsShownAndColumnsCanBeChos
     emit header->customContextMenuRequested(QPoint(10, 5));
     QVERIFY(header->isSectionHidden(ContactTableModel::CompanyColumn));
     QVERIFY(!header->isSectionHidden(ContactTableModel::NameColumn));
+}
+
+void TestContactsView::headerClicksSortTheRowsAndKeepTheContactShown()
+{
+    openWindow();
+    QHeaderView *header = view()->table()->horizontalHeader();
+    auto order = [this] {
+        QStringList names;
+        for (int row = 0; row < model()->rowCount(); ++row)
+            names << model()->index(row, ContactTableModel::NameColumn).data().toString();
+        return names;
+    };
+    auto clickHeader = [header](int column) {
+        const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
+                        header->height() / 2);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+    };
+    QCOMPARE(order(), (QStringList{"John Smith", "Ayşe Demir", "Ahmet Yılmaz"})); // newest first
+    QCOMPARE(header->sortIndicatorSection(), int(ContactTableModel::CreatedColumn));
+    // Nobody shown: a click on the header sorts and opens nobody (the table takes the focus then).
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    view()->table()->setFocus(Qt::ActiveWindowFocusReason); // as when a click activates the window
+    QVERIFY(view()->detailPane()->contactId().isEmpty());
+    clickHeader(ContactTableModel::CreatedColumn);
+    QCOMPARE(order(), (QStringList{"Ahmet Yılmaz", "Ayşe Demir", "John Smith"})); // oldest first
+    QTest::qWait(50);
+    QVERIFY(view()->detailPane()->contactId().isEmpty());
+    QVERIFY(!view()->detailPane()->isVisible());
+    clickHeader(ContactTableModel::CreatedColumn);
+    clickRow(rowOf(m_ayse));
+    QCOMPARE(view()->detailPane()->contactId(), m_ayse);
+
+    clickHeader(ContactTableModel::NameColumn);
+    QCOMPARE(order(), (QStringList{"Ahmet Yılmaz", "Ayşe Demir", "John Smith"}));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
+    QCOMPARE(view()->detailPane()->contactId(), m_ayse); // still shown, and selected where she now is
+    QCOMPARE(view()->table()->currentIndex().row(), 1);
+    clickHeader(ContactTableModel::NameColumn);
+    QCOMPARE(order(), (QStringList{"John Smith", "Ayşe Demir", "Ahmet Yılmaz"}));
+    clickHeader(ContactTableModel::CompanyColumn); // Acme, Initech, then no company
+    QCOMPARE(order(), (QStringList{"Ahmet Yılmaz", "John Smith", "Ayşe Demir"}));
+    clickHeader(ContactTableModel::EmailColumn); // cannot be sorted: the order and its arrow stay
+    QCOMPARE(order(), (QStringList{"Ahmet Yılmaz", "John Smith", "Ayşe Demir"}));
+    QCOMPARE(header->sortIndicatorSection(), int(ContactTableModel::CompanyColumn));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
+    // A new filter keeps the order; a contact added later takes its place in it.
+    view()->startOver();
+    m_contacts->create(ContactRules::parse({{"firstName", "Zafer"}, {"email", "z@example.com"}, {"company", "Beta"}}));
+    QTRY_COMPARE(order(), (QStringList{"Ahmet Yılmaz", "Zafer", "John Smith", "Ayşe Demir"}));
 }
 
 QTEST_MAIN(TestContactsView)

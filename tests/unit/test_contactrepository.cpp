@@ -247,6 +247,73 @@ private Q_SLOTS:
         }
     }
 
+    // The list's orders: names and companies compared as search folds them (Ç among the C's, İ and
+    // I as i), blanks last in ascending order, equal keys by creation; every page of an order
+    // agrees with one read of the whole order.
+    void sortsByNameCompanyAndCreation_data()
+    {
+        QTest::addColumn<int>("sort");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("newest") << int(ContactSort::Newest)
+                                << QStringList{"ismail", "Zeynep", "ahmet", "İbrahim", "Çağla", "Cem", "Ayşe"};
+        QTest::newRow("oldest") << int(ContactSort::Oldest)
+                                << QStringList{"Ayşe", "Cem", "Çağla", "İbrahim", "ahmet", "Zeynep", "ismail"};
+        QTest::newRow("name a-z") << int(ContactSort::NameAscending)
+                                  << QStringList{"ahmet", "Ayşe", "Çağla", "Cem", "İbrahim", "ismail", "Zeynep"};
+        QTest::newRow("name z-a") << int(ContactSort::NameDescending)
+                                  << QStringList{"Zeynep", "ismail", "İbrahim", "Cem", "Çağla", "Ayşe", "ahmet"};
+        // Companies: Öz (Ayşe, Cem: equal keys by creation), Anadolu (İbrahim), zirve (Zeynep),
+        // none (the rest, last).
+        QTest::newRow("company a-z") << int(ContactSort::CompanyAscending)
+                                     << QStringList{"İbrahim", "Ayşe", "Cem", "Zeynep", "Çağla", "ahmet", "ismail"};
+        QTest::newRow("company z-a") << int(ContactSort::CompanyDescending)
+                                     << QStringList{"ismail", "ahmet", "Çağla", "Zeynep", "Cem", "Ayşe", "İbrahim"};
+    }
+    void sortsByNameCompanyAndCreation()
+    {
+        QFETCH(int, sort);
+        QFETCH(QStringList, expected);
+        ContactRepository repo(testStore());
+        const QList<std::pair<QString, QString>> people = {
+            {"Ayşe", "Öz Gıda"}, {"Cem", "oz gida"},  {"Çağla", ""},        {"İbrahim", "Anadolu"},
+            {"ahmet", "  "},     {"Zeynep", "zirve"}, {"ismail", QString()}};
+        QVector<QJsonObject> bodies;
+        for (int i = 0; i < people.size(); ++i)
+            bodies << QJsonObject{{"firstName", people[i].first},
+                                  {"company", people[i].second},
+                                  {"email", QString("s%1@example.com").arg(i)},
+                                  {"createdAt", QString("2026-01-0%1T10:00:00Z").arg(i + 1)}};
+        repo.insertBulk(bodies);
+        ContactQuery q;
+        q.sort = ContactSort(sort);
+        q.limit = 100;
+        QStringList names;
+        for (const Contact &c : repo.list(q).items)
+            names << c.firstName;
+        QCOMPARE(names, expected);
+        // Page by page (the view reads blocks): the same order.
+        QStringList paged;
+        q.limit = 2;
+        for (q.page = 1; q.page <= 4; ++q.page) {
+            for (const Contact &c : repo.listPage(q))
+                paged << c.firstName;
+        }
+        QCOMPARE(paged, expected);
+        // An update keeps the key current: Zeynep renamed Ada comes first by name.
+        if (ContactSort(sort) == ContactSort::NameAscending) {
+            QString id;
+            for (const Contact &c : repo.list(ContactQuery{}).items) {
+                if (c.firstName == "Zeynep")
+                    id = c.id;
+            }
+            QVERIFY(!id.isEmpty());
+            repo.update(id, ContactRules::parse({{"firstName", "Ada"}}));
+            q.page = 1;
+            q.limit = 1;
+            QCOMPARE(repo.listPage(q).value(0).firstName, QString("Ada"));
+        }
+    }
+
     void readTransactionSeesOneState()
     {
         ContactRepository repo(testStore());

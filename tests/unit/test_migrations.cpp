@@ -2,6 +2,7 @@
 // repeat, each named and non-empty; applied to an empty database they leave user_version at the
 // last number, and applying them again changes nothing. A migration that rebuilds a table keeps its
 // rows and those that refer to them.
+#include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/migrations.h"
 #include "tests/support/testsupport.h"
@@ -44,6 +45,44 @@ private slots:
         QCOMPARE(Database::migrate(), last); // again: nothing to do
         QVERIFY(q.exec("SELECT count(*) FROM pipelines WHERE id = 'pipeline_default'") && q.next());
         QCOMPARE(q.value(0).toInt(), 1); // the seeded default pipeline, not seeded twice
+    }
+
+    // Migration 19 gives the contacts it finds the sort keys the repository writes for new ones
+    // (liaison_fold in SQL, TextFold::fold in C++), on either database.
+    void sortKeysOfExistingContactsMatchTheRepository()
+    {
+        TempDatabase db;
+        const bool pg = Database::dialect() == Database::Dialect::PostgreSQL;
+        QString fill;
+        for (const MigrationStatement &s : migrations().at(18).statements) {
+            if (s.sql.trimmed().startsWith(QLatin1String("UPDATE")) &&
+                s.only == (pg ? MigrationStatement::PostgreSQL : MigrationStatement::SQLite))
+                fill = s.sql;
+        }
+        QVERIFY(!fill.isEmpty());
+        ContactRepository repo(testStore());
+        const QList<QStringList> people = {
+            {"Çağla", "Yılmaz", ""}, {"İsmail", "", "  Öz Gıda "}, {"Ayşe", "Kaya", "ACME"}};
+        QStringList ids;
+        for (const QStringList &p : people)
+            ids << repo.create(ContactRules::parse({{"firstName", p[0]},
+                                                    {"lastName", p[1]},
+                                                    {"company", p[2]},
+                                                    {"phone", "+90532000000" + QString::number(ids.size())}}))
+                       .id;
+        auto keys = [] {
+            QStringList out;
+            QSqlQuery q = Database::exec("SELECT name_sort, company_sort FROM contacts ORDER BY seq");
+            while (q.next())
+                out << q.value(0).toString() << q.value(1).toString();
+            return out;
+        };
+        const QStringList written = keys();
+        const QString blank = QStringLiteral("\U0010FFFF");
+        QCOMPARE(written, (QStringList{"cagla yilmaz", blank, "ismail", "oz gida", "ayse kaya", "acme"}));
+        Database::exec("UPDATE contacts SET name_sort = '', company_sort = ''"); // as migration 19 finds them
+        Database::exec(fill);
+        QCOMPARE(keys(), written);
     }
 
     void visitorsWithoutContactKeepEveryRowOfTheRebuiltTables()

@@ -73,6 +73,12 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_table->installEventFilter(this);
     m_emptyHint = installEmptyHint(m_table, {}); // says why the table is empty (applyFilter)
     m_table->setModel(m_model);
+    // No current row until a contact is chosen: taking the focus with none (the window activated,
+    // a Tab), the view would make the first row current, unselected, and the pane would open that
+    // contact unasked. Setting "none" as the current row tells the view it was chosen.
+    auto noCurrentRow = [this] { m_table->setCurrentIndex({}); };
+    connect(m_model, &QAbstractItemModel::modelReset, this, noCurrentRow);
+    noCurrentRow();
     new RowAnchor(m_table, ContactTableModel::IdRole); // live inserts do not move the row under the mouse
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -88,6 +94,24 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
+    // A click on Name, Company or Created sorts by it (a second click turns the order round); the
+    // other columns keep the order shown. The window remembers the order with the columns.
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setSortIndicator(m_model->sortColumn(), m_model->sortOrder());
+    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, header](int column, Qt::SortOrder order) {
+        if (!ContactTableModel::sortable(column)) {
+            const QSignalBlocker blocker(header);
+            header->setSortIndicator(m_model->sortColumn(), m_model->sortOrder());
+            return;
+        }
+        const QString shown = m_pane->contactId();
+        m_restoring = true; // the contact shown stays shown, selected where it now is among the first rows
+        m_model->sort(column, order);
+        if (shown.isEmpty() || !selectContact(shown, 0))
+            m_table->scrollToTop();
+        m_restoring = false;
+    });
     // Right-click on the header: which columns show (the window remembers the choice).
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint &pos) {
@@ -112,9 +136,9 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
         m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + padding);
     };
     fit(ContactTableModel::NameColumn, QStringLiteral("Çağla Yılmazoğlu"));
-    fit(ContactTableModel::EmailColumn, QStringLiteral("ayse.yilmaz@ornek.com"));
-    fit(ContactTableModel::PhoneColumn, QStringLiteral("+905321234567"));
-    fit(ContactTableModel::CompanyColumn, QStringLiteral("Anadolu Lojistik"));
+    fit(ContactTableModel::EmailColumn, QStringLiteral("zeynep.ozdemir@ornek.com.tr"));
+    fit(ContactTableModel::PhoneColumn, QStringLiteral("+90 532 123 45 67")); // as shown: grouped
+    fit(ContactTableModel::CompanyColumn, QStringLiteral("Anadolu Tekstil A.Ş."));
     fit(ContactTableModel::TagsColumn, QStringLiteral("müşteri, vip"));
 
     m_pane = new ContactDetailPane(contacts, this);

@@ -39,6 +39,7 @@ void ContactTableModel::setQuery(const ContactQuery &query)
     m_counter.cancel(); // a count of the previous query
     beginResetModel();
     m_query = query;
+    m_query.sort = m_sort;
     m_cache.clear();
     // A segment's members are counted in the worker: the rows follow its answer (countChanged()).
     const bool inWorker = !m_query.extraWhere.isEmpty();
@@ -212,8 +213,60 @@ QVariant ContactTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
+namespace {
+struct SortColumn
+{
+    int column;
+    Qt::SortOrder order;
+    ContactSort sort;
+};
+constexpr SortColumn kSortColumns[] = {
+    {ContactTableModel::NameColumn, Qt::AscendingOrder, ContactSort::NameAscending},
+    {ContactTableModel::NameColumn, Qt::DescendingOrder, ContactSort::NameDescending},
+    {ContactTableModel::CompanyColumn, Qt::AscendingOrder, ContactSort::CompanyAscending},
+    {ContactTableModel::CompanyColumn, Qt::DescendingOrder, ContactSort::CompanyDescending},
+    {ContactTableModel::CreatedColumn, Qt::AscendingOrder, ContactSort::Oldest},
+    {ContactTableModel::CreatedColumn, Qt::DescendingOrder, ContactSort::Newest},
+};
+} // namespace
+
+bool ContactTableModel::sortable(int column)
+{
+    return std::any_of(std::begin(kSortColumns), std::end(kSortColumns),
+                       [column](const SortColumn &s) { return s.column == column; });
+}
+
+void ContactTableModel::sort(int column, Qt::SortOrder order)
+{
+    const auto *it = std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
+                                  [&](const SortColumn &s) { return s.column == column && s.order == order; });
+    if (it == std::end(kSortColumns) || it->sort == m_sort)
+        return;
+    beginResetModel();
+    m_sort = m_query.sort = it->sort;
+    m_cache.clear();
+    endResetModel();
+}
+
+int ContactTableModel::sortColumn() const
+{
+    const auto *it = std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
+                                  [this](const SortColumn &s) { return s.sort == m_sort; });
+    return it->column;
+}
+
+Qt::SortOrder ContactTableModel::sortOrder() const
+{
+    const auto *it = std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
+                                  [this](const SortColumn &s) { return s.sort == m_sort; });
+    return it->order;
+}
+
 QVariant ContactTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // A first click on Created shows the newest first; on a name or company, A to Z.
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole && sortable(section))
+        return int(section == CreatedColumn ? Qt::DescendingOrder : Qt::AscendingOrder);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

@@ -42,7 +42,8 @@ public:
     explicit ContactTableModel(ContactRepository &contacts, QObject *parent = nullptr);
 
     // A new filter: counts again and resets the model (a segment's: empty until the worker has
-    // counted, see counting()). page/limit of the query are ignored.
+    // counted, see counting()). page/limit and sort of the query are ignored: the rows keep the
+    // order sort() chose.
     void setQuery(const ContactQuery &query);
     const ContactQuery &query() const { return m_query; }
     // Reloads after a change of the data, keeping the view's scroll position (no reset).
@@ -54,6 +55,14 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // The rows in the order of a column (Name and Company as search compares text, blanks last;
+    // Created): read again from the database in that order, the count unchanged. The other
+    // columns cannot be sorted (a call for them does nothing).
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    static bool sortable(int column);
+    // The column and direction of the order the rows are in (newest first at the start).
+    int sortColumn() const;
+    Qt::SortOrder sortOrder() const;
 
     // The contact in a row (loading its block when needed); nullopt outside the table or on a failure.
     std::optional<Contact> contactAt(int row) const;
@@ -78,6 +87,7 @@ private:
 
     ContactRepository &m_contacts;
     ContactQuery m_query;
+    ContactSort m_sort = ContactSort::Newest;
     int m_count = 0;
     mutable QCache<int, QVector<Contact>> m_cache;
     mutable int m_blockLoads = 0;
