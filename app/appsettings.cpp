@@ -171,16 +171,31 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
     if (!mediaConfig(&c->media, error))
         return false;
     int idleSeconds = 60;
+    int requestSeconds = 30;
+    int headerSeconds = 10;
+    HttpLimits &l = c->limits;
     return readBool(*this, QStringLiteral("server/tls"), true, &c->tls, error) &&
            readInt(*this, QStringLiteral("server/rateLimitPerMinute"), 100, 0, 1000000, &c->rateLimitPerMinute,
                    error) &&
            readInt(*this, QStringLiteral("server/loginFailuresPer15Minutes"), 10, 0, 100000, &c->loginFailuresPerWindow,
                    error) &&
+           readInt(*this, QStringLiteral("server/loginFailuresPerAccountPer15Minutes"), 30, 0, 100000,
+                   &c->loginFailuresPerAccount, error) &&
+           readInt(*this, QStringLiteral("server/loginFailuresPerAddressPer15Minutes"), 100, 0, 100000,
+                   &c->loginFailuresPerAddress, error) &&
            readInt(*this, QStringLiteral("server/idleTimeoutSeconds"), 60, 1, 86400, &idleSeconds, error) &&
+           readInt(*this, QStringLiteral("server/requestTimeoutSeconds"), 30, 1, 86400, &requestSeconds, error) &&
+           readInt(*this, QStringLiteral("server/headerTimeoutSeconds"), 10, 1, 86400, &headerSeconds, error) &&
+           readInt(*this, QStringLiteral("server/bodyMinBytesPerSecond"), 1024, 0, 1 << 30, &l.bodyMinBytesPerSecond,
+                   error) &&
+           readInt(*this, QStringLiteral("server/maxConnections"), 1024, 1, 1000000, &l.maxConnections, error) &&
+           readInt(*this, QStringLiteral("server/maxConnectionsPerClient"), 256, 0, 1000000, &l.maxConnectionsPerClient,
+                   error) &&
            readInt(*this, QStringLiteral("server/threads"), 0, 0, 8, &c->threads, error) &&
            readInt(*this, QStringLiteral("auth/accessTokenMinutes"), 15, 15, 60, &c->accessTokenMinutes, error) &&
            readInt(*this, QStringLiteral("auth/refreshTokenDays"), 30, 1, 365, &c->refreshTokenDays, error) &&
-           (c->limits.idleTimeoutMs = idleSeconds * 1000, true);
+           (l.idleTimeoutMs = idleSeconds * 1000, l.requestTimeoutMs = requestSeconds * 1000,
+            l.headerTimeoutMs = headerSeconds * 1000, true);
 }
 
 bool AppSettings::tasksTimeZone(QTimeZone *timeZone, QString *error) const

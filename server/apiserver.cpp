@@ -143,7 +143,8 @@ void ApiServer::setRequestLogSink(RequestLogSink sink)
 
 ApiShared::ApiShared(const ServerConfig &config)
     : requests(config.rateLimitPerMinute, 60)
-    , failedLogins(config.loginFailuresPerWindow, 15 * 60)
+    , logins(LoginThrottle::Limits{config.loginFailuresPerWindow, config.loginFailuresPerAccount,
+                                   config.loginFailuresPerAddress, 15 * 60})
     , channels(config.channelRegistry ? config.channelRegistry : std::make_shared<ChannelRegistry>(config.channels))
 {
 }
@@ -198,7 +199,7 @@ void ApiServer::registerRoutes()
     // The areas of the API. A new area adds its controller here (one line) and its migration.
     m_media =
         std::make_shared<MediaService>(m_config.media, m_config.dataDir, m_store, [this]() { return mediaBaseUrl(); });
-    m_controllers.push_back(std::make_unique<AuthController>(m_users, m_refreshTokens, *m_jwt, m_shared->failedLogins,
+    m_controllers.push_back(std::make_unique<AuthController>(m_users, m_refreshTokens, *m_jwt, m_shared->logins,
                                                              m_config.accessTokenMinutes, m_config.refreshTokenDays,
                                                              m_store.clock()));
     m_controllers.push_back(std::make_unique<ContactsController>(m_store));
@@ -215,7 +216,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<MetaWebhooksController>(m_shared->channels, m_store));
     m_controllers.push_back(std::make_unique<TemplatesController>(m_store));
     m_controllers.push_back(std::make_unique<ApiKeysController>(m_store));
-    m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens));
+    m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens, m_shared->logins));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 

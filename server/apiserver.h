@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server/api/loginthrottle.h"
 #include "server/api/ratelimiter.h"
 #include "server/api/router.h"
 #include "server/controllers/widgetcontroller.h"
@@ -29,7 +30,7 @@ struct ApiShared
     explicit ApiShared(const ServerConfig &config);
 
     RateLimiter requests;
-    RateLimiter failedLogins;
+    LoginThrottle logins;                      // password checks: POST /auth/login and POST /users/me/password
     WidgetController::Limits widget;           // the web chat widget's per-token and per-address limits
     std::shared_ptr<ChannelRegistry> channels; // configured channels, provider health, send windows
     std::optional<QSslConfiguration> tls;      // loaded once, before the threads start

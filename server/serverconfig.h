@@ -24,9 +24,11 @@ struct ServerConfig
     QString dataDir;
     QString tlsCert; // empty: DATA/tls/cert.pem, generated at first start
     QString tlsKey;
-    int rateLimitPerMinute = 100;    // per credential; 0: no limit
-    int loginFailuresPerWindow = 10; // failed logins per client address per 15 minutes
-    int accessTokenMinutes = 15;     // 15 to 60
+    int rateLimitPerMinute = 100;      // per credential; 0: no limit
+    int loginFailuresPerWindow = 10;   // failed password checks per account and client address per 15 minutes
+    int loginFailuresPerAccount = 30;  // ... per account from any address
+    int loginFailuresPerAddress = 100; // ... per client address for any account
+    int accessTokenMinutes = 15;       // 15 to 60
     int refreshTokenDays = 30;
     QByteArray jwtKey;                                     // from the secret store
     int threads = 0;                                       // server threads; 0: one per core (at most 8)

@@ -113,13 +113,28 @@ std::optional<QJsonObject> Jwt::verify(const QString &token, const QDateTime &no
     const QJsonValue nbf = claims.value(QLatin1String("nbf"));
     const QJsonValue sub = claims.value(QLatin1String("sub"));
     const QJsonValue aud = claims.value(QLatin1String("aud"));
-    if (!exp.isDouble() || qint64(exp.toDouble()) <= nowSecs)
+    // NumericDate claims are seconds from 0 to kMaxNumericDate (a fraction is dropped), range-checked
+    // as doubles before they become integers: iat = -1e19 is out of qint64's range, and its
+    // conversion and exp - iat would overflow into a short lifetime.
+    const auto seconds = [](const QJsonValue &v, qint64 *out) {
+        if (!v.isDouble())
+            return false;
+        const double d = v.toDouble();
+        if (!(d >= 0 && d <= kMaxNumericDate)) // also false for NaN
+            return false;
+        *out = qint64(d);
+        return true;
+    };
+    qint64 expSecs = 0;
+    qint64 iatSecs = 0;
+    qint64 nbfSecs = 0;
+    if (!seconds(exp, &expSecs) || expSecs <= nowSecs)
         return std::nullopt;
-    if (!iat.isDouble() || qint64(iat.toDouble()) > nowSecs + kSkewSeconds)
+    if (!seconds(iat, &iatSecs) || iatSecs > nowSecs + kSkewSeconds)
         return std::nullopt;
-    if (qint64(exp.toDouble()) - qint64(iat.toDouble()) > m_maxLifetime)
+    if (iatSecs > expSecs || expSecs - iatSecs > m_maxLifetime)
         return std::nullopt;
-    if (!nbf.isUndefined() && (!nbf.isDouble() || qint64(nbf.toDouble()) > nowSecs + kSkewSeconds))
+    if (!nbf.isUndefined() && (!seconds(nbf, &nbfSecs) || nbfSecs > nowSecs + kSkewSeconds))
         return std::nullopt;
     if (claims.value(QLatin1String("iss")).toString() != QLatin1String(kIssuer))
         return std::nullopt;

@@ -22,13 +22,16 @@ public:
     static constexpr const char *kIssuer = "liaison";
     static constexpr const char *kAudience = "liaison-api";
     static constexpr qint64 kSkewSeconds = 60; // clocks of this machine's processes may differ a little
+    // The latest exp, iat or nbf read (year 9999): NumericDates are seconds from 0 up to it.
+    static constexpr double kMaxNumericDate = 253402300799.0;
 
     // maxLifetimeSeconds: the longest exp - iat accepted (the access-token lifetime we issue).
     explicit Jwt(QByteArray key, qint64 maxLifetimeSeconds = 24 * 3600);
     QString sign(const QJsonObject &claims) const;
     // The claims when the signature is right, alg is HS256, iss and aud are ours, sub is a non-empty
-    // string, iat (required) and nbf (when present) are not in the future beyond kSkewSeconds, exp
-    // is after now, and exp - iat is at most the maximum lifetime. Whether sub names an active user
+    // string, exp, iat and nbf are seconds from 0 to kMaxNumericDate, iat (required) and nbf
+    // (when present) are not in the future beyond kSkewSeconds, exp is after now, and exp - iat is
+    // from 0 to the maximum lifetime. Whether sub names an active user
     // is the caller's check (it needs the database).
     std::optional<QJsonObject> verify(const QString &token, const QDateTime &now) const;
 

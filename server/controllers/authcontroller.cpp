@@ -4,19 +4,18 @@
 #include "model/core/timeutil.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
+#include "server/api/loginthrottle.h"
 #include "server/api/params.h"
-#include "server/api/ratelimiter.h"
 #include "server/api/schemas.h"
 
 using namespace Schema;
 
 AuthController::AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
-                               RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays,
-                               const Clock &clock)
+                               LoginThrottle &logins, int accessTokenMinutes, int refreshTokenDays, const Clock &clock)
     : m_users(users)
     , m_refreshTokens(refreshTokens)
     , m_jwt(jwt)
-    , m_failedLogins(failedLogins)
+    , m_logins(logins)
     , m_accessMinutes(qBound(15, accessTokenMinutes, 60))
     , m_refreshDays(qMax(1, refreshTokenDays))
     , m_clock(clock)
@@ -82,24 +81,26 @@ ApiResponse AuthController::login(ApiRequest &request)
 {
     const QString email = Params::requiredString(request.body, QStringLiteral("email"));
     const QString password = Params::requiredString(request.body, QStringLiteral("password"));
-    const QString address = request.http.peerAddress.toString();
     const QDateTime now = m_clock.now();
     // The attempt is counted before the password is checked and given back when it was right: the
     // check takes a while, and attempts in parallel (several server threads) must not all pass a
     // count that none of them has raised yet.
-    const RateLimiter::Decision counted = m_failedLogins.hit(address, now);
-    if (!counted.allowed) {
-        ApiError error(
-            429, QStringLiteral("TOO_MANY_REQUESTS"),
-            QStringLiteral("Too many failed logins from this address; try again in %1 s").arg(counted.resetSeconds));
-        error.details.insert(QStringLiteral("retryAfter"), counted.resetSeconds);
-        throw error;
-    }
+    const LoginThrottle::Attempt attempt = m_logins.begin(email, request.http.peerAddress, now);
+    if (!attempt.allowed)
+        throwThrottled(attempt.retryAfterSeconds);
     const std::optional<User> user = checkCredentials(m_users, email, password);
     if (!user)
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
-    m_failedLogins.release(address, now);
+    m_logins.succeeded(attempt, now);
     return tokens(user->id);
+}
+
+void AuthController::throwThrottled(int retryAfterSeconds)
+{
+    ApiError error(429, QStringLiteral("TOO_MANY_REQUESTS"),
+                   QStringLiteral("Too many failed password checks; try again in %1 s").arg(retryAfterSeconds));
+    error.details.insert(QStringLiteral("retryAfter"), retryAfterSeconds);
+    throw error;
 }
 
 std::optional<User> AuthController::checkCredentials(const UserRepository &users, const QString &email,

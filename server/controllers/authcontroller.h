@@ -7,15 +7,15 @@
 
 class Clock;
 class Jwt;
-class RateLimiter;
+class LoginThrottle;
 class RefreshTokenRepository;
 
 // /api/v1/auth/login and /api/v1/auth/refresh: JWT access tokens and rotating refresh tokens.
 class AuthController final : public Controller
 {
 public:
-    AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt,
-                   RateLimiter &failedLogins, int accessTokenMinutes, int refreshTokenDays, const Clock &clock);
+    AuthController(UserRepository &users, RefreshTokenRepository &refreshTokens, const Jwt &jwt, LoginThrottle &logins,
+                   int accessTokenMinutes, int refreshTokenDays, const Clock &clock);
     void registerRoutes(Router &router) override;
 
     // The active user with this e-mail and password, else nullopt: the check of a login here and of
@@ -23,6 +23,8 @@ public:
     // which e-mails exist; a deactivated user gets the same answer as a wrong password.
     static std::optional<User> checkCredentials(const UserRepository &users, const QString &email,
                                                 const QString &password);
+    // The 429 of a password check the throttle refused: TOO_MANY_REQUESTS with Retry-After.
+    [[noreturn]] static void throwThrottled(int retryAfterSeconds);
 
 private:
     ApiResponse login(ApiRequest &request);
@@ -34,7 +36,7 @@ private:
     UserRepository &m_users;
     RefreshTokenRepository &m_refreshTokens;
     const Jwt &m_jwt;
-    RateLimiter &m_failedLogins;
+    LoginThrottle &m_logins;
     int m_accessMinutes;
     int m_refreshDays;
     const Clock &m_clock;

@@ -3,8 +3,10 @@
 #include "model/core/errors.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
+#include "server/api/loginthrottle.h"
 #include "server/api/params.h"
 #include "server/api/schemas.h"
+#include "server/controllers/authcontroller.h"
 
 #include <QJsonArray>
 
@@ -36,10 +38,11 @@ std::optional<QString> optionalMember(const QJsonObject &body, const QString &na
 }
 } // namespace
 
-UsersController::UsersController(const Store &store, RefreshTokenRepository &refreshTokens)
+UsersController::UsersController(const Store &store, RefreshTokenRepository &refreshTokens, LoginThrottle &logins)
     : m_store(store)
     , m_users(store)
     , m_refreshTokens(refreshTokens)
+    , m_logins(logins)
 {
 }
 
@@ -193,9 +196,17 @@ ApiResponse UsersController::changePassword(ApiRequest &request)
     const QString current = Params::requiredString(request.body, QStringLiteral("currentPassword"));
     const QString next = password(request.body, QStringLiteral("newPassword"));
     const std::optional<User> u = m_users.find(request.principal.id);
+    // A guess of the current password (with a stolen token) is a password guess: the login's
+    // throttle, on the same counts.
+    const QDateTime now = m_store.now();
+    const LoginThrottle::Attempt attempt =
+        m_logins.begin(u ? u->email : request.principal.id, request.http.peerAddress, now);
+    if (!attempt.allowed)
+        AuthController::throwThrottled(attempt.retryAfterSeconds);
     const auto found = u ? m_users.findForLogin(u->email) : std::nullopt;
     if (!found || !PasswordHasher::verify(current, found->second))
         throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("The current password is wrong"));
+    m_logins.succeeded(attempt, now);
     m_users.changePassword(u->id, PasswordHasher::hash(next));
     return ApiResponse::ok(u->toJson(), QStringLiteral("Password changed: your other sessions are signed out"));
 }

@@ -4,6 +4,8 @@
 
 #include "model/accounts/userrepository.h"
 
+class LoginThrottle;
+
 // /api/v1/users: the people who sign in. An admin lists, adds, changes and deactivates users;
 // everyone reads and renames themselves (/users/me, or their own id) and changes their own
 // password. Deactivating (DELETE) keeps the user's records and refuses their tokens and API keys at
@@ -12,7 +14,8 @@
 class UsersController final : public Controller
 {
 public:
-    UsersController(const Store &store, RefreshTokenRepository &refreshTokens);
+    // logins: the throttle of password checks, shared with POST /auth/login.
+    UsersController(const Store &store, RefreshTokenRepository &refreshTokens, LoginThrottle &logins);
     void registerRoutes(Router &router) override;
 
     static constexpr int kMinPasswordLength = 8;
@@ -33,4 +36,5 @@ private:
     Store m_store;
     UserRepository m_users;
     RefreshTokenRepository &m_refreshTokens;
+    LoginThrottle &m_logins;
 };

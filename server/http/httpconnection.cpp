@@ -28,10 +28,12 @@ constexpr qint64 kMaxLingerBytes = 64 * 1024 * 1024; // dropped after an early 4
 // ---------------------------------------------------------------------------------------------
 // HttpConnection
 
-HttpConnection::HttpConnection(HttpEngine::Private *engine, QTcpSocket *socket, bool tls, QObject *parent)
+HttpConnection::HttpConnection(HttpEngine::Private *engine, QTcpSocket *socket, bool tls, QByteArray clientKey,
+                               QObject *parent)
     : QObject(parent)
     , m_engine(engine)
     , m_socket(socket)
+    , m_clientKey(std::move(clientKey))
     , m_tls(tls)
     , m_parser(engine->limits)
 {
@@ -257,7 +259,17 @@ void HttpConnection::checkTimeouts(qint64 t)
         return;
     }
     if (m_requestStartedAt >= 0 && !m_paused && !m_noMoreRequests) {
-        if (t - m_requestStartedAt >= l.requestTimeoutMs) {
+        // The head within headerTimeoutMs; then the body at bodyMinBytesPerSecond at least (after
+        // headerTimeoutMs for its start); the whole request within requestTimeoutMs.
+        bool late = t - m_requestStartedAt >= l.requestTimeoutMs;
+        if (m_bodyStartedAt < 0) {
+            late = late || t - m_requestStartedAt >= l.headerTimeoutMs;
+        } else if (l.bodyMinBytesPerSecond > 0) {
+            const qint64 received = std::max<qint64>(0, m_parser.bodyReceived() - m_bodyBaseBytes);
+            const qint64 allowance = qint64(l.headerTimeoutMs) + received * 1000 / l.bodyMinBytesPerSecond;
+            late = late || t - m_bodyStartedAt >= allowance;
+        }
+        if (late) {
             // The client may still be sending: read and drop that for a while after the 408, as
             // after an early 413. Closed at once, the socket would answer its next bytes with a
             // reset, which can destroy the 408 before the client has read it.
@@ -295,6 +307,10 @@ void HttpConnection::processInput()
         m_paused = false;
         if (m_requestStartedAt >= 0)
             m_requestStartedAt = now(); // the wait was ours, not the client's
+        if (m_bodyStartedAt >= 0) {
+            m_bodyStartedAt = now();
+            m_bodyBaseBytes = m_parser.bodyReceived();
+        }
     }
     do {
         m_reprocess = false;
@@ -342,6 +358,8 @@ bool HttpConnection::parse()
     case HttpRequestParser::Event::NeedMore:
         if (!m_parser.inRequest())
             m_requestStartedAt = -1; // only empty lines so far: not a request yet
+        else
+            noteBodyStart();
         return false;
     case HttpRequestParser::Event::Request:
         dispatch();
@@ -352,6 +370,7 @@ bool HttpConnection::parse()
         interim.interim = true;
         m_queue.push_back(std::move(interim));
         flush();
+        noteBodyStart(); // the body's clock starts when the client is told to send it
         return true;
     }
     case HttpRequestParser::Event::Error:
@@ -361,6 +380,14 @@ bool HttpConnection::parse()
         return true;
     }
     return false;
+}
+
+void HttpConnection::noteBodyStart()
+{
+    if (m_bodyStartedAt < 0 && m_parser.inBody()) {
+        m_bodyStartedAt = now();
+        m_bodyBaseBytes = m_parser.bodyReceived();
+    }
 }
 
 void HttpConnection::dispatch()
@@ -383,6 +410,7 @@ void HttpConnection::dispatch()
     request.peerPort = m_peerPort;
     request.encrypted = m_tls;
     m_requestStartedAt = m_parser.hasInput() ? now() : -1;
+    m_bodyStartedAt = -1;
 
     m_engine->invoke(request, HttpResponder(QPointer<HttpConnection>(this), sequence));
 }
@@ -392,6 +420,7 @@ void HttpConnection::fail(int status)
     // everything not yet parsed is dropped; the error answer goes out after the pending ones
     m_parser.reset();
     m_requestStartedAt = -1;
+    m_bodyStartedAt = -1;
     if (m_closing || m_dead)
         return;
     m_noMoreRequests = true;

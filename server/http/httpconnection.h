@@ -36,7 +36,7 @@ class HttpConnection : public QObject
 {
     Q_OBJECT
 public:
-    HttpConnection(HttpEngine::Private *engine, QTcpSocket *socket, bool tls, QObject *parent);
+    HttpConnection(HttpEngine::Private *engine, QTcpSocket *socket, bool tls, QByteArray clientKey, QObject *parent);
     ~HttpConnection() override;
 
     void start();
@@ -56,6 +56,16 @@ public:
                m_socket->bytesToWrite() == 0;
     }
     qint64 idleSince() const { return m_idleSince; }
+    // Still receiving a request (its head or its body) with nothing to answer: a slow or stalled
+    // client, since receivingSince(). Closed to make room at the connection caps when none is idle.
+    bool isReceiving() const
+    {
+        return !m_dead && !m_closing && !m_streaming && m_queue.empty() && m_requestStartedAt >= 0 &&
+               !m_noMoreRequests && !m_paused;
+    }
+    qint64 receivingSince() const { return m_requestStartedAt; }
+    // httpClientKey() of the peer: what the per-client cap counts.
+    const QByteArray &clientKey() const { return m_clientKey; }
     void checkTimeouts(qint64 now);
     void beginShutdown();
     // Aborts the socket and detaches from the engine; the object is deleted later.
@@ -90,6 +100,8 @@ private:
     bool pull();
     bool parse();
     void dispatch();
+    // The head of the request under way is complete: its body's clock starts (once).
+    void noteBodyStart();
     void fail(int status);
 
     void flush();
@@ -108,6 +120,7 @@ private:
     HttpEngine::Private *m_engine;
     QTcpSocket *m_socket;
     QHostAddress m_peerAddress;
+    QByteArray m_clientKey;
     quint16 m_peerPort = 0;
     bool m_tls;
 
@@ -124,6 +137,8 @@ private:
     qint64 m_createdAt = 0;
     qint64 m_idleSince = 0;
     qint64 m_requestStartedAt = -1; // -1: no request in progress
+    qint64 m_bodyStartedAt = -1;    // the request's head was complete then (-1: head still arriving)
+    qint64 m_bodyBaseBytes = 0;     // body bytes already in at m_bodyStartedAt
     qint64 m_closingSince = 0;
     // After an early error answer (413 from Content-Length) the rest of the body is read and dropped
     // before closing (a "lingering close"), so that a client still uploading gets to read the answer

@@ -57,23 +57,58 @@ void HttpEngine::Private::incoming(qintptr handle)
     adopt(handle);
 }
 
-bool HttpEngine::Private::evictIdlest()
+bool HttpEngine::Private::makeRoom(const QByteArray *client)
 {
     HttpConnection *idlest = nullptr;
+    HttpConnection *slowest = nullptr;
+    int slowestClientCount = 0;
     for (HttpConnection *c : connections) {
-        if (c->isIdle() && (!idlest || c->idleSince() < idlest->idleSince()))
-            idlest = c;
+        if (client && c->clientKey() != *client)
+            continue;
+        if (c->isIdle()) {
+            if (!idlest || c->idleSince() < idlest->idleSince())
+                idlest = c;
+        } else if (!idlest && c->isReceiving()) {
+            const int count = client ? 0 : perClient.value(c->clientKey());
+            if (!slowest || count > slowestClientCount ||
+                (count == slowestClientCount && c->receivingSince() < slowest->receivingSince())) {
+                slowest = c;
+                slowestClientCount = count;
+            }
+        }
     }
-    if (!idlest)
+    HttpConnection *victim = idlest ? idlest : slowest;
+    if (!victim)
         return false;
     ++evicted;
-    idlest->terminate(); // removes it from `connections`
+    victim->terminate(); // removes it from `connections`
     return true;
 }
 
 void HttpEngine::Private::adopt(qintptr handle)
 {
-    if (shuttingDown || (int(connections.size()) >= limits.maxConnections && !evictIdlest())) {
+    QTcpSocket *socket = nullptr;
+    if (!shuttingDown) {
+        socket = tls ? new QSslSocket : new QTcpSocket;
+        if (!socket->setSocketDescriptor(handle)) {
+            delete socket;
+#ifdef Q_OS_UNIX
+            ::close(int(handle));
+#endif
+            return;
+        }
+    }
+    QByteArray client = socket ? httpClientKey(socket->peerAddress()) : QByteArray();
+    const bool room = socket &&
+                      (limits.maxConnectionsPerClient <= 0 ||
+                       perClient.value(client) < limits.maxConnectionsPerClient || makeRoom(&client)) &&
+                      (int(connections.size()) < limits.maxConnections || makeRoom(nullptr));
+    if (!room) {
+        if (socket) {
+            socket->abort();
+            delete socket;
+            return;
+        }
         QTcpSocket reject;
         if (reject.setSocketDescriptor(handle))
             reject.abort();
@@ -83,15 +118,8 @@ void HttpEngine::Private::adopt(qintptr handle)
 #endif
         return;
     }
-    QTcpSocket *socket = tls ? new QSslSocket : new QTcpSocket;
-    if (!socket->setSocketDescriptor(handle)) {
-        delete socket;
-#ifdef Q_OS_UNIX
-        ::close(int(handle));
-#endif
-        return;
-    }
-    auto *connection = new HttpConnection(this, socket, tls.has_value(), q);
+    ++perClient[client];
+    auto *connection = new HttpConnection(this, socket, tls.has_value(), std::move(client), q);
     connections.push_back(connection);
     if (!sweepTimer.isActive())
         sweepTimer.start(sweepInterval());
@@ -107,6 +135,8 @@ void HttpEngine::Private::remove(HttpConnection *connection)
     if (it == connections.end())
         return;
     connections.erase(it);
+    if (auto count = perClient.find(connection->clientKey()); count != perClient.end() && --*count <= 0)
+        perClient.erase(count);
     if (connections.empty())
         sweepTimer.stop();
     if (++closedSinceTrim >= kTrimAfterClosed && connections.size() < size_t(kTrimAfterClosed / 4))

@@ -7,6 +7,7 @@
 #include "server/http/httpengine.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QLoggingCategory>
 #include <QSslConfiguration>
 #include <QTimer>
@@ -38,6 +39,7 @@ struct HttpEngine::Private
     std::optional<QSslConfiguration> tls;
     QString errorString;
     std::vector<HttpConnection *> connections;
+    QHash<QByteArray, int> perClient; // open connections by HttpConnection::clientKey()
     QTimer sweepTimer;
     // Every TLS connection takes some 60 kB of heap (OpenSSL's buffers, the socket's); glibc keeps
     // what is freed in the thread's arena rather than giving it back, so 1,000 idle connections
@@ -78,18 +80,23 @@ struct HttpEngine::Private
 
     int sweepInterval() const
     {
-        const int shortest = std::min({limits.idleTimeoutMs, limits.requestTimeoutMs, limits.handshakeTimeoutMs});
+        const int shortest = std::min(
+            {limits.idleTimeoutMs, limits.requestTimeoutMs, limits.headerTimeoutMs, limits.handshakeTimeoutMs});
         return std::clamp(shortest / 4, 10, 1000);
     }
 
     // RFC 7231 IMF-fixdate, recomputed at most once per second.
     const QByteArray &date();
     void incoming(qintptr handle);
-    // At capacity, the connection that has waited longest for a request (a keep-alive connection
-    // between requests, or one whose TLS handshake or first request has not begun) is closed to
-    // make room: idle connections cannot lock out new clients. Connections with a request or an
-    // answer in progress are never closed for this. False when every connection is busy.
-    bool evictIdlest();
+    // Makes room for a new connection at a cap (of one client when `client` is given, else of the
+    // engine). First the connection that has waited longest for a request (a keep-alive connection
+    // between requests, or one whose TLS handshake or first request has not begun): idle connections
+    // cannot lock out new clients. Else one still receiving its request, the oldest, of the client
+    // with the most connections: slow or stalled requests cannot lock out new clients either, and a
+    // client that sends its requests in time is not the one that pays. Connections whose request is
+    // with the handler, or whose answer is being written or streamed, are never closed for this.
+    // False when there is no such connection.
+    bool makeRoom(const QByteArray *client);
     void adopt(qintptr handle);
     void remove(HttpConnection *connection);
     void trimHeap();

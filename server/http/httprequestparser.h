@@ -52,6 +52,10 @@ public:
     bool hasInput() const { return m_pos < m_in.size(); }
     // Part of a request has arrived (buffered bytes, or a head or body under way).
     bool inRequest() const { return hasInput() || m_gotRequestLine || m_headBytes > 0 || m_state != State::Head; }
+    // The request line and header fields of the request under way are in: its body is arriving.
+    bool inBody() const { return m_state != State::Head; }
+    // Body bytes of the request under way received so far (chunked: the data, not the framing).
+    qint64 bodyReceived() const { return m_req.body.size(); }
     // Forgets the request under way and every buffered byte.
     void reset();
 

@@ -4,6 +4,26 @@
 
 using HttpSyntax::equalsIgnoreCase;
 
+QByteArray httpClientKey(const QHostAddress &address, bool loopbackAsOne)
+{
+    if (loopbackAsOne && address.isLoopback())
+        return QByteArrayLiteral("loopback");
+    bool v4 = false;
+    const quint32 ip4 = address.toIPv4Address(&v4); // also an IPv4-mapped IPv6 address
+    if (v4) {
+        if (loopbackAsOne && (ip4 >> 24) == 127)
+            return QByteArrayLiteral("loopback");
+        return QHostAddress(ip4).toString().toLatin1();
+    }
+    if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+        Q_IPV6ADDR bytes = address.toIPv6Address();
+        for (int i = 8; i < 16; ++i)
+            bytes[i] = 0;
+        return QHostAddress(bytes).toString().toLatin1() + "/64";
+    }
+    return address.toString().toLatin1();
+}
+
 QByteArray HttpRequest::header(const QByteArray &name) const
 {
     for (const auto &h : headers) {

@@ -81,11 +81,20 @@ private:
         return c;
     }
 
-    void restartServer(int rateLimitPerMinute, bool tls = true)
+    void restartServer(int rateLimitPerMinute, bool tls = true,
+                       const std::function<void(ServerConfig &)> &configure = nullptr)
     {
         m_client.reset();
         m_server.reset();
-        m_server = std::make_unique<TestServer>(m_db->dir(), rateLimitPerMinute, tls);
+        if (configure) {
+            m_server = std::make_unique<TestServer>(m_db->dir(), [&](ServerConfig &c) {
+                c.rateLimitPerMinute = rateLimitPerMinute;
+                c.tls = tls;
+                configure(c);
+            });
+        } else {
+            m_server = std::make_unique<TestServer>(m_db->dir(), rateLimitPerMinute, tls);
+        }
         m_client = std::make_unique<ApiClient>(m_server->baseUrl(), m_server->certificate());
     }
 
@@ -459,12 +468,80 @@ private Q_SLOTS:
         QVERIFY2(isInteger(r.header("retry-after"), &retryAfter), r.header("retry-after").constData());
         QVERIFY(retryAfter >= 1 && retryAfter <= 15 * 60);
         QVERIFY(!r.data().contains("accessToken"));
-        QCOMPARE(login("nobody@example.com", kPassword).status, 429);
+        QCOMPARE(r.errorCode(), QStringLiteral("TOO_MANY_REQUESTS"));
 
         // once the window has passed the right password works again
         clock().setOffset(retryAfter + 1);
         r = login(kEmail, kPassword);
         QCOMPARE(r.status, 200);
+    }
+
+    void aLockedAccountDoesNotLockOthers()
+    {
+        // Every local tool shares the loopback address: one account's wrong guesses lock that account
+        // from here, not the other users' logins.
+        const QString other = QStringLiteral("mehmet@example.com");
+        m_server->createUser(other, kPassword);
+        QCOMPARE(login(other, kPassword).status, 200);
+        for (int i = 0; i < 10; ++i)
+            QCOMPARE(login(kEmail, QStringLiteral("wrong-%1").arg(i)).status, 401);
+        QCOMPARE(login(kEmail, kPassword).status, 429);
+        HttpResult r = login(other, kPassword);
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.data().contains("accessToken"));
+        QCOMPARE(login(other, QStringLiteral("wrong")).status, 401);
+        QCOMPARE(login("nobody@example.com", kPassword).status, 401);
+    }
+
+    void aKnownClientPassesTheAccountLock()
+    {
+        // Guesses from elsewhere lock the account (per account, any address: here 3); the user's own
+        // client, which signed in with the right password before, still signs in.
+        restartServer(100, true, [](ServerConfig &c) {
+            c.loginFailuresPerWindow = 10;
+            c.loginFailuresPerAccount = 3;
+        });
+        QCOMPARE(login(kEmail, kPassword).status, 200); // this client is known for the account
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(login(kEmail, QStringLiteral("wrong-%1").arg(i)).status, 401);
+        QCOMPARE(login(kEmail, kPassword).status, 200);
+        QCOMPARE(login(kEmail, QStringLiteral("wrong-again")).status, 401);
+        // an account this client never signed in to is held by that lock
+        const QString other = QStringLiteral("mehmet@example.com");
+        m_server->createUser(other, kPassword);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(login(other, QStringLiteral("wrong-%1").arg(i)).status, 401);
+        const HttpResult r = login(other, kPassword);
+        QCOMPARE(r.status, 429);
+        verifyErrorEnvelope(r);
+        QVERIFY(!r.header("retry-after").isEmpty());
+    }
+
+    void passwordChangeIsThrottled()
+    {
+        // POST /users/me/password checks a password: its wrong guesses count like failed logins.
+        const QString access = login(kEmail, kPassword).data().value("accessToken").toString();
+        const auto client = clientWith(access);
+        const auto change = [&](const QString &current) {
+            return client->post(QStringLiteral("/api/v1/users/me/password"),
+                                {{"currentPassword", current}, {"newPassword", "a new password 123"}});
+        };
+        for (int i = 0; i < 10; ++i) {
+            const HttpResult r = change(QStringLiteral("guess-%1").arg(i));
+            QVERIFY2(r.status == 401, qPrintable(QStringLiteral("guess %1: %2").arg(i + 1).arg(r.status)));
+        }
+        HttpResult r = change(kPassword);
+        QCOMPARE(r.status, 429);
+        verifyErrorEnvelope(r);
+        QCOMPARE(r.errorCode(), QStringLiteral("TOO_MANY_REQUESTS"));
+        qint64 retryAfter = 0;
+        QVERIFY2(isInteger(r.header("retry-after"), &retryAfter), r.header("retry-after").constData());
+        QVERIFY(retryAfter >= 1 && retryAfter <= 15 * 60);
+        // the same count as the login's
+        QCOMPARE(login(kEmail, kPassword).status, 429);
+        // the password did not change
+        clock().setOffset(retryAfter + 1);
+        QCOMPARE(login(kEmail, kPassword).status, 200);
     }
 
     void successfulLoginsAreNotLimited()

@@ -51,9 +51,21 @@ struct RawResponse
 class Client
 {
 public:
-    Client(quint16 port, const QSslCertificate *ca)
+    // from: the local address to connect from (127.0.0.2 is another client on the same machine).
+    Client(quint16 port, const QSslCertificate *ca, const QHostAddress &from = QHostAddress())
     {
-        if (ca) {
+        if (!from.isNull()) {
+            m_socket = std::make_unique<QTcpSocket>();
+            m_socket->bind(from, 0);
+            m_socket->connectToHost(QHostAddress::LocalHost, port);
+            (void)QTest::qWaitFor(
+                [this] {
+                    return m_socket->state() == QAbstractSocket::ConnectedState ||
+                           m_socket->state() == QAbstractSocket::UnconnectedState;
+                },
+                5000);
+            m_ok = m_socket->state() == QAbstractSocket::ConnectedState;
+        } else if (ca) {
             auto *ssl = new QSslSocket;
             QSslConfiguration config = ssl->sslConfiguration();
             config.addCaCertificate(*ca);
@@ -932,6 +944,189 @@ private Q_SLOTS:
         QVERIFY(other->readResponse(r, false, 5000));
         QCOMPARE(r.status, 408);
         QVERIFY(other->waitClosed());
+    }
+
+    void headerTimeout()
+    {
+        // A head that trickles in is refused after headerTimeoutMs, well before requestTimeoutMs.
+        HttpLimits limits;
+        limits.requestTimeoutMs = 60000;
+        limits.headerTimeoutMs = 300;
+        limits.lingerTimeoutMs = 100;
+        int calls = 0;
+        auto engine = startEngine(
+            false,
+            [&](const HttpRequest &request, const HttpResponder &responder) {
+                ++calls;
+                echo(request, responder);
+            },
+            limits);
+        QVERIFY(engine);
+        Client client(engine->serverPort(), nullptr);
+        QVERIFY(client.ok());
+        client.send("GET / HTTP/1.1\r\nX-Slow: ");
+        QTimer drip;
+        QObject::connect(&drip, &QTimer::timeout, [&] {
+            if (!client.isClosed())
+                client.send("a");
+        });
+        drip.start(30);
+        RawResponse r;
+        QVERIFY(client.readResponse(r, false, 10000));
+        QCOMPARE(r.status, 408);
+        QVERIFY(client.waitClosed());
+        drip.stop();
+        QCOMPARE(calls, 0);
+
+        // a head sent at once is not held to it while its body comes at a good pace
+        Client fine(engine->serverPort(), nullptr);
+        QVERIFY(fine.ok());
+        fine.send("POST /up HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd");
+        QVERIFY(fine.readResponse(r));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("POST /up  abcd"));
+    }
+
+    void slowBody()
+    {
+        // A body far below bodyMinBytesPerSecond is refused once its allowance (headerTimeoutMs
+        // plus 1 s per bodyMinBytesPerSecond bytes received) is spent, not after requestTimeoutMs.
+        HttpLimits limits;
+        limits.requestTimeoutMs = 60000;
+        limits.headerTimeoutMs = 300;
+        limits.bodyMinBytesPerSecond = 1000;
+        limits.lingerTimeoutMs = 100;
+        int calls = 0;
+        auto engine = startEngine(
+            false,
+            [&](const HttpRequest &request, const HttpResponder &responder) {
+                ++calls;
+                echo(request, responder);
+            },
+            limits);
+        QVERIFY(engine);
+        Client client(engine->serverPort(), nullptr);
+        QVERIFY(client.ok());
+        client.send("POST /up HTTP/1.1\r\nContent-Length: 100000\r\n\r\n0123456789");
+        QTimer drip; // 20 bytes a second
+        QObject::connect(&drip, &QTimer::timeout, [&] {
+            if (!client.isClosed())
+                client.send("x");
+        });
+        drip.start(50);
+        RawResponse r;
+        QVERIFY(client.readResponse(r, false, 10000));
+        QCOMPARE(r.status, 408);
+        QVERIFY(client.waitClosed());
+        drip.stop();
+        QCOMPARE(calls, 0);
+
+        // chunked the same
+        Client chunked(engine->serverPort(), nullptr);
+        QVERIFY(chunked.ok());
+        chunked.send("POST /up HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n");
+        QVERIFY(chunked.readResponse(r, false, 10000));
+        QCOMPARE(r.status, 408);
+        QCOMPARE(calls, 0);
+    }
+
+    void perClientCap()
+    {
+        // One address holding half-sent requests gets at most maxConnectionsPerClient connections:
+        // each new one from it closes its oldest half-sent one; another address is served meanwhile,
+        // and so is a request from the same address that arrives whole.
+        HttpLimits limits;
+        limits.maxConnections = 100;
+        limits.maxConnectionsPerClient = 3;
+        auto engine = startEngine(false, echo, limits);
+        QVERIFY(engine);
+        std::vector<std::unique_ptr<Client>> slow;
+        for (int i = 0; i < 6; ++i) {
+            auto c = std::make_unique<Client>(engine->serverPort(), nullptr, QHostAddress("127.0.0.1"));
+            QVERIFY(c->ok());
+            c->send("GET /never HTTP/1.1\r\nX-Half: ");
+            slow.push_back(std::move(c));
+            QTRY_COMPARE(engine->evictedConnections(), quint64(std::max(0, i - 2)));
+            QTRY_COMPARE(engine->connectionCount(), std::min(i + 1, 3));
+            // the connection has its first bytes before the next arrives: it is receiving
+            QTest::qWait(20);
+        }
+        QCOMPARE(engine->evictedConnections(), quint64(3));
+        // the three oldest were closed
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(slow[size_t(i)]->waitClosed());
+        for (int i = 3; i < 6; ++i)
+            QVERIFY(!slow[size_t(i)]->isClosed());
+
+        Client other(engine->serverPort(), nullptr, QHostAddress("127.0.0.2"));
+        QVERIFY(other.ok());
+        other.send(get("/other"));
+        RawResponse r;
+        QVERIFY(other.readResponse(r));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("GET /other  "));
+
+        Client same(engine->serverPort(), nullptr, QHostAddress("127.0.0.1"));
+        QVERIFY(same.ok());
+        same.send(get("/same"));
+        QVERIFY(same.readResponse(r));
+        QCOMPARE(r.status, 200);
+        QVERIFY(slow[3]->waitClosed()); // the oldest half-sent one made room
+        QCOMPARE(engine->evictedConnections(), quint64(4));
+        QVERIFY(!slow[4]->isClosed());
+    }
+
+    void unfinishedRequestsDoNotLockOutANewClient()
+    {
+        // The engine is full of half-sent requests: a new client is still served, in the place of the
+        // oldest half-sent request of the address holding the most connections.
+        HttpLimits limits;
+        limits.maxConnections = 4;
+        limits.maxConnectionsPerClient = 0;
+        auto engine = startEngine(false, echo, limits);
+        QVERIFY(engine);
+        Client lone(engine->serverPort(), nullptr, QHostAddress("127.0.0.3"));
+        QVERIFY(lone.ok());
+        lone.send("GET /lone HTTP/1.1\r\nX-Half: ");
+        QTRY_COMPARE(engine->connectionCount(), 1);
+        QTest::qWait(20);
+        std::vector<std::unique_ptr<Client>> slow;
+        for (int i = 0; i < 3; ++i) {
+            auto c = std::make_unique<Client>(engine->serverPort(), nullptr, QHostAddress("127.0.0.1"));
+            QVERIFY(c->ok());
+            c->send("POST /never HTTP/1.1\r\nContent-Length: 1000\r\n\r\nabc");
+            slow.push_back(std::move(c));
+            QTRY_COMPARE(engine->connectionCount(), i + 2);
+            QTest::qWait(20);
+        }
+        for (int round = 0; round < 3; ++round) {
+            Client fresh(engine->serverPort(), nullptr, QHostAddress("127.0.0.2"));
+            QVERIFY(fresh.ok());
+            fresh.send(get("/fresh"));
+            RawResponse r;
+            QVERIFY2(fresh.readResponse(r), qPrintable(QString::number(round)));
+            QCOMPARE(r.status, 200);
+        }
+        QVERIFY(slow[0]->waitClosed());
+        QVERIFY(!lone.isClosed()); // the address with one connection kept it
+        QVERIFY(engine->evictedConnections() >= 1);
+        lone.send("1\r\nHost: localhost\r\n\r\n");
+        RawResponse r;
+        QVERIFY(lone.readResponse(r));
+        QCOMPARE(r.body, QByteArray("GET /lone  "));
+    }
+
+    void clientKeys()
+    {
+        QCOMPARE(httpClientKey(QHostAddress("192.0.2.7")), QByteArray("192.0.2.7"));
+        QCOMPARE(httpClientKey(QHostAddress("::ffff:192.0.2.7")), QByteArray("192.0.2.7"));
+        QCOMPARE(httpClientKey(QHostAddress("2001:db8:1:2:aaaa::1")), httpClientKey(QHostAddress("2001:db8:1:2::9")));
+        QVERIFY(httpClientKey(QHostAddress("2001:db8:1:2::1")) != httpClientKey(QHostAddress("2001:db8:1:3::1")));
+        QVERIFY(httpClientKey(QHostAddress("127.0.0.1")) != httpClientKey(QHostAddress("127.0.0.2")));
+        QCOMPARE(httpClientKey(QHostAddress("127.0.0.1"), true), httpClientKey(QHostAddress("127.8.9.10"), true));
+        QCOMPARE(httpClientKey(QHostAddress("::1"), true), httpClientKey(QHostAddress("127.0.0.1"), true));
+        QCOMPARE(httpClientKey(QHostAddress("::ffff:127.0.0.5"), true), httpClientKey(QHostAddress("::1"), true));
+        QVERIFY(httpClientKey(QHostAddress("10.0.0.1"), true) != httpClientKey(QHostAddress("127.0.0.1"), true));
     }
 
     void handshakeTimeout()

@@ -76,6 +76,13 @@ private slots:
         QTest::newRow("no iat") << with("iat", QJsonValue::Undefined);
         QTest::newRow("iat in the future") << with("iat", kNowSecs + Jwt::kSkewSeconds + 5);
         QTest::newRow("lives too long") << with("exp", kNowSecs + 7200);
+        // exp - iat must not overflow into a short lifetime
+        QTest::newRow("iat -1e19") << with("iat", -1e19);
+        QTest::newRow("iat -9.3e18") << with("iat", -9.3e18);
+        QTest::newRow("iat -1e308") << with("iat", -1e308);
+        QTest::newRow("iat negative") << with("iat", -1);
+        QTest::newRow("exp 1e19") << with("exp", 1e19);
+        QTest::newRow("nbf -1e19") << with("nbf", -1e19);
         QTest::newRow("nbf in the future") << with("nbf", kNowSecs + Jwt::kSkewSeconds + 5);
         QTest::newRow("nbf a string") << with("nbf", "soon");
         QTest::newRow("other issuer") << with("iss", "someone");
