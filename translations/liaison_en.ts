@@ -3542,6 +3542,13 @@ A desktop CRM with a local REST API.</source>
         <source>Close (it stays in the notifications list)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n more waiting</source>
+        <translation>
+            <numerusform>%n more waiting</numerusform>
+            <numerusform>%n more waiting</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PasswordDialog</name>

@@ -3536,6 +3536,12 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Close (it stays in the notifications list)</source>
         <translation>Kapat (bildirim listesinde kalır)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n more waiting</source>
+        <translation>
+            <numerusform>%n tane daha bekliyor</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PasswordDialog</name>

@@ -8,16 +8,53 @@
 #include "tests/ui/windowfixture.h"
 #include "ui/shell/notificationcenter.h"
 
+#include <QDBusConnection>
+#include <QDBusError>
 #include <QFrame>
 #include <QLabel>
 #include <QMenu>
+#include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 
 using namespace UiTest;
+
+// The desktop's notification service (org.freedesktop.Notifications) as a test's own: it records
+// what it is asked, and says a button was pressed as the desktop would.
+class FakeNotifications : public QObject
+{
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
+public:
+    struct Shown
+    {
+        uint id;
+        QString summary;
+        QStringList actions;
+        QVariantMap hints;
+        int timeout;
+    };
+    QList<Shown> shown;
+    QList<uint> closed;
+
+public slots:
+    uint Notify(const QString &, uint, const QString &, const QString &summary, const QString &,
+                const QStringList &actions, const QVariantMap &hints, int timeout)
+    {
+        shown.append({uint(shown.size() + 1), summary, actions, hints, timeout});
+        return shown.last().id;
+    }
+    void CloseNotification(uint id) { closed.append(id); }
+
+signals:
+    void ActionInvoked(uint id, const QString &action);
+};
 
 class TestNotificationCenter final : public QObject
 {
@@ -104,6 +141,125 @@ private slots:
         QCOMPARE(opened.first(), (QVariantList{"task", "task_2"}));
         center()->post("conversation", "conv_1", "New message", "Merhaba");
         QVERIFY(!center()->toastActions()->isVisible());
+    }
+
+    // Two reminders and a message at once: the newest shows, saying how many more wait; the
+    // message leaves by itself and the reminder comes back; each one dealt with brings up the next.
+    void remindersWaitBehindEachOtherAndNoneIsLost()
+    {
+        center()->setActions("task", {{"open", "Open"}, {"done", "Done"}});
+        QSignalSpy acted(center(), &NotificationCenter::actionTriggered);
+        center()->post("task", "task_1", "Task reminder", "Call the bank");
+        center()->post("task", "task_2", "Task reminder", "Send the offer");
+        QFrame *toast = center()->toast();
+        QLabel *text = toast->findChildren<QLabel *>().at(1);
+        QCOMPARE(text->text(), QString("Send the offer"));
+        QCOMPARE(center()->waitingCount(), 2);
+        QVERIFY(center()->toastMore()->isVisible());
+        QCOMPARE(center()->toastMore()->text(), QString("1 more waiting"));
+        // A message in between shows for a while, then the newest reminder is back.
+        auto *timer = center()->findChild<QTimer *>();
+        QVERIFY(timer);
+        timer->setInterval(20);
+        center()->post("conversation", "conv_1", "New message", "Merhaba");
+        QCOMPARE(text->text(), QString("Merhaba"));
+        QCOMPARE(center()->toastMore()->text(), QString("2 more waiting"));
+        QTRY_COMPARE(text->text(), QString("Send the offer"));
+        QVERIFY(toast->isVisible());
+        // Done on it: the first one shows, nothing more behind it.
+        QTest::mouseClick(center()->toastActions()->findChild<QPushButton *>("notificationAction_done"),
+                          Qt::LeftButton);
+        QCOMPARE(acted.size(), 1);
+        QCOMPARE(acted.first(), (QVariantList{"task", "task_2", "done"}));
+        QVERIFY(toast->isVisible());
+        QCOMPARE(text->text(), QString("Call the bank"));
+        QVERIFY(!center()->toastMore()->isVisible());
+        // Closed: gone from the corner, still unread in the list (the missed ones).
+        QTest::mouseClick(center()->toastActions()->findChild<QPushButton *>("notificationClose"), Qt::LeftButton);
+        QVERIFY(!toast->isVisible());
+        QCOMPARE(center()->waitingCount(), 0);
+        QVERIFY(!center()->notifications().at(2).read); // task_1: newest first, after conv_1 and task_2
+        QCOMPARE(center()->notifications().at(2).id, QString("task_1"));
+    }
+
+    // On a D-Bus session of the test's own, a notification service: a reminder reaches it with
+    // its buttons and stays (critical, no timeout); Snooze pressed there acts as in the window and
+    // takes the toast away; Done pressed in the window closes the desktop's.
+    void theDesktopNotificationCarriesTheButtons()
+    {
+        if (QStandardPaths::findExecutable("dbus-daemon").isEmpty())
+            QSKIP("dbus-daemon is missing (Debian package dbus)");
+        QProcess daemon;
+        daemon.start("dbus-daemon", {"--session", "--nofork", "--print-address"});
+        QVERIFY(daemon.waitForStarted(5000));
+        QVERIFY(daemon.waitForReadyRead(5000));
+        const QString address = QString::fromUtf8(daemon.readLine()).trimmed();
+        QVERIFY2(!address.isEmpty(), "dbus-daemon printed no address");
+        auto stopDaemon = qScopeGuard([&daemon] {
+            daemon.terminate();
+            daemon.waitForFinished(5000);
+        });
+        {
+            QDBusConnection desktop = QDBusConnection::connectToBus(address, "fakeDesktop");
+            QVERIFY2(desktop.isConnected(), qPrintable(desktop.lastError().message()));
+            QThread thread; // the service answers from a thread of its own, as another process would
+            auto *service = new FakeNotifications;
+            QVERIFY(desktop.registerObject("/org/freedesktop/Notifications", service,
+                                           QDBusConnection::ExportAllSlots | QDBusConnection::ExportAllSignals));
+            service->moveToThread(&thread);
+            thread.start();
+            auto stop = qScopeGuard([&thread, service, &desktop] {
+                desktop.unregisterObject("/org/freedesktop/Notifications");
+                QMetaObject::invokeMethod(
+                    service, [service] { delete service; }, Qt::BlockingQueuedConnection);
+                thread.quit();
+                thread.wait();
+                QDBusConnection::disconnectFromBus("app");
+                QDBusConnection::disconnectFromBus("fakeDesktop");
+            });
+            QVERIFY(desktop.registerService("org.freedesktop.Notifications"));
+            QVERIFY(QDBusConnection::connectToBus(address, "app").isConnected());
+            auto inService = [service](auto f) {
+                QMetaObject::invokeMethod(
+                    service, [service, f] { f(service); }, Qt::BlockingQueuedConnection);
+            };
+
+            center()->setDesktopBus("app");
+            center()->setDesktopNotifications(true);
+            center()->setActions("task", {{"open", "Open"}, {"done", "Done"}, {"snooze10", "10 min"}});
+            QSignalSpy acted(center(), &NotificationCenter::actionTriggered);
+            center()->post("task", "task_1", "Task reminder", "Call the bank");
+            FakeNotifications::Shown first;
+            inService([&first](FakeNotifications *s) {
+                if (!s->shown.isEmpty())
+                    first = s->shown.first();
+            });
+            QCOMPARE(first.summary, QString("Task reminder"));
+            QCOMPARE(first.actions, (QStringList{"default", "Open", "done", "Done", "snooze10", "10 min"}));
+            QCOMPARE(first.hints.value("urgency").toInt(), 2);
+            QCOMPARE(first.timeout, 0);
+            // Snooze on the desktop: the window acts, its toast leaves.
+            inService([id = first.id](FakeNotifications *s) { emit s->ActionInvoked(id, "snooze10"); });
+            QTRY_COMPARE(acted.size(), 1);
+            QCOMPARE(acted.first(), (QVariantList{"task", "task_1", "snooze10"}));
+            QVERIFY(!center()->toast()->isVisible());
+            // Done in the window: the desktop's notification is closed.
+            center()->post("task", "task_2", "Task reminder", "Send the offer");
+            uint second = 0;
+            inService([&second](FakeNotifications *s) { second = s->shown.size() == 2 ? s->shown.last().id : 0; });
+            QVERIFY(second != 0);
+            QTest::mouseClick(center()->toastActions()->findChild<QPushButton *>("notificationAction_done"),
+                              Qt::LeftButton);
+            QList<uint> closed;
+            QTRY_VERIFY((inService([&closed](FakeNotifications *s) { closed = s->closed; }), closed.contains(second)));
+            // A message: a plain notice that leaves by itself.
+            center()->post("conversation", "conv_1", "New message", "Merhaba");
+            FakeNotifications::Shown message;
+            inService([&message](FakeNotifications *s) { message = s->shown.last(); });
+            QCOMPARE(message.actions, (QStringList{"default", "Open"}));
+            QCOMPARE(message.timeout, NotificationCenter::kToastMs);
+            center()->setDesktopNotifications(false);
+        }
     }
 
     void aClickOnTheToastOpensIt()

@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 const QString kService = QStringLiteral("org.freedesktop.Notifications");
 const QString kPath = QStringLiteral("/org/freedesktop/Notifications");
@@ -76,12 +78,17 @@ NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
     actionsLayout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(m_toastActions);
     m_toastActions->hide();
+    m_toastMore = new QLabel(m_toast);
+    m_toastMore->setObjectName(QStringLiteral("notificationMore"));
+    m_toastMore->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_toastMore);
+    m_toastMore->hide();
     m_toast->installEventFilter(this);
     m_toast->hide();
     m_toastTimer = new QTimer(this);
     m_toastTimer->setSingleShot(true);
     m_toastTimer->setInterval(kToastMs);
-    connect(m_toastTimer, &QTimer::timeout, m_toast, &QWidget::hide);
+    connect(m_toastTimer, &QTimer::timeout, this, &NotificationCenter::showNextOrHide);
     window->installEventFilter(this); // keeps the toast in its corner when the window resizes
 
     QDBusConnection::sessionBus().connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
@@ -90,6 +97,23 @@ NotificationCenter::NotificationCenter(QWidget *window, const Clock &clock)
 }
 
 NotificationCenter::~NotificationCenter() = default;
+
+void NotificationCenter::setDesktopBus(const QString &connectionName)
+{
+    QDBusConnection bus = connectionName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(connectionName);
+    m_busName = connectionName;
+    bus.connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
+                SLOT(onDesktopAction(uint, QString)));
+}
+
+int NotificationCenter::indexOf(const QString &kind, const QString &id) const
+{
+    for (int i = 0; i < m_items.size(); ++i) {
+        if (m_items.at(i).kind == kind && m_items.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
 
 int NotificationCenter::unreadCount() const
 {
@@ -103,6 +127,10 @@ void NotificationCenter::post(const QString &kind, const QString &id, const QStr
     if (m_items.size() > kMaxKept)
         m_items.resize(kMaxKept);
     updateButton();
+    if (m_actions.contains(kind)) {
+        m_waiting.removeAll({kind, id}); // a reminder again: it moves to the front
+        m_waiting.prepend({kind, id});
+    }
     showToast(n);
     if (m_desktop)
         toDesktop(n);
@@ -135,6 +163,7 @@ void NotificationCenter::markRead(const QString &kind, const QString &id)
 void NotificationCenter::clear()
 {
     m_items.clear();
+    m_waiting.clear();
     m_toast->hide();
     updateButton();
     emit changed();
@@ -147,7 +176,9 @@ void NotificationCenter::activate(int index)
     m_items[index].read = true;
     const Notification n = m_items.at(index);
     updateButton();
-    m_toast->hide();
+    if (m_waiting.removeAll({n.kind, n.id}) > 0)
+        closeOnDesktop(n.kind, n.id);
+    showNextOrHide();
     m_window->show();
     m_window->raise();
     m_window->activateWindow();
@@ -197,7 +228,7 @@ void NotificationCenter::showToast(const Notification &n)
 {
     m_toastTitle->setText(n.title);
     m_toastText->setText(n.text.left(300));
-    m_toastIndex = 0; // the newest
+    m_toastIndex = indexOf(n.kind, n.id);
     // Its buttons, when its kind has some: then it stays until one is pressed.
     const QList<QPair<QString, QString>> actions = m_actions.value(n.kind);
     auto *row = static_cast<QHBoxLayout *>(m_toastActions->layout());
@@ -212,18 +243,8 @@ void NotificationCenter::showToast(const Notification &n)
     for (const auto &[key, label] : actions) {
         auto *button = new QPushButton(label, m_toastActions);
         button->setObjectName(QStringLiteral("notificationAction_") + key);
-        connect(button, &QPushButton::clicked, this, [this, key = key, kind = n.kind, id = n.id] {
-            m_toast->hide();
-            if (key == QLatin1String("open")) {
-                for (int i = 0; i < m_items.size(); ++i) {
-                    if (m_items.at(i).kind == kind && m_items.at(i).id == id)
-                        return activate(i);
-                }
-                return;
-            }
-            markRead(kind, id);
-            emit actionTriggered(kind, id, key);
-        });
+        connect(button, &QPushButton::clicked, this,
+                [this, key = key, kind = n.kind, id = n.id] { act(kind, id, key); });
         row->addWidget(button);
     }
     if (!actions.isEmpty()) {
@@ -232,10 +253,17 @@ void NotificationCenter::showToast(const Notification &n)
         close->setAccessibleName(tr("Close"));
         close->setToolTip(tr("Close (it stays in the notifications list)"));
         close->setFixedWidth(close->fontMetrics().horizontalAdvance(QStringLiteral("××")) + 12);
-        connect(close, &QPushButton::clicked, m_toast, &QWidget::hide);
+        connect(close, &QPushButton::clicked, this, [this, kind = n.kind, id = n.id] {
+            m_waiting.removeAll({kind, id}); // closed: it stays in the list, unread
+            showNextOrHide();
+        });
         row->addWidget(close);
     }
     m_toastActions->setVisible(!actions.isEmpty());
+    // The reminders behind this one: said, so that none is taken for gone.
+    const int behind = int(m_waiting.size()) - (m_waiting.contains({n.kind, n.id}) ? 1 : 0);
+    m_toastMore->setText(tr("%n more waiting", nullptr, behind));
+    m_toastMore->setVisible(behind > 0);
     m_toast->setMaximumWidth(actions.isEmpty() ? 380 : 560);
     m_toast->adjustSize();
     placeToast();
@@ -245,6 +273,51 @@ void NotificationCenter::showToast(const Notification &n)
         m_toastTimer->start();
     else
         m_toastTimer->stop(); // stays until dealt with
+}
+
+void NotificationCenter::act(const QString &kind, const QString &id, const QString &key)
+{
+    if (key == QLatin1String("open")) {
+        const int i = indexOf(kind, id);
+        if (i >= 0)
+            activate(i); // takes it off the waiting ones and shows the next
+        return;
+    }
+    m_waiting.removeAll({kind, id});
+    closeOnDesktop(kind, id);
+    markRead(kind, id);
+    showNextOrHide();
+    emit actionTriggered(kind, id, key);
+}
+
+void NotificationCenter::showNextOrHide()
+{
+    m_toastTimer->stop();
+    for (const auto &[kind, id] : std::as_const(m_waiting)) {
+        const int i = indexOf(kind, id);
+        if (i >= 0)
+            return showToast(m_items.at(i));
+    }
+    m_waiting.clear(); // none of them is kept any more
+    m_toast->hide();
+}
+
+void NotificationCenter::closeOnDesktop(const QString &kind, const QString &id)
+{
+    QDBusConnection bus = m_busName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(m_busName);
+    for (auto it = m_desktopIds.begin(); it != m_desktopIds.end();) {
+        if (it->first == kind && it->second == id) {
+            if (bus.isConnected()) {
+                QDBusMessage call =
+                    QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("CloseNotification"));
+                call << it.key();
+                bus.call(call, QDBus::NoBlock);
+            }
+            it = m_desktopIds.erase(it);
+        } else {
+            ++it;
+        }
+    }
 }
 
 void NotificationCenter::placeToast()
@@ -272,11 +345,22 @@ bool NotificationCenter::eventFilter(QObject *watched, QEvent *event)
 void NotificationCenter::toDesktop(const Notification &n)
 {
     // The freedesktop notification service (GNOME Shell, KDE, most desktops): no tray needed.
-    QDBusConnection bus = QDBusConnection::sessionBus();
+    QDBusConnection bus = m_busName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(m_busName);
     if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(kService)) {
+        // A reminder carries its buttons (Done, Snooze…) and stays until dealt with: critical
+        // urgency and no timeout, as calendars' reminders do; a plain notice leaves by itself.
+        QStringList actions{QStringLiteral("default"), tr("Open")};
+        const QList<QPair<QString, QString>> buttons = m_actions.value(n.kind);
+        for (const auto &[key, label] : buttons) {
+            if (key != QLatin1String("open"))
+                actions << key << label;
+        }
+        QVariantMap hints;
+        if (!buttons.isEmpty())
+            hints.insert(QStringLiteral("urgency"), QVariant::fromValue(uchar(2)));
         QDBusMessage call = QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Notify"));
-        call << QStringLiteral("Liaison") << uint(0) << QStringLiteral("liaison") << n.title << n.text
-             << QStringList{QStringLiteral("default"), tr("Open")} << QVariantMap() << int(kToastMs);
+        call << QStringLiteral("Liaison") << uint(0) << QStringLiteral("liaison") << n.title << n.text << actions
+             << hints << int(buttons.isEmpty() ? kToastMs : 0);
         const QDBusMessage reply = bus.call(call, QDBus::Block, 2000);
         if (reply.type() == QDBusMessage::ReplyMessage && !reply.arguments().isEmpty()) {
             m_desktopIds.insert(reply.arguments().first().toUInt(), {n.kind, n.id});
@@ -298,15 +382,15 @@ void NotificationCenter::toDesktop(const Notification &n)
     }
 }
 
-void NotificationCenter::onDesktopAction(uint id, const QString &)
+void NotificationCenter::onDesktopAction(uint id, const QString &action)
 {
     const auto it = m_desktopIds.constFind(id);
     if (it == m_desktopIds.constEnd())
         return;
-    for (int i = 0; i < m_items.size(); ++i) {
-        if (m_items.at(i).kind == it->first && m_items.at(i).id == it->second) {
-            activate(i);
-            return;
-        }
-    }
+    const auto [kind, recordId] = *it;
+    m_desktopIds.remove(id); // the desktop closes it on an action
+    const QList<QPair<QString, QString>> buttons = m_actions.value(kind);
+    const bool known = std::any_of(buttons.begin(), buttons.end(),
+                                   [&action](const QPair<QString, QString> &a) { return a.first == action; });
+    act(kind, recordId, known ? action : QStringLiteral("open")); // "default": a click on it
 }

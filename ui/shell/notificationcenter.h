@@ -62,9 +62,18 @@ public:
     // Buttons on the toast of one kind, as (key, label): a task reminder's Done and Snooze. Such a
     // toast stays until one of them is pressed (or it is closed), rather than leaving after
     // kToastMs: a busy person does not miss it. The key "open" opens the record (activated());
-    // the others emit actionTriggered().
+    // the others emit actionTriggered(). The desktop's notification offers the same buttons and
+    // stays until dealt with too; dealt with in either place, it leaves both.
     void setActions(const QString &kind, const QList<QPair<QString, QString>> &actions);
     QWidget *toastActions() const { return m_toastActions; }
+    // Notifications with buttons not dealt with yet, newest first: the toast shows the newest and
+    // says how many more wait; each one dealt with (or closed) brings up the next, and a plain
+    // notice that leaves after kToastMs brings them back. None is lost behind another.
+    int waitingCount() const { return int(m_waiting.size()); }
+    QLabel *toastMore() const { return m_toastMore; }
+    // The D-Bus connection (by name) on which the desktop's notification service is looked for;
+    // the session bus unless a test gives its own.
+    void setDesktopBus(const QString &connectionName);
 
 signals:
     void activated(const QString &kind, const QString &id);
@@ -81,6 +90,12 @@ protected:
 private:
     void updateButton();
     void showToast(const Notification &n);
+    // A button of a notification pressed, in the window or on the desktop.
+    void act(const QString &kind, const QString &id, const QString &key);
+    // After the toast's notification was dealt with or timed out: the next waiting one, or none.
+    void showNextOrHide();
+    int indexOf(const QString &kind, const QString &id) const;
+    void closeOnDesktop(const QString &kind, const QString &id);
     void placeToast();
     void rebuildMenu();
     void toDesktop(const Notification &n);
@@ -94,6 +109,9 @@ private:
     QLabel *m_toastTitle;
     QLabel *m_toastText;
     QWidget *m_toastActions;
+    QLabel *m_toastMore;
+    QVector<QPair<QString, QString>> m_waiting;               // (kind, id) with buttons, not dealt with; newest first
+    QString m_busName;                                        // empty: the session bus
     QHash<QString, QList<QPair<QString, QString>>> m_actions; // by kind
     QTimer *m_toastTimer;
     int m_toastIndex = -1;
