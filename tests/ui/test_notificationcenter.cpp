@@ -147,11 +147,23 @@ private slots:
     // message leaves by itself and the reminder comes back; each one dealt with brings up the next.
     void remindersWaitBehindEachOtherAndNoneIsLost()
     {
-        center()->setActions("task", {{"open", "Open"}, {"done", "Done"}});
+        center()->setActions("task", {{"open", "Open"},
+                                      {"done", "Done"},
+                                      {"snooze10", "10 minutes"},
+                                      {"snooze60", "1 hour"},
+                                      {"tomorrow", "Tomorrow 9:00"}});
         QSignalSpy acted(center(), &NotificationCenter::actionTriggered);
         center()->post("task", "task_1", "Task reminder", "Call the bank");
         center()->post("task", "task_2", "Task reminder", "Send the offer");
         QFrame *toast = center()->toast();
+        // Every button whole, also on a toast that replaced another.
+        const QList<QPushButton *> buttons = center()->toastActions()->findChildren<QPushButton *>();
+        QCOMPARE(buttons.size(), 6); // five and the close button
+        for (const QPushButton *b : buttons) {
+            QVERIFY2(b->isVisible(), qPrintable(b->text()));
+            if (b->objectName() != "notificationClose") // narrow on purpose: ×
+                QVERIFY2(b->width() >= b->sizeHint().width(), qPrintable(b->text()));
+        }
         QLabel *text = toast->findChildren<QLabel *>().at(1);
         QCOMPARE(text->text(), QString("Send the offer"));
         QCOMPARE(center()->waitingCount(), 2);

@@ -246,6 +246,7 @@ void NotificationCenter::showToast(const Notification &n)
         connect(button, &QPushButton::clicked, this,
                 [this, key = key, kind = n.kind, id = n.id] { act(kind, id, key); });
         row->addWidget(button);
+        button->show(); // on a toast already shown, a new child stays hidden until told (and unsized)
     }
     if (!actions.isEmpty()) {
         auto *close = new QPushButton(QStringLiteral("×"), m_toastActions);
@@ -258,13 +259,18 @@ void NotificationCenter::showToast(const Notification &n)
             showNextOrHide();
         });
         row->addWidget(close);
+        close->show();
     }
     m_toastActions->setVisible(!actions.isEmpty());
     // The reminders behind this one: said, so that none is taken for gone.
     const int behind = int(m_waiting.size()) - (m_waiting.contains({n.kind, n.id}) ? 1 : 0);
     m_toastMore->setText(tr("%n more waiting", nullptr, behind));
     m_toastMore->setVisible(behind > 0);
-    m_toast->setMaximumWidth(actions.isEmpty() ? 380 : 560);
+    // Wide enough for every button whole (Turkish labels are longer), text wrapping under them.
+    const QMargins margins = m_toast->layout()->contentsMargins();
+    const int buttons = actions.isEmpty() ? 0 : m_toastActions->sizeHint().width() + margins.left() + margins.right();
+    m_toast->setMinimumWidth(std::max(280, buttons));
+    m_toast->setMaximumWidth(std::max(actions.isEmpty() ? 380 : 560, buttons));
     m_toast->adjustSize();
     placeToast();
     m_toast->show();
