@@ -19,6 +19,7 @@ using namespace ServeTest;
 namespace {
 constexpr char kSecret[] = "two-copies-secret-0123456789";
 const QString kPassword = QStringLiteral("yeterince-uzun-parola");
+constexpr char kAppSecret[] = "two-copies-meta-app-secret";
 
 QJsonObject json(const QByteArray &body)
 {
@@ -49,6 +50,7 @@ class TestTwoCopies : public QObject
             QStringLiteral("channels/whatsapp/apiBaseUrl=") + m_graph->baseUrl(),
             QStringLiteral("channels/whatsapp/phoneNumberId=") + m_graph->phoneNumberId,
             QStringLiteral("channels/whatsapp/accessToken=") + m_graph->token,
+            QStringLiteral("channels/whatsapp/appSecret=") + QString::fromLatin1(kAppSecret),
             QStringLiteral("channels/whatsapp/sendPerSecond=0"),
             QStringLiteral("channels/timeoutSeconds=3"),
             QStringLiteral("channels/leaseMarginSeconds=2"),
@@ -501,6 +503,46 @@ private Q_SLOTS:
                 QVERIFY2(rotated.out.contains(QLatin1String("New signing key jwtkey_")), qPrintable(rotated.out));
             }
         }
+    }
+
+    // WhatsApp messages from new numbers reach both copies at once: each of 8 rounds sends one
+    // message twice (Meta sending it again) and a second message of the same number, each through
+    // both copies. Every answer is 200, and each number has one contact, one conversation and its
+    // two messages, both unread (the copy that lost the race for the contact finds it on its second
+    // try).
+    void racingInboundMessagesMakeOneContact()
+    {
+        QVERIFY(startBoth());
+        auto pa = plainClient(*m_a, QStringLiteral("a"));
+        auto pb = plainClient(*m_b, QStringLiteral("b"));
+        const QString path = QStringLiteral("/webhooks/whatsapp");
+        for (int round = 0; round < 8; ++round) {
+            const QString waId = QStringLiteral("90533444%1").arg(1000 + round);
+            QList<ApiCall> calls;
+            for (const char *part : {"a", "b"}) {
+                const QByteArray body = MetaWebhook::bytes(
+                    MetaWebhook::whatsappText(waId, QStringLiteral("Deniz Kaya"),
+                                              QStringLiteral("wamid.race%1%2").arg(round).arg(QLatin1String(part)),
+                                              QStringLiteral("Merhaba %1").arg(QLatin1String(part))));
+                const QList<QPair<QByteArray, QByteArray>> signature{
+                    {"X-Hub-Signature-256", MetaWebhook::sign(body, QString::fromLatin1(kAppSecret))}};
+                calls << ApiCall{pa.get(), "POST", path, {}, body, signature}
+                      << ApiCall{pb.get(), "POST", path, {}, body, signature};
+            }
+            const QList<HttpResult> answers = sendAtOnce(calls);
+            for (const HttpResult &r : answers)
+                QVERIFY2(
+                    r.status == 200,
+                    qPrintable(
+                        QStringLiteral("round %1: %2 %3").arg(round).arg(r.status).arg(QString::fromUtf8(r.body))));
+        }
+        const HttpResult contacts = m_cb->get(QStringLiteral("/api/v1/contacts?limit=100"));
+        QCOMPARE(contacts.json.value("pagination").toObject().value("total").toInt(), 8);
+        const HttpResult conversations = m_ca->get(QStringLiteral("/api/v1/conversations?limit=100"));
+        const QJsonArray list = conversations.json.value("data").toArray();
+        QCOMPARE(list.size(), 8);
+        for (const QJsonValue &c : list)
+            QCOMPARE(c.toObject().value("unreadCount").toInt(), 2);
     }
 
     void aKilledCopyLosesNothing()

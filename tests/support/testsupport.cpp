@@ -547,7 +547,11 @@ QList<HttpResult> sendAtOnce(const QList<ApiCall> &calls, int timeoutMs)
 {
     QList<QNetworkReply *> replies;
     for (const ApiCall &c : calls)
-        replies << c.client->send(c.method, c.path, c.body.isEmpty() ? QByteArray() : QJsonDocument(c.body).toJson());
+        replies << c.client->send(c.method, c.path,
+                                  !c.rawBody.isEmpty() ? c.rawBody
+                                  : c.body.isEmpty()   ? QByteArray()
+                                                       : QJsonDocument(c.body).toJson(),
+                                  c.headers);
     return waitAndRead(replies, timeoutMs);
 }
 

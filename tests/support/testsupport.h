@@ -213,6 +213,8 @@ struct ApiCall
     QByteArray method;
     QString path;
     QJsonObject body;
+    QByteArray rawBody = {}; // sent instead of body when not empty (a signed webhook's exact bytes)
+    QList<QPair<QByteArray, QByteArray>> headers = {};
 };
 // Each call sent at once (each on its own client), and every answer, in the order given; waits at
 // most timeoutMs for them all (an unanswered one has status 0 and TimeoutError).
