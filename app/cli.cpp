@@ -19,6 +19,7 @@
 #include "messaging/channels/telegrampoller.h"
 #include "messaging/webhooks/webhookdispatcher.h"
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
@@ -29,6 +30,8 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/migrations.h"
+#include "model/core/store.h"
+#include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/mediacleaner.h"
 #include "model/inbox/mediarepository.h"
@@ -58,6 +61,7 @@
 #include <QLockFile>
 #include <QLoggingCategory>
 #include <QMessageBox>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSslSocket>
 #include <QStandardPaths>
@@ -187,6 +191,13 @@ QList<Command> commands()
          QStringLiteral("Revoke an API key."),
          {},
          QStringLiteral("ID")},
+        {{QStringLiteral("jwt"), QStringLiteral("rotate")},
+         QStringLiteral("Replace the key that signs access tokens. Team mode: every copy signs with the new key "
+                        "two minutes later and accepts the old one until the last token it signed has expired, so "
+                        "no client is refused. Alone: the new key is used from the next start, and access tokens "
+                        "signed before are refused then (clients refresh them)."),
+         {},
+         {}},
         {{QStringLiteral("db"), QStringLiteral("check")},
          QStringLiteral("Print where the database is, its schema version and the rows of each table."),
          {},
@@ -383,17 +394,28 @@ struct Environment
         }
     }
 
-    // The JWT signing key: from the keychain (or the owner-only fallback file), made at first start.
+    // The JWT signing key of a data directory on SQLite (team mode: SigningKeyRepository): from the
+    // keychain (or the owner-only fallback file), made at first start.
+    QString jwtKeyName() const
+    {
+        return QStringLiteral("jwt-signing-key/") +
+               QString::fromLatin1(QCryptographicHash::hash(QDir(settings->dataDir()).absolutePath().toUtf8(),
+                                                            QCryptographicHash::Sha256)
+                                       .toHex()
+                                       .left(16));
+    }
     QByteArray jwtKey()
     {
         secretStore();
-        const QString name =
-            QStringLiteral("jwt-signing-key/") +
-            QString::fromLatin1(
-                QCryptographicHash::hash(QDir(settings->dataDir()).absolutePath().toUtf8(), QCryptographicHash::Sha256)
-                    .toHex()
-                    .left(16));
-        return secrets->getOrCreate(name, 32);
+        return secrets->getOrCreate(jwtKeyName(), 32);
+    }
+    // liaison jwt rotate on SQLite: a new key in the secret store, used from the next start.
+    bool replaceJwtKey()
+    {
+        secretStore();
+        QByteArray key(32, Qt::Uninitialized);
+        QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(key.data()), key.size() / 4);
+        return secrets->write(jwtKeyName(), key);
     }
 };
 
@@ -449,7 +471,11 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
         return false;
     }
     config->limits.maxConnections = fitConnectionsToFileLimit(config->limits.maxConnections, config->threadCount());
-    config->jwtKey = env.jwtKey();
+    // Team mode: every copy signs with the keys of the shared database (a token from one copy is
+    // good at the others); alone: with the key of the data directory's secret store.
+    config->jwtKeysInDatabase = Database::dialect() == Database::Dialect::PostgreSQL;
+    if (!config->jwtKeysInDatabase)
+        config->jwtKey = env.jwtKey();
     env.fillChannelSecrets(&config->channels);
     config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
     config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
@@ -811,6 +837,42 @@ int runApiKey(const QString &verb, const QCommandLineParser &p)
 }
 } // namespace
 
+int runJwtRotate(Environment &env)
+{
+    try {
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            ServerConfig config;
+            QString error;
+            if (!env.settings->serverConfig(&config, &error)) {
+                err(error);
+                return Failure;
+            }
+            EventBus bus; // no one listens in this process
+            const QDateTime now = Store(bus).now();
+            SigningKeyRepository::load(now); // the first key, if no copy has started yet
+            const SigningKey k =
+                SigningKeyRepository::rotate(now, qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds);
+            out(QStringLiteral("New signing key %1: every copy signs access tokens with it from %2; the keys it "
+                               "replaces are accepted until %3.")
+                    .arg(k.id, TimeUtil::iso(k.notBefore),
+                         TimeUtil::iso(
+                             k.notBefore.addSecs(qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds))));
+            return Ok;
+        }
+        env.secretStore();
+        if (!env.replaceJwtKey()) {
+            err(QStringLiteral("the new signing key could not be written to the secret store"));
+            return Failure;
+        }
+        out(QStringLiteral("New signing key stored: it is used from the next start of Liaison; access tokens signed "
+                           "before are refused then (clients get new ones with their refresh tokens)."));
+        return Ok;
+    } catch (const std::exception &e) {
+        err(QString::fromUtf8(e.what()));
+        return Failure;
+    }
+}
+
 int runDbCheck(const Environment &env)
 {
     try {
@@ -914,7 +976,7 @@ int liaisonMain(int argc, char **argv)
     }
     if (!command) {
         if (!words.isEmpty() && words.first() != QLatin1String("apikey") && words.first() != QLatin1String("user") &&
-            words.first() != QLatin1String("db")) {
+            words.first() != QLatin1String("db") && words.first() != QLatin1String("jwt")) {
             err(QStringLiteral("unknown command '%1' (see liaison --help)").arg(words.first()));
             return Usage;
         }
@@ -929,9 +991,10 @@ int liaisonMain(int argc, char **argv)
             }
             const QString first = words.first();
             err(QStringLiteral("'%1' needs a subcommand: %2")
-                    .arg(first, first == QLatin1String("user") ? QStringLiteral("add, deactivate or activate")
-                                : first == QLatin1String("db") ? QStringLiteral("check or migrate-to")
-                                                               : QStringLiteral("create, list or revoke")));
+                    .arg(first, first == QLatin1String("user")  ? QStringLiteral("add, deactivate or activate")
+                                : first == QLatin1String("db")  ? QStringLiteral("check or migrate-to")
+                                : first == QLatin1String("jwt") ? QStringLiteral("rotate")
+                                                                : QStringLiteral("create, list or revoke")));
             return Usage;
         }
         command = &all.first();
@@ -1015,6 +1078,8 @@ int liaisonMain(int argc, char **argv)
     }
     if (first == QLatin1String("serve"))
         return runServe(env, parser.value(QStringLiteral("listen")));
+    if (first == QLatin1String("jwt"))
+        return runJwtRotate(env);
     if (first == QLatin1String("user"))
         return command->words.value(1) == QLatin1String("add")
                    ? runUserAdd(parser)

@@ -2,6 +2,7 @@
 
 #include "app/secrets/secretstore.h"
 #include "app/uiwalk.h"
+#include "model/core/database.h"
 #include "server/api/crypto.h"
 #include "server/controllers/authcontroller.h"
 #include "ui/shell/signindialog.h"
@@ -74,16 +75,24 @@ std::optional<User> WindowSession::restore()
     const QString token = saved.value(QStringLiteral("token")).toString();
     if (token.isEmpty())
         return std::nullopt;
+    // The old token retired and the new one stored in one transaction (see RefreshTokenRepository::consume).
     RefreshTokenRepository tokens(m_store);
-    const std::optional<RefreshTokenRepository::Consumed> consumed = tokens.consume(token, m_store.now());
-    if (!consumed)
-        return std::nullopt;
-    const std::optional<User> user = UserRepository(m_store).find(consumed->userId);
-    if (!user || !user->isActive()) {
-        tokens.revokeAllOf(consumed->userId, m_store.now());
-        return std::nullopt;
+    std::optional<User> user;
+    QString next;
+    {
+        Transaction tx;
+        if (const std::optional<RefreshTokenRepository::Consumed> consumed = tokens.consume(token, m_store.now())) {
+            user = UserRepository(m_store).find(consumed->userId);
+            if (user && user->isActive())
+                next = issueToken(user->id, consumed->familyId);
+            else
+                tokens.revokeAllOf(consumed->userId, m_store.now());
+        }
+        tx.commit();
     }
-    setSignedIn(*user, issueToken(user->id, consumed->familyId));
+    if (next.isEmpty())
+        return std::nullopt;
+    setSignedIn(*user, next);
     remember(m_token, false);
     emit userChanged(m_user);
     return user;

@@ -4,6 +4,7 @@
 #include "messaging/channels/channelregistry.h"
 #include "messaging/media/mediaservice.h"
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
@@ -149,12 +150,32 @@ ApiShared::ApiShared(const ServerConfig &config)
 {
 }
 
+namespace {
+// The signer of access tokens: the key of this data directory, or in team mode the keys all copies
+// share, read again every minute (a rotation is picked up without a restart).
+std::unique_ptr<Jwt> makeJwt(const ServerConfig &config, const Store &store)
+{
+    const qint64 lifetime = qint64(config.accessTokenMinutes) * 60;
+    if (!config.jwtKeysInDatabase)
+        return std::make_unique<Jwt>(config.jwtKey, lifetime);
+    return std::make_unique<Jwt>(
+        [store] {
+            QVector<JwtKey> keys;
+            for (const SigningKey &k : SigningKeyRepository::load(store.now()))
+                keys.append(JwtKey{k.id, k.secret, k.notBefore.toSecsSinceEpoch(),
+                                   k.verifyUntil.isValid() ? k.verifyUntil.toSecsSinceEpoch() : 0});
+            return keys;
+        },
+        lifetime, SigningKeyRepository::kReloadSeconds);
+}
+} // namespace
+
 ApiServer::ApiServer(ServerConfig config, const Store &store, std::shared_ptr<ApiShared> shared, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_store(store)
     , m_engine(std::make_unique<HttpEngine>())
-    , m_jwt(std::make_unique<Jwt>(m_config.jwtKey, qint64(m_config.accessTokenMinutes) * 60))
+    , m_jwt(makeJwt(m_config, store))
     , m_apiKeys(store)
     , m_users(store)
     , m_refreshTokens(store)

@@ -30,7 +30,10 @@ struct ServerConfig
     int loginFailuresPerAddress = 100; // ... per client address for any account
     int accessTokenMinutes = 15;       // 15 to 60
     int refreshTokenDays = 30;
-    QByteArray jwtKey;                                     // from the secret store
+    QByteArray jwtKey; // from the secret store
+    // Team mode: access tokens are signed with the keys of the database's signing_keys table, which
+    // every copy shares (SigningKeyRepository), not with jwtKey.
+    bool jwtKeysInDatabase = false;
     int threads = 0;                                       // server threads; 0: one per core (at most 8)
     QTimeZone tasksTimeZone = QTimeZone::systemTimeZone(); // "today" and "overdue" of tasks (tasks/timeZone)
     HttpLimits limits;

@@ -3477,6 +3477,10 @@ A desktop CRM with a local REST API.</source>
         <source>the value of %1 must be at most %2 characters</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Another change saved the same value first: this one was not saved</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

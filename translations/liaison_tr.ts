@@ -3472,6 +3472,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>the value of %1 must be at most %2 characters</source>
         <translation>%1 alanının değeri en fazla %2 karakter olmalı</translation>
     </message>
+    <message>
+        <source>Another change saved the same value first: this one was not saved</source>
+        <translation>Aynı değeri başka bir değişiklik önce kaydetti: bu değişiklik kaydedilmedi</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -49,19 +49,41 @@ QString UserRepository::actorName(const QString &actor)
     return name;
 }
 
+namespace {
+// Inside a write Transaction that may take the admin role away (a deactivation, a demotion): the
+// user's row as it is now, locked until the commit. Two such changes run one after the other, so
+// that the count of active admins each checks is the truth when it writes: two admins deactivating
+// or demoting each other through two copies on PostgreSQL both saw two admins and left none. On
+// PostgreSQL the rows of the user and of every active admin are locked (SELECT … FOR UPDATE, in the
+// order of their ids, so that two such transactions never wait for each other crosswise), and then
+// read again by a statement of their own, which sees what the other committed meanwhile; on SQLite
+// BEGIN IMMEDIATE already admits one writer at a time.
+std::optional<User> lockForRoleChange(const UserRepository &users, const QString &id)
+{
+    if (Database::dialect() == Database::Dialect::PostgreSQL)
+        Database::exec(QStringLiteral("SELECT id FROM users WHERE id = ? OR (role = 'admin' AND deactivated_at IS "
+                                      "NULL) ORDER BY id FOR UPDATE"),
+                       {id});
+    return users.find(id);
+}
+
+int activeAdmins()
+{
+    QSqlQuery admins =
+        Database::exec(QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
+    return admins.next() ? admins.value(0).toInt() : 0;
+}
+} // namespace
+
 User UserRepository::setActive(const QString &id, bool active)
 {
     Transaction tx;
-    std::optional<User> u = find(id);
+    std::optional<User> u = active ? find(id) : lockForRoleChange(*this, id);
     if (!u)
         throw DomainError::notFound(QStringLiteral("User"), id);
-    if (!active && u->isActive() && u->role == QLatin1String("admin")) {
-        QSqlQuery admins = Database::exec(
-            QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
-        if (admins.next() && admins.value(0).toInt() <= 1)
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("The last active admin cannot be deactivated"));
-    }
+    if (!active && u->isActive() && u->role == QLatin1String("admin") && activeAdmins() <= 1)
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("The last active admin cannot be deactivated"));
     if (active == u->isActive())
         return *u;
     const QString now = m_store.nowIso();
@@ -95,17 +117,14 @@ User UserRepository::update(const QString &id, const std::optional<QString> &nam
         throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
                                       {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
     Transaction tx;
-    std::optional<User> u = find(id);
+    const bool demoting = role && *role != QLatin1String("admin");
+    std::optional<User> u = demoting ? lockForRoleChange(*this, id) : find(id);
     if (!u)
         throw DomainError::notFound(QStringLiteral("User"), id);
-    if (role && *role != u->role && u->role == QLatin1String("admin") && u->isActive()) {
-        QSqlQuery admins = Database::exec(
-            QStringLiteral("SELECT count(*) FROM users WHERE role = 'admin' AND deactivated_at IS NULL"));
-        if (admins.next() && admins.value(0).toInt() <= 1)
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("The last active admin cannot become an agent"),
-                              {{QStringLiteral("role"), QStringLiteral("the last active admin")}});
-    }
+    if (demoting && u->role == QLatin1String("admin") && u->isActive() && activeAdmins() <= 1)
+        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                          QStringLiteral("The last active admin cannot become an agent"),
+                          {{QStringLiteral("role"), QStringLiteral("the last active admin")}});
     if (name)
         u->name = name->trimmed();
     if (role)
@@ -139,17 +158,24 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
         throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
                                       {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
     User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, m_store.nowIso(), {}};
-    Transaction tx;
-    if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
-        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("A user with e-mail %1 already exists").arg(u.email),
-                          {{QStringLiteral("email"), QStringLiteral("already registered")}});
-    Database::exec(QStringLiteral("INSERT INTO users (id, email, email_norm, name, role, password_hash, created_at, "
-                                  "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                   {u.id, u.email, u.email.toLower(), u.name, u.role, passwordHash, u.createdAt, u.createdAt});
-    tx.commit();
-    m_store.notify(EventBus::Entity::User, u.id, EventBus::Change::Created);
-    return u;
+    const auto checkUnique = [&u] {
+        if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
+                              QStringLiteral("A user with e-mail %1 already exists").arg(u.email),
+                              {{QStringLiteral("email"), QStringLiteral("already registered")}});
+    };
+    return Database::refuseDuplicate(
+        [&] {
+            Transaction tx;
+            checkUnique();
+            Database::exec(QStringLiteral("INSERT INTO users (id, email, email_norm, name, role, password_hash, "
+                                          "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                           {u.id, u.email, u.email.toLower(), u.name, u.role, passwordHash, u.createdAt, u.createdAt});
+            tx.commit();
+            m_store.notify(EventBus::Entity::User, u.id, EventBus::Change::Created);
+            return u;
+        },
+        checkUnique);
 }
 
 std::optional<User> UserRepository::findByEmail(const QString &email) const
@@ -239,17 +265,31 @@ std::optional<RefreshTokenRepository::Consumed> RefreshTokenRepository::consume(
     q.finish();
     if (retired) {
         // Reuse: whoever holds the newer tokens of this family may be a thief; end them all.
-        Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? "
-                                      "WHERE revoked_at IS NULL AND COALESCE(family_id, id) = ?"),
-                       {TimeUtil::iso(now), found.familyId});
+        revokeFamilyOf(found.familyId, now);
         tx.commit();
         return std::nullopt;
     }
     if (expired)
         return std::nullopt;
-    Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE id = ?"), {TimeUtil::iso(now), id});
+    // Retired only if no one else retired it since it was read: of two refreshes with one token at
+    // once (two copies on PostgreSQL, where both read it live), the second waits for the first's row
+    // lock, changes no row, and is the reuse it is.
+    if (Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+                       {TimeUtil::iso(now), id})
+            .numRowsAffected() != 1) {
+        revokeFamilyOf(found.familyId, now);
+        tx.commit();
+        return std::nullopt;
+    }
     tx.commit();
     return found;
+}
+
+void RefreshTokenRepository::revokeFamilyOf(const QString &familyId, const QDateTime &now)
+{
+    Database::exec(QStringLiteral("UPDATE refresh_tokens SET revoked_at = ? "
+                                  "WHERE revoked_at IS NULL AND COALESCE(family_id, id) = ?"),
+                   {TimeUtil::iso(now), familyId});
 }
 
 bool RefreshTokenRepository::revokeFamily(const QString &token, const QDateTime &now)

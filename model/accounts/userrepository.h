@@ -76,7 +76,11 @@ public:
     // Stores a token; familyId empty starts a new family (a login), else the token joins it (a refresh).
     void store(const QString &userId, const QString &token, const QDateTime &expiresAt, const QString &familyId = {});
     // Retires the token and returns its user and family when it exists, is not retired and has not
-    // expired. A token presented a second time is refused and revokes its family.
+    // expired. A token presented a second time is refused and revokes its family, also when the two
+    // come at once (through two copies on PostgreSQL): exactly one of them retires it. Run it in one
+    // write Transaction with the store() of the new token, and commit that transaction also when it
+    // refused (the revocation is kept), so that a revocation caused by a second presentation ends
+    // the token the first one is given.
     std::optional<Consumed> consume(const QString &token, const QDateTime &now);
     // Whether the token exists, is not retired and has not expired (a session's check that it was
     // not ended elsewhere; it does not use the token up).
@@ -89,5 +93,6 @@ public:
     void purgeExpired(const QDateTime &now);
 
 private:
+    void revokeFamilyOf(const QString &familyId, const QDateTime &now);
     Store m_store;
 };

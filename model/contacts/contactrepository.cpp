@@ -423,19 +423,30 @@ Contact ContactRepository::insertNew(Contact c)
 {
     c.id = Ids::make(u"contact");
     c.createdAt = c.updatedAt = m_store.nowIso();
-    Transaction tx;
-    checkUnique(c);
-    insertRow(c);
-    m_store.appendEvent(QStringLiteral("contact.created"), eventData(c));
-    tx.commit();
-    m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Created);
-    return c;
+    return Database::refuseDuplicate(
+        [&] {
+            Transaction tx;
+            checkUnique(c);
+            insertRow(c);
+            m_store.appendEvent(QStringLiteral("contact.created"), eventData(c));
+            tx.commit();
+            m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Created);
+            return c;
+        },
+        [&] { checkUnique(c); });
 }
 
 Contact ContactRepository::update(const QString &id, ContactChanges changes, const QString &actor)
 {
     Q_UNUSED(actor);
     ContactRules::check(changes);
+    Contact attempted;
+    return Database::refuseDuplicate([&] { return updateOnce(id, changes, &attempted); },
+                                     [&] { checkUnique(attempted); });
+}
+
+Contact ContactRepository::updateOnce(const QString &id, const ContactChanges &changes, Contact *attempted)
+{
     Transaction tx;
     const Contact before = get(id);
     Contact c = before;
@@ -450,6 +461,7 @@ Contact ContactRepository::update(const QString &id, ContactChanges changes, con
     }
     if (changed.isEmpty())
         return before; // nothing to store, no event
+    *attempted = c;
     checkUnique(c);
     c.updatedAt = m_store.nowIso();
     Database::execCached(

@@ -107,6 +107,7 @@ private:
     // Stores a contact that passed its checks (create, createFromChannel): id, timestamps, the
     // uniqueness check, the row, contact.created in the outbox, then the bus.
     Contact insertNew(Contact c);
+    Contact updateOnce(const QString &id, const ContactChanges &changes, Contact *attempted);
 
     Store m_store;
 };

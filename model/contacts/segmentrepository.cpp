@@ -205,13 +205,18 @@ Segment SegmentRepository::create(SegmentChanges c, const QString &actorGiven)
     s.createdBy = actor;
     s.createdAt = s.updatedAt = m_store.nowIso();
 
+    return Database::refuseDuplicate([&] { return insertNew(s); }, [&] { checkUniqueName(s.name, 0); });
+}
+
+Segment SegmentRepository::insertNew(Segment s)
+{
     Transaction tx;
     checkUniqueName(s.name, 0);
     s.seq = Database::insert(
         QStringLiteral("INSERT INTO segments (id, name, name_norm, description, filters, is_dynamic, created_by, "
                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {s.id, s.name, nameKey(s.name), text(s.description), filtersText(s.filters), s.isDynamic ? 1 : 0,
-         textOrNull(actor), s.createdAt, s.updatedAt});
+         textOrNull(s.createdBy), s.createdAt, s.updatedAt});
     // A static segment made with filters takes the matching contacts once.
     if (!s.isDynamic && s.filters.isObject())
         storeMembers(s.seq, SegmentRules::compile(s.filters.toObject(), m_store.clock()), s.createdAt);
@@ -226,6 +231,15 @@ Segment SegmentRepository::update(const QString &id, SegmentChanges c, const QSt
 {
     Q_UNUSED(actor);
     SegmentRules::check(c);
+    return Database::refuseDuplicate([&] { return updateOnce(id, c); },
+                                     [&] {
+                                         if (c.name)
+                                             checkUniqueName(*c.name, get(id, false).seq);
+                                     });
+}
+
+Segment SegmentRepository::updateOnce(const QString &id, const SegmentChanges &c)
+{
     Transaction tx;
     const Segment before = get(id, false);
     Segment s = before;
@@ -387,6 +401,24 @@ Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const Q
 {
     const QString actor = m_store.actorOr(actorGiven);
     SegmentRules::check(c);
+    // A name of its own that another copy took first: that copy's 409. A numbered name: the next
+    // number, a few times at most.
+    for (int attempt = 1;; ++attempt) {
+        try {
+            return Database::refuseDuplicate([&] { return snapshotOnce(id, c, actor); },
+                                             [&] {
+                                                 if (c.name)
+                                                     checkUniqueName(*c.name, 0);
+                                             });
+        } catch (const UniqueViolation &) {
+            if (c.name || attempt >= 3 || Database::inWriteTransaction())
+                throw;
+        }
+    }
+}
+
+Segment SegmentRepository::snapshotOnce(const QString &id, const SegmentChanges &c, const QString &actor)
+{
     Transaction tx;
     const Segment source = get(id, false);
     Segment s;

@@ -60,5 +60,9 @@ public:
     Segment snapshot(const QString &id, SegmentChanges changes = {}, const QString &actor = {});
 
 private:
+    Segment insertNew(Segment s);
+    Segment updateOnce(const QString &id, const SegmentChanges &c);
+    Segment snapshotOnce(const QString &id, const SegmentChanges &c, const QString &actor);
+
     Store m_store;
 };

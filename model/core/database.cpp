@@ -205,6 +205,25 @@ bool isDiskFull(const QSqlError &error)
     return ok && (n & 0xff) == SQLITE_FULL;
 }
 
+// A write a unique index refused: PostgreSQL's SQLSTATE 23505; SQLite's SQLITE_CONSTRAINT_UNIQUE or
+// _PRIMARYKEY (Qt gives the result code of the step, extended or not: the message tells them apart
+// from the other constraints).
+bool isUniqueViolation(const QSqlError &error)
+{
+    const QString code = error.nativeErrorCode();
+    if (g_dialect.load() == Database::Dialect::PostgreSQL)
+        return code == QLatin1String("23505");
+    bool ok = false;
+    const int n = code.toInt(&ok);
+    if (!ok || (n & 0xff) != SQLITE_CONSTRAINT)
+        return false;
+    if (n == SQLITE_CONSTRAINT_UNIQUE || n == SQLITE_CONSTRAINT_PRIMARYKEY)
+        return true;
+    const QString text = error.databaseText();
+    return text.contains(QLatin1String("UNIQUE constraint failed")) ||
+           text.contains(QLatin1String("PRIMARY KEY constraint failed"));
+}
+
 [[noreturn]] void fail(const QString &what, const QSqlError &error)
 {
     if (threadConnectionLost(error)) {
@@ -213,6 +232,10 @@ bool isDiskFull(const QSqlError &error)
     }
     if (isDiskFull(error))
         StorageHealth::refuseWrite(what + QLatin1String(": ") + error.text());
+    if (isUniqueViolation(error)) {
+        qCInfo(lcDb).noquote() << "refused as a duplicate:" << what << error.text().simplified();
+        throw UniqueViolation();
+    }
     qCWarning(lcDb).noquote() << what << error.text();
     throw DatabaseError((what + QLatin1String(": ") + error.text()).toStdString());
 }
@@ -694,6 +717,11 @@ sqlite3 *sqliteHandle(ThreadConnection &c, const QSqlDatabase &db)
     const QString message = QStringLiteral("query failed [%1]: %2").arg(sql, QString::fromUtf8(sqlite3_errmsg(h)));
     if ((sqlite3_errcode(h) & 0xff) == SQLITE_FULL)
         StorageHealth::refuseWrite(message);
+    const int extended = sqlite3_extended_errcode(h);
+    if (extended == SQLITE_CONSTRAINT_UNIQUE || extended == SQLITE_CONSTRAINT_PRIMARYKEY) {
+        qCInfo(lcDb).noquote() << "refused as a duplicate:" << message;
+        throw UniqueViolation();
+    }
     qCWarning(lcDb).noquote() << message;
     throw DatabaseError(message.toStdString());
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/core/databaseurl.h"
+#include "model/core/errors.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -179,6 +180,26 @@ public:
     static int afterCommitCount(const QString &group);
     // Whether this thread is inside a write Transaction.
     static bool inWriteTransaction();
+
+    // For a write guarded by a uniqueness check (an e-mail, a name): runs write(), which opens its
+    // own Transaction, checks and writes. When a unique index refused the write all the same
+    // (UniqueViolation: another copy on the same PostgreSQL database saved the value between the
+    // check and the write; SQLite's one writer at a time never lets that happen), runs check() again
+    // after the rollback, where it sees the winner and throws the repository's own 409 naming the
+    // field and the existing record; if it does not, the UniqueViolation (409 CONFLICT) goes on.
+    // Inside a caller's write transaction the violation goes up as it is: on PostgreSQL that
+    // transaction can run nothing more.
+    template<typename Write, typename Check>
+    static auto refuseDuplicate(Write &&write, Check &&check) -> decltype(write())
+    {
+        try {
+            return write();
+        } catch (const UniqueViolation &) {
+            if (!inWriteTransaction())
+                check();
+            throw;
+        }
+    }
 
 private:
     static QSqlQuery execOnce(const QString &sql, const QVariantList &values);

@@ -61,6 +61,22 @@ private:
     QJsonObject m_details;
 };
 
+// A write that a unique index refused (SQLite's UNIQUE or PRIMARY KEY constraint, PostgreSQL's
+// SQLSTATE 23505 unique_violation): another writer saved the same value between a repository's
+// check and its write (two copies of Liaison on one PostgreSQL database), or a check is missing. A
+// conflict like the checks' own: the server answers 409 CONFLICT. Repositories that can name the
+// field run their check again outside the transaction (Database::refuseDuplicate) and give their
+// own 409; this one names no field.
+class UniqueViolation : public DomainError
+{
+public:
+    UniqueViolation()
+        : DomainError(Conflict, QStringLiteral("CONFLICT"),
+                      QStringLiteral("Another change saved the same value first: this one was not saved"))
+    {
+    }
+};
+
 // A failure of the database itself (not of the input): answered 500 and logged.
 class DatabaseError : public std::runtime_error
 {

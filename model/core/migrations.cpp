@@ -775,6 +775,23 @@ const QVector<Migration> &migrations()
              "CREATE INDEX contacts_name_sort ON contacts(name_sort, seq)",
              "CREATE INDEX contacts_company_sort ON contacts(company_sort, seq)",
          }},
+        {20,
+         "the keys that sign access tokens, shared by the copies of team mode",
+         {
+             // Team mode (PostgreSQL) only: every copy signs and checks access tokens with these, so
+             // that a token from one copy is good at all. id: the token header's kid; secret: the
+             // HMAC-SHA256 key, base64; not_before: when copies start signing with it (a rotated-in
+             // key waits until every copy has read it); verify_until: until when tokens signed with
+             // it are still accepted (NULL: no end; set when a newer key replaces it). SQLite keeps
+             // its key in the secret store of the data directory, as before.
+             R"(CREATE TABLE signing_keys (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 secret TEXT NOT NULL,
+                 created_at TEXT NOT NULL,
+                 not_before TEXT NOT NULL,
+                 verify_until TEXT))",
+         }},
     };
     return list;
 }

@@ -133,15 +133,19 @@ Pipeline PipelineRepository::create(PipelineChanges changes)
     const std::optional<bool> isDefault = changes.isDefault;
     p.id = Ids::make(u"pipeline");
     p.createdAt = p.updatedAt = m_store.nowIso();
-    Transaction tx;
-    checkUniqueName(p.name, p.id);
-    Database::execCached(QStringLiteral("INSERT INTO pipelines (id, name, name_norm, is_default, created_at, "
-                                        "updated_at) VALUES (?, ?, ?, 0, ?, ?)"),
-                         {p.id, p.name, p.name.toLower(), p.createdAt, p.updatedAt});
-    writeStages(p.id, p.stages);
-    if (isDefault.value_or(false))
-        makeDefault(p.id);
-    tx.commit();
+    Database::refuseDuplicate(
+        [&] {
+            Transaction tx;
+            checkUniqueName(p.name, p.id);
+            Database::execCached(QStringLiteral("INSERT INTO pipelines (id, name, name_norm, is_default, created_at, "
+                                                "updated_at) VALUES (?, ?, ?, 0, ?, ?)"),
+                                 {p.id, p.name, p.name.toLower(), p.createdAt, p.updatedAt});
+            writeStages(p.id, p.stages);
+            if (isDefault.value_or(false))
+                makeDefault(p.id);
+            tx.commit();
+        },
+        [&] { checkUniqueName(p.name, p.id); });
     m_store.notify(EventBus::Entity::Pipeline, p.id, EventBus::Change::Created);
     return get(p.id);
 }
@@ -154,6 +158,18 @@ Pipeline PipelineRepository::update(const QString &id, PipelineChanges changes)
     std::optional<QVector<PipelineStage>> stages;
     if (changes.stages)
         stages = PipelineRules::stages(*changes.stages);
+    Database::refuseDuplicate([&] { updateOnce(id, newName, isDefault, stages); },
+                              [&] {
+                                  if (!newName.isEmpty())
+                                      checkUniqueName(newName, id);
+                              });
+    m_store.notify(EventBus::Entity::Pipeline, id, EventBus::Change::Updated);
+    return get(id);
+}
+
+void PipelineRepository::updateOnce(const QString &id, const QString &newName, std::optional<bool> isDefault,
+                                    const std::optional<QVector<PipelineStage>> &stages)
+{
     Transaction tx;
     Pipeline before = get(id);
     if (!newName.isEmpty() && newName != before.name) {
@@ -192,8 +208,6 @@ Pipeline PipelineRepository::update(const QString &id, PipelineChanges changes)
     }
     Database::execCached(QStringLiteral("UPDATE pipelines SET updated_at = ? WHERE id = ?"), {m_store.nowIso(), id});
     tx.commit();
-    m_store.notify(EventBus::Entity::Pipeline, id, EventBus::Change::Updated);
-    return get(id);
 }
 
 void PipelineRepository::remove(const QString &id)

@@ -34,5 +34,8 @@ public:
     QHash<QString, qint64> dealCounts(const QString &id) const;
 
 private:
+    void updateOnce(const QString &id, const QString &newName, std::optional<bool> isDefault,
+                    const std::optional<QVector<PipelineStage>> &stages);
+
     Store m_store;
 };

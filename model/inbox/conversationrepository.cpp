@@ -622,13 +622,16 @@ bool recordOnConversation(const Store &store, const Conversation &v, const Messa
             firstResponse = qMax<qint64>(0, from->secsTo(*to));
     }
     Database::execCached(
-        QStringLiteral("UPDATE conversations SET total_messages = total_messages + 1, unread_count = ?, "
+        // unread_count counted in SQL: two messages of one conversation recorded at once (two copies
+        // of team mode) both count.
+        QStringLiteral("UPDATE conversations SET total_messages = total_messages + 1, unread_count = CASE WHEN ? = 1 "
+                       "THEN unread_count + 1 ELSE 0 END, "
                        "last_message_text = ?, last_message_direction = ?, last_message_at = ?, last_activity_at = ?, "
                        "first_incoming_at = ?, first_response_seconds = ?, status = ?, "
                        "closed_at = CASE WHEN ? = 1 THEN NULL ELSE closed_at END, updated_at = ? "
                        "WHERE seq = ?"),
-        {incoming ? v.unreadCount + 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming),
-         firstResponse, reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
+        {incoming ? 1 : 0, preview(m), m.direction, m.createdAt, m.createdAt, textOrNull(firstIncoming), firstResponse,
+         reopen ? QStringLiteral("open") : v.status, reopen ? 1 : 0, m.createdAt, v.seq});
     if (m.contactId.isEmpty()) {
         // An anonymous web visitor: no contact to count on (attachContact counts them later).
     } else if (incoming) {

@@ -38,6 +38,19 @@ std::optional<Contact> InboundRecorder::findContact(const QString &channel, cons
 
 Message InboundRecorder::record(const InboundMessage &in, bool *created)
 {
+    try {
+        return recordOnce(in, created);
+    } catch (const UniqueViolation &) {
+        // Another copy stored the same message, or a contact with the same phone, at the same
+        // moment (two copies of team mode): once more, it finds them now.
+        if (Database::inWriteTransaction())
+            throw;
+        return recordOnce(in, created);
+    }
+}
+
+Message InboundRecorder::recordOnce(const InboundMessage &in, bool *created)
+{
     ConversationRepository conversations(m_store);
     Transaction tx;
     if (!in.providerId.isEmpty()) {

@@ -47,5 +47,6 @@ public:
     std::optional<Contact> findContact(const QString &channel, const QString &address, const QString &phone = {}) const;
 
 private:
+    Message recordOnce(const InboundMessage &message, bool *created);
     Store m_store;
 };

@@ -1,6 +1,7 @@
 #include "server/controllers/authcontroller.h"
 
 #include "model/accounts/userrepository.h"
+#include "model/core/database.h"
 #include "model/core/timeutil.h"
 #include "server/api/apierror.h"
 #include "server/api/crypto.h"
@@ -115,9 +116,17 @@ std::optional<User> AuthController::checkCredentials(const UserRepository &users
 ApiResponse AuthController::refresh(ApiRequest &request)
 {
     const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
+    // The old token retired and the new one stored in one transaction: a second presentation of the
+    // old token (reuse, through another copy at the same moment) then finds the new one to revoke
+    // with its family.
+    Transaction tx;
     const std::optional<RefreshTokenRepository::Consumed> consumed = m_refreshTokens.consume(token, m_clock.now());
-    if (!consumed)
+    if (!consumed) {
+        tx.commit(); // a revocation the reuse caused is kept
         throw ApiError(401, QStringLiteral("INVALID_TOKEN"),
                        QStringLiteral("Refresh token is invalid, used or expired"));
-    return tokens(consumed->userId, consumed->familyId);
+    }
+    ApiResponse answer = tokens(consumed->userId, consumed->familyId);
+    tx.commit();
+    return answer;
 }

@@ -125,6 +125,8 @@ void record(InboundRecorder &recorder, const InboundMessage &in, MetaWebhooksCon
         bool created = false;
         try {
             recorder.record(in, &created);
+        } catch (const UniqueViolation &) {
+            throw; // another copy's write at the same moment (see below)
         } catch (const DomainError &e) {
             if (in.phone.isEmpty())
                 throw;
@@ -135,6 +137,10 @@ void record(InboundRecorder &recorder, const InboundMessage &in, MetaWebhooksCon
             recorder.record(withoutPhone, &created);
         }
         ++(created ? tally.received : tally.duplicates);
+    } catch (const UniqueViolation &) {
+        // Not a message we cannot store: it met another copy's write of the same rows twice in a
+        // row. The body is answered 409, and Meta sends it again as after any answer but 200.
+        throw;
     } catch (const DomainError &e) {
         // A message we cannot store must not make Meta retry the whole body for a day: logged, skipped.
         qCWarning(lcChannels).noquote() << in.channel << "message" << in.providerId << "not recorded:" << e.message();

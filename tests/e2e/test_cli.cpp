@@ -97,6 +97,8 @@ private Q_SLOTS:
         QTest::newRow("user add") << QStringList{"user", "add", "--help"}
                                   << QStringList{"--email", "--name", "--role", "standard input"};
         QTest::newRow("apikey") << QStringList{"apikey", "--help"} << QStringList{"create", "list", "revoke"};
+        QTest::newRow("jwt rotate") << QStringList{"jwt", "rotate", "--help"}
+                                    << QStringList{"team mode", "two minutes", "next start"};
     }
     void subcommandHelp()
     {
@@ -120,6 +122,7 @@ private Q_SLOTS:
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "frobnicate";
         QTest::newRow("unknown subcommand") << QStringList{"apikey", "explode"} << "apikey";
         QTest::newRow("missing subcommand") << QStringList{"user"} << "add";
+        QTest::newRow("missing jwt subcommand") << QStringList{"jwt"} << "rotate";
         QTest::newRow("listen without value") << QStringList{"serve", "--listen"} << "listen";
         QTest::newRow("revoke without id") << QStringList{"apikey", "revoke"} << "ID";
         QTest::newRow("extra argument") << QStringList{"apikey", "list", "extra"} << "extra";
@@ -272,6 +275,14 @@ private Q_SLOTS:
         QVERIFY2(nobody.exitCode != 0 && nobody.err.contains("kimse@ornek.com.tr"), nobody.describe());
         const Run usage = run({"user", "deactivate"});
         QVERIFY2(usage.exitCode == 2 && usage.err.contains("--email"), usage.describe());
+    }
+
+    // Alone (SQLite), jwt rotate writes a new key to the secret store, used from the next start.
+    void jwtRotateOnSqlite()
+    {
+        const Run r = run({QStringLiteral("jwt"), QStringLiteral("rotate")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("used from the next start")), r.describe());
     }
 
     void revokeUnknownIdFails()

@@ -18,6 +18,8 @@ using namespace ServeTest;
 
 namespace {
 constexpr char kSecret[] = "two-copies-secret-0123456789";
+const QString kPassword = QStringLiteral("yeterince-uzun-parola");
+constexpr char kAppSecret[] = "two-copies-meta-app-secret";
 
 QJsonObject json(const QByteArray &body)
 {
@@ -48,6 +50,7 @@ class TestTwoCopies : public QObject
             QStringLiteral("channels/whatsapp/apiBaseUrl=") + m_graph->baseUrl(),
             QStringLiteral("channels/whatsapp/phoneNumberId=") + m_graph->phoneNumberId,
             QStringLiteral("channels/whatsapp/accessToken=") + m_graph->token,
+            QStringLiteral("channels/whatsapp/appSecret=") + QString::fromLatin1(kAppSecret),
             QStringLiteral("channels/whatsapp/sendPerSecond=0"),
             QStringLiteral("channels/timeoutSeconds=3"),
             QStringLiteral("channels/leaseMarginSeconds=2"),
@@ -101,10 +104,94 @@ class TestTwoCopies : public QObject
         return out;
     }
 
-    ProgramRun cli(const QStringList &args)
+    ProgramRun cli(const QStringList &args, const QByteArray &input = {})
     {
-        return runProgram(m_binary, QStringList{QStringLiteral("--data-dir"), m_dirs->filePath(QStringLiteral("a"))} +
-                                        args + settings());
+        return runProgram(m_binary,
+                          QStringList{QStringLiteral("--data-dir"), m_dirs->filePath(QStringLiteral("a"))} + args +
+                              settings(),
+                          input);
+    }
+
+    // A client of the named copy without a credential.
+    std::unique_ptr<ApiClient> plainClient(const ServeProcess &server, const QString &name)
+    {
+        return std::make_unique<ApiClient>(server.baseUrl(), certificate(m_dirs->filePath(name)));
+    }
+
+    // A user made with `liaison user add`, signed in at server: a client holding the
+    // user's access token, and the login's answer in *login.
+    std::unique_ptr<ApiClient> signedIn(const QString &email, const QString &role, const ServeProcess &server,
+                                        const QString &name, HttpResult *login = nullptr)
+    {
+        const ProgramRun made =
+            cli({QStringLiteral("user"), QStringLiteral("add"), QStringLiteral("--email"), email,
+                 QStringLiteral("--name"), QStringLiteral("Kullanıcı ") + email, QStringLiteral("--role"), role},
+                kPassword.toUtf8() + '\n');
+        if (made.exitCode != 0) {
+            qWarning() << "user" << email << made.out << made.err;
+            return nullptr;
+        }
+        auto c = plainClient(server, name);
+        const HttpResult r = c->post(QStringLiteral("/api/v1/auth/login"), {{"email", email}, {"password", kPassword}});
+        if (r.status != 200) {
+            qWarning() << "login" << email << r.status << r.body;
+            return nullptr;
+        }
+        c->setToken(r.data().value("accessToken").toString());
+        if (login)
+            *login = r;
+        return c;
+    }
+
+    // The active admins, as the first of the clients that may list users finds them (-1: none may).
+    static int activeAdmins(const QList<ApiClient *> &clients)
+    {
+        HttpResult r;
+        for (ApiClient *c : clients) {
+            r = c->get(QStringLiteral("/api/v1/users"));
+            if (r.status == 200)
+                break;
+        }
+        if (r.status != 200)
+            return -1;
+        int n = 0;
+        const QJsonArray users = r.json.value("data").toArray();
+        for (const QJsonValue &u : users)
+            n += u.toObject().value("role").toString() == QLatin1String("admin") &&
+                 u.toObject().value("active").toBool();
+        return n;
+    }
+
+    // Rounds of 4 identical POSTs to path at once, two through each copy (clients ca of copy a and
+    // cb of copy b; default: the API key's): each round exactly one 201 and three 409 CONFLICT naming
+    // field (never a 500). Empty when every round held.
+    QString raceCreates(const QString &path, const QString &field, const std::function<QJsonObject(int)> &body,
+                        int rounds, ApiClient *ca = nullptr, ApiClient *cb = nullptr)
+    {
+        ca = ca ? ca : m_ca.get();
+        cb = cb ? cb : m_cb.get();
+        for (int round = 0; round < rounds; ++round) {
+            const QJsonObject b = body(round);
+            const QList<HttpResult> answers = sendAtOnce(
+                {{ca, "POST", path, b}, {cb, "POST", path, b}, {ca, "POST", path, b}, {cb, "POST", path, b}});
+            int created = 0;
+            for (const HttpResult &r : answers) {
+                if (r.status == 201) {
+                    ++created;
+                    continue;
+                }
+                const QJsonObject details = r.json.value("error").toObject().value("details").toObject();
+                if (r.status != 409 || r.errorCode() != QLatin1String("CONFLICT") || !details.contains(field))
+                    return QStringLiteral("%1 round %2: %3 %4")
+                        .arg(path)
+                        .arg(round)
+                        .arg(r.status)
+                        .arg(QString::fromUtf8(r.body));
+            }
+            if (created != 1)
+                return QStringLiteral("%1 round %2: %3 created").arg(path).arg(round).arg(created);
+        }
+        return {};
     }
 
     // Starts copies a and b on the database, with a client of each and, made through a, the
@@ -242,6 +329,220 @@ private Q_SLOTS:
                      .value("total")
                      .toInt(),
                  10);
+    }
+
+    // Two admins deactivating (even rounds) or demoting (odd rounds) each other at once, each
+    // through its own copy: one of them acts, the other is refused (409, or 401/403 when the first
+    // change reached its own account before its request was let in), and one admin stays active.
+    // The loser is made admin again for the next round.
+    void racingAdminsKeepOneActive()
+    {
+        QVERIFY(startBoth());
+        std::unique_ptr<ApiClient> ua =
+            signedIn(QStringLiteral("ayse@copies.example"), QStringLiteral("admin"), *m_a, QStringLiteral("a"));
+        std::unique_ptr<ApiClient> ub =
+            signedIn(QStringLiteral("burak@copies.example"), QStringLiteral("admin"), *m_b, QStringLiteral("b"));
+        QVERIFY(ua && ub);
+        const QString idA = ua->get(QStringLiteral("/api/v1/users/me")).data().value("id").toString();
+        const QString idB = ub->get(QStringLiteral("/api/v1/users/me")).data().value("id").toString();
+        QVERIFY(!idA.isEmpty() && !idB.isEmpty());
+        for (int round = 0; round < 12; ++round) {
+            const bool deactivate = round % 2 == 0;
+            const QJsonObject demote{{"role", "agent"}};
+            const QList<HttpResult> answers =
+                deactivate ? sendAtOnce({{ua.get(), "DELETE", QStringLiteral("/api/v1/users/") + idB, {}},
+                                         {ub.get(), "DELETE", QStringLiteral("/api/v1/users/") + idA, {}}})
+                           : sendAtOnce({{ua.get(), "PATCH", QStringLiteral("/api/v1/users/") + idB, demote},
+                                         {ub.get(), "PATCH", QStringLiteral("/api/v1/users/") + idA, demote}});
+            const QString seen = QStringLiteral("round %1: %2 %3 | %4 %5")
+                                     .arg(round)
+                                     .arg(answers.at(0).status)
+                                     .arg(QString::fromUtf8(answers.at(0).body.left(200)))
+                                     .arg(answers.at(1).status)
+                                     .arg(QString::fromUtf8(answers.at(1).body.left(200)));
+            // -1: neither of them is an active admin any more.
+            const int admins = activeAdmins({ua.get(), ub.get()});
+            QVERIFY2(admins == 1, qPrintable(seen + QStringLiteral(" | active admins after: %1").arg(admins)));
+            const int acted = int(answers.at(0).status == 200) + int(answers.at(1).status == 200);
+            QVERIFY2(acted == 1, qPrintable(seen));
+            const HttpResult &refused = answers.at(answers.at(0).status == 200 ? 1 : 0);
+            QVERIFY2(refused.status == 409 || refused.status == 401 || refused.status == 403, qPrintable(seen));
+            if (refused.status == 409)
+                QVERIFY2(refused.errorCode() == QLatin1String("CONFLICT"), qPrintable(seen));
+            // The winner gives the loser back what it lost.
+            ApiClient &winner = answers.at(0).status == 200 ? *ua : *ub;
+            const QString loser = answers.at(0).status == 200 ? idB : idA;
+            const HttpResult back =
+                winner.patch(QStringLiteral("/api/v1/users/") + loser,
+                             deactivate ? QJsonObject{{"active", true}} : QJsonObject{{"role", "admin"}});
+            QVERIFY2(back.status == 200, qPrintable(QString::fromUtf8(back.body)));
+            QCOMPARE(activeAdmins({ua.get(), ub.get()}), 2);
+        }
+    }
+
+    // One refresh token presented four times at once, twice to each copy: one answer redeems it,
+    // the others are refused, and that reuse ends the family, the pair just given included (10
+    // rounds, each with a login of its own).
+    void racingRefreshesRedeemOnce()
+    {
+        QVERIFY(startBoth());
+        HttpResult login;
+        QVERIFY(signedIn(QStringLiteral("rifat@copies.example"), QStringLiteral("agent"), *m_a, QStringLiteral("a"),
+                         &login));
+        auto pa = plainClient(*m_a, QStringLiteral("a"));
+        auto pb = plainClient(*m_b, QStringLiteral("b"));
+        for (int round = 0; round < 10; ++round) {
+            if (round > 0) {
+                login = pa->post(QStringLiteral("/api/v1/auth/login"),
+                                 {{"email", "rifat@copies.example"}, {"password", kPassword}});
+                QCOMPARE(login.status, 200);
+            }
+            const QJsonObject body{{"refreshToken", login.data().value("refreshToken").toString()}};
+            const QString path = QStringLiteral("/api/v1/auth/refresh");
+            const QList<HttpResult> answers = sendAtOnce({{pa.get(), "POST", path, body},
+                                                          {pb.get(), "POST", path, body},
+                                                          {pa.get(), "POST", path, body},
+                                                          {pb.get(), "POST", path, body}});
+            QString seen = QStringLiteral("round %1:").arg(round);
+            QString next;
+            int redeemed = 0;
+            for (const HttpResult &r : answers) {
+                seen += QStringLiteral(" %1").arg(r.status);
+                if (r.status == 200) {
+                    ++redeemed;
+                    next = r.data().value("refreshToken").toString();
+                } else {
+                    QVERIFY2(r.status == 401 && r.errorCode() == QLatin1String("INVALID_TOKEN"),
+                             qPrintable(seen + QString::fromUtf8(r.body)));
+                }
+            }
+            QVERIFY2(redeemed == 1, qPrintable(seen));
+            const HttpResult after = pb->post(path, {{"refreshToken", next}});
+            QVERIFY2(after.status == 401, qPrintable(seen + QStringLiteral(" then %1").arg(after.status)));
+        }
+    }
+
+    // Four creates of one e-mail, phone or name at once, two through each copy: one 201, and 409
+    // CONFLICT naming the field for the others (a unique index's refusal included), never 500.
+    void racingCreatesOfOneValueAnswer409()
+    {
+        QVERIFY(startBoth());
+        // An admin signed in at each copy (users and segments take user tokens only).
+        std::unique_ptr<ApiClient> adminA =
+            signedIn(QStringLiteral("yonetici@copies.example"), QStringLiteral("admin"), *m_a, QStringLiteral("a"));
+        QVERIFY(adminA);
+        auto adminB = plainClient(*m_b, QStringLiteral("b"));
+        const HttpResult login = adminB->post(QStringLiteral("/api/v1/auth/login"),
+                                              {{"email", "yonetici@copies.example"}, {"password", kPassword}});
+        QCOMPARE(login.status, 200);
+        adminB->setToken(login.data().value("accessToken").toString());
+        QString failed = raceCreates(
+            QStringLiteral("/api/v1/contacts"), QStringLiteral("email"),
+            [](int r) {
+                return QJsonObject{{"firstName", "Yarış"}, {"email", QStringLiteral("yaris%1@copies.example").arg(r)}};
+            },
+            8);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        failed = raceCreates(
+            QStringLiteral("/api/v1/contacts"), QStringLiteral("phone"),
+            [](int r) {
+                return QJsonObject{{"firstName", "Yarış"}, {"phone", QStringLiteral("+90532777%1").arg(1000 + r)}};
+            },
+            8);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        failed = raceCreates(
+            QStringLiteral("/api/v1/contacts/segments"), QStringLiteral("name"),
+            [](int r) {
+                return QJsonObject{{"name", QStringLiteral("Yarışan segment %1").arg(r)}, {"isDynamic", false}};
+            },
+            8, adminA.get(), adminB.get());
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        failed = raceCreates(
+            QStringLiteral("/api/v1/pipelines"), QStringLiteral("name"),
+            [](int r) {
+                return QJsonObject{{"name", QStringLiteral("Yarışan hat %1").arg(r)},
+                                   {"stages", QJsonArray{QJsonObject{{"name", "Aday"}}}}};
+            },
+            8, adminA.get(), adminB.get());
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        failed = raceCreates(
+            QStringLiteral("/api/v1/users"), QStringLiteral("email"),
+            [](int r) {
+                return QJsonObject{{"email", QStringLiteral("yarisan%1@copies.example").arg(r)},
+                                   {"name", "Yarışan"},
+                                   {"password", kPassword}};
+            },
+            4, adminA.get(), adminB.get());
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    }
+
+    // An access token signed by one copy is good at the other, both ways (the signing keys live in
+    // the database); `liaison jwt rotate` leaves the tokens signed before good.
+    void aTokenFromOneCopyIsGoodAtTheOther()
+    {
+        QVERIFY(startBoth());
+        HttpResult login;
+        QVERIFY(signedIn(QStringLiteral("jale@copies.example"), QStringLiteral("agent"), *m_a, QStringLiteral("a"),
+                         &login));
+        const QString fromA = login.data().value("accessToken").toString();
+        auto pb = plainClient(*m_b, QStringLiteral("b"));
+        const HttpResult fromB =
+            pb->post(QStringLiteral("/api/v1/auth/login"), {{"email", "jale@copies.example"}, {"password", kPassword}});
+        QCOMPARE(fromB.status, 200);
+        for (int round = 0; round < 2; ++round) {
+            auto onB = plainClient(*m_b, QStringLiteral("b"));
+            onB->setToken(fromA);
+            const HttpResult meOnB = onB->get(QStringLiteral("/api/v1/users/me"));
+            QVERIFY2(meOnB.status == 200, qPrintable(QString::fromUtf8(meOnB.body)));
+            auto onA = plainClient(*m_a, QStringLiteral("a"));
+            onA->setToken(fromB.data().value("accessToken").toString());
+            QCOMPARE(onA->get(QStringLiteral("/api/v1/users/me")).status, 200);
+            if (round == 0) {
+                const ProgramRun rotated = cli({QStringLiteral("jwt"), QStringLiteral("rotate")});
+                QVERIFY2(rotated.exitCode == 0, qPrintable(rotated.err));
+                QVERIFY2(rotated.out.contains(QLatin1String("New signing key jwtkey_")), qPrintable(rotated.out));
+            }
+        }
+    }
+
+    // WhatsApp messages from new numbers reach both copies at once: each of 8 rounds sends one
+    // message twice (Meta sending it again) and a second message of the same number, each through
+    // both copies. Every answer is 200, and each number has one contact, one conversation and its
+    // two messages, both unread (the copy that lost the race for the contact finds it on its second
+    // try).
+    void racingInboundMessagesMakeOneContact()
+    {
+        QVERIFY(startBoth());
+        auto pa = plainClient(*m_a, QStringLiteral("a"));
+        auto pb = plainClient(*m_b, QStringLiteral("b"));
+        const QString path = QStringLiteral("/webhooks/whatsapp");
+        for (int round = 0; round < 8; ++round) {
+            const QString waId = QStringLiteral("90533444%1").arg(1000 + round);
+            QList<ApiCall> calls;
+            for (const char *part : {"a", "b"}) {
+                const QByteArray body = MetaWebhook::bytes(
+                    MetaWebhook::whatsappText(waId, QStringLiteral("Deniz Kaya"),
+                                              QStringLiteral("wamid.race%1%2").arg(round).arg(QLatin1String(part)),
+                                              QStringLiteral("Merhaba %1").arg(QLatin1String(part))));
+                const QList<QPair<QByteArray, QByteArray>> signature{
+                    {"X-Hub-Signature-256", MetaWebhook::sign(body, QString::fromLatin1(kAppSecret))}};
+                calls << ApiCall{pa.get(), "POST", path, {}, body, signature}
+                      << ApiCall{pb.get(), "POST", path, {}, body, signature};
+            }
+            const QList<HttpResult> answers = sendAtOnce(calls);
+            for (const HttpResult &r : answers)
+                QVERIFY2(
+                    r.status == 200,
+                    qPrintable(
+                        QStringLiteral("round %1: %2 %3").arg(round).arg(r.status).arg(QString::fromUtf8(r.body))));
+        }
+        const HttpResult contacts = m_cb->get(QStringLiteral("/api/v1/contacts?limit=100"));
+        QCOMPARE(contacts.json.value("pagination").toObject().value("total").toInt(), 8);
+        const HttpResult conversations = m_ca->get(QStringLiteral("/api/v1/conversations?limit=100"));
+        const QJsonArray list = conversations.json.value("data").toArray();
+        QCOMPARE(list.size(), 8);
+        for (const QJsonValue &c : list)
+            QCOMPARE(c.toObject().value("unreadCount").toInt(), 2);
     }
 
     void aKilledCopyLosesNothing()

@@ -118,6 +118,58 @@ private slots:
         QVERIFY(Jwt(kKey, 3600).verify(forge(kHs256, c), kNow));
     }
 
+    // Team mode's keys: signed with the newest key whose time has come, kid in the header; a token is
+    // checked with the key its kid names, until that key's end; a kid not held makes the signer read
+    // the keys again (a copy that has not yet seen a rotation), at most every few seconds.
+    void keySetsSignAndVerifyByKid()
+    {
+        const QByteArray oldKey(32, 'o'), newKey(32, 'n'), laterKey(32, 'l');
+        QVector<JwtKey> keys{{"jwtkey_old", oldKey, kNowSecs - 1000, kNowSecs + 600},
+                             {"jwtkey_new", newKey, kNowSecs - 10, 0},
+                             {"jwtkey_later", laterKey, kNowSecs + 120, 0}};
+        int loads = 0;
+        const Jwt jwt(
+            [&] {
+                ++loads;
+                return keys;
+            },
+            3600, 60);
+        QCOMPARE(loads, 1);
+        const QString token = jwt.sign(goodClaims());
+        const QJsonObject header = QJsonDocument::fromJson(QByteArray::fromBase64(token.section('.', 0, 0).toLatin1(),
+                                                                                  QByteArray::Base64UrlEncoding))
+                                       .object();
+        QCOMPARE(header.value("kid").toString(), QString("jwtkey_new")); // not the one whose time has not come
+        QVERIFY(jwt.verify(token, kNow));
+        QJsonObject kid = kHs256;
+        kid.insert("kid", "jwtkey_old");
+        QVERIFY(jwt.verify(forge(kid, goodClaims(), oldKey), kNow));               // the replaced key, before its end
+        QVERIFY(!jwt.verify(forge(kid, goodClaims(), oldKey), kNow.addSecs(600))); // after it
+        QVERIFY(!jwt.verify(forge(kid, goodClaims(), newKey), kNow));              // kid and key disagree
+        QVERIFY(!jwt.verify(forge(kHs256, goodClaims(), newKey), kNow));           // no kid: no key without id
+        kid.insert("kid", "jwtkey_later");
+        QVERIFY(jwt.verify(forge(kid, goodClaims(), laterKey), kNow)); // another copy's clock is ahead
+        // A kid not held: read again once, and found.
+        keys.append({"jwtkey_rotated", QByteArray(32, 'r'), kNowSecs, 0});
+        kid.insert("kid", "jwtkey_rotated");
+        QVERIFY(jwt.verify(forge(kid, goodClaims(), QByteArray(32, 'r')), kNow));
+        QCOMPARE(loads, 2);
+        // Unknown kids do not read again on every request.
+        kid.insert("kid", "jwtkey_forged");
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(!jwt.verify(forge(kid, goodClaims(), kKey), kNow));
+        QVERIFY(loads <= 3);
+        // A single key (SQLite) writes no kid and refuses a token with one.
+        const Jwt single(kKey, 3600);
+        QVERIFY(!single.sign(goodClaims()).section('.', 0, 0).isEmpty());
+        QVERIFY(!QJsonDocument::fromJson(QByteArray::fromBase64(single.sign(goodClaims()).section('.', 0, 0).toLatin1(),
+                                                                QByteArray::Base64UrlEncoding))
+                     .object()
+                     .contains("kid"));
+        kid.insert("kid", "jwtkey_new");
+        QVERIFY(!single.verify(forge(kid, goodClaims(), kKey), kNow));
+    }
+
     void passwordsHashAndVerify()
     {
         const QString stored = PasswordHasher::hash("Çok gizli şifre", 1000);

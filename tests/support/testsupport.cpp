@@ -527,13 +527,9 @@ HttpResult ApiClient::call(const QByteArray &method, const QString &path, const 
     return read(reply);
 }
 
-QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const QByteArray &method,
-                             const QString &path, const QByteArray &body,
-                             const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+namespace {
+QList<HttpResult> waitAndRead(const QList<QNetworkReply *> &replies, int timeoutMs)
 {
-    QList<QNetworkReply *> replies;
-    for (int i = 0; i < count; ++i)
-        replies << clients.at(i % clients.size())->send(method, path, body, headers);
     (void)QTest::qWaitFor(
         [&] { return std::all_of(replies.cbegin(), replies.cend(), [](QNetworkReply *r) { return r->isFinished(); }); },
         timeoutMs);
@@ -541,6 +537,29 @@ QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const
     for (QNetworkReply *r : replies)
         results << ApiClient::read(r);
     return results;
+}
+} // namespace
+
+QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const QByteArray &method,
+                             const QString &path, const QByteArray &body,
+                             const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+{
+    QList<QNetworkReply *> replies;
+    for (int i = 0; i < count; ++i)
+        replies << clients.at(i % clients.size())->send(method, path, body, headers);
+    return waitAndRead(replies, timeoutMs);
+}
+
+QList<HttpResult> sendAtOnce(const QList<ApiCall> &calls, int timeoutMs)
+{
+    QList<QNetworkReply *> replies;
+    for (const ApiCall &c : calls)
+        replies << c.client->send(c.method, c.path,
+                                  !c.rawBody.isEmpty() ? c.rawBody
+                                  : c.body.isEmpty()   ? QByteArray()
+                                                       : QJsonDocument(c.body).toJson(),
+                                  c.headers);
+    return waitAndRead(replies, timeoutMs);
 }
 
 // Rounds of count identical POSTs with one Idempotency-Key each, sent at once over clients: every

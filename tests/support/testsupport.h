@@ -206,6 +206,20 @@ QList<HttpResult> sendAtOnce(const QList<ApiClient *> &clients, int count, const
                              const QString &path, const QByteArray &body,
                              const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs = 30000);
 
+// One request of several sent at once by sendAtOnce().
+struct ApiCall
+{
+    ApiClient *client;
+    QByteArray method;
+    QString path;
+    QJsonObject body;
+    QByteArray rawBody = {}; // sent instead of body when not empty (a signed webhook's exact bytes)
+    QList<QPair<QByteArray, QByteArray>> headers = {};
+};
+// Each call sent at once (each on its own client), and every answer, in the order given; waits at
+// most timeoutMs for them all (an unanswered one has status 0 and TimeoutError).
+QList<HttpResult> sendAtOnce(const QList<ApiCall> &calls, int timeoutMs = 30000);
+
 // Rounds of count identical POSTs to path with one Idempotency-Key per round, sent at once over
 // clients: each round must act exactly once (one 201 that is not a replay; the others replay it
 // or get 409 IDEMPOTENCY_IN_PROGRESS with Retry-After). Empty when every round held, else what

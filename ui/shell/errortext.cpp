@@ -23,6 +23,7 @@ const char *const kTemplates[] = {
     QT_TRANSLATE_NOOP("ModelError", "A stage that still holds deals cannot be removed: move its deals first"),
     QT_TRANSLATE_NOOP("ModelError", "A template %1 (%2) already exists"),
     QT_TRANSLATE_NOOP("ModelError", "A user with e-mail %1 already exists"),
+    QT_TRANSLATE_NOOP("ModelError", "Another change saved the same value first: this one was not saved"),
     QT_TRANSLATE_NOOP("ModelError", "At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)"),
     QT_TRANSLATE_NOOP("ModelError", "Cannot change task status from %1 to %2%3"),
     QT_TRANSLATE_NOOP("ModelError", "Contact %1 has no tag %2"),
