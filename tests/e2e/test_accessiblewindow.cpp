@@ -232,7 +232,8 @@ private Q_SLOTS:
     }
 
     // Every control a person can use in each area (a contact's detail and a conversation open too)
-    // has a name a screen reader reads.
+    // and in each area's form for a new record (contact, deal, task) has a name a screen
+    // reader reads.
     void everyControlHasAName()
     {
         QTemporaryDir dir;

@@ -4,6 +4,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -34,6 +35,7 @@ ContactDialog::ContactDialog(ContactRepository &contacts, QWidget *parent)
     , m_contacts(contacts)
 {
     build();
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("New contact"));
 }
 
@@ -43,6 +45,7 @@ ContactDialog::ContactDialog(ContactRepository &contacts, const Contact &contact
     , m_original(contact)
 {
     build();
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("Edit %1").arg(contact.displayName()));
     load(contact);
 }

@@ -9,6 +9,7 @@
 #include "ui/shell/amountedit.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/recordpicker.h"
+#include "ui/shell/uikit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,6 +35,7 @@ DealEditDialog::DealEditDialog(DealRepository &deals, const QString &pipelineId,
     , m_deals(deals)
 {
     build(pipelineId);
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("New deal"));
     onStageChosen();
     // A new deal is the signed-in user's unless they give it to someone else.
@@ -47,6 +49,7 @@ DealEditDialog::DealEditDialog(DealRepository &deals, const Deal &deal, QWidget 
     , m_original(deal)
 {
     build(deal.pipelineId);
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("Edit deal: %1").arg(deal.name));
     load(deal);
 }

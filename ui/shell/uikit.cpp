@@ -1,15 +1,20 @@
 #include "ui/shell/uikit.h"
 
+#include <QAbstractSpinBox>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QBoxLayout>
+#include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPainter>
 #include <QPixmap>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSvgRenderer>
 #include <QTableWidget>
@@ -323,4 +328,74 @@ QIcon UiKit::icon(const QString &name, const QColor &color, int size)
         icon.addPixmap(pixmap);
     }
     return icon;
+}
+
+namespace {
+// The fields a person types or picks in (not the line edit inside a combo or spin box: their
+// owner is the field).
+bool isField(const QWidget *w)
+{
+    if (qobject_cast<const QComboBox *>(w) || qobject_cast<const QAbstractSpinBox *>(w) ||
+        qobject_cast<const QTextEdit *>(w) || qobject_cast<const QPlainTextEdit *>(w))
+        return true;
+    if (qobject_cast<const QLineEdit *>(w))
+        return !qobject_cast<const QComboBox *>(w->parentWidget()) &&
+               !qobject_cast<const QAbstractSpinBox *>(w->parentWidget());
+    return false;
+}
+
+void collectFields(QLayoutItem *item, QList<QWidget *> *out)
+{
+    if (!item)
+        return;
+    if (QWidget *w = item->widget()) {
+        if (isField(w))
+            out->append(w);
+        for (QWidget *child : w->findChildren<QWidget *>()) {
+            if (isField(child))
+                out->append(child);
+        }
+    } else if (QLayout *layout = item->layout()) {
+        for (int i = 0; i < layout->count(); ++i)
+            collectFields(layout->itemAt(i), out);
+    }
+}
+} // namespace
+
+void UiKit::nameFormFields(QWidget *root)
+{
+    for (QFormLayout *form : root->findChildren<QFormLayout *>()) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem *labelItem = form->itemAt(row, QFormLayout::LabelRole);
+            auto *label = labelItem ? qobject_cast<QLabel *>(labelItem->widget()) : nullptr;
+            if (!label)
+                continue;
+            QString name = label->text();
+            name.remove(QLatin1Char('&'));
+            name = name.trimmed();
+            if (name.endsWith(QLatin1Char(':')))
+                name.chop(1);
+            QList<QWidget *> fields;
+            collectFields(form->itemAt(row, QFormLayout::FieldRole), &fields);
+            for (int i = 0; i < fields.size(); ++i) {
+                QWidget *field = fields.at(i);
+                if (i == 0 && !label->buddy())
+                    label->setBuddy(field);
+                if (field->accessibleName().isEmpty()) {
+                    QString detail = field->toolTip();
+                    if (auto *edit = qobject_cast<QLineEdit *>(field); edit && detail.isEmpty())
+                        detail = edit->placeholderText();
+                    if (i == 0)
+                        field->setAccessibleName(name);
+                    else if (!detail.isEmpty())
+                        field->setAccessibleName(QStringLiteral("%1: %2").arg(name, detail));
+                    else
+                        field->setAccessibleName(QStringLiteral("%1 (%2)").arg(name).arg(i + 1));
+                }
+                auto *combo = qobject_cast<QComboBox *>(field);
+                if (combo && combo->lineEdit() && combo->lineEdit()->accessibleName().isEmpty())
+                    combo->lineEdit()->setAccessibleName(field->accessibleName());
+            }
+        }
+    }
 }

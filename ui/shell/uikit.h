@@ -105,6 +105,14 @@ QString localTime(const QString &iso);
 QLabel *errorLabel(QWidget *parent, const QString &name = QStringLiteral("errorLabel"));
 void showError(QLabel *label, const QString &message);
 
+// Gives every field of the forms (QFormLayout) under root the name a screen reader reads: its row's
+// label, also when the field sits in a cell with its error labels or beside another field (where
+// Qt finds no buddy): the row's label becomes the first field's buddy (its mnemonic too), each field
+// without an accessible name gets the label's text (the second and later ones of a row their
+// tooltip or placeholder after it, else their place: "Due date (2)"), and an editable combo box's
+// line edit the combo box's name. Call it at the end of a dialog's constructor.
+void nameFormFields(QWidget *root);
+
 // Plain text shown as a label is, but wrapped anywhere (an e-mail address has no space to wrap at,
 // and a label cut it in the middle), selectable and copied whole, as tall as its text: never wider
 // than its place, so it does not widen the window (objectName `name`; setPlainText() fills it).

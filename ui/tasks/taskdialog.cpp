@@ -7,6 +7,7 @@
 #include "model/tasks/taskrepository.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/recordpicker.h"
+#include "ui/shell/uikit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -27,6 +28,7 @@ TaskDialog::TaskDialog(TaskRepository &tasks, QWidget *parent)
     , m_tasks(tasks)
 {
     build();
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("New task"));
     m_dueDate->setDate(m_tasks.today());
     // A new task is the signed-in user's unless they give it to someone else.
@@ -40,6 +42,7 @@ TaskDialog::TaskDialog(TaskRepository &tasks, const Task &task, QWidget *parent)
     , m_original(task)
 {
     build();
+    UiKit::nameFormFields(this); // each field named by its row's label, for a screen reader
     setWindowTitle(tr("Edit task"));
     load(task);
 }

@@ -2,9 +2,10 @@
 """Every control a person can use has a name a screen reader reads, in every area of the window.
 
 Signs in, opens each area of the navigation in turn (and a contact's detail, and the first
-conversation), and lists each showing control of an interactive role (buttons, fields, lists, tables,
-combo boxes, check boxes, spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones
-with where they are; exits 1 when there is any.
+conversation), and the form each area's Ctrl+N opens (a new contact, deal, task), and lists each
+showing control of an interactive role (buttons, fields, lists, tables, combo boxes, check boxes,
+spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones with where they are; exits
+1 when there is any.
 """
 
 import os
@@ -18,9 +19,13 @@ import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
     "tr": {"signIn": "Giriş yap", "navigation": "Gezinme", "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu"],
-           "contacts": "Kişiler", "conversations": "Konuşmalar"},
+           "contacts": "Kişiler", "conversations": "Konuşmalar",
+           "forms": {"Kişiler": ("ctrl+n", "Yeni kişi"), "Fırsatlar": ("ctrl+n", "Yeni fırsat"),
+                     "Görevler": ("Yeni…", "Yeni görev")}},
     "en": {"signIn": "Sign in", "navigation": "Navigation", "areas": ["Contacts", "Deals", "Tasks", "Inbox"],
-           "contacts": "Contacts", "conversations": "Conversations"},
+           "contacts": "Contacts", "conversations": "Conversations",
+           "forms": {"Contacts": ("ctrl+n", "New contact"), "Deals": ("ctrl+n", "New deal"),
+                     "Tasks": ("New…", "New task")}},
 }
 
 INTERACTIVE = {
@@ -124,6 +129,22 @@ def run(args):
                 unnamed.append("%s: %s" % (area, u))
             ui.log("ok %s: %d unnamed" % (area, len(here)))
             ui.screenshot(os.path.join(args.shots, "area-%d.png" % names["areas"].index(area)))
+            if area in names["forms"]:
+                # The area's form (Ctrl+N; in Tasks, where Ctrl+N is the quick-add line, New…): its
+                # fields are read by name too.
+                how, form = names["forms"][area]
+                if how == "ctrl+n":
+                    ui.key("ctrl+n")
+                else:
+                    ui.press(ui.find(win, pyatspi.ROLE_PUSH_BUTTON, how, exact=True))
+                dialog = app.window(form)
+                here = unnamed_in(dialog)
+                for u in here:
+                    unnamed.append("%s: %s" % (form, u))
+                ui.log("ok %s: %d unnamed" % (form, len(here)))
+                ui.screenshot(os.path.join(args.shots, "form-%d.png" % names["areas"].index(area)))
+                ui.key("Escape")
+                ui.absent(app.root, pyatspi.ROLE_DIALOG, form, exact=True)
     finally:
         rc = app.stop()
         ui.log("stopped %s" % rc)
