@@ -349,13 +349,23 @@ void TestSecretStore::silentBusIsBoundedByTheTimeout()
     QVERIFY2(silent.isListening(), strerror(errno));
     {
         EnvGuard bus("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + QFile::encodeName(socketPath));
-        SecretStore store(uniqueService(), dir.filePath(QStringLiteral("secrets.json")));
-        store.setTimeout(700);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("^No keychain service \\(.*timed out")));
-        QElapsedTimer clock;
-        clock.start();
-        QCOMPARE(store.open(), SecretStore::Backend::File);
-        const qint64 elapsed = clock.elapsed();
+        // GLib joins a new attempt to reach the session bus to one still under way: on a busy
+        // machine an earlier case's attempt (at /nonexistent) can still be, and this probe then
+        // fails at once with its "No such file". Asked again, the silent bus is what answers (not).
+        std::unique_ptr<SecretStore> probe;
+        qint64 elapsed = 0;
+        for (int attempt = 0; attempt < 3 && elapsed < 600; ++attempt) {
+            if (attempt > 0)
+                QTest::qWait(500);
+            probe = std::make_unique<SecretStore>(uniqueService(), dir.filePath(QStringLiteral("secrets.json")));
+            probe->setTimeout(700);
+            QElapsedTimer clock;
+            clock.start();
+            QCOMPARE(probe->open(), SecretStore::Backend::File);
+            elapsed = clock.elapsed();
+        }
+        SecretStore &store = *probe;
         QVERIFY2(elapsed >= 600 && elapsed < 3000, qPrintable(QString::number(elapsed)));
         QVERIFY2(store.backendDescription().contains(QStringLiteral("timed out")),
                  qPrintable(store.backendDescription()));
