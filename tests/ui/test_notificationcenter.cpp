@@ -3,6 +3,7 @@
 // the toast or on its list entry brings the window up and says which task or conversation to open;
 // text from outside stays plain; at most kMaxKept are kept.
 
+#include "tests/support/privatebus.h"
 #include "tests/ui/uitest.h"
 
 #include "tests/ui/windowfixture.h"
@@ -13,11 +14,9 @@
 #include <QFrame>
 #include <QLabel>
 #include <QMenu>
-#include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
@@ -199,18 +198,10 @@ private slots:
     // takes the toast away; Done pressed in the window closes the desktop's.
     void theDesktopNotificationCarriesTheButtons()
     {
-        if (QStandardPaths::findExecutable("dbus-daemon").isEmpty())
-            QSKIP("dbus-daemon is missing (Debian package dbus)");
-        QProcess daemon;
-        daemon.start("dbus-daemon", {"--session", "--nofork", "--print-address"});
-        QVERIFY(daemon.waitForStarted(5000));
-        QVERIFY(daemon.waitForReadyRead(5000));
-        const QString address = QString::fromUtf8(daemon.readLine()).trimmed();
-        QVERIFY2(!address.isEmpty(), "dbus-daemon printed no address");
-        auto stopDaemon = qScopeGuard([&daemon] {
-            daemon.terminate();
-            daemon.waitForFinished(5000);
-        });
+        PrivateSessionBus session;
+        if (!session.available())
+            QSKIP(qPrintable(session.why()));
+        const QString address = session.address();
         {
             QDBusConnection desktop = QDBusConnection::connectToBus(address, "fakeDesktop");
             QVERIFY2(desktop.isConnected(), qPrintable(desktop.lastError().message()));
