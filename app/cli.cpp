@@ -600,6 +600,16 @@ int runDesktop(Environment &env)
                                     .arg(env.settings->dataDir())
                                     .arg(pid));
     }
+    // SIGTERM and SIGINT end the program cleanly from here on, also while it starts (a session
+    // ending, `systemctl stop`): the sign-in dialog closes, and a request that comes before the
+    // event loop runs is kept and honoured then. (Taken only once the window was up, a SIGTERM
+    // during a slow start killed the program.)
+    UnixSignals unixSignals;
+    bool terminating = false;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app, &terminating] {
+        terminating = true;
+        app.quit();
+    });
     ServerConfig config;
     const bool configured = prepareServer(env, {}, &config);
     EventBus bus;
@@ -716,12 +726,10 @@ int runDesktop(Environment &env)
     DeliveryThread delivery;
     addDeliveryServices(delivery, env, store, config.channelRegistry);
     delivery.start();
-    UnixSignals unixSignals;
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, &QApplication::quit);
     Database::startSnapshotWatchdog(&window);
     if (const QString walkDir = qEnvironmentVariable("LIAISON_UI_WALK"); !walkDir.isEmpty())
         startUiWalk(window, walkDir);
-    const int rc = app.exec();
+    const int rc = terminating ? 0 : app.exec();
     if (server)
         server->stop();
     delivery.stop();

@@ -304,7 +304,9 @@ private Q_SLOTS:
         createContact("e@example.com");
         QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 2, 10000);
         QTRY_COMPARE(logs(id).size(), 2);
-        QCOMPARE(logs(id).at(0).toObject().value("success").toBool(), true);
+        // The second attempt is logged when it is sent and marked a success when its answer is
+        // recorded, a moment later (on a busy machine the log was read in between).
+        QTRY_COMPARE(logs(id).at(0).toObject().value("success").toBool(), true);
         QCOMPARE(logs(id).at(1).toObject().value("statusCode").toInt(), 503);
         QCOMPARE(m_client->get("/api/v1/webhooks/" + id).data().value("failureCount").toInt(), 0);
     }
