@@ -248,18 +248,23 @@ void ContactTableModel::sort(int column, Qt::SortOrder order)
     endResetModel();
 }
 
+namespace {
+// The column and direction that show an order (every ContactSort has one).
+const SortColumn &shownAs(ContactSort sort)
+{
+    return *std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
+                         [sort](const SortColumn &s) { return s.sort == sort; });
+}
+} // namespace
+
 int ContactTableModel::sortColumn() const
 {
-    const auto *it = std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
-                                  [this](const SortColumn &s) { return s.sort == m_sort; });
-    return it->column;
+    return shownAs(m_sort).column;
 }
 
 Qt::SortOrder ContactTableModel::sortOrder() const
 {
-    const auto *it = std::find_if(std::begin(kSortColumns), std::end(kSortColumns),
-                                  [this](const SortColumn &s) { return s.sort == m_sort; });
-    return it->order;
+    return shownAs(m_sort).order;
 }
 
 QVariant ContactTableModel::headerData(int section, Qt::Orientation orientation, int role) const

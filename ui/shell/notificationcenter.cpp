@@ -100,10 +100,14 @@ NotificationCenter::~NotificationCenter() = default;
 
 void NotificationCenter::setDesktopBus(const QString &connectionName)
 {
-    QDBusConnection bus = connectionName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(connectionName);
     m_busName = connectionName;
-    bus.connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
-                SLOT(onDesktopAction(uint, QString)));
+    desktopBus().connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
+                         SLOT(onDesktopAction(uint, QString)));
+}
+
+QDBusConnection NotificationCenter::desktopBus() const
+{
+    return m_busName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(m_busName);
 }
 
 int NotificationCenter::indexOf(const QString &kind, const QString &id) const
@@ -310,7 +314,7 @@ void NotificationCenter::showNextOrHide()
 
 void NotificationCenter::closeOnDesktop(const QString &kind, const QString &id)
 {
-    QDBusConnection bus = m_busName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(m_busName);
+    QDBusConnection bus = desktopBus();
     for (auto it = m_desktopIds.begin(); it != m_desktopIds.end();) {
         if (it->first == kind && it->second == id) {
             if (bus.isConnected()) {
@@ -351,7 +355,7 @@ bool NotificationCenter::eventFilter(QObject *watched, QEvent *event)
 void NotificationCenter::toDesktop(const Notification &n)
 {
     // The freedesktop notification service (GNOME Shell, KDE, most desktops): no tray needed.
-    QDBusConnection bus = m_busName.isEmpty() ? QDBusConnection::sessionBus() : QDBusConnection(m_busName);
+    QDBusConnection bus = desktopBus();
     if (bus.isConnected() && bus.interface() && bus.interface()->isServiceRegistered(kService)) {
         // A reminder carries its buttons (Done, Snooze…) and stays until dealt with: critical
         // urgency and no timeout, as calendars' reminders do; a plain notice leaves by itself.

@@ -10,6 +10,7 @@
 #include <QVector>
 
 class Clock;
+class QDBusConnection;
 class QFrame;
 class QLabel;
 class QMenu;
@@ -95,6 +96,7 @@ private:
     // After the toast's notification was dealt with or timed out: the next waiting one, or none.
     void showNextOrHide();
     int indexOf(const QString &kind, const QString &id) const;
+    QDBusConnection desktopBus() const; // setDesktopBus()'s, else the session bus
     void closeOnDesktop(const QString &kind, const QString &id);
     void placeToast();
     void rebuildMenu();
