@@ -10,13 +10,13 @@
 #include <QSqlQuery>
 
 namespace {
-User fromRow(const QSqlQuery &q)
+User userFromRow(const QSqlQuery &q)
 {
     return User{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
                 q.value(3).toString(), q.value(4).toString(), q.value(5).toString()};
 }
 
-const QString kSelect = QStringLiteral("SELECT id, email, name, role, created_at, deactivated_at FROM users");
+const QString kUserSelect = QStringLiteral("SELECT id, email, name, role, created_at, deactivated_at FROM users");
 
 QString tokenHash(const QString &token)
 {
@@ -180,27 +180,27 @@ User UserRepository::create(const QString &email, const QString &name, const QSt
 
 std::optional<User> UserRepository::findByEmail(const QString &email) const
 {
-    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE email_norm = ?"), {email.trimmed().toLower()});
+    QSqlQuery q = Database::exec(kUserSelect + QStringLiteral(" WHERE email_norm = ?"), {email.trimmed().toLower()});
     if (!q.next())
         return std::nullopt;
-    return fromRow(q);
+    return userFromRow(q);
 }
 
 std::optional<User> UserRepository::firstAdmin() const
 {
     QSqlQuery q = Database::exec(
-        kSelect + QStringLiteral(" WHERE role = 'admin' AND deactivated_at IS NULL ORDER BY seq LIMIT 1"));
+        kUserSelect + QStringLiteral(" WHERE role = 'admin' AND deactivated_at IS NULL ORDER BY seq LIMIT 1"));
     if (!q.next())
         return std::nullopt;
-    return fromRow(q);
+    return userFromRow(q);
 }
 
 std::optional<User> UserRepository::find(const QString &id) const
 {
-    CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE id = ?"), {id});
+    CachedQuery q = Database::execCached(kUserSelect + QStringLiteral(" WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    User u = fromRow(q);
+    User u = userFromRow(q);
     q.finish();
     return u;
 }
@@ -213,15 +213,15 @@ std::optional<QPair<User, QString>> UserRepository::findForLogin(const QString &
         {email.trimmed().toLower()});
     if (!q.next())
         return std::nullopt;
-    return qMakePair(fromRow(q), q.value(6).toString());
+    return qMakePair(userFromRow(q), q.value(6).toString());
 }
 
 QVector<User> UserRepository::list() const
 {
     QVector<User> out;
-    QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY seq"));
+    QSqlQuery q = Database::exec(kUserSelect + QStringLiteral(" ORDER BY seq"));
     while (q.next())
-        out.append(fromRow(q));
+        out.append(userFromRow(q));
     return out;
 }
 

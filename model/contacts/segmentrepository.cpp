@@ -12,11 +12,11 @@
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
-const QString kColumns =
+const QString kSegmentColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
 constexpr int MaxContactIds = 1000;
 
-Segment fromRow(const QSqlQuery &q)
+Segment segmentFromRow(const QSqlQuery &q)
 {
     Segment s;
     s.seq = q.value(0).toLongLong();
@@ -54,9 +54,9 @@ QJsonObject eventData(const Segment &s)
     return data;
 }
 
-[[noreturn]] void missing(const QString &field, const QString &problem = QStringLiteral("is required"))
+[[noreturn]] void missingField(const QString &field, const QString &problem = QStringLiteral("is required"))
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
+    throw DomainError::unprocessable(QStringLiteral("Required field missingField: %1 %2").arg(field, problem),
                                      {{field, problem}});
 }
 
@@ -106,10 +106,10 @@ SegmentRepository::SegmentRepository(const Store &store)
 QVector<Segment> SegmentRepository::list(bool withCounts) const
 {
     QVector<Segment> out;
-    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kSegmentColumns +
                                          QStringLiteral(" FROM segments ORDER BY name_norm, seq"));
     while (q.next())
-        out.append(fromRow(q));
+        out.append(segmentFromRow(q));
     q.finish();
     if (withCounts) {
         for (Segment &s : out)
@@ -121,10 +121,10 @@ QVector<Segment> SegmentRepository::list(bool withCounts) const
 std::optional<Segment> SegmentRepository::find(const QString &id) const
 {
     CachedQuery q = Database::execCached(
-        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM segments WHERE id = ?"), {id});
+        QStringLiteral("SELECT ") + kSegmentColumns + QStringLiteral(" FROM segments WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    Segment s = fromRow(q);
+    Segment s = segmentFromRow(q);
     q.finish();
     return s;
 }
@@ -193,14 +193,14 @@ Segment SegmentRepository::create(SegmentChanges c, const QString &actorGiven)
     const QString actor = m_store.actorOr(actorGiven);
     SegmentRules::check(c);
     if (!c.name)
-        missing(QStringLiteral("name"));
+        missingField(QStringLiteral("name"));
     Segment s;
     s.name = *c.name;
     s.description = c.description.value_or(QString());
     s.isDynamic = c.isDynamic.value_or(true);
     s.filters = c.filters.value_or(QJsonValue(QJsonValue::Null));
     if (s.isDynamic && !s.filters.isObject())
-        missing(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+        missingField(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
     s.id = Ids::make(u"seg");
     s.createdBy = actor;
     s.createdAt = s.updatedAt = m_store.nowIso();
@@ -252,7 +252,7 @@ Segment SegmentRepository::updateOnce(const QString &id, const SegmentChanges &c
     if (c.filters)
         s.filters = *c.filters;
     if (s.isDynamic && !s.filters.isObject())
-        missing(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+        missingField(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
 
     QJsonArray changed;
     const QJsonObject oldJson = before.toJson();
@@ -310,7 +310,7 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
             ids << t;
     }
     if (ids.isEmpty())
-        missing(QStringLiteral("contactIds"), QStringLiteral("must not be empty"));
+        missingField(QStringLiteral("contactIds"), QStringLiteral("must not be empty"));
     if (ids.size() > MaxContactIds) {
         const QString problem = QStringLiteral("must hold at most %1 ids").arg(MaxContactIds);
         throw DomainError::badRequest(QStringLiteral("Invalid data: contactIds %1").arg(problem),

@@ -15,7 +15,7 @@
 #include <QSqlQuery>
 
 namespace {
-BulkSend fromRow(const QSqlQuery &q)
+BulkSend bulkSendFromRow(const QSqlQuery &q)
 {
     BulkSend b;
     b.id = q.value(0).toString();
@@ -95,7 +95,7 @@ BulkSend BulkSendRepository::get(const QString &id) const
                                  {id});
     if (!q.next())
         throw DomainError::notFound(QStringLiteral("Bulk send"), id);
-    return fromRow(q);
+    return bulkSendFromRow(q);
 }
 
 int BulkSendRepository::expand(int limit)

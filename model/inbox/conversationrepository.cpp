@@ -32,12 +32,12 @@ const QString kSelectMessages = QStringLiteral("SELECT ") + kMessageColumns + QS
 // How many of a contact's latest incoming messages its sentiment is read from.
 constexpr int kSentimentWindow = 20;
 
-QString compact(const QJsonObject &o)
+QString compactJson(const QJsonObject &o)
 {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-QString compact(const QStringList &list)
+QString compactJson(const QStringList &list)
 {
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
 }
@@ -174,7 +174,7 @@ void insertMessage(Message &m, qint64 conversationSeq)
          textOrNull(m.mediaUrl),
          textOrNull(m.caption),
          textOrNull(m.filename),
-         m.payload.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(compact(m.payload)),
+         m.payload.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(compactJson(m.payload)),
          m.delivery.status,
          textOrNull(m.delivery.sentAt),
          textOrNull(m.delivery.deliveredAt),
@@ -543,7 +543,7 @@ Conversation ConversationRepository::addTags(const QString &id, const QStringLis
     v.tags = merged;
     v.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
-                         {compact(v.tags), v.updatedAt, v.seq});
+                         {compactJson(v.tags), v.updatedAt, v.seq});
     m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
     m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);
@@ -565,7 +565,7 @@ Conversation ConversationRepository::removeTag(const QString &id, const QString 
     v.tags = kept;
     v.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
-                         {compact(v.tags), v.updatedAt, v.seq});
+                         {compactJson(v.tags), v.updatedAt, v.seq});
     m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, {QStringLiteral("tags")}));
     tx.commit();
     m_store.notify(EventBus::Entity::Conversation, v.id, EventBus::Change::Updated);

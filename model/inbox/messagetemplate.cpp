@@ -33,7 +33,7 @@ int MessageTemplate::parameterCount() const
 }
 
 namespace {
-DomainError bad(const QString &field, const QString &problem)
+DomainError badTemplate(const QString &field, const QString &problem)
 {
     return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
@@ -60,32 +60,32 @@ TemplateChanges checkFields(const FieldSource &field, const ButtonSource &button
         if (s.isEmpty())
             missing.insert(name, QStringLiteral("must not be empty"));
         if (s.size() > maxLength)
-            throw bad(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            throw badTemplate(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
         return s;
     };
     static const QRegularExpression name(QStringLiteral("^[a-z0-9_]{1,512}$"));
     static const QRegularExpression language(QStringLiteral("^[a-z]{2,3}(_[A-Z]{2})?$"));
     out.name = string(QStringLiteral("name"), 512, true);
     if (out.name && !name.match(*out.name).hasMatch())
-        throw bad(QStringLiteral("name"), QStringLiteral("must be lower-case letters, digits and _"));
+        throw badTemplate(QStringLiteral("name"), QStringLiteral("must be lower-case letters, digits and _"));
     out.language = string(QStringLiteral("language"), 10, true);
     if (out.language && !language.match(*out.language).hasMatch())
-        throw bad(QStringLiteral("language"), QStringLiteral("must be a language code such as en_US or tr"));
+        throw badTemplate(QStringLiteral("language"), QStringLiteral("must be a language code such as en_US or tr"));
     out.body = string(QStringLiteral("body"), 1024, true);
     out.category = string(QStringLiteral("category"), 20, false);
     if (out.category && !TemplateRules::categories().contains(*out.category))
-        throw bad(QStringLiteral("category"), FieldReader::oneOf(TemplateRules::categories()));
+        throw badTemplate(QStringLiteral("category"), FieldReader::oneOf(TemplateRules::categories()));
     out.status = string(QStringLiteral("status"), 20, false);
     if (out.status && !TemplateRules::statuses().contains(*out.status))
-        throw bad(QStringLiteral("status"), FieldReader::oneOf(TemplateRules::statuses()));
+        throw badTemplate(QStringLiteral("status"), FieldReader::oneOf(TemplateRules::statuses()));
     out.buttons = buttons();
     if (out.buttons) {
         if (out.buttons->size() > 10)
-            throw bad(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
+            throw badTemplate(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
         for (QString &text : *out.buttons) {
             text = text.trimmed();
             if (text.isEmpty() || text.size() > 25)
-                throw bad(QStringLiteral("buttons"),
+                throw badTemplate(QStringLiteral("buttons"),
                           QStringLiteral("must be objects {type: \"quick_reply\", text} with 1 to 25 characters"));
         }
     }
@@ -103,7 +103,7 @@ TemplateChanges TemplateRules::parse(const QJsonObject &body, bool creating)
         if (v.isUndefined() || v.isNull())
             return std::nullopt;
         if (!v.isString())
-            throw bad(name, QStringLiteral("must be a string"));
+            throw badTemplate(name, QStringLiteral("must be a string"));
         return v.toString();
     };
     const ButtonSource buttons = [&body]() -> std::optional<QStringList> {
@@ -111,14 +111,14 @@ TemplateChanges TemplateRules::parse(const QJsonObject &body, bool creating)
         if (v.isUndefined() || v.isNull())
             return std::nullopt;
         if (!v.isArray() || v.toArray().size() > 10)
-            throw bad(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
+            throw badTemplate(QStringLiteral("buttons"), QStringLiteral("must be an array of at most 10 buttons"));
         QStringList texts;
         for (const QJsonValue &b : v.toArray()) {
             const QJsonObject o = b.toObject();
             const QString text = o.value(QStringLiteral("text")).toString().trimmed();
             const QString type = o.value(QStringLiteral("type")).toString(QStringLiteral("quick_reply"));
             if (!b.isObject() || text.isEmpty() || text.size() > 25 || type != QLatin1String("quick_reply"))
-                throw bad(QStringLiteral("buttons"),
+                throw badTemplate(QStringLiteral("buttons"),
                           QStringLiteral("must be objects {type: \"quick_reply\", text} with 1 to 25 characters"));
             texts << text;
         }

@@ -9,9 +9,9 @@
 #include <QSqlQuery>
 
 namespace {
-const QString kColumns = QStringLiteral("id, name, language, category, body, buttons, status, created_at, updated_at");
+const QString kTemplateColumns = QStringLiteral("id, name, language, category, body, buttons, status, created_at, updated_at");
 
-MessageTemplate fromRow(const QSqlQuery &q)
+MessageTemplate templateFromRow(const QSqlQuery &q)
 {
     MessageTemplate t;
     t.id = q.value(0).toString();
@@ -26,7 +26,7 @@ MessageTemplate fromRow(const QSqlQuery &q)
     return t;
 }
 
-DomainError bad(const QString &field, const QString &problem)
+DomainError badTemplateField(const QString &field, const QString &problem)
 {
     return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
@@ -52,7 +52,7 @@ void apply(TemplateChanges ch, MessageTemplate &t, bool creating)
     const int n = t.parameterCount();
     for (int i = 1; i <= n; ++i) {
         if (!t.body.contains(QStringLiteral("{{%1}}").arg(i)))
-            throw bad(QStringLiteral("body"),
+            throw badTemplateField(QStringLiteral("body"),
                       QStringLiteral("placeholders must be numbered {{1}} to {{%1}} without gaps").arg(n));
     }
 }
@@ -63,33 +63,33 @@ QVector<MessageTemplate> TemplateRepository::list(const QString &status) const
     QVector<MessageTemplate> out;
     QSqlQuery q =
         status.isEmpty()
-            ? Database::exec(QStringLiteral("SELECT ") + kColumns +
+            ? Database::exec(QStringLiteral("SELECT ") + kTemplateColumns +
                              QStringLiteral(" FROM message_templates ORDER BY name, language"))
-            : Database::exec(QStringLiteral("SELECT ") + kColumns +
+            : Database::exec(QStringLiteral("SELECT ") + kTemplateColumns +
                                  QStringLiteral(" FROM message_templates WHERE status = ? ORDER BY name, language"),
                              {status});
     while (q.next())
-        out.append(fromRow(q));
+        out.append(templateFromRow(q));
     return out;
 }
 
 MessageTemplate TemplateRepository::get(const QString &id) const
 {
     QSqlQuery q = Database::exec(
-        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM message_templates WHERE id = ?"), {id});
+        QStringLiteral("SELECT ") + kTemplateColumns + QStringLiteral(" FROM message_templates WHERE id = ?"), {id});
     if (!q.next())
         throw DomainError::notFound(QStringLiteral("Template"), id);
-    return fromRow(q);
+    return templateFromRow(q);
 }
 
 std::optional<MessageTemplate> TemplateRepository::find(const QString &name, const QString &language) const
 {
-    QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kColumns +
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kTemplateColumns +
                                      QStringLiteral(" FROM message_templates WHERE name = ? AND language = ?"),
                                  {name, language});
     if (!q.next())
         return std::nullopt;
-    return fromRow(q);
+    return templateFromRow(q);
 }
 
 MessageTemplate TemplateRepository::approved(const QString &name, const QString &language) const

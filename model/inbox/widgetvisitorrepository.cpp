@@ -17,7 +17,7 @@ QString tokenHash(const QString &token)
     return QString::fromLatin1(QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-QString newToken()
+QString newVisitorToken()
 {
     QByteArray bytes(32, Qt::Uninitialized);
     QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(bytes.data()),
@@ -40,7 +40,7 @@ std::optional<WidgetVisitor> select(const QString &column, const QString &value)
     return v;
 }
 
-[[noreturn]] void bad(const QString &field, const QString &problem)
+[[noreturn]] void badVisitorField(const QString &field, const QString &problem)
 {
     throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
 }
@@ -57,11 +57,11 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     const QString name = nameIn.trimmed();
     const QString email = emailIn.trimmed();
     if (name.size() > 200)
-        bad(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
+        badVisitorField(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
     if (!email.isEmpty() && !ContactRules::isValidEmail(email))
-        bad(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
+        badVisitorField(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
     Created out;
-    out.token = newToken();
+    out.token = newVisitorToken();
     out.visitor.id = Ids::make(u"visitor");
     out.visitor.name = name;
     out.visitor.email = email;
@@ -160,9 +160,9 @@ WidgetVisitorRepository::Identified WidgetVisitorRepository::identifyVisitor(con
     const QString email = emailIn.trimmed();
     const QString phone = phoneIn.trimmed();
     if (name.size() > 200)
-        bad(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
+        badVisitorField(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
     if (!email.isEmpty() && !ContactRules::isValidEmail(email))
-        bad(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
+        badVisitorField(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
     ContactChanges person;
     if (!name.isEmpty())
         person.firstName = name;

@@ -16,10 +16,10 @@
 
 namespace {
 using SqlValue::textOrNull;
-const QString kColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
+const QString kIncomingColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
 constexpr int kMaxLoggedBody = 64 * 1024;
 
-IncomingWebhook fromRow(const QSqlQuery &q)
+IncomingWebhook incomingFromRow(const QSqlQuery &q)
 {
     IncomingWebhook e;
     e.seq = q.value(0).toLongLong();
@@ -161,10 +161,10 @@ void IncomingWebhookRepository::remove(const QString &id)
 std::optional<IncomingWebhook> IncomingWebhookRepository::find(const QString &id) const
 {
     CachedQuery q = Database::execCached(
-        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM incoming_webhooks WHERE id = ?"), {id});
+        QStringLiteral("SELECT ") + kIncomingColumns + QStringLiteral(" FROM incoming_webhooks WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    IncomingWebhook e = fromRow(q);
+    IncomingWebhook e = incomingFromRow(q);
     q.finish();
     return e;
 }
@@ -181,11 +181,11 @@ QVector<IncomingWebhook> IncomingWebhookRepository::list(int page, int limit, qi
 {
     QVector<IncomingWebhook> out;
     CachedQuery q =
-        Database::execCached(QStringLiteral("SELECT ") + kColumns +
+        Database::execCached(QStringLiteral("SELECT ") + kIncomingColumns +
                                  QStringLiteral(" FROM incoming_webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
                              {limit, qint64(qMax(1, page) - 1) * limit});
     while (q.next())
-        out.append(fromRow(q));
+        out.append(incomingFromRow(q));
     q.finish();
     if (total) {
         CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM incoming_webhooks"));

@@ -17,14 +17,14 @@
 namespace {
 using SqlValue::text;
 using SqlValue::textOrNull;
-const QString kColumns =
+const QString kWebhookColumns =
     QStringLiteral("seq, id, url, events, secret, description, active, failure_count, disabled_reason, disabled_at, "
                    "created_at, updated_at");
 const QString kDeliveryColumns =
     QStringLiteral("d.seq, d.id, d.webhook_id, d.event_id, d.event, d.body, d.kind, d.state, d.attempts, d.failures, "
                    "d.next_attempt_at, d.last_status, d.last_error, d.created_at");
 
-WebhookSubscription fromRow(const QSqlQuery &q)
+WebhookSubscription webhookFromRow(const QSqlQuery &q)
 {
     WebhookSubscription w;
     w.seq = q.value(0).toLongLong();
@@ -197,10 +197,10 @@ void WebhookRepository::remove(const QString &id)
 std::optional<WebhookSubscription> WebhookRepository::find(const QString &id) const
 {
     CachedQuery q = Database::execCached(
-        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM webhooks WHERE id = ?"), {id});
+        QStringLiteral("SELECT ") + kWebhookColumns + QStringLiteral(" FROM webhooks WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    WebhookSubscription w = fromRow(q);
+    WebhookSubscription w = webhookFromRow(q);
     q.finish();
     return w;
 }
@@ -216,11 +216,11 @@ WebhookSubscription WebhookRepository::get(const QString &id) const
 QVector<WebhookSubscription> WebhookRepository::list(int page, int limit, qint64 *total) const
 {
     QVector<WebhookSubscription> out;
-    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kWebhookColumns +
                                              QStringLiteral(" FROM webhooks ORDER BY seq DESC LIMIT ? OFFSET ?"),
                                          {limit, qint64(qMax(1, page) - 1) * limit});
     while (q.next())
-        out.append(fromRow(q));
+        out.append(webhookFromRow(q));
     q.finish();
     if (total) {
         CachedQuery c = Database::execCached(QStringLiteral("SELECT count(*) FROM webhooks"));
@@ -404,10 +404,10 @@ int WebhookRepository::fanOut(int batch)
     QVector<WebhookSubscription> active;
     QHash<QString, qint64> after;
     {
-        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns +
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kWebhookColumns +
                                              QStringLiteral(", after_outbox_seq FROM webhooks WHERE active = 1"));
         while (q.next()) {
-            active.append(fromRow(q));
+            active.append(webhookFromRow(q));
             after.insert(active.last().id, q.value(12).toLongLong());
         }
         q.finish();
