@@ -594,6 +594,22 @@
         <source>Double-click to open the task</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>New tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address, source, lead score and dates</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>

@@ -593,6 +593,22 @@
         <source>Double-click to open the task</source>
         <translation>Görevi açmak için çift tıklayın</translation>
     </message>
+    <message>
+        <source>New tags</source>
+        <translation>Yeni etiketler</translation>
+    </message>
+    <message>
+        <source>Tags:</source>
+        <translation>Etiketler:</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Ayrıntılar</translation>
+    </message>
+    <message>
+        <source>Address, source, lead score and dates</source>
+        <translation>Adres, kaynak, potansiyel müşteri puanı ve tarihler</translation>
+    </message>
 </context>
 <context>
     <name>ContactDialog</name>

@@ -2,7 +2,8 @@
 // and taking its screenshots (docs/architecture.md, "Look"): one admin (signed in without asking),
 // 48 contacts with companies and cities, 14 deals over the default pipeline's stages in TRY, USD and
 // EUR, 12 tasks (3 overdue, some today, some later) and 7 conversations on every channel, 3 of them
-// unread. With --empty only the admin: every area's empty state.
+// unread; the first contact (Ayşe Yılmaz) has notes and calls, meetings and e-mails on her deal.
+// With --empty only the admin: every area's empty state.
 //   build/bin/demo_seed --data-dir /tmp/demo [--empty]
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
@@ -115,15 +116,39 @@ int main(int argc, char **argv)
         {"Web sitesi yenileme", 58000, "TRY", "lost"},
     };
     int d = 0;
+    QString firstDeal;
     for (const DealSeed &s : dealSeeds) {
-        deals.create(DealRules::parse({{"name", QString::fromUtf8(s.name)},
-                                       {"value", s.value},
-                                       {"currency", s.currency},
-                                       {"stage", s.stage},
-                                       {"contactId", contactIds.at(d * 3 % contactIds.size())},
-                                       {"assignedTo", selin.id}}));
+        const Deal made = deals.create(DealRules::parse({{"name", QString::fromUtf8(s.name)},
+                                                         {"value", s.value},
+                                                         {"currency", s.currency},
+                                                         {"stage", s.stage},
+                                                         {"contactId", contactIds.at(d * 3 % contactIds.size())},
+                                                         {"assignedTo", selin.id}}));
+        if (firstDeal.isEmpty())
+            firstDeal = made.id;
         ++d;
     }
+    // The first contact's history: a few notes and what was done on her deal (the detail pane's
+    // Notes and Timeline tabs with more than a handful of rows).
+    const char *noteSeeds[] = {
+        "İlk görüşme: kumaş numunelerini istediler, 3 renk.",
+        "Numuneler kargoya verildi, takip no 4411 2290.",
+        "Satın alma müdürü değişti; yeni muhatap Ayşe Hanım.",
+        "Fiyatta %5 indirim beklentisi var, yıllık hacim 12.000 metre.",
+        "Teklifin revize hali e-postayla gönderildi.",
+        "Ödeme vadesi 60 gün isteniyor; finansa soruldu.",
+    };
+    for (const char *n : noteSeeds)
+        contacts.addNote(contactIds.at(0), QString::fromUtf8(n), selin.id);
+    const char *activitySeeds[][2] = {
+        {"call", "Numune geri bildirimi: renkler beğenildi."},
+        {"meeting", "Fabrikada yüz yüze toplantı, üretim hattı gezildi."},
+        {"email", "Revize teklif gönderildi."},
+        {"call", "Vade konusu konuşuldu, finans onayı bekleniyor."},
+        {"note", "Rakip firma teklifi 8% daha düşük."},
+    };
+    for (const auto &a : activitySeeds)
+        deals.addActivity(firstDeal, QString::fromLatin1(a[0]), QString::fromUtf8(a[1]), selin.id);
 
     TaskRepository tasks(store);
     const QDate today = tasks.today();

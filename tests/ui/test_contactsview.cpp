@@ -24,6 +24,8 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,9 +36,11 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -49,10 +53,37 @@
 #include <QTextEdit>
 #include <QThread>
 #include <QTimer>
+#include <QToolButton>
+#include <QTranslator>
 
 #include <memory>
 
 using namespace UiTest;
+
+namespace {
+// The liaison_tr.qm that the liaison target compiles (as ui_translations finds it).
+QString turkishQm()
+{
+    QStringList candidates{QDir::cleanPath(QCoreApplication::applicationDirPath() + "/../app/liaison_tr.qm")};
+    const QString binary = qEnvironmentVariable("LIAISON_BINARY");
+    if (!binary.isEmpty())
+        candidates << QDir::cleanPath(QFileInfo(binary).absolutePath() + "/../app/liaison_tr.qm");
+    for (const QString &c : std::as_const(candidates)) {
+        if (QFileInfo::exists(c))
+            return c;
+    }
+    return {};
+}
+
+// How many of a list's rows show whole in its viewport.
+int wholeRows(const QListWidget *list)
+{
+    int whole = 0;
+    for (int i = 0; i < list->count(); ++i)
+        whole += list->viewport()->rect().contains(list->visualItemRect(list->item(i)));
+    return whole;
+}
+} // namespace
 
 class TestContactsView final : public QObject
 {
@@ -78,6 +109,8 @@ private slots:
     void anotherUserStartsOnEveryContact();
     void detailPaneAddsAndRemovesTagsAndAddsNotes();
     void detailPaneShowsDealsConversationsAndTimeline();
+    void detailPaneGivesHistoryAndNotesTheHeightOnALaptop_data();
+    void detailPaneGivesHistoryAndNotesTheHeightOnALaptop();
     void windowFitsA1280WideScreen();
     void statusBarShowsServerStateAndWindowRenders();
     void hundredThousandContactsLoadLazily();
@@ -611,9 +644,11 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     QTabWidget *tabs = child<QTabWidget>(pane, "detailTabs");
     QListWidget *dealList = child<QListWidget>(pane, "contactDealList");
     QTRY_COMPARE(dealList->count(), 2);
-    // The tooltip says it in full; the title is full or short as the pane's width allows.
+    // The tooltip says it in full; the title is full or short, with or without its count, as the
+    // pane's width allows.
     QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList->parentWidget())), QString("Deals (2)"));
-    QVERIFY(QStringList({"Deals (2)", "Deal (2)"}).contains(tabs->tabText(tabs->indexOf(dealList->parentWidget()))));
+    QVERIFY(QStringList({"Deals (2)", "Deal (2)", "Deal"})
+                .contains(tabs->tabText(tabs->indexOf(dealList->parentWidget()))));
     const QString dealsText = dealList->item(0)->text() + '\n' + dealList->item(1)->text();
     QVERIFY2(dealsText.contains("Filo kiralama — Negotiation"), qPrintable(dealsText)); // the stage's name, not its key
     QVERIFY2(dealsText.contains("Servis sözleşmesi — Proposal"), qPrintable(dealsText));
@@ -633,6 +668,10 @@ void TestContactsView::detailPaneShowsDealsConversationsAndTimeline()
     tabs->resize(fullWidth - 1, tabs->height()); // a pixel short
     QVERIFY(tabs->tabBar()->sizeHint().width() < fullWidth);
     QCOMPARE(tabs->tabText(tabs->indexOf(dealList->parentWidget())), QString("Deal (2)"));
+    const int briefWidth = tabs->tabBar()->sizeHint().width();
+    tabs->resize(briefWidth - 1, tabs->height()); // the short titles' counts go next
+    QCOMPARE(tabs->tabText(tabs->indexOf(dealList->parentWidget())), QString("Deal"));
+    QCOMPARE(tabs->tabToolTip(tabs->indexOf(dealList->parentWidget())), QString("Deals (2)"));
     tabs->resize(fullWidth, tabs->height());
     QCOMPARE(tabs->tabText(tabs->indexOf(dealList->parentWidget())), QString("Deals (2)"));
     QCOMPARE(tabs->tabText(tabs->indexOf(child<QListWidget>(pane, "contactTaskList")->parentWidget())),
@@ -761,6 +800,126 @@ void TestContactsView::anotherUserStartsOnEveryContact()
     QCOMPARE(child<QLineEdit>(view(), "searchEdit")->text(), QString());
     QTRY_COMPARE(model()->rowCount(), 3);
     QVERIFY(view()->currentContactId().isEmpty());
+}
+
+void TestContactsView::detailPaneGivesHistoryAndNotesTheHeightOnALaptop_data()
+{
+    QTest::addColumn<bool>("turkish");
+    QTest::newRow("English") << false;
+    QTest::newRow("Turkish") << true;
+}
+
+void TestContactsView::detailPaneGivesHistoryAndNotesTheHeightOnALaptop()
+{
+    // On a 1366 × 768 screen (the window: its width, the height left by a panel and the title bar)
+    // the contact's fields leave the tabs room for a useful history (8 entries and more) and notes,
+    // every tab is in sight (no scroll arrows, no title cut), in English and in Turkish; on a
+    // taller window the history grows.
+    QFETCH(bool, turkish);
+    QTranslator translator;
+    if (turkish) {
+        const QString qm = turkishQm();
+        QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
+        QVERIFY(translator.load(qm));
+        QCoreApplication::installTranslator(&translator);
+    }
+    const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    // A contact a rep has worked with for a while: notes, deals with calls and meetings, a
+    // conversation, tasks (counts of two digits in the tabs' titles).
+    try {
+        for (int i = 1; i <= 12; ++i)
+            m_contacts->addNote(m_ahmet, QStringLiteral("Görüşme %1: teklif ve teslim tarihi konuşuldu").arg(i));
+        DealRepository deals{Store(*m_bus)};
+        TaskRepository tasks{Store(*m_bus)};
+        for (int i = 1; i <= 10; ++i) {
+            const Deal deal = deals.create(DealRules::parse({{"name", QStringLiteral("Filo kiralama %1").arg(i)},
+                                                             {"value", 1000 * i},
+                                                             {"currency", "TRY"},
+                                                             {"contactId", m_ahmet}}));
+            deals.addActivity(deal.id, "call", "Asked for three vans");
+            tasks.create(TaskRules::parse({{"title", QStringLiteral("Call back %1").arg(i)}, {"contactId", m_ahmet}}));
+        }
+        ConversationRepository conversations{Store(*m_bus)};
+        const Conversation chat = conversations.findOrCreate(m_ahmet, "whatsapp", "+905321112233", "whatsapp", {});
+        MessageContent text;
+        text.text = QStringLiteral("Teklif hazır mı?");
+        conversations.receive(chat.id, text);
+    } catch (const DomainError &e) {
+        QFAIL(qPrintable(e.message() + ' ' + QJsonDocument(e.details()).toJson()));
+    }
+
+    openWindow();
+    m_window->resize(1366, 660);
+    ContactDetailPane *pane = view()->detailPane();
+    clickRow(rowOf(m_ahmet));
+    QTabWidget *tabs = child<QTabWidget>(pane, "detailTabs");
+    QListWidget *timeline = child<QListWidget>(pane, "timelineList");
+    QListWidget *notes = child<QListWidget>(pane, "noteList");
+    QTRY_COMPARE(notes->count(), 12);
+    QTRY_VERIFY(timeline->count() > 30);
+    QTRY_COMPARE(m_window->height(), 660); // the contact's fields do not make the window taller
+
+    auto tabsInSight = [tabs](const char *where) {
+        QTabBar *bar = tabs->tabBar();
+        for (const QToolButton *arrow : bar->findChildren<QToolButton *>())
+            QVERIFY2(!arrow->isVisible(), where);
+        // Every title whole: the bar's tabs at their full size fit its width.
+        QVERIFY2(bar->sizeHint().width() <= tabs->width(),
+                 qPrintable(QStringLiteral("%1: the tabs need %2 pixels, the pane gives %3 (%4)")
+                                .arg(where)
+                                .arg(bar->sizeHint().width())
+                                .arg(tabs->width())
+                                .arg([bar] {
+                                    QStringList titles;
+                                    for (int i = 0; i < bar->count(); ++i)
+                                        titles << bar->tabText(i);
+                                    return titles.join(" | ");
+                                }())));
+        QCOMPARE(bar->tabRect(bar->count() - 1).right() < bar->width(), true);
+    };
+    tabsInSight("the pane as it opens");
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(wholeRows(timeline) >= 8, qPrintable(QStringLiteral("%1 entries of the history in sight (%2 pixels)")
+                                                      .arg(wholeRows(timeline))
+                                                      .arg(timeline->viewport()->height())));
+    tabs->setCurrentWidget(notes->parentWidget());
+    QTRY_VERIFY(notes->isVisible());
+    QVERIFY2(
+        wholeRows(notes) >= 4,
+        qPrintable(
+            QStringLiteral("%1 notes in sight (%2 pixels)").arg(wholeRows(notes)).arg(notes->viewport()->height())));
+    // The pane at its narrowest beside the table: still every tab.
+    auto *splitter = child<QSplitter>(view(), "contactsSplitter");
+    splitter->setSizes({4000, 1});
+    QTRY_COMPARE(pane->width(), pane->minimumWidth());
+    tabsInSight("the pane at its narrowest");
+    if (QTest::currentTestFailed())
+        return;
+
+    // The fields under Details open and fold (with the keyboard too), and the history keeps room.
+    auto *toggle = child<QToolButton>(pane, "contactDetailsToggle");
+    QWidget *details = child<QWidget>(pane, "contactDetails");
+    toggle->setChecked(false);
+    QVERIFY(!details->isVisible());
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    toggle->setFocus(Qt::TabFocusReason);
+    QTest::keyClick(toggle, Qt::Key_Space);
+    QVERIFY(toggle->isChecked());
+    QTRY_VERIFY(details->isVisible());
+    QVERIFY(!child<QLabel>(pane, "leadScoreValue")->text().isEmpty());
+    tabs->setCurrentWidget(timeline);
+    QTRY_VERIFY(timeline->isVisible());
+    QVERIFY2(wholeRows(timeline) >= 5, qPrintable(QString::number(wholeRows(timeline))));
+
+    // On a taller screen the history grows with the window.
+    toggle->setChecked(false);
+    QTRY_VERIFY(!details->isVisible());
+    const int laptop = timeline->viewport()->height();
+    m_window->resize(1440, 900);
+    QTRY_VERIFY2(timeline->viewport()->height() >= laptop + 200,
+                 qPrintable(QStringLiteral("%1 → %2").arg(laptop).arg(timeline->viewport()->height())));
 }
 
 void TestContactsView::windowFitsA1280WideScreen()

@@ -57,6 +57,11 @@ private slots:
             QHeaderView *header = w->findChild<QTableView *>("contactsTable")->horizontalHeader();
             header->resizeSection(1, 260);
             emailWidth = header->sectionSize(1);
+            // The contact's Details, folded by default on this small screen, opened.
+            auto *details = w->findChild<QToolButton *>("contactDetailsToggle");
+            QVERIFY(details);
+            QVERIFY(!details->isChecked());
+            details->setChecked(true);
             w->close(); // saves
         }
         QVERIFY(QSettings(ini, QSettings::IniFormat).contains("window/geometry"));
@@ -68,6 +73,10 @@ private slots:
         QCOMPARE(w->size(), kSize);
         QCOMPARE(w->findChild<QSplitter *>("contactsSplitter")->sizes(), sizes);
         QCOMPARE(w->findChild<QTableView *>("contactsTable")->horizontalHeader()->sectionSize(1), emailWidth);
+        QVERIFY(w->findChild<QToolButton *>("contactDetailsToggle")->isChecked());
+        QSettings saved(ini, QSettings::IniFormat);
+        saved.beginGroup("toggles");
+        QVERIFY2(saved.allKeys().filter("contactDetailsToggle").size() == 1, qPrintable(saved.allKeys().join(' ')));
     }
 
     void theLastAreaComesBackAndTheWindowFitsTheScreen()

@@ -15,11 +15,13 @@
 #include "ui/inbox/inboxview.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/windowstate.h"
 #include "ui/tasks/taskdialog.h"
 
 #include <QDateTime>
 #include <QFormLayout>
-#include <QGroupBox>
+#include <QGridLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -28,11 +30,13 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTextEdit>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -96,8 +100,10 @@ QPushButton *actionButton(const QString &text, const char *name)
 void ContactDetailPane::retitleTabs()
 {
     // Each tab: its title, with how many records it lists ("Deals (2)"; nothing counted for none);
-    // the short titles where the full ones would send the last tabs behind scroll arrows (a pane
-    // beside the contacts on a 1,280-pixel screen). The tooltip says it in full.
+    // where the full ones would not fit the pane's width, the short titles with their counts, then
+    // the short titles alone (a pane beside the contacts on a 1,366-pixel screen, in Turkish too).
+    // The tooltip says it in full. Never scroll arrows: the tab bar has none (a title would be
+    // elided first, which these steps avoid down to the pane's minimum width).
     struct Title
     {
         QString full, brief;
@@ -109,12 +115,18 @@ void ContactDetailPane::retitleTabs()
         {tr("Conversations"), tr("Chat", "a short tab title")},
         {tr("Tasks"), tr("Task", "a short tab title")},
     };
+    enum Step
+    {
+        Full,
+        Brief,
+        Uncounted
+    };
     QTabBar *bar = m_tabs->tabBar();
-    for (const bool brief : {false, true}) {
+    for (const Step step : {Full, Brief, Uncounted}) {
         for (int i = 0; i < m_tabs->count() && i < int(std::size(titles)); ++i) {
             const QVariant count = bar->tabData(i);
-            const QString title = brief ? titles[i].brief : titles[i].full;
-            const bool counted = count.isValid() && count.toLongLong() > 0;
+            const QString title = step == Full ? titles[i].full : titles[i].brief;
+            const bool counted = step != Uncounted && count.isValid() && count.toLongLong() > 0;
             m_tabs->setTabText(i, counted ? QStringLiteral("%1 (%2)").arg(title).arg(count.toLongLong()) : title);
             m_tabs->setTabToolTip(i, count.isValid()
                                          ? QStringLiteral("%1 (%2)").arg(titles[i].full).arg(count.toLongLong())
@@ -129,7 +141,35 @@ bool ContactDetailPane::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_tabs && event->type() == QEvent::Resize)
         retitleTabs();
+    else if (watched == m_tags && event->type() == QEvent::Resize)
+        fitTags();
     return QWidget::eventFilter(watched, event);
+}
+
+void ContactDetailPane::showDetails(bool shown)
+{
+    m_detailsToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    m_details->setVisible(shown);
+}
+
+void ContactDetailPane::fitTags()
+{
+    // The lines the chips take at the list's width (as its style sheet draws them: text, padding,
+    // border, spacing), one or two; more scroll. An empty list keeps one line.
+    const QFontMetrics metrics = m_tags->fontMetrics();
+    const int room = m_tags->width() - 2 * m_tags->frameWidth() - m_tags->spacing();
+    int lines = 1;
+    int x = 0;
+    for (int i = 0; i < m_tags->count(); ++i) {
+        const int chip = metrics.horizontalAdvance(m_tags->item(i)->text()) + 2 * 8 + 2 + 2 * m_tags->spacing();
+        if (x > 0 && x + chip > room) {
+            ++lines;
+            x = 0;
+        }
+        x += chip;
+    }
+    const int line = metrics.height() + 2 + 2 + 2 * m_tags->spacing();
+    m_tags->setFixedHeight(qMin(lines, 2) * line + 2 * m_tags->frameWidth() + 2);
 }
 
 void ContactDetailPane::reloadSoon()
@@ -171,53 +211,89 @@ ContactDetailPane::ContactDetailPane(ContactRepository &contacts, QWidget *paren
     m_title->setFont(titleFont);
     layout->addWidget(m_title);
 
+    // The card a sales rep reads at a glance, compact so that the tabs under it (the history, the
+    // notes) keep the height: how to reach the contact, where they work, the tags; the rest (address,
+    // source, score, dates) folds under Details, which the window remembers open or folded.
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setVerticalSpacing(UiKit::Space::XS);
     form->addRow(tr("E-mail:"), m_email = UiKit::wrappingText(page, QStringLiteral("emailValue")));
     form->addRow(tr("Phone:"), m_phone = valueLabel(page, "phoneValue"));
     form->addRow(tr("Company:"), m_company = valueLabel(page, "companyValue"));
     form->addRow(tr("Position:"), m_position = valueLabel(page, "positionValue"));
-    form->addRow(tr("Address:"), m_address = valueLabel(page, "addressValue"));
-    form->addRow(tr("Source:"), m_source = valueLabel(page, "sourceValue"));
-    form->addRow(tr("Lead score:"), m_leadScore = valueLabel(page, "leadScoreValue"));
-    form->addRow(tr("Created:"), m_created = valueLabel(page, "createdValue"));
-    form->addRow(tr("Updated:"), m_updated = valueLabel(page, "updatedValue"));
-    layout->addLayout(form);
 
-    auto *tagsBox = new QGroupBox(tr("Tags"), page);
-    auto *tagsLayout = new QVBoxLayout(tagsBox);
-    m_tags = new QListWidget(tagsBox);
+    // The tags as chips (as many lines as they take, up to two; more scroll), and beside them the
+    // field that adds some.
+    m_tags = new QListWidget(page);
     m_tags->setObjectName(QStringLiteral("tagList"));
     m_tags->setAccessibleName(tr("Tags"));
     m_tags->setFlow(QListView::LeftToRight);
     m_tags->setWrapping(true);
     m_tags->setResizeMode(QListView::Adjust);
     m_tags->setSpacing(3);
-    // Room for about two lines of chips; more scroll.
-    m_tags->setFixedHeight(2 * (fontMetrics().height() + 12) + 8);
+    m_tags->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_tags->setStyleSheet(QStringLiteral(
         "QListWidget::item { border: 1px solid palette(mid); border-radius: 8px; padding: 1px 8px; }"
         "QListWidget::item:selected { background: palette(highlight); color: palette(highlighted-text); }"));
-    tagsLayout->addWidget(m_tags);
-    m_removeTag = new QPushButton(tr("Remove tag"), tagsBox);
+    m_tags->installEventFilter(this); // its width decides how many lines the chips take
+    m_removeTag = new QPushButton(tr("Remove tag"), page);
     m_removeTag->setObjectName(QStringLiteral("removeTagButton"));
     m_removeTag->setEnabled(false);
-    tagsLayout->addWidget(m_removeTag, 0, Qt::AlignRight);
-    auto *tagRow = new QHBoxLayout;
-    m_newTag = new QLineEdit(tagsBox);
+    m_newTag = new QLineEdit(page);
     m_newTag->setObjectName(QStringLiteral("newTagEdit"));
-    m_newTag->setPlaceholderText(tr("New tags, comma separated"));
-    m_addTag = new QPushButton(tr("Add tag"), tagsBox);
+    m_newTag->setAccessibleName(tr("New tags"));
+    m_newTag->setPlaceholderText(tr("New tags"));
+    m_newTag->setToolTip(tr("New tags, comma separated"));
+    m_addTag = new QPushButton(tr("Add tag"), page);
     m_addTag->setObjectName(QStringLiteral("addTagButton"));
-    tagRow->addWidget(m_newTag, 1);
-    tagRow->addWidget(m_addTag);
-    tagsLayout->addLayout(tagRow);
-    layout->addWidget(tagsBox);
+    auto *tagsGrid = new QGridLayout;
+    tagsGrid->setContentsMargins(0, 0, 0, 0);
+    tagsGrid->setSpacing(UiKit::Space::XS);
+    tagsGrid->addWidget(m_tags, 0, 0);
+    tagsGrid->addWidget(m_removeTag, 0, 1, Qt::AlignTop);
+    tagsGrid->addWidget(m_newTag, 1, 0);
+    tagsGrid->addWidget(m_addTag, 1, 1);
+    tagsGrid->setColumnStretch(0, 1);
+    form->addRow(tr("Tags:"), tagsGrid);
+
+    layout->addLayout(form);
+
+    // Details: a form of its own (its long labels do not narrow the fields above).
+    m_detailsToggle = new QToolButton(page);
+    m_detailsToggle->setObjectName(QStringLiteral("contactDetailsToggle"));
+    m_detailsToggle->setText(tr("Details"));
+    m_detailsToggle->setToolTip(tr("Address, source, lead score and dates"));
+    m_detailsToggle->setCheckable(true);
+    m_detailsToggle->setAutoRaise(true);
+    m_detailsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // A section's heading, not a pressed button while open.
+    m_detailsToggle->setStyleSheet(QStringLiteral("QToolButton { border: none; padding: 2px 0px; }"));
+    WindowState::keepChecked(m_detailsToggle);
+    layout->addWidget(m_detailsToggle, 0, Qt::AlignLeft);
+    m_details = new QWidget(page);
+    m_details->setObjectName(QStringLiteral("contactDetails"));
+    auto *details = new QFormLayout(m_details);
+    details->setContentsMargins(0, 0, 0, 0);
+    details->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    details->setVerticalSpacing(UiKit::Space::XS);
+    details->addRow(tr("Address:"), m_address = valueLabel(m_details, "addressValue"));
+    details->addRow(tr("Source:"), m_source = valueLabel(m_details, "sourceValue"));
+    details->addRow(tr("Lead score:"), m_leadScore = valueLabel(m_details, "leadScoreValue"));
+    details->addRow(tr("Created:"), m_created = valueLabel(m_details, "createdValue"));
+    details->addRow(tr("Updated:"), m_updated = valueLabel(m_details, "updatedValue"));
+    layout->addWidget(m_details);
+    connect(m_detailsToggle, &QToolButton::toggled, this, &ContactDetailPane::showDetails);
+    // Open where the screen is tall enough for them beside the tabs (until the user chooses).
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    m_detailsToggle->setChecked(screen && screen->availableGeometry().height() >= 900);
+    showDetails(m_detailsToggle->isChecked());
 
     // What happened with the contact, its notes, deals, conversations and tasks: one tab each.
     m_tabs = new QTabWidget(page);
     m_tabs->setObjectName(QStringLiteral("detailTabs"));
     m_tabs->setDocumentMode(true);
+    m_tabs->setUsesScrollButtons(false); // every tab in sight (retitleTabs() makes them fit)
+    m_tabs->setElideMode(Qt::ElideRight);
     m_tabs->installEventFilter(this); // its width decides between the full and the short titles
     layout->addWidget(m_tabs, 1);
 
@@ -446,6 +522,7 @@ void ContactDetailPane::reload()
             m_tags->setCurrentItem(item);
     }
     m_removeTag->setEnabled(!m_tags->selectedItems().isEmpty());
+    fitTags();
 
     m_notes->clear();
     QHash<QString, QString> authors; // actor id -> the name shown (a user's, or an API key's)

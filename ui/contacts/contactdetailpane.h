@@ -20,10 +20,12 @@ class QPushButton;
 class QStackedWidget;
 class QTabWidget;
 class QTextEdit;
+class QToolButton;
 
-// The right side of the contacts view: every field of one contact, its tags (add and remove), and
-// tabs: a timeline of everything that happened with it, its notes (oldest first, add one), its
-// deals, conversations and tasks. Changes go straight to the repository, which tells the event
+// The right side of the contacts view: one contact's fields (the ones used most always shown, the
+// rest folded under Details), its tags (add and remove), and tabs taking the rest of the height: a
+// timeline of everything that happened with it, its notes (oldest first, add one), its deals,
+// conversations and tasks. Changes go straight to the repository, which tells the event
 // bus; the view then refreshes the table.
 class ContactDetailPane : public QWidget
 {
@@ -66,6 +68,10 @@ protected:
 private:
     // The tabs' titles from their counts, short where the full ones do not fit.
     void retitleTabs();
+    // Shows or folds the fields under Details (address, source, lead score, dates).
+    void showDetails(bool shown);
+    // The tag list as tall as its chips' lines at its width (one or two).
+    void fitTags();
     void addTags();
     void removeSelectedTag();
     void addNote();
@@ -84,7 +90,9 @@ private:
 
     QStackedWidget *m_stack = nullptr;
     QLabel *m_title = nullptr;
-    QTextEdit *m_email = nullptr; // wraps a long address anywhere
+    QToolButton *m_detailsToggle = nullptr; // shows the fields under it, or folds them
+    QWidget *m_details = nullptr;           // those fields
+    QTextEdit *m_email = nullptr;           // wraps a long address anywhere
     QLabel *m_phone = nullptr;
     QLabel *m_company = nullptr;
     QLabel *m_position = nullptr;

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTextLayout>
 
 void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
@@ -42,12 +43,16 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     bold.setBold(true);
     painter->setPen(pal.color(QPalette::Text));
     painter->setFont(bold);
-    // Four lines, each whole: the name; the value, and the owner where room is left; the contact;
-    // the expected close (red once passed while the deal is open). (Three lines cut the name, the date or the contact.)
+    // Lines, each whole: the name (on two lines where one does not hold it: a column of a six-stage
+    // board on a 1,366-pixel screen cut most names to a word and a half); the value, and the owner
+    // where room is left; the contact; the expected close (red once passed while the deal is open).
     const QFontMetrics boldMetrics(bold);
-    const auto row = [&](int n) { return QRect(text.left(), text.top() + n * (line + 2), text.width(), line); };
-    painter->drawText(row(0), Qt::AlignLeft,
-                      boldMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, text.width()));
+    const QStringList name = nameLines(index.data(Qt::DisplayRole).toString(), bold, text.width());
+    const auto row = [&](int n) {
+        return QRect(text.left(), text.top() + (n + name.size() - 1) * (line + 2), text.width(), line);
+    };
+    for (int i = 0; i < name.size(); ++i)
+        painter->drawText(row(i - name.size() + 1), Qt::AlignLeft, name.at(i));
     const QString value = index.data(DealColumnModel::ValueRole).toString();
     painter->drawText(row(1), Qt::AlignLeft, boldMetrics.elidedText(value, Qt::ElideRight, text.width()));
 
@@ -77,6 +82,27 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
 QSize DealCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
 {
     const int line = QFontMetrics(option.font).height();
-    // Narrower than any column: the list view stretches each card to its width (no sideways scrolling).
-    return {140, 4 * line + 3 * 2 + 14};
+    // Narrower than any column: the list view stretches each card to its width (no sideways
+    // scrolling). One height for every card (the columns lay out uniform items): room for a name on
+    // two lines.
+    return {140, 5 * line + 4 * 2 + 14};
+}
+
+QStringList DealCardDelegate::nameLines(const QString &name, const QFont &font, int width)
+{
+    const QFontMetrics metrics(font);
+    if (metrics.horizontalAdvance(name) <= width)
+        return {name};
+    // The first line broken between words (within a word only when one does not fit), the rest on
+    // the second, elided at its end.
+    QTextLayout layout(name, font);
+    QTextOption wrap;
+    wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(wrap);
+    layout.beginLayout();
+    QTextLine first = layout.createLine();
+    first.setLineWidth(width);
+    layout.endLayout();
+    const int cut = qMax(1, first.textLength());
+    return {name.left(cut).trimmed(), metrics.elidedText(name.mid(cut).trimmed(), Qt::ElideRight, width)};
 }

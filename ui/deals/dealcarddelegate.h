@@ -11,4 +11,8 @@ public:
     using QStyledItemDelegate::QStyledItemDelegate;
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+    // A deal's name as a card shows it at this width: one line, or two (broken between words, the
+    // second elided at its end).
+    static QStringList nameLines(const QString &name, const QFont &font, int width);
 };

@@ -1,5 +1,6 @@
 #include "ui/shell/windowstate.h"
 
+#include <QAbstractButton>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QHeaderView>
@@ -11,6 +12,7 @@
 
 namespace {
 constexpr int kVersion = 1;
+constexpr char kKeepChecked[] = "liaisonKeepChecked"; // the property keepChecked() sets
 
 // "contactsView/contactsSplitter": the object names from the window down; empty when a widget on
 // the way has none (it could not be told apart from its siblings).
@@ -76,6 +78,20 @@ void WindowState::restore()
         header->restoreState(ini.value(key + QStringLiteral("/state")).toByteArray());
     }
     ini.endGroup();
+    ini.beginGroup(QStringLiteral("toggles"));
+    for (QAbstractButton *button : m_window->findChildren<QAbstractButton *>()) {
+        if (!button->property(kKeepChecked).toBool())
+            continue;
+        const QString key = pathOf(m_window, button);
+        if (!key.isEmpty() && ini.contains(key))
+            button->setChecked(ini.value(key).toBool());
+    }
+    ini.endGroup();
+}
+
+void WindowState::keepChecked(QAbstractButton *button)
+{
+    button->setProperty(kKeepChecked, true);
 }
 
 void WindowState::save() const
@@ -99,6 +115,14 @@ void WindowState::save() const
             continue;
         ini.setValue(key + QStringLiteral("/columns"), table->horizontalHeader()->count());
         ini.setValue(key + QStringLiteral("/state"), table->horizontalHeader()->saveState());
+    }
+    ini.endGroup();
+    ini.beginGroup(QStringLiteral("toggles"));
+    for (const QAbstractButton *button : m_window->findChildren<QAbstractButton *>()) {
+        if (!button->property(kKeepChecked).toBool())
+            continue;
+        if (const QString key = pathOf(m_window, button); !key.isEmpty())
+            ini.setValue(key, button->isChecked());
     }
     ini.endGroup();
     ini.sync();
