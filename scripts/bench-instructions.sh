@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: scripts/bench-instructions.sh [REQUESTS]   (default 1000; build/bin must hold liaison, bench_seed)
 #
-# Instructions per GET /api/v1/contacts/:id, counted by valgrind's callgrind: wall-clock figures
+# Instructions per GET /api/v1/contacts/:id (or, with BENCH_REQUEST=create, per POST
+# /api/v1/contacts of a new contact), counted by valgrind's callgrind: wall-clock figures
 # drift by ±10% between runs on the development machines, instruction counts do not, so this is
 # how a change to the request path is measured A/B. It
 #   1. seeds BENCH_CONTACTS (100000) contacts into a throwaway data dir and creates an API key,
@@ -12,6 +13,7 @@
 # it started is stopped on exit.
 #   BENCH_BUILD_DIR [build]   where bin/liaison and bin/bench_seed are
 #   BENCH_CONTACTS [100000]   contacts seeded
+#   BENCH_REQUEST [get]       get: a seeded contact by id; create: a new contact (a write)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -19,6 +21,8 @@ ROOT=$(pwd)
 REQUESTS=${1:-1000}
 CONTACTS=${BENCH_CONTACTS:-100000}
 BUILD_DIR=${BENCH_BUILD_DIR:-build}
+REQUEST=${BENCH_REQUEST:-get}
+[ "$REQUEST" = get ] || [ "$REQUEST" = create ] || { echo "bench-instructions: BENCH_REQUEST is get or create" >&2; exit 2; }
 BIN=$ROOT/$BUILD_DIR/bin
 [[ $BUILD_DIR == /* ]] && BIN=$BUILD_DIR/bin
 [[ $REQUESTS =~ ^[0-9]+$ ]] && [ "$REQUESTS" -ge 2 ] || { echo "bench-instructions: REQUESTS must be >= 2" >&2; exit 2; }
@@ -61,9 +65,19 @@ done
 # instructions N: total instructions of a server run that answers N requests on one connection.
 instructions() {
     local n=$1 out=$WORK/callgrind.$1 i
-    sed -e '/^$/d' -e "s|^|url = \"https://127.0.0.1:$PORT/api/v1/contacts/|" -e 's|$|"|' \
-        "$WORK/data/bench-ids.txt" | head -n "$n" >"$WORK/urls.$n"
-    [ "$(wc -l <"$WORK/urls.$n")" -eq "$n" ] || die "fewer than $n seeded ids"
+    if [ "$REQUEST" = create ]; then
+        # One block of curl options per request (next): a new contact each, its e-mail numbered.
+        for i in $(seq 1 "$n"); do
+            [ "$i" -eq 1 ] || echo next
+            printf 'url = "https://127.0.0.1:%s/api/v1/contacts"\nheader = "Authorization: Bearer %s"\n' "$PORT" "$KEY"
+            printf 'header = "Content-Type: application/json"\noutput = "/dev/null"\ninsecure\nsilent\nshow-error\nfail\n'
+            printf 'data = "{\\"firstName\\": \\"Ayşe\\", \\"email\\": \\"ayse.%s.%s@ornek.com.tr\\"}"\n' "$n" "$i"
+        done >"$WORK/urls.$n"
+    else
+        sed -e '/^$/d' -e "s|^|url = \"https://127.0.0.1:$PORT/api/v1/contacts/|" -e 's|$|"|' \
+            "$WORK/data/bench-ids.txt" | head -n "$n" >"$WORK/urls.$n"
+        [ "$(wc -l <"$WORK/urls.$n")" -eq "$n" ] || die "fewer than $n seeded ids"
+    fi
     # started directly (not through a function) so that $! is the server itself (env and valgrind exec)
     env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN/liaison" serve --data-dir "$WORK/data" \
         --listen "127.0.0.1:$PORT" --set server/threads=1 --set server/rateLimitPerMinute=0 \
@@ -75,8 +89,12 @@ instructions() {
         sleep 0.5
         [ "$i" -lt 240 ] || die "liaison serve under valgrind did not answer within 120 s"
     done
-    timeout 600 curl -sk -H "Authorization: Bearer $KEY" -K "$WORK/urls.$n" >/dev/null \
-        || die "curl failed for $n requests"
+    if [ "$REQUEST" = create ]; then
+        timeout 600 curl -K "$WORK/urls.$n" >/dev/null || die "curl failed for $n requests"
+    else
+        timeout 600 curl -sk -H "Authorization: Bearer $KEY" -K "$WORK/urls.$n" >/dev/null \
+            || die "curl failed for $n requests"
+    fi
     kill -TERM "$SERVER"
     timeout 120 tail --pid="$SERVER" -f /dev/null || die "liaison serve did not stop"
     wait "$SERVER" 2>/dev/null || true
@@ -90,4 +108,5 @@ say "callgrind: $REQUESTS requests"
 many=$(instructions "$REQUESTS")
 [ -n "$one" ] && [ -n "$many" ] || die "no callgrind summary"
 awk -v a="$one" -v b="$many" -v n="$REQUESTS" \
-    'BEGIN { printf "instructions per GET /api/v1/contacts/:id: %.0f (%d requests on one keep-alive connection, one server thread)\n", (b - a) / (n - 1), n }'
+    -v what="$([ "$REQUEST" = create ] && echo 'POST /api/v1/contacts' || echo 'GET /api/v1/contacts/:id')" \
+    'BEGIN { printf "instructions per %s: %.0f (%d requests on one keep-alive connection, one server thread)\n", what, (b - a) / (n - 1), n }'

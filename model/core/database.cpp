@@ -88,9 +88,20 @@ struct ThreadConnection
     // SQLite's total_changes when the outermost write Transaction began: did it change a row?
     qint64 changesAtBegin = 0;
     qint64 heldSinceMs = -1; // watchSnapshot(): when a snapshot was first seen held between units of work
-    // Database::afterCommit() inside a write Transaction: what to run in order, the keys taken and
-    // how many entries each group holds.
-    std::vector<std::function<void()>> afterCommit;
+    // PostgreSQL: a statement of the open transaction failed, after which PostgreSQL refuses every
+    // statement of it and turns its COMMIT into a rollback; a rollback to a savepoint taken before
+    // the failure (every open one: a SAVEPOINT is refused too) makes it usable again.
+    bool aborted = false;
+    // Database::afterCommit() inside a write Transaction: what to run in order (with the key and
+    // group each entry took, so that the rollback of a savepoint gives them back), the keys taken
+    // and how many entries each group holds.
+    struct AfterCommit
+    {
+        std::function<void()> run;
+        QString key;
+        QString group;
+    };
+    std::vector<AfterCommit> afterCommit;
     QSet<QString> afterCommitKeys;
     QHash<QString, int> afterCommitGroups;
     void clearAfterCommit()
@@ -98,6 +109,18 @@ struct ThreadConnection
         afterCommit.clear();
         afterCommitKeys.clear();
         afterCommitGroups.clear();
+    }
+    // Drops the entries added since there were `mark` of them (a savepoint rolled back).
+    void dropAfterCommitFrom(std::size_t mark)
+    {
+        while (afterCommit.size() > mark) {
+            const AfterCommit &entry = afterCommit.back();
+            if (!entry.key.isEmpty())
+                afterCommitKeys.remove(entry.key);
+            if (!entry.group.isEmpty() && --afterCommitGroups[entry.group] <= 0)
+                afterCommitGroups.remove(entry.group);
+            afterCommit.pop_back();
+        }
     }
 
     void close()
@@ -124,6 +147,7 @@ struct ThreadConnection
         depth = 0;
         readOnly = false;
         lost = false;
+        aborted = false;
     }
     ~ThreadConnection() { close(); }
     // Open, not lost, and on the database path of now.
@@ -226,6 +250,9 @@ bool isUniqueViolation(const QSqlError &error)
 
 [[noreturn]] void fail(const QString &what, const QSqlError &error)
 {
+    if (error.type() != QSqlError::NoError && g_dialect.load() == Database::Dialect::PostgreSQL &&
+        threadConnection().depth > 0)
+        threadConnection().aborted = true;
     if (threadConnectionLost(error)) {
         threadConnection().lost = true;
         throwUnavailable(what + QLatin1String(": ") + error.text().simplified());
@@ -1122,6 +1149,7 @@ ReadTransaction::ReadTransaction()
     ++c.depth;
     m_outer = true;
     c.readOnly = true;
+    c.aborted = false;
 }
 
 ReadTransaction::~ReadTransaction()
@@ -1141,14 +1169,49 @@ ReadTransaction::~ReadTransaction()
     }
 }
 
+namespace {
+const QString kLostDuringTransaction =
+    QStringLiteral("the connection to PostgreSQL was lost during a transaction, which was not committed");
+
+// A statement that steers the open transaction (SAVEPOINT, RELEASE, ROLLBACK TO) on this thread's
+// connection. SQLite: through select(), whose statements are prepared once per thread; PostgreSQL
+// prepares no such statement, so it runs as it is.
+void steer(const QString &sql)
+{
+    if (Database::dialect() == Database::Dialect::SQLite) {
+        Database::select(sql, {}, [](const SqlRow &) {});
+        return;
+    }
+    QSqlQuery q(Database::connection());
+    if (!q.exec(sql))
+        fail(QStringLiteral("%1 failed").arg(sql), q.lastError());
+}
+
+QString savepointName(int level)
+{
+    return QStringLiteral("sp") + QString::number(level);
+}
+} // namespace
+
 Transaction::Transaction()
 {
     ThreadConnection &c = threadConnection();
     if (c.readOnly) // a deferred read transaction upgraded to a write could fail with SQLITE_BUSY
         fail(QStringLiteral("a write transaction cannot start inside a read transaction"), QSqlError());
     if (c.depth > 0) {
-        ++c.depth;
-        return; // nested: the outermost transaction commits
+        // Nested: a savepoint of the outermost transaction, named after its depth (unique among
+        // those open). On a lost connection, connection() refuses it as the transaction's.
+        const int level = c.depth + 1;
+        try {
+            steer(QStringLiteral("SAVEPOINT ") + savepointName(level));
+        } catch (...) {
+            m_done = true;
+            throw;
+        }
+        c.depth = level;
+        m_savepoint = level;
+        m_afterCommitMark = c.afterCommit.size();
+        return;
     }
     // SQLite: take the write lock at once. PostgreSQL locks rows as they are written. Begun before
     // the depth counts it, so that a connection lost while idle is made again.
@@ -1169,6 +1232,7 @@ Transaction::Transaction()
         throw;
     }
     ++c.depth;
+    c.aborted = false;
     m_outer = true;
 }
 
@@ -1176,14 +1240,38 @@ Transaction::~Transaction()
 {
     if (m_done)
         return;
+    if (m_savepoint > 0) {
+        rollBackSavepoint();
+        return;
+    }
     ThreadConnection &c = threadConnection();
     --c.depth;
     if (m_outer) {
         c.clearAfterCommit();
+        c.aborted = false;
         if (!c.name.isEmpty() && !c.lost) {
             QSqlQuery q(QSqlDatabase::database(c.name, false));
             q.exec(QStringLiteral("ROLLBACK"));
         }
+    }
+}
+
+void Transaction::rollBackSavepoint()
+{
+    ThreadConnection &c = threadConnection();
+    --c.depth;
+    c.dropAfterCommitFrom(m_afterCommitMark);
+    if (c.name.isEmpty() || c.lost)
+        return; // nothing more can run in the transaction; its outermost commits nothing
+    // ROLLBACK TO keeps the savepoint open: it is released too, so that the name is free again.
+    const QString name = savepointName(m_savepoint);
+    try {
+        steer(QStringLiteral("ROLLBACK TO SAVEPOINT ") + name);
+        c.aborted = false;
+        steer(QStringLiteral("RELEASE SAVEPOINT ") + name);
+    } catch (const std::exception &e) {
+        // The transaction itself is gone (lost, or ended by the database): its outermost commit says so.
+        qCWarning(lcDb) << "rolling back savepoint" << name << "failed:" << e.what();
     }
 }
 
@@ -1193,6 +1281,22 @@ void Transaction::commit()
         return;
     m_done = true;
     ThreadConnection &c = threadConnection();
+    if (m_savepoint > 0) {
+        // Released into the transaction around it: its rows and its after-commit work now stand or
+        // fall with that one.
+        try {
+            if (c.lost)
+                throwUnavailable(kLostDuringTransaction);
+            if (c.aborted)
+                throw DatabaseError("a statement of the transaction failed: its savepoint was rolled back");
+            steer(QStringLiteral("RELEASE SAVEPOINT ") + savepointName(m_savepoint));
+        } catch (...) {
+            rollBackSavepoint();
+            throw;
+        }
+        --c.depth;
+        return;
+    }
     --c.depth;
     if (!m_outer)
         return;
@@ -1200,10 +1304,18 @@ void Transaction::commit()
     // on a new connection would answer "done" for nothing.
     if (c.lost) {
         c.clearAfterCommit();
-        throwUnavailable(QStringLiteral("the connection to PostgreSQL was lost during a transaction, which was not "
-                                        "committed"));
+        throwUnavailable(kLostDuringTransaction);
     }
     QSqlDatabase db = Database::connection();
+    // A statement failed and nothing rolled it back: PostgreSQL would answer this COMMIT as done
+    // and roll everything back.
+    if (c.aborted) {
+        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+        c.clearAfterCommit();
+        c.aborted = false;
+        qCWarning(lcDb) << "a transaction whose statement failed was rolled back, not committed";
+        throw DatabaseError("a statement of the transaction failed: it was rolled back, not committed");
+    }
     // A transaction that changed no row proves nothing about the disk (a full one commits it too).
     sqlite3 *h = sqliteHandle(c, db);
     const bool wrote = !h || sqlite3_total_changes64(h) != c.changesAtBegin;
@@ -1217,10 +1329,10 @@ void Transaction::commit()
     if (wrote)
         StorageHealth::noteCommitted();
     // Taken out first: what runs may open transactions of its own.
-    const std::vector<std::function<void()>> done = std::exchange(c.afterCommit, {});
+    const std::vector<ThreadConnection::AfterCommit> done = std::exchange(c.afterCommit, {});
     c.clearAfterCommit();
-    for (const std::function<void()> &f : done)
-        f();
+    for (const ThreadConnection::AfterCommit &entry : done)
+        entry.run();
 }
 
 bool Database::inWriteTransaction()
@@ -1243,7 +1355,7 @@ void Database::afterCommit(std::function<void()> done, const QString &key, const
     }
     if (!group.isEmpty())
         ++c.afterCommitGroups[group];
-    c.afterCommit.push_back(std::move(done));
+    c.afterCommit.push_back({std::move(done), key, group});
 }
 
 int Database::afterCommitCount(const QString &group)

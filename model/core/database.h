@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <cstddef>
 #include <functional>
 
 // Values to bind: a NOT NULL text column gets "" for a null QString (which would bind as NULL); an
@@ -104,8 +105,8 @@ public:
         ChannelSends = 7283013    // with a channel's name: one copy at a time claims its sends
     };
     // Inside a write Transaction: waits for lock (of one name, when given) and holds it until the
-    // transaction ends. On SQLite, where BEGIN IMMEDIATE already admits one writer at a time, it
-    // does nothing.
+    // transaction ends (or the savepoint it was taken in is rolled back). On SQLite, where BEGIN IMMEDIATE already
+    // admits one writer at a time, it does nothing.
     static void lockUntilCommit(Lock lock, const QString &name = {});
     // Takes lock for this thread's connection if no other connection holds it, and keeps it until
     // the connection closes (a copy that dies lets it go with its connection); true when held.
@@ -114,7 +115,8 @@ public:
 
     // News for the other copies of a shared PostgreSQL database (ChangeFeed): this process's
     // random id, and a payload sent on the channel kChangesChannel with the transaction (delivered at
-    // its commit, dropped by its rollback; at once outside one). Nothing on SQLite.
+    // its commit, dropped by its rollback or that of the savepoint it was sent in; at once outside
+    // one). Nothing on SQLite.
     static constexpr const char *kChangesChannel = "liaison_changes";
     static QString copyId();
     static void tellOtherCopies(const QString &payload);
@@ -172,7 +174,8 @@ public:
     static void startSnapshotWatchdog(QObject *parent, int maxSeconds = 3);
 
     // Runs done() after the outermost write Transaction of this thread commits, or at once when
-    // none is open; a rollback drops it. A key, when given, is run once per commit however often
+    // none is open; a rollback drops it, and so does the rollback of the savepoint (a nested
+    // Transaction) it was queued in. A key, when given, is run once per commit however often
     // it is added; a group counts its entries (afterCommitCount). Store::notify() sends the event
     // bus's news this way.
     static void afterCommit(std::function<void()> done, const QString &key = {}, const QString &group = {});
@@ -187,8 +190,8 @@ public:
     // check and the write; SQLite's one writer at a time never lets that happen), runs check() again
     // after the rollback, where it sees the winner and throws the repository's own 409 naming the
     // field and the existing record; if it does not, the UniqueViolation (409 CONFLICT) goes on.
-    // Inside a caller's write transaction the violation goes up as it is: on PostgreSQL that
-    // transaction can run nothing more.
+    // Inside a caller's write transaction the violation goes up as it is, for the caller to decide
+    // (write()'s own Transaction was a savepoint, rolled back: the caller's transaction goes on).
     template<typename Write, typename Check>
     static auto refuseDuplicate(Write &&write, Check &&check) -> decltype(write())
     {
@@ -224,6 +227,14 @@ private:
 
 // One write transaction (BEGIN IMMEDIATE: it takes the write lock at once, so that two writers
 // never deadlock upgrading a read lock). Rolled back unless commit() was called.
+// Nested in another one it is a savepoint of it (sp<depth>, on both databases): ending it without
+// commit() rolls back its own statements only, and drops the after-commit work (Database::
+// afterCommit) they queued, so that its caller can catch its failure and go on (on PostgreSQL the
+// transaction stays usable after a statement of the savepoint failed); commit() releases it into
+// the transaction around it, with which its rows and its after-commit work then stand or fall.
+// Only the outermost commit() commits, and then runs the after-commit work. A statement that failed
+// outside any savepoint leaves a PostgreSQL transaction that can only roll back: its commit()
+// rolls back and throws DatabaseError (PostgreSQL would answer the COMMIT as done).
 class Transaction
 {
 public:
@@ -234,6 +245,10 @@ public:
     void commit();
 
 private:
+    void rollBackSavepoint();
+
     bool m_done = false;
     bool m_outer = false;
+    int m_savepoint = 0;               // nested: the depth its savepoint is named after
+    std::size_t m_afterCommitMark = 0; // nested: how many after-commit entries were queued before it
 };

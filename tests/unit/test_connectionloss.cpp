@@ -1,7 +1,8 @@
 // A PostgreSQL connection that the server ends (a restart, a failover, pg_terminate_backend): the
 // thread's next read or transaction makes a new connection by itself; a transaction that lost its
-// connection commits nothing, and no later statement of it runs on a new connection, where it
-// would commit alone; a write outside a transaction is not run twice. SQLite has no such loss.
+// connection commits nothing (nor does a savepoint of it), and no later statement of it runs on a
+// new connection, where it would commit alone; a write outside a transaction is not run twice.
+// SQLite has no such loss.
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "tests/support/testsupport.h"
@@ -78,6 +79,34 @@ private Q_SLOTS:
         {
             Transaction t;
             mark(9005);
+            t.commit();
+        }
+        QCOMPARE(marks(), 1);
+    }
+
+    // A savepoint (a nested Transaction) that lost its connection: its commit says so instead of
+    // releasing nothing, and so does the commit of the transaction around it; nothing is stored.
+    void aSavepointThatLostItsConnectionCommitsNothing()
+    {
+        {
+            Transaction t;
+            mark(9008);
+            Transaction inner;
+            mark(9009);
+            QVERIFY(endPostgresSession(backendPid()));
+            QVERIFY_THROWS_EXCEPTION(DatabaseUnavailable, mark(9010));
+            QVERIFY_THROWS_EXCEPTION(DatabaseUnavailable, inner.commit());
+            QVERIFY_THROWS_EXCEPTION(DatabaseUnavailable, [] { Transaction another; }());
+            QVERIFY_THROWS_EXCEPTION(DatabaseUnavailable, t.commit());
+        }
+        QCOMPARE(marks(), 0);
+        {
+            Transaction t;
+            {
+                Transaction inner;
+                mark(9011);
+                inner.commit();
+            }
             t.commit();
         }
         QCOMPARE(marks(), 1);

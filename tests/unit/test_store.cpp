@@ -1,11 +1,15 @@
 // The store, the one way to the data: its news waits for the commit of the write it reports (a
 // rollback drops it, the same news goes once per commit), and "now" is its clock's in every row a
-// repository writes and in the outbox's events.
+// repository writes and in the outbox's events. A Transaction nested in another is a savepoint: a
+// failed inner write caught by its caller leaves none of its rows, events or news behind, and a
+// released one stands or falls with the transaction around it.
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
+#include "model/core/changefeed.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/store.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
@@ -18,10 +22,12 @@
 
 #include <QJsonArray>
 #include <QSignalSpy>
+#include <QSqlDriver>
 #include <QtTest>
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace {
 const QDateTime kAt(QDate(2031, 5, 6), QTime(7, 8, 9), Qt::UTC);
@@ -40,10 +46,98 @@ QString contactId(const Store &store)
         .create(ContactRules::parse({{"firstName", "Şule"}, {"email", "sule@example.com"}}))
         .id;
 }
+
+// A contact of this first name (e-mail <name>@example.com): a row, an outbox event, news on the bus.
+QString createContact(const Store &store, const QString &name)
+{
+    return ContactRepository(store)
+        .create(ContactRules::parse({{"firstName", name}, {"email", name.toLower() + "@example.com"}}))
+        .id;
+}
+
+// The first names of the stored contacts, sorted.
+QStringList contactNames()
+{
+    QStringList names;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT first_name FROM contacts ORDER BY first_name"));
+    while (q.next())
+        names << q.value(0).toString();
+    return names;
+}
+
+// The first names of the contacts the outbox's events are about, sorted.
+QStringList eventNames()
+{
+    QStringList names;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT payload FROM outbox"));
+    while (q.next())
+        names << QJsonDocument::fromJson(q.value(0).toByteArray())
+                     .object()
+                     .value("data")
+                     .toObject()
+                     .value("firstName")
+                     .toString();
+    names.sort();
+    return names;
+}
+
+// The ids the bus was told of, in order.
+QStringList toldIds(const QSignalSpy &told)
+{
+    QStringList ids;
+    for (const QList<QVariant> &news : told)
+        ids << news.at(1).toString();
+    return ids;
+}
+
+// Another connection listening on the channel of news for the other copies (PostgreSQL only): the
+// ids of this process's news it received.
+class ChangesListener
+{
+public:
+    ChangesListener()
+        : m_db(Database::openExtraConnection(QStringLiteral("test-changes-listener")))
+        , m_spy(m_db.driver(), &QSqlDriver::notification)
+    {
+        m_listening = m_db.driver()->subscribeToNotification(QLatin1String(Database::kChangesChannel));
+    }
+    ~ChangesListener()
+    {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("test-changes-listener"));
+    }
+    bool listening() const { return m_listening; }
+    QStringList ids() const
+    {
+        QStringList out;
+        for (const QList<QVariant> &n : m_spy) {
+            const std::optional<ChangeFeed::News> news = ChangeFeed::parse(n.at(2).toString());
+            if (news && news->copy == Database::copyId())
+                out << news->id;
+        }
+        return out;
+    }
+
+private:
+    QSqlDatabase m_db;
+    QSignalSpy m_spy;
+    bool m_listening = false;
+};
+
+// Makes a refusal of the database inside the current transaction: a contact's e-mail set to another
+// contact's (a unique index refuses it on both databases; PostgreSQL then refuses the rest of the
+// transaction, up to the rollback of a savepoint taken before).
+void refusedStatement(const QString &id, const QString &takenEmail)
+{
+    Database::exec(QStringLiteral("UPDATE contacts SET email_norm = ? WHERE id = ?"), {takenEmail, id});
+}
 } // namespace
 
 using Write = std::function<QString(const Store &)>; // a write that returns the createdAt it stored
 Q_DECLARE_METATYPE(Write)
+using InnerWrite = std::function<void(const Store &)>; // a write nested in a caller's transaction
+Q_DECLARE_METATYPE(InnerWrite)
 
 class TestStore : public QObject
 {
@@ -132,6 +226,181 @@ private slots:
         QCOMPARE(told.at(Store::kMaxNewsPerKind).at(1).toString(), QString());
         QCOMPARE(told.at(Store::kMaxNewsPerKind).at(0).value<EventBus::Entity>(), EventBus::Entity::Message);
         QCOMPARE(told.last().at(1).toString(), QString("conv_1"));
+    }
+
+    // An inner write that fails, caught by its caller, which goes on and commits: none of the
+    // inner's rows, outbox events or news exist, the caller's do. Before savepoints the inner's rows
+    // were committed with the caller's (and on PostgreSQL its refused statement made the caller's
+    // next one fail).
+    void aFailedInnerWriteLeavesNothing_data()
+    {
+        QTest::addColumn<InnerWrite>("inner");
+        QTest::newRow("refused by its own code") << InnerWrite([](const Store &s) {
+            Transaction tx;
+            createContact(s, "Bora");
+            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+        });
+        QTest::newRow("refused by the database") << InnerWrite([](const Store &s) {
+            Transaction tx;
+            refusedStatement(createContact(s, "Bora"), "ali@example.com");
+            tx.commit();
+        });
+        QTest::newRow("a released savepoint within it") << InnerWrite([](const Store &s) {
+            Transaction tx; // sp2
+            createContact(s, "Bora");
+            {
+                Transaction deeper; // sp3
+                createContact(s, "Burcu");
+                deeper.commit();
+            }
+            refusedStatement(createContact(s, "Berk"), "ali@example.com");
+            tx.commit();
+        });
+        QTest::newRow("a savepoint inside a read of it") << InnerWrite([](const Store &s) {
+            Transaction tx; // sp2
+            createContact(s, "Bora");
+            const ReadTransaction reads; // depth 3: nothing of its own
+            Transaction deeper;          // sp4
+            createContact(s, "Burcu");
+            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+        });
+    }
+
+    void aFailedInnerWriteLeavesNothing()
+    {
+        QFETCH(InnerWrite, inner);
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const Store store(bus);
+        QStringList kept;
+        {
+            Transaction tx;
+            kept << createContact(store, "Ali");
+            try {
+                inner(store);
+                QFAIL("the inner write went through");
+            } catch (const DomainError &) {
+            }
+            kept << createContact(store, "Cem");
+            tx.commit();
+        }
+        QCOMPARE(contactNames(), QStringList({"Ali", "Cem"}));
+        QCOMPARE(eventNames(), QStringList({"Ali", "Cem"}));
+        QCOMPARE(toldIds(told), kept);
+        QCOMPARE(Database::leakedSnapshots(), 0);
+    }
+
+    // A released savepoint's rows are the transaction's: a later savepoint rolled back beside it
+    // (the same name, sp2, taken again) leaves them, and the transaction's rollback takes them.
+    void aReleasedSavepointGoesWithItsTransaction()
+    {
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const Store store(bus);
+        {
+            Transaction tx;
+            createContact(store, "Ali");
+            {
+                Transaction inner;
+                createContact(store, "Bora");
+                inner.commit();
+            }
+            try {
+                Transaction inner;
+                createContact(store, "Cem");
+                throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+            } catch (const DomainError &) {
+            }
+            QCOMPARE(contactNames(), QStringList({"Ali", "Bora"}));
+            QCOMPARE(eventNames(), QStringList({"Ali", "Bora"}));
+        } // rolled back
+        QCOMPARE(contactNames(), QStringList());
+        QCOMPARE(eventNames(), QStringList());
+        QCOMPARE(told.count(), 0);
+        // The connection is out of every transaction: the next write commits alone.
+        createContact(store, "Deniz");
+        QCOMPARE(contactNames(), QStringList({"Deniz"}));
+    }
+
+    // After-commit work (the bus's news, the other copies' NOTIFY, Database::afterCommit) of a
+    // savepoint rolled back never runs, and the keys and group counts it took are given back; that of
+    // a released one runs once, after the outermost commit.
+    void afterCommitWorkFollowsItsSavepoint()
+    {
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const Store store(bus);
+        std::unique_ptr<ChangesListener> listener;
+        if (Database::dialect() == Database::Dialect::PostgreSQL) {
+            listener = std::make_unique<ChangesListener>();
+            QVERIFY(listener->listening());
+        }
+        int kept = 0, dropped = 0, keyedByDropped = 0, keyedByOuter = 0;
+        const QString group = QStringLiteral("test/group");
+        Transaction tx;
+        store.notify(EventBus::Entity::Task, "task_outer", EventBus::Change::Updated);
+        {
+            Transaction inner;
+            store.notify(EventBus::Entity::Task, "task_kept", EventBus::Change::Updated);
+            Database::afterCommit([&kept] { ++kept; }, {}, group);
+            inner.commit();
+        }
+        QCOMPARE(kept, 0);
+        try {
+            Transaction inner;
+            store.notify(EventBus::Entity::Task, "task_dropped", EventBus::Change::Updated);
+            store.notify(EventBus::Entity::Task, "task_kept", EventBus::Change::Updated); // told already
+            Database::afterCommit([&dropped] { ++dropped; }, {}, group);
+            Database::afterCommit([&dropped] { ++dropped; }, {}, group);
+            Database::afterCommit([&keyedByDropped] { ++keyedByDropped; }, "test/key");
+            QCOMPARE(Database::afterCommitCount(group), 3);
+            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+        } catch (const DomainError &) {
+        }
+        QCOMPARE(Database::afterCommitCount(group), 1);
+        Database::afterCommit([&keyedByOuter] { ++keyedByOuter; }, "test/key"); // the key is free again
+        QCOMPARE(told.count(), 0);
+        tx.commit();
+        QCOMPARE(toldIds(told), QStringList({"task_outer", "task_kept"}));
+        QCOMPARE(kept, 1);
+        QCOMPARE(dropped, 0);
+        QCOMPARE(keyedByDropped, 0);
+        QCOMPARE(keyedByOuter, 1);
+        QCOMPARE(Database::afterCommitCount(group), 0);
+        if (listener) {
+            // A later transaction's news, delivered after the first one's: once it is there, the first
+            // one's are too.
+            Transaction later;
+            store.notify(EventBus::Entity::Task, "task_later", EventBus::Change::Updated);
+            later.commit();
+            QTRY_VERIFY_WITH_TIMEOUT(listener->ids().contains("task_later"), 10000);
+            QCOMPARE(listener->ids(), QStringList({"task_outer", "task_kept", "task_later"}));
+        }
+    }
+
+    // A statement that failed outside any savepoint: SQLite refused the statement only, and the
+    // transaction commits the rest; PostgreSQL refuses the whole transaction, whose commit then
+    // says so (PostgreSQL itself answers that COMMIT as done, rolling back) and tells nothing.
+    void aFailedStatementOutsideASavepoint()
+    {
+        EventBus bus;
+        QSignalSpy told(&bus, &EventBus::changed);
+        const Store store(bus);
+        Transaction tx;
+        createContact(store, "Ali");
+        const QString bora = createContact(store, "Bora");
+        QVERIFY_THROWS_EXCEPTION(UniqueViolation, refusedStatement(bora, "ali@example.com"));
+        if (Database::dialect() == Database::Dialect::SQLite) {
+            tx.commit();
+            QCOMPARE(contactNames(), QStringList({"Ali", "Bora"}));
+            QCOMPARE(told.count(), 2);
+            return;
+        }
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, tx.commit());
+        QCOMPARE(contactNames(), QStringList());
+        QCOMPARE(told.count(), 0);
+        createContact(store, "Cem"); // the connection goes on
+        QCOMPARE(contactNames(), QStringList({"Cem"}));
     }
 
     void repositoriesStampTheStoresTime_data()
