@@ -50,11 +50,15 @@ $(DEPS_STAMP): scripts/debian-packages.txt scripts/install-deps.sh
 
 # Configure only when there is no cache yet; later changes to CMakeLists are picked up by
 # `cmake --build` itself. A failed configure leaves no cache, so the next call tries again.
+# A new tree is built by Ninja (ninja-build is in the package list): it starts a full build's ~300
+# compilations with less overhead than make's recursive passes, and finds nothing to do in a second
+# rather than make's 20 s. A tree configured before keeps its generator.
+GENERATOR = $$(command -v ninja >/dev/null && echo -G Ninja)
 $(BUILD_DIR)/CMakeCache.txt: | $(DEPS_STAMP)
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo || { rm -f $@; exit 1; }
+	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo || { rm -f $@; exit 1; }
 
 $(ASAN_DIR)/CMakeCache.txt: | $(DEPS_STAMP)
-	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DLIAISON_SANITIZE=ON || { rm -f $@; exit 1; }
+	cmake -S . -B $(ASAN_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DLIAISON_SANITIZE=ON || { rm -f $@; exit 1; }
 
 build: $(DEPS_STAMP) $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j$(JOBS)
