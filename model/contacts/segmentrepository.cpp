@@ -56,7 +56,7 @@ QJsonObject eventData(const Segment &s)
 
 [[noreturn]] void missingField(const QString &field, const QString &problem = QStringLiteral("is required"))
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missingField: %1 %2").arg(field, problem),
+    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
                                      {{field, problem}});
 }
 
