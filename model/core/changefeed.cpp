@@ -85,14 +85,15 @@ bool ChangeFeed::listen()
 void ChangeFeed::drop()
 {
     m_listening = false;
-    if (m_db.isValid()) {
-        if (m_db.isOpen()) {
-            m_db.driver()->disconnect(this);
-            m_db.close();
-        }
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_name);
+    if (m_db.isValid() && m_db.isOpen()) {
+        m_db.driver()->disconnect(this);
+        m_db.close();
     }
+    m_db = QSqlDatabase();
+    // A connection that failed to open is registered under the name all the same (m_db never held
+    // it): without this each next attempt made Qt warn of a duplicate connection name.
+    if (QSqlDatabase::contains(m_name))
+        QSqlDatabase::removeDatabase(m_name);
 }
 
 void ChangeFeed::check()

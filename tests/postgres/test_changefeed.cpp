@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QtTest>
 
 using namespace ServeTest;
@@ -141,6 +142,26 @@ private Q_SLOTS:
                                          {{"firstName", QStringLiteral("Ilgın")}, {"email", "ilgin@feed.example"}});
         QCOMPARE(r.status, 201);
         QTRY_VERIFY_WITH_TIMEOUT(contactHeard(r.data().value("id").toString()).has_value(), 1000);
+
+        // The database refuses new connections for a while (a server still starting, a network
+        // partition): the feed tries again every interval without leaving a connection of its name
+        // behind each time (Qt warned "duplicate connection name" at every attempt after the first),
+        // and listens again once the database takes connections.
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("duplicate connection name")));
+        const QString name = QUrl(database.url()).path().mid(1);
+        QVERIFY(allowPostgresConnections(name, false));
+        struct Allow
+        {
+            QString name;
+            ~Allow() { allowPostgresConnections(name, true); }
+        } allowAtTheEnd{name};
+        QVERIFY(endPostgresSession(feed.backendPid()));
+        QTRY_VERIFY_WITH_TIMEOUT(!feed.listening(), 5000);
+        QTest::qWait(500); // several attempts at the 100 ms interval, each refused
+        QVERIFY(!feed.listening());
+        QVERIFY(allowPostgresConnections(name, true));
+        QTRY_COMPARE_WITH_TIMEOUT(caughtUp.size(), 2, 5000);
+        QVERIFY(feed.listening());
         Database::closeThreadConnection();
     }
 };

@@ -292,6 +292,19 @@ QStringList adminColumn(const DatabaseUrl &url, const QString &sql, QString *why
 }
 } // namespace
 
+bool allowPostgresConnections(const QString &database, bool allow)
+{
+    QString why;
+    const std::optional<DatabaseUrl> url = testPostgresUrl(&why);
+    const QString sql = QStringLiteral("ALTER DATABASE \"%1\" ALLOW_CONNECTIONS %2")
+                            .arg(database, allow ? QStringLiteral("true") : QStringLiteral("false"));
+    if (!url || !adminExec(*url, {sql}, &why)) {
+        qWarning().noquote() << sql << why;
+        return false;
+    }
+    return true;
+}
+
 bool endPostgresSession(qint64 pid)
 {
     QString why;

@@ -68,6 +68,9 @@ private:
 // Ends the PostgreSQL session whose server process is pid on the test run's cluster
 // (pg_terminate_backend), as an administrator, a failover or a restart does; true when it was ended.
 bool endPostgresSession(qint64 pid);
+// Lets a database of the test run's cluster take new connections again, or refuses them (as a
+// server that is starting or out of reach does), as an administrator; true when done.
+bool allowPostgresConnections(const QString &database, bool allow);
 
 class TempPostgresSchema
 {
