@@ -5,6 +5,7 @@
 #include "messaging/channels/telegramconnector.h"
 #include "messaging/channels/whatsappconnector.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/eventbus.h"
 
 #include <QLoggingCategory>
@@ -55,6 +56,11 @@ ChannelDispatcher::ChannelDispatcher(std::shared_ptr<ChannelRegistry> registry, 
     m_poll.setInterval(qMax(50, m_registry->config().pollIntervalMs));
     connect(&m_poll, &QTimer::timeout, this, &ChannelDispatcher::tick);
     m_poll.start();
+    m_recordRetry.setSingleShot(true);
+    connect(&m_recordRetry, &QTimer::timeout, this, [this] {
+        if (recordKept())
+            wake();
+    });
     m_probe.setInterval(qMax(1, m_registry->config().probeIntervalSeconds) * 1000);
     connect(&m_probe, &QTimer::timeout, this, &ChannelDispatcher::probeDown);
     m_probe.start();
@@ -101,6 +107,10 @@ void ChannelDispatcher::wake()
 
 void ChannelDispatcher::tick()
 {
+    // Outcomes the database could not take yet go first: until they are stored nothing new is
+    // claimed (the database is away anyway).
+    if (!recordKept())
+        return;
     const qint64 now = nowMs();
     const QDateTime nowTime = QDateTime::fromMSecsSinceEpoch(now, Qt::UTC);
     qint64 earliest = std::numeric_limits<qint64>::max();
@@ -200,9 +210,35 @@ void ChannelDispatcher::start(ChannelConnector *connector, const OutgoingSend &s
 
 void ChannelDispatcher::record(const OutgoingSend &send, const SendOutcome &outcome)
 {
+    m_kept.append({send, outcome});
+    recordKept();
+}
+
+bool ChannelDispatcher::recordKept()
+{
+    while (!m_kept.isEmpty()) {
+        const auto [send, outcome] = m_kept.constFirst();
+        if (!store(send, outcome)) {
+            if (!m_recordRetry.isActive())
+                m_recordRetry.start(kRecordRetryMs);
+            return false;
+        }
+        m_kept.removeFirst();
+        m_state[send.message.channel].inFlight.remove(send.message.id);
+        if (outcome.kind != SendOutcome::Sent)
+            qCInfo(lcChannels).noquote() << send.message.channel << send.message.id
+                                         << (outcome.kind == SendOutcome::Failed ? "failed:" : "retry:")
+                                         << outcome.error;
+        Q_EMIT sendFinished(send.message.id, int(outcome.kind));
+        wake();
+    }
+    return true;
+}
+
+bool ChannelDispatcher::store(const OutgoingSend &send, const SendOutcome &outcome)
+{
     const QString &channel = send.message.channel;
     ChannelState &state = m_state[channel];
-    state.inFlight.remove(send.message.id);
     try {
         switch (outcome.kind) {
         case SendOutcome::Sent:
@@ -230,14 +266,16 @@ void ChannelDispatcher::record(const OutgoingSend &send, const SendOutcome &outc
             break;
         }
         }
+    } catch (const DatabaseUnavailable &) {
+        return false; // the model logs an unreachable database itself, once a minute
+    } catch (const DomainError &e) {
+        if (e.kind() == DomainError::StorageFull)
+            return false;
+        qCWarning(lcChannels) << "recording the send of" << send.message.id << "failed:" << e.what();
     } catch (const std::exception &e) {
         qCWarning(lcChannels) << "recording the send of" << send.message.id << "failed:" << e.what();
     }
-    if (outcome.kind != SendOutcome::Sent)
-        qCInfo(lcChannels).noquote() << channel << send.message.id
-                                     << (outcome.kind == SendOutcome::Failed ? "failed:" : "retry:") << outcome.error;
-    Q_EMIT sendFinished(send.message.id, int(outcome.kind));
-    wake();
+    return true;
 }
 
 void ChannelDispatcher::probe(const QString &channel)

@@ -22,7 +22,10 @@
 // pollIntervalMs. Each send is claimed in the database (ConversationRepository::claimSend) and the
 // per-second rate counts every copy's claims, so copies sharing one PostgreSQL database send each
 // message once and hold the rate together. A message in flight when the process stops is sent again
-// at the next start (SQLite) or by another copy when its lease ends (PostgreSQL).
+// at the next start (SQLite) or by another copy when its lease ends (PostgreSQL). An outcome that
+// cannot be recorded because the database is away (a restart, a full disk) is kept, the message
+// still in flight here, and recorded when the database answers, before this copy claims anything
+// more: the provider's answer is never forgotten and the message never sent twice by this copy.
 class ChannelDispatcher : public QObject
 {
     Q_OBJECT
@@ -66,6 +69,10 @@ private:
     void tick();
     void start(ChannelConnector *connector, const OutgoingSend &send);
     void record(const OutgoingSend &send, const SendOutcome &outcome);
+    // Records the kept outcomes in order; false while the database cannot take them.
+    bool recordKept();
+    // Stores one outcome; false when it must wait for the database.
+    bool store(const OutgoingSend &send, const SendOutcome &outcome);
     void probeDown();
     qint64 nowMs() const;
 
@@ -78,6 +85,9 @@ private:
     QTimer m_poll;
     QTimer m_next;
     QTimer m_probe;
+    static constexpr int kRecordRetryMs = 1000;
+    QList<std::pair<OutgoingSend, SendOutcome>> m_kept; // outcomes waiting for the database
+    QTimer m_recordRetry;
 };
 
 namespace ChannelConnectors {

@@ -7,6 +7,7 @@
 #include "messaging/channels/channelsender.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
+#include "model/core/databaseurl.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
@@ -168,6 +169,56 @@ private Q_SLOTS:
         }
         // SQLite releases the last run's claims at start; PostgreSQL waits for the lease (1 s).
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);
+        QCOMPARE(connector->sends.size(), 1);
+    }
+
+    // The provider answers while the database is away (a restart): the answer is kept and recorded
+    // once the database is back, and the message is not sent a second time, although its lease
+    // ended meanwhile. Before, the answer was dropped and the message sent again after its lease.
+    void anAnswerWhileTheDatabaseIsAwayIsRecordedOnceItIsBack()
+    {
+        if (Database::dialect() != Database::Dialect::PostgreSQL)
+            QSKIP("the database goes away on PostgreSQL (its connection ends)");
+        ChannelsConfig c = registry(0)->config();
+        c.timeoutSeconds = 1;
+        c.leaseMarginSeconds = 1; // a lease of 2 s
+        auto reg = std::make_shared<ChannelRegistry>(c);
+        ChannelSender sender(Store(m_bus), reg);
+        const QString id = queue(sender, QStringLiteral("merhaba"));
+        QSqlQuery current = Database::exec(QStringLiteral("SELECT current_schema()"));
+        QVERIFY(current.next());
+        const QString schema = current.value(0).toString();
+        QString why;
+        const std::optional<DatabaseUrl> here =
+            DatabaseUrl::parse(qEnvironmentVariable("LIAISON_TEST_POSTGRES_URL"), &why);
+        QVERIFY2(here, qPrintable(why));
+        // Nothing listens on port 1 of loopback: a connection there is refused at once.
+        const std::optional<DatabaseUrl> away =
+            DatabaseUrl::parse(QStringLiteral("postgresql://liaison@127.0.0.1:1/liaison"), &why);
+        QVERIFY2(away, qPrintable(why));
+
+        ChannelDispatcher dispatcher(reg, Store(m_bus));
+        auto *connector = new ScriptedConnector;
+        connector->delayMs = 300;
+        dispatcher.setConnector(connector);
+        QTRY_COMPARE_WITH_TIMEOUT(connector->sends.size(), 1, 5000);
+        // The database goes away while the provider is answering (and comes back however the test ends).
+        struct Back
+        {
+            const DatabaseUrl &url;
+            const QString &schema;
+            ~Back() { Database::setPostgres(url, QString(), schema); }
+        } back{*here, schema};
+        Database::setPostgres(*away, QString(), schema);
+        try {
+            Database::exec(QStringLiteral("SELECT pg_terminate_backend(pg_backend_pid())"));
+        } catch (const std::exception &) {
+        }
+        QTest::qWait(3000); // the answer comes and cannot be stored; the 2 s lease ends
+        Database::setPostgres(*here, QString(), schema);
+        QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);
+        QCOMPARE(ConversationRepository(testStore()).getMessage(id).providerId, QStringLiteral("wamid.") + id);
+        QTest::qWait(500); // a poll round or more after it is stored
         QCOMPARE(connector->sends.size(), 1);
     }
 
