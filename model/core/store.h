@@ -37,6 +37,9 @@ public:
     QDateTime now() const { return m_clock->now(); }
     // 2026-11-25T22:54:17.123Z, as every stored timestamp.
     QString nowIso() const { return TimeUtil::iso(m_clock->now()); }
+    // Today in this machine's time zone, as the window shows dates (a deal's close date passed, a
+    // message sent "yesterday"): from the same clock, so that tests move it too.
+    QDate today() const { return m_clock->now().toLocalTime().date(); }
 
     // A copy of this store whose writes without a named actor are made by `actor` (which must
     // outlive the copy and its copies). The server's stores have none: it names the actor on

@@ -1,6 +1,8 @@
 // A deal card as the board paints it: the expected close date turns red once passed while the deal is
 // open, and never for a won or lost deal (its close is done, not late); a name too long for one line
-// takes two, broken between words, rather than being cut to a word and a half.
+// takes two, broken between words, rather than being cut to a word and a half. "Today" is the store's
+// clock's (a FakeClock here), not the machine's.
+#include "tests/support/fakeclock.h"
 #include "ui/deals/dealcarddelegate.h"
 #include "ui/deals/dealcolumnmodel.h"
 
@@ -15,9 +17,15 @@ class TestDealCard final : public QObject
 {
     Q_OBJECT
 
+    // The store's today: a day that is not the machine's.
+    static QDate today() { return QDate(2027, 3, 15); }
+
     // How many strongly red pixels the card's date line has.
     static int redPixelsOfDateLine(const QString &stage, const QDate &close)
     {
+        EventBus bus;
+        const FakeClock clock(QDateTime(today(), QTime(12, 0)).toUTC());
+        const Store store(bus, clock);
         QStandardItemModel model;
         auto *item = new QStandardItem(QStringLiteral("Teklif 12"));
         item->setData(QStringLiteral("12.500 TRY"), DealColumnModel::ValueRole);
@@ -27,7 +35,7 @@ class TestDealCard final : public QObject
         item->setData(false, DealColumnModel::RottenRole);
         model.appendRow(item);
         QListView view;
-        DealCardDelegate delegate;
+        DealCardDelegate delegate(store);
         QStyleOptionViewItem option;
         option.initFrom(&view);
         option.rect = QRect(QPoint(0, 0), delegate.sizeHint(option, model.index(0, 0)).expandedTo(QSize(240, 0)));
@@ -58,6 +66,8 @@ private Q_SLOTS:
         QTest::newRow("open, ahead") << "proposal" << 5 << false;
         QTest::newRow("won, passed") << "won" << -3 << false;
         QTest::newRow("lost, passed") << "lost" << -30 << false;
+        QTest::newRow("open, yesterday") << "proposal" << -1 << true;
+        QTest::newRow("open, today") << "proposal" << 0 << false;
     }
 
     void aPassedCloseDateIsRedOnlyWhileTheDealIsOpen()
@@ -65,7 +75,7 @@ private Q_SLOTS:
         QFETCH(QString, stage);
         QFETCH(int, daysFromToday);
         QFETCH(bool, red);
-        const int pixels = redPixelsOfDateLine(stage, QDate::currentDate().addDays(daysFromToday));
+        const int pixels = redPixelsOfDateLine(stage, today().addDays(daysFromToday));
         QVERIFY2(red ? pixels > 5 : pixels == 0, qPrintable(QString::number(pixels)));
     }
 

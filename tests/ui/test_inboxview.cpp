@@ -11,6 +11,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
+#include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
@@ -35,6 +36,7 @@ using namespace UiTest;
 class TestInboxView final : public QObject
 {
     Q_OBJECT
+    FakeClock m_later; // declared first: it outlives m_view, which may hold a store on it
     std::unique_ptr<TempDatabase> m_db;
     std::unique_ptr<EventBus> m_bus;
     std::unique_ptr<ConversationRepository> m_repo;
@@ -113,6 +115,21 @@ private Q_SLOTS:
         QCOMPARE(whatsapp.pixelColor(8, 1).green() > 150, true); // WhatsApp's green ring
     }
 
+    // "Today" is the store's clock's: two days on, the messages of the machine's today are of the
+    // day before yesterday, and the list says when with the same clock.
+    void daysAreTheStoresDays()
+    {
+        m_later.setOffset(2 * 86400);
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus, m_later));
+        m_view->resize(1000, 700);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTRY_VERIFY(thread()->count() > 0);
+        const QString day = thread()->item(0)->data(ChatBubbleDelegate::DayRole).toString();
+        QVERIFY(!day.isEmpty());
+        QVERIFY2(day != QLatin1String("Today"), qPrintable(day));
+        QCOMPARE(day, InboxText::dayName(QDate::currentDate(), QDate::currentDate().addDays(2)));
+    }
+
     void threadIsAChatWithBubblesSendersAndDays()
     {
         // Two messages of an earlier day, then today's.
@@ -127,7 +144,8 @@ private Q_SLOTS:
         QTRY_COMPARE(thread()->count(), 3);
         auto day = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::DayRole).toString(); };
         auto sender = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::SenderRole).toString(); };
-        QCOMPARE(day(0), InboxText::dayName(QDateTime::fromString(earlier, Qt::ISODateWithMs).toLocalTime().date()));
+        QCOMPARE(day(0), InboxText::dayName(QDateTime::fromString(earlier, Qt::ISODateWithMs).toLocalTime().date(),
+                                                QDate::currentDate()));
         QVERIFY(!day(0).isEmpty());
         QCOMPARE(day(1), QString()); // the same day: no second separator
         QCOMPARE(day(2), QString("Today"));

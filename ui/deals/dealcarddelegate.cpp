@@ -70,7 +70,7 @@ void DealCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     const QString stage = index.data(DealColumnModel::StageRole).toString();
     const bool closed = stage == QLatin1String("won") || stage == QLatin1String("lost");
     if (closeDate.isValid()) {
-        if (!closed && closeDate < QDate::currentDate())
+        if (!closed && closeDate < m_store.today())
             painter->setPen(UiKit::color(UiKit::Tone::Danger));
         painter->drawText(row(3), Qt::AlignLeft,
                           fm.elidedText(tr("closes %1").arg(QLocale().toString(closeDate, QLocale::ShortFormat)),

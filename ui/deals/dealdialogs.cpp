@@ -332,7 +332,7 @@ void DealDetailDialog::refresh()
     lines << tr("Owner: %1").arg(d->assignedName.isEmpty() ? tr("unassigned") : d->assignedName);
     if (!d->expectedCloseDate.isEmpty()) {
         const QDate close = QDate::fromString(d->expectedCloseDate, Qt::ISODate);
-        const bool past = d->closedAt.isEmpty() && close < QDate::currentDate();
+        const bool past = d->closedAt.isEmpty() && close < m_deals.store().today();
         lines << (past ? tr("Expected close: %1 (past)") : tr("Expected close: %1"))
                      .arg(locale.toString(close, QLocale::ShortFormat));
     }

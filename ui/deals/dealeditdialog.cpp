@@ -147,7 +147,7 @@ void DealEditDialog::build(const QString &pipelineId)
 
     m_hasClose = new QCheckBox(tr("Expected to close on"), this);
     m_hasClose->setObjectName(QStringLiteral("hasCloseDateCheck"));
-    m_closeDate = new QDateEdit(QDate::currentDate().addMonths(1), this);
+    m_closeDate = new QDateEdit(m_deals.store().today().addMonths(1), this);
     m_closeDate->setObjectName(QStringLiteral("closeDateEdit"));
     m_closeDate->setCalendarPopup(true);
     m_closeDate->setEnabled(false);

@@ -281,7 +281,7 @@ void PipelineBoard::rebuildColumns()
     m_views.clear();
     m_models.clear();
     m_headers.clear();
-    auto *delegate = new DealCardDelegate(m_columnsHost);
+    auto *delegate = new DealCardDelegate(m_store, m_columnsHost);
     for (const PipelineStage &stage : std::as_const(m_pipeline.stages)) {
         auto *frame = new QFrame(m_columnsHost);
         frame->setObjectName(QStringLiteral("stageColumn")); // styled in styleColumns()

@@ -859,7 +859,7 @@ void InboxView::reloadList()
             text += QStringLiteral(" · ") + InboxText::statusName(v.status);
         QStringList second;
         if (!v.lastMessageAt.isEmpty())
-            second << InboxText::when(v.lastMessageAt);
+            second << InboxText::when(v.lastMessageAt, m_store.today());
         // What the agent left here shows first, as chat apps show a draft.
         const QString draft = v.id == m_draftConversationId ? m_composer->text() : m_drafts->draft(v.id);
         if (!m_drafts->unsent(v.id).isEmpty())
@@ -1125,7 +1125,7 @@ void InboxView::reloadThread()
     m_header->setText(header);
     m_header->setToolTip(header);
     const QLocale locale;
-    const QDate today = QDate::currentDate();
+    const QDate today = m_store.today();
     QDate previousDay;
     QString previousSender;
     for (const Message &m : m_conversations.latestMessages(v->id, 200)) {

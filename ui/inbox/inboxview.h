@@ -39,9 +39,9 @@ QString channelName(const QString &channel);
 // "open", "pending", "closed" in the window's language.
 QString statusName(const QString &status);
 // When a message came, as the list shows it: the time today, "Yesterday", else the short date.
-QString when(const QString &iso, const QDate &today = QDate::currentDate());
+QString when(const QString &iso, const QDate &today);
 // The thread's day separator: "Today", "Yesterday", else the date with the weekday.
-QString dayName(const QDate &day, const QDate &today = QDate::currentDate());
+QString dayName(const QDate &day, const QDate &today);
 // "Image", "Document", … for a message type, in the window's language.
 QString messageKind(const QString &type);
 // The channel's mark in the conversation list (drawn, in the service's colour).
