@@ -5,6 +5,12 @@
 // Every minute it prints requests, answers by status, latency, the server's RSS and open files, the
 // WAL size and the webhooks received. Exit 1 when any answer was a 5xx or a transport error, or
 // the server did not stop cleanly.
+// On PostgreSQL (SOAK_POSTGRES_URL, a database of its own) the database goes away in the middle:
+// at half time the shell command SOAK_PG_STOP stops it, SOAK_OUTAGE_SECONDS (default 20) later
+// SOAK_PG_START starts it again (scripts/soak.sh --postgres sets all three). Meanwhile, and for 30 s
+// after, a 503 with Retry-After is the expected answer; a 500, a transport error, a 503 without
+// Retry-After or later than that are failures, and so is a server that does not answer 2xx again or
+// delivers no webhook after the restart.
 //   bench_soak [minutes]      LIAISON_BINARY: the liaison executable (default: next to this one)
 #include "tests/support/webhookreceiver.h"
 
@@ -27,6 +33,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -105,8 +113,24 @@ public:
 
     void addContact(const QString &id, const QString &email) { m_contacts.push_back({id, email}); }
 
+    // The database outage: 503 is expected from outageBegins() until 30 s after restarted().
+    void outageBegins()
+    {
+        m_outageFrom = m_clock.elapsed();
+        m_outageUntil = std::numeric_limits<qint64>::max();
+    }
+    void restarted()
+    {
+        m_restartedAt = m_clock.elapsed();
+        m_outageUntil = m_restartedAt + 30000;
+    }
+    qint64 outage503() const { return m_outage503; }
+    // Milliseconds from the restart to the first 2xx answer sent after it, -1 while there is none.
+    qint64 recoveredAfter() const { return m_recoveredAfter; }
+
     void start()
     {
+        m_clock.start();
         for (int i = 0; i < kWorkers; ++i)
             next();
         m_storm.setInterval(20000);
@@ -205,9 +229,14 @@ private:
         QElapsedTimer timer;
         timer.start();
         QNetworkReply *reply = send(method, path, body);
-        connect(reply, &QNetworkReply::finished, this, [this, reply, timer, method, path] {
+        const qint64 sentAt = m_clock.elapsed();
+        connect(reply, &QNetworkReply::finished, this, [this, reply, timer, method, path, sentAt] {
             --m_inFlight;
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const qint64 now = m_clock.elapsed();
+            const bool inOutage = m_outageFrom >= 0 && now >= m_outageFrom && sentAt <= m_outageUntil;
+            if (status >= 200 && status < 300 && m_restartedAt >= 0 && sentAt >= m_restartedAt && m_recoveredAfter < 0)
+                m_recoveredAfter = now - m_restartedAt;
             const QByteArray answer = reply->readAll();
             reply->deleteLater();
             ++m_total;
@@ -215,7 +244,9 @@ private:
             ++m_minute.statuses[status];
             ++m_all[status];
             m_minute.latencies.push_back(timer.nsecsElapsed() / 1e6);
-            if (status == 0 || status >= 500) {
+            if (status == 503 && inOutage && reply->hasRawHeader("Retry-After")) {
+                ++m_outage503;
+            } else if (status == 0 || status >= 500) {
                 ++m_failures;
                 std::fprintf(stderr, "soak: %s %s -> %d %s %s\n", method.constData(), qPrintable(path), status,
                              qPrintable(reply->errorString()), answer.left(200).constData());
@@ -259,7 +290,25 @@ private:
     int m_inFlight = 0;
     int m_sequence = 0;
     bool m_stopping = false;
+    QElapsedTimer m_clock;
+    qint64 m_outageFrom = -1;
+    qint64 m_outageUntil = -1;
+    qint64 m_restartedAt = -1;
+    qint64 m_outage503 = 0;
+    qint64 m_recoveredAfter = -1;
 };
+
+// Runs a shell command without blocking the event loop; done(exit code) when it ends.
+void runShell(QObject *parent, const QString &command, std::function<void(int)> done)
+{
+    auto *p = new QProcess(parent);
+    p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    QObject::connect(p, &QProcess::finished, parent, [p, done](int code, QProcess::ExitStatus status) {
+        p->deleteLater();
+        done(status == QProcess::NormalExit ? code : -1);
+    });
+    p->start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
+}
 
 double percentile(std::vector<double> v, double p)
 {
@@ -287,8 +336,20 @@ int main(int argc, char **argv)
             qFatal("cannot write %s", qPrintable(caFile));
     }
     const QString dataDir = dir.filePath(QStringLiteral("data"));
-    const QString key = runCli(binary, {QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"),
-                                        QStringLiteral("soak"), QStringLiteral("--data-dir"), dataDir})
+    const QString postgresUrl = qEnvironmentVariable("SOAK_POSTGRES_URL");
+    const QString stopDatabase = qEnvironmentVariable("SOAK_PG_STOP");
+    const QString startDatabase = qEnvironmentVariable("SOAK_PG_START");
+    const bool outage = !postgresUrl.isEmpty() && !stopDatabase.isEmpty() && !startDatabase.isEmpty();
+    const int outageSeconds = qEnvironmentVariableIsSet("SOAK_OUTAGE_SECONDS")
+                                  ? std::clamp(qEnvironmentVariableIntValue("SOAK_OUTAGE_SECONDS"), 1, 600)
+                                  : 20;
+    QStringList database;
+    if (!postgresUrl.isEmpty())
+        database << QStringLiteral("--set") << QStringLiteral("database/url=") + postgresUrl;
+    const QString key = runCli(binary, QStringList{QStringLiteral("apikey"), QStringLiteral("create"),
+                                                   QStringLiteral("--name"), QStringLiteral("soak"),
+                                                   QStringLiteral("--data-dir"), dataDir} +
+                                           database)
                             .trimmed()
                             .split(QLatin1Char('\n'))
                             .constLast()
@@ -312,7 +373,7 @@ int main(int argc, char **argv)
                      QStringLiteral("127.0.0.1:0")};
     for (const QString &s : set)
         args << QStringLiteral("--set") << s;
-    server.start(binary, args);
+    server.start(binary, args + database);
     QString baseUrl;
     QByteArray out;
     QElapsedTimer wait;
@@ -353,8 +414,11 @@ int main(int argc, char **argv)
                        {QStringLiteral("email"), email}});
         soak.addContact(created.value(QLatin1String("data")).toObject().value(QLatin1String("id")).toString(), email);
     }
-    std::printf("soak: %s, pid %lld, %d minutes, %d requests in flight, %d idle TLS connections every 20 s\n",
-                qPrintable(baseUrl), pid, minutes, kWorkers, kIdleStorm);
+    std::printf("soak: %s, pid %lld, %d minutes, %d requests in flight, %d idle TLS connections every 20 s, %s\n",
+                qPrintable(baseUrl), pid, minutes, kWorkers, kIdleStorm,
+                postgresUrl.isEmpty() ? "SQLite"
+                : outage              ? "PostgreSQL with an outage at half time"
+                                      : "PostgreSQL");
     std::printf("%-6s %9s %7s %-44s %7s %7s %8s %5s %8s %9s\n", "minute", "requests", "req/s", "statuses", "p50 ms",
                 "p99 ms", "RSS MB", "fds", "WAL MB", "webhooks");
     std::fflush(stdout);
@@ -362,6 +426,30 @@ int main(int argc, char **argv)
     const QString wal = QDir(dataDir).filePath(QStringLiteral("liaison.db-wal"));
     int minute = 0;
     qint64 webhooksBefore = 0;
+    qint64 webhooksSeen = 0; // those of the minutes printed so far
+    qint64 webhooksAtRestart = -1;
+    bool outageDone = !outage;
+    if (outage) {
+        QTimer::singleShot(minutes * 30000, &app, [&] {
+            soak.outageBegins();
+            std::printf("soak: stopping the database\n");
+            std::fflush(stdout);
+            runShell(&app, stopDatabase, [&](int stopped) {
+                std::printf("soak: database stopped (exit %d); starting it again in %d s\n", stopped,
+                            outageSeconds);
+                std::fflush(stdout);
+                QTimer::singleShot((outageSeconds) * 1000, &app, [&] {
+                    runShell(&app, startDatabase, [&](int started) {
+                        soak.restarted();
+                        webhooksAtRestart = webhooksSeen + receiver.requests.size();
+                        outageDone = started == 0;
+                        std::printf("soak: database started again (exit %d)\n", started);
+                        std::fflush(stdout);
+                    });
+                });
+            });
+        });
+    }
     QTimer tick;
     tick.setInterval(60000);
     QObject::connect(&tick, &QTimer::timeout, [&] {
@@ -377,6 +465,7 @@ int main(int argc, char **argv)
                     QFileInfo(wal).size() / 1048576.0, webhooks - webhooksBefore);
         std::fflush(stdout);
         webhooksBefore = webhooks;
+        webhooksSeen += webhooks;
         receiver.requests.clear(); // keeps the receiver's memory flat
         webhooksBefore = 0;
         if (minute >= minutes) {
@@ -412,7 +501,14 @@ int main(int argc, char **argv)
                 "stopped cleanly: %s; snapshot leaks logged: %s\n",
                 soak.total(), qPrintable(all.join(QLatin1Char(' '))), soak.failures(), rss / 1024.0, peak / 1024.0,
                 stopped ? "yes" : "no", snapshotLeak ? "yes" : "no");
-    const bool ok = soak.failures() == 0 && stopped && !snapshotLeak && soak.total() > 0;
+    bool ok = soak.failures() == 0 && stopped && !snapshotLeak && soak.total() > 0;
+    if (outage) {
+        const qint64 webhooksAfter = webhooksAtRestart < 0 ? 0 : webhooksSeen + receiver.requests.size() - webhooksAtRestart;
+        std::printf("soak: database outage: %lld answers 503 with Retry-After while it was away; first 2xx %lld ms "
+                    "after the restart; %lld webhooks delivered after it\n",
+                    soak.outage503(), soak.recoveredAfter(), webhooksAfter);
+        ok = ok && outageDone && soak.recoveredAfter() >= 0 && webhooksAfter > 0;
+    }
     std::printf("soak: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }
