@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionFrame>
 #include <QWidget>
 
 namespace UiTest {
@@ -121,6 +122,16 @@ inline QStringList clippedControls(const QWidget *root)
             if (e->parentWidget() && e->parentWidget()->inherits("QAbstractSpinBox"))
                 continue;
             needs = e->minimumSizeHint().width();
+            if (e->text().isEmpty() && !e->placeholderText().isEmpty()) {
+                // An empty field's hint shows whole (Qt ends a cut one in "…").
+                QStyleOptionFrame opt;
+                opt.initFrom(e);
+                opt.lineWidth = e->hasFrame() ? e->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &opt, e) : 0;
+                const int contents = e->style()->subElementRect(QStyle::SE_LineEditContents, &opt, e).width();
+                const QMargins m = e->textMargins();
+                needs = qMax(needs, e->width() - contents + m.left() + m.right() + 4 +
+                                        e->fontMetrics().horizontalAdvance(e->placeholderText()));
+            }
         } else if (const auto *list = qobject_cast<const QListView *>(w)) {
             // A list of names or lines (not a board of cards) that has to be scrolled sideways to be
             // read is cut.

@@ -423,6 +423,9 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_search->setPlaceholderText(tr("Search by contact name…"));
     m_search->setAccessibleName(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
+    // The hint whole, however narrow the pane is made.
+    m_search->setMinimumWidth(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) +
+                              m_search->fontMetrics().averageCharWidth() * 4);
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
