@@ -1928,10 +1928,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>assigned to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2195,6 +2191,10 @@
     </message>
     <message>
         <source>Set up channels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

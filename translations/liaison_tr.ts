@@ -1926,10 +1926,6 @@
         <translation>%1 (%2 okunmamış)</translation>
     </message>
     <message>
-        <source>%1 · %2 · %3</source>
-        <translation>%1 · %2 · %3</translation>
-    </message>
-    <message>
         <source>assigned to %1</source>
         <translation>atanan: %1</translation>
     </message>
@@ -2192,6 +2188,10 @@
     <message>
         <source>Set up channels…</source>
         <translation>Kanalları ayarla…</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>

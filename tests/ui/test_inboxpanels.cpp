@@ -356,6 +356,12 @@ private Q_SLOTS:
         QCOMPARE(stored.size(), 1);
         QVERIFY(!stored.contains(removed));
         QTRY_COMPARE(tags->count(), 1);
+        // Delete on the selected tag removes it too.
+        tags->setFocus();
+        tags->setCurrentRow(0);
+        QTest::keyClick(tags, Qt::Key_Delete);
+        QVERIFY(m_repo->get(m_bobConv).tags.isEmpty());
+        QTRY_COMPARE(tags->count(), 0);
 
         auto *assignee = m_view->findChild<QComboBox *>("assigneeCombo");
         const int ali = assignee->findData(m_ali.id);
@@ -363,7 +369,7 @@ private Q_SLOTS:
         assignee->setCurrentIndex(ali);
         emit assignee->activated(ali);
         QCOMPARE(m_repo->get(m_bobConv).assignedTo, m_ali.id);
-        QTRY_VERIFY(m_view->findChild<QLabel *>("threadHeader")->text().contains("Ali"));
+        QTRY_VERIFY(m_view->findChild<QLabel *>("threadDetails")->text().contains("Ali"));
         assignee->setCurrentIndex(0);
         emit assignee->activated(0);
         QVERIFY(m_repo->get(m_bobConv).assignedTo.isEmpty());

@@ -10,13 +10,17 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/uilayout.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 
 #include <QComboBox>
 #include <QCursor>
@@ -29,6 +33,7 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 
 using namespace UiTest;
@@ -516,7 +521,7 @@ private Q_SLOTS:
         QTRY_VERIFY(reopen->isEnabled());
         click(reopen);
         QCOMPARE(m_repo->get(m_widgetConv).status, QString("open"));
-        QVERIFY(m_view->findChild<QLabel *>("threadHeader")->text().contains("Ali"));
+        QVERIFY(m_view->findChild<QLabel *>("threadDetails")->text().contains("Ali"));
     }
 
     void newIncomingMessageAppearsLive()
@@ -554,6 +559,89 @@ private Q_SLOTS:
         QVERIFY(m_view->selectConversation(m_widgetConv));
         QVERIFY(recorder.opened.contains(m_widgetConv));
         m_view->setNotifier(nullptr);
+    }
+
+    void everyControlIsWholeOnALaptop_data()
+    {
+        QTest::addColumn<bool>("turkish");
+        QTest::newRow("English") << false;
+        QTest::newRow("Turkish") << true;
+    }
+
+    void everyControlIsWholeOnALaptop()
+    {
+        // The Inbox in the window on a 1366 × 768 screen (the area gets about 1150 pixels beside the
+        // navigation), a conversation open with its tags, its contact's deal and agents to assign:
+        // no button, field or label of any pane is cut, in English and in Turkish, whether the
+        // conversation is open or closed; nor on a 1920-wide screen.
+        QFETCH(bool, turkish);
+        QTranslator translator;
+        if (turkish) {
+            const QString qm = turkishQm();
+            QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
+            QVERIFY(translator.load(qm));
+            QCoreApplication::installTranslator(&translator);
+        }
+        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+        // The window's look as the program sets it: Fusion, the body text at least 10 points.
+        const QFont font = QApplication::font();
+        Theme::instance().setChoice(Theme::Choice::Light);
+        QFont body = font;
+        body.setPointSizeF(qMax(body.pointSizeF(), UiKit::kMinBodyPoints));
+        QApplication::setFont(body);
+        const auto restoreFont = qScopeGuard([font] { QApplication::setFont(font); });
+        // As the demo's: a Telegram conversation with a contact who has a deal, tagged and assigned.
+        UserRepository users(testStore());
+        const User me = users.create("selin@example.com", "Selin Aksoy", "admin", "x");
+        const User murat = users.create("murat@example.com", "Murat Çelik", "agent", "x");
+        ContactRepository contacts(testStore());
+        const QString zeynep = contacts
+                                   .create(ContactRules::parse({{"firstName", "Zeynep"},
+                                                                {"lastName", "Arslan"},
+                                                                {"email", "zeynep.arslan@ornek.com.tr"},
+                                                                {"company", "Toros Yapı"}}))
+                                   .id;
+        DealRepository(testStore())
+            .create(DealRules::parse({{"name", "Şantiye iş güvenliği eğitimi"},
+                                      {"value", 185000},
+                                      {"currency", "TRY"},
+                                      {"contactId", zeynep}}));
+        const QString conv = m_repo->findOrCreate(zeynep, "telegram", "zeynep_arslan").id;
+        m_repo->receive(conv, text("Toplantıyı perşembeye alabilir miyiz?"));
+        m_repo->addTags(conv, {"vip", "teklif"});
+        m_repo->assign(conv, murat.id);
+        ApiKeyRepository keys(testStore());
+        MainWindow window(contacts, keys, Store(*m_bus));
+        auto *view = new InboxView(*m_repo, Store(*m_bus));
+        view->setCurrentUser(me.id, me.name);
+        window.addArea(InboxView::tr("Inbox"), view);
+        window.showArea(view);
+        window.resize(1366, 690);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(view->selectConversation(conv));
+        QTRY_VERIFY(view->findChild<QListWidget *>("tagList")->count() == 2);
+
+        auto whole = [&](const QString &where) {
+            QCoreApplication::processEvents();
+            const QStringList cut = clippedControls(view);
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1 (the area %2 pixels wide): %3")
+                                                   .arg(where)
+                                                   .arg(view->width())
+                                                   .arg(cut.join(QStringLiteral("; ")))));
+        };
+        QVERIFY2(window.width() <= 1366, qPrintable(QString::number(window.width())));
+        whole("1366, an open conversation");
+        if (QTest::currentTestFailed())
+            return;
+        m_repo->close(conv);
+        QTRY_VERIFY(view->findChild<QPushButton *>("reopenButton")->isEnabled());
+        whole("1366, a closed conversation");
+        if (QTest::currentTestFailed())
+            return;
+        window.resize(1920, 1050);
+        QTRY_COMPARE(window.width(), 1920);
+        whole("1920, a closed conversation");
     }
 
     void inboxIsAnAreaOfTheMainWindow()

@@ -15,6 +15,7 @@
 #include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/messageedit.h"
+#include "ui/shell/elidedlabel.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/phonetext.h"
@@ -24,6 +25,7 @@
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasktablemodel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -32,6 +34,7 @@
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QJsonArray>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -193,6 +196,12 @@ InboxContactPanel::InboxContactPanel(const Store &store, QWidget *parent)
     m_tasks->setAccessibleName(tr("Open tasks"));
     m_openTask = new QPushButton(tr("Open task…"), this);
     m_openTask->setObjectName(QStringLiteral("openTaskButton"));
+    // A deal's or task's line wraps at the panel's width (read whole, never scrolled sideways).
+    for (QListWidget *list : {m_deals, m_tasks}) {
+        list->setWordWrap(true);
+        list->setResizeMode(QListView::Adjust);
+        list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -414,6 +423,9 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_search->setPlaceholderText(tr("Search by contact name…"));
     m_search->setAccessibleName(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
+    // The hint whole, however narrow the pane is made.
+    m_search->setMinimumWidth(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) +
+                              m_search->fontMetrics().averageCharWidth() * 4);
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
@@ -468,7 +480,11 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_search);
+    // The unread count beside the search: the filters' rows stay as narrow as their controls.
+    auto *searchRow = new QHBoxLayout;
+    searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(m_unreadBadge);
+    leftLayout->addLayout(searchRow);
     auto *filters = new QHBoxLayout;
     filters->addWidget(m_statusFilter);
     filters->addWidget(m_channelFilter);
@@ -476,22 +492,25 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     auto *toggles = new QHBoxLayout;
     toggles->addWidget(m_mineFilter);
     toggles->addWidget(m_unreadFilter);
-    toggles->addWidget(m_unreadBadge);
     toggles->addStretch(1);
     leftLayout->addLayout(toggles);
     leftLayout->addWidget(m_list);
 
-    m_header = new QLabel(tr("Select a conversation"), this);
-    m_header->setTextFormat(Qt::PlainText); // data from outside is never markup
+    // Who the conversation is with, in bold, and under it its channel, status and agent: each line
+    // ends in "…" at the header's width rather than widening the pane (a cut line is its tooltip).
+    m_header = new ElidedLabel(tr("Select a conversation"), this);
     m_header->setObjectName(QStringLiteral("threadHeader"));
-    // A long name or address is cut at the header's width rather than widening the window (the
-    // whole header is its tooltip).
-    m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_header->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
+    QFont headerFont = UiKit::font(UiKit::Type::Emphasis);
+    headerFont.setBold(true);
+    m_header->setFont(headerFont);
+    m_headerDetails = new ElidedLabel(this);
+    m_headerDetails->setObjectName(QStringLiteral("threadDetails"));
+    UiKit::setTone(m_headerDetails, UiKit::Tone::Muted);
     m_close = new QPushButton(tr("Close"), this);
     m_close->setObjectName(QStringLiteral("closeButton"));
     m_reopen = new QPushButton(tr("Reopen"), this);
     m_reopen->setObjectName(QStringLiteral("reopenButton"));
+    m_reopen->hide(); // shown in Close's place while a closed conversation is open
     m_assign = new QPushButton(tr("Assign to me"), this);
     m_assign->setObjectName(QStringLiteral("assignButton"));
     m_assignee = new QComboBox(this);
@@ -508,10 +527,22 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     // A short hint that fits the field beside the buttons; how to write several, in its tooltip.
     m_tagEdit->setPlaceholderText(tr("New tags"));
     m_tagEdit->setToolTip(tr("Add tags, comma-separated"));
+    // Room for the hint, whatever the row's width.
+    m_tagEdit->setMinimumWidth(m_tagEdit->fontMetrics().horizontalAdvance(m_tagEdit->placeholderText()) +
+                               m_tagEdit->fontMetrics().averageCharWidth() * 3);
     m_addTag = new QPushButton(tr("Add tag"), this);
     m_addTag->setObjectName(QStringLiteral("addTagButton"));
     m_removeTag = new QPushButton(tr("Remove tag"), this);
     m_removeTag->setObjectName(QStringLiteral("removeTagButton"));
+    // The tag's context menu and Delete on a tag (eventFilter) remove it too.
+    auto *removeTagAction = new QAction(tr("Remove tag"), m_tags);
+    connect(removeTagAction, &QAction::triggered, this, [this] {
+        if (m_removeTag->isEnabled())
+            removeTag();
+    });
+    m_tags->addAction(removeTagAction);
+    m_tags->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_tags->installEventFilter(this);
     m_quickButton = new QToolButton(this);
     m_quickButton->setObjectName(QStringLiteral("quickRepliesButton"));
     m_quickButton->setText(tr("Quick replies"));
@@ -598,7 +629,11 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto *actions = new QHBoxLayout;
-    actions->addWidget(m_header, 1);
+    auto *headerLines = new QVBoxLayout;
+    headerLines->setSpacing(0);
+    headerLines->addWidget(m_header);
+    headerLines->addWidget(m_headerDetails);
+    actions->addLayout(headerLines, 1);
     actions->addWidget(m_assignee);
     actions->addWidget(m_assign);
     actions->addWidget(m_close);
@@ -630,6 +665,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
 
     auto *splitter = new QSplitter(this);
     splitter->setObjectName(QStringLiteral("inboxSplitter"));
+    splitter->setHandleWidth(UiKit::Space::S); // a gap between the panes, so that none runs into the next
     splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->addWidget(m_contactPanel);
@@ -703,6 +739,18 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
 InboxView::~InboxView()
 {
     saveDraft();
+}
+
+bool InboxView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_tags && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if ((key->key() == Qt::Key_Delete || key->key() == Qt::Key_Backspace) && m_removeTag->isEnabled()) {
+            removeTag();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void InboxView::setTasksTimeZone(const QTimeZone &tz)
@@ -1092,8 +1140,18 @@ void InboxView::reloadThread()
     const bool has = v.has_value();
     m_composer->setEnabled(has);
     m_send->setEnabled(has && bool(m_sender));
-    m_close->setEnabled(has && v->status != QLatin1String("closed"));
-    m_reopen->setEnabled(has && v->status == QLatin1String("closed"));
+    // One of Close and Reopen, as the conversation is (Close, disabled, while none is selected).
+    const bool closed = has && v->status == QLatin1String("closed");
+    const bool reopenHadFocus = m_reopen->hasFocus();
+    const bool closeHadFocus = m_close->hasFocus();
+    m_close->setVisible(!closed);
+    m_reopen->setVisible(closed);
+    m_close->setEnabled(has && !closed);
+    m_reopen->setEnabled(closed);
+    if (closeHadFocus && closed)
+        m_reopen->setFocus(Qt::OtherFocusReason); // the keyboard stays on the button that took its place
+    else if (reopenHadFocus && !closed)
+        m_close->setFocus(Qt::OtherFocusReason);
     m_assign->setEnabled(has && !m_userId.isEmpty() && v->assignedTo != m_userId);
     m_assignee->setEnabled(has);
     m_tagEdit->setEnabled(has);
@@ -1113,17 +1171,16 @@ void InboxView::reloadThread()
     if (!has) {
         m_composerExtras->setConversation(std::nullopt, QString());
         m_header->setText(tr("Select a conversation"));
+        m_headerDetails->clear();
         updateUnsentBar();
         return;
     }
     QString lastIncomingAt;
-    QString header =
-        tr("%1 · %2 · %3")
-            .arg(InboxText::conversationName(*v), InboxText::channelName(v->channel), InboxText::statusName(v->status));
+    m_header->setText(InboxText::conversationName(*v));
+    QString details = tr("%1 · %2").arg(InboxText::channelName(v->channel), InboxText::statusName(v->status));
     if (!v->assignedName.isEmpty())
-        header += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
-    m_header->setText(header);
-    m_header->setToolTip(header);
+        details += QStringLiteral(" · ") + tr("assigned to %1").arg(v->assignedName);
+    m_headerDetails->setText(details);
     const QLocale locale;
     const QDate today = m_store.today();
     QDate previousDay;

@@ -18,6 +18,7 @@
 
 class ComposerDrafts;
 class ContactRepository;
+class ElidedLabel;
 class DealRepository;
 class InboxComposer;
 class MessageEdit;
@@ -206,6 +207,10 @@ public slots:
     // Puts the cursor in the composer (Ctrl+N: a new reply).
     void focusComposer();
 
+protected:
+    // Delete (or Backspace) on the selected tag removes it.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void reloadList();
     // What the empty list says when no search limits it.
@@ -273,7 +278,8 @@ private:
     InboxComposer *m_composerExtras = nullptr;
     InboxContactPanel *m_contactPanel = nullptr;
     QListWidget *m_list = nullptr;
-    QLabel *m_header = nullptr;
+    ElidedLabel *m_header = nullptr;
+    ElidedLabel *m_headerDetails = nullptr;
     QListWidget *m_thread = nullptr;
     MessageEdit *m_composer = nullptr;
     QPushButton *m_send = nullptr;
