@@ -4,6 +4,7 @@
 // the deal form and the Won dialog store exactly the amount typed the English or the Turkish way,
 // and refuse an ambiguous or malformed one without storing anything. In Turkish, with the
 // compiled translation, the refusal reads in Turkish.
+#include "tests/ui/uilayout.h"
 #include "tests/ui/uitest.h"
 
 #include "model/core/eventbus.h"
@@ -47,20 +48,6 @@ void typeInto(QLineEdit *field, const QString &text)
         QTest::keyClick(field, Qt::Key_Delete);
     else
         QTest::keyClicks(field, text);
-}
-
-// The liaison_tr.qm that the liaison target compiles (as ui_translations finds it).
-QString turkishQm()
-{
-    QStringList candidates{QDir::cleanPath(QCoreApplication::applicationDirPath() + "/../app/liaison_tr.qm")};
-    const QString binary = qEnvironmentVariable("LIAISON_BINARY");
-    if (!binary.isEmpty())
-        candidates << QDir::cleanPath(QFileInfo(binary).absolutePath() + "/../app/liaison_tr.qm");
-    for (const QString &c : std::as_const(candidates)) {
-        if (QFileInfo::exists(c))
-            return c;
-    }
-    return {};
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The Contacts area driven as a user would: the real MainWindow, ContactsView, dialogs and detail
 // pane over the real repositories and a temporary SQLite database, offscreen.
 
+#include "tests/ui/uilayout.h"
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -61,20 +62,6 @@
 using namespace UiTest;
 
 namespace {
-// The liaison_tr.qm that the liaison target compiles (as ui_translations finds it).
-QString turkishQm()
-{
-    QStringList candidates{QDir::cleanPath(QCoreApplication::applicationDirPath() + "/../app/liaison_tr.qm")};
-    const QString binary = qEnvironmentVariable("LIAISON_BINARY");
-    if (!binary.isEmpty())
-        candidates << QDir::cleanPath(QFileInfo(binary).absolutePath() + "/../app/liaison_tr.qm");
-    for (const QString &c : std::as_const(candidates)) {
-        if (QFileInfo::exists(c))
-            return c;
-    }
-    return {};
-}
-
 // How many of a list's rows show whole in its viewport.
 int wholeRows(const QListWidget *list)
 {

@@ -5,6 +5,7 @@
 #include "model/core/errors.h"
 #include "model/core/storagehealth.h"
 #include "tests/support/fulldisk.h"
+#include "tests/ui/uilayout.h"
 #include "tests/ui/windowfixture.h"
 
 #include <QLabel>
@@ -14,14 +15,7 @@
 
 #include <thread>
 
-namespace {
-// The liaison_tr.qm that the liaison target compiles (as ui_translations finds it).
-QString turkishQm()
-{
-    const QString qm = QDir::cleanPath(QCoreApplication::applicationDirPath() + "/../app/liaison_tr.qm");
-    return QFileInfo::exists(qm) ? qm : QString();
-}
-} // namespace
+using UiTest::turkishQm;
 
 class TestStorageStatus final : public QObject
 {

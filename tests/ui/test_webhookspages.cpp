@@ -3,6 +3,7 @@
 // rotated, disable/enable, Send test queued, delivery log colours and Redeliver, incoming URL copy
 // and call log; and the Settings menu entries of the main window.
 
+#include "tests/ui/uilayout.h"
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -24,6 +25,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -33,6 +35,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
+#include <QTranslator>
 
 #include <memory>
 
@@ -86,6 +89,32 @@ private slots:
         m_page.reset();
         m_bus.reset();
         m_db.reset();
+    }
+
+    void everyColumnTitleIsWholeInTurkish()
+    {
+        // The delivery log's "Sonraki deneme" (Next retry) was cut at the default column width.
+        QTranslator translator;
+        const QString qm = turkishQm();
+        QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
+        QVERIFY(translator.load(qm));
+        QCoreApplication::installTranslator(&translator);
+        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+        WebhooksPage page{Store(*m_bus)};
+        page.resize(900, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        for (const char *name : {"webhooksTable", "deliveryLogTable"}) {
+            auto *table = page.findChild<QTableWidget *>(name);
+            QVERIFY2(table, name);
+            const QHeaderView *header = table->horizontalHeader();
+            for (int i = 0; i < header->count(); ++i)
+                QVERIFY2(header->sectionSize(i) >= header->sectionSizeHint(i),
+                         qPrintable(QStringLiteral("%1: '%2' %3 of %4 pixels")
+                                        .arg(name, table->horizontalHeaderItem(i)->text())
+                                        .arg(header->sectionSize(i))
+                                        .arg(header->sectionSizeHint(i))));
+        }
     }
 
     void listsSubscriptionsWithState()

@@ -95,6 +95,11 @@ QTableWidget *UiKit::recordTable(int columns, const QStringList &headers, const 
     t->setWordWrap(false);
     t->verticalHeader()->hide();
     t->horizontalHeader()->setStretchLastSection(true);
+    // Every column at least as wide as its title ("Sonraki deneme" was cut to "onraki denem" at
+    // the default width), the titles in the window's language.
+    for (int i = 0; i < columns; ++i)
+        t->horizontalHeader()->resizeSection(
+            i, qMax(t->horizontalHeader()->defaultSectionSize(), t->horizontalHeader()->sectionSizeHint(i)));
     return t;
 }
 
