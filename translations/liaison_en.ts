@@ -2898,15 +2898,7 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Invalid data: role must be admin or agent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Invalid data: status must be one of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Invalid data: status must be open, pending or closed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2919,14 +2911,6 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Invalid data: unknown scope %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Invalid data: reason must be one of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Invalid data: type must be one of %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3342,10 +3326,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The contact has no phone number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>are required for a dynamic segment</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3355,10 +3335,6 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>must be a language code such as en_US or tr</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>must be a non-empty string of at most %1 characters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3450,10 +3426,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Invalid data: until must be in the future</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Conversation %1 already has a contact</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3495,6 +3467,290 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Another change saved the same value first: this one was not saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channel unavailable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an E.164 number (+ and 7 to 15 digits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The contact has no widget conversation to send into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no widget conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The contact has no phone number to send to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The contact has no %1 conversation to send into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no phone number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no conversation on the channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File too large: at most %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: name is longer than 200 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at most 200 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the last active admin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missingField: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Segment %1 is dynamic: its members follow its filters and cannot be added or removed by hand</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bulk send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be objects {type: &quot;quick_reply&quot;, text} with 1 to 25 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>body parameters must be {type: &quot;text&quot;, text}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sub_type must be quick_reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>index must name one of the template&apos;s %1 buttons (from 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quick_reply button takes one parameter {type: &quot;payload&quot;, payload}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type must be body or button</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placeholders must be numbered {{1}} to {{%1}} without gaps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (reopen it to pending first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be in the future</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incoming webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing X-Service-Signature: this webhook requires signed calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X-Service-Signature does not match the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: event must be a non-empty string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a non-empty string of at most 100 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhook verification failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing X-Hub-Signature-256 header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X-Hub-Signature-256 does not match the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The webhook body must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This endpoint takes multipart/form-data (Content-Type: multipart/form-data; boundary=…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Malformed multipart body: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required (a multipart file part)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send one file per request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>was given more than once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file must be a file part (Content-Disposition with a filename)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 given more than once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>given more than once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be a text field, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 is not valid UTF-8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be UTF-8 text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be at most %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>holds %1 deal(s)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

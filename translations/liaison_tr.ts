@@ -2893,16 +2893,8 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>Geçersiz veri: ya gizli anahtarı ya da yenilemeyi verin</translation>
     </message>
     <message>
-        <source>Invalid data: role must be admin or agent</source>
-        <translation>Geçersiz veri: rol yönetici (admin) ya da temsilci (agent) olmalı</translation>
-    </message>
-    <message>
         <source>Invalid data: status must be one of %1</source>
         <translation>Geçersiz veri: durum şunlardan biri olmalı: %1</translation>
-    </message>
-    <message>
-        <source>Invalid data: status must be open, pending or closed</source>
-        <translation>Geçersiz veri: durum açık, beklemede ya da kapalı olmalı</translation>
     </message>
     <message>
         <source>Invalid data: unknown event %1</source>
@@ -2915,14 +2907,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Invalid data: unknown scope %1</source>
         <translation>Geçersiz veri: bilinmeyen kapsam %1</translation>
-    </message>
-    <message>
-        <source>Invalid data: reason must be one of %1</source>
-        <translation>Geçersiz veri: neden şunlardan biri olmalı: %1</translation>
-    </message>
-    <message>
-        <source>Invalid data: type must be one of %1</source>
-        <translation>Geçersiz veri: tür şunlardan biri olmalı: %1</translation>
     </message>
     <message>
         <source>a body parameter is longer than 1024 characters</source>
@@ -3337,10 +3321,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>Gövde bir JSON nesnesi olmalı</translation>
     </message>
     <message>
-        <source>The contact has no phone number</source>
-        <translation>Kişinin telefon numarası yok</translation>
-    </message>
-    <message>
         <source>are required for a dynamic segment</source>
         <translation>dinamik bir segment için zorunlu</translation>
     </message>
@@ -3351,10 +3331,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>must be a language code such as en_US or tr</source>
         <translation>en_US ya da tr gibi bir dil kodu olmalı</translation>
-    </message>
-    <message>
-        <source>must be a non-empty string of at most %1 characters</source>
-        <translation>en fazla %1 karakterlik, boş olmayan bir metin olmalı</translation>
     </message>
     <message>
         <source>must be a number from %1 to %2</source>
@@ -3445,10 +3421,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>%1 görevi zaten kapalı</translation>
     </message>
     <message>
-        <source>Invalid data: until must be in the future</source>
-        <translation>Geçersiz veri: zaman ileride olmalı</translation>
-    </message>
-    <message>
         <source>Conversation %1 already has a contact</source>
         <translation>%1 konuşmasının zaten bir kişisi var</translation>
     </message>
@@ -3491,6 +3463,290 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Another change saved the same value first: this one was not saved</source>
         <translation>Aynı değeri başka bir değişiklik önce kaydetti: bu değişiklik kaydedilmedi</translation>
+    </message>
+    <message>
+        <source>Channel unavailable</source>
+        <translation>Kanal kullanılamıyor</translation>
+    </message>
+    <message>
+        <source>Rate limited</source>
+        <translation>Gönderim sınırına ulaşıldı</translation>
+    </message>
+    <message>
+        <source>Not a file: %1</source>
+        <translation>Bir dosya değil: %1</translation>
+    </message>
+    <message>
+        <source>must be a file</source>
+        <translation>bir dosya olmalı</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 okunamıyor: %2</translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>okunamıyor</translation>
+    </message>
+    <message>
+        <source>Invalid phone</source>
+        <translation>Geçersiz telefon</translation>
+    </message>
+    <message>
+        <source>must be an E.164 number (+ and 7 to 15 digits)</source>
+        <translation>bir E.164 numarası olmalı (+ ve 7 ile 15 rakam)</translation>
+    </message>
+    <message>
+        <source>The contact has no widget conversation to send into</source>
+        <translation>Kişinin gönderilebilecek bir web sohbeti yok</translation>
+    </message>
+    <message>
+        <source>has no widget conversation</source>
+        <translation>web sohbeti yok</translation>
+    </message>
+    <message>
+        <source>The contact has no phone number to send to</source>
+        <translation>Kişinin gönderilebilecek bir telefon numarası yok</translation>
+    </message>
+    <message>
+        <source>The contact has no %1 conversation to send into</source>
+        <translation>Kişinin gönderilebilecek bir %1 konuşması yok</translation>
+    </message>
+    <message>
+        <source>has no phone number</source>
+        <translation>telefon numarası yok</translation>
+    </message>
+    <message>
+        <source>has no conversation on the channel</source>
+        <translation>bu kanalda konuşması yok</translation>
+    </message>
+    <message>
+        <source>File too large: at most %1 bytes</source>
+        <translation>Dosya çok büyük: en fazla %1 bayt</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Kullanıcı</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API anahtarı</translation>
+    </message>
+    <message>
+        <source>Invalid data: name is longer than 200 characters</source>
+        <translation>Geçersiz veri: ad 200 karakterden uzun</translation>
+    </message>
+    <message>
+        <source>at most 200 characters</source>
+        <translation>en fazla 200 karakter</translation>
+    </message>
+    <message>
+        <source>the last active admin</source>
+        <translation>son etkin yönetici</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>Kişi</translation>
+    </message>
+    <message>
+        <source>Required field missingField: %1</source>
+        <translation>Zorunlu alan eksik: %1</translation>
+    </message>
+    <message>
+        <source>Segment %1 is dynamic: its members follow its filters and cannot be added or removed by hand</source>
+        <translation>%1 segmenti dinamik: üyeleri filtrelerine göre belirlenir, elle eklenip çıkarılamaz</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>Segment</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Deal</source>
+        <translation>Fırsat</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Satış hattı</translation>
+    </message>
+    <message>
+        <source>Bulk send</source>
+        <translation>Toplu gönderim</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>Konuşma</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Mesaj</translation>
+    </message>
+    <message>
+        <source>must be objects {type: &quot;quick_reply&quot;, text} with 1 to 25 characters</source>
+        <translation>1 ile 25 karakterlik {type: &quot;quick_reply&quot;, text} nesneleri olmalı</translation>
+    </message>
+    <message>
+        <source>body parameters must be {type: &quot;text&quot;, text}</source>
+        <translation>gövde parametreleri {type: &quot;text&quot;, text} olmalı</translation>
+    </message>
+    <message>
+        <source>sub_type must be quick_reply</source>
+        <translation>sub_type quick_reply olmalı</translation>
+    </message>
+    <message>
+        <source>index must name one of the template&apos;s %1 buttons (from 0)</source>
+        <translation>index, şablonun %1 düğmesinden birini göstermeli (0’dan başlayarak)</translation>
+    </message>
+    <message>
+        <source>a quick_reply button takes one parameter {type: &quot;payload&quot;, payload}</source>
+        <translation>bir quick_reply düğmesi tek parametre alır: {type: &quot;payload&quot;, payload}</translation>
+    </message>
+    <message>
+        <source>type must be body or button</source>
+        <translation>type, body ya da button olmalı</translation>
+    </message>
+    <message>
+        <source>placeholders must be numbered {{1}} to {{%1}} without gaps</source>
+        <translation>yer tutucular {{1}} ile {{%1}} arasında boşluksuz numaralanmalı</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Şablon</translation>
+    </message>
+    <message>
+        <source> (reopen it to pending first)</source>
+        <translation> (önce yeniden beklemeye alın)</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>kullanıcı</translation>
+    </message>
+    <message>
+        <source>contact</source>
+        <translation>kişi</translation>
+    </message>
+    <message>
+        <source>deal</source>
+        <translation>fırsat</translation>
+    </message>
+    <message>
+        <source>must be in the future</source>
+        <translation>ileri bir zaman olmalı</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Görev</translation>
+    </message>
+    <message>
+        <source>Incoming webhook</source>
+        <translation>Gelen webhook</translation>
+    </message>
+    <message>
+        <source>Missing X-Service-Signature: this webhook requires signed calls</source>
+        <translation>X-Service-Signature eksik: bu webhook imzalı çağrı ister</translation>
+    </message>
+    <message>
+        <source>X-Service-Signature does not match the body</source>
+        <translation>X-Service-Signature gövdeyle uyuşmuyor</translation>
+    </message>
+    <message>
+        <source>Invalid data: event must be a non-empty string</source>
+        <translation>Geçersiz veri: olay boş olmayan bir metin olmalı</translation>
+    </message>
+    <message>
+        <source>must be a non-empty string of at most 100 characters</source>
+        <translation>en fazla 100 karakterlik boş olmayan bir metin olmalı</translation>
+    </message>
+    <message>
+        <source>Webhook</source>
+        <translation>Webhook</translation>
+    </message>
+    <message>
+        <source>Delivery</source>
+        <translation>Teslimat</translation>
+    </message>
+    <message>
+        <source>Webhook verification failed</source>
+        <translation>Webhook doğrulaması başarısız</translation>
+    </message>
+    <message>
+        <source>Missing X-Hub-Signature-256 header</source>
+        <translation>X-Hub-Signature-256 başlığı eksik</translation>
+    </message>
+    <message>
+        <source>X-Hub-Signature-256 does not match the body</source>
+        <translation>X-Hub-Signature-256 gövdeyle uyuşmuyor</translation>
+    </message>
+    <message>
+        <source>The webhook body must be a JSON object</source>
+        <translation>Webhook gövdesi bir JSON nesnesi olmalı</translation>
+    </message>
+    <message>
+        <source>This endpoint takes multipart/form-data (Content-Type: multipart/form-data; boundary=…)</source>
+        <translation>Bu uç nokta multipart/form-data alır (Content-Type: multipart/form-data; boundary=…)</translation>
+    </message>
+    <message>
+        <source>Malformed multipart body: %1</source>
+        <translation>Bozuk multipart gövde: %1</translation>
+    </message>
+    <message>
+        <source>Required field missing: file</source>
+        <translation>Zorunlu alan eksik: dosya</translation>
+    </message>
+    <message>
+        <source>is required (a multipart file part)</source>
+        <translation>zorunlu (bir multipart dosya parçası)</translation>
+    </message>
+    <message>
+        <source>Send one file per request</source>
+        <translation>Her istekte bir dosya gönderin</translation>
+    </message>
+    <message>
+        <source>was given more than once</source>
+        <translation>birden çok kez verildi</translation>
+    </message>
+    <message>
+        <source>file must be a file part (Content-Disposition with a filename)</source>
+        <translation>file bir dosya parçası olmalı (dosya adlı Content-Disposition)</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 given more than once</source>
+        <translation>Geçersiz veri: %1 birden çok kez verildi</translation>
+    </message>
+    <message>
+        <source>given more than once</source>
+        <translation>birden çok kez verildi</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be a text field, not a file</source>
+        <translation>Geçersiz veri: %1 bir metin alanı olmalı, dosya değil</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>metin olmalı</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 is not valid UTF-8</source>
+        <translation>Geçersiz veri: %1 geçerli UTF-8 değil</translation>
+    </message>
+    <message>
+        <source>must be UTF-8 text</source>
+        <translation>UTF-8 metin olmalı</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be at most %2 characters</source>
+        <translation>Geçersiz veri: %1 en fazla %2 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>too long</source>
+        <translation>çok uzun</translation>
+    </message>
+    <message>
+        <source>holds %1 deal(s)</source>
+        <translation>%1 fırsat içeriyor</translation>
     </message>
 </context>
 <context>

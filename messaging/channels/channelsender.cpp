@@ -13,12 +13,14 @@ ChannelSender::ChannelSender(const Store &store, std::shared_ptr<ChannelRegistry
 void ChannelSender::checkAvailable(const QString &channel) const
 {
     if (!m_registry->isAvailable(channel)) {
-        QJsonObject details{{QStringLiteral("channel"), channel}};
-        const QString reason =
-            m_registry->isConfigured(channel) ? m_registry->downReason(channel) : QStringLiteral("not configured");
-        details.insert(QStringLiteral("reason"), reason);
+        // details.reason: the provider's own words when it is down (data), else a text of ours.
+        const ModelText reason = m_registry->isConfigured(channel)
+                                     ? ModelText("%1", {m_registry->downReason(channel)})
+                                     : ModelText(QT_TRANSLATE_NOOP("ModelError", "not configured"));
         throw DomainError(DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"),
-                          QStringLiteral("Channel unavailable"), details);
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Channel unavailable")),
+                          FieldProblems{{QStringLiteral("reason"), reason}},
+                          QJsonObject{{QStringLiteral("channel"), channel}});
     }
 }
 
@@ -26,7 +28,8 @@ void ChannelSender::acquireSend(const QString &channel)
 {
     qint64 retryAfterMs = 0;
     if (!m_registry->tryAcquireSend(channel, m_store.now().toMSecsSinceEpoch(), &retryAfterMs))
-        throw DomainError(DomainError::RateLimited, QStringLiteral("RATE_LIMITED"), QStringLiteral("Rate limited"),
+        throw DomainError(DomainError::RateLimited, QStringLiteral("RATE_LIMITED"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Rate limited")),
                           {{QStringLiteral("channel"), channel},
                            {QStringLiteral("limitPerSecond"), m_registry->config().sendPerSecond(channel)},
                            {QStringLiteral("retryAfter"), int(qMax<qint64>(1, (retryAfterMs + 999) / 1000))}});

@@ -46,13 +46,15 @@ Message sendLocalFile(ChannelSender &sender, MediaService &media, const QString 
 {
     const QFileInfo info(filePath);
     if (!info.isFile())
-        throw DomainError::unprocessable(QStringLiteral("Not a file: %1").arg(info.fileName()),
-                                         {{QStringLiteral("file"), QStringLiteral("must be a file")}});
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Not a file: %1"), {info.fileName()}),
+            {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a file"))}});
     media.checkSize(info.size());
     QFile f(filePath);
     if (!f.open(QIODevice::ReadOnly))
-        throw DomainError::unprocessable(QStringLiteral("Cannot read %1: %2").arg(info.fileName(), f.errorString()),
-                                         {{QStringLiteral("file"), QStringLiteral("cannot be read")}});
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Cannot read %1: %2"), {info.fileName(), f.errorString()}),
+            {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "cannot be read"))}});
     const QByteArray bytes = f.read(media.config().maxUploadBytes + 1); // the file may grow after the check
     MediaUpload file;
     file.bytes = bytes;

@@ -30,11 +30,13 @@ QString conversationFor(ChannelSender &sender, const QString &channel, const Add
             to = e164(to);
             if (to.isEmpty())
                 throw DomainError(
-                    DomainError::BadRequest, QStringLiteral("INVALID_PHONE"), QStringLiteral("Invalid phone"),
-                    {{QStringLiteral("to"), QStringLiteral("must be an E.164 number (+ and 7 to 15 digits)")}});
+                    DomainError::BadRequest, QStringLiteral("INVALID_PHONE"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid phone")),
+                    {{QStringLiteral("to"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an E.164 number (+ and 7 to 15 digits)"))}});
         } else if (to.size() > 100) {
-            throw DomainError::badRequest(QStringLiteral("Invalid data: to must be at most 100 characters"),
-                                          {{QStringLiteral("to"), QStringLiteral("must be at most 100 characters")}});
+            throw DomainError::invalid(QStringLiteral("to"),
+                                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {100}));
         }
     }
     const Store &store = sender.store();
@@ -43,7 +45,8 @@ QString conversationFor(ChannelSender &sender, const QString &channel, const Add
     if (!address.contactId.isEmpty()) {
         contact = ContactRepository(store).find(address.contactId);
         if (!contact)
-            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact not found")));
     }
     // Nothing is stored for a channel that cannot send, or above its per-second limit.
     sender.checkAvailable(channel);
@@ -55,15 +58,17 @@ QString conversationFor(ChannelSender &sender, const QString &channel, const Add
         if (contact) {
             const std::optional<Conversation> v = conversations.findFor(contact->id, channel);
             if (!v)
-                throw DomainError(DomainError::Unprocessable, QStringLiteral("NO_CONVERSATION"),
-                                  QStringLiteral("The contact has no widget conversation to send into"),
-                                  {{QStringLiteral("contactId"), QStringLiteral("has no widget conversation")}});
+                throw DomainError(
+                    DomainError::Unprocessable, QStringLiteral("NO_CONVERSATION"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "The contact has no widget conversation to send into")),
+                    {{QStringLiteral("contactId"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "has no widget conversation"))}});
             conversationId = v->id;
         } else {
             const std::optional<WidgetVisitor> visitor = WidgetVisitorRepository(store).find(to);
             if (!visitor)
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                                  QStringLiteral("Contact not found"));
+                                  ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact not found")));
             conversationId = visitor->conversationId;
         }
     } else {
@@ -77,7 +82,7 @@ QString conversationFor(ChannelSender &sender, const QString &channel, const Add
             // Telegram and Instagram ids cannot be messaged first: the person must have written to us.
             if (!contact)
                 throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                                  QStringLiteral("Contact not found"));
+                                  ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact not found")));
         }
         if (externalId.isEmpty()) {
             if (phoneChannel)
@@ -88,10 +93,13 @@ QString conversationFor(ChannelSender &sender, const QString &channel, const Add
         if (externalId.isEmpty())
             throw DomainError(
                 DomainError::Unprocessable, QStringLiteral("NO_ADDRESS"),
-                phoneChannel ? QStringLiteral("The contact has no phone number to send to")
-                             : QStringLiteral("The contact has no %1 conversation to send into").arg(channel),
-                {{QStringLiteral("contactId"), phoneChannel ? QStringLiteral("has no phone number")
-                                                            : QStringLiteral("has no conversation on the channel")}});
+                phoneChannel
+                    ? ModelText(QT_TRANSLATE_NOOP("ModelError", "The contact has no phone number to send to"))
+                    : ModelText(QT_TRANSLATE_NOOP("ModelError", "The contact has no %1 conversation to send into"),
+                                {channel}),
+                {{QStringLiteral("contactId"),
+                  phoneChannel ? ModelText(QT_TRANSLATE_NOOP("ModelError", "has no phone number"))
+                               : ModelText(QT_TRANSLATE_NOOP("ModelError", "has no conversation on the channel"))}});
         conversationId = conversations.findOrCreate(contact->id, channel, externalId, QStringLiteral("api")).id;
         tx.commit();
     }

@@ -13,12 +13,14 @@ MediaService::MediaService(MediaConfig config, const QString &dataDir, const Sto
 void MediaService::checkSize(qint64 size) const
 {
     if (size > m_config.maxUploadBytes)
-        throw DomainError(DomainError::TooLarge, QStringLiteral("PAYLOAD_TOO_LARGE"),
-                          QStringLiteral("File too large: at most %1 bytes").arg(m_config.maxUploadBytes),
-                          {{QStringLiteral("maxBytes"), double(m_config.maxUploadBytes)}});
+        throw DomainError(
+            DomainError::TooLarge, QStringLiteral("PAYLOAD_TOO_LARGE"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "File too large: at most %1 bytes"), {m_config.maxUploadBytes}),
+            {{QStringLiteral("maxBytes"), double(m_config.maxUploadBytes)}});
     if (size <= 0)
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("EMPTY_FILE"), QStringLiteral("The file is empty"),
-                          {{QStringLiteral("file"), QStringLiteral("is empty")}});
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("EMPTY_FILE"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "The file is empty")),
+                          {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is empty"))}});
 }
 
 Media MediaService::store(MediaUpload upload)

@@ -106,17 +106,17 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
     const QString createdBy = m_store.actorOr(owner);
     const QString trimmed = name.trimmed();
     if (trimmed.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: name"),
-                                         {{QStringLiteral("name"), QStringLiteral("is required")}});
+        throw DomainError::missingFields({{QStringLiteral("name"), DomainError::isRequired()}});
     if (trimmed.size() > 100)
-        throw DomainError::badRequest(QStringLiteral("Invalid data: name must be at most 100 characters"),
-                                      {{QStringLiteral("name"), QStringLiteral("must be at most 100 characters")}});
+        throw DomainError::invalid(QStringLiteral("name"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {100}));
     QStringList finalScopes;
     const QStringList known = knownScopes();
     for (const QString &s : scopes) {
         if (!known.contains(s))
-            throw DomainError::badRequest(QStringLiteral("Invalid data: unknown scope %1").arg(s),
-                                          {{QStringLiteral("scopes"), QStringLiteral("unknown scope %1").arg(s)}});
+            throw DomainError::badRequest(
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: unknown scope %1"), {s}),
+                {{QStringLiteral("scopes"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown scope %1"), {s})}});
         if (!finalScopes.contains(s))
             finalScopes << s;
     }
@@ -125,14 +125,15 @@ NewApiKey ApiKeyRepository::create(const QString &name, const QStringList &scope
         QSqlQuery owner = Database::exec(
             QStringLiteral("SELECT role FROM users WHERE id = ? AND deactivated_at IS NULL"), {createdBy});
         if (!owner.next())
-            throw DomainError::notFound(QStringLiteral("User"), createdBy);
+            throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "User"), createdBy);
         role = owner.value(0).toString();
     }
     for (const QString &s : std::as_const(finalScopes)) {
         if (!scopeFitsRole(s, role))
             throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
-                              QStringLiteral("Scope %1 needs the admin role").arg(s),
-                              {{QStringLiteral("scopes"), QStringLiteral("scope %1 needs the admin role").arg(s)}});
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "Scope %1 needs the admin role"), {s}),
+                              {{QStringLiteral("scopes"),
+                                ModelText(QT_TRANSLATE_NOOP("ModelError", "scope %1 needs the admin role"), {s})}});
     }
     if (finalScopes.isEmpty()) {
         if (role == QLatin1String("admin")) {
@@ -197,7 +198,7 @@ std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
 void ApiKeyRepository::revoke(const QString &id)
 {
     if (!find(id))
-        throw DomainError::notFound(QStringLiteral("API key"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "API key"), id);
     Database::exec(QStringLiteral("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
                    {m_store.nowIso(), id});
     m_store.notify(EventBus::Entity::ApiKey, id, EventBus::Change::Updated);

@@ -80,10 +80,10 @@ User UserRepository::setActive(const QString &id, bool active)
     Transaction tx;
     std::optional<User> u = active ? find(id) : lockForRoleChange(*this, id);
     if (!u)
-        throw DomainError::notFound(QStringLiteral("User"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "User"), id);
     if (!active && u->isActive() && u->role == QLatin1String("admin") && activeAdmins() <= 1)
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("The last active admin cannot be deactivated"));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "The last active admin cannot be deactivated")));
     if (active == u->isActive())
         return *u;
     const QString now = m_store.nowIso();
@@ -101,30 +101,32 @@ namespace {
 void checkNameLength(const QString &name)
 {
     if (name.trimmed().size() > 200)
-        throw DomainError::badRequest(QStringLiteral("Invalid data: name is longer than 200 characters"),
-                                      {{QStringLiteral("name"), QStringLiteral("at most 200 characters")}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: name is longer than 200 characters")),
+            {{QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "at most 200 characters"))}});
 }
 } // namespace
 
 User UserRepository::update(const QString &id, const std::optional<QString> &name, const std::optional<QString> &role)
 {
     if (name && name->trimmed().isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: name must not be empty"),
-                                      {{QStringLiteral("name"), QStringLiteral("must not be empty")}});
+        throw DomainError::invalid(QStringLiteral("name"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must not be empty")));
     if (name)
         checkNameLength(*name);
     if (role && *role != QLatin1String("admin") && *role != QLatin1String("agent"))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
-                                      {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
+        throw DomainError::invalid(QStringLiteral("role"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be admin or agent")));
     Transaction tx;
     const bool demoting = role && *role != QLatin1String("admin");
     std::optional<User> u = demoting ? lockForRoleChange(*this, id) : find(id);
     if (!u)
-        throw DomainError::notFound(QStringLiteral("User"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "User"), id);
     if (demoting && u->role == QLatin1String("admin") && u->isActive() && activeAdmins() <= 1)
-        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("The last active admin cannot become an agent"),
-                          {{QStringLiteral("role"), QStringLiteral("the last active admin")}});
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CONFLICT"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The last active admin cannot become an agent")),
+            {{QStringLiteral("role"), ModelText(QT_TRANSLATE_NOOP("ModelError", "the last active admin"))}});
     if (name)
         u->name = name->trimmed();
     if (role)
@@ -143,26 +145,27 @@ UserRepository::UserRepository(const Store &store)
 
 User UserRepository::create(const QString &email, const QString &name, const QString &role, const QString &passwordHash)
 {
-    QJsonObject missing;
+    FieldProblems missing;
     if (email.trimmed().isEmpty())
-        missing.insert(QStringLiteral("email"), QStringLiteral("is required"));
+        missing.insert(QStringLiteral("email"), DomainError::isRequired());
     if (name.trimmed().isEmpty())
-        missing.insert(QStringLiteral("name"), QStringLiteral("is required"));
+        missing.insert(QStringLiteral("name"), DomainError::isRequired());
     if (!missing.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing"), missing);
+        throw DomainError::unprocessable(ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing")), missing);
     checkNameLength(name);
     if (!ContactRules::isValidEmail(email.trimmed()))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: email is not a valid e-mail address"),
-                                      {{QStringLiteral("email"), QStringLiteral("is not a valid e-mail address")}});
+        throw DomainError::invalid(QStringLiteral("email"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid e-mail address")));
     if (role != QLatin1String("admin") && role != QLatin1String("agent"))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: role must be admin or agent"),
-                                      {{QStringLiteral("role"), QStringLiteral("must be admin or agent")}});
+        throw DomainError::invalid(QStringLiteral("role"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be admin or agent")));
     User u{Ids::make(u"user"), email.trimmed(), name.trimmed(), role, m_store.nowIso(), {}};
     const auto checkUnique = [&u] {
         if (Database::exec(QStringLiteral("SELECT 1 FROM users WHERE email_norm = ?"), {u.email.toLower()}).next())
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("A user with e-mail %1 already exists").arg(u.email),
-                              {{QStringLiteral("email"), QStringLiteral("already registered")}});
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("CONFLICT"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "A user with e-mail %1 already exists"), {u.email}),
+                {{QStringLiteral("email"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already registered"))}});
     };
     return Database::refuseDuplicate(
         [&] {

@@ -207,27 +207,28 @@ void checkCustomFields(const QJsonObject &fields, FieldReader &r)
 {
     const QString field = QStringLiteral("customFields");
     if (fields.size() > ContactRules::kMaxCustomFields) {
-        r.fail(field, QStringLiteral("must have at most %1 fields").arg(ContactRules::kMaxCustomFields));
+        r.fail(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must have at most %1 fields"),
+                                {ContactRules::kMaxCustomFields}));
         return;
     }
     for (auto it = fields.begin(); it != fields.end(); ++it) {
         if (it.key().isEmpty() || it.key().size() > ContactRules::kMaxCustomFieldName) {
-            r.fail(field,
-                   QStringLiteral("field names must be 1 to %1 characters").arg(ContactRules::kMaxCustomFieldName));
+            r.fail(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "field names must be 1 to %1 characters"),
+                                    {ContactRules::kMaxCustomFieldName}));
             return;
         }
         const qsizetype size = it.value().isString()
                                    ? it.value().toString().size()
                                    : QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact).size() - 2;
         if (size > ContactRules::kMaxCustomFieldValue) {
-            r.fail(field, QStringLiteral("the value of %1 must be at most %2 characters")
-                              .arg(it.key())
-                              .arg(ContactRules::kMaxCustomFieldValue));
+            r.fail(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "the value of %1 must be at most %2 characters"),
+                                    {it.key(), ContactRules::kMaxCustomFieldValue}));
             return;
         }
     }
     if (QJsonDocument(fields).toJson(QJsonDocument::Compact).size() > ContactRules::kMaxCustomFieldsBytes)
-        r.fail(field, QStringLiteral("must be at most %1 bytes as JSON").arg(ContactRules::kMaxCustomFieldsBytes));
+        r.fail(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 bytes as JSON"),
+                                {ContactRules::kMaxCustomFieldsBytes}));
 }
 
 void checkValues(ContactChanges &c, FieldReader &r)
@@ -240,7 +241,7 @@ void checkValues(ContactChanges &c, FieldReader &r)
     r.limit(c.email, QStringLiteral("email"), 254);
     r.limit(c.phone, QStringLiteral("phone"), 40);
     if (c.email && !c.email->isEmpty() && !ContactRules::isValidEmail(*c.email))
-        r.fail(QStringLiteral("email"), QStringLiteral("is not a valid e-mail address"));
+        r.fail(QStringLiteral("email"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid e-mail address")));
     if (c.phone && !c.phone->isEmpty()) {
         const QString callingCode = ContactRules::defaultCallingCode(); // read once: Settings → Contacts may change it
         const QString e164 = ContactRules::toE164(*c.phone, callingCode);
@@ -249,36 +250,44 @@ void checkValues(ContactChanges &c, FieldReader &r)
         if (e164.isEmpty()) {
             r.fail(QStringLiteral("phone"),
                    c.phone->startsWith(QLatin1Char('+'))
-                       ? QStringLiteral("must be an international number: + and 7 to 15 digits")
-                   : callingCode.isEmpty() ? QStringLiteral("must be in international format with a leading +")
-                                           : QStringLiteral("is not a valid phone number"));
+                       ? ModelText(
+                             QT_TRANSLATE_NOOP("ModelError", "must be an international number: + and 7 to 15 digits"))
+                   : callingCode.isEmpty()
+                       ? ModelText(QT_TRANSLATE_NOOP("ModelError", "must be in international format with a leading +"))
+                       : ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid phone number")));
         }
     }
     if (c.address) {
         for (auto it = c.address->begin(); it != c.address->end(); ++it) {
             if (it.key() != QLatin1String("street") && it.key() != QLatin1String("city") &&
                 it.key() != QLatin1String("country"))
-                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("is not an address field"));
+                r.fail(QStringLiteral("address.") + it.key(),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "is not an address field")));
             else if (!it.value().isString())
-                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be a string"));
+                r.fail(QStringLiteral("address.") + it.key(),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
             else if (it.value().toString().size() > 200)
-                r.fail(QStringLiteral("address.") + it.key(), QStringLiteral("must be at most 200 characters"));
+                r.fail(QStringLiteral("address.") + it.key(),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {200}));
         }
     }
     if (c.tags) {
         for (const QString &t : std::as_const(*c.tags)) {
             if (t.trimmed().size() > 64) {
-                r.fail(QStringLiteral("tags"), QStringLiteral("must be an array of strings of at most 64 characters"));
+                r.fail(
+                    QStringLiteral("tags"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array of strings of at most 64 characters")));
                 break;
             }
         }
         if (c.tags->size() > 100)
-            r.fail(QStringLiteral("tags"), QStringLiteral("must have at most 100 tags"));
+            r.fail(QStringLiteral("tags"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must have at most %1 tags"), {100}));
         else
             c.tags = ContactRules::normalizeTags(*c.tags);
     }
     if (c.leadScore && (*c.leadScore < 0 || *c.leadScore > 100))
-        r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
+        r.fail(QStringLiteral("leadScore"),
+               ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 100")));
     if (c.customFields)
         checkCustomFields(*c.customFields, r);
 }
@@ -302,7 +311,8 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         if (v.isNull()) {
             c.address = QJsonObject();
         } else if (!v.isObject()) {
-            r.fail(QStringLiteral("address"), QStringLiteral("must be an object with street, city, country"));
+            r.fail(QStringLiteral("address"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object with street, city, country")));
         } else {
             // The parts as sent (null read as empty, text trimmed); checkValues() holds them to the
             // address fields, text, and their length.
@@ -327,7 +337,8 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
             tags << t.toString();
         }
         if (!ok)
-            r.fail(QStringLiteral("tags"), QStringLiteral("must be an array of strings of at most 64 characters"));
+            r.fail(QStringLiteral("tags"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array of strings of at most 64 characters")));
         else
             c.tags = tags;
     }
@@ -337,7 +348,7 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         if (v.isNull())
             c.customFields = QJsonObject();
         else if (!v.isObject())
-            r.fail(QStringLiteral("customFields"), QStringLiteral("must be an object"));
+            r.fail(QStringLiteral("customFields"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object")));
         else
             c.customFields = v.toObject();
     }
@@ -348,7 +359,8 @@ ContactChanges ContactRules::parse(const QJsonObject &body)
         if (v.isNull())
             c.leadScore = 0;
         else if (!v.isDouble() || d < 0 || d > 100 || d != std::floor(d))
-            r.fail(QStringLiteral("leadScore"), QStringLiteral("must be an integer from 0 to 100"));
+            r.fail(QStringLiteral("leadScore"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 100")));
         else
             c.leadScore = int(d);
     }
@@ -376,14 +388,18 @@ void ContactRules::check(ContactChanges &changes)
 
 void ContactRules::checkRequired(const Contact &c)
 {
-    QJsonObject errors;
+    // "firstName or lastName is required": the second field named as an argument, read as its label.
+    const auto orRequired = [](const char *other) {
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "or %1 is required"),
+                         {ModelTextArg::field(QString::fromLatin1(other))});
+    };
+    FieldProblems errors;
     if (c.firstName.isEmpty() && c.lastName.isEmpty())
-        errors.insert(QStringLiteral("firstName"), QStringLiteral("or lastName is required"));
+        errors.insert(QStringLiteral("firstName"), orRequired("lastName"));
     if (c.email.isEmpty() && c.phone.isEmpty())
-        errors.insert(QStringLiteral("email"), QStringLiteral("or phone is required"));
+        errors.insert(QStringLiteral("email"), orRequired("phone"));
     if (!errors.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: ") + fieldErrorSummary(errors),
-                                         errors);
+        throw DomainError::missing(errors);
 }
 
 void ContactRules::apply(Contact &c, const ContactChanges &ch)

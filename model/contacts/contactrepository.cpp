@@ -252,10 +252,12 @@ void checkUnique(const Contact &c)
         CachedQuery q = Database::execCached(
             QStringLiteral("SELECT id FROM contacts WHERE email_norm = ? AND seq != ?"), {c.email.toLower(), c.seq});
         if (q.next()) {
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("A contact with e-mail %1 already exists").arg(c.email),
-                              {{QStringLiteral("email"), QStringLiteral("already registered")},
-                               {QStringLiteral("existingId"), q.value(0).toString()}});
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("CONFLICT"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "A contact with e-mail %1 already exists"), {c.email}),
+                FieldProblems{
+                    {QStringLiteral("email"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already registered"))}},
+                QJsonObject{{QStringLiteral("existingId"), q.value(0).toString()}});
         }
     }
     if (!c.phone.isEmpty()) {
@@ -263,10 +265,12 @@ void checkUnique(const Contact &c)
             Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ? AND seq != ?"),
                                  {ContactRules::toE164(c.phone), c.seq});
         if (q.next()) {
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("A contact with phone %1 already exists").arg(c.phone),
-                              {{QStringLiteral("phone"), QStringLiteral("already registered")},
-                               {QStringLiteral("existingId"), q.value(0).toString()}});
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("CONFLICT"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "A contact with phone %1 already exists"), {c.phone}),
+                FieldProblems{
+                    {QStringLiteral("phone"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already registered"))}},
+                QJsonObject{{QStringLiteral("existingId"), q.value(0).toString()}});
         }
     }
 }
@@ -520,7 +524,7 @@ Contact ContactRepository::get(const QString &id) const
 {
     std::optional<Contact> c = find(id);
     if (!c)
-        throw DomainError::notFound(QStringLiteral("Contact"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Contact"), id);
     return *c;
 }
 
@@ -603,7 +607,7 @@ Contact ContactRepository::removeTag(const QString &id, const QString &tag, cons
     }
     if (!found)
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                          QStringLiteral("Contact %1 has no tag %2").arg(id, tag));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact %1 has no tag %2"), {id, tag}));
     ContactChanges changes;
     changes.tags = kept;
     return update(id, changes, actor);
@@ -614,12 +618,10 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
     const QString actor = m_store.actorOr(actorGiven);
     const QString text = content.trimmed();
     if (text.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: content"),
-                                         {{QStringLiteral("content"), QStringLiteral("is required")}});
+        throw DomainError::missingFields({{QStringLiteral("content"), DomainError::isRequired()}});
     if (text.size() > 20000)
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: content must be at most 20000 characters"),
-            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::invalid(QStringLiteral("content"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Contact c = get(id);
     ContactNote note{Ids::make(u"note"), c.id, text, actor, m_store.nowIso()};

@@ -4,25 +4,24 @@
 #include "model/core/errors.h"
 
 namespace {
-[[noreturn]] void badRequest(const QString &field, const QString &problem)
+[[noreturn]] void badRequest(const QString &field, const ModelText &problem)
 {
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::invalid(field, problem);
 }
 
-[[noreturn]] void missing(const QString &field, const QString &problem)
+[[noreturn]] void missing(const QString &field, const ModelText &problem)
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
-                                     {{field, problem}});
+    throw DomainError::missing(field, problem);
 }
 
 QString checkName(const QString &given)
 {
     const QString name = given.trimmed();
     if (name.isEmpty())
-        missing(QStringLiteral("name"), QStringLiteral("must not be empty"));
+        missing(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must not be empty")));
     if (name.size() > SegmentRules::MaxNameLength)
-        badRequest(QStringLiteral("name"),
-                   QStringLiteral("must be at most %1 characters").arg(SegmentRules::MaxNameLength));
+        badRequest(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"),
+                                                     {SegmentRules::MaxNameLength}));
     return name;
 }
 
@@ -31,7 +30,8 @@ QString checkDescription(const QString &given)
     const QString d = given.trimmed();
     if (d.size() > SegmentRules::MaxDescriptionLength)
         badRequest(QStringLiteral("description"),
-                   QStringLiteral("must be at most %1 characters").arg(SegmentRules::MaxDescriptionLength));
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"),
+                             {SegmentRules::MaxDescriptionLength}));
     return d;
 }
 
@@ -45,7 +45,7 @@ QString stringField(const QJsonObject &body, const QString &field)
 {
     const QJsonValue v = body.value(field);
     if (!v.isString() && !v.isNull())
-        badRequest(field, QStringLiteral("must be a string"));
+        badRequest(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
     return v.toString();
 }
 } // namespace
@@ -76,7 +76,8 @@ SegmentChanges SegmentRules::parse(const QJsonObject &body)
     if (body.contains(QLatin1String("isDynamic"))) {
         const QJsonValue v = body.value(QLatin1String("isDynamic"));
         if (!v.isBool())
-            badRequest(QStringLiteral("isDynamic"), QStringLiteral("must be true or false"));
+            badRequest(QStringLiteral("isDynamic"),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be true or false")));
         c.isDynamic = v.toBool();
     }
     if (body.contains(QLatin1String("filters")))

@@ -54,9 +54,10 @@ QJsonObject eventData(const Segment &s)
     return data;
 }
 
-[[noreturn]] void missingField(const QString &field, const QString &problem = QStringLiteral("is required"))
+[[noreturn]] void missingField(const QString &field, const ModelText &problem = DomainError::isRequired())
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, problem),
+    throw DomainError::unprocessable(ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: %1"),
+                                               {DomainError::problemList({{field, problem}})}),
                                      {{field, problem}});
 }
 
@@ -69,8 +70,9 @@ void checkUniqueName(const QString &name, qint64 seq)
         q.finish();
         throw DomainError(
             DomainError::Conflict, QStringLiteral("CONFLICT"),
-            QStringLiteral("A segment named %1 already exists").arg(name),
-            {{QStringLiteral("name"), QStringLiteral("already exists")}, {QStringLiteral("existingId"), existing}});
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "A segment named %1 already exists"), {name}),
+            FieldProblems{{QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already exists"))}},
+            QJsonObject{{QStringLiteral("existingId"), existing}});
     }
     q.finish();
 }
@@ -78,10 +80,12 @@ void checkUniqueName(const QString &name, qint64 seq)
 [[noreturn]] void dynamicRefused(const Segment &s)
 {
     throw DomainError::badRequest(
-        QStringLiteral("Segment %1 is dynamic: its members follow its filters and cannot be added or "
-                       "removed by hand")
-            .arg(s.id),
-        {{QStringLiteral("isDynamic"), QStringLiteral("contacts are added to static segments only")}});
+        ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                    "Segment %1 is dynamic: its members follow its filters and cannot be added or "
+                                    "removed by hand"),
+                  {s.id}),
+        {{QStringLiteral("isDynamic"),
+          ModelText(QT_TRANSLATE_NOOP("ModelError", "contacts are added to static segments only"))}});
 }
 
 // Stores the contacts matching `where` as members of a static segment; returns how many were new.
@@ -133,7 +137,7 @@ Segment SegmentRepository::get(const QString &id, bool withCount) const
 {
     std::optional<Segment> s = find(id);
     if (!s)
-        throw DomainError::notFound(QStringLiteral("Segment"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Segment"), id);
     if (withCount)
         s->contactCount = count(*s);
     return *s;
@@ -200,7 +204,8 @@ Segment SegmentRepository::create(SegmentChanges c, const QString &actorGiven)
     s.isDynamic = c.isDynamic.value_or(true);
     s.filters = c.filters.value_or(QJsonValue(QJsonValue::Null));
     if (s.isDynamic && !s.filters.isObject())
-        missingField(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+        missingField(QStringLiteral("filters"),
+                     ModelText(QT_TRANSLATE_NOOP("ModelError", "are required for a dynamic segment")));
     s.id = Ids::make(u"seg");
     s.createdBy = actor;
     s.createdAt = s.updatedAt = m_store.nowIso();
@@ -252,7 +257,8 @@ Segment SegmentRepository::updateOnce(const QString &id, const SegmentChanges &c
     if (c.filters)
         s.filters = *c.filters;
     if (s.isDynamic && !s.filters.isObject())
-        missingField(QStringLiteral("filters"), QStringLiteral("are required for a dynamic segment"));
+        missingField(QStringLiteral("filters"),
+                     ModelText(QT_TRANSLATE_NOOP("ModelError", "are required for a dynamic segment")));
 
     QJsonArray changed;
     const QJsonObject oldJson = before.toJson();
@@ -310,11 +316,11 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
             ids << t;
     }
     if (ids.isEmpty())
-        missingField(QStringLiteral("contactIds"), QStringLiteral("must not be empty"));
+        missingField(QStringLiteral("contactIds"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must not be empty")));
     if (ids.size() > MaxContactIds) {
-        const QString problem = QStringLiteral("must hold at most %1 ids").arg(MaxContactIds);
-        throw DomainError::badRequest(QStringLiteral("Invalid data: contactIds %1").arg(problem),
-                                      {{QStringLiteral("contactIds"), problem}});
+        throw DomainError::invalid(
+            QStringLiteral("contactIds"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must hold at most %1 ids"), {MaxContactIds}));
     }
 
     Transaction tx;
@@ -335,9 +341,10 @@ Segment SegmentRepository::addContacts(const QString &id, const QStringList &con
         QStringList names;
         for (const QJsonValue &u : std::as_const(unknown))
             names << u.toString();
-        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                          QStringLiteral("Contacts not found: %1").arg(names.join(QStringLiteral(", "))),
-                          {{QStringLiteral("contactIds"), unknown}});
+        throw DomainError(
+            DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Contacts not found: %1"), {names.join(QStringLiteral(", "))}),
+            {{QStringLiteral("contactIds"), unknown}});
     }
     const QString now = m_store.nowIso();
     int n = 0;
@@ -378,14 +385,15 @@ Segment SegmentRepository::removeContact(const QString &id, const QString &conta
         dynamicRefused(s);
     CachedQuery q = Database::execCached(QStringLiteral("SELECT seq FROM contacts WHERE id = ?"), {contactId});
     if (!q.next())
-        throw DomainError::notFound(QStringLiteral("Contact"), contactId);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Contact"), contactId);
     const qint64 contactSeq = q.value(0).toLongLong();
     q.finish();
     CachedQuery del = Database::execCached(
         QStringLiteral("DELETE FROM segment_members WHERE segment_seq = ? AND contact_seq = ?"), {s.seq, contactSeq});
     if (del.numRowsAffected() < 1)
-        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                          QStringLiteral("Contact %1 is not in segment %2").arg(contactId, s.id));
+        throw DomainError(
+            DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact %1 is not in segment %2"), {contactId, s.id}));
     s.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE segments SET updated_at = ? WHERE seq = ?"), {s.updatedAt, s.seq});
     QJsonObject data = eventData(s);

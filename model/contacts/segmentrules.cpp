@@ -80,16 +80,15 @@ public:
     }
 
     QJsonObject group(const QJsonValue &value, const QString &path, int depth, QString *sql);
-    const QJsonObject &errors() const { return m_errors; }
-    const QString &firstError() const { return m_first; }
+    const FieldProblems &errors() const { return m_errors; }
+    const ModelText &firstError() const { return m_first; }
     QVariantList values;
 
 private:
-    void fail(const QString &path, const QString &message)
+    void fail(const QString &path, const ModelText &message)
     {
-        const QString text = path + QStringLiteral(": ") + message;
-        if (m_first.isEmpty())
-            m_first = text;
+        if (m_first.isNull())
+            m_first = ModelText(QT_TRANSLATE_NOOP("ModelError", "%1: %2"), {ModelTextArg::field(path), message});
         if (!m_errors.contains(path))
             m_errors.insert(path, message);
     }
@@ -120,8 +119,8 @@ private:
     }
 
     QDateTime m_now;
-    QJsonObject m_errors;
-    QString m_first;
+    FieldProblems m_errors;
+    ModelText m_first;
     int m_rules = 0;
 };
 
@@ -131,11 +130,12 @@ QJsonObject Compiler::group(const QJsonValue &value, const QString &path, int de
     const QString prefix = path.isEmpty() ? QString() : path + QLatin1Char('.');
     const QString where = path.isEmpty() ? QStringLiteral("filters") : path;
     if (!value.isObject()) {
-        fail(where, QStringLiteral("must be an object with rules and logic"));
+        fail(where, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object with rules and logic")));
         return {};
     }
     if (depth > SegmentRules::MaxDepth) {
-        fail(where, QStringLiteral("groups nest at most %1 levels").arg(SegmentRules::MaxDepth));
+        fail(where,
+             ModelText(QT_TRANSLATE_NOOP("ModelError", "groups nest at most %1 levels"), {SegmentRules::MaxDepth}));
         return {};
     }
     const QJsonObject in = value.toObject();
@@ -144,25 +144,26 @@ QJsonObject Compiler::group(const QJsonValue &value, const QString &path, int de
     if (!logicValue.isUndefined() && !logicValue.isNull()) {
         const QString l = logicValue.toString().trimmed().toUpper();
         if (!logicValue.isString())
-            fail(prefix + QStringLiteral("logic"), QStringLiteral("must be AND or OR"));
+            fail(prefix + QStringLiteral("logic"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be AND or OR")));
         else if (l != QLatin1String("AND") && l != QLatin1String("OR"))
             fail(prefix + QStringLiteral("logic"),
-                 QStringLiteral("unknown logic %1 (use AND or OR)").arg(logicValue.toString().left(20)));
+                 ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown logic %1 (use AND or OR)"),
+                           {logicValue.toString().left(20)}));
         else
             logic = l;
     }
     const QJsonValue rulesValue = in.value(QLatin1String("rules"));
     if (rulesValue.isUndefined() || rulesValue.isNull()) {
-        fail(prefix + QStringLiteral("rules"), QStringLiteral("is required"));
+        fail(prefix + QStringLiteral("rules"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
         return {};
     }
     if (!rulesValue.isArray()) {
-        fail(prefix + QStringLiteral("rules"), QStringLiteral("must be an array"));
+        fail(prefix + QStringLiteral("rules"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array")));
         return {};
     }
     const QJsonArray rules = rulesValue.toArray();
     if (rules.isEmpty()) {
-        fail(prefix + QStringLiteral("rules"), QStringLiteral("must not be empty"));
+        fail(prefix + QStringLiteral("rules"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must not be empty")));
         return {};
     }
     QJsonArray outRules;
@@ -171,7 +172,7 @@ QJsonObject Compiler::group(const QJsonValue &value, const QString &path, int de
         const QString itemPath = prefix + QStringLiteral("rules[%1]").arg(i);
         const QJsonValue item = rules.at(i);
         if (!item.isObject()) {
-            fail(itemPath, QStringLiteral("must be an object (a rule or a group)"));
+            fail(itemPath, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object (a rule or a group)")));
             continue;
         }
         QString part;
@@ -190,16 +191,20 @@ QJsonObject Compiler::group(const QJsonValue &value, const QString &path, int de
 std::optional<QString> Compiler::text(const QJsonValue &v, const QString &path, const QString &field)
 {
     if (!v.isString()) {
-        fail(path, QStringLiteral("value for %1 must be a string").arg(field));
+        fail(path,
+             ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must be a string"), {ModelTextArg::field(field)}));
         return std::nullopt;
     }
     const QString s = v.toString().trimmed();
     if (s.isEmpty()) {
-        fail(path, QStringLiteral("value for %1 must not be empty (use isEmpty to find empty fields)").arg(field));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                               "value for %1 must not be empty (use isEmpty to find empty fields)"),
+                             {ModelTextArg::field(field)}));
         return std::nullopt;
     }
     if (s.size() > MaxValueLength) {
-        fail(path, QStringLiteral("value for %1 must be at most %2 characters").arg(field).arg(MaxValueLength));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must be at most %2 characters"),
+                             {ModelTextArg::field(field), MaxValueLength}));
         return std::nullopt;
     }
     return s;
@@ -218,15 +223,18 @@ std::optional<double> Compiler::number(const QJsonValue &v, const QString &path,
         ok = ok && std::isfinite(d);
     }
     if (!ok) {
-        fail(path, QStringLiteral("value for %1 must be a number").arg(field));
+        fail(path,
+             ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must be a number"), {ModelTextArg::field(field)}));
         return std::nullopt;
     }
     if (field == QLatin1String("leadScore") && (d < 0 || d > 100)) {
-        fail(path, QStringLiteral("value for leadScore must be between 0 and 100"));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must be between 0 and 100"),
+                             {ModelTextArg::field(QStringLiteral("leadScore"))}));
         return std::nullopt;
     }
     if (field == QLatin1String("totalMessages") && d < 0) {
-        fail(path, QStringLiteral("value for totalMessages must not be negative"));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must not be negative"),
+                             {ModelTextArg::field(QStringLiteral("totalMessages"))}));
         return std::nullopt;
     }
     return d;
@@ -240,7 +248,8 @@ std::optional<Compiler::Interval> Compiler::date(const QJsonValue &v, const QStr
     if (m.hasMatch()) {
         const int days = m.captured(1).toInt();
         if (days > MaxSpanDays) {
-            fail(path, QStringLiteral("a span for %1 must be at most %2d").arg(field).arg(MaxSpanDays));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "a span for %1 must be at most %2d"),
+                                 {ModelTextArg::field(field), MaxSpanDays}));
             return std::nullopt;
         }
         const QDateTime t = m_now.addDays(-days);
@@ -252,15 +261,17 @@ std::optional<Compiler::Interval> Compiler::date(const QJsonValue &v, const QStr
     }
     if (const auto t = TimeUtil::parse(s))
         return Interval{TimeUtil::iso(*t), TimeUtil::iso(t->addMSecs(1))};
-    fail(path, QStringLiteral("value for %1 must be a date (YYYY-MM-DD), an ISO 8601 date-time or a span like 30d")
-                   .arg(field));
+    fail(path, ModelText(QT_TRANSLATE_NOOP(
+                             "ModelError",
+                             "value for %1 must be a date (YYYY-MM-DD), an ISO 8601 date-time or a span like 30d"),
+                         {ModelTextArg::field(field)}));
     return std::nullopt;
 }
 
 bool Compiler::pair(const QJsonValue &v, const QString &path, QJsonValue *low, QJsonValue *high)
 {
     if (!v.isArray() || v.toArray().size() != 2 || v.toArray().at(0).isNull() || v.toArray().at(1).isNull()) {
-        fail(path, QStringLiteral("between needs a value [low, high] with two values"));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "between needs a value [low, high] with two values")));
         return false;
     }
     *low = v.toArray().at(0);
@@ -293,47 +304,53 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
     *sql = QStringLiteral("1 = 0");
     if (++m_rules > SegmentRules::MaxRules) {
         if (m_rules == SegmentRules::MaxRules + 1)
-            fail(path, QStringLiteral("a segment has at most %1 rules").arg(SegmentRules::MaxRules));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "a segment has at most %1 rules"),
+                                 {SegmentRules::MaxRules}));
         return {};
     }
     const QJsonValue fieldValue = in.value(QLatin1String("field"));
     const QJsonValue opValue = in.value(QLatin1String("operator"));
     const QJsonValue value = in.value(QLatin1String("value"));
     if (!fieldValue.isString() || fieldValue.toString().isEmpty()) {
-        fail(path, fieldValue.isUndefined() || fieldValue.isNull() ? QStringLiteral("field is required")
-                                                                   : QStringLiteral("field must be a string"));
+        fail(path, fieldValue.isUndefined() || fieldValue.isNull()
+                       ? ModelText(QT_TRANSLATE_NOOP("ModelError", "field is required"))
+                       : ModelText(QT_TRANSLATE_NOOP("ModelError", "field must be a string")));
         return in;
     }
     const QString field = fieldValue.toString();
     FieldType type;
     if (!SegmentRules::fieldType(field, &type)) {
         if (field.startsWith(kCustomPrefix))
-            fail(path, QStringLiteral("customField key must be 1 to 64 characters of A-Z a-z 0-9 _ . -"));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                                   "customField key must be 1 to 64 characters of A-Z a-z 0-9 _ . -")));
         else
-            fail(path, QStringLiteral("unknown field %1").arg(field.left(100)));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown field %1"), {field.left(100)}));
         return in;
     }
     if (!opValue.isString() || opValue.toString().isEmpty()) {
-        fail(path, opValue.isUndefined() || opValue.isNull() ? QStringLiteral("operator is required")
-                                                             : QStringLiteral("operator must be a string"));
+        fail(path, opValue.isUndefined() || opValue.isNull()
+                       ? ModelText(QT_TRANSLATE_NOOP("ModelError", "operator is required"))
+                       : ModelText(QT_TRANSLATE_NOOP("ModelError", "operator must be a string")));
         return in;
     }
     const QString op = opValue.toString();
     if (!SegmentRules::operators().contains(op)) {
-        fail(path, QStringLiteral("unknown operator %1").arg(op.left(100)));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown operator %1"), {op.left(100)}));
         return in;
     }
     if (!SegmentRules::operatorsFor(type).contains(op)) {
-        fail(path, QStringLiteral("operator %1 is not valid for %2 (%3)").arg(op, field, SegmentRules::typeName(type)));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "operator %1 is not valid for %2 (%3)"),
+                             {op, ModelTextArg::field(field), SegmentRules::typeName(type)}));
         return in;
     }
     QJsonObject out{{QStringLiteral("field"), field}, {QStringLiteral("operator"), op}};
     const bool emptiness = !SegmentRules::takesValue(op);
     if (!emptiness) {
         if (value.isUndefined() || value.isNull()) {
-            fail(path, op == QLatin1String("between")
-                           ? QStringLiteral("between needs a value [low, high] with two values")
-                           : QStringLiteral("value is required for operator %1").arg(op));
+            fail(path,
+                 op == QLatin1String("between")
+                     ? ModelText(QT_TRANSLATE_NOOP("ModelError", "between needs a value [low, high] with two values"))
+                     : ModelText(QT_TRANSLATE_NOOP("ModelError", "value is required for operator %1"), {op}));
             return in;
         }
         out.insert(QStringLiteral("value"), value);
@@ -343,7 +360,8 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
     if (between && !pair(value, path, &low, &high))
         return in;
     if (!between && !emptiness && value.isArray()) {
-        fail(path, QStringLiteral("value must be a single value; only between takes [low, high]"));
+        fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                               "value must be a single value; only between takes [low, high]")));
         return in;
     }
 
@@ -375,7 +393,7 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
                     digits.append(ch);
             }
             if (digits.isEmpty()) {
-                fail(path, QStringLiteral("value for phone must contain digits"));
+                fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "value for phone must contain digits")));
                 return in;
             }
             const QString e164 = ContactRules::toE164(*v);
@@ -493,7 +511,8 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
         }
         const QString v = value.toString().trimmed().toLower();
         if (!value.isString() || !SegmentRules::sentiments().contains(v)) {
-            fail(path, QStringLiteral("value for sentiment must be positive, negative or neutral"));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                                   "value for sentiment must be positive, negative or neutral")));
             return in;
         }
         *sql = op == QLatin1String("equals") ? QStringLiteral("c.sentiment = ") + bind(v)
@@ -540,7 +559,8 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
                                     : QVariant(v.toString().trimmed());
                 return true;
             }
-            fail(path, QStringLiteral("value for %1 must be a non-empty string or a number").arg(field));
+            fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "value for %1 must be a non-empty string or a number"),
+                                 {ModelTextArg::field(field)}));
             return false;
         };
         // Ordering compares a number with stored numbers (value_num is set for those only) and a
@@ -557,7 +577,7 @@ QJsonObject Compiler::rule(const QJsonObject &in, const QString &path, QString *
             if (!scalar(low, &a) || !scalar(high, &b))
                 return in;
             if (a.typeId() != b.typeId()) {
-                fail(path, QStringLiteral("between needs two numbers or two strings"));
+                fail(path, ModelText(QT_TRANSLATE_NOOP("ModelError", "between needs two numbers or two strings")));
                 return in;
             }
             const bool swap =

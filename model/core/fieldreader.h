@@ -42,12 +42,12 @@ public:
         if (v.isNull() && nullable)
             return QString();
         if (!v.isString()) {
-            fail(name, QStringLiteral("must be a string"));
+            fail(name, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
             return std::nullopt;
         }
         const QString s = v.toString().trimmed();
         if (s.size() > maxLength) {
-            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            fail(name, atMost(maxLength));
             return std::nullopt;
         }
         return s;
@@ -72,9 +72,14 @@ public:
     }
 
     // "must be one of a, b, c"
-    static QString oneOf(const QStringList &values)
+    static ModelText oneOf(const QStringList &values)
     {
-        return QStringLiteral("must be one of ") + values.join(QStringLiteral(", "));
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must be one of %1"), {values.join(QStringLiteral(", "))});
+    }
+    // "must be at most 200 characters"
+    static ModelText atMost(int maxLength)
+    {
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {maxLength});
     }
 
     // The length rule of string() for a value filled in by code: trimmed, and dropped with an error
@@ -85,29 +90,35 @@ public:
             return;
         *value = value->trimmed();
         if (value->size() > maxLength) {
-            fail(name, QStringLiteral("must be at most %1 characters").arg(maxLength));
+            fail(name, atMost(maxLength));
             value.reset();
         }
     }
 
-    // Throws what was collected: wrong values first (DomainError BadRequest, VALIDATION_ERROR), then
-    // missing ones (Unprocessable); nothing when all is well.
-    void throwIfAny() const;
-
-    // The first problem of a field is kept.
-    void fail(const QString &field, const QString &message)
+    // Throws what was collected: wrong values first (DomainError::invalid, BadRequest), then
+    // missing ones (DomainError::missing, Unprocessable); nothing when all is well.
+    void throwIfAny() const
     {
-        if (!m_errors.contains(field))
-            m_errors.insert(field, message);
+        if (!m_errors.isEmpty())
+            throw DomainError::invalid(m_errors);
+        if (!m_missing.isEmpty())
+            throw DomainError::missing(m_missing);
     }
 
-    // A required field that is absent (kept apart: a body with only missing fields is a 422, one with
-    // a wrong field a 400).
-    void missing(const QString &field) { m_missing.insert(field, QStringLiteral("is required")); }
+    // The first problem of a field is kept.
+    void fail(const QString &field, const ModelText &problem)
+    {
+        if (!m_errors.contains(field))
+            m_errors.insert(field, problem);
+    }
+
+    // A required field that is absent (kept apart: a body with only missing fields is unprocessable,
+    // one with a wrong field malformed).
+    void missing(const QString &field) { m_missing.insert(field, DomainError::isRequired()); }
 
     const QJsonObject &body() const { return m_body; }
-    const QJsonObject &errors() const { return m_errors; }
-    const QJsonObject &missingFields() const { return m_missing; }
+    const FieldProblems &errors() const { return m_errors; }
+    const FieldProblems &missingFields() const { return m_missing; }
 
 private:
     static const QJsonObject &noBody()
@@ -117,24 +128,6 @@ private:
     }
 
     const QJsonObject &m_body;
-    QJsonObject m_errors;
-    QJsonObject m_missing;
+    FieldProblems m_errors;
+    FieldProblems m_missing;
 };
-
-// "email is not a valid e-mail address; phone must be …" for an error message.
-inline QString fieldErrorSummary(const QJsonObject &errors)
-{
-    QStringList parts;
-    for (auto it = errors.begin(); it != errors.end(); ++it)
-        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toString());
-    return parts.join(QStringLiteral("; "));
-}
-
-inline void FieldReader::throwIfAny() const
-{
-    if (!m_errors.isEmpty())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: ") + fieldErrorSummary(m_errors), m_errors);
-    if (!m_missing.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: ") + fieldErrorSummary(m_missing),
-                                         m_missing);
-}

@@ -48,7 +48,7 @@ void StorageHealth::refuseWrite(const QString &where)
     }
     if (!wasFull)
         Q_EMIT instance().changed(true);
-    throw DomainError(DomainError::StorageFull, QString::fromLatin1(kCode), QString::fromUtf8(kMessage));
+    throw DomainError(DomainError::StorageFull, QString::fromLatin1(kCode), ModelText(kMessage));
 }
 
 void StorageHealth::noteCommitted()

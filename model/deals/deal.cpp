@@ -129,8 +129,7 @@ std::optional<double> DealRules::money(const QJsonObject &body, const QString &f
         return std::nullopt;
     const double d = v.toDouble(-1);
     if (!v.isDouble() || !isMoney(d))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: %1 must be a non-negative number").arg(field),
-                                      {{field, QStringLiteral("must be a non-negative number")}});
+        throw DomainError::invalid(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a non-negative number")));
     return d;
 }
 
@@ -152,21 +151,24 @@ void checkValues(DealChanges &c, FieldReader &r)
     if (c.currency) {
         *c.currency = c.currency->toUpper();
         if (!DealRules::isCurrency(*c.currency))
-            r.fail(QStringLiteral("currency"),
-                   QStringLiteral("must be an ISO 4217 currency code such as TRY, USD, EUR"));
+            r.fail(
+                QStringLiteral("currency"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an ISO 4217 currency code such as TRY, USD, EUR")));
     }
     if (c.expectedCloseDate && !c.expectedCloseDate->isEmpty()) {
         // A date-time is accepted and cut to its UTC date; anything else is refused.
         const auto t = TimeUtil::parse(*c.expectedCloseDate);
         if (!t)
-            r.fail(QStringLiteral("expectedCloseDate"), QStringLiteral("must be a date (YYYY-MM-DD)"));
+            r.fail(QStringLiteral("expectedCloseDate"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a date (YYYY-MM-DD)")));
         else
             c.expectedCloseDate = t->date().toString(Qt::ISODate);
     }
     if (c.value && !isMoney(*c.value))
-        r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
+        r.fail(QStringLiteral("value"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a non-negative number")));
     if (c.probability && (*c.probability < 0 || *c.probability > 100))
-        r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
+        r.fail(QStringLiteral("probability"),
+               ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 100")));
 }
 
 } // namespace
@@ -192,7 +194,8 @@ DealChanges DealRules::parse(const QJsonObject &body)
         if (v.isNull())
             c.value = 0;
         else if (!v.isDouble() || !isMoney(d))
-            r.fail(QStringLiteral("value"), QStringLiteral("must be a non-negative number"));
+            r.fail(QStringLiteral("value"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a non-negative number")));
         else
             c.value = d;
     }
@@ -202,7 +205,8 @@ DealChanges DealRules::parse(const QJsonObject &body)
         const double d = v.toDouble(-1);
         if (!v.isNull()) {
             if (!v.isDouble() || d < 0 || d > 100 || d != std::floor(d))
-                r.fail(QStringLiteral("probability"), QStringLiteral("must be an integer from 0 to 100"));
+                r.fail(QStringLiteral("probability"),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 100")));
             else
                 c.probability = int(d);
         }
@@ -213,7 +217,7 @@ DealChanges DealRules::parse(const QJsonObject &body)
         if (v.isNull())
             c.customFields = QJsonObject();
         else if (!v.isObject())
-            r.fail(QStringLiteral("customFields"), QStringLiteral("must be an object"));
+            r.fail(QStringLiteral("customFields"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object")));
         else
             c.customFields = v.toObject();
     }

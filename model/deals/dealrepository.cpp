@@ -171,9 +171,10 @@ Filter buildFilter(const DealQuery &query, const QDateTime &now)
     return f;
 }
 
-[[noreturn]] void unprocessable(const QString &field, const QString &message)
+[[noreturn]] void unprocessable(const QString &field, const ModelText &message)
 {
-    throw DomainError::unprocessable(QStringLiteral("%1 %2").arg(field, message), {{field, message}});
+    throw DomainError::unprocessable(
+        ModelText(QT_TRANSLATE_NOOP("ModelError", "%1 %2"), {ModelTextArg::field(field), message}), {{field, message}});
 }
 
 void checkExists(const QString &table, const QString &field, const QString &id)
@@ -184,7 +185,7 @@ void checkExists(const QString &table, const QString &field, const QString &id)
     const bool found = q.next();
     q.finish();
     if (!found)
-        unprocessable(field, QStringLiteral("does not exist: %1").arg(id));
+        unprocessable(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "does not exist: %1"), {id}));
 }
 
 QJsonObject eventData(const Deal &d)
@@ -302,8 +303,8 @@ const PipelineStage &stageOf(const Pipeline &p, const QString &key, const QStrin
 {
     const PipelineStage *s = p.stage(key);
     if (!s)
-        unprocessable(field, QStringLiteral("must be one of the stages of pipeline %1: %2")
-                                 .arg(p.name, p.stageKeys().join(QStringLiteral(", "))));
+        unprocessable(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be one of the stages of pipeline %1: %2"),
+                                       {p.name, p.stageKeys().join(QStringLiteral(", "))}));
     return *s;
 }
 
@@ -314,7 +315,7 @@ Pipeline pipelineFor(const Store &store, const QString &id, const QString &field
         return pipelines.defaultPipeline();
     std::optional<Pipeline> p = pipelines.find(id);
     if (!p)
-        unprocessable(field, QStringLiteral("does not exist: %1").arg(id));
+        unprocessable(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "does not exist: %1"), {id}));
     return *p;
 }
 } // namespace
@@ -449,7 +450,7 @@ Deal DealRepository::create(DealChanges ch, const QString &actor)
 {
     DealRules::check(ch);
     if (!ch.name || ch.name->isEmpty())
-        unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
+        unprocessable(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
     Transaction tx;
     const Pipeline pipeline = pipelineFor(m_store, ch.pipelineId.value_or(QString()));
     Deal d;
@@ -492,7 +493,7 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
 {
     DealRules::check(ch);
     if (ch.name && ch.name->isEmpty())
-        unprocessable(QStringLiteral("name"), QStringLiteral("is required"));
+        unprocessable(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
     Transaction tx;
     const Deal before = get(id);
     Deal d = before;
@@ -537,7 +538,7 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
     if (ch.probability) {
         if (!stage.isOpen() && *ch.probability != d.probability)
             unprocessable(QStringLiteral("probability"),
-                          QStringLiteral("of a %1 deal is %2").arg(stage.key).arg(d.probability));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "of a %1 deal is %2"), {stage.key, d.probability}));
         d.probability = *ch.probability;
     }
     const QJsonObject oldJson = before.toJson();
@@ -615,7 +616,7 @@ Deal DealRepository::get(const QString &id) const
 {
     std::optional<Deal> d = find(id);
     if (!d)
-        throw DomainError::notFound(QStringLiteral("Deal"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Deal"), id);
     return *d;
 }
 
@@ -695,7 +696,7 @@ Deal DealRepository::markWon(const QString &id, std::optional<double> closedValu
     const Deal before = get(id);
     if (before.stage == QLatin1String("won"))
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("Deal %1 is already won").arg(id));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Deal %1 is already won"), {id}));
     const Pipeline pipeline = pipelineFor(m_store, before.pipelineId);
     return changeStage(tx, before, stageOf(pipeline, QStringLiteral("won")), note, actor,
                        [&](Deal &d) { d.closedValue = closedValue; });
@@ -705,21 +706,18 @@ Deal DealRepository::markLost(const QString &id, const QString &reason, const QS
                               const QString &note, const QString &actor)
 {
     if (reason.trimmed().isEmpty())
-        unprocessable(QStringLiteral("reason"),
-                      QStringLiteral("is required: one of ") + DealRules::lostReasons().join(QStringLiteral(", ")));
+        unprocessable(QStringLiteral("reason"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required: one of %1"),
+                                                          {DealRules::lostReasons().join(QStringLiteral(", "))}));
     if (!DealRules::lostReasons().contains(reason))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: reason must be one of ") +
-                                          DealRules::lostReasons().join(QStringLiteral(", ")),
-                                      {{QStringLiteral("reason"), FieldReader::oneOf(DealRules::lostReasons())}});
+        throw DomainError::invalid(QStringLiteral("reason"), FieldReader::oneOf(DealRules::lostReasons()));
     if (competitorName.size() > 200)
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: competitorName must be at most 200 characters"),
-            {{QStringLiteral("competitorName"), QStringLiteral("must be at most 200 characters")}});
+        throw DomainError::invalid(QStringLiteral("competitorName"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {200}));
     Transaction tx;
     const Deal before = get(id);
     if (before.stage == QLatin1String("lost"))
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("Deal %1 is already lost").arg(id));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Deal %1 is already lost"), {id}));
     const Pipeline pipeline = pipelineFor(m_store, before.pipelineId);
     return changeStage(tx, before, stageOf(pipeline, QStringLiteral("lost")), note, actor, [&](Deal &d) {
         d.lostReason = reason;
@@ -750,17 +748,16 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
 {
     const QString allowed = DealRules::activityTypes().join(QStringLiteral(", "));
     if (type.trimmed().isEmpty())
-        unprocessable(QStringLiteral("type"), QStringLiteral("is required: one of ") + allowed);
+        unprocessable(QStringLiteral("type"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "is required: one of %1"), {allowed}));
     if (!DealRules::activityTypes().contains(type))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: type must be one of ") + allowed,
-                                      {{QStringLiteral("type"), QStringLiteral("must be one of ") + allowed}});
+        throw DomainError::invalid(QStringLiteral("type"), FieldReader::oneOf(DealRules::activityTypes()));
     const QString body = content.trimmed();
     if (body.isEmpty())
-        unprocessable(QStringLiteral("content"), QStringLiteral("is required"));
+        unprocessable(QStringLiteral("content"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
     if (body.size() > 20000)
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: content must be at most 20000 characters"),
-            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::invalid(QStringLiteral("content"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Deal d = get(id);
     const QString at = m_store.nowIso();

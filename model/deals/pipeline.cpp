@@ -50,15 +50,14 @@ QJsonObject Pipeline::toJson() const
 }
 
 namespace {
-[[noreturn]] void badRequest(const QString &field, const QString &message)
+[[noreturn]] void badRequest(const QString &field, const ModelText &message)
 {
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, message), {{field, message}});
+    throw DomainError::invalid(field, message);
 }
 
-[[noreturn]] void missing(const QString &field, const QString &message = QStringLiteral("is required"))
+[[noreturn]] void missing(const QString &field, const ModelText &message = DomainError::isRequired())
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1 %2").arg(field, message),
-                                     {{field, message}});
+    throw DomainError::missing(field, message);
 }
 
 // "Proposal Made" -> "proposal_made": the key a stage gets when it is named only.
@@ -87,8 +86,8 @@ QString stageField(int i)
     return QStringLiteral("stages[%1]").arg(i);
 }
 
-const QString kProbabilityRule = QStringLiteral("must be an integer from 0 to 100");
-const QString kRottenRule = QStringLiteral("must be an integer from 0 to 3650 (0: never)");
+const ModelText kProbabilityRule(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 100"));
+const ModelText kRottenRule(QT_TRANSLATE_NOOP("ModelError", "must be an integer from 0 to 3650 (0: never)"));
 
 // The pipeline's name, trimmed: required, at most 100 characters.
 QString checkName(const QString &given)
@@ -97,7 +96,8 @@ QString checkName(const QString &given)
     if (n.isEmpty())
         missing(QStringLiteral("name"));
     if (n.size() > 100)
-        badRequest(QStringLiteral("name"), QStringLiteral("must be at most 100 characters"));
+        badRequest(QStringLiteral("name"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {100}));
     return n;
 }
 
@@ -115,12 +115,15 @@ void checkStageNames(int i, PipelineStageChange &s, QSet<QString> &keys)
     if (s.key.isEmpty())
         missing(field + QStringLiteral(".name"));
     if (!isKey(s.key))
-        badRequest(field + QStringLiteral(".key"),
-                   QStringLiteral("must be 1 to 40 lower-case letters, digits or underscores"));
+        badRequest(
+            field + QStringLiteral(".key"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be 1 to 40 lower-case letters, digits or underscores")));
     if (s.name.size() > 100)
-        badRequest(field + QStringLiteral(".name"), QStringLiteral("must be at most 100 characters"));
+        badRequest(field + QStringLiteral(".name"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {100}));
     if (keys.contains(s.key))
-        badRequest(field + QStringLiteral(".key"), QStringLiteral("repeats the stage %1").arg(s.key));
+        badRequest(field + QStringLiteral(".key"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "repeats the stage %1"), {s.key}));
     keys.insert(s.key);
 }
 
@@ -147,13 +150,15 @@ void checkStageCount(const QVector<PipelineStageChange> &stages)
     const qsizetype open =
         std::count_if(stages.begin(), stages.end(), [](const PipelineStageChange &s) { return !isClosing(s.key); });
     if (open == 0)
-        missing(QStringLiteral("stages"), QStringLiteral("needs at least one open stage besides won and lost"));
+        missing(QStringLiteral("stages"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "needs at least one open stage besides won and lost")));
     if (open > 30)
-        badRequest(QStringLiteral("stages"), QStringLiteral("must have at most 30 open stages"));
+        badRequest(QStringLiteral("stages"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must have at most 30 open stages")));
 }
 
 // An integer from a body, or the refusal `rule` for the field (whatever else it is).
-std::optional<int> wholeNumber(const QJsonValue &v, const QString &field, const QString &rule)
+std::optional<int> wholeNumber(const QJsonValue &v, const QString &field, const ModelText &rule)
 {
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
@@ -166,19 +171,21 @@ std::optional<int> wholeNumber(const QJsonValue &v, const QString &field, const 
 QVector<PipelineStageChange> parseStages(const QJsonValue &value)
 {
     if (!value.isArray())
-        badRequest(QStringLiteral("stages"), QStringLiteral("must be an array of stage objects"));
+        badRequest(QStringLiteral("stages"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array of stage objects")));
     const QJsonArray array = value.toArray();
     QVector<PipelineStageChange> out;
     QSet<QString> keys;
     for (int i = 0; i < array.size(); ++i) {
         const QString field = stageField(i);
         if (!array.at(i).isObject())
-            badRequest(field, QStringLiteral("must be an object with name, key, probability, rottenDays"));
+            badRequest(field, ModelText(QT_TRANSLATE_NOOP(
+                                  "ModelError", "must be an object with name, key, probability, rottenDays")));
         const QJsonObject o = array.at(i).toObject();
         const QJsonValue nameValue = o.value(QLatin1String("name"));
         const QJsonValue keyValue = o.value(QLatin1String("key"));
         if ((!nameValue.isUndefined() && !nameValue.isString()) || (!keyValue.isUndefined() && !keyValue.isString()))
-            badRequest(field, QStringLiteral("name and key must be strings"));
+            badRequest(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "name and key must be strings")));
         PipelineStageChange s;
         s.name = nameValue.toString();
         s.key = keyValue.toString();
@@ -201,7 +208,7 @@ std::optional<QString> parseName(const QJsonObject &body, bool required)
     if (v.isUndefined() && !required)
         return std::nullopt;
     if (!v.isUndefined() && !v.isNull() && !v.isString())
-        badRequest(QStringLiteral("name"), QStringLiteral("must be a string"));
+        badRequest(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
     return checkName(v.toString());
 }
 
@@ -211,7 +218,7 @@ std::optional<bool> parseIsDefault(const QJsonObject &body)
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
     if (!v.isBool())
-        badRequest(QStringLiteral("isDefault"), QStringLiteral("must be a boolean"));
+        badRequest(QStringLiteral("isDefault"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a boolean")));
     return v.toBool();
 }
 } // namespace

@@ -51,8 +51,9 @@ void checkUniqueName(const QString &name, const QString &id)
         q.finish();
         throw DomainError(
             DomainError::Conflict, QStringLiteral("CONFLICT"),
-            QStringLiteral("A pipeline named %1 already exists").arg(name),
-            {{QStringLiteral("name"), QStringLiteral("already exists")}, {QStringLiteral("existingId"), other}});
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "A pipeline named %1 already exists"), {name}),
+            FieldProblems{{QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already exists"))}},
+            QJsonObject{{QStringLiteral("existingId"), other}});
     }
     q.finish();
 }
@@ -111,7 +112,7 @@ Pipeline PipelineRepository::get(const QString &id) const
 {
     std::optional<Pipeline> p = find(id);
     if (!p)
-        throw DomainError::notFound(QStringLiteral("Pipeline"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Pipeline"), id);
     return *p;
 }
 
@@ -182,23 +183,28 @@ void PipelineRepository::updateOnce(const QString &id, const QString &newName, s
             makeDefault(id);
         else if (before.isDefault)
             throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("There must be a default pipeline: make another pipeline the default"),
-                              {{QStringLiteral("isDefault"), QStringLiteral("cannot be unset directly")}});
+                              ModelText(QT_TRANSLATE_NOOP(
+                                  "ModelError", "There must be a default pipeline: make another pipeline the default")),
+                              {{QStringLiteral("isDefault"),
+                                ModelText(QT_TRANSLATE_NOOP("ModelError", "cannot be unset directly"))}});
     }
     if (stages) {
         QSet<QString> keep;
         for (const PipelineStage &s : *stages)
             keep.insert(s.key);
         const QHash<QString, qint64> counts = dealCounts(id);
-        QJsonObject holding;
+        FieldProblems holding; // by stage key
         for (const PipelineStage &s : before.stages) {
             if (!keep.contains(s.key) && counts.value(s.key) > 0)
-                holding.insert(s.key, QStringLiteral("holds %1 deal(s)").arg(counts.value(s.key)));
+                holding.insert(s.key,
+                               ModelText(QT_TRANSLATE_NOOP("ModelError", "holds %1 deal(s)"), {counts.value(s.key)}));
         }
         if (!holding.isEmpty())
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                              QStringLiteral("A stage that still holds deals cannot be removed: move its deals first"),
-                              holding);
+            throw DomainError(
+                DomainError::Conflict, QStringLiteral("CONFLICT"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                            "A stage that still holds deals cannot be removed: move its deals first")),
+                holding);
         for (const PipelineStage &s : before.stages) {
             if (!keep.contains(s.key))
                 Database::execCached(QStringLiteral("DELETE FROM pipeline_stages WHERE pipeline_id = ? AND key = ?"),
@@ -215,15 +221,18 @@ void PipelineRepository::remove(const QString &id)
     Transaction tx;
     const Pipeline p = get(id);
     if (p.isDefault)
-        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("The default pipeline cannot be deleted: make another pipeline the default"));
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CONFLICT"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                        "The default pipeline cannot be deleted: make another pipeline the default")));
     qint64 total = 0;
     for (qint64 n : dealCounts(id))
         total += n;
     if (total > 0)
         throw DomainError(
             DomainError::Conflict, QStringLiteral("CONFLICT"),
-            QStringLiteral("Pipeline %1 holds %2 deal(s): move or delete them first").arg(p.name).arg(total),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Pipeline %1 holds %2 deal(s): move or delete them first"),
+                      {p.name, total}),
             {{QStringLiteral("deals"), total}});
     Database::execCached(QStringLiteral("DELETE FROM pipelines WHERE id = ?"), {id});
     tx.commit();

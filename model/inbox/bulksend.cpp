@@ -94,7 +94,7 @@ BulkSend BulkSendRepository::get(const QString &id) const
                                                 "template_language, total, created_at FROM bulk_sends WHERE id = ?"),
                                  {id});
     if (!q.next())
-        throw DomainError::notFound(QStringLiteral("Bulk send"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Bulk send"), id);
     return bulkSendFromRow(q);
 }
 

@@ -259,9 +259,10 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
                                                   const QString &channelId)
 {
     if (!ConversationRules::channels().contains(channel))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: channel must be one of %1")
-                                          .arg(ConversationRules::channels().join(QStringLiteral(", "))),
-                                      {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: channel must be one of %1"),
+                      {ConversationRules::channels().join(QStringLiteral(", "))}),
+            {{QStringLiteral("channel"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown channel"))}});
     Transaction tx;
     const std::optional<Conversation> existing =
         externalId.isEmpty()
@@ -276,7 +277,8 @@ Conversation ConversationRepository::findOrCreate(const QString &contactId, cons
     CachedQuery cq = Database::execCached(
         QStringLiteral("SELECT first_name, last_name, phone FROM contacts WHERE id = ?"), {contactId});
     if (!cq.next())
-        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"), QStringLiteral("Contact not found"));
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact not found")));
     const QString firstName = cq.value(0).toString(), lastName = cq.value(1).toString(), phone = cq.value(2).toString();
     cq.finish();
     const QString id = Ids::make(u"conv");
@@ -335,12 +337,12 @@ Conversation ConversationRepository::attachContact(const QString &id, const QStr
         return before;
     if (before.hasContact())
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("Conversation %1 already has a contact").arg(id),
-                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Conversation %1 already has a contact"), {id}),
+                          {{QStringLiteral("contactId"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already set"))}});
     CachedQuery cq =
         Database::execCached(QStringLiteral("SELECT first_name, last_name FROM contacts WHERE id = ?"), {contactId});
     if (!cq.next())
-        throw DomainError::notFound(QStringLiteral("Contact"), contactId);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Contact"), contactId);
     const QString name = QStringList{cq.value(0).toString(), cq.value(1).toString()}.join(QLatin1Char(' ')).trimmed();
     cq.finish();
     const QString at = m_store.nowIso();
@@ -351,8 +353,8 @@ Conversation ConversationRepository::attachContact(const QString &id, const QStr
                                          {contactId, at, before.seq});
     if (u.numRowsAffected() != 1)
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("Conversation %1 already has a contact").arg(id),
-                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Conversation %1 already has a contact"), {id}),
+                          {{QStringLiteral("contactId"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already set"))}});
     u.finish();
     const Conversation v = get(id); // read after the update took the row: its counts are final
     // The visitor's messages become the contact's, and so does the name they were sent under.
@@ -387,7 +389,7 @@ Conversation ConversationRepository::get(const QString &id) const
 {
     std::optional<Conversation> v = find(id);
     if (!v)
-        throw DomainError::notFound(QStringLiteral("Conversation"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Conversation"), id);
     return *v;
 }
 
@@ -450,8 +452,8 @@ Conversation ConversationRepository::update(const QString &id, const std::option
                                             const std::optional<QString> &assignedTo)
 {
     if (status && !ConversationRules::statuses().contains(*status))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: status must be open, pending or closed"),
-                                      {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
+        throw DomainError::invalid(QStringLiteral("status"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be open, pending or closed")));
     Transaction tx;
     const Conversation before = get(id);
     Conversation v = before;
@@ -464,9 +466,10 @@ Conversation ConversationRepository::update(const QString &id, const std::option
         if (!assignedTo->isEmpty()) {
             CachedQuery u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {*assignedTo});
             if (!u.next())
-                throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                                  QStringLiteral("User %1 does not exist").arg(*assignedTo),
-                                  {{QStringLiteral("assignedTo"), QStringLiteral("unknown user")}});
+                throw DomainError(
+                    DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "User %1 does not exist"), {*assignedTo}),
+                    {{QStringLiteral("assignedTo"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown user"))}});
             v.assignedName = u.value(0).toString();
             u.finish();
         } else {
@@ -510,8 +513,8 @@ std::optional<Conversation> ConversationRepository::assignIfUnassigned(const QSt
     CachedQuery u = Database::execCached(QStringLiteral("SELECT name FROM users WHERE id = ?"), {userId});
     if (!u.next())
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                          QStringLiteral("User %1 does not exist").arg(userId),
-                          {{QStringLiteral("assignedTo"), QStringLiteral("unknown user")}});
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "User %1 does not exist"), {userId}),
+                          {{QStringLiteral("assignedTo"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown user"))}});
     u.finish();
     const QString now = m_store.nowIso();
     CachedQuery q = Database::execCached(
@@ -561,7 +564,7 @@ Conversation ConversationRepository::removeTag(const QString &id, const QString 
     }
     if (kept.size() == v.tags.size())
         throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                          QStringLiteral("Conversation %1 has no tag %2").arg(id, tag));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Conversation %1 has no tag %2"), {id, tag}));
     v.tags = kept;
     v.updatedAt = m_store.nowIso();
     Database::execCached(QStringLiteral("UPDATE conversations SET tags = ?, updated_at = ? WHERE seq = ?"),
@@ -735,8 +738,9 @@ Message ConversationRepository::updateStatus(const QString &messageId, const QSt
                                              const QString &failedReason, const QString &providerId)
 {
     if (!MessageRules::statuses().contains(status))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: unknown message status %1").arg(status),
-                                      {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: unknown message status %1"), {status}),
+            {{QStringLiteral("status"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown status"))}});
     Transaction tx;
     Message m = getMessage(messageId);
     MessageRules::Advance advance = MessageRules::advance(m.delivery, status, m_store.nowIso(), failedReason);
@@ -808,7 +812,7 @@ Message ConversationRepository::getMessage(const QString &id) const
 {
     std::optional<Message> m = findMessage(id);
     if (!m)
-        throw DomainError::notFound(QStringLiteral("Message"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Message"), id);
     return *m;
 }
 
@@ -820,9 +824,10 @@ MessagePage ConversationRepository::messages(const QString &conversationId, cons
         CachedQuery q = Database::execCached(
             QStringLiteral("SELECT seq FROM messages WHERE id = ? AND conversation_seq = ?"), {id, v.seq});
         if (!q.next())
-            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
-                              QStringLiteral("Message %1 does not exist in this conversation").arg(id),
-                              {{name, QStringLiteral("unknown message")}});
+            throw DomainError(
+                DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Message %1 does not exist in this conversation"), {id}),
+                {{name, ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown message"))}});
         const qint64 seq = q.value(0).toLongLong();
         q.finish();
         return seq;

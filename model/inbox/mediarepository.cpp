@@ -169,9 +169,13 @@ QString resolveType(const QByteArray &declared, QByteArrayView bytes)
     if (!expected.isEmpty() && family(sniffed) != expected)
         throw DomainError(
             DomainError::Unprocessable, QStringLiteral("MEDIA_TYPE_MISMATCH"),
-            QStringLiteral("The file's content is not %1%2")
-                .arg(type, sniffed.isEmpty() ? QString() : QStringLiteral(" (it looks like %1)").arg(sniffed)),
-            {{QStringLiteral("file"), QStringLiteral("content does not match its Content-Type")}});
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The file's content is not %1%2"),
+                      {type, sniffed.isEmpty()
+                                 ? ModelTextArg(QString())
+                                 : ModelTextArg(
+                                       ModelText(QT_TRANSLATE_NOOP("ModelError", " (it looks like %1)"), {sniffed}))}),
+            {{QStringLiteral("file"),
+              ModelText(QT_TRANSLATE_NOOP("ModelError", "content does not match its Content-Type"))}});
     return type;
 }
 
@@ -221,8 +225,9 @@ QString MediaRepository::filePath(const QString &id) const
 Media MediaRepository::store(const MediaUpload &upload)
 {
     if (upload.bytes.isEmpty())
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("EMPTY_FILE"), QStringLiteral("The file is empty"),
-                          {{QStringLiteral("file"), QStringLiteral("is empty")}});
+        throw DomainError(DomainError::Unprocessable, QStringLiteral("EMPTY_FILE"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "The file is empty")),
+                          {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is empty"))}});
     Media m;
     m.mimeType = MediaRules::resolveType(upload.declaredType, upload.bytes);
     m.filename = MediaRules::safeFilename(upload.filename);

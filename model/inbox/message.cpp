@@ -27,15 +27,14 @@ int rank(const QString &status)
     return -1;
 }
 
-[[noreturn]] void bad(const QString &field, const QString &problem)
+[[noreturn]] void bad(const QString &field, const ModelText &problem)
 {
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::invalid(field, problem);
 }
 
 [[noreturn]] void missing(const QString &field)
 {
-    throw DomainError::unprocessable(QStringLiteral("Required field missing: %1").arg(field),
-                                     {{field, QStringLiteral("is required")}});
+    throw DomainError::missingFields({{field, DomainError::isRequired()}});
 }
 
 QString optionalString(const QJsonObject &body, const QString &field, int maxLength)
@@ -44,10 +43,10 @@ QString optionalString(const QJsonObject &body, const QString &field, int maxLen
     if (v.isUndefined() || v.isNull())
         return {};
     if (!v.isString())
-        bad(field, QStringLiteral("must be a string"));
+        bad(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
     const QString s = v.toString().trimmed();
     if (s.size() > maxLength)
-        bad(field, QStringLiteral("must be at most %1 characters").arg(maxLength));
+        bad(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {maxLength}));
     return s;
 }
 
@@ -59,7 +58,7 @@ QString mediaUrl(const QJsonObject &body)
     const QUrl u(url, QUrl::StrictMode);
     if (!u.isValid() || (u.scheme() != QLatin1String("https") && u.scheme() != QLatin1String("http")) ||
         u.host().isEmpty())
-        bad(QStringLiteral("mediaUrl"), QStringLiteral("must be an http(s) URL"));
+        bad(QStringLiteral("mediaUrl"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an http(s) URL")));
     return url;
 }
 
@@ -69,7 +68,7 @@ double coordinate(const QJsonObject &body, const QString &field, double limit)
     if (v.isUndefined() || v.isNull())
         missing(field);
     if (!v.isDouble() || v.toDouble() < -limit || v.toDouble() > limit)
-        bad(field, QStringLiteral("must be a number from %1 to %2").arg(-limit).arg(limit));
+        bad(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a number from %1 to %2"), {-limit, limit}));
     return v.toDouble();
 }
 
@@ -212,7 +211,7 @@ MessageContent MessageRules::parseContent(const QJsonObject &body, const QString
     const QJsonValue type = body.value(QStringLiteral("type"));
     if (!type.isUndefined() && !type.isNull()) {
         if (!type.isString())
-            bad(QStringLiteral("type"), QStringLiteral("must be a string"));
+            bad(QStringLiteral("type"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
         c.type = type.toString();
     }
     if (!allowedTypes.contains(c.type))

@@ -9,7 +9,8 @@
 #include <QSqlQuery>
 
 namespace {
-const QString kTemplateColumns = QStringLiteral("id, name, language, category, body, buttons, status, created_at, updated_at");
+const QString kTemplateColumns =
+    QStringLiteral("id, name, language, category, body, buttons, status, created_at, updated_at");
 
 MessageTemplate templateFromRow(const QSqlQuery &q)
 {
@@ -26,9 +27,9 @@ MessageTemplate templateFromRow(const QSqlQuery &q)
     return t;
 }
 
-DomainError badTemplateField(const QString &field, const QString &problem)
+DomainError badTemplateField(const QString &field, const ModelText &problem)
 {
-    return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    return DomainError::invalid(field, problem);
 }
 
 // Checks the changes (TemplateRules::check) and applies them to t; then the placeholders of the
@@ -52,8 +53,10 @@ void apply(TemplateChanges ch, MessageTemplate &t, bool creating)
     const int n = t.parameterCount();
     for (int i = 1; i <= n; ++i) {
         if (!t.body.contains(QStringLiteral("{{%1}}").arg(i)))
-            throw badTemplateField(QStringLiteral("body"),
-                      QStringLiteral("placeholders must be numbered {{1}} to {{%1}} without gaps").arg(n));
+            throw badTemplateField(
+                QStringLiteral("body"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "placeholders must be numbered {{1}} to {{%1}} without gaps"),
+                          {n}));
     }
 }
 } // namespace
@@ -78,7 +81,7 @@ MessageTemplate TemplateRepository::get(const QString &id) const
     QSqlQuery q = Database::exec(
         QStringLiteral("SELECT ") + kTemplateColumns + QStringLiteral(" FROM message_templates WHERE id = ?"), {id});
     if (!q.next())
-        throw DomainError::notFound(QStringLiteral("Template"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Template"), id);
     return templateFromRow(q);
 }
 
@@ -96,10 +99,13 @@ MessageTemplate TemplateRepository::approved(const QString &name, const QString 
 {
     const std::optional<MessageTemplate> t = find(name, language);
     if (!t || t->status != QLatin1String("approved"))
-        throw DomainError(DomainError::Unprocessable, QStringLiteral("TEMPLATE_NOT_APPROVED"),
-                          t ? QStringLiteral("Template %1 (%2) is %3, not approved").arg(name, language, t->status)
-                            : QStringLiteral("Template %1 (%2) is not an approved template").arg(name, language),
-                          {{QStringLiteral("templateName"), QStringLiteral("not an approved template")}});
+        throw DomainError(
+            DomainError::Unprocessable, QStringLiteral("TEMPLATE_NOT_APPROVED"),
+            t ? ModelText(QT_TRANSLATE_NOOP("ModelError", "Template %1 (%2) is %3, not approved"),
+                          {name, language, t->status})
+              : ModelText(QT_TRANSLATE_NOOP("ModelError", "Template %1 (%2) is not an approved template"),
+                          {name, language}),
+            {{QStringLiteral("templateName"), ModelText(QT_TRANSLATE_NOOP("ModelError", "not an approved template"))}});
     return *t;
 }
 
@@ -116,9 +122,10 @@ MessageTemplate TemplateRepository::create(const TemplateChanges &changes)
     apply(changes, t, true);
     Transaction tx;
     if (find(t.name, t.language))
-        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("A template %1 (%2) already exists").arg(t.name, t.language),
-                          {{QStringLiteral("name"), QStringLiteral("already exists in this language")}});
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CONFLICT"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "A template %1 (%2) already exists"), {t.name, t.language}),
+            {{QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already exists in this language"))}});
     t.id = Ids::make(u"tpl");
     t.createdAt = t.updatedAt = m_store.nowIso();
     Database::exec(QStringLiteral("INSERT INTO message_templates (id, name, language, category, body, buttons, status, "
@@ -136,9 +143,10 @@ MessageTemplate TemplateRepository::update(const QString &id, const TemplateChan
     MessageTemplate t = get(id);
     apply(changes, t, false);
     if (const std::optional<MessageTemplate> other = find(t.name, t.language); other && other->id != id)
-        throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("A template %1 (%2) already exists").arg(t.name, t.language),
-                          {{QStringLiteral("name"), QStringLiteral("already exists in this language")}});
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CONFLICT"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "A template %1 (%2) already exists"), {t.name, t.language}),
+            {{QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already exists in this language"))}});
     t.updatedAt = m_store.nowIso();
     Database::exec(QStringLiteral("UPDATE message_templates SET name = ?, language = ?, category = ?, body = ?, "
                                   "buttons = ?, status = ?, updated_at = ? WHERE id = ?"),

@@ -40,9 +40,9 @@ std::optional<WidgetVisitor> select(const QString &column, const QString &value)
     return v;
 }
 
-[[noreturn]] void badVisitorField(const QString &field, const QString &problem)
+[[noreturn]] void badVisitorField(const QString &field, const ModelText &problem)
 {
-    throw DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, problem), {{field, problem}});
+    throw DomainError::invalid(field, problem);
 }
 } // namespace
 
@@ -57,9 +57,11 @@ WidgetVisitorRepository::Created WidgetVisitorRepository::create(const QString &
     const QString name = nameIn.trimmed();
     const QString email = emailIn.trimmed();
     if (name.size() > 200)
-        badVisitorField(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
+        badVisitorField(QStringLiteral("name"),
+                        ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {200}));
     if (!email.isEmpty() && !ContactRules::isValidEmail(email))
-        badVisitorField(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
+        badVisitorField(QStringLiteral("email"),
+                        ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an e-mail address")));
     Created out;
     out.token = newVisitorToken();
     out.visitor.id = Ids::make(u"visitor");
@@ -114,15 +116,17 @@ WidgetVisitorRepository::Identified WidgetVisitorRepository::identify(const QStr
     auto given = [](const std::optional<QString> &v) { return v && !v->trimmed().isEmpty(); };
     if (!given(person.firstName) && !given(person.lastName) && !given(person.email) && !given(person.phone))
         throw DomainError::unprocessable(
-            QStringLiteral("Say who the visitor is: a name, an e-mail address or a phone number"),
-            {{QStringLiteral("name"), QStringLiteral("a name, email or phone is required")}});
+            ModelText(
+                QT_TRANSLATE_NOOP("ModelError", "Say who the visitor is: a name, an e-mail address or a phone number")),
+            {{QStringLiteral("name"),
+              ModelText(QT_TRANSLATE_NOOP("ModelError", "a name, email or phone is required"))}});
     Transaction tx;
     ConversationRepository conversations(m_store);
     const Conversation before = conversations.get(conversationId);
     if (before.hasContact())
         throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"),
-                          QStringLiteral("This visitor has already said who they are"),
-                          {{QStringLiteral("contactId"), QStringLiteral("already set")}});
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "This visitor has already said who they are")),
+                          {{QStringLiteral("contactId"), ModelText(QT_TRANSLATE_NOOP("ModelError", "already set"))}});
     ContactRepository contacts(m_store);
     Identified out;
     std::optional<Contact> known;
@@ -160,9 +164,11 @@ WidgetVisitorRepository::Identified WidgetVisitorRepository::identifyVisitor(con
     const QString email = emailIn.trimmed();
     const QString phone = phoneIn.trimmed();
     if (name.size() > 200)
-        badVisitorField(QStringLiteral("name"), QStringLiteral("must be at most 200 characters"));
+        badVisitorField(QStringLiteral("name"),
+                        ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {200}));
     if (!email.isEmpty() && !ContactRules::isValidEmail(email))
-        badVisitorField(QStringLiteral("email"), QStringLiteral("must be an e-mail address"));
+        badVisitorField(QStringLiteral("email"),
+                        ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an e-mail address")));
     ContactChanges person;
     if (!name.isEmpty())
         person.firstName = name;

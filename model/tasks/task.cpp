@@ -44,13 +44,15 @@ void readReminder(FieldReader &r, const QJsonValue &v, TaskChanges &c)
         return;
     }
     if (!v.isObject()) {
-        r.fail(QStringLiteral("reminder"), QStringLiteral("must be an object with enabled and before (minutes)"));
+        r.fail(QStringLiteral("reminder"),
+               ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object with enabled and before (minutes)")));
         return;
     }
     const QJsonObject o = v.toObject();
     if (o.contains(QLatin1String("enabled"))) {
         if (!o.value(QLatin1String("enabled")).isBool())
-            r.fail(QStringLiteral("reminder.enabled"), QStringLiteral("must be true or false"));
+            r.fail(QStringLiteral("reminder.enabled"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be true or false")));
         else
             c.reminderEnabled = o.value(QLatin1String("enabled")).toBool();
     } else {
@@ -61,7 +63,8 @@ void readReminder(FieldReader &r, const QJsonValue &v, TaskChanges &c)
         const std::optional<int> before = wholeNumber(o.value(QLatin1String("before")), 0, 525600);
         if (!before)
             r.fail(QStringLiteral("reminder.before"),
-                   QStringLiteral("must be a whole number of minutes from 0 to 525600 (one year)"));
+                   ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                               "must be a whole number of minutes from 0 to 525600 (one year)")));
         else
             c.reminderBefore = *before;
     }
@@ -69,8 +72,8 @@ void readReminder(FieldReader &r, const QJsonValue &v, TaskChanges &c)
 
 // --- The rules of a recurrence's parts, run by the body reader and by the check alike ---
 
-const QString kDaysRule = QStringLiteral("must be an array of day names (monday … sunday)");
-const QString kEndDateRule = QStringLiteral("must be a date (YYYY-MM-DD)");
+const ModelText kDaysRule(QT_TRANSLATE_NOOP("ModelError", "must be an array of day names (monday … sunday)"));
+const ModelText kEndDateRule(QT_TRANSLATE_NOOP("ModelError", "must be a date (YYYY-MM-DD)"));
 
 bool frequencyRule(FieldReader &r, const QString &frequency)
 {
@@ -85,7 +88,8 @@ bool intervalRule(FieldReader &r, std::optional<int> interval)
 {
     if (interval && *interval >= 1 && *interval <= 1000)
         return true;
-    r.fail(QStringLiteral("recurrence.interval"), QStringLiteral("must be a whole number from 1 to 1000"));
+    r.fail(QStringLiteral("recurrence.interval"),
+           ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a whole number from 1 to 1000")));
     return false;
 }
 
@@ -103,7 +107,8 @@ bool daysRule(FieldReader &r, const QStringList &given, const QString &frequency
         names << name;
     }
     if (!names.isEmpty() && !frequency.isEmpty() && frequency != QLatin1String("weekly")) {
-        r.fail(QStringLiteral("recurrence.daysOfWeek"), QStringLiteral("applies only to weekly recurrence"));
+        r.fail(QStringLiteral("recurrence.daysOfWeek"),
+               ModelText(QT_TRANSLATE_NOOP("ModelError", "applies only to weekly recurrence")));
         return false;
     }
     days->clear();
@@ -130,7 +135,8 @@ void readRecurrence(FieldReader &r, const QJsonValue &v, TaskChanges &c)
     }
     if (!v.isObject()) {
         r.fail(QStringLiteral("recurrence"),
-               QStringLiteral("must be an object with frequency, interval, daysOfWeek, endDate"));
+               ModelText(
+                   QT_TRANSLATE_NOOP("ModelError", "must be an object with frequency, interval, daysOfWeek, endDate")));
         return;
     }
     const QJsonObject o = v.toObject();
@@ -294,13 +300,15 @@ void checkValues(TaskChanges &c, FieldReader &r)
             c.dueDate = TimeUtil::iso(*t);
         } else {
             r.fail(QStringLiteral("dueDate"),
-                   QStringLiteral("must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset"));
+                   ModelText(QT_TRANSLATE_NOOP(
+                       "ModelError", "must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset")));
             c.dueDate.reset();
         }
     }
     if (c.reminderBefore && (*c.reminderBefore < 0 || *c.reminderBefore > 525600))
         r.fail(QStringLiteral("reminder.before"),
-               QStringLiteral("must be a whole number of minutes from 0 to 525600 (one year)"));
+               ModelText(
+                   QT_TRANSLATE_NOOP("ModelError", "must be a whole number of minutes from 0 to 525600 (one year)")));
     if (c.recurrence && c.recurrence->isActive()) {
         TaskRecurrence &rec = *c.recurrence;
         const bool known = frequencyRule(r, rec.frequency);
@@ -334,7 +342,8 @@ TaskChanges TaskRules::parse(const QJsonObject &body)
             c.dueDate = TimeUtil::iso(*t);
         } else {
             r.fail(QStringLiteral("dueDate"),
-                   QStringLiteral("must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset"));
+                   ModelText(QT_TRANSLATE_NOOP(
+                       "ModelError", "must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset")));
             c.dueDate.reset();
         }
     }
@@ -361,8 +370,7 @@ void TaskRules::check(TaskChanges &changes)
 void TaskRules::checkRequired(const Task &t)
 {
     if (t.title.trimmed().isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: title"),
-                                         {{QStringLiteral("title"), QStringLiteral("is required")}});
+        throw DomainError::missingFields({{QStringLiteral("title"), DomainError::isRequired()}});
 }
 
 void TaskRules::apply(Task &t, const TaskChanges &c)
@@ -417,14 +425,15 @@ void TaskRules::checkTransition(const QString &from, const QString &to)
 {
     if (canTransition(from, to))
         return;
-    QString hint;
+    ModelTextArg hint{QString()};
     if (from == QLatin1String("completed") || from == QLatin1String("cancelled"))
-        hint = QStringLiteral(" (reopen it to pending first)");
-    throw DomainError(DomainError::Conflict, QStringLiteral("INVALID_TRANSITION"),
-                      QStringLiteral("Cannot change task status from %1 to %2%3").arg(from, to, hint),
-                      {{QStringLiteral("status"), QStringLiteral("cannot go from %1 to %2").arg(from, to)},
-                       {QStringLiteral("from"), from},
-                       {QStringLiteral("to"), to}});
+        hint = ModelText(QT_TRANSLATE_NOOP("ModelError", " (reopen it to pending first)"));
+    throw DomainError(
+        DomainError::Conflict, QStringLiteral("INVALID_TRANSITION"),
+        ModelText(QT_TRANSLATE_NOOP("ModelError", "Cannot change task status from %1 to %2%3"), {from, to, hint}),
+        FieldProblems{{QStringLiteral("status"),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "cannot go from %1 to %2"), {from, to})}},
+        QJsonObject{{QStringLiteral("from"), from}, {QStringLiteral("to"), to}});
 }
 
 namespace {

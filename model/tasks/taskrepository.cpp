@@ -92,10 +92,11 @@ QJsonObject eventData(const Task &t)
     return data;
 }
 
-DomainError unknownReference(const QString &field, const QString &what, const QString &id)
+DomainError unknownReference(const QString &field, const char *what, const QString &id)
 {
-    return DomainError::unprocessable(QStringLiteral("%1: %2 %3 does not exist").arg(field, what, id),
-                                      {{field, QStringLiteral("%1 %2 does not exist").arg(what, id)}});
+    const ModelText problem(QT_TRANSLATE_NOOP("ModelError", "%1 %2 does not exist"), {ModelText(what), id});
+    return DomainError::unprocessable(
+        ModelText(QT_TRANSLATE_NOOP("ModelError", "%1: %2"), {ModelTextArg::field(field), problem}), {{field, problem}});
 }
 
 bool exists(const QString &sql, const QString &id)
@@ -250,13 +251,13 @@ void TaskRepository::checkReferences(const Task &t, const Task *before) const
 {
     if (!t.assignedTo.isEmpty() && (!before || before->assignedTo != t.assignedTo) &&
         !exists(QStringLiteral("SELECT 1 FROM users WHERE id = ?"), t.assignedTo))
-        throw unknownReference(QStringLiteral("assignedTo"), QStringLiteral("user"), t.assignedTo);
+        throw unknownReference(QStringLiteral("assignedTo"), QT_TRANSLATE_NOOP("ModelError", "user"), t.assignedTo);
     if (!t.contactId.isEmpty() && (!before || before->contactId != t.contactId) &&
         !exists(QStringLiteral("SELECT 1 FROM contacts WHERE id = ?"), t.contactId))
-        throw unknownReference(QStringLiteral("contactId"), QStringLiteral("contact"), t.contactId);
+        throw unknownReference(QStringLiteral("contactId"), QT_TRANSLATE_NOOP("ModelError", "contact"), t.contactId);
     if (!t.dealId.isEmpty() && (!before || before->dealId != t.dealId) &&
         !exists(QStringLiteral("SELECT 1 FROM deals WHERE id = ?"), t.dealId))
-        throw unknownReference(QStringLiteral("dealId"), QStringLiteral("deal"), t.dealId);
+        throw unknownReference(QStringLiteral("dealId"), QT_TRANSLATE_NOOP("ModelError", "deal"), t.dealId);
 }
 
 namespace {
@@ -521,16 +522,16 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
 {
     const QString s = TaskRules::normalizeStatusFilter(status);
     if (s.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: status"),
-                                         {{QStringLiteral("status"), QStringLiteral("is required")}});
+        throw DomainError::missingFields({{QStringLiteral("status"), DomainError::isRequired()}});
     if (!TaskRules::Statuses.contains(s))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: status must be one of %1")
-                                          .arg(TaskRules::Statuses.join(QStringLiteral(", "))),
-                                      {{QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses)}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: status must be one of %1"),
+                      {TaskRules::Statuses.join(QStringLiteral(", "))}),
+            {{QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses)}});
     const QString noteText = note.trimmed();
     if (noteText.size() > 20000)
-        throw DomainError::badRequest(QStringLiteral("Invalid data: note must be at most 20000 characters"),
-                                      {{QStringLiteral("note"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::invalid(QStringLiteral("note"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     const Task before = get(id);
     Task t = before;
@@ -606,12 +607,10 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
     const QString actor = actorOr(actorGiven);
     const QString body = content.trimmed();
     if (body.isEmpty())
-        throw DomainError::unprocessable(QStringLiteral("Required field missing: content"),
-                                         {{QStringLiteral("content"), QStringLiteral("is required")}});
+        throw DomainError::missingFields({{QStringLiteral("content"), DomainError::isRequired()}});
     if (body.size() > 20000)
-        throw DomainError::badRequest(
-            QStringLiteral("Invalid data: content must be at most 20000 characters"),
-            {{QStringLiteral("content"), QStringLiteral("must be at most 20000 characters")}});
+        throw DomainError::invalid(QStringLiteral("content"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Task t = get(id);
     t.updatedAt = m_store.nowIso();
@@ -658,13 +657,13 @@ void TaskRepository::remove(const QString &id, const QString &actor)
 void TaskRepository::snoozeReminder(const QString &id, const QDateTime &until)
 {
     if (!until.isValid() || until <= m_store.now())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: until must be in the future"),
-                                      {{QStringLiteral("until"), QStringLiteral("must be in the future")}});
+        throw DomainError::invalid(QStringLiteral("until"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be in the future")));
     Transaction tx;
     const Task t = get(id);
     if (!t.isOpen())
         throw DomainError(DomainError::Conflict, QStringLiteral("TASK_CLOSED"),
-                          QStringLiteral("Task %1 is already closed").arg(id));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Task %1 is already closed"), {id}));
     Database::execCached(QStringLiteral("UPDATE tasks SET remind_at = ? WHERE seq = ?"),
                          {TimeUtil::iso(until.toUTC()), t.seq});
     tx.commit();
@@ -687,7 +686,7 @@ Task TaskRepository::get(const QString &id) const
 {
     std::optional<Task> t = find(id);
     if (!t)
-        throw DomainError::notFound(QStringLiteral("Task"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Task"), id);
     return *t;
 }
 

@@ -33,9 +33,9 @@ IncomingWebhook incomingFromRow(const QSqlQuery &q)
     return e;
 }
 
-DomainError invalid(const QString &field, const QString &what)
+DomainError invalid(const QString &field, const ModelText &what)
 {
-    return DomainError::badRequest(QStringLiteral("Invalid data: %1 %2").arg(field, what), {{field, what}});
+    return DomainError::invalid(field, what);
 }
 
 QString optionalText(const QJsonObject &data, const QString &field, int maxLength)
@@ -44,7 +44,8 @@ QString optionalText(const QJsonObject &data, const QString &field, int maxLengt
     if (v.isUndefined() || v.isNull())
         return {};
     if (!v.isString() || v.toString().size() > maxLength)
-        throw invalid(field, QStringLiteral("must be a string of at most %1 characters").arg(maxLength));
+        throw invalid(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string of at most %1 characters"),
+                                       {maxLength}));
     return v.toString().trimmed();
 }
 
@@ -60,7 +61,8 @@ InboundMessage inboundMessage(const QJsonObject &data)
         throw invalid(QStringLiteral("channel"), FieldReader::oneOf(channels));
     in.externalId = optionalText(data, QStringLiteral("from"), 200);
     if (in.externalId.isEmpty())
-        throw invalid(QStringLiteral("from"), QStringLiteral("must be the sender's address on the channel"));
+        throw invalid(QStringLiteral("from"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "must be the sender's address on the channel")));
     in.name = optionalText(data, QStringLiteral("name"), 100);
     const QString phone = optionalText(data, QStringLiteral("phone"), 40);
     if (in.channel == QLatin1String("whatsapp")) {
@@ -68,12 +70,14 @@ InboundMessage inboundMessage(const QJsonObject &data)
         in.phone = ContactRules::toE164(in.externalId.startsWith(QLatin1Char('+')) ? in.externalId
                                                                                    : QLatin1Char('+') + in.externalId);
         if (in.phone.isEmpty())
-            throw invalid(QStringLiteral("from"), QStringLiteral("must be a phone number in international form"));
+            throw invalid(QStringLiteral("from"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a phone number in international form")));
         in.externalId = in.phone;
     } else if (!phone.isEmpty()) {
         in.phone = ContactRules::toE164(phone);
         if (in.phone.isEmpty())
-            throw invalid(QStringLiteral("phone"), QStringLiteral("must be in international form (+ and digits)"));
+            throw invalid(QStringLiteral("phone"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "must be in international form (+ and digits)")));
     }
     in.providerId = optionalText(data, QStringLiteral("messageId"), 200);
     in.content = MessageRules::parseContent(data, {QStringLiteral("text"), QStringLiteral("image"),
@@ -173,7 +177,7 @@ IncomingWebhook IncomingWebhookRepository::get(const QString &id) const
 {
     std::optional<IncomingWebhook> e = find(id);
     if (!e)
-        throw DomainError::notFound(QStringLiteral("Incoming webhook"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Incoming webhook"), id);
     return *e;
 }
 
@@ -284,7 +288,7 @@ IncomingOutcome IncomingWebhookRepository::run(const IncomingWebhook &endpoint, 
         return r;
     }
     throw DomainError(DomainError::Unprocessable, QStringLiteral("ACTION_NOT_AVAILABLE"),
-                      QStringLiteral("Action %1 is not available").arg(endpoint.action));
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "Action %1 is not available"), {endpoint.action}));
 }
 
 namespace {
@@ -300,10 +304,12 @@ void IncomingWebhookRepository::check(const IncomingWebhook &endpoint, const QBy
                                       const QByteArray &signatureHeader, QString *event, QJsonObject *data) const
 {
     if (!endpoint.secret.isEmpty() && !WebhookRules::verifySignature(endpoint.secret, body, signatureHeader)) {
-        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
-                          signatureHeader.isEmpty()
-                              ? QStringLiteral("Missing X-Service-Signature: this webhook requires signed calls")
-                              : QStringLiteral("X-Service-Signature does not match the body"));
+        throw DomainError(
+            DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
+            signatureHeader.isEmpty()
+                ? ModelText(QT_TRANSLATE_NOOP("ModelError",
+                                              "Missing X-Service-Signature: this webhook requires signed calls"))
+                : ModelText(QT_TRANSLATE_NOOP("ModelError", "X-Service-Signature does not match the body")));
     }
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
@@ -313,14 +319,15 @@ void IncomingWebhookRepository::check(const IncomingWebhook &endpoint, const QBy
     *event = ev.toString().left(100);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         throw DomainError(DomainError::BadRequest, QStringLiteral("INVALID_JSON"),
-                          QStringLiteral("The body must be a JSON object"));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "The body must be a JSON object")));
     if (!ev.isString() || ev.toString().trimmed().isEmpty() || ev.toString().size() > 100)
         throw DomainError::badRequest(
-            QStringLiteral("Invalid data: event must be a non-empty string"),
-            {{QStringLiteral("event"), QStringLiteral("must be a non-empty string of at most 100 characters")}});
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: event must be a non-empty string")),
+            {{QStringLiteral("event"),
+              ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a non-empty string of at most 100 characters"))}});
     if (!d.isObject())
-        throw DomainError::badRequest(QStringLiteral("Invalid data: data must be an object"),
-                                      {{QStringLiteral("data"), QStringLiteral("must be an object")}});
+        throw DomainError::invalid(QStringLiteral("data"),
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an object")));
     *data = d.toObject();
 }
 

@@ -316,9 +316,14 @@ QString IpAddress::toString() const
     return QString::fromLatin1(text);
 }
 
+namespace {
+const char *const kRefusedTarget =
+    QT_TRANSLATE_NOOP("ModelError", "refused: the receiver's address is not allowed (webhooks/allowedTargets)");
+} // namespace
+
 QString WebhookRules::refusedTargetMessage()
 {
-    return QStringLiteral("refused: the receiver's address is not allowed (webhooks/allowedTargets)");
+    return ModelText(kRefusedTarget).english();
 }
 
 std::optional<IpAddress> WebhookRules::literalAddress(const QString &rawHost)
@@ -456,13 +461,13 @@ QString WebhookRules::targetsName(WebhookTargets targets)
     return {};
 }
 
-QString WebhookRules::checkUrl(const QString &text, const WebhookPolicy &policy)
+ModelText WebhookRules::urlProblem(const QString &text, const WebhookPolicy &policy)
 {
     if (text.size() > 2048)
-        return QStringLiteral("must be at most 2048 characters");
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {2048});
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty() || url.isRelative())
-        return QStringLiteral("must be an absolute https URL");
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an absolute https URL"));
     const QString scheme = url.scheme().toLower();
     const bool plainHttp = scheme == QLatin1String("http");
     const std::optional<IpAddress> literal = literalAddress(url.host());
@@ -470,17 +475,23 @@ QString WebhookRules::checkUrl(const QString &text, const WebhookPolicy &policy)
         const bool loopback =
             literal ? scopeOf(*literal) == AddressScope::Loopback : isLocalhostName(bareHost(url.host()));
         if (!loopback)
-            return QStringLiteral("must use https");
+            return ModelText(QT_TRANSLATE_NOOP("ModelError", "must use https"));
         if (!policy.allowInsecureLocal)
-            return QStringLiteral("must use https (plain http to loopback needs webhooks/allowInsecureLocal=true)");
+            return ModelText(QT_TRANSLATE_NOOP(
+                "ModelError", "must use https (plain http to loopback needs webhooks/allowInsecureLocal=true)"));
     } else if (scheme != QLatin1String("https")) {
-        return QStringLiteral("must use https");
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must use https"));
     }
     if (!url.userInfo().isEmpty())
-        return QStringLiteral("must not carry a user name or password");
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "must not carry a user name or password"));
     if (literal ? !allowsAddress(policy, plainHttp, *literal) : refusesName(policy, plainHttp, url.host()))
-        return refusedTargetMessage();
+        return ModelText(kRefusedTarget);
     return {};
+}
+
+QString WebhookRules::checkUrl(const QString &text, const WebhookPolicy &policy)
+{
+    return urlProblem(text, policy).english();
 }
 
 QString WebhookRules::generateSecret()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/errors.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -159,8 +161,10 @@ namespace WebhookRules {
 QString refusedTargetMessage();
 // Checks a receiver URL: https, or plain http to a loopback host when allowInsecureLocal; a host
 // written as an address (in any form, see literalAddress) or named localhost must be allowed by
-// the policy. Names are checked again on their resolved addresses at each delivery. Empty when
+// the policy. Names are checked again on their resolved addresses at each delivery. Null when
 // fine, else the reason.
+ModelText urlProblem(const QString &url, const WebhookPolicy &policy = {});
+// The reason of urlProblem() in English; empty when fine.
 QString checkUrl(const QString &url, const WebhookPolicy &policy = {});
 // The address a URL's host names literally, in every form a resolver reads: IPv6 with or without
 // brackets (IPv4-mapped and -compatible included), IPv4 as inet_aton reads it: 1 to 4 parts, each

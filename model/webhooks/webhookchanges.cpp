@@ -10,32 +10,30 @@ namespace {
 class Problems
 {
 public:
-    void add(const QString &field, const QString &message)
+    void add(const QString &field, const ModelText &message)
     {
         if (!m_fields.contains(field))
             m_fields.insert(field, message);
     }
     bool has(const QString &field) const { return m_fields.contains(field); }
-    // 400 naming every field with a wrong type or format.
+    // Malformed input naming every field with a wrong type or format.
     void throwBadRequest() const
     {
         if (!m_fields.isEmpty())
-            throw DomainError::badRequest(
-                QStringLiteral("Invalid data: %1").arg(m_fields.keys().join(QStringLiteral(", "))), m_fields);
+            throw DomainError::invalidFields(m_fields);
     }
-    // 422 naming every missing field.
+    // Unacceptable input naming every missing field.
     void throwMissing() const
     {
         if (!m_fields.isEmpty())
-            throw DomainError::unprocessable(
-                QStringLiteral("Required field missing: %1").arg(m_fields.keys().join(QStringLiteral(", "))), m_fields);
+            throw DomainError::missingFields(m_fields);
     }
 
 private:
-    QJsonObject m_fields;
+    FieldProblems m_fields;
 };
 
-const QString kEventList = QStringLiteral("must be an array of event names");
+const ModelText kEventList(QT_TRANSLATE_NOOP("ModelError", "must be an array of event names"));
 constexpr int MaxDescriptionLength = 500;
 constexpr int MaxEndpointNameLength = 200;
 
@@ -47,8 +45,8 @@ std::optional<QString> urlRule(const QString &given, const WebhookPolicy &policy
     const QString url = given.trimmed();
     if (url.isEmpty())
         return std::nullopt;
-    const QString problem = WebhookRules::checkUrl(url, policy);
-    if (!problem.isEmpty()) {
+    const ModelText problem = WebhookRules::urlProblem(url, policy);
+    if (!problem.isNull()) {
         problems.add(QStringLiteral("url"), problem);
         return std::nullopt;
     }
@@ -60,7 +58,7 @@ void eventRule(const QString &given, QStringList &events, Problems &problems)
 {
     const QString name = given.trimmed();
     if (name != QLatin1String("*") && !WebhookEvents::isKnown(name))
-        problems.add(QStringLiteral("events"), QStringLiteral("unknown event %1").arg(name));
+        problems.add(QStringLiteral("events"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown event %1"), {name}));
     else if (!events.contains(name))
         events << name;
 }
@@ -79,16 +77,19 @@ std::optional<QString> secretRule(const QString &secret, Problems &problems)
 {
     if (secret.size() < WebhookRules::kMinSecretLength)
         problems.add(QStringLiteral("secret"),
-                     QStringLiteral("must have at least %1 characters").arg(WebhookRules::kMinSecretLength));
+                     ModelText(QT_TRANSLATE_NOOP("ModelError", "must have at least %1 characters"),
+                               {WebhookRules::kMinSecretLength}));
     else if (secret.size() > WebhookRules::kMaxSecretLength)
         problems.add(QStringLiteral("secret"),
-                     QStringLiteral("must have at most %1 characters").arg(WebhookRules::kMaxSecretLength));
+                     ModelText(QT_TRANSLATE_NOOP("ModelError", "must have at most %1 characters"),
+                               {WebhookRules::kMaxSecretLength}));
     else
         return secret;
     return std::nullopt;
 }
 
-const QString kDescriptionRule = QStringLiteral("must be a string of at most %1 characters").arg(MaxDescriptionLength);
+const ModelText kDescriptionRule(QT_TRANSLATE_NOOP("ModelError", "must be a string of at most %1 characters"),
+                                 {MaxDescriptionLength});
 
 std::optional<QString> descriptionRule(const QString &given, Problems &problems)
 {
@@ -111,7 +112,7 @@ std::optional<bool> flag(const QJsonObject &body, QLatin1String field, Problems 
         return std::nullopt;
     const QJsonValue v = body.value(field);
     if (!v.isBool()) {
-        problems.add(QString(field), QStringLiteral("must be true or false"));
+        problems.add(QString(field), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be true or false")));
         return std::nullopt;
     }
     return v.toBool();
@@ -119,11 +120,10 @@ std::optional<bool> flag(const QJsonObject &body, QLatin1String field, Problems 
 
 // --- The rules of an incoming endpoint ---
 
-const QString kEndpointNameRule =
-    QStringLiteral("must be a string of at most %1 characters").arg(MaxEndpointNameLength);
-const QString kSecretLengths = QStringLiteral("must have %1 to %2 characters")
-                                   .arg(WebhookRules::kMinSecretLength)
-                                   .arg(WebhookRules::kMaxSecretLength);
+const ModelText kEndpointNameRule(QT_TRANSLATE_NOOP("ModelError", "must be a string of at most %1 characters"),
+                                  {MaxEndpointNameLength});
+const ModelText kSecretLengths(QT_TRANSLATE_NOOP("ModelError", "must have %1 to %2 characters"),
+                               {WebhookRules::kMinSecretLength, WebhookRules::kMaxSecretLength});
 
 bool absentOrString(const QJsonValue &v)
 {
@@ -141,15 +141,14 @@ void incomingRules(IncomingWebhookChanges &c, Problems &bad, Problems &missing)
     c.name = c.name.trimmed();
     if (!bad.has(QStringLiteral("name"))) {
         if (c.name.isEmpty())
-            missing.add(QStringLiteral("name"), QStringLiteral("is required"));
+            missing.add(QStringLiteral("name"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
         else if (c.name.size() > MaxEndpointNameLength)
             bad.add(QStringLiteral("name"), kEndpointNameRule);
     }
     if (!bad.has(QStringLiteral("action"))) {
         if (c.action.isEmpty())
-            missing.add(
-                QStringLiteral("action"),
-                QStringLiteral("is required: one of %1").arg(IncomingActions::all().join(QStringLiteral(", "))));
+            missing.add(QStringLiteral("action"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required: one of %1"),
+                                                            {IncomingActions::all().join(QStringLiteral(", "))}));
         else if (!IncomingActions::all().contains(c.action))
             bad.add(QStringLiteral("action"), FieldReader::oneOf(IncomingActions::all()));
     }
@@ -165,7 +164,7 @@ WebhookChanges WebhookRules::parse(const QJsonObject &body, const WebhookPolicy 
     if (given(body, QLatin1String("url"))) {
         const QJsonValue v = body.value(QLatin1String("url"));
         if (!v.isString())
-            problems.add(QStringLiteral("url"), QStringLiteral("must be a string"));
+            problems.add(QStringLiteral("url"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
         else
             c.url = urlRule(v.toString(), policy, problems);
     }
@@ -187,7 +186,7 @@ WebhookChanges WebhookRules::parse(const QJsonObject &body, const WebhookPolicy 
     if (given(body, QLatin1String("secret"))) {
         const QJsonValue v = body.value(QLatin1String("secret"));
         if (!v.isString())
-            problems.add(QStringLiteral("secret"), QStringLiteral("must be a string"));
+            problems.add(QStringLiteral("secret"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")));
         else
             c.secret = secretRule(v.toString(), problems);
     }
@@ -223,14 +222,16 @@ void WebhookRules::check(WebhookChanges &c, const WebhookPolicy &policy, bool cr
     if (creating) {
         Problems missing;
         if (!c.url)
-            missing.add(QStringLiteral("url"), QStringLiteral("is required"));
+            missing.add(QStringLiteral("url"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
         if (!c.events)
-            missing.add(QStringLiteral("events"), QStringLiteral("is required (event names, or \"*\")"));
+            missing.add(QStringLiteral("events"),
+                        ModelText(QT_TRANSLATE_NOOP("ModelError", "is required (event names, or \"*\")")));
         missing.throwMissing();
     } else if (c.secret && c.rotateSecret) {
         throw DomainError::badRequest(
-            QStringLiteral("Invalid data: give either secret or rotateSecret"),
-            {{QStringLiteral("rotateSecret"), QStringLiteral("cannot be combined with secret")}});
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: give either secret or rotateSecret")),
+            {{QStringLiteral("rotateSecret"),
+              ModelText(QT_TRANSLATE_NOOP("ModelError", "cannot be combined with secret"))}});
     }
 }
 
@@ -252,7 +253,8 @@ IncomingWebhookChanges WebhookRules::parseIncoming(const QJsonObject &body)
     else if (secret.isString() && secret.toString().isEmpty()) // an empty secret is not "unsigned"
         bad.add(QStringLiteral("secret"), kSecretLengths);
     else if (!absentOrString(secret))
-        bad.add(QStringLiteral("secret"), QStringLiteral("must be a string, or true to generate one"));
+        bad.add(QStringLiteral("secret"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string, or true to generate one")));
     c.secret = secret.toString();
     incomingRules(c, bad, missing);
     bad.throwBadRequest();

@@ -138,8 +138,10 @@ WebhookRepository::Saved WebhookRepository::create(WebhookChanges c, const QStri
         if (existing >= m_policy.maxSubscriptions)
             throw DomainError(
                 DomainError::Conflict, QStringLiteral("LIMIT_REACHED"),
-                QStringLiteral("At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)")
-                    .arg(m_policy.maxSubscriptions),
+                ModelText(
+                    QT_TRANSLATE_NOOP("ModelError",
+                                      "At most %1 webhook subscriptions; delete one first (webhooks/maxSubscriptions)"),
+                    {m_policy.maxSubscriptions}),
                 QJsonObject{{QStringLiteral("limit"), m_policy.maxSubscriptions}});
         w.seq = Database::insert(
             QStringLiteral("INSERT INTO webhooks (id, url, events, secret, description, active, after_outbox_seq, "
@@ -209,7 +211,7 @@ WebhookSubscription WebhookRepository::get(const QString &id) const
 {
     std::optional<WebhookSubscription> w = find(id);
     if (!w)
-        throw DomainError::notFound(QStringLiteral("Webhook"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Webhook"), id);
     return *w;
 }
 
@@ -326,7 +328,7 @@ WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QSt
         get(webhookId);
         const std::optional<WebhookDelivery> old = findDelivery(deliveryId);
         if (!old || old->webhookId != webhookId)
-            throw DomainError::notFound(QStringLiteral("Delivery"), deliveryId);
+            throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Delivery"), deliveryId);
         d = insertManual(m_store, webhookId, old->eventId, old->event, old->body, QStringLiteral("redelivery"));
         tx.commit();
     }
@@ -337,8 +339,9 @@ WebhookDelivery WebhookRepository::redeliver(const QString &webhookId, const QSt
 WebhookDelivery WebhookRepository::queueTest(const QString &webhookId, const QString &event)
 {
     if (!WebhookEvents::isKnown(event))
-        throw DomainError::badRequest(QStringLiteral("Invalid data: unknown event %1").arg(event),
-                                      {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: unknown event %1"), {event}),
+            {{QStringLiteral("event"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown event %1"), {event})}});
     WebhookDelivery d;
     {
         Transaction tx;

@@ -28,7 +28,7 @@ ApiResponse verifyHandshake(const ApiRequest &request, const QString &verifyToke
     const QString challenge = request.queryValue(QStringLiteral("hub.challenge"));
     if (verifyToken.isEmpty() || mode != QLatin1String("subscribe") || !constantTimeEquals(token, verifyToken.toUtf8()))
         throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
-                          QStringLiteral("Webhook verification failed"));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Webhook verification failed")));
     ApiResponse r;
     r.status = 200;
     r.body = challenge.toUtf8();
@@ -40,7 +40,8 @@ QJsonObject checkWebhook(const ApiRequest &request, const QString &channel, bool
 {
     if (!configured || appSecret.isEmpty()) {
         throw DomainError(
-            DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
+            DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Channel unavailable")),
             {{QStringLiteral("channel"), channel},
              {QStringLiteral("reason"), configured ? QStringLiteral("no app secret set: webhooks cannot be verified")
                                                    : QStringLiteral("not configured")}});
@@ -48,12 +49,13 @@ QJsonObject checkWebhook(const ApiRequest &request, const QString &channel, bool
     const QByteArray header = request.http.header("X-Hub-Signature-256");
     if (header.isEmpty())
         throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
-                          QStringLiteral("Missing X-Hub-Signature-256 header"));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Missing X-Hub-Signature-256 header")));
     if (!signatureValid(request.http.body, header, appSecret))
         throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_SIGNATURE"),
-                          QStringLiteral("X-Hub-Signature-256 does not match the body"));
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "X-Hub-Signature-256 does not match the body")));
     if (!request.hasBody)
-        throw DomainError::badRequest(QStringLiteral("The webhook body must be a JSON object"));
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The webhook body must be a JSON object")));
     return request.body;
 }
 

@@ -124,7 +124,7 @@ ApiResponse ApiKeysController::remove(ApiRequest &request)
     const std::optional<ApiKey> key = keys.find(id);
     // Another user's key is not there for an agent (no hint that it exists).
     if (!key || (!me.isAdmin() && key->createdBy != me.id))
-        throw DomainError::notFound(QStringLiteral("API key"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "API key"), id);
     keys.revoke(id);
     return ApiResponse::ok(keys.find(id)->toJson(), QStringLiteral("API key revoked"));
 }

@@ -124,7 +124,7 @@ User UsersController::visible(ApiRequest &request)
     const std::optional<User> u = m_users.find(id);
     // An agent learns nothing of other users' ids: 404 as for an unknown one.
     if (!u || (!me.isAdmin() && u->id != me.id))
-        throw DomainError::notFound(QStringLiteral("User"), id);
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "User"), id);
     return *u;
 }
 

@@ -369,8 +369,10 @@ private Q_SLOTS:
         EventBus *bus = m_bus.get();
         m_view->setSender([bus, &down](const QString &conv, const QString &t) {
             if (down)
-                throw DomainError(DomainError::Unavailable, "CHANNEL_UNAVAILABLE", "Channel unavailable",
-                                  {{"channel", "widget"}, {"reason", "not configured"}});
+                throw DomainError(
+                    DomainError::Unavailable, "CHANNEL_UNAVAILABLE", ModelText("Channel unavailable"),
+                    FieldProblems{{"reason", ModelText(QT_TRANSLATE_NOOP("ModelError", "not configured"))}},
+                    QJsonObject{{"channel", "widget"}});
             MessageContent c;
             c.text = t;
             return ChannelSender(Store(*bus)).send(conv, c, {"agent", "user_1", "Ali"});

@@ -238,7 +238,7 @@ private slots:
         QTest::newRow("refused by its own code") << InnerWrite([](const Store &s) {
             Transaction tx;
             createContact(s, "Bora");
-            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+            throw DomainError::unprocessable(ModelText("refused after writing"));
         });
         QTest::newRow("refused by the database") << InnerWrite([](const Store &s) {
             Transaction tx;
@@ -262,7 +262,7 @@ private slots:
             const ReadTransaction reads; // depth 3: nothing of its own
             Transaction deeper;          // sp4
             createContact(s, "Burcu");
-            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+            throw DomainError::unprocessable(ModelText("refused after writing"));
         });
     }
 
@@ -308,7 +308,7 @@ private slots:
             try {
                 Transaction inner;
                 createContact(store, "Cem");
-                throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+                throw DomainError::unprocessable(ModelText("refused after writing"));
             } catch (const DomainError &) {
             }
             QCOMPARE(contactNames(), QStringList({"Ali", "Bora"}));
@@ -354,7 +354,7 @@ private slots:
             Database::afterCommit([&dropped] { ++dropped; }, {}, group);
             Database::afterCommit([&keyedByDropped] { ++keyedByDropped; }, "test/key");
             QCOMPARE(Database::afterCommitCount(group), 3);
-            throw DomainError::unprocessable(QStringLiteral("refused after writing"));
+            throw DomainError::unprocessable(ModelText("refused after writing"));
         } catch (const DomainError &) {
         }
         QCOMPARE(Database::afterCommitCount(group), 1);

@@ -72,8 +72,8 @@ private slots:
         };
         const auto check = [&checks] {
             ++checks;
-            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"), QStringLiteral("own"),
-                              {{QStringLiteral("email"), QStringLiteral("already registered")}});
+            throw DomainError(DomainError::Conflict, QStringLiteral("CONFLICT"), ModelText("own"),
+                              FieldProblems{{QStringLiteral("email"), ModelText("already registered")}});
         };
         try {
             Database::refuseDuplicate(write, check);

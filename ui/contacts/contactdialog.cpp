@@ -178,7 +178,7 @@ void ContactDialog::accept()
             m_saved = m_create ? m_create(request) : m_contacts.create(request);
         }
     } catch (const DomainError &e) {
-        QJsonObject details = ErrorText::details(e.details());
+        QJsonObject details = ErrorText::details(e);
         QString message = ErrorText::of(e);
         // A duplicate names the contact that has the e-mail or phone already, not its id.
         if (details.contains(QLatin1String("existingId"))) {

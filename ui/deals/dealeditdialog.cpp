@@ -271,7 +271,7 @@ void DealEditDialog::accept()
         else
             m_saved = m_deals.create(b);
     } catch (const DomainError &e) {
-        showError(ErrorText::of(e), ErrorText::details(e.details()));
+        showError(ErrorText::of(e), ErrorText::details(e));
         return;
     } catch (const std::exception &e) {
         showError(ErrorText::of(e), {});

@@ -9,6 +9,7 @@
 #include "ui/shell/uikit.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -24,12 +25,14 @@
 namespace {
 QString refusal(const DomainError &e)
 {
-    // A 409 for stages that hold deals names each stage in details ("proposal": "holds 2 deal(s)").
-    if (e.details().isEmpty())
+    // The refusal of stages that hold deals names each stage with its problem ("proposal": "holds 2 deal(s)").
+    const FieldProblems &problems = e.problems();
+    if (problems.isEmpty())
         return ErrorText::of(e);
     QStringList parts;
-    for (auto it = e.details().begin(); it != e.details().end(); ++it)
-        parts << ErrorText::translate(it.key() + QLatin1Char(' ') + it.value().toString());
+    for (auto it = problems.cbegin(); it != problems.cend(); ++it)
+        parts << QCoreApplication::translate("FieldErrors", "%1: %2")
+                     .arg(ErrorText::fieldLabel(it.key()), ErrorText::text(it.value()));
     return ErrorText::of(e) + QStringLiteral(" (") + parts.join(QStringLiteral("; ")) + QLatin1Char(')');
 }
 // A built-in name is shown translated: left as shown, it is saved as it is stored ("Lead" stays

@@ -255,9 +255,9 @@ void CreateApiKeyDialog::accept()
         created = m_keys.create(m_name->text().trimmed(), scopes, owner);
     } catch (const DomainError &e) {
         QStringList lines{ErrorText::of(e)};
-        for (auto it = e.details().begin(); it != e.details().end(); ++it) {
-            if (it.value().toString() != e.message())
-                lines << ErrorText::translate(it.value().toString());
+        for (const ModelText &problem : e.problems()) {
+            if (problem.english() != e.message())
+                lines << ErrorText::text(problem);
         }
         UiKit::showError(m_error, lines.join(QLatin1Char('\n')));
         m_name->setFocus();

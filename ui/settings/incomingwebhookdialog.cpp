@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -57,10 +58,10 @@ void IncomingWebhookDialog::accept()
         Q_EMIT created(saved.endpoint.id, saved.secret);
         QDialog::accept();
     } catch (const DomainError &e) {
-        showError(m_error, e.details().isEmpty()
-                               ? ErrorText::of(e)
-                               : ErrorText::translate(e.details().begin().key() + QLatin1String(": ") +
-                                                      e.details().begin().value().toString()));
+        showError(m_error, e.problems().isEmpty() ? ErrorText::of(e)
+                                                  : QCoreApplication::translate("FieldErrors", "%1: %2")
+                                                        .arg(ErrorText::fieldLabel(e.problems().firstKey()),
+                                                             ErrorText::text(e.problems().first())));
     } catch (const std::exception &e) {
         showError(m_error, ErrorText::of(e));
     }

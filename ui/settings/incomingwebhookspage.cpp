@@ -142,9 +142,9 @@ void IncomingWebhooksPage::reloadCalls()
             const IncomingWebhookCall &c = calls.at(row);
             const QColor colour = c.statusCode < 300 ? UiKit::rowColor(UiKit::RowTone::Success)
                                                      : UiKit::rowColor(UiKit::RowTone::Failure);
-            const QList<QTableWidgetItem *> cells{
-                tableItem(localTime(c.receivedAt), c.id), tableItem(c.event), tableItem(outcomeName(c.outcome)),
-                tableItem(QString::number(c.statusCode)), tableItem(ErrorText::translate(c.error))};
+            const QList<QTableWidgetItem *> cells{tableItem(localTime(c.receivedAt), c.id), tableItem(c.event),
+                                                  tableItem(outcomeName(c.outcome)),
+                                                  tableItem(QString::number(c.statusCode)), tableItem(c.error)};
             for (int col = 0; col < cells.size(); ++col) {
                 cells.at(col)->setBackground(colour);
                 m_calls->setItem(row, col, cells.at(col));

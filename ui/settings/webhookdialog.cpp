@@ -176,7 +176,7 @@ void WebhookDialog::accept()
             Q_EMIT secretCreated(saved.secret);
         QDialog::accept();
     } catch (const DomainError &e) {
-        const QJsonObject details = ErrorText::details(e.details());
+        const QJsonObject details = ErrorText::details(e);
         bool shown = false;
         const QList<QPair<QString, QLabel *>> fields{{QStringLiteral("url"), m_urlError},
                                                      {QStringLiteral("events"), m_eventsError},

@@ -2,25 +2,26 @@
 
 #include <QJsonObject>
 #include <QString>
-#include <QStringList>
 
 #include <exception>
 
-// The window's words for the model's refusals. The model writes its messages and field details in
-// English (they are also the API's); the window shows them through this catalogue: every message
-// template the model can give is listed in errortext.cpp with QT_TRANSLATE_NOOP("ModelError", …),
-// matched with its arguments and written again through tr(), field keys ("firstName") become the
-// form's labels, and "Invalid data: a …; b …" lists are translated part by part. A message the
-// catalogue does not know is shown as it is.
+class DomainError;
+class ModelText;
+
+// The window's words for the model's refusals. A refusal carries its text as a template marked for
+// translation where the model raises it (QT_TRANSLATE_NOOP("ModelError", …)) and its arguments
+// (model/core/errors.h): the window fills the translated template with the same arguments, a field
+// key ("firstName") read as the form's label, a nested text translated in turn. Nothing is parsed
+// back from English.
 namespace ErrorText {
-// One message or detail of the model, in the window's language.
-QString translate(const QString &english);
-// What to show for a caught exception: a DomainError's message, else what(), translated.
+// A text of the model in the window's language.
+QString text(const ModelText &text);
+// What to show for a caught exception: a DomainError's text (or, for some kinds, what its data
+// say), else what() as it is.
 QString of(const std::exception &e);
-// A DomainError's details with each text translated (keys unchanged).
-QJsonObject details(const QJsonObject &details);
-// The form's label of a field key ("firstName" -> "First name"); the key when unknown.
+// A DomainError's data and each field's problem in the window's language (keys unchanged).
+QJsonObject details(const DomainError &e);
+// The form's label of a field key ("firstName" -> "First name", "rules[1].rules[0]" -> "Rule 2 › Rule 1");
+// the key when unknown.
 QString fieldLabel(const QString &key);
-// Every template of the catalogue (tests check the model's messages against it).
-QStringList templates();
 } // namespace ErrorText

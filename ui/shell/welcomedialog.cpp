@@ -8,9 +8,9 @@
 #include "ui/shell/fielderrors.h"
 
 #include <QApplication>
-#include <QDebug>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QDebug>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -301,7 +301,7 @@ void WelcomeDialog::createAccount()
         QJsonObject fieldDetails;
         if (e.kind() == DomainError::Conflict)
             fieldDetails.insert(QStringLiteral("email"), tr("An account with this e-mail address exists already."));
-        else if (e.details().contains(QStringLiteral("email")) || e.message().contains(QLatin1String("mail")))
+        else if (e.problems().contains(QStringLiteral("email")))
             fieldDetails.insert(QStringLiteral("email"), tr("Enter an e-mail address such as name@company.com."));
         m_errors->show(fieldDetails.isEmpty() ? ErrorText::of(e) : tr("Please check the marked fields."), fieldDetails);
         return;

@@ -296,7 +296,7 @@ void TaskDialog::accept()
         else
             m_saved = m_tasks.create(changes());
     } catch (const DomainError &e) {
-        showError(ErrorText::of(e), ErrorText::details(e.details()));
+        showError(ErrorText::of(e), ErrorText::details(e));
         return;
     } catch (const std::exception &e) {
         showError(ErrorText::of(e), {});
