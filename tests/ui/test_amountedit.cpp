@@ -24,7 +24,6 @@
 #include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTest>
-#include <QTranslator>
 #include <QVBoxLayout>
 
 #include <memory>
@@ -364,12 +363,8 @@ private slots:
     // In the Turkish window with its translation the refusal and the reading read in Turkish.
     void speaksTurkish()
     {
-        const QString qm = turkishQm();
-        QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
-        QTranslator translator;
-        QVERIFY(translator.load(qm));
-        QCoreApplication::installTranslator(&translator);
-        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+        const UiTest::ScopedTurkish turkish;
+        QVERIFY2(turkish.ok(), UiTest::ScopedTurkish::missing);
 
         const Deal d = createDeal(100);
         DealRepository deals{Store(*m_bus)};

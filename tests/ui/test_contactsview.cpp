@@ -55,7 +55,6 @@
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
-#include <QTranslator>
 
 #include <memory>
 
@@ -803,14 +802,8 @@ void TestContactsView::detailPaneGivesHistoryAndNotesTheHeightOnALaptop()
     // every tab is in sight (no scroll arrows, no title cut), in English and in Turkish; on a
     // taller window the history grows.
     QFETCH(bool, turkish);
-    QTranslator translator;
-    if (turkish) {
-        const QString qm = turkishQm();
-        QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
-        QVERIFY(translator.load(qm));
-        QCoreApplication::installTranslator(&translator);
-    }
-    const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    const UiTest::ScopedTurkish translation(turkish);
+    QVERIFY2(translation.ok(), UiTest::ScopedTurkish::missing);
     // A contact a rep has worked with for a while: notes, deals with calls and meetings, a
     // conversation, tasks (counts of two digits in the tabs' titles).
     try {

@@ -33,7 +33,6 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTranslator>
 #include <QtTest>
 
 using namespace UiTest;
@@ -150,7 +149,7 @@ private Q_SLOTS:
         auto day = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::DayRole).toString(); };
         auto sender = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::SenderRole).toString(); };
         QCOMPARE(day(0), InboxText::dayName(QDateTime::fromString(earlier, Qt::ISODateWithMs).toLocalTime().date(),
-                                                QDate::currentDate()));
+                                            QDate::currentDate()));
         QVERIFY(!day(0).isEmpty());
         QCOMPARE(day(1), QString()); // the same day: no second separator
         QCOMPARE(day(2), QString("Today"));
@@ -577,14 +576,8 @@ private Q_SLOTS:
         // no button, field or label of any pane is cut, in English and in Turkish, whether the
         // conversation is open or closed; nor on a 1920-wide screen.
         QFETCH(bool, turkish);
-        QTranslator translator;
-        if (turkish) {
-            const QString qm = turkishQm();
-            QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
-            QVERIFY(translator.load(qm));
-            QCoreApplication::installTranslator(&translator);
-        }
-        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+        const UiTest::ScopedTurkish translation(turkish);
+        QVERIFY2(translation.ok(), UiTest::ScopedTurkish::missing);
         // The window's look as the program sets it: Fusion, the body text at least 10 points.
         const QFont font = QApplication::font();
         Theme::instance().setChoice(Theme::Choice::Light);

@@ -11,11 +11,8 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QTest>
-#include <QTranslator>
 
 #include <thread>
-
-using UiTest::turkishQm;
 
 class TestStorageStatus final : public QObject
 {
@@ -26,11 +23,12 @@ private slots:
     {
         WindowFixture fixture;
         StorageHealth::reset();
-        QTranslator turkish;
-        QVERIFY2(turkish.load(turkishQm()), "liaison_tr.qm not found: build the liaison target first");
-        QCoreApplication::installTranslator(&turkish);
-        auto w = fixture.window();
-        QCoreApplication::removeTranslator(&turkish);
+        std::unique_ptr<MainWindow> w;
+        {
+            const UiTest::ScopedTurkish turkish; // the window is built in Turkish
+            QVERIFY2(turkish.ok(), UiTest::ScopedTurkish::missing);
+            w = fixture.window();
+        }
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         auto *label = w->statusBar()->findChild<QLabel *>("storageFullLabel");

@@ -35,7 +35,6 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
-#include <QTranslator>
 
 #include <memory>
 
@@ -94,12 +93,8 @@ private slots:
     void everyColumnTitleIsWholeInTurkish()
     {
         // The delivery log's "Sonraki deneme" (Next retry) was cut at the default column width.
-        QTranslator translator;
-        const QString qm = turkishQm();
-        QVERIFY2(!qm.isEmpty(), "liaison_tr.qm not found: build the liaison target first");
-        QVERIFY(translator.load(qm));
-        QCoreApplication::installTranslator(&translator);
-        const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+        const UiTest::ScopedTurkish turkish;
+        QVERIFY2(turkish.ok(), UiTest::ScopedTurkish::missing);
         WebhooksPage page{Store(*m_bus)};
         page.resize(900, 600);
         page.show();

@@ -18,6 +18,7 @@
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QStyleOptionFrame>
+#include <QTranslator>
 #include <QWidget>
 
 namespace UiTest {
@@ -36,6 +37,38 @@ inline QString turkishQm()
     }
     return {};
 }
+
+// The Turkish translation installed for the life of a scope (when `install` is true), so that a
+// test builds its widgets in Turkish; removed again when the scope ends, whatever the test's outcome.
+// A test checks installed() with QVERIFY2 and the message it offers.
+class ScopedTurkish
+{
+public:
+    explicit ScopedTurkish(bool install = true)
+    {
+        if (!install)
+            return;
+        const QString qm = turkishQm();
+        m_installed = !qm.isEmpty() && m_translator.load(qm) && QCoreApplication::installTranslator(&m_translator);
+        m_wanted = true;
+    }
+    ~ScopedTurkish()
+    {
+        if (m_installed)
+            QCoreApplication::removeTranslator(&m_translator);
+    }
+    ScopedTurkish(const ScopedTurkish &) = delete;
+    ScopedTurkish &operator=(const ScopedTurkish &) = delete;
+
+    // True when installed as asked, or when not asked for.
+    bool ok() const { return m_installed || !m_wanted; }
+    static constexpr const char *missing = "liaison_tr.qm not found: build the liaison target first";
+
+private:
+    QTranslator m_translator;
+    bool m_installed = false;
+    bool m_wanted = false;
+};
 
 namespace Detail {
 inline QString describe(const QWidget *w)
