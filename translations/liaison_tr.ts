@@ -3382,7 +3382,7 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
     <message>
         <source>or %1 is required</source>
-        <translation>ya da %1 zorunlu</translation>
+        <translation>bu alan ya da %1 doldurulmalı</translation>
     </message>
     <message>
         <source>refused: the receiver&apos;s address is not allowed (webhooks/allowedTargets)</source>
