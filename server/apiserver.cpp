@@ -12,7 +12,6 @@
 #include "model/core/eventbus.h"
 #include "model/core/idempotencystore.h"
 #include "model/core/ids.h"
-#include "server/api/apierror.h"
 #include "server/api/crypto.h"
 #include "server/api/errorstatus.h"
 #include "server/api/multipart.h"
@@ -618,11 +617,8 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     ApiResponse response;
     try {
         response = route->handler(apiRequest);
-    } catch (const ApiError &e) {
-        response = ApiResponse::error(e.status, e.code, e.message, e.details);
-        if (e.status == 429 && e.details.contains(QLatin1String("retryAfter")))
-            response.headers.emplaceBack("Retry-After", number(e.details.value(QLatin1String("retryAfter")).toInt()));
     } catch (const DomainError &e) {
+        // Every refusal, the model's and the server's own: its kind gives the status (one table).
         response = ApiResponse::error(ErrorStatus::of(e.kind()), e.code(), e.message(), e.details());
         if (e.kind() == DomainError::RateLimited && e.details().contains(QLatin1String("retryAfter")))
             response.headers.emplaceBack("Retry-After", number(e.details().value(QLatin1String("retryAfter")).toInt()));

@@ -3554,10 +3554,6 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Required field missingField: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Segment %1 is dynamic: its members follow its filters and cannot be added or removed by hand</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3751,6 +3747,222 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>holds %1 deal(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string or null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be non-empty strings of at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query parameter %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a positive integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD) or an ISO 8601 date-time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a date or date-time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An agent sees only their own API keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only an admin makes API keys for other users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User no longer exists or was deactivated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail or password is wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many failed password checks; try again in %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh token is invalid, used or expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be {type: agent|ai|bot|system, name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 or %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 or %2 is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: a JSON body is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an ISO 4217 currency code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Media not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be one of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uploads are not configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 and %2 must be strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 (or %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template %1 is not an approved template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 (template %2 exists in %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: bulk sends go to whatsapp, telegram or instagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>widget visitors cannot get bulk sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required field missing: either %1 or %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give %1 or %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of 1 to %1 strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a %1 webhook: &quot;object&quot; must be &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The webhook has no &quot;entry&quot; array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every &quot;entry&quot; item must be an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>items must be objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required (null unassigns)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a user id or null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing X-Telegram-Bot-Api-Secret-Token header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X-Telegram-Bot-Api-Secret-Token does not match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The webhook body must be a Telegram Update (a JSON object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a Telegram Update: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must have %2 to 1024 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to 1024 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User no longer exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only an admin changes roles and access</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current password is wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown webhook %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too Many Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authentication required: send Authorization: Bearer &lt;visitor token&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid visitor token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many open event streams for this visitor (at most %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many open event streams; try again later</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

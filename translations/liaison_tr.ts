@@ -3382,7 +3382,7 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
     <message>
         <source>or %1 is required</source>
-        <translation>ya da %1 zorunlu</translation>
+        <translation>bu alan ya da %1 doldurulmalı</translation>
     </message>
     <message>
         <source>refused: the receiver&apos;s address is not allowed (webhooks/allowedTargets)</source>
@@ -3547,10 +3547,6 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Contact</source>
         <translation>Kişi</translation>
-    </message>
-    <message>
-        <source>Required field missingField: %1</source>
-        <translation>Zorunlu alan eksik: %1</translation>
     </message>
     <message>
         <source>Segment %1 is dynamic: its members follow its filters and cannot be added or removed by hand</source>
@@ -3747,6 +3743,222 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>holds %1 deal(s)</source>
         <translation>%1 fırsat içeriyor</translation>
+    </message>
+    <message>
+        <source>must be a string or null</source>
+        <translation>metin ya da boş (null) olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of strings</source>
+        <translation>metinlerden oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be non-empty strings of at most %1 characters</source>
+        <translation>en fazla %1 karakterlik, boş olmayan metinler olmalı</translation>
+    </message>
+    <message>
+        <source>Query parameter %1 %2</source>
+        <translation>Sorgu parametresi %1: %2</translation>
+    </message>
+    <message>
+        <source>must be a positive integer</source>
+        <translation>pozitif bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be a date (YYYY-MM-DD) or an ISO 8601 date-time</source>
+        <translation>bir tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı</translation>
+    </message>
+    <message>
+        <source>must be a date or date-time</source>
+        <translation>bir tarih ya da tarih-saat olmalı</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>bir sayı olmalı</translation>
+    </message>
+    <message>
+        <source>An agent sees only their own API keys</source>
+        <translation>Bir temsilci yalnızca kendi API anahtarlarını görür</translation>
+    </message>
+    <message>
+        <source>Only an admin makes API keys for other users</source>
+        <translation>Başka kullanıcılar için API anahtarını yalnızca bir yönetici oluşturabilir</translation>
+    </message>
+    <message>
+        <source>User no longer exists or was deactivated</source>
+        <translation>Kullanıcı artık yok ya da devre dışı bırakıldı</translation>
+    </message>
+    <message>
+        <source>E-mail or password is wrong</source>
+        <translation>E-posta ya da parola yanlış</translation>
+    </message>
+    <message>
+        <source>Too many failed password checks; try again in %1 s</source>
+        <translation>Çok fazla başarısız parola denemesi; %1 sn sonra yeniden deneyin</translation>
+    </message>
+    <message>
+        <source>Refresh token is invalid, used or expired</source>
+        <translation>Yenileme anahtarı geçersiz, kullanılmış ya da süresi dolmuş</translation>
+    </message>
+    <message>
+        <source>must be {type: agent|ai|bot|system, name}</source>
+        <translation>{type: agent|ai|bot|system, name} biçiminde olmalı</translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 or %2</source>
+        <translation>Zorunlu alan eksik: %1 ya da %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2 is required</source>
+        <translation>%1 ya da %2 zorunlu</translation>
+    </message>
+    <message>
+        <source>Required field missing: a JSON body is required</source>
+        <translation>Zorunlu alan eksik: bir JSON gövdesi gerekli</translation>
+    </message>
+    <message>
+        <source>must be an ISO 4217 currency code</source>
+        <translation>bir ISO 4217 para birimi kodu olmalı</translation>
+    </message>
+    <message>
+        <source>Media not found</source>
+        <translation>Medya bulunamadı</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must be one of %2</source>
+        <translation>Geçersiz veri: %1 şunlardan biri olmalı: %2</translation>
+    </message>
+    <message>
+        <source>Uploads are not configured</source>
+        <translation>Dosya yükleme ayarlanmamış</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 and %2 must be strings</source>
+        <translation>Geçersiz veri: %1 ve %2 metin olmalı</translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 (or %2)</source>
+        <translation>Zorunlu alan eksik: %1 (ya da %2)</translation>
+    </message>
+    <message>
+        <source>Template %1 is not an approved template</source>
+        <translation>%1 onaylı bir şablon değil</translation>
+    </message>
+    <message>
+        <source>Required field missing: %1 (template %2 exists in %3)</source>
+        <translation>Zorunlu alan eksik: %1 (%2 şablonu şu dillerde var: %3)</translation>
+    </message>
+    <message>
+        <source>Invalid data: bulk sends go to whatsapp, telegram or instagram</source>
+        <translation>Geçersiz veri: toplu gönderimler yalnızca WhatsApp, Telegram ya da Instagram’a gider</translation>
+    </message>
+    <message>
+        <source>widget visitors cannot get bulk sends</source>
+        <translation>sohbet penceresi ziyaretçilerine toplu gönderim yapılamaz</translation>
+    </message>
+    <message>
+        <source>Required field missing: either %1 or %2</source>
+        <translation>Zorunlu alan eksik: %1 ya da %2 verilmeli</translation>
+    </message>
+    <message>
+        <source>give %1 or %2</source>
+        <translation>%1 ya da %2 verin</translation>
+    </message>
+    <message>
+        <source>must be an array of 1 to %1 strings</source>
+        <translation>1 ile %1 arası metinden oluşan bir liste olmalı</translation>
+    </message>
+    <message>
+        <source>must be strings</source>
+        <translation>metin olmalı</translation>
+    </message>
+    <message>
+        <source>Not a %1 webhook: &quot;object&quot; must be &quot;%1&quot;</source>
+        <translation>%1 webhook’u değil: &quot;object&quot; &quot;%1&quot; olmalı</translation>
+    </message>
+    <message>
+        <source>must be %1</source>
+        <translation>%1 olmalı</translation>
+    </message>
+    <message>
+        <source>The webhook has no &quot;entry&quot; array</source>
+        <translation>Webhook’ta &quot;entry&quot; listesi yok</translation>
+    </message>
+    <message>
+        <source>Every &quot;entry&quot; item must be an object</source>
+        <translation>Her &quot;entry&quot; öğesi bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>items must be objects</source>
+        <translation>öğeler nesne olmalı</translation>
+    </message>
+    <message>
+        <source>is required (null unassigns)</source>
+        <translation>zorunlu (null atamayı kaldırır)</translation>
+    </message>
+    <message>
+        <source>must be a user id or null</source>
+        <translation>bir kullanıcı kimliği ya da boş (null) olmalı</translation>
+    </message>
+    <message>
+        <source>Missing X-Telegram-Bot-Api-Secret-Token header</source>
+        <translation>X-Telegram-Bot-Api-Secret-Token başlığı eksik</translation>
+    </message>
+    <message>
+        <source>X-Telegram-Bot-Api-Secret-Token does not match</source>
+        <translation>X-Telegram-Bot-Api-Secret-Token eşleşmiyor</translation>
+    </message>
+    <message>
+        <source>The webhook body must be a Telegram Update (a JSON object)</source>
+        <translation>Webhook gövdesi bir Telegram güncellemesi (bir JSON nesnesi) olmalı</translation>
+    </message>
+    <message>
+        <source>Not a Telegram Update: %1</source>
+        <translation>Telegram güncellemesi değil: %1</translation>
+    </message>
+    <message>
+        <source>Invalid data: %1 must have %2 to 1024 characters</source>
+        <translation>Geçersiz veri: %1 %2 ile 1024 karakter arası olmalı</translation>
+    </message>
+    <message>
+        <source>%1 to 1024 characters</source>
+        <translation>%1 ile 1024 karakter arası</translation>
+    </message>
+    <message>
+        <source>User no longer exists</source>
+        <translation>Kullanıcı artık yok</translation>
+    </message>
+    <message>
+        <source>Only an admin changes roles and access</source>
+        <translation>Rolleri ve erişimi yalnızca bir yönetici değiştirebilir</translation>
+    </message>
+    <message>
+        <source>The current password is wrong</source>
+        <translation>Geçerli parola yanlış</translation>
+    </message>
+    <message>
+        <source>Unknown webhook %1</source>
+        <translation>Bilinmeyen webhook %1</translation>
+    </message>
+    <message>
+        <source>Too Many Requests</source>
+        <translation>Çok fazla istek</translation>
+    </message>
+    <message>
+        <source>Authentication required: send Authorization: Bearer &lt;visitor token&gt;</source>
+        <translation>Kimlik doğrulaması gerekli: Authorization: Bearer &lt;ziyaretçi anahtarı&gt; gönderin</translation>
+    </message>
+    <message>
+        <source>Invalid visitor token</source>
+        <translation>Geçersiz ziyaretçi anahtarı</translation>
+    </message>
+    <message>
+        <source>Too many open event streams for this visitor (at most %1)</source>
+        <translation>Bu ziyaretçinin açık olay akışı çok fazla (en fazla %1)</translation>
+    </message>
+    <message>
+        <source>Too many open event streams; try again later</source>
+        <translation>Açık olay akışı çok fazla; daha sonra yeniden deneyin</translation>
     </message>
 </context>
 <context>

@@ -45,10 +45,10 @@ public:
     // The store it reads and writes (for the related repositories of a view built with this one).
     const Store &store() const { return m_store; }
 
-    // Throws DomainError (422 without a name, 400 for an unknown scope, 404 for an unknown owner, 403
-    // for a scope beyond the owner's role: an agent's key never reaches the admin-only areas). No
-    // scopes given: ["*"] for an admin (or no owner), every area but the admin-only ones for an agent.
-    // No owner named: the store's acting user (the window's signed-in user), else none.
+    // Throws DomainError (Unprocessable without a name, BadRequest for an unknown scope, NotFound for an unknown owner,
+    // Forbidden for a scope beyond the owner's role: an agent's key never reaches the admin-only areas). No scopes
+    // given: ["*"] for an admin (or no owner), every area but the admin-only ones for an agent. No owner named: the
+    // store's acting user (the window's signed-in user), else none.
     NewApiKey create(const QString &name, const QStringList &scopes, const QString &owner = {});
     QVector<ApiKey> list() const; // newest first, revoked ones included
     // The keys of one owner, newest first.

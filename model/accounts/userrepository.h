@@ -29,8 +29,8 @@ class UserRepository
 public:
     explicit UserRepository(const Store &store);
 
-    // Throws DomainError: 422 without e-mail/name, 400 for a malformed e-mail or unknown role, 409 on a
-    // duplicate e-mail (case-insensitive).
+    // Throws DomainError: Unprocessable without e-mail/name, BadRequest for a malformed e-mail or unknown role,
+    // Conflict on a duplicate e-mail (case-insensitive).
     User create(const QString &email, const QString &name, const QString &role, const QString &passwordHash);
     std::optional<User> find(const QString &id) const;
     // The user with this e-mail (case-insensitive), active or not.
@@ -49,10 +49,10 @@ public:
     void changePassword(const QString &id, const QString &passwordHash);
     // Deactivates (active false) or reactivates a user. A deactivated user cannot sign in, and their
     // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
-    // deactivating the last active admin is refused (409), so that someone can still configure.
+    // deactivating the last active admin is refused (Conflict), so that someone can still configure.
     User setActive(const QString &id, bool active);
-    // Renames a user and/or changes their role (nullopt: unchanged). Throws NotFound, 400 for an
-    // empty name or an unknown role, 409 when it would leave no active admin.
+    // Renames a user and/or changes their role (nullopt: unchanged). Throws NotFound, BadRequest for an
+    // empty name or an unknown role, Conflict when it would leave no active admin.
     User update(const QString &id, const std::optional<QString> &name, const std::optional<QString> &role);
 
 private:

@@ -77,12 +77,12 @@ struct ContactChanges
 namespace ContactRules {
 // Bounds of customFields (docs/api.md): at most 100 fields, a name of 1 to 64 characters, a value of
 // at most 1,000 characters (a value that is not a string: its compact JSON), and at most 16 KiB of
-// compact JSON in all, so that a page of 20 contacts stays small. Beyond: 400 VALIDATION_ERROR.
+// compact JSON in all, so that a page of 20 contacts stays small. Beyond: BadRequest, VALIDATION_ERROR.
 constexpr int kMaxCustomFields = 100;
 constexpr int kMaxCustomFieldName = 64;
 constexpr int kMaxCustomFieldValue = 1000;
 constexpr int kMaxCustomFieldsBytes = 16 * 1024;
-// Reads a create/update body. Throws DomainError BadRequest (400, code VALIDATION_ERROR) with a
+// Reads a create/update body. Throws DomainError BadRequest (code VALIDATION_ERROR) with a
 // `details` entry per bad field: wrong JSON type, malformed e-mail, phone without "+", values out
 // of range. Required fields are checked on the merged contact by checkRequired().
 ContactChanges parse(const QJsonObject &body);
@@ -94,7 +94,7 @@ void check(ContactChanges &changes);
 // A contact known by a phone number alone (a send to a number nobody has yet): named by the number,
 // with the channel as its source.
 ContactChanges fromPhone(const QString &phone, const QString &source);
-// 422 (code VALIDATION_ERROR) unless the contact has a first or last name and an e-mail or phone.
+// Unprocessable (code VALIDATION_ERROR) unless the contact has a first or last name and an e-mail or phone.
 void checkRequired(const Contact &c);
 void apply(Contact &c, const ContactChanges &changes);
 

@@ -245,7 +245,7 @@ void writeSearch(const Contact &c, bool replace)
                          {c.seq, searchDocument(c)});
 }
 
-// 409 when another contact has this e-mail or phone (e-mail compared case-insensitively, phone in E.164).
+// Conflict when another contact has this e-mail or phone (e-mail compared case-insensitively, phone in E.164).
 void checkUnique(const Contact &c)
 {
     if (!c.email.isEmpty()) {
@@ -620,8 +620,9 @@ ContactNote ContactRepository::addNote(const QString &id, const QString &content
     if (text.isEmpty())
         throw DomainError::missingFields({{QStringLiteral("content"), DomainError::isRequired()}});
     if (text.size() > 20000)
-        throw DomainError::invalid(QStringLiteral("content"),
-                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
+        throw DomainError::invalid(
+            QStringLiteral("content"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Contact c = get(id);
     ContactNote note{Ids::make(u"note"), c.id, text, actor, m_store.nowIso()};

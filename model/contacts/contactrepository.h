@@ -53,8 +53,8 @@ struct ContactPage
 
 // Stores contacts. Every write runs in one transaction together with its outbox event
 // (contact.created / contact.updated / contact.deleted) and, after the commit, tells the event bus
-// ("contact", id, change). Bad input throws DomainError with the spec's status: 400 for wrong types
-// or formats, 422 for missing required fields, 409 for a duplicate e-mail or phone, 404 for an
+// ("contact", id, change). Bad input throws DomainError of a kind: BadRequest for wrong types
+// or formats, Unprocessable for missing required fields, Conflict for a duplicate e-mail or phone, NotFound for an
 // unknown id. Usable from any thread (each uses its own connection).
 class ContactRepository
 {
@@ -86,7 +86,7 @@ public:
 
     // Adds tags not yet present (case-insensitive); returns the updated contact. Idempotent.
     Contact addTags(const QString &id, const QStringList &tags, const QString &actor = {});
-    // Removes a tag (case-insensitive); 404 when the contact does not carry it.
+    // Removes a tag (case-insensitive); NotFound when the contact does not carry it.
     Contact removeTag(const QString &id, const QString &tag, const QString &actor = {});
 
     ContactNote addNote(const QString &id, const QString &content, const QString &actor = {});

@@ -39,7 +39,7 @@ namespace SegmentRules {
 constexpr int MaxNameLength = 100;
 constexpr int MaxDescriptionLength = 1000;
 
-// Reads a request body: 400 for a wrong type or invalid filters, 422 for an empty name; the first
+// Reads a request body: BadRequest for a wrong type or invalid filters, Unprocessable for an empty name; the first
 // refusal in the order name, description, isDynamic, filters.
 SegmentChanges parse(const QJsonObject &body);
 // The same rules on changes however they were filled in (the repository checks every write), in the

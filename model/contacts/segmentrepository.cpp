@@ -409,7 +409,7 @@ Segment SegmentRepository::snapshot(const QString &id, SegmentChanges c, const Q
 {
     const QString actor = m_store.actorOr(actorGiven);
     SegmentRules::check(c);
-    // A name of its own that another copy took first: that copy's 409. A numbered name: the next
+    // A name of its own that another copy took first: that copy's Conflict. A numbered name: the next
     // number, a few times at most.
     for (int attempt = 1;; ++attempt) {
         try {

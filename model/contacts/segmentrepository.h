@@ -18,8 +18,8 @@
 // contact leaves every static segment (ON DELETE CASCADE). Every write runs in one transaction with
 // its outbox event (segment.created / segment.updated / segment.deleted / segment.contacts_added /
 // segment.contacts_removed) and then tells the event bus ("segment", id, change).
-// Bad input throws DomainError: 400 invalid rules or types, 422 missing name/filters, 404 unknown
-// segment or contacts, 409 duplicate name (case-insensitive).
+// Bad input throws DomainError: BadRequest invalid rules or types, Unprocessable missing name/filters, NotFound unknown
+// segment or contacts, Conflict duplicate name (case-insensitive).
 class SegmentRepository
 {
 public:
@@ -42,15 +42,15 @@ public:
     // The members, in the contact list's order (newest first).
     ContactPage contacts(const QString &id, int page, int limit) const;
     qint64 count(const Segment &segment) const;
-    // How many contacts these filters match now (validates them: 400 when invalid).
+    // How many contacts these filters match now (validates them: BadRequest when invalid).
     qint64 countMatching(const QJsonValue &filters) const;
-    // The condition these filters compile to now (validates them: 400 when invalid).
+    // The condition these filters compile to now (validates them: BadRequest when invalid).
     SegmentRules::Sql matching(const QJsonValue &filters) const;
     // The condition selecting the members of a segment, for ContactQuery::extraWhere.
     SegmentRules::Sql membership(const Segment &segment) const;
     SegmentRules::Sql membership(const QString &id) const;
 
-    // Static segments only (400 on a dynamic one). All or nothing: 404 naming every unknown contact
+    // Static segments only (BadRequest on a dynamic one). All or nothing: NotFound naming every unknown contact
     // id. Adding a member twice is not an error; *added tells how many were new.
     Segment addContacts(const QString &id, const QStringList &contactIds, const QString &actor = {},
                         int *added = nullptr);

@@ -9,7 +9,7 @@ class Clock;
 
 // The rule engine of segments. A segment's `filters` is a group { logic: "AND" | "OR", rules: [...] }
 // whose rules are either rules { field, operator, value } or nested groups (at most MaxDepth levels,
-// the top group counting as one). validate() refuses bad filters with a 400 naming the rule path
+// the top group counting as one). validate() refuses bad filters with a BadRequest naming the rule path
 // ("rules[1].rules[0]: operator contains is not valid for leadScore (number)"); compile() turns
 // valid filters into ONE parameterised SQL condition over `contacts c`: values are bound, never
 // written into the SQL text, so any filter is as safe as a fixed query.

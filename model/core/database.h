@@ -188,8 +188,8 @@ public:
     // own Transaction, checks and writes. When a unique index refused the write all the same
     // (UniqueViolation: another copy on the same PostgreSQL database saved the value between the
     // check and the write; SQLite's one writer at a time never lets that happen), runs check() again
-    // after the rollback, where it sees the winner and throws the repository's own 409 naming the
-    // field and the existing record; if it does not, the UniqueViolation (409 CONFLICT) goes on.
+    // after the rollback, where it sees the winner and throws the repository's own Conflict naming the
+    // field and the existing record; if it does not, the UniqueViolation (a Conflict, code CONFLICT) goes on.
     // Inside a caller's write transaction the violation goes up as it is, for the caller to decide
     // (write()'s own Transaction was a savepoint, rolled back: the caller's transaction goes on).
     template<typename Write, typename Check>

@@ -8,8 +8,15 @@
 
 #include <optional>
 
-// Reads the members of a create/update body and collects every problem per field, so that a
-// client sees all bad fields of one request at once (DomainError details).
+// The one reader of a body's members (a JSON request body, the text fields of an upload form).
+//
+// Two ways of reading, both naming the field and what is wrong with it:
+//  - collecting (string(), choice(), …, then throwIfAny()): the rules of a create/update body read
+//    every member and refuse once with every bad field, so that a client sees them all at once;
+//  - at once (requiredString(), optionalText(), nullableString(), …): the members of an action
+//    (a login, a stage move, a tag list) are read one after the other, and the first problem
+//    refuses the request: "Required field missing: email" (Unprocessable) when a required member
+//    is absent, "Invalid data: email must be a string" (BadRequest) when it has the wrong type.
 class FieldReader
 {
 public:
@@ -115,6 +122,43 @@ public:
     // A required field that is absent (kept apart: a body with only missing fields is unprocessable,
     // one with a wrong field malformed).
     void missing(const QString &field) { m_missing.insert(field, DomainError::isRequired()); }
+
+    // Read at once: the first problem refuses (see the class comment).
+
+    // Present in the body, null included.
+    bool has(const QString &name) const { return m_body.contains(name); }
+    // Present and not null.
+    bool given(const QString &name) const;
+    // Absent, null or a string: what a member that is optional and textual may be.
+    bool stringOrNothing(const QString &name) const;
+    // The member as it is, for a rule that checks it itself (a segment's filters, template components).
+    QJsonValue value(const QString &name) const { return m_body.value(name); }
+    // A non-empty string, as given: Unprocessable when absent, null or blank; BadRequest when not a string.
+    QString requiredString(const QString &name) const;
+    // A string as given; absent or null -> "". BadRequest with `wrong` (default "must be a string")
+    // for another type.
+    QString optionalString(const QString &name, const ModelText &wrong = mustBeString()) const;
+    // The same, trimmed, and BadRequest when longer than maxLength characters.
+    QString optionalText(const QString &name, int maxLength = 20000) const;
+    // A member that may be cleared: absent -> nullopt, null -> "", a string -> trimmed; BadRequest
+    // ("must be a string or null") for another type.
+    std::optional<QString> nullableString(const QString &name) const;
+    // A member that, when present, is a string (null is not): absent -> nullopt; as given.
+    std::optional<QString> presentString(const QString &name) const;
+    // A member that, when present, is true or false: absent -> nullopt.
+    std::optional<bool> optionalBool(const QString &name) const;
+    // An array of strings: Unprocessable when absent or null, BadRequest when not an array of strings.
+    QStringList requiredStringArray(const QString &name) const;
+    // A non-empty array of non-blank strings of at most maxLength characters each (tags to add):
+    // the rules of requiredStringArray(), then BadRequest for a blank or long item, Unprocessable
+    // ("must not be empty") for an empty array. The items as given.
+    QStringList requiredWords(const QString &name, int maxLength) const;
+    // An array of strings or nothing: absent or null -> {}; BadRequest when not an array ("must be
+    // an array") or when an item is not a string ("must be an array of strings").
+    QStringList optionalStringArray(const QString &name) const;
+
+    // The problems of the readers above.
+    static ModelText mustBeString() { return ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a string")); }
 
     const QJsonObject &body() const { return m_body; }
     const FieldProblems &errors() const { return m_errors; }

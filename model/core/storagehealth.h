@@ -6,7 +6,7 @@
 // A full disk under the database. SQLite answers a write that needs space it cannot get with
 // SQLITE_FULL (its Unix layer turns the ENOSPC of write() into that code; PRAGMA max_page_count
 // reached gives the same code on the same path), PostgreSQL with SQLSTATE 53100 (disk_full).
-// Database turns both into a DomainError of kind StorageFull (the API's 507 STORAGE_FULL; the
+// Database turns both into a DomainError of kind StorageFull (the API's STORAGE_FULL; the
 // window's words for it): the write is not saved, reads go on, and nothing else changes, so that
 // the first write that commits once space is freed ends the state by itself.
 //

@@ -86,14 +86,15 @@ bool isCurrency(const QString &code);
 const QStringList &lostReasons();   // price, competitor, timing, budget, no_response, other
 const QStringList &activityTypes(); // the types POST activities accepts: note, call, meeting, email
 
-// Reads a create/update body. Throws DomainError BadRequest (400, VALIDATION_ERROR) with a detail
+// Reads a create/update body. Throws DomainError BadRequest (VALIDATION_ERROR) with a detail
 // per bad field: wrong JSON type, negative or non-finite value, unknown currency, probability out of
-// 0–100, malformed date. Existence of the stage, pipeline, contact and user is checked by the repository (422).
+// 0–100, malformed date. Existence of the stage, pipeline, contact and user is checked by the repository
+// (Unprocessable).
 DealChanges parse(const QJsonObject &body);
 // The same checks of values filled in by code (the window's deal form): lengths, the currency
 // (upper-cased), the close date (a date-time is cut to its UTC date), value and probability;
 // throws as parse() does. The repository runs it on every create and update.
 void check(DealChanges &changes);
-// A positive finite number or nothing; 400 naming field otherwise.
+// A positive finite number or nothing; BadRequest naming field otherwise.
 std::optional<double> money(const QJsonObject &body, const QString &field);
 } // namespace DealRules

@@ -94,9 +94,9 @@ struct PipelineSummary
 // and afterwards tells the bus ("deal", id, change). Events: deal.created; deal.updated (with
 // changedFields); deal.stage_changed (with from, to, note) on every stage move, and deal.won /
 // deal.lost when the move closes the deal; deal.deleted. Every stage move appends a stage_change
-// activity (from, to, note, user). Bad input throws DomainError: 400 wrong types and formats, 422
-// missing required fields or a stage/pipeline/contact/user that does not exist, 404 unknown deal,
-// 409 closing a deal that is already closed that way.
+// activity (from, to, note, user). Bad input throws DomainError: BadRequest wrong types and formats, Unprocessable
+// missing required fields or a stage/pipeline/contact/user that does not exist, NotFound unknown deal,
+// Conflict closing a deal that is already closed that way.
 class DealRepository
 {
 public:
@@ -124,10 +124,10 @@ public:
     // Moves to stage (any stage of the deal's pipeline, also back from won or lost). Moving to the
     // stage the deal is in changes nothing.
     Deal moveStage(const QString &id, const QString &stage, const QString &note = {}, const QString &actor = {});
-    // stage won, probability 100, closedValue (default: the value), closedAt. 409 when already won.
+    // stage won, probability 100, closedValue (default: the value), closedAt. Conflict when already won.
     Deal markWon(const QString &id, std::optional<double> closedValue, const QString &note = {},
                  const QString &actor = {});
-    // stage lost, probability 0, reason (one of DealRules::lostReasons()), competitor. 409 when already lost.
+    // stage lost, probability 0, reason (one of DealRules::lostReasons()), competitor. Conflict when already lost.
     Deal markLost(const QString &id, const QString &reason, const QString &competitorName, const QString &note = {},
                   const QString &actor = {});
     DealActivity addActivity(const QString &id, const QString &type, const QString &content, const QString &actor = {});

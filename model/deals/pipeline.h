@@ -56,7 +56,7 @@ struct PipelineChanges
 };
 
 namespace PipelineRules {
-// Reads a request body: 400 for a wrong type or format, 422 for what is missing, the first refusal
+// Reads a request body: BadRequest for a wrong type or format, Unprocessable for what is missing, the first refusal
 // in the order of the fields and stages. creating: the name and the stages are required.
 PipelineChanges parse(const QJsonObject &body, bool creating);
 // The same rules on changes however they were filled in (the repository checks every write);

@@ -21,14 +21,14 @@ public:
     Pipeline get(const QString &id) const; // throws NotFound
     Pipeline defaultPipeline() const;
 
-    // The changes are checked (PipelineRules::check: 400 for a format, 422 without a name or
-    // stages); a request body is read into them with PipelineRules::parse. 409 for a duplicate
+    // The changes are checked (PipelineRules::check: BadRequest for a format, Unprocessable without a name or
+    // stages); a request body is read into them with PipelineRules::parse. Conflict for a duplicate
     // pipeline name.
     Pipeline create(PipelineChanges changes);
     // Partial: name, isDefault, stages (the new ordered list; stages are matched by key, a stage
-    // left out is removed, and removing one that holds deals is 409).
+    // left out is removed, and removing one that holds deals is Conflict).
     Pipeline update(const QString &id, PipelineChanges changes);
-    // 409 for the default pipeline and for a pipeline that holds deals.
+    // Conflict for the default pipeline and for a pipeline that holds deals.
     void remove(const QString &id);
     // Deals per stage key.
     QHash<QString, qint64> dealCounts(const QString &id) const;

@@ -51,7 +51,7 @@ BulkSend BulkSendRepository::create(const BulkRequest &r)
          r.tpl.name, r.tpl.language, QString::fromUtf8(QJsonDocument(r.components).toJson(QJsonDocument::Compact)),
          r.renderedText, r.createdBy, now});
     if (!r.segmentId.isEmpty()) {
-        const SegmentRules::Sql where = SegmentRepository(m_store).membership(r.segmentId); // 404 when unknown
+        const SegmentRules::Sql where = SegmentRepository(m_store).membership(r.segmentId); // NotFound when unknown
         QVariantList values{bulkSeq};
         values += where.values;
         Database::exec(

@@ -45,7 +45,7 @@ public:
 
     explicit BulkSendRepository(const Store &store);
 
-    // Throws DomainError: 404 unknown segment, 400 bad recipients.
+    // Throws DomainError: NotFound unknown segment, BadRequest bad recipients.
     BulkSend create(const BulkRequest &request);
     BulkSend get(const QString &id) const; // throws NotFound
     // Expands at most `limit` waiting recipients (oldest bulk first) in one transaction; returns how

@@ -61,7 +61,7 @@ public:
     // Gives a conversation without a contact its contact, in one transaction: the conversation,
     // its messages (contactId; the sender of incoming ones), its widget visitor and the contact's
     // message counters; conversation.updated with changedFields ["contactId"]. Nothing when it
-    // already has that contact; 409 when it has another, 404 for an unknown contact.
+    // already has that contact; Conflict when it has another, NotFound for an unknown contact.
     Conversation attachContact(const QString &id, const QString &contactId);
     std::optional<Conversation> find(const QString &id) const;
     Conversation get(const QString &id) const; // throws NotFound
@@ -73,7 +73,7 @@ public:
 
     // status (open, pending, closed) and/or the assignee (a user id, or empty to unassign). Emits
     // conversation.updated when anything changed, conversation.assigned when the assignee did,
-    // conversation.closed when it became closed. 400 for an unknown status, 404 for an unknown user.
+    // conversation.closed when it became closed. BadRequest for an unknown status, NotFound for an unknown user.
     Conversation update(const QString &id, const std::optional<QString> &status,
                         const std::optional<QString> &assignedTo);
     Conversation assign(const QString &id, const QString &userId) { return update(id, std::nullopt, userId); }
@@ -84,7 +84,7 @@ public:
     Conversation close(const QString &id) { return update(id, QStringLiteral("closed"), std::nullopt); }
     Conversation reopen(const QString &id) { return update(id, QStringLiteral("open"), std::nullopt); }
     Conversation addTags(const QString &id, const QStringList &tags);
-    // 404 when the conversation does not carry the tag.
+    // NotFound when the conversation does not carry the tag.
     Conversation removeTag(const QString &id, const QString &tag);
     // How many conversations have messages nobody read (the Inbox's badge and the window's
     // navigation show it): one count over the partial index of unread conversations.
@@ -137,7 +137,7 @@ public:
     std::optional<Message> findMessage(const QString &id) const;
     Message getMessage(const QString &id) const; // throws NotFound
     // A conversation's messages in time order. after: the first `limit` after that message; before:
-    // the last `limit` before it; neither: page `page` of the whole thread. 404 for an unknown cursor.
+    // the last `limit` before it; neither: page `page` of the whole thread. NotFound for an unknown cursor.
     MessagePage messages(const QString &conversationId, const MessageQuery &query) const;
     // The latest `limit` messages of a conversation, in time order.
     QVector<Message> latestMessages(const QString &conversationId, int limit = 50) const;

@@ -48,7 +48,7 @@ QString kindOf(const QString &mimeType);
 // TIFF, HEIC, PDF, ZIP, MP4/MOV/3GP, WebM/MKV, AVI, Ogg, MP3, WAV, FLAC, AMR); empty when unknown.
 QString sniff(QByteArrayView bytes);
 // The type to store: declared when the bytes agree (or cannot be checked), the sniffed type when
-// nothing or application/octet-stream was declared. Throws DomainError 422 MEDIA_TYPE_MISMATCH when
+// nothing or application/octet-stream was declared. Throws DomainError Unprocessable MEDIA_TYPE_MISMATCH when
 // the declared type is one sniff() knows and the bytes are something else.
 QString resolveType(const QByteArray &declared, QByteArrayView bytes);
 // The last path component, without control characters, at most 255 UTF-8 bytes; "file" when empty.
@@ -68,7 +68,7 @@ public:
     // mediaDir: DATA/media (created when missing).
     MediaRepository(const Store &store, QString mediaDir);
 
-    // Throws DomainError 422 (empty file, type mismatch); std::runtime_error when the disk fails.
+    // Throws DomainError Unprocessable (empty file, type mismatch); std::runtime_error when the disk fails.
     Media store(const MediaUpload &upload);
     // The media when the token is right and it has not expired (compared in constant time).
     std::optional<Media> findServable(const QString &id, const QString &token) const;

@@ -81,8 +81,8 @@ Advance advance(const MessageDelivery &current, const QString &status, const QSt
                 const QString &failedReason = {});
 
 // Reads {type, text | content, mediaUrl, caption, filename, latitude, longitude, name, address}.
-// allowedTypes: the types this operation sends. Throws DomainError 400 (wrong JSON type, unknown
-// type, text too long, bad URL or coordinates) or 422 (what the type needs is missing).
+// allowedTypes: the types this operation sends. Throws DomainError BadRequest (wrong JSON type, unknown
+// type, text too long, bad URL or coordinates) or Unprocessable (what the type needs is missing).
 MessageContent parseContent(const QJsonObject &body, const QStringList &allowedTypes,
                             const QString &textField = QStringLiteral("text"));
 

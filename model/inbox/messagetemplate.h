@@ -38,8 +38,8 @@ struct TemplateChanges
 namespace TemplateRules {
 QStringList categories();
 QStringList statuses();
-// Reads a request body: 400 for a wrong type, length or format (the first, in the order name,
-// language, body, category, status, buttons), then 422 naming every required field missing or
+// Reads a request body: BadRequest for a wrong type, length or format (the first, in the order name,
+// language, body, category, status, buttons), then Unprocessable naming every required field missing or
 // empty. creating: name, language and body are required.
 TemplateChanges parse(const QJsonObject &body, bool creating);
 // The same rules on changes however they were filled in (the repository checks every write);
@@ -47,6 +47,6 @@ TemplateChanges parse(const QJsonObject &body, bool creating);
 void check(TemplateChanges &changes, bool creating);
 // Checks a send's `components` (the spec's shape: body parameters of type text; quick_reply button
 // components with index and payload parameters) against the template, and returns the body text
-// with its placeholders filled. Throws DomainError 400 naming the component and what is wrong.
+// with its placeholders filled. Throws DomainError BadRequest naming the component and what is wrong.
 QString render(const MessageTemplate &tpl, const QJsonValue &components);
 } // namespace TemplateRules

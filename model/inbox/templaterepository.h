@@ -8,8 +8,8 @@
 
 #include <optional>
 
-// Stores the templates. Bad input throws DomainError: 400 wrong types/format, 422 missing name,
-// language or body, 409 a template of that name and language exists, 404 unknown id.
+// Stores the templates. Bad input throws DomainError: BadRequest wrong types/format, Unprocessable missing name,
+// language or body, Conflict a template of that name and language exists, NotFound unknown id.
 class TemplateRepository
 {
 public:
@@ -25,7 +25,7 @@ public:
     void remove(const QString &id);
     // The template of that name and language, if any.
     std::optional<MessageTemplate> find(const QString &name, const QString &language) const;
-    // For a send: the approved template, else DomainError 422 TEMPLATE_NOT_APPROVED (unknown, or
+    // For a send: the approved template, else DomainError Unprocessable TEMPLATE_NOT_APPROVED (unknown, or
     // pending/rejected), naming it.
     MessageTemplate approved(const QString &name, const QString &language) const;
 

@@ -36,7 +36,7 @@ public:
     // contact is linked to that contact; one who gives a name or an unknown e-mail gets a contact
     // (source "widget", contact.created). Every visitor gets a conversation of its own on the
     // widget channel (conversation.created), even for a known e-mail: an e-mail typed into a public
-    // form proves nothing, so it never opens an existing thread. Throws DomainError 400 for a
+    // form proves nothing, so it never opens an existing thread. Throws DomainError BadRequest for a
     // malformed e-mail or over-long fields.
     Created create(const QString &name, const QString &email, const QString &anonymousName = {});
 
@@ -47,11 +47,11 @@ public:
         bool created = false; // a new contact (false: an existing one matched the e-mail or phone)
     };
     // The person behind a conversation without a contact (an anonymous web visitor's) says who they
-    // are: the changes are checked as a contact's are (400), and must name them or give an e-mail
-    // or phone (422). A contact with that e-mail (case-insensitive) or else that phone is linked;
+    // are: the changes are checked as a contact's are (BadRequest), and must name them or give an e-mail
+    // or phone (Unprocessable). A contact with that e-mail (case-insensitive) or else that phone is linked;
     // otherwise one is created (source "widget" unless given, first name the visitor's label when
     // only an e-mail or phone is given; contact.created). The conversation is attached to it in the
-    // same transaction (ConversationRepository::attachContact, conversation.updated). 409 when the
+    // same transaction (ConversationRepository::attachContact, conversation.updated). Conflict when the
     // conversation has a contact already. The widget's PATCH /widget/v1/visitors/me and the Inbox's
     // "Create contact…" both come here.
     Identified identify(const QString &conversationId, ContactChanges person);

@@ -97,15 +97,15 @@ extern const QStringList Priorities; // low, medium, high, urgent
 extern const QStringList Statuses;   // pending, in_progress, completed, cancelled
 extern const QStringList Days;       // monday … sunday (index 0 = Monday = Qt day 1)
 
-// Reads a body. Throws DomainError BadRequest (400, VALIDATION_ERROR) naming every field of the
-// wrong type or format (enums, dates, reminder, recurrence), and Unprocessable (422) when a
+// Reads a body. Throws DomainError BadRequest (VALIDATION_ERROR) naming every field of the
+// wrong type or format (enums, dates, reminder, recurrence), and Unprocessable when a
 // recurrence object lacks its frequency.
 TaskChanges parse(const QJsonObject &body);
 // The same checks of values filled in by code (the window's task form): lengths, the enums, the due
 // date (a date-time is rewritten in UTC), the reminder, the recurrence (days put in week order);
 // throws as parse() does. The repository runs it on every create and update.
 void check(TaskChanges &changes);
-// 422 unless the task has a title.
+// Unprocessable unless the task has a title.
 void checkRequired(const Task &t);
 // Applies changes except status (status moves go through the transition table).
 void apply(Task &t, const TaskChanges &changes);
@@ -115,7 +115,7 @@ QString normalizeStatusFilter(const QString &status);
 // The transition table (README): pending <-> in_progress, pending|in_progress -> completed|cancelled,
 // completed|cancelled -> pending (reopen). Staying in the same status is allowed (no change).
 bool canTransition(const QString &from, const QString &to);
-// Throws DomainError Conflict (409, INVALID_TRANSITION) naming both states.
+// Throws DomainError Conflict (INVALID_TRANSITION) naming both states.
 void checkTransition(const QString &from, const QString &to);
 // "mon", "Monday", "MONDAY" -> "monday"; empty when not a day name.
 QString dayName(const QString &text);

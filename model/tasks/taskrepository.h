@@ -51,8 +51,8 @@ struct TaskStatusResult
 // Stores tasks and their notes. Every write is one transaction with its outbox events
 // (task.created, task.updated, task.completed) and tells the event bus ("task", id, change) after
 // the commit. "Today" and "overdue" are computed in the tasks time zone (setting tasks/timeZone).
-// Bad input throws DomainError: 400 wrong type or format, 422 missing title or an unknown
-// assignedTo/contactId/dealId (the field is named in details), 404 unknown task, 409 a status move
+// Bad input throws DomainError: BadRequest wrong type or format, Unprocessable missing title or an unknown
+// assignedTo/contactId/dealId (the field is named in details), NotFound unknown task, Conflict a status move
 // the transition table refuses. Usable from any thread.
 // A task as a deal's detail lists it.
 struct TaskSummary

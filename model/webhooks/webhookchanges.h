@@ -31,16 +31,16 @@ struct IncomingWebhookChanges
 };
 
 namespace WebhookRules {
-// Reads a subscription's request body: 400 naming every field of a wrong type or format (each
+// Reads a subscription's request body: BadRequest naming every field of a wrong type or format (each
 // with its first problem). Empty url or events read as absent.
 WebhookChanges parse(const QJsonObject &body, const WebhookPolicy &policy);
 // The same field rules on changes however they were filled in (the repository checks every write),
 // normalising them as it goes (url and description trimmed; events without repeats, "*" alone);
-// then, creating: 422 for a missing url or events; updating: 400 for a secret with rotateSecret.
+// then, creating: Unprocessable for a missing url or events; updating: BadRequest for a secret with rotateSecret.
 void check(WebhookChanges &changes, const WebhookPolicy &policy, bool creating);
 
 // Reads an incoming endpoint's request body {name, action, secret?}: secret a string, or true to
-// generate one. 400 for wrong types or formats, then 422 for what is missing.
+// generate one. BadRequest for wrong types or formats, then Unprocessable for what is missing.
 IncomingWebhookChanges parseIncoming(const QJsonObject &body);
 // The same rules on an endpoint however it was filled in; trims the name.
 void checkIncoming(IncomingWebhookChanges &changes);

@@ -46,8 +46,8 @@ struct WebhookFinish
 
 // Webhook subscriptions and their deliveries. Writes are single transactions and tell the event bus
 // ("webhook", id, "created"/"updated"/"deleted") after the commit, so that the window and the
-// dispatcher learn of them. Bad input throws DomainError: 400 wrong type/format (the field named
-// in details), 422 missing url or events, 404 unknown id. Usable from any thread.
+// dispatcher learn of them. Bad input throws DomainError: BadRequest wrong type/format (the field named
+// in details), Unprocessable missing url or events, NotFound unknown id. Usable from any thread.
 class WebhookRepository
 {
 public:
@@ -78,7 +78,7 @@ public:
     QVector<WebhookAttempt> attempts(const QString &webhookId, int page, int limit, qint64 *total = nullptr) const;
     std::optional<WebhookDelivery> findDelivery(const QString &deliveryId) const;
     // Queues the same event (same id and bytes) again as a new delivery of kind "redelivery":
-    // one attempt, sent by the dispatcher at once, not retried. 404 when the delivery is not this webhook's.
+    // one attempt, sent by the dispatcher at once, not retried. NotFound when the delivery is not this webhook's.
     WebhookDelivery redeliver(const QString &webhookId, const QString &deliveryId);
     // Queues a sample event (kind "test", one attempt) for the dispatcher: "Send test" of the window.
     WebhookDelivery queueTest(const QString &webhookId, const QString &event);

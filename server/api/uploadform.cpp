@@ -6,6 +6,8 @@
 
 #include <QStringDecoder>
 
+#include <optional>
+
 namespace UploadForm {
 
 MultipartForm read(const ApiRequest &request, const MediaConfig &config)
@@ -52,7 +54,9 @@ const MultipartPart &file(const MultipartForm &form, const MediaService &media)
     return part;
 }
 
-QString text(const MultipartForm &form, const QString &name, int maxLength)
+namespace {
+// One text field of the form; nullopt when absent.
+std::optional<QString> uploadFormText(const MultipartForm &form, const QString &name, int maxLength)
 {
     if (form.count(name) > 1)
         throw DomainError::badRequest(
@@ -60,7 +64,7 @@ QString text(const MultipartForm &form, const QString &name, int maxLength)
             {{name, ModelText(QT_TRANSLATE_NOOP("ModelError", "given more than once"))}});
     const MultipartPart *part = form.part(name);
     if (!part)
-        return {};
+        return std::nullopt;
     if (part->hasFilename)
         throw DomainError::badRequest(
             ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1 must be a text field, not a file"), {name}),
@@ -77,6 +81,17 @@ QString text(const MultipartForm &form, const QString &name, int maxLength)
                       {name, maxLength}),
             {{name, ModelText(QT_TRANSLATE_NOOP("ModelError", "too long"))}});
     return text.trimmed();
+}
+} // namespace
+
+QJsonObject fields(const MultipartForm &form, const QList<QPair<QString, int>> &names)
+{
+    QJsonObject out;
+    for (const auto &[name, maxLength] : names) {
+        if (const std::optional<QString> text = uploadFormText(form, name, maxLength))
+            out.insert(name, *text);
+    }
+    return out;
 }
 
 MediaUpload upload(const MultipartPart &file, const ApiRequest &request, const QString &conversationId)

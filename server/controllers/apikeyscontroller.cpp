@@ -3,7 +3,8 @@
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/core/errors.h"
-#include "server/api/apierror.h"
+#include "model/core/fieldreader.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -64,10 +65,11 @@ QJsonObject ApiKeysController::schemas() const
 ApiResponse ApiKeysController::list(ApiRequest &request)
 {
     const Principal &me = request.principal;
-    QString owner = request.queryValue(QStringLiteral("userId"));
+    QString owner = QueryReader(request).text(QStringLiteral("userId"));
     if (!me.isAdmin()) {
         if (!owner.isEmpty() && owner != me.id)
-            throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("An agent sees only their own API keys"));
+            throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "An agent sees only their own API keys")));
         owner = me.id;
     }
     ApiKeyRepository &keys = m_keys;
@@ -80,37 +82,20 @@ ApiResponse ApiKeysController::list(ApiRequest &request)
 ApiResponse ApiKeysController::create(ApiRequest &request)
 {
     const Principal &me = request.principal;
-    const QJsonObject &body = request.body;
-    const QJsonValue nameValue = body.value(QLatin1String("name"));
-    if (!nameValue.isUndefined() && !nameValue.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: name must be a string"),
-                                   {{QStringLiteral("name"), QStringLiteral("must be a string")}});
-    QStringList scopes;
-    const QJsonValue scopesValue = body.value(QLatin1String("scopes"));
-    if (!scopesValue.isUndefined() && !scopesValue.isNull()) {
-        if (!scopesValue.isArray())
-            throw ApiError::badRequest(QStringLiteral("Invalid data: scopes must be an array"),
-                                       {{QStringLiteral("scopes"), QStringLiteral("must be an array")}});
-        for (const QJsonValue &v : scopesValue.toArray()) {
-            if (!v.isString())
-                throw ApiError::badRequest(QStringLiteral("Invalid data: scopes must be an array of strings"),
-                                           {{QStringLiteral("scopes"), QStringLiteral("must be an array of strings")}});
-            scopes << v.toString();
-        }
-    }
+    const FieldReader reader(request.body);
+    const QString name = reader.presentString(QStringLiteral("name")).value_or(QString());
+    const QStringList scopes = reader.optionalStringArray(QStringLiteral("scopes"));
     // An admin may make a key for another user; everyone else for themselves.
     QString owner = me.id;
-    const QJsonValue userValue = body.value(QLatin1String("userId"));
-    if (!userValue.isUndefined() && !userValue.isNull()) {
-        if (!userValue.isString())
-            throw ApiError::badRequest(QStringLiteral("Invalid data: userId must be a string"),
-                                       {{QStringLiteral("userId"), QStringLiteral("must be a string")}});
-        if (userValue.toString() != me.id && !me.isAdmin())
-            throw ApiError(403, QStringLiteral("FORBIDDEN"),
-                           QStringLiteral("Only an admin makes API keys for other users"));
-        owner = userValue.toString();
+    if (reader.given(QStringLiteral("userId"))) {
+        const QString userId = reader.optionalString(QStringLiteral("userId"));
+        if (userId != me.id && !me.isAdmin())
+            throw DomainError(
+                DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Only an admin makes API keys for other users")));
+        owner = userId;
     }
-    const NewApiKey made = m_keys.create(nameValue.toString(), scopes, owner);
+    const NewApiKey made = m_keys.create(name, scopes, owner);
     QJsonObject data = made.key.toJson();
     data.insert(QStringLiteral("key"), made.secret);
     return ApiResponse::created(data, QStringLiteral("API key created: store the key now, it is not shown again"));

@@ -2,11 +2,10 @@
 
 #include "model/accounts/userrepository.h"
 #include "model/core/database.h"
+#include "model/core/fieldreader.h"
 #include "model/core/timeutil.h"
-#include "server/api/apierror.h"
 #include "server/api/crypto.h"
 #include "server/api/loginthrottle.h"
-#include "server/api/params.h"
 #include "server/api/schemas.h"
 
 using namespace Schema;
@@ -56,7 +55,8 @@ ApiResponse AuthController::tokens(const QString &userId, const QString &familyI
 {
     const std::optional<User> user = m_users.find(userId);
     if (!user || !user->isActive())
-        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists or was deactivated"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("UNAUTHORIZED"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "User no longer exists or was deactivated")));
     const QDateTime now = m_clock.now();
     const qint64 expiresIn = qint64(m_accessMinutes) * 60;
     const QString access = m_jwt.sign({{QStringLiteral("sub"), user->id},
@@ -80,8 +80,9 @@ ApiResponse AuthController::tokens(const QString &userId, const QString &familyI
 
 ApiResponse AuthController::login(ApiRequest &request)
 {
-    const QString email = Params::requiredString(request.body, QStringLiteral("email"));
-    const QString password = Params::requiredString(request.body, QStringLiteral("password"));
+    const FieldReader reader(request.body);
+    const QString email = reader.requiredString(QStringLiteral("email"));
+    const QString password = reader.requiredString(QStringLiteral("password"));
     const QDateTime now = m_clock.now();
     // The attempt is counted before the password is checked and given back when it was right: the
     // check takes a while, and attempts in parallel (several server threads) must not all pass a
@@ -91,17 +92,18 @@ ApiResponse AuthController::login(ApiRequest &request)
         throwThrottled(attempt.retryAfterSeconds);
     const std::optional<User> user = checkCredentials(m_users, email, password);
     if (!user)
-        throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("E-mail or password is wrong"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_CREDENTIALS"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "E-mail or password is wrong")));
     m_logins.succeeded(attempt, now);
     return tokens(user->id);
 }
 
 void AuthController::throwThrottled(int retryAfterSeconds)
 {
-    ApiError error(429, QStringLiteral("TOO_MANY_REQUESTS"),
-                   QStringLiteral("Too many failed password checks; try again in %1 s").arg(retryAfterSeconds));
-    error.details.insert(QStringLiteral("retryAfter"), retryAfterSeconds);
-    throw error;
+    throw DomainError(DomainError::RateLimited, QStringLiteral("TOO_MANY_REQUESTS"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "Too many failed password checks; try again in %1 s"),
+                                {retryAfterSeconds}),
+                      QJsonObject{{QStringLiteral("retryAfter"), retryAfterSeconds}});
 }
 
 std::optional<User> AuthController::checkCredentials(const UserRepository &users, const QString &email,
@@ -115,7 +117,7 @@ std::optional<User> AuthController::checkCredentials(const UserRepository &users
 
 ApiResponse AuthController::refresh(ApiRequest &request)
 {
-    const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
+    const QString token = FieldReader(request.body).requiredString(QStringLiteral("refreshToken"));
     // The old token retired and the new one stored in one transaction: a second presentation of the
     // old token (reuse, through another copy at the same moment) then finds the new one to revoke
     // with its family.
@@ -123,8 +125,8 @@ ApiResponse AuthController::refresh(ApiRequest &request)
     const std::optional<RefreshTokenRepository::Consumed> consumed = m_refreshTokens.consume(token, m_clock.now());
     if (!consumed) {
         tx.commit(); // a revocation the reuse caused is kept
-        throw ApiError(401, QStringLiteral("INVALID_TOKEN"),
-                       QStringLiteral("Refresh token is invalid, used or expired"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_TOKEN"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Refresh token is invalid, used or expired")));
     }
     ApiResponse answer = tokens(consumed->userId, consumed->familyId);
     tx.commit();

@@ -3,11 +3,11 @@
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
+#include "model/core/fieldreader.h"
 #include "model/core/jsonwriter.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -164,7 +164,7 @@ ContactSort sortOf(const ApiRequest &request)
     QStringList names;
     for (const auto &s : sorts)
         names << s.first;
-    const QString given = Params::oneOf(request, QStringLiteral("sort"), names);
+    const QString given = QueryReader(request).oneOf(QStringLiteral("sort"), names);
     for (const auto &s : sorts) {
         if (s.first == given)
             return s.second;
@@ -175,19 +175,20 @@ ContactSort sortOf(const ApiRequest &request)
 
 ApiResponse ContactsController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging();
     ContactQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.search = request.queryValue(QStringLiteral("search")).left(200);
-    q.tags = Params::list(request, {QStringLiteral("tag"), QStringLiteral("tags")});
-    q.source = request.queryValue(QStringLiteral("source"));
-    q.createdAfter = Params::dateTime(request, QStringLiteral("createdAfter"));
-    q.createdBefore = Params::dateTime(request, QStringLiteral("createdBefore"));
+    q.search = query.text(QStringLiteral("search")).left(200);
+    q.tags = query.list({QStringLiteral("tag"), QStringLiteral("tags")});
+    q.source = query.text(QStringLiteral("source"));
+    q.createdAfter = query.dateTime(QStringLiteral("createdAfter"));
+    q.createdBefore = query.dateTime(QStringLiteral("createdBefore"));
     q.sort = sortOf(request);
     // segmentId: only the members of that segment (404 when it does not exist).
-    if (request.hasQuery(QStringLiteral("segmentId"))) {
-        const SegmentRules::Sql members = m_segments.membership(request.queryValue(QStringLiteral("segmentId")));
+    if (query.has(QStringLiteral("segmentId"))) {
+        const SegmentRules::Sql members = m_segments.membership(query.text(QStringLiteral("segmentId")));
         q.extraWhere = members.where;
         q.extraValues = members.values;
     }
@@ -241,16 +242,7 @@ ApiResponse ContactsController::remove(ApiRequest &request)
 
 ApiResponse ContactsController::addTags(ApiRequest &request)
 {
-    const QStringList tags = Params::requiredStringArray(request.body, QStringLiteral("tags"));
-    for (const QString &t : tags) {
-        if (t.trimmed().isEmpty() || t.trimmed().size() > 64)
-            throw ApiError::badRequest(
-                QStringLiteral("Invalid data: tags must be non-empty strings of at most 64 characters"),
-                {{QStringLiteral("tags"), QStringLiteral("must be non-empty strings of at most 64 characters")}});
-    }
-    if (tags.isEmpty())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: tags must not be empty"),
-                                      {{QStringLiteral("tags"), QStringLiteral("must not be empty")}});
+    const QStringList tags = FieldReader(request.body).requiredWords(QStringLiteral("tags"), 64);
     const Contact c = m_contacts.addTags(request.param(QStringLiteral("id")), tags, request.principal.id);
     return ApiResponse::ok(c.toJson(), QStringLiteral("Tags added"));
 }
@@ -264,7 +256,7 @@ ApiResponse ContactsController::removeTag(ApiRequest &request)
 
 ApiResponse ContactsController::addNote(ApiRequest &request)
 {
-    const QString content = Params::requiredString(request.body, QStringLiteral("content"));
+    const QString content = FieldReader(request.body).requiredString(QStringLiteral("content"));
     const ContactNote note = m_contacts.addNote(request.param(QStringLiteral("id")), content, request.principal.id);
     return ApiResponse::created(note.toJson(), QStringLiteral("Note added"));
 }

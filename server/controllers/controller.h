@@ -7,7 +7,9 @@
 
 // One area of the API (contacts, deals, …): registers its routes and names the component schemas
 // its routes refer to in the OpenAPI document. Handlers are thin: parse, call the model, shape the
-// envelope; they throw ApiError or let the model's DomainError through.
+// envelope. They read a body's members with the model's FieldReader and the query string with
+// QueryReader, and refuse with a DomainError (a kind, a code, a ModelText template and the fields it
+// names), as the model does; the router answers every refusal through one table (ErrorStatus).
 class Controller
 {
 public:

@@ -2,9 +2,9 @@
 
 #include "messaging/channels/channelregistry.h"
 #include "messaging/channels/channelsender.h"
+#include "model/core/fieldreader.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -17,7 +17,7 @@ MessageSender MessagingApi::senderOf(const ApiRequest &request)
     s.type = request.principal.kind == Principal::User ? QStringLiteral("agent") : QStringLiteral("api");
     s.id = request.principal.id;
     s.name = request.principal.name;
-    const QJsonValue given = request.body.value(QStringLiteral("sender"));
+    const QJsonValue given = FieldReader(request.body).value(QStringLiteral("sender"));
     if (given.isUndefined() || given.isNull())
         return s;
     static const QStringList types{QStringLiteral("agent"), QStringLiteral("ai"), QStringLiteral("bot"),
@@ -27,9 +27,9 @@ MessageSender MessagingApi::senderOf(const ApiRequest &request)
     const QJsonValue name = o.value(QStringLiteral("name"));
     if (!given.isObject() || (!type.isUndefined() && !types.contains(type.toString())) ||
         (!name.isUndefined() && (!name.isString() || name.toString().size() > 200)))
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: sender must be {type: agent|ai|bot|system, name}"),
-            {{QStringLiteral("sender"), QStringLiteral("must be {type: agent|ai|bot|system, name}")}});
+        throw DomainError::invalid(
+            QStringLiteral("sender"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be {type: agent|ai|bot|system, name}")));
     if (!type.isUndefined())
         s.type = type.toString();
     if (!name.isUndefined())
@@ -233,18 +233,19 @@ void ConversationsController::registerRoutes(Router &router)
 
 ApiResponse ConversationsController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging();
     ConversationQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.status = Params::oneOf(request, QStringLiteral("status"), ConversationRules::statuses());
-    q.channel = Params::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
-    q.assignedTo = request.queryValue(QStringLiteral("assignedTo")).left(100);
+    q.status = query.oneOf(QStringLiteral("status"), ConversationRules::statuses());
+    q.channel = query.oneOf(QStringLiteral("channel"), ConversationRules::channels());
+    q.assignedTo = query.text(QStringLiteral("assignedTo")).left(100);
     if (q.assignedTo == QLatin1String("me"))
         q.assignedTo = request.principal.id;
-    q.contactId = request.queryValue(QStringLiteral("contactId")).left(100);
-    q.unreadOnly = Params::oneOf(request, QStringLiteral("unread"),
-                                 {QStringLiteral("true"), QStringLiteral("false")}) == QLatin1String("true");
+    q.contactId = query.text(QStringLiteral("contactId")).left(100);
+    q.unreadOnly = query.oneOf(QStringLiteral("unread"), {QStringLiteral("true"), QStringLiteral("false")}) ==
+                   QLatin1String("true");
     const ConversationPage page = m_conversations->list(q);
     QJsonArray items;
     for (const Conversation &v : page.items)
@@ -272,24 +273,30 @@ ApiResponse ConversationsController::get(ApiRequest &request)
 
 ApiResponse ConversationsController::update(ApiRequest &request)
 {
-    const std::optional<QString> status = Params::nullableString(request.body, QStringLiteral("status"));
+    const FieldReader reader(request.body);
+    const QString statusKey = QStringLiteral("status");
+    const QString assignedKey = QStringLiteral("assignedTo");
+    const std::optional<QString> status = reader.nullableString(statusKey);
     if (status && status->isEmpty())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: status must be open, pending or closed"),
-                                   {{QStringLiteral("status"), QStringLiteral("must be open, pending or closed")}});
-    const std::optional<QString> assignedTo = Params::nullableString(request.body, QStringLiteral("assignedTo"));
+        throw DomainError::invalid(statusKey,
+                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be open, pending or closed")));
+    const std::optional<QString> assignedTo = reader.nullableString(assignedKey);
     if (!status && !assignedTo)
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: status or assignedTo"),
-                                      {{QStringLiteral("status"), QStringLiteral("status or assignedTo is required")}});
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: %1 or %2"),
+                      {ModelTextArg::field(statusKey), ModelTextArg::field(assignedKey)}),
+            {{statusKey, ModelText(QT_TRANSLATE_NOOP("ModelError", "%1 or %2 is required"),
+                                   {ModelTextArg::field(statusKey), ModelTextArg::field(assignedKey)})}});
     const Conversation v = m_conversations->update(request.param(QStringLiteral("id")), status, assignedTo);
     return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation updated"));
 }
 
 ApiResponse ConversationsController::assign(ApiRequest &request)
 {
-    if (!request.body.contains(QStringLiteral("userId")))
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: userId"),
-                                      {{QStringLiteral("userId"), QStringLiteral("is required")}});
-    const std::optional<QString> userId = Params::nullableString(request.body, QStringLiteral("userId"));
+    const FieldReader reader(request.body);
+    if (!reader.has(QStringLiteral("userId")))
+        throw DomainError::missingFields({{QStringLiteral("userId"), DomainError::isRequired()}});
+    const std::optional<QString> userId = reader.nullableString(QStringLiteral("userId"));
     const Conversation v = m_conversations->assign(request.param(QStringLiteral("id")), userId.value_or(QString()));
     return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation assigned"));
 }
@@ -308,16 +315,7 @@ ApiResponse ConversationsController::reopen(ApiRequest &request)
 
 ApiResponse ConversationsController::addTags(ApiRequest &request)
 {
-    const QStringList tags = Params::requiredStringArray(request.body, QStringLiteral("tags"));
-    for (const QString &t : tags) {
-        if (t.trimmed().isEmpty() || t.trimmed().size() > 64)
-            throw ApiError::badRequest(
-                QStringLiteral("Invalid data: tags must be non-empty strings of at most 64 characters"),
-                {{QStringLiteral("tags"), QStringLiteral("must be non-empty strings of at most 64 characters")}});
-    }
-    if (tags.isEmpty())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: tags must not be empty"),
-                                      {{QStringLiteral("tags"), QStringLiteral("must not be empty")}});
+    const QStringList tags = FieldReader(request.body).requiredWords(QStringLiteral("tags"), 64);
     const Conversation v = m_conversations->addTags(request.param(QStringLiteral("id")), tags);
     return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Tags added"));
 }
@@ -331,12 +329,13 @@ ApiResponse ConversationsController::removeTag(ApiRequest &request)
 
 ApiResponse ConversationsController::messages(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request, 50, 100);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging(50, 100);
     MessageQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.before = request.queryValue(QStringLiteral("before")).left(100);
-    q.after = request.queryValue(QStringLiteral("after")).left(100);
+    q.before = query.text(QStringLiteral("before")).left(100);
+    q.after = query.text(QStringLiteral("after")).left(100);
     const MessagePage page = m_conversations->messages(request.param(QStringLiteral("id")), q);
     QJsonArray items;
     for (const Message &m : page.items)

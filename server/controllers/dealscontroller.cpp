@@ -1,8 +1,8 @@
 #include "server/controllers/dealscontroller.h"
 
+#include "model/core/fieldreader.h"
 #include "model/tasks/taskrepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -12,35 +12,11 @@
 using namespace Schema;
 
 namespace {
-std::optional<double> queryNumber(const ApiRequest &request, const QString &name)
-{
-    if (!request.hasQuery(name))
-        return std::nullopt;
-    bool ok = false;
-    const double d = request.queryValue(name).toDouble(&ok);
-    if (!ok || !std::isfinite(d))
-        throw ApiError::badRequest(QStringLiteral("Query parameter %1 must be a number").arg(name),
-                                   {{name, QStringLiteral("must be a number")}});
-    return d;
-}
-
-std::optional<bool> queryBool(const ApiRequest &request, const QString &name)
-{
-    if (!request.hasQuery(name))
-        return std::nullopt;
-    const QString v = request.queryValue(name).toLower();
-    if (v == QLatin1String("true") || v == QLatin1String("1"))
-        return true;
-    if (v == QLatin1String("false") || v == QLatin1String("0"))
-        return false;
-    throw ApiError::badRequest(QStringLiteral("Query parameter %1 must be true or false").arg(name),
-                               {{name, QStringLiteral("must be true or false")}});
-}
-
 void requireBody(const ApiRequest &request)
 {
     if (!request.hasBody)
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: a JSON body is required"));
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: a JSON body is required")));
 }
 } // namespace
 
@@ -322,18 +298,19 @@ void DealsController::registerRoutes(Router &router)
 
 ApiResponse DealsController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging();
     DealQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.stages = Params::list(request, {QStringLiteral("stage")});
-    q.assignedTo = request.queryValue(QStringLiteral("assignedTo"));
-    q.contactId = request.queryValue(QStringLiteral("contactId"));
-    q.pipelineId = request.queryValue(QStringLiteral("pipelineId"));
-    q.currency = request.queryValue(QStringLiteral("currency")).toUpper();
-    q.minValue = queryNumber(request, QStringLiteral("minValue"));
-    q.maxValue = queryNumber(request, QStringLiteral("maxValue"));
-    q.rotten = queryBool(request, QStringLiteral("rotten"));
+    q.stages = query.list({QStringLiteral("stage")});
+    q.assignedTo = query.text(QStringLiteral("assignedTo"));
+    q.contactId = query.text(QStringLiteral("contactId"));
+    q.pipelineId = query.text(QStringLiteral("pipelineId"));
+    q.currency = query.text(QStringLiteral("currency")).toUpper();
+    q.minValue = query.number(QStringLiteral("minValue"));
+    q.maxValue = query.number(QStringLiteral("maxValue"));
+    q.rotten = query.boolean(QStringLiteral("rotten"));
     const DealPage page = m_deals.list(q);
     QJsonArray items;
     for (const Deal &d : page.items)
@@ -375,8 +352,9 @@ ApiResponse DealsController::remove(ApiRequest &request)
 
 ApiResponse DealsController::moveStage(ApiRequest &request)
 {
-    const QString stage = Params::requiredString(request.body, QStringLiteral("stage"));
-    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
+    const FieldReader reader(request.body);
+    const QString stage = reader.requiredString(QStringLiteral("stage"));
+    const QString note = reader.optionalText(QStringLiteral("note"));
     const Deal d = m_deals.moveStage(request.param(QStringLiteral("id")), stage.trimmed(), note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Stage changed"));
 }
@@ -384,16 +362,17 @@ ApiResponse DealsController::moveStage(ApiRequest &request)
 ApiResponse DealsController::won(ApiRequest &request)
 {
     const std::optional<double> closedValue = DealRules::money(request.body, QStringLiteral("closedValue"));
-    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
+    const QString note = FieldReader(request.body).optionalText(QStringLiteral("note"));
     const Deal d = m_deals.markWon(request.param(QStringLiteral("id")), closedValue, note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Deal won"));
 }
 
 ApiResponse DealsController::lost(ApiRequest &request)
 {
-    const QString reason = Params::requiredString(request.body, QStringLiteral("reason"));
-    const QString competitor = Params::optionalText(request.body, QStringLiteral("competitorName"), 200);
-    const QString note = Params::optionalText(request.body, QStringLiteral("note"));
+    const FieldReader reader(request.body);
+    const QString reason = reader.requiredString(QStringLiteral("reason"));
+    const QString competitor = reader.optionalText(QStringLiteral("competitorName"), 200);
+    const QString note = reader.optionalText(QStringLiteral("note"));
     const Deal d =
         m_deals.markLost(request.param(QStringLiteral("id")), reason.trimmed(), competitor, note, request.principal.id);
     return ApiResponse::ok(d.toJson(), QStringLiteral("Deal lost"));
@@ -401,8 +380,9 @@ ApiResponse DealsController::lost(ApiRequest &request)
 
 ApiResponse DealsController::addActivity(ApiRequest &request)
 {
-    const QString type = Params::requiredString(request.body, QStringLiteral("type"));
-    const QString content = Params::requiredString(request.body, QStringLiteral("content"));
+    const FieldReader reader(request.body);
+    const QString type = reader.requiredString(QStringLiteral("type"));
+    const QString content = reader.requiredString(QStringLiteral("content"));
     const DealActivity a =
         m_deals.addActivity(request.param(QStringLiteral("id")), type.trimmed(), content, request.principal.id);
     return ApiResponse::created(a.toJson(), QStringLiteral("Activity added"));
@@ -410,11 +390,12 @@ ApiResponse DealsController::addActivity(ApiRequest &request)
 
 ApiResponse DealsController::pipelineSummary(ApiRequest &request)
 {
-    const QString pipelineId = request.queryValue(QStringLiteral("pipelineId"));
-    const QString currency = request.queryValue(QStringLiteral("currency")).toUpper();
+    const QueryReader query(request);
+    const QString pipelineId = query.text(QStringLiteral("pipelineId"));
+    const QString currency = query.text(QStringLiteral("currency")).toUpper();
     if (!currency.isEmpty() && !DealRules::isCurrency(currency))
-        throw ApiError::badRequest(QStringLiteral("Query parameter currency must be an ISO 4217 currency code"),
-                                   {{QStringLiteral("currency"), QStringLiteral("must be an ISO 4217 currency code")}});
+        QueryReader::refuse(QStringLiteral("currency"),
+                            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an ISO 4217 currency code")));
     return ApiResponse::ok(m_deals.summary(pipelineId, currency).toJson());
 }
 

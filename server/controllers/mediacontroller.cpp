@@ -1,7 +1,7 @@
 #include "server/controllers/mediacontroller.h"
 
 #include "messaging/media/mediaservice.h"
-#include "server/api/apierror.h"
+#include "model/core/errors.h"
 #include "server/api/schemas.h"
 #include "server/api/uploadform.h"
 
@@ -10,9 +10,10 @@
 using namespace Schema;
 
 namespace {
-ApiError mediaNotFound()
+DomainError mediaNotFound()
 {
-    return ApiError(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Media not found"));
+    return DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                       ModelText(QT_TRANSLATE_NOOP("ModelError", "Media not found")));
 }
 
 // inline; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded> (RFC 6266): the fallback

@@ -5,12 +5,12 @@
 #include "messaging/channels/outgoing.h"
 #include "messaging/channels/recipients.h"
 #include "messaging/media/mediaservice.h"
+#include "model/core/fieldreader.h"
 #include "model/inbox/bulksend.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 #include "server/api/uploadform.h"
 #include "server/controllers/conversationscontroller.h"
@@ -28,14 +28,15 @@ const QStringList kDirectChannels{QStringLiteral("whatsapp"), QStringLiteral("in
 // The channel a direct send names (fallback when it is absent, when one is given); 400 for an unknown one.
 QString directChannel(const QJsonObject &body, const QString &fallback)
 {
-    const QJsonValue v = body.value(QStringLiteral("channel"));
-    if ((v.isUndefined() || v.isNull()) && !fallback.isEmpty())
+    const FieldReader reader(body);
+    if (!reader.given(QStringLiteral("channel")) && !fallback.isEmpty())
         return fallback;
-    const QString channel = Params::requiredString(body, QStringLiteral("channel"));
+    const QString channel = reader.requiredString(QStringLiteral("channel"));
     if (!kDirectChannels.contains(channel))
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: channel must be one of %1").arg(kDirectChannels.join(QStringLiteral(", "))),
-            {{QStringLiteral("channel"), QStringLiteral("unknown channel")}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1 must be one of %2"),
+                      {ModelTextArg::field(QStringLiteral("channel")), kDirectChannels.join(QStringLiteral(", "))}),
+            {{QStringLiteral("channel"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown channel"))}});
     return channel;
 }
 
@@ -192,13 +193,14 @@ void MessagesController::registerRoutes(Router &router)
 ApiResponse MessagesController::sendFile(ApiRequest &request)
 {
     if (!m_media)
-        throw ApiError(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Uploads are not configured"));
+        throw DomainError(DomainError::Unavailable, QStringLiteral("UNAVAILABLE"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Uploads are not configured")));
     const MultipartForm form = UploadForm::read(request, m_media->config());
-    const QString conversationId = UploadForm::text(form, QStringLiteral("conversationId"), 100);
-    if (conversationId.isEmpty())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: conversationId"),
-                                      {{QStringLiteral("conversationId"), QStringLiteral("is required")}});
-    const QString caption = UploadForm::text(form, QStringLiteral("caption"), 1024);
+    const QJsonObject fields =
+        UploadForm::fields(form, {{QStringLiteral("conversationId"), 100}, {QStringLiteral("caption"), 1024}});
+    const FieldReader reader(fields);
+    const QString conversationId = reader.requiredString(QStringLiteral("conversationId"));
+    const QString caption = reader.optionalString(QStringLiteral("caption"));
     const Conversation conversation = m_conversations->get(conversationId);
     m_sender->checkAvailable(conversation.channel);
     const MultipartPart &file = UploadForm::file(form, *m_media);
@@ -237,16 +239,17 @@ QJsonObject MessagesController::schemas() const
 
 ApiResponse MessagesController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging();
     MessageFilter f;
     f.page = paging.page;
     f.limit = paging.limit;
-    f.conversationId = request.queryValue(QStringLiteral("conversationId")).left(100);
-    f.contactId = request.queryValue(QStringLiteral("contactId")).left(100);
-    f.channel = Params::oneOf(request, QStringLiteral("channel"), ConversationRules::channels());
-    f.direction = Params::oneOf(request, QStringLiteral("direction"), MessageRules::directions());
-    f.status = Params::oneOf(request, QStringLiteral("status"), MessageRules::statuses());
-    if (const auto since = Params::dateTime(request, QStringLiteral("since")))
+    f.conversationId = query.text(QStringLiteral("conversationId")).left(100);
+    f.contactId = query.text(QStringLiteral("contactId")).left(100);
+    f.channel = query.oneOf(QStringLiteral("channel"), ConversationRules::channels());
+    f.direction = query.oneOf(QStringLiteral("direction"), MessageRules::directions());
+    f.status = query.oneOf(QStringLiteral("status"), MessageRules::statuses());
+    if (const auto since = query.dateTime(QStringLiteral("since")))
         f.since = TimeUtil::iso(*since);
     const MessagePage page = m_conversations->listMessages(f);
     QJsonArray items;
@@ -267,7 +270,8 @@ ApiResponse MessagesController::status(ApiRequest &request)
 
 ApiResponse MessagesController::send(ApiRequest &request)
 {
-    const QString conversationId = Params::requiredString(request.body, QStringLiteral("conversationId"));
+    const FieldReader reader(request.body);
+    const QString conversationId = reader.requiredString(QStringLiteral("conversationId"));
     const MessageContent content =
         MessageRules::parseContent(request.body,
                                    {QStringLiteral("text"), QStringLiteral("image"), QStringLiteral("video"),
@@ -276,7 +280,7 @@ ApiResponse MessagesController::send(ApiRequest &request)
     MessageContent c = content;
     if (c.type != QLatin1String("text") && c.caption.isEmpty()) {
         // For media, content is the caption.
-        const QJsonValue v = request.body.value(QStringLiteral("content"));
+        const QJsonValue v = reader.value(QStringLiteral("content"));
         if (v.isString()) {
             c.caption = v.toString().trimmed().left(1024);
             c.text = c.caption.isEmpty() ? c.text : c.caption;
@@ -299,17 +303,22 @@ ApiResponse MessagesController::sendDirect(ApiRequest &request)
 
 QString MessagesController::directConversation(ApiRequest &request, const QString &channel)
 {
-    const QJsonValue contactValue = request.body.value(QStringLiteral("contactId"));
-    const QJsonValue toValue = request.body.value(QStringLiteral("to"));
-    if ((!contactValue.isUndefined() && !contactValue.isNull() && !contactValue.isString()) ||
-        (!toValue.isUndefined() && !toValue.isNull() && !toValue.isString()))
-        throw ApiError::badRequest(QStringLiteral("Invalid data: to and contactId must be strings"),
-                                   {{QStringLiteral("to"), QStringLiteral("must be a string")}});
-    const QString contactId = contactValue.toString().trimmed();
-    const QString to = toValue.toString().trimmed();
+    const FieldReader reader(request.body);
+    const QString toKey = QStringLiteral("to");
+    const QString contactKey = QStringLiteral("contactId");
+    if (!reader.stringOrNothing(contactKey) || !reader.stringOrNothing(toKey))
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1 and %2 must be strings"),
+                      {ModelTextArg::field(toKey), ModelTextArg::field(contactKey)}),
+            {{toKey, FieldReader::mustBeString()}});
+    const QString contactId = reader.optionalString(contactKey).trimmed();
+    const QString to = reader.optionalString(toKey).trimmed();
     if (contactId.isEmpty() && to.isEmpty())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: to (or contactId)"),
-                                      {{QStringLiteral("to"), QStringLiteral("to or contactId is required")}});
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: %1 (or %2)"),
+                      {ModelTextArg::field(toKey), ModelTextArg::field(contactKey)}),
+            {{toKey, ModelText(QT_TRANSLATE_NOOP("ModelError", "%1 or %2 is required"),
+                               {ModelTextArg::field(toKey), ModelTextArg::field(contactKey)})}});
     return Recipients::conversationFor(*m_sender, channel, {contactId, to}, request.principal.id);
 }
 
@@ -325,12 +334,9 @@ struct TemplateChoice
 
 TemplateChoice chooseTemplate(const TemplateRepository &templates, const QJsonObject &body)
 {
-    const QString name = Params::requiredString(body, QStringLiteral("templateName"));
-    const QJsonValue languageValue = body.value(QStringLiteral("templateLanguage"));
-    if (!languageValue.isUndefined() && !languageValue.isNull() && !languageValue.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: templateLanguage must be a string"),
-                                   {{QStringLiteral("templateLanguage"), QStringLiteral("must be a string")}});
-    QString language = languageValue.toString().trimmed();
+    const FieldReader reader(body);
+    const QString name = reader.requiredString(QStringLiteral("templateName"));
+    QString language = reader.optionalString(QStringLiteral("templateLanguage")).trimmed();
     if (language.isEmpty()) {
         QStringList languages;
         for (const MessageTemplate &t : templates.list(QStringLiteral("approved"))) {
@@ -338,19 +344,22 @@ TemplateChoice chooseTemplate(const TemplateRepository &templates, const QJsonOb
                 languages << t.language;
         }
         if (languages.isEmpty())
-            throw ApiError(422, QStringLiteral("TEMPLATE_NOT_APPROVED"),
-                           QStringLiteral("Template %1 is not an approved template").arg(name),
-                           {{QStringLiteral("templateName"), QStringLiteral("not an approved template")}});
+            throw DomainError(
+                DomainError::Unprocessable, QStringLiteral("TEMPLATE_NOT_APPROVED"),
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Template %1 is not an approved template"), {name}),
+                {{QStringLiteral("templateName"),
+                  ModelText(QT_TRANSLATE_NOOP("ModelError", "not an approved template"))}});
         if (languages.size() > 1)
-            throw ApiError::unprocessable(QStringLiteral("Required field missing: templateLanguage (template %1 "
-                                                         "exists in %2)")
-                                              .arg(name, languages.join(QStringLiteral(", "))),
-                                          {{QStringLiteral("templateLanguage"), QStringLiteral("is required")}});
+            throw DomainError::unprocessable(
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: %1 (template %2 exists in %3)"),
+                          {ModelTextArg::field(QStringLiteral("templateLanguage")), name,
+                           languages.join(QStringLiteral(", "))}),
+                {{QStringLiteral("templateLanguage"), DomainError::isRequired()}});
         language = languages.first();
     }
     TemplateChoice choice;
     choice.tpl = templates.approved(name, language);
-    const QJsonValue components = body.value(QStringLiteral("components"));
+    const QJsonValue components = reader.value(QStringLiteral("components"));
     choice.text = TemplateRules::render(choice.tpl, components);
     choice.components = components.toArray();
     return choice;
@@ -372,37 +381,39 @@ ApiResponse MessagesController::sendBulk(ApiRequest &request)
 {
     const QString channel = directChannel(request.body, QStringLiteral("whatsapp"));
     if (channel == QLatin1String("widget"))
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: bulk sends go to whatsapp, telegram or instagram"),
-            {{QStringLiteral("channel"), QStringLiteral("widget visitors cannot get bulk sends")}});
-    const QJsonValue recipients = request.body.value(QStringLiteral("recipients"));
-    const QJsonValue segment = request.body.value(QStringLiteral("segmentId"));
-    const bool hasRecipients = !recipients.isUndefined() && !recipients.isNull();
-    const bool hasSegment = !segment.isUndefined() && !segment.isNull();
+        throw DomainError::badRequest(
+            ModelText(
+                QT_TRANSLATE_NOOP("ModelError", "Invalid data: bulk sends go to whatsapp, telegram or instagram")),
+            {{QStringLiteral("channel"),
+              ModelText(QT_TRANSLATE_NOOP("ModelError", "widget visitors cannot get bulk sends"))}});
+    const FieldReader reader(request.body);
+    const QString recipientsKey = QStringLiteral("recipients");
+    const QString segmentKey = QStringLiteral("segmentId");
+    const bool hasRecipients = reader.given(recipientsKey);
+    const bool hasSegment = reader.given(segmentKey);
     if (hasRecipients == hasSegment)
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: either recipients or segmentId"),
-                                      {{QStringLiteral("recipients"), QStringLiteral("give recipients or segmentId")}});
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Required field missing: either %1 or %2"),
+                      {ModelTextArg::field(recipientsKey), ModelTextArg::field(segmentKey)}),
+            {{recipientsKey, ModelText(QT_TRANSLATE_NOOP("ModelError", "give %1 or %2"),
+                                       {ModelTextArg::field(recipientsKey), ModelTextArg::field(segmentKey)})}});
     BulkRequest bulk;
     bulk.channel = channel;
     if (hasRecipients) {
+        const QJsonValue recipients = reader.value(recipientsKey);
         if (!recipients.isArray() || recipients.toArray().isEmpty() ||
             recipients.toArray().size() > BulkSendRepository::kMaxRecipients)
-            throw ApiError::badRequest(
-                QStringLiteral("Invalid data: recipients must be an array of 1 to %1 strings")
-                    .arg(BulkSendRepository::kMaxRecipients),
-                {{QStringLiteral("recipients"),
-                  QStringLiteral("must be an array of 1 to %1 strings").arg(BulkSendRepository::kMaxRecipients)}});
+            throw DomainError::invalid(recipientsKey,
+                                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array of 1 to %1 strings"),
+                                                 {BulkSendRepository::kMaxRecipients}));
         for (const QJsonValue &r : recipients.toArray()) {
             if (!r.isString())
-                throw ApiError::badRequest(QStringLiteral("Invalid data: recipients must be strings"),
-                                           {{QStringLiteral("recipients"), QStringLiteral("must be strings")}});
+                throw DomainError::invalid(recipientsKey,
+                                           ModelText(QT_TRANSLATE_NOOP("ModelError", "must be strings")));
             bulk.recipients << r.toString();
         }
     } else {
-        if (!segment.isString())
-            throw ApiError::badRequest(QStringLiteral("Invalid data: segmentId must be a string"),
-                                       {{QStringLiteral("segmentId"), QStringLiteral("must be a string")}});
-        bulk.segmentId = segment.toString().trimmed();
+        bulk.segmentId = reader.presentString(segmentKey).value_or(QString()).trimmed();
     }
     const TemplateChoice choice = chooseTemplate(m_templates, request.body);
     bulk.tpl = choice.tpl;
@@ -423,6 +434,6 @@ ApiResponse MessagesController::sendBulk(ApiRequest &request)
 
 ApiResponse MessagesController::bulkProgress(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     return ApiResponse::ok(m_bulk.progress(request.param(QStringLiteral("bulkId")), paging.page, paging.limit));
 }

@@ -4,8 +4,8 @@
 #include "messaging/channels/channelregistry.h"
 #include "messaging/channels/graphapi.h"
 #include "model/core/errors.h"
+#include "model/core/fieldreader.h"
 #include "model/inbox/inboundrecorder.h"
-#include "server/api/apierror.h"
 #include "server/api/graphwebhook.h"
 #include "server/api/schemas.h"
 
@@ -32,17 +32,21 @@ QString str(const QJsonObject &o, QLatin1String key)
 // The body must be {object: <expected>, entry: [objects]}: anything else is not Meta's shape.
 QJsonArray entries(const QJsonObject &body, const QString &object)
 {
-    if (body.value(QLatin1String("object")).toString() != object)
-        throw ApiError::badRequest(QStringLiteral("Not a %1 webhook: \"object\" must be \"%1\"").arg(object),
-                                   {{QStringLiteral("object"), QStringLiteral("must be %1").arg(object)}});
-    const QJsonValue entry = body.value(QLatin1String("entry"));
+    const FieldReader reader(body);
+    if (reader.value(QStringLiteral("object")).toString() != object)
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Not a %1 webhook: \"object\" must be \"%1\""), {object}),
+            {{QStringLiteral("object"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be %1"), {object})}});
+    const QJsonValue entry = reader.value(QStringLiteral("entry"));
     if (!entry.isArray())
-        throw ApiError::badRequest(QStringLiteral("The webhook has no \"entry\" array"),
-                                   {{QStringLiteral("entry"), QStringLiteral("must be an array")}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The webhook has no \"entry\" array")),
+            {{QStringLiteral("entry"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array"))}});
     for (const QJsonValue &e : entry.toArray()) {
         if (!e.isObject())
-            throw ApiError::badRequest(QStringLiteral("Every \"entry\" item must be an object"),
-                                       {{QStringLiteral("entry"), QStringLiteral("items must be objects")}});
+            throw DomainError::badRequest(
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "Every \"entry\" item must be an object")),
+                {{QStringLiteral("entry"), ModelText(QT_TRANSLATE_NOOP("ModelError", "items must be objects"))}});
     }
     return entry.toArray();
 }

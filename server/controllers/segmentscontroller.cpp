@@ -1,8 +1,8 @@
 #include "server/controllers/segmentscontroller.h"
 
 #include "model/contacts/segmentrepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "model/core/fieldreader.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -173,10 +173,10 @@ ApiResponse SegmentsController::create(ApiRequest &request)
 
 ApiResponse SegmentsController::preview(ApiRequest &request)
 {
-    const QJsonValue filters = request.body.value(QLatin1String("filters"));
-    if (filters.isUndefined() || filters.isNull())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: filters"),
-                                      {{QStringLiteral("filters"), QStringLiteral("is required")}});
+    const FieldReader reader(request.body);
+    if (!reader.given(QStringLiteral("filters")))
+        throw DomainError::missingFields({{QStringLiteral("filters"), DomainError::isRequired()}});
+    const QJsonValue filters = reader.value(QStringLiteral("filters"));
     const qint64 n = repository().countMatching(filters);
     return ApiResponse::ok(QJsonObject{{QStringLiteral("count"), double(n)}});
 }
@@ -201,7 +201,7 @@ ApiResponse SegmentsController::remove(ApiRequest &request)
 
 ApiResponse SegmentsController::contacts(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     const ContactPage page = repository().contacts(request.param(QStringLiteral("id")), paging.page, paging.limit);
     QJsonArray items;
     for (const Contact &c : page.items)
@@ -211,7 +211,7 @@ ApiResponse SegmentsController::contacts(ApiRequest &request)
 
 ApiResponse SegmentsController::addContacts(ApiRequest &request)
 {
-    const QStringList ids = Params::requiredStringArray(request.body, QStringLiteral("contactIds"));
+    const QStringList ids = FieldReader(request.body).requiredStringArray(QStringLiteral("contactIds"));
     int added = 0;
     const Segment s = repository().addContacts(request.param(QStringLiteral("id")), ids, request.principal.id, &added);
     return ApiResponse::ok(s.toJson(), added == 1 ? QStringLiteral("1 contact added")

@@ -1,8 +1,8 @@
 #include "server/controllers/taskscontroller.h"
 
 #include "model/core/errors.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "model/core/fieldreader.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
@@ -10,19 +10,17 @@
 using namespace Schema;
 
 namespace {
-QStringList enumList(const ApiRequest &request, const QString &name, const QStringList &allowed,
+QStringList enumList(const QueryReader &query, const QString &name, const QStringList &allowed,
                      QString (*normalize)(const QString &) = nullptr)
 {
     QStringList out;
-    for (const QString &raw : Params::list(request, {name})) {
+    for (const QString &raw : query.list({name})) {
         const QString v = normalize ? normalize(raw) : raw.trimmed().toLower();
         if (!allowed.contains(v)) {
             QStringList accepted = allowed;
             if (name == QLatin1String("status"))
                 accepted << QStringLiteral("todo") << QStringLiteral("done");
-            throw ApiError::badRequest(
-                QStringLiteral("Query parameter %1 must be one of %2").arg(name, accepted.join(QStringLiteral(", "))),
-                {{name, QStringLiteral("must be one of %1").arg(accepted.join(QStringLiteral(", ")))}});
+            QueryReader::refuse(name, FieldReader::oneOf(accepted));
         }
         if (!out.contains(v))
             out << v;
@@ -30,24 +28,9 @@ QStringList enumList(const ApiRequest &request, const QString &name, const QStri
     return out;
 }
 
-// A bound given as a date means the start of that day in the tasks time zone.
-std::optional<QDateTime> instantParam(const ApiRequest &request, const QString &name, const QTimeZone &tz)
+QString stringParam(const QueryReader &query, const QString &name)
 {
-    if (!request.hasQuery(name))
-        return std::nullopt;
-    const QString value = request.queryValue(name).trimmed();
-    if (TimeUtil::isDate(value))
-        return QDate::fromString(value, Qt::ISODate).startOfDay(tz).toUTC();
-    if (const auto t = TimeUtil::parse(value))
-        return t;
-    throw ApiError::badRequest(
-        QStringLiteral("Query parameter %1 must be a date (YYYY-MM-DD) or an ISO 8601 date-time").arg(name),
-        {{name, QStringLiteral("must be a date or date-time")}});
-}
-
-QString stringParam(const ApiRequest &request, const QString &name)
-{
-    return request.queryValue(name).trimmed().left(200);
+    return query.text(name).trimmed().left(200);
 }
 } // namespace
 
@@ -293,27 +276,23 @@ ApiResponse TasksController::pageOf(const TaskPage &page, int pageNumber, int li
 
 ApiResponse TasksController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging();
     TaskQuery q;
     q.page = paging.page;
     q.limit = paging.limit;
-    q.statuses = enumList(request, QStringLiteral("status"), TaskRules::Statuses, &TaskRules::normalizeStatusFilter);
-    q.priorities = enumList(request, QStringLiteral("priority"), TaskRules::Priorities);
-    q.types = enumList(request, QStringLiteral("type"), TaskRules::Types);
-    q.assignedTo = stringParam(request, QStringLiteral("assignedTo"));
+    q.statuses = enumList(query, QStringLiteral("status"), TaskRules::Statuses, &TaskRules::normalizeStatusFilter);
+    q.priorities = enumList(query, QStringLiteral("priority"), TaskRules::Priorities);
+    q.types = enumList(query, QStringLiteral("type"), TaskRules::Types);
+    q.assignedTo = stringParam(query, QStringLiteral("assignedTo"));
     if (q.assignedTo == QLatin1String("me") && request.principal.kind == Principal::User)
         q.assignedTo = request.principal.id;
-    q.contactId = stringParam(request, QStringLiteral("contactId"));
-    q.dealId = stringParam(request, QStringLiteral("dealId"));
-    if (request.hasQuery(QStringLiteral("dueDate"))) {
-        const QString day = request.queryValue(QStringLiteral("dueDate")).trimmed();
-        if (!TimeUtil::isDate(day))
-            throw ApiError::badRequest(QStringLiteral("Query parameter dueDate must be a date (YYYY-MM-DD)"),
-                                       {{QStringLiteral("dueDate"), QStringLiteral("must be a date (YYYY-MM-DD)")}});
-        q.dueOn = QDate::fromString(day, Qt::ISODate);
-    }
-    q.dueAfter = instantParam(request, QStringLiteral("dueAfter"), m_tasks.timeZone());
-    q.dueBefore = instantParam(request, QStringLiteral("dueBefore"), m_tasks.timeZone());
+    q.contactId = stringParam(query, QStringLiteral("contactId"));
+    q.dealId = stringParam(query, QStringLiteral("dealId"));
+    if (const std::optional<QDate> day = query.date(QStringLiteral("dueDate")))
+        q.dueOn = *day;
+    q.dueAfter = query.instant(QStringLiteral("dueAfter"), m_tasks.timeZone());
+    q.dueBefore = query.instant(QStringLiteral("dueBefore"), m_tasks.timeZone());
     return pageOf(m_tasks.list(q), q.page, q.limit);
 }
 
@@ -325,13 +304,13 @@ ApiResponse TasksController::create(ApiRequest &request)
 
 ApiResponse TasksController::today(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request, 100, 100);
+    const QueryReader::Paging paging = QueryReader(request).paging(100, 100);
     return pageOf(m_tasks.dueToday(paging.page, paging.limit), paging.page, paging.limit);
 }
 
 ApiResponse TasksController::overdue(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request, 100, 100);
+    const QueryReader::Paging paging = QueryReader(request).paging(100, 100);
     return pageOf(m_tasks.overdue(paging.page, paging.limit), paging.page, paging.limit);
 }
 
@@ -358,13 +337,11 @@ ApiResponse TasksController::remove(ApiRequest &request)
 
 ApiResponse TasksController::setStatus(ApiRequest &request)
 {
-    const QString status = Params::requiredString(request.body, QStringLiteral("status"));
-    const QJsonValue note = request.body.value(QLatin1String("note"));
-    if (!note.isUndefined() && !note.isNull() && !note.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: note must be a string"),
-                                   {{QStringLiteral("note"), QStringLiteral("must be a string")}});
+    const FieldReader reader(request.body);
+    const QString status = reader.requiredString(QStringLiteral("status"));
+    const QString note = reader.optionalString(QStringLiteral("note"));
     const TaskStatusResult r =
-        m_tasks.setStatus(request.param(QStringLiteral("id")), status, note.toString(), request.principal.id);
+        m_tasks.setStatus(request.param(QStringLiteral("id")), status, note, request.principal.id);
     QJsonObject data = detail(r.task);
     if (r.next)
         data.insert(QStringLiteral("nextTask"), toResponse(*r.next, false));
@@ -374,21 +351,21 @@ ApiResponse TasksController::setStatus(ApiRequest &request)
 
 ApiResponse TasksController::assign(ApiRequest &request)
 {
-    const QJsonValue v = request.body.value(QLatin1String("assignedTo"));
-    if (v.isUndefined())
-        throw ApiError::unprocessable(QStringLiteral("Required field missing: assignedTo"),
-                                      {{QStringLiteral("assignedTo"), QStringLiteral("is required (null unassigns)")}});
-    if (!v.isNull() && !v.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: assignedTo must be a user id or null"),
-                                   {{QStringLiteral("assignedTo"), QStringLiteral("must be a user id or null")}});
-    const Task t = m_tasks.assign(request.param(QStringLiteral("id")), v.toString(), request.principal.id);
+    const FieldReader reader(request.body);
+    const QString key = QStringLiteral("assignedTo");
+    if (!reader.has(key))
+        throw DomainError::missingFields(
+            {{key, ModelText(QT_TRANSLATE_NOOP("ModelError", "is required (null unassigns)"))}});
+    const QString assignee =
+        reader.optionalString(key, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a user id or null")));
+    const Task t = m_tasks.assign(request.param(QStringLiteral("id")), assignee, request.principal.id);
     return ApiResponse::ok(detail(t), t.assignedTo.isEmpty() ? QStringLiteral("Task unassigned")
                                                              : QStringLiteral("Task assigned"));
 }
 
 ApiResponse TasksController::addNote(ApiRequest &request)
 {
-    const QString content = Params::requiredString(request.body, QStringLiteral("content"));
+    const QString content = FieldReader(request.body).requiredString(QStringLiteral("content"));
     const TaskNote note = m_tasks.addNote(request.param(QStringLiteral("id")), content, request.principal.id);
     return ApiResponse::created(note.toJson(), QStringLiteral("Note added"));
 }

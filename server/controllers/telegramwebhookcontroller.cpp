@@ -3,8 +3,8 @@
 #include "messaging/channels/channelconnector.h"
 #include "messaging/channels/channelregistry.h"
 #include "messaging/channels/telegramupdate.h"
+#include "model/core/errors.h"
 #include "model/inbox/inboundrecorder.h"
-#include "server/api/apierror.h"
 #include "server/api/crypto.h"
 #include "server/api/schemas.h"
 
@@ -44,24 +44,29 @@ ApiResponse TelegramWebhookController::receive(ApiRequest &request)
 {
     const TelegramConfig &config = m_channels->config().telegram;
     if (!config.configured() || config.secretToken.isEmpty()) {
-        throw ApiError(503, QStringLiteral("CHANNEL_UNAVAILABLE"), QStringLiteral("Channel unavailable"),
-                       {{QStringLiteral("channel"), QStringLiteral("telegram")},
-                        {QStringLiteral("reason"), config.configured()
-                                                       ? QStringLiteral("no secret token set: webhook calls cannot "
-                                                                        "be verified")
-                                                       : QStringLiteral("not configured")}});
+        throw DomainError(DomainError::Unavailable, QStringLiteral("CHANNEL_UNAVAILABLE"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Channel unavailable")),
+                          QJsonObject{{QStringLiteral("channel"), QStringLiteral("telegram")},
+                                      {QStringLiteral("reason"),
+                                       config.configured() ? QStringLiteral("no secret token set: webhook calls "
+                                                                            "cannot be verified")
+                                                           : QStringLiteral("not configured")}});
     }
     const QByteArray secret = request.http.header("X-Telegram-Bot-Api-Secret-Token");
     if (!constantTimeEquals(secret, config.secretToken.toUtf8()))
-        throw ApiError(403, QStringLiteral("FORBIDDEN"),
-                       secret.isEmpty() ? QStringLiteral("Missing X-Telegram-Bot-Api-Secret-Token header")
-                                        : QStringLiteral("X-Telegram-Bot-Api-Secret-Token does not match"));
+        throw DomainError(
+            DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+            secret.isEmpty()
+                ? ModelText(QT_TRANSLATE_NOOP("ModelError", "Missing X-Telegram-Bot-Api-Secret-Token header"))
+                : ModelText(QT_TRANSLATE_NOOP("ModelError", "X-Telegram-Bot-Api-Secret-Token does not match")));
     if (!request.hasBody)
-        throw ApiError::badRequest(QStringLiteral("The webhook body must be a Telegram Update (a JSON object)"));
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The webhook body must be a Telegram Update (a JSON object)")));
     const TelegramUpdate::Parsed parsed =
         TelegramUpdate::parse(request.body, config.botToken.section(QLatin1Char(':'), 0, 0));
     if (parsed.kind == TelegramUpdate::Kind::Malformed)
-        throw ApiError::badRequest(QStringLiteral("Not a Telegram Update: %1").arg(parsed.why));
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Not a Telegram Update: %1"), {parsed.why}));
     QJsonObject data{{QStringLiteral("recorded"), false}, {QStringLiteral("messageId"), QJsonValue::Null}};
     if (parsed.kind == TelegramUpdate::Kind::Message) {
         bool created = false;

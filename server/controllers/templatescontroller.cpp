@@ -2,7 +2,7 @@
 
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
-#include "server/api/apierror.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 using namespace Schema;
@@ -71,11 +71,13 @@ QJsonObject TemplatesController::schemas() const
 
 ApiResponse TemplatesController::list(ApiRequest &request)
 {
-    const QString status = request.queryValue(QStringLiteral("status"));
+    const QString status = QueryReader(request).text(QStringLiteral("status"));
     if (!status.isEmpty() && !TemplateRules::statuses().contains(status))
-        throw ApiError::badRequest(QStringLiteral("Invalid data: status must be one of %1")
-                                       .arg(TemplateRules::statuses().join(QStringLiteral(", "))),
-                                   {{QStringLiteral("status"), QStringLiteral("unknown status")}});
+        throw DomainError::badRequest(
+            ModelText(
+                QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1 must be one of %2"),
+                {ModelTextArg::field(QStringLiteral("status")), TemplateRules::statuses().join(QStringLiteral(", "))}),
+            {{QStringLiteral("status"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown status"))}});
     QJsonArray items;
     for (const MessageTemplate &t : m_templates.list(status))
         items.append(t.toJson());

@@ -1,10 +1,9 @@
 #include "server/controllers/userscontroller.h"
 
 #include "model/core/errors.h"
-#include "server/api/apierror.h"
+#include "model/core/fieldreader.h"
 #include "server/api/crypto.h"
 #include "server/api/loginthrottle.h"
-#include "server/api/params.h"
 #include "server/api/schemas.h"
 #include "server/controllers/authcontroller.h"
 
@@ -13,28 +12,16 @@
 using namespace Schema;
 
 namespace {
-QString password(const QJsonObject &body, const QString &field)
+QString password(const FieldReader &reader, const QString &field)
 {
-    const QString value = Params::requiredString(body, field);
+    const QString value = reader.requiredString(field);
     if (value.size() < UsersController::kMinPasswordLength || value.size() > 1024)
-        throw ApiError::badRequest(
-            QStringLiteral("Invalid data: %1 must have %2 to 1024 characters")
-                .arg(field)
-                .arg(UsersController::kMinPasswordLength),
-            {{field, QStringLiteral("%1 to 1024 characters").arg(UsersController::kMinPasswordLength)}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1 must have %2 to 1024 characters"),
+                      {ModelTextArg::field(field), UsersController::kMinPasswordLength}),
+            {{field, ModelText(QT_TRANSLATE_NOOP("ModelError", "%1 to 1024 characters"),
+                               {UsersController::kMinPasswordLength})}});
     return value;
-}
-
-// A member that, when present, must be a string: nullopt when absent.
-std::optional<QString> optionalMember(const QJsonObject &body, const QString &name)
-{
-    const QJsonValue v = body.value(name);
-    if (v.isUndefined())
-        return std::nullopt;
-    if (!v.isString())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: %1 must be a string").arg(name),
-                                   {{name, QStringLiteral("must be a string")}});
-    return v.toString();
 }
 } // namespace
 
@@ -132,7 +119,8 @@ ApiResponse UsersController::me(ApiRequest &request)
 {
     const std::optional<User> u = m_users.find(request.principal.id);
     if (!u)
-        throw ApiError(401, QStringLiteral("UNAUTHORIZED"), QStringLiteral("User no longer exists"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("UNAUTHORIZED"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "User no longer exists")));
     return ApiResponse::ok(u->toJson());
 }
 
@@ -146,11 +134,11 @@ ApiResponse UsersController::list(ApiRequest &)
 
 ApiResponse UsersController::create(ApiRequest &request)
 {
-    const QJsonObject &body = request.body;
-    const QString email = Params::requiredString(body, QStringLiteral("email"));
-    const QString name = Params::requiredString(body, QStringLiteral("name"));
-    const QString role = optionalMember(body, QStringLiteral("role")).value_or(QStringLiteral("agent"));
-    const QString secret = password(body, QStringLiteral("password"));
+    const FieldReader reader(request.body);
+    const QString email = reader.requiredString(QStringLiteral("email"));
+    const QString name = reader.requiredString(QStringLiteral("name"));
+    const QString role = reader.presentString(QStringLiteral("role")).value_or(QStringLiteral("agent"));
+    const QString secret = password(reader, QStringLiteral("password"));
     const User u = m_users.create(email, name, role, PasswordHasher::hash(secret));
     return ApiResponse::created(u.toJson(), QStringLiteral("User created"));
 }
@@ -163,20 +151,18 @@ ApiResponse UsersController::get(ApiRequest &request)
 ApiResponse UsersController::update(ApiRequest &request)
 {
     const User target = visible(request);
-    const QJsonObject &body = request.body;
-    const std::optional<QString> name = optionalMember(body, QStringLiteral("name"));
-    const std::optional<QString> role = optionalMember(body, QStringLiteral("role"));
-    const QJsonValue activeValue = body.value(QLatin1String("active"));
-    if (!activeValue.isUndefined() && !activeValue.isBool())
-        throw ApiError::badRequest(QStringLiteral("Invalid data: active must be a boolean"),
-                                   {{QStringLiteral("active"), QStringLiteral("must be a boolean")}});
-    if ((role || !activeValue.isUndefined()) && !request.principal.isAdmin())
-        throw ApiError(403, QStringLiteral("FORBIDDEN"), QStringLiteral("Only an admin changes roles and access"));
+    const FieldReader reader(request.body);
+    const std::optional<QString> name = reader.presentString(QStringLiteral("name"));
+    const std::optional<QString> role = reader.presentString(QStringLiteral("role"));
+    const std::optional<bool> active = reader.optionalBool(QStringLiteral("active"));
+    if ((role || active) && !request.principal.isAdmin())
+        throw DomainError(DomainError::Forbidden, QStringLiteral("FORBIDDEN"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Only an admin changes roles and access")));
     User u = target;
     if (name || role)
         u = m_users.update(target.id, name, role);
-    if (!activeValue.isUndefined() && activeValue.toBool() != u.isActive()) {
-        u = m_users.setActive(target.id, activeValue.toBool());
+    if (active && *active != u.isActive()) {
+        u = m_users.setActive(target.id, *active);
         if (!u.isActive())
             m_refreshTokens.revokeAllOf(u.id, m_store.now());
     }
@@ -193,8 +179,9 @@ ApiResponse UsersController::deactivate(ApiRequest &request)
 
 ApiResponse UsersController::changePassword(ApiRequest &request)
 {
-    const QString current = Params::requiredString(request.body, QStringLiteral("currentPassword"));
-    const QString next = password(request.body, QStringLiteral("newPassword"));
+    const FieldReader reader(request.body);
+    const QString current = reader.requiredString(QStringLiteral("currentPassword"));
+    const QString next = password(reader, QStringLiteral("newPassword"));
     const std::optional<User> u = m_users.find(request.principal.id);
     // A guess of the current password (with a stolen token) is a password guess: the login's
     // throttle, on the same counts.
@@ -205,7 +192,8 @@ ApiResponse UsersController::changePassword(ApiRequest &request)
         AuthController::throwThrottled(attempt.retryAfterSeconds);
     const auto found = u ? m_users.findForLogin(u->email) : std::nullopt;
     if (!found || !PasswordHasher::verify(current, found->second))
-        throw ApiError(401, QStringLiteral("INVALID_CREDENTIALS"), QStringLiteral("The current password is wrong"));
+        throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_CREDENTIALS"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "The current password is wrong")));
     m_logins.succeeded(attempt, now);
     m_users.changePassword(u->id, PasswordHasher::hash(next));
     return ApiResponse::ok(u->toJson(), QStringLiteral("Password changed: your other sessions are signed out"));
@@ -213,7 +201,7 @@ ApiResponse UsersController::changePassword(ApiRequest &request)
 
 ApiResponse UsersController::logout(ApiRequest &request)
 {
-    const QString token = Params::requiredString(request.body, QStringLiteral("refreshToken"));
+    const QString token = FieldReader(request.body).requiredString(QStringLiteral("refreshToken"));
     // Signing out twice, or with a token already ended, is still signed out.
     m_refreshTokens.revokeFamily(token, m_store.now());
     return ApiResponse::ok(QJsonObject{{QStringLiteral("signedOut"), true}});

@@ -1,10 +1,10 @@
 #include "server/controllers/webhookscontroller.h"
 
 #include "messaging/webhooks/webhooksender.h"
+#include "model/core/fieldreader.h"
 #include "model/core/ids.h"
-#include "server/api/apierror.h"
 #include "server/api/errorstatus.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
 #include <QElapsedTimer>
@@ -268,7 +268,7 @@ void WebhooksController::registerRoutes(Router &router)
 
 ApiResponse WebhooksController::list(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     qint64 total = 0;
     QJsonArray items;
     for (const WebhookSubscription &w : m_webhooks.list(paging.page, paging.limit, &total))
@@ -320,10 +320,12 @@ ApiResponse WebhooksController::enable(ApiRequest &request)
 
 ApiResponse WebhooksController::test(ApiRequest &request)
 {
-    const QString event = Params::requiredString(request.body, QStringLiteral("event"));
+    const QString event = FieldReader(request.body).requiredString(QStringLiteral("event"));
     if (!WebhookEvents::isKnown(event))
-        throw ApiError::badRequest(QStringLiteral("Invalid data: unknown event %1").arg(event),
-                                   {{QStringLiteral("event"), QStringLiteral("unknown event %1").arg(event)}});
+        throw DomainError::badRequest(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid data: %1"),
+                      {ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown event %1"), {event})}),
+            {{QStringLiteral("event"), ModelText(QT_TRANSLATE_NOOP("ModelError", "unknown event %1"), {event})}});
     const WebhookSubscription w = m_webhooks.get(request.param(QStringLiteral("id")));
     const QByteArray body = WebhookEvents::testBody(event, m_store.nowIso());
     const QString deliveryId = Ids::make(u"whd");
@@ -370,7 +372,7 @@ ApiResponse WebhooksController::test(ApiRequest &request)
 
 ApiResponse WebhooksController::logs(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     const WebhookSubscription w = m_webhooks.get(request.param(QStringLiteral("id")));
     qint64 total = 0;
     QJsonArray items;
@@ -400,7 +402,7 @@ ApiResponse WebhooksController::events(ApiRequest &)
 
 ApiResponse WebhooksController::listIncoming(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     qint64 total = 0;
     QJsonArray items;
     const QString base = baseUrlOf(request);
@@ -427,7 +429,7 @@ ApiResponse WebhooksController::removeIncoming(ApiRequest &request)
 
 ApiResponse WebhooksController::incomingCalls(ApiRequest &request)
 {
-    const Params::Paging paging = Params::paging(request);
+    const QueryReader::Paging paging = QueryReader(request).paging();
     const IncomingWebhook e = m_incoming.get(request.param(QStringLiteral("id")));
     qint64 total = 0;
     QJsonArray items;
@@ -443,7 +445,8 @@ ApiResponse WebhooksController::receiveIncoming(ApiRequest &request)
     const QString id = request.param(QStringLiteral("webhookId"));
     const std::optional<IncomingWebhook> endpoint = m_incoming.find(id);
     if (!endpoint)
-        throw ApiError(404, QStringLiteral("NOT_FOUND"), QStringLiteral("Unknown webhook %1").arg(id));
+        throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Unknown webhook %1"), {id}));
     const QByteArray &body = request.http.body;
     QString event;
     QJsonObject data;

@@ -1,10 +1,10 @@
 #include "server/controllers/widgetcontroller.h"
 
 #include "model/core/errors.h"
+#include "model/core/fieldreader.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/widgetvisitorrepository.h"
-#include "server/api/apierror.h"
-#include "server/api/params.h"
+#include "server/api/queryreader.h"
 #include "server/api/ratelimiter.h"
 #include "server/api/schemas.h"
 #include "server/controllers/widgetevents.h"
@@ -24,8 +24,9 @@ void enforce(RateLimiter &limiter, const QString &key, const QDateTime &now)
 {
     const RateLimiter::Decision d = limiter.hit(key, now);
     if (!d.allowed)
-        throw ApiError(429, QStringLiteral("TOO_MANY_REQUESTS"), QStringLiteral("Too Many Requests"),
-                       {{QStringLiteral("retryAfter"), qMax(1, d.resetSeconds)}});
+        throw DomainError(DomainError::RateLimited, QStringLiteral("TOO_MANY_REQUESTS"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Too Many Requests")),
+                          QJsonObject{{QStringLiteral("retryAfter"), qMax(1, d.resetSeconds)}});
 }
 
 } // namespace
@@ -157,13 +158,14 @@ WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToke
                         ? QString::fromLatin1(header.mid(7).trimmed())
                         : QString();
     if (token.isEmpty() && allowQueryToken)
-        token = request.queryValue(QStringLiteral("token")).left(256);
+        token = QueryReader(request).text(QStringLiteral("token")).left(256);
     const std::optional<WidgetVisitor> v = token.isEmpty() ? std::nullopt : m_visitors->authenticate(token);
     if (!v)
-        throw ApiError(401, QStringLiteral("UNAUTHORIZED"),
-                       token.isEmpty()
-                           ? QStringLiteral("Authentication required: send Authorization: Bearer <visitor token>")
-                           : QStringLiteral("Invalid visitor token"));
+        throw DomainError(
+            DomainError::Unauthorized, QStringLiteral("UNAUTHORIZED"),
+            token.isEmpty() ? ModelText(QT_TRANSLATE_NOOP(
+                                  "ModelError", "Authentication required: send Authorization: Bearer <visitor token>"))
+                            : ModelText(QT_TRANSLATE_NOOP("ModelError", "Invalid visitor token")));
     enforce(m_limits.perToken, v->id, m_store.now());
     return *v;
 }
@@ -171,8 +173,9 @@ WidgetVisitor WidgetController::visitor(ApiRequest &request, bool allowQueryToke
 ApiResponse WidgetController::createVisitor(ApiRequest &request)
 {
     enforce(m_limits.newVisitors, request.http.peerAddress.toString(), m_store.now());
-    const QString name = Params::optionalString(request.body, QStringLiteral("name"));
-    const QString email = Params::optionalString(request.body, QStringLiteral("email"));
+    const FieldReader reader(request.body);
+    const QString name = reader.optionalString(QStringLiteral("name"));
+    const QString email = reader.optionalString(QStringLiteral("email"));
     const WidgetVisitorRepository::Created created = m_visitors->create(name, email, m_visitorName);
     return ApiResponse::created(QJsonObject{{QStringLiteral("visitorId"), created.visitor.id},
                                             {QStringLiteral("token"), created.token},
@@ -183,9 +186,10 @@ ApiResponse WidgetController::createVisitor(ApiRequest &request)
 ApiResponse WidgetController::identify(ApiRequest &request)
 {
     const WidgetVisitor v = visitor(request);
-    const QString name = Params::optionalString(request.body, QStringLiteral("name"));
-    const QString email = Params::optionalString(request.body, QStringLiteral("email"));
-    const QString phone = Params::optionalString(request.body, QStringLiteral("phone"));
+    const FieldReader reader(request.body);
+    const QString name = reader.optionalString(QStringLiteral("name"));
+    const QString email = reader.optionalString(QStringLiteral("email"));
+    const QString phone = reader.optionalString(QStringLiteral("phone"));
     m_visitors->identifyVisitor(v, name, email, phone);
     // Whether the e-mail or phone belonged to a contact already is not told: a public page must
     // not learn who is a customer.
@@ -208,7 +212,7 @@ ApiResponse WidgetController::listMessages(ApiRequest &request)
     const WidgetVisitor v = visitor(request);
     MessageQuery q;
     q.limit = 100;
-    q.after = request.queryValue(QStringLiteral("after")).left(100);
+    q.after = QueryReader(request).text(QStringLiteral("after")).left(100);
     const MessagePage page = m_conversations->messages(v.conversationId, q);
     QJsonArray items;
     for (Message m : page.items) {
@@ -312,7 +316,7 @@ ApiResponse WidgetController::events(ApiRequest &request)
     // new EventSource. The replay is a convenience: the page re-fetches over REST after connecting.
     QString last = QString::fromLatin1(request.http.header("Last-Event-ID")).trimmed().left(100);
     if (last.isEmpty())
-        last = request.queryValue(QStringLiteral("lastEventId")).trimmed().left(100);
+        last = QueryReader(request).text(QStringLiteral("lastEventId")).trimmed().left(100);
     if (!last.isEmpty()) {
         MessageQuery q;
         q.limit = 100;
@@ -330,14 +334,15 @@ ApiResponse WidgetController::events(ApiRequest &request)
     case WidgetStreams::Admission::Admitted:
         break;
     case WidgetStreams::Admission::VisitorFull:
-        throw ApiError(429, QStringLiteral("TOO_MANY_REQUESTS"),
-                       QStringLiteral("Too many open event streams for this visitor (at most %1)")
-                           .arg(WidgetStreams::kMaxPerVisitor),
-                       {{QStringLiteral("retryAfter"), 5}});
+        throw DomainError(
+            DomainError::RateLimited, QStringLiteral("TOO_MANY_REQUESTS"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Too many open event streams for this visitor (at most %1)"),
+                      {WidgetStreams::kMaxPerVisitor}),
+            QJsonObject{{QStringLiteral("retryAfter"), 5}});
     case WidgetStreams::Admission::ServerFull:
-        throw ApiError(503, QStringLiteral("SERVICE_UNAVAILABLE"),
-                       QStringLiteral("Too many open event streams; try again later"),
-                       {{QStringLiteral("retryAfter"), 30}});
+        throw DomainError(DomainError::Unavailable, QStringLiteral("SERVICE_UNAVAILABLE"),
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Too many open event streams; try again later")),
+                          QJsonObject{{QStringLiteral("retryAfter"), 30}});
     }
     auto reservation = std::make_shared<Reservation>(m_limits.streams, v.id);
     ApiResponse r;

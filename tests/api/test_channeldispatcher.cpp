@@ -11,7 +11,6 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/inbox/conversationrepository.h"
-#include "server/api/apierror.h"
 #include "tests/support/scriptedconnector.h"
 #include "tests/support/testsupport.h"
 
