@@ -1,13 +1,10 @@
 #include "model/inbox/conversation.h"
 
+#include "model/core/jsonwriter.h"
+
 #include <QJsonArray>
 
 namespace {
-QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
 QJsonValue assignee(const Conversation &c)
 {
     if (c.assignedTo.isEmpty())
@@ -37,7 +34,7 @@ QJsonObject Conversation::toListJson() const
                            {QStringLiteral("createdAt"), lastMessageAt}};
     QJsonObject out{
         {QStringLiteral("id"), id},
-        {QStringLiteral("contactId"), orNull(contactId)},
+        {QStringLiteral("contactId"), Json::nullable(contactId)},
         {QStringLiteral("contact"), hasContact() ? QJsonValue(QJsonObject{{QStringLiteral("id"), contactId},
                                                                           {QStringLiteral("name"), contactName()},
                                                                           {QStringLiteral("avatar"), QJsonValue::Null}})
@@ -59,13 +56,13 @@ QJsonObject Conversation::toDetailJson() const
 {
     QJsonObject out{
         {QStringLiteral("id"), id},
-        {QStringLiteral("contactId"), orNull(contactId)},
-        {QStringLiteral("contact"), hasContact()
-                                        ? QJsonValue(QJsonObject{{QStringLiteral("id"), contactId},
-                                                                 {QStringLiteral("firstName"), contactFirstName},
-                                                                 {QStringLiteral("lastName"), contactLastName},
-                                                                 {QStringLiteral("phone"), orNull(contactPhone)}})
-                                        : QJsonValue()},
+        {QStringLiteral("contactId"), Json::nullable(contactId)},
+        {QStringLiteral("contact"),
+         hasContact() ? QJsonValue(QJsonObject{{QStringLiteral("id"), contactId},
+                                               {QStringLiteral("firstName"), contactFirstName},
+                                               {QStringLiteral("lastName"), contactLastName},
+                                               {QStringLiteral("phone"), Json::nullable(contactPhone)}})
+                      : QJsonValue()},
         {QStringLiteral("channel"), channel},
         {QStringLiteral("channelId"), channelId},
         {QStringLiteral("status"), status},

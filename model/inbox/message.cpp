@@ -2,6 +2,7 @@
 
 #include "model/core/errors.h"
 #include "model/core/fieldreader.h"
+#include "model/core/jsonwriter.h"
 #include "model/core/textfold.h"
 
 #include <QJsonValue>
@@ -9,11 +10,6 @@
 #include <QUrl>
 
 namespace {
-QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
 int rank(const QString &status)
 {
     if (status == QLatin1String("pending"))
@@ -112,15 +108,15 @@ QJsonObject Message::toJson() const
     QJsonObject o{
         {QStringLiteral("id"), id},
         {QStringLiteral("conversationId"), conversationId},
-        {QStringLiteral("contactId"), orNull(contactId)},
+        {QStringLiteral("contactId"), Json::nullable(contactId)},
         {QStringLiteral("channel"), channel},
         {QStringLiteral("direction"), direction},
         {QStringLiteral("type"), type},
         {QStringLiteral("text"), text},
         {QStringLiteral("status"), delivery.status},
-        {QStringLiteral("sentAt"), orNull(delivery.sentAt)},
-        {QStringLiteral("deliveredAt"), orNull(delivery.deliveredAt)},
-        {QStringLiteral("readAt"), orNull(delivery.readAt)},
+        {QStringLiteral("sentAt"), Json::nullable(delivery.sentAt)},
+        {QStringLiteral("deliveredAt"), Json::nullable(delivery.deliveredAt)},
+        {QStringLiteral("readAt"), Json::nullable(delivery.readAt)},
         {QStringLiteral("createdAt"), createdAt},
     };
     if (!mediaUrl.isEmpty())
@@ -132,7 +128,7 @@ QJsonObject Message::toJson() const
     if (type == QLatin1String("location"))
         o.insert(QStringLiteral("location"), payload);
     if (delivery.status == QLatin1String("failed")) {
-        o.insert(QStringLiteral("failedAt"), orNull(delivery.failedAt));
+        o.insert(QStringLiteral("failedAt"), Json::nullable(delivery.failedAt));
         o.insert(QStringLiteral("failedReason"), delivery.failedReason);
     }
     QJsonObject s{{QStringLiteral("type"), sender.type}, {QStringLiteral("name"), sender.name}};
@@ -147,12 +143,12 @@ QJsonObject Message::statusJson() const
     QJsonObject o{
         {QStringLiteral("id"), id},
         {QStringLiteral("status"), delivery.status},
-        {QStringLiteral("sentAt"), orNull(delivery.sentAt)},
-        {QStringLiteral("deliveredAt"), orNull(delivery.deliveredAt)},
-        {QStringLiteral("readAt"), orNull(delivery.readAt)},
+        {QStringLiteral("sentAt"), Json::nullable(delivery.sentAt)},
+        {QStringLiteral("deliveredAt"), Json::nullable(delivery.deliveredAt)},
+        {QStringLiteral("readAt"), Json::nullable(delivery.readAt)},
     };
     if (delivery.status == QLatin1String("failed")) {
-        o.insert(QStringLiteral("failedAt"), orNull(delivery.failedAt));
+        o.insert(QStringLiteral("failedAt"), Json::nullable(delivery.failedAt));
         o.insert(QStringLiteral("failedReason"), delivery.failedReason);
     }
     return o;

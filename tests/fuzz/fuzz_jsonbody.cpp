@@ -192,11 +192,11 @@ void params(const QJsonObject &body)
     refusalsAllowed([&] { (void)reader.requiredWords(QStringLiteral("tags"), 64); });
     refusalsAllowed([&] { (void)reader.nullableString(QStringLiteral("assignedTo")); });
     refusalsAllowed([&] { (void)reader.optionalText(QStringLiteral("note"), 200); });
-    const QJsonValue query = body.value(QLatin1String("query"));
-    if (!query.isString())
+    const QJsonValue queryText = body.value(QLatin1String("query"));
+    if (!queryText.isString())
         return;
     // As ApiServer reads a query string: '+' is a space.
-    QByteArray raw = query.toString().toUtf8();
+    QByteArray raw = queryText.toString().toUtf8();
     raw.replace('+', "%20");
     HttpRequest http;
     ApiRequest request{http, QStringLiteral("req_fuzz"), {}, QUrlQuery(QString::fromUtf8(raw)), body, true, {}};
