@@ -19,6 +19,7 @@
 #include "messaging/channels/telegrampoller.h"
 #include "messaging/webhooks/webhookdispatcher.h"
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/passwordhasher.h"
 #include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contact.h"
@@ -37,7 +38,6 @@
 #include "model/inbox/mediarepository.h"
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
-#include "server/api/crypto.h"
 #include "server/apiserver.h"
 #include "ui/settings/userspage.h"
 #include "ui/shell/desktopscheme.h"
@@ -858,13 +858,11 @@ int runJwtRotate(Environment &env)
             EventBus bus; // no one listens in this process
             const QDateTime now = Store(bus).now();
             SigningKeyRepository::load(now); // the first key, if no copy has started yet
-            const SigningKey k =
-                SigningKeyRepository::rotate(now, qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds);
+            const qint64 grace = ApiServer::replacedKeyGraceSeconds(config.accessTokenMinutes);
+            const SigningKey k = SigningKeyRepository::rotate(now, grace);
             out(QStringLiteral("New signing key %1: every copy signs access tokens with it from %2; the keys it "
                                "replaces are accepted until %3.")
-                    .arg(k.id, TimeUtil::iso(k.notBefore),
-                         TimeUtil::iso(
-                             k.notBefore.addSecs(qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds))));
+                    .arg(k.id, TimeUtil::iso(k.notBefore), TimeUtil::iso(k.notBefore.addSecs(grace))));
             return Ok;
         }
         env.secretStore();

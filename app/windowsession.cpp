@@ -3,20 +3,10 @@
 #include "app/secrets/secretstore.h"
 #include "app/uiwalk.h"
 #include "model/core/database.h"
-#include "server/api/crypto.h"
-#include "server/controllers/authcontroller.h"
 #include "ui/shell/signindialog.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
-
-namespace {
-QString newToken()
-{
-    return QLatin1String("lr_") + QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding |
-                                                                               QByteArray::OmitTrailingEquals));
-}
-} // namespace
 
 WindowSession::WindowSession(const Store &store, SecretStore &secrets, QString secretName, int refreshDays,
                              QObject *parent)
@@ -116,7 +106,7 @@ std::optional<User> WindowSession::soleUser() const
 
 std::optional<User> WindowSession::authenticate(const QString &email, const QString &password) const
 {
-    return AuthController::checkCredentials(UserRepository(m_store), email, password);
+    return UserRepository(m_store).checkCredentials(email, password);
 }
 
 QString WindowSession::lastEmail() const
@@ -136,7 +126,7 @@ bool WindowSession::changePassword(const QString &current, const QString &passwo
 {
     if (!isSignedIn() || !authenticate(m_user.email, current))
         return false;
-    UserRepository(m_store).changePassword(m_user.id, PasswordHasher::hash(password));
+    UserRepository(m_store).setPassword(m_user.id, password); // every token of the user ends
     setSignedIn(m_user, issueToken(m_user.id, {}));
     remember(m_token, false);
     return true;
@@ -169,9 +159,7 @@ void WindowSession::remember(const QString &token, bool signedOut)
 
 QString WindowSession::issueToken(const QString &userId, const QString &familyId)
 {
-    const QString token = newToken();
-    RefreshTokenRepository(m_store).store(userId, token, m_store.now().addDays(m_refreshDays), familyId);
-    return token;
+    return RefreshTokenRepository(m_store).issue(userId, m_store.now().addDays(m_refreshDays), familyId);
 }
 
 void WindowSession::userRecordChanged(const QString &id)

@@ -38,7 +38,8 @@ public:
     // The one active user of the data directory, when there is exactly one and the last session
     // did not end with a sign-out (the embedded SQLite default signs them in without asking).
     std::optional<User> soleUser() const;
-    // The active user with this e-mail and password (the API's login check); nullopt otherwise.
+    // The active user with this e-mail and password (UserRepository::checkCredentials, the API's
+    // login check); nullopt otherwise.
     std::optional<User> authenticate(const QString &email, const QString &password) const;
     // The e-mail of the last user who signed in here (to fill the sign-in form).
     QString lastEmail() const;
@@ -97,3 +98,4 @@ bool askSignIn(WindowSession &session, const QString &where, const QString &noti
 // embedded SQLite file), the data directory's only active user; else askSignIn(). With no account
 // at all nobody signs in (the welcome makes the first one). false: the sign-in was cancelled.
 bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSignsIn);
+
