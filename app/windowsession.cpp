@@ -3,10 +3,15 @@
 #include "app/secrets/secretstore.h"
 #include "app/uiwalk.h"
 #include "model/core/database.h"
+#include "ui/settings/userspage.h"
+#include "ui/shell/mainwindow.h"
 #include "ui/shell/signindialog.h"
 
+#include <QApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStatusBar>
+#include <QTimer>
 
 WindowSession::WindowSession(const Store &store, SecretStore &secrets, QString secretName, int refreshDays,
                              QObject *parent)
@@ -210,4 +215,63 @@ bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSi
         }
     }
     return askSignIn(session, where, {});
+}
+
+void followSession(MainWindow &window, WindowSession &session, const QString &where)
+{
+    window.setSignedInUser(session.user());
+    QObject::connect(&session, &WindowSession::userChanged, &window, &MainWindow::setSignedInUser);
+    // The welcome's first account: an admin, its password hashed by the model as `liaison user add`
+    // has it hashed (the repository tells the bus, so the views that list users, the Inbox's
+    // assignees, follow); it is signed in at once.
+    window.setAccountCreator([&session](const QString &name, const QString &email, const QString &password) {
+        return UserRepository(session.store())
+            .create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
+    });
+    QObject::connect(&window, &MainWindow::accountCreated, &session, &WindowSession::begin);
+    // Sign-out, or the signed-in user deactivated (here or in another copy): the window hides and
+    // asks who works next; cancelled, the app quits.
+    auto askAgain = [&window, &session, where](const QString &notice, bool sameUser) {
+        for (QDialog *open : window.findChildren<QDialog *>()) {
+            if (open->isVisible())
+                open->reject();
+        }
+        window.hide();
+        if (askSignIn(session, where, notice, sameUser))
+            window.show();
+        else
+            QTimer::singleShot(0, qApp, &QApplication::quit);
+    };
+    QObject::connect(&window, &MainWindow::signOutRequested, &window, [&session, askAgain] {
+        session.end();
+        askAgain(QCoreApplication::translate("Startup", "You signed out."), true);
+    });
+    QObject::connect(&window, &MainWindow::changePasswordRequested, &window, [&window, &session] {
+        auto *dialog = new PasswordDialog(
+            session.user().name,
+            [&session](const QString &current, const QString &password) {
+                return session.changePassword(current, password);
+            },
+            PasswordDialog::Whose::Own, &window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(dialog, &QDialog::accepted, &window, [&window] {
+            window.statusBar()->showMessage(PasswordDialog::tr("Your password was changed."), 10000);
+        });
+        dialog->open();
+    });
+    // Told from inside the bus's news: the question waits until that news has reached everyone.
+    QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain, email] {
+            askAgain(QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.")
+                         .arg(email),
+                     false);
+        });
+    });
+    QObject::connect(&session, &WindowSession::ended, &window, [askAgain] {
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain] {
+            askAgain(QCoreApplication::translate("Startup", "Your session was ended (a new password, or a sign-out "
+                                                            "elsewhere); sign in again."),
+                     true);
+        });
+    });
 }

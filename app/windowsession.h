@@ -99,3 +99,10 @@ bool askSignIn(WindowSession &session, const QString &where, const QString &noti
 // at all nobody signs in (the welcome makes the first one). false: the sign-in was cancelled.
 bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSignsIn);
 
+class MainWindow;
+
+// The window follows the session: the signed-in user shown (the areas follow the window's
+// signedInUserChanged); the welcome's first account (an admin) signed in at once; File > Sign out
+// and File > Change password…; a deactivation, or the session ended elsewhere, closes the open
+// dialogs, hides the window and asks who works next (askSignIn; cancelled: the app quits).
+void followSession(MainWindow &window, WindowSession &session, const QString &where);

@@ -14,6 +14,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "tests/ui/uilayout.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
@@ -150,7 +151,7 @@ private Q_SLOTS:
         auto day = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::DayRole).toString(); };
         auto sender = [&](int row) { return thread()->item(row)->data(ChatBubbleDelegate::SenderRole).toString(); };
         QCOMPARE(day(0), InboxText::dayName(QDateTime::fromString(earlier, Qt::ISODateWithMs).toLocalTime().date(),
-                                                QDate::currentDate()));
+                                            QDate::currentDate()));
         QVERIFY(!day(0).isEmpty());
         QCOMPARE(day(1), QString()); // the same day: no second separator
         QCOMPARE(day(2), QString("Today"));
@@ -613,7 +614,7 @@ private Q_SLOTS:
         m_repo->addTags(conv, {"vip", "teklif"});
         m_repo->assign(conv, murat.id);
         ApiKeyRepository keys(testStore());
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         auto *view = new InboxView(*m_repo, Store(*m_bus));
         view->setCurrentUser(me.id, me.name);
         window.addArea(InboxView::tr("Inbox"), view);
@@ -650,7 +651,7 @@ private Q_SLOTS:
     {
         ContactRepository contacts(testStore());
         ApiKeyRepository keys(testStore());
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         auto *view = new InboxView(*m_repo, Store(*m_bus));
         const int index = window.addArea(InboxView::tr("Inbox"), view);
         QVERIFY(index > 0);

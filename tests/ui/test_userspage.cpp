@@ -7,6 +7,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/settings/apikeyspage.h"
 #include "ui/settings/userspage.h"
@@ -219,7 +220,7 @@ private Q_SLOTS:
         ApiKeyRepository keys(desk);
         keys.create(QStringLiteral("Selin's"), {}, selin.id);
         keys.create(QStringLiteral("Murat's"), {QStringLiteral("contacts:read")});
-        MainWindow window(contacts, keys, desk);
+        ComposedWindow window(contacts, keys, desk);
         window.addSettingsPage(QStringLiteral("Users"), QStringLiteral("&Users…"), QStringLiteral("usersPage"),
                                [desk](QWidget *parent) { return new UsersPage(desk, parent); });
         window.setSignedInUser(murat);
