@@ -23,6 +23,7 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/navigationdelegate.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasksview.h"
 
 #include <QAction>
@@ -180,7 +181,9 @@ private slots:
         QCOMPARE(m_window->currentArea(), 1);
         m_window->openRecord(JumpBox::Task, task);
         QCOMPARE(m_window->currentArea(), 2);
-        QCOMPARE(m_window->findChild<TasksView *>()->currentTaskId(), task);
+        TaskDialog *taskDialog = m_window->findChild<TasksView *>()->findChild<TaskDialog *>(); // the task, open
+        QVERIFY(taskDialog);
+        taskDialog->reject();
         m_window->openRecord(JumpBox::Conversation, conversation);
         QCOMPARE(m_window->currentArea(), 3);
         QCOMPARE(m_window->findChild<InboxView *>()->currentConversationId(), conversation);
