@@ -10,10 +10,10 @@ namespace {
 
 struct Layer
 {
-    const char *folder;        // a folder of the repository (its subfolders included)
-    QStringList mayInclude;    // project folders its #include "…" lines may name
-    const char *exceptIn = ""; // a subfolder that belongs to another row (listed first)
-    QStringList mayNotInclude; // folders inside mayInclude that it must not name all the same
+    const char *folder;             // a folder of the repository (its subfolders included)
+    QStringList mayInclude;         // project folders its #include "…" lines may name
+    const char *exceptIn = "";      // a subfolder that belongs to another row (listed first)
+    QStringList mayNotInclude = {}; // folders inside mayInclude that it must not name all the same
 };
 
 QList<Layer> layers()
