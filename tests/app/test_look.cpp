@@ -15,6 +15,7 @@
 #include "tests/support/fakeclock.h"
 #include "tests/support/privatebus.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "tests/ui/uitest.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
@@ -109,7 +110,7 @@ class TestLook : public QObject
         m_keys = std::make_unique<ApiKeyRepository>(desk);
         m_tasks = std::make_unique<TaskRepository>(desk, QTimeZone::utc());
         m_conversations = std::make_unique<ConversationRepository>(desk);
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, desk);
+        m_window = std::make_unique<ComposedWindow>(*m_contacts, *m_keys, desk);
         m_window->setSignedInUser(m_user);
         m_tasksView = addTasksArea(*m_window, *m_tasks, desk);
         addInboxArea(*m_window, *m_conversations, desk, std::make_shared<ChannelRegistry>(),
@@ -387,7 +388,7 @@ private slots:
     void contactsEmptyStatesAct()
     {
         openWindow("admin");
-        ContactsView *contacts = m_window->contactsView();
+        ContactsView *contacts = m_window->findChild<ContactsView *>();
         m_window->showArea(m_window->findChild<QStackedWidget *>("areaStack")->widget(0));
         auto *table = contacts->findChild<QTableView *>("contactsTable");
         QVERIFY(table);
