@@ -6,7 +6,7 @@
 #include "model/core/database.h"
 #include "model/core/idempotencystore.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 

@@ -24,6 +24,13 @@ QList<Layer> layers()
         {"server", {"server/", "messaging/", "model/"}, "server/http"},
         {"ui", {"ui/", "model/"}},
         {"app", {"app/", "ui/", "server/", "messaging/", "model/"}},
+        // The tests link what they test: a model test the model and its support library only
+        // (liaison_modeltestsupport), a messaging test messaging and the loopback HTTPS fakes.
+        {"tests/unit",
+         {"model/", "tests/support/modelsupport.h", "tests/support/fakeclock.h", "tests/support/fulldisk.h"}},
+        {"tests/messaging",
+         {"messaging/", "model/", "server/http/", "tests/support/modelsupport.h", "tests/support/fakeclock.h",
+          "tests/support/webhookreceiver.h"}},
     };
 }
 

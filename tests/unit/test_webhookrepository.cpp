@@ -7,7 +7,7 @@
 #include "model/core/timeutil.h"
 #include "model/webhooks/incomingwebhookrepository.h"
 #include "model/webhooks/webhookrepository.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>
