@@ -264,7 +264,7 @@ HttpResponse FakeGraphApi::handle(Request &r)
         return answer(200, {{QStringLiteral("id"), instagramAccountId},
                             {QStringLiteral("username"), QStringLiteral("liaison_test")}});
     if (r.method == "POST" && r.path == wa + QStringLiteral("/media")) {
-        // Media upload (channels.md §1): multipart with messaging_product=whatsapp and a file part.
+        // Media upload (docs/channels.md §1): multipart with messaging_product=whatsapp and a file part.
         const MultipartForm form = MultipartForm::parse(r.contentType, r.body);
         const MultipartPart *product = form.part(u"messaging_product");
         const MultipartPart *file = form.part(u"file");

@@ -2,7 +2,7 @@
 
 // A local fake of Meta's Graph API for the WhatsApp Cloud API and the Instagram Send API, on plain
 // HTTP loopback (our HttpEngine; ChannelUrls allows http on loopback). It checks the shape of our
-// requests (path, bearer token, JSON fields, channels.md §1 and §3), records them, and answers like
+// requests (path, bearer token, JSON fields, docs/channels.md §1 and §3), records them, and answers like
 // Meta: a wamid / {recipient_id, message_id}, or the Graph error it was told to give, or nothing at
 // all while it is down (connection refused). MetaWebhook builds and signs the webhook bodies Meta
 // would send to our server.
