@@ -212,9 +212,9 @@ void FakeGraphApi::setDown(bool down)
     }
 }
 
-void FakeGraphApi::failNext(int code, int httpStatus, const QString &details)
+void FakeGraphApi::failNext(int code, int providerStatus, const QString &details)
 {
-    m_failures.push_back({code, httpStatus, details});
+    m_failures.push_back({code, providerStatus, details});
 }
 
 void FakeGraphApi::throttle(int n)

@@ -43,7 +43,7 @@ public:
     // Connection refused while down; the same port again when back up.
     void setDown(bool down);
     // The next sends (either channel) answer this Graph error, in order.
-    void failNext(int code, int httpStatus = 400, const QString &details = {});
+    void failNext(int code, int providerStatus = 400, const QString &details = {});
     // The next n sends answer 130429 (throughput limit).
     void throttle(int n);
 
