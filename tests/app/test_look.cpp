@@ -221,7 +221,7 @@ private slots:
             {{"title", "Teklifi gönder"}, {"dueDate", "2026-11-26T11:00:00.000Z"}, {"assignedTo", m_user.id}}));
         api.create(TaskRules::parse(
             {{"title", "Murat'ın işi"}, {"dueDate", "2026-11-26T09:00:00.000Z"}, {"assignedTo", other}}));
-        QTest::qWait(TasksView::RefreshDelayMs * 3);
+        QTest::qWait(TasksView::RefreshDelayMs * 3);   // negative check: the refreshes that follow count nothing
         QCOMPARE(m_window->areaCount(m_tasksView), 0); // not yet due; the other one is not theirs
         m_clock.set(utc(2026, 11, 26, 11, 30));
         TaskScheduler scheduler(store(), QTimeZone::utc());
@@ -365,7 +365,7 @@ private slots:
                 QCOMPARE(changed.size(), 1);
                 // Another setting of the portal changes nothing.
                 say("accent-color", 1);
-                QTest::qWait(100);
+                QTest::qWait(100); // negative check: no change follows it
                 QCOMPARE(scheme.scheme(), DesktopColorScheme::Scheme::Light);
                 // The theme follows it while the choice is the desktop's.
                 Theme::instance().followDesktop(&scheme);

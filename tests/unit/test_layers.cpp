@@ -27,6 +27,13 @@ QList<Layer> layers()
         // The app starts the server (server/apiserver.h, its configuration) but shares none of its
         // request handling: the window's account rules are the model's, as the API's are.
         {"app", {"app/", "ui/", "server/", "messaging/", "model/"}, "", {"server/controllers/", "server/api/"}},
+        // The tests link what they test: a model test the model and its support library only
+        // (liaison_modeltestsupport), a messaging test messaging and the loopback HTTPS fakes.
+        {"tests/unit",
+         {"model/", "tests/support/modelsupport.h", "tests/support/fakeclock.h", "tests/support/fulldisk.h"}},
+        {"tests/messaging",
+         {"messaging/", "model/", "server/http/", "tests/support/modelsupport.h", "tests/support/fakeclock.h",
+          "tests/support/webhookreceiver.h"}},
     };
 }
 
