@@ -205,8 +205,9 @@ private Q_SLOTS:
         tokens.store(other.id, QStringLiteral("token-of-other"), later);
         QVERIFY(tokens.isLive(QStringLiteral("token-of-u"), kNow));
 
-        UserRepository(store()).changePassword(u.id, QStringLiteral("h2"));
-        QCOMPARE(UserRepository(store()).findForLogin(QStringLiteral("a@ornek.com.tr"))->second, QStringLiteral("h2"));
+        UserRepository(store()).setPassword(u.id, QStringLiteral("yeni-parola-7"), 1000);
+        const QString stored = UserRepository(store()).findForLogin(QStringLiteral("a@ornek.com.tr"))->second;
+        QVERIFY(PasswordHasher::verify(QStringLiteral("yeni-parola-7"), stored));
         QVERIFY(!tokens.isLive(QStringLiteral("token-of-u"), kNow));
         QVERIFY(tokens.isLive(QStringLiteral("token-of-other"), kNow));
     }
