@@ -151,14 +151,14 @@ bool ChannelsSettings::save(const ChannelsPage::Values &values, const QString &i
 }
 
 void addChannelsPage(MainWindow &window, AppSettings &settings, SecretStore &secrets, const ChannelsConfig &current,
-                     std::shared_ptr<ChannelRegistry> registry, const QString &serverBaseUrl)
+                     std::shared_ptr<ChannelRegistry> registry, std::function<QString()> serverBaseUrl)
 {
     window.addSettingsPage(
         ChannelsPage::tr("Channels"), ChannelsPage::tr("&Channels…"), QStringLiteral("channelsPage"),
         [=, &settings, &secrets](QWidget *parent) {
             auto *page = new ChannelsPage(parent);
             page->setValues(ChannelsSettings::values(current));
-            page->setServerBaseUrl(serverBaseUrl);
+            page->setServerBaseUrl(serverBaseUrl ? serverBaseUrl() : QString());
             page->setStatusFunction([registry](const QString &channel) {
                 ChannelsPage::Status s;
                 if (!registry)

@@ -3,6 +3,7 @@
 #include "messaging/channels/channelconfig.h"
 #include "ui/settings/channelspage.h"
 
+#include <functional>
 #include <memory>
 
 class AppSettings;
@@ -15,9 +16,9 @@ class SecretStore;
 // temporary connector of the channel built from the form (GUI thread), and Save writing the
 // non-secret keys to DATA/liaison.ini and the secrets to the secret store (keys named like the
 // settings, "channels/telegram/botToken"). serverBaseUrl: the public URL the providers call
-// (media/publicBaseUrl, else the API server's own).
+// (media/publicBaseUrl, else the API server's own), asked when the page is made.
 void addChannelsPage(MainWindow &window, AppSettings &settings, SecretStore &secrets, const ChannelsConfig &current,
-                     std::shared_ptr<ChannelRegistry> registry, const QString &serverBaseUrl);
+                     std::shared_ptr<ChannelRegistry> registry, std::function<QString()> serverBaseUrl);
 
 namespace ChannelsSettings {
 // The form's values of a configuration.

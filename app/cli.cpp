@@ -1,17 +1,13 @@
 #include "app/cli.h"
 
 #include "app/appsettings.h"
-#include "app/channelssettings.h"
 #include "app/deliverythread.h"
-#include "app/desktopsettings.h"
-#include "app/inboxarea.h"
-#include "app/mediasettings.h"
 #include "app/secrets/secretstore.h"
 #include "app/serverthread.h"
 #include "app/startfailure.h"
-#include "app/tasksarea.h"
 #include "app/uiwalk.h"
 #include "app/unixsignals.h"
+#include "app/windowcontents.h"
 #include "app/windowsession.h"
 #include "messaging/channels/bulkexpander.h"
 #include "messaging/channels/channeldispatcher.h"
@@ -19,6 +15,7 @@
 #include "messaging/channels/telegrampoller.h"
 #include "messaging/webhooks/webhookdispatcher.h"
 #include "model/accounts/apikeyrepository.h"
+#include "model/accounts/passwordhasher.h"
 #include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contact.h"
@@ -37,17 +34,11 @@
 #include "model/inbox/mediarepository.h"
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
-#include "server/api/crypto.h"
 #include "server/apiserver.h"
-#include "ui/settings/userspage.h"
 #include "ui/shell/desktopscheme.h"
 #include "ui/shell/mainwindow.h"
-#include "ui/shell/notificationcenter.h"
-#include "ui/shell/settingsdialog.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/windowstate.h"
-#include "ui/tasks/taskremindernotifier.h"
-#include "ui/tasks/tasksview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -630,74 +621,18 @@ int runDesktop(Environment &env)
         return Ok;
     ContactRepository contacts(desk);
     ApiKeyRepository apiKeys(desk);
-    UserRepository users(desk);
     TaskRepository tasks(desk, env.settings->tasksTimeZone());
     ConversationRepository conversations(desk);
-    MainWindow window(contacts, apiKeys, desk);
-    window.setSignedInUser(session.user());
-    QObject::connect(&session, &WindowSession::userChanged, &window, &MainWindow::setSignedInUser);
-    // The welcome's first account: an admin, its password hashed as `liaison user add` does (the
-    // repository tells the bus, so the views that list users, the Inbox's assignees, follow); it is
-    // signed in at once.
-    window.setAccountCreator([&users](const QString &name, const QString &email, const QString &password) {
-        return users.create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
-    });
-    QObject::connect(&window, &MainWindow::accountCreated, &session, &WindowSession::begin);
-    // Sign-out, or the signed-in user deactivated (here or in another copy): the window hides and
-    // asks who works next; cancelled, the app quits.
-    auto askAgain = [&window, &session, &app, where](const QString &notice, bool sameUser) {
-        for (QDialog *open : window.findChildren<QDialog *>()) {
-            if (open->isVisible())
-                open->reject();
-        }
-        window.hide();
-        if (askSignIn(session, where, notice, sameUser))
-            window.show();
-        else
-            QTimer::singleShot(0, &app, &QApplication::quit);
-    };
-    QObject::connect(&window, &MainWindow::signOutRequested, &window, [&session, askAgain] {
-        session.end();
-        askAgain(QCoreApplication::translate("Startup", "You signed out."), true);
-    });
-    QObject::connect(&window, &MainWindow::changePasswordRequested, &window, [&window, &session] {
-        auto *dialog = new PasswordDialog(
-            session.user().name,
-            [&session](const QString &current, const QString &password) {
-                return session.changePassword(current, password);
-            },
-            PasswordDialog::Whose::Own, &window);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        QObject::connect(dialog, &QDialog::accepted, &window, [&window] {
-            window.statusBar()->showMessage(PasswordDialog::tr("Your password was changed."), 10000);
-        });
-        dialog->open();
-    });
-    // Told from inside the bus's news: the question waits until that news has reached everyone.
-    QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
-        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain, email] {
-            askAgain(QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.")
-                         .arg(email),
-                     false);
-        });
-    });
-    QObject::connect(&session, &WindowSession::ended, &window, [askAgain] {
-        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain] {
-            askAgain(QCoreApplication::translate("Startup", "Your session was ended (a new password, or a sign-out "
-                                                            "elsewhere); sign in again."),
-                     true);
-        });
-    });
-    window.setWebhookPolicy(env.settings->webhookConfig().policy());
-    addTasksArea(window, tasks, desk);
+    MainWindow window(apiKeys, desk);
+    followSession(window, session, where);
     std::unique_ptr<ServerThread> server;
-    addInboxArea(window, conversations, desk, config.channelRegistry,
-                 {config.media, env.settings->dataDir(), [&config, &server] {
-                      return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
-                             : server                              ? server->baseUrl()
-                                                                   : QString();
-                  }});
-    applyDesktopSettings(window, *env.settings);
+    // What the window holds: app/windowcontents.cpp.
+    composeWindow(window, {desk, contacts, apiKeys, tasks, conversations, *env.settings, env.secretStore(),
+                           config.channels, config.channelRegistry, config.media, [&config, &server] {
+                               return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
+                                      : server                              ? server->baseUrl()
+                                                                            : QString();
+                           }});
     // The arrangement the user left: size, splitters, columns (DATA/window.ini).
     (new WindowState(&window, QDir(env.settings->dataDir()).filePath(QStringLiteral("window.ini"))))->restore();
     window.show();
@@ -711,17 +646,8 @@ int runDesktop(Environment &env)
             err(server->errorString());
         }
     }
-    addChannelsPage(window, *env.settings, env.secretStore(), config.channels, config.channelRegistry,
-                    !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
-                    : server                              ? server->baseUrl()
-                                                          : QString());
-    addMediaPage(window, *env.settings, desk);
-    addContactsPage(window, *env.settings);
-    addAppearancePage(window, *env.settings);
-    addUsersPage(window, desk);
-    addTemplatesPage(window, desk);
     // An empty data directory (no account yet): the welcome, over the window.
-    if (users.list().isEmpty())
+    if (UserRepository(desk).list().isEmpty())
         window.showWelcome();
     DeliveryThread delivery;
     addDeliveryServices(delivery, env, store, config.channelRegistry);
@@ -858,13 +784,11 @@ int runJwtRotate(Environment &env)
             EventBus bus; // no one listens in this process
             const QDateTime now = Store(bus).now();
             SigningKeyRepository::load(now); // the first key, if no copy has started yet
-            const SigningKey k =
-                SigningKeyRepository::rotate(now, qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds);
+            const qint64 grace = ApiServer::replacedKeyGraceSeconds(config.accessTokenMinutes);
+            const SigningKey k = SigningKeyRepository::rotate(now, grace);
             out(QStringLiteral("New signing key %1: every copy signs access tokens with it from %2; the keys it "
                                "replaces are accepted until %3.")
-                    .arg(k.id, TimeUtil::iso(k.notBefore),
-                         TimeUtil::iso(
-                             k.notBefore.addSecs(qint64(config.accessTokenMinutes) * 60 + Jwt::kSkewSeconds))));
+                    .arg(k.id, TimeUtil::iso(k.notBefore), TimeUtil::iso(k.notBefore.addSecs(grace))));
             return Ok;
         }
         env.secretStore();

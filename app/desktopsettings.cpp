@@ -2,7 +2,6 @@
 
 #include "app/appsettings.h"
 #include "model/contacts/contact.h"
-#include "server/api/crypto.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/settings/appearancepage.h"
@@ -79,11 +78,8 @@ void addContactsPage(MainWindow &window, const AppSettings &settings)
 
 void addUsersPage(MainWindow &window, const Store &store)
 {
-    window.addSettingsPage(
-        UsersPage::tr("Users"), UsersPage::tr("&Users…"), QStringLiteral("usersPage"), [store](QWidget *parent) {
-            return new UsersPage(
-                store, [](const QString &password) { return PasswordHasher::hash(password); }, parent);
-        });
+    window.addSettingsPage(UsersPage::tr("Users"), UsersPage::tr("&Users…"), QStringLiteral("usersPage"),
+                           [store](QWidget *parent) { return new UsersPage(store, parent); });
 }
 
 void addTemplatesPage(MainWindow &window, const Store &store)

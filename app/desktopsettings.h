@@ -14,8 +14,8 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings);
 // to liaison.ini and applied at once to the window, the API and incoming webhooks.
 void addContactsPage(MainWindow &window, const AppSettings &settings);
 
-// Settings > Users (admins only): who signs in, their roles; passwords hashed as `liaison user add`
-// hashes them.
+// Settings > Users (admins only): who signs in, their roles; passwords hashed, and sessions ended,
+// by the model's account rules (UserRepository), as through the API.
 void addUsersPage(MainWindow &window, const Store &store);
 
 // Settings > Templates (admins only): the message templates the composer offers.

@@ -5,8 +5,6 @@
 #include "messaging/channels/outgoing.h"
 #include "messaging/media/mediaservice.h"
 #include "model/inbox/conversationrepository.h"
-#include "ui/contacts/contactdetailpane.h"
-#include "ui/contacts/contactsview.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/shell/mainwindow.h"
@@ -36,8 +34,8 @@ private:
 };
 } // namespace
 
-void addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
-                  std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media)
+InboxView *addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
+                        std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media)
 {
     auto *inbox = new InboxView(conversations, store);
     // Replies carry the signed-in user ("Assign to me" assigns to them); with nobody signed in (no
@@ -106,16 +104,5 @@ void addInboxArea(MainWindow &window, ConversationRepository &conversations, con
                          window.showArea(inbox);
                          inbox->openConversation(id);
                      });
-    QObject::connect(window.contactsView()->detailPane(), &ContactDetailPane::conversationActivated, inbox,
-                     [&window, inbox](const QString &id) {
-                         window.showArea(inbox);
-                         inbox->openConversation(id);
-                     });
-    // "Open contact" in the Inbox's contact panel: the contact's record in Contacts (its deals,
-    // conversations and timeline), not an edit form.
-    QObject::connect(inbox->contactPanel(), &InboxContactPanel::contactRequested, window.contactsView(),
-                     [&window](const QString &id) {
-                         window.showArea(window.contactsView());
-                         window.contactsView()->openContact(id);
-                     });
+    return inbox;
 }

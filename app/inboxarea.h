@@ -9,6 +9,7 @@
 
 class ChannelRegistry;
 class ConversationRepository;
+class InboxView;
 class Store;
 class MainWindow;
 
@@ -23,6 +24,7 @@ struct InboxMediaSetup
 
 // Adds the Inbox area to the window: its composer sends text, files and templates through the
 // server's paths (ChannelSender; OutgoingMessages for files and templates, as the API does), and
-// replies and "Assign to me" are the signed-in user's (MainWindow::signedInUser).
-void addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
-                  std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media);
+// replies and "Assign to me" are the signed-in user's (MainWindow::signedInUser). Returns the view
+// (the window owns it); its links with Contacts are the composition root's (app/windowcontents.cpp).
+InboxView *addInboxArea(MainWindow &window, ConversationRepository &conversations, const Store &store,
+                        std::shared_ptr<ChannelRegistry> channels, const InboxMediaSetup &media);

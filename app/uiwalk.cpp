@@ -103,7 +103,7 @@ void walk(MainWindow &window, const QString &outDir)
     // since the epoch>" (or "never"), and ends there.
     if (const QString watch = qEnvironmentVariable("LIAISON_UI_WALK_WATCH"); !watch.isEmpty()) {
         line(QStringLiteral("watching %1").arg(watch));
-        const ContactTableModel *model = window.contactsView()->model();
+        const ContactTableModel *model = window.findChild<ContactsView *>()->model();
         QElapsedTimer waited;
         waited.start();
         qint64 seenAt = 0;

@@ -3,20 +3,15 @@
 #include "app/secrets/secretstore.h"
 #include "app/uiwalk.h"
 #include "model/core/database.h"
-#include "server/api/crypto.h"
-#include "server/controllers/authcontroller.h"
+#include "ui/settings/userspage.h"
+#include "ui/shell/mainwindow.h"
 #include "ui/shell/signindialog.h"
 
+#include <QApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-namespace {
-QString newToken()
-{
-    return QLatin1String("lr_") + QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding |
-                                                                               QByteArray::OmitTrailingEquals));
-}
-} // namespace
+#include <QStatusBar>
+#include <QTimer>
 
 WindowSession::WindowSession(const Store &store, SecretStore &secrets, QString secretName, int refreshDays,
                              QObject *parent)
@@ -116,7 +111,7 @@ std::optional<User> WindowSession::soleUser() const
 
 std::optional<User> WindowSession::authenticate(const QString &email, const QString &password) const
 {
-    return AuthController::checkCredentials(UserRepository(m_store), email, password);
+    return UserRepository(m_store).checkCredentials(email, password);
 }
 
 QString WindowSession::lastEmail() const
@@ -136,7 +131,7 @@ bool WindowSession::changePassword(const QString &current, const QString &passwo
 {
     if (!isSignedIn() || !authenticate(m_user.email, current))
         return false;
-    UserRepository(m_store).changePassword(m_user.id, PasswordHasher::hash(password));
+    UserRepository(m_store).setPassword(m_user.id, password); // every token of the user ends
     setSignedIn(m_user, issueToken(m_user.id, {}));
     remember(m_token, false);
     return true;
@@ -169,9 +164,7 @@ void WindowSession::remember(const QString &token, bool signedOut)
 
 QString WindowSession::issueToken(const QString &userId, const QString &familyId)
 {
-    const QString token = newToken();
-    RefreshTokenRepository(m_store).store(userId, token, m_store.now().addDays(m_refreshDays), familyId);
-    return token;
+    return RefreshTokenRepository(m_store).issue(userId, m_store.now().addDays(m_refreshDays), familyId);
 }
 
 void WindowSession::userRecordChanged(const QString &id)
@@ -222,4 +215,63 @@ bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSi
         }
     }
     return askSignIn(session, where, {});
+}
+
+void followSession(MainWindow &window, WindowSession &session, const QString &where)
+{
+    window.setSignedInUser(session.user());
+    QObject::connect(&session, &WindowSession::userChanged, &window, &MainWindow::setSignedInUser);
+    // The welcome's first account: an admin, its password hashed by the model as `liaison user add`
+    // has it hashed (the repository tells the bus, so the views that list users, the Inbox's
+    // assignees, follow); it is signed in at once.
+    window.setAccountCreator([&session](const QString &name, const QString &email, const QString &password) {
+        return UserRepository(session.store())
+            .create(email, name, QStringLiteral("admin"), PasswordHasher::hash(password));
+    });
+    QObject::connect(&window, &MainWindow::accountCreated, &session, &WindowSession::begin);
+    // Sign-out, or the signed-in user deactivated (here or in another copy): the window hides and
+    // asks who works next; cancelled, the app quits.
+    auto askAgain = [&window, &session, where](const QString &notice, bool sameUser) {
+        for (QDialog *open : window.findChildren<QDialog *>()) {
+            if (open->isVisible())
+                open->reject();
+        }
+        window.hide();
+        if (askSignIn(session, where, notice, sameUser))
+            window.show();
+        else
+            QTimer::singleShot(0, qApp, &QApplication::quit);
+    };
+    QObject::connect(&window, &MainWindow::signOutRequested, &window, [&session, askAgain] {
+        session.end();
+        askAgain(QCoreApplication::translate("Startup", "You signed out."), true);
+    });
+    QObject::connect(&window, &MainWindow::changePasswordRequested, &window, [&window, &session] {
+        auto *dialog = new PasswordDialog(
+            session.user().name,
+            [&session](const QString &current, const QString &password) {
+                return session.changePassword(current, password);
+            },
+            PasswordDialog::Whose::Own, &window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(dialog, &QDialog::accepted, &window, [&window] {
+            window.statusBar()->showMessage(PasswordDialog::tr("Your password was changed."), 10000);
+        });
+        dialog->open();
+    });
+    // Told from inside the bus's news: the question waits until that news has reached everyone.
+    QObject::connect(&session, &WindowSession::revoked, &window, [askAgain](const QString &email) {
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain, email] {
+            askAgain(QCoreApplication::translate("Startup", "The account %1 was deactivated; sign in with another.")
+                         .arg(email),
+                     false);
+        });
+    });
+    QObject::connect(&session, &WindowSession::ended, &window, [askAgain] {
+        QTimer::singleShot(0, QCoreApplication::instance(), [askAgain] {
+            askAgain(QCoreApplication::translate("Startup", "Your session was ended (a new password, or a sign-out "
+                                                            "elsewhere); sign in again."),
+                     true);
+        });
+    });
 }

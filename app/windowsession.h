@@ -38,7 +38,8 @@ public:
     // The one active user of the data directory, when there is exactly one and the last session
     // did not end with a sign-out (the embedded SQLite default signs them in without asking).
     std::optional<User> soleUser() const;
-    // The active user with this e-mail and password (the API's login check); nullopt otherwise.
+    // The active user with this e-mail and password (UserRepository::checkCredentials, the API's
+    // login check); nullopt otherwise.
     std::optional<User> authenticate(const QString &email, const QString &password) const;
     // The e-mail of the last user who signed in here (to fill the sign-in form).
     QString lastEmail() const;
@@ -97,3 +98,11 @@ bool askSignIn(WindowSession &session, const QString &where, const QString &noti
 // embedded SQLite file), the data directory's only active user; else askSignIn(). With no account
 // at all nobody signs in (the welcome makes the first one). false: the sign-in was cancelled.
 bool signInAtStart(WindowSession &session, const QString &where, bool soleUserSignsIn);
+
+class MainWindow;
+
+// The window follows the session: the signed-in user shown (the areas follow the window's
+// signedInUserChanged); the welcome's first account (an admin) signed in at once; File > Sign out
+// and File > Change password…; a deactivation, or the session ended elsewhere, closes the open
+// dialogs, hides the window and asks who works next (askSignIn; cancelled: the app quits).
+void followSession(MainWindow &window, WindowSession &session, const QString &where);

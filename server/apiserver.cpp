@@ -136,6 +136,11 @@ QUrlQuery parseQuery(const QByteArray &raw)
 }
 } // namespace
 
+qint64 ApiServer::replacedKeyGraceSeconds(int accessTokenMinutes)
+{
+    return qint64(accessTokenMinutes) * 60 + Jwt::kSkewSeconds;
+}
+
 void ApiServer::setRequestLogSink(RequestLogSink sink)
 {
     g_requestLogSink.store(sink);

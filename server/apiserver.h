@@ -66,6 +66,9 @@ public:
     // so that a request costs no message formatting (a tenth of a contact look-up).
     using RequestLogSink = void (*)(const char *category, QByteArrayView line);
     static void setRequestLogSink(RequestLogSink sink);
+    // How long access tokens signed with a key stay good once another replaces it (`liaison jwt
+    // rotate`): the longest access-token lifetime plus the clock skew a check allows.
+    static qint64 replacedKeyGraceSeconds(int accessTokenMinutes);
 
     // Listens; false with errorString() when the address is taken or TLS cannot be set up.
     bool start();

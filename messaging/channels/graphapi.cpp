@@ -74,7 +74,7 @@ QString knownReason(int code)
 
 namespace GraphApi {
 
-QString reason(const QJsonObject &error, int httpStatus)
+QString reason(const QJsonObject &error, int providerStatus)
 {
     const int code = error.value(QLatin1String("code")).toInt();
     const QString message = error.value(QLatin1String("message")).toString();
@@ -83,7 +83,7 @@ QString reason(const QJsonObject &error, int httpStatus)
         details = error.value(QLatin1String("error_user_msg")).toString();
     QString text = knownReason(code);
     if (text.isEmpty())
-        text = message.isEmpty() ? QStringLiteral("provider answered HTTP %1").arg(httpStatus) : message;
+        text = message.isEmpty() ? QStringLiteral("provider answered HTTP %1").arg(providerStatus) : message;
     else if (!details.isEmpty())
         text += QStringLiteral(" (%1)").arg(details);
     if (code == 0)

@@ -13,8 +13,9 @@
 namespace GraphApi {
 
 // A Graph error {error:{code, message, error_data:{details}, error_subcode}} as one line for
-// failedReason: "131047: more than 24 hours since the customer last wrote: send a template".
-QString reason(const QJsonObject &error, int httpStatus);
+// failedReason: "131047: more than 24 hours since the customer last wrote: send a template";
+// providerStatus: the HTTP status of the provider's answer, named when the error says nothing else.
+QString reason(const QJsonObject &error, int providerStatus);
 
 // Maps one send answer to an outcome. sentId: the provider's message id of a 2xx answer (empty: the
 // answer had none). throttleSeconds: the wait for a throughput limit (130429 / 4 / 613…), which

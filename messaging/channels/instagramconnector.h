@@ -5,7 +5,7 @@
 
 class ProviderClient;
 
-// Instagram messaging (channels.md §3): POST {apiBaseUrl}/{accountId}/messages with the bearer
+// Instagram messaging (docs/channels.md §3): POST {apiBaseUrl}/{accountId}/messages with the bearer
 // token: {recipient:{id}, message:{text}} or an attachment (image, video, audio, file) by URL.
 // Text is limited to 1000 characters (longer fails before any call). A media message's caption
 // follows as a second text message once the attachment was accepted (Instagram attachments carry

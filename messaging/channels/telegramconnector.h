@@ -7,7 +7,7 @@
 class ProviderClient;
 struct ProviderReply;
 
-// The Telegram Bot API (channels.md §2): {apiBaseUrl}/bot<token>/<method> with JSON bodies.
+// The Telegram Bot API (docs/channels.md §2): {apiBaseUrl}/bot<token>/<method> with JSON bodies.
 // Text -> sendMessage, image -> sendPhoto, video -> sendVideo, audio -> sendAudio, document ->
 // sendDocument (media by URL), location -> sendLocation. Telegram has no templates: a template is
 // sent as its rendered text (see templateText) with its quick-reply buttons as an inline keyboard.

@@ -8,7 +8,7 @@
 
 class ProviderClient;
 
-// The WhatsApp Cloud API (channels.md §1): POST {apiBaseUrl}/{phoneNumberId}/messages with the
+// The WhatsApp Cloud API (docs/channels.md §1): POST {apiBaseUrl}/{phoneNumberId}/messages with the
 // bearer token, one Graph message per Liaison message (text, image, video, document, audio by link,
 // location, template). A media message whose file we hold (payload.mediaId in media) is first
 // uploaded (POST /{phoneNumberId}/media, multipart) and sent by the returned id, so the provider

@@ -89,6 +89,10 @@ User UserRepository::setActive(const QString &id, bool active)
     const QString now = m_store.nowIso();
     Database::exec(QStringLiteral("UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?"),
                    {active ? QVariant(QMetaType(QMetaType::QString)) : QVariant(now), now, id});
+    // Their sessions (the API's refresh tokens, the window's) end with the deactivation: committed
+    // together, so that no token outlives it when a later statement fails.
+    if (!active)
+        RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
     tx.commit();
     m_store.notify(EventBus::Entity::User, id, EventBus::Change::Updated);
     u->deactivatedAt = active ? QString() : now;
@@ -228,11 +232,22 @@ QVector<User> UserRepository::list() const
     return out;
 }
 
-void UserRepository::changePassword(const QString &id, const QString &passwordHash)
+std::optional<User> UserRepository::checkCredentials(const QString &email, const QString &password) const
 {
+    const auto found = findForLogin(email);
+    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
+    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
+    return ok ? std::optional<User>(found->first) : std::nullopt;
+}
+
+void UserRepository::setPassword(const QString &id, const QString &password, int iterations)
+{
+    const QString hash = PasswordHasher::hash(password, iterations); // slow on purpose: before the transaction
     Transaction tx;
-    Database::exec(QStringLiteral("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"),
-                   {passwordHash, m_store.nowIso(), id});
+    if (Database::exec(QStringLiteral("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"),
+                       {hash, m_store.nowIso(), id})
+            .numRowsAffected() != 1)
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "User"), id);
     RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
     tx.commit();
 }
@@ -240,6 +255,15 @@ void UserRepository::changePassword(const QString &id, const QString &passwordHa
 RefreshTokenRepository::RefreshTokenRepository(const Store &store)
     : m_store(store)
 {
+}
+
+QString RefreshTokenRepository::issue(const QString &userId, const QDateTime &expiresAt, const QString &familyId)
+{
+    const QString token =
+        QLatin1String("lr_") +
+        QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    store(userId, token, expiresAt, familyId);
+    return token;
 }
 
 void RefreshTokenRepository::store(const QString &userId, const QString &token, const QDateTime &expiresAt,

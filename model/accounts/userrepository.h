@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/accounts/passwordhasher.h"
 #include "model/core/store.h"
 
 #include <QDateTime>
@@ -22,15 +23,18 @@ struct User
     QJsonObject toJson() const;
 };
 
-// People who sign in (the window, JWT logins). The password hash is made by the caller (a slow KDF
-// lives with the server's crypto); this stores and returns it as an opaque string.
+// People who sign in (the window, JWT logins), and the rules of their accounts: the credential check
+// (checkCredentials), a new password (setPassword: hashed with PasswordHasher, the user's refresh
+// tokens ended with it) and a deactivation (setActive: the tokens ended in the same transaction).
+// The API, the window and the command line all go through these.
 class UserRepository
 {
 public:
     explicit UserRepository(const Store &store);
 
-    // Throws DomainError: Unprocessable without e-mail/name, BadRequest for a malformed e-mail or unknown role,
-    // Conflict on a duplicate e-mail (case-insensitive).
+    // passwordHash: PasswordHasher::hash of the password. Throws DomainError: Unprocessable without
+    // e-mail/name, BadRequest for a malformed e-mail or unknown role, Conflict on a duplicate e-mail
+    // (case-insensitive).
     User create(const QString &email, const QString &name, const QString &role, const QString &passwordHash);
     std::optional<User> find(const QString &id) const;
     // The user with this e-mail (case-insensitive), active or not.
@@ -43,12 +47,19 @@ public:
     static QString actorName(const QString &actorId);
     // The user with this e-mail and its stored password hash.
     std::optional<QPair<User, QString>> findForLogin(const QString &email) const;
+    // The active user with this e-mail and password, else nullopt: the check of the API's login, of
+    // the current password before a change, and of the window's sign-in. A missing user still costs
+    // a hash, so that timing does not tell which e-mails exist; a deactivated user gets the same
+    // answer as a wrong password.
+    std::optional<User> checkCredentials(const QString &email, const QString &password) const;
     QVector<User> list() const;
-    // A new password (its stored hash): every refresh token of the user ends with the change, so
-    // that each session signs in again with it (a caller keeping one session issues it anew).
-    void changePassword(const QString &id, const QString &passwordHash);
+    // A new password, hashed here (iterations: PasswordHasher's; a test may pass fewer): in the same
+    // transaction every refresh token of the user ends, so that each session signs in again with it
+    // (a caller keeping one session issues it anew). Throws NotFound.
+    void setPassword(const QString &id, const QString &password, int iterations = PasswordHasher::kDefaultIterations);
     // Deactivates (active false) or reactivates a user. A deactivated user cannot sign in, and their
-    // access tokens, refresh tokens and API keys are refused; their records stay. Throws NotFound;
+    // access tokens, refresh tokens and API keys are refused; their records stay. A deactivation ends
+    // every refresh token of the user in its transaction (both commit, or neither). Throws NotFound;
     // deactivating the last active admin is refused (Conflict), so that someone can still configure.
     User setActive(const QString &id, bool active);
     // Renames a user and/or changes their role (nullopt: unchanged). Throws NotFound, BadRequest for an
@@ -73,6 +84,9 @@ public:
         QString userId;
         QString familyId;
     };
+    // A new token ("lr_" and 32 random bytes, base64url) stored for the user until expiresAt, and
+    // returned; familyId empty starts a new family (a login), else the token joins it (a refresh).
+    QString issue(const QString &userId, const QDateTime &expiresAt, const QString &familyId = {});
     // Stores a token; familyId empty starts a new family (a login), else the token joins it (a refresh).
     void store(const QString &userId, const QString &token, const QDateTime &expiresAt, const QString &familyId = {});
     // Retires the token and returns its user and family when it exists, is not retired and has not
@@ -88,7 +102,8 @@ public:
     // Sign-out: ends the family of this token (the login it came from, and every token refreshed
     // from it); false when the token is unknown.
     bool revokeFamily(const QString &token, const QDateTime &now);
-    // Ends every refresh token of a user (a password change signs out the other sessions).
+    // Ends every refresh token of a user (UserRepository::setPassword and setActive call it in their
+    // transactions).
     int revokeAllOf(const QString &userId, const QDateTime &now);
     void purgeExpired(const QDateTime &now);
 

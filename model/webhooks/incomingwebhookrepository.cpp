@@ -208,7 +208,7 @@ QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &end
         QStringLiteral("SELECT seq, id, endpoint_id, received_at, event, outcome, status_code, error, result_id, body "
                        "FROM incoming_webhook_calls WHERE ") +
             where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
-        {endpointId, limit, qint64(qMax(1, page) - 1) * limit});
+        {SqlValue::text(endpointId), limit, qint64(qMax(1, page) - 1) * limit});
     while (q.next()) {
         IncomingWebhookCall c;
         c.seq = q.value(0).toLongLong();
@@ -226,7 +226,7 @@ QVector<IncomingWebhookCall> IncomingWebhookRepository::calls(const QString &end
     q.finish();
     if (total) {
         CachedQuery c = Database::execCached(
-            QStringLiteral("SELECT count(*) FROM incoming_webhook_calls WHERE ") + where, {endpointId});
+            QStringLiteral("SELECT count(*) FROM incoming_webhook_calls WHERE ") + where, {SqlValue::text(endpointId)});
         *total = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
     }

@@ -1,5 +1,8 @@
 #pragma once
 
+// Passwords (PasswordHasher), constantTimeEquals and randomBytes are rules of the accounts: model/accounts.
+#include "model/accounts/passwordhasher.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -11,14 +14,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-
-// Passwords: PBKDF2-HMAC-SHA256 (OpenSSL) with a random 16-byte salt, stored as
-// "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>" so that the iteration count can be raised later.
-namespace PasswordHasher {
-constexpr int kDefaultIterations = 600000; // OWASP's 2023 figure for PBKDF2-HMAC-SHA256
-QString hash(const QString &password, int iterations = kDefaultIterations);
-bool verify(const QString &password, const QString &stored);
-} // namespace PasswordHasher
 
 // A key that signs access tokens: its id (the header's kid; empty: none written), the HMAC key,
 // from when it signs (seconds since the epoch) and until when tokens it signed are accepted (0: no end).
@@ -74,7 +69,3 @@ private:
     mutable QElapsedTimer m_loaded;
     mutable QElapsedTimer m_missReload;
 };
-
-// Constant-time comparison of two byte strings.
-bool constantTimeEquals(const QByteArray &a, const QByteArray &b);
-QByteArray randomBytes(int count);

@@ -67,10 +67,7 @@ ApiResponse AuthController::tokens(const QString &userId, const QString &familyI
                                        {QStringLiteral("exp"), double(now.toSecsSinceEpoch() + expiresIn)},
                                        {QStringLiteral("iss"), QLatin1String(Jwt::kIssuer)},
                                        {QStringLiteral("aud"), QLatin1String(Jwt::kAudience)}});
-    const QString refreshToken =
-        QLatin1String("lr_") +
-        QString::fromLatin1(randomBytes(32).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
-    m_refreshTokens.store(user->id, refreshToken, now.addDays(m_refreshDays), familyId);
+    const QString refreshToken = m_refreshTokens.issue(user->id, now.addDays(m_refreshDays), familyId);
     return ApiResponse::ok(QJsonObject{{QStringLiteral("accessToken"), access},
                                        {QStringLiteral("refreshToken"), refreshToken},
                                        {QStringLiteral("tokenType"), QStringLiteral("Bearer")},
@@ -90,7 +87,7 @@ ApiResponse AuthController::login(ApiRequest &request)
     const LoginThrottle::Attempt attempt = m_logins.begin(email, request.http.peerAddress, now);
     if (!attempt.allowed)
         throwThrottled(attempt.retryAfterSeconds);
-    const std::optional<User> user = checkCredentials(m_users, email, password);
+    const std::optional<User> user = m_users.checkCredentials(email, password);
     if (!user)
         throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_CREDENTIALS"),
                           ModelText(QT_TRANSLATE_NOOP("ModelError", "E-mail or password is wrong")));
@@ -104,15 +101,6 @@ void AuthController::throwThrottled(int retryAfterSeconds)
                       ModelText(QT_TRANSLATE_NOOP("ModelError", "Too many failed password checks; try again in %1 s"),
                                 {retryAfterSeconds}),
                       QJsonObject{{QStringLiteral("retryAfter"), retryAfterSeconds}});
-}
-
-std::optional<User> AuthController::checkCredentials(const UserRepository &users, const QString &email,
-                                                     const QString &password)
-{
-    const auto found = users.findForLogin(email);
-    static const QString dummy = PasswordHasher::hash(QStringLiteral("dummy"));
-    const bool ok = PasswordHasher::verify(password, found ? found->second : dummy) && found && found->first.isActive();
-    return ok ? std::optional<User>(found->first) : std::nullopt;
 }
 
 ApiResponse AuthController::refresh(ApiRequest &request)

@@ -18,11 +18,6 @@ public:
                    int accessTokenMinutes, int refreshTokenDays, const Clock &clock);
     void registerRoutes(Router &router) override;
 
-    // The active user with this e-mail and password, else nullopt: the check of a login here and of
-    // the desktop window's sign-in. A missing user still costs a hash, so that timing does not tell
-    // which e-mails exist; a deactivated user gets the same answer as a wrong password.
-    static std::optional<User> checkCredentials(const UserRepository &users, const QString &email,
-                                                const QString &password);
     // The 429 of a password check the throttle refused: TOO_MANY_REQUESTS with Retry-After.
     [[noreturn]] static void throwThrottled(int retryAfterSeconds);
 

@@ -7,7 +7,7 @@
 class ChannelRegistry;
 class InboundRecorder;
 
-// The Meta channels' webhooks, outside /api/v1 and without a bearer token (channels.md §1, §3):
+// The Meta channels' webhooks, outside /api/v1 and without a bearer token (docs/channels.md §1, §3):
 // GET  /webhooks/whatsapp, /webhooks/instagram: the hub.verify_token handshake;
 // POST /webhooks/whatsapp, /webhooks/instagram: events signed with X-Hub-Signature-256 (the app
 // secret of the channel), recorded through InboundRecorder (messages once per provider id, status

@@ -7,7 +7,7 @@
 
 class ChannelRegistry;
 
-// POST /webhooks/telegram (outside /api/v1, no bearer token; channels.md §2): one Telegram Update
+// POST /webhooks/telegram (outside /api/v1, no bearer token; docs/channels.md §2): one Telegram Update
 // per call, accepted when X-Telegram-Bot-Api-Secret-Token equals channels/telegram/secretToken
 // (403 otherwise; 503 while the channel has no bot token or no secret token), recorded through
 // InboundRecorder before the 200 answer. A button tap is answered in the reply itself

@@ -1,8 +1,8 @@
 #include "server/controllers/userscontroller.h"
 
+#include "model/accounts/passwordhasher.h"
 #include "model/core/errors.h"
 #include "model/core/fieldreader.h"
-#include "server/api/crypto.h"
 #include "server/api/loginthrottle.h"
 #include "server/api/schemas.h"
 #include "server/controllers/authcontroller.h"
@@ -161,19 +161,15 @@ ApiResponse UsersController::update(ApiRequest &request)
     User u = target;
     if (name || role)
         u = m_users.update(target.id, name, role);
-    if (active && *active != u.isActive()) {
-        u = m_users.setActive(target.id, *active);
-        if (!u.isActive())
-            m_refreshTokens.revokeAllOf(u.id, m_store.now());
-    }
+    if (active && *active != u.isActive())
+        u = m_users.setActive(target.id, *active); // a deactivation ends their refresh tokens
     return ApiResponse::ok(u.toJson());
 }
 
 ApiResponse UsersController::deactivate(ApiRequest &request)
 {
     const User target = visible(request);
-    const User u = m_users.setActive(target.id, false);
-    m_refreshTokens.revokeAllOf(u.id, m_store.now());
+    const User u = m_users.setActive(target.id, false); // their refresh tokens end with it
     return ApiResponse::ok(u.toJson(), QStringLiteral("User deactivated: their tokens and API keys no longer work"));
 }
 
@@ -190,12 +186,11 @@ ApiResponse UsersController::changePassword(ApiRequest &request)
         m_logins.begin(u ? u->email : request.principal.id, request.http.peerAddress, now);
     if (!attempt.allowed)
         AuthController::throwThrottled(attempt.retryAfterSeconds);
-    const auto found = u ? m_users.findForLogin(u->email) : std::nullopt;
-    if (!found || !PasswordHasher::verify(current, found->second))
+    if (!u || !m_users.checkCredentials(u->email, current))
         throw DomainError(DomainError::Unauthorized, QStringLiteral("INVALID_CREDENTIALS"),
                           ModelText(QT_TRANSLATE_NOOP("ModelError", "The current password is wrong")));
     m_logins.succeeded(attempt, now);
-    m_users.changePassword(u->id, PasswordHasher::hash(next));
+    m_users.setPassword(u->id, next);
     return ApiResponse::ok(u->toJson(), QStringLiteral("Password changed: your other sessions are signed out"));
 }
 

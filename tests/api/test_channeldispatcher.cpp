@@ -131,7 +131,7 @@ private Q_SLOTS:
         b.setConnector(cb);
         QTRY_COMPARE_WITH_TIMEOUT(ca->sends.size() + cb->sends.size(), 16, 15000);
         QTRY_COMPARE_WITH_TIMEOUT(status(ids.last()), QStringLiteral("sent"), 5000);
-        QTest::qWait(300);
+        QTest::qWait(300); // negative check: no message is sent twice
         QList<ScriptedConnector::Sent> all = ca->sends + cb->sends;
         QCOMPARE(all.size(), 16);
         QStringList sent;
@@ -163,8 +163,8 @@ private Q_SLOTS:
         auto *connector = new ScriptedConnector;
         other.setConnector(connector);
         if (Database::dialect() == Database::Dialect::PostgreSQL) {
-            QTest::qWait(300);
-            QCOMPARE(connector->sends.size(), 0); // still the other copy's
+            QTest::qWait(300); // negative check: the claim is still the other copy's
+            QCOMPARE(connector->sends.size(), 0);
         }
         // SQLite releases the last run's claims at start; PostgreSQL waits for the lease (1 s).
         QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("sent"), 5000);

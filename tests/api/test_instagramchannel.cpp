@@ -317,7 +317,7 @@ private Q_SLOTS:
     void providerErrorsFailOrRetry_data()
     {
         QTest::addColumn<int>("code");
-        QTest::addColumn<int>("httpStatus");
+        QTest::addColumn<int>("providerStatus");
         QTest::addColumn<bool>("final");
         QTest::newRow("190 token") << 190 << 401 << true;
         QTest::newRow("10 outside window") << 10 << 403 << true;
@@ -329,10 +329,10 @@ private Q_SLOTS:
     void providerErrorsFailOrRetry()
     {
         QFETCH(int, code);
-        QFETCH(int, httpStatus);
+        QFETCH(int, providerStatus);
         QFETCH(bool, final);
         QCOMPARE(incoming(textMessage("aWdfFIRST", "hi")).status, 200);
-        m_fake->failNext(code, httpStatus);
+        m_fake->failNext(code, providerStatus);
         QSignalSpy finished(&m_rig->dispatcher(), &ChannelDispatcher::sendFinished);
         const HttpResult r = sendText("hello");
         QCOMPARE(r.status, 201);

@@ -254,14 +254,14 @@ private Q_SLOTS:
         if (Database::dialect() == Database::Dialect::PostgreSQL) {
             // As above: nothing is held on PostgreSQL, so the watchdog has nothing to report.
             Database::watchSnapshot(1);
-            QTest::qWait(1100);
+            QTest::qWait(1100); // negative check: past the limit, still nothing to report
             Database::watchSnapshot(1);
             QCOMPARE(Database::leakedSnapshots(), before);
             return;
         }
         Database::watchSnapshot(1); // first sighting
         QCOMPARE(Database::leakedSnapshots(), before);
-        QTest::qWait(1100);
+        QTest::qWait(1100); // the time itself: the snapshot must be held past the 1 s limit
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression("held a read snapshot for more than 1 s"));
         Database::watchSnapshot(1);
         QCOMPARE(Database::leakedSnapshots(), before + 1);

@@ -2,6 +2,7 @@
 // renames only themselves; deactivating ends the user's tokens and API keys at once; the last
 // admin stays; a password change signs out the other sessions; logout ends the refresh token's
 // login. Bad bodies get the envelope's 400/422, never 500.
+#include "model/accounts/userrepository.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
@@ -153,8 +154,19 @@ private Q_SLOTS:
         QCOMPARE(login("temsilci@example.com", "correct horse battery").status, 401);
         // Back again: signs in; the old refresh token stays ended.
         QCOMPARE(m_admin->patch("/api/v1/users/" + agentId, {{"active", true}}).status, 200);
-        QCOMPARE(login("temsilci@example.com", "correct horse battery").status, 200);
+        const HttpResult back = login("temsilci@example.com", "correct horse battery");
+        QCOMPARE(back.status, 200);
         QCOMPARE(m_api->server.client()->post("/api/v1/auth/refresh", {{"refreshToken", refresh}}).status, 401);
+
+        // PATCH active false ends them as DELETE does (the model's deactivation, in its transaction):
+        // the token is dead in the database at once, and stays so after a reactivation.
+        const QString second = back.data().value("refreshToken").toString();
+        RefreshTokenRepository tokens(testStore());
+        QVERIFY(tokens.isLive(second, testStore().now()));
+        QCOMPARE(m_admin->patch("/api/v1/users/" + agentId, {{"active", false}}).status, 200);
+        QVERIFY(!tokens.isLive(second, testStore().now()));
+        QCOMPARE(m_admin->patch("/api/v1/users/" + agentId, {{"active", true}}).status, 200);
+        QCOMPARE(m_api->server.client()->post("/api/v1/auth/refresh", {{"refreshToken", second}}).status, 401);
     }
 
     void theLastAdminStays()

@@ -634,7 +634,7 @@ private Q_SLOTS:
     void providerErrorsFailOrRetry_data()
     {
         QTest::addColumn<int>("code");
-        QTest::addColumn<int>("httpStatus");
+        QTest::addColumn<int>("providerStatus");
         QTest::addColumn<bool>("final");
         QTest::addColumn<QString>("reason");
         QTest::newRow("131047 outside 24 h")
@@ -655,10 +655,10 @@ private Q_SLOTS:
     void providerErrorsFailOrRetry()
     {
         QFETCH(int, code);
-        QFETCH(int, httpStatus);
+        QFETCH(int, providerStatus);
         QFETCH(bool, final);
         QFETCH(QString, reason);
-        m_fake->failNext(code, httpStatus);
+        m_fake->failNext(code, providerStatus);
         QSignalSpy finished(&m_rig->dispatcher(), &ChannelDispatcher::sendFinished);
         const HttpResult r = sendText("hello");
         QCOMPARE(r.status, 201);

@@ -7,7 +7,6 @@
 #include "tests/support/fakegraphapi.h"
 #include "tests/support/testsupport.h"
 
-#include <QDeadlineTimer>
 #include <QtTest>
 
 namespace {
@@ -15,9 +14,7 @@ std::optional<SendOutcome> sendWith(ChannelConnector &connector, const Message &
 {
     std::optional<SendOutcome> out;
     connector.send(m, to, [&out](const SendOutcome &o) { out = o; });
-    QDeadlineTimer deadline(10000);
-    while (!out && !deadline.hasExpired())
-        QTest::qWait(10);
+    (void)QTest::qWaitFor([&out] { return out.has_value(); }, 10000);
     return out;
 }
 } // namespace

@@ -15,6 +15,7 @@
 #include "tests/support/fakeclock.h"
 #include "tests/support/privatebus.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "tests/ui/uitest.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
@@ -109,7 +110,7 @@ class TestLook : public QObject
         m_keys = std::make_unique<ApiKeyRepository>(desk);
         m_tasks = std::make_unique<TaskRepository>(desk, QTimeZone::utc());
         m_conversations = std::make_unique<ConversationRepository>(desk);
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, desk);
+        m_window = std::make_unique<ComposedWindow>(*m_contacts, *m_keys, desk);
         m_window->setSignedInUser(m_user);
         m_tasksView = addTasksArea(*m_window, *m_tasks, desk);
         addInboxArea(*m_window, *m_conversations, desk, std::make_shared<ChannelRegistry>(),
@@ -220,7 +221,7 @@ private slots:
             {{"title", "Teklifi gönder"}, {"dueDate", "2026-11-26T11:00:00.000Z"}, {"assignedTo", m_user.id}}));
         api.create(TaskRules::parse(
             {{"title", "Murat'ın işi"}, {"dueDate", "2026-11-26T09:00:00.000Z"}, {"assignedTo", other}}));
-        QTest::qWait(TasksView::RefreshDelayMs * 3);
+        QTest::qWait(TasksView::RefreshDelayMs * 3);   // negative check: the refreshes that follow count nothing
         QCOMPARE(m_window->areaCount(m_tasksView), 0); // not yet due; the other one is not theirs
         m_clock.set(utc(2026, 11, 26, 11, 30));
         TaskScheduler scheduler(store(), QTimeZone::utc());
@@ -364,7 +365,7 @@ private slots:
                 QCOMPARE(changed.size(), 1);
                 // Another setting of the portal changes nothing.
                 say("accent-color", 1);
-                QTest::qWait(100);
+                QTest::qWait(100); // negative check: no change follows it
                 QCOMPARE(scheme.scheme(), DesktopColorScheme::Scheme::Light);
                 // The theme follows it while the choice is the desktop's.
                 Theme::instance().followDesktop(&scheme);
@@ -387,7 +388,7 @@ private slots:
     void contactsEmptyStatesAct()
     {
         openWindow("admin");
-        ContactsView *contacts = m_window->contactsView();
+        ContactsView *contacts = m_window->findChild<ContactsView *>();
         m_window->showArea(m_window->findChild<QStackedWidget *>("areaStack")->widget(0));
         auto *table = contacts->findChild<QTableView *>("contactsTable");
         QVERIFY(table);

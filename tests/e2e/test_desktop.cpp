@@ -294,7 +294,7 @@ private Q_SLOTS:
         configure(first, dir.path());
         first.start();
         QVERIFY(first.waitForStarted(10000));
-        QTest::qWait(kStayOpenMs);
+        QTest::qWait(kStayOpenMs); // negative check: it stays open
         QVERIFY(first.state() == QProcess::Running);
         QProcess second;
         configure(second, dir.path());

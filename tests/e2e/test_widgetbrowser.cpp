@@ -205,14 +205,7 @@ public:
     // Polls the expression until it is true; false after timeoutMs.
     bool waitUntil(const QString &expression, int timeoutMs = 10000)
     {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < timeoutMs) {
-            if (eval(expression).toBool())
-                return true;
-            QTest::qWait(100);
-        }
-        return eval(expression).toBool();
+        return QTest::qWaitFor([&] { return eval(expression).toBool(); }, timeoutMs);
     }
 
 private:

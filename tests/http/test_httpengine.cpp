@@ -1048,7 +1048,8 @@ private Q_SLOTS:
             slow.push_back(std::move(c));
             QTRY_COMPARE(engine->evictedConnections(), quint64(std::max(0, i - 2)));
             QTRY_COMPARE(engine->connectionCount(), std::min(i + 1, 3));
-            // the connection has its first bytes before the next arrives: it is receiving
+            // the connection has its first bytes before the next arrives: it is receiving (the time
+            // itself: the connections' ages, in milliseconds, must differ)
             QTest::qWait(20);
         }
         QCOMPARE(engine->evictedConnections(), quint64(3));
@@ -1222,8 +1223,15 @@ private Q_SLOTS:
             auto s = std::make_unique<QTcpSocket>();
             s->connectToHost(QHostAddress::LocalHost, engine->serverPort());
             silent.push_back(std::move(s));
-            if (i % 25 == 24) // the engine is in this thread: let it accept (the listen backlog is 50)
-                QTest::qWait(20);
+            // The engine is in this thread: let it accept these before the listen backlog (50) fills.
+            // Every connection accepted is open or was evicted.
+            if (i % 25 == 24)
+                QVERIFY(QTest::qWaitFor(
+                    [&] {
+                        return engine->evictedConnections() + quint64(engine->connectionCount()) >=
+                               quint64(used.size() + i + 1);
+                    },
+                    10000));
         }
         QTRY_VERIFY2_WITH_TIMEOUT(
             engine->evictedConnections() >= 200,
@@ -1260,7 +1268,7 @@ private Q_SLOTS:
         QVERIFY(one.ok());
         one.socket()->abort();
         QTRY_COMPARE(engine->connectionCount(), 0);
-        QTest::qWait(2500);
+        QTest::qWait(2500); // negative check: past the trim delay (kTrimDelayMs), still one trim
         QCOMPARE(engine->heapTrims(), quint64(1));
     }
 

@@ -356,7 +356,7 @@ void TestHttpStream::writesBeforeTheHeadWaitBehindEarlierAnswers()
     QCOMPARE(m_held.size(), 1);
     QVERIFY(m_streams.first().isOpen());
     QVERIFY(m_streams.first().write("data: early\n\n"));
-    QTest::qWait(100);
+    QTest::qWait(100); // negative check: nothing of the stream overtakes the slow answer
     QVERIFY(c.poll().body.isEmpty() && !c.poll().headDone);
     HttpResponse slow;
     slow.body = "slow";

@@ -4,7 +4,6 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
@@ -348,21 +347,15 @@ QList<QSslError> TestTlsCertificate::handshake(const QSslConfiguration &serverCo
                      [&errors](const QList<QSslError> &list) { errors += list; });
 
     client.connectToHostEncrypted(QStringLiteral("127.0.0.1"), server.serverPort(), peerName);
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < 10000 && !client.isEncrypted() && errors.isEmpty() &&
-           client.state() != QAbstractSocket::UnconnectedState)
-        QTest::qWait(20);
+    (void)QTest::qWaitFor(
+        [&] {
+            return client.isEncrypted() || !errors.isEmpty() || client.state() == QAbstractSocket::UnconnectedState;
+        },
+        10000);
 
     if (client.isEncrypted()) {
         // the server side completes too and serves bytes over the encrypted channel
-        const auto waitFor = [](const std::function<bool()> &done) {
-            QElapsedTimer clock;
-            clock.start();
-            while (!done() && clock.elapsed() < 10000)
-                QTest::qWait(20);
-            return done();
-        };
+        const auto waitFor = [](const std::function<bool()> &done) { return QTest::qWaitFor(done, 10000); };
         if (!waitFor([&] { return server.hasPendingConnections(); }))
             return {QSslError(QSslError::UnspecifiedError)};
         auto *peer = qobject_cast<QSslSocket *>(server.nextPendingConnection());

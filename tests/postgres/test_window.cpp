@@ -135,7 +135,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT((err += window.readAllStandardError()).contains("liaison: database: cannot connect") ||
                                      window.state() == QProcess::NotRunning,
                                  20000);
-        QTest::qWait(1000);
+        QTest::qWait(1000); // negative check: it stays open (the dialog waits for the user)
         QVERIFY2(window.state() == QProcess::Running, err.constData());
         // SIGTERM closes it as its Close button does.
         window.terminate();

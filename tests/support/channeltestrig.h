@@ -5,7 +5,6 @@
 #include "messaging/channels/channelregistry.h"
 #include "tests/support/testsupport.h"
 
-#include <QDeadlineTimer>
 #include <QTest>
 
 #include <memory>
@@ -50,13 +49,7 @@ Message message(const QString &id);
 template<typename Pred>
 bool waitUntil(Pred pred, int ms = 10000)
 {
-    QDeadlineTimer deadline(ms);
-    while (!pred()) {
-        if (deadline.hasExpired())
-            return false;
-        QTest::qWait(10);
-    }
-    return true;
+    return QTest::qWaitFor(pred, ms);
 }
 
 // Sends through the connector and waits (at most 10 s) for its answer; none: nullopt.

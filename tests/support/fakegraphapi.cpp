@@ -212,9 +212,9 @@ void FakeGraphApi::setDown(bool down)
     }
 }
 
-void FakeGraphApi::failNext(int code, int httpStatus, const QString &details)
+void FakeGraphApi::failNext(int code, int providerStatus, const QString &details)
 {
-    m_failures.push_back({code, httpStatus, details});
+    m_failures.push_back({code, providerStatus, details});
 }
 
 void FakeGraphApi::throttle(int n)
@@ -264,7 +264,7 @@ HttpResponse FakeGraphApi::handle(Request &r)
         return answer(200, {{QStringLiteral("id"), instagramAccountId},
                             {QStringLiteral("username"), QStringLiteral("liaison_test")}});
     if (r.method == "POST" && r.path == wa + QStringLiteral("/media")) {
-        // Media upload (channels.md §1): multipart with messaging_product=whatsapp and a file part.
+        // Media upload (docs/channels.md §1): multipart with messaging_product=whatsapp and a file part.
         const MultipartForm form = MultipartForm::parse(r.contentType, r.body);
         const MultipartPart *product = form.part(u"messaging_product");
         const MultipartPart *file = form.part(u"file");

@@ -2,7 +2,7 @@
 
 // A local fake of Meta's Graph API for the WhatsApp Cloud API and the Instagram Send API, on plain
 // HTTP loopback (our HttpEngine; ChannelUrls allows http on loopback). It checks the shape of our
-// requests (path, bearer token, JSON fields, channels.md §1 and §3), records them, and answers like
+// requests (path, bearer token, JSON fields, docs/channels.md §1 and §3), records them, and answers like
 // Meta: a wamid / {recipient_id, message_id}, or the Graph error it was told to give, or nothing at
 // all while it is down (connection refused). MetaWebhook builds and signs the webhook bodies Meta
 // would send to our server.
@@ -43,7 +43,7 @@ public:
     // Connection refused while down; the same port again when back up.
     void setDown(bool down);
     // The next sends (either channel) answer this Graph error, in order.
-    void failNext(int code, int httpStatus = 400, const QString &details = {});
+    void failNext(int code, int providerStatus = 400, const QString &details = {});
     // The next n sends answer 130429 (throughput limit).
     void throttle(int n);
 

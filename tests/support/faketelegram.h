@@ -1,6 +1,6 @@
 #pragma once
 
-// A local Telegram Bot API for tests (channels.md §2) on plain HTTP loopback (our HttpEngine):
+// A local Telegram Bot API for tests (docs/channels.md §2) on plain HTTP loopback (our HttpEngine):
 // {baseUrl}/bot<token>/<method>, parameters from a JSON body or the query string. It checks our
 // requests (the token in the path, chat_id, each method's fields, caption and text lengths,
 // reply_markup's inline keyboard) and lists what it found wrong in problems(); holds getUpdates

@@ -7,6 +7,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/settings/apikeyspage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
@@ -90,7 +91,8 @@ void TestApiKeysPage::cleanup()
 
 void TestApiKeysPage::openSettings()
 {
-    m_settings = std::make_unique<SettingsDialog>(*m_keys, Store(*m_bus));
+    m_settings = std::make_unique<SettingsDialog>();
+    m_settings->addPage(SettingsDialog::tr("API keys"), new ApiKeysPage(*m_keys, Store(*m_bus)));
     m_settings->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_settings.get()));
 }
@@ -236,7 +238,7 @@ void TestApiKeysPage::settingsMenuOpensApiKeysPage()
 {
     m_keys->create(QStringLiteral("Reporting"), {QStringLiteral("contacts:read")});
     ContactRepository contacts{Store(*m_bus)};
-    MainWindow window(contacts, *m_keys, Store(*m_bus));
+    ComposedWindow window(contacts, *m_keys, Store(*m_bus));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 

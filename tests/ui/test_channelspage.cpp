@@ -141,10 +141,7 @@ private slots:
 
     void opensFromSettingsDialog()
     {
-        TempDatabase db;
-        EventBus bus;
-        ApiKeyRepository keys{Store(bus)};
-        SettingsDialog dialog(keys, Store(bus));
+        SettingsDialog dialog;
         dialog.addPage(ChannelsPage::tr("Channels"), new ChannelsPage);
         QVERIFY(dialog.showPage("channelsPage"));
     }

@@ -11,6 +11,7 @@
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/deals/dealcolumnmodel.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/deals/pipelineboard.h"
@@ -379,7 +380,7 @@ private slots:
     {
         ContactRepository contacts{Store(*m_bus)};
         ApiKeyRepository keys{Store(*m_bus)};
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         QVERIFY(window.findChild<PipelineBoard *>());
         auto *nav = window.findChild<QListWidget *>("navigation");
         QVERIFY(!nav->findItems(QObject::tr("Deals"), Qt::MatchExactly).isEmpty());

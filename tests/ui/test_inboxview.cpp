@@ -14,6 +14,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "tests/ui/uilayout.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
@@ -606,7 +607,7 @@ private Q_SLOTS:
         m_repo->addTags(conv, {"vip", "teklif"});
         m_repo->assign(conv, murat.id);
         ApiKeyRepository keys(testStore());
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         auto *view = new InboxView(*m_repo, Store(*m_bus));
         view->setCurrentUser(me.id, me.name);
         window.addArea(InboxView::tr("Inbox"), view);
@@ -643,7 +644,7 @@ private Q_SLOTS:
     {
         ContactRepository contacts(testStore());
         ApiKeyRepository keys(testStore());
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         auto *view = new InboxView(*m_repo, Store(*m_bus));
         const int index = window.addArea(InboxView::tr("Inbox"), view);
         QVERIFY(index > 0);

@@ -14,6 +14,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
@@ -73,11 +74,11 @@ class TestKeyboard final : public QObject
 
     Store desk() const { return Store(*m_bus).actingAs(m_actor); }
 
-    // The window as the app builds it: Contacts and Deals its own, Tasks and Inbox added with their
-    // keys and their "Jump to" openers.
+    // The window as the app builds it: Contacts and Deals from the app's composition root
+    // (ComposedWindow), Tasks and Inbox added with their keys and their "Jump to" openers.
     void makeWindow()
     {
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, desk());
+        m_window = std::make_unique<ComposedWindow>(*m_contacts, *m_keys, desk());
         m_tasksView = new TasksView(*m_tasks, desk());
         TasksView *tasks = m_tasksView;
         m_window->addArea(TasksView::tr("Tasks"), tasks,
@@ -119,7 +120,7 @@ class TestKeyboard final : public QObject
         field->insert(text);
     }
 
-    QLineEdit *contactsSearch() const { return m_window->contactsView()->searchField(); }
+    QLineEdit *contactsSearch() const { return m_window->findChild<ContactsView *>()->searchField(); }
     PipelineBoard *board() const { return m_window->findChild<PipelineBoard *>(); }
 
     JumpBox *jumpTo(const QString &text)
@@ -221,7 +222,7 @@ private Q_SLOTS:
 
     void downAndEnterMoveFromTheSearchIntoTheTable()
     {
-        ContactsView *view = m_window->contactsView();
+        ContactsView *view = m_window->findChild<ContactsView *>();
         QLineEdit *search = contactsSearch();
         search->setFocus();
         QTest::keyClicks(search, "kaya");
@@ -257,7 +258,7 @@ private Q_SLOTS:
 
     void altDigitsSwitchAreasAndCtrlFFindsTheAreasSearch()
     {
-        m_window->contactsView()->table()->setFocus(); // the keys work inside a child widget
+        m_window->findChild<ContactsView *>()->table()->setFocus(); // the keys work inside a child widget
         press(Qt::Key_2, Qt::AltModifier);
         QCOMPARE(m_window->currentArea(), 1);
         press(Qt::Key_F, Qt::ControlModifier);
@@ -327,7 +328,7 @@ private Q_SLOTS:
         QTest::keyClick(box->field(), Qt::Key_Return);
         QVERIFY(!box->isVisible());
         QCOMPARE(m_window->currentArea(), 0);
-        QCOMPARE(m_window->contactsView()->currentContactId(), m_sukru);
+        QCOMPARE(m_window->findChild<ContactsView *>()->currentContactId(), m_sukru);
 
         // A deal: the board's deal detail.
         box = jumpTo("DEMİRCİ LİSANS");
@@ -372,7 +373,7 @@ private Q_SLOTS:
         QTest::keyClicks(box->field(), "ahmet");
         QTest::keyClick(box->field(), Qt::Key_Return); // before the pause ends
         QTRY_VERIFY(!box->isVisible());
-        QCOMPARE(m_window->contactsView()->currentContactId(), m_ahmet);
+        QCOMPARE(m_window->findChild<ContactsView *>()->currentContactId(), m_ahmet);
     }
 
     void jumpToKeepsTypingFreeOverManyContacts()

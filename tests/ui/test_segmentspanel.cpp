@@ -10,6 +10,7 @@
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/contacts/contacttablemodel.h"
@@ -73,7 +74,7 @@ private slots:
         m_contacts->create(
             ContactRules::parse({{"firstName", "John"}, {"email", "john@example.com"}, {"leadScore", 60}}));
         m_contacts->create(ContactRules::parse({{"firstName", "Mary"}, {"email", "mary@example.com"}}));
-        m_window = std::make_unique<MainWindow>(*m_contacts, *m_keys, Store(*m_bus));
+        m_window = std::make_unique<ComposedWindow>(*m_contacts, *m_keys, Store(*m_bus));
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -443,7 +444,7 @@ private slots:
 
 private:
     SegmentsPanel *panel() const { return m_window->findChild<SegmentsPanel *>(); }
-    ContactsView *view() const { return m_window->contactsView(); }
+    ContactsView *view() const { return m_window->findChild<ContactsView *>(); }
     ContactTableModel *model() const { return view()->model(); }
 
     QTemporaryDir m_dir;

@@ -13,6 +13,7 @@
 #include "model/core/eventbus.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
@@ -172,7 +173,7 @@ WindowTexts TestTranslations::windowTexts()
     WindowTexts texts;
     ContactRepository contacts{Store(*m_bus)};
     ApiKeyRepository keys{Store(*m_bus)};
-    MainWindow window(contacts, keys, Store(*m_bus));
+    ComposedWindow window(contacts, keys, Store(*m_bus));
     window.show();
     if (!QTest::qWaitForWindowExposed(&window))
         qWarning("main window not exposed");
@@ -196,7 +197,7 @@ WindowTexts TestTranslations::windowTexts()
     window.setServerStatus(QStringLiteral("https://127.0.0.1:8443"), true);
     texts.serverRunning = status ? status->text() : QString();
 
-    ContactsView *view = window.contactsView();
+    ContactsView *view = window.findChild<ContactsView *>();
     auto buttonText = [view](const char *name) {
         auto *button = view->findChild<QPushButton *>(QLatin1String(name));
         return button ? button->text() : QStringLiteral("<no %1>").arg(QLatin1String(name));

@@ -12,6 +12,7 @@
 #include "model/core/eventbus.h"
 #include "model/webhooks/webhook.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/settings/incomingwebhookdialog.h"
 #include "ui/settings/incomingwebhookspage.h"
 #include "ui/settings/secretdialog.h"
@@ -290,7 +291,7 @@ private slots:
     {
         ContactRepository contacts{Store(*m_bus)};
         ApiKeyRepository keys{Store(*m_bus)};
-        MainWindow window(contacts, keys, Store(*m_bus));
+        ComposedWindow window(contacts, keys, Store(*m_bus));
         window.setServerStatus("https://127.0.0.1:8443", true);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

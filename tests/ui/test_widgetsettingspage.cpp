@@ -8,6 +8,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/settings/widgetsettingspage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
@@ -104,7 +105,7 @@ void TestWidgetSettingsPage::mainWindowSettingsHaveTheWebWidgetPage()
         EventBus bus;
         ContactRepository contacts{Store(bus)};
         ApiKeyRepository keys{Store(bus)};
-        MainWindow window(contacts, keys, Store(bus));
+        ComposedWindow window(contacts, keys, Store(bus));
         window.setServerStatus(QStringLiteral("https://10.0.0.5:8443"), true);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -8,6 +8,7 @@
 #include "model/core/eventbus.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
 #include "ui/shell/mainwindow.h"
 
 #include <QStandardPaths>
@@ -18,7 +19,7 @@ struct WindowFixture
 {
     WindowFixture() { QStandardPaths::setTestModeEnabled(true); }
 
-    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(contacts, keys, Store(bus, clock)); }
+    std::unique_ptr<MainWindow> window() { return std::make_unique<ComposedWindow>(contacts, keys, Store(bus, clock)); }
 
     TempDatabase db;
     EventBus bus;

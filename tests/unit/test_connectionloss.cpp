@@ -5,7 +5,7 @@
 // SQLite has no such loss.
 #include "model/core/database.h"
 #include "model/core/errors.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 

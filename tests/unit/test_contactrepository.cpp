@@ -4,7 +4,7 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

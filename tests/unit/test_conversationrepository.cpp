@@ -10,7 +10,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/widgetvisitorrepository.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -9,7 +9,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>

@@ -6,7 +6,7 @@
 #include "model/core/database.h"
 #include "model/core/idempotencystore.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 
@@ -86,6 +86,60 @@ private Q_SLOTS:
         QCOMPARE(claim(s, "left").outcome, IdempotencyClaim::Claimed);
         m_clock.advance(24 * 3600);
         QCOMPARE(claim(s, "old").outcome, IdempotencyClaim::Claimed);
+    }
+
+    // What a second claim of a key finds, by how long after the first it comes: the claim (running,
+    // taken over once stale) or the answer (forgotten after its day).
+    void claimsByTheirAge_data()
+    {
+        QTest::addColumn<bool>("answered");
+        QTest::addColumn<int>("secondsLater");
+        QTest::addColumn<int>("outcome");
+        QTest::newRow("running, at once") << false << 0 << int(IdempotencyClaim::InProgress);
+        QTest::newRow("running, 119 s") << false << 119 << int(IdempotencyClaim::InProgress);
+        QTest::newRow("running, 120 s: still") << false << 120 << int(IdempotencyClaim::InProgress);
+        QTest::newRow("running, 121 s: stale, taken over") << false << 121 << int(IdempotencyClaim::Claimed);
+        QTest::newRow("answered, at once") << true << 0 << int(IdempotencyClaim::Stored);
+        QTest::newRow("answered, an hour") << true << 3600 << int(IdempotencyClaim::Stored);
+        QTest::newRow("answered, a day less a second") << true << 24 * 3600 - 1 << int(IdempotencyClaim::Stored);
+        QTest::newRow("answered, a day and a second: forgotten")
+            << true << 24 * 3600 + 1 << int(IdempotencyClaim::Claimed);
+    }
+    void claimsByTheirAge()
+    {
+        QFETCH(bool, answered);
+        QFETCH(int, secondsLater);
+        QFETCH(int, outcome);
+        IdempotencyStore s(Store(m_bus, m_clock));
+        QCOMPARE(claim(s, "k").outcome, IdempotencyClaim::Claimed);
+        if (answered)
+            s.save("key:1", "k", answer(201, "{}"));
+        m_clock.advance(secondsLater);
+        QCOMPARE(int(claim(s, "k").outcome), outcome);
+    }
+
+    void anAnswerIsKeptWithItsHeadersUntilPurged()
+    {
+        IdempotencyStore s(Store(m_bus, m_clock));
+        QCOMPARE(claim(s, "k").outcome, IdempotencyClaim::Claimed);
+        QCOMPARE(s.find("key:1", "k", kNow.addDays(-1))->status, 0); // a claim: found as running
+        StoredResponse a = answer(201, "{\"id\":\"tsk_9\"}");
+        a.headers.append(qMakePair(QByteArray("Idempotent-Replayed"), QByteArray("false")));
+        s.save("key:1", "k", a);
+        const std::optional<StoredResponse> found = s.find("key:1", "k", kNow.addDays(-1));
+        QVERIFY(found);
+        QCOMPARE(found->method, QStringLiteral("POST"));
+        QCOMPARE(found->status, 201);
+        QCOMPARE(found->headers, a.headers);
+        QCOMPARE(found->body, a.body);
+        QVERIFY(!s.find("key:2", "k", kNow.addDays(-1))); // another credential's
+        QVERIFY(!s.find("key:1", "k", kNow.addSecs(1)));  // older than asked for
+
+        s.purgeOlderThan(kNow); // created at kNow: not older
+        QVERIFY(s.find("key:1", "k", kNow.addDays(-1)));
+        s.purgeOlderThan(kNow.addSecs(1));
+        QVERIFY(!s.find("key:1", "k", kNow.addDays(-1)));
+        QCOMPARE(claim(s, "k").outcome, IdempotencyClaim::Claimed);
     }
 
     void ofSimultaneousClaimsExactlyOneRuns()

@@ -2,8 +2,8 @@
 // time (ULID layout), and the look-alikes that are refused.
 #include "model/core/ids.h"
 
+#include <QDateTime>
 #include <QSet>
-#include <QThread>
 #include <QtTest>
 
 class TestIds final : public QObject
@@ -32,7 +32,8 @@ private slots:
             seen.insert(id);
             if (i % 500 == 0) {
                 // A later millisecond sorts after every earlier id.
-                QThread::msleep(2);
+                const qint64 ms = QDateTime::currentMSecsSinceEpoch();
+                QVERIFY(QTest::qWaitFor([ms] { return QDateTime::currentMSecsSinceEpoch() > ms; }, 1000));
                 const QString later = Ids::make(u"task");
                 QVERIFY2(later > id, qPrintable(later + " <= " + id));
                 seen.insert(later);

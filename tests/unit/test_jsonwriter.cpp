@@ -2,7 +2,6 @@
 // for the same values, so the hot paths and the rest of the API never disagree.
 #include "model/contacts/contact.h"
 #include "model/core/jsonwriter.h"
-#include "server/api/apirequest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -123,30 +122,6 @@ private Q_SLOTS:
         JsonWriter w;
         n.write(w);
         QCOMPARE(w.bytes(), compact(n.toJson()));
-    }
-
-    void answersAreTheEnvelopesBytes()
-    {
-        Contact a;
-        a.id = QStringLiteral("contact_a");
-        a.firstName = QStringLiteral("A");
-        Contact b = a;
-        b.id = QStringLiteral("contact_b");
-        b.tags = {QStringLiteral("x")};
-        QCOMPARE(ApiResponse::okJson(written(a)).body, ApiResponse::ok(a.toJson()).body);
-
-        JsonWriter items;
-        items.beginArray();
-        for (const Contact &c : {a, b}) {
-            items.beginObject();
-            c.writeFields(items);
-            items.endObject();
-        }
-        items.endArray();
-        const ApiResponse written = ApiResponse::pageJson(items.bytes(), 3, 20, 45);
-        QCOMPARE(written.body, ApiResponse::page(QJsonArray{a.toJson(), b.toJson()}, 3, 20, 45).body);
-        QCOMPARE(written.status, 200);
-        QCOMPARE(ApiResponse::pageJson("[]", 1, 20, 0).body, ApiResponse::page(QJsonArray{}, 1, 20, 0).body);
     }
 };
 

@@ -5,7 +5,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/migrations.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>

@@ -8,7 +8,7 @@
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 

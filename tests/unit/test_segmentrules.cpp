@@ -8,7 +8,7 @@
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -18,7 +18,7 @@
 #include "model/tasks/taskrepository.h"
 #include "model/webhooks/webhookrepository.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -9,7 +9,7 @@
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/tasks/taskrepository.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QSqlQuery>
 #include <QtTest>

@@ -10,7 +10,7 @@
 #include "model/tasks/taskrepository.h"
 #include "model/tasks/taskscheduler.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>

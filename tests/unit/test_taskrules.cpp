@@ -2,7 +2,7 @@
 // validation (which field, which status).
 #include "model/core/errors.h"
 #include "model/tasks/task.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -3,7 +3,7 @@
 #include "model/core/errors.h"
 #include "model/inbox/messagetemplate.h"
 #include "model/inbox/templaterepository.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 

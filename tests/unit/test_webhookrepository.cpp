@@ -1,13 +1,11 @@
 // Webhook rules and the delivery bookkeeping without a network: URL rules, the signature, fan-out
 // from the outbox, the retry schedule up to disabling, per-subscription order and crash recovery.
-#include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/outbox.h"
 #include "model/core/timeutil.h"
-#include "model/webhooks/incomingwebhookrepository.h"
 #include "model/webhooks/webhookrepository.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>
@@ -92,64 +90,6 @@ private Q_SLOTS:
             QCOMPARE(b.url, a.url);
             QCOMPARE(b.events, a.events);
             QCOMPARE(a.secret == secret, !secret.isEmpty());
-        }
-    }
-
-    // The same for an incoming endpoint.
-    void incomingChangesMeetTheBodyRules_data()
-    {
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("action");
-        QTest::addColumn<QString>("secret");
-        QTest::addColumn<QString>("badFields");
-        QTest::addColumn<int>("kind");
-        const int bad = DomainError::BadRequest, missing = DomainError::Unprocessable;
-        QTest::newRow("form") << "  İletişim formu "
-                              << "contact.upsert"
-                              << ""
-                              << "" << -1;
-        QTest::newRow("signed") << "Sipariş"
-                                << "deal.upsert"
-                                << "0123456789abcdef"
-                                << "" << -1;
-        QTest::newRow("unknown action") << "Sipariş"
-                                        << "deal.delete"
-                                        << ""
-                                        << "action" << bad;
-        QTest::newRow("short secret") << "Sipariş"
-                                      << "task.create"
-                                      << "short"
-                                      << "secret" << bad;
-        QTest::newRow("long name") << QString(201, QLatin1Char('a')) << "task.create"
-                                   << ""
-                                   << "name" << bad;
-        QTest::newRow("nothing") << " "
-                                 << ""
-                                 << ""
-                                 << "action,name" << missing;
-    }
-    void incomingChangesMeetTheBodyRules()
-    {
-        QFETCH(QString, name);
-        QFETCH(QString, action);
-        QFETCH(QString, secret);
-        QFETCH(QString, badFields);
-        QFETCH(int, kind);
-        IncomingWebhookChanges typed{name, action, secret, false};
-        QJsonObject body{{"name", name}, {"action", action}};
-        if (!secret.isEmpty())
-            body.insert("secret", secret);
-        QCOMPARE(refusalOf([&] { WebhookRules::checkIncoming(typed); }), qMakePair(badFields, kind));
-        std::optional<IncomingWebhookChanges> parsed;
-        QCOMPARE(refusalOf([&] { parsed = WebhookRules::parseIncoming(body); }), qMakePair(badFields, kind));
-        if (badFields.isEmpty()) {
-            IncomingWebhookRepository endpoints(testStore());
-            const IncomingWebhook a = endpoints.create(typed).endpoint;
-            const IncomingWebhook b = endpoints.create(*parsed).endpoint;
-            QCOMPARE(a.name, name.trimmed());
-            QCOMPARE(b.name, a.name);
-            QCOMPARE(b.action, a.action);
-            QCOMPARE(b.secret, a.secret);
         }
     }
 
@@ -509,79 +449,6 @@ private Q_SLOTS:
         QCOMPARE(done->webhookId, id);
         // The first copy's answer is logged on its own attempt.
         QCOMPARE(attempts(), (QStringList{"1 200 ", "2 200 "}));
-    }
-
-    void contactUpsertMatchesByEmailThenPhone()
-    {
-        IncomingWebhookRepository incoming(testStore());
-        const IncomingWebhook endpoint =
-            incoming.create(WebhookRules::parseIncoming({{"name", "Form"}, {"action", "contact.upsert"}})).endpoint;
-        QString event;
-        auto call = [&](const QByteArray &body) {
-            QJsonObject data;
-            incoming.check(endpoint, body, {}, &event, &data);
-            return incoming.run(endpoint, data);
-        };
-        IncomingOutcome r = call(R"({"event":"e","data":{"firstName":"A","phone":"+90 532 111 22 33"}})");
-        QCOMPARE(r.data.value("result").toString(), QString("created"));
-        const QString contact = r.data.value("contactId").toString();
-        QCOMPARE(r.resultId, contact);
-        QCOMPARE(event, QString("e"));
-        r = call(R"({"event":"e","data":{"phone":"+905321112233","company":"K"}})");
-        QCOMPARE(r.data.value("result").toString(), QString("updated"));
-        QCOMPARE(r.data.value("contactId").toString(), contact);
-        QCOMPARE(ContactRepository(testStore()).get(contact).company, QString("K"));
-    }
-
-    void incomingCallsAreCheckedBeforeTheAction_data()
-    {
-        QTest::addColumn<QByteArray>("body");
-        QTest::addColumn<QByteArray>("signature");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<QString>("code");
-        const QByteArray good = R"({"event":"e","data":{"firstName":"A"}})";
-        QTest::newRow("no signature") << good << QByteArray() << int(DomainError::Unauthorized) << "INVALID_SIGNATURE";
-        QTest::newRow("wrong signature") << good << QByteArray("sha256=00") << int(DomainError::Unauthorized)
-                                         << "INVALID_SIGNATURE";
-        QTest::newRow("not JSON") << QByteArray("{x") << QByteArray() << int(DomainError::BadRequest) << "INVALID_JSON";
-        QTest::newRow("no event") << QByteArray(R"({"data":{}})") << QByteArray() << int(DomainError::BadRequest)
-                                  << "VALIDATION_ERROR";
-        QTest::newRow("data not an object") << QByteArray(R"({"event":"e","data":[]})") << QByteArray()
-                                            << int(DomainError::BadRequest) << "VALIDATION_ERROR";
-    }
-
-    void incomingCallsAreCheckedBeforeTheAction()
-    {
-        QFETCH(QByteArray, body);
-        QFETCH(QByteArray, signature);
-        QFETCH(int, kind);
-        QFETCH(QString, code);
-        IncomingWebhookRepository incoming(testStore());
-        const bool signedRows = QByteArray(QTest::currentDataTag()).contains("signature");
-        QJsonObject create{{"name", "Form"}, {"action", "contact.upsert"}};
-        if (signedRows)
-            create.insert("secret", true);
-        const IncomingWebhook endpoint = incoming.create(WebhookRules::parseIncoming(create)).endpoint;
-        // A signed endpoint with a right signature gets past the check.
-        QString event;
-        QJsonObject data;
-        try {
-            incoming.check(endpoint, body, signature, &event, &data);
-            QFAIL("accepted");
-        } catch (const DomainError &e) {
-            QCOMPARE(int(e.kind()), kind);
-            QCOMPARE(e.code(), code);
-        }
-        // An action the endpoint does not know is refused as unprocessable.
-        IncomingWebhook unknown = endpoint;
-        unknown.action = "nothing.here";
-        try {
-            incoming.run(unknown, {});
-            QFAIL("ran");
-        } catch (const DomainError &e) {
-            QCOMPARE(e.kind(), DomainError::Unprocessable);
-            QCOMPARE(e.code(), QString("ACTION_NOT_AVAILABLE"));
-        }
     }
 };
 

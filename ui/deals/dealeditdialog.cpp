@@ -134,15 +134,7 @@ void DealEditDialog::build(const QString &pipelineId)
 
     m_owner = new QComboBox(this);
     m_owner->setObjectName(QStringLiteral("ownerCombo"));
-    m_owner->addItem(tr("(unassigned)"), QString());
-    try {
-        for (const User &u : UserRepository(m_deals.store()).list()) {
-            if (u.isActive()) // a deactivated user keeps their deals but takes no new ones
-                m_owner->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
-        }
-    } catch (const std::exception &) {
-        // No users to offer.
-    }
+    fillActiveUsers(m_owner, tr("(unassigned)"), UserRepository(m_deals.store()));
     m_form->addRow(tr("Owner:"), cell(m_owner, {QStringLiteral("assignedTo")}));
 
     m_hasClose = new QCheckBox(tr("Expected to close on"), this);

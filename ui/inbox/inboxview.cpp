@@ -19,6 +19,7 @@
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/phonetext.h"
+#include "ui/shell/recordpicker.h"
 #include "ui/shell/rowanchor.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"
@@ -761,16 +762,7 @@ void InboxView::setTasksTimeZone(const QTimeZone &tz)
 void InboxView::reloadAssignees()
 {
     const QSignalBlocker block(m_assignee);
-    m_assignee->clear();
-    m_assignee->addItem(tr("Unassigned"), QString());
-    try {
-        for (const User &u : m_users.list()) {
-            if (u.isActive()) // a deactivated user keeps their conversations but takes no new ones
-                m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
-        }
-    } catch (const std::exception &) {
-        // No users to offer: only "Unassigned".
-    }
+    fillActiveUsers(m_assignee, tr("Unassigned"), m_users);
 }
 
 void InboxView::setQuickReplies(const QStringList &replies)

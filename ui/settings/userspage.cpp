@@ -55,11 +55,9 @@ QLineEdit *passwordEdit(const QString &name, QWidget *parent)
 }
 } // namespace
 
-UsersPage::UsersPage(const Store &store, PasswordHash hash, QWidget *parent)
+UsersPage::UsersPage(const Store &store, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
     , m_users(store)
-    , m_hash(std::move(hash))
 {
     setObjectName(QStringLiteral("usersPage"));
     m_table = UiKit::recordTable(ColumnCount, {tr("Name"), tr("E-mail"), tr("Role"), tr("State"), tr("Added")},
@@ -150,7 +148,7 @@ void UsersPage::updateActions()
 
 void UsersPage::addUser()
 {
-    auto *dialog = new UserDialog(m_users, m_hash, {}, this);
+    auto *dialog = new UserDialog(m_users, {}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         reload();
@@ -164,7 +162,7 @@ void UsersPage::editUser()
     const std::optional<User> u = current();
     if (!u)
         return;
-    auto *dialog = new UserDialog(m_users, m_hash, *u, this);
+    auto *dialog = new UserDialog(m_users, *u, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, &UsersPage::reload);
     dialog->open();
@@ -179,7 +177,7 @@ void UsersPage::setPassword()
     auto *dialog = new PasswordDialog(
         u->name,
         [this, id](const QString &, const QString &password) {
-            m_users.changePassword(id, m_hash(password)); // their sessions end, as through the API
+            m_users.setPassword(id, password); // their sessions end, as through the API
             return true;
         },
         PasswordDialog::Whose::AnotherUser, this);
@@ -196,9 +194,7 @@ void UsersPage::toggleActive()
     auto apply = [this, id](bool active) {
         QString refusal;
         try {
-            m_users.setActive(id, active);
-            if (!active)
-                RefreshTokenRepository(m_store).revokeAllOf(id, m_store.now());
+            m_users.setActive(id, active); // a deactivation ends their sessions with it
         } catch (const std::exception &e) {
             refusal = ErrorText::of(e);
         }
@@ -216,10 +212,9 @@ void UsersPage::toggleActive()
                           tr("Deactivate"), [apply] { apply(false); });
 }
 
-UserDialog::UserDialog(UserRepository &users, UsersPage::PasswordHash hash, const User &user, QWidget *parent)
+UserDialog::UserDialog(UserRepository &users, const User &user, QWidget *parent)
     : QDialog(parent)
     , m_users(users)
-    , m_hash(std::move(hash))
     , m_original(user)
 {
     const bool adding = user.id.isEmpty();
@@ -268,7 +263,7 @@ void UserDialog::accept()
                 m_pass->setFocus();
                 return;
             }
-            m_saved = m_users.create(m_email->text().trimmed(), name, role, m_hash(m_pass->text()));
+            m_saved = m_users.create(m_email->text().trimmed(), name, role, PasswordHasher::hash(m_pass->text()));
         } else {
             m_saved = m_users.update(m_original.id, name == m_original.name ? std::nullopt : std::optional(name),
                                      role == m_original.role ? std::nullopt : std::optional(role));

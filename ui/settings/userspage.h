@@ -32,10 +32,8 @@ public:
         CreatedColumn,
         ColumnCount
     };
-    // The stored form of a password (the app's slow KDF, as `liaison user add` uses).
-    using PasswordHash = std::function<QString(const QString &password)>;
-
-    UsersPage(const Store &store, PasswordHash hash, QWidget *parent = nullptr);
+    // Passwords are hashed and sessions ended by the model's account rules (UserRepository).
+    explicit UsersPage(const Store &store, QWidget *parent = nullptr);
 
     QTableWidget *table() const { return m_table; }
     QString currentUserId() const;
@@ -51,9 +49,7 @@ private:
     void updateActions();
     std::optional<User> current() const;
 
-    Store m_store;
     UserRepository m_users;
-    PasswordHash m_hash;
     QTableWidget *m_table = nullptr;
     QPushButton *m_add = nullptr;
     QPushButton *m_edit = nullptr;
@@ -69,7 +65,7 @@ class UserDialog : public QDialog
     Q_OBJECT
 public:
     // Adding: `user` empty. Editing: its name and role are offered.
-    UserDialog(UserRepository &users, UsersPage::PasswordHash hash, const User &user = {}, QWidget *parent = nullptr);
+    UserDialog(UserRepository &users, const User &user = {}, QWidget *parent = nullptr);
     const User &saved() const { return m_saved; }
 
 public slots:
@@ -77,7 +73,6 @@ public slots:
 
 private:
     UserRepository &m_users;
-    UsersPage::PasswordHash m_hash;
     User m_original;
     User m_saved;
     QLineEdit *m_name = nullptr;

@@ -2,14 +2,6 @@
 
 #include "model/accounts/userrepository.h"
 #include "model/core/storagehealth.h"
-#include "ui/contacts/contactdetailpane.h"
-#include "ui/contacts/contactsview.h"
-#include "ui/contacts/segmentspanel.h"
-#include "ui/deals/pipelineboard.h"
-#include "ui/settings/apikeyspage.h"
-#include "ui/settings/incomingwebhookspage.h"
-#include "ui/settings/webhookspage.h"
-#include "ui/settings/widgetsettingspage.h"
 #include "ui/shell/navigationdelegate.h"
 #include "ui/shell/notificationcenter.h"
 #include "ui/shell/settingsdialog.h"
@@ -31,7 +23,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
-MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, const Store &store, QWidget *parent)
+MainWindow::MainWindow(ApiKeyRepository &apiKeys, const Store &store, QWidget *parent)
     : QMainWindow(parent)
     , m_apiKeys(apiKeys)
     , m_store(store)
@@ -74,20 +66,6 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
 
     connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
-    m_contacts = new ContactsView(contacts, store, m_stack);
-    m_contactsArea = SegmentsPanel::besideContacts(m_contacts, store, m_stack);
-    addArea(tr("Contacts"), m_contactsArea,
-            {[this] { m_contacts->focusSearch(); }, [this] { m_contacts->newContact(); }}, QStringLiteral("contacts"));
-    auto *board = new PipelineBoard(store, m_stack);
-    m_board = board;
-    addArea(tr("Deals"), board, {[board] { board->focusSearch(); }, [board] { board->newDeal(); }},
-            QStringLiteral("deals"));
-    m_navigation->setCurrentRow(0);
-    connect(m_contacts->detailPane(), &ContactDetailPane::dealActivated, this, [this, board](const QString &id) {
-        showArea(board);
-        board->openDeal(id);
-    });
-
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_changePassword = file->addAction(tr("&Change password…"), this, &MainWindow::changePasswordRequested);
     m_changePassword->setObjectName(QStringLiteral("changePasswordAction"));
@@ -103,15 +81,6 @@ MainWindow::MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, c
 
     m_settingsMenu = menuBar()->addMenu(tr("&Settings"));
     m_settingsMenu->setObjectName(QStringLiteral("settingsMenu"));
-    QAction *apiKeysAction = m_settingsMenu->addAction(tr("&API keys…"), this, &MainWindow::showApiKeys);
-    apiKeysAction->setObjectName(QStringLiteral("apiKeysAction"));
-    apiKeysAction->setData(QStringLiteral("apiKeysPage"));
-    addSettingsPage(tr("Webhooks"), tr("&Webhooks…"), QStringLiteral("webhooksPage"),
-                    [this](QWidget *parent) { return new WebhooksPage(m_store, m_webhookPolicy, parent); });
-    addSettingsPage(tr("Incoming webhooks"), tr("&Incoming webhooks…"), QStringLiteral("incomingWebhooksPage"),
-                    [this](QWidget *parent) { return new IncomingWebhooksPage(m_store, m_serverAddress, parent); });
-    addSettingsPage(tr("Web widget"), tr("Web &widget…"), QStringLiteral("widgetSettingsPage"),
-                    [this](QWidget *parent) { return new WidgetSettingsPage(m_serverAddress, parent); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *welcome = help->addAction(tr("&Getting started…"), this, &MainWindow::showWelcome);
@@ -203,6 +172,8 @@ int MainWindow::addArea(const QString &title, QWidget *view, AreaKeys keys, cons
     auto *item = new QListWidgetItem(title, m_navigation);
     item->setData(NavigationDelegate::IconRole, iconName);
     item->setData(Qt::AccessibleTextRole, title);
+    if (index == 0)
+        m_navigation->setCurrentRow(0); // the first area is in front until another is chosen
     m_areaKeys.push_back(std::move(keys));
     if (size_t(index) < m_areaShortcuts.size())
         m_areaShortcuts[size_t(index)]->setEnabled(true);
@@ -257,10 +228,7 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 
 void MainWindow::setRecordOpener(JumpBox::Kind kind, std::function<void(const QString &)> open)
 {
-    if (kind == JumpBox::Conversation)
-        m_openConversation = std::move(open);
-    else if (kind == JumpBox::Task)
-        m_openTask = std::move(open);
+    m_openers.insert(int(kind), std::move(open));
 }
 
 void MainWindow::showJumpBox()
@@ -321,24 +289,9 @@ void MainWindow::showShortcuts()
 
 void MainWindow::openRecord(JumpBox::Kind kind, const QString &id)
 {
-    switch (kind) {
-    case JumpBox::Contact:
-        showArea(m_contactsArea);
-        m_contacts->openContact(id);
-        break;
-    case JumpBox::Deal:
-        showArea(m_board);
-        m_board->openDeal(id);
-        break;
-    case JumpBox::Conversation:
-        if (m_openConversation)
-            m_openConversation(id);
-        break;
-    case JumpBox::Task:
-        if (m_openTask)
-            m_openTask(id);
-        break;
-    }
+    const auto open = m_openers.constFind(int(kind));
+    if (open != m_openers.cend() && *open)
+        (*open)(id);
 }
 
 void MainWindow::showWelcome()
@@ -413,11 +366,10 @@ void MainWindow::addSettingsPage(const QString &title, const QString &menuText, 
 void MainWindow::setSignedInUser(const User &user)
 {
     const bool roleChanged = user.id != m_user.id || user.role != m_user.role;
-    // Another person at the window: they start on every contact, not on the last one's search.
-    if (!m_user.id.isEmpty() && user.id != m_user.id) {
-        m_contacts->startOver();
-        statusBar()->clearMessage(); // nor the last one's "password changed" or "contact deleted"
-    }
+    // Another person at the window: not the last one's "password changed" or "contact deleted" (the
+    // areas start over on signedInUserChanged).
+    if (!m_user.id.isEmpty() && user.id != m_user.id)
+        statusBar()->clearMessage();
     m_user = user;
     m_userLabel->setText(user.id.isEmpty()                     ? QString()
                          : user.role == QLatin1String("admin") ? tr("%1 (admin)").arg(user.name)
@@ -434,7 +386,6 @@ void MainWindow::setSignedInUser(const User &user)
             m_settings->deleteLater();
             m_settings = nullptr;
         }
-        m_board->setPipelineEditing(mayConfigure());
     }
     emit signedInUserChanged(user);
 }
@@ -451,7 +402,7 @@ void MainWindow::addToDialog(const SettingsPageEntry &entry)
 SettingsDialog *MainWindow::settingsDialog()
 {
     if (!m_settings) {
-        m_settings = new SettingsDialog(m_apiKeys, m_store, this);
+        m_settings = new SettingsDialog(this);
         for (const SettingsPageEntry &entry : m_settingsPages)
             addToDialog(entry);
     }

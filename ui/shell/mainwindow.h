@@ -2,11 +2,11 @@
 
 #include "model/accounts/userrepository.h"
 #include "model/core/store.h"
-#include "model/webhooks/webhook.h"
 #include "ui/shell/jumpbox.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/welcomedialog.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -14,8 +14,6 @@
 #include <vector>
 
 class ApiKeyRepository;
-class ContactRepository;
-class ContactsView;
 class NotificationCenter;
 class QLabel;
 class QListWidget;
@@ -23,17 +21,19 @@ class QMenu;
 class QShortcut;
 class QStackedWidget;
 
-// The desktop window: areas listed on the left (Contacts now; Deals, Tasks, Inbox later through
-// addArea()), the chosen area on the right, File and Settings menus, and a status bar whose
-// permanent label tells whether the embedded API server runs. It uses the model directly, never
-// the HTTP server.
+// The desktop window: areas listed on the left, the chosen area on the right, File, Settings and
+// Help menus, and a status bar whose permanent label tells whether the embedded API server runs. It
+// builds none of its areas and Settings pages: it receives them (addArea, addSettingsPage,
+// setRecordOpener) from the app's composition root (app/windowcontents.cpp), which builds and wires
+// every one. It uses the model directly, never the HTTP server.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
     // The area shown (its index in the navigation), which WindowState keeps between starts.
     Q_PROPERTY(int currentArea READ currentArea WRITE setCurrentArea)
 public:
-    MainWindow(ContactRepository &contacts, ApiKeyRepository &apiKeys, const Store &store, QWidget *parent = nullptr);
+    // apiKeys: what the welcome's first API key is made with.
+    MainWindow(ApiKeyRepository &apiKeys, const Store &store, QWidget *parent = nullptr);
     // Carries out a delete still waiting for its Undo before the areas go.
     ~MainWindow() override;
 
@@ -59,8 +59,8 @@ public:
     void setAreaCount(QWidget *view, int count, CountKind kind);
     int areaCount(QWidget *view) const;
     QListWidget *navigation() const { return m_navigation; }
-    // How "Jump to" (Ctrl+K) opens a conversation or a task in the area that holds it (the app adds
-    // those areas); contacts and deals the window opens itself.
+    // How "Jump to" (Ctrl+K) opens a record of this kind in the area that holds it (the composition
+    // root sets one for each kind as it adds the area).
     void setRecordOpener(JumpBox::Kind kind, std::function<void(const QString &id)> open);
     // Ctrl+K: the "Jump to" box over the window (made on first use, empty at each opening).
     void showJumpBox();
@@ -75,7 +75,6 @@ public:
     void showArea(QWidget *view);
     int currentArea() const;
     void setCurrentArea(int index); // an index out of range is ignored
-    ContactsView *contactsView() const { return m_contacts; }
     // Task reminders and new messages: toast, list behind the status bar's button, desktop.
     NotificationCenter *notifications() const { return m_notifications; }
 
@@ -117,7 +116,7 @@ public:
 
     // The user the window works as (the app's session signs them in and out; an empty id: nobody).
     // Shown in the status bar; an agent's window offers no configuration (the admin-only Settings
-    // pages and pipeline editing are gone until an admin signs in).
+    // pages are gone until an admin signs in; the areas follow signedInUserChanged).
     void setSignedInUser(const User &user);
     const User &signedInUser() const { return m_user; }
     // Whether the window offers configuration: an admin is signed in, or no account exists yet (the
@@ -143,15 +142,14 @@ signals:
 public slots:
     // "API: https://127.0.0.1:8443 — running", or "API server stopped: <detail>".
     void setServerStatus(const QString &address, bool running, const QString &detail = {});
+    // The API's base URL while it runs (empty otherwise): what incoming webhook URLs and the web
+    // widget's snippet are made of.
+    QString serverAddress() const { return m_serverAddress; }
     // Opens Settings (window-modal, without blocking) on the API keys page.
     void showApiKeys();
     // Opens Settings on the Webhooks / Incoming webhooks page.
     void showWebhooks();
     void showIncomingWebhooks();
-
-public:
-    // The receivers Settings > Webhooks accepts (webhooks/allowedTargets, webhooks/allowInsecureLocal).
-    void setWebhookPolicy(const WebhookPolicy &policy) { m_webhookPolicy = policy; }
 
 private:
     struct SettingsPageEntry
@@ -178,18 +176,15 @@ private:
     UserRepository m_users;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_stack = nullptr;
-    ContactsView *m_contacts = nullptr;
     NotificationCenter *m_notifications = nullptr;
     QLabel *m_serverStatus = nullptr;
     QLabel *m_userLabel = nullptr;
     QAction *m_signOut = nullptr;
     QAction *m_changePassword = nullptr;
-    class PipelineBoard *m_board = nullptr;
-    QWidget *m_contactsArea = nullptr;
     std::vector<AreaKeys> m_areaKeys;
-    std::vector<QShortcut *> m_areaShortcuts; // Alt+1 … Alt+9
-    QList<QKeySequence> m_windowKeys;         // every key of the window's own shortcuts
-    std::function<void(const QString &)> m_openConversation, m_openTask;
+    std::vector<QShortcut *> m_areaShortcuts;                   // Alt+1 … Alt+9
+    QList<QKeySequence> m_windowKeys;                           // every key of the window's own shortcuts
+    QHash<int, std::function<void(const QString &)>> m_openers; // by JumpBox::Kind
     QPointer<JumpBox> m_jump;
     User m_user;
     QPointer<SettingsDialog> m_settings;
@@ -198,6 +193,5 @@ private:
     QString m_offeredCountry, m_offeredCode;
     WelcomeDialog::CallingCodeSaver m_saveCallingCode;
     QString m_serverDetail;
-    QString m_serverAddress;       // the API's base URL while it runs (incoming webhook URLs)
-    WebhookPolicy m_webhookPolicy; // webhooks/allowedTargets and allowInsecureLocal
+    QString m_serverAddress; // the API's base URL while it runs (incoming webhook URLs)
 };

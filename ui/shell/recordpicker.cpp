@@ -4,6 +4,7 @@
 #include "model/deals/dealrepository.h"
 
 #include <QAbstractItemView>
+#include <QComboBox>
 #include <QCompleter>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -177,4 +178,18 @@ RecordPicker *createDealPicker(const DealRepository &deals, QWidget *parent)
     auto *picker = new RecordPicker(search, RecordPicker::tr("Type a deal's or its contact's name"), parent);
     picker->setObjectName(QStringLiteral("dealPicker"));
     return picker;
+}
+
+void fillActiveUsers(QComboBox *combo, const QString &none, const UserRepository &users)
+{
+    combo->clear();
+    combo->addItem(none, QString());
+    try {
+        for (const User &u : users.list()) {
+            if (u.isActive())
+                combo->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
+        }
+    } catch (const std::exception &) {
+        // No users to offer: `none` alone.
+    }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/deals/dealrepository.h"
 
@@ -10,6 +11,7 @@
 #include <functional>
 
 class QAbstractItemView;
+class QComboBox;
 class QCompleter;
 class QLineEdit;
 class QStandardItemModel;
@@ -76,3 +78,9 @@ private:
 // every deal (name, contact, company).
 RecordPicker *createContactPicker(const ContactRepository &contacts, QWidget *parent);
 RecordPicker *createDealPicker(const DealRepository &deals, QWidget *parent);
+
+// Fills the choice of a user to assign (a deal's owner, a task's or a conversation's assignee):
+// `none` (data: an empty id) and then the active users by name (their e-mail when nameless), data
+// their ids. A deactivated user keeps what they hold but takes nothing new. When the users cannot be
+// read, `none` alone.
+void fillActiveUsers(QComboBox *combo, const QString &none, const UserRepository &users);

@@ -11,7 +11,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-SettingsDialog::SettingsDialog(ApiKeyRepository &keys, const Store &store, QWidget *parent)
+SettingsDialog::SettingsDialog(QWidget *parent)
     : QDialog(parent)
 {
     setObjectName(QStringLiteral("settingsDialog"));
@@ -40,9 +40,6 @@ SettingsDialog::SettingsDialog(ApiKeyRepository &keys, const Store &store, QWidg
 
     connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
-    m_apiKeys = new ApiKeysPage(keys, store, m_stack);
-    addPage(tr("API keys"), m_apiKeys);
-    m_pages->setCurrentRow(0);
     resize(820, 480);
 }
 
@@ -50,6 +47,13 @@ void SettingsDialog::addPage(const QString &title, QWidget *page)
 {
     m_stack->addWidget(page);
     m_pages->addItem(title);
+    if (m_pages->count() == 1)
+        m_pages->setCurrentRow(0);
+}
+
+ApiKeysPage *SettingsDialog::apiKeysPage() const
+{
+    return m_stack->findChild<ApiKeysPage *>(QString(), Qt::FindDirectChildrenOnly);
 }
 
 QString SettingsDialog::currentPageName() const

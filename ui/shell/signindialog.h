@@ -12,7 +12,7 @@ class QLineEdit;
 class QPushButton;
 
 // Who works in the window: e-mail and password, the same accounts as the API's /auth/login. The
-// app checks them (it holds the password hashing) and remembers the session; this dialog asks, shows
+// app checks them (UserRepository::checkCredentials) and remembers the session; this dialog asks, shows
 // a refusal in the window's words and stays open until a user is signed in or it is cancelled (the
 // app then quits: nobody works in a shared CRM without an account).
 class SignInDialog : public QDialog

@@ -111,15 +111,7 @@ void TaskDialog::build()
 
     m_assignee = new QComboBox(this);
     m_assignee->setObjectName(QStringLiteral("assigneeCombo"));
-    m_assignee->addItem(tr("(unassigned)"), QString());
-    try {
-        for (const User &u : UserRepository(m_tasks.store()).list()) {
-            if (u.isActive()) // a deactivated user keeps their tasks but takes no new ones
-                m_assignee->addItem(u.name.isEmpty() ? u.email : u.name, u.id);
-        }
-    } catch (const std::exception &) {
-        // No users to offer.
-    }
+    fillActiveUsers(m_assignee, tr("(unassigned)"), UserRepository(m_tasks.store()));
     m_form->addRow(tr("Assigned to:"), cell(m_assignee, QStringLiteral("assignedTo")));
 
     m_remind = new QCheckBox(tr("Remind me"), this);

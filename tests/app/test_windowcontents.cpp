@@ -1,0 +1,207 @@
+// The window's composition root (app/windowcontents.cpp) as the app calls it: every area in the
+// navigation's order with its icon and Alt key; every Settings page in the menu's order, an agent
+// seeing only their own; "Jump to" opening each kind of record in its area; the areas' links to
+// each other (a contact's deal on the board, a contact's conversation in the Inbox, the Inbox's
+// "Open contact" in Contacts) and pipeline editing following who signs in. MainWindow itself
+// builds none of them.
+#include "app/appsettings.h"
+#include "app/secrets/secretstore.h"
+#include "app/windowcontents.h"
+#include "messaging/channels/channelregistry.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/eventbus.h"
+#include "model/deals/dealrepository.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/tasks/taskrepository.h"
+#include "tests/support/testsupport.h"
+#include "ui/contacts/contactdetailpane.h"
+#include "ui/contacts/contactsview.h"
+#include "ui/deals/pipelineboard.h"
+#include "ui/inbox/inboxview.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/navigationdelegate.h"
+#include "ui/shell/settingsdialog.h"
+#include "ui/tasks/taskdialog.h"
+#include "ui/tasks/tasksview.h"
+
+#include <QAction>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+class TestWindowContents final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    User m_admin, m_agent;
+    Store::Actor m_actor;
+    std::unique_ptr<ContactRepository> m_contacts;
+    std::unique_ptr<ApiKeyRepository> m_keys;
+    std::unique_ptr<TaskRepository> m_tasks;
+    std::unique_ptr<ConversationRepository> m_conversations;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SecretStore> m_secrets;
+    ChannelsConfig m_channels;
+    std::unique_ptr<MainWindow> m_window;
+
+    Store desk() const { return Store(*m_bus).actingAs(m_actor); }
+    QStackedWidget *stack() const { return m_window->findChild<QStackedWidget *>(QStringLiteral("areaStack")); }
+    QWidget *areaOf(QWidget *view) const
+    {
+        while (view && view->parentWidget() != stack())
+            view = view->parentWidget();
+        return view;
+    }
+    int areaIndexOf(QWidget *view) const { return stack()->indexOf(areaOf(view)); }
+    // The pages the Settings menu offers now, by their objectName, in its order.
+    QStringList settingsMenu() const
+    {
+        QStringList pages;
+        for (QAction *a : m_window->findChild<QMenu *>(QStringLiteral("settingsMenu"))->actions()) {
+            if (a->isVisible() && !a->data().toString().isEmpty())
+                pages << a->data().toString();
+        }
+        return pages;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("DBUS_SESSION_BUS_ADDRESS", ""); // the secret store's owner-only file, no keychain
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        const Store plain(*m_bus);
+        m_admin = UserRepository(plain).create("selin@ornek.com.tr", "Selin Aksoy", "admin", "x");
+        m_agent = UserRepository(plain).create("murat@ornek.com.tr", "Murat Çelik", "agent", "x");
+        m_actor = {m_admin.id, m_admin.name, m_admin.role};
+        m_contacts = std::make_unique<ContactRepository>(desk());
+        m_keys = std::make_unique<ApiKeyRepository>(desk());
+        m_tasks = std::make_unique<TaskRepository>(desk());
+        m_conversations = std::make_unique<ConversationRepository>(desk());
+        m_settings = std::make_unique<AppSettings>(m_dir.path());
+        m_secrets = std::make_unique<SecretStore>(QStringLiteral("liaison-test-contents"),
+                                                  m_dir.filePath(QStringLiteral("secrets.json")));
+        m_window = std::make_unique<MainWindow>(*m_keys, desk());
+        m_window->setSignedInUser(m_admin);
+        composeWindow(*m_window, {desk(), *m_contacts, *m_keys, *m_tasks, *m_conversations, *m_settings, *m_secrets,
+                                  m_channels, std::make_shared<ChannelRegistry>(m_channels), MediaConfig{},
+                                  [] { return QStringLiteral("https://crm.ornek.com.tr"); }});
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_secrets.reset();
+        m_settings.reset();
+        m_conversations.reset();
+        m_tasks.reset();
+        m_keys.reset();
+        m_contacts.reset();
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void theAreasInTheirOrder()
+    {
+        QListWidget *navigation = m_window->navigation();
+        QStringList titles, icons;
+        for (int i = 0; i < navigation->count(); ++i) {
+            titles << navigation->item(i)->text();
+            icons << navigation->item(i)->data(NavigationDelegate::IconRole).toString();
+        }
+        QCOMPARE(titles, QStringList({"Contacts", "Deals", "Tasks", "Inbox"}));
+        QCOMPARE(icons, QStringList({"contacts", "deals", "tasks", "inbox"}));
+        QCOMPARE(m_window->currentArea(), 0);
+        QCOMPARE(areaIndexOf(m_window->findChild<ContactsView *>()), 0);
+        QCOMPARE(areaIndexOf(m_window->findChild<PipelineBoard *>()), 1);
+        QCOMPARE(areaIndexOf(m_window->findChild<TasksView *>()), 2);
+        QCOMPARE(areaIndexOf(m_window->findChild<InboxView *>()), 3);
+        for (int i = 1; i <= 9; ++i) {
+            QShortcut *key = m_window->shortcut(QStringLiteral("areaShortcut%1").arg(i));
+            QVERIFY(key);
+            QCOMPARE(key->isEnabled(), i <= 4);
+        }
+    }
+
+    void theSettingsPagesInTheirOrderAndForWhom()
+    {
+        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
+                              "channelsPage", "mediaPage",    "contactsSettingsPage", "appearancePage",
+                              "usersPage",    "templatesPage"};
+        QCOMPARE(settingsMenu(), all);
+        SettingsDialog *dialog = m_window->settingsDialog();
+        for (const QString &page : all)
+            QVERIFY2(dialog->showPage(page), qPrintable(page));
+        // An agent configures nothing: their API keys and the look are theirs.
+        m_window->setSignedInUser(m_agent);
+        QCOMPARE(settingsMenu(), QStringList({"apiKeysPage", "appearancePage"}));
+        QVERIFY(!m_window->findChild<PipelineBoard *>()
+                     ->findChild<QPushButton *>("editPipelinesButton")
+                     ->isVisibleTo(m_window->findChild<PipelineBoard *>()));
+        m_window->setSignedInUser(m_admin);
+        QCOMPARE(settingsMenu(), all);
+        QVERIFY(m_window->findChild<PipelineBoard *>()
+                    ->findChild<QPushButton *>("editPipelinesButton")
+                    ->isVisibleTo(m_window->findChild<PipelineBoard *>()));
+    }
+
+    void jumpToOpensEveryKindInItsArea()
+    {
+        const QString contact =
+            m_contacts
+                ->create(ContactRules::parse(
+                    {{"firstName", "Şükrü"}, {"lastName", "Demirci"}, {"email", "sukru@ornek.com.tr"}}))
+                .id;
+        const QString deal =
+            DealRepository(desk()).create(DealRules::parse({{"name", "Lisans yenileme"}, {"contactId", contact}})).id;
+        const QString task = m_tasks->create(TaskRules::parse({{"title", "Şükrü Bey'i ara"}})).id;
+        const QString conversation = m_conversations->findOrCreate(contact, "whatsapp", "+905321234567").id;
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+
+        m_window->openRecord(JumpBox::Deal, deal);
+        QCOMPARE(m_window->currentArea(), 1);
+        m_window->openRecord(JumpBox::Task, task);
+        QCOMPARE(m_window->currentArea(), 2);
+        TaskDialog *taskDialog = m_window->findChild<TasksView *>()->findChild<TaskDialog *>(); // the task, open
+        QVERIFY(taskDialog);
+        taskDialog->reject();
+        m_window->openRecord(JumpBox::Conversation, conversation);
+        QCOMPARE(m_window->currentArea(), 3);
+        QCOMPARE(m_window->findChild<InboxView *>()->currentConversationId(), conversation);
+        m_window->openRecord(JumpBox::Contact, contact);
+        QCOMPARE(m_window->currentArea(), 0);
+        QCOMPARE(m_window->findChild<ContactsView *>()->currentContactId(), contact);
+
+        // The links between the areas.
+        ContactsView *contacts = m_window->findChild<ContactsView *>();
+        emit contacts->detailPane()->dealActivated(deal);
+        QCOMPARE(m_window->currentArea(), 1);
+        emit contacts->detailPane()->conversationActivated(conversation);
+        QCOMPARE(m_window->currentArea(), 3);
+        emit m_window->findChild<InboxView *>()->contactPanel()->contactRequested(contact);
+        QCOMPARE(m_window->currentArea(), 0); // the contact's record in Contacts, in front
+        QCOMPARE(contacts->currentContactId(), contact);
+    }
+};
+
+QTEST_MAIN(TestWindowContents)
+#include "test_windowcontents.moc"
