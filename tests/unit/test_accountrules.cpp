@@ -9,7 +9,7 @@
 #include "model/core/errors.h"
 #include "model/core/store.h"
 #include "tests/support/fakeclock.h"
-#include "tests/support/testsupport.h"
+#include "tests/support/modelsupport.h"
 
 #include <QtTest>
 
