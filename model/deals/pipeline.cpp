@@ -1,6 +1,7 @@
 #include "model/deals/pipeline.h"
 
 #include "model/core/errors.h"
+#include "model/core/textfold.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -60,11 +61,12 @@ namespace {
     throw DomainError::missing(field, message);
 }
 
-// "Proposal Made" -> "proposal_made": the key a stage gets when it is named only.
+// "Proposal Made" -> "proposal_made", "İlk görüşme" -> "ilk_gorusme": the key a stage gets when it
+// is named only, folded as search folds (Turkish letters and accents to their plain Latin ones).
 QString slug(const QString &name)
 {
     QString out;
-    for (QChar c : name.toLower()) {
+    for (QChar c : TextFold::fold(name)) {
         if ((c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9')))
             out.append(c);
         else if (!out.isEmpty() && !out.endsWith(QLatin1Char('_')))

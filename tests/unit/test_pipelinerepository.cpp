@@ -65,6 +65,11 @@ private Q_SLOTS:
         QTest::newRow("a given probability stays, the others by position")
             << QStringList{"Lead", "Demo"} << QVariantList{QVariant(), 90} << QStringList{"lead", "demo", "won", "lost"}
             << QList<int>{33, 90, 100, 0};
+        QTest::newRow("Turkish names: keys in plain Latin letters")
+            << QStringList{"İlk görüşme", "Sözleşme İmzalandı", "ÇIKIŞ"}
+            << QVariantList{QVariant(), QVariant(), QVariant()}
+            << QStringList{"ilk_gorusme", "sozlesme_imzalandi", "cikis", "won", "lost"}
+            << QList<int>{25, 50, 75, 100, 0};
         QTest::newRow("won and lost named in the list go last")
             << QStringList{"won", "Lead", "lost"} << QVariantList{QVariant(), QVariant(), QVariant()}
             << QStringList{"lead", "won", "lost"} << QList<int>{50, 100, 0};
@@ -159,14 +164,14 @@ private Q_SLOTS:
         DealRepository deals(testStore());
         const Pipeline p =
             pipelines.create(named(QStringLiteral("Bayi"), {QStringLiteral("Ön görüşme"), QStringLiteral("Teklif")}));
-        QCOMPARE(p.stageKeys(), (QStringList{"n_g_r_me", "teklif", "won", "lost"}));
+        QCOMPARE(p.stageKeys(), (QStringList{"on_gorusme", "teklif", "won", "lost"}));
         const Deal d =
             deals.create(DealRules::parse({{"name", "Sözleşme"}, {"pipelineId", p.id}, {"stage", "teklif"}}));
         QCOMPARE(pipelines.dealCounts(p.id), (QHash<QString, qint64>{{"teklif", 1}}));
 
         // The stage that holds the deal cannot go; the refusal names it, and nothing changed.
         PipelineChanges without;
-        without.stages = QVector<PipelineStageChange>{{QStringLiteral("n_g_r_me"), QString(), std::nullopt, 10}};
+        without.stages = QVector<PipelineStageChange>{{QStringLiteral("on_gorusme"), QString(), std::nullopt, 10}};
         QCOMPARE(refusalOf([&] { pipelines.update(p.id, without); }),
                  qMakePair(QStringLiteral("teklif"), int(DomainError::Conflict)));
         QCOMPARE(pipelines.get(p.id).toJson(), p.toJson());
@@ -178,7 +183,7 @@ private Q_SLOTS:
             {QStringLiteral("teklif"), QStringLiteral("Teklif verildi"), std::nullopt, std::nullopt},
             {QString(), QStringLiteral("Kapanış"), std::nullopt, std::nullopt}};
         const Pipeline u = pipelines.update(p.id, reorder);
-        QCOMPARE(u.stageKeys(), (QStringList{"teklif", "kapan", "won", "lost"}));
+        QCOMPARE(u.stageKeys(), (QStringList{"teklif", "kapanis", "won", "lost"}));
         QCOMPARE(u.stage("teklif")->name, QStringLiteral("Teklif verildi"));
         QCOMPARE(u.stage("teklif")->position, 0);
         QCOMPARE(deals.get(d.id).stage, QStringLiteral("teklif"));
