@@ -19,6 +19,8 @@
 #include "server/api/schemas.h"
 #include "server/controllers/apikeyscontroller.h"
 #include "server/controllers/authcontroller.h"
+#include "server/controllers/campaignscontroller.h"
+#include "server/controllers/campaigntrackingcontroller.h"
 #include "server/controllers/contactscontroller.h"
 #include "server/controllers/conversationscontroller.h"
 #include "server/controllers/dealscontroller.h"
@@ -242,6 +244,8 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<TemplatesController>(m_store));
     m_controllers.push_back(std::make_unique<ApiKeysController>(m_store));
     m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens, m_shared->logins));
+    m_controllers.push_back(std::make_unique<CampaignsController>(m_store));
+    m_controllers.push_back(std::make_unique<CampaignTrackingController>(m_store));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 
@@ -529,8 +533,10 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
 
     ApiRequest apiRequest{request, requestId, match.params, parseQuery(request.query), {}, false, principal};
     const bool hasBodyMethod = request.method == "POST" || request.method == "PUT" || request.method == "PATCH";
-    // multipart/form-data is never parsed as JSON: upload routes read request.http.body themselves.
+    // multipart/form-data is never parsed as JSON: upload routes read request.http.body themselves,
+    // as do the routes of another declared body type (the unsubscribe form's one-click POST).
     const bool multipartRoute = route->doc.requestContentType == QLatin1String("multipart/form-data");
+    const bool rawBodyRoute = !route->doc.requestContentType.isEmpty();
     const bool multipartBody = MultipartForm::isMultipart(request.header("Content-Type"));
     if (hasBodyMethod && !multipartRoute && request.body.size() > m_config.limits.maxBodyBytes)
         return ApiResponse::error(413, QStringLiteral("PAYLOAD_TOO_LARGE"),
@@ -538,7 +544,7 @@ ApiResponse ApiServer::dispatch(const HttpRequest &request, const QString &reque
     if (hasBodyMethod && multipartBody && !multipartRoute && !request.body.isEmpty())
         return ApiResponse::error(415, QStringLiteral("UNSUPPORTED_MEDIA_TYPE"),
                                   QStringLiteral("This endpoint takes a JSON body, not multipart/form-data"));
-    if (hasBodyMethod && !multipartRoute && !request.body.trimmed().isEmpty()) {
+    if (hasBodyMethod && !rawBodyRoute && !request.body.trimmed().isEmpty()) {
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
         if (error.error != QJsonParseError::NoError)

@@ -3965,6 +3965,62 @@ A desktop CRM with a local REST API.</source>
         <source>Too many open event streams; try again later</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must have at most %1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be later than %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of weekdays from 1 (Monday) to 7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a date-time with a time zone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign cannot go from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown merge field: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign can be changed only while DRAFT or SCHEDULED (it is %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign can be deleted only while DRAFT or SCHEDULED (it is %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No one in the audience can be reached on this channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No message could be delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribe entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must have at most %1 items</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

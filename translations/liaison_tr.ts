@@ -3960,6 +3960,62 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Too many open event streams; try again later</source>
         <translation>Açık olay akışı çok fazla; daha sonra yeniden deneyin</translation>
     </message>
+    <message>
+        <source>must have at most %1 steps</source>
+        <translation>en fazla %1 adım içerebilir</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation>%1 ile %2 arasında bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be later than %1</source>
+        <translation>%1 değerinden sonra olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of weekdays from 1 (Monday) to 7</source>
+        <translation>1 (Pazartesi) ile 7 arasında gün numaralarından oluşan bir dizi olmalı</translation>
+    </message>
+    <message>
+        <source>must be a date-time with a time zone</source>
+        <translation>saat dilimi içeren bir tarih-saat olmalı</translation>
+    </message>
+    <message>
+        <source>A campaign cannot go from %1 to %2</source>
+        <translation>Kampanya %1 durumundan %2 durumuna geçemez</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Kampanya</translation>
+    </message>
+    <message>
+        <source>Unknown merge field: %1</source>
+        <translation>Bilinmeyen birleştirme alanı: %1</translation>
+    </message>
+    <message>
+        <source>A campaign can be changed only while DRAFT or SCHEDULED (it is %1)</source>
+        <translation>Kampanya yalnızca TASLAK ya da ZAMANLANMIŞ iken değiştirilebilir (şu an %1)</translation>
+    </message>
+    <message>
+        <source>A campaign can be deleted only while DRAFT or SCHEDULED (it is %1)</source>
+        <translation>Kampanya yalnızca TASLAK ya da ZAMANLANMIŞ iken silinebilir (şu an %1)</translation>
+    </message>
+    <message>
+        <source>No one in the audience can be reached on this channel</source>
+        <translation>Hedef kitledeki hiç kimseye bu kanaldan ulaşılamıyor</translation>
+    </message>
+    <message>
+        <source>No message could be delivered</source>
+        <translation>Hiçbir ileti teslim edilemedi</translation>
+    </message>
+    <message>
+        <source>Unsubscribe entry</source>
+        <translation>Abonelikten çıkış kaydı</translation>
+    </message>
+    <message>
+        <source>must have at most %1 items</source>
+        <translation>en fazla %1 öğe içerebilir</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -26,6 +26,9 @@ public:
         IncomingWebhook,
         ApiKey,
         User,
+        Campaign,
+        CampaignRecipient, // a recipient's send, open, click, bounce
+        Unsubscribe,
     };
     Q_ENUM(Entity)
 

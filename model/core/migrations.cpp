@@ -792,6 +792,102 @@ const QVector<Migration> &migrations()
                  not_before TEXT NOT NULL,
                  verify_until TEXT))",
          }},
+        {21,
+         "campaigns: the campaign, its frozen audience, drip steps, tracking, the unsubscribe list",
+         {
+             // status: DRAFT, SCHEDULED, SENDING, PAUSED, SENT, FAILED, CANCELLED (docs/api.md,
+             // "Campaigns"). steps: the drip steps (JSON array); trigger: the TRIGGERED campaign's event
+             // and rule (JSON); skipped: counts of contacts left out of the audience, by reason (JSON).
+             R"(CREATE TABLE campaigns (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 name TEXT NOT NULL,
+                 type TEXT NOT NULL,
+                 channel TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 subject TEXT NOT NULL DEFAULT '',
+                 html_content TEXT NOT NULL DEFAULT '',
+                 template_name TEXT,
+                 template_language TEXT,
+                 broadcast_list_id TEXT,
+                 scheduled_at TEXT,
+                 steps TEXT NOT NULL DEFAULT '[]',
+                 trigger_rule TEXT NOT NULL DEFAULT '{}',
+                 status_reason TEXT,
+                 skipped TEXT NOT NULL DEFAULT '{}',
+                 started_at TEXT,
+                 completed_at TEXT,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX campaigns_status ON campaigns(status, scheduled_at)",
+             // One row per contact of the frozen audience (test sends have test = 1 and count in no
+             // statistic). status: pending, sending (claimed until claimed_until), sent, delivered,
+             // bounced, failed, skipped (skip_reason: no_address, unsubscribed, bounced, duplicate).
+             // A row is claimed before its send and marked after it (docs/architecture.md,
+             // "Campaigns"). opened_at/clicked_at: the first human open and click; proxy_opens: opens
+             // by a mail provider's image proxy or a machine pre-fetch, kept apart.
+             R"(CREATE TABLE campaign_recipients (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 campaign_seq INTEGER NOT NULL REFERENCES campaigns(seq) ON DELETE CASCADE,
+                 contact_id TEXT,
+                 name TEXT NOT NULL DEFAULT '',
+                 address TEXT NOT NULL,
+                 address_norm TEXT NOT NULL,
+                 test INTEGER NOT NULL DEFAULT 0,
+                 status TEXT NOT NULL,
+                 skip_reason TEXT,
+                 attempts INTEGER NOT NULL DEFAULT 0,
+                 next_attempt_at TEXT,
+                 claimed_until TEXT,
+                 sent_at TEXT,
+                 delivered_at TEXT,
+                 opened_at TEXT,
+                 clicked_at TEXT,
+                 bounced_at TEXT,
+                 bounce_type TEXT,
+                 failed_at TEXT,
+                 unsubscribed_at TEXT,
+                 opens INTEGER NOT NULL DEFAULT 0,
+                 clicks INTEGER NOT NULL DEFAULT 0,
+                 proxy_opens INTEGER NOT NULL DEFAULT 0,
+                 error TEXT,
+                 provider_id TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX campaign_recipients_queue ON campaign_recipients(campaign_seq, status, seq)",
+             "CREATE INDEX campaign_recipients_sent ON campaign_recipients(sent_at)",
+             "CREATE INDEX campaign_recipients_provider ON campaign_recipients(provider_id)",
+             // Opens, clicks, bounces and unsubscribes as they came (kind: open, proxy_open, click,
+             // bounce, unsubscribe, delivered).
+             R"(CREATE TABLE campaign_events (
+                 seq INTEGER PRIMARY KEY,
+                 campaign_seq INTEGER NOT NULL REFERENCES campaigns(seq) ON DELETE CASCADE,
+                 recipient_seq INTEGER NOT NULL REFERENCES campaign_recipients(seq) ON DELETE CASCADE,
+                 kind TEXT NOT NULL,
+                 detail TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX campaign_events_recipient ON campaign_events(recipient_seq, kind)",
+             // Addresses no campaign sends to on a channel: unsubscribed, hard-bounced, or added by hand.
+             R"(CREATE TABLE campaign_suppressions (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 channel TEXT NOT NULL,
+                 address TEXT NOT NULL,
+                 address_norm TEXT NOT NULL,
+                 reason TEXT NOT NULL,
+                 contact_id TEXT,
+                 campaign_id TEXT,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 UNIQUE (channel, address_norm)))",
+             // The key that signs tracking and unsubscribe links (HMAC-SHA256, base64), made once and
+             // shared by the copies of team mode so that a link from one copy is good at all.
+             R"(CREATE TABLE campaign_keys (
+                 name TEXT PRIMARY KEY,
+                 secret TEXT NOT NULL,
+                 created_at TEXT NOT NULL))",
+         }},
     };
     return list;
 }

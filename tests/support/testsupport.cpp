@@ -108,6 +108,8 @@ QNetworkReply *ApiClient::send(const QByteArray &method, const QString &path, co
     if (!m_ca.isNull())
         ssl.addCaCertificate(m_ca);
     request.setSslConfiguration(ssl);
+    // A redirect is an answer to look at (the campaigns' click links), never followed.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (!body.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     if (!m_token.isEmpty())

@@ -1,0 +1,1241 @@
+#include "model/campaigns/campaignrepository.h"
+
+#include "model/contacts/segmentrepository.h"
+#include "model/core/database.h"
+#include "model/core/errors.h"
+#include "model/core/fieldreader.h"
+#include "model/core/ids.h"
+#include "model/core/sqldialect.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QMessageAuthenticationCode>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSqlQuery>
+
+namespace {
+using SqlValue::text;
+using SqlValue::textOrNull;
+
+const QString kCampaignColumns = QStringLiteral(
+    "c.seq, c.id, c.name, c.type, c.channel, c.status, c.subject, c.html_content, c.template_name, "
+    "c.template_language, c.broadcast_list_id, c.scheduled_at, c.steps, c.trigger_rule, c.status_reason, c.skipped, "
+    "c.started_at, c.completed_at, c.created_by, c.created_at, c.updated_at");
+
+const QString kRecipientColumns = QStringLiteral(
+    "r.seq, r.id, c.id, r.contact_id, r.name, r.address, r.test, r.status, r.skip_reason, r.attempts, "
+    "r.next_attempt_at, r.sent_at, r.delivered_at, r.opened_at, r.clicked_at, r.bounced_at, r.bounce_type, "
+    "r.failed_at, r.unsubscribed_at, r.opens, r.clicks, r.proxy_opens, r.error, r.provider_id, r.created_at");
+
+// Statuses of a recipient that still has something to send.
+const QString kOpenRecipient = QStringLiteral("r.status IN ('pending', 'sending')");
+
+QJsonObject parseObject(const QString &json)
+{
+    return QJsonDocument::fromJson(json.toUtf8()).object();
+}
+
+Campaign campaignFromRow(const QSqlQuery &q)
+{
+    Campaign c;
+    c.seq = q.value(0).toLongLong();
+    c.id = q.value(1).toString();
+    c.name = q.value(2).toString();
+    c.type = q.value(3).toString();
+    c.channel = q.value(4).toString();
+    c.status = q.value(5).toString();
+    c.subject = q.value(6).toString();
+    c.htmlContent = q.value(7).toString();
+    c.templateName = q.value(8).toString();
+    c.templateLanguage = q.value(9).toString();
+    c.broadcastListId = q.value(10).toString();
+    c.scheduledAt = q.value(11).toString();
+    const QJsonArray steps = QJsonDocument::fromJson(q.value(12).toString().toUtf8()).array();
+    for (const QJsonValue &v : steps) {
+        const QJsonObject o = v.toObject();
+        DripStep s;
+        s.delayMinutes = o.value(QStringLiteral("delayMinutes")).toInt();
+        s.subject = o.value(QStringLiteral("subject")).toString();
+        s.htmlContent = o.value(QStringLiteral("htmlContent")).toString();
+        s.templateName = o.value(QStringLiteral("templateName")).toString();
+        c.steps.append(s);
+    }
+    const QJsonObject rule = parseObject(q.value(13).toString());
+    c.trigger = rule.value(QStringLiteral("trigger")).toObject();
+    const QJsonObject w = rule.value(QStringLiteral("sendWindow")).toObject();
+    if (!w.isEmpty()) {
+        c.window.fromHour = w.value(QStringLiteral("fromHour")).toInt(0);
+        c.window.toHour = w.value(QStringLiteral("toHour")).toInt(24);
+        for (const QJsonValue &d : w.value(QStringLiteral("days")).toArray())
+            c.window.days.append(d.toInt());
+    }
+    c.statusReason = q.value(14).toString();
+    c.skipped = parseObject(q.value(15).toString());
+    c.startedAt = q.value(16).toString();
+    c.completedAt = q.value(17).toString();
+    c.createdBy = q.value(18).toString();
+    c.createdAt = q.value(19).toString();
+    c.updatedAt = q.value(20).toString();
+    return c;
+}
+
+CampaignRecipient recipientFromRow(const QSqlQuery &q)
+{
+    CampaignRecipient r;
+    int i = 0;
+    r.seq = q.value(i++).toLongLong();
+    r.id = q.value(i++).toString();
+    r.campaignId = q.value(i++).toString();
+    r.contactId = q.value(i++).toString();
+    r.name = q.value(i++).toString();
+    r.address = q.value(i++).toString();
+    r.test = q.value(i++).toInt() != 0;
+    r.status = q.value(i++).toString();
+    r.skipReason = q.value(i++).toString();
+    r.attempts = q.value(i++).toInt();
+    for (QString *s : {&r.nextAttemptAt, &r.sentAt, &r.deliveredAt, &r.openedAt, &r.clickedAt, &r.bouncedAt,
+                       &r.bounceType, &r.failedAt, &r.unsubscribedAt})
+        *s = q.value(i++).toString();
+    r.opens = q.value(i++).toInt();
+    r.clicks = q.value(i++).toInt();
+    r.proxyOpens = q.value(i++).toInt();
+    r.error = q.value(i++).toString();
+    r.providerId = q.value(i++).toString();
+    r.createdAt = q.value(i++).toString();
+    return r;
+}
+
+QString ruleJson(const Campaign &c)
+{
+    QJsonObject rule;
+    if (!c.trigger.isEmpty())
+        rule.insert(QStringLiteral("trigger"), c.trigger);
+    if (!c.window.isAlways())
+        rule.insert(QStringLiteral("sendWindow"), c.window.toJson());
+    return QString::fromUtf8(QJsonDocument(rule).toJson(QJsonDocument::Compact));
+}
+
+QString stepsJson(const Campaign &c)
+{
+    QJsonArray a;
+    for (const DripStep &s : c.steps)
+        a.append(s.toJson());
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+}
+
+// A whole or partial sum over the recipients of one campaign, as the statistics read them.
+const QString kStatsSelect =
+    QStringLiteral("count(*), "
+                   "coalesce(sum(CASE WHEN r.status IN ('pending', 'sending') THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.sent_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.delivered_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.opened_at IS NOT NULL OR r.clicked_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.clicked_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.bounced_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.status = 'skipped' THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(CASE WHEN r.unsubscribed_at IS NOT NULL THEN 1 ELSE 0 END), 0), "
+                   "coalesce(sum(r.proxy_opens), 0)");
+
+CampaignStats statsFromRow(const QSqlQuery &q, int from)
+{
+    CampaignStats s;
+    int i = from;
+    for (qint64 *n : {&s.total, &s.pending, &s.sent, &s.delivered, &s.opened, &s.clicked, &s.bounced, &s.failed,
+                      &s.skipped, &s.unsubscribed, &s.proxyOpens})
+        *n = q.value(i++).toLongLong();
+    return s;
+}
+
+} // namespace
+
+QJsonObject CampaignRecipient::toJson() const
+{
+    auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("campaignId"), campaignId},
+            {QStringLiteral("contactId"), orNull(contactId)},
+            {QStringLiteral("name"), name},
+            {QStringLiteral("address"), address},
+            {QStringLiteral("test"), test},
+            {QStringLiteral("status"), status},
+            {QStringLiteral("skipReason"), orNull(skipReason)},
+            {QStringLiteral("attempts"), attempts},
+            {QStringLiteral("nextAttemptAt"), orNull(status == QLatin1String("pending") ? nextAttemptAt : QString())},
+            {QStringLiteral("sentAt"), orNull(sentAt)},
+            {QStringLiteral("deliveredAt"), orNull(deliveredAt)},
+            {QStringLiteral("openedAt"), orNull(openedAt)},
+            {QStringLiteral("clickedAt"), orNull(clickedAt)},
+            {QStringLiteral("bouncedAt"), orNull(bouncedAt)},
+            {QStringLiteral("bounceType"), orNull(bounceType)},
+            {QStringLiteral("failedAt"), orNull(failedAt)},
+            {QStringLiteral("unsubscribedAt"), orNull(unsubscribedAt)},
+            {QStringLiteral("opens"), opens},
+            {QStringLiteral("clicks"), clicks},
+            {QStringLiteral("proxyOpens"), proxyOpens},
+            {QStringLiteral("error"), orNull(error)},
+            {QStringLiteral("providerId"), orNull(providerId)},
+            {QStringLiteral("createdAt"), createdAt}};
+}
+
+CampaignRepository::CampaignRepository(const Store &store)
+    : m_store(store)
+{
+}
+
+std::optional<Campaign> CampaignRepository::find(const QString &id) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT ") + kCampaignColumns + QStringLiteral(" FROM campaigns c WHERE c.id = ?"), {id});
+    if (!q.next())
+        return std::nullopt;
+    Campaign c = campaignFromRow(q.query());
+    q.finish();
+    return c;
+}
+
+Campaign CampaignRepository::get(const QString &id) const
+{
+    std::optional<Campaign> c = find(id);
+    if (!c)
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Campaign"), id);
+    return *c;
+}
+
+void CampaignRepository::checkReferences(const Campaign &c) const
+{
+    FieldProblems problems;
+    if (!c.broadcastListId.isEmpty()) {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT 1 FROM segments WHERE id = ?"), {c.broadcastListId});
+        const bool found = q.next();
+        q.finish();
+        if (!found)
+            throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Segment"), c.broadcastListId);
+    }
+    const QString segmentRule = c.trigger.value(QStringLiteral("segmentId")).toString();
+    if (!segmentRule.isEmpty()) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT 1 FROM segments WHERE id = ?"), {segmentRule});
+        const bool found = q.next();
+        q.finish();
+        if (!found)
+            throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Segment"), segmentRule);
+    }
+    // Merge fields: a built-in one, or a custom field that some contact has. An unknown one is
+    // refused now, not found at send time.
+    QStringList texts{c.subject, c.htmlContent};
+    for (const DripStep &s : c.steps)
+        texts << s.subject << s.htmlContent;
+    QStringList unknown;
+    for (const QString &t : std::as_const(texts)) {
+        for (const QString &name : MergeFields::used(t)) {
+            if (MergeFields::Builtin.contains(name) || unknown.contains(name))
+                continue;
+            const QString sql =
+                Database::dialect() == Database::Dialect::PostgreSQL
+                    ? QStringLiteral("SELECT 1 FROM contacts WHERE jsonb_exists(custom_fields, ?) LIMIT 1")
+                    : QStringLiteral(
+                          "SELECT 1 FROM contacts WHERE json_type(custom_fields, '$.\"' || ? || '\"') IS NOT "
+                          "NULL LIMIT 1");
+            bool found = false;
+            if (!name.contains(QLatin1Char('"'))) {
+                QSqlQuery q = Database::exec(sql, {name});
+                found = q.next();
+            }
+            if (!found)
+                unknown << name;
+        }
+    }
+    if (!unknown.isEmpty())
+        throw DomainError(
+            DomainError::Unprocessable, QStringLiteral("UNKNOWN_MERGE_FIELD"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "Unknown merge field: %1"), {unknown.join(QStringLiteral(", "))}),
+            QJsonObject{{QStringLiteral("fields"), QJsonArray::fromStringList(unknown)}});
+}
+
+Campaign CampaignRepository::create(const CampaignChanges &changes, const QString &actor)
+{
+    Campaign c;
+    CampaignRules::apply(c, changes);
+    CampaignRules::checkComplete(c);
+    checkReferences(c);
+    const QString now = m_store.nowIso();
+    if (!c.scheduledAt.isEmpty()) {
+        if (c.scheduledAt <= now)
+            throw DomainError::invalid(QStringLiteral("scheduledAt"),
+                                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be in the future")));
+        c.status = QStringLiteral("SCHEDULED");
+    }
+    c.id = Ids::make(u"cmp");
+    c.createdBy = m_store.actorOr(actor);
+    c.createdAt = now;
+    c.updatedAt = now;
+    Transaction tx;
+    c.seq = Database::insert(
+        QStringLiteral("INSERT INTO campaigns (id, name, type, channel, status, subject, html_content, template_name, "
+                       "template_language, broadcast_list_id, scheduled_at, steps, trigger_rule, created_by, "
+                       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {c.id, c.name, c.type, c.channel, c.status, text(c.subject), text(c.htmlContent), textOrNull(c.templateName),
+         textOrNull(c.templateLanguage), textOrNull(c.broadcastListId), textOrNull(c.scheduledAt), stepsJson(c),
+         ruleJson(c), textOrNull(c.createdBy), c.createdAt, c.updatedAt});
+    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Created);
+    tx.commit();
+    return c;
+}
+
+Campaign CampaignRepository::update(const QString &id, const CampaignChanges &changes, const QString &actor)
+{
+    Q_UNUSED(actor)
+    Transaction tx;
+    Campaign c = get(id);
+    if (!c.isEditable())
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CAMPAIGN_NOT_EDITABLE"),
+            ModelText(
+                QT_TRANSLATE_NOOP("ModelError", "A campaign can be changed only while DRAFT or SCHEDULED (it is %1)"),
+                {c.status}),
+            QJsonObject{{QStringLiteral("status"), c.status}});
+    CampaignRules::apply(c, changes);
+    CampaignRules::checkComplete(c);
+    checkReferences(c);
+    const QString now = m_store.nowIso();
+    if (changes.scheduledAt) {
+        if (c.scheduledAt.isEmpty()) {
+            c.status = QStringLiteral("DRAFT");
+        } else if (c.scheduledAt <= now) {
+            throw DomainError::invalid(QStringLiteral("scheduledAt"),
+                                       ModelText(QT_TRANSLATE_NOOP("ModelError", "must be in the future")));
+        } else {
+            c.status = QStringLiteral("SCHEDULED");
+        }
+    }
+    c.updatedAt = now;
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE campaigns SET name = ?, type = ?, channel = ?, status = ?, subject = ?, html_content = ?, "
+            "template_name = ?, template_language = ?, broadcast_list_id = ?, scheduled_at = ?, steps = ?, "
+            "trigger_rule = ?, updated_at = ? WHERE seq = ?"),
+        {c.name, c.type, c.channel, c.status, text(c.subject), text(c.htmlContent), textOrNull(c.templateName),
+         textOrNull(c.templateLanguage), textOrNull(c.broadcastListId), textOrNull(c.scheduledAt), stepsJson(c),
+         ruleJson(c), c.updatedAt, c.seq});
+    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
+    tx.commit();
+    return c;
+}
+
+void CampaignRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor)
+    Transaction tx;
+    const Campaign c = get(id);
+    if (!c.isEditable())
+        throw DomainError(
+            DomainError::Conflict, QStringLiteral("CAMPAIGN_NOT_EDITABLE"),
+            ModelText(
+                QT_TRANSLATE_NOOP("ModelError", "A campaign can be deleted only while DRAFT or SCHEDULED (it is %1)"),
+                {c.status}),
+            QJsonObject{{QStringLiteral("status"), c.status}});
+    // Test sends made from a draft go with it.
+    Database::execCached(QStringLiteral("DELETE FROM campaign_events WHERE campaign_seq = ?"), {c.seq});
+    Database::execCached(QStringLiteral("DELETE FROM campaign_recipients WHERE campaign_seq = ?"), {c.seq});
+    Database::execCached(QStringLiteral("DELETE FROM campaigns WHERE seq = ?"), {c.seq});
+    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Deleted);
+    tx.commit();
+}
+
+CampaignPage CampaignRepository::list(const CampaignQuery &query) const
+{
+    QStringList where;
+    QVariantList values;
+    auto among = [&](const QString &column, const QStringList &list) {
+        if (list.isEmpty())
+            return;
+        QStringList marks;
+        for (const QString &v : list) {
+            marks << QStringLiteral("?");
+            values << v;
+        }
+        where << column + QStringLiteral(" IN (") + marks.join(QStringLiteral(", ")) + QLatin1Char(')');
+    };
+    among(QStringLiteral("c.type"), query.types);
+    among(QStringLiteral("c.status"), query.statuses);
+    among(QStringLiteral("c.channel"), query.channels);
+    if (!query.search.trimmed().isEmpty())
+        where << SqlDialect::wordsBeginFolded(QStringLiteral("c.name"), query.search, &values);
+    const QString clause =
+        where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+    CampaignPage page;
+    page.page = qMax(1, query.page);
+    page.limit = qBound(1, query.limit, 500);
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM campaigns c") + clause, values);
+        if (q.next())
+            page.total = q.value(0).toLongLong();
+    }
+    QVariantList pageValues = values;
+    pageValues << page.limit << qint64(page.page - 1) * page.limit;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kCampaignColumns + QStringLiteral(" FROM campaigns c") +
+                                     clause + QStringLiteral(" ORDER BY c.seq DESC LIMIT ? OFFSET ?"),
+                                 pageValues);
+    while (q.next())
+        page.items.append(campaignFromRow(q));
+    return page;
+}
+
+QHash<QString, CampaignStats> CampaignRepository::statsOf(const QVector<Campaign> &campaigns) const
+{
+    QHash<QString, CampaignStats> out;
+    if (campaigns.isEmpty())
+        return out;
+    QStringList marks;
+    QVariantList values;
+    QHash<qint64, QString> ids;
+    for (const Campaign &c : campaigns) {
+        marks << QStringLiteral("?");
+        values << c.seq;
+        ids.insert(c.seq, c.id);
+        out.insert(c.id, CampaignStats());
+    }
+    QSqlQuery q =
+        Database::exec(QStringLiteral("SELECT r.campaign_seq, ") + kStatsSelect +
+                           QStringLiteral(" FROM campaign_recipients r WHERE r.test = 0 AND r.campaign_seq IN (") +
+                           marks.join(QStringLiteral(", ")) + QStringLiteral(") GROUP BY r.campaign_seq"),
+                       values);
+    while (q.next())
+        out.insert(ids.value(q.value(0).toLongLong()), statsFromRow(q, 1));
+    return out;
+}
+
+CampaignStats CampaignRepository::stats(const QString &id) const
+{
+    const Campaign c = get(id);
+    return statsOf({c}).value(c.id);
+}
+
+Campaign CampaignRepository::move(const QString &id, const QString &to, const QString &actor, const ModelText &reason)
+{
+    Q_UNUSED(actor)
+    Campaign c = get(id);
+    CampaignRules::checkMove(c.status, to);
+    const QString now = m_store.nowIso();
+    const QString from = c.status;
+    c.status = to;
+    c.statusReason = reason.isNull() ? QString() : reason.english();
+    c.updatedAt = now;
+    if (to == QLatin1String("SENDING") && c.startedAt.isEmpty())
+        c.startedAt = now;
+    if (to == QLatin1String("SENT") || to == QLatin1String("FAILED") || to == QLatin1String("CANCELLED"))
+        c.completedAt = now;
+    else if (to == QLatin1String("SENDING"))
+        c.completedAt.clear();
+    // The row moves only from the state read: a copy that moved it first wins, this one refuses.
+    CachedQuery u = Database::execCached(
+        QStringLiteral("UPDATE campaigns SET status = ?, status_reason = ?, started_at = ?, completed_at = ?, "
+                       "updated_at = ? WHERE seq = ? AND status = ?"),
+        {c.status, textOrNull(c.statusReason), textOrNull(c.startedAt), textOrNull(c.completedAt), now, c.seq, from});
+    if (u.numRowsAffected() != 1)
+        CampaignRules::checkMove(get(id).status, to);
+    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
+    return c;
+}
+
+void CampaignRepository::freezeAudience(Campaign &c)
+{
+    // The segment's members now (a dynamic segment evaluated once), in the contact list's order.
+    QHash<QString, qint64> skipped;
+    QString where = QStringLiteral("1 = 0");
+    QVariantList values;
+    if (!c.broadcastListId.isEmpty()) {
+        SegmentRepository segments(m_store);
+        const SegmentRules::Sql sql = segments.membership(c.broadcastListId);
+        where = sql.where;
+        values = sql.values;
+    }
+    const bool email = c.channel == QLatin1String("email");
+    QSet<QString> suppressed;
+    QSet<QString> bounced;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT address_norm, reason FROM campaign_suppressions WHERE channel = ?"), {c.channel});
+        while (q.next())
+            (q.value(1).toString() == QLatin1String("hard_bounce") ? bounced : suppressed)
+                .insert(q.value(0).toString());
+    }
+    QSqlQuery q =
+        Database::exec(QStringLiteral("SELECT c.id, c.first_name, c.last_name, c.email, c.phone FROM contacts c "
+                                      "WHERE ") +
+                           where + QStringLiteral(" ORDER BY c.seq"),
+                       values);
+    struct Row
+    {
+        QString contactId, name, address, norm, status, reason;
+    };
+    QVector<Row> rows;
+    QSet<QString> seen;
+    while (q.next()) {
+        Row r;
+        r.contactId = q.value(0).toString();
+        r.name = QStringList{q.value(1).toString(), q.value(2).toString()}.join(QLatin1Char(' ')).trimmed();
+        r.address = (email ? q.value(3) : q.value(4)).toString().trimmed();
+        r.norm = SuppressionRepository::normalize(c.channel, r.address);
+        r.status = QStringLiteral("pending");
+        if (r.norm.isEmpty())
+            r.reason = QStringLiteral("no_address");
+        else if (bounced.contains(r.norm))
+            r.reason = QStringLiteral("bounced");
+        else if (suppressed.contains(r.norm))
+            r.reason = QStringLiteral("unsubscribed");
+        else if (seen.contains(r.norm))
+            r.reason = QStringLiteral("duplicate");
+        if (!r.reason.isEmpty()) {
+            r.status = QStringLiteral("skipped");
+            ++skipped[r.reason];
+        } else {
+            seen.insert(r.norm);
+        }
+        rows.append(r);
+    }
+    q.finish();
+    const QString now = m_store.nowIso();
+    // Many rows per statement: a 10,000-contact audience is 50 statements, not 10,000 round trips.
+    constexpr int kPerStatement = 200;
+    for (int from = 0; from < rows.size(); from += kPerStatement) {
+        const int n = qMin(kPerStatement, int(rows.size()) - from);
+        QStringList tuples;
+        QVariantList v;
+        for (int i = from; i < from + n; ++i) {
+            const Row &r = rows.at(i);
+            tuples << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            v << Ids::make(u"rcp") << c.seq << r.contactId << text(r.name) << text(r.address) << text(r.norm)
+              << r.status << textOrNull(r.reason) << now;
+        }
+        Database::exec(QStringLiteral("INSERT INTO campaign_recipients (id, campaign_seq, contact_id, name, address, "
+                                      "address_norm, status, skip_reason, created_at) VALUES ") +
+                           tuples.join(QStringLiteral(", ")),
+                       v);
+    }
+    QJsonObject skippedJson;
+    for (auto it = skipped.cbegin(); it != skipped.cend(); ++it)
+        skippedJson.insert(it.key(), it.value());
+    c.skipped = skippedJson;
+    Database::execCached(QStringLiteral("UPDATE campaigns SET skipped = ? WHERE seq = ?"),
+                         {QString::fromUtf8(QJsonDocument(skippedJson).toJson(QJsonDocument::Compact)), c.seq});
+}
+
+Campaign CampaignRepository::send(const QString &id, const QString &actor)
+{
+    Transaction tx;
+    Campaign c = get(id);
+    if (c.status != QLatin1String("DRAFT") && c.status != QLatin1String("SCHEDULED"))
+        CampaignRules::refuseMove(c.status, QStringLiteral("SENDING"));
+    CampaignRules::checkComplete(c);
+    if (c.type == QLatin1String("BROADCAST") && c.broadcastListId.isEmpty())
+        throw DomainError::missing(QStringLiteral("broadcastListId"), DomainError::isRequired());
+    c = move(id, QStringLiteral("SENDING"), actor);
+    if (c.type == QLatin1String("BROADCAST"))
+        freezeAudience(c);
+    m_store.appendEvent(
+        QStringLiteral("campaign.started"),
+        QJsonObject{{QStringLiteral("campaign"), c.toJson()}, {QStringLiteral("recipients"), stats(c.id).toJson()}});
+    // An audience with no one to send to ends at once.
+    finishIfDone(c.id);
+    tx.commit();
+    return get(id);
+}
+
+int CampaignRepository::startDue()
+{
+    QStringList due;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT id FROM campaigns WHERE status = 'SCHEDULED' AND scheduled_at <= ? ORDER BY seq"),
+            {m_store.nowIso()});
+        while (q.next())
+            due << q.value(0).toString();
+    }
+    int started = 0;
+    for (const QString &id : std::as_const(due)) {
+        try {
+            send(id);
+            ++started;
+        } catch (const DomainError &) {
+            // Another copy started it first, or it was changed meanwhile.
+        }
+    }
+    return started;
+}
+
+Campaign CampaignRepository::pause(const QString &id, const QString &actor, const ModelText &reason)
+{
+    Transaction tx;
+    Campaign c = move(id, QStringLiteral("PAUSED"), actor, reason);
+    tx.commit();
+    return c;
+}
+
+Campaign CampaignRepository::resume(const QString &id, const QString &actor)
+{
+    Transaction tx;
+    Campaign c = get(id);
+    if (c.status != QLatin1String("PAUSED"))
+        CampaignRules::refuseMove(c.status, QStringLiteral("SENDING"));
+    c = move(id, QStringLiteral("SENDING"), actor);
+    tx.commit();
+    return c;
+}
+
+Campaign CampaignRepository::cancel(const QString &id, const QString &actor)
+{
+    Transaction tx;
+    Campaign c = move(id, QStringLiteral("CANCELLED"), actor);
+    tx.commit();
+    return c;
+}
+
+int CampaignRepository::retryFailed(const QString &id, const QString &actor)
+{
+    Transaction tx;
+    Campaign c = get(id);
+    if (c.isEditable() || c.status == QLatin1String("CANCELLED"))
+        CampaignRules::refuseMove(c.status, QStringLiteral("SENDING"));
+    CachedQuery u = Database::execCached(
+        QStringLiteral("UPDATE campaign_recipients SET status = 'pending', attempts = 0, next_attempt_at = NULL, "
+                       "error = NULL, failed_at = NULL, bounced_at = NULL, bounce_type = NULL "
+                       "WHERE campaign_seq = ? AND test = 0 AND (status = 'failed' OR (status = 'bounced' AND "
+                       "bounce_type = 'soft'))"),
+        {c.seq});
+    const int n = u.numRowsAffected();
+    if (n > 0 && (c.status == QLatin1String("SENT") || c.status == QLatin1String("FAILED")))
+        move(id, QStringLiteral("SENDING"), actor);
+    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
+    tx.commit();
+    return n;
+}
+
+QVector<CampaignRecipient> CampaignRepository::addTests(const QString &id, const QStringList &addresses,
+                                                        const QString &actor)
+{
+    Q_UNUSED(actor)
+    Transaction tx;
+    const Campaign c = get(id);
+    if (c.status == QLatin1String("CANCELLED"))
+        CampaignRules::refuseMove(c.status, QStringLiteral("SENDING"));
+    FieldProblems bad;
+    QStringList norms;
+    for (int i = 0; i < addresses.size(); ++i) {
+        const QString norm = SuppressionRepository::normalize(c.channel, addresses.at(i));
+        if (norm.isEmpty())
+            bad.insert(QStringLiteral("addresses[%1]").arg(i),
+                       c.channel == QLatin1String("email")
+                           ? ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid e-mail address"))
+                           : ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid phone number")));
+        else if (!norms.contains(norm))
+            norms << norm;
+    }
+    if (!bad.isEmpty())
+        throw DomainError::invalid(bad);
+    const QString now = m_store.nowIso();
+    QVector<CampaignRecipient> out;
+    for (const QString &norm : std::as_const(norms)) {
+        const QString rid = Ids::make(u"rcp");
+        Database::insert(
+            QStringLiteral("INSERT INTO campaign_recipients (id, campaign_seq, name, address, address_norm, "
+                           "test, status, created_at) VALUES (?, ?, '', ?, ?, 1, 'pending', ?)"),
+            {rid, c.seq, norm, norm, now});
+        out.append(*recipient(rid));
+    }
+    m_store.notify(EventBus::Entity::CampaignRecipient, c.id, EventBus::Change::Created);
+    tx.commit();
+    return out;
+}
+
+QJsonObject CampaignRepository::audiencePreview(const QString &segmentId, const QString &channel) const
+{
+    SegmentRepository segments(m_store);
+    const SegmentRules::Sql sql = segments.membership(segmentId);
+    const bool email = channel == QLatin1String("email");
+    QSet<QString> suppressed;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT address_norm FROM campaign_suppressions WHERE channel = ?"), {channel});
+        while (q.next())
+            suppressed.insert(q.value(0).toString());
+    }
+    QSqlQuery q =
+        Database::exec(QStringLiteral("SELECT ") + (email ? QStringLiteral("c.email") : QStringLiteral("c.phone")) +
+                           QStringLiteral(" FROM contacts c WHERE ") + sql.where,
+                       sql.values);
+    qint64 total = 0, noAddress = 0, unsubscribed = 0, duplicate = 0;
+    QSet<QString> seen;
+    while (q.next()) {
+        ++total;
+        const QString norm = SuppressionRepository::normalize(channel, q.value(0).toString());
+        if (norm.isEmpty())
+            ++noAddress;
+        else if (suppressed.contains(norm))
+            ++unsubscribed;
+        else if (seen.contains(norm))
+            ++duplicate;
+        else
+            seen.insert(norm);
+    }
+    return {{QStringLiteral("total"), total},
+            {QStringLiteral("reachable"), qint64(seen.size())},
+            {QStringLiteral("skipped"), QJsonObject{{QStringLiteral("no_address"), noAddress},
+                                                    {QStringLiteral("unsubscribed"), unsubscribed},
+                                                    {QStringLiteral("duplicate"), duplicate}}}};
+}
+
+QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limit, int leaseSeconds)
+{
+    const QDateTime now = m_store.now();
+    const QString nowIso = TimeUtil::iso(now);
+    Transaction tx;
+    // Due rows of campaigns that send (test sends of any campaign), test sends first: pending and due,
+    // or claimed by a copy whose lease ended.
+    QSqlQuery q = Database::exec(
+        QStringLiteral("SELECT r.seq, r.id, c.id, c.name, r.address, r.name, r.attempts, r.test, c.subject, "
+                       "c.html_content, c.template_name, c.template_language, coalesce(r.contact_id, ''), "
+                       "k.first_name, k.last_name, k.email, k.phone, k.company, k.position, k.custom_fields, "
+                       "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END "
+                       "FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
+                       "LEFT JOIN contacts k ON k.id = r.contact_id "
+                       "WHERE c.channel = ? AND (c.status = 'SENDING' OR r.test = 1) AND "
+                       "((r.status = 'pending' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)) OR "
+                       "(r.status = 'sending' AND r.claimed_until < ?)) "
+                       "ORDER BY r.test DESC, r.seq LIMIT ?") +
+            SqlDialect::skipLocked(QStringLiteral("r")),
+        {channel, nowIso, nowIso, qMax(1, limit)});
+    QVector<CampaignSend> out;
+    QVariantList gone; // recipients whose contact was deleted after the audience froze
+    while (q.next()) {
+        CampaignSend s;
+        s.recipientSeq = q.value(0).toLongLong();
+        s.recipientId = q.value(1).toString();
+        s.campaignId = q.value(2).toString();
+        s.campaignName = q.value(3).toString();
+        s.channel = channel;
+        s.address = q.value(4).toString();
+        s.name = q.value(5).toString();
+        s.attempt = q.value(6).toInt() + 1;
+        s.test = q.value(7).toInt() != 0;
+        s.subject = q.value(8).toString();
+        s.htmlContent = q.value(9).toString();
+        s.templateName = q.value(10).toString();
+        s.templateLanguage = q.value(11).toString();
+        s.contact.id = q.value(12).toString();
+        const bool contactExists = q.value(20).toInt() != 0;
+        if (!s.test && !s.contact.id.isEmpty() && !contactExists) {
+            gone << s.recipientSeq;
+            continue;
+        }
+        s.contact.firstName = q.value(13).toString();
+        s.contact.lastName = q.value(14).toString();
+        s.contact.email = q.value(15).toString();
+        s.contact.phone = q.value(16).toString();
+        s.contact.company = q.value(17).toString();
+        s.contact.position = q.value(18).toString();
+        s.contact.customFields = parseObject(q.value(19).toString());
+        if (s.test && s.contact.firstName.isEmpty())
+            s.contact.email = s.address;
+        out.append(s);
+    }
+    q.finish();
+    const QString until = TimeUtil::iso(now.addSecs(qMax(1, leaseSeconds)));
+    for (const CampaignSend &s : std::as_const(out))
+        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'sending', claimed_until = ? "
+                                            "WHERE seq = ?"),
+                             {until, s.recipientSeq});
+    for (const QVariant &seq : std::as_const(gone))
+        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'skipped', skip_reason = "
+                                            "'contact_deleted', claimed_until = NULL WHERE seq = ?"),
+                             {seq});
+    tx.commit();
+    return out;
+}
+
+void CampaignRepository::record(const QVector<CampaignSendResult> &results, const QList<int> &retryDelays)
+{
+    if (results.isEmpty())
+        return;
+    const QDateTime now = m_store.now();
+    const QString nowIso = TimeUtil::iso(now);
+    QStringList campaigns;
+    Transaction tx;
+    for (const CampaignSendResult &res : results) {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT r.seq, r.attempts, r.status, c.id, c.channel, r.address, r.contact_id, r.test "
+                           "FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq WHERE r.id = ?"),
+            {res.recipientId});
+        if (!q.next())
+            continue;
+        const qint64 seq = q.value(0).toLongLong();
+        const int attempts = q.value(1).toInt() + 1;
+        const QString status = q.value(2).toString();
+        const QString campaignId = q.value(3).toString();
+        const QString channel = q.value(4).toString();
+        const QString address = q.value(5).toString();
+        const QString contactId = q.value(6).toString();
+        const bool test = q.value(7).toInt() != 0;
+        q.finish();
+        // Only a row still in flight takes an outcome (a retry-failed or a second record is ignored).
+        if (status != QLatin1String("sending"))
+            continue;
+        const QString detail = res.detail.left(500);
+        switch (res.kind) {
+        case CampaignSendResult::Sent:
+            // E-mail is delivered once the receiving server accepted it (until a late bounce says
+            // otherwise); SMS and WhatsApp when the provider reports it.
+            Database::execCached(
+                QStringLiteral("UPDATE campaign_recipients SET status = 'sent', attempts = ?, sent_at = ?, "
+                               "delivered_at = ?, provider_id = ?, error = NULL, claimed_until = NULL WHERE seq = ?"),
+                {attempts, nowIso, channel == QLatin1String("email") ? QVariant(nowIso) : QVariant(QString()),
+                 textOrNull(res.providerId), seq});
+            break;
+        case CampaignSendResult::HardBounce:
+            Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'bounced', attempts = ?, "
+                                                "bounced_at = ?, bounce_type = 'hard', error = ?, claimed_until = NULL "
+                                                "WHERE seq = ?"),
+                                 {attempts, nowIso, detail, seq});
+            if (!test)
+                SuppressionRepository(m_store).add(channel, address, QStringLiteral("hard_bounce"), {}, contactId,
+                                                   campaignId);
+            break;
+        case CampaignSendResult::SoftFailure:
+            if (attempts <= retryDelays.size()) {
+                Database::execCached(
+                    QStringLiteral(
+                        "UPDATE campaign_recipients SET status = 'pending', attempts = ?, next_attempt_at = ?, "
+                        "error = ?, claimed_until = NULL WHERE seq = ?"),
+                    {attempts, TimeUtil::iso(now.addSecs(qMax(1, retryDelays.at(attempts - 1)))), detail, seq});
+            } else if (res.code >= 400 && res.code < 500) {
+                Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'bounced', attempts = ?, "
+                                                    "bounced_at = ?, bounce_type = 'soft', error = ?, claimed_until = "
+                                                    "NULL WHERE seq = ?"),
+                                     {attempts, nowIso, detail, seq});
+            } else {
+                Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'failed', attempts = ?, "
+                                                    "failed_at = ?, error = ?, claimed_until = NULL WHERE seq = ?"),
+                                     {attempts, nowIso, detail, seq});
+            }
+            break;
+        case CampaignSendResult::Failed:
+            Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'failed', attempts = ?, "
+                                                "failed_at = ?, error = ?, claimed_until = NULL WHERE seq = ?"),
+                                 {attempts, nowIso, detail, seq});
+            break;
+        }
+        if (!campaigns.contains(campaignId))
+            campaigns << campaignId;
+    }
+    for (const QString &id : std::as_const(campaigns)) {
+        m_store.notify(EventBus::Entity::CampaignRecipient, id, EventBus::Change::Updated);
+        finishIfDone(id);
+    }
+    tx.commit();
+}
+
+void CampaignRepository::finishIfDone(const QString &campaignId)
+{
+    const Campaign c = get(campaignId);
+    if (c.status != QLatin1String("SENDING") || c.type != QLatin1String("BROADCAST"))
+        return;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT 1 FROM campaign_recipients r WHERE r.campaign_seq = ? AND r.test = 0 AND ") +
+                kOpenRecipient + QStringLiteral(" LIMIT 1"),
+            {c.seq});
+        const bool open = q.next();
+        q.finish();
+        if (open)
+            return;
+    }
+    const CampaignStats s = stats(campaignId);
+    const bool failed = s.sent == 0;
+    const ModelText reason =
+        !failed ? ModelText()
+        : s.total == s.skipped
+            ? ModelText(QT_TRANSLATE_NOOP("ModelError", "No one in the audience can be reached on this channel"))
+            : ModelText(QT_TRANSLATE_NOOP("ModelError", "No message could be delivered"));
+    const Campaign done = move(campaignId, failed ? QStringLiteral("FAILED") : QStringLiteral("SENT"), {}, reason);
+    m_store.appendEvent(
+        failed ? QStringLiteral("campaign.failed") : QStringLiteral("campaign.completed"),
+        QJsonObject{{QStringLiteral("campaign"), done.toJson()}, {QStringLiteral("stats"), s.toJson()}});
+}
+
+qint64 CampaignRepository::sentSince(const QString &channel, const QDateTime &since) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT count(*) FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
+                       "WHERE r.sent_at >= ? AND c.channel = ?"),
+        {TimeUtil::iso(since), channel});
+    const qint64 n = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return n;
+}
+
+QStringList CampaignRepository::sending(const QString &channel) const
+{
+    QStringList out;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT id FROM campaigns WHERE status = 'SENDING' AND channel = ? ORDER BY seq"), {channel});
+    while (q.next())
+        out << q.value(0).toString();
+    return out;
+}
+
+RecipientPage CampaignRepository::recipients(const QString &campaignId, const RecipientQuery &query) const
+{
+    const Campaign c = get(campaignId);
+    QString where = QStringLiteral(" WHERE r.campaign_seq = ? AND r.test = ?");
+    QVariantList values{c.seq, query.test ? 1 : 0};
+    if (!query.statuses.isEmpty()) {
+        QStringList marks;
+        for (const QString &s : query.statuses) {
+            marks << QStringLiteral("?");
+            values << s;
+        }
+        where += QStringLiteral(" AND r.status IN (") + marks.join(QStringLiteral(", ")) + QLatin1Char(')');
+    }
+    if (query.opened)
+        where += QStringLiteral(" AND (r.opened_at IS NOT NULL OR r.clicked_at IS NOT NULL)");
+    if (query.clicked)
+        where += QStringLiteral(" AND r.clicked_at IS NOT NULL");
+    if (!query.search.trimmed().isEmpty()) {
+        where += QStringLiteral(" AND (") + SqlDialect::likeFolded(QStringLiteral("r.address")) +
+                 QStringLiteral(" OR ") + SqlDialect::likeFolded(QStringLiteral("r.name")) + QLatin1Char(')');
+        const QString like = QLatin1Char('%') + query.search.trimmed() + QLatin1Char('%');
+        values << like << like;
+    }
+    RecipientPage page;
+    page.page = qMax(1, query.page);
+    page.limit = qBound(1, query.limit, 500);
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM campaign_recipients r") + where, values);
+        if (q.next())
+            page.total = q.value(0).toLongLong();
+    }
+    values << page.limit << qint64(page.page - 1) * page.limit;
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kRecipientColumns +
+                                     QStringLiteral(" FROM campaign_recipients r JOIN campaigns c ON c.seq = "
+                                                    "r.campaign_seq") +
+                                     where + QStringLiteral(" ORDER BY r.seq LIMIT ? OFFSET ?"),
+                                 values);
+    while (q.next())
+        page.items.append(recipientFromRow(q));
+    return page;
+}
+
+std::optional<CampaignRecipient> CampaignRepository::recipient(const QString &recipientId) const
+{
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kRecipientColumns +
+                                             QStringLiteral(" FROM campaign_recipients r JOIN campaigns c ON c.seq = "
+                                                            "r.campaign_seq WHERE r.id = ?"),
+                                         {recipientId});
+    if (!q.next())
+        return std::nullopt;
+    CampaignRecipient r = recipientFromRow(q.query());
+    q.finish();
+    return r;
+}
+
+bool CampaignRepository::recordOpen(const QString &recipientId, bool proxy, const QString &userAgent)
+{
+    Transaction tx;
+    const std::optional<CampaignRecipient> r = recipient(recipientId);
+    if (!r)
+        return false;
+    const QString now = m_store.nowIso();
+    if (proxy)
+        Database::execCached(
+            QStringLiteral("UPDATE campaign_recipients SET proxy_opens = proxy_opens + 1 WHERE seq = ?"), {r->seq});
+    else
+        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET opens = opens + 1, opened_at = "
+                                            "coalesce(opened_at, ?) WHERE seq = ?"),
+                             {now, r->seq});
+    Database::execCached(
+        QStringLiteral("INSERT INTO campaign_events (campaign_seq, recipient_seq, kind, detail, "
+                       "created_at) SELECT campaign_seq, seq, ?, ?, ? FROM campaign_recipients WHERE "
+                       "seq = ?"),
+        {proxy ? QStringLiteral("proxy_open") : QStringLiteral("open"), userAgent.left(300), now, r->seq});
+    m_store.notify(EventBus::Entity::CampaignRecipient, r->campaignId, EventBus::Change::Updated);
+    tx.commit();
+    return true;
+}
+
+bool CampaignRepository::recordClick(const QString &recipientId, const QString &url, const QString &userAgent)
+{
+    Q_UNUSED(userAgent)
+    Transaction tx;
+    const std::optional<CampaignRecipient> r = recipient(recipientId);
+    if (!r)
+        return false;
+    const QString now = m_store.nowIso();
+    Database::execCached(QStringLiteral("UPDATE campaign_recipients SET clicks = clicks + 1, clicked_at = "
+                                        "coalesce(clicked_at, ?) WHERE seq = ?"),
+                         {now, r->seq});
+    Database::execCached(QStringLiteral("INSERT INTO campaign_events (campaign_seq, recipient_seq, kind, detail, "
+                                        "created_at) SELECT campaign_seq, seq, 'click', ?, ? FROM campaign_recipients "
+                                        "WHERE seq = ?"),
+                         {url.left(2000), now, r->seq});
+    m_store.notify(EventBus::Entity::CampaignRecipient, r->campaignId, EventBus::Change::Updated);
+    tx.commit();
+    return true;
+}
+
+bool CampaignRepository::unsubscribe(const QString &recipientId, const QString &how)
+{
+    Transaction tx;
+    const std::optional<CampaignRecipient> r = recipient(recipientId);
+    if (!r)
+        return false;
+    const Campaign c = get(r->campaignId);
+    const QString now = m_store.nowIso();
+    Database::execCached(
+        QStringLiteral("UPDATE campaign_recipients SET unsubscribed_at = coalesce(unsubscribed_at, ?) WHERE seq = ?"),
+        {now, r->seq});
+    Database::execCached(QStringLiteral("INSERT INTO campaign_events (campaign_seq, recipient_seq, kind, detail, "
+                                        "created_at) VALUES (?, ?, 'unsubscribe', ?, ?)"),
+                         {c.seq, r->seq, how.left(100), now});
+    SuppressionRepository(m_store).add(c.channel, r->address, QStringLiteral("unsubscribed"), {}, r->contactId, c.id);
+    m_store.notify(EventBus::Entity::CampaignRecipient, c.id, EventBus::Change::Updated);
+    tx.commit();
+    return true;
+}
+
+bool CampaignRepository::recordBounce(const QString &recipientId, bool hard, const QString &detail)
+{
+    Transaction tx;
+    const std::optional<CampaignRecipient> r = recipient(recipientId);
+    if (!r)
+        return false;
+    const Campaign c = get(r->campaignId);
+    const QString now = m_store.nowIso();
+    Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'bounced', bounced_at = "
+                                        "coalesce(bounced_at, ?), bounce_type = ?, delivered_at = NULL, error = ? "
+                                        "WHERE seq = ?"),
+                         {now, hard ? QStringLiteral("hard") : QStringLiteral("soft"), detail.left(500), r->seq});
+    Database::execCached(QStringLiteral("INSERT INTO campaign_events (campaign_seq, recipient_seq, kind, detail, "
+                                        "created_at) VALUES (?, ?, 'bounce', ?, ?)"),
+                         {c.seq, r->seq, detail.left(500), now});
+    if (hard && !r->test)
+        SuppressionRepository(m_store).add(c.channel, r->address, QStringLiteral("hard_bounce"), {}, r->contactId,
+                                           c.id);
+    m_store.notify(EventBus::Entity::CampaignRecipient, c.id, EventBus::Change::Updated);
+    tx.commit();
+    return true;
+}
+
+bool CampaignRepository::recordDelivery(const QString &channel, const QString &providerId, bool delivered,
+                                        const QString &detail)
+{
+    Transaction tx;
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT r.seq, c.id FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
+                       "WHERE r.provider_id = ? AND c.channel = ?"),
+        {providerId, channel});
+    if (!q.next())
+        return false;
+    const qint64 seq = q.value(0).toLongLong();
+    const QString campaignId = q.value(1).toString();
+    q.finish();
+    const QString now = m_store.nowIso();
+    if (delivered)
+        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'delivered', delivered_at = "
+                                            "coalesce(delivered_at, ?) WHERE seq = ?"),
+                             {now, seq});
+    else
+        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'failed', failed_at = ?, "
+                                            "delivered_at = NULL, error = ? WHERE seq = ?"),
+                             {now, detail.left(500), seq});
+    m_store.notify(EventBus::Entity::CampaignRecipient, campaignId, EventBus::Change::Updated);
+    tx.commit();
+    return true;
+}
+
+QByteArray CampaignRepository::linkKey() const
+{
+    static const QString name = QStringLiteral("links");
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT secret FROM campaign_keys WHERE name = ?"), {name});
+        if (q.next())
+            return QByteArray::fromBase64(q.value(0).toString().toLatin1());
+    }
+    QByteArray secret(32, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(secret.data()), secret.size() / 4);
+    // Two copies making it at once: the first row stays, both read it back.
+    Transaction tx;
+    Database::execCached(Database::dialect() == Database::Dialect::PostgreSQL
+                             ? QStringLiteral("INSERT INTO campaign_keys (name, secret, created_at) VALUES (?, ?, ?) "
+                                              "ON CONFLICT (name) DO NOTHING")
+                             : QStringLiteral("INSERT OR IGNORE INTO campaign_keys (name, secret, created_at) VALUES "
+                                              "(?, ?, ?)"),
+                         {name, QString::fromLatin1(secret.toBase64()), m_store.nowIso()});
+    tx.commit();
+    CachedQuery q = Database::execCached(QStringLiteral("SELECT secret FROM campaign_keys WHERE name = ?"), {name});
+    return q.next() ? QByteArray::fromBase64(q.value(0).toString().toLatin1()) : secret;
+}
+
+QJsonObject Suppression::toJson() const
+{
+    auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("channel"), channel},
+            {QStringLiteral("address"), address},
+            {QStringLiteral("reason"), reason},
+            {QStringLiteral("contactId"), orNull(contactId)},
+            {QStringLiteral("campaignId"), orNull(campaignId)},
+            {QStringLiteral("createdBy"), orNull(createdBy)},
+            {QStringLiteral("createdAt"), createdAt}};
+}
+
+SuppressionRepository::SuppressionRepository(const Store &store)
+    : m_store(store)
+{
+}
+
+QString SuppressionRepository::normalize(const QString &channel, const QString &address)
+{
+    const QString a = address.trimmed();
+    if (a.isEmpty())
+        return {};
+    if (channel == QLatin1String("email"))
+        return ContactRules::isValidEmail(a) ? a.toLower() : QString();
+    return ContactRules::toE164(a);
+}
+
+namespace {
+Suppression suppressionFromRow(const QSqlQuery &q)
+{
+    Suppression s;
+    int i = 0;
+    for (QString *f :
+         {&s.id, &s.channel, &s.address, &s.reason, &s.contactId, &s.campaignId, &s.createdBy, &s.createdAt})
+        *f = q.value(i++).toString();
+    return s;
+}
+const QString kSuppressionColumns =
+    QStringLiteral("id, channel, address, reason, contact_id, campaign_id, created_by, created_at");
+} // namespace
+
+SuppressionRepository::Page SuppressionRepository::list(const QString &channel, const QString &search, int page,
+                                                        int limit) const
+{
+    QString where = QStringLiteral(" WHERE 1 = 1");
+    QVariantList values;
+    if (!channel.isEmpty()) {
+        where += QStringLiteral(" AND channel = ?");
+        values << channel;
+    }
+    if (!search.trimmed().isEmpty()) {
+        where += QStringLiteral(" AND ") + SqlDialect::likeFolded(QStringLiteral("address"));
+        values << QLatin1Char('%') + search.trimmed() + QLatin1Char('%');
+    }
+    Page out;
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM campaign_suppressions") + where, values);
+        if (q.next())
+            out.total = q.value(0).toLongLong();
+    }
+    values << qBound(1, limit, 500) << qint64(qMax(1, page) - 1) * qBound(1, limit, 500);
+    QSqlQuery q =
+        Database::exec(QStringLiteral("SELECT ") + kSuppressionColumns + QStringLiteral(" FROM campaign_suppressions") +
+                           where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
+                       values);
+    while (q.next())
+        out.items.append(suppressionFromRow(q));
+    return out;
+}
+
+Suppression SuppressionRepository::add(const QString &channel, const QString &address, const QString &reason,
+                                       const QString &actor, const QString &contactId, const QString &campaignId)
+{
+    if (!CampaignRules::Channels.contains(channel))
+        throw DomainError::invalid(QStringLiteral("channel"), FieldReader::oneOf(CampaignRules::Channels));
+    const QString norm = normalize(channel, address);
+    if (norm.isEmpty())
+        throw DomainError::invalid(QStringLiteral("address"),
+                                   channel == QLatin1String("email")
+                                       ? ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid e-mail address"))
+                                       : ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid phone number")));
+    Transaction tx;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kSuppressionColumns +
+                                                 QStringLiteral(" FROM campaign_suppressions WHERE channel = ? AND "
+                                                                "address_norm = ?"),
+                                             {channel, norm});
+        if (q.next()) {
+            Suppression s = suppressionFromRow(q.query());
+            q.finish();
+            tx.commit();
+            return s;
+        }
+    }
+    Suppression s;
+    s.id = Ids::make(u"uns");
+    s.channel = channel;
+    s.address = norm;
+    s.reason = reason;
+    s.contactId = contactId;
+    s.campaignId = campaignId;
+    s.createdBy = m_store.actorOr(actor);
+    s.createdAt = m_store.nowIso();
+    Database::insert(
+        QStringLiteral("INSERT INTO campaign_suppressions (id, channel, address, address_norm, reason, "
+                       "contact_id, campaign_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {s.id, channel, norm, norm, reason, textOrNull(contactId), textOrNull(campaignId), textOrNull(s.createdBy),
+         s.createdAt});
+    m_store.notify(EventBus::Entity::Unsubscribe, s.id, EventBus::Change::Created);
+    tx.commit();
+    return s;
+}
+
+void SuppressionRepository::remove(const QString &id, const QString &actor)
+{
+    Q_UNUSED(actor)
+    Transaction tx;
+    CachedQuery u = Database::execCached(QStringLiteral("DELETE FROM campaign_suppressions WHERE id = ?"), {id});
+    if (u.numRowsAffected() != 1)
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Unsubscribe entry"), id);
+    m_store.notify(EventBus::Entity::Unsubscribe, id, EventBus::Change::Deleted);
+    tx.commit();
+}
+
+bool SuppressionRepository::isSuppressed(const QString &channel, const QString &address) const
+{
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT 1 FROM campaign_suppressions WHERE channel = ? AND address_norm = ?"),
+        {channel, normalize(channel, address)});
+    const bool found = q.next();
+    q.finish();
+    return found;
+}
+
+QString CampaignLinks::token(const QByteArray &key, const QString &purpose, const QString &recipientId,
+                             const QString &url)
+{
+    const QByteArray message = purpose.toUtf8() + '\n' + recipientId.toUtf8() + '\n' + url.toUtf8();
+    const QByteArray mac = QMessageAuthenticationCode::hash(message, key, QCryptographicHash::Sha256);
+    return recipientId + QLatin1Char('.') +
+           QString::fromLatin1(mac.left(16).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+QString CampaignLinks::verify(const QByteArray &key, const QString &purpose, const QString &token, const QString &url)
+{
+    const qsizetype dot = token.indexOf(QLatin1Char('.'));
+    if (dot <= 0)
+        return {};
+    const QString id = token.left(dot);
+    if (!Ids::looksLike(id, u"rcp"))
+        return {};
+    const QByteArray expected = CampaignLinks::token(key, purpose, id, url).toLatin1();
+    const QByteArray given = token.toLatin1();
+    if (expected.size() != given.size())
+        return {};
+    // Compared in constant time.
+    char diff = 0;
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        diff |= expected.at(i) ^ given.at(i);
+    return diff == 0 ? id : QString();
+}
