@@ -181,8 +181,8 @@ QByteArray DkimSigner::sign(const QByteArray &message, qint64 timestamp) const
         h += piece;
         lineLength += int(piece.size());
     }
-    const QByteArray value = " v=1; a=rsa-sha256; c=relaxed/relaxed; d=" + m_domain + "; s=" + m_selector +
-                             ";\r\n\tt=" + QByteArray::number(timestamp) + "; h=" + h + "\r\n\tbh=" + bodyHash +
+    const QByteArray value = " v=1; a=rsa-sha256; c=relaxed/relaxed;\r\n\td=" + m_domain + "; s=" + m_selector +
+                             "; t=" + QByteArray::number(timestamp) + ";\r\n\th=" + h + "\r\n\tbh=" + bodyHash +
                              ";\r\n\tb=";
     const QByteArray data = signedHeaders + relaxedHeader("DKIM-Signature", value).chopped(2);
 

@@ -31,9 +31,17 @@ size_t smtpRead(char *buffer, size_t size, size_t items, void *user)
 // The server's replies of one transfer (curl hands them to the debug callback as HEADER_IN).
 struct SmtpReplies
 {
-    QByteArray last; // the last reply, its lines joined
+    QList<QByteArray> all; // each reply, its lines joined
     bool lastComplete = true;
-    int count = 0;
+    // The last reply with this code (after a refusal curl still sends QUIT and reads "221 Bye").
+    QByteArray withCode(long code) const
+    {
+        const QByteArray prefix = QByteArray::number(code);
+        for (auto it = all.crbegin(); it != all.crend(); ++it)
+            if (it->startsWith(prefix))
+                return *it;
+        return all.isEmpty() ? QByteArray() : all.last();
+    }
 };
 
 int smtpDebug(CURL *, curl_infotype type, char *data, size_t size, void *user)
@@ -44,15 +52,12 @@ int smtpDebug(CURL *, curl_infotype type, char *data, size_t size, void *user)
     const QByteArray line = QByteArray(data, qsizetype(size)).trimmed();
     if (line.isEmpty())
         return 0;
-    if (replies->lastComplete)
-        replies->last.clear();
+    if (replies->lastComplete || replies->all.isEmpty())
+        replies->all.append(line);
     else
-        replies->last += ' ';
-    replies->last += line;
+        replies->all.last() += ' ' + line;
     // "250-…" continues the reply, "250 …" ends it.
     replies->lastComplete = line.size() < 4 || line[3] != '-';
-    if (replies->lastComplete)
-        ++replies->count;
     return 0;
 }
 
@@ -185,23 +190,25 @@ SmtpOutcome SmtpSession::attempt(const QString &envelopeFrom, const QString &rec
     curl_easy_setopt(curl, CURLOPT_DEBUGDATA, nullptr);
     curl_easy_setopt(curl, CURLOPT_READDATA, nullptr);
     curl_slist_free_all(recipients);
-    *answered = replies.count > 0;
+    *answered = !replies.all.isEmpty();
 
     SmtpOutcome outcome;
     outcome.code = int(code);
     const QString curlError = QString::fromUtf8(error[0] ? error : curl_easy_strerror(result));
-    const QString reply = QString::fromUtf8(replies.last);
+    const QString reply = QString::fromUtf8(replies.withCode(code));
     if (result == CURLE_OK) {
         outcome.kind = SmtpOutcome::Sent;
         outcome.detail = reply;
         return outcome;
     }
     // 5xx to MAIL FROM, RCPT TO or DATA: curl ends those with a send error or, after the data, a
-    // weird server reply. Authentication and STARTTLS refusals are the settings' fault, not the
+    // weird server reply. Refusals of the session itself (530 authentication required, 534/535
+    // authentication failed, 538 encryption required) are the settings' fault, not the
     // recipient's: they stay soft (the campaign pauses after its consecutive errors).
     const bool transaction =
         result == CURLE_SEND_ERROR || result == CURLE_WEIRD_SERVER_REPLY || result == CURLE_RECV_ERROR;
-    if (transaction && code >= 500 && code < 600)
+    const bool sessionRefused = code == 530 || code == 534 || code == 535 || code == 538;
+    if (transaction && !sessionRefused && code >= 500 && code < 600)
         outcome.kind = SmtpOutcome::HardBounce;
     else
         outcome.kind = SmtpOutcome::SoftFailure;
