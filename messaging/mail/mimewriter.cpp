@@ -1,0 +1,232 @@
+#include "messaging/mail/mailmessage.h"
+
+#include <QCryptographicHash>
+#include <QTimeZone>
+
+namespace {
+constexpr int kMimeLineLimit = 78;
+constexpr int kMimeWordLimit = 60; // an encoded word with its =?UTF-8?x? and ?=
+
+bool mimeIsAscii(const QByteArray &bytes)
+{
+    for (const char c : bytes)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
+bool mimeIsPlainHeaderText(const QString &text)
+{
+    for (const QChar c : text)
+        if (c.unicode() >= 0x80 || (c.unicode() < 0x20 && c != QLatin1Char('\t')))
+            return false;
+    return true;
+}
+
+// Q encoding of one UTF-8 chunk (RFC 2047 5(3), the set that is safe in a phrase too).
+QByteArray mimeQChunk(const QByteArray &utf8)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    QByteArray out;
+    for (const char ch : utf8) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == ' ')
+            out += '_';
+        else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '!' || c == '*' ||
+                 c == '+' || c == '-' || c == '/')
+            out += char(c);
+        else {
+            out += '=';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+QByteArray mimeWord(const QByteArray &utf8, bool b)
+{
+    return "=?UTF-8?" + QByteArray(b ? "B?" : "Q?") + (b ? utf8.toBase64() : mimeQChunk(utf8)) + "?=";
+}
+
+// Folds an unstructured ASCII header line at spaces so that its lines stay within 78 characters
+// where a space allows it (a longer word stays whole: 998 is the hard limit).
+QByteArray mimeFoldAscii(const QByteArray &line)
+{
+    if (line.size() <= kMimeLineLimit)
+        return line;
+    QByteArray out;
+    int lineStart = 0; // index in out where the current line starts
+    const QList<QByteArray> words = line.split(' ');
+    for (int i = 0; i < words.size(); ++i) {
+        if (i == 0) {
+            out = words[0];
+            continue;
+        }
+        if (out.size() - lineStart + 1 + words[i].size() > kMimeLineLimit && out.size() > lineStart) {
+            out += "\r\n";
+            lineStart = out.size();
+        }
+        out += ' ';
+        out += words[i];
+    }
+    return out;
+}
+
+QByteArray mimeHeader(const QByteArray &name, const QByteArray &value)
+{
+    if (value.contains("=?UTF-8?")) { // encoded words, folded already; a long name gets a line of its own
+        const int firstLine = value.contains("\r\n") ? value.indexOf("\r\n") : value.size();
+        if (name.size() + 2 + firstLine > kMimeLineLimit)
+            return name + ":\r\n " + value + "\r\n";
+        return name + ": " + value + "\r\n";
+    }
+    return mimeFoldAscii(name + ": " + value) + "\r\n";
+}
+
+QByteArray mimeHeaderText(const QByteArray &name, const QString &value)
+{
+    QString v = value;
+    v.replace(QLatin1Char('\r'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return mimeHeader(name, MimeWriter::encodedWord(v));
+}
+
+QByteArray mimeBodyPart(const QByteArray &type, const QString &text)
+{
+    return "Content-Type: " + type + "; charset=UTF-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" +
+           MimeWriter::quotedPrintable(text.toUtf8());
+}
+} // namespace
+
+QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    QByteArray out;
+    out.reserve(utf8.size() + utf8.size() / 4);
+    const QList<QByteArray> lines = utf8.split('\n');
+    for (int li = 0; li < lines.size(); ++li) {
+        QByteArray line = lines[li];
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (li > 0)
+            out += "\r\n";
+        int length = 0;
+        for (int i = 0; i < line.size(); ++i) {
+            const auto c = static_cast<unsigned char>(line[i]);
+            const bool last = i == line.size() - 1;
+            char token[3];
+            int tokenSize = 1;
+            if ((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) {
+                token[0] = char(c);
+            } else {
+                token[0] = '=';
+                token[1] = hex[c >> 4];
+                token[2] = hex[c & 15];
+                tokenSize = 3;
+            }
+            // A line may hold 76 characters; one that goes on needs the last of them for the '='.
+            if (length + tokenSize > (last ? 76 : 75)) {
+                out += "=\r\n";
+                length = 0;
+            }
+            out.append(token, tokenSize);
+            length += tokenSize;
+        }
+    }
+    return out;
+}
+
+QByteArray MimeWriter::encodedWord(const QString &text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    if (mimeIsPlainHeaderText(text))
+        return utf8;
+    const bool b = utf8.toBase64().size() < mimeQChunk(utf8).size();
+    // Words of whole characters (never a UTF-8 sequence or a surrogate pair cut in two).
+    QList<QByteArray> words;
+    QByteArray chunk;
+    const QList<uint> codePoints = text.toUcs4();
+    for (const uint cp : codePoints) {
+        const QByteArray bytes = QString::fromUcs4(reinterpret_cast<const char32_t *>(&cp), 1).toUtf8();
+        if (!chunk.isEmpty() && mimeWord(chunk + bytes, b).size() > kMimeWordLimit) {
+            words += mimeWord(chunk, b);
+            chunk.clear();
+        }
+        chunk += bytes;
+    }
+    if (!chunk.isEmpty())
+        words += mimeWord(chunk, b);
+    return words.join("\r\n ");
+}
+
+QByteArray MimeWriter::dateValue(const QDateTime &date)
+{
+    static const char *const days[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const QDateTime d = date.isValid() ? date : QDateTime::currentDateTimeUtc();
+    const int offset = d.offsetFromUtc();
+    const QDate day = d.date();
+    const QTime time = d.time();
+    const int absMinutes = qAbs(offset) / 60;
+    return QByteArray(days[day.dayOfWeek() - 1]) + ", " + QByteArray::number(day.day()) + ' ' +
+           months[day.month() - 1] + ' ' + QByteArray::number(day.year()) + ' ' +
+           time.toString(QStringLiteral("HH:mm:ss")).toLatin1() + ' ' + (offset < 0 ? '-' : '+') +
+           QStringLiteral("%1%2")
+               .arg(absMinutes / 60, 2, 10, QLatin1Char('0'))
+               .arg(absMinutes % 60, 2, 10, QLatin1Char('0'))
+               .toLatin1();
+}
+
+QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
+{
+    const QByteArray addr = address.trimmed().toUtf8();
+    QString n = name.simplified();
+    if (n.isEmpty())
+        return addr;
+    QByteArray phrase;
+    if (!mimeIsPlainHeaderText(n)) {
+        phrase = encodedWord(n);
+    } else {
+        static const QByteArray specials = "()<>[]:;@\\,.\"";
+        bool quote = false;
+        for (const QChar c : n)
+            quote = quote || specials.contains(char(c.unicode()));
+        phrase = n.toUtf8();
+        if (quote)
+            phrase = '"' + phrase.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+    return phrase + (phrase.contains("\r\n") ? "\r\n <" : " <") + addr + '>';
+}
+
+QByteArray MimeWriter::build(const MailMessage &m, const QDateTime &date)
+{
+    const QString text = m.text.isEmpty() ? HtmlText::toText(m.html) : m.text;
+    const QByteArray dateText = dateValue(date);
+    // "=_" never occurs in quoted-printable text, so the boundary cannot occur in a part.
+    const QByteArray boundary =
+        "=_lsn_" + QCryptographicHash::hash(m.messageId.toUtf8() + dateText, QCryptographicHash::Sha1).toHex().left(24);
+
+    QByteArray out;
+    out.reserve(256 + (text.size() + m.html.size()) * 5 / 4);
+    out += mimeHeader("Date", dateText);
+    out += mimeHeader("From", mailbox(m.fromName, m.fromAddress));
+    out += mimeHeader("To", mailbox(m.toName, m.toAddress));
+    out += mimeHeaderText("Subject", m.subject);
+    if (!m.messageId.isEmpty())
+        out += mimeHeader("Message-ID", '<' + m.messageId.toUtf8() + '>');
+    out += "MIME-Version: 1.0\r\n";
+    for (const auto &[name, value] : m.headers) {
+        if (name.isEmpty() || name.contains(':') || name.contains(' ') || !mimeIsAscii(name))
+            continue; // not a header name
+        out += mimeHeaderText(name, value);
+    }
+    out += "Content-Type: multipart/alternative;\r\n boundary=\"" + boundary + "\"\r\n";
+    out += "\r\nThis is a multi-part message in MIME format.\r\n";
+    out += "\r\n--" + boundary + "\r\n";
+    out += mimeBodyPart("text/plain", text);
+    out += "\r\n--" + boundary + "\r\n";
+    out += mimeBodyPart("text/html", m.html);
+    out += "\r\n--" + boundary + "--\r\n";
+    return out;
+}
