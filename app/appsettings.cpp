@@ -335,3 +335,47 @@ bool AppSettings::mediaConfig(MediaConfig *c, QString *error) const
     c->publicBaseUrl = base;
     return true;
 }
+
+bool AppSettings::campaignsConfig(CampaignsConfig *c, QString *error) const
+{
+    MailConfig &m = c->mail;
+    auto text = [this](const QString &key, QString *out) { *out = value(key, *out).toString().trimmed(); };
+    text(QStringLiteral("mail/smtpHost"), &m.smtpHost);
+    text(QStringLiteral("mail/security"), &m.security);
+    m.security = m.security.toLower();
+    text(QStringLiteral("mail/user"), &m.user);
+    text(QStringLiteral("mail/from"), &m.from);
+    text(QStringLiteral("mail/dkimDomain"), &m.dkimDomain);
+    text(QStringLiteral("mail/dkimSelector"), &m.dkimSelector);
+    text(QStringLiteral("campaigns/publicBaseUrl"), &c->publicBaseUrl);
+    if (m.security != MailConfig::securityStartTls() && m.security != MailConfig::securityTls() &&
+        m.security != MailConfig::securityNone()) {
+        *error = QStringLiteral("setting mail/security must be starttls, tls or none, got \"%1\"").arg(m.security);
+        return false;
+    }
+    if (m.security == MailConfig::securityNone() && !m.smtpHost.isEmpty() && !MailConfig::isLoopbackHost(m.smtpHost)) {
+        *error = QStringLiteral("setting mail/security=none is allowed only for a loopback host, not \"%1\"")
+                     .arg(m.smtpHost);
+        return false;
+    }
+    if (!c->publicBaseUrl.isEmpty()) {
+        const QUrl url(c->publicBaseUrl);
+        if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
+            url.host().isEmpty()) {
+            *error = QStringLiteral("setting campaigns/publicBaseUrl must be an http(s) URL, got \"%1\"")
+                         .arg(c->publicBaseUrl);
+            return false;
+        }
+    }
+    return readInt(*this, QStringLiteral("mail/smtpPort"), 587, 1, 65535, &m.smtpPort, error) &&
+           readBool(*this, QStringLiteral("mail/verifyTls"), true, &m.verifyTls, error) &&
+           readInt(*this, QStringLiteral("mail/timeoutSeconds"), 30, 1, 600, &m.timeoutSeconds, error) &&
+           readBool(*this, QStringLiteral("campaigns/tracking"), true, &c->tracking, error) &&
+           readInt(*this, QStringLiteral("campaigns/email/messagesPerSecond"), 50, 0, 100000, &c->email.perSecond,
+                   error) &&
+           readInt(*this, QStringLiteral("campaigns/email/concurrency"), 4, 1, 32, &c->email.concurrency, error) &&
+           readInt(*this, QStringLiteral("campaigns/email/maxPerHour"), 0, 0, 100000000, &c->email.maxPerHour, error) &&
+           readInt(*this, QStringLiteral("campaigns/maxSendErrors"), 100, 0, 1000000, &c->maxSendErrors, error) &&
+           readDelays(*this, QStringLiteral("campaigns/retryDelays"), &c->retryDelays, error) &&
+           readInt(*this, QStringLiteral("campaigns/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error);
+}

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "messaging/campaigns/campaignsconfig.h"
 #include "server/serverconfig.h"
 
 #include <QHash>
@@ -55,6 +56,12 @@ public:
     // pollIntervalMs, probeIntervalSeconds). Secrets come from the settings only when given with
     // --set (never from liaison.ini); the app fills the others from the keychain.
     bool channelsConfig(ChannelsConfig *config, QString *error) const;
+    // Sections "mail" (smtpHost, smtpPort, security, user, from, verifyTls, dkimDomain, dkimSelector,
+    // timeoutSeconds) and "campaigns" (publicBaseUrl, tracking, email/messagesPerSecond,
+    // email/concurrency, email/maxPerHour, maxSendErrors, retryDelays, pollIntervalMs). The secrets
+    // mail.password and mail.dkimKey come from the secret store (the app fills them). False with a
+    // reason for a malformed value.
+    bool campaignsConfig(CampaignsConfig *config, QString *error) const;
 
 private:
     QString m_dataDir;

@@ -9,6 +9,7 @@
 #include "app/unixsignals.h"
 #include "app/windowcontents.h"
 #include "app/windowsession.h"
+#include "messaging/campaigns/campaignsender.h"
 #include "messaging/channels/bulkexpander.h"
 #include "messaging/channels/channeldispatcher.h"
 #include "messaging/channels/channelregistry.h"
@@ -365,6 +366,16 @@ struct Environment
         return *secrets;
     }
 
+    // The mail password and DKIM key: from the secret store (--set secrets/mail.password=… for a
+    // headless run).
+    void fillMailSecrets(MailConfig *m)
+    {
+        if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("mail.password")))
+            m->password = QString::fromUtf8(*v);
+        if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("mail.dkimKey")))
+            m->dkimKeyPem = *v;
+    }
+
     // The channel secrets not given in the settings (--set): from the secret store.
     void fillChannelSecrets(ChannelsConfig *c)
     {
@@ -484,9 +495,20 @@ void printServerHelp(const QString &url, const QString &dataDir)
 }
 
 // The services of the delivery thread. A new scheduler or dispatcher adds its factory here.
+// serverUrl: the API server's own URL, the default base of campaign links (empty: no server).
 void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store &store,
-                         const std::shared_ptr<ChannelRegistry> &channels)
+                         const std::shared_ptr<ChannelRegistry> &channels, const QString &serverUrl)
 {
+    CampaignsConfig campaigns;
+    QString campaignsError;
+    if (!env.settings->campaignsConfig(&campaigns, &campaignsError)) {
+        qWarning("%s; campaigns are not sent", qPrintable(campaignsError));
+        campaigns.mail = MailConfig(); // not usable: e-mail campaigns pause with the reason
+    }
+    if (campaigns.publicBaseUrl.isEmpty())
+        campaigns.publicBaseUrl = serverUrl;
+    env.fillMailSecrets(&campaigns.mail);
+    delivery.addService(CampaignSender::factory(campaigns, store));
     if (channels)
         delivery.addService(ChannelDispatcher::factory(channels, store));
     delivery.addService(BulkExpander::factory(store));
@@ -513,7 +535,7 @@ int runServe(Environment &env, const QString &listen)
     }
     printServerHelp(server.baseUrl(), env.settings->dataDir());
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, store, config.channelRegistry);
+    addDeliveryServices(delivery, env, store, config.channelRegistry, server.baseUrl());
     delivery.start();
     UnixSignals unixSignals;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, QCoreApplication::instance(), [](int signal) {
@@ -650,7 +672,7 @@ int runDesktop(Environment &env)
     if (UserRepository(desk).list().isEmpty())
         window.showWelcome();
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, store, config.channelRegistry);
+    addDeliveryServices(delivery, env, store, config.channelRegistry, server ? server->baseUrl() : QString());
     delivery.start();
     Database::startSnapshotWatchdog(&window);
     if (const QString walkDir = qEnvironmentVariable("LIAISON_UI_WALK"); !walkDir.isEmpty())

@@ -4021,6 +4021,26 @@ A desktop CRM with a local REST API.</source>
         <source>must have at most %1 items</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Campaigns on %1 cannot be sent yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail sending is not set up (Settings, E-mail)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused after %1 send errors in a row: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (no encryption) is allowed only for a loopback host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an RSA private key in PEM</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5905,6 +5925,18 @@ Details: %2</source>
     </message>
     <message>
         <source>rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign starts sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign has been sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A campaign could deliver nothing</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4016,6 +4016,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must have at most %1 items</source>
         <translation>en fazla %1 öğe içerebilir</translation>
     </message>
+    <message>
+        <source>Campaigns on %1 cannot be sent yet</source>
+        <translation>%1 kanalından kampanya henüz gönderilemiyor</translation>
+    </message>
+    <message>
+        <source>E-mail sending is not set up (Settings, E-mail)</source>
+        <translation>E-posta gönderimi ayarlanmamış (Ayarlar, E-posta)</translation>
+    </message>
+    <message>
+        <source>Paused after %1 send errors in a row: %2</source>
+        <translation>Art arda %1 gönderim hatasından sonra duraklatıldı: %2</translation>
+    </message>
+    <message>
+        <source>none (no encryption) is allowed only for a loopback host</source>
+        <translation>none (şifreleme yok) yalnızca yerel (loopback) bir sunucu için kullanılabilir</translation>
+    </message>
+    <message>
+        <source>must be an RSA private key in PEM</source>
+        <translation>PEM biçiminde bir RSA özel anahtarı olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5906,6 +5926,18 @@ Ayrıntılar: %2</translation>
     <message>
         <source>rejected</source>
         <translation>reddedildi</translation>
+    </message>
+    <message>
+        <source>A campaign starts sending</source>
+        <translation>Bir kampanyanın gönderimi başlar</translation>
+    </message>
+    <message>
+        <source>A campaign has been sent</source>
+        <translation>Bir kampanya gönderildi</translation>
+    </message>
+    <message>
+        <source>A campaign could deliver nothing</source>
+        <translation>Bir kampanya hiçbir ileti teslim edemedi</translation>
     </message>
 </context>
 <context>

@@ -159,6 +159,10 @@ QStringList WebhookEvents::all()
         QStringLiteral("segment.deleted"),
         QStringLiteral("segment.contacts_added"),
         QStringLiteral("segment.contacts_removed"),
+        // Beyond the spec's table: emitted by the campaigns area.
+        QStringLiteral("campaign.started"),
+        QStringLiteral("campaign.completed"),
+        QStringLiteral("campaign.failed"),
     };
     return names;
 }
@@ -286,6 +290,27 @@ QJsonObject WebhookEvents::sample(const QString &event, const QString &now)
         if (verb.startsWith(QLatin1String("contacts_")))
             segment.insert(QStringLiteral("contactIds"), QJsonArray{QStringLiteral("contact_sample")});
         return segment;
+    }
+    if (group == QLatin1String("campaign")) {
+        const QJsonObject stats{{QStringLiteral("sent"), verb == QLatin1String("started") ? 0 : 1180},
+                                {QStringLiteral("delivered"), verb == QLatin1String("started") ? 0 : 1162},
+                                {QStringLiteral("opened"), 0},
+                                {QStringLiteral("clicked"), 0},
+                                {QStringLiteral("bounced"), verb == QLatin1String("started") ? 0 : 18},
+                                {QStringLiteral("total"), 1200},
+                                {QStringLiteral("skipped"), 20}};
+        const QString status = verb == QLatin1String("started")     ? QStringLiteral("SENDING")
+                               : verb == QLatin1String("completed") ? QStringLiteral("SENT")
+                                                                    : QStringLiteral("FAILED");
+        const QJsonObject campaign{{QStringLiteral("id"), QStringLiteral("cmp_sample")},
+                                   {QStringLiteral("name"), QStringLiteral("November offer")},
+                                   {QStringLiteral("type"), QStringLiteral("BROADCAST")},
+                                   {QStringLiteral("channel"), QStringLiteral("email")},
+                                   {QStringLiteral("status"), status},
+                                   {QStringLiteral("broadcastListId"), QStringLiteral("seg_sample")},
+                                   {QStringLiteral("startedAt"), now}};
+        return {{QStringLiteral("campaign"), campaign},
+                {verb == QLatin1String("started") ? QStringLiteral("recipients") : QStringLiteral("stats"), stats}};
     }
     return {};
 }

@@ -19,6 +19,7 @@ import email
 import email.policy
 import json
 import os
+import time
 import signal
 import socket
 import ssl
@@ -121,6 +122,7 @@ class Sink:
             "html": None,
             "dkim": None,
             "size": len(content),
+            "receivedAt": time.time(),
         }
         try:
             msg = email.message_from_bytes(content, policy=email.policy.default)

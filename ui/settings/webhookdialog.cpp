@@ -53,6 +53,9 @@ QString WebhookDialog::eventDescription(const QString &event)
         {QStringLiteral("segment.deleted"), QT_TRANSLATE_NOOP("WebhookEvent", "A segment is deleted")},
         {QStringLiteral("segment.contacts_added"), QT_TRANSLATE_NOOP("WebhookEvent", "Contacts join a segment")},
         {QStringLiteral("segment.contacts_removed"), QT_TRANSLATE_NOOP("WebhookEvent", "Contacts leave a segment")},
+        {QStringLiteral("campaign.started"), QT_TRANSLATE_NOOP("WebhookEvent", "A campaign starts sending")},
+        {QStringLiteral("campaign.completed"), QT_TRANSLATE_NOOP("WebhookEvent", "A campaign has been sent")},
+        {QStringLiteral("campaign.failed"), QT_TRANSLATE_NOOP("WebhookEvent", "A campaign could deliver nothing")},
     };
     const char *text = texts.value(event);
     return text ? QCoreApplication::translate("WebhookEvent", text) : QString();

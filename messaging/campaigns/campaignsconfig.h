@@ -1,0 +1,31 @@
+#pragma once
+
+#include "messaging/mail/mailconfig.h"
+
+#include <QList>
+#include <QString>
+
+// How fast a channel's campaigns send: at most perSecond messages in any one-second window (0: no
+// limit), concurrency messages at once, and at most maxPerHour in any hour (0: no cap; every copy's
+// sends count). Settings campaigns/<channel>/messagesPerSecond, …/concurrency, …/maxPerHour.
+struct CampaignPace
+{
+    int perSecond = 0;
+    int concurrency = 1;
+    int maxPerHour = 0;
+};
+
+// The campaign senders' settings (README, "Campaigns").
+struct CampaignsConfig
+{
+    // The base of the tracking and unsubscribe links (campaigns/publicBaseUrl; default the server's
+    // own URL). Empty: messages carry no tracking and only a mailto unsubscribe.
+    QString publicBaseUrl;
+    bool tracking = true; // campaigns/tracking: the open pixel and click redirects
+    CampaignPace email{50, 4, 0};
+    int maxSendErrors = 100;                  // campaigns/maxSendErrors: errors in a row that pause a campaign
+    QList<int> retryDelays = {60, 300, 1800}; // campaigns/retryDelays: seconds before the 2nd, 3rd, … try
+    int leaseSeconds = 120;                   // how long a claimed recipient stays this copy's
+    int pollIntervalMs = 1000;
+    MailConfig mail;
+};
