@@ -54,6 +54,16 @@ CampaignSender::CampaignSender(const CampaignsConfig &config, const Store &store
     , m_campaigns(store)
 {
     m_links.publicBaseUrl = config.publicBaseUrl;
+    // SQLite: what this data directory's last process claimed and did not record is due at once
+    // (PostgreSQL: another copy may be sending it; it is due when its lease ends).
+    if (Database::dialect() == Database::Dialect::SQLite) {
+        try {
+            if (const int n = m_campaigns.releaseClaims())
+                qCInfo(lcCampaigns) << n << "campaign messages left in flight by the last run are due again";
+        } catch (const std::exception &e) {
+            qCWarning(lcCampaigns) << "releasing campaign claims failed:" << e.what();
+        }
+    }
     m_links.tracking = config.tracking;
     const int workers = qBound(1, config.email.concurrency, 32);
     if (config.mail.usable()) {

@@ -864,6 +864,13 @@ void CampaignRepository::finishIfDone(const QString &campaignId)
         QJsonObject{{QStringLiteral("campaign"), done.toJson()}, {QStringLiteral("stats"), s.toJson()}});
 }
 
+int CampaignRepository::releaseClaims()
+{
+    CachedQuery u = Database::execCached(QStringLiteral(
+        "UPDATE campaign_recipients SET status = 'pending', claimed_until = NULL WHERE status = 'sending'"));
+    return u.numRowsAffected();
+}
+
 qint64 CampaignRepository::sentSince(const QString &channel, const QDateTime &since) const
 {
     CachedQuery q = Database::execCached(

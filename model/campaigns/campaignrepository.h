@@ -155,6 +155,9 @@ public:
     // Records outcomes (one transaction), finishing the campaigns that have nothing left to send.
     // retryDelays: seconds before the 2nd, 3rd, … try of a soft failure.
     void record(const QVector<CampaignSendResult> &results, const QList<int> &retryDelays);
+    // Every claim made pending again: on SQLite, at the sender's start (only one process uses a
+    // data directory, so what is claimed was left by a process that stopped). Returns how many.
+    int releaseClaims();
     // Messages sent on the channel since `since` by every copy (the hourly cap).
     qint64 sentSince(const QString &channel, const QDateTime &since) const;
     // The campaigns sending on the channel (the senders' rounds).
