@@ -105,13 +105,17 @@ std::optional<QVector<DripStep>> readSteps(FieldReader &r)
             else
                 s.delayMinutes = days.toInt() * 24 * 60;
         }
-        if (auto t = r.stringValue(at + QStringLiteral(".subject"), o.value(QStringLiteral("subject")), kMaxSubject))
-            s.subject = *t;
-        if (auto t =
-                r.stringValue(at + QStringLiteral(".htmlContent"), o.value(QStringLiteral("htmlContent")), kMaxHtml))
-            s.htmlContent = *t;
-        if (auto t = r.stringValue(at + QStringLiteral(".templateName"), o.value(QStringLiteral("templateName")), 200))
-            s.templateName = *t;
+        // An absent member is empty; a present one must be a string.
+        auto text = [&](const char *key, int maxLength, QString *out) {
+            const QJsonValue v = o.value(QLatin1String(key));
+            if (v.isUndefined())
+                return;
+            if (auto t = r.stringValue(at + QLatin1Char('.') + QLatin1String(key), v, maxLength))
+                *out = *t;
+        };
+        text("subject", kMaxSubject, &s.subject);
+        text("htmlContent", kMaxHtml, &s.htmlContent);
+        text("templateName", 200, &s.templateName);
         steps.append(s);
     }
     return steps;
