@@ -84,16 +84,20 @@ CampaignSender::CampaignSender(const CampaignsConfig &config, const Store &store
     m_next.setSingleShot(true);
     connect(&m_next, &QTimer::timeout, this, &CampaignSender::tick);
     m_poll.setInterval(qMax(50, config.pollIntervalMs));
-    connect(&m_poll, &QTimer::timeout, this, &CampaignSender::tick);
+    connect(&m_poll, &QTimer::timeout, this, &CampaignSender::housekeeping);
     m_poll.start();
     m_flush.setSingleShot(true);
     m_flush.setInterval(kRecordDelayMs);
     connect(&m_flush, &QTimer::timeout, this, &CampaignSender::flush);
-    connect(&store.bus(), &EventBus::changed, this, [this](EventBus::Entity entity, const QString &, EventBus::Change) {
-        if (entity == EventBus::Entity::Campaign || entity == EventBus::Entity::CampaignRecipient)
-            wake();
-    });
-    wake();
+    // A campaign started, resumed or given test sends here (another copy's: the poll).
+    connect(&store.bus(), &EventBus::changed, this,
+            [this](EventBus::Entity entity, const QString &, EventBus::Change change) {
+                if (entity == EventBus::Entity::Campaign)
+                    housekeeping();
+                else if (entity == EventBus::Entity::CampaignRecipient && change == EventBus::Change::Created)
+                    wake();
+            });
+    housekeeping();
 }
 
 CampaignSender::~CampaignSender()
@@ -164,11 +168,20 @@ void CampaignSender::pauseUnsendable()
     }
 }
 
-void CampaignSender::tick()
+void CampaignSender::housekeeping()
 {
     try {
         m_campaigns.startDue();
         pauseUnsendable();
+    } catch (const std::exception &e) {
+        qCWarning(lcCampaigns) << "starting due campaigns failed:" << e.what();
+    }
+    wake();
+}
+
+void CampaignSender::tick()
+{
+    try {
         if (m_workers.isEmpty())
             return;
         const int room = budget();

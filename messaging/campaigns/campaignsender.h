@@ -59,6 +59,10 @@ private:
         CampaignMailWorker *mailer = nullptr;
         int queued = 0;
     };
+    // Starts the scheduled campaigns whose time came and pauses those no sender here can send; then a
+    // round. On the poll timer and when a campaign changes.
+    void housekeeping();
+    // Claims and hands out as many as the pace and the workers allow.
     void tick();
     void pauseUnsendable();
     void finished(int worker, const CampaignSendResult &result);

@@ -692,21 +692,56 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
     const QDateTime now = m_store.now();
     const QString nowIso = TimeUtil::iso(now);
     Transaction tx;
-    // Due rows of campaigns that send (test sends of any campaign), test sends first: pending and due,
-    // or claimed by a copy whose lease ended.
+    // Which rows: test sends first (any campaign of the channel), then each sending campaign's due
+    // rows in order, then rows whose copy's lease ended; each step one range of an index
+    // (campaign_recipients_tests, campaign_recipients_queue), locked past by another copy's claim.
+    QVariantList seqs;
+    auto take = [&](const QString &sql, QVariantList values) {
+        if (seqs.size() >= limit)
+            return;
+        values << qint64(limit - seqs.size());
+        QSqlQuery pick = Database::exec(sql + SqlDialect::skipLocked(QStringLiteral("r")), values);
+        while (pick.next())
+            seqs << pick.value(0).toLongLong();
+    };
+    take(QStringLiteral("SELECT r.seq FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
+                        "WHERE r.test = 1 AND c.channel = ? AND ((r.status = 'pending' AND (r.next_attempt_at IS "
+                        "NULL OR r.next_attempt_at <= ?)) OR (r.status = 'sending' AND r.claimed_until < ?)) "
+                        "ORDER BY r.seq LIMIT ?"),
+         {channel, nowIso, nowIso});
+    QVariantList sendingCampaigns;
+    {
+        CachedQuery c = Database::execCached(
+            QStringLiteral("SELECT seq FROM campaigns WHERE status = 'SENDING' AND channel = ? ORDER BY seq"),
+            {channel});
+        while (c.next())
+            sendingCampaigns << c.value(0);
+    }
+    for (const QVariant &campaign : std::as_const(sendingCampaigns))
+        take(QStringLiteral("SELECT r.seq FROM campaign_recipients r WHERE r.campaign_seq = ? AND r.status = 'pending' "
+                            "AND r.test = 0 AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?) "
+                            "ORDER BY r.seq LIMIT ?"),
+             {campaign, nowIso});
+    for (const QVariant &campaign : std::as_const(sendingCampaigns))
+        take(QStringLiteral("SELECT r.seq FROM campaign_recipients r WHERE r.campaign_seq = ? AND r.status = 'sending' "
+                            "AND r.test = 0 AND r.claimed_until < ? ORDER BY r.seq LIMIT ?"),
+             {campaign, nowIso});
+    if (seqs.isEmpty()) {
+        tx.commit();
+        return {};
+    }
+    QStringList marks;
+    for (int i = 0; i < seqs.size(); ++i)
+        marks << QStringLiteral("?");
     QSqlQuery q = Database::exec(
         QStringLiteral("SELECT r.seq, r.id, c.id, c.name, r.address, r.name, r.attempts, r.test, c.subject, "
                        "c.html_content, c.template_name, c.template_language, coalesce(r.contact_id, ''), "
                        "k.first_name, k.last_name, k.email, k.phone, k.company, k.position, k.custom_fields, "
                        "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END "
                        "FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
-                       "LEFT JOIN contacts k ON k.id = r.contact_id "
-                       "WHERE c.channel = ? AND (c.status = 'SENDING' OR r.test = 1) AND "
-                       "((r.status = 'pending' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)) OR "
-                       "(r.status = 'sending' AND r.claimed_until < ?)) "
-                       "ORDER BY r.test DESC, r.seq LIMIT ?") +
-            SqlDialect::skipLocked(QStringLiteral("r")),
-        {channel, nowIso, nowIso, qMax(1, limit)});
+                       "LEFT JOIN contacts k ON k.id = r.contact_id WHERE r.seq IN (") +
+            marks.join(QStringLiteral(", ")) + QStringLiteral(") ORDER BY r.test DESC, r.seq"),
+        seqs);
     QVector<CampaignSend> out;
     QVariantList gone; // recipients whose contact was deleted after the audience froze
     while (q.next()) {
@@ -743,10 +778,18 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
     }
     q.finish();
     const QString until = TimeUtil::iso(now.addSecs(qMax(1, leaseSeconds)));
-    for (const CampaignSend &s : std::as_const(out))
-        Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'sending', claimed_until = ? "
-                                            "WHERE seq = ?"),
-                             {until, s.recipientSeq});
+    if (!out.isEmpty()) {
+        QStringList claimedMarks;
+        QVariantList values{until};
+        for (const CampaignSend &s : std::as_const(out)) {
+            claimedMarks << QStringLiteral("?");
+            values << s.recipientSeq;
+        }
+        Database::exec(QStringLiteral("UPDATE campaign_recipients SET status = 'sending', claimed_until = ? WHERE seq "
+                                      "IN (") +
+                           claimedMarks.join(QStringLiteral(", ")) + QLatin1Char(')'),
+                       values);
+    }
     for (const QVariant &seq : std::as_const(gone))
         Database::execCached(QStringLiteral("UPDATE campaign_recipients SET status = 'skipped', skip_reason = "
                                             "'contact_deleted', claimed_until = NULL WHERE seq = ?"),

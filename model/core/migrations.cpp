@@ -888,6 +888,11 @@ const QVector<Migration> &migrations()
                  secret TEXT NOT NULL,
                  created_at TEXT NOT NULL))",
          }},
+        {22,
+         "campaign test sends found without reading the audiences",
+         {
+             "CREATE INDEX campaign_recipients_tests ON campaign_recipients(status, seq) WHERE test = 1",
+         }},
     };
     return list;
 }
