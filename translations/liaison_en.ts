@@ -3965,6 +3965,14 @@ A desktop CRM with a local REST API.</source>
         <source>Too many open event streams; try again later</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>none (no encryption) is allowed only for a loopback host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an RSA private key in PEM</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -3960,6 +3960,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Too many open event streams; try again later</source>
         <translation>Açık olay akışı çok fazla; daha sonra yeniden deneyin</translation>
     </message>
+    <message>
+        <source>none (no encryption) is allowed only for a loopback host</source>
+        <translation>none (şifrelemesiz) yalnızca yerel geri döngü (loopback) sunucusu için kullanılabilir</translation>
+    </message>
+    <message>
+        <source>must be an RSA private key in PEM</source>
+        <translation>PEM biçiminde bir RSA özel anahtarı olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

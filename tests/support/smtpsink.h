@@ -41,6 +41,8 @@ public:
     quint16 port() const { return m_port; }
     QString directory() const { return m_dir.path(); }
     QString errorText() const { return m_error; }
+    // The script's process id (benchmarks read its CPU time from /proc), 0 when not running.
+    qint64 processId() const { return m_process ? m_process->processId() : 0; }
     // The messages received so far, in order, from their JSON files.
     QList<QJsonObject> messages() const;
     int messageCount() const;
