@@ -73,6 +73,9 @@ QByteArray mimeFoldAscii(const QByteArray &line)
     return out;
 }
 
+// RFC 2047 words of at most `limit` characters (MimeWriter::encodedWord).
+QByteArray mimeEncodedWords(const QString &text, int limit);
+
 QByteArray mimeHeader(const QByteArray &name, const QByteArray &value)
 {
     if (value.contains("=?UTF-8?")) { // encoded words, folded already; a long name gets a line of its own
@@ -138,6 +141,12 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
 
 QByteArray MimeWriter::encodedWord(const QString &text)
 {
+    return mimeEncodedWords(text, kMimeWordLimit);
+}
+
+namespace {
+QByteArray mimeEncodedWords(const QString &text, int limit)
+{
     const QByteArray utf8 = text.toUtf8();
     if (mimeIsPlainHeaderText(text))
         return utf8;
@@ -148,7 +157,7 @@ QByteArray MimeWriter::encodedWord(const QString &text)
     const QList<uint> codePoints = text.toUcs4();
     for (const uint cp : codePoints) {
         const QByteArray bytes = QString::fromUcs4(reinterpret_cast<const char32_t *>(&cp), 1).toUtf8();
-        if (!chunk.isEmpty() && mimeWord(chunk + bytes, b).size() > kMimeWordLimit) {
+        if (!chunk.isEmpty() && mimeWord(chunk + bytes, b).size() > limit) {
             words += mimeWord(chunk, b);
             chunk.clear();
         }
@@ -158,6 +167,7 @@ QByteArray MimeWriter::encodedWord(const QString &text)
         words += mimeWord(chunk, b);
     return words.join("\r\n ");
 }
+} // namespace
 
 QByteArray MimeWriter::dateValue(const QDateTime &date)
 {
@@ -186,7 +196,9 @@ QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
         return addr;
     QByteArray phrase;
     if (!mimeIsPlainHeaderText(n)) {
-        phrase = encodedWord(n);
+        // One word up to RFC 2047's 75 characters where it fits: decoders that wrongly keep the space
+        // between two encoded words of a name (Python's before 3.13) then show it right too.
+        phrase = mimeEncodedWords(n, 75);
     } else {
         static const QByteArray specials = "()<>[]:;@\\,.\"";
         bool quote = false;
@@ -196,7 +208,10 @@ QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
         if (quote)
             phrase = '"' + phrase.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
-    return phrase + (phrase.contains("\r\n") ? "\r\n <" : " <") + addr + '>';
+    // The address on a line of its own when the name's last line leaves no room for it.
+    const int lastLine = int(phrase.size() - (phrase.lastIndexOf('\n') + 1));
+    const bool fold = phrase.contains("\r\n") || lastLine + 3 + addr.size() > kMimeLineLimit - 8;
+    return phrase + (fold ? "\r\n <" : " <") + addr + '>';
 }
 
 QByteArray MimeWriter::build(const MailMessage &m, const QDateTime &date)

@@ -154,6 +154,24 @@ private Q_SLOTS:
         QVERIFY(got[QLatin1String("text")].toString().contains(
             QStringLiteral("Kampanyayı gör (https://ornek.com.tr/t/c/abc?u=https%3A%2F%2Fornek.com.tr%2Fkampanya)")));
         QVERIFY(got[QLatin1String("text")].toString().contains(QStringLiteral("Çağrı merkezimiz")));
+
+        // Folded headers (a long subject in several encoded words, a long name) keep the signature.
+        MailMessage folded = campaignMessage(QStringLiteral("mehmet@musteri.com.tr"), 2);
+        folded.subject = QStringLiteral("Çok özel bir teklif: İstanbul, İzmir ve Ankara mağazalarımızda Kasım boyunca "
+                                        "ğüşıöç ürünlerde büyük indirim, kaçırmayın!");
+        folded.toName = QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge)");
+        const QByteArray foldedBytes = MailComposer::compose(config, folded, QDateTime::currentDateTimeUtc());
+        QVERIFY(foldedBytes.contains("Subject: =?UTF-8?") && foldedBytes.contains("?=\r\n =?UTF-8?"));
+        QCOMPARE(session.send(config.fromAddress(), folded.toAddress, foldedBytes).kind, SmtpOutcome::Sent);
+        QVERIFY(sink.waitForMessages(2));
+        const QJsonObject second = sink.messages().at(1);
+        QCOMPARE(second[QLatin1String("dkim")], QJsonValue(true));
+        QVERIFY2(second[QLatin1String("longestLine")].toInt() <= 78, qPrintable(sink.rawMessage(2)));
+        QCOMPARE(second[QLatin1String("headers")].toObject()[QLatin1String("Subject")].toString(), folded.subject);
+        QCOMPARE(second[QLatin1String("headers")].toObject()[QLatin1String("To")].toString(),
+                 QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge) "
+                                "<mehmet@musteri.com.tr>"));
+        QCOMPARE(session.connectionsOpened(), 1);
     }
 
     void aSignatureWithAnotherKeyDoesNotVerify()

@@ -25,6 +25,8 @@ import ssl
 import subprocess
 import sys
 
+from email.header import decode_header, make_header
+
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
@@ -125,8 +127,15 @@ class Sink:
         try:
             msg = email.message_from_bytes(content, policy=email.policy.default)
             headers = {}
-            for name, value in msg.items():
-                headers.setdefault(name, str(value))
+            for name, value in msg.raw_items():
+                # RFC 2047's own decoder: Python 3.11's address parser keeps the white space between
+                # two encoded words of a display name, which RFC 2047 says to drop
+                unfolded = value.replace("\r\n", "").replace("\n", "")
+                try:
+                    decoded = str(make_header(decode_header(unfolded)))
+                except Exception:
+                    decoded = unfolded
+                headers.setdefault(name, decoded.strip())
             record["headers"] = headers
             for part in msg.walk():
                 ctype = part.get_content_type()
