@@ -80,6 +80,24 @@ SmtpSink::Options authenticated()
     o.password = kPassword;
     return o;
 }
+
+// A sink that checks DKIM signatures of selector "liaison" of ornek.com.tr with this public key.
+SmtpSink::Options verifying(const QByteArray &publicKey)
+{
+    SmtpSink::Options o = authenticated();
+    o.dkimPublicKeyPem = publicKey;
+    o.dkimSelector = QStringLiteral("liaison");
+    o.dkimDomain = QStringLiteral("ornek.com.tr");
+    return o;
+}
+
+MailConfig signing(MailConfig config, const QByteArray &privateKey)
+{
+    config.dkimDomain = QStringLiteral("ornek.com.tr");
+    config.dkimSelector = QStringLiteral("liaison");
+    config.dkimKeyPem = privateKey;
+    return config;
+}
 } // namespace
 
 class TestSmtpSession : public QObject
@@ -100,17 +118,10 @@ private Q_SLOTS:
 
     void aTurkishCampaignMessageArrivesIntactAndSigned()
     {
-        SmtpSink::Options o = authenticated();
-        o.dkimPublicKeyPem = m_publicKey;
-        o.dkimSelector = QStringLiteral("liaison");
-        o.dkimDomain = QStringLiteral("ornek.com.tr");
-        SmtpSink sink(o);
+        SmtpSink sink(verifying(m_publicKey));
         QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
 
-        MailConfig config = configFor(sink);
-        config.dkimDomain = QStringLiteral("ornek.com.tr");
-        config.dkimSelector = QStringLiteral("liaison");
-        config.dkimKeyPem = m_privateKey;
+        const MailConfig config = signing(configFor(sink), m_privateKey);
         config.check();
         const MailMessage m = campaignMessage(QStringLiteral("ayse.yilmaz@musteri.com.tr"));
         const QByteArray bytes = MailComposer::compose(config, m, QDateTime::currentDateTimeUtc());
@@ -176,16 +187,9 @@ private Q_SLOTS:
 
     void aSignatureWithAnotherKeyDoesNotVerify()
     {
-        SmtpSink::Options o = authenticated();
-        o.dkimPublicKeyPem = m_publicKey;
-        o.dkimSelector = QStringLiteral("liaison");
-        o.dkimDomain = QStringLiteral("ornek.com.tr");
-        SmtpSink sink(o);
+        SmtpSink sink(verifying(m_publicKey));
         QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
-        MailConfig config = configFor(sink);
-        config.dkimDomain = QStringLiteral("ornek.com.tr");
-        config.dkimSelector = QStringLiteral("liaison");
-        config.dkimKeyPem = m_otherPrivateKey;
+        const MailConfig config = signing(configFor(sink), m_otherPrivateKey);
         SmtpSession session(config);
         const MailMessage m = campaignMessage(QStringLiteral("mehmet@musteri.com.tr"));
         QCOMPARE(session
