@@ -227,6 +227,29 @@ private Q_SLOTS:
         QCOMPARE(connections.size(), 1); // the server saw one session too
     }
 
+    void aConnectionTheServerClosedIsOpenedAgain()
+    {
+        SmtpSink::Options o = authenticated();
+        o.idleTimeoutSeconds = 0.5;
+        SmtpSink sink(o);
+        QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
+        const MailConfig config = configFor(sink);
+        SmtpSession session(config);
+        const auto send = [&](int n) {
+            const MailMessage m = campaignMessage(QStringLiteral("alici%1@musteri.com.tr").arg(n), n);
+            return session.send(config.fromAddress(), m.toAddress,
+                                MailComposer::compose(config, m, QDateTime::currentDateTimeUtc()));
+        };
+        QCOMPARE(send(1).kind, SmtpOutcome::Sent);
+        // The server gives up the idle connection (421) and closes it.
+        QTRY_VERIFY_WITH_TIMEOUT(sink.closedConnections() >= 1, 20000);
+        const SmtpOutcome again = send(2);
+        QVERIFY2(again.kind == SmtpOutcome::Sent, qPrintable(again.detail));
+        QCOMPARE(session.connectionsOpened(), 2);
+        QVERIFY(sink.waitForMessages(2));
+        QCOMPARE(sink.messages().size(), 2);
+    }
+
     void refusedRecipientsBounceHardOrSoft()
     {
         SmtpSink sink(authenticated());
