@@ -76,6 +76,17 @@ QByteArray mimeFoldAscii(const QByteArray &line)
 // RFC 2047 words of at most `limit` characters (MimeWriter::encodedWord).
 QByteArray mimeEncodedWords(const QString &text, int limit);
 
+// An address or a Message-ID as it may stand in a header: white space, control characters and
+// angle brackets dropped (they would end the header or the address early).
+QByteArray mimeAddrSpec(const QString &address)
+{
+    QByteArray out;
+    for (const char c : address.toUtf8())
+        if (static_cast<unsigned char>(c) > 0x20 && c != 0x7f && c != '<' && c != '>')
+            out += c;
+    return out;
+}
+
 QByteArray mimeHeader(const QByteArray &name, const QByteArray &value)
 {
     if (value.contains("=?UTF-8?")) { // encoded words, folded already; a long name gets a line of its own
@@ -119,7 +130,9 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
             const bool last = i == line.size() - 1;
             char token[3];
             int tokenSize = 1;
-            if ((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) {
+            // A line's "From " is escaped too: mbox writers would turn it into ">From " (and break DKIM).
+            const bool from = i == 0 && line.startsWith("From ");
+            if (((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) && !from) {
                 token[0] = char(c);
             } else {
                 token[0] = '=';
@@ -190,7 +203,7 @@ QByteArray MimeWriter::dateValue(const QDateTime &date)
 
 QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
 {
-    const QByteArray addr = address.trimmed().toUtf8();
+    const QByteArray addr = mimeAddrSpec(address);
     QString n = name.simplified();
     if (n.isEmpty())
         return addr;
@@ -229,7 +242,7 @@ QByteArray MimeWriter::build(const MailMessage &m, const QDateTime &date)
     out += mimeHeader("To", mailbox(m.toName, m.toAddress));
     out += mimeHeaderText("Subject", m.subject);
     if (!m.messageId.isEmpty())
-        out += mimeHeader("Message-ID", '<' + m.messageId.toUtf8() + '>');
+        out += mimeHeader("Message-ID", '<' + mimeAddrSpec(m.messageId) + '>');
     out += "MIME-Version: 1.0\r\n";
     for (const auto &[name, value] : m.headers) {
         if (name.isEmpty() || name.contains(':') || name.contains(' ') || !mimeIsAscii(name))

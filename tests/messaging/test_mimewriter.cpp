@@ -93,6 +93,8 @@ private Q_SLOTS:
         QTest::newRow("77 folds") << QByteArray(77, 'x') << QByteArray(75, 'x') + "=\r\nxx";
         QTest::newRow("escape never split") << QByteArray(74, 'x') + "\xc4\xb1" << QByteArray(74, 'x') + "=\r\n=C4=B1";
         QTest::newRow("empty") << QByteArray() << QByteArray();
+        QTest::newRow("From at a line's start")
+            << QByteArray("From here\nFrom there: From") << QByteArray("=46rom here\r\n=46rom there: From");
     }
     void quotedPrintable()
     {
@@ -291,6 +293,20 @@ private Q_SLOTS:
                  QStringLiteral("Merhaba Ayşe,\n\nKasım boyunca tüm ürünlerde (https://ornek.com.tr/k) %20 indirim."));
         // The same input gives the same bytes (a retried send is the same message).
         QCOMPARE(MimeWriter::build(m, date), mail);
+    }
+
+    void addressesCannotAddHeaders()
+    {
+        MailMessage m;
+        m.fromAddress = QStringLiteral("a@ornek.com.tr");
+        m.toName = QStringLiteral("Ayşe\r\nBcc: x@kotu.com");
+        m.toAddress = QStringLiteral("b@ornek.com.tr>\r\nBcc: y@kotu.com");
+        m.subject = QStringLiteral("Konu\r\nBcc: z@kotu.com");
+        m.messageId = QStringLiteral("id@ornek.com.tr>\r\nBcc: w@kotu.com");
+        m.headers = {{"X-Kampanya", QStringLiteral("a\nBcc: v@kotu.com")}};
+        const QByteArray mail = MimeWriter::build(m, QDateTime::currentDateTimeUtc());
+        QVERIFY2(!mail.contains("\nBcc"), mail.constData());
+        QVERIFY(mail.contains("<b@ornek.com.trBcc:y@kotu.com>"));
     }
 
     void aGivenTextPartIsUsedAsItIs()
