@@ -167,6 +167,43 @@ private Q_SLOTS:
         QVERIFY(longestLine("Subject: " + encoded) <= 78);
     }
 
+    // Random text of markup, entities, Turkish letters, emoji, controls and white space: the encodings
+    // decode back to it, lines stay short, and the text part is made without a crash or markup.
+    void randomTextSurvives()
+    {
+        const QStringList pieces = {QStringLiteral("<"),       QStringLiteral(">"),
+                                    QStringLiteral("&"),       QStringLiteral(";"),
+                                    QStringLiteral("\""),      QStringLiteral("'"),
+                                    QStringLiteral("="),       QStringLiteral(" "),
+                                    QStringLiteral("\t"),      QStringLiteral("\n"),
+                                    QStringLiteral("\r\n"),    QStringLiteral("ığüşöçİĞÜŞÖÇ"),
+                                    QStringLiteral("😀"),       QStringLiteral("<p>"),
+                                    QStringLiteral("</a>"),    QStringLiteral("<a href=\"https://x.tr/?a=1&amp;b\">"),
+                                    QStringLiteral("&#x131;"), QStringLiteral("&amp"),
+                                    QStringLiteral("<!--"),    QStringLiteral("<script>"),
+                                    QStringLiteral("From "),   QStringLiteral("kelime"),
+                                    QStringLiteral("."),       QString(QChar(0x1)),
+                                    QString(QChar(0xA0)),      QStringLiteral("<br/>")};
+        QRandomGenerator random(20261129);
+        for (int round = 0; round < 500; ++round) {
+            QString text;
+            const int count = random.bounded(1, 60);
+            for (int i = 0; i < count; ++i)
+                text += pieces[random.bounded(int(pieces.size()))];
+            const QByteArray qp = MimeWriter::quotedPrintable(text.toUtf8());
+            QVERIFY2(longestLine(qp) <= 76, qp.constData());
+            QVERIFY(!hasBareLineFeed(qp));
+            QCOMPARE(QString::fromUtf8(decodeQp(qp)),
+                     QString(text).replace(QLatin1String("\r\n"), QLatin1String("\n")));
+            const QString oneLine = text.simplified();
+            const QByteArray word = MimeWriter::encodedWord(oneLine);
+            QCOMPARE(decodeHeader(word), oneLine);
+            QVERIFY(longestLine("Subject: " + word) <= 78 || !word.startsWith("=?"));
+            const QString plain = HtmlText::toText(text);
+            QVERIFY2(!plain.contains(QLatin1String("<script>")), qPrintable(plain));
+        }
+    }
+
     void mailboxes_data()
     {
         QTest::addColumn<QString>("name");
