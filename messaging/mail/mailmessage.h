@@ -89,6 +89,7 @@ public:
     ~MailComposer();
     // DKIM is configured but its key cannot be used (the message goes unsigned).
     bool dkimFailed() const { return m_dkimFailed; }
+    // May be called from several threads at once.
     QByteArray compose(const MailMessage &message, const QDateTime &date) const;
     // One message without keeping a composer (reads the DKIM key each call).
     static QByteArray compose(const MailConfig &config, const MailMessage &message, const QDateTime &date);

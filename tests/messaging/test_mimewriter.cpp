@@ -414,6 +414,28 @@ private Q_SLOTS:
         QCOMPARE(c.fromAddress(), address);
     }
 
+    void envelopeSenders_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("tag");
+        QTest::addColumn<QString>("sender");
+        QTest::newRow("tagged") << QStringLiteral("Örnek <kampanya@ornek.com.tr>") << QStringLiteral("cmp_1.rcp_2")
+                                << QStringLiteral("kampanya+cmp_1.rcp_2@ornek.com.tr");
+        QTest::newRow("unsafe characters") << QStringLiteral("kampanya@ornek.com.tr") << QStringLiteral("a b@c<ı>")
+                                           << QStringLiteral("kampanya+a-b-c---@ornek.com.tr");
+        QTest::newRow("no tag") << QStringLiteral("kampanya@ornek.com.tr") << QString()
+                                << QStringLiteral("kampanya@ornek.com.tr");
+    }
+    void envelopeSenders()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, tag);
+        QFETCH(QString, sender);
+        MailConfig c;
+        c.from = from;
+        QCOMPARE(c.envelopeSender(tag), sender);
+    }
+
     void settingsAreChecked_data()
     {
         QTest::addColumn<QString>("host");
