@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 #include <QTimeZone>
+#include <QUrl>
 
 namespace {
 constexpr int kMimeLineLimit = 78;
@@ -77,20 +78,37 @@ QByteArray mimeFoldAscii(const QByteArray &line)
 QByteArray mimeEncodedWords(const QString &text, int limit);
 
 // An address or a Message-ID as it may stand in a header: white space, control characters and
-// angle brackets dropped (they would end the header or the address early).
+// angle brackets dropped (they would end the header or the address early), an international
+// domain in its ASCII form (a non-ASCII local part stays UTF-8: only SMTPUTF8 servers take it).
 QByteArray mimeAddrSpec(const QString &address)
 {
-    QByteArray out;
-    for (const char c : address.toUtf8())
-        if (static_cast<unsigned char>(c) > 0x20 && c != 0x7f && c != '<' && c != '>')
-            out += c;
-    return out;
+    QString clean;
+    for (const QChar c : address)
+        if (c.unicode() > 0x20 && c.unicode() != 0x7f && c != QLatin1Char('<') && c != QLatin1Char('>') &&
+            !c.isSpace() && c.category() != QChar::Other_Control)
+            clean += c;
+    const qsizetype at = clean.lastIndexOf(QLatin1Char('@'));
+    const QString domain = at < 0 ? QString() : clean.mid(at + 1);
+    if (!domain.isEmpty() && !mimeIsPlainHeaderText(domain)) {
+        const QByteArray ace = QUrl::toAce(domain);
+        if (!ace.isEmpty())
+            return clean.left(at + 1).toUtf8() + ace;
+        // Not a domain at all: its letters outside ASCII become '-' (the header stays 7-bit).
+        QString ascii = domain;
+        for (QChar &c : ascii)
+            if (c.unicode() >= 0x80)
+                c = QLatin1Char('-');
+        return clean.left(at + 1).toUtf8() + ascii.toLatin1();
+    }
+    return clean.toUtf8();
 }
 
 QByteArray mimeHeader(const QByteArray &name, const QByteArray &value)
 {
-    if (value.contains("=?UTF-8?")) { // encoded words, folded already; a long name gets a line of its own
-        const int firstLine = value.contains("\r\n") ? value.indexOf("\r\n") : value.size();
+    // Several encoded words are folded already (words without spaces, so no folding at spaces could
+    // split them); a long name then gets its line of its own. Anything else folds at its spaces.
+    if (value.contains("\r\n")) {
+        const int firstLine = int(value.indexOf("\r\n"));
         if (name.size() + 2 + firstLine > kMimeLineLimit)
             return name + ":\r\n " + value + "\r\n";
         return name + ": " + value + "\r\n";
@@ -120,7 +138,7 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
     const QList<QByteArray> lines = utf8.split('\n');
     for (int li = 0; li < lines.size(); ++li) {
         QByteArray line = lines[li];
-        if (line.endsWith('\r'))
+        if (line.endsWith('\r') && li + 1 < lines.size()) // the CR of a CRLF (a last lone CR is data)
             line.chop(1);
         if (li > 0)
             out += "\r\n";
@@ -161,7 +179,8 @@ namespace {
 QByteArray mimeEncodedWords(const QString &text, int limit)
 {
     const QByteArray utf8 = text.toUtf8();
-    if (mimeIsPlainHeaderText(text))
+    // Plain ASCII stays as it is, unless it looks like an encoded word (a reader would decode it).
+    if (mimeIsPlainHeaderText(text) && !text.contains(QLatin1String("=?")))
         return utf8;
     const bool b = utf8.toBase64().size() < mimeQChunk(utf8).size();
     // Words of whole characters (never a UTF-8 sequence or a surrogate pair cut in two).
@@ -221,10 +240,9 @@ QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
         if (quote)
             phrase = '"' + phrase.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
-    // The address on a line of its own when the name's last line leaves no room for it.
-    const int lastLine = int(phrase.size() - (phrase.lastIndexOf('\n') + 1));
-    const bool fold = phrase.contains("\r\n") || lastLine + 3 + addr.size() > kMimeLineLimit - 8;
-    return phrase + (fold ? "\r\n <" : " <") + addr + '>';
+    // After several encoded words the address goes on a line of its own; after one line, the
+    // header's folding at spaces moves it there when the line would be too long.
+    return phrase + (phrase.contains("\r\n") ? "\r\n <" : " <") + addr + '>';
 }
 
 QByteArray MimeWriter::build(const MailMessage &m, const QDateTime &date)

@@ -89,6 +89,7 @@ private Q_SLOTS:
                                          << QByteArray("sat=C4=B1r =20\r\nnext=09\r\n");
         QTest::newRow("crlf kept") << QByteArray("a\r\nb") << QByteArray("a\r\nb");
         QTest::newRow("bare cr") << QByteArray("a\rb") << QByteArray("a=0Db");
+        QTest::newRow("cr at the end") << QByteArray("a\r") << QByteArray("a=0D");
         QTest::newRow("76 fits") << QByteArray(76, 'x') << QByteArray(76, 'x');
         QTest::newRow("77 folds") << QByteArray(77, 'x') << QByteArray(75, 'x') + "=\r\nxx";
         QTest::newRow("escape never split") << QByteArray(74, 'x') + "\xc4\xb1" << QByteArray(74, 'x') + "=\r\n=C4=B1";
@@ -139,6 +140,8 @@ private Q_SLOTS:
         QTest::newRow("mostly non-latin, B shorter")
             << QStringLiteral("ığüşöçİĞÜ") << "=?UTF-8?B?" + QStringLiteral("ığüşöçİĞÜ").toUtf8().toBase64() + "?=";
         QTest::newRow("empty") << QString() << QByteArray();
+        QTest::newRow("looks encoded") << QStringLiteral("=?UTF-8?B?eA==?=")
+                                       << QByteArray("=?UTF-8?B?PT9VVEYtOD9CP2VBPT0/PQ==?=");
     }
     void encodedWord()
     {
@@ -344,6 +347,12 @@ private Q_SLOTS:
         const QByteArray mail = MimeWriter::build(m, QDateTime::currentDateTimeUtc());
         QVERIFY2(!mail.contains("\nBcc"), mail.constData());
         QVERIFY(mail.contains("<b@ornek.com.trBcc:y@kotu.com>"));
+    }
+
+    void internationalDomainsAreWrittenInAscii()
+    {
+        QCOMPARE(MimeWriter::mailbox(QString(), QStringLiteral("ayse@örnek.com.tr")),
+                 QByteArray("ayse@xn--rnek-4qa.com.tr"));
     }
 
     void aGivenTextPartIsUsedAsItIs()
