@@ -349,6 +349,31 @@ private Q_SLOTS:
         QVERIFY(mail.contains("<b@ornek.com.trBcc:y@kotu.com>"));
     }
 
+    void longNamesFoldWithoutEndingTheHeaders_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("ascii, quoted") << QStringLiteral(
+            "Yilmaz, Ayse (Purchasing Manager, Istanbul Region Office) Ltd.");
+        QTest::newRow("turkish, one word") << QStringLiteral("Ayşe Yılmaz (Satın Alma)");
+        QTest::newRow("turkish, several words")
+            << QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge Müdürlüğü)");
+    }
+    void longNamesFoldWithoutEndingTheHeaders()
+    {
+        QFETCH(QString, name);
+        MailMessage m;
+        m.fromName = m.toName = name;
+        m.fromAddress = QStringLiteral("kampanya@ornek.com.tr");
+        m.toAddress = QStringLiteral("ayse.yilmaz.satinalma@musteri-firmasi.com.tr");
+        m.subject = QStringLiteral("Test");
+        m.html = QStringLiteral("<p>x</p>");
+        const QByteArray mail = MimeWriter::build(m, QDateTime::currentDateTimeUtc());
+        QVERIFY2(longestLine(mail) <= 78, mail.constData());
+        // The header block ends where the MIME preamble starts, not inside a folded name.
+        QCOMPARE(mail.indexOf("\r\n\r\n"), mail.indexOf("\r\n\r\nThis is a multi-part message"));
+        QVERIFY(mail.contains("<ayse.yilmaz.satinalma@musteri-firmasi.com.tr>"));
+    }
+
     void internationalDomainsAreWrittenInAscii()
     {
         QCOMPARE(MimeWriter::mailbox(QString(), QStringLiteral("ayse@örnek.com.tr")),
