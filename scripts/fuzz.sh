@@ -3,7 +3,7 @@
 #
 # Builds the libFuzzer targets of tests/fuzz with clang (ASan + UBSan) in build-fuzz and runs each
 # for FUZZ_SECONDS, then prints per target the runs, the speed, the coverage and PASS/FAIL.
-# TARGETs: http httpparser jsonbody multipart segmentrules (default: all five, one after the other).
+# TARGETs: http httpparser jsonbody multipart segmentrules mime (default: all six, one after the other).
 #
 #   1. checks clang, the libFuzzer runtime (compiler-rt) and llvm-symbolizer; names the Debian
 #      packages to install when one is missing (scripts/debian-packages-fuzz.txt), and installs them
@@ -35,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
 
-ALL_TARGETS=(http httpparser jsonbody multipart segmentrules)
+ALL_TARGETS=(http httpparser jsonbody multipart segmentrules mime)
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}

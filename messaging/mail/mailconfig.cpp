@@ -32,6 +32,19 @@ QString MailConfig::fromName() const
     return splitMailFrom(from).first;
 }
 
+QString MailConfig::envelopeSender(const QString &tag) const
+{
+    const QString address = fromAddress();
+    const int at = int(address.lastIndexOf(QLatin1Char('@')));
+    if (at <= 0 || tag.isEmpty())
+        return address;
+    QString safe;
+    for (const QChar c : tag)
+        safe +=
+            (c.unicode() < 0x80 && (c.isLetterOrNumber() || QStringLiteral(".-_=").contains(c))) ? c : QLatin1Char('-');
+    return address.left(at) + QLatin1Char('+') + safe + address.mid(at);
+}
+
 bool MailConfig::configured() const
 {
     return !smtpHost.trimmed().isEmpty() && ContactRules::isValidEmail(fromAddress());

@@ -42,4 +42,8 @@ struct MailConfig
     // empty when none.
     QString fromAddress() const;
     QString fromName() const;
+    // A per-recipient envelope sender (VERP) on the from address's domain, so that a bounce names
+    // whom it is about: "kampanya+tag@ornek.com.tr" for tag "c1.r2". The tag keeps letters, digits
+    // and ".-_="; anything else becomes '-'.
+    QString envelopeSender(const QString &tag) const;
 };

@@ -29,8 +29,8 @@ namespace MimeWriter {
 // boundary is derived from the Message-ID and the date (the same input gives the same bytes).
 QByteArray build(const MailMessage &m, const QDateTime &date);
 // RFC 2047 encoded words (UTF-8, B or Q, whichever is shorter) for a header value; plain ASCII is
-// returned unchanged. A long text becomes several words joined by CRLF SP (folded), each at most
-// 60 characters so that a header line with its name stays within 78.
+// returned unchanged (unless it holds "=?", which a reader would take for an encoded word). A long text becomes several
+// words joined by CRLF SP (folded), each at most 60 characters so that a header line with its name stays within 78.
 QByteArray encodedWord(const QString &text);
 // RFC 2045 quoted-printable of UTF-8 bytes: LF or CRLF become CRLF, soft line breaks keep lines at
 // most 76 characters, '=' and bytes outside printable ASCII are escaped, so are a line's trailing
@@ -89,6 +89,7 @@ public:
     ~MailComposer();
     // DKIM is configured but its key cannot be used (the message goes unsigned).
     bool dkimFailed() const { return m_dkimFailed; }
+    // May be called from several threads at once.
     QByteArray compose(const MailMessage &message, const QDateTime &date) const;
     // One message without keeping a composer (reads the DKIM key each call).
     static QByteArray compose(const MailConfig &config, const MailMessage &message, const QDateTime &date);

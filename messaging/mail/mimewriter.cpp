@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 #include <QTimeZone>
+#include <QUrl>
 
 namespace {
 constexpr int kMimeLineLimit = 78;
@@ -73,10 +74,41 @@ QByteArray mimeFoldAscii(const QByteArray &line)
     return out;
 }
 
+// RFC 2047 words of at most `limit` characters (MimeWriter::encodedWord).
+QByteArray mimeEncodedWords(const QString &text, int limit);
+
+// An address or a Message-ID as it may stand in a header: white space, control characters and
+// angle brackets dropped (they would end the header or the address early), an international
+// domain in its ASCII form (a non-ASCII local part stays UTF-8: only SMTPUTF8 servers take it).
+QByteArray mimeAddrSpec(const QString &address)
+{
+    QString clean;
+    for (const QChar c : address)
+        if (c.unicode() > 0x20 && c.unicode() != 0x7f && c != QLatin1Char('<') && c != QLatin1Char('>') &&
+            !c.isSpace() && c.category() != QChar::Other_Control)
+            clean += c;
+    const qsizetype at = clean.lastIndexOf(QLatin1Char('@'));
+    const QString domain = at < 0 ? QString() : clean.mid(at + 1);
+    if (!domain.isEmpty() && !mimeIsPlainHeaderText(domain)) {
+        const QByteArray ace = QUrl::toAce(domain);
+        if (!ace.isEmpty())
+            return clean.left(at + 1).toUtf8() + ace;
+        // Not a domain at all: its letters outside ASCII become '-' (the header stays 7-bit).
+        QString ascii = domain;
+        for (QChar &c : ascii)
+            if (c.unicode() >= 0x80)
+                c = QLatin1Char('-');
+        return clean.left(at + 1).toUtf8() + ascii.toLatin1();
+    }
+    return clean.toUtf8();
+}
+
 QByteArray mimeHeader(const QByteArray &name, const QByteArray &value)
 {
-    if (value.contains("=?UTF-8?")) { // encoded words, folded already; a long name gets a line of its own
-        const int firstLine = value.contains("\r\n") ? value.indexOf("\r\n") : value.size();
+    // Several encoded words are folded already (words without spaces, so no folding at spaces could
+    // split them); a long name then gets its line of its own. Anything else folds at its spaces.
+    if (value.contains("\r\n")) {
+        const int firstLine = int(value.indexOf("\r\n"));
         if (name.size() + 2 + firstLine > kMimeLineLimit)
             return name + ":\r\n " + value + "\r\n";
         return name + ": " + value + "\r\n";
@@ -106,7 +138,7 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
     const QList<QByteArray> lines = utf8.split('\n');
     for (int li = 0; li < lines.size(); ++li) {
         QByteArray line = lines[li];
-        if (line.endsWith('\r'))
+        if (line.endsWith('\r') && li + 1 < lines.size()) // the CR of a CRLF (a last lone CR is data)
             line.chop(1);
         if (li > 0)
             out += "\r\n";
@@ -116,7 +148,9 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
             const bool last = i == line.size() - 1;
             char token[3];
             int tokenSize = 1;
-            if ((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) {
+            // A line's "From " is escaped too: mbox writers would turn it into ">From " (and break DKIM).
+            const bool from = i == 0 && line.startsWith("From ");
+            if (((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) && !from) {
                 token[0] = char(c);
             } else {
                 token[0] = '=';
@@ -138,8 +172,15 @@ QByteArray MimeWriter::quotedPrintable(const QByteArray &utf8)
 
 QByteArray MimeWriter::encodedWord(const QString &text)
 {
+    return mimeEncodedWords(text, kMimeWordLimit);
+}
+
+namespace {
+QByteArray mimeEncodedWords(const QString &text, int limit)
+{
     const QByteArray utf8 = text.toUtf8();
-    if (mimeIsPlainHeaderText(text))
+    // Plain ASCII stays as it is, unless it looks like an encoded word (a reader would decode it).
+    if (mimeIsPlainHeaderText(text) && !text.contains(QLatin1String("=?")))
         return utf8;
     const bool b = utf8.toBase64().size() < mimeQChunk(utf8).size();
     // Words of whole characters (never a UTF-8 sequence or a surrogate pair cut in two).
@@ -148,7 +189,7 @@ QByteArray MimeWriter::encodedWord(const QString &text)
     const QList<uint> codePoints = text.toUcs4();
     for (const uint cp : codePoints) {
         const QByteArray bytes = QString::fromUcs4(reinterpret_cast<const char32_t *>(&cp), 1).toUtf8();
-        if (!chunk.isEmpty() && mimeWord(chunk + bytes, b).size() > kMimeWordLimit) {
+        if (!chunk.isEmpty() && mimeWord(chunk + bytes, b).size() > limit) {
             words += mimeWord(chunk, b);
             chunk.clear();
         }
@@ -158,6 +199,7 @@ QByteArray MimeWriter::encodedWord(const QString &text)
         words += mimeWord(chunk, b);
     return words.join("\r\n ");
 }
+} // namespace
 
 QByteArray MimeWriter::dateValue(const QDateTime &date)
 {
@@ -180,13 +222,15 @@ QByteArray MimeWriter::dateValue(const QDateTime &date)
 
 QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
 {
-    const QByteArray addr = address.trimmed().toUtf8();
+    const QByteArray addr = mimeAddrSpec(address);
     QString n = name.simplified();
     if (n.isEmpty())
         return addr;
     QByteArray phrase;
     if (!mimeIsPlainHeaderText(n)) {
-        phrase = encodedWord(n);
+        // One word up to RFC 2047's 75 characters where it fits: decoders that wrongly keep the space
+        // between two encoded words of a name (Python's before 3.13) then show it right too.
+        phrase = mimeEncodedWords(n, 75);
     } else {
         static const QByteArray specials = "()<>[]:;@\\,.\"";
         bool quote = false;
@@ -196,6 +240,8 @@ QByteArray MimeWriter::mailbox(const QString &name, const QString &address)
         if (quote)
             phrase = '"' + phrase.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
+    // After several encoded words the address goes on a line of its own; after one line, the
+    // header's folding at spaces moves it there when the line would be too long.
     return phrase + (phrase.contains("\r\n") ? "\r\n <" : " <") + addr + '>';
 }
 
@@ -214,7 +260,7 @@ QByteArray MimeWriter::build(const MailMessage &m, const QDateTime &date)
     out += mimeHeader("To", mailbox(m.toName, m.toAddress));
     out += mimeHeaderText("Subject", m.subject);
     if (!m.messageId.isEmpty())
-        out += mimeHeader("Message-ID", '<' + m.messageId.toUtf8() + '>');
+        out += mimeHeader("Message-ID", '<' + mimeAddrSpec(m.messageId) + '>');
     out += "MIME-Version: 1.0\r\n";
     for (const auto &[name, value] : m.headers) {
         if (name.isEmpty() || name.contains(':') || name.contains(' ') || !mimeIsAscii(name))

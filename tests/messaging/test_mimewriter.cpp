@@ -89,10 +89,13 @@ private Q_SLOTS:
                                          << QByteArray("sat=C4=B1r =20\r\nnext=09\r\n");
         QTest::newRow("crlf kept") << QByteArray("a\r\nb") << QByteArray("a\r\nb");
         QTest::newRow("bare cr") << QByteArray("a\rb") << QByteArray("a=0Db");
+        QTest::newRow("cr at the end") << QByteArray("a\r") << QByteArray("a=0D");
         QTest::newRow("76 fits") << QByteArray(76, 'x') << QByteArray(76, 'x');
         QTest::newRow("77 folds") << QByteArray(77, 'x') << QByteArray(75, 'x') + "=\r\nxx";
         QTest::newRow("escape never split") << QByteArray(74, 'x') + "\xc4\xb1" << QByteArray(74, 'x') + "=\r\n=C4=B1";
         QTest::newRow("empty") << QByteArray() << QByteArray();
+        QTest::newRow("From at a line's start")
+            << QByteArray("From here\nFrom there: From") << QByteArray("=46rom here\r\n=46rom there: From");
     }
     void quotedPrintable()
     {
@@ -137,6 +140,8 @@ private Q_SLOTS:
         QTest::newRow("mostly non-latin, B shorter")
             << QStringLiteral("ığüşöçİĞÜ") << "=?UTF-8?B?" + QStringLiteral("ığüşöçİĞÜ").toUtf8().toBase64() + "?=";
         QTest::newRow("empty") << QString() << QByteArray();
+        QTest::newRow("looks encoded") << QStringLiteral("=?UTF-8?B?eA==?=")
+                                       << QByteArray("=?UTF-8?B?PT9VVEYtOD9CP2VBPT0/PQ==?=");
     }
     void encodedWord()
     {
@@ -163,6 +168,43 @@ private Q_SLOTS:
         }
         QCOMPARE(decodeHeader(encoded), subject);
         QVERIFY(longestLine("Subject: " + encoded) <= 78);
+    }
+
+    // Random text of markup, entities, Turkish letters, emoji, controls and white space: the encodings
+    // decode back to it, lines stay short, and the text part is made without a crash or markup.
+    void randomTextSurvives()
+    {
+        const QStringList pieces = {QStringLiteral("<"),       QStringLiteral(">"),
+                                    QStringLiteral("&"),       QStringLiteral(";"),
+                                    QStringLiteral("\""),      QStringLiteral("'"),
+                                    QStringLiteral("="),       QStringLiteral(" "),
+                                    QStringLiteral("\t"),      QStringLiteral("\n"),
+                                    QStringLiteral("\r\n"),    QStringLiteral("ığüşöçİĞÜŞÖÇ"),
+                                    QStringLiteral("😀"),       QStringLiteral("<p>"),
+                                    QStringLiteral("</a>"),    QStringLiteral("<a href=\"https://x.tr/?a=1&amp;b\">"),
+                                    QStringLiteral("&#x131;"), QStringLiteral("&amp"),
+                                    QStringLiteral("<!--"),    QStringLiteral("<script>"),
+                                    QStringLiteral("From "),   QStringLiteral("kelime"),
+                                    QStringLiteral("."),       QString(QChar(0x1)),
+                                    QString(QChar(0xA0)),      QStringLiteral("<br/>")};
+        QRandomGenerator random(20261129);
+        for (int round = 0; round < 500; ++round) {
+            QString text;
+            const int count = random.bounded(1, 60);
+            for (int i = 0; i < count; ++i)
+                text += pieces[random.bounded(int(pieces.size()))];
+            const QByteArray qp = MimeWriter::quotedPrintable(text.toUtf8());
+            QVERIFY2(longestLine(qp) <= 76, qp.constData());
+            QVERIFY(!hasBareLineFeed(qp));
+            QCOMPARE(QString::fromUtf8(decodeQp(qp)),
+                     QString(text).replace(QLatin1String("\r\n"), QLatin1String("\n")));
+            const QString oneLine = text.simplified();
+            const QByteArray word = MimeWriter::encodedWord(oneLine);
+            QCOMPARE(decodeHeader(word), oneLine);
+            QVERIFY(longestLine("Subject: " + word) <= 78 || !word.startsWith("=?"));
+            const QString plain = HtmlText::toText(text);
+            QVERIFY2(!plain.contains(QLatin1String("<script>")), qPrintable(plain));
+        }
     }
 
     void mailboxes_data()
@@ -293,6 +335,51 @@ private Q_SLOTS:
         QCOMPARE(MimeWriter::build(m, date), mail);
     }
 
+    void addressesCannotAddHeaders()
+    {
+        MailMessage m;
+        m.fromAddress = QStringLiteral("a@ornek.com.tr");
+        m.toName = QStringLiteral("Ayşe\r\nBcc: x@kotu.com");
+        m.toAddress = QStringLiteral("b@ornek.com.tr>\r\nBcc: y@kotu.com");
+        m.subject = QStringLiteral("Konu\r\nBcc: z@kotu.com");
+        m.messageId = QStringLiteral("id@ornek.com.tr>\r\nBcc: w@kotu.com");
+        m.headers = {{"X-Kampanya", QStringLiteral("a\nBcc: v@kotu.com")}};
+        const QByteArray mail = MimeWriter::build(m, QDateTime::currentDateTimeUtc());
+        QVERIFY2(!mail.contains("\nBcc"), mail.constData());
+        QVERIFY(mail.contains("<b@ornek.com.trBcc:y@kotu.com>"));
+    }
+
+    void longNamesFoldWithoutEndingTheHeaders_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("ascii, quoted") << QStringLiteral(
+            "Yilmaz, Ayse (Purchasing Manager, Istanbul Region Office) Ltd.");
+        QTest::newRow("turkish, one word") << QStringLiteral("Ayşe Yılmaz (Satın Alma)");
+        QTest::newRow("turkish, several words")
+            << QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge Müdürlüğü)");
+    }
+    void longNamesFoldWithoutEndingTheHeaders()
+    {
+        QFETCH(QString, name);
+        MailMessage m;
+        m.fromName = m.toName = name;
+        m.fromAddress = QStringLiteral("kampanya@ornek.com.tr");
+        m.toAddress = QStringLiteral("ayse.yilmaz.satinalma@musteri-firmasi.com.tr");
+        m.subject = QStringLiteral("Test");
+        m.html = QStringLiteral("<p>x</p>");
+        const QByteArray mail = MimeWriter::build(m, QDateTime::currentDateTimeUtc());
+        QVERIFY2(longestLine(mail) <= 78, mail.constData());
+        // The header block ends where the MIME preamble starts, not inside a folded name.
+        QCOMPARE(mail.indexOf("\r\n\r\n"), mail.indexOf("\r\n\r\nThis is a multi-part message"));
+        QVERIFY(mail.contains("<ayse.yilmaz.satinalma@musteri-firmasi.com.tr>"));
+    }
+
+    void internationalDomainsAreWrittenInAscii()
+    {
+        QCOMPARE(MimeWriter::mailbox(QString(), QStringLiteral("ayse@örnek.com.tr")),
+                 QByteArray("ayse@xn--rnek-4qa.com.tr"));
+    }
+
     void aGivenTextPartIsUsedAsItIs()
     {
         MailMessage m;
@@ -359,6 +446,28 @@ private Q_SLOTS:
         c.from = from;
         QCOMPARE(c.fromName(), name);
         QCOMPARE(c.fromAddress(), address);
+    }
+
+    void envelopeSenders_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("tag");
+        QTest::addColumn<QString>("sender");
+        QTest::newRow("tagged") << QStringLiteral("Örnek <kampanya@ornek.com.tr>") << QStringLiteral("cmp_1.rcp_2")
+                                << QStringLiteral("kampanya+cmp_1.rcp_2@ornek.com.tr");
+        QTest::newRow("unsafe characters") << QStringLiteral("kampanya@ornek.com.tr") << QStringLiteral("a b@c<ı>")
+                                           << QStringLiteral("kampanya+a-b-c---@ornek.com.tr");
+        QTest::newRow("no tag") << QStringLiteral("kampanya@ornek.com.tr") << QString()
+                                << QStringLiteral("kampanya@ornek.com.tr");
+    }
+    void envelopeSenders()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, tag);
+        QFETCH(QString, sender);
+        MailConfig c;
+        c.from = from;
+        QCOMPARE(c.envelopeSender(tag), sender);
     }
 
     void settingsAreChecked_data()

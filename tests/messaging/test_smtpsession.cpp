@@ -80,6 +80,24 @@ SmtpSink::Options authenticated()
     o.password = kPassword;
     return o;
 }
+
+// A sink that checks DKIM signatures of selector "liaison" of ornek.com.tr with this public key.
+SmtpSink::Options verifying(const QByteArray &publicKey)
+{
+    SmtpSink::Options o = authenticated();
+    o.dkimPublicKeyPem = publicKey;
+    o.dkimSelector = QStringLiteral("liaison");
+    o.dkimDomain = QStringLiteral("ornek.com.tr");
+    return o;
+}
+
+MailConfig signing(MailConfig config, const QByteArray &privateKey)
+{
+    config.dkimDomain = QStringLiteral("ornek.com.tr");
+    config.dkimSelector = QStringLiteral("liaison");
+    config.dkimKeyPem = privateKey;
+    return config;
+}
 } // namespace
 
 class TestSmtpSession : public QObject
@@ -100,17 +118,10 @@ private Q_SLOTS:
 
     void aTurkishCampaignMessageArrivesIntactAndSigned()
     {
-        SmtpSink::Options o = authenticated();
-        o.dkimPublicKeyPem = m_publicKey;
-        o.dkimSelector = QStringLiteral("liaison");
-        o.dkimDomain = QStringLiteral("ornek.com.tr");
-        SmtpSink sink(o);
+        SmtpSink sink(verifying(m_publicKey));
         QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
 
-        MailConfig config = configFor(sink);
-        config.dkimDomain = QStringLiteral("ornek.com.tr");
-        config.dkimSelector = QStringLiteral("liaison");
-        config.dkimKeyPem = m_privateKey;
+        const MailConfig config = signing(configFor(sink), m_privateKey);
         config.check();
         const MailMessage m = campaignMessage(QStringLiteral("ayse.yilmaz@musteri.com.tr"));
         const QByteArray bytes = MailComposer::compose(config, m, QDateTime::currentDateTimeUtc());
@@ -154,20 +165,31 @@ private Q_SLOTS:
         QVERIFY(got[QLatin1String("text")].toString().contains(
             QStringLiteral("Kampanyayı gör (https://ornek.com.tr/t/c/abc?u=https%3A%2F%2Fornek.com.tr%2Fkampanya)")));
         QVERIFY(got[QLatin1String("text")].toString().contains(QStringLiteral("Çağrı merkezimiz")));
+
+        // Folded headers (a long subject in several encoded words, a long name) keep the signature.
+        MailMessage folded = campaignMessage(QStringLiteral("mehmet@musteri.com.tr"), 2);
+        folded.subject = QStringLiteral("Çok özel bir teklif: İstanbul, İzmir ve Ankara mağazalarımızda Kasım boyunca "
+                                        "ğüşıöç ürünlerde büyük indirim, kaçırmayın!");
+        folded.toName = QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge)");
+        const QByteArray foldedBytes = MailComposer::compose(config, folded, QDateTime::currentDateTimeUtc());
+        QVERIFY(foldedBytes.contains("Subject: =?UTF-8?") && foldedBytes.contains("?=\r\n =?UTF-8?"));
+        QCOMPARE(session.send(config.fromAddress(), folded.toAddress, foldedBytes).kind, SmtpOutcome::Sent);
+        QVERIFY(sink.waitForMessages(2));
+        const QJsonObject second = sink.messages().at(1);
+        QCOMPARE(second[QLatin1String("dkim")], QJsonValue(true));
+        QVERIFY2(second[QLatin1String("longestLine")].toInt() <= 78, qPrintable(sink.rawMessage(2)));
+        QCOMPARE(second[QLatin1String("headers")].toObject()[QLatin1String("Subject")].toString(), folded.subject);
+        QCOMPARE(second[QLatin1String("headers")].toObject()[QLatin1String("To")].toString(),
+                 QStringLiteral("Mehmet Çağrı Öztürk-Şahinoğlu (Satın Alma Müdürü, İstanbul Bölge) "
+                                "<mehmet@musteri.com.tr>"));
+        QCOMPARE(session.connectionsOpened(), 1);
     }
 
     void aSignatureWithAnotherKeyDoesNotVerify()
     {
-        SmtpSink::Options o = authenticated();
-        o.dkimPublicKeyPem = m_publicKey;
-        o.dkimSelector = QStringLiteral("liaison");
-        o.dkimDomain = QStringLiteral("ornek.com.tr");
-        SmtpSink sink(o);
+        SmtpSink sink(verifying(m_publicKey));
         QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
-        MailConfig config = configFor(sink);
-        config.dkimDomain = QStringLiteral("ornek.com.tr");
-        config.dkimSelector = QStringLiteral("liaison");
-        config.dkimKeyPem = m_otherPrivateKey;
+        const MailConfig config = signing(configFor(sink), m_otherPrivateKey);
         SmtpSession session(config);
         const MailMessage m = campaignMessage(QStringLiteral("mehmet@musteri.com.tr"));
         QCOMPARE(session
@@ -203,6 +225,29 @@ private Q_SLOTS:
                      QStringLiteral("alici%1@musteri.com.tr").arg(i + 1));
         }
         QCOMPARE(connections.size(), 1); // the server saw one session too
+    }
+
+    void aConnectionTheServerClosedIsOpenedAgain()
+    {
+        SmtpSink::Options o = authenticated();
+        o.idleTimeoutSeconds = 0.5;
+        SmtpSink sink(o);
+        QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
+        const MailConfig config = configFor(sink);
+        SmtpSession session(config);
+        const auto send = [&](int n) {
+            const MailMessage m = campaignMessage(QStringLiteral("alici%1@musteri.com.tr").arg(n), n);
+            return session.send(config.fromAddress(), m.toAddress,
+                                MailComposer::compose(config, m, QDateTime::currentDateTimeUtc()));
+        };
+        QCOMPARE(send(1).kind, SmtpOutcome::Sent);
+        // The server gives up the idle connection (421) and closes it.
+        QTRY_VERIFY_WITH_TIMEOUT(sink.closedConnections() >= 1, 20000);
+        const SmtpOutcome again = send(2);
+        QVERIFY2(again.kind == SmtpOutcome::Sent, qPrintable(again.detail));
+        QCOMPARE(session.connectionsOpened(), 2);
+        QVERIFY(sink.waitForMessages(2));
+        QCOMPARE(sink.messages().size(), 2);
     }
 
     void refusedRecipientsBounceHardOrSoft()

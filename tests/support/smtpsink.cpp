@@ -41,6 +41,8 @@ SmtpSink::SmtpSink(const Options &options)
         args << QStringLiteral("--implicit-tls");
     if (options.countOnly)
         args << QStringLiteral("--count-only");
+    if (options.idleTimeoutSeconds > 0)
+        args << QStringLiteral("--idle-timeout") << QString::number(options.idleTimeoutSeconds);
     if (!options.dkimPublicKeyPem.isEmpty()) {
         const QString keyFile = m_dir.filePath(QStringLiteral("dkim-public.pem"));
         QFile f(keyFile);
@@ -118,6 +120,12 @@ bool SmtpSink::waitForMessages(int count, int timeoutMs) const
         QThread::msleep(20);
     }
     return true;
+}
+
+int SmtpSink::closedConnections() const
+{
+    QFile f(m_dir.filePath(QStringLiteral("closed.txt")));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toInt() : 0;
 }
 
 QByteArray SmtpSink::rawMessage(int number) const

@@ -27,7 +27,8 @@ public:
         bool implicitTls = false;    // TLS from the first byte (smtps)
         QByteArray dkimPublicKeyPem; // verify DKIM with this key (the JSON's dkim: true/false)
         QString dkimSelector, dkimDomain;
-        bool countOnly = false; // benchmarks: accept and count, write nothing per message
+        bool countOnly = false;        // benchmarks: accept and count, write nothing per message
+        double idleTimeoutSeconds = 0; // > 0: the server closes a connection silent this long (421)
     };
 
     SmtpSink();
@@ -41,6 +42,8 @@ public:
     quint16 port() const { return m_port; }
     QString directory() const { return m_dir.path(); }
     QString errorText() const { return m_error; }
+    // The script's process id (benchmarks read its CPU time from /proc), 0 when not running.
+    qint64 processId() const { return m_process ? m_process->processId() : 0; }
     // The messages received so far, in order, from their JSON files.
     QList<QJsonObject> messages() const;
     int messageCount() const;
@@ -48,6 +51,8 @@ public:
     bool waitForMessages(int count, int timeoutMs = 10000) const;
     // The raw bytes of message number (1-based).
     QByteArray rawMessage(int number) const;
+    // Connections that have ended so far, or that the server is closing for silence.
+    int closedConnections() const;
     // Stops the script (SIGTERM, then SIGKILL after 3 s); the files stay until this object ends.
     void stop();
 

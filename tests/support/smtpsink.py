@@ -26,6 +26,8 @@ import ssl
 import subprocess
 import sys
 
+from email.header import decode_header, make_header
+
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
@@ -43,6 +45,8 @@ def parse_args():
     p.add_argument("--dkim-public-key", help="PEM public key to verify DKIM signatures with")
     p.add_argument("--dkim-selector", default="")
     p.add_argument("--dkim-domain", default="")
+    p.add_argument("--idle-timeout", type=float, default=300,
+                   help="seconds of silence after which the server closes a connection (421)")
     p.add_argument("--count-only", action="store_true",
                    help="write nothing per message (benchmarks): only the count, in count.txt at the end")
     return p.parse_args()
@@ -82,6 +86,7 @@ class Sink:
     def __init__(self, args):
         self.args = args
         self.count = 0
+        self.closed = 0  # connections ended (closed.txt)
         self.record = dkim_record(args.dkim_public_key) if args.dkim_public_key else None
         self.dkim_name = ("%s._domainkey.%s." % (args.dkim_selector, args.dkim_domain)).encode()
 
@@ -127,8 +132,15 @@ class Sink:
         try:
             msg = email.message_from_bytes(content, policy=email.policy.default)
             headers = {}
-            for name, value in msg.items():
-                headers.setdefault(name, str(value))
+            for name, value in msg.raw_items():
+                # RFC 2047's own decoder: Python 3.11's address parser keeps the white space between
+                # two encoded words of a display name, which RFC 2047 says to drop
+                unfolded = value.replace("\r\n", "").replace("\n", "")
+                try:
+                    decoded = str(make_header(decode_header(unfolded)))
+                except Exception:
+                    decoded = unfolded
+                headers.setdefault(name, decoded.strip())
             record["headers"] = headers
             for part in msg.walk():
                 ctype = part.get_content_type()
@@ -174,6 +186,7 @@ def main():
         "decode_data": False,
         "hostname": "sink.localhost",
         "ident": "Liaison test SMTP sink",
+        "timeout": args.idle_timeout,
     }
     if context is not None and not args.no_starttls and not args.implicit_tls:
         kwargs["tls_context"] = context
@@ -189,8 +202,28 @@ def main():
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
 
+    class SinkSMTP(SMTP):
+        # closed.txt counts the connections that ended, or that the server gave up for silence (a
+        # TLS connection is only lost once the client reads the closing alert, or 30 s later)
+        counted = False
+
+        def count_closed(self):
+            if not self.counted:
+                self.counted = True
+                sink.closed += 1
+                with open(os.path.join(args.dir, "closed.txt"), "w") as f:
+                    f.write("%d\n" % sink.closed)
+
+        def _timeout_cb(self):
+            self.count_closed()
+            super()._timeout_cb()
+
+        def connection_lost(self, error):
+            super().connection_lost(error)
+            self.count_closed()
+
     def factory():
-        return SMTP(sink, loop=loop, **kwargs)
+        return SinkSMTP(sink, loop=loop, **kwargs)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
