@@ -46,15 +46,9 @@ QString CampaignMail::rewriteLinks(const QString &html, const std::function<QStr
     return out;
 }
 
-QString CampaignMail::envelopeSender(const QString &recipientId, const QString &fromAddress)
-{
-    const QString domain = domainOf(fromAddress);
-    return domain.isEmpty() ? fromAddress : QStringLiteral("bounces+%1@%2").arg(recipientId, domain);
-}
-
 QString CampaignMail::recipientOfEnvelope(const QString &address)
 {
-    static const QRegularExpression verp(QStringLiteral(R"(^bounces\+(rcp_[0-9A-Za-z]{26})@)"));
+    static const QRegularExpression verp(QStringLiteral(R"(\+(rcp_[0-9a-z]{26})@[^@]+$)"));
     const QRegularExpressionMatch m = verp.match(address.trimmed());
     return m.hasMatch() ? m.captured(1) : QString();
 }

@@ -19,9 +19,8 @@ struct Links
 };
 
 MailMessage compose(const CampaignSend &send, const MailConfig &mail, const Links &links);
-// bounces+<recipientId>@<domain of the from address>
-QString envelopeSender(const QString &recipientId, const QString &fromAddress);
-// The recipient id a VERP address names (empty when it is not one).
+// The recipient id a VERP address (MailConfig::envelopeSender: "kampanya+rcp_…@ornek.com.tr")
+// names, empty when it is not one.
 QString recipientOfEnvelope(const QString &address);
 // The HTML with each href="http(s)://…" replaced by rewrite(url) (entities in the URL decoded first).
 QString rewriteLinks(const QString &html, const std::function<QString(const QString &url)> &rewrite);

@@ -28,8 +28,7 @@ void CampaignMailWorker::send(const CampaignSend &send, const MailMessage &messa
     CampaignSendResult result;
     result.recipientId = send.recipientId;
     const QByteArray data = m_composer->compose(message, QDateTime::currentDateTimeUtc());
-    const SmtpOutcome outcome =
-        m_session->send(CampaignMail::envelopeSender(send.recipientId, m_config.fromAddress()), send.address, data);
+    const SmtpOutcome outcome = m_session->send(m_config.envelopeSender(send.recipientId), send.address, data);
     result.code = outcome.code;
     result.detail = outcome.detail;
     switch (outcome.kind) {

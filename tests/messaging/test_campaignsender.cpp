@@ -156,7 +156,7 @@ private Q_SLOTS:
             QVERIFY(m.value("tls").toBool());
             QVERIFY(m.value("auth").toBool());
             QCOMPARE(m.value("dkim").toBool(), true);
-            QVERIFY(m.value("mailFrom").toString().startsWith("bounces+rcp_"));
+            QVERIFY(m.value("mailFrom").toString().startsWith("kampanya+rcp_"));
             QCOMPARE(CampaignMail::recipientOfEnvelope(m.value("mailFrom").toString()).isEmpty(), false);
             const QJsonObject h = m.value("headers").toObject();
             QVERIFY2(h.value("Subject").toString().contains("Kasım'a özel %20 indirim"),
