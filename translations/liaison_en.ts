@@ -4041,6 +4041,14 @@ A desktop CRM with a local REST API.</source>
         <source>must be an RSA private key in PEM</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>give recipientId, or envelopeTo or messageId naming it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign recipient</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -4036,6 +4036,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be an RSA private key in PEM</source>
         <translation>PEM biçiminde bir RSA özel anahtarı olmalı</translation>
     </message>
+    <message>
+        <source>give recipientId, or envelopeTo or messageId naming it</source>
+        <translation>recipientId verin ya da onu adlandıran envelopeTo veya messageId verin</translation>
+    </message>
+    <message>
+        <source>Campaign recipient</source>
+        <translation>Kampanya alıcısı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -6,6 +6,7 @@
 #include "server/api/schemas.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 using namespace Schema;
 
@@ -237,6 +238,20 @@ void CampaignsController::registerRoutes(Router &router)
                 recipientParams,
                 {400, 401, 403, 404, 429}});
 
+    router.add("POST", QStringLiteral("/webhooks/email/bounce"), bind(&CampaignsController::bounce), write,
+               {tag,
+                QStringLiteral("A late bounce from a mail system (a DSN): the recipient by recipientId, or by the "
+                               "VERP address or Message-ID that name it"),
+                object({{QStringLiteral("recipientId"), string()},
+                        {QStringLiteral("envelopeTo"), string()},
+                        {QStringLiteral("messageId"), string()},
+                        {QStringLiteral("type"), enumOfValues({QStringLiteral("hard"), QStringLiteral("soft")})},
+                        {QStringLiteral("reason"), string()}},
+                       {QStringLiteral("type")}),
+                envelope(object({{QStringLiteral("recipientId"), string()}, {QStringLiteral("status"), string()}})),
+                {},
+                {400, 401, 403, 404, 422, 429}});
+
     const QString unsubTag = QStringLiteral("Unsubscribes");
     router.add("GET", QStringLiteral("/api/v1/unsubscribes"), bind(&CampaignsController::unsubscribes), read,
                {unsubTag,
@@ -447,4 +462,36 @@ ApiResponse CampaignsController::removeUnsubscribe(ApiRequest &request)
 {
     m_suppressions.remove(request.param(QStringLiteral("id")), request.principal.id);
     return ApiResponse::message(QStringLiteral("Address removed from the unsubscribe list"));
+}
+
+ApiResponse CampaignsController::bounce(ApiRequest &request)
+{
+    const FieldReader body(request.body);
+    const QString type = body.requiredString(QStringLiteral("type")).trimmed().toLower();
+    if (type != QLatin1String("hard") && type != QLatin1String("soft"))
+        throw DomainError::invalid(QStringLiteral("type"),
+                                   FieldReader::oneOf({QStringLiteral("hard"), QStringLiteral("soft")}));
+    const QString reason = body.optionalText(QStringLiteral("reason"), 500);
+    // The recipient: given, or read from the VERP address the bounce came to or from our Message-ID
+    // ("<campaign>.<recipient>@domain"), both of which name it.
+    static const QRegularExpression named(QStringLiteral("(rcp_[0-9a-z]{26})"));
+    QString recipientId;
+    for (const QString &field :
+         {QStringLiteral("recipientId"), QStringLiteral("envelopeTo"), QStringLiteral("messageId")}) {
+        const QRegularExpressionMatch m = named.match(body.optionalText(field, 1000));
+        if (m.hasMatch()) {
+            recipientId = m.captured(1);
+            break;
+        }
+    }
+    if (recipientId.isEmpty())
+        throw DomainError::missing(
+            QStringLiteral("recipientId"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "give recipientId, or envelopeTo or messageId naming it")));
+    if (!m_campaigns.recordBounce(recipientId, type == QLatin1String("hard"), reason))
+        throw DomainError::notFound(QT_TRANSLATE_NOOP("ModelError", "Campaign recipient"), recipientId);
+    const std::optional<CampaignRecipient> r = m_campaigns.recipient(recipientId);
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("recipientId"), recipientId},
+                                       {QStringLiteral("status"), r ? r->status : QString()}},
+                           QStringLiteral("Bounce recorded"));
 }

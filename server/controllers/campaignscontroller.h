@@ -7,7 +7,8 @@
 // DRAFT or SCHEDULED), delete (the same), the moves send, pause, resume, cancel, retry-failed, test
 // sends, statistics (the spec's bare object), the recipients with their status, the audience preview
 // of a segment; and /api/v1/unsubscribes, the unsubscribe list (adding: anyone who may send
-// campaigns; removing: admins). docs/api.md, "Campaigns".
+// campaigns; removing: admins); and POST /webhooks/email/bounce, where a mail system reports late
+// bounces (DSNs). docs/api.md, "Campaigns".
 class CampaignsController final : public Controller
 {
 public:
@@ -33,6 +34,7 @@ private:
     ApiResponse unsubscribes(ApiRequest &request);
     ApiResponse addUnsubscribe(ApiRequest &request);
     ApiResponse removeUnsubscribe(ApiRequest &request);
+    ApiResponse bounce(ApiRequest &request);
 
     // The campaign with its statistics (`stats`).
     QJsonObject withStats(const Campaign &c) const;

@@ -400,6 +400,55 @@ private Q_SLOTS:
         QCOMPARE(admin->del("/api/v1/unsubscribes/" + id).status, 404);
     }
 
+    void lateBouncesComeThroughTheBounceWebhook()
+    {
+        const QString segment = audience();
+        const QString id = createCampaign({{"broadcastListId", segment}});
+        QCOMPARE(m_api->client->post("/api/v1/campaigns/" + id + "/send", {}).status, 200);
+        CampaignRepository repo(testStore());
+        const QVector<CampaignSend> claimed = repo.claim("email", 10, 60);
+        QCOMPARE(claimed.size(), 2);
+        repo.record({{claimed.at(0).recipientId, CampaignSendResult::Sent, 250, "OK", {}},
+                     {claimed.at(1).recipientId, CampaignSendResult::Sent, 250, "OK", {}}},
+                    {});
+        QCOMPARE(repo.stats(id).delivered, 2);
+        // A hard bounce named by our Message-ID; a soft one by the VERP address it came back to.
+        HttpResult r = m_api->client->post(
+            "/webhooks/email/bounce", {{"messageId", "<" + id + "." + claimed.at(0).recipientId + "@ornek.com.tr>"},
+                                       {"type", "hard"},
+                                       {"reason", "550 5.1.1 user unknown"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("status").toString(), QString("bounced"));
+        r = m_api->client->post("/webhooks/email/bounce",
+                                {{"envelopeTo", "kampanya+" + claimed.at(1).recipientId + "@ornek.com.tr"},
+                                 {"type", "soft"},
+                                 {"reason", "452 mailbox full"}});
+        QCOMPARE(r.status, 200);
+        const CampaignStats s = repo.stats(id);
+        QCOMPARE(s.bounced, 2);
+        QCOMPARE(s.delivered, 0);
+        QCOMPARE(s.sent, 2);
+        SuppressionRepository suppressions(testStore());
+        QVERIFY(suppressions.isSuppressed("email", claimed.at(0).address));
+        QVERIFY(!suppressions.isSuppressed("email", claimed.at(1).address));
+        // Refusals: no recipient named 422, an unknown one 404, a wrong type 400, no credential 401.
+        QCOMPARE(m_api->client->post("/webhooks/email/bounce", {{"type", "hard"}}).status, 422);
+        QCOMPARE(
+            m_api->client
+                ->post("/webhooks/email/bounce", {{"recipientId", "rcp_01kbx7y3z4a5b6c7d8e9f0g1h2"}, {"type", "hard"}})
+                .status,
+            404);
+        QCOMPARE(m_api->client
+                     ->post("/webhooks/email/bounce", {{"recipientId", claimed.at(0).recipientId}, {"type", "late"}})
+                     .status,
+                 400);
+        ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
+        QCOMPARE(
+            anonymous.post("/webhooks/email/bounce", {{"recipientId", claimed.at(0).recipientId}, {"type", "hard"}})
+                .status,
+            401);
+    }
+
     void publicLinksTrackAndUnsubscribe()
     {
         const QString segment = audience();
