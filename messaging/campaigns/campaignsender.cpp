@@ -147,7 +147,8 @@ int CampaignSender::budget()
     }
     if (room > 0 && m_config.email.maxPerHour > 0) {
         const qint64 sent = m_campaigns.sentSince(QStringLiteral("email"), m_store.now().addSecs(-3600));
-        room = qMin<qint64>(room, qMax<qint64>(0, m_config.email.maxPerHour - sent - m_inFlight));
+        // In flight, and done but not yet recorded, count too.
+        room = qMin<qint64>(room, qMax<qint64>(0, m_config.email.maxPerHour - sent - m_inFlight - m_results.size()));
     }
     return qMax(0, room);
 }

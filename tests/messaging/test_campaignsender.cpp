@@ -211,6 +211,34 @@ private Q_SLOTS:
             QVERIFY2(at.at(i + 8) - at.at(i) >= 1.0 - 0.005, qPrintable(QStringLiteral("at %1").arg(i)));
     }
 
+    void holdsTheHourlyCapAndLeavesTrackingOutWhenOff()
+    {
+        SmtpSink sink;
+        QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
+        CampaignRepository repo(testStore());
+        const Campaign c = campaign(audience(8));
+        repo.send(c.id);
+        CampaignsConfig config = configFor(sink);
+        config.mail.user.clear();
+        config.email = {0, 2, 5};
+        config.tracking = false;
+        CampaignSender sender(config, testStore());
+        QTRY_VERIFY_WITH_TIMEOUT(sink.messageCount() >= 5, 20000);
+        // Five in the hour, and no more while the hour lasts: the rest wait, the campaign sends on.
+        QTRY_COMPARE_WITH_TIMEOUT(repo.stats(c.id).sent, 5, 10000);
+        QTest::qWait(1000);
+        QCOMPARE(sink.messageCount(), 5);
+        QCOMPARE(repo.stats(c.id).pending, 3);
+        QCOMPARE(repo.get(c.id).status, QString("SENDING"));
+        for (const QJsonObject &m : sink.messages()) {
+            const QString html = m.value("html").toString();
+            QVERIFY(!html.contains("/t/c/"));
+            QVERIFY(!html.contains("/t/o/"));
+            QVERIFY(html.contains("href=\"https://ornek.com.tr/kampanya?k=kasim&amp;s=1\""));
+            QVERIFY(html.contains("/u/rcp_")); // the unsubscribe link stays
+        }
+    }
+
     void errorsInARowPauseTheCampaign()
     {
         // Nothing listens on this port: every send fails softly.
