@@ -661,7 +661,7 @@
     </message>
     <message>
         <source>Drip</source>
-        <translation>Damla (adım adım)</translation>
+        <translation>Adım adım</translation>
     </message>
     <message>
         <source>Triggered</source>

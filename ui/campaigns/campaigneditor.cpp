@@ -137,6 +137,7 @@ void CampaignEditor::build()
     }
     m_audience->setMinimumContentsLength(16);
     m_audience->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_audience->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed); // the count under it on one line
     m_count = new QLabel(left);
     m_count->setObjectName(QStringLiteral("audienceCount"));
     m_count->setTextFormat(Qt::PlainText);
@@ -578,7 +579,15 @@ bool CampaignEditor::saveDraft()
         emit saved(c.id);
         return true;
     } catch (const DomainError &e) {
-        m_errors.show(ErrorText::of(e), ErrorText::details(e), {}, FieldErrors::ListUnplaced);
+        // The fields' problems under their fields; the data that names no field (the unknown merge
+        // fields' list) is in the message already.
+        const QJsonObject all = ErrorText::details(e);
+        QJsonObject fields;
+        for (auto it = all.begin(); it != all.end(); ++it) {
+            if (it.value().isString())
+                fields.insert(it.key(), it.value());
+        }
+        m_errors.show(ErrorText::of(e), fields, {}, FieldErrors::ListUnplaced);
     } catch (const std::exception &e) {
         m_errors.show(ErrorText::of(e), {});
     }

@@ -255,6 +255,20 @@ CampaignRecipientsPanel::CampaignRecipientsPanel(CampaignRepository &campaigns, 
     m_table->setAccessibleName(tr("Recipients"));
     m_table->horizontalHeader()->resizeSection(0, 220);
     m_table->horizontalHeader()->resizeSection(1, 160);
+    {
+        // The status and the times whole, in the window's language.
+        const QFontMetrics fm(m_table->font());
+        int status = 0;
+        for (const char *s : {"pending", "sending", "sent", "delivered", "bounced", "failed", "skipped"})
+            status = qMax(status, fm.horizontalAdvance(
+                                      tr("%1 (%2)").arg(CampaignText::recipientStatus(QLatin1String(s)), tr("soft"))));
+        const int time = fm.horizontalAdvance(UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z")));
+        QHeaderView *header = m_table->horizontalHeader();
+        header->resizeSection(2, qMax(status + 3 * UiKit::Space::S, header->sectionSizeHint(2)));
+        for (int column = 3; column <= 5; ++column)
+            header->resizeSection(column, qMax(time + 3 * UiKit::Space::S, header->sectionSizeHint(column)));
+    }
+
     installEmptyHint(m_table, tr("No recipients here yet: the audience is taken when the campaign starts."));
     layout->addWidget(m_table, 1);
 

@@ -104,7 +104,31 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(WhenColumn, QHeaderView::ResizeToContents);
+    // The short columns as wide as their longest value in the window's language ("Toplu gönderim",
+    // "Gönderiliyor"), the name the rest; the user's widths (WindowState) then win.
+    {
+        const QFontMetrics fm(m_table->font());
+        auto widest = [&fm](const QStringList &texts) {
+            int w = 0;
+            for (const QString &t : texts)
+                w = qMax(w, fm.horizontalAdvance(t));
+            return w + 3 * UiKit::Space::S;
+        };
+        QStringList channels, types, statuses;
+        for (const QString &c : CampaignRules::Channels)
+            channels << CampaignText::channel(c);
+        for (const QString &t : CampaignRules::Types)
+            types << CampaignText::type(t);
+        for (const QString &st : CampaignRules::Statuses)
+            statuses << CampaignText::status(st);
+        QHeaderView *header = m_table->horizontalHeader();
+        const int when = widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))});
+        for (auto [column, width] : {std::pair{int(ChannelColumn), widest(channels)},
+                                     {int(TypeColumn), widest(types)},
+                                     {int(StatusColumn), widest(statuses)},
+                                     {int(WhenColumn), when}})
+            header->resizeSection(column, qMax(width, header->sectionSizeHint(column)));
+    }
     m_table->horizontalHeaderItem(ProgressColumn)->setToolTip(tr("Sent of the audience"));
     m_table->horizontalHeaderItem(DeliveryColumn)->setToolTip(tr("Delivery rate: delivered of sent"));
     m_table->horizontalHeaderItem(OpenColumn)->setToolTip(tr("Open rate: opened of delivered"));

@@ -201,7 +201,7 @@ void UnsubscribeList::addAddress()
     auto *address = new QLineEdit(dialog);
     address->setObjectName(QStringLiteral("addUnsubscribeAddress"));
     address->setPlaceholderText(tr("an e-mail address or a phone number"));
-    address->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
+    address->setMinimumWidth(fontMetrics().horizontalAdvance(address->placeholderText()) + 24);
     auto *error = UiKit::errorLabel(dialog);
     form->addRow(tr("&Channel"), channel);
     form->addRow(tr("&Address"), address);

@@ -78,7 +78,10 @@ EmailPage::EmailPage(QWidget *parent)
     m_port->setObjectName(kPort);
     m_port->setRange(1, 65535);
     m_port->setValue(DefaultPort);
-    serverForm->addRow(tr("Port"), m_port);
+    auto *portRow = new QHBoxLayout;
+    portRow->addWidget(m_port);
+    portRow->addStretch(1);
+    serverForm->addRow(tr("Port"), portRow);
     m_security = new QComboBox(server);
     m_security->setObjectName(kSecurity);
     m_security->addItem(tr("STARTTLS (usually port 587)"), QStringLiteral("starttls"));
