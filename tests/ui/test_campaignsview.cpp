@@ -14,6 +14,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/eventbus.h"
+#include "model/core/timeutil.h"
 #include "tests/support/testsupport.h"
 #include "tests/ui/composedwindow.h"
 #include "ui/campaigns/campaigneditor.h"
@@ -26,6 +27,8 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTimeEdit>
+#include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -202,6 +205,52 @@ private slots:
         m_campaigns->pause(sending.id);
         QTRY_COMPARE(view.table()->item(rowOf(view.table(), sending.id), CampaignsView::StatusColumn)->text(),
                      QString("Paused"));
+    }
+
+    void scheduleUnscheduleAndDelete()
+    {
+        const Campaign draft = campaign("Bayram tebriki");
+        CampaignsView view(desk());
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.selectCampaign(draft.id));
+
+        // A time already past is refused in the dialog, which stays open.
+        click(view.button("schedule"));
+        auto *dialog = modal<QDialog>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->objectName(), QString("scheduleDialog"));
+        auto *when = dialog->findChild<QDateTimeEdit *>("scheduleDateTime");
+        when->setDateTime(QDateTime::currentDateTime().addDays(-1));
+        click(qobject_cast<QPushButton *>(dialogButton(dialog, QDialogButtonBox::Ok)));
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>("errorLabel")->isVisible());
+        QCOMPARE(m_campaigns->get(draft.id).status, QString("DRAFT"));
+        const QDateTime at = QDateTime::currentDateTime().addDays(3);
+        when->setDateTime(at);
+        click(qobject_cast<QPushButton *>(dialogButton(dialog, QDialogButtonBox::Ok)));
+        QCOMPARE(m_campaigns->get(draft.id).status, QString("SCHEDULED"));
+        QCOMPARE(TimeUtil::parse(m_campaigns->get(draft.id).scheduledAt)->toSecsSinceEpoch() / 60,
+                 at.toSecsSinceEpoch() / 60);
+        QCOMPARE(view.table()->item(rowOf(view.table(), draft.id), CampaignsView::StatusColumn)->text(),
+                 QString("Scheduled"));
+        QVERIFY(view.button("send")->isEnabled());
+
+        // Unscheduled: a draft again.
+        click(view.button("schedule"));
+        dialog = modal<QDialog>();
+        QVERIFY(dialog);
+        click(dialog->findChild<QPushButton *>("unscheduleButton"));
+        QCOMPARE(m_campaigns->get(draft.id).status, QString("DRAFT"));
+        QVERIFY(m_campaigns->get(draft.id).scheduledAt.isEmpty());
+
+        // Delete asks first.
+        click(view.button("delete"));
+        click(modal<QMessageBox>()->button(QMessageBox::Yes));
+        QVERIFY(!m_campaigns->find(draft.id));
+        QCOMPARE(view.table()->rowCount(), 0);
+        QVERIFY(!view.button("delete")->isEnabled());
     }
 
     void theEditorSavesAndKeepsWhatWasTypedWhenRefused()
