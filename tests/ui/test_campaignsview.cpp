@@ -201,10 +201,18 @@ private slots:
         QCOMPARE(m_campaigns->get(draft.id).status, QString("CANCELLED"));
         QCOMPARE(enabledButtons(view), QStringList({"new", "edit"}));
 
-        // A change made elsewhere (the API, a sender) shows by itself.
+        // A change made elsewhere (the API, a sender) shows by itself; out of sight, when it is shown again.
         m_campaigns->pause(sending.id);
         QTRY_COMPARE(view.table()->item(rowOf(view.table(), sending.id), CampaignsView::StatusColumn)->text(),
                      QString("Paused"));
+        view.hide();
+        m_campaigns->resume(sending.id);
+        QTRY_VERIFY(view.isStale());
+        QCOMPARE(view.table()->item(rowOf(view.table(), sending.id), CampaignsView::StatusColumn)->text(),
+                 QString("Paused"));
+        view.show();
+        QCOMPARE(view.table()->item(rowOf(view.table(), sending.id), CampaignsView::StatusColumn)->text(),
+                 QString("Sending"));
     }
 
     void scheduleUnscheduleAndDelete()

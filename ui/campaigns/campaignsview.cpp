@@ -163,7 +163,14 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
     // every RefreshDelayMs, never starved by the next notice.
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(RefreshDelayMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, &CampaignsView::refresh);
+    // Out of sight (another area in front) the news only marks the view stale: a campaign sending
+    // for an hour does not keep a hidden view querying.
+    connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+        else
+            m_stale = true;
+    });
     m_unsubscribeTimer.setSingleShot(true);
     m_unsubscribeTimer.setInterval(RefreshDelayMs);
     connect(&m_unsubscribeTimer, &QTimer::timeout, m_unsubscribes, &UnsubscribeList::refresh);
@@ -237,8 +244,16 @@ bool CampaignsView::selectCampaign(const QString &id)
     return false;
 }
 
+void CampaignsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
 void CampaignsView::refresh()
 {
+    m_stale = false;
     m_refreshTimer.stop();
     m_searchTimer.stop();
     const QString keep = m_selectAfterRefresh.isEmpty() ? currentCampaignId() : m_selectAfterRefresh;

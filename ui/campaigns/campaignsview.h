@@ -64,6 +64,8 @@ public:
     CampaignRecipientsPanel *recipientsPanel() const { return m_recipients; }
     UnsubscribeList *unsubscribeList() const { return m_unsubscribes; }
     CampaignEditor *openEditor() const { return m_editor; }
+    // News came while the view was out of sight: it refreshes when shown again.
+    bool isStale() const { return m_stale; }
     QString currentCampaignId() const;
     bool selectCampaign(const QString &id);
 
@@ -80,6 +82,9 @@ public slots:
     void cancel();
     void retryFailed();
     void refresh();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
@@ -113,4 +118,5 @@ private:
     QTimer m_unsubscribeTimer;
     QTimer m_searchTimer;
     QString m_selectAfterRefresh;
+    bool m_stale = false; // news came while out of sight
 };
