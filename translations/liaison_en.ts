@@ -386,6 +386,30 @@
         <source>Subject:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sending hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>:00</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None chosen: every day</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CampaignRecipientsPanel</name>

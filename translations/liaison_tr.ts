@@ -384,6 +384,30 @@
         <source>Subject:</source>
         <translation>Konu:</translation>
     </message>
+    <message>
+        <source>Sending hours</source>
+        <translation>Gönderim saatleri</translation>
+    </message>
+    <message>
+        <source>From hour</source>
+        <translation>Başlangıç saati</translation>
+    </message>
+    <message>
+        <source>:00</source>
+        <translation>:00</translation>
+    </message>
+    <message>
+        <source>To hour</source>
+        <translation>Bitiş saati</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>Günler</translation>
+    </message>
+    <message>
+        <source>None chosen: every day</source>
+        <translation>Hiçbiri seçilmezse her gün</translation>
+    </message>
 </context>
 <context>
     <name>CampaignRecipientsPanel</name>

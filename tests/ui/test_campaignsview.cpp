@@ -36,11 +36,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 
 #include <memory>
 
@@ -320,6 +322,11 @@ private slots:
         editor->typeBox()->setCurrentIndex(editor->typeBox()->findData("DRIP"));
         QCOMPARE(editor->stepsTable()->rowCount(), 1);
         editor->addStep();
+        // Weekdays from 9:00 to 18:00 only.
+        editor->windowFromBox()->setValue(9);
+        editor->windowToBox()->setValue(18);
+        for (int day = 1; day <= 5; ++day)
+            editor->windowDay(day)->setChecked(true);
         QTest::keyClicks(editor->subjectEdit(), "Ikinci adim");
         editor->bodyEdit()->setPlainText("<p>Tekrar merhaba</p>");
         click(editor->saveButton());
@@ -330,6 +337,9 @@ private slots:
         QCOMPARE(drip.steps.at(0).subject, QString("Merhaba {{firstName}}"));
         QCOMPARE(drip.steps.at(1).subject, QString("Ikinci adim"));
         QCOMPARE(drip.steps.at(1).delayMinutes, 24 * 60);
+        QCOMPARE(drip.window.fromHour, 9);
+        QCOMPARE(drip.window.toHour, 18);
+        QCOMPARE(drip.window.days, QList<int>({1, 2, 3, 4, 5}));
     }
 
     void theAudienceIsCountedAsItWouldBeSent()
@@ -508,6 +518,8 @@ private slots:
         auto *editor = modal<CampaignEditor>();
         QVERIFY(editor);
         QVERIFY(QTest::qWaitForWindowExposed(editor));
+        // Its size on a 1366 × 768 screen (the offscreen screen is 800 × 600).
+        editor->resize(qMin(1120, 1366 - 40), qMin(720, 768 - 60));
         QVERIFY2(editor->width() <= 1366 && editor->height() <= 768,
                  qPrintable(QStringLiteral("%1×%2").arg(editor->width()).arg(editor->height())));
         whole(editor, "the editor");

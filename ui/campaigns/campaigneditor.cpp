@@ -26,8 +26,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace {
@@ -183,7 +185,7 @@ void CampaignEditor::build()
     // the selected step's.
     m_stepsBox = new QGroupBox(tr("Steps"), left);
     m_stepsBox->setObjectName(QStringLiteral("campaignStepsBox"));
-    auto *stepsLayout = new QHBoxLayout(m_stepsBox);
+    auto *stepsLayout = new QVBoxLayout(m_stepsBox);
     m_steps = new QTableWidget(0, StepColumnCount, m_stepsBox);
     m_steps->setObjectName(QStringLiteral("campaignSteps"));
     m_steps->setAccessibleName(tr("Steps"));
@@ -203,8 +205,53 @@ void CampaignEditor::build()
     stepButtons->addWidget(addStepButton);
     stepButtons->addWidget(removeStepButton);
     stepButtons->addStretch(1);
-    stepsLayout->addWidget(m_steps, 1);
-    stepsLayout->addLayout(stepButtons);
+    auto *stepsTop = new QHBoxLayout;
+    stepsTop->addWidget(m_steps, 1);
+    stepsTop->addLayout(stepButtons);
+    stepsLayout->addLayout(stepsTop);
+    // When the steps may go out: hours of the day and weekdays, in the tasks' time zone.
+    auto *windowRow = new QHBoxLayout;
+    auto *windowLabel = new QLabel(tr("Sending hours"), m_stepsBox);
+    m_windowFrom = new QSpinBox(m_stepsBox);
+    m_windowFrom->setObjectName(QStringLiteral("windowFromHour"));
+    m_windowFrom->setAccessibleName(tr("From hour"));
+    m_windowFrom->setRange(0, 23);
+    m_windowFrom->setSuffix(tr(":00"));
+    m_windowTo = new QSpinBox(m_stepsBox);
+    m_windowTo->setObjectName(QStringLiteral("windowToHour"));
+    m_windowTo->setAccessibleName(tr("To hour"));
+    m_windowTo->setRange(1, 24);
+    m_windowTo->setValue(24);
+    m_windowTo->setSuffix(tr(":00"));
+    windowLabel->setBuddy(m_windowFrom);
+    windowRow->addWidget(windowLabel);
+    windowRow->addWidget(m_windowFrom);
+    windowRow->addWidget(new QLabel(QStringLiteral("–"), m_stepsBox));
+    windowRow->addWidget(m_windowTo);
+    windowRow->addStretch(1);
+    stepsLayout->addLayout(windowRow);
+    auto *daysRow = new QHBoxLayout;
+    auto *daysLabel = new QLabel(tr("Days"), m_stepsBox);
+    daysRow->addWidget(daysLabel);
+    for (int day = 1; day <= 7; ++day) {
+        auto *b = new QToolButton(m_stepsBox);
+        b->setObjectName(QStringLiteral("windowDay%1").arg(day));
+        b->setText(QLocale().dayName(day, QLocale::ShortFormat));
+        b->setAccessibleName(QLocale().dayName(day, QLocale::LongFormat));
+        b->setToolTip(tr("None chosen: every day"));
+        b->setCheckable(true);
+        daysRow->addWidget(b);
+        m_windowDays << b;
+    }
+    daysRow->addStretch(1);
+    stepsLayout->addLayout(daysRow);
+    // The two rows' fields start at one edge.
+    const int labelWidth = qMax(windowLabel->sizeHint().width(), daysLabel->sizeHint().width());
+    windowLabel->setMinimumWidth(labelWidth);
+    daysLabel->setMinimumWidth(labelWidth);
+    connect(m_windowFrom, &QSpinBox::valueChanged, this, [this](int from) {
+        m_windowTo->setMinimum(from + 1); // the window ends after it begins
+    });
     leftLayout->addWidget(m_stepsBox);
     connect(addStepButton, &QPushButton::clicked, this, &CampaignEditor::addStep);
     connect(removeStepButton, &QPushButton::clicked, this, &CampaignEditor::removeStep);
@@ -312,6 +359,8 @@ void CampaignEditor::build()
 
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // The side's three tabs whole (not behind scroll arrows).
+    m_side->setMinimumWidth(m_side->tabBar()->sizeHint().width() + 2 * UiKit::Space::S);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     m_save = buttons->button(QDialogButtonBox::Save);
@@ -413,6 +462,10 @@ void CampaignEditor::load(const Campaign &c)
         m_steps->setCellWidget(i, StepWaitColumn, wait);
         m_steps->setItem(i, StepSubjectColumn, new QTableWidgetItem(m_stepData.at(i).subject));
     }
+    m_windowFrom->setValue(c.window.fromHour);
+    m_windowTo->setValue(c.window.toHour);
+    for (int day = 1; day <= 7; ++day)
+        m_windowDays.at(day - 1)->setChecked(c.window.days.contains(day));
     if (c.type != QLatin1String("BROADCAST") && !m_stepData.isEmpty()) {
         const QSignalBlocker block(m_steps);
         m_steps->setCurrentCell(0, StepSubjectColumn);
@@ -549,6 +602,16 @@ CampaignChanges CampaignEditor::changes()
     } else {
         storeStep(m_shownStep);
         ch.steps = m_stepData;
+        SendWindow w;
+        w.fromHour = m_windowFrom->value();
+        w.toHour = qMax(m_windowTo->value(), w.fromHour + 1);
+        for (int day = 1; day <= 7; ++day) {
+            if (m_windowDays.at(day - 1)->isChecked())
+                w.days << day;
+        }
+        if (w.days.size() == 7)
+            w.days.clear(); // every day
+        ch.window = w;
     }
     if (type == QLatin1String("TRIGGERED")) {
         const QString event = m_trigger->currentData().toString();

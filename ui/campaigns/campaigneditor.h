@@ -19,9 +19,11 @@ class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 class QTableWidget;
 class QTabWidget;
 class QTextBrowser;
+class QToolButton;
 
 // A campaign's editor: name, channel, type, the audience (a segment) with a live count of who would
 // receive it, the schedule, the subject and body (an e-mail's HTML, an SMS's text, a WhatsApp
@@ -54,6 +56,10 @@ public:
     QDateTimeEdit *scheduleEdit() const { return m_schedule; }
     QTableWidget *stepsTable() const { return m_steps; }
     QComboBox *triggerBox() const { return m_trigger; }
+    // The drip and triggered steps' send window: hours and weekdays (Monday first).
+    QSpinBox *windowFromBox() const { return m_windowFrom; }
+    QSpinBox *windowToBox() const { return m_windowTo; }
+    QToolButton *windowDay(int day) const { return m_windowDays.value(day - 1); }
     QLineEdit *testAddresses() const { return m_testAddresses; }
     QPushButton *testButton() const { return m_testButton; }
     QLabel *testResult() const { return m_testResult; }
@@ -113,6 +119,9 @@ private:
     QDateTimeEdit *m_schedule = nullptr;
     QGroupBox *m_stepsBox = nullptr;
     QTableWidget *m_steps = nullptr;
+    QSpinBox *m_windowFrom = nullptr;
+    QSpinBox *m_windowTo = nullptr;
+    QList<QToolButton *> m_windowDays; // Monday … Sunday
     QLineEdit *m_subject = nullptr;
     QLabel *m_subjectLabel = nullptr;
     QLineEdit *m_template = nullptr;
