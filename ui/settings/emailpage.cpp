@@ -17,16 +17,16 @@
 #include <QVBoxLayout>
 
 namespace {
-const QString kHost = QStringLiteral("mail/smtpHost");
-const QString kPort = QStringLiteral("mail/smtpPort");
-const QString kSecurity = QStringLiteral("mail/security");
-const QString kUser = QStringLiteral("mail/user");
-const QString kPassword = QStringLiteral("mail.password");
-const QString kFrom = QStringLiteral("mail/from");
-const QString kVerifyTls = QStringLiteral("mail/verifyTls");
-const QString kDkimDomain = QStringLiteral("mail/dkimDomain");
-const QString kDkimSelector = QStringLiteral("mail/dkimSelector");
-const QString kDkimKey = QStringLiteral("mail.dkimKey");
+const QString kMailHost = QStringLiteral("mail/smtpHost");
+const QString kMailPort = QStringLiteral("mail/smtpPort");
+const QString kMailSecurity = QStringLiteral("mail/security");
+const QString kMailUser = QStringLiteral("mail/user");
+const QString kMailPassword = QStringLiteral("mail.password");
+const QString kMailFrom = QStringLiteral("mail/from");
+const QString kMailVerifyTls = QStringLiteral("mail/verifyTls");
+const QString kMailDkimDomain = QStringLiteral("mail/dkimDomain");
+const QString kMailDkimSelector = QStringLiteral("mail/dkimSelector");
+const QString kMailDkimKey = QStringLiteral("mail.dkimKey");
 
 bool emailPageLoopback(const QString &host)
 {
@@ -73,9 +73,9 @@ EmailPage::EmailPage(QWidget *parent)
     auto *server = new QGroupBox(tr("SMTP server"), content);
     server->setObjectName(QStringLiteral("smtpGroup"));
     auto *serverForm = new QFormLayout(server);
-    addField(serverForm, kHost, tr("Host"), tr("e.g. smtp.ornek.com.tr"));
+    addField(serverForm, kMailHost, tr("Host"), tr("e.g. smtp.ornek.com.tr"));
     m_port = new QSpinBox(server);
-    m_port->setObjectName(kPort);
+    m_port->setObjectName(kMailPort);
     m_port->setRange(1, 65535);
     m_port->setValue(DefaultPort);
     auto *portRow = new QHBoxLayout;
@@ -83,18 +83,18 @@ EmailPage::EmailPage(QWidget *parent)
     portRow->addStretch(1);
     serverForm->addRow(tr("Port"), portRow);
     m_security = new QComboBox(server);
-    m_security->setObjectName(kSecurity);
+    m_security->setObjectName(kMailSecurity);
     m_security->addItem(tr("STARTTLS (usually port 587)"), QStringLiteral("starttls"));
     m_security->addItem(tr("TLS from the start (usually port 465)"), QStringLiteral("tls"));
     m_security->addItem(tr("None (only a server on this machine)"), QStringLiteral("none"));
     serverForm->addRow(tr("Security"), m_security);
     m_verifyTls = new QCheckBox(tr("Check the server's certificate"), server);
-    m_verifyTls->setObjectName(kVerifyTls);
+    m_verifyTls->setObjectName(kMailVerifyTls);
     m_verifyTls->setChecked(true);
     serverForm->addRow(QString(), m_verifyTls);
-    addField(serverForm, kUser, tr("User"), tr("empty: no sign-in"));
-    addField(serverForm, kPassword, tr("Password"), QString(), true);
-    addField(serverForm, kFrom, tr("From"), tr("Örnek Ltd. <bulten@ornek.com.tr>"));
+    addField(serverForm, kMailUser, tr("User"), tr("empty: no sign-in"));
+    addField(serverForm, kMailPassword, tr("Password"), QString(), true);
+    addField(serverForm, kMailFrom, tr("From"), tr("Örnek Ltd. <bulten@ornek.com.tr>"));
     groups->addWidget(server);
     // The usual port follows the security chosen, unless another one was typed.
     connect(m_security, &QComboBox::currentIndexChanged, this, [this] {
@@ -112,10 +112,10 @@ EmailPage::EmailPage(QWidget *parent)
     dkimIntro->setTextFormat(Qt::PlainText);
     dkimIntro->setWordWrap(true);
     dkimForm->addRow(dkimIntro);
-    addField(dkimForm, kDkimDomain, tr("Domain"), tr("e.g. ornek.com.tr"));
-    addField(dkimForm, kDkimSelector, tr("Selector"), tr("e.g. liaison"));
+    addField(dkimForm, kMailDkimDomain, tr("Domain"), tr("e.g. ornek.com.tr"));
+    addField(dkimForm, kMailDkimSelector, tr("Selector"), tr("e.g. liaison"));
     m_dkimKey = new QPlainTextEdit(dkim);
-    m_dkimKey->setObjectName(kDkimKey);
+    m_dkimKey->setObjectName(kMailDkimKey);
     m_dkimKey->setPlaceholderText(QStringLiteral("-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----"));
     m_dkimKey->setTabChangesFocus(true);
     m_dkimKey->setFixedHeight(fontMetrics().lineSpacing() * 5 + 12);
@@ -160,12 +160,13 @@ EmailPage::EmailPage(QWidget *parent)
 
 QStringList EmailPage::keys()
 {
-    return {kHost, kPort, kSecurity, kUser, kPassword, kFrom, kVerifyTls, kDkimDomain, kDkimSelector, kDkimKey};
+    return {kMailHost, kMailPort,      kMailSecurity,   kMailUser,         kMailPassword,
+            kMailFrom, kMailVerifyTls, kMailDkimDomain, kMailDkimSelector, kMailDkimKey};
 }
 
 QStringList EmailPage::secretKeys()
 {
-    return {kPassword, kDkimKey};
+    return {kMailPassword, kMailDkimKey};
 }
 
 QLineEdit *EmailPage::field(const QString &key) const
@@ -178,16 +179,16 @@ void EmailPage::setValues(const Values &values)
     for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
         it.value()->setText(values.value(it.key()));
     bool ok = false;
-    const int port = values.value(kPort).toInt(&ok);
+    const int port = values.value(kMailPort).toInt(&ok);
     m_port->setValue(ok && port > 0 && port <= 65535 ? port : DefaultPort);
     {
         const QSignalBlocker block(m_security); // the port as stored, not the security's usual one
-        m_security->setCurrentIndex(qMax(0, m_security->findData(values.value(kSecurity).trimmed().toLower())));
+        m_security->setCurrentIndex(qMax(0, m_security->findData(values.value(kMailSecurity).trimmed().toLower())));
     }
-    const QString verify = values.value(kVerifyTls).trimmed().toLower();
+    const QString verify = values.value(kMailVerifyTls).trimmed().toLower();
     m_verifyTls->setChecked(!(verify == QLatin1String("false") || verify == QLatin1String("0") ||
                               verify == QLatin1String("no") || verify == QLatin1String("off")));
-    m_storedKey = values.value(kDkimKey);
+    m_storedKey = values.value(kMailDkimKey);
     m_dkimKey->clear();
     updateKeyState();
 }
@@ -197,37 +198,37 @@ EmailPage::Values EmailPage::values() const
     Values out;
     for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
         out.insert(it.key(), it.value()->text().trimmed());
-    out.insert(kPort, QString::number(m_port->value()));
-    out.insert(kSecurity, m_security->currentData().toString());
-    out.insert(kVerifyTls, m_verifyTls->isChecked() ? QStringLiteral("true") : QStringLiteral("false"));
+    out.insert(kMailPort, QString::number(m_port->value()));
+    out.insert(kMailSecurity, m_security->currentData().toString());
+    out.insert(kMailVerifyTls, m_verifyTls->isChecked() ? QStringLiteral("true") : QStringLiteral("false"));
     const QString pasted = m_dkimKey->toPlainText().trimmed();
-    out.insert(kDkimKey, pasted.isEmpty() ? m_storedKey : pasted + QLatin1Char('\n'));
+    out.insert(kMailDkimKey, pasted.isEmpty() ? m_storedKey : pasted + QLatin1Char('\n'));
     return out;
 }
 
 QString EmailPage::problem() const
 {
     const Values v = values();
-    const QString host = v.value(kHost);
-    if (v.value(kSecurity) == QLatin1String("none") && !host.isEmpty() && !emailPageLoopback(host))
+    const QString host = v.value(kMailHost);
+    if (v.value(kMailSecurity) == QLatin1String("none") && !host.isEmpty() && !emailPageLoopback(host))
         return tr("Without encryption the password and the mail would cross the network in clear: choose STARTTLS "
                   "or TLS, or a server on this machine (localhost).");
     if (host.contains(QRegularExpression(QStringLiteral("[\\s/]"))))
         return tr("The host is a name or an address, without spaces or slashes.");
-    const QString from = v.value(kFrom);
+    const QString from = v.value(kMailFrom);
     static const QRegularExpression address(
         QStringLiteral("^(?:[^<>]*<\\s*[^<>@\\s]+@[^<>@\\s]+\\s*>|[^<>@\\s]+@[^<>@\\s]+)$"));
     if (!from.isEmpty() && !address.match(from).hasMatch())
         return tr("Write the From address as Name <address@domain> or address@domain.");
     if (!host.isEmpty() && from.isEmpty())
         return tr("Give the From address the mail is sent from.");
-    const bool anyDkim =
-        !v.value(kDkimDomain).isEmpty() || !v.value(kDkimSelector).isEmpty() || !v.value(kDkimKey).isEmpty();
-    const bool allDkim =
-        !v.value(kDkimDomain).isEmpty() && !v.value(kDkimSelector).isEmpty() && !v.value(kDkimKey).isEmpty();
+    const bool anyDkim = !v.value(kMailDkimDomain).isEmpty() || !v.value(kMailDkimSelector).isEmpty() ||
+                         !v.value(kMailDkimKey).isEmpty();
+    const bool allDkim = !v.value(kMailDkimDomain).isEmpty() && !v.value(kMailDkimSelector).isEmpty() &&
+                         !v.value(kMailDkimKey).isEmpty();
     if (anyDkim && !allDkim)
         return tr("DKIM needs the domain, the selector and the private key, or none of them.");
-    const QString key = v.value(kDkimKey);
+    const QString key = v.value(kMailDkimKey);
     if (!key.isEmpty() &&
         !(key.contains(QLatin1String("-----BEGIN")) && key.contains(QLatin1String("PRIVATE KEY-----"))))
         return tr("The DKIM key is a private key in PEM form (-----BEGIN PRIVATE KEY-----).");
@@ -262,7 +263,7 @@ bool EmailPage::save()
         UiKit::setTone(m_saveResult, UiKit::Tone::Danger);
         return false;
     }
-    m_storedKey = v.value(kDkimKey);
+    m_storedKey = v.value(kMailDkimKey);
     m_dkimKey->clear();
     updateKeyState();
     m_saveResult->setText(tr("Saved. The changes take effect at the next start."));
