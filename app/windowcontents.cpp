@@ -1,8 +1,10 @@
 #include "app/windowcontents.h"
 
 #include "app/appsettings.h"
+#include "app/campaignsarea.h"
 #include "app/channelssettings.h"
 #include "app/desktopsettings.h"
+#include "app/emailsettings.h"
 #include "app/inboxarea.h"
 #include "app/mediasettings.h"
 #include "app/tasksarea.h"
@@ -20,11 +22,12 @@
 
 void composeWindow(MainWindow &window, const WindowParts &parts)
 {
-    // The areas, in the navigation's order (Alt+1 … Alt+4).
+    // The areas, in the navigation's order (Alt+1 … Alt+5).
     const RecordAreas records = addRecordAreas(window, parts.contacts, parts.desk); // Contacts, Deals
     addTasksArea(window, parts.tasks, parts.desk);
     InboxView *inbox = addInboxArea(window, parts.conversations, parts.desk, parts.channelRegistry,
                                     {parts.media, parts.settings.dataDir(), parts.publicBaseUrl});
+    addCampaignsArea(window, parts.desk);
     // A contact's conversation opens in the Inbox; the Inbox's "Open contact" opens the contact's
     // record in Contacts (its deals, conversations and timeline), not an edit form.
     ContactsView *contacts = records.contacts;
@@ -40,6 +43,7 @@ void composeWindow(MainWindow &window, const WindowParts &parts)
     // Settings, in the menu's and the dialog's order.
     addApiPages(window, parts.apiKeys, parts.desk, parts.settings.webhookConfig().policy());
     addChannelsPage(window, parts.settings, parts.secrets, parts.channels, parts.channelRegistry, parts.publicBaseUrl);
+    addEmailPage(window, parts.settings, parts.secrets);
     addMediaPage(window, parts.settings, parts.desk);
     addContactsPage(window, parts.settings);
     addAppearancePage(window, parts.settings);

@@ -45,7 +45,7 @@ struct WindowParts
     std::function<QString()> publicBaseUrl;
 };
 
-// Every area (Contacts, Deals, Tasks, Inbox) and every Settings page, wired to each other and to
+// Every area (Contacts, Deals, Tasks, Inbox, Campaigns) and every Settings page, wired to each other and to
 // the window, and the desktop's settings applied to them.
 void composeWindow(MainWindow &window, const WindowParts &parts);
 

@@ -167,6 +167,891 @@
     </message>
 </context>
 <context>
+    <name>CampaignEditor</name>
+    <message>
+        <source>Ayşe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yılmaz</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Örnek Ltd.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Purchasing manager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. November newsletter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One message to the whole audience, now or at a set time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A series of messages, each a set time after the one before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A series of messages that starts for a contact when something happens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a segment…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tag or stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starts &amp;when</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait (hours)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an approved template&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a field to insert it at the cursor. A fallback follows a bar: {{firstName|there}}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send this campaign to a few addresses only, to see it as they will. Test sends are not counted in the statistics. A new campaign is saved first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>addresses, separated by commas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only a draft or scheduled campaign can be changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML &amp;body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type at least one address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: the campaign could not be saved (see above).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>A test is on its way to %n address(es).</source>
+        <translation>
+            <numerusform>A test is on its way to %n address.</numerusform>
+            <numerusform>A test is on its way to %n addresses.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose who receives it: a segment of contacts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n contact(s) would receive it</source>
+        <translation>
+            <numerusform>%n contact would receive it</numerusform>
+            <numerusform>%n contacts would receive it</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(of %1 in the segment; left out: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filled in for %1, a contact of the audience.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filled in for a sample contact, %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The approved template “%1” is sent as WhatsApp has it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>:00</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None chosen: every day</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRecipientsPanel</name>
+    <message>
+        <source>Search by address or name…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search recipients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipient status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the test sends instead of the audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No recipients here yet: the audience is taken when the campaign starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>soft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CampaignStatsPanel</name>
+    <message>
+        <source>Audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The contacts of the frozen audience, skipped ones included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed to the provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent and not bounced (SMS, WhatsApp: reported delivered)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened by a person or clicked; mail providers&apos; proxies apart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked a link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bounced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused by the receiving server, for good or for now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribed through this campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left out: no address, unsubscribed, bounced before or a duplicate address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not be sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivered of sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened of delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked of delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Funnel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a campaign to see its statistics.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n open(s) by mail providers&apos; proxies not counted.</source>
+        <translation>
+            <numerusform>%n open by mail providers&apos; proxies not counted.</numerusform>
+            <numerusform>%n opens by mail providers&apos; proxies not counted.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CampaignText</name>
+    <message>
+        <source>Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WhatsApp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Broadcast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Triggered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <comment>a recipient</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <comment>a recipient</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bounced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <comment>a recipient</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsubscribed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bounced before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>duplicate address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hard bounce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added by hand</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact is created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact gets a tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal moves to a stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A message is received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsView</name>
+    <message>
+        <source>Campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a new campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the campaign (a draft or a scheduled one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the campaign (a draft or a scheduled one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start sending to the audience now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose when it is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop sending for now; what is on its way finishes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go on where it stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop for good: those not sent to yet get nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send again to the recipients whose message failed or bounced for now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search campaigns…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search campaigns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheduled / started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent of the audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery rate: delivered of sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open rate: opened of delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click rate: clicked of delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No campaigns yet. Write one to a segment of your contacts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribe list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No campaign matches the search or the filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the search and filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Showing the newest %1 of %2 campaigns: search or filter to find the others.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the campaign “%1”?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign “%1” deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start “%1” now? Each contact of its audience goes through its steps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Send “%1” now to %n contact(s) by %2? This cannot be undone.</source>
+        <translation>
+            <numerusform>Send “%1” now to %n contact by %2? This cannot be undone.</numerusform>
+            <numerusform>Send “%1” now to %n contacts by %2? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Send “%1” now? This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is sending.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Don&apos;t schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is a draft again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is sent at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is paused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is sending again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel “%1”? Those it has not sent to yet get nothing, and it cannot be started again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recipient(s) will be sent to again.</source>
+        <translation>
+            <numerusform>%n recipient will be sent to again.</numerusform>
+            <numerusform>%n recipients will be sent to again.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChannelsPage</name>
     <message>
         <source>Channels</source>
@@ -1348,6 +2233,161 @@
     </message>
 </context>
 <context>
+    <name>EmailPage</name>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;E-mail…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mail server campaigns send e-mail through. The password and the DKIM key are kept in the system keychain; changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. smtp.ornek.com.tr</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS (usually port 587)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS from the start (usually port 465)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None (only a server on this machine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Security</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the server&apos;s certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: no sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Örnek Ltd. &lt;bulten@ornek.com.tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DKIM signing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed mail reaches inboxes more often. Publish the public key as a TXT record at &lt;selector&gt;._domainkey.&lt;domain&gt;; leave these empty to send unsigned.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. ornek.com.tr</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. liaison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private key (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without encryption the password and the mail would cross the network in clear: choose STARTTLS or TLS, or a server on this machine (localhost).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host is a name or an address, without spaces or slashes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the From address as Name &lt;address@domain&gt; or address@domain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the From address the mail is sent from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DKIM needs the domain, the selector and the private key, or none of them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The DKIM key is a private key in PEM form (-----BEGIN PRIVATE KEY-----).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key pasted above is stored when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key is stored; paste another to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The file is too large: at most %1</source>
@@ -1639,6 +2679,42 @@
     </message>
     <message>
         <source>Rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trigger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Addresses</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5603,6 +6679,113 @@ Details: %2</source>
     </message>
     <message>
         <source>Undo (Ctrl+Z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UnsubscribeList</name>
+    <message>
+        <source>No campaign sends to these addresses on their channel: people who unsubscribed, addresses that bounced for good, and those added by hand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search addresses…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add address…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsubscribe list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nobody has unsubscribed yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let campaigns send to this address again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only an administrator removes addresses from the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is on the list: no campaign sends to it by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to the unsubscribe list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an e-mail address or a phone number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove from the unsubscribe list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let campaigns send to %1 again? Remove it only when the person asked for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was removed from the list.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -167,6 +167,886 @@
     </message>
 </context>
 <context>
+    <name>CampaignEditor</name>
+    <message>
+        <source>Ayşe</source>
+        <translation>Ayşe</translation>
+    </message>
+    <message>
+        <source>Yılmaz</source>
+        <translation>Yılmaz</translation>
+    </message>
+    <message>
+        <source>Örnek Ltd.</source>
+        <translation>Örnek Ltd.</translation>
+    </message>
+    <message>
+        <source>Purchasing manager</source>
+        <translation>Satın alma müdürü</translation>
+    </message>
+    <message>
+        <source>New campaign</source>
+        <translation>Yeni kampanya</translation>
+    </message>
+    <message>
+        <source>Campaign “%1”</source>
+        <translation>“%1” kampanyası</translation>
+    </message>
+    <message>
+        <source>e.g. November newsletter</source>
+        <translation>ör. Kasım bülteni</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>&amp;Ad</translation>
+    </message>
+    <message>
+        <source>One message to the whole audience, now or at a set time</source>
+        <translation>Tüm kitleye tek mesaj, hemen ya da belirlenen zamanda</translation>
+    </message>
+    <message>
+        <source>A series of messages, each a set time after the one before</source>
+        <translation>Her biri bir öncekinden belirli süre sonra giden mesaj dizisi</translation>
+    </message>
+    <message>
+        <source>A series of messages that starts for a contact when something happens</source>
+        <translation>Bir kişi için bir olay olduğunda başlayan mesaj dizisi</translation>
+    </message>
+    <message>
+        <source>&amp;Type</source>
+        <translation>&amp;Tür</translation>
+    </message>
+    <message>
+        <source>&amp;Channel</source>
+        <translation>&amp;Kanal</translation>
+    </message>
+    <message>
+        <source>Choose a segment…</source>
+        <translation>Bir segment seçin…</translation>
+    </message>
+    <message>
+        <source>&amp;Audience</source>
+        <translation>&amp;Kitle</translation>
+    </message>
+    <message>
+        <source>Tag or stage</source>
+        <translation>Etiket ya da aşama</translation>
+    </message>
+    <message>
+        <source>Starts &amp;when</source>
+        <translation>&amp;Başlama koşulu</translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation>Gönderim zamanı</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zamanlama</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Adımlar</translation>
+    </message>
+    <message>
+        <source>Wait (hours)</source>
+        <translation>Bekleme (saat)</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Konu</translation>
+    </message>
+    <message>
+        <source>Add step</source>
+        <translation>Adım ekle</translation>
+    </message>
+    <message>
+        <source>Remove step</source>
+        <translation>Adımı kaldır</translation>
+    </message>
+    <message>
+        <source>&amp;Subject</source>
+        <translation>&amp;Konu</translation>
+    </message>
+    <message>
+        <source>an approved template&apos;s name</source>
+        <translation>onaylı bir şablonun adı</translation>
+    </message>
+    <message>
+        <source>Template language</source>
+        <translation>Şablon dili</translation>
+    </message>
+    <message>
+        <source>Te&amp;mplate</source>
+        <translation>Şa&amp;blon</translation>
+    </message>
+    <message>
+        <source>&amp;Message</source>
+        <translation>&amp;Mesaj</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Önizleme</translation>
+    </message>
+    <message>
+        <source>Double-click a field to insert it at the cursor. A fallback follows a bar: {{firstName|there}}.</source>
+        <translation>İmlecin olduğu yere eklemek için alana çift tıklayın. Boşsa yazılacak değer dik çizgiden sonra gelir: {{firstName|dostum}}.</translation>
+    </message>
+    <message>
+        <source>Merge fields</source>
+        <translation>Birleştirme alanları</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>Send this campaign to a few addresses only, to see it as they will. Test sends are not counted in the statistics. A new campaign is saved first.</source>
+        <translation>Alıcıların göreceği gibi görmek için kampanyayı yalnızca birkaç adrese gönderin. Test gönderimleri istatistiklere sayılmaz. Yeni bir kampanya önce kaydedilir.</translation>
+    </message>
+    <message>
+        <source>Test addresses</source>
+        <translation>Test adresleri</translation>
+    </message>
+    <message>
+        <source>addresses, separated by commas</source>
+        <translation>virgülle ayrılmış adresler</translation>
+    </message>
+    <message>
+        <source>Send test</source>
+        <translation>Test gönder</translation>
+    </message>
+    <message>
+        <source>Test send</source>
+        <translation>Test gönderimi</translation>
+    </message>
+    <message>
+        <source>Only a draft or scheduled campaign can be changed</source>
+        <translation>Yalnızca taslak ya da zamanlanmış bir kampanya değiştirilebilir</translation>
+    </message>
+    <message>
+        <source>HTML &amp;body</source>
+        <translation>HTML &amp;gövde</translation>
+    </message>
+    <message>
+        <source>the tag</source>
+        <translation>etiket</translation>
+    </message>
+    <message>
+        <source>the stage</source>
+        <translation>aşama</translation>
+    </message>
+    <message>
+        <source>Type at least one address.</source>
+        <translation>En az bir adres yazın.</translation>
+    </message>
+    <message>
+        <source>Not sent: the campaign could not be saved (see above).</source>
+        <translation>Gönderilmedi: kampanya kaydedilemedi (yukarıya bakın).</translation>
+    </message>
+    <message numerus="yes">
+        <source>A test is on its way to %n address(es).</source>
+        <translation>
+            <numerusform>Test %n adrese gönderiliyor.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose who receives it: a segment of contacts.</source>
+        <translation>Kimin alacağını seçin: bir kişi segmenti.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n contact(s) would receive it</source>
+        <translation>
+            <numerusform>%n kişi alacak</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(of %1 in the segment; left out: %2)</source>
+        <translation>(segmentteki %1 kişiden; dışarıda kalan: %2)</translation>
+    </message>
+    <message>
+        <source>Filled in for %1, a contact of the audience.</source>
+        <translation>Kitleden %1 için dolduruldu.</translation>
+    </message>
+    <message>
+        <source>Filled in for a sample contact, %1.</source>
+        <translation>Örnek bir kişi, %1 için dolduruldu.</translation>
+    </message>
+    <message>
+        <source>The approved template “%1” is sent as WhatsApp has it.</source>
+        <translation>Onaylı “%1” şablonu WhatsApp’taki hâliyle gönderilir.</translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation>Konu:</translation>
+    </message>
+    <message>
+        <source>Sending hours</source>
+        <translation>Gönderim saatleri</translation>
+    </message>
+    <message>
+        <source>From hour</source>
+        <translation>Başlangıç saati</translation>
+    </message>
+    <message>
+        <source>:00</source>
+        <translation>:00</translation>
+    </message>
+    <message>
+        <source>To hour</source>
+        <translation>Bitiş saati</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>Günler</translation>
+    </message>
+    <message>
+        <source>None chosen: every day</source>
+        <translation>Hiçbiri seçilmezse her gün</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRecipientsPanel</name>
+    <message>
+        <source>Search by address or name…</source>
+        <translation>Adres ya da ada göre ara…</translation>
+    </message>
+    <message>
+        <source>Search recipients</source>
+        <translation>Alıcılarda ara</translation>
+    </message>
+    <message>
+        <source>Recipient status</source>
+        <translation>Alıcı durumu</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Tüm durumlar</translation>
+    </message>
+    <message>
+        <source>Test sends</source>
+        <translation>Test gönderimleri</translation>
+    </message>
+    <message>
+        <source>Show the test sends instead of the audience</source>
+        <translation>Kitle yerine test gönderimlerini göster</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adres</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gönderildi</translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation>Açıldı</translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation>Tıklandı</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Hata</translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation>Alıcılar</translation>
+    </message>
+    <message>
+        <source>No recipients here yet: the audience is taken when the campaign starts.</source>
+        <translation>Henüz alıcı yok: kitle, kampanya başladığında belirlenir.</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Önceki</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Sonraki</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>hard</source>
+        <translation>kalıcı</translation>
+    </message>
+    <message>
+        <source>soft</source>
+        <translation>geçici</translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation>%1–%2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignStatsPanel</name>
+    <message>
+        <source>Audience</source>
+        <translation>Kitle</translation>
+    </message>
+    <message>
+        <source>The contacts of the frozen audience, skipped ones included</source>
+        <translation>Sabitlenen kitledeki kişiler, atlananlar dahil</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gönderilen</translation>
+    </message>
+    <message>
+        <source>Handed to the provider</source>
+        <translation>Sağlayıcıya teslim edilen</translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation>Ulaşan</translation>
+    </message>
+    <message>
+        <source>Sent and not bounced (SMS, WhatsApp: reported delivered)</source>
+        <translation>Gönderilip geri dönmeyen (SMS, WhatsApp: ulaştığı bildirilen)</translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation>Açan</translation>
+    </message>
+    <message>
+        <source>Opened by a person or clicked; mail providers&apos; proxies apart</source>
+        <translation>Bir kişinin açtığı ya da tıkladığı; e-posta sağlayıcılarının vekil sunucuları hariç</translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation>Tıklayan</translation>
+    </message>
+    <message>
+        <source>Clicked a link</source>
+        <translation>Bir bağlantıya tıklayan</translation>
+    </message>
+    <message>
+        <source>Bounced</source>
+        <translation>Geri dönen</translation>
+    </message>
+    <message>
+        <source>Refused by the receiving server, for good or for now</source>
+        <translation>Alıcı sunucunun kalıcı ya da geçici olarak reddettiği</translation>
+    </message>
+    <message>
+        <source>Unsubscribed</source>
+        <translation>Abonelikten çıkan</translation>
+    </message>
+    <message>
+        <source>Unsubscribed through this campaign</source>
+        <translation>Bu kampanya üzerinden abonelikten çıkan</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Atlanan</translation>
+    </message>
+    <message>
+        <source>Left out: no address, unsubscribed, bounced before or a duplicate address</source>
+        <translation>Dışarıda kalan: adresi yok, abonelikten çıkmış, daha önce geri dönmüş ya da yinelenen adres</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Başarısız</translation>
+    </message>
+    <message>
+        <source>Could not be sent</source>
+        <translation>Gönderilemeyen</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Bekleyen</translation>
+    </message>
+    <message>
+        <source>Not sent yet</source>
+        <translation>Henüz gönderilmeyen</translation>
+    </message>
+    <message>
+        <source>Delivery rate</source>
+        <translation>Ulaşma oranı</translation>
+    </message>
+    <message>
+        <source>Delivered of sent</source>
+        <translation>Gönderilenlerden ulaşanlar</translation>
+    </message>
+    <message>
+        <source>Open rate</source>
+        <translation>Açılma oranı</translation>
+    </message>
+    <message>
+        <source>Opened of delivered</source>
+        <translation>Ulaşanlardan açanlar</translation>
+    </message>
+    <message>
+        <source>Click rate</source>
+        <translation>Tıklama oranı</translation>
+    </message>
+    <message>
+        <source>Clicked of delivered</source>
+        <translation>Ulaşanlardan tıklayanlar</translation>
+    </message>
+    <message>
+        <source>Funnel</source>
+        <translation>Dönüşüm hunisi</translation>
+    </message>
+    <message>
+        <source>Choose a campaign to see its statistics.</source>
+        <translation>İstatistiklerini görmek için bir kampanya seçin.</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Skipped: %1.</source>
+        <translation>Atlanan: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n open(s) by mail providers&apos; proxies not counted.</source>
+        <translation>
+            <numerusform>E-posta sağlayıcılarının vekil sunucularından gelen %n açılma sayılmadı.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>Nedeni: %1</translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation>Alıcılar</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignText</name>
+    <message>
+        <source>Draft</source>
+        <translation>Taslak</translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation>Zamanlandı</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>Gönderiliyor</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Duraklatıldı</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gönderildi</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Başarısız</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>İptal edildi</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>SMS</source>
+        <translation>SMS</translation>
+    </message>
+    <message>
+        <source>WhatsApp</source>
+        <translation>WhatsApp</translation>
+    </message>
+    <message>
+        <source>Broadcast</source>
+        <translation>Toplu gönderim</translation>
+    </message>
+    <message>
+        <source>Drip</source>
+        <translation>Adım adım</translation>
+    </message>
+    <message>
+        <source>Triggered</source>
+        <translation>Tetiklenen</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Bekliyor</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <comment>a recipient</comment>
+        <translation>Gönderiliyor</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <comment>a recipient</comment>
+        <translation>Gönderildi</translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation>Ulaştı</translation>
+    </message>
+    <message>
+        <source>Bounced</source>
+        <translation>Geri döndü</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <comment>a recipient</comment>
+        <translation>Başarısız</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Atlandı</translation>
+    </message>
+    <message>
+        <source>no address</source>
+        <translation>adresi yok</translation>
+    </message>
+    <message>
+        <source>unsubscribed</source>
+        <translation>abonelikten çıkmış</translation>
+    </message>
+    <message>
+        <source>bounced before</source>
+        <translation>daha önce geri dönmüş</translation>
+    </message>
+    <message>
+        <source>duplicate address</source>
+        <translation>yinelenen adres</translation>
+    </message>
+    <message>
+        <source>Unsubscribed</source>
+        <translation>Abonelikten çıktı</translation>
+    </message>
+    <message>
+        <source>Hard bounce</source>
+        <translation>Kalıcı geri dönüş</translation>
+    </message>
+    <message>
+        <source>Added by hand</source>
+        <translation>Elle eklendi</translation>
+    </message>
+    <message>
+        <source>A contact is created</source>
+        <translation>Bir kişi oluşturulduğunda</translation>
+    </message>
+    <message>
+        <source>A contact gets a tag</source>
+        <translation>Bir kişiye etiket eklendiğinde</translation>
+    </message>
+    <message>
+        <source>A deal moves to a stage</source>
+        <translation>Bir fırsat bir aşamaya geçtiğinde</translation>
+    </message>
+    <message>
+        <source>A message is received</source>
+        <translation>Bir mesaj alındığında</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%%1</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsView</name>
+    <message>
+        <source>Campaigns</source>
+        <translation>Kampanyalar</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>Yeni…</translation>
+    </message>
+    <message>
+        <source>Write a new campaign</source>
+        <translation>Yeni bir kampanya yazın</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Change the campaign (a draft or a scheduled one)</source>
+        <translation>Kampanyayı değiştirin (taslak ya da zamanlanmış olanı)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Delete the campaign (a draft or a scheduled one)</source>
+        <translation>Kampanyayı silin (taslak ya da zamanlanmış olanı)</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>Şimdi gönder</translation>
+    </message>
+    <message>
+        <source>Start sending to the audience now</source>
+        <translation>Kitleye göndermeye hemen başlayın</translation>
+    </message>
+    <message>
+        <source>Schedule…</source>
+        <translation>Zamanla…</translation>
+    </message>
+    <message>
+        <source>Choose when it is sent</source>
+        <translation>Ne zaman gönderileceğini seçin</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Duraklat</translation>
+    </message>
+    <message>
+        <source>Stop sending for now; what is on its way finishes</source>
+        <translation>Göndermeyi şimdilik durdurun; yolda olanlar tamamlanır</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Sürdür</translation>
+    </message>
+    <message>
+        <source>Go on where it stopped</source>
+        <translation>Kaldığı yerden devam edin</translation>
+    </message>
+    <message>
+        <source>Cancel campaign</source>
+        <translation>Kampanyayı iptal et</translation>
+    </message>
+    <message>
+        <source>Stop for good: those not sent to yet get nothing</source>
+        <translation>Tamamen durdurun: henüz gönderilmeyenlere hiçbir şey gitmez</translation>
+    </message>
+    <message>
+        <source>Retry failed</source>
+        <translation>Başarısızları yinele</translation>
+    </message>
+    <message>
+        <source>Send again to the recipients whose message failed or bounced for now</source>
+        <translation>Mesajı başarısız olan ya da geçici olarak geri dönen alıcılara yeniden gönderin</translation>
+    </message>
+    <message>
+        <source>Search campaigns…</source>
+        <translation>Kampanyalarda ara…</translation>
+    </message>
+    <message>
+        <source>Search campaigns</source>
+        <translation>Kampanyalarda ara</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Tüm durumlar</translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation>Kanal</translation>
+    </message>
+    <message>
+        <source>Every channel</source>
+        <translation>Tüm kanallar</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Göster:</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tür</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>İlerleme</translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation>Ulaşan</translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation>Açan</translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation>Tıklayan</translation>
+    </message>
+    <message>
+        <source>Scheduled / started</source>
+        <translation>Zamanlama / başlangıç</translation>
+    </message>
+    <message>
+        <source>Sent of the audience</source>
+        <translation>Kitleden gönderilenler</translation>
+    </message>
+    <message>
+        <source>Delivery rate: delivered of sent</source>
+        <translation>Ulaşma oranı: gönderilenlerden ulaşanlar</translation>
+    </message>
+    <message>
+        <source>Open rate: opened of delivered</source>
+        <translation>Açılma oranı: ulaşanlardan açanlar</translation>
+    </message>
+    <message>
+        <source>Click rate: clicked of delivered</source>
+        <translation>Tıklama oranı: ulaşanlardan tıklayanlar</translation>
+    </message>
+    <message>
+        <source>No campaigns yet. Write one to a segment of your contacts.</source>
+        <translation>Henüz kampanya yok. Kişilerinizin bir segmentine bir tane yazın.</translation>
+    </message>
+    <message>
+        <source>New campaign…</source>
+        <translation>Yeni kampanya…</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>İstatistikler</translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation>Alıcılar</translation>
+    </message>
+    <message>
+        <source>Unsubscribe list</source>
+        <translation>Abonelikten çıkanlar</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>No campaign matches the search or the filters.</source>
+        <translation>Aramaya ya da filtrelere uyan kampanya yok.</translation>
+    </message>
+    <message>
+        <source>Clear the search and filters</source>
+        <translation>Aramayı ve filtreleri temizle</translation>
+    </message>
+    <message>
+        <source>Showing the newest %1 of %2 campaigns: search or filter to find the others.</source>
+        <translation>%2 kampanyanın en yeni %1 tanesi gösteriliyor: diğerlerini bulmak için arayın ya da filtreleyin.</translation>
+    </message>
+    <message>
+        <source>View…</source>
+        <translation>Görüntüle…</translation>
+    </message>
+    <message>
+        <source>Campaign saved.</source>
+        <translation>Kampanya kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Delete campaign</source>
+        <translation>Kampanyayı sil</translation>
+    </message>
+    <message>
+        <source>Delete the campaign “%1”?</source>
+        <translation>“%1” kampanyası silinsin mi?</translation>
+    </message>
+    <message>
+        <source>Campaign “%1” deleted.</source>
+        <translation>“%1” kampanyası silindi.</translation>
+    </message>
+    <message>
+        <source>Start “%1” now? Each contact of its audience goes through its steps.</source>
+        <translation>“%1” şimdi başlatılsın mı? Kitlesindeki her kişi adımlarından tek tek geçer.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Send “%1” now to %n contact(s) by %2? This cannot be undone.</source>
+        <translation>
+            <numerusform>“%1” şimdi %2 ile %n kişiye gönderilsin mi? Bu geri alınamaz.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Send “%1” now? This cannot be undone.</source>
+        <translation>“%1” şimdi gönderilsin mi? Bu geri alınamaz.</translation>
+    </message>
+    <message>
+        <source>Send campaign</source>
+        <translation>Kampanyayı gönder</translation>
+    </message>
+    <message>
+        <source>“%1” is sending.</source>
+        <translation>“%1” gönderiliyor.</translation>
+    </message>
+    <message>
+        <source>Schedule “%1”</source>
+        <translation>“%1” kampanyasını zamanla</translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation>Gönderim zamanı</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zamanla</translation>
+    </message>
+    <message>
+        <source>Don&apos;t schedule</source>
+        <translation>Zamanlamayı kaldır</translation>
+    </message>
+    <message>
+        <source>“%1” is a draft again.</source>
+        <translation>“%1” yeniden taslak.</translation>
+    </message>
+    <message>
+        <source>“%1” is sent at %2.</source>
+        <translation>“%1” %2 tarihinde gönderilecek.</translation>
+    </message>
+    <message>
+        <source>“%1” is paused.</source>
+        <translation>“%1” duraklatıldı.</translation>
+    </message>
+    <message>
+        <source>“%1” is sending again.</source>
+        <translation>“%1” yeniden gönderiliyor.</translation>
+    </message>
+    <message>
+        <source>Cancel “%1”? Those it has not sent to yet get nothing, and it cannot be started again.</source>
+        <translation>“%1” iptal edilsin mi? Henüz gönderilmeyenlere hiçbir şey gitmez ve kampanya yeniden başlatılamaz.</translation>
+    </message>
+    <message>
+        <source>“%1” is cancelled.</source>
+        <translation>“%1” iptal edildi.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recipient(s) will be sent to again.</source>
+        <translation>
+            <numerusform>%n alıcıya yeniden gönderilecek.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChannelsPage</name>
     <message>
         <source>Channels</source>
@@ -1347,6 +2227,161 @@
     </message>
 </context>
 <context>
+    <name>EmailPage</name>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>&amp;E-mail…</source>
+        <translation>&amp;E-posta…</translation>
+    </message>
+    <message>
+        <source>The mail server campaigns send e-mail through. The password and the DKIM key are kept in the system keychain; changes take effect at the next start.</source>
+        <translation>Kampanyaların e-posta gönderdiği posta sunucusu. Parola ve DKIM anahtarı sistem anahtar zincirinde saklanır; değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation>SMTP sunucusu</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Sunucu</translation>
+    </message>
+    <message>
+        <source>e.g. smtp.ornek.com.tr</source>
+        <translation>ör. smtp.ornek.com.tr</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Bağlantı noktası</translation>
+    </message>
+    <message>
+        <source>STARTTLS (usually port 587)</source>
+        <translation>STARTTLS (genellikle 587 numaralı bağlantı noktası)</translation>
+    </message>
+    <message>
+        <source>TLS from the start (usually port 465)</source>
+        <translation>Baştan TLS (genellikle 465 numaralı bağlantı noktası)</translation>
+    </message>
+    <message>
+        <source>None (only a server on this machine)</source>
+        <translation>Yok (yalnızca bu makinedeki bir sunucu)</translation>
+    </message>
+    <message>
+        <source>Security</source>
+        <translation>Güvenlik</translation>
+    </message>
+    <message>
+        <source>Check the server&apos;s certificate</source>
+        <translation>Sunucunun sertifikasını denetle</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Kullanıcı</translation>
+    </message>
+    <message>
+        <source>empty: no sign-in</source>
+        <translation>boş: oturum açılmaz</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Parola</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Gönderen</translation>
+    </message>
+    <message>
+        <source>Örnek Ltd. &lt;bulten@ornek.com.tr&gt;</source>
+        <translation>Örnek Ltd. &lt;bulten@ornek.com.tr&gt;</translation>
+    </message>
+    <message>
+        <source>DKIM signing</source>
+        <translation>DKIM imzası</translation>
+    </message>
+    <message>
+        <source>Signed mail reaches inboxes more often. Publish the public key as a TXT record at &lt;selector&gt;._domainkey.&lt;domain&gt;; leave these empty to send unsigned.</source>
+        <translation>İmzalı postalar gelen kutularına daha sık ulaşır. Ortak anahtarı &lt;seçici&gt;._domainkey.&lt;alan adı&gt; adresinde bir TXT kaydı olarak yayımlayın; imzasız göndermek için bunları boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>Alan adı</translation>
+    </message>
+    <message>
+        <source>e.g. ornek.com.tr</source>
+        <translation>ör. ornek.com.tr</translation>
+    </message>
+    <message>
+        <source>Selector</source>
+        <translation>Seçici</translation>
+    </message>
+    <message>
+        <source>e.g. liaison</source>
+        <translation>ör. liaison</translation>
+    </message>
+    <message>
+        <source>Private key (PEM)</source>
+        <translation>Özel anahtar (PEM)</translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation>Kayıtlı anahtarı kaldır</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Without encryption the password and the mail would cross the network in clear: choose STARTTLS or TLS, or a server on this machine (localhost).</source>
+        <translation>Şifreleme olmadan parola ve postalar ağda açık metin olarak gider: STARTTLS ya da TLS seçin veya bu makinedeki bir sunucuyu (localhost) kullanın.</translation>
+    </message>
+    <message>
+        <source>The host is a name or an address, without spaces or slashes.</source>
+        <translation>Sunucu, boşluk ya da eğik çizgi içermeyen bir ad veya adrestir.</translation>
+    </message>
+    <message>
+        <source>Write the From address as Name &lt;address@domain&gt; or address@domain.</source>
+        <translation>Gönderen adresini Ad &lt;adres@alanadi&gt; ya da adres@alanadi biçiminde yazın.</translation>
+    </message>
+    <message>
+        <source>Give the From address the mail is sent from.</source>
+        <translation>Postanın gönderileceği Gönderen adresini girin.</translation>
+    </message>
+    <message>
+        <source>DKIM needs the domain, the selector and the private key, or none of them.</source>
+        <translation>DKIM için alan adı, seçici ve özel anahtarın hepsi gerekir ya da hiçbiri verilmez.</translation>
+    </message>
+    <message>
+        <source>The DKIM key is a private key in PEM form (-----BEGIN PRIVATE KEY-----).</source>
+        <translation>DKIM anahtarı PEM biçiminde bir özel anahtardır (-----BEGIN PRIVATE KEY-----).</translation>
+    </message>
+    <message>
+        <source>The key pasted above is stored when you save.</source>
+        <translation>Yukarıya yapıştırılan anahtar kaydettiğinizde saklanır.</translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation>Kayıtlı anahtar yok.</translation>
+    </message>
+    <message>
+        <source>A key is stored; paste another to replace it.</source>
+        <translation>Bir anahtar kayıtlı; değiştirmek için başkasını yapıştırın.</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Kaydedilmedi: %1</translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation>Kaydetme burada kullanılamıyor.</translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The file is too large: at most %1</source>
@@ -1637,6 +2672,42 @@
     <message>
         <source>Rule %1</source>
         <translation>Kural %1</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Konu</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Mesaj</translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation>Kitle</translation>
+    </message>
+    <message>
+        <source>Send at</source>
+        <translation>Gönderim zamanı</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Şablon</translation>
+    </message>
+    <message>
+        <source>Template language</source>
+        <translation>Şablon dili</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Adımlar</translation>
+    </message>
+    <message>
+        <source>Trigger</source>
+        <translation>Tetikleyici</translation>
+    </message>
+    <message>
+        <source>Addresses</source>
+        <translation>Adresler</translation>
     </message>
 </context>
 <context>
@@ -5606,6 +6677,113 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Undo (Ctrl+Z)</source>
         <translation>Geri al (Ctrl+Z)</translation>
+    </message>
+</context>
+<context>
+    <name>UnsubscribeList</name>
+    <message>
+        <source>No campaign sends to these addresses on their channel: people who unsubscribed, addresses that bounced for good, and those added by hand.</source>
+        <translation>Hiçbir kampanya bu adreslere kendi kanalında gönderim yapmaz: abonelikten çıkanlar, kalıcı olarak geri dönen adresler ve elle eklenenler.</translation>
+    </message>
+    <message>
+        <source>Search addresses…</source>
+        <translation>Adreslerde ara…</translation>
+    </message>
+    <message>
+        <source>Search addresses</source>
+        <translation>Adreslerde ara</translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation>Kanal</translation>
+    </message>
+    <message>
+        <source>Every channel</source>
+        <translation>Tüm kanallar</translation>
+    </message>
+    <message>
+        <source>Add address…</source>
+        <translation>Adres ekle…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Kaldır</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adres</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Neden</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Eklenme</translation>
+    </message>
+    <message>
+        <source>Unsubscribe list</source>
+        <translation>Abonelikten çıkanlar</translation>
+    </message>
+    <message>
+        <source>Nobody has unsubscribed yet.</source>
+        <translation>Henüz kimse abonelikten çıkmadı.</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Önceki</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Sonraki</translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation>%1–%2 / %3</translation>
+    </message>
+    <message>
+        <source>Let campaigns send to this address again</source>
+        <translation>Kampanyalar bu adrese yeniden gönderebilsin</translation>
+    </message>
+    <message>
+        <source>Only an administrator removes addresses from the list</source>
+        <translation>Listeden adresleri yalnızca bir yönetici kaldırabilir</translation>
+    </message>
+    <message>
+        <source>%1 is on the list: no campaign sends to it by %2.</source>
+        <translation>%1 listede: hiçbir kampanya ona %2 ile gönderim yapmaz.</translation>
+    </message>
+    <message>
+        <source>Add to the unsubscribe list</source>
+        <translation>Abonelikten çıkanlar listesine ekle</translation>
+    </message>
+    <message>
+        <source>an e-mail address or a phone number</source>
+        <translation>bir e-posta adresi ya da telefon numarası</translation>
+    </message>
+    <message>
+        <source>&amp;Channel</source>
+        <translation>&amp;Kanal</translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation>&amp;Adres</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ekle</translation>
+    </message>
+    <message>
+        <source>Remove from the unsubscribe list</source>
+        <translation>Abonelikten çıkanlar listesinden kaldır</translation>
+    </message>
+    <message>
+        <source>Let campaigns send to %1 again? Remove it only when the person asked for it.</source>
+        <translation>Kampanyalar %1 adresine yeniden gönderebilsin mi? Yalnızca kişi bunu istediyse kaldırın.</translation>
+    </message>
+    <message>
+        <source>%1 was removed from the list.</source>
+        <translation>%1 listeden kaldırıldı.</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
+#include "ui/campaigns/campaignsview.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/deals/pipelineboard.h"
@@ -127,25 +128,27 @@ private slots:
             titles << navigation->item(i)->text();
             icons << navigation->item(i)->data(NavigationDelegate::IconRole).toString();
         }
-        QCOMPARE(titles, QStringList({"Contacts", "Deals", "Tasks", "Inbox"}));
-        QCOMPARE(icons, QStringList({"contacts", "deals", "tasks", "inbox"}));
+        QCOMPARE(titles, QStringList({"Contacts", "Deals", "Tasks", "Inbox", "Campaigns"}));
+        QCOMPARE(icons, QStringList({"contacts", "deals", "tasks", "inbox", "campaigns"}));
         QCOMPARE(m_window->currentArea(), 0);
         QCOMPARE(areaIndexOf(m_window->findChild<ContactsView *>()), 0);
         QCOMPARE(areaIndexOf(m_window->findChild<PipelineBoard *>()), 1);
         QCOMPARE(areaIndexOf(m_window->findChild<TasksView *>()), 2);
         QCOMPARE(areaIndexOf(m_window->findChild<InboxView *>()), 3);
+        QCOMPARE(areaIndexOf(m_window->findChild<CampaignsView *>()), 4);
         for (int i = 1; i <= 9; ++i) {
             QShortcut *key = m_window->shortcut(QStringLiteral("areaShortcut%1").arg(i));
             QVERIFY(key);
-            QCOMPARE(key->isEnabled(), i <= 4);
+            QCOMPARE(key->isEnabled(), i <= 5);
         }
     }
 
     void theSettingsPagesInTheirOrderAndForWhom()
     {
-        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
-                              "channelsPage", "mediaPage",    "contactsSettingsPage", "appearancePage",
-                              "usersPage",    "templatesPage"};
+        const QStringList all{"apiKeysPage",        "webhooksPage",         "incomingWebhooksPage",
+                              "widgetSettingsPage", "channelsPage",         "emailPage",
+                              "mediaPage",          "contactsSettingsPage", "appearancePage",
+                              "usersPage",          "templatesPage"};
         QCOMPARE(settingsMenu(), all);
         SettingsDialog *dialog = m_window->settingsDialog();
         for (const QString &page : all)

@@ -177,7 +177,13 @@ inline QStringList clippedControls(const QWidget *root)
                 (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text())) || l->text().contains('\n'))
                 continue;
             const int margins = l->contentsMargins().left() + l->contentsMargins().right() + 2 * l->margin();
-            needs = l->fontMetrics().horizontalAdvance(l->text()) + margins;
+            // A label with a buddy draws its mnemonic's '&' as an underline, not as a character.
+            QString shown = l->text();
+            if (l->buddy())
+                shown.replace(QLatin1String("&&"), QStringLiteral("\x01"))
+                    .remove(QLatin1Char('&'))
+                    .replace(QChar(1), QLatin1Char('&'));
+            needs = l->fontMetrics().horizontalAdvance(shown) + margins;
         } else {
             continue;
         }

@@ -79,6 +79,15 @@ const struct
     {"lastMessageAt", QT_TRANSLATE_NOOP("FieldName", "Last message")},
     {"createdAt", QT_TRANSLATE_NOOP("FieldName", "Created")},
     {"updatedAt", QT_TRANSLATE_NOOP("FieldName", "Updated")},
+    {"subject", QT_TRANSLATE_NOOP("FieldName", "Subject")},
+    {"htmlContent", QT_TRANSLATE_NOOP("FieldName", "Message")},
+    {"broadcastListId", QT_TRANSLATE_NOOP("FieldName", "Audience")},
+    {"scheduledAt", QT_TRANSLATE_NOOP("FieldName", "Send at")},
+    {"templateName", QT_TRANSLATE_NOOP("FieldName", "Template")},
+    {"templateLanguage", QT_TRANSLATE_NOOP("FieldName", "Template language")},
+    {"steps", QT_TRANSLATE_NOOP("FieldName", "Steps")},
+    {"trigger.event", QT_TRANSLATE_NOOP("FieldName", "Trigger")},
+    {"addresses", QT_TRANSLATE_NOOP("FieldName", "Addresses")},
 };
 
 QString fieldName(const QString &key)

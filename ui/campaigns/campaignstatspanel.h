@@ -1,0 +1,83 @@
+#pragma once
+
+#include "model/campaigns/campaignrepository.h"
+
+#include <QHash>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+// A campaign's statistics: its figures (the audience, sent, delivered, opened, clicked, bounced,
+// unsubscribed, skipped and why, failed, waiting, and the three rates with their denominators in
+// the tooltips) and a funnel chart (QtCharts) from the audience down to the clicks.
+class CampaignStatsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CampaignStatsPanel(CampaignRepository &campaigns, QWidget *parent = nullptr);
+
+    // Shows this campaign (empty: none) as stored now.
+    void showCampaign(const QString &campaignId);
+    void refresh();
+    QString campaignId() const { return m_id; }
+    // The value label of a figure: "total", "sent", "delivered", "opened", "clicked", "bounced",
+    // "unsubscribed", "skipped", "failed", "pending", "deliveryRate", "openRate", "clickRate".
+    QLabel *figure(const QString &name) const { return m_figures.value(name); }
+    QChartView *chart() const { return m_chart; }
+    // The funnel's bars as drawn (the audience, sent, delivered, opened, clicked).
+    QList<qint64> funnel() const { return m_funnel; }
+
+private:
+    void drawFunnel(const CampaignStats &s);
+
+    CampaignRepository &m_campaigns;
+    QString m_id;
+    QHash<QString, QLabel *> m_figures;
+    QLabel *m_title = nullptr;
+    QLabel *m_reason = nullptr;
+    QChartView *m_chart = nullptr;
+    QList<qint64> m_funnel;
+};
+
+// A campaign's recipients, a page at a time: address, name, status, sent, opened and clicked times
+// and the error; filtered by status and a search (address or name), the test sends apart.
+class CampaignRecipientsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int PageSize = 50;
+    static constexpr int SearchDelayMs = 200;
+    explicit CampaignRecipientsPanel(CampaignRepository &campaigns, QWidget *parent = nullptr);
+
+    void showCampaign(const QString &campaignId);
+    void refresh();
+    QTableWidget *table() const { return m_table; }
+    QComboBox *statusFilter() const { return m_status; }
+    QLineEdit *searchField() const { return m_search; }
+    QCheckBox *testToggle() const { return m_test; }
+    QPushButton *nextButton() const { return m_next; }
+    QPushButton *previousButton() const { return m_previous; }
+    QLabel *pageLabel() const { return m_pageLabel; }
+    qint64 total() const { return m_total; }
+
+private:
+    CampaignRepository &m_campaigns;
+    QString m_id;
+    int m_page = 1;
+    qint64 m_total = 0;
+    QComboBox *m_status = nullptr;
+    QLineEdit *m_search = nullptr;
+    QCheckBox *m_test = nullptr;
+    QTableWidget *m_table = nullptr;
+    QPushButton *m_previous = nullptr;
+    QPushButton *m_next = nullptr;
+    QLabel *m_pageLabel = nullptr;
+    QTimer m_searchTimer;
+};
