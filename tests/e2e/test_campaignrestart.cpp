@@ -35,7 +35,7 @@ private Q_SLOTS:
         const QString binary = qEnvironmentVariable("LIAISON_BINARY");
         QVERIFY2(QFile::exists(binary), "LIAISON_BINARY must name the built liaison");
         SmtpSink::Options options;
-        options.countOnly = false;
+        options.envelopeOnly = true; // each message's recipient is all this test reads
         SmtpSink sink(options);
         QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
 
@@ -102,8 +102,8 @@ private Q_SLOTS:
         QCOMPARE(campaigns.get(campaignId).status, QString("SENT"));
 
         QHash<QString, int> received;
-        for (const QJsonObject &m : sink.messages())
-            ++received[m.value("recipients").toArray().first().toString()];
+        for (const QString &rcpt : sink.recipients())
+            ++received[rcpt];
         int twice = 0;
         for (int i = 0; i < kRecipients; ++i) {
             const int n = received.value(QStringLiteral("m%1@ornek.com.tr").arg(i));

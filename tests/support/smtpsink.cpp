@@ -41,6 +41,8 @@ SmtpSink::SmtpSink(const Options &options)
         args << QStringLiteral("--implicit-tls");
     if (options.countOnly)
         args << QStringLiteral("--count-only");
+    if (options.envelopeOnly)
+        args << QStringLiteral("--envelope-only");
     if (options.idleTimeoutSeconds > 0)
         args << QStringLiteral("--idle-timeout") << QString::number(options.idleTimeoutSeconds);
     if (!options.dkimPublicKeyPem.isEmpty()) {
@@ -105,8 +107,21 @@ QList<QJsonObject> SmtpSink::messages() const
     return result;
 }
 
+QStringList SmtpSink::recipients() const
+{
+    QFile f(m_dir.filePath(QStringLiteral("recipients.log")));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    // A line being written has no end yet: it counts once whole.
+    const QByteArray all = f.readAll();
+    const qsizetype end = all.lastIndexOf('\n');
+    return end < 0 ? QStringList() : QString::fromUtf8(all.left(end)).split(QLatin1Char('\n'));
+}
+
 int SmtpSink::messageCount() const
 {
+    if (QFile::exists(m_dir.filePath(QStringLiteral("recipients.log"))))
+        return int(recipients().size());
     return int(
         QDir(m_dir.path()).entryList({QStringLiteral("[0-9][0-9][0-9][0-9][0-9][0-9].json")}, QDir::Files).size());
 }

@@ -27,6 +27,7 @@ public:
         bool implicitTls = false;    // TLS from the first byte (smtps)
         QByteArray dkimPublicKeyPem; // verify DKIM with this key (the JSON's dkim: true/false)
         QString dkimSelector, dkimDomain;
+        bool envelopeOnly = false;     // keep only each message's recipients (recipients(); fast)
         bool countOnly = false;        // benchmarks: accept and count, write nothing per message
         double idleTimeoutSeconds = 0; // > 0: the server closes a connection silent this long (421)
     };
@@ -47,6 +48,8 @@ public:
     // The messages received so far, in order, from their JSON files.
     QList<QJsonObject> messages() const;
     int messageCount() const;
+    // envelopeOnly: every recipient of every message accepted, in order (one per message).
+    QStringList recipients() const;
     // Waits (at most timeoutMs) until `count` messages were written.
     bool waitForMessages(int count, int timeoutMs = 10000) const;
     // The raw bytes of message number (1-based).

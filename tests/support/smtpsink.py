@@ -47,6 +47,8 @@ def parse_args():
     p.add_argument("--dkim-domain", default="")
     p.add_argument("--idle-timeout", type=float, default=300,
                    help="seconds of silence after which the server closes a connection (421)")
+    p.add_argument("--envelope-only", action="store_true",
+                   help="only each message's envelope recipients, a line each in recipients.log (fast)")
     p.add_argument("--count-only", action="store_true",
                    help="write nothing per message (benchmarks): only the count, in count.txt at the end")
     return p.parse_args()
@@ -107,6 +109,10 @@ class Sink:
     async def handle_DATA(self, server, session, envelope):
         self.count += 1
         if self.args.count_only:
+            return "250 OK queued"
+        if self.args.envelope_only:
+            with open(os.path.join(self.args.dir, "recipients.log"), "a", encoding="utf-8") as f:
+                f.write("".join(r + "\n" for r in envelope.rcpt_tos))
             return "250 OK queued"
         number = self.count
         content = envelope.original_content or envelope.content
