@@ -16,20 +16,20 @@ const QString kSegmentColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
 constexpr int MaxContactIds = 1000;
 
-Segment segmentFromRow(const QSqlQuery &q)
+Segment segmentFromRow(SqlRowReader r)
 {
     Segment s;
-    s.seq = q.value(0).toLongLong();
-    s.id = q.value(1).toString();
-    s.name = q.value(2).toString();
-    s.description = q.value(3).toString();
-    const QByteArray filters = q.value(4).toByteArray();
+    s.seq = r.integer();
+    s.id = r.text();
+    s.name = r.text();
+    s.description = r.text();
+    const QByteArray filters = r.bytes();
     s.filters =
         filters.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QJsonDocument::fromJson(filters).object());
-    s.isDynamic = q.value(5).toInt() != 0;
-    s.createdBy = q.value(6).toString();
-    s.createdAt = q.value(7).toString();
-    s.updatedAt = q.value(8).toString();
+    s.isDynamic = r.flag();
+    s.createdBy = r.text();
+    s.createdAt = r.text();
+    s.updatedAt = r.text();
     return s;
 }
 
