@@ -4,6 +4,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
@@ -450,13 +451,7 @@ Contact ContactRepository::updateOnce(const QString &id, const ContactChanges &c
     Contact c = before;
     ContactRules::apply(c, changes);
     ContactRules::checkRequired(c);
-    const QJsonObject oldJson = before.toJson();
-    QJsonObject newJson = c.toJson();
-    QJsonArray changed;
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    const QJsonArray changed = Outbox::changedFields(before.toJson(), c.toJson());
     if (changed.isEmpty())
         return before; // nothing to store, no event
     *attempted = c;

@@ -4,6 +4,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -260,13 +261,7 @@ Segment SegmentRepository::updateOnce(const QString &id, const SegmentChanges &c
         missingField(QStringLiteral("filters"),
                      ModelText(QT_TRANSLATE_NOOP("ModelError", "are required for a dynamic segment")));
 
-    QJsonArray changed;
-    const QJsonObject oldJson = before.toJson();
-    const QJsonObject newJson = s.toJson();
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    const QJsonArray changed = Outbox::changedFields(before.toJson(), s.toJson());
     if (changed.isEmpty()) {
         s.contactCount = count(s);
         return s; // nothing to store, no event

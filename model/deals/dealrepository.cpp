@@ -6,6 +6,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/sqldialect.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
@@ -541,14 +542,8 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
                           ModelText(QT_TRANSLATE_NOOP("ModelError", "of a %1 deal is %2"), {stage.key, d.probability}));
         d.probability = *ch.probability;
     }
-    const QJsonObject oldJson = before.toJson();
-    const QJsonObject newJson = d.toJson();
-    QJsonArray changed;
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (it.key() != QLatin1String("contact") && it.key() != QLatin1String("assignedTo") &&
-            oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    QJsonArray changed =
+        Outbox::changedFields(before.toJson(), d.toJson(), {QStringLiteral("contact"), QStringLiteral("assignedTo")});
     if (d.assignedTo != before.assignedTo)
         changed.append(QStringLiteral("assignedTo"));
     if (changed.isEmpty())

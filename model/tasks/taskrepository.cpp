@@ -5,6 +5,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/sqldialect.h"
 
 #include <QJsonDocument>
@@ -222,18 +223,9 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
 
 QJsonArray changedFields(const Task &before, const Task &after)
 {
-    const QJsonObject a = before.toJson();
-    const QJsonObject b = after.toJson();
-    QJsonArray changed;
-    for (auto it = b.begin(); it != b.end(); ++it) {
-        if (it.key() == QLatin1String("updatedAt") || it.key() == QLatin1String("status") ||
-            it.key() == QLatin1String("completedAt") || it.key() == QLatin1String("completedBy") ||
-            it.key() == QLatin1String("nextTaskId"))
-            continue;
-        if (a.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
-    return changed;
+    return Outbox::changedFields(before.toJson(), after.toJson(),
+                                 {QStringLiteral("updatedAt"), QStringLiteral("status"), QStringLiteral("completedAt"),
+                                  QStringLiteral("completedBy"), QStringLiteral("nextTaskId")});
 }
 } // namespace
 

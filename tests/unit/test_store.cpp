@@ -11,6 +11,7 @@
 #include "model/core/changefeed.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/outbox.h"
 #include "model/core/store.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
@@ -402,6 +403,17 @@ private slots:
         QCOMPARE(told.count(), 0);
         createContact(store, "Cem"); // the connection goes on
         QCOMPARE(contactNames(), QStringList({"Cem"}));
+    }
+
+    // An update event's changedFields: the answer's keys whose values changed (or that came), in key
+    // order, less the ignored ones; a key the answer no longer has is not one of them.
+    void changedFieldsAreTheKeysThatDiffer()
+    {
+        const QJsonObject before{{"name", "Ali"}, {"tags", QJsonArray{"a"}}, {"status", "open"}, {"gone", 1}};
+        QCOMPARE(Outbox::changedFields(before, before), QJsonArray());
+        const QJsonObject after{{"name", "Ali"}, {"tags", QJsonArray{"a", "b"}}, {"status", "done"}, {"new", 2}};
+        QCOMPARE(Outbox::changedFields(before, after), QJsonArray({"new", "status", "tags"}));
+        QCOMPARE(Outbox::changedFields(before, after, {"status", "name"}), QJsonArray({"new", "tags"}));
     }
 
     // A row read column after column (the repositories' fromRow) reads the same through select()
