@@ -22,19 +22,18 @@ QString hashSecret(const QString &secret)
     return QString::fromLatin1(QCryptographicHash::hash(secret.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-ApiKey fromRow(const QSqlQuery &q)
+ApiKey apiKeyFromRow(SqlRowReader r)
 {
     ApiKey k;
-    k.id = q.value(0).toString();
-    k.name = q.value(1).toString();
-    k.prefix = q.value(2).toString();
-    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toByteArray()).array())
-        k.scopes << v.toString();
-    k.createdBy = q.value(4).toString();
-    k.createdAt = q.value(5).toString();
-    k.lastUsedAt = q.value(6).toString();
-    k.revokedAt = q.value(7).toString();
-    k.ownerRole = q.value(8).toString();
+    k.id = r.text();
+    k.name = r.text();
+    k.prefix = r.text();
+    k.scopes = r.jsonStrings();
+    k.createdBy = r.text();
+    k.createdAt = r.text();
+    k.lastUsedAt = r.text();
+    k.revokedAt = r.text();
+    k.ownerRole = r.text();
     return k;
 }
 
@@ -174,7 +173,7 @@ QVector<ApiKey> ApiKeyRepository::list() const
     QVector<ApiKey> out;
     QSqlQuery q = Database::exec(kSelect + QStringLiteral(" ORDER BY k.seq DESC"));
     while (q.next())
-        out.append(fromRow(q));
+        out.append(apiKeyFromRow(q));
     return out;
 }
 
@@ -183,7 +182,7 @@ QVector<ApiKey> ApiKeyRepository::listOwnedBy(const QString &userId) const
     QVector<ApiKey> out;
     QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE k.created_by = ? ORDER BY k.seq DESC"), {userId});
     while (q.next())
-        out.append(fromRow(q));
+        out.append(apiKeyFromRow(q));
     return out;
 }
 
@@ -192,7 +191,7 @@ std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
     QSqlQuery q = Database::exec(kSelect + QStringLiteral(" WHERE k.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    return fromRow(q);
+    return apiKeyFromRow(q);
 }
 
 void ApiKeyRepository::revoke(const QString &id)
@@ -212,7 +211,7 @@ std::optional<ApiKey> ApiKeyRepository::authenticate(const QString &secret) cons
                                          {hashSecret(secret)});
     if (!q.next())
         return std::nullopt;
-    ApiKey k = fromRow(q);
+    ApiKey k = apiKeyFromRow(q);
     q.finish();
     // A key whose owner is gone no longer works.
     if (!k.createdBy.isEmpty() && k.ownerRole.isEmpty())

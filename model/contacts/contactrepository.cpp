@@ -4,6 +4,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/deals/dealrepository.h"
@@ -32,33 +33,27 @@ QString compact(const QStringList &list)
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
 }
 
-Contact fromRow(const SqlRow &r)
+Contact contactFromRow(SqlRowReader r)
 {
     Contact c;
-    c.seq = r.integer(0);
-    c.id = r.text(1);
-    c.firstName = r.text(2);
-    c.lastName = r.text(3);
-    c.email = r.text(4);
-    c.phone = r.text(5);
-    c.company = r.text(6);
-    c.position = r.text(7);
-    // Empty objects and arrays (most contacts' address, tags or custom fields) are not parsed.
-    auto json = [&r](int column) {
-        const QByteArray b = r.bytes(column);
-        return b.size() <= 2 ? QJsonDocument() : QJsonDocument::fromJson(b);
-    };
-    c.address = json(8).object();
-    for (const QJsonValue &t : json(9).array())
-        c.tags << t.toString();
-    c.customFields = json(10).object();
-    c.source = r.text(11);
-    c.leadScore = int(r.integer(12));
-    c.lastMessageAt = r.text(13);
-    c.totalMessages = int(r.integer(14));
-    c.sentiment = r.text(15);
-    c.createdAt = r.text(16);
-    c.updatedAt = r.text(17);
+    c.seq = r.integer();
+    c.id = r.text();
+    c.firstName = r.text();
+    c.lastName = r.text();
+    c.email = r.text();
+    c.phone = r.text();
+    c.company = r.text();
+    c.position = r.text();
+    c.address = r.jsonObject();
+    c.tags = r.jsonStrings();
+    c.customFields = r.jsonObject();
+    c.source = r.text();
+    c.leadScore = int(r.integer());
+    c.lastMessageAt = r.text();
+    c.totalMessages = int(r.integer());
+    c.sentiment = r.text();
+    c.createdAt = r.text();
+    c.updatedAt = r.text();
     return c;
 }
 
@@ -456,13 +451,7 @@ Contact ContactRepository::updateOnce(const QString &id, const ContactChanges &c
     Contact c = before;
     ContactRules::apply(c, changes);
     ContactRules::checkRequired(c);
-    const QJsonObject oldJson = before.toJson();
-    QJsonObject newJson = c.toJson();
-    QJsonArray changed;
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    const QJsonArray changed = Outbox::changedFields(before.toJson(), c.toJson());
     if (changed.isEmpty())
         return before; // nothing to store, no event
     *attempted = c;
@@ -508,7 +497,7 @@ std::optional<Contact> ContactRepository::findByEmail(const QString &email) cons
     static const QString sql =
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.email_norm = ?");
     std::optional<Contact> c;
-    Database::select(sql, {email.trimmed().toLower()}, [&c](const SqlRow &r) { c = fromRow(r); });
+    Database::select(sql, {email.trimmed().toLower()}, [&c](const SqlRow &r) { c = contactFromRow(r); });
     return c;
 }
 
@@ -516,7 +505,7 @@ std::optional<Contact> ContactRepository::find(const QString &id) const
 {
     static const QString sql = QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM contacts c WHERE c.id = ?");
     std::optional<Contact> c;
-    Database::select(sql, {id}, [&c](const SqlRow &r) { c = fromRow(r); });
+    Database::select(sql, {id}, [&c](const SqlRow &r) { c = contactFromRow(r); });
     return c;
 }
 
@@ -570,7 +559,7 @@ QVector<Contact> ContactRepository::listPage(const ContactQuery &query) const
         f.where + QStringLiteral(" ORDER BY ") + orderBy(query.sort) + QStringLiteral(" LIMIT ? OFFSET ?");
     // Segment conditions vary without end: they are not kept in the per-thread statement cache.
     Database::select(
-        sql, values, [&items](const SqlRow &r) { items.append(fromRow(r)); }, query.extraWhere.isEmpty());
+        sql, values, [&items](const SqlRow &r) { items.append(contactFromRow(r)); }, query.extraWhere.isEmpty());
     return items;
 }
 
@@ -690,7 +679,7 @@ qint64 ContactRepository::rebuildSearch()
     for (qint64 after = 0;;) {
         Database::select(QStringLiteral("SELECT ") + kColumns +
                              QStringLiteral(" FROM contacts c WHERE c.seq > ? ORDER BY c.seq LIMIT 500"),
-                         {after}, [&batch](const SqlRow &r) { batch.append(fromRow(r)); });
+                         {after}, [&batch](const SqlRow &r) { batch.append(contactFromRow(r)); });
         if (batch.isEmpty())
             break;
         after = batch.constLast().seq;

@@ -4,6 +4,7 @@
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,20 +17,20 @@ const QString kSegmentColumns =
     QStringLiteral("seq, id, name, description, filters, is_dynamic, created_by, created_at, updated_at");
 constexpr int MaxContactIds = 1000;
 
-Segment segmentFromRow(const QSqlQuery &q)
+Segment segmentFromRow(SqlRowReader r)
 {
     Segment s;
-    s.seq = q.value(0).toLongLong();
-    s.id = q.value(1).toString();
-    s.name = q.value(2).toString();
-    s.description = q.value(3).toString();
-    const QByteArray filters = q.value(4).toByteArray();
+    s.seq = r.integer();
+    s.id = r.text();
+    s.name = r.text();
+    s.description = r.text();
+    const QByteArray filters = r.bytes();
     s.filters =
         filters.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QJsonDocument::fromJson(filters).object());
-    s.isDynamic = q.value(5).toInt() != 0;
-    s.createdBy = q.value(6).toString();
-    s.createdAt = q.value(7).toString();
-    s.updatedAt = q.value(8).toString();
+    s.isDynamic = r.flag();
+    s.createdBy = r.text();
+    s.createdAt = r.text();
+    s.updatedAt = r.text();
     return s;
 }
 
@@ -260,13 +261,7 @@ Segment SegmentRepository::updateOnce(const QString &id, const SegmentChanges &c
         missingField(QStringLiteral("filters"),
                      ModelText(QT_TRANSLATE_NOOP("ModelError", "are required for a dynamic segment")));
 
-    QJsonArray changed;
-    const QJsonObject oldJson = before.toJson();
-    const QJsonObject newJson = s.toJson();
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    const QJsonArray changed = Outbox::changedFields(before.toJson(), s.toJson());
     if (changed.isEmpty()) {
         s.contactCount = count(s);
         return s; // nothing to store, no event

@@ -10,6 +10,8 @@
 #include <QDateTime>
 #include <QFile>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QSet>
@@ -832,6 +834,39 @@ bool SqlRow::isNull(int column) const
     if (m_query)
         return m_query->value(column).isNull();
     return sqlite3_column_type(static_cast<sqlite3_stmt *>(m_stmt), column) == SQLITE_NULL;
+}
+
+std::optional<qint64> SqlRowReader::integerOrNull()
+{
+    const int column = m_next++;
+    return m_row.isNull(column) ? std::nullopt : std::optional<qint64>(m_row.integer(column));
+}
+
+std::optional<double> SqlRowReader::realOrNull()
+{
+    const int column = m_next++;
+    return m_row.isNull(column) ? std::nullopt : std::optional<double>(m_row.real(column));
+}
+
+namespace {
+// Empty objects and arrays (most rows' custom fields, tags or payloads) are not parsed.
+QJsonDocument parsedJsonColumn(const QByteArray &b)
+{
+    return b.size() <= 2 ? QJsonDocument() : QJsonDocument::fromJson(b);
+}
+} // namespace
+
+QJsonObject SqlRowReader::jsonObject()
+{
+    return parsedJsonColumn(bytes()).object();
+}
+
+QStringList SqlRowReader::jsonStrings()
+{
+    QStringList out;
+    for (const QJsonValue &v : parsedJsonColumn(bytes()).array())
+        out << v.toString();
+    return out;
 }
 
 void Database::select(const QString &sql, const QVariantList &values, const std::function<void(const SqlRow &)> &row,

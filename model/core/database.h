@@ -3,13 +3,16 @@
 #include "model/core/databaseurl.h"
 #include "model/core/errors.h"
 
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 
 // Values to bind: a NOT NULL text column gets "" for a null QString (which would bind as NULL); an
 // optional text column gets NULL for an empty string.
@@ -18,10 +21,16 @@ QString text(const QString &s);
 QVariant textOrNull(const QString &s);
 } // namespace SqlValue
 
-// One result row of Database::select(), valid only inside its callback.
+// One result row: of Database::select(), valid only inside its callback, or the current row of a
+// query (exec(), execCached()), valid until it moves. The values as QVariant's toString(),
+// toLongLong(), toDouble() and toByteArray() give them.
 class SqlRow
 {
 public:
+    explicit SqlRow(const QSqlQuery &q)
+        : m_query(&q)
+    {
+    }
     QString text(int column) const;
     qint64 integer(int column) const;
     double real(int column) const;
@@ -30,6 +39,7 @@ public:
 
 private:
     friend class Database;
+    SqlRow() = default;
     void *m_stmt = nullptr;             // sqlite3_stmt
     const QSqlQuery *m_query = nullptr; // other drivers
 };
@@ -58,6 +68,45 @@ public:
 
 private:
     QSqlQuery *m_query;
+};
+
+// A row read column after column, in the order of its SELECT list: each call reads the next
+// column. The repositories' fromRow() take one, so that they list a struct's fields in the order
+// of their column list constant, with no column numbers to keep in step with it (a column added in
+// the middle moves none of the others). Made from a select() row or a query at its current row.
+class SqlRowReader
+{
+public:
+    SqlRowReader(const SqlRow &row)
+        : m_row(row)
+    {
+    }
+    SqlRowReader(const QSqlQuery &q)
+        : m_row(q)
+    {
+    }
+    SqlRowReader(const CachedQuery &q)
+        : m_row(q.query())
+    {
+    }
+
+    QString text() { return m_row.text(m_next++); }
+    qint64 integer() { return m_row.integer(m_next++); }
+    bool flag() { return m_row.integer(m_next++) != 0; } // a 0/1 column
+    double real() { return m_row.real(m_next++); }
+    QByteArray bytes() { return m_row.bytes(m_next++); }
+    // A NULL column as nullopt.
+    std::optional<qint64> integerOrNull();
+    std::optional<double> realOrNull();
+    // A JSON column (an object, or an array of strings); empty when NULL, empty or not JSON.
+    QJsonObject jsonObject();
+    QStringList jsonStrings();
+    // The index of the column the next call reads (the columns after a list constant).
+    int next() const { return m_next; }
+
+private:
+    SqlRow m_row;
+    int m_next = 0;
 };
 
 // The database of one data directory. Each thread gets its own QSqlDatabase connection (Qt requires

@@ -23,3 +23,13 @@ QString Outbox::append(const QString &event, const QJsonObject &data, const QStr
         {id, event, QString::fromUtf8(QJsonDocument(envelope).toJson(QJsonDocument::Compact)), timestamp});
     return id;
 }
+
+QJsonArray Outbox::changedFields(const QJsonObject &before, const QJsonObject &after, const QStringList &ignored)
+{
+    QJsonArray changed;
+    for (auto it = after.begin(); it != after.end(); ++it) {
+        if (!ignored.contains(it.key()) && before.value(it.key()) != it.value())
+            changed.append(it.key());
+    }
+    return changed;
+}

@@ -6,6 +6,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/sqldialect.h"
 #include "model/core/textfold.h"
 #include "model/core/timeutil.h"
@@ -46,37 +47,37 @@ double money(double v)
     return std::round(v * 100.0) / 100.0;
 }
 
-Deal fromRow(const QSqlQuery &q)
+Deal dealFromRow(SqlRowReader r)
 {
     Deal d;
-    d.seq = q.value(0).toLongLong();
-    d.id = q.value(1).toString();
-    d.name = q.value(2).toString();
-    d.value = q.value(3).toDouble();
-    d.currency = q.value(4).toString();
-    d.pipelineId = q.value(5).toString();
-    d.stage = q.value(6).toString();
-    d.probability = q.value(7).toInt();
-    d.contactId = q.value(8).toString();
-    d.assignedTo = q.value(9).toString();
-    d.expectedCloseDate = q.value(10).toString();
-    d.description = q.value(11).toString();
-    d.customFields = QJsonDocument::fromJson(q.value(12).toByteArray()).object();
-    if (!q.value(13).isNull())
-        d.closedValue = q.value(13).toDouble();
-    d.closedAt = q.value(14).toString();
-    d.lostReason = q.value(15).toString();
-    d.competitorName = q.value(16).toString();
-    d.lastActivityAt = q.value(17).toString();
-    d.createdAt = q.value(18).toString();
-    d.updatedAt = q.value(19).toString();
-    d.contactFirstName = q.value(20).toString();
-    d.contactLastName = q.value(21).toString();
-    d.contactCompany = q.value(22).toString();
-    d.contactEmail = q.value(23).toString();
+    d.seq = r.integer();
+    d.id = r.text();
+    d.name = r.text();
+    d.value = r.real();
+    d.currency = r.text();
+    d.pipelineId = r.text();
+    d.stage = r.text();
+    d.probability = int(r.integer());
+    d.contactId = r.text();
+    d.assignedTo = r.text();
+    d.expectedCloseDate = r.text();
+    d.description = r.text();
+    d.customFields = r.jsonObject();
+    d.closedValue = r.realOrNull();
+    d.closedAt = r.text();
+    d.lostReason = r.text();
+    d.competitorName = r.text();
+    d.lastActivityAt = r.text();
+    d.createdAt = r.text();
+    d.updatedAt = r.text();
+    d.contactFirstName = r.text();
+    d.contactLastName = r.text();
+    d.contactCompany = r.text();
+    d.contactEmail = r.text();
+    const QString contactPhone = r.text();
     const QString name = (d.contactFirstName + QLatin1Char(' ') + d.contactLastName).trimmed();
-    d.contactName = !name.isEmpty() ? name : (!d.contactEmail.isEmpty() ? d.contactEmail : q.value(24).toString());
-    d.assignedName = q.value(25).toString();
+    d.contactName = !name.isEmpty() ? name : (!d.contactEmail.isEmpty() ? d.contactEmail : contactPhone);
+    d.assignedName = r.text();
     return d;
 }
 
@@ -541,14 +542,8 @@ Deal DealRepository::update(const QString &id, DealChanges ch, const QString &ac
                           ModelText(QT_TRANSLATE_NOOP("ModelError", "of a %1 deal is %2"), {stage.key, d.probability}));
         d.probability = *ch.probability;
     }
-    const QJsonObject oldJson = before.toJson();
-    const QJsonObject newJson = d.toJson();
-    QJsonArray changed;
-    for (auto it = newJson.begin(); it != newJson.end(); ++it) {
-        if (it.key() != QLatin1String("contact") && it.key() != QLatin1String("assignedTo") &&
-            oldJson.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
+    QJsonArray changed =
+        Outbox::changedFields(before.toJson(), d.toJson(), {QStringLiteral("contact"), QStringLiteral("assignedTo")});
     if (d.assignedTo != before.assignedTo)
         changed.append(QStringLiteral("assignedTo"));
     if (changed.isEmpty())
@@ -606,7 +601,7 @@ std::optional<Deal> DealRepository::find(const QString &id) const
     CachedQuery q = Database::execCached(kSelect + QStringLiteral(" WHERE d.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    QVector<Deal> one{fromRow(q)};
+    QVector<Deal> one{dealFromRow(q)};
     q.finish();
     markRotten(one, m_store.now());
     return one.first();
@@ -635,7 +630,7 @@ DealPage DealRepository::list(const DealQuery &query) const
                               : QStringLiteral(" ORDER BY d.created_at DESC, d.seq DESC");
     CachedQuery q = Database::execCached(kSelect + f.where + order + QStringLiteral(" LIMIT ? OFFSET ?"), values);
     while (q.next())
-        page.items.append(fromRow(q));
+        page.items.append(dealFromRow(q));
     q.finish();
     markRotten(page.items, t);
     page.total = count(query);
@@ -662,7 +657,7 @@ QVector<Deal> DealRepository::search(const QString &text, int limit) const
             if (!all)
                 continue;
         }
-        found.append(fromRow(q));
+        found.append(dealFromRow(q));
     }
     q.finish();
     markRotten(found, m_store.now());
@@ -756,8 +751,9 @@ DealActivity DealRepository::addActivity(const QString &id, const QString &type,
     if (body.isEmpty())
         unprocessable(QStringLiteral("content"), ModelText(QT_TRANSLATE_NOOP("ModelError", "is required")));
     if (body.size() > 20000)
-        throw DomainError::invalid(QStringLiteral("content"),
-                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
+        throw DomainError::invalid(
+            QStringLiteral("content"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Deal d = get(id);
     const QString at = m_store.nowIso();

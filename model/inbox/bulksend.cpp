@@ -15,16 +15,16 @@
 #include <QSqlQuery>
 
 namespace {
-BulkSend bulkSendFromRow(const QSqlQuery &q)
+BulkSend bulkSendFromRow(SqlRowReader r)
 {
     BulkSend b;
-    b.id = q.value(0).toString();
-    b.channel = q.value(1).toString();
-    b.segmentId = q.value(2).toString();
-    b.templateName = q.value(3).toString();
-    b.templateLanguage = q.value(4).toString();
-    b.total = q.value(5).toLongLong();
-    b.createdAt = q.value(6).toString();
+    b.id = r.text();
+    b.channel = r.text();
+    b.segmentId = r.text();
+    b.templateName = r.text();
+    b.templateLanguage = r.text();
+    b.total = r.integer();
+    b.createdAt = r.text();
     return b;
 }
 

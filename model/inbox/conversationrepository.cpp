@@ -42,65 +42,63 @@ QString compactJson(const QStringList &list)
     return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
 }
 
-Conversation conversationFromRow(const QSqlQuery &q)
+Conversation conversationFromRow(SqlRowReader r)
 {
     Conversation v;
-    v.seq = q.value(0).toLongLong();
-    v.id = q.value(1).toString();
-    v.contactId = q.value(2).toString();
-    v.channel = q.value(3).toString();
-    v.channelId = q.value(4).toString();
-    v.externalId = q.value(5).toString();
-    v.status = q.value(6).toString();
-    v.assignedTo = q.value(7).toString();
-    v.assignedName = q.value(8).toString();
-    for (const QJsonValue &t : QJsonDocument::fromJson(q.value(9).toByteArray()).array())
-        v.tags << t.toString();
-    v.source = q.value(10).toString();
-    if (!q.value(11).isNull())
-        v.firstResponseSeconds = q.value(11).toLongLong();
-    v.totalMessages = q.value(12).toInt();
-    v.unreadCount = q.value(13).toInt();
-    v.lastMessageText = q.value(14).toString();
-    v.lastMessageDirection = q.value(15).toString();
-    v.lastMessageAt = q.value(16).toString();
-    v.firstIncomingAt = q.value(17).toString();
-    v.createdAt = q.value(18).toString();
-    v.updatedAt = q.value(19).toString();
-    v.contactFirstName = q.value(20).toString();
-    v.contactLastName = q.value(21).toString();
-    v.contactPhone = q.value(22).toString();
-    v.visitorName = q.value(23).toString();
+    v.seq = r.integer();
+    v.id = r.text();
+    v.contactId = r.text();
+    v.channel = r.text();
+    v.channelId = r.text();
+    v.externalId = r.text();
+    v.status = r.text();
+    v.assignedTo = r.text();
+    v.assignedName = r.text();
+    v.tags = r.jsonStrings();
+    v.source = r.text();
+    v.firstResponseSeconds = r.integerOrNull();
+    v.totalMessages = int(r.integer());
+    v.unreadCount = int(r.integer());
+    v.lastMessageText = r.text();
+    v.lastMessageDirection = r.text();
+    v.lastMessageAt = r.text();
+    v.firstIncomingAt = r.text();
+    v.createdAt = r.text();
+    v.updatedAt = r.text();
+    v.contactFirstName = r.text();
+    v.contactLastName = r.text();
+    v.contactPhone = r.text();
+    v.visitorName = r.text();
     return v;
 }
 
-Message messageFromRow(const QSqlQuery &q)
+Message messageFromRow(SqlRowReader r)
 {
     Message m;
-    m.seq = q.value(0).toLongLong();
-    m.id = q.value(1).toString();
-    m.conversationId = q.value(2).toString();
-    m.contactId = q.value(3).toString();
-    m.channel = q.value(4).toString();
-    m.direction = q.value(5).toString();
-    m.type = q.value(6).toString();
-    m.text = q.value(7).toString();
-    m.mediaUrl = q.value(8).toString();
-    m.caption = q.value(9).toString();
-    m.filename = q.value(10).toString();
-    m.payload = QJsonDocument::fromJson(q.value(11).toByteArray()).object();
-    m.delivery.status = q.value(12).toString();
-    m.delivery.sentAt = q.value(13).toString();
-    m.delivery.deliveredAt = q.value(14).toString();
-    m.delivery.readAt = q.value(15).toString();
-    m.delivery.failedAt = q.value(16).toString();
-    m.delivery.failedReason = q.value(17).toString();
-    m.providerId = q.value(18).toString();
-    m.sender.type = q.value(19).toString();
-    m.sender.id = q.value(20).toString();
-    m.sender.name = q.value(21).toString();
-    m.sentimentScore = q.value(22).toInt();
-    m.createdAt = q.value(23).toString();
+    m.seq = r.integer();
+    m.id = r.text();
+    m.conversationId = r.text();
+    m.contactId = r.text();
+    m.channel = r.text();
+    m.direction = r.text();
+    m.type = r.text();
+    m.text = r.text();
+    m.mediaUrl = r.text();
+    m.caption = r.text();
+    m.filename = r.text();
+    m.payload = r.jsonObject();
+    m.delivery.status = r.text();
+    m.delivery.sentAt = r.text();
+    m.delivery.deliveredAt = r.text();
+    m.delivery.readAt = r.text();
+    m.delivery.failedAt = r.text();
+    m.delivery.failedReason = r.text();
+    m.providerId = r.text();
+    m.sender.type = r.text();
+    m.sender.id = r.text();
+    m.sender.name = r.text();
+    m.sentimentScore = int(r.integer());
+    m.createdAt = r.text();
     return m;
 }
 

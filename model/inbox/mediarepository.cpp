@@ -300,20 +300,20 @@ namespace {
 const QString kColumns = QStringLiteral("id, filename, mime_type, kind, size, sha256, uploaded_by, conversation_id, "
                                         "message_id, created_at, expires_at, token_hash FROM media ");
 
-Media fromRow(const QSqlQuery &q)
+Media mediaFromRow(SqlRowReader r)
 {
     Media m;
-    m.id = q.value(0).toString();
-    m.filename = q.value(1).toString();
-    m.mimeType = q.value(2).toString();
-    m.kind = q.value(3).toString();
-    m.size = q.value(4).toLongLong();
-    m.sha256 = q.value(5).toString();
-    m.uploadedBy = q.value(6).toString();
-    m.conversationId = q.value(7).toString();
-    m.messageId = q.value(8).toString();
-    m.createdAt = q.value(9).toString();
-    m.expiresAt = q.value(10).toString();
+    m.id = r.text();
+    m.filename = r.text();
+    m.mimeType = r.text();
+    m.kind = r.text();
+    m.size = r.integer();
+    m.sha256 = r.text();
+    m.uploadedBy = r.text();
+    m.conversationId = r.text();
+    m.messageId = r.text();
+    m.createdAt = r.text();
+    m.expiresAt = r.text();
     return m;
 }
 } // namespace
@@ -323,7 +323,7 @@ std::optional<Media> MediaRepository::find(const QString &id) const
     CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    const Media m = fromRow(q);
+    const Media m = mediaFromRow(q);
     q.finish();
     return m;
 }
@@ -335,7 +335,7 @@ std::optional<Media> MediaRepository::findServable(const QString &id, const QStr
     CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    const Media m = fromRow(q);
+    const Media m = mediaFromRow(q);
     const QByteArray stored = q.value(11).toString().toLatin1();
     q.finish();
     if (!constantTimeEqual(stored, hashToken(token).toLatin1()))

@@ -12,18 +12,18 @@ namespace {
 const QString kTemplateColumns =
     QStringLiteral("id, name, language, category, body, buttons, status, created_at, updated_at");
 
-MessageTemplate templateFromRow(const QSqlQuery &q)
+MessageTemplate templateFromRow(SqlRowReader r)
 {
     MessageTemplate t;
-    t.id = q.value(0).toString();
-    t.name = q.value(1).toString();
-    t.language = q.value(2).toString();
-    t.category = q.value(3).toString();
-    t.body = q.value(4).toString();
-    t.buttons = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).array();
-    t.status = q.value(6).toString();
-    t.createdAt = q.value(7).toString();
-    t.updatedAt = q.value(8).toString();
+    t.id = r.text();
+    t.name = r.text();
+    t.language = r.text();
+    t.category = r.text();
+    t.body = r.text();
+    t.buttons = QJsonDocument::fromJson(r.bytes()).array();
+    t.status = r.text();
+    t.createdAt = r.text();
+    t.updatedAt = r.text();
     return t;
 }
 

@@ -5,6 +5,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
+#include "model/core/outbox.h"
 #include "model/core/sqldialect.h"
 
 #include <QJsonDocument>
@@ -41,24 +42,24 @@ QString isoDate(const QDate &d)
     return d.toString(Qt::ISODate);
 }
 
-Task fromRow(const QSqlQuery &q)
+Task taskFromRow(SqlRowReader r)
 {
     Task t;
-    t.seq = q.value(0).toLongLong();
-    t.id = q.value(1).toString();
-    t.title = q.value(2).toString();
-    t.description = q.value(3).toString();
-    t.type = q.value(4).toString();
-    t.status = q.value(5).toString();
-    t.priority = q.value(6).toString();
-    t.dueDate = q.value(7).toString();
-    t.assignedTo = q.value(8).toString();
-    t.contactId = q.value(9).toString();
-    t.dealId = q.value(10).toString();
-    t.reminder.enabled = q.value(11).toInt() != 0;
-    t.reminder.before = q.value(12).toInt();
-    t.reminder.sentAt = q.value(13).toString();
-    const QJsonObject rec = QJsonDocument::fromJson(q.value(14).toByteArray()).object();
+    t.seq = r.integer();
+    t.id = r.text();
+    t.title = r.text();
+    t.description = r.text();
+    t.type = r.text();
+    t.status = r.text();
+    t.priority = r.text();
+    t.dueDate = r.text();
+    t.assignedTo = r.text();
+    t.contactId = r.text();
+    t.dealId = r.text();
+    t.reminder.enabled = r.flag();
+    t.reminder.before = int(r.integer());
+    t.reminder.sentAt = r.text();
+    const QJsonObject rec = r.jsonObject();
     if (!rec.isEmpty()) {
         t.recurrence.frequency = rec.value(QLatin1String("frequency")).toString();
         t.recurrence.interval = qMax(1, rec.value(QLatin1String("interval")).toInt(1));
@@ -66,15 +67,15 @@ Task fromRow(const QSqlQuery &q)
             t.recurrence.daysOfWeek << d.toString();
         t.recurrence.endDate = rec.value(QLatin1String("endDate")).toString();
     }
-    t.seriesStart = q.value(15).toString();
-    t.previousTaskId = q.value(16).toString();
-    t.nextTaskId = q.value(17).toString();
-    t.completedAt = q.value(18).toString();
-    t.completedBy = q.value(19).toString();
-    t.overdueNotifiedAt = q.value(20).toString();
-    t.createdBy = q.value(21).toString();
-    t.createdAt = q.value(22).toString();
-    t.updatedAt = q.value(23).toString();
+    t.seriesStart = r.text();
+    t.previousTaskId = r.text();
+    t.nextTaskId = r.text();
+    t.completedAt = r.text();
+    t.completedBy = r.text();
+    t.overdueNotifiedAt = r.text();
+    t.createdBy = r.text();
+    t.createdAt = r.text();
+    t.updatedAt = r.text();
     return t;
 }
 
@@ -96,7 +97,8 @@ DomainError unknownReference(const QString &field, const char *what, const QStri
 {
     const ModelText problem(QT_TRANSLATE_NOOP("ModelError", "%1 %2 does not exist"), {ModelText(what), id});
     return DomainError::unprocessable(
-        ModelText(QT_TRANSLATE_NOOP("ModelError", "%1: %2"), {ModelTextArg::field(field), problem}), {{field, problem}});
+        ModelText(QT_TRANSLATE_NOOP("ModelError", "%1: %2"), {ModelTextArg::field(field), problem}),
+        {{field, problem}});
 }
 
 bool exists(const QString &sql, const QString &id)
@@ -221,18 +223,9 @@ Filter buildFilter(const TaskQuery &query, const QTimeZone &tz, const QDate &tod
 
 QJsonArray changedFields(const Task &before, const Task &after)
 {
-    const QJsonObject a = before.toJson();
-    const QJsonObject b = after.toJson();
-    QJsonArray changed;
-    for (auto it = b.begin(); it != b.end(); ++it) {
-        if (it.key() == QLatin1String("updatedAt") || it.key() == QLatin1String("status") ||
-            it.key() == QLatin1String("completedAt") || it.key() == QLatin1String("completedBy") ||
-            it.key() == QLatin1String("nextTaskId"))
-            continue;
-        if (a.value(it.key()) != it.value())
-            changed.append(it.key());
-    }
-    return changed;
+    return Outbox::changedFields(before.toJson(), after.toJson(),
+                                 {QStringLiteral("updatedAt"), QStringLiteral("status"), QStringLiteral("completedAt"),
+                                  QStringLiteral("completedBy"), QStringLiteral("nextTaskId")});
 }
 } // namespace
 
@@ -343,7 +336,7 @@ int TaskRepository::retimeAllDayTasks()
                                                         "WHERE t.due_all_day = 1"));
             const int first = int(kColumns.count(QLatin1Char(','))) + 1;
             while (q.next()) {
-                tasks.append(fromRow(q));
+                tasks.append(taskFromRow(q));
                 stored.append(
                     {q.value(first).toString(), q.value(first + 1).toString(), q.value(first + 2).toString()});
             }
@@ -530,8 +523,9 @@ TaskStatusResult TaskRepository::setStatus(const QString &id, const QString &sta
             {{QStringLiteral("status"), FieldReader::oneOf(TaskRules::Statuses)}});
     const QString noteText = note.trimmed();
     if (noteText.size() > 20000)
-        throw DomainError::invalid(QStringLiteral("note"),
-                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
+        throw DomainError::invalid(
+            QStringLiteral("note"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     const Task before = get(id);
     Task t = before;
@@ -609,8 +603,9 @@ TaskNote TaskRepository::addNote(const QString &id, const QString &content, cons
     if (body.isEmpty())
         throw DomainError::missingFields({{QStringLiteral("content"), DomainError::isRequired()}});
     if (body.size() > 20000)
-        throw DomainError::invalid(QStringLiteral("content"),
-                                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
+        throw DomainError::invalid(
+            QStringLiteral("content"),
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "must be at most %1 characters"), {20000}));
     Transaction tx;
     Task t = get(id);
     t.updatedAt = m_store.nowIso();
@@ -677,7 +672,7 @@ std::optional<Task> TaskRepository::find(const QString &id) const
         QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM tasks t WHERE t.id = ?"), {id});
     if (!q.next())
         return std::nullopt;
-    Task t = fromRow(q);
+    Task t = taskFromRow(q);
     q.finish();
     return t;
 }
@@ -721,7 +716,7 @@ TaskPage TaskRepository::list(const TaskQuery &query) const
     const Statement s = pageStatement(query, buildFilter(query, m_tz, today(), m_store.now()));
     CachedQuery q = Database::execCached(s.sql, s.values);
     while (q.next())
-        page.items.append(fromRow(q));
+        page.items.append(taskFromRow(q));
     q.finish();
     page.total = count(query);
     return page;

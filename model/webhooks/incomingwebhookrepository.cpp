@@ -19,17 +19,17 @@ using SqlValue::textOrNull;
 const QString kIncomingColumns = QStringLiteral("seq, id, name, action, secret, created_at, last_call_at, call_count");
 constexpr int kMaxLoggedBody = 64 * 1024;
 
-IncomingWebhook incomingFromRow(const QSqlQuery &q)
+IncomingWebhook incomingFromRow(SqlRowReader r)
 {
     IncomingWebhook e;
-    e.seq = q.value(0).toLongLong();
-    e.id = q.value(1).toString();
-    e.name = q.value(2).toString();
-    e.action = q.value(3).toString();
-    e.secret = q.value(4).toString();
-    e.createdAt = q.value(5).toString();
-    e.lastCallAt = q.value(6).toString();
-    e.callCount = q.value(7).toInt();
+    e.seq = r.integer();
+    e.id = r.text();
+    e.name = r.text();
+    e.action = r.text();
+    e.secret = r.text();
+    e.createdAt = r.text();
+    e.lastCallAt = r.text();
+    e.callCount = int(r.integer());
     return e;
 }
 

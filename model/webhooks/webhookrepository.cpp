@@ -24,42 +24,41 @@ const QString kDeliveryColumns =
     QStringLiteral("d.seq, d.id, d.webhook_id, d.event_id, d.event, d.body, d.kind, d.state, d.attempts, d.failures, "
                    "d.next_attempt_at, d.last_status, d.last_error, d.created_at");
 
-WebhookSubscription webhookFromRow(const QSqlQuery &q)
+WebhookSubscription webhookFromRow(SqlRowReader r)
 {
     WebhookSubscription w;
-    w.seq = q.value(0).toLongLong();
-    w.id = q.value(1).toString();
-    w.url = q.value(2).toString();
-    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(3).toByteArray()).array())
-        w.events << v.toString();
-    w.secret = q.value(4).toString();
-    w.description = q.value(5).toString();
-    w.active = q.value(6).toInt() != 0;
-    w.failureCount = q.value(7).toInt();
-    w.disabledReason = q.value(8).toString();
-    w.disabledAt = q.value(9).toString();
-    w.createdAt = q.value(10).toString();
-    w.updatedAt = q.value(11).toString();
+    w.seq = r.integer();
+    w.id = r.text();
+    w.url = r.text();
+    w.events = r.jsonStrings();
+    w.secret = r.text();
+    w.description = r.text();
+    w.active = r.flag();
+    w.failureCount = int(r.integer());
+    w.disabledReason = r.text();
+    w.disabledAt = r.text();
+    w.createdAt = r.text();
+    w.updatedAt = r.text();
     return w;
 }
 
-WebhookDelivery deliveryFromRow(const QSqlQuery &q)
+WebhookDelivery deliveryFromRow(SqlRowReader r)
 {
     WebhookDelivery d;
-    d.seq = q.value(0).toLongLong();
-    d.id = q.value(1).toString();
-    d.webhookId = q.value(2).toString();
-    d.eventId = q.value(3).toString();
-    d.event = q.value(4).toString();
-    d.body = q.value(5).toByteArray();
-    d.kind = q.value(6).toString();
-    d.state = q.value(7).toString();
-    d.attempts = q.value(8).toInt();
-    d.failures = q.value(9).toInt();
-    d.nextAttemptAt = q.value(10).toString();
-    d.lastStatus = q.value(11).toInt();
-    d.lastError = q.value(12).toString();
-    d.createdAt = q.value(13).toString();
+    d.seq = r.integer();
+    d.id = r.text();
+    d.webhookId = r.text();
+    d.eventId = r.text();
+    d.event = r.text();
+    d.body = r.bytes();
+    d.kind = r.text();
+    d.state = r.text();
+    d.attempts = int(r.integer());
+    d.failures = int(r.integer());
+    d.nextAttemptAt = r.text();
+    d.lastStatus = int(r.integer());
+    d.lastError = r.text();
+    d.createdAt = r.text();
     return d;
 }
 

@@ -4,18 +4,11 @@
 // each other (a contact's deal on the board, a contact's conversation in the Inbox, the Inbox's
 // "Open contact" in Contacts) and pipeline editing following who signs in. MainWindow itself
 // builds none of them.
-#include "app/appsettings.h"
-#include "app/secrets/secretstore.h"
-#include "app/windowcontents.h"
-#include "messaging/channels/channelregistry.h"
-#include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
-#include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
-#include "model/inbox/conversationrepository.h"
-#include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/wholewindow.h"
 #include "ui/campaigns/campaignsview.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
@@ -34,7 +27,6 @@
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
@@ -43,19 +35,12 @@ class TestWindowContents final : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
     std::unique_ptr<TempDatabase> m_db;
     std::unique_ptr<EventBus> m_bus;
     User m_admin, m_agent;
     Store::Actor m_actor;
-    std::unique_ptr<ContactRepository> m_contacts;
-    std::unique_ptr<ApiKeyRepository> m_keys;
-    std::unique_ptr<TaskRepository> m_tasks;
-    std::unique_ptr<ConversationRepository> m_conversations;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<SecretStore> m_secrets;
-    ChannelsConfig m_channels;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<WholeWindow> m_app;
+    MainWindow *m_window = nullptr;
 
     Store desk() const { return Store(*m_bus).actingAs(m_actor); }
     QStackedWidget *stack() const { return m_window->findChild<QStackedWidget *>(QStringLiteral("areaStack")); }
@@ -78,12 +63,7 @@ class TestWindowContents final : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("DBUS_SESSION_BUS_ADDRESS", ""); // the secret store's owner-only file, no keychain
-        QVERIFY(m_dir.isValid());
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void init()
     {
@@ -93,29 +73,14 @@ private slots:
         m_admin = UserRepository(plain).create("selin@ornek.com.tr", "Selin Aksoy", "admin", "x");
         m_agent = UserRepository(plain).create("murat@ornek.com.tr", "Murat Çelik", "agent", "x");
         m_actor = {m_admin.id, m_admin.name, m_admin.role};
-        m_contacts = std::make_unique<ContactRepository>(desk());
-        m_keys = std::make_unique<ApiKeyRepository>(desk());
-        m_tasks = std::make_unique<TaskRepository>(desk());
-        m_conversations = std::make_unique<ConversationRepository>(desk());
-        m_settings = std::make_unique<AppSettings>(m_dir.path());
-        m_secrets = std::make_unique<SecretStore>(QStringLiteral("liaison-test-contents"),
-                                                  m_dir.filePath(QStringLiteral("secrets.json")));
-        m_window = std::make_unique<MainWindow>(*m_keys, desk());
-        m_window->setSignedInUser(m_admin);
-        composeWindow(*m_window, {desk(), *m_contacts, *m_keys, *m_tasks, *m_conversations, *m_settings, *m_secrets,
-                                  m_channels, std::make_shared<ChannelRegistry>(m_channels), MediaConfig{},
-                                  [] { return QStringLiteral("https://crm.ornek.com.tr"); }});
+        m_app = std::make_unique<WholeWindow>(desk(), m_admin);
+        m_window = &m_app->window;
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_secrets.reset();
-        m_settings.reset();
-        m_conversations.reset();
-        m_tasks.reset();
-        m_keys.reset();
-        m_contacts.reset();
+        m_window = nullptr;
+        m_app.reset();
         m_bus.reset();
         m_db.reset();
     }
@@ -169,16 +134,16 @@ private slots:
     void jumpToOpensEveryKindInItsArea()
     {
         const QString contact =
-            m_contacts
-                ->create(ContactRules::parse(
+            m_app->contacts
+                .create(ContactRules::parse(
                     {{"firstName", "Şükrü"}, {"lastName", "Demirci"}, {"email", "sukru@ornek.com.tr"}}))
                 .id;
         const QString deal =
             DealRepository(desk()).create(DealRules::parse({{"name", "Lisans yenileme"}, {"contactId", contact}})).id;
-        const QString task = m_tasks->create(TaskRules::parse({{"title", "Şükrü Bey'i ara"}})).id;
-        const QString conversation = m_conversations->findOrCreate(contact, "whatsapp", "+905321234567").id;
+        const QString task = m_app->tasks.create(TaskRules::parse({{"title", "Şükrü Bey'i ara"}})).id;
+        const QString conversation = m_app->conversations.findOrCreate(contact, "whatsapp", "+905321234567").id;
         m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(QTest::qWaitForWindowExposed(m_window));
 
         m_window->openRecord(JumpBox::Deal, deal);
         QCOMPARE(m_window->currentArea(), 1);

@@ -4,20 +4,10 @@
 #include "model/contacts/contact.h"
 #include "model/core/jsonwriter.h"
 #include "server/api/apirequest.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QtTest>
-
-namespace {
-QByteArray written(const Contact &c)
-{
-    JsonWriter w;
-    w.beginObject();
-    c.writeFields(w);
-    w.endObject();
-    return w.take();
-}
-} // namespace
 
 class TestApiResponse : public QObject
 {

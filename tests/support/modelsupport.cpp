@@ -1,7 +1,9 @@
 #include "tests/support/modelsupport.h"
 
+#include "model/contacts/contact.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/jsonwriter.h"
 
 #include <QProcess>
 #include <QSqlDatabase>
@@ -20,6 +22,15 @@ QPair<QString, int> refusalOf(const std::function<void()> &call)
         return qMakePair(e.details().keys().join(QLatin1Char(',')), int(e.kind()));
     }
     return qMakePair(QString(), -1);
+}
+
+QByteArray written(const Contact &c)
+{
+    JsonWriter w;
+    w.beginObject();
+    c.writeFields(w);
+    w.endObject();
+    return w.take();
 }
 
 WebhookChanges webhookChanges(const QJsonObject &body)

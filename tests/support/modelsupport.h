@@ -19,6 +19,8 @@
 #include <functional>
 #include <memory>
 
+struct Contact;
+
 // The store of a test that neither watches the bus nor moves the clock: one bus of the test
 // process (nothing listens to it unless the test connects) and the system clock.
 Store testStore();
@@ -27,6 +29,10 @@ Store testStore();
 // string and -1 when it went through. For tests that hold two ways of writing (typed changes, a
 // request body) to the same rules.
 QPair<QString, int> refusalOf(const std::function<void()> &call);
+
+// A contact's answer object as the hot paths write it (JsonWriter, Contact::writeFields), for tests
+// that hold those bytes to the ones QJsonDocument writes for Contact::toJson().
+QByteArray written(const Contact &c);
 
 // A subscription's body read as the API reads it, but with every receiver address allowed: the
 // repository's own check then holds it to the repository's policy.

@@ -1,9 +1,10 @@
-// The window driven from the keyboard, offscreen: the real MainWindow with its four areas (Contacts,
-// Deals, Tasks, Inbox, added as the app adds them) over the real repositories. Down and Enter from
-// the contacts' search, Enter and Escape in the table; Ctrl+F, Ctrl+N and Alt+1 … Alt+4 wherever the
-// focus is (and not while a dialog is in front); Ctrl+K's "Jump to" finding each kind of record and
-// opening it, also over 100,000 contacts without holding up the typing; the board's and the task
-// list's search and "Mine"; the Inbox's search; Ctrl+1 still a quick reply; Help > Keyboard shortcuts.
+// The window driven from the keyboard, offscreen: the real MainWindow as the app composes it (its
+// four areas, Contacts, Deals, Tasks and Inbox, and its Settings pages) over the real repositories,
+// an agent signed in. Down and Enter from the contacts' search, Enter and Escape in the table;
+// Ctrl+F, Ctrl+N and Alt+1 … Alt+4 wherever the focus is (and not while a dialog is in front);
+// Ctrl+K's "Jump to" finding each kind of record and opening it, also over 100,000 contacts without
+// holding up the typing; the board's and the task list's search and "Mine"; the Inbox's search;
+// Ctrl+1 still a quick reply; Help > Keyboard shortcuts.
 #include "tests/ui/uitest.h"
 
 #include "model/accounts/apikeyrepository.h"
@@ -14,7 +15,7 @@
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
-#include "tests/ui/composedwindow.h"
+#include "tests/ui/wholewindow.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
@@ -63,44 +64,27 @@ class TestKeyboard final : public QObject
     std::unique_ptr<EventBus> m_bus;
     Store::Actor m_actor;
     User m_me, m_other;
-    std::unique_ptr<ContactRepository> m_contacts;
-    std::unique_ptr<ApiKeyRepository> m_keys;
-    std::unique_ptr<TaskRepository> m_tasks;
-    std::unique_ptr<ConversationRepository> m_conversations;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<WholeWindow> m_app;
+    MainWindow *m_window = nullptr;
     TasksView *m_tasksView = nullptr;
     InboxView *m_inbox = nullptr;
     QString m_sukru, m_ahmet, m_deal, m_task, m_conversation;
 
     Store desk() const { return Store(*m_bus).actingAs(m_actor); }
 
-    // The window as the app builds it: Contacts and Deals from the app's composition root
-    // (ComposedWindow), Tasks and Inbox added with their keys and their "Jump to" openers.
+    // The window as the app composes it (composeWindow: every area with its keys and its "Jump to"
+    // opener, every Settings page), the signed-in user at it.
     void makeWindow()
     {
-        m_window = std::make_unique<ComposedWindow>(*m_contacts, *m_keys, desk());
-        m_tasksView = new TasksView(*m_tasks, desk());
-        TasksView *tasks = m_tasksView;
-        m_window->addArea(TasksView::tr("Tasks"), tasks,
-                          {[tasks] { tasks->focusSearch(); }, [tasks] { tasks->focusQuickAdd(); }});
-        MainWindow *window = m_window.get();
-        window->setRecordOpener(JumpBox::Task, [window, tasks](const QString &id) {
-            window->showArea(tasks);
-            tasks->openTask(id);
-        });
-        m_inbox = new InboxView(*m_conversations, desk());
-        InboxView *inbox = m_inbox;
-        m_window->addArea(InboxView::tr("Inbox"), inbox,
-                          {[inbox] { inbox->focusSearch(); }, [inbox] { inbox->focusComposer(); }});
-        window->setRecordOpener(JumpBox::Conversation, [window, inbox](const QString &id) {
-            window->showArea(inbox);
-            inbox->reload();
-            inbox->selectConversation(id);
-        });
+        m_app = std::make_unique<WholeWindow>(desk(), m_me);
+        m_window = &m_app->window;
+        m_tasksView = m_window->findChild<TasksView *>();
+        m_inbox = m_window->findChild<InboxView *>();
+        QVERIFY(m_tasksView && m_inbox);
         m_window->resize(1366, 768);
         m_window->show();
         m_window->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QVERIFY(QTest::qWaitForWindowActive(m_window));
     }
 
     // A key pressed where the focus is, as the keyboard delivers it (shortcuts first).
@@ -127,7 +111,7 @@ class TestKeyboard final : public QObject
     {
         // Offscreen, nothing gives the window back its activation when a dialog over it closes.
         m_window->activateWindow();
-        if (!QTest::qWaitForWindowActive(m_window.get()))
+        if (!QTest::qWaitForWindowActive(m_window))
             return nullptr;
         press(Qt::Key_K, Qt::ControlModifier);
         JumpBox *box = m_window->jumpBox();
@@ -175,19 +159,16 @@ private Q_SLOTS:
         m_me = UserRepository(plain).create("murat@ornek.com.tr", "Murat Çelik", "agent", "x");
         m_other = UserRepository(plain).create("selin@ornek.com.tr", "Selin Aksoy", "admin", "x");
         m_actor = {m_me.id, m_me.name, m_me.role};
-        m_contacts = std::make_unique<ContactRepository>(desk());
-        m_keys = std::make_unique<ApiKeyRepository>(desk());
-        m_tasks = std::make_unique<TaskRepository>(desk());
-        m_conversations = std::make_unique<ConversationRepository>(desk());
-        m_sukru = m_contacts
-                      ->create(ContactRules::parse(
+        ContactRepository contacts(desk());
+        m_sukru = contacts
+                      .create(ContactRules::parse(
                           {{"firstName", "Şükrü"}, {"lastName", "Demirci"}, {"email", "sukru@ornek.com.tr"}}))
                       .id;
-        m_ahmet = m_contacts
-                      ->create(ContactRules::parse(
-                          {{"firstName", "Ahmet"}, {"lastName", "Kaya"}, {"phone", "+905551112233"}}))
-                      .id;
-        m_contacts->create(ContactRules::parse({{"firstName", "Bob"}, {"email", "bob@example.com"}}));
+        m_ahmet =
+            contacts
+                .create(ContactRules::parse({{"firstName", "Ahmet"}, {"lastName", "Kaya"}, {"phone", "+905551112233"}}))
+                .id;
+        contacts.create(ContactRules::parse({{"firstName", "Bob"}, {"email", "bob@example.com"}}));
         DealRepository deals(desk());
         m_deal = deals
                      .create(DealRules::parse({{"name", "Demirci lisans yenileme"},
@@ -197,25 +178,26 @@ private Q_SLOTS:
                      .id;
         deals.create(DealRules::parse({{"name", "Lisans ek paket"}, {"value", 3000}, {"assignedTo", m_other.id}}));
         deals.create(DealRules::parse({{"name", "Danışmanlık"}, {"value", 5000}, {"assignedTo", m_me.id}}));
-        m_task = m_tasks->create(TaskRules::parse({{"title", "Şükrü Bey'i ara"}, {"assignedTo", m_me.id}})).id;
-        m_tasks->create(TaskRules::parse({{"title", "Aramayı planla"}, {"assignedTo", m_other.id}}));
-        m_tasks->create(TaskRules::parse({{"title", "Teklif gönder"}, {"assignedTo", m_me.id}}));
-        m_conversation = m_conversations->findOrCreate(m_sukru, "whatsapp", "+905321234567").id;
+        TaskRepository tasks(desk());
+        m_task = tasks.create(TaskRules::parse({{"title", "Şükrü Bey'i ara"}, {"assignedTo", m_me.id}})).id;
+        tasks.create(TaskRules::parse({{"title", "Aramayı planla"}, {"assignedTo", m_other.id}}));
+        tasks.create(TaskRules::parse({{"title", "Teklif gönder"}, {"assignedTo", m_me.id}}));
+        ConversationRepository conversations(desk());
+        m_conversation = conversations.findOrCreate(m_sukru, "whatsapp", "+905321234567").id;
         MessageContent hello;
         hello.text = "Merhaba";
-        m_conversations->receive(m_conversation, hello);
-        const QString bob = m_conversations->findOrCreate(m_ahmet, "widget", "visitor_1").id;
-        m_conversations->receive(bob, hello);
+        conversations.receive(m_conversation, hello);
+        const QString bob = conversations.findOrCreate(m_ahmet, "widget", "visitor_1").id;
+        conversations.receive(bob, hello);
         makeWindow();
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_conversations.reset();
-        m_tasks.reset();
-        m_keys.reset();
-        m_contacts.reset();
+        m_window = nullptr;
+        m_tasksView = nullptr;
+        m_inbox = nullptr;
+        m_app.reset();
         m_bus.reset();
         m_db.reset();
     }
@@ -294,13 +276,13 @@ private Q_SLOTS:
         QVERIFY(!m_window->jumpBox());
         contact->reject();
         QTRY_VERIFY(!modal<ContactDialog>());
-        QTRY_VERIFY(QApplication::activeWindow() == m_window.get());
+        QTRY_VERIFY(QApplication::activeWindow() == m_window);
 
         press(Qt::Key_2, Qt::AltModifier);
         press(Qt::Key_N, Qt::ControlModifier);
         QVERIFY(board()->editDialog() && board()->editDialog()->isVisible());
         board()->editDialog()->reject();
-        QTRY_VERIFY(QApplication::activeWindow() == m_window.get());
+        QTRY_VERIFY(QApplication::activeWindow() == m_window);
 
         press(Qt::Key_3, Qt::AltModifier);
         press(Qt::Key_N, Qt::ControlModifier);
@@ -385,7 +367,7 @@ private Q_SLOTS:
                 bodies.append({{"firstName", i % 7 == 0 ? QStringLiteral("Ahmet") : QStringLiteral("Ayşe")},
                                {"lastName", QStringLiteral("Kişi%1").arg(i)},
                                {"email", QStringLiteral("k%1@ornek.com.tr").arg(i)}});
-            QCOMPARE(m_contacts->insertBulk(bodies), Chunk);
+            QCOMPARE(m_app->contacts.insertBulk(bodies), Chunk);
         }
         press(Qt::Key_K, Qt::ControlModifier);
         JumpBox *box = m_window->jumpBox();
@@ -482,6 +464,10 @@ private Q_SLOTS:
         press(Qt::Key_3, Qt::AltModifier);
         m_tasksView->tabs()->setCurrentIndex(TasksView::AllTab);
         TaskTableModel *all = m_tasksView->model(TasksView::AllTab);
+        // The agent at the window starts on their own tasks; "Mine" off shows everyone's.
+        QVERIFY(m_tasksView->mineToggle()->isChecked());
+        QCOMPARE(all->rowCount(), 2);
+        m_tasksView->mineToggle()->click();
         QCOMPARE(all->rowCount(), 3);
         typeText(m_tasksView->searchField(), "ara");
         // Every word typed begins a word of the title: "ara" and "Aramayı", not "Teklif gönder".

@@ -2,21 +2,13 @@
 // for the same values, so the hot paths and the rest of the API never disagree.
 #include "model/contacts/contact.h"
 #include "model/core/jsonwriter.h"
+#include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 
 namespace {
-QByteArray written(const Contact &c)
-{
-    JsonWriter w;
-    w.beginObject();
-    c.writeFields(w);
-    w.endObject();
-    return w.take();
-}
-
 QByteArray compact(const QJsonValue &v)
 {
     return v.isObject() ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)

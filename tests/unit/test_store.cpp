@@ -2,7 +2,8 @@
 // rollback drops it, the same news goes once per commit), and "now" is its clock's in every row a
 // repository writes and in the outbox's events. A Transaction nested in another is a savepoint: a
 // failed inner write caught by its caller leaves none of its rows, events or news behind, and a
-// released one stands or falls with the transaction around it.
+// released one stands or falls with the transaction around it. A row is read column after column,
+// the same through select() and through a query.
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/contacts/contactrepository.h"
@@ -10,6 +11,7 @@
 #include "model/core/changefeed.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
+#include "model/core/outbox.h"
 #include "model/core/store.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
@@ -401,6 +403,52 @@ private slots:
         QCOMPARE(told.count(), 0);
         createContact(store, "Cem"); // the connection goes on
         QCOMPARE(contactNames(), QStringList({"Cem"}));
+    }
+
+    // An update event's changedFields: the answer's keys whose values changed (or that came), in key
+    // order, less the ignored ones; a key the answer no longer has is not one of them.
+    void changedFieldsAreTheKeysThatDiffer()
+    {
+        const QJsonObject before{{"name", "Ali"}, {"tags", QJsonArray{"a"}}, {"status", "open"}, {"gone", 1}};
+        QCOMPARE(Outbox::changedFields(before, before), QJsonArray());
+        const QJsonObject after{{"name", "Ali"}, {"tags", QJsonArray{"a", "b"}}, {"status", "done"}, {"new", 2}};
+        QCOMPARE(Outbox::changedFields(before, after), QJsonArray({"new", "status", "tags"}));
+        QCOMPARE(Outbox::changedFields(before, after, {"status", "name"}), QJsonArray({"new", "tags"}));
+    }
+
+    // A row read column after column (the repositories' fromRow) reads the same through select()
+    // (SQLite's C API) and through a query at its row: each call the next column, NULLs as nullopt
+    // or empty, empty and NULL JSON as empty.
+    void aRowIsReadInTheOrderOfItsColumns()
+    {
+        const QString sql = QStringLiteral("SELECT 7, 'Şükrü', NULL, 2.5, NULL, '{\"k\": 1}', '[\"x\", \"y\"]', "
+                                           "'', NULL, 1, 0, 'after'");
+        const auto read = [](SqlRowReader r) {
+            QStringList out;
+            out << QString::number(r.integer()) << r.text();
+            const std::optional<qint64> none = r.integerOrNull();
+            const std::optional<double> half = r.realOrNull();
+            out << (none ? QStringLiteral("number") : QStringLiteral("null"))
+                << (half ? QString::number(*half) : QStringLiteral("null"));
+            out << (r.text().isNull() ? QStringLiteral("null text") : QStringLiteral("text"));
+            out << QString::number(r.jsonObject().value(QStringLiteral("k")).toInt()) << r.jsonStrings().join('+');
+            out << QString::number(r.jsonObject().size()) << QString::number(r.jsonStrings().size());
+            out << (r.flag() ? QStringLiteral("on") : QStringLiteral("off"))
+                << (r.flag() ? QStringLiteral("on") : QStringLiteral("off"));
+            out << QString::number(r.next()) << r.text();
+            return out;
+        };
+        const QStringList expected{"7", "Şükrü", "null", "2.5", "null text", "1",    "x+y",
+                                   "0", "0",     "on",   "off", "11",        "after"};
+        QStringList selected;
+        Database::select(sql, {}, [&](const SqlRow &row) { selected = read(row); });
+        QCOMPARE(selected, expected);
+        QSqlQuery q = Database::exec(sql);
+        QVERIFY(q.next());
+        QCOMPARE(read(SqlRow(q)), expected);
+        CachedQuery cached = Database::execCached(sql);
+        QVERIFY(cached.next());
+        QCOMPARE(read(cached), expected);
     }
 
     void repositoriesStampTheStoresTime_data()
