@@ -376,6 +376,14 @@ struct Environment
             m->dkimKeyPem = *v;
     }
 
+    // The SMS provider's auth token: the secret channels/sms/authToken (--set
+    // secrets/channels/sms/authToken=… for a headless run).
+    void fillSmsSecrets(SmsConfig *s)
+    {
+        if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("channels/sms/authToken")))
+            s->authToken = QString::fromUtf8(*v).trimmed();
+    }
+
     // The channel secrets not given in the settings (--set): from the secret store.
     void fillChannelSecrets(ChannelsConfig *c)
     {
@@ -479,6 +487,13 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
     if (!config->jwtKeysInDatabase)
         config->jwtKey = env.jwtKey();
     env.fillChannelSecrets(&config->channels);
+    // The SMS status callback's signatures (POST /webhooks/sms/status).
+    CampaignsConfig campaigns;
+    if (env.settings->campaignsConfig(&campaigns, &error) && !campaigns.smsApi.accountSid.isEmpty()) {
+        env.fillSmsSecrets(&campaigns.smsApi);
+        config->smsAuthToken = campaigns.smsApi.authToken;
+        config->smsPublicBaseUrl = campaigns.publicBaseUrl;
+    }
     config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
     config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
     return true;
@@ -503,7 +518,10 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     QString campaignsError;
     if (!env.settings->campaignsConfig(&campaigns, &campaignsError)) {
         qWarning("%s; campaigns are not sent", qPrintable(campaignsError));
-        campaigns.mail = MailConfig(); // not usable: e-mail campaigns pause with the reason
+        campaigns.mail = MailConfig(); // not usable: e-mail and SMS campaigns pause with the reason
+        campaigns.smsApi = SmsConfig();
+    } else {
+        env.fillSmsSecrets(&campaigns.smsApi);
     }
     if (campaigns.publicBaseUrl.isEmpty())
         campaigns.publicBaseUrl = serverUrl;

@@ -28,6 +28,7 @@
 #include "server/controllers/messagescontroller.h"
 #include "server/controllers/metawebhookscontroller.h"
 #include "server/controllers/segmentscontroller.h"
+#include "server/controllers/smsstatuscontroller.h"
 #include "server/controllers/taskscontroller.h"
 #include "server/controllers/telegramwebhookcontroller.h"
 #include "server/controllers/templatescontroller.h"
@@ -246,6 +247,8 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens, m_shared->logins));
     m_controllers.push_back(std::make_unique<CampaignsController>(m_store));
     m_controllers.push_back(std::make_unique<CampaignTrackingController>(m_store));
+    m_controllers.push_back(
+        std::make_unique<SmsStatusController>(m_store, m_config.smsAuthToken, m_config.smsPublicBaseUrl));
     for (const auto &controller : m_controllers)
         controller->registerRoutes(m_router);
 

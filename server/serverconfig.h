@@ -40,6 +40,11 @@ struct ServerConfig
     WebhookConfig webhooks;  // section "webhooks": the API's URL checks and POST /webhooks/:id/test
     MediaConfig media;       // section "media": upload limit, lifetime, public base URL
     ChannelsConfig channels; // section "channels"
+    // SMS campaigns' status callbacks (POST /webhooks/sms/status): the auth token that signs them
+    // (secret channels/sms/authToken; empty: the callback answers 503) and campaigns/publicBaseUrl,
+    // the base of the URL the provider was given (empty: the server's own, as the request names it).
+    QString smsAuthToken;
+    QString smsPublicBaseUrl;
     // The process's channel state (shared with the window and the delivery thread); null: one made
     // from `channels` for this server.
     std::shared_ptr<ChannelRegistry> channelRegistry;

@@ -5125,6 +5125,22 @@ A desktop CRM with a local REST API.</source>
         <source>Campaign recipient</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>SMS sending is not set up (Settings, SMS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing X-Twilio-Signature header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X-Twilio-Signature does not match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A status callback needs MessageSid and MessageStatus</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

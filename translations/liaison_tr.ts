@@ -5115,6 +5115,22 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Campaign recipient</source>
         <translation>Kampanya alıcısı</translation>
     </message>
+    <message>
+        <source>SMS sending is not set up (Settings, SMS)</source>
+        <translation>SMS gönderimi ayarlanmamış (Ayarlar, SMS)</translation>
+    </message>
+    <message>
+        <source>Missing X-Twilio-Signature header</source>
+        <translation>X-Twilio-Signature başlığı eksik</translation>
+    </message>
+    <message>
+        <source>X-Twilio-Signature does not match</source>
+        <translation>X-Twilio-Signature eşleşmiyor</translation>
+    </message>
+    <message>
+        <source>A status callback needs MessageSid and MessageStatus</source>
+        <translation>Durum bildirimi MessageSid ve MessageStatus içermeli</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -102,3 +102,15 @@ MailMessage CampaignMail::compose(const CampaignSend &send, const MailConfig &ma
     m.headers.append({QByteArrayLiteral("X-Liaison-Campaign"), send.campaignId});
     return m;
 }
+
+QString CampaignMail::smsText(const CampaignSend &send, const Links &links)
+{
+    QHash<QString, QString> extra;
+    if (!links.publicBaseUrl.isEmpty() && !links.key.isEmpty())
+        extra.insert(QStringLiteral("unsubscribeUrl"),
+                     linkUrl(links, QStringLiteral("/u/"),
+                             CampaignLinks::token(links.key, QStringLiteral("unsubscribe"), send.recipientId)));
+    // Filled as HTML (values escaped), then turned to text: a value's own "<" or "&" comes out as
+    // typed, and a link keeps its URL ("text (url)").
+    return HtmlText::toText(MergeFields::render(send.htmlContent, send.contact, true, extra)).trimmed();
+}

@@ -19,6 +19,9 @@ struct Links
 };
 
 MailMessage compose(const CampaignSend &send, const MailConfig &mail, const Links &links);
+// The text of an SMS: the campaign's HTML with merge fields filled, as plain text (HtmlText::toText;
+// links as "text (url)", untracked; {{unsubscribeUrl}} the recipient's unsubscribe page).
+QString smsText(const CampaignSend &send, const Links &links);
 // The recipient id a VERP address (MailConfig::envelopeSender: "kampanya+rcp_…@ornek.com.tr")
 // names, empty when it is not one.
 QString recipientOfEnvelope(const QString &address);

@@ -15,6 +15,23 @@ struct CampaignPace
     int maxPerHour = 0;
 };
 
+// The SMS provider of SMS campaigns, the Twilio Messages API shape (README, "Campaigns"): POST
+// {apiBaseUrl}/2010-04-01/Accounts/{accountSid}/Messages.json with HTTP Basic accountSid:authToken.
+// Settings channels/sms/apiBaseUrl (https, or http on a loopback address), channels/sms/accountSid,
+// channels/sms/from, channels/sms/timeoutSeconds; the secret channels/sms/authToken.
+struct SmsConfig
+{
+    QString apiBaseUrl = QStringLiteral("https://api.twilio.com");
+    QString accountSid;
+    QString authToken;
+    QString from; // a number in E.164 or a sender id
+    int timeoutSeconds = 30;
+    bool usable() const
+    {
+        return !apiBaseUrl.isEmpty() && !accountSid.isEmpty() && !authToken.isEmpty() && !from.isEmpty();
+    }
+};
+
 // The campaign senders' settings (README, "Campaigns").
 struct CampaignsConfig
 {
@@ -23,9 +40,11 @@ struct CampaignsConfig
     QString publicBaseUrl;
     bool tracking = true; // campaigns/tracking: the open pixel and click redirects
     CampaignPace email{50, 4, 0};
+    CampaignPace sms{10, 4, 0};
     int maxSendErrors = 100;                  // campaigns/maxSendErrors: errors in a row that pause a campaign
     QList<int> retryDelays = {60, 300, 1800}; // campaigns/retryDelays: seconds before the 2nd, 3rd, … try
     int leaseSeconds = 120;                   // how long a claimed recipient stays this copy's
     int pollIntervalMs = 1000;
     MailConfig mail;
+    SmsConfig smsApi;
 };

@@ -1,5 +1,8 @@
 #include "messaging/campaigns/campaignsender.h"
 
+#include "messaging/campaigns/smsclient.h"
+#include "model/contacts/contact.h"
+
 #include "messaging/mail/mailmessage.h"
 #include "messaging/mail/smtpsession.h"
 #include "model/core/database.h"
@@ -77,6 +80,16 @@ CampaignSender::CampaignSender(const CampaignsConfig &config, const Store &store
             m_workers.append(w);
         }
     }
+    if (config.smsApi.usable()) {
+        auto *sms = new SmsClient(config.smsApi, SmsClient::statusCallbackUrl(config.publicBaseUrl), this);
+        QString why;
+        if (sms->isValid(&why))
+            m_sms = sms;
+        else {
+            qCWarning(lcCampaigns) << "channels/sms/apiBaseUrl refused:" << why << "; SMS campaigns are not sent";
+            delete sms;
+        }
+    }
     m_soon.setSingleShot(true);
     m_soon.setInterval(0);
     connect(&m_soon, &QTimer::timeout, this, &CampaignSender::tick);
@@ -134,32 +147,55 @@ int CampaignSender::budget()
     int room = 0;
     for (const Worker &w : std::as_const(m_workers))
         room += qMax(0, depth - w.queued);
-    if (paced) {
+    return this->paced(QStringLiteral("email"), m_config.email, room, m_inFlight, m_ended);
+}
+
+int CampaignSender::smsBudget()
+{
+    const int room = qBound(1, m_config.sms.concurrency, 256) - m_smsInFlight;
+    return paced(QStringLiteral("sms"), m_config.sms, room, m_smsInFlight, m_smsEnded);
+}
+
+int CampaignSender::paced(const QString &channel, const CampaignPace &pace, int room, int inFlight,
+                          std::deque<qint64> &ended)
+{
+    if (pace.perSecond > 0) {
         // A send counts against the second from its start until a second after its outcome came
         // back: then no second holds more than perSecond messages *received* either, whatever the
         // latency of each (a slow first message, its connection opening, cannot bunch with the next).
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        while (!m_ended.empty() && m_ended.front() <= now - 1000)
-            m_ended.pop_front();
-        room = qMin(room, m_config.email.perSecond - m_inFlight - int(m_ended.size()));
-        if (room <= 0 && !m_ended.empty())
-            m_next.start(int(qMax<qint64>(1, m_ended.front() + 1000 - now)));
+        while (!ended.empty() && ended.front() <= now - 1000)
+            ended.pop_front();
+        room = qMin(room, pace.perSecond - inFlight - int(ended.size()));
+        if (room <= 0 && !ended.empty())
+            tickAt(qMax<qint64>(1, ended.front() + 1000 - now));
     }
-    if (room > 0 && m_config.email.maxPerHour > 0) {
-        const qint64 sent = m_campaigns.sentSince(QStringLiteral("email"), m_store.now().addSecs(-3600));
-        // In flight, and done but not yet recorded, count too.
-        room = qMin<qint64>(room, qMax<qint64>(0, m_config.email.maxPerHour - sent - m_inFlight - m_results.size()));
+    if (room > 0 && pace.maxPerHour > 0) {
+        const qint64 sent = m_campaigns.sentSince(channel, m_store.now().addSecs(-3600));
+        // In flight, and done but not yet recorded (either channel's: an overcount is safe), count too.
+        room = qMin<qint64>(room, qMax<qint64>(0, pace.maxPerHour - sent - inFlight - m_results.size()));
     }
     return qMax(0, room);
+}
+
+void CampaignSender::tickAt(qint64 ms)
+{
+    // One timer for both channels: the earlier round wins (a round recomputes both).
+    if (!m_next.isActive() || m_next.remainingTime() > ms)
+        m_next.start(int(ms));
 }
 
 void CampaignSender::pauseUnsendable()
 {
     // Campaigns that no sender here can send are paused with the reason, never left waiting.
-    for (const QString &channel : {QStringLiteral("sms"), QStringLiteral("whatsapp")}) {
-        for (const QString &id : m_campaigns.sending(channel))
-            m_campaigns.pause(
-                id, {}, ModelText(QT_TRANSLATE_NOOP("ModelError", "Campaigns on %1 cannot be sent yet"), {channel}));
+    for (const QString &id : m_campaigns.sending(QStringLiteral("whatsapp")))
+        m_campaigns.pause(id, {},
+                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Campaigns on %1 cannot be sent yet"),
+                                    {QStringLiteral("whatsapp")}));
+    if (!m_sms) {
+        for (const QString &id : m_campaigns.sending(QStringLiteral("sms")))
+            m_campaigns.pause(id, {},
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "SMS sending is not set up (Settings, SMS)")));
     }
     if (m_workers.isEmpty()) {
         for (const QString &id : m_campaigns.sending(QStringLiteral("email")))
@@ -181,51 +217,85 @@ void CampaignSender::housekeeping()
 
 void CampaignSender::tick()
 {
-    try {
-        if (m_workers.isEmpty())
-            return;
-        const int room = budget();
-        if (room <= 0)
-            return;
-        const QVector<CampaignSend> claimed = m_campaigns.claim(QStringLiteral("email"), room, m_config.leaseSeconds);
-        if (!claimed.isEmpty() && m_links.key.isEmpty() && !m_links.publicBaseUrl.isEmpty())
-            m_links.key = m_campaigns.linkKey();
-        for (const CampaignSend &send : claimed) {
-            // The least busy worker.
-            int best = 0;
-            for (int i = 1; i < m_workers.size(); ++i) {
-                if (m_workers.at(i).queued < m_workers.at(best).queued)
-                    best = i;
-            }
-            Worker &w = m_workers[best];
-            ++w.queued;
-            ++m_inFlight;
-            m_campaignOf.insert(send.recipientId, send.campaignId);
-            const MailMessage message = CampaignMail::compose(send, m_config.mail, m_links);
-            QPointer<CampaignSender> self(this);
-            CampaignMailWorker *mailer = w.mailer;
-            QMetaObject::invokeMethod(
-                mailer,
-                [mailer, send, message, self, best] {
-                    mailer->send(send, message, [self, best](const CampaignSendResult &result) {
-                        QMetaObject::invokeMethod(
-                            self.data(),
-                            [self, best, result] {
-                                if (self)
-                                    self->finished(best, result);
-                            },
-                            Qt::QueuedConnection);
-                    });
-                },
-                Qt::QueuedConnection);
+    // Each channel's round on its own: one failing does not hold the other.
+    for (void (CampaignSender::*round)() : {&CampaignSender::tickMail, &CampaignSender::tickSms}) {
+        try {
+            (this->*round)();
+        } catch (const DatabaseUnavailable &e) {
+            qCWarning(lcCampaigns) << "campaign round: the database is away:" << e.what();
+        } catch (const std::exception &e) {
+            qCWarning(lcCampaigns) << "campaign round failed:" << e.what();
         }
-        if (claimed.size() == room)
-            wake(); // more may wait: the next round after the outcomes queued meanwhile
-    } catch (const DatabaseUnavailable &e) {
-        qCWarning(lcCampaigns) << "campaign round: the database is away:" << e.what();
-    } catch (const std::exception &e) {
-        qCWarning(lcCampaigns) << "campaign round failed:" << e.what();
     }
+}
+
+void CampaignSender::tickMail()
+{
+    if (m_workers.isEmpty())
+        return;
+    const int room = budget();
+    if (room <= 0)
+        return;
+    const QVector<CampaignSend> claimed = m_campaigns.claim(QStringLiteral("email"), room, m_config.leaseSeconds);
+    if (!claimed.isEmpty() && m_links.key.isEmpty() && !m_links.publicBaseUrl.isEmpty())
+        m_links.key = m_campaigns.linkKey();
+    for (const CampaignSend &send : claimed) {
+        // The least busy worker.
+        int best = 0;
+        for (int i = 1; i < m_workers.size(); ++i) {
+            if (m_workers.at(i).queued < m_workers.at(best).queued)
+                best = i;
+        }
+        Worker &w = m_workers[best];
+        ++w.queued;
+        ++m_inFlight;
+        m_campaignOf.insert(send.recipientId, send.campaignId);
+        const MailMessage message = CampaignMail::compose(send, m_config.mail, m_links);
+        QPointer<CampaignSender> self(this);
+        CampaignMailWorker *mailer = w.mailer;
+        QMetaObject::invokeMethod(
+            mailer,
+            [mailer, send, message, self, best] {
+                mailer->send(send, message, [self, best](const CampaignSendResult &result) {
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, best, result] {
+                            if (self)
+                                self->finished(best, result);
+                        },
+                        Qt::QueuedConnection);
+                });
+            },
+            Qt::QueuedConnection);
+    }
+    if (claimed.size() == room)
+        wake(); // more may wait: the next round after the outcomes queued meanwhile
+}
+
+void CampaignSender::tickSms()
+{
+    if (!m_sms)
+        return;
+    const int room = smsBudget();
+    if (room <= 0)
+        return;
+    const QVector<CampaignSend> claimed = m_campaigns.claim(QStringLiteral("sms"), room, m_config.leaseSeconds);
+    if (!claimed.isEmpty() && m_links.key.isEmpty() && !m_links.publicBaseUrl.isEmpty())
+        m_links.key = m_campaigns.linkKey();
+    for (const CampaignSend &send : claimed) {
+        ++m_smsInFlight;
+        m_campaignOf.insert(send.recipientId, send.campaignId);
+        const QString e164 = ContactRules::toE164(send.address);
+        QPointer<CampaignSender> self(this);
+        // The callback runs in this thread: later, or at once when the request cannot start.
+        m_sms->send(send.recipientId, e164.isEmpty() ? send.address : e164, CampaignMail::smsText(send, m_links),
+                    [self](const CampaignSendResult &result) {
+                        if (self)
+                            self->smsFinished(result);
+                    });
+    }
+    if (claimed.size() == room)
+        wake();
 }
 
 void CampaignSender::finished(int worker, const CampaignSendResult &result)
@@ -234,6 +304,18 @@ void CampaignSender::finished(int worker, const CampaignSendResult &result)
         --m_workers[worker].queued;
     --m_inFlight;
     m_ended.push_back(QDateTime::currentMSecsSinceEpoch());
+    outcome(result);
+}
+
+void CampaignSender::smsFinished(const CampaignSendResult &result)
+{
+    --m_smsInFlight;
+    m_smsEnded.push_back(QDateTime::currentMSecsSinceEpoch());
+    outcome(result);
+}
+
+void CampaignSender::outcome(const CampaignSendResult &result)
+{
     m_results.append(result);
     const QString campaign = m_campaignOf.take(result.recipientId);
     if (result.kind == CampaignSendResult::SoftFailure || result.kind == CampaignSendResult::Failed) {

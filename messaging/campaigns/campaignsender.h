@@ -17,8 +17,9 @@
 
 class QThread;
 class CampaignMailWorker;
+class SmsClient;
 
-// The e-mail campaigns' sender, a delivery-thread service (docs/architecture.md, "Campaigns").
+// The campaigns' sender (e-mail and SMS), a delivery-thread service (docs/architecture.md, "Campaigns").
 // Each round it starts the SCHEDULED campaigns whose time came, claims due recipients of the SENDING
 // e-mail campaigns (CampaignRepository::claim: a lease, so that copies sharing one PostgreSQL
 // database never send one recipient at once) as far as the pace allows, and hands each to one of
@@ -29,7 +30,10 @@ class CampaignMailWorker;
 // is claimed again when its lease ends. Pace: a send counts against messagesPerSecond from its
 // start until a second after its outcome (so no second holds more messages received either), at most maxPerHour in any
 // hour (every copy's sends counted). A campaign whose sends fail maxSendErrors times in a row pauses itself and says
-// why. SMS and WhatsApp campaigns have no sender yet: they are paused with that reason rather than left waiting.
+// why. SMS campaigns go the same way through SmsClient (asynchronous requests in this thread, at most
+// campaigns/sms/concurrency at once) with their own pace (campaigns/sms/*); their delivery comes
+// later through the status callback. A campaign on a channel that is not set up (e-mail, SMS) is
+// paused with the reason; WhatsApp campaigns have no sender yet and are paused with that reason.
 class CampaignSender : public QObject
 {
     Q_OBJECT
@@ -43,7 +47,7 @@ public:
     // A factory for DeliveryThread::addService.
     static std::function<QObject *(QObject *)> factory(const CampaignsConfig &config, const Store &store);
 
-    int inFlight() const { return m_inFlight; }
+    int inFlight() const { return m_inFlight + m_smsInFlight; }
 
 public Q_SLOTS:
     void wake();
@@ -64,10 +68,19 @@ private:
     void housekeeping();
     // Claims and hands out as many as the pace and the workers allow.
     void tick();
+    void tickMail();
+    void tickSms();
     void pauseUnsendable();
     void finished(int worker, const CampaignSendResult &result);
+    void smsFinished(const CampaignSendResult &result);
+    void outcome(const CampaignSendResult &result);
     void flush();
     int budget();
+    int smsBudget();
+    // room limited by the channel's pace: messagesPerSecond (a send counting from its start until a
+    // second after its outcome) and maxPerHour.
+    int paced(const QString &channel, const CampaignPace &pace, int room, int inFlight, std::deque<qint64> &ended);
+    void tickAt(qint64 ms);
 
     CampaignsConfig m_config;
     Store m_store;
@@ -76,6 +89,9 @@ private:
     QList<Worker> m_workers;
     int m_inFlight = 0;
     std::deque<qint64> m_ended; // ms at which the outcomes of the last second came back
+    SmsClient *m_sms = nullptr; // null: SMS is not set up
+    int m_smsInFlight = 0;
+    std::deque<qint64> m_smsEnded;
     QVector<CampaignSendResult> m_results;
     QHash<QString, QString> m_campaignOf; // recipient id -> campaign id, while in flight
     QHash<QString, int> m_errorsInRow;    // per campaign

@@ -44,6 +44,61 @@ private slots:
         QVERIFY(error.contains("section/key=value"));
     }
 
+    void smsSettings_data()
+    {
+        QTest::addColumn<QStringList>("overrides");
+        QTest::addColumn<QString>("error"); // empty: accepted
+        QTest::newRow("defaults") << QStringList{} << QString();
+        QTest::newRow("complete") << QStringList{"channels/sms/apiBaseUrl=https://api.twilio.com/",
+                                                 "channels/sms/accountSid=AC0123456789abcdef0123456789abcdef",
+                                                 "channels/sms/from=+908501234567",
+                                                 "campaigns/sms/messagesPerSecond=1",
+                                                 "campaigns/sms/concurrency=8",
+                                                 "campaigns/sms/maxPerHour=500"}
+                                  << QString();
+        QTest::newRow("loopback http") << QStringList{"channels/sms/apiBaseUrl=http://127.0.0.1:8089"} << QString();
+        QTest::newRow("alphanumeric sender") << QStringList{"channels/sms/from=ORNEK"} << QString();
+        QTest::newRow("plain http") << QStringList{"channels/sms/apiBaseUrl=http://sms.ornek.com.tr"}
+                                    << QString("channels/sms/apiBaseUrl must be https");
+        QTest::newRow("bad account") << QStringList{"channels/sms/accountSid=12345"}
+                                     << QString("channels/sms/accountSid must be an account SID");
+        QTest::newRow("bad from") << QStringList{"channels/sms/from=0532-abc-!!"}
+                                  << QString("channels/sms/from must be a phone number");
+        QTest::newRow("pace not a number")
+            << QStringList{"campaigns/sms/messagesPerSecond=fast"} << QString("campaigns/sms/messagesPerSecond");
+        QTest::newRow("no concurrency") << QStringList{"campaigns/sms/concurrency=0"}
+                                        << QString("campaigns/sms/concurrency");
+    }
+    void smsSettings()
+    {
+        QFETCH(QStringList, overrides);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        AppSettings settings(dir.path());
+        QString why;
+        for (const QString &o : std::as_const(overrides))
+            QVERIFY2(settings.addOverride(o, &why), qPrintable(why));
+        CampaignsConfig c;
+        const bool ok = settings.campaignsConfig(&c, &why);
+        QVERIFY2(ok == error.isEmpty(), qPrintable(why));
+        if (!ok) {
+            QVERIFY2(why.contains(error), qPrintable(why));
+            return;
+        }
+        if (overrides.isEmpty()) {
+            QCOMPARE(c.sms.perSecond, 10);
+            QCOMPARE(c.smsApi.apiBaseUrl, QString("https://api.twilio.com"));
+            QVERIFY(!c.smsApi.usable()); // no account, no token
+        }
+        if (QTest::currentDataTag() == QLatin1String("complete")) {
+            QCOMPARE(c.smsApi.apiBaseUrl, QString("https://api.twilio.com"));
+            QCOMPARE(c.sms.perSecond, 1);
+            QCOMPARE(c.sms.concurrency, 8);
+            QCOMPARE(c.sms.maxPerHour, 500);
+            QCOMPARE(c.email.perSecond, 50); // e-mail's pace is its own
+        }
+    }
+
     void anUnwritableFileIsReported()
     {
         // A path under a regular file: not writable by anyone, root included.
