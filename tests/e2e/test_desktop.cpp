@@ -130,13 +130,13 @@ private Q_SLOTS:
         QTest::addColumn<bool>("seeded");
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QStringList>("areaNames");
-        const QStringList english{"Contacts", "Deals", "Tasks", "Inbox"};
+        const QStringList english{"Contacts", "Deals", "Tasks", "Inbox", "Campaigns"};
         // On the empty data directory the walk answers the welcome as a new user would.
         QTest::newRow("empty data directory") << false << "C.UTF-8" << english;
         QTest::newRow("2,000 contacts") << true << "C.UTF-8" << english;
         // Turkish texts are longer: the window must still fit.
         QTest::newRow("2,000 contacts, Turkish")
-            << true << "tr_TR.UTF-8" << QStringList{"Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu"};
+            << true << "tr_TR.UTF-8" << QStringList{"Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar"};
     }
 
     void opensEveryAreaAndSettingsPage()
@@ -208,8 +208,8 @@ private Q_SLOTS:
             Database::closeThreadConnection();
             QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("welcome-api.png"))));
         }
-        for (const char *page :
-             {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage", "channelsPage", "mediaPage"})
+        for (const char *page : {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
+                                 "channelsPage", "emailPage", "mediaPage"})
             QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
         for (const QString &area : areas) {
             const QString file =
@@ -226,9 +226,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("signIn");
         QTest::addColumn<QString>("expectedUser");
         QTest::addColumn<QStringList>("expectedPages");
-        const QStringList all{"apiKeysPage",  "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
-                              "channelsPage", "mediaPage",    "contactsSettingsPage", "appearancePage",
-                              "usersPage",    "templatesPage"};
+        const QStringList all{"apiKeysPage",        "webhooksPage",         "incomingWebhooksPage",
+                              "widgetSettingsPage", "channelsPage",         "emailPage",
+                              "mediaPage",          "contactsSettingsPage", "appearancePage",
+                              "usersPage",          "templatesPage"};
         // An agent's Settings: their API keys and how their window looks.
         QTest::newRow("agent") << "murat@ornek.com.tr|parola-murat-1"
                                << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage", "appearancePage"};

@@ -33,7 +33,7 @@ QList<Layer> layers()
          {"model/", "tests/support/modelsupport.h", "tests/support/fakeclock.h", "tests/support/fulldisk.h"}},
         {"tests/messaging",
          {"messaging/", "model/", "server/http/", "tests/support/modelsupport.h", "tests/support/fakeclock.h",
-          "tests/support/webhookreceiver.h", "tests/support/smtpsink.h"}},
+          "tests/support/webhookreceiver.h", "tests/support/smtpsink.h", "tests/support/faketwilio.h"}},
     };
 }
 
