@@ -337,14 +337,23 @@ private Q_SLOTS:
         QVERIFY2(raw.readUntil("HTTP/1.1 100 Continue\r\n\r\n"), server->describe());
 
         server->process().terminate();
-        // wait (bounded, not asserted) until the listener is closed: the shutdown has begun
+        // Wait (bounded, not asserted) until the shutdown has begun: the server says so on stderr,
+        // then closes its listener. The port is probed only briefly: once closed it may be taken at
+        // once by another test's listener on this machine (ctest -j), which would answer the probe
+        // and hold the body back past the server's patience.
+        (void)QTest::qWaitFor(
+            [&]() {
+                return server->err().contains(QLatin1String("stopping")) ||
+                       server->process().state() == QProcess::NotRunning;
+            },
+            3000);
         (void)QTest::qWaitFor(
             [&]() {
                 QTcpSocket probe;
                 probe.connectToHost(QHostAddress::LocalHost, server->port());
                 return !probe.waitForConnected(200) && probe.error() == QAbstractSocket::ConnectionRefusedError;
             },
-            3000);
+            500);
         const bool bodyWritten = raw.writeAll(body);
         const RawResponse r = raw.readResponse();
         QVERIFY2(r.complete && r.status == 201,
