@@ -27,23 +27,6 @@ namespace {
 const QString kUser = QStringLiteral("kampanya");
 const QString kPassword = QStringLiteral("gizli-parola-123");
 
-std::pair<QByteArray, QByteArray> benchRsaKey(const QString &dir)
-{
-    const QString key = dir + QStringLiteral("/dkim.pem");
-    QProcess gen;
-    gen.start(QStringLiteral("openssl"),
-              {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("RSA"),
-               QStringLiteral("-pkeyopt"), QStringLiteral("rsa_keygen_bits:2048"), QStringLiteral("-out"), key});
-    gen.waitForFinished(60000);
-    QProcess pub;
-    pub.start(QStringLiteral("openssl"),
-              {QStringLiteral("pkey"), QStringLiteral("-in"), key, QStringLiteral("-pubout")});
-    pub.waitForFinished(30000);
-    QFile f(key);
-    f.open(QIODevice::ReadOnly);
-    return {f.readAll(), pub.readAllStandardOutput()};
-}
-
 // Seeds `count` contacts tagged `tag` and returns a campaign of them, sent (audience frozen).
 Campaign prepare(int count, const QString &tag, int offset)
 {
@@ -124,7 +107,7 @@ int main(int argc, char **argv)
     const int perSecond = argc > 4 ? qMax(1, atoi(argv[4])) : 80;
     TempDatabase db;
     QTemporaryDir keys;
-    const auto [privateKey, publicKey] = benchRsaKey(keys.path());
+    const auto [privateKey, publicKey] = SmtpSink::makeRsaKey(keys.path(), QStringLiteral("dkim"));
     std::printf("database: %s\n", Database::dialect() == Database::Dialect::PostgreSQL ? "PostgreSQL" : "SQLite");
 
     {

@@ -25,25 +25,6 @@ namespace {
 const QStringList kFirstNames = {QStringLiteral("Ayşe"), QStringLiteral("Çağrı"),  QStringLiteral("İsmail"),
                                  QStringLiteral("Şule"), QStringLiteral("Gülşen"), QStringLiteral("Ömer")};
 
-std::pair<QByteArray, QByteArray> rsaKey(const QString &dir)
-{
-    const QString key = dir + QStringLiteral("/dkim.pem");
-    QProcess gen;
-    gen.start(QStringLiteral("openssl"),
-              {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("RSA"),
-               QStringLiteral("-pkeyopt"), QStringLiteral("rsa_keygen_bits:2048"), QStringLiteral("-out"), key});
-    if (!gen.waitForFinished(60000) || gen.exitCode() != 0)
-        return {};
-    QProcess pub;
-    pub.start(QStringLiteral("openssl"),
-              {QStringLiteral("pkey"), QStringLiteral("-in"), key, QStringLiteral("-pubout")});
-    if (!pub.waitForFinished(30000) || pub.exitCode() != 0)
-        return {};
-    QFile f(key);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return {f.readAll(), pub.readAllStandardOutput()};
-}
 } // namespace
 
 class TestCampaignSender : public QObject
@@ -121,7 +102,7 @@ private Q_SLOTS:
     void sendsEachRecipientOnceRenderedAndSigned()
     {
         QTemporaryDir keys;
-        const auto [privateKey, publicKey] = rsaKey(keys.path());
+        const auto [privateKey, publicKey] = SmtpSink::makeRsaKey(keys.path(), QStringLiteral("dkim"));
         QVERIFY(!privateKey.isEmpty());
         SmtpSink::Options options;
         options.user = QStringLiteral("kampanya");

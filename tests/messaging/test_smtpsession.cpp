@@ -24,27 +24,6 @@ const QString kHtml = QStringLiteral(
     "<p style=\"font-size:11px\">Bu e-postaları almak istemiyorsanız "
     "<a href=\"https://ornek.com.tr/u/tok_123\">abonelikten çıkın</a>.</p></body></html>");
 
-// An RSA key made with the openssl command (Debian's openssl package): {private PEM, public PEM}.
-std::pair<QByteArray, QByteArray> makeRsaKey(const QString &dir, const QString &name)
-{
-    const QString key = dir + QLatin1Char('/') + name + QStringLiteral(".pem");
-    QProcess gen;
-    gen.start(QStringLiteral("openssl"),
-              {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("RSA"),
-               QStringLiteral("-pkeyopt"), QStringLiteral("rsa_keygen_bits:2048"), QStringLiteral("-out"), key});
-    if (!gen.waitForFinished(60000) || gen.exitCode() != 0)
-        return {};
-    QProcess pub;
-    pub.start(QStringLiteral("openssl"),
-              {QStringLiteral("pkey"), QStringLiteral("-in"), key, QStringLiteral("-pubout")});
-    if (!pub.waitForFinished(30000) || pub.exitCode() != 0)
-        return {};
-    QFile f(key);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return {f.readAll(), pub.readAllStandardOutput()};
-}
-
 MailConfig configFor(const SmtpSink &sink, const QString &security = MailConfig::securityStartTls())
 {
     MailConfig c;
@@ -110,9 +89,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_keys.isValid());
-        std::tie(m_privateKey, m_publicKey) = makeRsaKey(m_keys.path(), QStringLiteral("dkim"));
+        std::tie(m_privateKey, m_publicKey) = SmtpSink::makeRsaKey(m_keys.path(), QStringLiteral("dkim"));
         QVERIFY2(m_privateKey.contains("PRIVATE KEY") && m_publicKey.contains("PUBLIC KEY"), "openssl genpkey failed");
-        m_otherPrivateKey = makeRsaKey(m_keys.path(), QStringLiteral("other")).first;
+        m_otherPrivateKey = SmtpSink::makeRsaKey(m_keys.path(), QStringLiteral("other")).first;
         QVERIFY(!m_otherPrivateKey.isEmpty());
     }
 

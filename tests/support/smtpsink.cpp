@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QThread>
 
 #ifndef LIAISON_SMTPSINK_SCRIPT
@@ -147,4 +148,24 @@ QByteArray SmtpSink::rawMessage(int number) const
 {
     QFile f(m_dir.filePath(QStringLiteral("%1.eml").arg(number, 6, 10, QLatin1Char('0'))));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::pair<QByteArray, QByteArray> SmtpSink::makeRsaKey(const QString &dir, const QString &name)
+{
+    const QString key = dir + QLatin1Char('/') + name + QStringLiteral(".pem");
+    QProcess gen;
+    gen.start(QStringLiteral("openssl"),
+              {QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("RSA"),
+               QStringLiteral("-pkeyopt"), QStringLiteral("rsa_keygen_bits:2048"), QStringLiteral("-out"), key});
+    if (!gen.waitForFinished(60000) || gen.exitCode() != 0)
+        return {};
+    QProcess pub;
+    pub.start(QStringLiteral("openssl"),
+              {QStringLiteral("pkey"), QStringLiteral("-in"), key, QStringLiteral("-pubout")});
+    if (!pub.waitForFinished(30000) || pub.exitCode() != 0)
+        return {};
+    QFile f(key);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return {f.readAll(), pub.readAllStandardOutput()};
 }

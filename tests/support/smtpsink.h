@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <utility>
 
 class SmtpSink
 {
@@ -58,6 +59,10 @@ public:
     int closedConnections() const;
     // Stops the script (SIGTERM, then SIGKILL after 3 s); the files stay until this object ends.
     void stop();
+
+    // A 2048-bit RSA key for DKIM made with Debian's openssl command in dir as <name>.pem:
+    // {private PEM, public PEM}, both empty when openssl failed.
+    static std::pair<QByteArray, QByteArray> makeRsaKey(const QString &dir, const QString &name);
 
     // The script's path: LIAISON_SOURCE_DIR's tests/support/smtpsink.py, else this tree's.
     static QString scriptPath();
