@@ -543,6 +543,18 @@ int runServe(Environment &env, const QString &listen)
     ServerConfig config;
     if (!prepareServer(env, listen, &config))
         return Failure;
+    // Before the listener opens: a client may answer its "listening" line with SIGTERM at once, while
+    // the delivery services are still being set up. The request is kept and honoured: reading the
+    // secret store runs a local event loop, where the signal arrives and quit() alone (no
+    // QCoreApplication::exec() yet) would be lost.
+    UnixSignals unixSignals;
+    bool terminating = false;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, QCoreApplication::instance(),
+                     [&terminating](int signal) {
+                         qInfo("signal %d: stopping", signal);
+                         terminating = true;
+                         QCoreApplication::quit();
+                     });
     EventBus bus;
     const Store store(bus);
     ChangeFeed otherCopies(bus); // team mode: the changes of the copies sharing the database
@@ -555,12 +567,7 @@ int runServe(Environment &env, const QString &listen)
     DeliveryThread delivery;
     addDeliveryServices(delivery, env, store, config.channelRegistry, server.baseUrl());
     delivery.start();
-    UnixSignals unixSignals;
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, QCoreApplication::instance(), [](int signal) {
-        qInfo("signal %d: stopping", signal);
-        QCoreApplication::quit();
-    });
-    const int rc = QCoreApplication::exec();
+    const int rc = terminating ? 0 : QCoreApplication::exec();
     server.stop();
     delivery.stop();
     Database::closeThreadConnection();

@@ -41,6 +41,11 @@ private Q_SLOTS:
 
         QTemporaryDir data;
         QVERIFY(data.isValid());
+        // This thread's connection is closed before the directory goes, on every way out.
+        const struct CloseConnection
+        {
+            ~CloseConnection() { Database::closeThreadConnection(); }
+        } closeConnection;
         Database::setPath(data.filePath(QStringLiteral("liaison.db")));
         QVERIFY(Database::migrate() >= 0);
         const Store store = testStore();
