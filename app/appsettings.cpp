@@ -415,5 +415,15 @@ bool AppSettings::campaignsConfig(CampaignsConfig *c, QString *error) const
            readInt(*this, QStringLiteral("campaigns/sms/maxPerHour"), 0, 0, 100000000, &c->sms.maxPerHour, error) &&
            readInt(*this, QStringLiteral("campaigns/maxSendErrors"), 100, 0, 1000000, &c->maxSendErrors, error) &&
            readDelays(*this, QStringLiteral("campaigns/retryDelays"), &c->retryDelays, error) &&
-           readInt(*this, QStringLiteral("campaigns/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error);
+           readInt(*this, QStringLiteral("campaigns/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error) &&
+           readDripSettings(c, error);
+}
+
+bool AppSettings::readDripSettings(CampaignsConfig *c, QString *error) const
+{
+    int seconds = 60;
+    if (!readInt(*this, QStringLiteral("campaigns/audienceCheckSeconds"), 60, 1, 86400, &seconds, error))
+        return false;
+    c->audienceCheckMs = seconds * 1000;
+    return tasksTimeZone(&c->timeZone, error);
 }

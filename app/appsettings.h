@@ -58,12 +58,15 @@ public:
     bool channelsConfig(ChannelsConfig *config, QString *error) const;
     // Sections "mail" (smtpHost, smtpPort, security, user, from, verifyTls, dkimDomain, dkimSelector,
     // timeoutSeconds) and "campaigns" (publicBaseUrl, tracking, email/messagesPerSecond,
-    // email/concurrency, email/maxPerHour, maxSendErrors, retryDelays, pollIntervalMs). The secrets
+    // email/concurrency, email/maxPerHour, maxSendErrors, retryDelays, pollIntervalMs,
+    // audienceCheckSeconds; the drip send windows' zone is tasks/timeZone). The secrets
     // mail.password and mail.dkimKey come from the secret store (the app fills them). False with a
     // reason for a malformed value.
     bool campaignsConfig(CampaignsConfig *config, QString *error) const;
 
 private:
+    bool readDripSettings(CampaignsConfig *config, QString *error) const;
+
     QString m_dataDir;
     QHash<QString, QString> m_overrides;
 };

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QString>
+#include <QTimeZone>
 
 // How fast a channel's campaigns send: at most perSecond messages in any one-second window (0: no
 // limit), concurrency messages at once, and at most maxPerHour in any hour (0: no cap; every copy's
@@ -45,6 +46,10 @@ struct CampaignsConfig
     QList<int> retryDelays = {60, 300, 1800}; // campaigns/retryDelays: seconds before the 2nd, 3rd, … try
     int leaseSeconds = 120;                   // how long a claimed recipient stays this copy's
     int pollIntervalMs = 1000;
+    // Drip campaigns: how often their segments are read again for contacts who joined
+    // (campaigns/audienceCheckSeconds), and the zone of their send windows (tasks/timeZone).
+    int audienceCheckMs = 60000;
+    QTimeZone timeZone = QTimeZone::systemTimeZone();
     MailConfig mail;
     SmsConfig smsApi;
 };

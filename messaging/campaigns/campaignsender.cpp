@@ -212,6 +212,17 @@ void CampaignSender::housekeeping()
     } catch (const std::exception &e) {
         qCWarning(lcCampaigns) << "starting due campaigns failed:" << e.what();
     }
+    try {
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        if (nowMs - m_audienceCheckedAt >= m_config.audienceCheckMs) {
+            m_audienceCheckedAt = nowMs;
+            m_campaigns.enrolNewMembers();
+        }
+        m_campaigns.processTriggers();
+        m_campaigns.advanceDrips(kDripBatch, m_config.timeZone);
+    } catch (const std::exception &e) {
+        qCWarning(lcCampaigns) << "drip and triggered campaigns' round failed:" << e.what();
+    }
     wake();
 }
 

@@ -34,6 +34,9 @@ class SmsClient;
 // campaigns/sms/concurrency at once) with their own pace (campaigns/sms/*); their delivery comes
 // later through the status callback. A campaign on a channel that is not set up (e-mail, SMS) is
 // paused with the reason; WhatsApp campaigns have no sender yet and are paused with that reason.
+// Drip and triggered campaigns: each round also lets contacts in (new segment members every
+// campaigns/audienceCheckSeconds, the outbox's events that match a trigger) and releases their due
+// steps as recipients (CampaignRepository::advanceDrips), which are then sent as above.
 class CampaignSender : public QObject
 {
     Q_OBJECT
@@ -41,6 +44,7 @@ public:
     static constexpr int kQueuePerWorker = 2;
     static constexpr int kRecordBatch = 20;
     static constexpr int kRecordDelayMs = 20;
+    static constexpr int kDripBatch = 500; // steps released in one round at most
 
     CampaignSender(const CampaignsConfig &config, const Store &store, QObject *parent = nullptr);
     ~CampaignSender() override;
@@ -99,6 +103,7 @@ private:
     QTimer m_poll;
     QTimer m_next;
     QTimer m_flush;
+    qint64 m_audienceCheckedAt = 0; // ms since the epoch: when the drip segments were last read
 };
 
 // One worker thread's side: composes (MIME, DKIM) and sends over its own SMTP connection.

@@ -208,6 +208,41 @@ QJsonObject DripStep::toJson() const
     return o;
 }
 
+QVector<DripStep> DripStep::listFromJson(const QJsonArray &steps)
+{
+    QVector<DripStep> out;
+    for (const QJsonValue &v : steps) {
+        const QJsonObject o = v.toObject();
+        DripStep s;
+        s.delayMinutes = o.value(QStringLiteral("delayMinutes")).toInt();
+        s.subject = o.value(QStringLiteral("subject")).toString();
+        s.htmlContent = o.value(QStringLiteral("htmlContent")).toString();
+        s.templateName = o.value(QStringLiteral("templateName")).toString();
+        out.append(s);
+    }
+    return out;
+}
+
+QDateTime SendWindow::nextOpening(const QDateTime &now, const QTimeZone &zone) const
+{
+    if (isAlways())
+        return now;
+    const QDateTime local = now.toTimeZone(zone);
+    for (int ahead = 0; ahead <= 7; ++ahead) {
+        const QDate day = local.date().addDays(ahead);
+        if (!days.isEmpty() && !days.contains(day.dayOfWeek()))
+            continue;
+        const QDateTime opens(day, QTime(fromHour, 0), zone);
+        // toHour 24: the end of the day.
+        const QDateTime closes =
+            toHour >= 24 ? QDateTime(day.addDays(1), QTime(0, 0), zone) : QDateTime(day, QTime(toHour, 0), zone);
+        if (local >= closes)
+            continue;
+        return (local >= opens ? local : opens).toUTC();
+    }
+    return now; // no allowed day (cannot be: days are 1 to 7); send rather than wait for ever
+}
+
 QJsonObject SendWindow::toJson() const
 {
     QJsonArray d;
@@ -413,6 +448,52 @@ void CampaignRules::refuseMove(const QString &from, const QString &to)
     throw DomainError(DomainError::Conflict, QStringLiteral("INVALID_TRANSITION"),
                       ModelText(QT_TRANSLATE_NOOP("ModelError", "A campaign cannot go from %1 to %2"), {from, to}),
                       QJsonObject{{QStringLiteral("from"), from}, {QStringLiteral("to"), to}});
+}
+
+QStringList CampaignRules::triggerSources()
+{
+    return {QStringLiteral("contact.created"), QStringLiteral("contact.updated"), QStringLiteral("deal.stage_changed"),
+            QStringLiteral("message.received")};
+}
+
+QString CampaignRules::triggeredContact(const QJsonObject &trigger, const QString &event, const QJsonObject &data)
+{
+    const QString on = trigger.value(QStringLiteral("event")).toString();
+    const QString contactId = data.value(QStringLiteral("contactId")).toString();
+    if (contactId.isEmpty())
+        return {};
+    if (on == QLatin1String("contact.created"))
+        return event == on ? contactId : QString();
+    if (on == QLatin1String("contact.tagged")) {
+        const bool created = event == QLatin1String("contact.created");
+        const bool tagsChanged =
+            event == QLatin1String("contact.updated") &&
+            data.value(QStringLiteral("changedFields")).toArray().contains(QJsonValue(QStringLiteral("tags")));
+        if (!created && !tagsChanged)
+            return {};
+        const QString tag = trigger.value(QStringLiteral("tag")).toString().trimmed();
+        const QJsonArray tags = data.value(QStringLiteral("tags")).toArray();
+        if (tag.isEmpty())
+            return created && tags.isEmpty() ? QString() : contactId;
+        for (const QJsonValue &t : tags) {
+            if (t.toString().trimmed().compare(tag, Qt::CaseInsensitive) == 0)
+                return contactId;
+        }
+        return {};
+    }
+    if (on == QLatin1String("deal.stage_changed")) {
+        if (event != on)
+            return {};
+        const QString stage = trigger.value(QStringLiteral("stage")).toString();
+        return stage.isEmpty() || data.value(QStringLiteral("to")).toString() == stage ? contactId : QString();
+    }
+    if (on == QLatin1String("message.received")) {
+        if (event != on || data.value(QStringLiteral("direction")).toString() != QLatin1String("incoming"))
+            return {};
+        const QString channel = trigger.value(QStringLiteral("channel")).toString();
+        return channel.isEmpty() || data.value(QStringLiteral("channel")).toString() == channel ? contactId : QString();
+    }
+    return {};
 }
 
 QStringList MergeFields::used(const QString &text)

@@ -2,10 +2,12 @@
 
 #include "model/core/errors.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+#include <QTimeZone>
 #include <QVector>
 
 #include <optional>
@@ -22,6 +24,8 @@ struct DripStep
     QString templateName;
 
     QJsonObject toJson() const;
+    // The steps as stored (toJson's objects); members that are not there are empty.
+    static QVector<DripStep> listFromJson(const QJsonArray &steps);
 };
 
 // When a DRIP campaign may send: hours [fromHour, toHour) on the listed weekdays (1 = Monday … 7),
@@ -34,6 +38,9 @@ struct SendWindow
 
     bool isAlways() const { return fromHour == 0 && toHour == 24 && days.isEmpty(); }
     QJsonObject toJson() const;
+    // The first moment at or after now (UTC) that is inside the window in zone: now itself when it
+    // is inside, else the next opening hour of an allowed day (a week ahead at most).
+    QDateTime nextOpening(const QDateTime &now, const QTimeZone &zone) const;
 };
 
 struct Campaign
@@ -116,6 +123,14 @@ void checkComplete(const Campaign &c);
 bool canMove(const QString &from, const QString &to);
 void checkMove(const QString &from, const QString &to);
 [[noreturn]] void refuseMove(const QString &from, const QString &to);
+// The contact a TRIGGERED campaign's trigger ({event, tag?, stage?, channel?}) starts for an outbox
+// event (its name and its data), or empty when the event does not match: contact.created;
+// contact.tagged (a contact created with the tag, or updated with its tags changed and the tag
+// among them; without case); deal.stage_changed (to the stage, when given) of a deal with a
+// contact; message.received, an incoming one (on the channel, when given).
+QString triggeredContact(const QJsonObject &trigger, const QString &event, const QJsonObject &data);
+// The outbox events a trigger event is read from.
+QStringList triggerSources();
 } // namespace CampaignRules
 
 // Merge fields: {{firstName}}, {{company|our customer}}; built-in contact fields, then the

@@ -26,7 +26,7 @@ const QString kCampaignColumns = QStringLiteral(
 const QString kRecipientColumns = QStringLiteral(
     "r.seq, r.id, c.id, r.contact_id, r.name, r.address, r.test, r.status, r.skip_reason, r.attempts, "
     "r.next_attempt_at, r.sent_at, r.delivered_at, r.opened_at, r.clicked_at, r.bounced_at, r.bounce_type, "
-    "r.failed_at, r.unsubscribed_at, r.opens, r.clicks, r.proxy_opens, r.error, r.provider_id, r.created_at");
+    "r.failed_at, r.unsubscribed_at, r.opens, r.clicks, r.proxy_opens, r.error, r.provider_id, r.created_at, r.step");
 
 // Statuses of a recipient that still has something to send.
 const QString kOpenRecipient = QStringLiteral("r.status IN ('pending', 'sending')");
@@ -51,16 +51,7 @@ Campaign campaignFromRow(const QSqlQuery &q)
     c.templateLanguage = q.value(9).toString();
     c.broadcastListId = q.value(10).toString();
     c.scheduledAt = q.value(11).toString();
-    const QJsonArray steps = QJsonDocument::fromJson(q.value(12).toString().toUtf8()).array();
-    for (const QJsonValue &v : steps) {
-        const QJsonObject o = v.toObject();
-        DripStep s;
-        s.delayMinutes = o.value(QStringLiteral("delayMinutes")).toInt();
-        s.subject = o.value(QStringLiteral("subject")).toString();
-        s.htmlContent = o.value(QStringLiteral("htmlContent")).toString();
-        s.templateName = o.value(QStringLiteral("templateName")).toString();
-        c.steps.append(s);
-    }
+    c.steps = DripStep::listFromJson(QJsonDocument::fromJson(q.value(12).toString().toUtf8()).array());
     const QJsonObject rule = parseObject(q.value(13).toString());
     c.trigger = rule.value(QStringLiteral("trigger")).toObject();
     const QJsonObject w = rule.value(QStringLiteral("sendWindow")).toObject();
@@ -103,6 +94,8 @@ CampaignRecipient recipientFromRow(const QSqlQuery &q)
     r.error = q.value(i++).toString();
     r.providerId = q.value(i++).toString();
     r.createdAt = q.value(i++).toString();
+    r.step = q.value(i).isNull() ? -1 : q.value(i).toInt();
+    ++i;
     return r;
 }
 
@@ -176,7 +169,36 @@ QJsonObject CampaignRecipient::toJson() const
             {QStringLiteral("proxyOpens"), proxyOpens},
             {QStringLiteral("error"), orNull(error)},
             {QStringLiteral("providerId"), orNull(providerId)},
-            {QStringLiteral("createdAt"), createdAt}};
+            {QStringLiteral("createdAt"), createdAt},
+            {QStringLiteral("step"), step < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(step)}};
+}
+
+QJsonObject CampaignEnrolment::toJson() const
+{
+    auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    QJsonArray sends;
+    for (const CampaignRecipient &r : steps)
+        sends.append(QJsonObject{{QStringLiteral("step"), r.step},
+                                 {QStringLiteral("recipientId"), r.id},
+                                 {QStringLiteral("status"), r.status},
+                                 {QStringLiteral("skipReason"), orNull(r.skipReason)},
+                                 {QStringLiteral("sentAt"), orNull(r.sentAt)},
+                                 {QStringLiteral("openedAt"), orNull(r.openedAt)},
+                                 {QStringLiteral("clickedAt"), orNull(r.clickedAt)},
+                                 {QStringLiteral("bouncedAt"), orNull(r.bouncedAt)},
+                                 {QStringLiteral("error"), orNull(r.error)},
+                                 {QStringLiteral("createdAt"), r.createdAt}});
+    return {{QStringLiteral("campaignId"), campaignId},
+            {QStringLiteral("contactId"), contactId},
+            {QStringLiteral("name"), name},
+            {QStringLiteral("status"), status},
+            {QStringLiteral("exitReason"), orNull(exitReason)},
+            {QStringLiteral("nextStep"), status == QLatin1String("active") ? QJsonValue(nextStep) : QJsonValue()},
+            {QStringLiteral("nextAt"), orNull(status == QLatin1String("active") ? nextAt : QString())},
+            {QStringLiteral("enteredAt"), enteredAt},
+            {QStringLiteral("source"), source},
+            {QStringLiteral("updatedAt"), updatedAt},
+            {QStringLiteral("steps"), sends}};
 }
 
 CampaignRepository::CampaignRepository(const Store &store)
@@ -532,9 +554,13 @@ Campaign CampaignRepository::send(const QString &id, const QString &actor)
     CampaignRules::checkComplete(c);
     if (c.type == QLatin1String("BROADCAST") && c.broadcastListId.isEmpty())
         throw DomainError::missing(QStringLiteral("broadcastListId"), DomainError::isRequired());
+    if (c.type == QLatin1String("DRIP") && c.broadcastListId.isEmpty())
+        throw DomainError::missing(QStringLiteral("broadcastListId"), DomainError::isRequired());
     c = move(id, QStringLiteral("SENDING"), actor);
     if (c.type == QLatin1String("BROADCAST"))
         freezeAudience(c);
+    else if (c.type == QLatin1String("DRIP"))
+        enrolSegment(c);
     m_store.appendEvent(
         QStringLiteral("campaign.started"),
         QJsonObject{{QStringLiteral("campaign"), c.toJson()}, {QStringLiteral("recipients"), stats(c.id).toJson()}});
@@ -566,6 +592,377 @@ int CampaignRepository::startDue()
     return started;
 }
 
+int CampaignRepository::enrolSegment(const Campaign &c)
+{
+    if (c.broadcastListId.isEmpty() || c.steps.isEmpty())
+        return 0;
+    SegmentRepository segments(m_store);
+    const SegmentRules::Sql sql = segments.membership(c.broadcastListId);
+    const QDateTime now = m_store.now();
+    const QString nowIso = TimeUtil::iso(now);
+    const QString firstDue = TimeUtil::iso(now.addSecs(qint64(c.steps.first().delayMinutes) * 60));
+    // The members who are not in it yet, in one statement (a second copy doing the same at once
+    // adds no one twice: the (campaign, contact) key).
+    QVariantList values{c.seq, firstDue, nowIso, nowIso};
+    values += sql.values;
+    values << c.seq;
+    QSqlQuery q = Database::exec(
+        QStringLiteral("INSERT INTO campaign_enrolments (campaign_seq, contact_id, status, next_step, next_at, "
+                       "entered_at, source, updated_at) SELECT ?, c.id, 'active', 0, ?, ?, 'audience', ? FROM "
+                       "contacts c WHERE (") +
+            sql.where +
+            QStringLiteral(") AND NOT EXISTS (SELECT 1 FROM campaign_enrolments e WHERE e.campaign_seq = ? AND "
+                           "e.contact_id = c.id) ORDER BY c.seq ON CONFLICT DO NOTHING"),
+        values);
+    const int n = q.numRowsAffected();
+    if (n > 0)
+        m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
+    return qMax(0, n);
+}
+
+int CampaignRepository::enrolNewMembers()
+{
+    QStringList ids;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT id FROM campaigns WHERE status = 'SENDING' AND type = 'DRIP' ORDER BY seq"));
+        while (q.next())
+            ids << q.value(0).toString();
+    }
+    int entered = 0;
+    for (const QString &id : std::as_const(ids)) {
+        Transaction tx;
+        const Campaign c = get(id);
+        if (c.status != QLatin1String("SENDING"))
+            continue;
+        entered += enrolSegment(c);
+        tx.commit();
+    }
+    return entered;
+}
+
+int CampaignRepository::processTriggers(int batch)
+{
+    auto readCursor = [](bool *found) {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT outbox_seq FROM campaign_cursor WHERE name = 'triggers'"));
+        *found = q.next();
+        const qint64 v = *found ? q.value(0).toLongLong() : 0;
+        q.finish();
+        return v;
+    };
+    auto maxSeq = [] {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT coalesce(max(seq), 0) FROM outbox"));
+        const qint64 v = q.next() ? q.value(0).toLongLong() : 0;
+        q.finish();
+        return v;
+    };
+    bool had = false;
+    // Nothing new: no write (this runs on every poll).
+    if (readCursor(&had) >= maxSeq() && had)
+        return 0;
+    Transaction tx;
+    const qint64 cursor = readCursor(&had);
+    QVector<Campaign> triggered;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kCampaignColumns +
+                                             QStringLiteral(" FROM campaigns c WHERE c.status = 'SENDING' AND c.type "
+                                                            "= 'TRIGGERED' ORDER BY c.seq"));
+        while (q.next())
+            triggered.append(campaignFromRow(q));
+    }
+    qint64 last = cursor;
+    int entered = 0;
+    if (!had || triggered.isEmpty()) {
+        // The first run, or no campaign listening: events until now start nothing.
+        last = maxSeq();
+    } else {
+        struct Event
+        {
+            qint64 seq;
+            QString event, at;
+            QJsonObject data;
+        };
+        QVector<Event> events;
+        {
+            const QStringList sources = CampaignRules::triggerSources();
+            // Read in seq order whatever the kind, so that the cursor passes over the others too.
+            CachedQuery q = Database::execCached(
+                QStringLiteral("SELECT seq, event, payload, created_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
+                {cursor, batch});
+            while (q.next()) {
+                last = q.value(0).toLongLong();
+                const QString event = q.value(1).toString();
+                if (!sources.contains(event))
+                    continue;
+                events.append({last, event, q.value(3).toString(),
+                               parseObject(q.value(2).toString()).value(QStringLiteral("data")).toObject()});
+            }
+            q.finish();
+        }
+        const QString now = m_store.nowIso();
+        for (const Event &e : std::as_const(events)) {
+            for (const Campaign &c : std::as_const(triggered)) {
+                // Events from before the campaign started start nothing.
+                if (e.at < c.startedAt || c.steps.isEmpty())
+                    continue;
+                const QString contactId = CampaignRules::triggeredContact(c.trigger, e.event, e.data);
+                if (contactId.isEmpty())
+                    continue;
+                const QString segmentId = c.trigger.value(QStringLiteral("segmentId")).toString();
+                QString where = QStringLiteral("c.id = ?");
+                QVariantList values{contactId};
+                if (!segmentId.isEmpty()) {
+                    try {
+                        const SegmentRules::Sql sql = SegmentRepository(m_store).membership(segmentId);
+                        where += QStringLiteral(" AND (") + sql.where + QLatin1Char(')');
+                        values += sql.values;
+                    } catch (const DomainError &) {
+                        continue; // the segment was deleted: no one matches it
+                    }
+                }
+                const QDateTime at = TimeUtil::parse(e.at).value_or(m_store.now());
+                QVariantList insert{c.seq, TimeUtil::iso(at.addSecs(qint64(c.steps.first().delayMinutes) * 60)), now,
+                                    c.trigger.value(QStringLiteral("event")).toString(), now};
+                insert += values;
+                QSqlQuery q = Database::exec(
+                    QStringLiteral("INSERT INTO campaign_enrolments (campaign_seq, contact_id, status, next_step, "
+                                   "next_at, entered_at, source, updated_at) SELECT ?, c.id, 'active', 0, ?, ?, ?, ? "
+                                   "FROM contacts c WHERE ") +
+                        where + QStringLiteral(" ON CONFLICT DO NOTHING"),
+                    insert);
+                if (q.numRowsAffected() > 0) {
+                    ++entered;
+                    m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
+                }
+            }
+        }
+    }
+    if (last != cursor || !had)
+        Database::execCached(QStringLiteral("INSERT INTO campaign_cursor (name, outbox_seq) VALUES ('triggers', ?) "
+                                            "ON CONFLICT(name) DO UPDATE SET outbox_seq = excluded.outbox_seq"),
+                             {last});
+    tx.commit();
+    return entered;
+}
+
+int CampaignRepository::advanceDrips(int limit, const QTimeZone &zone)
+{
+    QVariantList active;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral(
+            "SELECT seq FROM campaigns WHERE status = 'SENDING' AND type IN ('DRIP', 'TRIGGERED') ORDER BY seq"));
+        while (q.next())
+            active << q.value(0);
+    }
+    int released = 0;
+    for (const QVariant &seq : std::as_const(active)) {
+        if (released >= limit)
+            break;
+        released += advanceCampaign(seq.toLongLong(), limit - released, zone);
+    }
+    return released;
+}
+
+int CampaignRepository::advanceCampaign(qint64 campaignSeq, int limit, const QTimeZone &zone)
+{
+    const QDateTime now = m_store.now();
+    const QString nowIso = TimeUtil::iso(now);
+    Transaction tx;
+    Campaign c;
+    {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kCampaignColumns +
+                                                 QStringLiteral(" FROM campaigns c WHERE c.seq = ?"),
+                                             {campaignSeq});
+        if (!q.next())
+            return 0;
+        c = campaignFromRow(q);
+    }
+    if (c.status != QLatin1String("SENDING") || c.steps.isEmpty())
+        return 0;
+    struct Due
+    {
+        qint64 seq;
+        QString contactId, enteredAt;
+        int step;
+    };
+    QVector<Due> due;
+    {
+        // Locked past by another copy's transaction (PostgreSQL), so that a step is released once.
+        QSqlQuery q = Database::exec(
+            QStringLiteral("SELECT e.seq, e.contact_id, e.entered_at, e.next_step FROM campaign_enrolments e WHERE "
+                           "e.campaign_seq = ? AND e.status = 'active' AND e.next_at <= ? ORDER BY e.next_at, e.seq "
+                           "LIMIT ?") +
+                SqlDialect::skipLocked(QStringLiteral("e")),
+            {campaignSeq, nowIso, limit});
+        while (q.next())
+            due.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt()});
+    }
+    if (due.isEmpty()) {
+        tx.commit();
+        return 0;
+    }
+    const bool email = c.channel == QLatin1String("email");
+    const QDateTime opening = c.window.nextOpening(now, zone);
+    auto leave = [&](const Due &d, const QString &reason) {
+        Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'exited', exit_reason = ?, "
+                                            "next_at = NULL, updated_at = ? WHERE seq = ?"),
+                             {reason, nowIso, d.seq});
+    };
+    auto exists = [](const QString &sql, const QVariantList &values) {
+        CachedQuery q = Database::execCached(sql, values);
+        const bool found = q.next();
+        q.finish();
+        return found;
+    };
+    int released = 0;
+    for (const Due &d : std::as_const(due)) {
+        if (d.step >= c.steps.size()) {
+            Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'completed', next_at = NULL, "
+                                                "updated_at = ? WHERE seq = ?"),
+                                 {nowIso, d.seq});
+            continue;
+        }
+        QString name, address;
+        {
+            CachedQuery q = Database::execCached(
+                QStringLiteral("SELECT first_name, last_name, email, phone FROM contacts WHERE id = ?"), {d.contactId});
+            if (!q.next()) {
+                q.finish();
+                leave(d, QStringLiteral("contact_deleted"));
+                continue;
+            }
+            name = QStringList{q.value(0).toString(), q.value(1).toString()}.join(QLatin1Char(' ')).trimmed();
+            address = (email ? q.value(2) : q.value(3)).toString().trimmed();
+            q.finish();
+        }
+        const QString norm = SuppressionRepository::normalize(c.channel, address);
+        if (norm.isEmpty()) {
+            leave(d, QStringLiteral("no_address"));
+            continue;
+        }
+        {
+            CachedQuery q = Database::execCached(
+                QStringLiteral("SELECT reason FROM campaign_suppressions WHERE channel = ? AND address_norm = ?"),
+                {c.channel, norm});
+            if (q.next()) {
+                const QString reason = q.value(0).toString() == QLatin1String("hard_bounce")
+                                           ? QStringLiteral("bounced")
+                                           : QStringLiteral("unsubscribed");
+                q.finish();
+                leave(d, reason);
+                continue;
+            }
+        }
+        if (exists(QStringLiteral("SELECT 1 FROM messages WHERE contact_id = ? AND direction = 'incoming' AND "
+                                  "created_at >= ? LIMIT 1"),
+                   {d.contactId, d.enteredAt})) {
+            leave(d, QStringLiteral("replied"));
+            continue;
+        }
+        if (exists(QStringLiteral("SELECT 1 FROM deals WHERE contact_id = ? AND stage = 'won' AND closed_at >= ? "
+                                  "LIMIT 1"),
+                   {d.contactId, d.enteredAt})) {
+            leave(d, QStringLiteral("deal_won"));
+            continue;
+        }
+        if (opening > now) {
+            // Outside the send window: the step waits for its opening.
+            Database::execCached(
+                QStringLiteral("UPDATE campaign_enrolments SET next_at = ?, updated_at = ? WHERE seq = ?"),
+                {TimeUtil::iso(opening), nowIso, d.seq});
+            continue;
+        }
+        Database::execCached(QStringLiteral("INSERT INTO campaign_recipients (id, campaign_seq, contact_id, name, "
+                                            "address, address_norm, status, enrolment_seq, step, created_at) VALUES "
+                                            "(?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)"),
+                             {Ids::make(u"rcp"), c.seq, d.contactId, text(name), address, norm, d.seq, d.step, nowIso});
+        const int next = d.step + 1;
+        if (next < c.steps.size())
+            Database::execCached(
+                QStringLiteral("UPDATE campaign_enrolments SET next_step = ?, next_at = ?, "
+                               "updated_at = ? WHERE seq = ?"),
+                {next, TimeUtil::iso(now.addSecs(qint64(c.steps.at(next).delayMinutes) * 60)), nowIso, d.seq});
+        else
+            Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'completed', next_step = ?, "
+                                                "next_at = NULL, updated_at = ? WHERE seq = ?"),
+                                 {next, nowIso, d.seq});
+        ++released;
+    }
+    if (released > 0)
+        m_store.notify(EventBus::Entity::CampaignRecipient, c.id, EventBus::Change::Created);
+    tx.commit();
+    return released;
+}
+
+EnrolmentPage CampaignRepository::enrolments(const QString &campaignId, const EnrolmentQuery &query) const
+{
+    const Campaign c = get(campaignId);
+    QString where = QStringLiteral(" WHERE e.campaign_seq = ?");
+    QVariantList values{c.seq};
+    if (!query.statuses.isEmpty()) {
+        QStringList marks;
+        for (const QString &st : query.statuses) {
+            marks << QStringLiteral("?");
+            values << st;
+        }
+        where += QStringLiteral(" AND e.status IN (") + marks.join(QStringLiteral(", ")) + QLatin1Char(')');
+    }
+    if (!query.contactId.isEmpty()) {
+        where += QStringLiteral(" AND e.contact_id = ?");
+        values << query.contactId;
+    }
+    EnrolmentPage page;
+    page.page = qMax(1, query.page);
+    page.limit = qBound(1, query.limit, 200);
+    {
+        QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM campaign_enrolments e") + where, values);
+        page.total = q.next() ? q.value(0).toLongLong() : 0;
+    }
+    QVariantList pageValues = values;
+    pageValues << page.limit << qint64(page.page - 1) * page.limit;
+    QSqlQuery q = Database::exec(
+        QStringLiteral("SELECT e.seq, e.contact_id, coalesce(k.first_name, ''), coalesce(k.last_name, ''), e.status, "
+                       "e.exit_reason, e.next_step, e.next_at, e.entered_at, e.source, e.updated_at FROM "
+                       "campaign_enrolments e LEFT JOIN contacts k ON k.id = e.contact_id") +
+            where + QStringLiteral(" ORDER BY e.seq DESC LIMIT ? OFFSET ?"),
+        pageValues);
+    QHash<qint64, int> index;
+    while (q.next()) {
+        CampaignEnrolment e;
+        e.campaignId = c.id;
+        e.contactId = q.value(1).toString();
+        e.name = QStringList{q.value(2).toString(), q.value(3).toString()}.join(QLatin1Char(' ')).trimmed();
+        e.status = q.value(4).toString();
+        e.exitReason = q.value(5).toString();
+        e.nextStep = q.value(6).toInt();
+        e.nextAt = q.value(7).toString();
+        e.enteredAt = q.value(8).toString();
+        e.source = q.value(9).toString();
+        e.updatedAt = q.value(10).toString();
+        index.insert(q.value(0).toLongLong(), int(page.items.size()));
+        page.items.append(e);
+    }
+    q.finish();
+    if (!index.isEmpty()) {
+        QStringList marks;
+        QVariantList seqs;
+        for (auto it = index.cbegin(); it != index.cend(); ++it) {
+            marks << QStringLiteral("?");
+            seqs << it.key();
+        }
+        QSqlQuery r = Database::exec(QStringLiteral("SELECT ") + kRecipientColumns +
+                                         QStringLiteral(", r.enrolment_seq FROM campaign_recipients r JOIN campaigns c "
+                                                        "ON c.seq = r.campaign_seq WHERE r.enrolment_seq IN (") +
+                                         marks.join(QStringLiteral(", ")) + QStringLiteral(") ORDER BY r.step"),
+                                     seqs);
+        const int enrolmentColumn = int(kRecipientColumns.count(QLatin1Char(','))) + 1;
+        while (r.next())
+            page.items[index.value(r.value(enrolmentColumn).toLongLong())].steps.append(recipientFromRow(r));
+    }
+    return page;
+}
+
 Campaign CampaignRepository::pause(const QString &id, const QString &actor, const ModelText &reason)
 {
     Transaction tx;
@@ -589,6 +986,9 @@ Campaign CampaignRepository::cancel(const QString &id, const QString &actor)
 {
     Transaction tx;
     Campaign c = move(id, QStringLiteral("CANCELLED"), actor);
+    Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'exited', exit_reason = 'cancelled', "
+                                        "next_at = NULL, updated_at = ? WHERE campaign_seq = ? AND status = 'active'"),
+                         {c.updatedAt, c.seq});
     tx.commit();
     return c;
 }
@@ -737,13 +1137,14 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
         QStringLiteral("SELECT r.seq, r.id, c.id, c.name, r.address, r.name, r.attempts, r.test, c.subject, "
                        "c.html_content, c.template_name, c.template_language, coalesce(r.contact_id, ''), "
                        "k.first_name, k.last_name, k.email, k.phone, k.company, k.position, k.custom_fields, "
-                       "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END "
+                       "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END, r.step, c.steps "
                        "FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
                        "LEFT JOIN contacts k ON k.id = r.contact_id WHERE r.seq IN (") +
             marks.join(QStringLiteral(", ")) + QStringLiteral(") ORDER BY r.test DESC, r.seq"),
         seqs);
     QVector<CampaignSend> out;
-    QVariantList gone; // recipients whose contact was deleted after the audience froze
+    QVariantList gone;                         // recipients whose contact was deleted after the audience froze
+    QHash<QString, QVector<DripStep>> stepsOf; // a drip step's content, per campaign
     while (q.next()) {
         CampaignSend s;
         s.recipientSeq = q.value(0).toLongLong();
@@ -759,6 +1160,21 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
         s.htmlContent = q.value(9).toString();
         s.templateName = q.value(10).toString();
         s.templateLanguage = q.value(11).toString();
+        if (!q.value(21).isNull()) {
+            // A drip or triggered campaign's step: its own subject and body.
+            auto steps = stepsOf.find(s.campaignId);
+            if (steps == stepsOf.end())
+                steps = stepsOf.insert(
+                    s.campaignId,
+                    DripStep::listFromJson(QJsonDocument::fromJson(q.value(22).toString().toUtf8()).array()));
+            const int step = q.value(21).toInt();
+            if (step >= 0 && step < steps->size()) {
+                s.subject = steps->at(step).subject;
+                s.htmlContent = steps->at(step).htmlContent;
+                if (!steps->at(step).templateName.isEmpty())
+                    s.templateName = steps->at(step).templateName;
+            }
+        }
         s.contact.id = q.value(12).toString();
         const bool contactExists = q.value(20).toInt() != 0;
         if (!s.test && !s.contact.id.isEmpty() && !contactExists) {

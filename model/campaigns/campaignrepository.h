@@ -46,8 +46,43 @@ struct CampaignRecipient
     QString error;
     QString providerId;
     QString createdAt;
+    int step = -1; // a DRIP or TRIGGERED campaign's step (from 0); -1: a broadcast's recipient
 
     QJsonObject toJson() const;
+};
+
+// A contact's walk through a DRIP or TRIGGERED campaign: where it is, and the step sends so far.
+struct CampaignEnrolment
+{
+    QString campaignId;
+    QString contactId;
+    QString name;       // the contact's name now (empty once deleted)
+    QString status;     // active, completed, exited
+    QString exitReason; // unsubscribed, bounced, replied, deal_won, contact_deleted, no_address, cancelled
+    int nextStep = 0;
+    QString nextAt; // when the next step is due (active only)
+    QString enteredAt;
+    QString source; // audience, or the trigger's event
+    QString updatedAt;
+    QVector<CampaignRecipient> steps; // one per step released, in step order
+
+    QJsonObject toJson() const;
+};
+
+struct EnrolmentQuery
+{
+    QStringList statuses;
+    QString contactId;
+    int page = 1;
+    int limit = 50;
+};
+
+struct EnrolmentPage
+{
+    QVector<CampaignEnrolment> items;
+    qint64 total = 0;
+    int page = 1;
+    int limit = 50;
 };
 
 struct RecipientQuery
@@ -149,6 +184,19 @@ public:
 
     // SCHEDULED campaigns whose time came start (their audience frozen); returns how many.
     int startDue();
+
+    // DRIP and TRIGGERED campaigns (docs/architecture.md, "Drip and triggered campaigns"). A
+    // contact enters once (an enrolment row): a DRIP campaign's segment members when it starts and
+    // as they join it later (enrolNewMembers), a TRIGGERED one's contacts as the outbox's events
+    // match its trigger (processTriggers). advanceDrips releases each due step as a recipient row
+    // (one per enrolment and step) that the senders claim like a broadcast's, checking first that
+    // the contact has not left: unsubscribed or bounced on the channel, an incoming message since
+    // it entered (a reply), a deal won since, deleted, no address; and that the send window is open
+    // (else the step waits for it). Returns how many contacts entered / steps were released.
+    int enrolNewMembers();
+    int processTriggers(int batch = 500);
+    int advanceDrips(int limit, const QTimeZone &zone);
+    EnrolmentPage enrolments(const QString &campaignId, const EnrolmentQuery &query) const;
     // At most `limit` due recipients of SENDING campaigns on the channel (test sends first), claimed
     // for leaseSeconds. A row whose lease ended (its copy stopped) is due again.
     QVector<CampaignSend> claim(const QString &channel, int limit, int leaseSeconds);
@@ -185,6 +233,8 @@ private:
     Campaign insertOrWrite(Campaign &c, bool insert);
     void checkReferences(const Campaign &c) const;
     void freezeAudience(Campaign &c);
+    int enrolSegment(const Campaign &c);
+    int advanceCampaign(qint64 campaignSeq, int limit, const QTimeZone &zone);
     void finishIfDone(const QString &campaignId);
     Campaign move(const QString &id, const QString &to, const QString &actor, const ModelText &reason = {});
 

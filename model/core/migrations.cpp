@@ -893,6 +893,37 @@ const QVector<Migration> &migrations()
          {
              "CREATE INDEX campaign_recipients_tests ON campaign_recipients(status, seq) WHERE test = 1",
          }},
+        {23,
+         "drip and triggered campaigns: each contact's walk through the steps, the triggers' place in the outbox",
+         {
+             // One row per contact that entered a DRIP or TRIGGERED campaign (once: a contact walks a
+             // campaign one time). status: active, completed (every step released), exited
+             // (exit_reason: unsubscribed, bounced, replied, deal_won, contact_deleted, no_address,
+             // cancelled). next_step is due at next_at; source: 'audience' or the trigger's event.
+             R"(CREATE TABLE campaign_enrolments (
+                 seq INTEGER PRIMARY KEY,
+                 campaign_seq INTEGER NOT NULL REFERENCES campaigns(seq) ON DELETE CASCADE,
+                 contact_id TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 exit_reason TEXT,
+                 next_step INTEGER NOT NULL DEFAULT 0,
+                 next_at TEXT,
+                 entered_at TEXT NOT NULL,
+                 source TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 UNIQUE (campaign_seq, contact_id)))",
+             "CREATE INDEX campaign_enrolments_due ON campaign_enrolments(campaign_seq, status, next_at)",
+             // A step's send is a recipient row of its campaign, made when the step is due: one per
+             // (enrolment, step), so that no step is sent twice whatever restarts or races.
+             "ALTER TABLE campaign_recipients ADD COLUMN enrolment_seq INTEGER REFERENCES campaign_enrolments(seq) ON "
+             "DELETE CASCADE",
+             "ALTER TABLE campaign_recipients ADD COLUMN step INTEGER",
+             "CREATE UNIQUE INDEX campaign_recipients_step ON campaign_recipients(enrolment_seq, step)",
+             // How far the triggers have read the outbox.
+             R"(CREATE TABLE campaign_cursor (
+                 name TEXT PRIMARY KEY,
+                 outbox_seq INTEGER NOT NULL))",
+         }},
     };
     return list;
 }

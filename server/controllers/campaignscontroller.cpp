@@ -110,7 +110,31 @@ QJsonObject CampaignsController::schemas() const
                 {QStringLiteral("clickedAt"), nullable(string(QStringLiteral("date-time")))},
                 {QStringLiteral("bouncedAt"), nullable(string(QStringLiteral("date-time")))},
                 {QStringLiteral("bounceType"), nullable(string())},
-                {QStringLiteral("error"), nullable(string())}});
+                {QStringLiteral("error"), nullable(string())},
+                {QStringLiteral("step"), nullable(integer(0))}});
+    const QJsonObject stepSend = object({{QStringLiteral("step"), integer(0)},
+                                         {QStringLiteral("recipientId"), string()},
+                                         {QStringLiteral("status"), string()},
+                                         {QStringLiteral("skipReason"), nullable(string())},
+                                         {QStringLiteral("sentAt"), nullable(string(QStringLiteral("date-time")))},
+                                         {QStringLiteral("openedAt"), nullable(string(QStringLiteral("date-time")))},
+                                         {QStringLiteral("clickedAt"), nullable(string(QStringLiteral("date-time")))},
+                                         {QStringLiteral("bouncedAt"), nullable(string(QStringLiteral("date-time")))},
+                                         {QStringLiteral("error"), nullable(string())},
+                                         {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))}});
+    const QJsonObject enrolment =
+        object({{QStringLiteral("campaignId"), string()},
+                {QStringLiteral("contactId"), string()},
+                {QStringLiteral("name"), string()},
+                {QStringLiteral("status"),
+                 enumOfValues({QStringLiteral("active"), QStringLiteral("completed"), QStringLiteral("exited")})},
+                {QStringLiteral("exitReason"), nullable(string())},
+                {QStringLiteral("nextStep"), nullable(integer(0))},
+                {QStringLiteral("nextAt"), nullable(string(QStringLiteral("date-time")))},
+                {QStringLiteral("enteredAt"), string(QStringLiteral("date-time"))},
+                {QStringLiteral("source"), string()},
+                {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))},
+                {QStringLiteral("steps"), array(stepSend)}});
     const QJsonObject unsubscribe = object({{QStringLiteral("id"), string()},
                                             {QStringLiteral("channel"), enumOfValues(CampaignRules::Channels)},
                                             {QStringLiteral("address"), string()},
@@ -121,7 +145,8 @@ QJsonObject CampaignsController::schemas() const
     return {{QStringLiteral("CampaignInput"), input},         {QStringLiteral("Campaign"), object(props)},
             {QStringLiteral("CampaignStats"), stats},         {QStringLiteral("CampaignStep"), step},
             {QStringLiteral("CampaignSendWindow"), window},   {QStringLiteral("CampaignTrigger"), trigger},
-            {QStringLiteral("CampaignRecipient"), recipient}, {QStringLiteral("Unsubscribe"), unsubscribe}};
+            {QStringLiteral("CampaignRecipient"), recipient}, {QStringLiteral("Unsubscribe"), unsubscribe},
+            {QStringLiteral("CampaignEnrolment"), enrolment}};
 }
 
 void CampaignsController::registerRoutes(Router &router)
@@ -236,6 +261,18 @@ void CampaignsController::registerRoutes(Router &router)
                 {},
                 Schema::pageOf(ref(QStringLiteral("CampaignRecipient"))),
                 recipientParams,
+                {400, 401, 403, 404, 429}});
+
+    QJsonObject enrolmentParams = paging;
+    enrolmentParams.insert(QStringLiteral("status"), string());
+    enrolmentParams.insert(QStringLiteral("contactId"), string());
+    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/enrolments"), bind(&CampaignsController::enrolments), read,
+               {tag,
+                QStringLiteral("A drip or triggered campaign's contacts: where each is, why it left, and each step "
+                               "sent"),
+                {},
+                Schema::pageOf(ref(QStringLiteral("CampaignEnrolment"))),
+                enrolmentParams,
                 {400, 401, 403, 404, 429}});
 
     router.add("POST", QStringLiteral("/webhooks/email/bounce"), bind(&CampaignsController::bounce), write,
@@ -419,6 +456,24 @@ ApiResponse CampaignsController::recipients(ApiRequest &request)
     QJsonArray items;
     for (const CampaignRecipient &r : page.items)
         items.append(r.toJson());
+    return ApiResponse::page(items, page.page, page.limit, page.total);
+}
+
+ApiResponse CampaignsController::enrolments(ApiRequest &request)
+{
+    const QueryReader query(request);
+    const QueryReader::Paging paging = query.paging(50, 100);
+    EnrolmentQuery q;
+    q.page = paging.page;
+    q.limit = paging.limit;
+    q.statuses =
+        campaignFilter(query, QStringLiteral("status"),
+                       {QStringLiteral("active"), QStringLiteral("completed"), QStringLiteral("exited")}, false);
+    q.contactId = query.text(QStringLiteral("contactId")).trimmed().left(64);
+    const EnrolmentPage page = m_campaigns.enrolments(request.param(QStringLiteral("id")), q);
+    QJsonArray items;
+    for (const CampaignEnrolment &e : page.items)
+        items.append(e.toJson());
     return ApiResponse::page(items, page.page, page.limit, page.total);
 }
 

@@ -30,6 +30,7 @@ private:
     ApiResponse test(ApiRequest &request);
     ApiResponse stats(ApiRequest &request);
     ApiResponse recipients(ApiRequest &request);
+    ApiResponse enrolments(ApiRequest &request);
     ApiResponse audience(ApiRequest &request);
     ApiResponse unsubscribes(ApiRequest &request);
     ApiResponse addUnsubscribe(ApiRequest &request);

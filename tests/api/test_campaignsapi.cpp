@@ -257,6 +257,53 @@ private Q_SLOTS:
         QCOMPARE(r.errorCode(), QString("INVALID_TRANSITION"));
     }
 
+    // A DRIP campaign needs its segment to start; its members enter, and each one's walk is listed
+    // with the steps sent so far.
+    void dripListsEachContactsWalk()
+    {
+        const QString segment = audience();
+        const QJsonArray steps{QJsonObject{{"delayMinutes", 0}, {"subject", "Hoş geldin"}, {"htmlContent", "<p>1</p>"}},
+                               QJsonObject{{"delayDays", 1}, {"subject", "Yarın"}, {"htmlContent", "<p>2</p>"}}};
+        const QString lonely = createCampaign({{"type", "DRIP"}, {"steps", steps}});
+        HttpResult r = m_api->client->post("/api/v1/campaigns/" + lonely + "/send", {});
+        QCOMPARE(r.status, 422);
+        QVERIFY2(r.json.value("error").toObject().value("details").toObject().contains("broadcastListId"), r.body);
+
+        const QString id = createCampaign({{"type", "DRIP"}, {"steps", steps}, {"broadcastListId", segment}});
+        r = m_api->client->post("/api/v1/campaigns/" + id + "/send", {});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.data().value("status").toString(), QString("SENDING"));
+        r = m_api->client->get("/api/v1/campaigns/" + id + "/enrolments");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value("pagination").toObject().value("total").toInt(), 4);
+        const QJsonObject first = r.json.value("data").toArray().first().toObject();
+        QCOMPARE(first.value("status").toString(), QString("active"));
+        QCOMPARE(first.value("nextStep").toInt(), 0);
+        QCOMPARE(first.value("source").toString(), QString("audience"));
+
+        QCOMPARE(CampaignRepository(testStore()).advanceDrips(100, QTimeZone::utc()), 2);
+        r = m_api->client->get("/api/v1/campaigns/" + id + "/enrolments?status=exited");
+        QStringList reasons;
+        for (const QJsonValue &v : r.json.value("data").toArray())
+            reasons << v.toObject().value("exitReason").toString();
+        reasons.sort();
+        QCOMPARE(reasons, (QStringList{"no_address", "unsubscribed"}));
+        r = m_api->client->get("/api/v1/campaigns/" + id + "/enrolments?status=active");
+        QCOMPARE(r.json.value("data").toArray().size(), 2);
+        const QJsonObject walking = r.json.value("data").toArray().first().toObject();
+        QCOMPARE(walking.value("nextStep").toInt(), 1);
+        QCOMPARE(walking.value("steps").toArray().size(), 1);
+        QCOMPARE(walking.value("steps").toArray().first().toObject().value("status").toString(), QString("pending"));
+        r = m_api->client->get("/api/v1/campaigns/" + id +
+                               "/enrolments?contactId=" + walking.value("contactId").toString());
+        QCOMPARE(r.json.value("data").toArray().size(), 1);
+        r = m_api->client->get("/api/v1/campaigns/" + id + "/recipients?status=pending");
+        QCOMPARE(r.json.value("data").toArray().first().toObject().value("step").toInt(), 0);
+
+        QCOMPARE(m_api->client->get("/api/v1/campaigns/" + id + "/enrolments?status=walking").status, 400);
+        QCOMPARE(m_api->client->get("/api/v1/campaigns/cmp_nope/enrolments").status, 404);
+    }
+
     void movesOfTheStateMachine()
     {
         const QString segment = audience();

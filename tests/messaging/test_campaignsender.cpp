@@ -270,6 +270,57 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(repo.get(c.id).status == QLatin1String("SENT"), 20000);
         QCOMPARE(sink.messageCount(), 3);
     }
+
+    // A drip campaign's first step goes to its segment's members as they are and as they join; a
+    // triggered one's to a contact tagged after it started; each message is its step's own.
+    void sendsDripAndTriggeredSteps()
+    {
+        SmtpSink sink;
+        QVERIFY2(sink.isReady(), qPrintable(sink.errorText()));
+        CampaignRepository repo(testStore());
+        const QString segmentId = audience(2);
+        const QJsonArray steps{QJsonObject{{"delayMinutes", 0},
+                                           {"subject", "Hoş geldin {{firstName}}"},
+                                           {"htmlContent", "<p>İlk adım</p>"}},
+                               QJsonObject{{"delayDays", 3}, {"subject", "Üç gün sonra"}, {"htmlContent", "<p>x</p>"}}};
+        const Campaign drip = repo.create(CampaignRules::parse({{"name", "Hoş geldin serisi"},
+                                                                {"type", "DRIP"},
+                                                                {"channel", "email"},
+                                                                {"broadcastListId", segmentId},
+                                                                {"steps", steps}}));
+        repo.send(drip.id);
+        const Campaign triggered = repo.create(
+            CampaignRules::parse({{"name", "VIP karşılama"},
+                                  {"type", "TRIGGERED"},
+                                  {"channel", "email"},
+                                  {"trigger", QJsonObject{{"event", "contact.tagged"}, {"tag", "vip"}}},
+                                  {"steps", QJsonArray{QJsonObject{{"delayMinutes", 0},
+                                                                   {"subject", "VIP {{firstName}}"},
+                                                                   {"htmlContent", "<p>Ayrıcalıklar</p>"}}}}}));
+        repo.send(triggered.id);
+        CampaignsConfig config = configFor(sink);
+        config.mail.user.clear();
+        config.audienceCheckMs = 200;
+        CampaignSender sender(config, testStore());
+        QTRY_COMPARE_WITH_TIMEOUT(sink.messageCount(), 2, 20000);
+        // A member joins the segment, and a contact is tagged vip: both get their first step.
+        ContactRepository contacts(testStore());
+        contacts.create(ContactRules::parse(
+            {{"firstName", "Yeni"}, {"email", "yeni@ornek.com.tr"}, {"tags", QJsonArray{"kasim"}}}));
+        contacts.create(
+            ContactRules::parse({{"firstName", "Vip"}, {"email", "vip@ornek.com.tr"}, {"tags", QJsonArray{"VIP"}}}));
+        QTRY_COMPARE_WITH_TIMEOUT(sink.messageCount(), 4, 20000);
+        QTest::qWait(500); // nothing more: the second steps are three days away
+        QCOMPARE(sink.messageCount(), 4);
+        QStringList subjects;
+        for (const QJsonObject &m : sink.messages())
+            subjects << m.value("headers").toObject().value("Subject").toString();
+        subjects.sort();
+        QCOMPARE(subjects, (QStringList{"Hoş geldin Ayşe", "Hoş geldin Yeni", "Hoş geldin Çağrı", "VIP Vip"}));
+        QCOMPARE(repo.get(drip.id).status, QString("SENDING"));
+        QTRY_COMPARE_WITH_TIMEOUT(repo.stats(drip.id).sent, 3, 10000);
+        QCOMPARE(repo.stats(triggered.id).sent, 1);
+    }
 };
 
 QTEST_MAIN(TestCampaignSender)

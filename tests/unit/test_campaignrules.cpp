@@ -157,10 +157,10 @@ private Q_SLOTS:
         CampaignChanges c;
         try {
             c = CampaignRules::parse(
-            {{"type", "drip"},
-             {"steps", QJsonArray{QJsonObject{{"delayDays", 2}, {"subject", "a"}, {"htmlContent", "b"}},
-                                  QJsonObject{{"delayMinutes", 90}, {"subject", "c"}, {"htmlContent", "d"}}}},
-             {"scheduledAt", "2026-12-01T09:00:00+03:00"}});
+                {{"type", "drip"},
+                 {"steps", QJsonArray{QJsonObject{{"delayDays", 2}, {"subject", "a"}, {"htmlContent", "b"}},
+                                      QJsonObject{{"delayMinutes", 90}, {"subject", "c"}, {"htmlContent", "d"}}}},
+                 {"scheduledAt", "2026-12-01T09:00:00+03:00"}});
         } catch (const DomainError &e) {
             QFAIL(qPrintable(e.message()));
         }
@@ -194,6 +194,110 @@ private Q_SLOTS:
         QVERIFY(CampaignLinks::verify(key, purpose, token.left(token.size() - 1), url).isEmpty());
         QVERIFY(CampaignLinks::verify(key, purpose, "rcp_x.abc", url).isEmpty());
         QVERIFY(CampaignLinks::verify(key, purpose, QString(), url).isEmpty());
+    }
+
+    // When a drip step may go: now inside the window, else the window's next opening (Istanbul,
+    // UTC+3; 2026-11-28 is a Saturday).
+    void sendWindowOpening_data()
+    {
+        QTest::addColumn<int>("fromHour");
+        QTest::addColumn<int>("toHour");
+        QTest::addColumn<QList<int>>("days");
+        QTest::addColumn<QString>("now");      // UTC
+        QTest::addColumn<QString>("expected"); // UTC
+        const QList<int> every;
+        const QList<int> weekdays{1, 2, 3, 4, 5};
+        QTest::newRow("always") << 0 << 24 << every << "2026-11-28T23:59:00Z"
+                                << "2026-11-28T23:59:00Z";
+        QTest::newRow("inside") << 9 << 18 << every << "2026-11-28T07:00:00Z"
+                                << "2026-11-28T07:00:00Z";
+        QTest::newRow("at the opening") << 9 << 18 << every << "2026-11-28T06:00:00Z"
+                                        << "2026-11-28T06:00:00Z";
+        QTest::newRow("before the opening") << 9 << 18 << every << "2026-11-28T03:00:00Z"
+                                            << "2026-11-28T06:00:00Z";
+        QTest::newRow("at the close: tomorrow") << 9 << 18 << every << "2026-11-28T15:00:00Z"
+                                                << "2026-11-29T06:00:00Z";
+        QTest::newRow("evening: tomorrow") << 9 << 18 << every << "2026-11-28T17:30:00Z"
+                                           << "2026-11-29T06:00:00Z";
+        QTest::newRow("late UTC is already tomorrow in Istanbul") << 9 << 18 << every << "2026-11-28T22:30:00Z"
+                                                                  << "2026-11-29T06:00:00Z";
+        QTest::newRow("Saturday: Monday") << 9 << 18 << weekdays << "2026-11-28T08:00:00Z"
+                                          << "2026-11-30T06:00:00Z";
+        QTest::newRow("Friday evening: Monday") << 9 << 18 << weekdays << "2026-11-27T16:00:00Z"
+                                                << "2026-11-30T06:00:00Z";
+        QTest::newRow("until midnight") << 20 << 24 << every << "2026-11-28T20:30:00Z"
+                                        << "2026-11-28T20:30:00Z";
+        QTest::newRow("only Sundays") << 0 << 24 << QList<int>{7} << "2026-11-28T12:00:00Z"
+                                      << "2026-11-28T21:00:00Z";
+    }
+
+    void sendWindowOpening()
+    {
+        QFETCH(int, fromHour);
+        QFETCH(int, toHour);
+        QFETCH(QList<int>, days);
+        QFETCH(QString, now);
+        QFETCH(QString, expected);
+        SendWindow w;
+        w.fromHour = fromHour;
+        w.toHour = toHour;
+        w.days = days;
+        const QDateTime at = QDateTime::fromString(now, Qt::ISODate);
+        const QDateTime opening = w.nextOpening(at, QTimeZone("Europe/Istanbul"));
+        QCOMPARE(opening.toUTC(), QDateTime::fromString(expected, Qt::ISODate).toUTC());
+    }
+
+    // Which contact an outbox event starts a TRIGGERED campaign for.
+    void triggeredContact_data()
+    {
+        QTest::addColumn<QJsonObject>("trigger");
+        QTest::addColumn<QString>("event");
+        QTest::addColumn<QJsonObject>("data");
+        QTest::addColumn<QString>("contact");
+        const QJsonObject created{{"event", "contact.created"}};
+        const QJsonObject tagged{{"event", "contact.tagged"}, {"tag", "VIP"}};
+        const QJsonObject stage{{"event", "deal.stage_changed"}, {"stage", "proposal"}};
+        const QJsonObject anyStage{{"event", "deal.stage_changed"}};
+        const QJsonObject whatsapp{{"event", "message.received"}, {"channel", "whatsapp"}};
+        const QJsonObject contact{{"contactId", "cnt_1"}, {"tags", QJsonArray{"vip", "İzmir"}}};
+        QTest::newRow("created") << created << "contact.created" << contact << "cnt_1";
+        QTest::newRow("created: not an update") << created << "contact.updated" << contact << "";
+        QTest::newRow("tagged at creation, any case") << tagged << "contact.created" << contact << "cnt_1";
+        QJsonObject retagged = contact;
+        retagged.insert("changedFields", QJsonArray{"tags"});
+        QTest::newRow("tagged by an update") << tagged << "contact.updated" << retagged << "cnt_1";
+        QJsonObject renamed = contact;
+        renamed.insert("changedFields", QJsonArray{"firstName"});
+        QTest::newRow("an update of other fields") << tagged << "contact.updated" << renamed << "";
+        QJsonObject otherTags = retagged;
+        otherTags.insert("tags", QJsonArray{"ankara"});
+        QTest::newRow("tags changed, not this one") << tagged << "contact.updated" << otherTags << "";
+        const QJsonObject deal{{"contactId", "cnt_2"}, {"from", "lead"}, {"to", "proposal"}};
+        QTest::newRow("deal to the stage") << stage << "deal.stage_changed" << deal << "cnt_2";
+        QTest::newRow("deal to another stage")
+            << stage << "deal.stage_changed" << QJsonObject{{"contactId", "cnt_2"}, {"to", "won"}} << "";
+        QTest::newRow("any stage") << anyStage << "deal.stage_changed" << deal << "cnt_2";
+        QTest::newRow("deal without a contact")
+            << anyStage << "deal.stage_changed" << QJsonObject{{"contactId", QJsonValue()}, {"to", "won"}} << "";
+        const QJsonObject incoming{{"contactId", "cnt_3"}, {"channel", "whatsapp"}, {"direction", "incoming"}};
+        QTest::newRow("message on the channel") << whatsapp << "message.received" << incoming << "cnt_3";
+        QJsonObject telegram = incoming;
+        telegram.insert("channel", "telegram");
+        QTest::newRow("message on another channel") << whatsapp << "message.received" << telegram << "";
+        QTest::newRow("any channel") << QJsonObject{{"event", "message.received"}} << "message.received" << telegram
+                                     << "cnt_3";
+        QJsonObject outgoing = incoming;
+        outgoing.insert("direction", "outgoing");
+        QTest::newRow("our own message") << whatsapp << "message.received" << outgoing << "";
+    }
+
+    void triggeredContact()
+    {
+        QFETCH(QJsonObject, trigger);
+        QFETCH(QString, event);
+        QFETCH(QJsonObject, data);
+        QFETCH(QString, contact);
+        QCOMPARE(CampaignRules::triggeredContact(trigger, event, data), contact);
     }
 };
 
