@@ -5141,6 +5141,34 @@ A desktop CRM with a local REST API.</source>
         <source>A status callback needs MessageSid and MessageStatus</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not a valid URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>plain http is allowed only on a loopback address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scheme must be https</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be https (http only on a loopback address), got &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an account SID (AC and 32 hex digits), got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a phone number (E.164, +905321234567) or an alphanumeric sender id of at most 11 characters, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

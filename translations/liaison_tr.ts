@@ -5131,6 +5131,34 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>A status callback needs MessageSid and MessageStatus</source>
         <translation>Durum bildirimi MessageSid ve MessageStatus içermeli</translation>
     </message>
+    <message>
+        <source>not a valid URL</source>
+        <translation>geçerli bir URL değil</translation>
+    </message>
+    <message>
+        <source>plain http is allowed only on a loopback address</source>
+        <translation>şifresiz http yalnızca bu makinedeki (loopback) bir adreste kullanılabilir</translation>
+    </message>
+    <message>
+        <source>the scheme must be https</source>
+        <translation>şema https olmalı</translation>
+    </message>
+    <message>
+        <source>must be https (http only on a loopback address), got &quot;%1&quot;: %2</source>
+        <translation>https olmalı (http yalnızca bu makinedeki bir adreste); girilen &quot;%1&quot;: %2</translation>
+    </message>
+    <message>
+        <source>must be an account SID (AC and 32 hex digits), got &quot;%1&quot;</source>
+        <translation>bir hesap SID&apos;si olmalı (AC ve 32 onaltılık rakam); girilen &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be a phone number (E.164, +905321234567) or an alphanumeric sender id of at most 11 characters, got &quot;%1&quot;</source>
+        <translation>bir telefon numarası (E.164, +905321234567) ya da en çok 11 karakterlik harf ve rakamlardan oluşan bir gönderen adı olmalı; girilen &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be an integer from %1 to %2</source>
+        <translation>%1 ile %2 arasında bir tam sayı olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
