@@ -108,7 +108,6 @@ SmsPage::SmsPage(QWidget *parent)
     m_form.groups()->addWidget(test);
     m_form.groups()->addStretch(1);
     connect(m_testButton, &QPushButton::clicked, this, &SmsPage::sendTest);
-    connect(m_testTo, &QLineEdit::returnPressed, this, &SmsPage::sendTest);
 
     connect(m_form.saveButton(), &QPushButton::clicked, this, &SmsPage::save);
     UiKit::nameFormFields(this);
