@@ -244,9 +244,10 @@ private slots:
                  QString("Sent to +905321234567. The provider accepted it as %1 (status: queued).")
                      .arg(twilio.requests.at(0).sid));
 
-        // The provider's refusal, with its code and words.
+        // The provider's refusal, with its code and words (Return in the number sends too).
         p->testNumberField()->setText("+905329999999");
-        click(p->testButton());
+        QTest::keyClick(p->testNumberField(), Qt::Key_Return);
+        QVERIFY(!p->testButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(p->testButton()->isEnabled(), 15000);
         QCOMPARE(twilio.requests.size(), 2);
         QCOMPARE(p->testResultLabel()->text(),

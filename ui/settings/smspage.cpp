@@ -8,6 +8,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -108,6 +109,7 @@ SmsPage::SmsPage(QWidget *parent)
     m_form.groups()->addWidget(test);
     m_form.groups()->addStretch(1);
     connect(m_testButton, &QPushButton::clicked, this, &SmsPage::sendTest);
+    m_testTo->installEventFilter(this); // Return in the number sends (the dialog's default button stays put)
 
     connect(m_form.saveButton(), &QPushButton::clicked, this, &SmsPage::save);
     UiKit::nameFormFields(this);
@@ -127,6 +129,18 @@ QSpinBox *SmsPage::addNumber(QFormLayout *form, const QString &key, const QStrin
     form->addRow(label, m_errors.cell(FieldErrors::row({box}, form->parentWidget()), {key}, form->parentWidget()));
     m_numbers.insert(key, box);
     return box;
+}
+
+bool SmsPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_testTo && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            sendTest();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QStringList SmsPage::keys()

@@ -82,6 +82,9 @@ public slots:
     bool save();
     void sendTest();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QSpinBox *addNumber(QFormLayout *form, const QString &key, const QString &label, const QString &suffix,
                         const QString &zero);
