@@ -103,6 +103,10 @@ private slots:
             QCOMPARE(p->numberBox("channels/sms/timeoutSeconds")->value(), 30);
             QCOMPARE(p->tokenStateLabel()->text(), QString("No token is stored."));
             QVERIFY(!p->removeTokenButton()->isEnabled());
+            // A screen reader reads each field by its row's label, in error cells too.
+            QCOMPARE(p->field("channels/sms/accountSid")->accessibleName(), QString("Account SID"));
+            QCOMPARE(p->numberBox("campaigns/sms/concurrency")->accessibleName(), QString("Messages at once"));
+            QCOMPARE(p->testNumberField()->accessibleName(), QString("To"));
         }
         writeIni({{"channels/sms/accountSid", "AC0123456789abcdef0123456789abcdef"},
                   {"channels/sms/from", "ORNEK"},
