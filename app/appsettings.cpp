@@ -1,7 +1,7 @@
 #include "app/appsettings.h"
 
+#include "messaging/campaigns/smssettingsrules.h"
 #include "messaging/channels/channelconfig.h"
-#include "model/contacts/contact.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -354,34 +354,26 @@ bool AppSettings::campaignsConfig(CampaignsConfig *c, QString *error) const
     text(QStringLiteral("mail/dkimSelector"), &m.dkimSelector);
     text(QStringLiteral("campaigns/publicBaseUrl"), &c->publicBaseUrl);
     SmsConfig &sms = c->smsApi;
-    text(QStringLiteral("channels/sms/apiBaseUrl"), &sms.apiBaseUrl);
-    text(QStringLiteral("channels/sms/accountSid"), &sms.accountSid);
-    text(QStringLiteral("channels/sms/from"), &sms.from);
+    text(SmsSettingsRules::apiBaseUrlKey(), &sms.apiBaseUrl);
+    text(SmsSettingsRules::accountSidKey(), &sms.accountSid);
+    text(SmsSettingsRules::fromKey(), &sms.from);
     while (sms.apiBaseUrl.endsWith(QLatin1Char('/')))
         sms.apiBaseUrl.chop(1);
-    if (QString why; !ChannelUrls::allowed(QUrl(sms.apiBaseUrl), &why)) {
-        *error = QStringLiteral("setting channels/sms/apiBaseUrl must be https (http only on a loopback address), "
-                                "got \"%1\": %2")
-                     .arg(sms.apiBaseUrl, why);
-        return false;
-    }
-    static const QRegularExpression accountSid(QStringLiteral("^AC[0-9a-fA-F]{32}$"));
-    if (!sms.accountSid.isEmpty() && !accountSid.match(sms.accountSid).hasMatch()) {
-        *error = QStringLiteral("setting channels/sms/accountSid must be an account SID (AC and 32 hex digits), got "
-                                "\"%1\"")
-                     .arg(sms.accountSid);
-        return false;
-    }
-    if (!sms.from.isEmpty() && ContactRules::toE164(sms.from).isEmpty()) {
-        static const QRegularExpression senderId(QStringLiteral("^[A-Za-z0-9 ]{1,11}$"));
-        if (!senderId.match(sms.from).hasMatch() ||
-            !sms.from.contains(QRegularExpression(QStringLiteral("[A-Za-z]")))) {
-            *error = QStringLiteral("setting channels/sms/from must be a phone number (E.164, +905321234567) or an "
-                                    "alphanumeric sender id of at most 11 characters, got \"%1\"")
-                         .arg(sms.from);
+    if (sms.apiBaseUrl.isEmpty()) // set empty: the default, as Settings > SMS shows it
+        sms.apiBaseUrl = SmsConfig().apiBaseUrl;
+    // The rules Settings > SMS checks too (messaging/campaigns/smssettingsrules.h).
+    for (const auto &[key, v] : {std::pair{SmsSettingsRules::apiBaseUrlKey(), &sms.apiBaseUrl},
+                                 std::pair{SmsSettingsRules::accountSidKey(), &sms.accountSid},
+                                 std::pair{SmsSettingsRules::fromKey(), &sms.from}}) {
+        if (const ModelText why = SmsSettingsRules::problem(key, *v); !why.isNull()) {
+            *error = QStringLiteral("setting %1 %2").arg(key, why.english());
             return false;
         }
     }
+    auto smsInt = [this, error](const QString &key, int *out) {
+        const SmsSettingsRules::IntRange r = *SmsSettingsRules::intRange(key);
+        return readInt(*this, key, r.fallback, r.min, r.max, out, error);
+    };
     if (m.security != MailConfig::securityStartTls() && m.security != MailConfig::securityTls() &&
         m.security != MailConfig::securityNone()) {
         *error = QStringLiteral("setting mail/security must be starttls, tls or none, got \"%1\"").arg(m.security);
@@ -409,10 +401,10 @@ bool AppSettings::campaignsConfig(CampaignsConfig *c, QString *error) const
                    error) &&
            readInt(*this, QStringLiteral("campaigns/email/concurrency"), 4, 1, 32, &c->email.concurrency, error) &&
            readInt(*this, QStringLiteral("campaigns/email/maxPerHour"), 0, 0, 100000000, &c->email.maxPerHour, error) &&
-           readInt(*this, QStringLiteral("channels/sms/timeoutSeconds"), 30, 1, 600, &sms.timeoutSeconds, error) &&
-           readInt(*this, QStringLiteral("campaigns/sms/messagesPerSecond"), 10, 0, 100000, &c->sms.perSecond, error) &&
-           readInt(*this, QStringLiteral("campaigns/sms/concurrency"), 4, 1, 256, &c->sms.concurrency, error) &&
-           readInt(*this, QStringLiteral("campaigns/sms/maxPerHour"), 0, 0, 100000000, &c->sms.maxPerHour, error) &&
+           smsInt(SmsSettingsRules::timeoutKey(), &sms.timeoutSeconds) &&
+           smsInt(SmsSettingsRules::perSecondKey(), &c->sms.perSecond) &&
+           smsInt(SmsSettingsRules::concurrencyKey(), &c->sms.concurrency) &&
+           smsInt(SmsSettingsRules::maxPerHourKey(), &c->sms.maxPerHour) &&
            readInt(*this, QStringLiteral("campaigns/maxSendErrors"), 100, 0, 1000000, &c->maxSendErrors, error) &&
            readDelays(*this, QStringLiteral("campaigns/retryDelays"), &c->retryDelays, error) &&
            readInt(*this, QStringLiteral("campaigns/pollIntervalMs"), 1000, 10, 600000, &c->pollIntervalMs, error) &&

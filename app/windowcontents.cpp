@@ -7,6 +7,7 @@
 #include "app/emailsettings.h"
 #include "app/inboxarea.h"
 #include "app/mediasettings.h"
+#include "app/smssettings.h"
 #include "app/tasksarea.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
@@ -44,6 +45,7 @@ void composeWindow(MainWindow &window, const WindowParts &parts)
     addApiPages(window, parts.apiKeys, parts.desk, parts.settings.webhookConfig().policy());
     addChannelsPage(window, parts.settings, parts.secrets, parts.channels, parts.channelRegistry, parts.publicBaseUrl);
     addEmailPage(window, parts.settings, parts.secrets);
+    addSmsPage(window, parts.settings, parts.secrets);
     addMediaPage(window, parts.settings, parts.desk);
     addContactsPage(window, parts.settings);
     addAppearancePage(window, parts.settings);

@@ -1074,10 +1074,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Save</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>API base URL</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1195,18 +1191,6 @@
     </message>
     <message>
         <source>Connection failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving is not available here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not saved: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved. The changes take effect at the next start.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2335,10 +2319,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Save</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Without encryption the password and the mail would cross the network in clear: choose STARTTLS or TLS, or a server on this machine (localhost).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2372,18 +2352,6 @@
     </message>
     <message>
         <source>A key is stored; paste another to replace it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not saved: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving is not available here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved. The changes take effect at the next start.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5141,6 +5109,34 @@ A desktop CRM with a local REST API.</source>
         <source>A status callback needs MessageSid and MessageStatus</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not a valid URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>plain http is allowed only on a loopback address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scheme must be https</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be https (http only on a loopback address), got &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an account SID (AC and 32 hex digits), got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a phone number (E.164, +905321234567) or an alphanumeric sender id of at most 11 characters, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5855,6 +5851,25 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
+    <name>SettingsForm</name>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -5905,6 +5920,173 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>E-mail or password is wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SmsPage</name>
+    <message>
+        <source>The SMS provider campaigns send text messages through (the Twilio Messages API or a compatible one). The auth token is kept in the system keychain; changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMS provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Account SID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AC and 32 hex digits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the stored token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+908501234567 or a sender name such as ORNEK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Campaign pace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep within what the provider allows for the account and the sender; messages over its rate are refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> a second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most per hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> an hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a test SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends one message with the values above (saved or not) to the number you type.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token typed above is stored when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No token is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A token is stored; type another to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: fill in the account SID, the auth token and the sender first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the number in international form, such as +905321234567.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison test message: SMS campaigns can be sent from this account.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: no answer from the provider (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent to %1. The provider accepted it as %2 (status: %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a message without a sid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: the provider answered %1 with error %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: the provider answered %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;SMS…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1069,10 +1069,6 @@
         <translation>Instagram mesajlaşma</translation>
     </message>
     <message>
-        <source>Save</source>
-        <translation>Kaydet</translation>
-    </message>
-    <message>
         <source>API base URL</source>
         <translation>API temel URL&apos;si</translation>
     </message>
@@ -1191,18 +1187,6 @@
     <message>
         <source>Connection failed: %1</source>
         <translation>Bağlantı kurulamadı: %1</translation>
-    </message>
-    <message>
-        <source>Saving is not available here.</source>
-        <translation>Kaydetme burada kullanılamıyor.</translation>
-    </message>
-    <message>
-        <source>Not saved: %1</source>
-        <translation>Kaydedilmedi: %1</translation>
-    </message>
-    <message>
-        <source>Saved. The changes take effect at the next start.</source>
-        <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
     </message>
     <message>
         <source>&amp;Channels…</source>
@@ -2329,10 +2313,6 @@
         <translation>Kayıtlı anahtarı kaldır</translation>
     </message>
     <message>
-        <source>Save</source>
-        <translation>Kaydet</translation>
-    </message>
-    <message>
         <source>Without encryption the password and the mail would cross the network in clear: choose STARTTLS or TLS, or a server on this machine (localhost).</source>
         <translation>Şifreleme olmadan parola ve postalar ağda açık metin olarak gider: STARTTLS ya da TLS seçin veya bu makinedeki bir sunucuyu (localhost) kullanın.</translation>
     </message>
@@ -2367,18 +2347,6 @@
     <message>
         <source>A key is stored; paste another to replace it.</source>
         <translation>Bir anahtar kayıtlı; değiştirmek için başkasını yapıştırın.</translation>
-    </message>
-    <message>
-        <source>Not saved: %1</source>
-        <translation>Kaydedilmedi: %1</translation>
-    </message>
-    <message>
-        <source>Saving is not available here.</source>
-        <translation>Kaydetme burada kullanılamıyor.</translation>
-    </message>
-    <message>
-        <source>Saved. The changes take effect at the next start.</source>
-        <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
     </message>
 </context>
 <context>
@@ -5131,6 +5099,34 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>A status callback needs MessageSid and MessageStatus</source>
         <translation>Durum bildirimi MessageSid ve MessageStatus içermeli</translation>
     </message>
+    <message>
+        <source>not a valid URL</source>
+        <translation>geçerli bir URL değil</translation>
+    </message>
+    <message>
+        <source>plain http is allowed only on a loopback address</source>
+        <translation>şifresiz http yalnızca bu makinedeki (loopback) bir adreste kullanılabilir</translation>
+    </message>
+    <message>
+        <source>the scheme must be https</source>
+        <translation>şema https olmalı</translation>
+    </message>
+    <message>
+        <source>must be https (http only on a loopback address), got &quot;%1&quot;: %2</source>
+        <translation>https olmalı (http yalnızca bu makinedeki bir adreste); girilen &quot;%1&quot;: %2</translation>
+    </message>
+    <message>
+        <source>must be an account SID (AC and 32 hex digits), got &quot;%1&quot;</source>
+        <translation>bir hesap SID&apos;si olmalı (AC ve 32 onaltılık rakam); girilen &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be a phone number (E.164, +905321234567) or an alphanumeric sender id of at most 11 characters, got &quot;%1&quot;</source>
+        <translation>bir telefon numarası (E.164, +905321234567) ya da en çok 11 karakterlik harf ve rakamlardan oluşan bir gönderen adı olmalı; girilen &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be an integer from %1 to %2</source>
+        <translation>%1 ile %2 arasında bir tam sayı olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5839,6 +5835,25 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
+    <name>SettingsForm</name>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Saving is not available here.</source>
+        <translation>Kaydetme burada kullanılamıyor.</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Kaydedilmedi: %1</translation>
+    </message>
+    <message>
+        <source>Saved. The changes take effect at the next start.</source>
+        <translation>Kaydedildi. Değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -5890,6 +5905,173 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>E-mail or password is wrong.</source>
         <translation>E-posta ya da parola yanlış.</translation>
+    </message>
+</context>
+<context>
+    <name>SmsPage</name>
+    <message>
+        <source>The SMS provider campaigns send text messages through (the Twilio Messages API or a compatible one). The auth token is kept in the system keychain; changes take effect at the next start.</source>
+        <translation>Kampanyaların kısa mesaj gönderdiği SMS sağlayıcısı (Twilio Messages API ya da uyumlu bir sağlayıcı). Auth token sistem anahtar zincirinde saklanır; değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>SMS provider</source>
+        <translation>SMS sağlayıcısı</translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation>API temel URL&apos;si</translation>
+    </message>
+    <message>
+        <source>Account SID</source>
+        <translation>Hesap SID&apos;si</translation>
+    </message>
+    <message>
+        <source>AC and 32 hex digits</source>
+        <translation>AC ve 32 onaltılık rakam</translation>
+    </message>
+    <message>
+        <source>Auth token</source>
+        <translation>Auth token</translation>
+    </message>
+    <message>
+        <source>Remove the stored token</source>
+        <translation>Kayıtlı token&apos;ı kaldır</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Gönderen</translation>
+    </message>
+    <message>
+        <source>+908501234567 or a sender name such as ORNEK</source>
+        <translation>+908501234567 ya da ORNEK gibi bir gönderen adı</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Zaman aşımı</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> sn</translation>
+    </message>
+    <message>
+        <source>Campaign pace</source>
+        <translation>Kampanya hızı</translation>
+    </message>
+    <message>
+        <source>Keep within what the provider allows for the account and the sender; messages over its rate are refused.</source>
+        <translation>Sağlayıcının bu hesap ve gönderen için izin verdiği sınırlar içinde kalın; bu hızı aşan mesajlar reddedilir.</translation>
+    </message>
+    <message>
+        <source>Messages per second</source>
+        <translation>Saniyede mesaj</translation>
+    </message>
+    <message>
+        <source> a second</source>
+        <translation> / sn</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Sınırsız</translation>
+    </message>
+    <message>
+        <source>Messages at once</source>
+        <translation>Aynı anda gönderilen</translation>
+    </message>
+    <message>
+        <source>At most per hour</source>
+        <translation>Saatte en çok</translation>
+    </message>
+    <message>
+        <source> an hour</source>
+        <translation> / saat</translation>
+    </message>
+    <message>
+        <source>No cap</source>
+        <translation>Sınır yok</translation>
+    </message>
+    <message>
+        <source>Send a test SMS</source>
+        <translation>Deneme SMS&apos;i gönder</translation>
+    </message>
+    <message>
+        <source>Sends one message with the values above (saved or not) to the number you type.</source>
+        <translation>Yukarıdaki değerlerle (kaydedilmiş olsun ya da olmasın) yazdığınız numaraya tek bir mesaj gönderir.</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Alıcı</translation>
+    </message>
+    <message>
+        <source>The token typed above is stored when you save.</source>
+        <translation>Yukarıya yazılan token kaydettiğinizde saklanır.</translation>
+    </message>
+    <message>
+        <source>No token is stored.</source>
+        <translation>Kayıtlı token yok.</translation>
+    </message>
+    <message>
+        <source>A token is stored; type another to replace it.</source>
+        <translation>Bir token kayıtlı; değiştirmek için yenisini yazın.</translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation>yukarıda işaretlenen alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Not sent: correct the fields marked above.</source>
+        <translation>Gönderilmedi: yukarıda işaretlenen alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Not sent: fill in the account SID, the auth token and the sender first.</source>
+        <translation>Gönderilmedi: önce hesap SID&apos;sini, auth token&apos;ı ve göndereni girin.</translation>
+    </message>
+    <message>
+        <source>Type the number in international form, such as +905321234567.</source>
+        <translation>Numarayı uluslararası biçimde yazın, örneğin +905321234567.</translation>
+    </message>
+    <message>
+        <source>Testing is not available here.</source>
+        <translation>Deneme burada kullanılamıyor.</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Gönderiliyor…</translation>
+    </message>
+    <message>
+        <source>Liaison test message: SMS campaigns can be sent from this account.</source>
+        <translation>Liaison deneme mesajı: bu hesaptan SMS kampanyaları gönderilebilir.</translation>
+    </message>
+    <message>
+        <source>Not sent: no answer from the provider (%1).</source>
+        <translation>Gönderilmedi: sağlayıcıdan yanıt gelmedi (%1).</translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation>bağlantı yok</translation>
+    </message>
+    <message>
+        <source>Sent to %1. The provider accepted it as %2 (status: %3).</source>
+        <translation>%1 numarasına gönderildi. Sağlayıcı mesajı %2 kimliğiyle kabul etti (durum: %3).</translation>
+    </message>
+    <message>
+        <source>a message without a sid</source>
+        <translation>kimliksiz bir mesaj</translation>
+    </message>
+    <message>
+        <source>Not sent: the provider answered %1 with error %2: %3</source>
+        <translation>Gönderilmedi: sağlayıcı %1 yanıtı verdi, hata %2: %3</translation>
+    </message>
+    <message>
+        <source>Not sent: the provider answered %1: %2</source>
+        <translation>Gönderilmedi: sağlayıcı %1 yanıtı verdi: %2</translation>
+    </message>
+    <message>
+        <source>SMS</source>
+        <translation>SMS</translation>
+    </message>
+    <message>
+        <source>&amp;SMS…</source>
+        <translation>&amp;SMS…</translation>
     </message>
 </context>
 <context>

@@ -36,6 +36,11 @@ QString SmsClient::statusCallbackUrl(const QString &publicBaseUrl)
 void SmsClient::send(const QString &recipientId, const QString &to, const QString &body,
                      const std::function<void(const CampaignSendResult &)> &done)
 {
+    post(to, body, [recipientId, done](const ProviderReply &reply) { done(outcome(recipientId, reply)); });
+}
+
+void SmsClient::post(const QString &to, const QString &body, const std::function<void(const ProviderReply &)> &done)
+{
     QNetworkRequest request =
         m_client->request(QStringLiteral("/2010-04-01/Accounts/%1/Messages.json")
                               .arg(QString::fromLatin1(QUrl::toPercentEncoding(m_config.accountSid))));
@@ -53,8 +58,7 @@ void SmsClient::send(const QString &recipientId, const QString &to, const QStrin
     add(QStringLiteral("Body"), body);
     if (!m_statusCallbackUrl.isEmpty())
         add(QStringLiteral("StatusCallback"), m_statusCallbackUrl);
-    m_client->postForm(request, form,
-                       [recipientId, done](const ProviderReply &reply) { done(outcome(recipientId, reply)); });
+    m_client->postForm(request, form, done);
 }
 
 bool SmsClient::isBadNumber(int twilioCode)

@@ -26,6 +26,9 @@ public:
     // done is called once, in this thread (at once when the base URL is refused).
     void send(const QString &recipientId, const QString &to, const QString &body,
               const std::function<void(const CampaignSendResult &)> &done);
+    // The same request with the provider's reply as it came (Settings > SMS's test send); done is
+    // called once, in this thread.
+    void post(const QString &to, const QString &body, const std::function<void(const ProviderReply &)> &done);
 
     // What an answer means for the recipient: 201/200 with a sid: Sent (providerId the sid); a
     // 4xx naming a bad or unsubscribed number (isBadNumber): HardBounce; 429, 5xx, no answer:

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/errors.h"
+
 #include <QList>
 #include <QString>
 #include <QUrl>
@@ -92,27 +94,31 @@ struct ChannelsConfig
 };
 
 namespace ChannelUrls {
-// A provider base URL must be https; plain http only on a loopback address (local fakes).
-inline bool allowed(const QUrl &url, QString *why = nullptr)
+// A provider base URL must be https; plain http only on a loopback address (local fakes). Why a
+// URL is not allowed, as a text the window translates (null: it is allowed).
+inline ModelText problem(const QUrl &url)
 {
-    if (!url.isValid() || url.host().isEmpty()) {
-        if (why)
-            *why = QStringLiteral("not a valid URL");
-        return false;
-    }
+    if (!url.isValid() || url.host().isEmpty())
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "not a valid URL"));
     if (url.scheme() == QLatin1String("https"))
-        return true;
+        return {};
     if (url.scheme() == QLatin1String("http")) {
         const QString host = url.host();
         if (host == QLatin1String("localhost") || host.startsWith(QLatin1String("127.")) ||
             host == QLatin1String("::1"))
-            return true;
-        if (why)
-            *why = QStringLiteral("plain http is allowed only on a loopback address");
-        return false;
+            return {};
+        return ModelText(QT_TRANSLATE_NOOP("ModelError", "plain http is allowed only on a loopback address"));
     }
+    return ModelText(QT_TRANSLATE_NOOP("ModelError", "the scheme must be https"));
+}
+
+inline bool allowed(const QUrl &url, QString *why = nullptr)
+{
+    const ModelText text = problem(url);
+    if (text.isNull())
+        return true;
     if (why)
-        *why = QStringLiteral("the scheme must be https");
+        *why = text.english();
     return false;
 }
 } // namespace ChannelUrls

@@ -10,7 +10,7 @@
 Q_DECLARE_LOGGING_CATEGORY(lcChannels)
 
 namespace {
-constexpr int kMaxThrottleSeconds = 64;
+constexpr int kInstagramMaxThrottleSeconds = 64;
 }
 
 InstagramConnector::InstagramConnector(const InstagramConfig &config, int timeoutSeconds, QObject *parent)
@@ -82,7 +82,7 @@ void InstagramConnector::send(const Message &message, const QString &to, std::fu
         const SendOutcome outcome = GraphApi::outcome(reply, id, self ? self->m_throttleSeconds : 1);
         if (self) {
             if (GraphApi::isThrottle(reply))
-                self->m_throttleSeconds = qMin(kMaxThrottleSeconds, self->m_throttleSeconds * 2);
+                self->m_throttleSeconds = qMin(kInstagramMaxThrottleSeconds, self->m_throttleSeconds * 2);
             else if (outcome.kind == SendOutcome::Sent)
                 self->m_throttleSeconds = 1;
         }

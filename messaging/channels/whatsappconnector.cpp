@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr int kMaxThrottleSeconds = 64;
+constexpr int kWhatsAppMaxThrottleSeconds = 64;
 
 QString digitsOnly(const QString &address)
 {
@@ -226,7 +226,7 @@ void WhatsAppConnector::post(const QJsonObject &body, std::function<void(const S
         const SendOutcome outcome = GraphApi::outcome(reply, id, wait);
         if (self) {
             if (GraphApi::isThrottle(reply))
-                self->m_throttleSeconds = qMin(kMaxThrottleSeconds, self->m_throttleSeconds * 2);
+                self->m_throttleSeconds = qMin(kWhatsAppMaxThrottleSeconds, self->m_throttleSeconds * 2);
             else if (outcome.kind == SendOutcome::Sent)
                 self->m_throttleSeconds = 1;
         }

@@ -58,6 +58,13 @@ private slots:
                                   << QString();
         QTest::newRow("loopback http") << QStringList{"channels/sms/apiBaseUrl=http://127.0.0.1:8089"} << QString();
         QTest::newRow("alphanumeric sender") << QStringList{"channels/sms/from=ORNEK"} << QString();
+        // Empty is the default, as Settings > SMS shows it.
+        QTest::newRow("empty base URL") << QStringList{"channels/sms/apiBaseUrl="} << QString();
+        QTest::newRow("not a URL") << QStringList{"channels/sms/apiBaseUrl=twilio"}
+                                   << QString("channels/sms/apiBaseUrl must be https (http only on a loopback "
+                                              "address), got \"twilio\": not a valid URL");
+        QTest::newRow("timeout too long") << QStringList{"channels/sms/timeoutSeconds=601"}
+                                          << QString("channels/sms/timeoutSeconds must be an integer from 1 to 600");
         QTest::newRow("plain http") << QStringList{"channels/sms/apiBaseUrl=http://sms.ornek.com.tr"}
                                     << QString("channels/sms/apiBaseUrl must be https");
         QTest::newRow("bad account") << QStringList{"channels/sms/accountSid=12345"}
@@ -85,7 +92,7 @@ private slots:
             QVERIFY2(why.contains(error), qPrintable(why));
             return;
         }
-        if (overrides.isEmpty()) {
+        if (overrides.isEmpty() || QTest::currentDataTag() == QLatin1String("empty base URL")) {
             QCOMPARE(c.sms.perSecond, 10);
             QCOMPARE(c.smsApi.apiBaseUrl, QString("https://api.twilio.com"));
             QVERIFY(!c.smsApi.usable()); // no account, no token

@@ -110,10 +110,18 @@ private slots:
 
     void theSettingsPagesInTheirOrderAndForWhom()
     {
-        const QStringList all{"apiKeysPage",        "webhooksPage",         "incomingWebhooksPage",
-                              "widgetSettingsPage", "channelsPage",         "emailPage",
-                              "mediaPage",          "contactsSettingsPage", "appearancePage",
-                              "usersPage",          "templatesPage"};
+        const QStringList all{"apiKeysPage",
+                              "webhooksPage",
+                              "incomingWebhooksPage",
+                              "widgetSettingsPage",
+                              "channelsPage",
+                              "emailPage",
+                              "smsPage",
+                              "mediaPage",
+                              "contactsSettingsPage",
+                              "appearancePage",
+                              "usersPage",
+                              "templatesPage"};
         QCOMPARE(settingsMenu(), all);
         SettingsDialog *dialog = m_window->settingsDialog();
         for (const QString &page : all)

@@ -209,7 +209,7 @@ private Q_SLOTS:
             QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("welcome-api.png"))));
         }
         for (const char *page : {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
-                                 "channelsPage", "emailPage", "mediaPage"})
+                                 "channelsPage", "emailPage", "smsPage", "mediaPage"})
             QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
         for (const QString &area : areas) {
             const QString file =
@@ -226,10 +226,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("signIn");
         QTest::addColumn<QString>("expectedUser");
         QTest::addColumn<QStringList>("expectedPages");
-        const QStringList all{"apiKeysPage",        "webhooksPage",         "incomingWebhooksPage",
-                              "widgetSettingsPage", "channelsPage",         "emailPage",
-                              "mediaPage",          "contactsSettingsPage", "appearancePage",
-                              "usersPage",          "templatesPage"};
+        const QStringList all{"apiKeysPage",
+                              "webhooksPage",
+                              "incomingWebhooksPage",
+                              "widgetSettingsPage",
+                              "channelsPage",
+                              "emailPage",
+                              "smsPage",
+                              "mediaPage",
+                              "contactsSettingsPage",
+                              "appearancePage",
+                              "usersPage",
+                              "templatesPage"};
         // An agent's Settings: their API keys and how their window looks.
         QTest::newRow("agent") << "murat@ornek.com.tr|parola-murat-1"
                                << "user murat@ornek.com.tr agent" << QStringList{"apiKeysPage", "appearancePage"};

@@ -8,7 +8,6 @@
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -22,38 +21,18 @@ QString key(const QString &channel, const char *name)
 
 ChannelsPage::ChannelsPage(QWidget *parent)
     : QWidget(parent)
+    , m_form(this,
+             tr("Connect the messaging channels. Tokens and secrets are kept in the system "
+                "keychain; changes take effect at the next start."),
+             QStringLiteral("channels"))
 {
     setObjectName(QStringLiteral("channelsPage"));
-    auto *outer = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("Connect the messaging channels. Tokens and secrets are kept in the system "
-                                "keychain; changes take effect at the next start."),
-                             this);
-    intro->setWordWrap(true);
-    outer->addWidget(intro);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *content = new QWidget(scroll);
-    auto *groups = new QVBoxLayout(content);
+    QVBoxLayout *groups = m_form.groups();
     groups->addWidget(channelGroup(QStringLiteral("whatsapp"), tr("WhatsApp Cloud API")));
     groups->addWidget(channelGroup(QStringLiteral("telegram"), tr("Telegram bot")));
     groups->addWidget(channelGroup(QStringLiteral("instagram"), tr("Instagram messaging")));
     groups->addStretch(1);
-    scroll->setWidget(content);
-    outer->addWidget(scroll, 1);
-
-    auto *buttons = new QHBoxLayout;
-    m_saveResult = new QLabel(this);
-    m_saveResult->setTextFormat(Qt::PlainText); // data from outside is never markup
-    m_saveResult->setObjectName(QStringLiteral("channelsSaveResult"));
-    m_saveResult->setWordWrap(true);
-    m_saveButton = new QPushButton(tr("Save"), this);
-    m_saveButton->setObjectName(QStringLiteral("channelsSave"));
-    buttons->addWidget(m_saveResult, 1);
-    buttons->addWidget(m_saveButton);
-    outer->addLayout(buttons);
-    connect(m_saveButton, &QPushButton::clicked, this, &ChannelsPage::save);
+    connect(m_form.saveButton(), &QPushButton::clicked, this, &ChannelsPage::save);
     setServerBaseUrl({});
     refreshStatus();
     // A provider going down or coming back shows without reopening Settings.
@@ -94,14 +73,7 @@ QStringList ChannelsPage::secretKeys()
 QLineEdit *ChannelsPage::addField(QFormLayout *form, const QString &settingsKey, const QString &label, bool secret,
                                   const QString &placeholder)
 {
-    auto *edit = new QLineEdit(form->parentWidget());
-    edit->setObjectName(settingsKey);
-    edit->setPlaceholderText(placeholder);
-    if (secret)
-        edit->setEchoMode(QLineEdit::PasswordEchoOnEdit);
-    form->addRow(label, edit);
-    m_fields.insert(settingsKey, edit);
-    return edit;
+    return m_form.addField(form, settingsKey, label, placeholder, secret);
 }
 
 QWidget *ChannelsPage::channelGroup(const QString &channel, const QString &title)
@@ -194,8 +166,7 @@ void ChannelsPage::setServerBaseUrl(const QString &url)
 
 void ChannelsPage::setValues(const Values &values)
 {
-    for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
-        it.value()->setText(values.value(it.key()));
+    m_form.setTexts(values);
     const int mode = m_mode->findData(values.value(key(QStringLiteral("telegram"), "mode"), QStringLiteral("polling")));
     m_mode->setCurrentIndex(qMax(0, mode));
     bool ok = false;
@@ -205,9 +176,7 @@ void ChannelsPage::setValues(const Values &values)
 
 ChannelsPage::Values ChannelsPage::values() const
 {
-    Values out;
-    for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
-        out.insert(it.key(), it.value()->text().trimmed());
+    Values out = m_form.texts();
     out.insert(key(QStringLiteral("telegram"), "mode"), m_mode->currentData().toString());
     out.insert(key(QStringLiteral("whatsapp"), "sendPerSecond"), QString::number(m_whatsAppRate->value()));
     return out;
@@ -215,7 +184,7 @@ ChannelsPage::Values ChannelsPage::values() const
 
 QLineEdit *ChannelsPage::field(const QString &settingsKey) const
 {
-    return m_fields.value(settingsKey);
+    return m_form.field(settingsKey);
 }
 
 QPushButton *ChannelsPage::testButton(const QString &channel) const
@@ -278,15 +247,7 @@ void ChannelsPage::testConnection(const QString &channel)
 
 bool ChannelsPage::save()
 {
-    if (!m_save) {
-        m_saveResult->setText(tr("Saving is not available here."));
-        return false;
-    }
-    QString error;
-    if (!m_save(values(), &error)) {
-        m_saveResult->setText(tr("Not saved: %1").arg(error));
-        return false;
-    }
-    m_saveResult->setText(tr("Saved. The changes take effect at the next start."));
-    return true;
+    const Values v = values();
+    return m_form.save({}, m_save ? [this, &v](QString *error) { return m_save(v, error); }
+                                  : std::function<bool(QString *)>());
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/settings/settingsform.h"
+
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -63,8 +65,8 @@ public:
     QLabel *testResultLabel(const QString &channel) const;
     QLabel *statusLabel(const QString &channel) const;
     QLineEdit *webhookUrlField(const QString &channel) const;
-    QPushButton *saveButton() const { return m_saveButton; }
-    QLabel *saveResultLabel() const { return m_saveResult; }
+    QPushButton *saveButton() const { return m_form.saveButton(); }
+    QLabel *saveResultLabel() const { return m_form.saveResultLabel(); }
 
 public Q_SLOTS:
     void refreshStatus();
@@ -76,15 +78,13 @@ private:
     QLineEdit *addField(QFormLayout *form, const QString &key, const QString &label, bool secret,
                         const QString &placeholder = {});
 
-    QHash<QString, QLineEdit *> m_fields;
+    SettingsForm m_form;
     QHash<QString, QPushButton *> m_testButtons;
     QHash<QString, QLabel *> m_testResults;
     QHash<QString, QLabel *> m_statusLabels;
     QHash<QString, QLineEdit *> m_webhookUrls;
     QComboBox *m_mode = nullptr;
     QSpinBox *m_whatsAppRate = nullptr;
-    QPushButton *m_saveButton = nullptr;
-    QLabel *m_saveResult = nullptr;
     QString m_serverBaseUrl;
     ProbeFunction m_probe;
     StatusFunction m_status;

@@ -43,37 +43,19 @@ bool emailPageLoopback(const QString &host)
 
 EmailPage::EmailPage(QWidget *parent)
     : QWidget(parent)
+    , m_form(this,
+             tr("The mail server campaigns send e-mail through. The password and the DKIM key are "
+                "kept in the system keychain; changes take effect at the next start."),
+             QStringLiteral("email"))
 {
     setObjectName(QStringLiteral("emailPage"));
-    auto *outer = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("The mail server campaigns send e-mail through. The password and the DKIM key are "
-                                "kept in the system keychain; changes take effect at the next start."),
-                             this);
-    intro->setWordWrap(true);
-    outer->addWidget(intro);
-
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *content = new QWidget(scroll);
-    auto *groups = new QVBoxLayout(content);
-
-    auto addField = [this](QFormLayout *form, const QString &key, const QString &label, const QString &placeholder,
-                           bool secret = false) {
-        auto *edit = new QLineEdit(form->parentWidget());
-        edit->setObjectName(key);
-        edit->setPlaceholderText(placeholder);
-        if (secret)
-            edit->setEchoMode(QLineEdit::PasswordEchoOnEdit);
-        form->addRow(label, edit);
-        m_fields.insert(key, edit);
-        return edit;
-    };
+    QWidget *content = m_form.content();
+    QVBoxLayout *groups = m_form.groups();
 
     auto *server = new QGroupBox(tr("SMTP server"), content);
     server->setObjectName(QStringLiteral("smtpGroup"));
     auto *serverForm = new QFormLayout(server);
-    addField(serverForm, kMailHost, tr("Host"), tr("e.g. smtp.ornek.com.tr"));
+    m_form.addField(serverForm, kMailHost, tr("Host"), tr("e.g. smtp.ornek.com.tr"));
     m_port = new QSpinBox(server);
     m_port->setObjectName(kMailPort);
     m_port->setRange(1, 65535);
@@ -92,9 +74,9 @@ EmailPage::EmailPage(QWidget *parent)
     m_verifyTls->setObjectName(kMailVerifyTls);
     m_verifyTls->setChecked(true);
     serverForm->addRow(QString(), m_verifyTls);
-    addField(serverForm, kMailUser, tr("User"), tr("empty: no sign-in"));
-    addField(serverForm, kMailPassword, tr("Password"), QString(), true);
-    addField(serverForm, kMailFrom, tr("From"), tr("Örnek Ltd. <bulten@ornek.com.tr>"));
+    m_form.addField(serverForm, kMailUser, tr("User"), tr("empty: no sign-in"));
+    m_form.addField(serverForm, kMailPassword, tr("Password"), QString(), true);
+    m_form.addField(serverForm, kMailFrom, tr("From"), tr("Örnek Ltd. <bulten@ornek.com.tr>"));
     groups->addWidget(server);
     // The usual port follows the security chosen, unless another one was typed.
     connect(m_security, &QComboBox::currentIndexChanged, this, [this] {
@@ -112,8 +94,8 @@ EmailPage::EmailPage(QWidget *parent)
     dkimIntro->setTextFormat(Qt::PlainText);
     dkimIntro->setWordWrap(true);
     dkimForm->addRow(dkimIntro);
-    addField(dkimForm, kMailDkimDomain, tr("Domain"), tr("e.g. ornek.com.tr"));
-    addField(dkimForm, kMailDkimSelector, tr("Selector"), tr("e.g. liaison"));
+    m_form.addField(dkimForm, kMailDkimDomain, tr("Domain"), tr("e.g. ornek.com.tr"));
+    m_form.addField(dkimForm, kMailDkimSelector, tr("Selector"), tr("e.g. liaison"));
     m_dkimKey = new QPlainTextEdit(dkim);
     m_dkimKey->setObjectName(kMailDkimKey);
     m_dkimKey->setPlaceholderText(QStringLiteral("-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----"));
@@ -140,20 +122,7 @@ EmailPage::EmailPage(QWidget *parent)
     });
     connect(m_dkimKey, &QPlainTextEdit::textChanged, this, &EmailPage::updateKeyState);
 
-    scroll->setWidget(content);
-    outer->addWidget(scroll, 1);
-
-    auto *buttons = new QHBoxLayout;
-    m_saveResult = new QLabel(this);
-    m_saveResult->setObjectName(QStringLiteral("emailSaveResult"));
-    m_saveResult->setTextFormat(Qt::PlainText);
-    m_saveResult->setWordWrap(true);
-    m_saveButton = new QPushButton(tr("Save"), this);
-    m_saveButton->setObjectName(QStringLiteral("emailSave"));
-    buttons->addWidget(m_saveResult, 1);
-    buttons->addWidget(m_saveButton);
-    outer->addLayout(buttons);
-    connect(m_saveButton, &QPushButton::clicked, this, &EmailPage::save);
+    connect(m_form.saveButton(), &QPushButton::clicked, this, &EmailPage::save);
     UiKit::nameFormFields(this);
     updateKeyState();
 }
@@ -171,13 +140,12 @@ QStringList EmailPage::secretKeys()
 
 QLineEdit *EmailPage::field(const QString &key) const
 {
-    return m_fields.value(key);
+    return m_form.field(key);
 }
 
 void EmailPage::setValues(const Values &values)
 {
-    for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
-        it.value()->setText(values.value(it.key()));
+    m_form.setTexts(values);
     bool ok = false;
     const int port = values.value(kMailPort).toInt(&ok);
     m_port->setValue(ok && port > 0 && port <= 65535 ? port : DefaultPort);
@@ -195,9 +163,7 @@ void EmailPage::setValues(const Values &values)
 
 EmailPage::Values EmailPage::values() const
 {
-    Values out;
-    for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
-        out.insert(it.key(), it.value()->text().trimmed());
+    Values out = m_form.texts();
     out.insert(kMailPort, QString::number(m_port->value()));
     out.insert(kMailSecurity, m_security->currentData().toString());
     out.insert(kMailVerifyTls, m_verifyTls->isChecked() ? QStringLiteral("true") : QStringLiteral("false"));
@@ -246,27 +212,12 @@ void EmailPage::updateKeyState()
 
 bool EmailPage::save()
 {
-    const QString why = problem();
-    if (!why.isEmpty()) {
-        m_saveResult->setText(tr("Not saved: %1").arg(why));
-        UiKit::setTone(m_saveResult, UiKit::Tone::Danger);
-        return false;
-    }
-    if (!m_save) {
-        m_saveResult->setText(tr("Saving is not available here."));
-        return false;
-    }
-    QString error;
     const Values v = values();
-    if (!m_save(v, &error)) {
-        m_saveResult->setText(tr("Not saved: %1").arg(error));
-        UiKit::setTone(m_saveResult, UiKit::Tone::Danger);
+    if (!m_form.save(problem(), m_save ? [this, &v](QString *error) { return m_save(v, error); }
+                                       : std::function<bool(QString *)>()))
         return false;
-    }
     m_storedKey = v.value(kMailDkimKey);
     m_dkimKey->clear();
     updateKeyState();
-    m_saveResult->setText(tr("Saved. The changes take effect at the next start."));
-    UiKit::setTone(m_saveResult, UiKit::Tone::Normal);
     return true;
 }

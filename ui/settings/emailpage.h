@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/settings/settingsform.h"
+
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -52,8 +54,8 @@ public:
     QCheckBox *verifyTlsBox() const { return m_verifyTls; }
     QPlainTextEdit *dkimKeyEdit() const { return m_dkimKey; }
     QPushButton *removeKeyButton() const { return m_removeKey; }
-    QPushButton *saveButton() const { return m_saveButton; }
-    QLabel *saveResultLabel() const { return m_saveResult; }
+    QPushButton *saveButton() const { return m_form.saveButton(); }
+    QLabel *saveResultLabel() const { return m_form.saveResultLabel(); }
 
 public slots:
     bool save();
@@ -61,7 +63,7 @@ public slots:
 private:
     void updateKeyState();
 
-    QHash<QString, QLineEdit *> m_fields;
+    SettingsForm m_form;
     QSpinBox *m_port = nullptr;
     QComboBox *m_security = nullptr;
     QCheckBox *m_verifyTls = nullptr;
@@ -69,7 +71,5 @@ private:
     QLabel *m_keyState = nullptr;
     QPushButton *m_removeKey = nullptr;
     QString m_storedKey;
-    QPushButton *m_saveButton = nullptr;
-    QLabel *m_saveResult = nullptr;
     SaveFunction m_save;
 };
