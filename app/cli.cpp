@@ -526,6 +526,7 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     if (campaigns.publicBaseUrl.isEmpty())
         campaigns.publicBaseUrl = serverUrl;
     env.fillMailSecrets(&campaigns.mail);
+    campaigns.whatsapp = channels && channels->isConfigured(QStringLiteral("whatsapp"));
     delivery.addService(CampaignSender::factory(campaigns, store));
     if (channels)
         delivery.addService(ChannelDispatcher::factory(channels, store));

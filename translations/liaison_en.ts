@@ -5066,7 +5066,7 @@ A desktop CRM with a local REST API.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Campaigns on %1 cannot be sent yet</source>
+        <source>WhatsApp is not set up (Settings, Channels)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -5056,8 +5056,8 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <translation>en fazla %1 öğe içerebilir</translation>
     </message>
     <message>
-        <source>Campaigns on %1 cannot be sent yet</source>
-        <translation>%1 kanalından kampanya henüz gönderilemiyor</translation>
+        <source>WhatsApp is not set up (Settings, Channels)</source>
+        <translation>WhatsApp kurulmamış (Ayarlar, Kanallar)</translation>
     </message>
     <message>
         <source>E-mail sending is not set up (Settings, E-mail)</source>

@@ -50,6 +50,8 @@ struct CampaignsConfig
     // (campaigns/audienceCheckSeconds), and the zone of their send windows (tasks/timeZone).
     int audienceCheckMs = 60000;
     QTimeZone timeZone = QTimeZone::systemTimeZone();
+    // WhatsApp campaigns are handed to the inbox's WhatsApp channel: whether it is set up.
+    bool whatsapp = false;
     MailConfig mail;
     SmsConfig smsApi;
 };

@@ -188,10 +188,11 @@ void CampaignSender::tickAt(qint64 ms)
 void CampaignSender::pauseUnsendable()
 {
     // Campaigns that no sender here can send are paused with the reason, never left waiting.
-    for (const QString &id : m_campaigns.sending(QStringLiteral("whatsapp")))
-        m_campaigns.pause(id, {},
-                          ModelText(QT_TRANSLATE_NOOP("ModelError", "Campaigns on %1 cannot be sent yet"),
-                                    {QStringLiteral("whatsapp")}));
+    if (!m_config.whatsapp) {
+        for (const QString &id : m_campaigns.sending(QStringLiteral("whatsapp")))
+            m_campaigns.pause(
+                id, {}, ModelText(QT_TRANSLATE_NOOP("ModelError", "WhatsApp is not set up (Settings, Channels)")));
+    }
     if (!m_sms) {
         for (const QString &id : m_campaigns.sending(QStringLiteral("sms")))
             m_campaigns.pause(id, {},
@@ -229,7 +230,8 @@ void CampaignSender::housekeeping()
 void CampaignSender::tick()
 {
     // Each channel's round on its own: one failing does not hold the other.
-    for (void (CampaignSender::*round)() : {&CampaignSender::tickMail, &CampaignSender::tickSms}) {
+    for (void (CampaignSender::*round)() :
+         {&CampaignSender::tickMail, &CampaignSender::tickSms, &CampaignSender::tickWhatsApp}) {
         try {
             (this->*round)();
         } catch (const DatabaseUnavailable &e) {
@@ -306,6 +308,15 @@ void CampaignSender::tickSms()
                     });
     }
     if (claimed.size() == room)
+        wake();
+}
+
+void CampaignSender::tickWhatsApp()
+{
+    if (!m_config.whatsapp)
+        return;
+    // Queued in the inbox (a transaction per batch); the channel's dispatcher sends at its pace.
+    if (m_campaigns.handToWhatsApp(kWhatsAppBatch) == kWhatsAppBatch)
         wake();
 }
 

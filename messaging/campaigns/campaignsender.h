@@ -33,7 +33,9 @@ class SmsClient;
 // why. SMS campaigns go the same way through SmsClient (asynchronous requests in this thread, at most
 // campaigns/sms/concurrency at once) with their own pace (campaigns/sms/*); their delivery comes
 // later through the status callback. A campaign on a channel that is not set up (e-mail, SMS) is
-// paused with the reason; WhatsApp campaigns have no sender yet and are paused with that reason.
+// paused with the reason. WhatsApp campaigns are handed to the inbox's WhatsApp channel
+// (CampaignRepository::handToWhatsApp: a template message per recipient, queued behind agent sends),
+// whose dispatcher sends them at the channel's pace; paused with the reason when WhatsApp is not set up.
 // Drip and triggered campaigns: each round also lets contacts in (new segment members every
 // campaigns/audienceCheckSeconds, the outbox's events that match a trigger) and releases their due
 // steps as recipients (CampaignRepository::advanceDrips), which are then sent as above.
@@ -44,7 +46,8 @@ public:
     static constexpr int kQueuePerWorker = 2;
     static constexpr int kRecordBatch = 20;
     static constexpr int kRecordDelayMs = 20;
-    static constexpr int kDripBatch = 500; // steps released in one round at most
+    static constexpr int kDripBatch = 500;     // steps released in one round at most
+    static constexpr int kWhatsAppBatch = 200; // WhatsApp recipients queued in one transaction
 
     CampaignSender(const CampaignsConfig &config, const Store &store, QObject *parent = nullptr);
     ~CampaignSender() override;
@@ -74,6 +77,7 @@ private:
     void tick();
     void tickMail();
     void tickSms();
+    void tickWhatsApp();
     void pauseUnsendable();
     void finished(int worker, const CampaignSendResult &result);
     void smsFinished(const CampaignSendResult &result);

@@ -1,11 +1,15 @@
 #include "model/campaigns/campaignrepository.h"
 
+#include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/fieldreader.h"
 #include "model/core/ids.h"
 #include "model/core/sqldialect.h"
+#include "model/inbox/conversationrepository.h"
+#include "model/inbox/inboundrecorder.h"
+#include "model/inbox/templaterepository.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
@@ -673,8 +677,8 @@ int CampaignRepository::processTriggers(int batch)
     }
     qint64 last = cursor;
     int entered = 0;
-    if (!had || triggered.isEmpty()) {
-        // The first run, or no campaign listening: events until now start nothing.
+    if (!had) {
+        // The first run: events until now start nothing.
         last = maxSeq();
     } else {
         struct Event
@@ -685,7 +689,9 @@ int CampaignRepository::processTriggers(int batch)
         };
         QVector<Event> events;
         {
-            const QStringList sources = CampaignRules::triggerSources();
+            QStringList sources = CampaignRules::triggerSources();
+            sources << QStringLiteral("message.delivered") << QStringLiteral("message.read")
+                    << QStringLiteral("message.failed");
             // Read in seq order whatever the kind, so that the cursor passes over the others too.
             CachedQuery q = Database::execCached(
                 QStringLiteral("SELECT seq, event, payload, created_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
@@ -702,6 +708,14 @@ int CampaignRepository::processTriggers(int batch)
         }
         const QString now = m_store.nowIso();
         for (const Event &e : std::as_const(events)) {
+            if (e.event.startsWith(QLatin1String("message.")) && e.event != QLatin1String("message.received")) {
+                // A campaign's WhatsApp message reported by the provider (its id is the recipient's
+                // provider id); any other message is no recipient's.
+                const bool failed = e.event == QLatin1String("message.failed");
+                recordDelivery(QStringLiteral("whatsapp"), e.data.value(QStringLiteral("messageId")).toString(),
+                               !failed, e.data.value(QStringLiteral("failedReason")).toString());
+                continue;
+            }
             for (const Campaign &c : std::as_const(triggered)) {
                 // Events from before the campaign started start nothing.
                 if (e.at < c.startedAt || c.steps.isEmpty())
@@ -744,6 +758,65 @@ int CampaignRepository::processTriggers(int batch)
                              {last});
     tx.commit();
     return entered;
+}
+
+int CampaignRepository::handToWhatsApp(int limit)
+{
+    Transaction tx;
+    // Claimed and marked in this one transaction: the lease never outlives it.
+    const QVector<CampaignSend> sends = claim(QStringLiteral("whatsapp"), limit, 60);
+    if (sends.isEmpty()) {
+        tx.commit();
+        return 0;
+    }
+    ConversationRepository conversations(m_store);
+    TemplateRepository templates(m_store);
+    QVector<CampaignSendResult> results;
+    for (const CampaignSend &s : sends) {
+        CampaignSendResult r;
+        r.recipientId = s.recipientId;
+        try {
+            Transaction one; // a savepoint: a refused send leaves nothing of itself
+            const QString e164 = ContactRules::toE164(s.address);
+            if (e164.isEmpty())
+                throw DomainError::invalid(
+                    {{QStringLiteral("phone"),
+                      ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid phone number"))}});
+            const MessageTemplate tpl = templates.approved(s.templateName, s.templateLanguage);
+            const QJsonArray components;
+            MessageContent content;
+            content.type = QStringLiteral("template");
+            content.text = TemplateRules::render(tpl, components);
+            content.payload = {{QStringLiteral("templateName"), tpl.name},
+                               {QStringLiteral("templateLanguage"), tpl.language},
+                               {QStringLiteral("components"), components},
+                               {QStringLiteral("campaignId"), s.campaignId}};
+            QString contactId = s.contact.id;
+            if (contactId.isEmpty()) {
+                // A test send to a number: its contact, or one made for it (as a bulk send does).
+                if (const std::optional<Contact> c =
+                        InboundRecorder(m_store).findContact(QStringLiteral("whatsapp"), {}, e164))
+                    contactId = c->id;
+                else
+                    contactId =
+                        ContactRepository(m_store).create(ContactRules::fromPhone(e164, QStringLiteral("whatsapp"))).id;
+            }
+            const Conversation v =
+                conversations.findOrCreate(contactId, QStringLiteral("whatsapp"), e164, QStringLiteral("campaign"));
+            const Message m = conversations.addOutgoing(
+                v.id, content, {QStringLiteral("system"), s.campaignId, s.campaignName}, QStringLiteral("pending"), 1);
+            one.commit();
+            r.kind = CampaignSendResult::Sent;
+            r.providerId = m.id;
+        } catch (const DomainError &e) {
+            r.kind = CampaignSendResult::Failed;
+            r.detail = e.message();
+        }
+        results.append(r);
+    }
+    record(results, {});
+    tx.commit();
+    return int(sends.size());
 }
 
 int CampaignRepository::advanceDrips(int limit, const QTimeZone &zone)

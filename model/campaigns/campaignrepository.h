@@ -194,7 +194,16 @@ public:
     // it entered (a reply), a deal won since, deleted, no address; and that the send window is open
     // (else the step waits for it). Returns how many contacts entered / steps were released.
     int enrolNewMembers();
+    // Reads the outbox after its cursor: the events that start TRIGGERED campaigns, and the WhatsApp
+    // message reports (message.delivered, .read, .failed) of campaign messages, which mark their
+    // recipients delivered or failed. Returns how many contacts entered.
     int processTriggers(int batch = 500);
+    // WhatsApp campaigns go through the inbox: at most `limit` due recipients (test sends first)
+    // become pending template messages of the contact's WhatsApp conversation (sent by the channel's
+    // dispatcher at the channel's pace, behind agent sends), each marked sent with the message's id
+    // in the transaction that queues it: no duplicate window. A recipient the template or the number
+    // cannot serve is failed with the reason. Returns how many were handled.
+    int handToWhatsApp(int limit);
     int advanceDrips(int limit, const QTimeZone &zone);
     EnrolmentPage enrolments(const QString &campaignId, const EnrolmentQuery &query) const;
     // At most `limit` due recipients of SENDING campaigns on the channel (test sends first), claimed

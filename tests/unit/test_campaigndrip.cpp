@@ -2,13 +2,16 @@
 // start and as they join; the outbox's events that match a trigger, once each), how each step is
 // released (its delay, the send window, one recipient row per contact and step whatever repeats,
 // restarts or races), who leaves and why (unsubscribed, bounced, replied, a deal won, deleted, no
-// address, cancelled), and that a claimed step carries its own subject and body.
+// address, cancelled), and that a claimed step carries its own subject and body. And WhatsApp
+// campaigns, which go through the inbox: each recipient a template message queued once, marked
+// delivered or failed by the provider's reports read from the outbox.
 #include "model/campaigns/campaignrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
+#include "model/inbox/templaterepository.h"
 #include "tests/support/fakeclock.h"
 #include "tests/support/modelsupport.h"
 
@@ -292,6 +295,71 @@ private Q_SLOTS:
         QCOMPARE(CampaignRepository(store()).advanceDrips(1000, kIstanbul), kContacts - released.load());
         QCOMPARE(CampaignRepository(store()).advanceDrips(1000, kIstanbul), 0);
         QCOMPARE(stepRows(c.id), qint64(kContacts));
+    }
+
+    void whatsAppGoesThroughTheInbox()
+    {
+        CampaignRepository campaigns(store());
+        campaigns.processTriggers(); // the outbox is followed from here on (the sender does it from its start)
+        TemplateRepository(store()).create(TemplateRules::parse({{"name", "kasim_indirimi"},
+                                                                 {"language", "tr"},
+                                                                 {"body", "Kasım indirimi başladı!"},
+                                                                 {"category", "marketing"},
+                                                                 {"status", "approved"}},
+                                                                true));
+        const Contact ayse = contact("Ayşe", {}, "wa", "+905321110001");
+        const Contact mehmet = contact("Mehmet", {}, "wa", "+905321110002");
+        contact("Postalı", "posta@ornek.com.tr", "wa");
+        const QString audience = segment("wa").id;
+        const Campaign c = campaigns.send(campaigns
+                                              .create(CampaignRules::parse({{"name", "Kasım WhatsApp"},
+                                                                            {"type", "BROADCAST"},
+                                                                            {"channel", "whatsapp"},
+                                                                            {"templateName", "kasim_indirimi"},
+                                                                            {"templateLanguage", "tr"},
+                                                                            {"broadcastListId", audience}}))
+                                              .id);
+        QCOMPARE(campaigns.stats(c.id).skipped, 1); // no phone
+        QCOMPARE(campaigns.handToWhatsApp(10), 2);
+        QCOMPARE(campaigns.handToWhatsApp(10), 0);
+        QCOMPARE(campaigns.get(c.id).status, QString("SENT"));
+
+        ConversationRepository inbox(store());
+        QHash<QString, QString> messageOf; // contact -> its message
+        for (const Contact &k : {ayse, mehmet}) {
+            const std::optional<Conversation> v = inbox.findFor(k.id, "whatsapp");
+            QVERIFY(v);
+            const QVector<Message> messages = inbox.latestMessages(v->id);
+            QCOMPARE(messages.size(), 1);
+            QCOMPARE(messages.first().type, QString("template"));
+            QCOMPARE(messages.first().delivery.status, QString("pending"));
+            QCOMPARE(messages.first().text, QString("Kasım indirimi başladı!"));
+            messageOf.insert(k.id, messages.first().id);
+        }
+        inbox.updateStatus(messageOf.value(ayse.id), "sent", {}, "wamid.1");
+        inbox.updateStatus(messageOf.value(ayse.id), "delivered");
+        inbox.updateStatus(messageOf.value(mehmet.id), "failed", "(#131026) Message undeliverable");
+        campaigns.processTriggers();
+        const CampaignStats st = campaigns.stats(c.id);
+        QCOMPARE(st.sent, 2);
+        QCOMPARE(st.delivered, 1);
+        QCOMPARE(st.failed, 1);
+
+        // A template that is not approved fails its recipients with the reason.
+        const Campaign bad = campaigns.send(campaigns
+                                                .create(CampaignRules::parse({{"name", "Onaysız"},
+                                                                              {"type", "BROADCAST"},
+                                                                              {"channel", "whatsapp"},
+                                                                              {"templateName", "yok"},
+                                                                              {"templateLanguage", "tr"},
+                                                                              {"broadcastListId", audience}}))
+                                                .id);
+        QCOMPARE(campaigns.handToWhatsApp(10), 2);
+        QCOMPARE(campaigns.get(bad.id).status, QString("FAILED"));
+        RecipientQuery q;
+        q.statuses = {"failed"};
+        QVERIFY2(campaigns.recipients(bad.id, q).items.first().error.contains("yok"),
+                 qPrintable(campaigns.recipients(bad.id, q).items.first().error));
     }
 };
 
