@@ -249,7 +249,8 @@ void CampaignSender::tickMail()
     const int room = budget();
     if (room <= 0)
         return;
-    const QVector<CampaignSend> claimed = m_campaigns.claim(QStringLiteral("email"), room, m_config.leaseSeconds);
+    const QVector<CampaignSend> claimed =
+        m_campaigns.claim(QStringLiteral("email"), room, m_config.leaseSeconds, m_config.email.perSecond);
     if (!claimed.isEmpty() && m_links.key.isEmpty() && !m_links.publicBaseUrl.isEmpty())
         m_links.key = m_campaigns.linkKey();
     for (const CampaignSend &send : claimed) {
@@ -292,7 +293,8 @@ void CampaignSender::tickSms()
     const int room = smsBudget();
     if (room <= 0)
         return;
-    const QVector<CampaignSend> claimed = m_campaigns.claim(QStringLiteral("sms"), room, m_config.leaseSeconds);
+    const QVector<CampaignSend> claimed =
+        m_campaigns.claim(QStringLiteral("sms"), room, m_config.leaseSeconds, m_config.sms.perSecond);
     if (!claimed.isEmpty() && m_links.key.isEmpty() && !m_links.publicBaseUrl.isEmpty())
         m_links.key = m_campaigns.linkKey();
     for (const CampaignSend &send : claimed) {

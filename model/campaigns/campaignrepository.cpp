@@ -1160,11 +1160,27 @@ QJsonObject CampaignRepository::audiencePreview(const QString &segmentId, const 
                                                     {QStringLiteral("duplicate"), duplicate}}}};
 }
 
-QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limit, int leaseSeconds)
+QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limit, int leaseSeconds, int perSecond)
 {
     const QDateTime now = m_store.now();
     const QString nowIso = TimeUtil::iso(now);
     Transaction tx;
+    if (perSecond > 0 && Database::dialect() == Database::Dialect::PostgreSQL) {
+        Database::lockUntilCommit(Database::Lock::ChannelSends, QStringLiteral("campaigns-") + channel);
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT (SELECT count(*) FROM campaign_recipients r JOIN campaigns c ON c.seq = "
+                           "r.campaign_seq WHERE c.channel = ? AND c.status = 'SENDING' AND r.status = 'sending' AND "
+                           "r.test = 0), (SELECT count(*) FROM campaign_recipients r JOIN campaigns c ON c.seq = "
+                           "r.campaign_seq WHERE c.channel = ? AND r.sent_at >= ?)"),
+            {channel, channel, TimeUtil::iso(now.addSecs(-1))});
+        const qint64 used = q.next() ? q.value(0).toLongLong() + q.value(1).toLongLong() : 0;
+        q.finish();
+        limit = int(qMin<qint64>(limit, perSecond - used));
+        if (limit <= 0) {
+            tx.commit();
+            return {};
+        }
+    }
     // Which rows: test sends first (any campaign of the channel), then each sending campaign's due
     // rows in order, then rows whose copy's lease ended; each step one range of an index
     // (campaign_recipients_tests, campaign_recipients_queue), locked past by another copy's claim.

@@ -207,8 +207,11 @@ public:
     int advanceDrips(int limit, const QTimeZone &zone);
     EnrolmentPage enrolments(const QString &campaignId, const EnrolmentQuery &query) const;
     // At most `limit` due recipients of SENDING campaigns on the channel (test sends first), claimed
-    // for leaseSeconds. A row whose lease ended (its copy stopped) is due again.
-    QVector<CampaignSend> claim(const QString &channel, int limit, int leaseSeconds);
+    // for leaseSeconds. A row whose lease ended (its copy stopped) is due again. perSecond > 0 on
+    // PostgreSQL (several copies): one copy claims at a time, and the claim leaves room for every
+    // copy's messages in flight and those sent in the last second, so the copies together hold the
+    // channel's pace (SQLite has one process: its sender paces alone).
+    QVector<CampaignSend> claim(const QString &channel, int limit, int leaseSeconds, int perSecond = 0);
     // Records outcomes (one transaction), finishing the campaigns that have nothing left to send.
     // retryDelays: seconds before the 2nd, 3rd, … try of a soft failure.
     void record(const QVector<CampaignSendResult> &results, const QList<int> &retryDelays);

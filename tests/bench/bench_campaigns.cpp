@@ -30,25 +30,7 @@ const QString kPassword = QStringLiteral("gizli-parola-123");
 // Seeds `count` contacts tagged `tag` and returns a campaign of them, sent (audience frozen).
 Campaign prepare(int count, const QString &tag, int offset)
 {
-    {
-        Transaction tx;
-        ContactRepository repo(testStore());
-        for (int i = 0; i < count; ++i)
-            repo.create(ContactRules::parse({{"firstName", QStringLiteral("Müşteri")},
-                                             {"lastName", QString::number(offset + i)},
-                                             {"email", QStringLiteral("m%1@ornek.com.tr").arg(offset + i)},
-                                             {"company", QStringLiteral("Doğa Gıda")},
-                                             {"tags", QJsonArray{tag}}}));
-        tx.commit();
-    }
-    const Segment segment =
-        SegmentRepository(testStore())
-            .create(SegmentRules::parse(
-                {{"name", tag},
-                 {"filters",
-                  QJsonObject{{"logic", "AND"},
-                              {"rules",
-                               QJsonArray{QJsonObject{{"field", "tags"}, {"operator", "equals"}, {"value", tag}}}}}}}));
+    const QString segmentId = campaignAudience(testStore(), count, tag, offset);
     CampaignRepository campaigns(testStore());
     const Campaign c = campaigns.create(CampaignRules::parse(
         {{"name", "Kasım indirimi " + tag},
@@ -59,7 +41,7 @@ Campaign prepare(int count, const QString &tag, int offset)
                          "mağazalarımızda tüm ürünlerde %20 indirim.</p><p><a href=\"https://ornek.com.tr/kampanya\">"
                          "İndirimi gör</a> · <a href=\"https://ornek.com.tr/magazalar\">Mağazalar</a></p>"
                          "<p><a href=\"{{unsubscribeUrl}}\">Abonelikten çık</a></p></body></html>"},
-         {"broadcastListId", segment.id}}));
+         {"broadcastListId", segmentId}}));
     QElapsedTimer t;
     t.start();
     campaigns.send(c.id);

@@ -5,8 +5,6 @@
 // twice; no one is skipped; the campaign ends SENT with statistics that match the sink.
 #include "messaging/campaigns/campaignsender.h"
 #include "model/campaigns/campaignrepository.h"
-#include "model/contacts/contactrepository.h"
-#include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "tests/support/modelsupport.h"
 #include "tests/support/serveprocess.h"
@@ -50,29 +48,14 @@ private Q_SLOTS:
         QVERIFY(Database::migrate() >= 0);
         const Store store = testStore();
         QString campaignId;
-        {
-            Transaction tx;
-            ContactRepository contacts(store);
-            for (int i = 0; i < kRecipients; ++i)
-                contacts.create(ContactRules::parse({{"firstName", QStringLiteral("Müşteri")},
-                                                     {"lastName", QString::number(i)},
-                                                     {"email", QStringLiteral("m%1@ornek.com.tr").arg(i)},
-                                                     {"tags", QJsonArray{"kasim"}}}));
-            tx.commit();
-        }
-        const Segment segment = SegmentRepository(store).create(SegmentRules::parse(
-            {{"name", "Kasım"},
-             {"filters",
-              QJsonObject{{"logic", "AND"},
-                          {"rules",
-                           QJsonArray{QJsonObject{{"field", "tags"}, {"operator", "equals"}, {"value", "kasim"}}}}}}}));
+        const QString segmentId = campaignAudience(store, kRecipients);
         CampaignRepository campaigns(store);
         const Campaign c = campaigns.create(CampaignRules::parse({{"name", "Kasım indirimi"},
                                                                   {"type", "BROADCAST"},
                                                                   {"channel", "email"},
                                                                   {"subject", "Merhaba {{firstName}} {{lastName}}"},
                                                                   {"htmlContent", "<p>Kasım'a özel indirim</p>"},
-                                                                  {"broadcastListId", segment.id}}));
+                                                                  {"broadcastListId", segmentId}}));
         campaignId = campaigns.send(c.id).id;
         QCOMPARE(campaigns.stats(campaignId).pending, kRecipients);
 

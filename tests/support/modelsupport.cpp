@@ -1,6 +1,8 @@
 #include "tests/support/modelsupport.h"
 
 #include "model/contacts/contact.h"
+#include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/jsonwriter.h"
@@ -403,4 +405,24 @@ QString TempPostgresDatabase::url() const
     DatabaseUrl u = m_cluster;
     u.dbname = m_name;
     return u.toString();
+}
+
+QString campaignAudience(const Store &store, int count, const QString &tag, int offset)
+{
+    {
+        Transaction tx;
+        ContactRepository contacts(store);
+        for (int i = 0; i < count; ++i)
+            contacts.create(ContactRules::parse({{"firstName", QStringLiteral("Müşteri")},
+                                                 {"lastName", QString::number(offset + i)},
+                                                 {"email", QStringLiteral("m%1@ornek.com.tr").arg(offset + i)},
+                                                 {"company", QStringLiteral("Doğa Gıda")},
+                                                 {"tags", QJsonArray{tag}}}));
+        tx.commit();
+    }
+    const QJsonObject rule{{"field", "tags"}, {"operator", "equals"}, {"value", tag}};
+    return SegmentRepository(store)
+        .create(SegmentRules::parse(
+            {{"name", tag}, {"filters", QJsonObject{{"logic", "AND"}, {"rules", QJsonArray{rule}}}}}))
+        .id;
 }

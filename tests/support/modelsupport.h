@@ -34,6 +34,11 @@ QPair<QString, int> refusalOf(const std::function<void()> &call);
 // that hold those bytes to the ones QJsonDocument writes for Contact::toJson().
 QByteArray written(const Contact &c);
 
+// A campaign audience: `count` contacts "Müşteri <offset+i>" <m<offset+i>@ornek.com.tr> of company
+// Doğa Gıda tagged `tag`, made in one transaction, and the segment of that tag (named after it);
+// returns the segment's id.
+QString campaignAudience(const Store &store, int count, const QString &tag = QStringLiteral("kasim"), int offset = 0);
+
 // A subscription's body read as the API reads it, but with every receiver address allowed: the
 // repository's own check then holds it to the repository's policy.
 WebhookChanges webhookChanges(const QJsonObject &body);
