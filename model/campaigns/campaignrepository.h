@@ -69,6 +69,15 @@ struct CampaignEnrolment
     QJsonObject toJson() const;
 };
 
+// How many contacts a DRIP or TRIGGERED campaign took in, and where they are now.
+struct EnrolmentCounts
+{
+    qint64 total = 0;
+    qint64 active = 0;
+    qint64 completed = 0;
+    qint64 exited = 0;
+};
+
 struct EnrolmentQuery
 {
     QStringList statuses;
@@ -197,6 +206,8 @@ public:
     int processTriggers(int batch = 500);
     int advanceDrips(int limit, const QTimeZone &zone);
     EnrolmentPage enrolments(const QString &campaignId, const EnrolmentQuery &query) const;
+    // Per campaign of the list: its contacts by status (none for a broadcast).
+    QHash<QString, EnrolmentCounts> enrolmentCountsOf(const QVector<Campaign> &campaigns) const;
     // At most `limit` due recipients of SENDING campaigns on the channel (test sends first), claimed
     // for leaseSeconds. A row whose lease ended (its copy stopped) is due again.
     QVector<CampaignSend> claim(const QString &channel, int limit, int leaseSeconds);
