@@ -189,15 +189,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Due</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Came from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Steps sent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -262,6 +254,18 @@
     </message>
     <message>
         <source>Steps sent to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No step has been sent to this contact yet.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -189,16 +189,8 @@
         <translation>Sonraki adım</translation>
     </message>
     <message>
-        <source>Due</source>
-        <translation>Zamanı</translation>
-    </message>
-    <message>
         <source>Came from</source>
         <translation>Geldiği yer</translation>
-    </message>
-    <message>
-        <source>Steps sent</source>
-        <translation>Gönderilen adımlar</translation>
     </message>
     <message>
         <source>Contacts of the campaign</source>
@@ -263,6 +255,18 @@
     <message>
         <source>Steps sent to %1</source>
         <translation>Gönderilen adımlar: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Steps sent</source>
+        <translation>Gönderilen adımlar</translation>
+    </message>
+    <message>
+        <source>No step has been sent to this contact yet.</source>
+        <translation>Bu kişiye henüz adım gönderilmedi.</translation>
     </message>
 </context>
 <context>
@@ -902,7 +906,7 @@
     </message>
     <message>
         <source>campaign cancelled</source>
-        <translation>kampanya iptal edildi</translation>
+        <translation>iptal edildi</translation>
     </message>
     <message>
         <source>Audience</source>

@@ -528,8 +528,8 @@ private slots:
         const QString ayse = m_contacts.at(0);
         QCOMPARE(cell(ayse, CampaignContactsPanel::NameColumn), QString("Ayşe Yılmaz"));
         QCOMPARE(cell(ayse, CampaignContactsPanel::StatusColumn), QString("Etkin"));
-        QCOMPARE(cell(ayse, CampaignContactsPanel::NextStepColumn), QString("Adım 2"));
-        QVERIFY(!cell(ayse, CampaignContactsPanel::DueColumn).isEmpty());
+        QVERIFY2(cell(ayse, CampaignContactsPanel::NextStepColumn).startsWith("Adım 2 · "),
+                 qPrintable(cell(ayse, CampaignContactsPanel::NextStepColumn)));
         QCOMPARE(cell(ayse, CampaignContactsPanel::SourceColumn), QString("Kitle"));
         QCOMPARE(cell(ayse, CampaignContactsPanel::StepsColumn), QString("1 / 2"));
         // The chosen contact's steps: step 1, waiting for the sender, then sent and opened.
@@ -559,7 +559,7 @@ private slots:
         QTRY_COMPARE(contacts->total(), 52);
         QCOMPARE(contacts->pager()->page(), 2);
         click(contacts->pager()->previousButton());
-        QCOMPARE(cell(late, CampaignContactsPanel::NextStepColumn), QString("Adım 1"));
+        QVERIFY(cell(late, CampaignContactsPanel::NextStepColumn).startsWith("Adım 1 · "));
         QCOMPARE(cell(late, CampaignContactsPanel::StepsColumn), QString("0 / 2"));
 
         // The recipients show each row's step.
@@ -576,7 +576,7 @@ private slots:
         tabs->setCurrentWidget(contacts);
         contacts->statusFilter()->setCurrentIndex(contacts->statusFilter()->findData("exited"));
         QTRY_COMPARE(contacts->total(), 54);
-        QCOMPARE(cell(late, CampaignContactsPanel::StatusColumn), QString("Ayrıldı (kampanya iptal edildi)"));
+        QCOMPARE(cell(late, CampaignContactsPanel::StatusColumn), QString("Ayrıldı (iptal edildi)"));
     }
 
     void onlyAnAdminRemovesFromTheUnsubscribeList()

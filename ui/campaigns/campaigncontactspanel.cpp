@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -40,9 +41,8 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("enrolmentSplitter"));
     split->setChildrenCollapsible(false);
-    m_table = UiKit::recordTable(
-        ColumnCount, {tr("Name"), tr("Status"), tr("Next step"), tr("Due"), tr("Came from"), tr("Steps sent")},
-        QStringLiteral("enrolmentsTable"), split);
+    m_table = UiKit::recordTable(ColumnCount, {tr("Name"), tr("Status"), tr("Next step"), tr("Came from"), tr("Sent")},
+                                 QStringLiteral("enrolmentsTable"), split);
     m_table->setAccessibleName(tr("Contacts of the campaign"));
     m_table->horizontalHeaderItem(StepsColumn)->setToolTip(tr("Steps sent to the contact of the campaign's steps"));
     {
@@ -58,14 +58,14 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
         for (const char *s :
              {"audience", "contact.created", "contact.tagged", "deal.stage_changed", "message.received"})
             source = qMax(source, fm.horizontalAdvance(CampaignText::enrolmentSource(QLatin1String(s))));
-        const int time = fm.horizontalAdvance(UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z")));
+        const QString when = UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"));
         const int pad = 3 * UiKit::Space::S;
         QHeaderView *header = m_table->horizontalHeader();
-        header->resizeSection(NameColumn, 170);
-        for (auto [column, width] : {std::pair{int(StatusColumn), status},
-                                     {int(NextStepColumn), fm.horizontalAdvance(CampaignText::step(19))},
-                                     {int(DueColumn), time},
-                                     {int(SourceColumn), source}})
+        header->resizeSection(NameColumn, 150);
+        for (auto [column, width] :
+             {std::pair{int(StatusColumn), status},
+              {int(NextStepColumn), fm.horizontalAdvance(tr("%1 · %2").arg(CampaignText::step(19), when))},
+              {int(SourceColumn), source}})
             header->resizeSection(column, qMax(width + pad, header->sectionSizeHint(column)));
     }
     installEmptyHint(m_table, tr("No contacts yet: they enter once the campaign runs, a drip's from its segment, a "
@@ -89,20 +89,26 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
         QHeaderView *header = m_stepsTable->horizontalHeader();
         header->resizeSection(StepNumberColumn, qMax(fm.horizontalAdvance(CampaignText::step(19)) + pad,
                                                      header->sectionSizeHint(StepNumberColumn)));
-        header->resizeSection(
-            StepStatusColumn,
-            qMax(fm.horizontalAdvance(CampaignText::recipientStatus(QStringLiteral("delivered"))) + pad,
-                 header->sectionSizeHint(StepStatusColumn)));
-        for (int column = StepSentColumn; column <= StepOpenedColumn; ++column)
+        int status = 0;
+        for (const char *st : {"pending", "sending", "sent", "delivered", "bounced", "failed", "skipped"})
+            status = qMax(status, fm.horizontalAdvance(CampaignText::recipientStatus(QLatin1String(st))));
+        header->resizeSection(StepStatusColumn, qMax(status + pad, header->sectionSizeHint(StepStatusColumn)));
+        for (int column = StepSentColumn; column <= StepClickedColumn; ++column)
             header->resizeSection(column, qMax(time + pad, header->sectionSizeHint(column)));
     }
-    installEmptyHint(m_stepsTable, tr("Choose a contact to see the steps sent to it."));
+    m_stepsHint = installEmptyHint(m_stepsTable, tr("Choose a contact to see the steps sent to it."));
     stepsLayout->addWidget(m_stepsTitle);
     stepsLayout->addWidget(m_stepsTable, 1);
     split->addWidget(m_table);
     split->addWidget(stepsBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // The contacts whole first (their columns and the scroll bar), the chosen one's steps in the
+    // rest: a wider window widens the steps (the user's drag, kept by WindowState, then wins).
+    const int contactsWidth = m_table->horizontalHeader()->length() +
+                              m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * m_table->frameWidth() +
+                              UiKit::Space::S;
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({contactsWidth, 300});
     layout->addWidget(split, 1);
 
     auto *paging = new QHBoxLayout;
@@ -187,9 +193,10 @@ void CampaignContactsPanel::refresh()
             steps->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(row, NameColumn, name);
             m_table->setItem(row, StatusColumn, state);
-            m_table->setItem(row, NextStepColumn,
-                             UiKit::tableItem(active ? CampaignText::step(e.nextStep) : QString()));
-            m_table->setItem(row, DueColumn, UiKit::tableItem(active ? UiKit::localTime(e.nextAt) : QString()));
+            m_table->setItem(
+                row, NextStepColumn,
+                UiKit::tableItem(active ? tr("%1 · %2").arg(CampaignText::step(e.nextStep), UiKit::localTime(e.nextAt))
+                                        : QString()));
             m_table->setItem(row, SourceColumn, source);
             m_table->setItem(row, StepsColumn, steps);
         }
@@ -215,6 +222,8 @@ void CampaignContactsPanel::showSteps()
     m_stepsTitle->setText(
         chosen ? tr("Steps sent to %1").arg(chosen->name.isEmpty() ? tr("(deleted contact)") : chosen->name)
                : tr("Steps sent"));
+    m_stepsHint->setText(chosen ? tr("No step has been sent to this contact yet.")
+                                : tr("Choose a contact to see the steps sent to it."));
     m_stepsTable->setRowCount(0);
     if (!chosen)
         return;

@@ -24,8 +24,7 @@ public:
     {
         NameColumn,
         StatusColumn,
-        NextStepColumn,
-        DueColumn,
+        NextStepColumn, // the step and when it is due
         SourceColumn,
         StepsColumn,
         ColumnCount
@@ -63,5 +62,6 @@ private:
     QTableWidget *m_table = nullptr;
     QLabel *m_stepsTitle = nullptr;
     QTableWidget *m_stepsTable = nullptr;
+    QLabel *m_stepsHint = nullptr;
     PagerBar *m_pager = nullptr;
 };

@@ -125,7 +125,7 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
         statuses << CampaignText::status(QStringLiteral("SENDING"), QStringLiteral("DRIP"));
         const QLocale locale;
         const int progress = widest({tr("%1 / %2").arg(locale.toString(99999), locale.toString(99999)),
-                                     tr("%1 active / %2 entered").arg(locale.toString(9999), locale.toString(9999))});
+                                     tr("%1 active / %2 entered").arg(locale.toString(999), locale.toString(999))});
         QHeaderView *header = m_table->horizontalHeader();
         const int when = widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))});
         for (auto [column, width] : {std::pair{int(ChannelColumn), widest(channels)},
