@@ -571,6 +571,35 @@ private slots:
         QTRY_COMPARE(recipients->table()->rowCount(), 1);
         QCOMPARE(recipients->table()->item(0, CampaignRecipientsPanel::StepColumn)->text(), QString("Adım 1"));
 
+        // A triggered campaign: its contacts come from its event, said so.
+        const QJsonArray oneStep{
+            QJsonObject{{"delayMinutes", 0}, {"subject", "Merhaba"}, {"htmlContent", "<p>Selam</p>"}}};
+        const Campaign triggered =
+            m_campaigns->send(m_campaigns
+                                  ->create(CampaignRules::parse({{"name", "Yeni kişiye merhaba"},
+                                                                 {"type", "TRIGGERED"},
+                                                                 {"channel", "email"},
+                                                                 {"trigger", QJsonObject{{"event", "contact.created"}}},
+                                                                 {"steps", oneStep}}))
+                                  .id);
+        QCOMPARE(m_campaigns->processTriggers(), 0); // the first read: the events so far start nothing
+        const QString newcomer = contact("Cem", "Yeni", "cem@ornek.com.tr");
+        QCOMPARE(m_campaigns->processTriggers(), 1);
+        auto progressOf = [&view](const QString &id) {
+            const int r = rowOf(view.table(), id);
+            return r < 0 ? QString() : view.table()->item(r, CampaignsView::ProgressColumn)->text();
+        };
+        QTRY_COMPARE(progressOf(triggered.id), QString("1 etkin / 1 kişi"));
+        QVERIFY(view.selectCampaign(triggered.id));
+        tabs->setCurrentWidget(contacts);
+        QCOMPARE(contacts->total(), 1);
+        QCOMPARE(cell(newcomer, CampaignContactsPanel::SourceColumn), QString("Yeni kişi"));
+        QVERIFY(contacts->table()
+                    ->item(0, CampaignContactsPanel::SourceColumn)
+                    ->toolTip()
+                    .startsWith("Bir kişi oluşturulduğunda"));
+        QVERIFY(view.selectCampaign(c.id));
+
         // Cancelled: everyone still in it leaves, and says why.
         m_campaigns->cancel(c.id);
         tabs->setCurrentWidget(contacts);
