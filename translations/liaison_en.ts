@@ -738,6 +738,14 @@
         <source>%1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One message per contact and step released, skipped ones included</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CampaignText</name>

@@ -735,6 +735,14 @@
         <source>%1.</source>
         <translation>%1.</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>One message per contact and step released, skipped ones included</source>
+        <translation>Her kişiye ve gönderime çıkan her adıma bir mesaj, atlananlar dahil</translation>
+    </message>
 </context>
 <context>
     <name>CampaignText</name>

@@ -496,6 +496,9 @@ private slots:
         QCOMPARE(tabs->tabText(tabs->indexOf(contacts)), QString("Kişiler"));
         tabs->setCurrentWidget(contacts);
         QVERIFY(view.statsPanel()->findChild<QLabel *>("statsReason")->text().contains("53 girdi"));
+        // Its figures count messages, one per contact and step, not an audience.
+        QCOMPARE(view.statsPanel()->figure("total")->accessibleName(), QString("Mesajlar"));
+        QCOMPARE(view.statsPanel()->figure("total")->text(), QString("51"));
 
         // Its contacts, 50 a page, the newest first.
         QCOMPARE(contacts->total(), 53);

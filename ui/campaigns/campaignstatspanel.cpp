@@ -85,6 +85,7 @@ CampaignStatsPanel::CampaignStatsPanel(CampaignRepository &campaigns, QWidget *p
         grid->addWidget(name, row, column);
         grid->addWidget(value, row, column + 1);
         m_figures.insert(key, value);
+        m_names.insert(key, name);
         ++row;
     }
     grid->setColumnMinimumWidth(2, UiKit::Space::L);
@@ -173,13 +174,23 @@ void CampaignStatsPanel::refresh()
         notes << tr("Why: %1").arg(c.statusReason);
     if (m_reason->text().isEmpty())
         m_reason->setText(notes.join(QLatin1Char(' ')));
-    drawFunnel(s);
+    // A drip's or trigger's figures count its messages, one per contact and step: its first
+    // figure and bar say so.
+    const bool steps = !c.id.isEmpty() && c.type != QLatin1String("BROADCAST");
+    const QString first = steps ? tr("Messages") : tr("Audience");
+    const QString firstTip = steps ? tr("One message per contact and step released, skipped ones included")
+                                   : tr("The contacts of the frozen audience, skipped ones included");
+    for (QLabel *label : {m_names.value(QStringLiteral("total")), m_figures.value(QStringLiteral("total"))})
+        label->setToolTip(firstTip);
+    m_names.value(QStringLiteral("total"))->setText(first);
+    m_figures.value(QStringLiteral("total"))->setAccessibleName(first);
+    drawFunnel(s, first);
 }
 
-void CampaignStatsPanel::drawFunnel(const CampaignStats &s)
+void CampaignStatsPanel::drawFunnel(const CampaignStats &s, const QString &first)
 {
     m_funnel = {s.total, s.sent, s.delivered, s.opened, s.clicked};
-    const QStringList names{tr("Audience"), tr("Sent"), tr("Delivered"), tr("Opened"), tr("Clicked")};
+    const QStringList names{first, tr("Sent"), tr("Delivered"), tr("Opened"), tr("Clicked")};
     auto *chart = new QChart;
     chart->setTitle(tr("Funnel"));
     chart->legend()->hide();

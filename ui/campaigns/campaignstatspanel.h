@@ -17,7 +17,9 @@ class QTableWidget;
 
 // A campaign's statistics: its figures (the audience, sent, delivered, opened, clicked, bounced,
 // unsubscribed, skipped and why, failed, waiting, and the three rates with their denominators in
-// the tooltips) and a funnel chart (QtCharts) from the audience down to the clicks.
+// the tooltips) and a funnel chart (QtCharts) from the audience down to the clicks. A DRIP or
+// TRIGGERED campaign counts messages (one per contact and step) instead of an audience, and says
+// how many contacts entered and where they are.
 class CampaignStatsPanel : public QWidget
 {
     Q_OBJECT
@@ -36,11 +38,12 @@ public:
     QList<qint64> funnel() const { return m_funnel; }
 
 private:
-    void drawFunnel(const CampaignStats &s);
+    void drawFunnel(const CampaignStats &s, const QString &first);
 
     CampaignRepository &m_campaigns;
     QString m_id;
     QHash<QString, QLabel *> m_figures;
+    QHash<QString, QLabel *> m_names; // the figures' names
     QLabel *m_title = nullptr;
     QLabel *m_reason = nullptr;
     QChartView *m_chart = nullptr;
