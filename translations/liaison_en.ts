@@ -167,6 +167,109 @@
     </message>
 </context>
 <context>
+    <name>CampaignContactsPanel</name>
+    <message>
+        <source>Contact status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Came from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts of the campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps sent to the contact of the campaign&apos;s steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contacts yet: they enter once the campaign runs, a drip&apos;s from its segment, a triggered one&apos;s as its event happens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps sent to the contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a contact to see the steps sent to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(deleted contact)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A member of the campaign&apos;s segment; entered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; entered %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps sent to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No step has been sent to this contact yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CampaignEditor</name>
     <message>
         <source>Ayşe</source>
@@ -474,14 +577,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Previous</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -494,7 +589,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1–%2 of %3</source>
+        <source>Step</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -639,6 +734,18 @@
         <source>Recipients</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One message per contact and step released, skipped ones included</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CampaignText</name>
@@ -771,6 +878,73 @@
     </message>
     <message>
         <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>address bounced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deal won</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contact deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>campaign cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tag added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deal stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts: %1 entered, %2 active, %3 completed, %4 left</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -906,10 +1080,6 @@
     </message>
     <message>
         <source>Scheduled / started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sent of the audience</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1049,6 +1219,34 @@
             <numerusform>%n recipient will be sent to again.</numerusform>
             <numerusform>%n recipients will be sent to again.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Sending or running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 active / %2 entered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent of the audience; a drip or triggered campaign: its contacts still in it of those who entered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where each contact of a drip or triggered campaign is, and the steps it was sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is running again.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5211,6 +5409,21 @@ A desktop CRM with a local REST API.</source>
     </message>
 </context>
 <context>
+    <name>PagerBar</name>
+    <message>
+        <source>Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PasswordDialog</name>
     <message>
         <source>Set password</source>
@@ -6928,18 +7141,6 @@ Details: %2</source>
     </message>
     <message>
         <source>Nobody has unsubscribed yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Previous</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1–%2 of %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

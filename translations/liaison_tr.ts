@@ -167,6 +167,109 @@
     </message>
 </context>
 <context>
+    <name>CampaignContactsPanel</name>
+    <message>
+        <source>Contact status</source>
+        <translation>Kişi durumu</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Tüm durumlar</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Sonraki adım</translation>
+    </message>
+    <message>
+        <source>Came from</source>
+        <translation>Geldiği yer</translation>
+    </message>
+    <message>
+        <source>Contacts of the campaign</source>
+        <translation>Kampanyanın kişileri</translation>
+    </message>
+    <message>
+        <source>Steps sent to the contact of the campaign&apos;s steps</source>
+        <translation>Kampanyanın adımlarından kişiye gönderilenler</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No contacts yet: they enter once the campaign runs, a drip&apos;s from its segment, a triggered one&apos;s as its event happens.</source>
+        <translation>Henüz kişi yok: kampanya çalışınca girerler; adım adım kampanyaya segmentinden, tetiklenene olayı gerçekleştikçe.</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Adım</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gönderildi</translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation>Açıldı</translation>
+    </message>
+    <message>
+        <source>Clicked</source>
+        <translation>Tıklandı</translation>
+    </message>
+    <message>
+        <source>Steps sent to the contact</source>
+        <translation>Kişiye gönderilen adımlar</translation>
+    </message>
+    <message>
+        <source>Choose a contact to see the steps sent to it.</source>
+        <translation>Gönderilen adımları görmek için bir kişi seçin.</translation>
+    </message>
+    <message>
+        <source>(deleted contact)</source>
+        <translation>(silinmiş kişi)</translation>
+    </message>
+    <message>
+        <source>A member of the campaign&apos;s segment; entered %1</source>
+        <translation>Kampanyanın segmentinden; giriş: %1</translation>
+    </message>
+    <message>
+        <source>%1; entered %2</source>
+        <translation>%1; giriş: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Steps sent to %1</source>
+        <translation>Gönderilen adımlar: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Steps sent</source>
+        <translation>Gönderilen adımlar</translation>
+    </message>
+    <message>
+        <source>No step has been sent to this contact yet.</source>
+        <translation>Bu kişiye henüz adım gönderilmedi.</translation>
+    </message>
+</context>
+<context>
     <name>CampaignEditor</name>
     <message>
         <source>Ayşe</source>
@@ -472,14 +575,6 @@
         <translation>Henüz alıcı yok: kitle, kampanya başladığında belirlenir.</translation>
     </message>
     <message>
-        <source>Previous</source>
-        <translation>Önceki</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Sonraki</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -492,8 +587,8 @@
         <translation>geçici</translation>
     </message>
     <message>
-        <source>%1–%2 of %3</source>
-        <translation>%1–%2 / %3</translation>
+        <source>Step</source>
+        <translation>Adım</translation>
     </message>
 </context>
 <context>
@@ -636,6 +731,18 @@
         <source>Recipients</source>
         <translation>Alıcılar</translation>
     </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1.</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message>
+        <source>One message per contact and step released, skipped ones included</source>
+        <translation>Her kişiye ve gönderime çıkan her adıma bir mesaj, atlananlar dahil</translation>
+    </message>
 </context>
 <context>
     <name>CampaignText</name>
@@ -769,6 +876,73 @@
     <message>
         <source>%1 %</source>
         <translation>%%1</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Çalışıyor</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation>Etkin</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation>Tamamladı</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <comment>a drip&apos;s contact</comment>
+        <translation>Ayrıldı</translation>
+    </message>
+    <message>
+        <source>address bounced</source>
+        <translation>adresi geri döndü</translation>
+    </message>
+    <message>
+        <source>replied</source>
+        <translation>yanıt verdi</translation>
+    </message>
+    <message>
+        <source>deal won</source>
+        <translation>fırsat kazanıldı</translation>
+    </message>
+    <message>
+        <source>contact deleted</source>
+        <translation>kişi silindi</translation>
+    </message>
+    <message>
+        <source>campaign cancelled</source>
+        <translation>iptal edildi</translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation>Kitle</translation>
+    </message>
+    <message>
+        <source>New contact</source>
+        <translation>Yeni kişi</translation>
+    </message>
+    <message>
+        <source>Tag added</source>
+        <translation>Etiket eklendi</translation>
+    </message>
+    <message>
+        <source>Deal stage</source>
+        <translation>Fırsat aşaması</translation>
+    </message>
+    <message>
+        <source>Message received</source>
+        <translation>Gelen mesaj</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Adım %1</translation>
+    </message>
+    <message>
+        <source>Contacts: %1 entered, %2 active, %3 completed, %4 left</source>
+        <translation>Kişiler: %1 girdi, %2 etkin, %3 tamamladı, %4 ayrıldı</translation>
     </message>
 </context>
 <context>
@@ -906,10 +1080,6 @@
         <translation>Zamanlama / başlangıç</translation>
     </message>
     <message>
-        <source>Sent of the audience</source>
-        <translation>Kitleden gönderilenler</translation>
-    </message>
-    <message>
         <source>Delivery rate: delivered of sent</source>
         <translation>Ulaşma oranı: gönderilenlerden ulaşanlar</translation>
     </message>
@@ -1044,6 +1214,34 @@
         <translation>
             <numerusform>%n alıcıya yeniden gönderilecek.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Sending or running</source>
+        <translation>Gönderiliyor ya da çalışıyor</translation>
+    </message>
+    <message>
+        <source>%1 active / %2 entered</source>
+        <translation>%1 etkin / %2 kişi</translation>
+    </message>
+    <message>
+        <source>Sent of the audience; a drip or triggered campaign: its contacts still in it of those who entered</source>
+        <translation>Kitleden gönderilenler; adım adım ya da tetiklenen kampanyada: girenlerden hâlâ içinde olanlar</translation>
+    </message>
+    <message>
+        <source>Contacts</source>
+        <translation>Kişiler</translation>
+    </message>
+    <message>
+        <source>Where each contact of a drip or triggered campaign is, and the steps it was sent</source>
+        <translation>Adım adım ya da tetiklenen kampanyada her kişinin nerede olduğu ve ona gönderilen adımlar</translation>
+    </message>
+    <message>
+        <source>“%1” is running.</source>
+        <translation>“%1” çalışıyor.</translation>
+    </message>
+    <message>
+        <source>“%1” is running again.</source>
+        <translation>“%1” yeniden çalışıyor.</translation>
     </message>
 </context>
 <context>
@@ -5199,6 +5397,21 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     </message>
 </context>
 <context>
+    <name>PagerBar</name>
+    <message>
+        <source>Previous</source>
+        <translation>Önceki</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Sonraki</translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation>%1–%2 / %3</translation>
+    </message>
+</context>
+<context>
     <name>PasswordDialog</name>
     <message>
         <source>Set password</source>
@@ -6926,18 +7139,6 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Nobody has unsubscribed yet.</source>
         <translation>Henüz kimse abonelikten çıkmadı.</translation>
-    </message>
-    <message>
-        <source>Previous</source>
-        <translation>Önceki</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Sonraki</translation>
-    </message>
-    <message>
-        <source>%1–%2 of %3</source>
-        <translation>%1–%2 / %3</translation>
     </message>
     <message>
         <source>Let campaigns send to this address again</source>

@@ -877,7 +877,9 @@ int CampaignRepository::advanceCampaign(qint64 campaignSeq, int limit, const QTi
     }
     const bool email = c.channel == QLatin1String("email");
     const QDateTime opening = c.window.nextOpening(now, zone);
+    int moved = 0; // contacts that left, finished or wait for the window: the window's contacts view
     auto leave = [&](const Due &d, const QString &reason) {
+        ++moved;
         Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'exited', exit_reason = ?, "
                                             "next_at = NULL, updated_at = ? WHERE seq = ?"),
                              {reason, nowIso, d.seq});
@@ -894,6 +896,7 @@ int CampaignRepository::advanceCampaign(qint64 campaignSeq, int limit, const QTi
             Database::execCached(QStringLiteral("UPDATE campaign_enrolments SET status = 'completed', next_at = NULL, "
                                                 "updated_at = ? WHERE seq = ?"),
                                  {nowIso, d.seq});
+            ++moved;
             continue;
         }
         QString name, address;
@@ -944,6 +947,7 @@ int CampaignRepository::advanceCampaign(qint64 campaignSeq, int limit, const QTi
             Database::execCached(
                 QStringLiteral("UPDATE campaign_enrolments SET next_at = ?, updated_at = ? WHERE seq = ?"),
                 {TimeUtil::iso(opening), nowIso, d.seq});
+            ++moved;
             continue;
         }
         Database::execCached(QStringLiteral("INSERT INTO campaign_recipients (id, campaign_seq, contact_id, name, "
@@ -964,6 +968,8 @@ int CampaignRepository::advanceCampaign(qint64 campaignSeq, int limit, const QTi
     }
     if (released > 0)
         m_store.notify(EventBus::Entity::CampaignRecipient, c.id, EventBus::Change::Created);
+    else if (moved > 0)
+        m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
     tx.commit();
     return released;
 }
@@ -1034,6 +1040,42 @@ EnrolmentPage CampaignRepository::enrolments(const QString &campaignId, const En
             page.items[index.value(r.value(enrolmentColumn).toLongLong())].steps.append(recipientFromRow(r));
     }
     return page;
+}
+
+QHash<QString, EnrolmentCounts> CampaignRepository::enrolmentCountsOf(const QVector<Campaign> &campaigns) const
+{
+    QHash<QString, EnrolmentCounts> out;
+    QStringList marks;
+    QVariantList values;
+    QHash<qint64, QString> ids;
+    for (const Campaign &c : campaigns) {
+        if (c.type == QLatin1String("BROADCAST"))
+            continue;
+        marks << QStringLiteral("?");
+        values << c.seq;
+        ids.insert(c.seq, c.id);
+        out.insert(c.id, EnrolmentCounts());
+    }
+    if (marks.isEmpty())
+        return out;
+    QSqlQuery q =
+        Database::exec(QStringLiteral("SELECT e.campaign_seq, e.status, count(*) FROM campaign_enrolments e "
+                                      "WHERE e.campaign_seq IN (") +
+                           marks.join(QStringLiteral(", ")) + QStringLiteral(") GROUP BY e.campaign_seq, e.status"),
+                       values);
+    while (q.next()) {
+        EnrolmentCounts &n = out[ids.value(q.value(0).toLongLong())];
+        const QString status = q.value(1).toString();
+        const qint64 count = q.value(2).toLongLong();
+        n.total += count;
+        if (status == QLatin1String("active"))
+            n.active += count;
+        else if (status == QLatin1String("completed"))
+            n.completed += count;
+        else if (status == QLatin1String("exited"))
+            n.exited += count;
+    }
+    return out;
 }
 
 Campaign CampaignRepository::pause(const QString &id, const QString &actor, const ModelText &reason)

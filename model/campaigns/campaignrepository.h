@@ -69,6 +69,15 @@ struct CampaignEnrolment
     QJsonObject toJson() const;
 };
 
+// How many contacts a DRIP or TRIGGERED campaign took in, and where they are now.
+struct EnrolmentCounts
+{
+    qint64 total = 0;
+    qint64 active = 0;
+    qint64 completed = 0;
+    qint64 exited = 0;
+};
+
 struct EnrolmentQuery
 {
     QStringList statuses;
@@ -206,6 +215,8 @@ public:
     int handToWhatsApp(int limit);
     int advanceDrips(int limit, const QTimeZone &zone);
     EnrolmentPage enrolments(const QString &campaignId, const EnrolmentQuery &query) const;
+    // Per campaign of the list: its contacts by status (none for a broadcast).
+    QHash<QString, EnrolmentCounts> enrolmentCountsOf(const QVector<Campaign> &campaigns) const;
     // At most `limit` due recipients of SENDING campaigns on the channel (test sends first), claimed
     // for leaseSeconds. A row whose lease ended (its copy stopped) is due again. perSecond > 0 on
     // PostgreSQL (several copies): one copy claims at a time, and the claim leaves room for every

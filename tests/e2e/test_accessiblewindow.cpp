@@ -4,7 +4,9 @@
 // accessibility bus) against the executable on Xvfb with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1; this
 // test seeds the data directory with the model, runs them, and checks the database after.
 #include "model/accounts/userrepository.h"
+#include "model/campaigns/campaignrepository.h"
 #include "model/contacts/contactrepository.h"
+#include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
@@ -32,7 +34,8 @@ struct Seeded
     QString burakConversation; // the web widget: a send goes at once
 };
 
-// Contacts with Turkish names, an agent, and two conversations that wait for an answer.
+// Contacts with Turkish names, an agent, two conversations that wait for an answer, and a drip
+// campaign whose first step went to a segment of the contacts.
 Seeded seed(const QString &dataDir)
 {
     Database::setPath(QDir(dataDir).filePath(QStringLiteral("liaison.db")));
@@ -40,15 +43,18 @@ Seeded seed(const QString &dataDir)
     ContactRepository contacts(testStore());
     ConversationRepository conversations(testStore());
     Seeded s;
+    QStringList members;
     {
         Transaction tx;
         const QStringList first = {"Nazlı", "Ömer", "Şule", "İbrahim", "Çağla", "Gökhan", "Ümit", "Ece"};
         const QStringList last = {"Kaya", "Demir", "Çelik", "Öztürk", "Aydın", "Arslan", "Doğan", "Koç"};
         for (int i = 0; i < 400; ++i)
-            contacts.create(ContactRules::parse({{"firstName", first.at(i % first.size())},
-                                                 {"lastName", last.at((i / first.size()) % last.size())},
-                                                 {"email", QStringLiteral("kisi%1@ornek.com.tr").arg(i)},
-                                                 {"phone", QStringLiteral("+90532%1").arg(2000000 + i)}}));
+            members << contacts
+                           .create(ContactRules::parse({{"firstName", first.at(i % first.size())},
+                                                        {"lastName", last.at((i / first.size()) % last.size())},
+                                                        {"email", QStringLiteral("kisi%1@ornek.com.tr").arg(i)},
+                                                        {"phone", QStringLiteral("+90532%1").arg(2000000 + i)}}))
+                           .id;
         const QString ayse = contacts
                                  .create(ContactRules::parse(
                                      {{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"phone", "+905321234567"}}))
@@ -73,6 +79,23 @@ Seeded seed(const QString &dataDir)
                     PasswordHasher::hash(QStringLiteral("parola-selin-1"), 10000));
         tx.commit();
     }
+    SegmentChanges segment;
+    segment.name = QStringLiteral("Yeni müşteriler");
+    segment.isDynamic = false;
+    SegmentRepository segments(testStore());
+    const QString segmentId = segments.create(segment).id;
+    segments.addContacts(segmentId, members.mid(0, 20));
+    const QJsonArray steps{
+        QJsonObject{{"delayMinutes", 0}, {"subject", "Hoş geldiniz"}, {"htmlContent", "<p>Merhaba</p>"}},
+        QJsonObject{{"delayDays", 3}, {"subject", "Üç gün sonra"}, {"htmlContent", "<p>Nasıl gidiyor?</p>"}}};
+    CampaignRepository campaigns(testStore());
+    const Campaign drip = campaigns.create(CampaignRules::parse({{"name", "Hoş geldin serisi"},
+                                                                 {"type", "DRIP"},
+                                                                 {"channel", "email"},
+                                                                 {"broadcastListId", segmentId},
+                                                                 {"steps", steps}}));
+    campaigns.send(drip.id);
+    campaigns.advanceDrips(100, QTimeZone::utc());
     Database::closeThreadConnection();
     return s;
 }

@@ -1,8 +1,8 @@
 // The Campaigns area driven as a user would, offscreen: the list's filters and the moves each
 // campaign's state allows (Send and Cancel after a question), the editor's save and a refusal kept in
 // the form, the audience's live count, the statistics against recipients recorded through the
-// repository, the unsubscribe list's Remove for admins only, and the area whole in Turkish at
-// 1366 × 768.
+// repository, the unsubscribe list's Remove for admins only, a drip campaign's contacts and steps
+// (in Turkish, paged, filtered, following the bus), and the area whole in Turkish at 1366 × 768.
 
 #include "tests/ui/uilayout.h"
 #include "tests/ui/uitest.h"
@@ -17,9 +17,11 @@
 #include "model/core/timeutil.h"
 #include "tests/support/testsupport.h"
 #include "tests/ui/composedwindow.h"
+#include "ui/campaigns/campaigncontactspanel.h"
 #include "ui/campaigns/campaigneditor.h"
 #include "ui/campaigns/campaignstatspanel.h"
 #include "ui/campaigns/campaignsview.h"
+#include "ui/campaigns/pagerbar.h"
 #include "ui/campaigns/unsubscribelist.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"
@@ -82,6 +84,20 @@ class TestCampaignsView final : public QObject
         if (channel == QLatin1String("email"))
             body.insert("subject", "Kasım fırsatları");
         return m_campaigns->create(CampaignRules::parse(body));
+    }
+
+    // A DRIP campaign over the segment, started: step 1 at once, step 2 a day later.
+    Campaign drip(const QString &name)
+    {
+        const QJsonArray steps{
+            QJsonObject{{"delayMinutes", 0}, {"subject", "Hoş geldiniz"}, {"htmlContent", "<p>Birinci adım</p>"}},
+            QJsonObject{{"delayDays", 1}, {"subject", "İkinci gün"}, {"htmlContent", "<p>İkinci adım</p>"}}};
+        const Campaign c = m_campaigns->create(CampaignRules::parse({{"name", name},
+                                                                     {"type", "DRIP"},
+                                                                     {"channel", "email"},
+                                                                     {"broadcastListId", m_segment},
+                                                                     {"steps", steps}}));
+        return m_campaigns->send(c.id);
     }
 
     static int rowOf(QTableWidget *table, const QString &id)
@@ -427,16 +443,172 @@ private slots:
         QCOMPARE(recipients->table()->rowCount(), 6);
         recipients->statusFilter()->setCurrentIndex(recipients->statusFilter()->findData("bounced"));
         QCOMPARE(recipients->table()->rowCount(), 1);
-        QCOMPARE(recipients->table()->item(0, 6)->text(), QString("550 mailbox unknown"));
+        QCOMPARE(recipients->table()->item(0, CampaignRecipientsPanel::ErrorColumn)->text(),
+                 QString("550 mailbox unknown"));
+        // A broadcast's rows have no step.
+        QVERIFY(recipients->table()->isColumnHidden(CampaignRecipientsPanel::StepColumn));
         recipients->statusFilter()->setCurrentIndex(0);
         QTest::keyClicks(recipients->searchField(), "ayse");
         QTRY_COMPARE(recipients->table()->rowCount(), 1);
-        QCOMPARE(recipients->table()->item(0, 0)->text(), QString("ayse@ornek.com.tr"));
-        QVERIFY(!recipients->table()->item(0, 4)->text().isEmpty()); // opened at
+        QCOMPARE(recipients->table()->item(0, CampaignRecipientsPanel::AddressColumn)->text(),
+                 QString("ayse@ornek.com.tr"));
+        QVERIFY(!recipients->table()->item(0, CampaignRecipientsPanel::OpenedColumn)->text().isEmpty());
 
         click(view.button("retry"));
         QVERIFY2(view.statusLabel()->text().contains("1 recipient"), qPrintable(view.statusLabel()->text()));
         QTRY_COMPARE(stats->figure("failed")->text(), QString("0"));
+    }
+
+    // Issue 31: how a drip is going, in Turkish: each contact's state (why it left), its next step
+    // and when, where it came from, the steps it was sent; filtered, paged, and following the bus.
+    void aDripShowsItsContactsAndTheirSteps()
+    {
+        const ScopedTurkish translation;
+        QVERIFY2(translation.ok(), ScopedTurkish::missing);
+        // Ayşe walks; Şükrü is on the unsubscribe list; Gülşen has no e-mail address; 50 more walk.
+        SuppressionRepository(desk()).add("email", "sukru@ornek.com.tr", "manual");
+        QStringList more;
+        for (int i = 0; i < 50; ++i)
+            more << contact(QStringLiteral("Üye%1").arg(i), "Test", QStringLiteral("uye%1@ornek.com.tr").arg(i));
+        SegmentRepository(desk()).addContacts(m_segment, more);
+        const Campaign c = drip("Hoş geldin serisi");
+        QCOMPARE(m_campaigns->advanceDrips(500, QTimeZone::utc()), 51);
+        const Campaign broadcast = campaign("Kasım bülteni");
+
+        CampaignsView view(desk());
+        view.resize(1366, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // The list: running, not sending; its progress is its contacts.
+        const int row = rowOf(view.table(), c.id);
+        QVERIFY(row >= 0);
+        QCOMPARE(view.table()->item(row, CampaignsView::StatusColumn)->text(), QString("Çalışıyor"));
+        QCOMPARE(view.table()->item(row, CampaignsView::ProgressColumn)->text(), QString("51 etkin / 53 kişi"));
+        QVERIFY(view.table()->item(row, CampaignsView::ProgressColumn)->toolTip().contains("2 ayrıldı"));
+
+        // A broadcast has no contacts tab.
+        QTabWidget *tabs = view.detailTabs();
+        CampaignContactsPanel *contacts = view.contactsPanel();
+        QVERIFY(view.selectCampaign(broadcast.id));
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(contacts)));
+        QVERIFY(view.selectCampaign(c.id));
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(contacts)));
+        QCOMPARE(tabs->tabText(tabs->indexOf(contacts)), QString("Kişiler"));
+        tabs->setCurrentWidget(contacts);
+        QVERIFY(view.statsPanel()->findChild<QLabel *>("statsReason")->text().contains("53 girdi"));
+        // Its figures count messages, one per contact and step, not an audience.
+        QCOMPARE(view.statsPanel()->figure("total")->accessibleName(), QString("Mesajlar"));
+        QCOMPARE(view.statsPanel()->figure("total")->text(), QString("51"));
+
+        // Its contacts, 50 a page, the newest first.
+        QCOMPARE(contacts->total(), 53);
+        QCOMPARE(contacts->table()->rowCount(), 50);
+        QCOMPARE(contacts->summary()->text(), QString("Kişiler: 53 girdi, 51 etkin, 0 tamamladı, 2 ayrıldı"));
+        QVERIFY(contacts->pager()->nextButton()->isEnabled());
+        QCOMPARE(contacts->pager()->pageLabel()->text(), QString("1–50 / 53"));
+        click(contacts->pager()->nextButton());
+        QCOMPARE(contacts->table()->rowCount(), 3);
+        QVERIFY(!contacts->pager()->nextButton()->isEnabled());
+        click(contacts->pager()->previousButton());
+        QCOMPARE(contacts->table()->rowCount(), 50);
+
+        auto cell = [contacts](const QString &contactId, int column) {
+            const int r = rowOf(contacts->table(), contactId);
+            return r < 0 ? QStringLiteral("(no row)") : contacts->table()->item(r, column)->text();
+        };
+        // Filtered to those who left: why each left, no next step.
+        contacts->statusFilter()->setCurrentIndex(contacts->statusFilter()->findData("exited"));
+        QCOMPARE(contacts->table()->rowCount(), 2);
+        QCOMPARE(cell(m_contacts.at(1), CampaignContactsPanel::StatusColumn), QString("Ayrıldı (abonelikten çıkmış)"));
+        QCOMPARE(cell(m_contacts.at(2), CampaignContactsPanel::StatusColumn), QString("Ayrıldı (adresi yok)"));
+        QCOMPARE(cell(m_contacts.at(1), CampaignContactsPanel::NextStepColumn), QString());
+        QCOMPARE(cell(m_contacts.at(1), CampaignContactsPanel::StepsColumn), QString("0 / 2"));
+        // The active ones: step 2 next, due a day after step 1 went, from the audience, 1 of 2 sent.
+        contacts->statusFilter()->setCurrentIndex(contacts->statusFilter()->findData("active"));
+        QCOMPARE(contacts->total(), 51);
+        QCOMPARE(contacts->pager()->page(), 1); // a new filter: its first page
+        click(contacts->pager()->nextButton()); // Ayşe entered first: the last of the newest first
+        const QString ayse = m_contacts.at(0);
+        QCOMPARE(cell(ayse, CampaignContactsPanel::NameColumn), QString("Ayşe Yılmaz"));
+        QCOMPARE(cell(ayse, CampaignContactsPanel::StatusColumn), QString("Etkin"));
+        QVERIFY2(cell(ayse, CampaignContactsPanel::NextStepColumn).startsWith("Adım 2 · "),
+                 qPrintable(cell(ayse, CampaignContactsPanel::NextStepColumn)));
+        QCOMPARE(cell(ayse, CampaignContactsPanel::SourceColumn), QString("Kitle"));
+        QCOMPARE(cell(ayse, CampaignContactsPanel::StepsColumn), QString("1 / 2"));
+        // The chosen contact's steps: step 1, waiting for the sender, then sent and opened.
+        contacts->table()->selectRow(rowOf(contacts->table(), ayse));
+        QTableWidget *steps = contacts->stepsTable();
+        QCOMPARE(steps->rowCount(), 1);
+        QCOMPARE(steps->item(0, CampaignContactsPanel::StepNumberColumn)->text(), QString("Adım 1"));
+        QCOMPARE(steps->item(0, CampaignContactsPanel::StepNumberColumn)->toolTip(), QString("Hoş geldiniz"));
+        QCOMPARE(steps->item(0, CampaignContactsPanel::StepStatusColumn)->text(), QString("Bekliyor"));
+        QString ayseStep;
+        for (const CampaignSend &send : m_campaigns->claim("email", 100, 60)) {
+            if (send.address == QLatin1String("ayse@ornek.com.tr"))
+                ayseStep = send.recipientId;
+        }
+        QVERIFY(!ayseStep.isEmpty());
+        m_campaigns->record({{ayseStep, CampaignSendResult::Sent, 250, {}, "<m1@x>"}}, {});
+        QVERIFY(m_campaigns->recordOpen(ayseStep, false, "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"));
+        // The bus: refreshed by itself, the contact still chosen.
+        QTRY_COMPARE(steps->item(0, CampaignContactsPanel::StepStatusColumn)->text(), QString("Gönderildi"));
+        QVERIFY(!steps->item(0, CampaignContactsPanel::StepSentColumn)->text().isEmpty());
+        QVERIFY(!steps->item(0, CampaignContactsPanel::StepOpenedColumn)->text().isEmpty());
+        QCOMPARE(steps->item(0, CampaignContactsPanel::StepClickedColumn)->text(), QString());
+        // A contact joining the segment enters (the sender's audience check) and is shown.
+        const QString late = contact("Deniz", "Geç", "deniz@ornek.com.tr");
+        SegmentRepository(desk()).addContacts(m_segment, {late});
+        QCOMPARE(m_campaigns->enrolNewMembers(), 1);
+        QTRY_COMPARE(contacts->total(), 52);
+        QCOMPARE(contacts->pager()->page(), 2);
+        click(contacts->pager()->previousButton());
+        QVERIFY(cell(late, CampaignContactsPanel::NextStepColumn).startsWith("Adım 1 · "));
+        QCOMPARE(cell(late, CampaignContactsPanel::StepsColumn), QString("0 / 2"));
+
+        // The recipients show each row's step.
+        tabs->setCurrentWidget(view.recipientsPanel());
+        CampaignRecipientsPanel *recipients = view.recipientsPanel();
+        QVERIFY(!recipients->table()->isColumnHidden(CampaignRecipientsPanel::StepColumn));
+        QCOMPARE(recipients->total(), 51);
+        QTest::keyClicks(recipients->searchField(), "ayse");
+        QTRY_COMPARE(recipients->table()->rowCount(), 1);
+        QCOMPARE(recipients->table()->item(0, CampaignRecipientsPanel::StepColumn)->text(), QString("Adım 1"));
+
+        // A triggered campaign: its contacts come from its event, said so.
+        const QJsonArray oneStep{
+            QJsonObject{{"delayMinutes", 0}, {"subject", "Merhaba"}, {"htmlContent", "<p>Selam</p>"}}};
+        const Campaign triggered =
+            m_campaigns->send(m_campaigns
+                                  ->create(CampaignRules::parse({{"name", "Yeni kişiye merhaba"},
+                                                                 {"type", "TRIGGERED"},
+                                                                 {"channel", "email"},
+                                                                 {"trigger", QJsonObject{{"event", "contact.created"}}},
+                                                                 {"steps", oneStep}}))
+                                  .id);
+        QCOMPARE(m_campaigns->processTriggers(), 0); // the first read: the events so far start nothing
+        const QString newcomer = contact("Cem", "Yeni", "cem@ornek.com.tr");
+        QCOMPARE(m_campaigns->processTriggers(), 1);
+        auto progressOf = [&view](const QString &id) {
+            const int r = rowOf(view.table(), id);
+            return r < 0 ? QString() : view.table()->item(r, CampaignsView::ProgressColumn)->text();
+        };
+        QTRY_COMPARE(progressOf(triggered.id), QString("1 etkin / 1 kişi"));
+        QVERIFY(view.selectCampaign(triggered.id));
+        tabs->setCurrentWidget(contacts);
+        QCOMPARE(contacts->total(), 1);
+        QCOMPARE(cell(newcomer, CampaignContactsPanel::SourceColumn), QString("Yeni kişi"));
+        QVERIFY(contacts->table()
+                    ->item(0, CampaignContactsPanel::SourceColumn)
+                    ->toolTip()
+                    .startsWith("Bir kişi oluşturulduğunda"));
+        QVERIFY(view.selectCampaign(c.id));
+
+        // Cancelled: everyone still in it leaves, and says why.
+        m_campaigns->cancel(c.id);
+        tabs->setCurrentWidget(contacts);
+        contacts->statusFilter()->setCurrentIndex(contacts->statusFilter()->findData("exited"));
+        QTRY_COMPARE(contacts->total(), 54);
+        QCOMPARE(cell(late, CampaignContactsPanel::StatusColumn), QString("Ayrıldı (iptal edildi)"));
     }
 
     void onlyAnAdminRemovesFromTheUnsubscribeList()
@@ -489,6 +661,8 @@ private slots:
         const Campaign c = campaign("Kasım bülteni");
         m_campaigns->send(c.id);
         campaign("Yılbaşı indirimi");
+        const Campaign welcome = drip("Hoş geldin serisi");
+        m_campaigns->advanceDrips(100, QTimeZone::utc());
         ContactRepository contacts(desk());
         ApiKeyRepository keys(desk());
         ComposedWindow window(contacts, keys, desk());
@@ -508,8 +682,13 @@ private slots:
         };
         QCOMPARE(view->button("send")->text(), QString("Şimdi gönder"));
         whole(view, "the list and the statistics");
-        view->findChild<QTabWidget *>("campaignDetailTabs")->setCurrentIndex(1);
+        view->detailTabs()->setCurrentWidget(view->recipientsPanel());
         whole(view, "the recipients");
+        QVERIFY(view->selectCampaign(welcome.id));
+        view->detailTabs()->setCurrentWidget(view->contactsPanel());
+        whole(view, "a drip's contacts");
+        view->detailTabs()->setCurrentWidget(view->recipientsPanel());
+        whole(view, "a drip's recipients");
         view->tabs()->setCurrentIndex(1);
         whole(view, "the unsubscribe list");
         view->tabs()->setCurrentIndex(0);

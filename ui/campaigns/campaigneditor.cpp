@@ -25,8 +25,8 @@
 #include <QScreen>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QToolButton>

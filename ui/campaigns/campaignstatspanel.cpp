@@ -1,6 +1,7 @@
 #include "ui/campaigns/campaignstatspanel.h"
 
 #include "ui/campaigns/campaigntext.h"
+#include "ui/campaigns/pagerbar.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/uikit.h"
@@ -84,6 +85,7 @@ CampaignStatsPanel::CampaignStatsPanel(CampaignRepository &campaigns, QWidget *p
         grid->addWidget(name, row, column);
         grid->addWidget(value, row, column + 1);
         m_figures.insert(key, value);
+        m_names.insert(key, name);
         ++row;
     }
     grid->setColumnMinimumWidth(2, UiKit::Space::L);
@@ -128,7 +130,7 @@ void CampaignStatsPanel::refresh()
         }
     }
     m_title->setText(c.id.isEmpty() ? tr("Choose a campaign to see its statistics.")
-                                    : tr("%1 · %2").arg(c.name, CampaignText::status(c.status)));
+                                    : tr("%1 · %2").arg(c.name, CampaignText::status(c.status, c.type)));
     const QLocale locale;
     const QHash<QString, qint64> counts{{QStringLiteral("total"), s.total},
                                         {QStringLiteral("sent"), s.sent},
@@ -148,6 +150,16 @@ void CampaignStatsPanel::refresh()
     for (auto it = rates.begin(); it != rates.end(); ++it)
         m_figures.value(it.key())->setText(c.id.isEmpty() ? QStringLiteral("–") : CampaignText::percent(it.value()));
     QStringList notes;
+    if (!c.id.isEmpty() && c.type != QLatin1String("BROADCAST")) {
+        // A drip's figures count its messages (one per contact and step); its contacts apart.
+        EnrolmentCounts n;
+        try {
+            n = m_campaigns.enrolmentCountsOf({c}).value(c.id);
+        } catch (const std::exception &) {
+            n = {};
+        }
+        notes << tr("%1.").arg(CampaignText::enrolmentSummary(n.total, n.active, n.completed, n.exited));
+    }
     QStringList skipped;
     for (auto it = c.skipped.begin(); it != c.skipped.end(); ++it) {
         if (it.value().toInteger() > 0)
@@ -162,13 +174,23 @@ void CampaignStatsPanel::refresh()
         notes << tr("Why: %1").arg(c.statusReason);
     if (m_reason->text().isEmpty())
         m_reason->setText(notes.join(QLatin1Char(' ')));
-    drawFunnel(s);
+    // A drip's or trigger's figures count its messages, one per contact and step: its first
+    // figure and bar say so.
+    const bool steps = !c.id.isEmpty() && c.type != QLatin1String("BROADCAST");
+    const QString first = steps ? tr("Messages") : tr("Audience");
+    const QString firstTip = steps ? tr("One message per contact and step released, skipped ones included")
+                                   : tr("The contacts of the frozen audience, skipped ones included");
+    for (QLabel *label : {m_names.value(QStringLiteral("total")), m_figures.value(QStringLiteral("total"))})
+        label->setToolTip(firstTip);
+    m_names.value(QStringLiteral("total"))->setText(first);
+    m_figures.value(QStringLiteral("total"))->setAccessibleName(first);
+    drawFunnel(s, first);
 }
 
-void CampaignStatsPanel::drawFunnel(const CampaignStats &s)
+void CampaignStatsPanel::drawFunnel(const CampaignStats &s, const QString &first)
 {
     m_funnel = {s.total, s.sent, s.delivered, s.opened, s.clicked};
-    const QStringList names{tr("Audience"), tr("Sent"), tr("Delivered"), tr("Opened"), tr("Clicked")};
+    const QStringList names{first, tr("Sent"), tr("Delivered"), tr("Opened"), tr("Clicked")};
     auto *chart = new QChart;
     chart->setTitle(tr("Funnel"));
     chart->legend()->hide();
@@ -250,13 +272,14 @@ CampaignRecipientsPanel::CampaignRecipientsPanel(CampaignRepository &campaigns, 
     layout->addLayout(filters);
 
     m_table = UiKit::recordTable(
-        7, {tr("Address"), tr("Name"), tr("Status"), tr("Sent"), tr("Opened"), tr("Clicked"), tr("Error")},
+        ColumnCount,
+        {tr("Address"), tr("Name"), tr("Step"), tr("Status"), tr("Sent"), tr("Opened"), tr("Clicked"), tr("Error")},
         QStringLiteral("recipientsTable"), this);
     m_table->setAccessibleName(tr("Recipients"));
-    m_table->horizontalHeader()->resizeSection(0, 220);
-    m_table->horizontalHeader()->resizeSection(1, 160);
+    m_table->horizontalHeader()->resizeSection(AddressColumn, 220);
+    m_table->horizontalHeader()->resizeSection(NameColumn, 160);
     {
-        // The status and the times whole, in the window's language.
+        // The step, the status and the times whole, in the window's language.
         const QFontMetrics fm(m_table->font());
         int status = 0;
         for (const char *s : {"pending", "sending", "sent", "delivered", "bounced", "failed", "skipped"})
@@ -264,56 +287,56 @@ CampaignRecipientsPanel::CampaignRecipientsPanel(CampaignRepository &campaigns, 
                                       tr("%1 (%2)").arg(CampaignText::recipientStatus(QLatin1String(s)), tr("soft"))));
         const int time = fm.horizontalAdvance(UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z")));
         QHeaderView *header = m_table->horizontalHeader();
-        header->resizeSection(2, qMax(status + 3 * UiKit::Space::S, header->sectionSizeHint(2)));
-        for (int column = 3; column <= 5; ++column)
+        header->resizeSection(StepColumn, qMax(fm.horizontalAdvance(CampaignText::step(19)) + 3 * UiKit::Space::S,
+                                               header->sectionSizeHint(StepColumn)));
+        header->resizeSection(StatusColumn, qMax(status + 3 * UiKit::Space::S, header->sectionSizeHint(StatusColumn)));
+        for (int column = SentColumn; column <= ClickedColumn; ++column)
             header->resizeSection(column, qMax(time + 3 * UiKit::Space::S, header->sectionSizeHint(column)));
     }
+    m_table->setColumnHidden(StepColumn, true);
 
     installEmptyHint(m_table, tr("No recipients here yet: the audience is taken when the campaign starts."));
     layout->addWidget(m_table, 1);
 
     auto *paging = new QHBoxLayout;
-    m_pageLabel = new QLabel(this);
-    m_pageLabel->setObjectName(QStringLiteral("recipientsPage"));
-    m_previous = new QPushButton(tr("Previous"), this);
-    m_previous->setObjectName(QStringLiteral("recipientsPrevious"));
-    m_next = new QPushButton(tr("Next"), this);
-    m_next->setObjectName(QStringLiteral("recipientsNext"));
-    paging->addWidget(m_pageLabel, 1);
-    paging->addWidget(m_previous);
-    paging->addWidget(m_next);
+    m_pager = new PagerBar(QStringLiteral("recipients"), PageSize, this);
+    paging->addStretch(1);
+    paging->addWidget(m_pager);
     layout->addLayout(paging);
 
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
     connect(&m_searchTimer, &QTimer::timeout, this, [this] {
-        m_page = 1;
+        m_pager->reset();
         refresh();
     });
     connect(m_status, &QComboBox::currentIndexChanged, this, [this] {
-        m_page = 1;
+        m_pager->reset();
         refresh();
     });
     connect(m_test, &QCheckBox::toggled, this, [this] {
-        m_page = 1;
+        m_pager->reset();
         refresh();
     });
-    connect(m_previous, &QPushButton::clicked, this, [this] {
-        m_page = qMax(1, m_page - 1);
-        refresh();
-    });
-    connect(m_next, &QPushButton::clicked, this, [this] {
-        ++m_page;
-        refresh();
-    });
+    connect(m_pager, &PagerBar::pageChanged, this, &CampaignRecipientsPanel::refresh);
     refresh();
+}
+
+QString CampaignRecipientsPanel::statusText(const CampaignRecipient &r)
+{
+    const QString status = CampaignText::recipientStatus(r.status);
+    if (!r.skipReason.isEmpty())
+        return tr("%1 (%2)").arg(status, CampaignText::skipReason(r.skipReason));
+    if (!r.bounceType.isEmpty())
+        return tr("%1 (%2)").arg(status, r.bounceType == QLatin1String("hard") ? tr("hard") : tr("soft"));
+    return status;
 }
 
 void CampaignRecipientsPanel::showCampaign(const QString &campaignId)
 {
     if (campaignId != m_id)
-        m_page = 1;
+        m_pager->reset();
     m_id = campaignId;
     refresh();
 }
@@ -324,7 +347,7 @@ void CampaignRecipientsPanel::refresh()
     RecipientPage page;
     if (!m_id.isEmpty()) {
         RecipientQuery q;
-        q.page = m_page;
+        q.page = m_pager->page();
         q.limit = PageSize;
         q.search = m_search->text().trimmed().left(200);
         if (!m_status->currentData().toString().isEmpty())
@@ -332,10 +355,8 @@ void CampaignRecipientsPanel::refresh()
         q.test = m_test->isChecked();
         try {
             page = m_campaigns.recipients(m_id, q);
-            const qint64 pages = qMax<qint64>(1, (page.total + PageSize - 1) / PageSize);
-            if (m_page > pages) { // fewer now than when the page was chosen
-                m_page = int(pages);
-                q.page = m_page;
+            if (m_pager->clampTo(page.total)) { // fewer now than when the page was chosen
+                q.page = m_pager->page();
                 page = m_campaigns.recipients(m_id, q);
             }
         } catch (const std::exception &) {
@@ -346,34 +367,26 @@ void CampaignRecipientsPanel::refresh()
     m_total = page.total;
     m_table->setRowCount(0);
     m_table->setRowCount(int(page.items.size()));
+    bool steps = false; // a drip's or trigger's rows: their step shown
     for (int row = 0; row < page.items.size(); ++row) {
         const CampaignRecipient &r = page.items.at(row);
-        QString status = CampaignText::recipientStatus(r.status);
-        if (!r.skipReason.isEmpty())
-            status = tr("%1 (%2)").arg(status, CampaignText::skipReason(r.skipReason));
-        else if (!r.bounceType.isEmpty())
-            status = tr("%1 (%2)").arg(status, r.bounceType == QLatin1String("hard") ? tr("hard") : tr("soft"));
-        m_table->setItem(row, 0, UiKit::tableItem(r.address, r.id));
-        m_table->setItem(row, 1, UiKit::tableItem(r.name));
-        m_table->setItem(row, 2, UiKit::tableItem(status));
-        m_table->setItem(row, 3, UiKit::tableItem(UiKit::localTime(r.sentAt)));
-        m_table->setItem(row, 4, UiKit::tableItem(UiKit::localTime(r.openedAt)));
-        m_table->setItem(row, 5, UiKit::tableItem(UiKit::localTime(r.clickedAt)));
-        m_table->setItem(row, 6, UiKit::tableItem(r.error));
+        const QString status = statusText(r);
+        m_table->setItem(row, AddressColumn, UiKit::tableItem(r.address, r.id));
+        m_table->setItem(row, NameColumn, UiKit::tableItem(r.name));
+        m_table->setItem(row, StepColumn, UiKit::tableItem(r.step >= 0 ? CampaignText::step(r.step) : QString()));
+        m_table->setItem(row, StatusColumn, UiKit::tableItem(status));
+        m_table->setItem(row, SentColumn, UiKit::tableItem(UiKit::localTime(r.sentAt)));
+        m_table->setItem(row, OpenedColumn, UiKit::tableItem(UiKit::localTime(r.openedAt)));
+        m_table->setItem(row, ClickedColumn, UiKit::tableItem(UiKit::localTime(r.clickedAt)));
+        m_table->setItem(row, ErrorColumn, UiKit::tableItem(r.error));
+        steps = steps || r.step >= 0;
     }
+    m_table->setColumnHidden(StepColumn, !steps);
     if (!keep.isEmpty()) {
         for (int row = 0; row < m_table->rowCount(); ++row) {
             if (m_table->item(row, 0)->data(UiKit::IdRole).toString() == keep)
                 m_table->selectRow(row);
         }
     }
-    const QLocale locale;
-    const qint64 first = page.total == 0 ? 0 : qint64(m_page - 1) * PageSize + 1;
-    const qint64 last = qint64(m_page - 1) * PageSize + page.items.size();
-    m_pageLabel->setText(
-        page.total == 0
-            ? QString()
-            : tr("%1–%2 of %3").arg(locale.toString(first), locale.toString(last), locale.toString(page.total)));
-    m_previous->setEnabled(m_page > 1);
-    m_next->setEnabled(last < page.total);
+    m_pager->showRange(page.items.size(), page.total);
 }

@@ -2,6 +2,7 @@
 
 #include "model/core/errors.h"
 #include "model/core/timeutil.h"
+#include "ui/campaigns/campaigncontactspanel.h"
 #include "ui/campaigns/campaigneditor.h"
 #include "ui/campaigns/campaignstatspanel.h"
 #include "ui/campaigns/campaigntext.h"
@@ -80,7 +81,7 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
     m_statusFilter->setAccessibleName(tr("Status"));
     m_statusFilter->addItem(tr("Any status"), QString());
     for (const QString &s : CampaignRules::Statuses)
-        m_statusFilter->addItem(CampaignText::status(s), s);
+        m_statusFilter->addItem(s == QLatin1String("SENDING") ? tr("Sending or running") : CampaignText::status(s), s);
     m_channelFilter = new QComboBox(page);
     m_channelFilter->setObjectName(QStringLiteral("campaignChannelFilter"));
     m_channelFilter->setAccessibleName(tr("Channel"));
@@ -121,15 +122,22 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
             types << CampaignText::type(t);
         for (const QString &st : CampaignRules::Statuses)
             statuses << CampaignText::status(st);
+        statuses << CampaignText::status(QStringLiteral("SENDING"), QStringLiteral("DRIP"));
+        const QLocale locale;
+        const int progress = widest({tr("%1 / %2").arg(locale.toString(99999), locale.toString(99999)),
+                                     tr("%1 active / %2 entered").arg(locale.toString(999), locale.toString(999))});
         QHeaderView *header = m_table->horizontalHeader();
         const int when = widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))});
         for (auto [column, width] : {std::pair{int(ChannelColumn), widest(channels)},
                                      {int(TypeColumn), widest(types)},
                                      {int(StatusColumn), widest(statuses)},
+                                     {int(ProgressColumn), progress},
                                      {int(WhenColumn), when}})
             header->resizeSection(column, qMax(width, header->sectionSizeHint(column)));
     }
-    m_table->horizontalHeaderItem(ProgressColumn)->setToolTip(tr("Sent of the audience"));
+    m_table->horizontalHeaderItem(ProgressColumn)
+        ->setToolTip(tr("Sent of the audience; a drip or triggered campaign: its contacts still in it of those who "
+                        "entered"));
     m_table->horizontalHeaderItem(DeliveryColumn)->setToolTip(tr("Delivery rate: delivered of sent"));
     m_table->horizontalHeaderItem(OpenColumn)->setToolTip(tr("Open rate: opened of delivered"));
     m_table->horizontalHeaderItem(ClickColumn)->setToolTip(tr("Click rate: clicked of delivered"));
@@ -140,9 +148,14 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
     m_detailTabs = new QTabWidget(m_splitter);
     m_detailTabs->setObjectName(QStringLiteral("campaignDetailTabs"));
     m_stats = new CampaignStatsPanel(m_campaigns, m_detailTabs);
+    m_contacts = new CampaignContactsPanel(m_campaigns, m_detailTabs);
     m_recipients = new CampaignRecipientsPanel(m_campaigns, m_detailTabs);
     m_detailTabs->addTab(m_stats, tr("Statistics"));
+    m_detailTabs->addTab(m_contacts, tr("Contacts"));
     m_detailTabs->addTab(m_recipients, tr("Recipients"));
+    m_detailTabs->setTabToolTip(m_detailTabs->indexOf(m_contacts),
+                                tr("Where each contact of a drip or triggered campaign is, and the steps it was sent"));
+    m_detailTabs->setTabVisible(m_detailTabs->indexOf(m_contacts), false);
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_detailTabs);
     m_splitter->setStretchFactor(0, 1);
@@ -269,9 +282,11 @@ void CampaignsView::refresh()
     try {
         page = m_campaigns.list(q);
         m_rowStats = m_campaigns.statsOf(page.items);
+        m_rowContacts = m_campaigns.enrolmentCountsOf(page.items);
     } catch (const std::exception &e) {
         showMessage(ErrorText::of(e), true);
         m_rowStats.clear();
+        m_rowContacts.clear();
     }
     m_rows = page.items;
     const QLocale locale;
@@ -285,7 +300,7 @@ void CampaignsView::refresh()
             m_table->setItem(row, NameColumn, UiKit::tableItem(c.name, c.id));
             m_table->setItem(row, ChannelColumn, UiKit::tableItem(CampaignText::channel(c.channel)));
             m_table->setItem(row, TypeColumn, UiKit::tableItem(CampaignText::type(c.type)));
-            auto *status = UiKit::tableItem(CampaignText::status(c.status));
+            auto *status = UiKit::tableItem(CampaignText::status(c.status, c.type));
             if (!c.statusReason.isEmpty())
                 status->setToolTip(c.statusReason);
             if (c.status == QLatin1String("FAILED"))
@@ -293,9 +308,19 @@ void CampaignsView::refresh()
             else if (c.status == QLatin1String("SENDING"))
                 status->setForeground(UiKit::color(UiKit::Tone::Accent));
             m_table->setItem(row, StatusColumn, status);
-            auto *progress =
-                UiKit::tableItem(s.total > 0 ? tr("%1 / %2").arg(locale.toString(s.sent), locale.toString(s.total))
-                                             : QStringLiteral("–"));
+            QTableWidgetItem *progress = nullptr;
+            if (c.type == QLatin1String("BROADCAST")) {
+                progress =
+                    UiKit::tableItem(s.total > 0 ? tr("%1 / %2").arg(locale.toString(s.sent), locale.toString(s.total))
+                                                 : QStringLiteral("–"));
+            } else {
+                // A drip never ends by itself: how many are in it now of those who entered.
+                const EnrolmentCounts n = m_rowContacts.value(c.id);
+                progress = UiKit::tableItem(
+                    n.total > 0 ? tr("%1 active / %2 entered").arg(locale.toString(n.active), locale.toString(n.total))
+                                : QStringLiteral("–"));
+                progress->setToolTip(CampaignText::enrolmentSummary(n.total, n.active, n.completed, n.exited));
+            }
             progress->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(row, ProgressColumn, progress);
             const double rates[] = {s.deliveryRate(), s.openRate(), s.clickRate()};
@@ -338,9 +363,16 @@ void CampaignsView::refresh()
 
 void CampaignsView::showSelected()
 {
-    const QString id = currentCampaignId();
+    const std::optional<Campaign> c = selected();
+    const QString id = c ? c->id : QString();
+    const bool contacts = c && c->type != QLatin1String("BROADCAST");
+    const int contactsTab = m_detailTabs->indexOf(m_contacts);
+    if (!contacts && m_detailTabs->currentIndex() == contactsTab)
+        m_detailTabs->setCurrentWidget(m_stats);
+    m_detailTabs->setTabVisible(contactsTab, contacts);
     m_stats->showCampaign(id);
     m_recipients->showCampaign(id);
+    m_contacts->showCampaign(contacts ? id : QString());
 }
 
 void CampaignsView::updateActions()
@@ -483,10 +515,12 @@ void CampaignsView::sendNow()
                                     .arg(c->name, CampaignText::channel(c->channel))
                               : tr("Send “%1” now? This cannot be undone.").arg(c->name);
     }
-    MessageBoxes::confirm(this, tr("Send campaign"), text, tr("Send now"), [self = QPointer<CampaignsView>(this)] {
-        if (self)
-            self->move([self](const QString &id) { return self->m_campaigns.send(id); }, tr("“%1” is sending."));
-    });
+    const QString done = c->type != QLatin1String("BROADCAST") ? tr("“%1” is running.") : tr("“%1” is sending.");
+    MessageBoxes::confirm(this, tr("Send campaign"), text, tr("Send now"),
+                          [self = QPointer<CampaignsView>(this), done] {
+                              if (self)
+                                  self->move([self](const QString &id) { return self->m_campaigns.send(id); }, done);
+                          });
 }
 
 void CampaignsView::schedule()
@@ -552,7 +586,9 @@ void CampaignsView::pause()
 
 void CampaignsView::resume()
 {
-    move([this](const QString &id) { return m_campaigns.resume(id); }, tr("“%1” is sending again."));
+    const std::optional<Campaign> c = selected();
+    move([this](const QString &id) { return m_campaigns.resume(id); },
+         c && c->type != QLatin1String("BROADCAST") ? tr("“%1” is running again.") : tr("“%1” is sending again."));
 }
 
 void CampaignsView::cancel()

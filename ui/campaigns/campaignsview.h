@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class CampaignContactsPanel;
 class CampaignRecipientsPanel;
 class CampaignStatsPanel;
 class QComboBox;
@@ -22,10 +23,12 @@ class QTabWidget;
 class UnsubscribeList;
 
 // The Campaigns area: the campaigns (name, channel, type, status, progress, delivery, open and
-// click rates, when scheduled or started) filtered by status and channel and searched by name;
+// click rates, when scheduled or started; a running DRIP or TRIGGERED campaign's progress is its
+// contacts, active of entered) filtered by status and channel and searched by name;
 // New, Edit, Delete and the moves (Send now, Schedule…, Pause, Resume, Cancel, Retry failed), each
 // offered only when the campaign's state allows it, Send and Cancel after a question; under the
-// list the selected campaign's statistics (figures and a funnel chart) and its recipients; and the
+// list the selected campaign's statistics (figures and a funnel chart), its recipients and, for a
+// DRIP or TRIGGERED campaign, its contacts and the steps each was sent; and the
 // unsubscribe list in a tab of its own. It follows the event bus: a campaign, a recipient's send or
 // an unsubscribe anywhere (the senders, the API, the tracking links) refreshes it shortly after, at
 // most every RefreshDelayMs while a campaign sends.
@@ -62,6 +65,9 @@ public:
     QLabel *statusLabel() const { return m_status; }
     CampaignStatsPanel *statsPanel() const { return m_stats; }
     CampaignRecipientsPanel *recipientsPanel() const { return m_recipients; }
+    // A DRIP or TRIGGERED campaign's contacts (its tab shown only for those).
+    CampaignContactsPanel *contactsPanel() const { return m_contacts; }
+    QTabWidget *detailTabs() const { return m_detailTabs; }
     UnsubscribeList *unsubscribeList() const { return m_unsubscribes; }
     CampaignEditor *openEditor() const { return m_editor; }
     // News came while the view was out of sight: it refreshes when shown again.
@@ -100,6 +106,7 @@ private:
     CampaignRepository m_campaigns;
     QVector<Campaign> m_rows;
     QHash<QString, CampaignStats> m_rowStats;
+    QHash<QString, EnrolmentCounts> m_rowContacts; // the DRIP and TRIGGERED rows'
     QTabWidget *m_tabs = nullptr;
     QTableWidget *m_table = nullptr;
     QComboBox *m_statusFilter = nullptr;
@@ -112,6 +119,7 @@ private:
     QTabWidget *m_detailTabs = nullptr;
     CampaignStatsPanel *m_stats = nullptr;
     CampaignRecipientsPanel *m_recipients = nullptr;
+    CampaignContactsPanel *m_contacts = nullptr;
     UnsubscribeList *m_unsubscribes = nullptr;
     QPointer<CampaignEditor> m_editor;
     QTimer m_refreshTimer;

@@ -21,6 +21,13 @@ QString CampaignText::status(const QString &s)
     return s;
 }
 
+QString CampaignText::status(const QString &s, const QString &type)
+{
+    if (s == QLatin1String("SENDING") && !type.isEmpty() && type != QLatin1String("BROADCAST"))
+        return tr("Running");
+    return status(s);
+}
+
 QString CampaignText::channel(const QString &c)
 {
     if (c == QLatin1String("email"))
@@ -72,6 +79,8 @@ QString CampaignText::skipReason(const QString &r)
         return tr("bounced before");
     if (r == QLatin1String("duplicate"))
         return tr("duplicate address");
+    if (r == QLatin1String("contact_deleted"))
+        return tr("contact deleted");
     return r;
 }
 
@@ -97,6 +106,63 @@ QString CampaignText::triggerEvent(const QString &e)
     if (e == QLatin1String("message.received"))
         return tr("A message is received");
     return e;
+}
+
+QString CampaignText::enrolmentStatus(const QString &s)
+{
+    if (s == QLatin1String("active"))
+        return tr("Active", "a drip's contact");
+    if (s == QLatin1String("completed"))
+        return tr("Completed", "a drip's contact");
+    if (s == QLatin1String("exited"))
+        return tr("Left", "a drip's contact");
+    return s;
+}
+
+QString CampaignText::exitReason(const QString &r)
+{
+    if (r == QLatin1String("unsubscribed"))
+        return tr("unsubscribed");
+    if (r == QLatin1String("bounced"))
+        return tr("address bounced");
+    if (r == QLatin1String("replied"))
+        return tr("replied");
+    if (r == QLatin1String("deal_won"))
+        return tr("deal won");
+    if (r == QLatin1String("contact_deleted"))
+        return tr("contact deleted");
+    if (r == QLatin1String("no_address"))
+        return tr("no address");
+    if (r == QLatin1String("cancelled"))
+        return tr("campaign cancelled");
+    return r;
+}
+
+QString CampaignText::enrolmentSource(const QString &s)
+{
+    if (s == QLatin1String("audience"))
+        return tr("Audience");
+    if (s == QLatin1String("contact.created"))
+        return tr("New contact");
+    if (s == QLatin1String("contact.tagged"))
+        return tr("Tag added");
+    if (s == QLatin1String("deal.stage_changed"))
+        return tr("Deal stage");
+    if (s == QLatin1String("message.received"))
+        return tr("Message received");
+    return s;
+}
+
+QString CampaignText::step(int step)
+{
+    return tr("Step %1").arg(step + 1);
+}
+
+QString CampaignText::enrolmentSummary(qint64 total, qint64 active, qint64 completed, qint64 exited)
+{
+    const QLocale locale;
+    return tr("Contacts: %1 entered, %2 active, %3 completed, %4 left")
+        .arg(locale.toString(total), locale.toString(active), locale.toString(completed), locale.toString(exited));
 }
 
 QString CampaignText::percent(double rate)

@@ -1,6 +1,7 @@
 #include "ui/campaigns/unsubscribelist.h"
 
 #include "ui/campaigns/campaigntext.h"
+#include "ui/campaigns/pagerbar.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -70,37 +71,23 @@ UnsubscribeList::UnsubscribeList(const Store &store, QWidget *parent)
     m_status->setObjectName(QStringLiteral("unsubscribeStatus"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
-    m_pageLabel = new QLabel(this);
-    m_pageLabel->setObjectName(QStringLiteral("unsubscribePage"));
-    m_previous = new QPushButton(tr("Previous"), this);
-    m_previous->setObjectName(QStringLiteral("unsubscribePrevious"));
-    m_next = new QPushButton(tr("Next"), this);
-    m_next->setObjectName(QStringLiteral("unsubscribeNext"));
+    m_pager = new PagerBar(QStringLiteral("unsubscribe"), PageSize, this);
     paging->addWidget(m_status, 1);
-    paging->addWidget(m_pageLabel);
-    paging->addWidget(m_previous);
-    paging->addWidget(m_next);
+    paging->addWidget(m_pager);
     layout->addLayout(paging);
 
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
     connect(&m_searchTimer, &QTimer::timeout, this, [this] {
-        m_page = 1;
+        m_pager->reset();
         refresh();
     });
     connect(m_channel, &QComboBox::currentIndexChanged, this, [this] {
-        m_page = 1;
+        m_pager->reset();
         refresh();
     });
-    connect(m_previous, &QPushButton::clicked, this, [this] {
-        m_page = qMax(1, m_page - 1);
-        refresh();
-    });
-    connect(m_next, &QPushButton::clicked, this, [this] {
-        ++m_page;
-        refresh();
-    });
+    connect(m_pager, &PagerBar::pageChanged, this, &UnsubscribeList::refresh);
     connect(m_add, &QPushButton::clicked, this, &UnsubscribeList::addAddress);
     connect(m_remove, &QPushButton::clicked, this, &UnsubscribeList::removeSelected);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &UnsubscribeList::updateActions);
@@ -120,13 +107,11 @@ void UnsubscribeList::refresh()
     const QString keep = UiKit::selectedId(m_table);
     SuppressionRepository::Page page;
     try {
-        page = m_list.list(m_channel->currentData().toString(), m_search->text().trimmed().left(200), m_page, PageSize);
-        const qint64 pages = qMax<qint64>(1, (page.total + PageSize - 1) / PageSize);
-        if (m_page > pages) {
-            m_page = int(pages);
-            page = m_list.list(m_channel->currentData().toString(), m_search->text().trimmed().left(200), m_page,
-                               PageSize);
-        }
+        const QString channel = m_channel->currentData().toString();
+        const QString search = m_search->text().trimmed().left(200);
+        page = m_list.list(channel, search, m_pager->page(), PageSize);
+        if (m_pager->clampTo(page.total))
+            page = m_list.list(channel, search, m_pager->page(), PageSize);
     } catch (const std::exception &e) {
         showMessage(ErrorText::of(e), true);
     }
@@ -143,15 +128,7 @@ void UnsubscribeList::refresh()
         if (m_table->item(row, 0)->data(UiKit::IdRole).toString() == keep)
             m_table->selectRow(row);
     }
-    const QLocale locale;
-    const qint64 first = page.total == 0 ? 0 : qint64(m_page - 1) * PageSize + 1;
-    const qint64 last = qint64(m_page - 1) * PageSize + page.items.size();
-    m_pageLabel->setText(
-        page.total == 0
-            ? QString()
-            : tr("%1–%2 of %3").arg(locale.toString(first), locale.toString(last), locale.toString(page.total)));
-    m_previous->setEnabled(m_page > 1);
-    m_next->setEnabled(last < page.total);
+    m_pager->showRange(page.items.size(), page.total);
     updateActions();
 }
 

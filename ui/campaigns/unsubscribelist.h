@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class PagerBar;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -29,6 +30,7 @@ public:
     QPushButton *addButton() const { return m_add; }
     QPushButton *removeButton() const { return m_remove; }
     QLabel *statusLabel() const { return m_status; }
+    PagerBar *pager() const { return m_pager; }
 
 public slots:
     void refresh();
@@ -46,15 +48,12 @@ private:
 
     Store m_store;
     SuppressionRepository m_list;
-    int m_page = 1;
     QComboBox *m_channel = nullptr;
     QLineEdit *m_search = nullptr;
     QTableWidget *m_table = nullptr;
     QPushButton *m_add = nullptr;
     QPushButton *m_remove = nullptr;
-    QPushButton *m_previous = nullptr;
-    QPushButton *m_next = nullptr;
-    QLabel *m_pageLabel = nullptr;
+    PagerBar *m_pager = nullptr;
     QLabel *m_status = nullptr;
     QTimer m_searchTimer;
 };

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Every control a person can use has a name a screen reader reads, in every area of the window.
 
-Signs in, opens each area of the navigation in turn (and a contact's detail, and the first
-conversation), and the form each area's Ctrl+N opens (a new contact, deal, task), and lists each
+Signs in, opens each area of the navigation in turn (and a contact's detail, the first
+conversation, and in Campaigns the first campaign, a drip, with its contacts tab), and the form each area's Ctrl+N opens (a new contact, deal, task), and lists each
 showing control of an interactive role (buttons, fields, lists, tables, combo boxes, check boxes,
 spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones with where they are; exits
 1 when there is any.
@@ -18,12 +18,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
-    "tr": {"signIn": "Giriş yap", "navigation": "Gezinme", "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu"],
-           "contacts": "Kişiler", "conversations": "Konuşmalar",
+    "tr": {"signIn": "Giriş yap", "navigation": "Gezinme",
+           "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar"],
+           "contacts": "Kişiler", "conversations": "Konuşmalar", "campaigns": "Kampanyalar",
+           "campaignTabs": ["Kişiler", "Alıcılar"],
            "forms": {"Kişiler": ("ctrl+n", "Yeni kişi"), "Fırsatlar": ("ctrl+n", "Yeni fırsat"),
                      "Görevler": ("Yeni…", "Yeni görev")}},
-    "en": {"signIn": "Sign in", "navigation": "Navigation", "areas": ["Contacts", "Deals", "Tasks", "Inbox"],
-           "contacts": "Contacts", "conversations": "Conversations",
+    "en": {"signIn": "Sign in", "navigation": "Navigation", "areas": ["Contacts", "Deals", "Tasks", "Inbox", "Campaigns"],
+           "contacts": "Contacts", "conversations": "Conversations", "campaigns": "Campaigns",
+           "campaignTabs": ["Contacts", "Recipients"],
            "forms": {"Contacts": ("ctrl+n", "New contact"), "Deals": ("ctrl+n", "New deal"),
                      "Tasks": ("New…", "New task")}},
 }
@@ -124,6 +127,21 @@ def run(args):
                 if items:
                     ui.click(items[0])
                     time.sleep(1.0)
+            if area == names["campaigns"]:
+                # The first campaign (a drip) chosen: its statistics, then each tab under the list.
+                table = ui.find(win, pyatspi.ROLE_TABLE, names["campaigns"], exact=True)
+                cells = [c for c in ui.find_all(table, pyatspi.ROLE_TABLE_CELL) if ui.showing(c)][:1]
+                if not cells:
+                    raise ui.WalkError("no campaign in the list")
+                ui.click(cells[0])
+                time.sleep(1.0)
+                for tab in names["campaignTabs"]:
+                    here = unnamed_in(win)
+                    for u in here:
+                        unnamed.append("%s: %s" % (area, u))
+                    ui.click(ui.find(win, pyatspi.ROLE_PAGE_TAB, tab, exact=True))
+                    time.sleep(1.0)
+                    ui.screenshot(os.path.join(args.shots, "campaigns-%s.png" % tab))
             here = unnamed_in(win)
             for u in here:
                 unnamed.append("%s: %s" % (area, u))
