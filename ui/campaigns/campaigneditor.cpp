@@ -81,6 +81,11 @@ CampaignEditor::CampaignEditor(CampaignRepository &campaigns, const Store &store
     updateNow();
 }
 
+CampaignEditor::~CampaignEditor()
+{
+    disconnect(m_focusWatch);
+}
+
 void CampaignEditor::build()
 {
     setObjectName(QStringLiteral("campaignEditor"));
@@ -413,7 +418,7 @@ void CampaignEditor::build()
     connect(m_body, &QPlainTextEdit::textChanged, this, [this] { m_previewTimer.start(); });
     connect(m_template, &QLineEdit::textChanged, this, [this] { m_previewTimer.start(); });
 
-    connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
+    m_focusWatch = connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
         if (now == m_subject || now == m_body)
             m_lastText = now;
     });

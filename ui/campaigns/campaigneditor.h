@@ -40,6 +40,7 @@ public:
     // An existing one.
     CampaignEditor(CampaignRepository &campaigns, const Store &store, const Campaign &campaign,
                    QWidget *parent = nullptr);
+    ~CampaignEditor() override;
 
     QString campaignId() const { return m_id; }
     QLineEdit *nameEdit() const { return m_name; }
@@ -140,6 +141,9 @@ private:
     QLabel *m_formError = nullptr;
     QPushButton *m_save = nullptr;
     QPointer<QWidget> m_lastText; // the subject or the body, where a merge field goes
+    // QApplication::focusChanged: cut in the destructor, since ~QDialog hides the dialog and moves the
+    // focus after this class's members are gone (the QObject's own disconnect comes too late).
+    QMetaObject::Connection m_focusWatch;
     FieldErrors m_errors;
     QTimer m_audienceTimer;
     QTimer m_previewTimer;
