@@ -205,7 +205,8 @@ private slots:
         QVERIFY(p->saveResultLabel()->text().startsWith("Kaydedilmedi: "));
         QVERIFY(!QFile::exists(m_settings->iniPath()) || ini(key).isEmpty());
         // The same rule refuses the value in the settings file, in English.
-        QVERIFY(m_settings->addOverride(key + "=" + value, new QString));
+        QString overrideError;
+        QVERIFY(m_settings->addOverride(key + "=" + value, &overrideError));
         CampaignsConfig c;
         QString why;
         QVERIFY(!m_settings->campaignsConfig(&c, &why));
