@@ -635,12 +635,17 @@ int CampaignRepository::enrolNewMembers()
     }
     int entered = 0;
     for (const QString &id : std::as_const(ids)) {
-        Transaction tx;
-        const Campaign c = get(id);
-        if (c.status != QLatin1String("SENDING"))
-            continue;
-        entered += enrolSegment(c);
-        tx.commit();
+        try {
+            Transaction tx;
+            const Campaign c = get(id);
+            if (c.status != QLatin1String("SENDING"))
+                continue;
+            entered += enrolSegment(c);
+            tx.commit();
+        } catch (const DomainError &) {
+            // Its segment was deleted (or the campaign meanwhile): no one new enters it; the
+            // contacts already in it walk on, and the other campaigns are read all the same.
+        }
     }
     return entered;
 }

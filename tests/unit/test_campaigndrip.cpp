@@ -156,6 +156,11 @@ private Q_SLOTS:
         QCOMPARE(campaigns.enrolNewMembers(), 0);
         QVERIFY(enrolments(c.id).contains(later.id));
         QCOMPARE(enrolments(c.id).size(), 2);
+        // Its segment deleted, no one new enters, and those in it walk on.
+        SegmentRepository(store()).remove(c.broadcastListId);
+        contact("Sonra", "sonra@ornek.com.tr", "yeni");
+        QCOMPARE(campaigns.enrolNewMembers(), 0);
+        QCOMPARE(campaigns.advanceDrips(100, kIstanbul), 2);
     }
 
     void stepsWaitForTheSendWindow()
