@@ -268,6 +268,14 @@
         <source>No step has been sent to this contact yet.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Search contacts by name…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search contacts by name</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CampaignEditor</name>

@@ -268,6 +268,14 @@
         <source>No step has been sent to this contact yet.</source>
         <translation>Bu kişiye henüz adım gönderilmedi.</translation>
     </message>
+    <message>
+        <source>Search contacts by name…</source>
+        <translation>Kişilerde ada göre ara…</translation>
+    </message>
+    <message>
+        <source>Search contacts by name</source>
+        <translation>Kişilerde ada göre ara</translation>
+    </message>
 </context>
 <context>
     <name>CampaignEditor</name>

@@ -996,11 +996,22 @@ EnrolmentPage CampaignRepository::enrolments(const QString &campaignId, const En
         where += QStringLiteral(" AND e.contact_id = ?");
         values << query.contactId;
     }
+    if (!query.search.trimmed().isEmpty()) {
+        where += QStringLiteral(" AND (") + SqlDialect::likeFolded(QStringLiteral("k.first_name")) +
+                 QStringLiteral(" OR ") + SqlDialect::likeFolded(QStringLiteral("k.last_name")) +
+                 QStringLiteral(" OR ") + SqlDialect::likeFolded(QStringLiteral("k.first_name || ' ' || k.last_name")) +
+                 QLatin1Char(')');
+        const QString like = QLatin1Char('%') + query.search.trimmed() + QLatin1Char('%');
+        values << like << like << like;
+    }
     EnrolmentPage page;
     page.page = qMax(1, query.page);
     page.limit = qBound(1, query.limit, 200);
     {
-        QSqlQuery q = Database::exec(QStringLiteral("SELECT count(*) FROM campaign_enrolments e") + where, values);
+        QSqlQuery q = Database::exec(
+            QStringLiteral("SELECT count(*) FROM campaign_enrolments e LEFT JOIN contacts k ON k.id = e.contact_id") +
+                where,
+            values);
         page.total = q.next() ? q.value(0).toLongLong() : 0;
     }
     QVariantList pageValues = values;

@@ -82,6 +82,7 @@ struct EnrolmentQuery
 {
     QStringList statuses;
     QString contactId;
+    QString search; // the contact's name contains it (without case or accents)
     int page = 1;
     int limit = 50;
 };

@@ -266,6 +266,7 @@ void CampaignsController::registerRoutes(Router &router)
     QJsonObject enrolmentParams = paging;
     enrolmentParams.insert(QStringLiteral("status"), string());
     enrolmentParams.insert(QStringLiteral("contactId"), string());
+    enrolmentParams.insert(QStringLiteral("search"), string());
     router.add("GET", QStringLiteral("/api/v1/campaigns/:id/enrolments"), bind(&CampaignsController::enrolments), read,
                {tag,
                 QStringLiteral("A drip or triggered campaign's contacts: where each is, why it left, and each step "
@@ -470,6 +471,7 @@ ApiResponse CampaignsController::enrolments(ApiRequest &request)
         campaignFilter(query, QStringLiteral("status"),
                        {QStringLiteral("active"), QStringLiteral("completed"), QStringLiteral("exited")}, false);
     q.contactId = query.text(QStringLiteral("contactId")).trimmed().left(64);
+    q.search = query.text(QStringLiteral("search")).trimmed().left(200);
     const EnrolmentPage page = m_campaigns.enrolments(request.param(QStringLiteral("id")), q);
     QJsonArray items;
     for (const CampaignEnrolment &e : page.items)

@@ -299,6 +299,10 @@ private Q_SLOTS:
         QCOMPARE(r.json.value("data").toArray().size(), 1);
         r = m_api->client->get("/api/v1/campaigns/" + id + "/recipients?status=pending");
         QCOMPARE(r.json.value("data").toArray().first().toObject().value("step").toInt(), 0);
+        // By name, without case or accents.
+        r = m_api->client->get("/api/v1/campaigns/" + id + "/enrolments?search=CAGRI");
+        QCOMPARE(r.json.value("data").toArray().size(), 1);
+        QCOMPARE(r.json.value("data").toArray().first().toObject().value("name").toString(), QString("Çağrı"));
 
         QCOMPARE(m_api->client->get("/api/v1/campaigns/" + id + "/enrolments?status=walking").status, 400);
         QCOMPARE(m_api->client->get("/api/v1/campaigns/cmp_nope/enrolments").status, 404);

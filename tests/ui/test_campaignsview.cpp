@@ -516,6 +516,15 @@ private slots:
             const int r = rowOf(contacts->table(), contactId);
             return r < 0 ? QStringLiteral("(no row)") : contacts->table()->item(r, column)->text();
         };
+        // Searched by name, without case or accents: "uye1" finds Üye1 and Üye10 to Üye19.
+        contacts->searchField()->setText("uye1");
+        QTRY_COMPARE(contacts->total(), 11);
+        QCOMPARE(contacts->pager()->page(), 1);
+        contacts->searchField()->setText("ayşe yıl");
+        QTRY_COMPARE(contacts->total(), 1);
+        contacts->searchField()->clear();
+        QTRY_COMPARE(contacts->total(), 53);
+
         // Filtered to those who left: why each left, no next step.
         contacts->statusFilter()->setCurrentIndex(contacts->statusFilter()->findData("exited"));
         QCOMPARE(contacts->table()->rowCount(), 2);

@@ -11,9 +11,11 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWidget *parent)
@@ -34,7 +36,20 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
     m_status->addItem(tr("Any status"), QString());
     for (const char *s : {"active", "completed", "exited"})
         m_status->addItem(CampaignText::enrolmentStatus(QLatin1String(s)), QLatin1String(s));
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("enrolmentSearch"));
+    m_search->setPlaceholderText(tr("Search contacts by name…"));
+    m_search->setAccessibleName(tr("Search contacts by name"));
+    m_search->setClearButtonEnabled(true);
+    // Wide enough for its hint in the window's language, and its clear button.
+    m_search->setMinimumWidth(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) +
+                              4 * UiKit::Space::M);
+    // A search as one types, once the typing pauses.
+    m_searchDelay = new QTimer(this);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(250);
     top->addWidget(m_summary, 1);
+    top->addWidget(m_search);
     top->addWidget(m_status);
     layout->addLayout(top);
 
@@ -121,6 +136,11 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
         m_pager->reset();
         refresh();
     });
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_searchDelay, &QTimer::timeout, this, [this] {
+        m_pager->reset();
+        refresh();
+    });
     connect(m_pager, &PagerBar::pageChanged, this, &CampaignContactsPanel::refresh);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CampaignContactsPanel::showSteps);
     refresh();
@@ -148,6 +168,7 @@ void CampaignContactsPanel::refresh()
         q.limit = PageSize;
         if (!m_status->currentData().toString().isEmpty())
             q.statuses = {m_status->currentData().toString()};
+        q.search = m_search->text().trimmed();
         try {
             m_campaign = m_campaigns.get(m_id);
             counts = m_campaigns.enrolmentCountsOf({m_campaign}).value(m_id);

@@ -6,6 +6,8 @@
 
 class PagerBar;
 class QComboBox;
+class QLineEdit;
+class QTimer;
 class QLabel;
 class QTableWidget;
 
@@ -45,6 +47,7 @@ public:
     QTableWidget *table() const { return m_table; }
     QTableWidget *stepsTable() const { return m_stepsTable; }
     QComboBox *statusFilter() const { return m_status; }
+    QLineEdit *searchField() const { return m_search; }
     QLabel *summary() const { return m_summary; }
     PagerBar *pager() const { return m_pager; }
     qint64 total() const { return m_total; }
@@ -59,6 +62,8 @@ private:
     qint64 m_total = 0;
     QLabel *m_summary = nullptr;
     QComboBox *m_status = nullptr;
+    QLineEdit *m_search = nullptr;
+    QTimer *m_searchDelay = nullptr;
     QTableWidget *m_table = nullptr;
     QLabel *m_stepsTitle = nullptr;
     QTableWidget *m_stepsTable = nullptr;
