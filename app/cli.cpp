@@ -44,6 +44,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCryptographicHash>
+#include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -647,6 +648,12 @@ int runDesktop(Environment &env)
     bool terminating = false;
     QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &app, [&app, &terminating] {
         terminating = true;
+        // A dialog's own loop ends first (the sign-in before the window, a modal one in it): quit()
+        // does nothing before app.exec() runs, and the sign-in would wait for ever.
+        for (QWidget *top : QApplication::topLevelWidgets()) {
+            if (auto *dialog = qobject_cast<QDialog *>(top); dialog && dialog->isVisible())
+                dialog->reject();
+        }
         app.quit();
     });
     ServerConfig config;

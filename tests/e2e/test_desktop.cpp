@@ -294,6 +294,31 @@ private Q_SLOTS:
         QCOMPARE(pages, expectedPages);
     }
 
+    // SIGTERM while the sign-in waits for a person (a session ending, `systemctl stop`): the dialog
+    // closes and the program ends cleanly.
+    void stopsOnSigtermAtTheSignIn()
+    {
+        QTemporaryDir dir;
+        Database::setPath(QDir(dir.path()).filePath(QStringLiteral("liaison.db")));
+        QVERIFY(Database::migrate() >= 0);
+        UserRepository users(testStore());
+        users.create(QStringLiteral("selin@ornek.com.tr"), QStringLiteral("Selin Aksoy"), QStringLiteral("admin"),
+                     PasswordHasher::hash(QStringLiteral("parola-selin-1"), 10000));
+        users.create(QStringLiteral("murat@ornek.com.tr"), QStringLiteral("Murat Çelik"), QStringLiteral("agent"),
+                     PasswordHasher::hash(QStringLiteral("parola-murat-1"), 10000));
+        Database::closeThreadConnection();
+        QProcess app;
+        configure(app, dir.path());
+        app.start();
+        QVERIFY(app.waitForStarted(10000));
+        QTest::qWait(kStayOpenMs); // negative check: it waits at the sign-in
+        QVERIFY2(app.state() == QProcess::Running, app.readAll().constData());
+        ::kill(pid_t(app.processId()), SIGTERM);
+        QVERIFY2(app.waitForFinished(15000), "did not stop on SIGTERM at the sign-in");
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+    }
+
     // A second window on the same data directory would take the first one's session and port: it
     // says so (a line, a dialog) and leaves with exit code 1; the first goes on.
     void aSecondWindowOnTheSameDataDirectoryLeaves()
