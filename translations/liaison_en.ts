@@ -521,6 +521,18 @@
         <source>None chosen: every day</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>{{1}}; {{2}}; … e.g. {{firstName|there}}; November</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template &amp;values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The approved template “%1” is sent with %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CampaignRecipientsPanel</name>
@@ -5341,6 +5353,10 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>must be an integer from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an array of at most %1 texts</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -519,6 +519,18 @@
         <source>None chosen: every day</source>
         <translation>Hiçbiri seçilmezse her gün</translation>
     </message>
+    <message>
+        <source>{{1}}; {{2}}; … e.g. {{firstName|there}}; November</source>
+        <translation>{{1}}; {{2}}; … örn. {{firstName|Müşterimiz}}; Kasım</translation>
+    </message>
+    <message>
+        <source>Template &amp;values</source>
+        <translation>Şablon &amp;değerleri</translation>
+    </message>
+    <message>
+        <source>The approved template “%1” is sent with %2.</source>
+        <translation>Onaylı “%1” şablonu şu değerlerle gönderilir: %2.</translation>
+    </message>
 </context>
 <context>
     <name>CampaignRecipientsPanel</name>
@@ -5332,6 +5344,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>must be an integer from %1 to %2</source>
         <translation>%1 ile %2 arasında bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be an array of at most %1 texts</source>
+        <translation>en çok %1 metinden oluşan bir dizi olmalı</translation>
     </message>
 </context>
 <context>

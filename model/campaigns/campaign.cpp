@@ -270,6 +270,7 @@ QJsonObject Campaign::toJson() const
                   {QStringLiteral("scheduledAt"), orNull(scheduledAt)},
                   {QStringLiteral("templateName"), orNull(templateName)},
                   {QStringLiteral("templateLanguage"), orNull(templateLanguage)},
+                  {QStringLiteral("templateParams"), QJsonArray::fromStringList(templateParams)},
                   {QStringLiteral("statusReason"), orNull(statusReason)},
                   {QStringLiteral("startedAt"), orNull(startedAt)},
                   {QStringLiteral("completedAt"), orNull(completedAt)},
@@ -356,6 +357,24 @@ CampaignChanges CampaignRules::parse(const QJsonObject &body)
             c.scheduledAt = TimeUtil::iso(*at);
         }
     }
+    if (r.has(QStringLiteral("templateParams"))) {
+        const QJsonValue v = r.value(QStringLiteral("templateParams"));
+        QStringList params;
+        if (v.isArray() && v.toArray().size() <= kMaxTemplateParams) {
+            const QJsonArray a = v.toArray();
+            for (int i = 0; i < a.size(); ++i) {
+                if (auto t = r.stringValue(QStringLiteral("templateParams[%1]").arg(i), a.at(i), 1024))
+                    params << *t;
+            }
+            c.templateParams = params;
+        } else if (v.isNull()) {
+            c.templateParams = params;
+        } else {
+            r.fail(QStringLiteral("templateParams"),
+                   ModelText(QT_TRANSLATE_NOOP("ModelError", "must be an array of at most %1 texts"),
+                             {kMaxTemplateParams}));
+        }
+    }
     c.steps = readSteps(r);
     c.window = readWindow(r);
     c.trigger = readTrigger(r);
@@ -377,6 +396,8 @@ void CampaignRules::apply(Campaign &c, const CampaignChanges &ch)
     set(c.templateName, ch.templateName);
     set(c.templateLanguage, ch.templateLanguage);
     set(c.broadcastListId, ch.broadcastListId);
+    if (ch.templateParams)
+        c.templateParams = *ch.templateParams;
     set(c.scheduledAt, ch.scheduledAt);
     if (ch.steps)
         c.steps = *ch.steps;

@@ -55,6 +55,9 @@ struct Campaign
     QString htmlContent;
     QString templateName; // whatsapp: an approved template
     QString templateLanguage;
+    // whatsapp: the template's body parameters {{1}}, {{2}}, … in order, each a text with merge
+    // fields rendered per recipient ("{{firstName|Müşterimiz}}")
+    QStringList templateParams;
     QString broadcastListId; // a segment id
     QString scheduledAt;     // ISO UTC, empty: not scheduled
     QVector<DripStep> steps;
@@ -77,6 +80,7 @@ struct CampaignChanges
 {
     std::optional<QString> name, type, channel, subject, htmlContent, templateName, templateLanguage, broadcastListId,
         scheduledAt;
+    std::optional<QStringList> templateParams;
     std::optional<QVector<DripStep>> steps;
     std::optional<SendWindow> window;
     std::optional<QJsonObject> trigger;
@@ -111,6 +115,7 @@ extern const QStringList Channels; // email, sms, whatsapp
 extern const QStringList Statuses; // DRAFT, SCHEDULED, SENDING, PAUSED, SENT, FAILED, CANCELLED
 extern const QStringList TriggerEvents;
 constexpr int kMaxSteps = 20;
+constexpr int kMaxTemplateParams = 20;
 
 // Reads a body; throws DomainError naming every bad field.
 CampaignChanges parse(const QJsonObject &body);

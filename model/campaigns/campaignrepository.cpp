@@ -25,7 +25,7 @@ using SqlValue::textOrNull;
 const QString kCampaignColumns = QStringLiteral(
     "c.seq, c.id, c.name, c.type, c.channel, c.status, c.subject, c.html_content, c.template_name, "
     "c.template_language, c.broadcast_list_id, c.scheduled_at, c.steps, c.trigger_rule, c.status_reason, c.skipped, "
-    "c.started_at, c.completed_at, c.created_by, c.created_at, c.updated_at");
+    "c.started_at, c.completed_at, c.created_by, c.created_at, c.updated_at, c.template_params");
 
 const QString kRecipientColumns = QStringLiteral(
     "r.seq, r.id, c.id, r.contact_id, r.name, r.address, r.test, r.status, r.skip_reason, r.attempts, "
@@ -72,6 +72,8 @@ Campaign campaignFromRow(const QSqlQuery &q)
     c.createdBy = q.value(18).toString();
     c.createdAt = q.value(19).toString();
     c.updatedAt = q.value(20).toString();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(21).toString().toUtf8()).array())
+        c.templateParams << v.toString();
     return c;
 }
 
@@ -111,6 +113,12 @@ QString ruleJson(const Campaign &c)
     if (!c.window.isAlways())
         rule.insert(QStringLiteral("sendWindow"), c.window.toJson());
     return QString::fromUtf8(QJsonDocument(rule).toJson(QJsonDocument::Compact));
+}
+
+QString paramsJson(const Campaign &c)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(c.templateParams)).toJson(QJsonDocument::Compact));
 }
 
 QString stepsJson(const Campaign &c)
@@ -251,6 +259,7 @@ void CampaignRepository::checkReferences(const Campaign &c) const
     // Merge fields: a built-in one, or a custom field that some contact has. An unknown one is
     // refused now, not found at send time.
     QStringList texts{c.subject, c.htmlContent};
+    texts += c.templateParams;
     for (const DripStep &s : c.steps)
         texts << s.subject << s.htmlContent;
     QStringList unknown;
@@ -301,10 +310,11 @@ Campaign CampaignRepository::create(const CampaignChanges &changes, const QStrin
     c.seq = Database::insert(
         QStringLiteral("INSERT INTO campaigns (id, name, type, channel, status, subject, html_content, template_name, "
                        "template_language, broadcast_list_id, scheduled_at, steps, trigger_rule, created_by, "
-                       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                       "created_at, updated_at, template_params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?, ?)"),
         {c.id, c.name, c.type, c.channel, c.status, text(c.subject), text(c.htmlContent), textOrNull(c.templateName),
          textOrNull(c.templateLanguage), textOrNull(c.broadcastListId), textOrNull(c.scheduledAt), stepsJson(c),
-         ruleJson(c), textOrNull(c.createdBy), c.createdAt, c.updatedAt});
+         ruleJson(c), textOrNull(c.createdBy), c.createdAt, c.updatedAt, paramsJson(c)});
     m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Created);
     tx.commit();
     return c;
@@ -341,10 +351,10 @@ Campaign CampaignRepository::update(const QString &id, const CampaignChanges &ch
         QStringLiteral(
             "UPDATE campaigns SET name = ?, type = ?, channel = ?, status = ?, subject = ?, html_content = ?, "
             "template_name = ?, template_language = ?, broadcast_list_id = ?, scheduled_at = ?, steps = ?, "
-            "trigger_rule = ?, updated_at = ? WHERE seq = ?"),
+            "trigger_rule = ?, template_params = ?, updated_at = ? WHERE seq = ?"),
         {c.name, c.type, c.channel, c.status, text(c.subject), text(c.htmlContent), textOrNull(c.templateName),
          textOrNull(c.templateLanguage), textOrNull(c.broadcastListId), textOrNull(c.scheduledAt), stepsJson(c),
-         ruleJson(c), c.updatedAt, c.seq});
+         ruleJson(c), paramsJson(c), c.updatedAt, c.seq});
     m_store.notify(EventBus::Entity::Campaign, c.id, EventBus::Change::Updated);
     tx.commit();
     return c;
@@ -788,7 +798,16 @@ int CampaignRepository::handToWhatsApp(int limit)
                     {{QStringLiteral("phone"),
                       ModelText(QT_TRANSLATE_NOOP("ModelError", "is not a valid phone number"))}});
             const MessageTemplate tpl = templates.approved(s.templateName, s.templateLanguage);
-            const QJsonArray components;
+            // The body's parameters, each rendered for this recipient (no HTML: a WhatsApp text).
+            QJsonArray components;
+            if (!s.templateParams.isEmpty()) {
+                QJsonArray parameters;
+                for (const QString &p : s.templateParams)
+                    parameters.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                  {QStringLiteral("text"), MergeFields::render(p, s.contact, false)}});
+                components.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("body")},
+                                              {QStringLiteral("parameters"), parameters}});
+            }
             MessageContent content;
             content.type = QStringLiteral("template");
             content.text = TemplateRules::render(tpl, components);
@@ -1284,7 +1303,7 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
         QStringLiteral("SELECT r.seq, r.id, c.id, c.name, r.address, r.name, r.attempts, r.test, c.subject, "
                        "c.html_content, c.template_name, c.template_language, coalesce(r.contact_id, ''), "
                        "k.first_name, k.last_name, k.email, k.phone, k.company, k.position, k.custom_fields, "
-                       "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END, r.step, c.steps "
+                       "CASE WHEN k.id IS NULL THEN 0 ELSE 1 END, r.step, c.steps, c.template_params "
                        "FROM campaign_recipients r JOIN campaigns c ON c.seq = r.campaign_seq "
                        "LEFT JOIN contacts k ON k.id = r.contact_id WHERE r.seq IN (") +
             marks.join(QStringLiteral(", ")) + QStringLiteral(") ORDER BY r.test DESC, r.seq"),
@@ -1307,6 +1326,8 @@ QVector<CampaignSend> CampaignRepository::claim(const QString &channel, int limi
         s.htmlContent = q.value(9).toString();
         s.templateName = q.value(10).toString();
         s.templateLanguage = q.value(11).toString();
+        for (const QJsonValue &v : QJsonDocument::fromJson(q.value(23).toString().toUtf8()).array())
+            s.templateParams << v.toString();
         if (!q.value(21).isNull()) {
             // A drip or triggered campaign's step: its own subject and body.
             auto steps = stepsOf.find(s.campaignId);

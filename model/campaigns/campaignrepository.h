@@ -133,6 +133,7 @@ struct CampaignSend
     QString htmlContent;
     QString templateName;
     QString templateLanguage;
+    QStringList templateParams; // whatsapp: the body parameters, merge fields not yet rendered
 };
 
 // A sender's outcome for one recipient.

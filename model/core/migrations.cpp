@@ -924,6 +924,11 @@ const QVector<Migration> &migrations()
                  name TEXT PRIMARY KEY,
                  outbox_seq INTEGER NOT NULL))",
          }},
+        {24,
+         "WhatsApp campaign templates filled per recipient: the body parameters, each a text with merge fields",
+         {
+             "ALTER TABLE campaigns ADD COLUMN template_params TEXT NOT NULL DEFAULT '[]'",
+         }},
     };
     return list;
 }

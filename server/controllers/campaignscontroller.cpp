@@ -61,6 +61,7 @@ QJsonObject CampaignsController::schemas() const
         {QStringLiteral("htmlContent"), string()},
         {QStringLiteral("templateName"), nullable(string())},
         {QStringLiteral("templateLanguage"), nullable(string())},
+        {QStringLiteral("templateParams"), array(string())},
         {QStringLiteral("broadcastListId"), nullable(string())},
         {QStringLiteral("scheduledAt"), nullable(string(QStringLiteral("date-time")))},
         {QStringLiteral("steps"), array(ref(QStringLiteral("CampaignStep")))},

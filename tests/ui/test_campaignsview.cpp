@@ -374,6 +374,28 @@ private slots:
         QVERIFY(!editor.subjectEdit()->isVisible()); // an SMS has no subject
     }
 
+    // A WhatsApp campaign: its template and the values of the template's parameters, each with
+    // merge fields, previewed for a contact and saved in order.
+    void aWhatsAppCampaignFillsItsTemplatesValues()
+    {
+        CampaignEditor editor(*m_campaigns, desk());
+        editor.show();
+        QVERIFY(!editor.templateParamsEdit()->isVisible());
+        editor.nameEdit()->setText("Kasım WhatsApp");
+        editor.channelBox()->setCurrentIndex(editor.channelBox()->findData("whatsapp"));
+        QVERIFY(editor.templateParamsEdit()->isVisible());
+        QVERIFY(!editor.subjectEdit()->isVisible());
+        editor.audienceBox()->setCurrentIndex(editor.audienceBox()->findData(m_segment));
+        editor.templateEdit()->setText("kisisel");
+        editor.templateParamsEdit()->setText("{{firstName|Müşterimiz}};  Kasım ; ");
+        QTRY_VERIFY2(editor.findChild<QTextEdit *>("campaignPreview")->toPlainText().contains("{{2}} = “Kasım”"),
+                     qPrintable(editor.findChild<QTextEdit *>("campaignPreview")->toPlainText()));
+        QVERIFY(editor.save());
+        const Campaign saved = m_campaigns->get(editor.campaignId());
+        QCOMPARE(saved.channel, QString("whatsapp"));
+        QCOMPARE(saved.templateParams, (QStringList{"{{firstName|Müşterimiz}}", "Kasım"}));
+    }
+
     void theStatisticsAreTheRecipientsSignals()
     {
         // Five with an address, one without.

@@ -9,6 +9,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/templaterepository.h"
@@ -16,6 +17,7 @@
 #include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
+#include <QSqlQuery>
 #include <QThread>
 #include <QtTest>
 
@@ -349,6 +351,47 @@ private Q_SLOTS:
         QCOMPARE(st.sent, 2);
         QCOMPARE(st.delivered, 1);
         QCOMPARE(st.failed, 1);
+
+        // A template with parameters: each recipient's, from merge fields with their fallbacks.
+        TemplateRepository(store()).create(TemplateRules::parse({{"name", "kisisel"},
+                                                                 {"language", "tr"},
+                                                                 {"body", "Merhaba {{1}}, {{2}} indirimi başladı!"},
+                                                                 {"category", "marketing"},
+                                                                 {"status", "approved"}},
+                                                                true));
+        contact("", {}, "isimsiz", "+905321110009");
+        ContactRepository(store()).update(ayse.id, ContactRules::parse({{"tags", QJsonArray{"wa", "isimsiz"}}}));
+        const Campaign personal = campaigns.send(
+            campaigns
+                .create(CampaignRules::parse({{"name", "Kişisel"},
+                                              {"type", "BROADCAST"},
+                                              {"channel", "whatsapp"},
+                                              {"templateName", "kisisel"},
+                                              {"templateLanguage", "tr"},
+                                              {"templateParams", QJsonArray{"{{firstName|Müşterimiz}}", "Kasım"}},
+                                              {"broadcastListId", segment("isimsiz").id}}))
+                .id);
+        QCOMPARE(campaigns.get(personal.id).templateParams, (QStringList{"{{firstName|Müşterimiz}}", "Kasım"}));
+        QCOMPARE(campaigns.handToWhatsApp(10), 2);
+        QStringList texts;
+        QSqlQuery sent = Database::exec("SELECT text FROM messages WHERE text LIKE 'Merhaba %' ORDER BY text");
+        while (sent.next())
+            texts << sent.value(0).toString();
+        sent.finish();
+        QCOMPARE(texts,
+                 (QStringList{"Merhaba Ayşe, Kasım indirimi başladı!", "Merhaba Müşterimiz, Kasım indirimi başladı!"}));
+        // An unknown merge field in a parameter is refused when the campaign is saved.
+        QString refused;
+        try {
+            campaigns.create(CampaignRules::parse({{"name", "Hatalı"},
+                                                   {"type", "BROADCAST"},
+                                                   {"channel", "whatsapp"},
+                                                   {"templateName", "kisisel"},
+                                                   {"templateParams", QJsonArray{"{{yokAlan}}"}}}));
+        } catch (const DomainError &e) {
+            refused = e.code();
+        }
+        QCOMPARE(refused, QString("UNKNOWN_MERGE_FIELD"));
 
         // A template that is not approved fails its recipients with the reason.
         const Campaign bad = campaigns.send(campaigns

@@ -294,6 +294,14 @@ void CampaignEditor::build()
     content->addRow(
         m_templateLabel,
         m_errors.cell(m_templateRow, {QStringLiteral("templateName"), QStringLiteral("templateLanguage")}, left));
+    // The template's body parameters {{1}}, {{2}}, … separated by ";", each with merge fields.
+    m_templateParams = new QLineEdit(left);
+    m_templateParams->setObjectName(QStringLiteral("campaignTemplateParams"));
+    m_templateParams->setPlaceholderText(tr("{{1}}; {{2}}; … e.g. {{firstName|there}}; November"));
+    m_templateParamsLabel = new QLabel(tr("Template &values"), left);
+    m_templateParamsLabel->setBuddy(m_templateParams);
+    content->addRow(m_templateParamsLabel, m_errors.cell(m_templateParams, {QStringLiteral("templateParams")}, left));
+    connect(m_templateParams, &QLineEdit::textChanged, this, [this] { m_previewTimer.start(); });
     m_body = new QPlainTextEdit(left);
     m_body->setObjectName(QStringLiteral("campaignBody"));
     m_body->setTabChangesFocus(true);
@@ -456,6 +464,7 @@ void CampaignEditor::load(const Campaign &c)
     m_body->setPlainText(c.htmlContent);
     m_template->setText(c.templateName);
     m_templateLanguage->setText(c.templateLanguage);
+    m_templateParams->setText(c.templateParams.join(QStringLiteral("; ")));
     m_stepData = c.steps;
     m_shownStep = -1;
     m_steps->setRowCount(0);
@@ -502,6 +511,8 @@ void CampaignEditor::updateVisibility()
     m_subjectLabel->setVisible(email);
     m_templateRow->setVisible(whatsapp);
     m_templateLabel->setVisible(whatsapp);
+    m_templateParams->setVisible(whatsapp);
+    m_templateParamsLabel->setVisible(whatsapp);
     m_body->setVisible(!whatsapp);
     m_bodyLabel->setVisible(!whatsapp);
     m_bodyLabel->setText(email ? tr("HTML &body") : tr("&Message"));
@@ -598,6 +609,7 @@ CampaignChanges CampaignEditor::changes()
     ch.channel = channel;
     ch.type = type;
     ch.broadcastListId = m_audience->currentData().toString();
+    ch.templateParams = channel == QLatin1String("whatsapp") ? templateParams() : QStringList();
     if (type == QLatin1String("BROADCAST")) {
         ch.subject = channel == QLatin1String("email") ? m_subject->text().trimmed() : QString();
         ch.htmlContent = channel == QLatin1String("whatsapp") ? QString() : m_body->toPlainText();
@@ -782,7 +794,15 @@ void CampaignEditor::updatePreview()
                                : tr("Filled in for a sample contact, %1.").arg(m_sample.displayName()));
     const QHash<QString, QString> extra{{QStringLiteral("unsubscribeUrl"), QStringLiteral("#unsubscribe")}};
     if (channel == QLatin1String("whatsapp")) {
-        m_preview->setPlainText(tr("The approved template “%1” is sent as WhatsApp has it.").arg(m_template->text()));
+        QStringList values;
+        const QStringList params = templateParams();
+        for (int i = 0; i < params.size(); ++i)
+            values
+                << QStringLiteral("{{%1}} = “%2”").arg(i + 1).arg(MergeFields::render(params.at(i), m_sample, false));
+        m_preview->setPlainText(
+            values.isEmpty() ? tr("The approved template “%1” is sent as WhatsApp has it.").arg(m_template->text())
+                             : tr("The approved template “%1” is sent with %2.")
+                                   .arg(m_template->text(), values.join(QStringLiteral(", "))));
         return;
     }
     const QString body = MergeFields::render(m_body->toPlainText(), m_sample, channel == QLatin1String("email"), extra);
@@ -793,4 +813,14 @@ void CampaignEditor::updatePreview()
     } else {
         m_preview->setPlainText(body);
     }
+}
+
+QStringList CampaignEditor::templateParams() const
+{
+    QStringList out;
+    for (const QString &part : m_templateParams->text().split(QLatin1Char(';'))) {
+        if (!part.trimmed().isEmpty())
+            out << part.trimmed();
+    }
+    return out;
 }

@@ -57,6 +57,7 @@ public:
     QDateTimeEdit *scheduleEdit() const { return m_schedule; }
     QTableWidget *stepsTable() const { return m_steps; }
     QComboBox *triggerBox() const { return m_trigger; }
+    QLineEdit *templateParamsEdit() const { return m_templateParams; }
     // The drip and triggered steps' send window: hours and weekdays (Monday first).
     QSpinBox *windowFromBox() const { return m_windowFrom; }
     QSpinBox *windowToBox() const { return m_windowTo; }
@@ -96,6 +97,8 @@ private:
     void loadSample();
     // The drip steps: the editors show the selected step's subject and body.
     void storeStep(int row);
+    // The template values as typed, split at ";" (empty ones dropped).
+    QStringList templateParams() const;
     void showStep(int row);
     int currentStep() const;
 
@@ -144,6 +147,8 @@ private:
     // QApplication::focusChanged: cut in the destructor, since ~QDialog hides the dialog and moves the
     // focus after this class's members are gone (the QObject's own disconnect comes too late).
     QMetaObject::Connection m_focusWatch;
+    QLineEdit *m_templateParams = nullptr;
+    QLabel *m_templateParamsLabel = nullptr;
     FieldErrors m_errors;
     QTimer m_audienceTimer;
     QTimer m_previewTimer;
