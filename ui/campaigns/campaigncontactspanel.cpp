@@ -44,10 +44,6 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
     // Wide enough for its hint in the window's language, and its clear button.
     m_search->setMinimumWidth(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) +
                               4 * UiKit::Space::M);
-    // A search as one types, once the typing pauses.
-    m_searchDelay = new QTimer(this);
-    m_searchDelay->setSingleShot(true);
-    m_searchDelay->setInterval(250);
     top->addWidget(m_summary, 1);
     top->addWidget(m_search);
     top->addWidget(m_status);
@@ -132,15 +128,12 @@ CampaignContactsPanel::CampaignContactsPanel(CampaignRepository &campaigns, QWid
     paging->addWidget(m_pager);
     layout->addLayout(paging);
 
-    connect(m_status, &QComboBox::currentIndexChanged, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
-    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
-    connect(m_searchDelay, &QTimer::timeout, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
+    connect(m_status, &QComboBox::currentIndexChanged, m_pager, &PagerBar::restart);
+    // A search as one types, once the typing pauses.
+    m_searchTimer.setSingleShot(true);
+    m_searchTimer.setInterval(SearchDelayMs);
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(&m_searchTimer, &QTimer::timeout, m_pager, &PagerBar::restart);
     connect(m_pager, &PagerBar::pageChanged, this, &CampaignContactsPanel::refresh);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CampaignContactsPanel::showSteps);
     refresh();

@@ -2,12 +2,12 @@
 
 #include "model/campaigns/campaignrepository.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class PagerBar;
 class QComboBox;
 class QLineEdit;
-class QTimer;
 class QLabel;
 class QTableWidget;
 
@@ -22,6 +22,7 @@ class CampaignContactsPanel : public QWidget
     Q_OBJECT
 public:
     static constexpr int PageSize = 50;
+    static constexpr int SearchDelayMs = 250; // a search waits this long after the last key
     enum Column
     {
         NameColumn,
@@ -63,7 +64,7 @@ private:
     QLabel *m_summary = nullptr;
     QComboBox *m_status = nullptr;
     QLineEdit *m_search = nullptr;
-    QTimer *m_searchDelay = nullptr;
+    QTimer m_searchTimer;
     QTableWidget *m_table = nullptr;
     QLabel *m_stepsTitle = nullptr;
     QTableWidget *m_stepsTable = nullptr;

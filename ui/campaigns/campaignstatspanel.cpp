@@ -6,6 +6,8 @@
 #include "ui/shell/errortext.h"
 #include "ui/shell/uikit.h"
 
+#include "ui/shell/charttheme.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -221,23 +223,9 @@ void CampaignStatsPanel::drawFunnel(const CampaignStats &s, const QString &first
     x->setGridLineVisible(false);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
+    ChartTheme::applyToBars(chart, set, x, y);
     const QPalette pal = UiKit::palette(UiKit::scheme());
-    chart->setBackgroundBrush(pal.color(QPalette::Base));
-    chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
-    chart->setBackgroundRoundness(6);
-    chart->setTitleBrush(pal.color(QPalette::Text));
-    QFont titleFont = UiKit::font(UiKit::Type::Caption);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    set->setColor(pal.color(QPalette::Highlight));
-    set->setBorderColor(pal.color(QPalette::Highlight));
     set->setLabelColor(pal.color(QPalette::HighlightedText));
-    for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(x), static_cast<QAbstractAxis *>(y)}) {
-        axis->setLabelsBrush(pal.color(QPalette::Text));
-        axis->setLabelsFont(UiKit::font(UiKit::Type::Caption));
-        axis->setLinePenColor(pal.color(QPalette::Mid));
-        axis->setGridLineColor(pal.color(QPalette::Mid));
-    }
     m_chart->setBackgroundBrush(pal.color(QPalette::Window));
     QChart *old = m_chart->chart();
     m_chart->setChart(chart);
@@ -307,18 +295,9 @@ CampaignRecipientsPanel::CampaignRecipientsPanel(CampaignRepository &campaigns, 
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
-    connect(&m_searchTimer, &QTimer::timeout, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
-    connect(m_status, &QComboBox::currentIndexChanged, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
-    connect(m_test, &QCheckBox::toggled, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
+    connect(&m_searchTimer, &QTimer::timeout, m_pager, &PagerBar::restart);
+    connect(m_status, &QComboBox::currentIndexChanged, m_pager, &PagerBar::restart);
+    connect(m_test, &QCheckBox::toggled, m_pager, &PagerBar::restart);
     connect(m_pager, &PagerBar::pageChanged, this, &CampaignRecipientsPanel::refresh);
     refresh();
 }

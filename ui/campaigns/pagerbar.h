@@ -8,8 +8,9 @@ class QPushButton;
 // The paging line under a table of the Campaigns area (the recipients, the contacts of a drip, the
 // unsubscribe list): "51–100 of 230", Previous and Next. It holds the page; its table reads
 // page() and pageSize(), and after reading says what it got with showRange(). Previous and Next
-// move the page and emit pageChanged(); reset() goes back to the first page (a new filter) without
-// a signal. Its parts are named `<name>Page`, `<name>Previous` and `<name>Next`.
+// move the page and emit pageChanged(); reset() goes back to the first page without a signal, and
+// restart() (a new filter or search) goes back to it and emits pageChanged(), so the table reads again. Its parts are
+// named `<name>Page`, `<name>Previous` and `<name>Next`.
 class PagerBar : public QWidget
 {
     Q_OBJECT
@@ -19,6 +20,11 @@ public:
     int page() const { return m_page; }
     int pageSize() const { return m_pageSize; }
     void reset() { m_page = 1; }
+    void restart()
+    {
+        m_page = 1;
+        emit pageChanged(m_page);
+    }
     // After a read that found `total`: when the page is past the last one (fewer now than when it
     // was chosen) it becomes the last one and true says to read again.
     bool clampTo(qint64 total);

@@ -79,14 +79,8 @@ UnsubscribeList::UnsubscribeList(const Store &store, QWidget *parent)
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(SearchDelayMs);
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
-    connect(&m_searchTimer, &QTimer::timeout, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
-    connect(m_channel, &QComboBox::currentIndexChanged, this, [this] {
-        m_pager->reset();
-        refresh();
-    });
+    connect(&m_searchTimer, &QTimer::timeout, m_pager, &PagerBar::restart);
+    connect(m_channel, &QComboBox::currentIndexChanged, m_pager, &PagerBar::restart);
     connect(m_pager, &PagerBar::pageChanged, this, &UnsubscribeList::refresh);
     connect(m_add, &QPushButton::clicked, this, &UnsubscribeList::addAddress);
     connect(m_remove, &QPushButton::clicked, this, &UnsubscribeList::removeSelected);

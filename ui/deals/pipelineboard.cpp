@@ -14,6 +14,8 @@
 #include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"
 
+#include "ui/shell/charttheme.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -533,26 +535,11 @@ void PipelineBoard::updateHeadersAndChart()
                                                             QLocale().toString(st.value, 'f', 0), totals.currency));
             });
     // The theme's colours: the base colour behind, the palette's text, the selection colour's bars.
-    const QPalette pal = UiKit::palette(UiKit::scheme());
-    chart->setBackgroundBrush(pal.color(QPalette::Base));
-    chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
-    chart->setBackgroundRoundness(6);
-    chart->setTitleBrush(pal.color(QPalette::Text));
-    QFont titleFont = UiKit::font(UiKit::Type::Caption);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    set->setColor(pal.color(QPalette::Highlight));
-    set->setBorderColor(pal.color(QPalette::Highlight));
-    for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(x), static_cast<QAbstractAxis *>(y)}) {
-        axis->setLabelsBrush(pal.color(QPalette::Text));
-        axis->setLabelsFont(UiKit::font(UiKit::Type::Caption));
-        axis->setLinePenColor(pal.color(QPalette::Mid));
-        axis->setGridLineColor(pal.color(QPalette::Mid));
-    }
+    ChartTheme::applyToBars(chart, set, x, y);
     // The header is a few lines high: the amounts' scale is in the tooltips and the columns' headers,
     // not in labels the height cut to "…".
     y->setLabelsVisible(false);
-    m_chart->setBackgroundBrush(pal.color(QPalette::Window));
+    m_chart->setBackgroundBrush(UiKit::palette(UiKit::scheme()).color(QPalette::Window));
     QChart *old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;
