@@ -29,6 +29,8 @@ public:
         Campaign,
         CampaignRecipient, // a recipient's send, open, click, bounce
         Unsubscribe,
+        Knowledge, // a knowledge entry of the assistant
+        AiAnswer,  // an answer of the assistant (asked, fed back on, a suggestion accepted or dismissed)
     };
     Q_ENUM(Entity)
 

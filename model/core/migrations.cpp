@@ -929,6 +929,90 @@ const QVector<Migration> &migrations()
          {
              "ALTER TABLE campaigns ADD COLUMN template_params TEXT NOT NULL DEFAULT '[]'",
          }},
+        {25,
+         "the assistant: knowledge entries, the answers it gave and their feedback, dismissed suggestions, AI in "
+         "the inbox",
+         {
+             // The knowledge base. revision: the value of knowledge_revision when the entry was last
+             // written; each copy's in-memory index reads the entries (and removals) above the
+             // revision it holds, so that every copy answers from the same entries.
+             R"(CREATE TABLE knowledge_entries (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 type TEXT NOT NULL,
+                 language TEXT NOT NULL,
+                 question TEXT NOT NULL,
+                 answer TEXT NOT NULL,
+                 tags TEXT NOT NULL DEFAULT '[]',
+                 revision INTEGER NOT NULL,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL))",
+             "CREATE INDEX knowledge_entries_revision ON knowledge_entries(revision)",
+             "CREATE INDEX knowledge_entries_language ON knowledge_entries(language, seq)",
+             R"(CREATE TABLE knowledge_removed (
+                 id TEXT PRIMARY KEY,
+                 revision INTEGER NOT NULL))",
+             "CREATE INDEX knowledge_removed_revision ON knowledge_removed(revision)",
+             // One row: every write of the knowledge base raises it in its transaction (which also
+             // makes the writers take turns, so revisions commit in order).
+             R"(CREATE TABLE knowledge_revision (
+                 name TEXT PRIMARY KEY,
+                 revision INTEGER NOT NULL))",
+             "INSERT INTO knowledge_revision (name, revision) VALUES ('entries', 0)",
+             // Each question the assistant was asked (POST /ai/chat, the inbox's auto-reply and
+             // suggestions; never /ai/test-knowledge) and what it decided: decision answered or
+             // handoff (reason), the best entry and the sources, the AI message it became in the
+             // inbox. Unanswered questions feed the suggestions until accepted or dismissed
+             // (suggestion: NULL, accepted, dismissed).
+             R"(CREATE TABLE ai_answers (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 question TEXT NOT NULL,
+                 language TEXT NOT NULL,
+                 decision TEXT NOT NULL,
+                 reason TEXT,
+                 confidence REAL NOT NULL,
+                 entry_id TEXT,
+                 sources TEXT NOT NULL DEFAULT '[]',
+                 answer TEXT,
+                 mode TEXT NOT NULL,
+                 channel TEXT,
+                 conversation_id TEXT,
+                 message_id TEXT,
+                 suggestion TEXT,
+                 created_at TEXT NOT NULL))",
+             "CREATE INDEX ai_answers_created ON ai_answers(created_at)",
+             "CREATE INDEX ai_answers_message ON ai_answers(message_id)",
+             "CREATE INDEX ai_answers_unanswered ON ai_answers(decision, suggestion, seq)",
+             // Feedback on an AI answer: one per answer and user (a second one replaces it).
+             R"(CREATE TABLE ai_feedback (
+                 seq INTEGER PRIMARY KEY,
+                 answer_id TEXT NOT NULL REFERENCES ai_answers(id) ON DELETE CASCADE,
+                 message_id TEXT NOT NULL,
+                 user_id TEXT NOT NULL,
+                 feedback_type TEXT NOT NULL,
+                 rating INTEGER NOT NULL,
+                 positive INTEGER NOT NULL,
+                 reason TEXT,
+                 comment TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 UNIQUE (answer_id, user_id)))",
+             // A dismissed suggestion: the terms of its representative question, so that the same
+             // question asked again does not bring it back.
+             R"(CREATE TABLE ai_dismissed (
+                 seq INTEGER PRIMARY KEY,
+                 terms TEXT NOT NULL,
+                 question TEXT NOT NULL,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL))",
+             // The inbox: a conversation the assistant handed to a person (the reason; no
+             // auto-reply until a person closes it or hands it back) and its draft reply.
+             "ALTER TABLE conversations ADD COLUMN ai_handoff TEXT",
+             "ALTER TABLE conversations ADD COLUMN ai_draft TEXT",
+             "ALTER TABLE conversations ADD COLUMN ai_draft_answer_id TEXT",
+         }},
     };
     return list;
 }
