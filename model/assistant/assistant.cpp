@@ -116,15 +116,12 @@ void Assistant::decide(AssistantReply &reply) const
     reply.confidence = best.confidence;
     // The runner-up: the next candidate with another answer (two entries that say the same do not
     // make a question ambiguous). The lead is in the ranking's own terms.
-    const double top =
-        std::max_element(c.cbegin(), c.cend(), [](const auto &a, const auto &b) { return a.score < b.score; })->score;
-    auto rank = [top](const KnowledgeIndex::Candidate &x) { return 0.5 * x.score / top + 0.5 * x.confidence; };
     reply.margin = 1;
     for (int i = 1; i < c.size(); ++i) {
         const std::shared_ptr<const KnowledgeEntry> e = m_index.entry(c.at(i).entryId);
         if (e && bestEntry && e->answer == bestEntry->answer)
             continue;
-        reply.margin = std::max(0.0, (rank(best) - rank(c.at(i))) / rank(best));
+        reply.margin = best.rank > 0 ? std::max(0.0, (best.rank - c.at(i).rank) / best.rank) : 0;
         break;
     }
     if (best.confidence < m_thresholds.answer) {

@@ -6,16 +6,13 @@
 
 #include <QElapsedTimer>
 #include <QReadLocker>
+#include <QSet>
 #include <QWriteLocker>
 
 #include <algorithm>
 #include <cmath>
 
 namespace {
-
-// A word of the question the index does not hold weighs as much as a term found in this share of
-// the entries' ... expressed as a share of the rarest term's IDF.
-constexpr double kUnknownWordWeight = 0.6;
 
 quint16 clampTf(int n)
 {
@@ -49,12 +46,14 @@ struct KnowledgeIndex::Language
         bool alive = false;
         QVector<int> terms;         // sorted, unique
         QVector<int> questionTerms; // sorted, unique
+        QVector<quint32> trigrams;  // of the question's content words without accents, sorted, unique
     };
 
     QVector<Doc> docs;
     QHash<QString, int> docOf;
     QVector<Term> terms;
     QHash<QString, int> termOf;
+    QSet<int> weak;                       // terms of question words (TextAnalysis::isWeakWord)
     QHash<QString, int> surface;          // a word as normalised -> its term
     QHash<QString, int> asciiSurface;     // the word without accents -> its term (the first seen)
     QVector<QString> asciiWords;          // every asciiSurface key, for the near spellings
@@ -70,6 +69,41 @@ struct KnowledgeIndex::Language
         const double df = terms.at(term).postings.size();
         return std::log(1.0 + (alive - df + 0.5) / (df + 0.5));
     }
+    // The letter trigrams of words ("_ka", "kar", "arg", "rgo", "go_"), hashed, sorted, unique.
+    static QVector<quint32> trigramsOf(const QStringList &words)
+    {
+        QVector<quint32> out;
+        for (const QString &w : words) {
+            const QString padded = QLatin1Char('_') + TextAnalysis::asciiFold(w) + QLatin1Char('_');
+            for (qsizetype i = 0; i + 3 <= padded.size(); ++i)
+                out.append(qHash(QStringView(padded).mid(i, 3)));
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }
+    static double dice(const QVector<quint32> &a, const QVector<quint32> &b)
+    {
+        if (a.isEmpty() || b.isEmpty())
+            return 0;
+        int common = 0;
+        for (auto i = a.cbegin(), j = b.cbegin(); i != a.cend() && j != b.cend();) {
+            if (*i < *j)
+                ++i;
+            else if (*j < *i)
+                ++j;
+            else {
+                ++common;
+                ++i;
+                ++j;
+            }
+        }
+        return 2.0 * common / (a.size() + b.size());
+    }
+
+    // The IDF a term counts with: a question word's lightly.
+    double weight(int term) const { return weak.contains(term) ? kWeakWordShare * idf(term) : idf(term); }
+    static constexpr double kWeakWordShare = 0.3;
     double maxIdf() const { return std::log(1.0 + (alive - 0.5) / 1.5); }
 
     int termFor(const QString &key)
@@ -109,7 +143,7 @@ struct KnowledgeIndex::Language
         t = asciiSurface.value(ascii, -1);
         if (live(t))
             return t;
-        t = termOf.value(TextAnalysis::asciiFold(TextAnalysis::stem(word, language)), -1);
+        t = termOf.value(TextAnalysis::termOf(word, language), -1);
         if (live(t))
             return t;
         if (ascii.size() < 4)
@@ -135,17 +169,22 @@ struct KnowledgeIndex::Language
                 bestDf = terms.at(term).postings.size();
             }
         }
-        return best;
+        if (best >= 0)
+            return best;
+        // Turkish adds suffix to suffix: a word the stemmer did not take apart is read as the
+        // longest term of 4 letters or more it begins with ("kargolanir" -> "kargo").
+        if (language == QLatin1String("tr")) {
+            for (qsizetype n = ascii.size() - 1; n >= 4; --n) {
+                if (const int p = termOf.value(ascii.left(n), -1); live(p))
+                    return p;
+            }
+        }
+        return -1;
     }
 };
 
 KnowledgeIndex::KnowledgeIndex() = default;
 KnowledgeIndex::~KnowledgeIndex() = default;
-
-double KnowledgeIndex::confidenceOf(double coverage, double questionCoverage)
-{
-    return 0.75 * coverage + 0.25 * questionCoverage;
-}
 
 KnowledgeIndex::Language &KnowledgeIndex::languageFor(const QString &language)
 {
@@ -163,12 +202,15 @@ void KnowledgeIndex::add(const KnowledgeEntry &e)
     doc.alive = true;
     QHash<int, std::array<int, 3>> tf;
     const QString tagText = e.tags.join(QLatin1Char(' '));
+    doc.trigrams = Language::trigramsOf(TextAnalysis::contentWords(e.question, e.language));
     const QString *fields[3] = {&e.question, &tagText, &e.answer};
     int *lengths[3] = {&doc.lenQuestion, &doc.lenTags, &doc.lenAnswer};
     for (int f = 0; f < 3; ++f) {
         for (const QString &w : TextAnalysis::contentWords(*fields[f], e.language)) {
-            const int term = l.termFor(TextAnalysis::asciiFold(TextAnalysis::stem(w, e.language)));
+            const int term = l.termFor(TextAnalysis::termOf(w, e.language));
             l.addSurface(w, term);
+            if (TextAnalysis::isWeakWord(TextAnalysis::asciiFold(w), e.language))
+                l.weak.insert(term);
             tf[term][f] += 1;
             ++*lengths[f];
             if (f == 0)
@@ -203,7 +245,8 @@ void KnowledgeIndex::removeId(const QString &id)
     Language::Doc &doc = l.docs[index];
     for (int term : doc.terms) {
         QVector<Language::Posting> &p = l.terms[term].postings;
-        p.erase(std::remove_if(p.begin(), p.end(), [index](const Language::Posting &x) { return x.doc == index; }), p.end());
+        p.erase(std::remove_if(p.begin(), p.end(), [index](const Language::Posting &x) { return x.doc == index; }),
+                p.end());
     }
     l.sumQuestion -= doc.lenQuestion;
     l.sumTags -= doc.lenTags;
@@ -282,7 +325,7 @@ KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString
         if (t < 0) {
             if (!number) {
                 s.unknown.append(w);
-                unknownWeight += kUnknownWordWeight * l.maxIdf();
+                unknownWeight += m_tuning.unknownWordWeight * l.maxIdf();
             }
             continue;
         }
@@ -298,20 +341,21 @@ KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString
     const double avgQuestion = std::max(1.0, l.sumQuestion / n);
     const double avgTags = std::max(1.0, l.sumTags / n);
     const double avgAnswer = std::max(1.0, l.sumAnswer / n);
+    const Tuning &t_ = m_tuning;
     QVector<double> scores(l.docs.size(), 0.0);
     QVector<int> touched;
     double queryWeight = unknownWeight;
     for (int t : queryTerms) {
-        const double idf = l.idf(t);
+        const double idf = l.weight(t);
         queryWeight += idf;
         for (const Language::Posting &p : l.terms.at(t).postings) {
             const Language::Doc &d = l.docs.at(p.doc);
-            const double tf = kQuestionWeight * p.tfQuestion / (1 - kB + kB * d.lenQuestion / avgQuestion) +
-                              kTagsWeight * p.tfTags / (1 - kB + kB * d.lenTags / avgTags) +
-                              kAnswerWeight * p.tfAnswer / (1 - kB + kB * d.lenAnswer / avgAnswer);
+            const double tf = t_.questionWeight * p.tfQuestion / (1 - t_.b + t_.b * d.lenQuestion / avgQuestion) +
+                              t_.tagsWeight * p.tfTags / (1 - t_.b + t_.b * d.lenTags / avgTags) +
+                              t_.answerWeight * p.tfAnswer / (1 - t_.b + t_.b * d.lenAnswer / avgAnswer);
             if (scores[p.doc] == 0)
                 touched.append(p.doc);
-            scores[p.doc] += idf * tf * (kK1 + 1) / (kK1 + tf);
+            scores[p.doc] += idf * tf * (t_.k1 + 1) / (t_.k1 + tf);
         }
     }
     // The best by BM25F, then re-ranked by the calibrated confidence among the closest.
@@ -330,26 +374,30 @@ KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString
         double questionAll = 0;
         for (int t : queryTerms) {
             if (std::binary_search(d.terms.cbegin(), d.terms.cend(), t)) {
-                covered += l.idf(t);
+                covered += l.weight(t);
                 c.matched.append(l.terms.at(t).key);
             }
         }
         for (int t : d.questionTerms) {
-            questionAll += l.idf(t);
+            questionAll += l.weight(t);
             if (queryTerms.contains(t))
-                questionHeld += l.idf(t);
+                questionHeld += l.weight(t);
         }
         c.coverage = queryWeight > 0 ? covered / queryWeight : 0;
         c.questionCoverage = questionAll > 0 ? questionHeld / questionAll : 0;
-        c.confidence = confidenceOf(c.coverage, c.questionCoverage);
+        c.confidence = t_.coverageShare * c.coverage + (1 - t_.coverageShare) * c.questionCoverage;
         // Re-ranking: the score relative to the best, and the confidence, count alike.
         s.candidates.append(c);
     }
-    std::stable_sort(s.candidates.begin(), s.candidates.end(), [top](const Candidate &a, const Candidate &b) {
-        const double ra = 0.5 * a.score / top + 0.5 * a.confidence;
-        const double rb = 0.5 * b.score / top + 0.5 * b.confidence;
-        return ra > rb;
-    });
+    const double w = t_.rerankConfidence;
+    const QVector<quint32> queryTrigrams = Language::trigramsOf(words);
+    for (Candidate &c : s.candidates) {
+        c.trigrams = Language::dice(queryTrigrams, l.docs.at(l.docOf.value(c.entryId)).trigrams);
+        c.confidence = (1 - t_.confidenceTrigrams) * c.confidence + t_.confidenceTrigrams * c.trigrams;
+        c.rank = (1 - w) * c.score / top + w * c.confidence + t_.rerankTrigrams * c.trigrams;
+    }
+    std::stable_sort(s.candidates.begin(), s.candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
     if (s.candidates.size() > limit)
         s.candidates.resize(limit);
     return s;

@@ -25,12 +25,24 @@ class KnowledgeRepository;
 class KnowledgeIndex
 {
 public:
-    // BM25F: k1 and per-field weight and length normalisation.
-    static constexpr double kK1 = 1.2;
-    static constexpr double kQuestionWeight = 3.0;
-    static constexpr double kTagsWeight = 2.0;
-    static constexpr double kAnswerWeight = 1.0;
-    static constexpr double kB = 0.75;
+    // The scoring's parameters: BM25F's k1 and b, the fields' weights, what a question's word the
+    // index does not hold weighs (a share of the rarest term's IDF), the share of the confidence
+    // that is the coverage of the question (the rest: of the entry's question), and the share of the
+    // re-ranking that is the confidence (the rest: the BM25F score relative to the best). The
+    // defaults were chosen on the evaluation set (docs/architecture.md, "The assistant").
+    struct Tuning
+    {
+        double k1 = 1.2;
+        double b = 0.75;
+        double questionWeight = 3.0;
+        double tagsWeight = 2.0;
+        double answerWeight = 1.0;
+        double unknownWordWeight = 0.8;
+        double coverageShare = 0.75;
+        double rerankConfidence = 0.3;
+        double rerankTrigrams = 0.4;
+        double confidenceTrigrams = 0.0; // the share of the confidence that is the trigrams' Dice
+    };
 
     struct Candidate
     {
@@ -38,7 +50,9 @@ public:
         double score = 0;            // BM25F
         double coverage = 0;         // IDF-weighted share of the question's words the entry holds
         double questionCoverage = 0; // IDF-weighted share of the entry's question the words hold
-        double confidence = 0;       // calibrated: see confidenceOf()
+        double confidence = 0;       // calibrated: Tuning::coverageShare
+        double trigrams = 0;         // Dice of the letter trigrams of the question and the entry's question
+        double rank = 0;             // what orders the candidates: Tuning::rerankConfidence, rerankTrigrams
         QStringList matched;         // the question's terms found in the entry
     };
     struct Search
@@ -75,8 +89,8 @@ public:
     // How long the last refresh that read every entry took, in milliseconds.
     double lastFullRebuildMs() const { return m_fullRebuildMs.load(); }
 
-    // The calibrated confidence: coverage weighted 3 to 1 with the question coverage.
-    static double confidenceOf(double coverage, double questionCoverage);
+    const Tuning &tuning() const { return m_tuning; }
+    void setTuning(const Tuning &tuning) { m_tuning = tuning; } // before the index is shared
 
 private:
     struct Language;
@@ -89,4 +103,5 @@ private:
     QHash<QString, std::shared_ptr<const KnowledgeEntry>> m_entries;
     std::atomic<qint64> m_revision{-1};
     std::atomic<double> m_fullRebuildMs{0};
+    Tuning m_tuning;
 };

@@ -1,5 +1,6 @@
 #include "model/assistant/textanalysis.h"
 
+#include <QHash>
 #include <QSet>
 
 #include <libstemmer.h>
@@ -184,6 +185,18 @@ QStringList TextAnalysis::words(const QString &normalised)
     }
     if (!current.isEmpty())
         out.append(current);
+    // A letter typed three times or more in a row ("iadeee", "pleaseee") is one.
+    for (QString &w : out) {
+        for (qsizetype i = 2; i < w.size(); ++i) {
+            if (w.at(i) == w.at(i - 1) && w.at(i) == w.at(i - 2) && w.at(i).isLetter()) {
+                qsizetype end = i;
+                while (end < w.size() && w.at(end) == w.at(i))
+                    ++end;
+                w.remove(i - 1, end - i + 1);
+                --i;
+            }
+        }
+    }
     return out;
 }
 
@@ -194,6 +207,16 @@ bool TextAnalysis::isStopWord(const QString &foldedWord, const QString &language
     if (language == QLatin1String("en"))
         return englishStopWords().contains(foldedWord);
     return turkishStopWords().contains(foldedWord) || englishStopWords().contains(foldedWord);
+}
+
+bool TextAnalysis::isWeakWord(const QString &foldedWord, const QString &language)
+{
+    static const QSet<QString> turkish =
+        wordSet({"nasil", "nerede", "nereden", "nereye", "ne", "zaman", "kac", "hangi", "neden", "niye", "niçin", "kim",
+                 "mumkun", "lazim", "gerek", "gerekiyor", "yapabilirim", "yapmaliyim", "olur"});
+    static const QSet<QString> english = wordSet({"how", "where", "when", "why", "long", "much", "many", "can",
+                                                  "possible", "way", "find", "see", "get", "do", "make"});
+    return (language == QLatin1String("tr") ? turkish : english).contains(foldedWord);
 }
 
 QString TextAnalysis::stem(const QString &word, const QString &language)
@@ -224,11 +247,102 @@ QStringList TextAnalysis::contentWords(const QString &text, const QString &langu
     return out;
 }
 
+namespace {
+
+// Words of one meaning in a shop's support, the first of each group its term. Written as people
+// write them; their stems are taken when the table is first used.
+const std::initializer_list<std::initializer_list<const char *>> kTurkishSynonyms = {
+    {"ücretsiz", "bedava", "bedelsiz"},
+    {"ücret", "bedel", "masraf", "fiyat"},
+    {"kargo", "gönderi", "paket", "koli"},
+    {"mağaza", "dükkan", "şube", "showroom"},
+    {"adres", "konum"},
+    {"eposta", "mail", "email", "e-posta"},
+    {"havale", "eft"},
+    {"değişim", "değiştirme", "değiştir"},
+    {"fatura", "makbuz"},
+    {"garanti", "garantili"},
+    {"bayi", "bayilik"},
+    {"toptan", "toplu"},
+    {"indirim", "kupon", "promosyon"},
+    {"kariyer", "özgeçmiş", "cv", "eleman", "ilan"},
+    {"şikayet", "şikâyet"},
+    {"bülten", "abonelik"},
+    {"şifre", "parola"},
+    {"üyelik", "hesap", "üye"},
+    {"arıza", "arızalı", "bozuk", "bozuldu"},
+    {"hasar", "hasarlı", "kırık", "çatlak", "ezik", "kırıldı"},
+    {"yurtdışı", "yurt dışı", "uluslararası"},
+    {"telefon", "tel", "gsm"},
+};
+const std::initializer_list<std::initializer_list<const char *>> kEnglishSynonyms = {
+    {"free", "complimentary"},
+    {"cost", "fee", "price", "charge", "costs"},
+    {"shipping", "delivery", "shipment", "postage", "deliver", "ship"},
+    {"parcel", "package"},
+    {"store", "shop", "showroom"},
+    {"address", "location"},
+    {"email", "mail", "e-mail"},
+    {"exchange", "swap"},
+    {"invoice", "receipt", "bill"},
+    {"warranty", "guarantee", "covered"},
+    {"reseller", "dealer", "retailer", "distributor", "stockist"},
+    {"wholesale", "bulk"},
+    {"discount", "coupon", "promo", "voucher"},
+    {"career", "job", "jobs", "vacancy", "cv", "resume", "hiring"},
+    {"complaint", "complain"},
+    {"newsletter", "subscription", "unsubscribe"},
+    {"password", "passcode"},
+    {"account", "membership", "sign up", "register"},
+    {"faulty", "broken", "defective"},
+    {"damaged", "crushed", "cracked"},
+    {"international", "abroad", "overseas"},
+    {"phone", "telephone", "call"},
+    {"refund", "money back"},
+};
+
+QHash<QString, QString> synonymTable(const std::initializer_list<std::initializer_list<const char *>> &groups,
+                                     const QString &language)
+{
+    QHash<QString, QString> table;
+    for (const auto &group : groups) {
+        QString head;
+        for (const char *w : group) {
+            const QString word = TextAnalysis::normalise(QString::fromUtf8(w), language);
+            if (word.contains(QLatin1Char(' ')))
+                continue; // a phrase: its words stay themselves
+            const QString key = TextAnalysis::asciiFold(TextAnalysis::stem(word, language));
+            if (head.isEmpty())
+                head = key;
+            else if (key != head && !table.contains(key))
+                table.insert(key, head);
+        }
+    }
+    return table;
+}
+
+} // namespace
+
+QString TextAnalysis::canonicalTerm(const QString &term, const QString &language)
+{
+    static const QHash<QString, QString> turkish = synonymTable(kTurkishSynonyms, QStringLiteral("tr"));
+    static const QHash<QString, QString> english = synonymTable(kEnglishSynonyms, QStringLiteral("en"));
+    const QHash<QString, QString> &table = language == QLatin1String("tr")   ? turkish
+                                           : language == QLatin1String("en") ? english
+                                                                             : QHash<QString, QString>();
+    return table.value(term, term);
+}
+
+QString TextAnalysis::termOf(const QString &word, const QString &language)
+{
+    return canonicalTerm(asciiFold(stem(word, language)), language);
+}
+
 QStringList TextAnalysis::terms(const QString &text, const QString &language)
 {
     QStringList out;
     for (const QString &w : contentWords(text, language))
-        out.append(asciiFold(stem(w, language)));
+        out.append(termOf(w, language));
     return out;
 }
 

@@ -27,14 +27,24 @@ QString asciiFold(const QString &word);
 QStringList words(const QString &normalised);
 // On the ASCII-folded word; both languages' lists when language is empty.
 bool isStopWord(const QString &foldedWord, const QString &language);
+// Question words ("nasıl", "nerede", "ne zaman"; "how", "where", "when"): kept, as they tell one
+// question from another, but weighed lightly, as they do not tell what it is about.
+bool isWeakWord(const QString &foldedWord, const QString &language);
 // The word's stem in language (a word of a language without a stemmer is returned as it is). Thread
 // safe: each thread has its own stemmers.
 QString stem(const QString &word, const QString &language);
 
+// A term as the index keeps it: words a customer uses for the same thing in a shop's support
+// ("bedava" and "ücretsiz", "shop" and "store", "fee" and "cost") share one term, from a small
+// curated list per language (textanalysis.cpp); other terms are themselves.
+QString canonicalTerm(const QString &term, const QString &language);
+// asciiFold(stem(word)), then canonicalTerm: what a word is looked up and indexed as.
+QString termOf(const QString &word, const QString &language);
+
 // The words of text that carry meaning, normalised but neither stemmed nor folded (the index maps
 // each to its term, see KnowledgeIndex).
 QStringList contentWords(const QString &text, const QString &language);
-// Their terms: asciiFold(stem(word)).
+// Their terms (termOf).
 QStringList terms(const QString &text, const QString &language);
 
 // The language a text is written in, guessed from its letters (ç ğ ı ş ö ü), its stop words and
