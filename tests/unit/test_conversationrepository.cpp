@@ -310,19 +310,41 @@ private Q_SLOTS:
         QCOMPARE(MessageRules::sentimentScore(text), score);
     }
 
-    void contactSentimentFollowsIncomingMessages()
+    // The contact's sentiment is its latest incoming message's (not a sum over earlier ones), set
+    // in the message's transaction; each message keeps its own signed score.
+    void contactSentimentIsTheLatestIncomingMessages()
     {
         ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        auto sentiment = [&] { return ContactRepository(testStore()).get(m_contactId).sentiment; };
         repo.receive(v.id, textContent("Hello"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("neutral"));
-        repo.receive(v.id, textContent("Rezalet, çok kötü"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
+        QCOMPARE(sentiment(), QString("neutral"));
+        repo.receive(v.id, textContent("Harika, teşekkürler!"));
+        repo.receive(v.id, textContent("Süper, memnunum"));
+        QCOMPARE(sentiment(), QString("positive"));
+        // One complaint after praise: negative, however much praise came before.
+        const Message complaint = repo.receive(v.id, textContent("Rezalet"));
+        QCOMPARE(complaint.sentimentScore, -1);
+        QCOMPARE(sentiment(), QString("negative"));
         // Outgoing messages do not count.
         repo.addOutgoing(v.id, textContent("Thanks, great, perfect, wonderful"), {"agent", {}, "Ali"}, "sent");
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
-        repo.receive(v.id, textContent("Teşekkürler, harika, süper!"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("positive"));
+        QCOMPARE(sentiment(), QString("negative"));
+        // A neutral latest message sets neutral.
+        repo.receive(v.id, textContent("Kargo takip numarası nedir?"));
+        QCOMPARE(sentiment(), QString("neutral"));
+        repo.receive(v.id, textContent("Teşekkürler"));
+        QCOMPARE(sentiment(), QString("positive"));
+        // The stored rows: the signed score per incoming message, 0 on outgoing ones.
+        QSqlQuery q = Database::exec("SELECT direction, sentiment_score FROM messages WHERE conversation_id = ? "
+                                     "ORDER BY seq",
+                                     {v.id});
+        QList<int> scores;
+        while (q.next())
+            scores << (q.value(0).toString() == "incoming" ? q.value(1).toInt() : 100 + q.value(1).toInt());
+        QCOMPARE(scores, (QList<int>{0, 2, 2, -1, 100, 0, 1}));
+        QSqlQuery c = Database::exec("SELECT sentiment FROM contacts WHERE id = ?", {m_contactId});
+        QVERIFY(c.next());
+        QCOMPARE(c.value(0).toString(), QString("positive"));
     }
 
     void updateAssignsClosesAndTags()
