@@ -29,9 +29,6 @@ const QString kMessageColumns = QStringLiteral(
     "m.provider_id, m.sender_type, m.sender_id, m.sender_name, m.sentiment_score, m.created_at");
 const QString kSelectMessages = QStringLiteral("SELECT ") + kMessageColumns + QStringLiteral(" FROM messages m");
 
-// How many of a contact's latest incoming messages its sentiment is read from.
-constexpr int kSentimentWindow = 20;
-
 QString compactJson(const QJsonObject &o)
 {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
@@ -636,16 +633,12 @@ bool recordOnConversation(const Store &store, const Conversation &v, const Messa
     if (m.contactId.isEmpty()) {
         // An anonymous web visitor: no contact to count on (attachContact counts them later).
     } else if (incoming) {
-        CachedQuery s = Database::execCached(
-            QStringLiteral("SELECT coalesce(sum(sentiment_score), 0) FROM (SELECT sentiment_score FROM messages "
-                           "WHERE contact_id = ? AND direction = 'incoming' ORDER BY seq DESC LIMIT ?) AS recent"),
-            {m.contactId, kSentimentWindow});
-        const int score = s.next() ? s.value(0).toInt() : 0;
-        s.finish();
+        // The contact's sentiment is its latest incoming message's, a neutral one included: the tone
+        // a team answers now, not an average that an old complaint keeps negative.
         Database::execCached(
             QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "
                            "1, sentiment = ? WHERE id = ?"),
-            {m.createdAt, MessageRules::sentimentLabel(score), m.contactId});
+            {m.createdAt, MessageRules::sentimentLabel(m.sentimentScore), m.contactId});
     } else {
         Database::execCached(
             QStringLiteral("UPDATE contacts SET last_message_at = ?, total_messages = total_messages + "

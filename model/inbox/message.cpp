@@ -1,12 +1,11 @@
 #include "model/inbox/message.h"
 
+#include "model/assistant/sentiment.h"
 #include "model/core/errors.h"
 #include "model/core/fieldreader.h"
 #include "model/core/jsonwriter.h"
-#include "model/core/textfold.h"
 
 #include <QJsonValue>
-#include <QSet>
 #include <QUrl>
 
 namespace {
@@ -66,40 +65,6 @@ double coordinate(const QJsonObject &body, const QString &field, double limit)
     if (!v.isDouble() || v.toDouble() < -limit || v.toDouble() > limit)
         bad(field, ModelText(QT_TRANSLATE_NOOP("ModelError", "must be a number from %1 to %2"), {-limit, limit}));
     return v.toDouble();
-}
-
-// The lexicon, folded (TextFold: lower case, no accents, Turkish i made plain). Deliberately small
-// and literal: whole words only, no negation handling; the AI area may replace it.
-const QSet<QString> &positiveWords()
-{
-    static const QSet<QString> words = [] {
-        QSet<QString> s;
-        for (const char *w :
-             {"good", "great", "thanks", "thank", "thx", "excellent", "love", "loved", "perfect", "happy", "awesome",
-              "amazing", "nice", "wonderful", "glad", "helpful", "fantastic", "satisfied", "best",
-              // Turkish
-              "tesekkur", "tesekkurler", "tesekkurederim", "sagol", "sagolun", "harika", "mukemmel", "guzel", "super",
-              "memnun", "memnunum", "mutlu", "mutluyum", "iyi", "sevdim", "bayildim", "begendim", "efsane"})
-            s.insert(QString::fromLatin1(w));
-        return s;
-    }();
-    return words;
-}
-
-const QSet<QString> &negativeWords()
-{
-    static const QSet<QString> words = [] {
-        QSet<QString> s;
-        for (const char *w :
-             {"bad", "terrible", "awful", "angry", "hate", "worst", "broken", "refund", "complaint", "disappointed",
-              "problem", "slow", "poor", "cancel", "useless", "horrible", "late", "never",
-              // Turkish
-              "kotu", "berbat", "rezalet", "sikayet", "iade", "sorun", "sinir", "sinirli", "yavas", "bozuk", "iptal",
-              "gec", "hayal", "kirikligi", "memnuniyetsiz", "maalesef"})
-            s.insert(QString::fromLatin1(w));
-        return s;
-    }();
-    return words;
 }
 } // namespace
 
@@ -240,17 +205,10 @@ MessageContent MessageRules::parseContent(const QJsonObject &body, const QString
 
 int MessageRules::sentimentScore(const QString &text)
 {
-    int score = 0;
-    for (const QString &w : TextFold::words(TextFold::fold(text))) {
-        if (positiveWords().contains(w))
-            ++score;
-        else if (negativeWords().contains(w))
-            --score;
-    }
-    return score;
+    return Sentiment::analyse(text).score;
 }
 
 QString MessageRules::sentimentLabel(int score)
 {
-    return score > 0 ? QStringLiteral("positive") : score < 0 ? QStringLiteral("negative") : QStringLiteral("neutral");
+    return Sentiment::label(score);
 }

@@ -86,8 +86,8 @@ Advance advance(const MessageDelivery &current, const QString &status, const QSt
 MessageContent parseContent(const QJsonObject &body, const QStringList &allowedTypes,
                             const QString &textField = QStringLiteral("text"));
 
-// The lexicon score of a text: +1 per positive word, -1 per negative word (English and Turkish,
-// compared folded: case, accents and dotted/dotless i ignored). The lists are in message.cpp.
+// The signed sentiment score of a text (Sentiment::analyse, model/assistant/sentiment.h: an English
+// and Turkish lexicon with negation and intensifiers), as stored in messages.sentiment_score.
 int sentimentScore(const QString &text);
 // "positive" above 0, "negative" below 0, "neutral" at 0.
 QString sentimentLabel(int score);

@@ -1,7 +1,8 @@
-// Conversations and messages on a real SQLite file: the status order of messages (a pure
-// function, data-driven), reopening on a new message, the contact's counters and sentiment, the
-// first response time, and the outbox events written with each change.
+// Conversations and messages on a real SQLite file: the status order of messages and the tone of a
+// message (pure functions, data-driven), reopening on a new message, the contact's counters and
+// sentiment, the first response time, and the outbox events written with each change.
 #include "model/accounts/userrepository.h"
+#include "model/assistant/sentiment.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
@@ -53,6 +54,9 @@ class TestConversationRepository : public QObject
 private Q_SLOTS:
     void init()
     {
+        // The tone rows read no database, and a database per row would cost them seconds.
+        if (QByteArray(QTest::currentTestFunction()) == "sentimentReadsTheToneOfAMessage")
+            return;
         m_db = std::make_unique<TempDatabase>();
         m_contactId = ContactRepository(testStore())
                           .create(ContactRules::parse(
@@ -290,39 +294,177 @@ private Q_SLOTS:
         QCOMPARE(outboxCount("message.received"), 1);
     }
 
-    void sentimentLexicon_data()
+    // The tone of an incoming message (model/assistant/sentiment.h): the label a support team would
+    // give it, and the signed score stored on the message (docs/api.md, Conversations and messages).
+    void sentimentReadsTheToneOfAMessage_data()
     {
         QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("label");
         QTest::addColumn<int>("score");
-        QTest::newRow("english positive") << "Thanks, great service!" << 2;
-        QTest::newRow("english negative") << "This is terrible, I want a refund" << -2;
-        QTest::newRow("turkish positive") << "Çok teşekkürler, harika!" << 2;
-        QTest::newRow("turkish negative upper case") << "BERBAT bir deneyim, ŞİKAYET edeceğim" << -2;
-        QTest::newRow("neutral") << "What time do you open?" << 0;
-        QTest::newRow("mixed") << "good but slow" << 0;
-        QTest::newRow("word inside word does not count") << "goodness" << 0;
+        auto row = [](const char *name, const char *text, const char *label, int score) {
+            QTest::newRow(name) << QString::fromUtf8(text) << QString::fromLatin1(label) << score;
+        };
+        // English
+        row("en praise", "Thanks, great service!", "positive", 2);
+        row("en strong word, refund alone neutral", "This is terrible, I want a refund", "negative", -2);
+        row("en not", "The product is not good", "negative", -1);
+        row("en never intensifies its negation", "I'm never happy with your deliveries", "negative", -2);
+        row("en didn't like", "I didn't like the colour", "negative", -1);
+        row("en don't love: a strong word negated is mild", "I don't love it", "negative", -1);
+        row("en isn't working", "The app isn't working", "negative", -1);
+        row("en curly apostrophe", "The app isn\u2019t working", "negative", -1);
+        row("en negation reaches three words", "I don't think it's good", "negative", -1);
+        row("en still hasn't arrived", "It still hasn't arrived", "negative", -2);
+        row("en still not arrived", "Still not arrived", "negative", -2);
+        row("en still waiting", "Still waiting for my order", "negative", -2);
+        row("en waiting alone", "Waiting for your answer", "neutral", 0);
+        row("en where is my order", "Where is my order?", "neutral", 0);
+        row("en question", "What time do you open?", "neutral", 0);
+        row("en refund question", "How do I get a refund?", "neutral", 0);
+        row("en cancel and return question", "Can I cancel my order and return the shoes?", "neutral", 0);
+        row("en would like is not liking", "I would like to return this item", "neutral", 0);
+        row("en not bad", "Not bad", "positive", 1);
+        row("en not bad at all", "Not bad at all", "positive", 2);
+        row("en not very good stays mild", "not very good", "negative", -1);
+        row("en intensifier", "Very good", "positive", 2);
+        row("en intensifiers double once", "really really bad", "negative", -2);
+        row("en exclamations", "Excellent!!!", "positive", 4);
+        row("en one exclamation", "Excellent!", "positive", 2);
+        row("en two complaints", "The delivery was late and the box was damaged", "negative", -2);
+        row("en no problem", "No problem, thanks", "positive", 2);
+        row("en no thanks", "No thanks", "neutral", 0);
+        row("en asking whether good", "Is it good?", "neutral", 0);
+        row("en complaint asked", "Why is it so bad?", "negative", -2);
+        row("en greeting is no praise", "Good morning, my order is broken", "negative", -1);
+        row("en mixed", "good but slow", "neutral", 0);
+        row("en word inside word", "goodness", "neutral", 0);
+        row("en never again", "Never again!", "negative", -2);
+        row("en nobody answered", "Nobody answered my emails", "negative", -1);
+        row("en double negation", "Not unhappy with it", "positive", 1);
+        row("en like with emoji", "I really like it \U0001F44D", "positive", 3);
+        row("en angry emoji", "Where is my package \U0001F621", "negative", -2);
+        // Turkish, with and without diacritics
+        row("tr praise and thanks", "Çok memnunum, teşekkürler", "positive", 3);
+        row("tr praise folded", "cok memnunum, tesekkurler", "positive", 3);
+        row("tr upper case", "ÇOK MEMNUNUM", "positive", 2);
+        row("tr değil", "Memnun değilim", "negative", -1);
+        row("tr degil folded", "memnun degilim", "negative", -1);
+        row("tr hiç intensifies değil", "Hiç memnun değilim", "negative", -2);
+        row("tr beğendim", "Ürünü beğendim", "positive", 1);
+        row("tr -me suffix", "Ürünü beğenmedim", "negative", -1);
+        row("tr hiç with -me", "urunu hic begenmedim", "negative", -2);
+        row("tr -eme suffix", "Hiç beğenemedim", "negative", -2);
+        row("tr bayıldım", "Bayıldım!", "positive", 2);
+        row("tr bayildim folded", "bayildim", "positive", 2);
+        row("tr rezalet", "Rezalet bir hizmet", "negative", -2);
+        row("tr two negatives upper case", "BERBAT bir deneyim, ŞİKAYET edeceğim", "negative", -3);
+        row("tr kırık geldi", "Ürün kırık geldi", "negative", -1);
+        row("tr geç kaldı", "Kargo geç kaldı", "negative", -1);
+        row("tr en geç is not late", "En geç ne zaman gelir?", "neutral", 0);
+        row("tr hâlâ gelmedi", "Siparişim hâlâ gelmedi", "negative", -2);
+        row("tr hala gelmedi folded", "siparisim hala gelmedi", "negative", -2);
+        row("tr gelmedi", "Kargo gelmedi", "negative", -1);
+        row("tr çalışmıyor", "Uygulama çalışmıyor", "negative", -1);
+        row("tr çalışıyor", "Uygulama çalışıyor", "neutral", 0);
+        row("tr -ama suffix", "Sisteme giriş yapamıyorum", "negative", -1);
+        row("tr memnun kalmadım", "Memnun kalmadım", "negative", -1);
+        row("tr sevmedim", "Sevmedim", "negative", -1);
+        row("tr çok sevdim", "Çok sevdim", "positive", 2);
+        row("tr words with -me- inside are not negated", "Sevmek güzel, gelmeniz yeterli", "positive", 1);
+        row("tr iyi değil", "İyi değil", "negative", -1);
+        row("tr fena değil", "Fena değil", "positive", 1);
+        row("tr sorun yok", "Sorun yok", "positive", 1);
+        row("tr hiçbir sorun yok", "Hiçbir sorun yok, teşekkürler", "positive", 3);
+        row("tr hiç sorun yaşamadım", "Hiç sorun yaşamadım", "positive", 2);
+        row("tr sorun yaşadım", "Sorun yaşadım", "negative", -1);
+        row("tr şikayetim yok", "Şikayetim yok", "positive", 1);
+        row("tr double negation", "Beğenmedim değil", "positive", 1);
+        row("tr double negation of a neutral verb", "Çalışmıyor değil", "neutral", 0);
+        row("tr iade question", "Ürünü nasıl iade edebilirim?", "neutral", 0);
+        row("tr iptal request", "Siparişimi iptal etmek istiyorum", "neutral", 0);
+        row("tr iade and iptal terms", "İade ve iptal koşulları nelerdir", "neutral", 0);
+        row("tr greeting and question", "İyi günler, siparişim nerede?", "neutral", 0);
+        row("tr sign-off is no praise", "İyi çalışmalar, kargom kırık geldi", "negative", -1);
+        row("tr question particle", "Bu ürün iyi mi", "neutral", 0);
+        row("tr tag question is no negation", "Güzel değil mi?", "neutral", 0);
+        row("tr asla tavsiye etmem", "Asla tavsiye etmem", "negative", -2);
+        row("tr tavsiye ederim", "Kesinlikle tavsiye ederim", "positive", 2);
+        row("tr asking for advice", "Bir tavsiye istiyorum", "neutral", 0);
+        row("tr sağ olun", "Sağ olun, çok yardımcı oldunuz", "positive", 3);
+        row("tr yardımcı olmadınız", "Hiç yardımcı olmadınız", "negative", -2);
+        row("tr help asked", "Yardımcı olur musunuz?", "neutral", 0);
+        row("tr intensified and plain", "Çok yavaş ve pahalı", "negative", -3);
+        row("tr günlerdir cevap yok", "Günlerdir cevap yok", "negative", -2);
+        row("tr hâlâ bekliyorum", "Hâlâ bekliyorum", "negative", -2);
+        row("tr waiting alone", "Cevabınızı bekliyorum", "neutral", 0);
+        row("tr teşekkürler", "Teşekkürler", "positive", 1);
+        row("tr tşk", "tşk", "positive", 1);
+        row("tr hayal kırıklığı", "Hayal kırıklığına uğradım", "negative", -2);
+        row("tr clause after ama", "Ürün iyi ama kargo çok geç geldi", "negative", -1);
+        row("tr solved", "Sorun çözüldü, teşekkürler", "positive", 1);
+        row("tr not solved", "Sorun hâlâ çözülmedi", "negative", -3);
+        row("tr emphasis", "Ödeme ekranı açılmıyor!!", "negative", -2);
+        row("tr dotless i folded", "IYI DEGIL", "negative", -1);
+        row("tr passive with -me", "Hâlâ kargoya verilmedi", "negative", -2);
+        row("tr -mem as my doing", "Bunu yapmam lazım", "neutral", 0);
+        row("tr words that start like a root", "Sevkiyat ne zaman, seviye 2 mi?", "neutral", 0);
+        row("tr proper noun with apostrophe", "Hatay'a kargo var mı?", "neutral", 0);
+        row("tr sorry to bother", "Rahatsız ettiğim için kusura bakmayın", "neutral", 0);
+        row("tr not expected is no complaint", "Beklemediğim kadar iyi", "positive", 1);
     }
 
-    void sentimentLexicon()
+    void sentimentReadsTheToneOfAMessage()
     {
         QFETCH(QString, text);
+        QFETCH(QString, label);
         QFETCH(int, score);
+        const Sentiment::Result r = Sentiment::analyse(text);
+        QStringList cues;
+        for (const Sentiment::Cue &c : r.cues)
+            cues << QStringLiteral("%1 %2").arg(c.word).arg(c.value);
+        QVERIFY2(r.score == score && r.label == label,
+                 qPrintable(QStringLiteral("%1 %2 (%3)").arg(r.label).arg(r.score).arg(cues.join(u", "))));
         QCOMPARE(MessageRules::sentimentScore(text), score);
+        QCOMPARE(MessageRules::sentimentLabel(score), label);
     }
 
-    void contactSentimentFollowsIncomingMessages()
+    // The contact's sentiment is its latest incoming message's (not a sum over earlier ones), set
+    // in the message's transaction; each message keeps its own signed score.
+    void contactSentimentIsTheLatestIncomingMessages()
     {
         ConversationRepository repo(testStore());
         const Conversation v = repo.findOrCreate(m_contactId, "widget", "visitor_1");
+        auto sentiment = [&] { return ContactRepository(testStore()).get(m_contactId).sentiment; };
         repo.receive(v.id, textContent("Hello"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("neutral"));
-        repo.receive(v.id, textContent("Rezalet, çok kötü"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
+        QCOMPARE(sentiment(), QString("neutral"));
+        repo.receive(v.id, textContent("Harika, çok teşekkürler!"));
+        repo.receive(v.id, textContent("Süper, bayıldım"));
+        QCOMPARE(sentiment(), QString("positive"));
+        // One complaint after praise: negative, however much praise came before.
+        const Message complaint = repo.receive(v.id, textContent("Kargo hâlâ gelmedi"));
+        QCOMPARE(complaint.sentimentScore, -2);
+        QCOMPARE(sentiment(), QString("negative"));
         // Outgoing messages do not count.
         repo.addOutgoing(v.id, textContent("Thanks, great, perfect, wonderful"), {"agent", {}, "Ali"}, "sent");
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("negative"));
-        repo.receive(v.id, textContent("Teşekkürler, harika, süper!"));
-        QCOMPARE(ContactRepository(testStore()).get(m_contactId).sentiment, QString("positive"));
+        QCOMPARE(sentiment(), QString("negative"));
+        // A neutral latest message sets neutral.
+        repo.receive(v.id, textContent("Kargo takip numarası nedir?"));
+        QCOMPARE(sentiment(), QString("neutral"));
+        repo.receive(v.id, textContent("Rezalet, çok kötü"));
+        QCOMPARE(sentiment(), QString("negative"));
+        repo.receive(v.id, textContent("Sorun çözüldü, teşekkürler"));
+        QCOMPARE(sentiment(), QString("positive"));
+        // The stored rows: the signed score per incoming message, 0 on outgoing ones.
+        QSqlQuery q = Database::exec("SELECT direction, sentiment_score FROM messages WHERE conversation_id = ? "
+                                     "ORDER BY seq",
+                                     {v.id});
+        QList<int> scores;
+        while (q.next())
+            scores << (q.value(0).toString() == "incoming" ? q.value(1).toInt() : 100 + q.value(1).toInt());
+        QCOMPARE(scores, (QList<int>{0, 4, 3, -2, 100, 0, -4, 1}));
+        QSqlQuery c = Database::exec("SELECT sentiment FROM contacts WHERE id = ?", {m_contactId});
+        QVERIFY(c.next());
+        QCOMPARE(c.value(0).toString(), QString("positive"));
     }
 
     void updateAssignsClosesAndTags()
