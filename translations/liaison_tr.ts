@@ -5349,6 +5349,34 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be an array of at most %1 texts</source>
         <translation>en çok %1 metinden oluşan bir dizi olmalı</translation>
     </message>
+    <message>
+        <source>Knowledge entry</source>
+        <translation>Bilgi bankası kaydı</translation>
+    </message>
+    <message>
+        <source>The file holds no rows</source>
+        <translation>Dosyada hiç satır yok</translation>
+    </message>
+    <message>
+        <source>The file has no column %1 (columns: %2)</source>
+        <translation>Dosyada %1 sütunu yok (sütunlar: %2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as entry %1</source>
+        <translation>Değişmedi: %1 kaydıyla aynı</translation>
+    </message>
+    <message>
+        <source>must be a language code such as tr or en</source>
+        <translation>tr ya da en gibi bir dil kodu olmalı</translation>
+    </message>
+    <message>
+        <source>a tag must be at most %1 characters</source>
+        <translation>bir etiket en fazla %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 tags</source>
+        <translation>en fazla %1 etiket içermeli</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
