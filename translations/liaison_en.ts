@@ -5387,6 +5387,46 @@ A desktop CRM with a local REST API.</source>
         <source>must hold at most %1 tags</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must hold at most %1 turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object {role, content}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 or -1 for THUMBS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 to 5 for SCALE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The period must end after it starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be after from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The period must be at most %1 days long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 days before to</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5377,6 +5377,46 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must hold at most %1 tags</source>
         <translation>en fazla %1 etiket içermeli</translation>
     </message>
+    <message>
+        <source>must hold at most %1 turns</source>
+        <translation>en fazla %1 konuşma adımı içermeli</translation>
+    </message>
+    <message>
+        <source>must be an object {role, content}</source>
+        <translation>{role, content} biçiminde bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be 1 or -1 for THUMBS</source>
+        <translation>THUMBS için 1 ya da -1 olmalı</translation>
+    </message>
+    <message>
+        <source>must be 1 to 5 for SCALE</source>
+        <translation>SCALE için 1 ile 5 arasında olmalı</translation>
+    </message>
+    <message>
+        <source>AI answer</source>
+        <translation>Asistan yanıtı</translation>
+    </message>
+    <message>
+        <source>The period must end after it starts</source>
+        <translation>Dönemin bitişi başlangıcından sonra olmalı</translation>
+    </message>
+    <message>
+        <source>must be after from</source>
+        <translation>başlangıçtan (from) sonra olmalı</translation>
+    </message>
+    <message>
+        <source>The period must be at most %1 days long</source>
+        <translation>Dönem en fazla %1 gün olmalı</translation>
+    </message>
+    <message>
+        <source>must be at most %1 days before to</source>
+        <translation>bitişten (to) en fazla %1 gün önce olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -297,8 +297,9 @@ Media MediaRepository::store(const MediaUpload &upload)
 }
 
 namespace {
-const QString kColumns = QStringLiteral("id, filename, mime_type, kind, size, sha256, uploaded_by, conversation_id, "
-                                        "message_id, created_at, expires_at, token_hash FROM media ");
+const QString kMediaColumns =
+    QStringLiteral("id, filename, mime_type, kind, size, sha256, uploaded_by, conversation_id, "
+                   "message_id, created_at, expires_at, token_hash FROM media ");
 
 Media mediaFromRow(SqlRowReader r)
 {
@@ -320,7 +321,8 @@ Media mediaFromRow(SqlRowReader r)
 
 std::optional<Media> MediaRepository::find(const QString &id) const
 {
-    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT ") + kMediaColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     const Media m = mediaFromRow(q);
@@ -332,7 +334,8 @@ std::optional<Media> MediaRepository::findServable(const QString &id, const QStr
 {
     if (id.size() > 100 || token.size() != 43)
         return std::nullopt;
-    CachedQuery q = Database::execCached(QStringLiteral("SELECT ") + kColumns + QStringLiteral("WHERE id = ?"), {id});
+    CachedQuery q =
+        Database::execCached(QStringLiteral("SELECT ") + kMediaColumns + QStringLiteral("WHERE id = ?"), {id});
     if (!q.next())
         return std::nullopt;
     const Media m = mediaFromRow(q);
