@@ -5427,6 +5427,10 @@ A desktop CRM with a local REST API.</source>
         <source>must be at most %1 days before to</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5417,6 +5417,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be at most %1 days before to</source>
         <translation>bitişten (to) en fazla %1 gün önce olmalı</translation>
     </message>
+    <message>
+        <source>Suggestion</source>
+        <translation>Öneri</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
