@@ -5431,6 +5431,14 @@ A desktop CRM with a local REST API.</source>
         <source>Suggestion</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The file is not a CSV text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be CSV text</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5421,6 +5421,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Suggestion</source>
         <translation>Öneri</translation>
     </message>
+    <message>
+        <source>The file is not a CSV text file</source>
+        <translation>Dosya bir CSV metin dosyası değil</translation>
+    </message>
+    <message>
+        <source>must be CSV text</source>
+        <translation>CSV metni olmalı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
