@@ -5439,6 +5439,14 @@ A desktop CRM with a local REST API.</source>
         <source>must be CSV text</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This endpoint takes a CSV file: send it as the body with Content-Type text/csv, or as the file part of multipart/form-data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This API key lacks the scope %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5429,6 +5429,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be CSV text</source>
         <translation>CSV metni olmalı</translation>
     </message>
+    <message>
+        <source>This endpoint takes a CSV file: send it as the body with Content-Type text/csv, or as the file part of multipart/form-data</source>
+        <translation>Bu uç nokta bir CSV dosyası alır: dosyayı Content-Type text/csv ile gövde olarak ya da multipart/form-data içinde file parçası olarak gönderin</translation>
+    </message>
+    <message>
+        <source>This API key lacks the scope %1</source>
+        <translation>Bu API anahtarında %1 kapsamı yok</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
