@@ -96,6 +96,19 @@ bool readInt(const AppSettings &s, const QString &key, int fallback, int min, in
     return true;
 }
 
+bool readDouble(const AppSettings &s, const QString &key, double fallback, double min, double max, double *out,
+                QString *error)
+{
+    bool ok = false;
+    const double v = s.value(key, fallback).toString().toDouble(&ok);
+    if (!ok || !(v >= min && v <= max)) {
+        *error = QStringLiteral("setting %1 must be a number from %2 to %3").arg(key).arg(min).arg(max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 } // namespace
 
 bool AppSettings::startCheckSeconds(int *seconds, QString *error) const
@@ -175,6 +188,8 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
         return false;
     if (!mediaConfig(&c->media, error))
         return false;
+    if (!assistantThresholds(&c->assistant, error))
+        return false;
     int idleSeconds = 60;
     int requestSeconds = 30;
     int headerSeconds = 10;
@@ -201,6 +216,14 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
            readInt(*this, QStringLiteral("auth/refreshTokenDays"), 30, 1, 365, &c->refreshTokenDays, error) &&
            (l.idleTimeoutMs = idleSeconds * 1000, l.requestTimeoutMs = requestSeconds * 1000,
             l.headerTimeoutMs = headerSeconds * 1000, true);
+}
+
+bool AppSettings::assistantThresholds(AssistantThresholds *t, QString *error) const
+{
+    return readDouble(*this, QStringLiteral("ai/answerThreshold"), AssistantThresholds::kDefaultAnswer, 0, 1,
+                      &t->answer, error) &&
+           readDouble(*this, QStringLiteral("ai/marginThreshold"), AssistantThresholds::kDefaultMargin, 0, 1,
+                      &t->margin, error);
 }
 
 bool AppSettings::tasksTimeZone(QTimeZone *timeZone, QString *error) const

@@ -36,6 +36,9 @@ public:
     // Section "media": maxUploadBytes (default 16 MiB, 1 to 1 GiB), lifetimeDays (default 30),
     // publicBaseUrl (an http(s) URL; empty: the server's own). False with a reason when malformed.
     bool mediaConfig(MediaConfig *config, QString *error) const;
+    // ai/answerThreshold and ai/marginThreshold (0 to 1; defaults AssistantThresholds'). False with a
+    // reason when malformed.
+    bool assistantThresholds(AssistantThresholds *thresholds, QString *error) const;
     // tasks/timeZone: an IANA name ("Europe/Istanbul"); empty or absent: the machine's time zone.
     // "Today" and "overdue" of tasks are computed in it. False with a reason for an unknown name.
     bool tasksTimeZone(QTimeZone *timeZone, QString *error) const;

@@ -19,6 +19,7 @@
 #include "model/accounts/passwordhasher.h"
 #include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
+#include "model/assistant/knowledgeindex.h"
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/changefeed.h"
@@ -497,6 +498,8 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
     }
     config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
     config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
+    // The assistant's index of the knowledge base: one for the process, shared by the server threads.
+    config->knowledgeIndex = std::make_shared<KnowledgeIndex>();
     return true;
 }
 

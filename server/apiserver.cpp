@@ -6,6 +6,7 @@
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
+#include "model/assistant/knowledgeindex.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
@@ -17,6 +18,7 @@
 #include "server/api/multipart.h"
 #include "server/api/openapi.h"
 #include "server/api/schemas.h"
+#include "server/controllers/aicontroller.h"
 #include "server/controllers/apikeyscontroller.h"
 #include "server/controllers/authcontroller.h"
 #include "server/controllers/campaignscontroller.h"
@@ -154,6 +156,7 @@ ApiShared::ApiShared(const ServerConfig &config)
     , logins(LoginThrottle::Limits{config.loginFailuresPerWindow, config.loginFailuresPerAccount,
                                    config.loginFailuresPerAddress, 15 * 60})
     , channels(config.channelRegistry ? config.channelRegistry : std::make_shared<ChannelRegistry>(config.channels))
+    , knowledge(config.knowledgeIndex ? config.knowledgeIndex : std::make_shared<KnowledgeIndex>())
 {
 }
 
@@ -247,6 +250,8 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<UsersController>(m_store, m_refreshTokens, m_shared->logins));
     m_controllers.push_back(std::make_unique<CampaignsController>(m_store));
     m_controllers.push_back(std::make_unique<CampaignTrackingController>(m_store));
+    m_controllers.push_back(std::make_unique<AiController>(m_store, m_shared->knowledge, m_config.assistant,
+                                                           m_config.tasksTimeZone, m_media));
     m_controllers.push_back(
         std::make_unique<SmsStatusController>(m_store, m_config.smsAuthToken, m_config.smsPublicBaseUrl));
     for (const auto &controller : m_controllers)

@@ -23,8 +23,10 @@ class Jwt;
 class Controller;
 class MediaService;
 class ChannelRegistry;
+class KnowledgeIndex;
 
-// What the server threads share: the rate-limit windows, the API-key cache and the TLS configuration.
+// What the server threads share: the rate-limit windows, the API-key cache, the TLS configuration,
+// the channels' state and the assistant's knowledge index.
 struct ApiShared
 {
     explicit ApiShared(const ServerConfig &config);
@@ -33,6 +35,7 @@ struct ApiShared
     LoginThrottle logins;                      // password checks: POST /auth/login and POST /users/me/password
     WidgetController::Limits widget;           // the web chat widget's per-token and per-address limits
     std::shared_ptr<ChannelRegistry> channels; // configured channels, provider health, send windows
+    std::shared_ptr<KnowledgeIndex> knowledge; // the assistant's index of the knowledge base
     std::optional<QSslConfiguration> tls;      // loaded once, before the threads start
     bool tlsLoaded = false;
     QString baseUrl; // of the listening server (set by start(), under keyMutex): media links use it

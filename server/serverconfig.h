@@ -3,6 +3,7 @@
 #include "messaging/channels/channelconfig.h"
 #include "messaging/media/mediaconfig.h"
 #include "messaging/webhooks/webhookconfig.h"
+#include "model/assistant/assistant.h"
 #include "server/http/httpengine.h"
 
 #include <QByteArray>
@@ -14,6 +15,7 @@
 #include <memory>
 
 class ChannelRegistry;
+class KnowledgeIndex;
 
 // Everything the API server needs, read from settings by the app (or set by tests).
 struct ServerConfig
@@ -48,6 +50,11 @@ struct ServerConfig
     // The process's channel state (shared with the window and the delivery thread); null: one made
     // from `channels` for this server.
     std::shared_ptr<ChannelRegistry> channelRegistry;
+    // The process's knowledge index of the assistant (shared with the window and the delivery
+    // thread); null: one made for this server's group of threads (ApiShared).
+    std::shared_ptr<KnowledgeIndex> knowledgeIndex;
+    // The assistant's thresholds (settings ai/answerThreshold, ai/marginThreshold).
+    AssistantThresholds assistant;
 
     int threadCount() const { return threads > 0 ? threads : qBound(1, QThread::idealThreadCount(), 8); }
 };

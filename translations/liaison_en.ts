@@ -5359,6 +5359,94 @@ A desktop CRM with a local REST API.</source>
         <source>must be an array of at most %1 texts</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Knowledge entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds no rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file has no column %1 (columns: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as entry %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a language code such as tr or en</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tag must be at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object {role, content}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 or -1 for THUMBS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 to 5 for SCALE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The period must end after it starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be after from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The period must be at most %1 days long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 days before to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is not a CSV text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be CSV text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This endpoint takes a CSV file: send it as the body with Content-Type text/csv, or as the file part of multipart/form-data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This API key lacks the scope %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

@@ -5349,6 +5349,94 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be an array of at most %1 texts</source>
         <translation>en çok %1 metinden oluşan bir dizi olmalı</translation>
     </message>
+    <message>
+        <source>Knowledge entry</source>
+        <translation>Bilgi bankası kaydı</translation>
+    </message>
+    <message>
+        <source>The file holds no rows</source>
+        <translation>Dosyada hiç satır yok</translation>
+    </message>
+    <message>
+        <source>The file has no column %1 (columns: %2)</source>
+        <translation>Dosyada %1 sütunu yok (sütunlar: %2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as entry %1</source>
+        <translation>Değişmedi: %1 kaydıyla aynı</translation>
+    </message>
+    <message>
+        <source>must be a language code such as tr or en</source>
+        <translation>tr ya da en gibi bir dil kodu olmalı</translation>
+    </message>
+    <message>
+        <source>a tag must be at most %1 characters</source>
+        <translation>bir etiket en fazla %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 tags</source>
+        <translation>en fazla %1 etiket içermeli</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 turns</source>
+        <translation>en fazla %1 konuşma adımı içermeli</translation>
+    </message>
+    <message>
+        <source>must be an object {role, content}</source>
+        <translation>{role, content} biçiminde bir nesne olmalı</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>bir tam sayı olmalı</translation>
+    </message>
+    <message>
+        <source>must be 1 or -1 for THUMBS</source>
+        <translation>THUMBS için 1 ya da -1 olmalı</translation>
+    </message>
+    <message>
+        <source>must be 1 to 5 for SCALE</source>
+        <translation>SCALE için 1 ile 5 arasında olmalı</translation>
+    </message>
+    <message>
+        <source>AI answer</source>
+        <translation>Asistan yanıtı</translation>
+    </message>
+    <message>
+        <source>The period must end after it starts</source>
+        <translation>Dönemin bitişi başlangıcından sonra olmalı</translation>
+    </message>
+    <message>
+        <source>must be after from</source>
+        <translation>başlangıçtan (from) sonra olmalı</translation>
+    </message>
+    <message>
+        <source>The period must be at most %1 days long</source>
+        <translation>Dönem en fazla %1 gün olmalı</translation>
+    </message>
+    <message>
+        <source>must be at most %1 days before to</source>
+        <translation>bitişten (to) en fazla %1 gün önce olmalı</translation>
+    </message>
+    <message>
+        <source>Suggestion</source>
+        <translation>Öneri</translation>
+    </message>
+    <message>
+        <source>The file is not a CSV text file</source>
+        <translation>Dosya bir CSV metin dosyası değil</translation>
+    </message>
+    <message>
+        <source>must be CSV text</source>
+        <translation>CSV metni olmalı</translation>
+    </message>
+    <message>
+        <source>This endpoint takes a CSV file: send it as the body with Content-Type text/csv, or as the file part of multipart/form-data</source>
+        <translation>Bu uç nokta bir CSV dosyası alır: dosyayı Content-Type text/csv ile gövde olarak ya da multipart/form-data içinde file parçası olarak gönderin</translation>
+    </message>
+    <message>
+        <source>This API key lacks the scope %1</source>
+        <translation>Bu API anahtarında %1 kapsamı yok</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

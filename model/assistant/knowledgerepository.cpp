@@ -216,6 +216,21 @@ KnowledgeImportReport KnowledgeRepository::importCsv(const QByteArray &file, con
                                                      const std::function<bool(int, int)> &progress)
 {
     const QString text = Csv::decode(file);
+    // A spreadsheet's text holds no NUL and hardly any other control character; a picture, a
+    // PDF or a workbook saved as .xlsx is full of them.
+    qsizetype controls = 0;
+    for (const QChar c : text) {
+        if (c.unicode() == 0) {
+            controls = text.size();
+            break;
+        }
+        if (c.unicode() < 0x20 && c != QLatin1Char('\t') && c != QLatin1Char('\n') && c != QLatin1Char('\r'))
+            ++controls;
+    }
+    if (controls > 0 && controls * 100 >= text.size())
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The file is not a CSV text file")),
+            {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be CSV text"))}});
     QVector<int> lines;
     const QVector<QStringList> rows = Csv::parse(text, Csv::guessSeparator(text), &lines);
     KnowledgeImportReport report;

@@ -32,7 +32,8 @@ public:
     // line and problem; the others go on. Written in batches of kImportBatch rows, each one
     // transaction; progress(done, total) is called after each batch, and a false answer stops
     // the import there: the batches written stay, nothing of the next is written (cancelled).
-    // A file without the required columns throws DomainError Unprocessable.
+    // A file without rows or without the required columns, and one that is not text (a NUL, or
+    // control characters in 1% of it), throw DomainError Unprocessable.
     static constexpr int kImportBatch = 500;
     KnowledgeImportReport importCsv(const QByteArray &file, const QString &createdBy = {},
                                     const std::function<bool(int done, int total)> &progress = {});

@@ -1013,6 +1013,17 @@ const QVector<Migration> &migrations()
              "ALTER TABLE conversations ADD COLUMN ai_draft TEXT",
              "ALTER TABLE conversations ADD COLUMN ai_draft_answer_id TEXT",
          }},
+        {26,
+         "the assistant's hand-offs: whom it gave a conversation to last, for the agents' round robin",
+         {
+             // user_seq: users.seq of the agent the assistant assigned a conversation to last (0:
+             // none yet); the next hand-off goes to the next active agent after it. One row, locked
+             // by the hand-off's transaction, so that copies on one database take turns.
+             R"(CREATE TABLE ai_handoff_cursor (
+                 name TEXT PRIMARY KEY,
+                 user_seq INTEGER NOT NULL))",
+             "INSERT INTO ai_handoff_cursor (name, user_seq) VALUES ('agents', 0)",
+         }},
     };
     return list;
 }

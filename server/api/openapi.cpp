@@ -32,13 +32,13 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
         if (!parameters.isEmpty())
             operation.insert(QStringLiteral("parameters"), parameters);
         if (!route.doc.requestSchema.isEmpty()) {
-            operation.insert(
-                QStringLiteral("requestBody"),
-                QJsonObject{{QStringLiteral("required"), true},
-                            {QStringLiteral("content"),
-                             QJsonObject{{route.doc.requestContentType.isEmpty() ? QStringLiteral("application/json")
-                                                                                 : route.doc.requestContentType,
-                                          QJsonObject{{QStringLiteral("schema"), route.doc.requestSchema}}}}}});
+            QJsonObject content{{route.doc.requestContentType.isEmpty() ? QStringLiteral("application/json")
+                                                                        : route.doc.requestContentType,
+                                 QJsonObject{{QStringLiteral("schema"), route.doc.requestSchema}}}};
+            for (const QString &type : route.doc.otherRequestContentTypes)
+                content.insert(type, QJsonObject{{QStringLiteral("schema"), Schema::string()}});
+            operation.insert(QStringLiteral("requestBody"),
+                             QJsonObject{{QStringLiteral("required"), true}, {QStringLiteral("content"), content}});
         }
         QJsonObject responses{
             {QString::number(route.doc.successStatus),

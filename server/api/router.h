@@ -44,6 +44,9 @@ struct RouteDoc
     // Of the request body: empty for JSON; "multipart/form-data" for uploads (the body is not parsed as
     // JSON, may be as large as media/maxUploadBytes plus framing, and requestSchema lists the form fields).
     QString requestContentType = {};
+    // Other media types the body may have, each a text (an upload route that also takes the file as
+    // the whole body: POST /ai/knowledge/import's text/csv).
+    QStringList otherRequestContentTypes = {};
 };
 
 using Handler = std::function<ApiResponse(ApiRequest &)>;
