@@ -2,6 +2,7 @@
 
 #include "messaging/campaigns/smssettingsrules.h"
 #include "messaging/channels/channelconfig.h"
+#include "model/inbox/conversation.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -188,7 +189,7 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
         return false;
     if (!mediaConfig(&c->media, error))
         return false;
-    if (!assistantThresholds(&c->assistant, error))
+    if (!assistantThresholds(&c->assistant, error) || !languageModelConfig(&c->languageModel, error))
         return false;
     int idleSeconds = 60;
     int requestSeconds = 30;
@@ -224,6 +225,42 @@ bool AppSettings::assistantThresholds(AssistantThresholds *t, QString *error) co
                       &t->answer, error) &&
            readDouble(*this, QStringLiteral("ai/marginThreshold"), AssistantThresholds::kDefaultMargin, 0, 1,
                       &t->margin, error);
+}
+
+bool AppSettings::languageModelConfig(LanguageModelConfig *c, QString *error) const
+{
+    c->baseUrl = value(QStringLiteral("ai/llmBaseUrl")).toString().trimmed();
+    while (c->baseUrl.endsWith(QLatin1Char('/')))
+        c->baseUrl.chop(1);
+    c->model = value(QStringLiteral("ai/llmModel")).toString().trimmed();
+    if (!c->baseUrl.isEmpty()) {
+        QString why;
+        const QUrl url(c->baseUrl);
+        if (!url.isValid() || url.host().isEmpty() || !ChannelUrls::allowed(url, &why)) {
+            *error = QStringLiteral("setting ai/llmBaseUrl must be an https URL, or http on a loopback address, got "
+                                    "\"%1\"%2")
+                         .arg(c->baseUrl, why.isEmpty() ? QString() : QStringLiteral(": ") + why);
+            return false;
+        }
+    }
+    return readInt(*this, QStringLiteral("ai/llmTimeoutSeconds"), 20, 1, 600, &c->timeoutSeconds, error);
+}
+
+bool AppSettings::autoReplyConfig(AutoReplyConfig *c, QString *error) const
+{
+    for (const QString &channel : ConversationRules::channels()) {
+        const QString key = QStringLiteral("ai/autoReply/") + channel;
+        const QString mode = value(key, QStringLiteral("off")).toString().trimmed().toLower();
+        if (!AutoReplyConfig::modeNames().contains(mode)) {
+            *error = QStringLiteral("setting %1 must be off, suggest or on, got \"%2\"").arg(key, mode);
+            return false;
+        }
+        c->modes.insert(channel, mode);
+    }
+    const QString name = value(QStringLiteral("ai/name")).toString().trimmed();
+    if (!name.isEmpty())
+        c->name = name.left(100);
+    return true;
 }
 
 bool AppSettings::tasksTimeZone(QTimeZone *timeZone, QString *error) const

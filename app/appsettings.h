@@ -1,5 +1,6 @@
 #pragma once
 
+#include "messaging/assistant/assistantautoreply.h"
 #include "messaging/campaigns/campaignsconfig.h"
 #include "server/serverconfig.h"
 
@@ -39,6 +40,12 @@ public:
     // ai/answerThreshold and ai/marginThreshold (0 to 1; defaults AssistantThresholds'). False with a
     // reason when malformed.
     bool assistantThresholds(AssistantThresholds *thresholds, QString *error) const;
+    // The assistant's language model (ai/llmBaseUrl: https, or http on a loopback address; empty:
+    // none; ai/llmModel; ai/llmTimeoutSeconds 1 to 600, default 20; the key is the secret
+    // ai.llmApiKey, filled by the caller) and the inbox's auto-reply (ai/autoReply/<channel>: off,
+    // suggest or on, default off; ai/name, default "Asistan"). False with a reason when malformed.
+    bool languageModelConfig(LanguageModelConfig *config, QString *error) const;
+    bool autoReplyConfig(AutoReplyConfig *config, QString *error) const;
     // tasks/timeZone: an IANA name ("Europe/Istanbul"); empty or absent: the machine's time zone.
     // "Today" and "overdue" of tasks are computed in it. False with a reason for an unknown name.
     bool tasksTimeZone(QTimeZone *timeZone, QString *error) const;

@@ -9,6 +9,7 @@
 #include "app/unixsignals.h"
 #include "app/windowcontents.h"
 #include "app/windowsession.h"
+#include "messaging/assistant/assistantautoreply.h"
 #include "messaging/campaigns/campaignsender.h"
 #include "messaging/channels/bulkexpander.h"
 #include "messaging/channels/channeldispatcher.h"
@@ -380,6 +381,13 @@ struct Environment
 
     // The SMS provider's auth token: the secret channels/sms/authToken (--set
     // secrets/channels/sms/authToken=… for a headless run).
+    // The assistant's language model key (secret ai.llmApiKey).
+    void fillLanguageModelSecrets(LanguageModelConfig *c)
+    {
+        if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("ai.llmApiKey")))
+            c->apiKey = QString::fromUtf8(*v).trimmed();
+    }
+
     void fillSmsSecrets(SmsConfig *s)
     {
         if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("channels/sms/authToken")))
@@ -498,8 +506,10 @@ bool prepareServer(Environment &env, const QString &listen, ServerConfig *config
     }
     config->channels.mediaDir = QDir(env.settings->dataDir()).filePath(QStringLiteral("media"));
     config->channelRegistry = std::make_shared<ChannelRegistry>(config->channels);
-    // The assistant's index of the knowledge base: one for the process, shared by the server threads.
+    // The assistant's index of the knowledge base: one for the process, shared by the server
+    // threads, the window and the delivery thread's auto-reply.
     config->knowledgeIndex = std::make_shared<KnowledgeIndex>();
+    env.fillLanguageModelSecrets(&config->languageModel);
     return true;
 }
 
@@ -516,7 +526,8 @@ void printServerHelp(const QString &url, const QString &dataDir)
 // The services of the delivery thread. A new scheduler or dispatcher adds its factory here.
 // serverUrl: the API server's own URL, the default base of campaign links (empty: no server).
 void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store &store,
-                         const std::shared_ptr<ChannelRegistry> &channels, const QString &serverUrl)
+                         const std::shared_ptr<ChannelRegistry> &channels, const QString &serverUrl,
+                         const ServerConfig &server)
 {
     CampaignsConfig campaigns;
     QString campaignsError;
@@ -541,6 +552,17 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), store));
     delivery.addService(TaskScheduler::factory(store, env.settings->tasksTimeZone()));
     delivery.addService(MediaCleaner::factory(store, QDir(env.settings->dataDir()).filePath(QStringLiteral("media"))));
+    // The inbox's auto-reply, when a channel has one (ai/autoReply/<channel>).
+    AutoReplyConfig autoReply;
+    QString autoReplyError;
+    if (!env.settings->autoReplyConfig(&autoReply, &autoReplyError)) {
+        qWarning("%s; the assistant does not answer in the inbox", qPrintable(autoReplyError));
+    } else if (std::any_of(autoReply.modes.cbegin(), autoReply.modes.cend(),
+                           [](const QString &mode) { return mode != QLatin1String("off"); })) {
+        delivery.addService(AssistantAutoReply::factory(
+            store, server.knowledgeIndex ? server.knowledgeIndex : std::make_shared<KnowledgeIndex>(), server.assistant,
+            server.languageModel, autoReply, channels ? channels : ChannelRegistry::defaults()));
+    }
 }
 
 int runServe(Environment &env, const QString &listen)
@@ -570,7 +592,7 @@ int runServe(Environment &env, const QString &listen)
     }
     printServerHelp(server.baseUrl(), env.settings->dataDir());
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, store, config.channelRegistry, server.baseUrl());
+    addDeliveryServices(delivery, env, store, config.channelRegistry, server.baseUrl(), config);
     delivery.start();
     const int rc = terminating ? 0 : QCoreApplication::exec();
     server.stop();
@@ -708,7 +730,7 @@ int runDesktop(Environment &env)
     if (UserRepository(desk).list().isEmpty())
         window.showWelcome();
     DeliveryThread delivery;
-    addDeliveryServices(delivery, env, store, config.channelRegistry, server ? server->baseUrl() : QString());
+    addDeliveryServices(delivery, env, store, config.channelRegistry, server ? server->baseUrl() : QString(), config);
     delivery.start();
     Database::startSnapshotWatchdog(&window);
     if (const QString walkDir = qEnvironmentVariable("LIAISON_UI_WALK"); !walkDir.isEmpty())

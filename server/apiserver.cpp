@@ -251,7 +251,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<CampaignsController>(m_store));
     m_controllers.push_back(std::make_unique<CampaignTrackingController>(m_store));
     m_controllers.push_back(std::make_unique<AiController>(m_store, m_shared->knowledge, m_config.assistant,
-                                                           m_config.tasksTimeZone, m_media));
+                                                           m_config.languageModel, m_config.tasksTimeZone, m_media));
     m_controllers.push_back(
         std::make_unique<SmsStatusController>(m_store, m_config.smsAuthToken, m_config.smsPublicBaseUrl));
     for (const auto &controller : m_controllers)

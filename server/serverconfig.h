@@ -1,5 +1,6 @@
 #pragma once
 
+#include "messaging/assistant/languagemodelclient.h"
 #include "messaging/channels/channelconfig.h"
 #include "messaging/media/mediaconfig.h"
 #include "messaging/webhooks/webhookconfig.h"
@@ -55,6 +56,9 @@ struct ServerConfig
     std::shared_ptr<KnowledgeIndex> knowledgeIndex;
     // The assistant's thresholds (settings ai/answerThreshold, ai/marginThreshold).
     AssistantThresholds assistant;
+    // The assistant's optional language model (ai/llmBaseUrl, ai/llmModel, ai/llmTimeoutSeconds,
+    // secret ai.llmApiKey): POST /ai/chat and /ai/test-knowledge ask it; empty base URL: none.
+    LanguageModelConfig languageModel;
 
     int threadCount() const { return threads > 0 ? threads : qBound(1, QThread::idealThreadCount(), 8); }
 };

@@ -182,8 +182,9 @@ AssistantReply Assistant::answer(const AssistantQuestion &question) const
         return reply;
     }
 
-    // A short follow-up ("peki iade?") is read again with the customer's previous message.
-    if (!reply.answered && !question.history.isEmpty()) {
+    // A short follow-up ("peki iade?", "peki ya o?") is read again with the customer's previous
+    // message; a message with words the knowledge base does not hold asks something new.
+    if (!reply.answered && !question.history.isEmpty() && reply.search.unknown.isEmpty()) {
         for (auto it = question.history.crbegin(); it != question.history.crend(); ++it) {
             if (it->role != QLatin1String("user") || it->content.trimmed().isEmpty())
                 continue;

@@ -12,7 +12,7 @@
 // come from the evaluation set of tests/data/assistant (docs/architecture.md, "The assistant").
 struct AssistantThresholds
 {
-    static constexpr double kDefaultAnswer = 0.325;
+    static constexpr double kDefaultAnswer = 0.3;
     static constexpr double kDefaultMargin = 0.02;
     double answer = kDefaultAnswer; // below: the assistant does not answer (low_confidence, missing_knowledge)
     double margin = kDefaultMargin; // the best's lead over the runner-up below it: ambiguous

@@ -374,7 +374,12 @@ KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString
         double questionAll = 0;
         for (int t : queryTerms) {
             if (std::binary_search(d.terms.cbegin(), d.terms.cend(), t)) {
-                covered += l.weight(t);
+                // A word the entry has only in its answer says less than one in its question or tags.
+                const auto &postings = l.terms.at(t).postings;
+                const auto p = std::find_if(postings.cbegin(), postings.cend(),
+                                            [index](const Language::Posting &x) { return x.doc == index; });
+                const bool answerOnly = p != postings.cend() && p->tfQuestion == 0 && p->tfTags == 0;
+                covered += l.weight(t) * (answerOnly ? t_.answerOnlyShare : 1.0);
                 c.matched.append(l.terms.at(t).key);
             }
         }

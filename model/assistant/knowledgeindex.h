@@ -42,6 +42,7 @@ public:
         double rerankConfidence = 0.3;
         double rerankTrigrams = 0.4;
         double confidenceTrigrams = 0.0; // the share of the confidence that is the trigrams' Dice
+        double answerOnlyShare = 0.6;    // what a word found only in an entry's answer covers
     };
 
     struct Candidate

@@ -254,7 +254,7 @@ namespace {
 const std::initializer_list<std::initializer_list<const char *>> kTurkishSynonyms = {
     {"ücretsiz", "bedava", "bedelsiz"},
     {"ücret", "bedel", "masraf", "fiyat"},
-    {"kargo", "gönderi", "paket", "koli"},
+    {"kargo", "gönderi", "koli"},
     {"mağaza", "dükkan", "şube", "showroom"},
     {"adres", "konum"},
     {"eposta", "mail", "email", "e-posta"},

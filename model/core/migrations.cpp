@@ -1012,6 +1012,9 @@ const QVector<Migration> &migrations()
              "ALTER TABLE conversations ADD COLUMN ai_handoff TEXT",
              "ALTER TABLE conversations ADD COLUMN ai_draft TEXT",
              "ALTER TABLE conversations ADD COLUMN ai_draft_answer_id TEXT",
+             // The seq of the incoming message the auto-reply last took (a conditional update: one
+             // copy of Liaison answers each message, once).
+             "ALTER TABLE conversations ADD COLUMN ai_replied_seq INTEGER",
          }},
         {26,
          "the assistant's hand-offs: whom it gave a conversation to last, for the agents' round robin",

@@ -74,6 +74,14 @@ QJsonObject Conversation::toDetailJson() const
                      {QStringLiteral("firstResponseTime"),
                       firstResponseSeconds ? QJsonValue(double(*firstResponseSeconds)) : QJsonValue(QJsonValue::Null)},
                      {QStringLiteral("totalMessages"), totalMessages}}},
+        {QStringLiteral("ai"),
+         QJsonObject{
+             {QStringLiteral("handoff"),
+              aiHandoff.isEmpty() ? QJsonValue() : QJsonValue(QJsonObject{{QStringLiteral("reason"), aiHandoff}})},
+             {QStringLiteral("draft"), aiDraft.isEmpty()
+                                           ? QJsonValue()
+                                           : QJsonValue(QJsonObject{{QStringLiteral("text"), aiDraft},
+                                                                    {QStringLiteral("answerId"), aiDraftAnswerId}})}}},
         {QStringLiteral("createdAt"), createdAt},
         {QStringLiteral("updatedAt"), updatedAt},
     };

@@ -35,6 +35,12 @@ struct Conversation
     // An anonymous web visitor's conversation has no contact (contactId empty) until the visitor
     // says who they are; it is shown by this label ("Website visitor 3F9K2A"), empty otherwise.
     QString visitorName;
+    // The assistant (docs/api.md, "The assistant in the inbox"): why it handed the conversation to
+    // a person (empty: it did not, or a person took it back; no auto-reply while set), and its
+    // draft reply for an agent to send (the channel's auto-reply is "suggest").
+    QString aiHandoff;
+    QString aiDraft;
+    QString aiDraftAnswerId;
 
     bool hasContact() const { return !contactId.isEmpty(); }
     // The contact's name, or the visitor's label for a conversation without a contact.

@@ -18,7 +18,7 @@ const QString kConversationColumns = QStringLiteral(
     "v.seq, v.id, v.contact_id, v.channel, v.channel_id, v.external_id, v.status, v.assigned_to, "
     "coalesce(u.name, ''), v.tags, v.source, v.first_response_seconds, v.total_messages, v.unread_count, "
     "v.last_message_text, v.last_message_direction, v.last_message_at, v.first_incoming_at, v.created_at, "
-    "v.updated_at, c.first_name, c.last_name, c.phone, v.visitor_name");
+    "v.updated_at, c.first_name, c.last_name, c.phone, v.visitor_name, v.ai_handoff, v.ai_draft, v.ai_draft_answer_id");
 // LEFT JOIN: an anonymous web visitor's conversation has no contact.
 const QString kConversationFrom = QStringLiteral(
     " FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id LEFT JOIN users u ON u.id = v.assigned_to");
@@ -66,6 +66,9 @@ Conversation conversationFromRow(SqlRowReader r)
     v.contactLastName = r.text();
     v.contactPhone = r.text();
     v.visitorName = r.text();
+    v.aiHandoff = r.text();
+    v.aiDraft = r.text();
+    v.aiDraftAnswerId = r.text();
     return v;
 }
 
@@ -475,12 +478,20 @@ Conversation ConversationRepository::update(const QString &id, const std::option
     }
     if (changed.isEmpty())
         return before; // nothing to store, no event
+    const bool closing = changed.contains(QStringLiteral("status")) && v.status == QLatin1String("closed");
     v.updatedAt = m_store.nowIso();
     Database::execCached(
-        QStringLiteral(
-            "UPDATE conversations SET status = ?, assigned_to = ?, closed_at = ?, updated_at = ? WHERE seq = ?"),
+        QStringLiteral("UPDATE conversations SET status = ?, assigned_to = ?, closed_at = ?, updated_at = ?, "
+                       "ai_handoff = CASE WHEN ? = 1 THEN NULL ELSE ai_handoff END, "
+                       "ai_draft = CASE WHEN ? = 1 THEN NULL ELSE ai_draft END WHERE seq = ?"),
         {v.status, textOrNull(v.assignedTo), v.status == QLatin1String("closed") ? QVariant(v.updatedAt) : QVariant(),
-         v.updatedAt, v.seq});
+         v.updatedAt, closing ? 1 : 0, closing ? 1 : 0, v.seq});
+    if (closing) {
+        // A person closed it: the assistant may answer in it again, and its draft is moot.
+        v.aiHandoff.clear();
+        v.aiDraft.clear();
+        v.aiDraftAnswerId.clear();
+    }
     m_store.appendEvent(QStringLiteral("conversation.updated"), updatedData(v, changed));
     if (changed.contains(QStringLiteral("assignedTo"))) {
         m_store.appendEvent(QStringLiteral("conversation.assigned"),

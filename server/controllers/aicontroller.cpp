@@ -52,7 +52,7 @@ QByteArray mediaTypeOf(const QByteArray &contentType)
 } // namespace
 
 AiController::AiController(const Store &store, std::shared_ptr<KnowledgeIndex> index, AssistantThresholds thresholds,
-                           QTimeZone tz, std::shared_ptr<MediaService> media)
+                           LanguageModelConfig model, QTimeZone tz, std::shared_ptr<MediaService> media)
     : m_store(store)
     , m_index(std::move(index))
     , m_thresholds(thresholds)
@@ -61,6 +61,7 @@ AiController::AiController(const Store &store, std::shared_ptr<KnowledgeIndex> i
     , m_knowledge(store)
     , m_answers(store)
     , m_suggestions(store, *m_index, thresholds)
+    , m_responder(store, m_index, thresholds, std::move(model))
 {
 }
 
@@ -448,8 +449,10 @@ ApiResponse AiController::chat(ApiRequest &request)
                                         {QStringLiteral("conversations:write")}));
         ConversationRepository(m_store).get(ask.conversationId);
     }
-    m_index->refresh(m_knowledge);
-    const AssistantReply reply = Assistant(*m_index, m_thresholds).answer(ask.question);
+    // Retrieval, then the language model when one is set up (its wait runs this thread's event
+    // loop; no transaction is open during it).
+    const AssistantResponder::Response response = m_responder.respond(ask.question);
+    const AssistantReply &reply = response.reply;
     AiAnswerOrigin origin;
     origin.conversationId = ask.conversationId;
     Transaction tx;
@@ -458,7 +461,7 @@ ApiResponse AiController::chat(ApiRequest &request)
     if (!reply.answered && !ask.conversationId.isEmpty())
         handoff = AssistantHandoff(m_store).handOff(ask.conversationId, reply.handoffReason);
     tx.commit();
-    QJsonObject data = reply.toJson();
+    QJsonObject data = response.toJson();
     data.insert(QStringLiteral("id"), recorded.id);
     data.insert(QStringLiteral("conversationId"),
                 ask.conversationId.isEmpty() ? QJsonValue() : QJsonValue(ask.conversationId));
@@ -477,8 +480,11 @@ ApiResponse AiController::chat(ApiRequest &request)
 ApiResponse AiController::testKnowledge(ApiRequest &request)
 {
     const AssistantRequest ask = AssistantRules::parse(request.body);
-    m_index->refresh(m_knowledge);
-    return ApiResponse::ok(Assistant(*m_index, m_thresholds).answer(ask.question).toTestJson(m_thresholds));
+    // The same pipeline as a chat, the language model included; nothing is stored.
+    const AssistantResponder::Response response = m_responder.respond(ask.question);
+    QJsonObject data = response.reply.toTestJson(m_thresholds);
+    data.insert(QStringLiteral("metadata"), response.toJson().value(QStringLiteral("metadata")));
+    return ApiResponse::ok(data);
 }
 
 ApiResponse AiController::feedback(ApiRequest &request)

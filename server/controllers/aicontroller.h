@@ -1,5 +1,6 @@
 #pragma once
 
+#include "messaging/assistant/assistantresponder.h"
 #include "server/controllers/controller.h"
 
 #include "model/assistant/aianswerrepository.h"
@@ -22,10 +23,11 @@ class MediaService;
 class AiController final : public Controller
 {
 public:
-    // index: the knowledge index the server threads share; tz: the days of the figures
-    // (tasks/timeZone); media: the upload limit and form checks of the CSV import.
+    // index: the knowledge index the server threads share; model: the optional language model
+    // that phrases answers; tz: the days of the figures (tasks/timeZone); media: the upload limit
+    // and form checks of the CSV import.
     AiController(const Store &store, std::shared_ptr<KnowledgeIndex> index, AssistantThresholds thresholds,
-                 QTimeZone tz, std::shared_ptr<MediaService> media);
+                 LanguageModelConfig model, QTimeZone tz, std::shared_ptr<MediaService> media);
     void registerRoutes(Router &router) override;
     QJsonObject schemas() const override;
 
@@ -58,4 +60,5 @@ private:
     KnowledgeRepository m_knowledge;
     AiAnswerRepository m_answers;
     KnowledgeSuggestions m_suggestions;
+    AssistantResponder m_responder;
 };

@@ -2,6 +2,7 @@
 
 #include "messaging/channels/channelregistry.h"
 #include "messaging/channels/channelsender.h"
+#include "model/assistant/assistantconversation.h"
 #include "model/core/fieldreader.h"
 #include "model/inbox/conversationrepository.h"
 #include "server/api/queryreader.h"
@@ -114,6 +115,10 @@ QJsonObject ConversationsController::schemas() const
         {QStringLiteral("metadata"), object({{QStringLiteral("source"), string()},
                                              {QStringLiteral("firstResponseTime"), nullable(integer(0))},
                                              {QStringLiteral("totalMessages"), integer(0)}})},
+        {QStringLiteral("ai"),
+         object({{QStringLiteral("handoff"), nullable(object({{QStringLiteral("reason"), string()}}))},
+                 {QStringLiteral("draft"),
+                  nullable(object({{QStringLiteral("text"), string()}, {QStringLiteral("answerId"), string()}}))}})},
         {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
         {QStringLiteral("updatedAt"), string(QStringLiteral("date-time"))},
     });
@@ -195,6 +200,20 @@ void ConversationsController::registerRoutes(Router &router)
     // POST /api/v1/conversations/:id/reopen
     router.add("POST", QStringLiteral("/api/v1/conversations/:id/reopen"), bind(&ConversationsController::reopen),
                write, {tag, QStringLiteral("Reopen (status open)"), {}, envelope(detail), {}, {401, 403, 404, 429}});
+    // POST /api/v1/conversations/:id/ai/handback
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/ai/handback"),
+               bind(&ConversationsController::handBack), write,
+               {tag,
+                QStringLiteral("Hand a conversation the assistant handed off back to it (auto-replies again)"),
+                {},
+                envelope(detail),
+                {},
+                {401, 403, 404, 429}});
+    // DELETE /api/v1/conversations/:id/ai/draft
+    router.add(
+        "DELETE", QStringLiteral("/api/v1/conversations/:id/ai/draft"), bind(&ConversationsController::discardDraft),
+        write,
+        {tag, QStringLiteral("Discard the assistant's draft reply"), {}, envelope(detail), {}, {401, 403, 404, 429}});
     // POST /api/v1/conversations/:id/tags
     router.add("POST", QStringLiteral("/api/v1/conversations/:id/tags"), bind(&ConversationsController::addTags), write,
                {tag,
@@ -311,6 +330,22 @@ ApiResponse ConversationsController::reopen(ApiRequest &request)
 {
     const Conversation v = m_conversations->reopen(request.param(QStringLiteral("id")));
     return ApiResponse::ok(detailJson(*m_conversations, v), QStringLiteral("Conversation reopened"));
+}
+
+ApiResponse ConversationsController::handBack(ApiRequest &request)
+{
+    const QString id = request.param(QStringLiteral("id"));
+    AssistantConversation(m_conversations->store()).handBack(id);
+    return ApiResponse::ok(detailJson(*m_conversations, m_conversations->get(id)),
+                           QStringLiteral("Conversation handed back to the assistant"));
+}
+
+ApiResponse ConversationsController::discardDraft(ApiRequest &request)
+{
+    const QString id = request.param(QStringLiteral("id"));
+    m_conversations->get(id);
+    AssistantConversation(m_conversations->store()).clearDraft(id);
+    return ApiResponse::ok(detailJson(*m_conversations, m_conversations->get(id)), QStringLiteral("Draft discarded"));
 }
 
 ApiResponse ConversationsController::addTags(ApiRequest &request)

@@ -26,6 +26,8 @@ private:
     ApiResponse assign(ApiRequest &request);
     ApiResponse close(ApiRequest &request);
     ApiResponse reopen(ApiRequest &request);
+    ApiResponse handBack(ApiRequest &request);
+    ApiResponse discardDraft(ApiRequest &request);
     ApiResponse addTags(ApiRequest &request);
     ApiResponse removeTag(ApiRequest &request);
     ApiResponse messages(ApiRequest &request);

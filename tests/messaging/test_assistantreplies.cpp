@@ -4,9 +4,17 @@
 // status, a timeout and a refused URL; and the responder's decisions around it: the model phrases an
 // answer retrieval found, its decline hands off, its failure keeps retrieval's answer, and without a
 // model nothing is asked.
+#include "messaging/assistant/assistantautoreply.h"
 #include "messaging/assistant/assistantresponder.h"
 #include "messaging/assistant/languagemodelclient.h"
+#include "messaging/channels/channelregistry.h"
+#include "model/accounts/userrepository.h"
+#include "model/assistant/aianswerrepository.h"
+#include "model/assistant/assistantconversation.h"
 #include "model/assistant/knowledgerepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/inbox/conversationrepository.h"
 #include "server/http/httpengine.h"
 #include "tests/support/modelsupport.h"
 
@@ -79,7 +87,7 @@ PhrasingRequest kargoQuestion()
 
 } // namespace
 
-class TestLanguageModel final : public QObject
+class TestAssistantReplies final : public QObject
 {
     Q_OBJECT
 
@@ -219,7 +227,132 @@ private slots:
         QVERIFY(QTest::qWaitFor([&later] { return later.has_value(); }, 10000));
         QCOMPARE(later->reply.answer, QStringLiteral("Tamam."));
     }
+
+    // The inbox: each channel's mode, the AI's message, the hand-off in turn, the draft, the claim
+    // that answers a message once, and a conversation handed back.
+    void answersTheInboxAsEachChannelSays()
+    {
+        TempDatabase db;
+        const Store store = testStore();
+        KnowledgeRepository repo(store);
+        KnowledgeChanges ch;
+        ch.question = QStringLiteral("Kargo ne zaman gelir?");
+        ch.answer = QStringLiteral("Siparişler 1-3 iş gününde teslim edilir.");
+        ch.language = QStringLiteral("tr");
+        repo.create(ch);
+        UserRepository users(store);
+        const User ayse = users.create(QStringLiteral("ayse@ornek.com.tr"), QStringLiteral("Ayşe"),
+                                       QStringLiteral("agent"), QStringLiteral("x"));
+        const User mert = users.create(QStringLiteral("mert@ornek.com.tr"), QStringLiteral("Mert"),
+                                       QStringLiteral("agent"), QStringLiteral("x"));
+        ContactRepository contacts(store);
+        ConversationRepository conversations(store);
+        auto conversation = [&](const QString &name) {
+            const Contact c = contacts.create(ContactRules::parse(
+                {{"firstName", name}, {"email", name.toLower() + QStringLiteral("@ornek.com.tr")}}));
+            return conversations.findOrCreate(c.id, QStringLiteral("widget"), QStringLiteral("v-") + name);
+        };
+        AutoReplyConfig config;
+        config.modes.insert(QStringLiteral("widget"), QStringLiteral("on"));
+        auto index = std::make_shared<KnowledgeIndex>();
+        auto autoReply = std::make_unique<AssistantAutoReply>(
+            store, index, AssistantThresholds{}, LanguageModelConfig{}, config, ChannelRegistry::defaults());
+        QStringList outcomes;
+        auto watch = [this, &outcomes](AssistantAutoReply *r) {
+            connect(r, &AssistantAutoReply::handled, this,
+                    [&outcomes](const QString &, const QString &outcome) { outcomes << outcome; });
+        };
+        watch(autoReply.get());
+        // A customer's message: the bus's news starts the auto-reply (as the delivery thread's would).
+        auto ask = [&](const QString &conversationId, const QString &text) {
+            MessageContent m;
+            m.text = text;
+            const qsizetype before = outcomes.size();
+            const Message in = conversations.receive(conversationId, m);
+            if (!QTest::qWaitFor([&] { return outcomes.size() > before; }, 10000))
+                qFatal("no outcome");
+            return in;
+        };
+
+        // Answered: the AI's message, recorded with the conversation and the message.
+        const Conversation elif = conversation(QStringLiteral("Elif"));
+        const Message q1 = ask(elif.id, QStringLiteral("kargom ne zaman gelir?"));
+        QCOMPARE(outcomes.last(), QStringLiteral("sent"));
+        const QVector<Message> thread = conversations.messages(elif.id, {}).items;
+        QCOMPARE(thread.last().direction, QStringLiteral("outgoing"));
+        QCOMPARE(thread.last().text, ch.answer.value());
+        QCOMPARE(thread.last().sender.type, QStringLiteral("ai"));
+        QCOMPARE(thread.last().sender.name, QStringLiteral("Asistan"));
+        const AiAnswer a = AiAnswerRepository(store).resolve(thread.last().id);
+        QCOMPARE(a.mode, QStringLiteral("auto_reply"));
+        QCOMPARE(a.conversationId, elif.id);
+        QCOMPARE(a.decision, QStringLiteral("answered"));
+        // The same message again (another copy's news, a restart): not answered twice.
+        autoReply->handle(q1.id);
+        QCOMPARE(outcomes.last(), QStringLiteral("skipped"));
+        QCOMPARE(conversations.messages(elif.id, {}).items.size(), thread.size());
+
+        // Not answered: the fallback reply, then the conversation goes to one agent, the next to
+        // the other, and no auto-reply in a conversation handed off.
+        const Conversation can = conversation(QStringLiteral("Can"));
+        ask(can.id, QStringLiteral("Mobilya satıyor musunuz?"));
+        QCOMPARE(outcomes.last(), QStringLiteral("handed_off"));
+        Conversation v = conversations.get(can.id);
+        QVERIFY(!v.aiHandoff.isEmpty());
+        QCOMPARE(conversations.messages(can.id, {}).items.last().text,
+                 Assistant::fallbackReply(v.aiHandoff, QStringLiteral("tr")));
+        const QString first = v.assignedTo;
+        QVERIFY(first == ayse.id || first == mert.id);
+        const Conversation deniz = conversation(QStringLiteral("Deniz"));
+        ask(deniz.id, QStringLiteral("Bir temsilciyle görüşmek istiyorum"));
+        QCOMPARE(outcomes.last(), QStringLiteral("handed_off"));
+        QCOMPARE(conversations.get(deniz.id).aiHandoff, QStringLiteral("customer_request"));
+        QCOMPARE(conversations.get(deniz.id).assignedTo, first == ayse.id ? mert.id : ayse.id);
+        const int held = int(conversations.messages(can.id, {}).items.size());
+        ask(can.id, QStringLiteral("kargom ne zaman gelir?"));
+        QCOMPARE(outcomes.last(), QStringLiteral("skipped"));
+        QCOMPARE(int(conversations.messages(can.id, {}).items.size()), held + 1); // the question alone
+
+        // Handed back: the assistant answers in it again; closing also ends the hand-off.
+        AssistantConversation(store).handBack(can.id);
+        QVERIFY(conversations.get(can.id).aiHandoff.isEmpty());
+        ask(can.id, QStringLiteral("kargom ne zaman gelir?"));
+        QCOMPARE(outcomes.last(), QStringLiteral("sent"));
+        conversations.close(deniz.id);
+        QVERIFY(conversations.get(deniz.id).aiHandoff.isEmpty());
+
+        // Suggest: a draft; sending it makes the answer that message.
+        config.modes.insert(QStringLiteral("widget"), QStringLiteral("suggest"));
+        autoReply = std::make_unique<AssistantAutoReply>(store, index, AssistantThresholds{}, LanguageModelConfig{},
+                                                         config, ChannelRegistry::defaults());
+        watch(autoReply.get());
+        const Conversation ece = conversation(QStringLiteral("Ece"));
+        const Message in = ask(ece.id, QStringLiteral("kargo kaç günde gelir"));
+        QCOMPARE(outcomes.last(), QStringLiteral("drafted"));
+        v = conversations.get(ece.id);
+        QCOMPARE(v.aiDraft, ch.answer.value());
+        QCOMPARE(conversations.messages(ece.id, {}).items.last().id, in.id); // nothing sent
+        MessageContent reply;
+        reply.text = v.aiDraft;
+        const Message sent = conversations.addOutgoing(ece.id, reply, {QStringLiteral("agent"), ayse.id, ayse.name},
+                                                       QStringLiteral("sent"));
+        AssistantConversation(store).draftSent(ece.id, v.aiDraftAnswerId, sent.id);
+        QVERIFY(conversations.get(ece.id).aiDraft.isEmpty());
+        QCOMPARE(AiAnswerRepository(store).resolve(sent.id).id, v.aiDraftAnswerId);
+        // Not answered in suggest mode: recorded for the suggestions, nobody assigned.
+        ask(ece.id, QStringLiteral("Mobilya satıyor musunuz?"));
+        QCOMPARE(outcomes.last(), QStringLiteral("recorded"));
+        QVERIFY(conversations.get(ece.id).aiHandoff.isEmpty());
+
+        // Off: nothing.
+        config.modes.insert(QStringLiteral("widget"), QStringLiteral("off"));
+        autoReply = std::make_unique<AssistantAutoReply>(store, index, AssistantThresholds{}, LanguageModelConfig{},
+                                                         config, ChannelRegistry::defaults());
+        watch(autoReply.get());
+        ask(ece.id, QStringLiteral("kargo kaç günde gelir"));
+        QCOMPARE(outcomes.last(), QStringLiteral("skipped"));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestLanguageModel)
-#include "test_languagemodel.moc"
+QTEST_GUILESS_MAIN(TestAssistantReplies)
+#include "test_assistantreplies.moc"
