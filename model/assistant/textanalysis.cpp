@@ -234,7 +234,11 @@ QString TextAnalysis::stem(const QString &word, const QString &language)
         sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol *>(utf8.constData()), int(utf8.size()));
     if (!out)
         return word;
-    return QString::fromUtf8(reinterpret_cast<const char *>(out), sb_stemmer_length(stemmer));
+    const QString stemmed = QString::fromUtf8(reinterpret_cast<const char *>(out), sb_stemmer_length(stemmer));
+    // Snowball's Turkish stemmer takes short words apart too far ("iade" -> "ia", "günde" -> "g",
+    // "yastık" -> "yas"): a stem of fewer than 4 letters is the word's first 4 (the truncation
+    // Turkish retrieval often uses), or the word when it is that short.
+    return stemmed.size() < 4 && word.size() > stemmed.size() + 1 ? word.left(4) : stemmed.size() < 3 ? word : stemmed;
 }
 
 QStringList TextAnalysis::contentWords(const QString &text, const QString &language)
