@@ -2903,6 +2903,18 @@
         <source>Addresses</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -5357,6 +5369,34 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>must be an array of at most %1 texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file has no column %1 (columns: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds no rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as entry %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tag must be at most %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a language code such as tr or en</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 tags</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

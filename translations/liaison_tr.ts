@@ -2895,6 +2895,18 @@
         <source>Addresses</source>
         <translation>Adresler</translation>
     </message>
+    <message>
+        <source>Question</source>
+        <translation>Soru</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Yanıt</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -5348,6 +5360,34 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>must be an array of at most %1 texts</source>
         <translation>en çok %1 metinden oluşan bir dizi olmalı</translation>
+    </message>
+    <message>
+        <source>Knowledge entry</source>
+        <translation>Bilgi kaydı</translation>
+    </message>
+    <message>
+        <source>The file has no column %1 (columns: %2)</source>
+        <translation>Dosyada %1 sütunu yok (sütunlar: %2)</translation>
+    </message>
+    <message>
+        <source>The file holds no rows</source>
+        <translation>Dosyada hiç satır yok</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as entry %1</source>
+        <translation>Değişiklik yok: %1 kaydıyla aynı</translation>
+    </message>
+    <message>
+        <source>a tag must be at most %1 characters</source>
+        <translation>bir etiket en fazla %1 karakter olmalı</translation>
+    </message>
+    <message>
+        <source>must be a language code such as tr or en</source>
+        <translation>tr ya da en gibi bir dil kodu olmalı</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 tags</source>
+        <translation>en fazla %1 etiket içerebilir</translation>
     </message>
 </context>
 <context>
