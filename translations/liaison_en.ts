@@ -4158,10 +4158,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Every row was read.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4148,10 +4148,6 @@
         <translation>Atlanan satırlar</translation>
     </message>
     <message>
-        <source>Every row was read.</source>
-        <translation>Tüm satırlar okundu.</translation>
-    </message>
-    <message>
         <source>Close</source>
         <translation>Kapat</translation>
     </message>

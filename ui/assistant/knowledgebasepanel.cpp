@@ -4,6 +4,7 @@
 #include "ui/assistant/assistanttext.h"
 #include "ui/assistant/knowledgeeditor.h"
 #include "ui/assistant/knowledgeimportreport.h"
+#include "ui/shell/elidedlabel.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -86,7 +87,10 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     m_tagFilter = new QComboBox(this);
     m_tagFilter->setObjectName(QStringLiteral("knowledgeTagFilter"));
     m_tagFilter->setAccessibleName(tr("Tag"));
-    m_tagFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as "Every tag" and a little more, whatever tags come: a long one does not push the
+    // search aside (the list that opens shows it whole).
+    m_tagFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tagFilter->setMinimumContentsLength(16);
     m_tagFilter->setMaxVisibleItems(20);
     filters->addWidget(m_search, 1);
     auto *show = new QLabel(tr("Show:"), this);
@@ -102,6 +106,9 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     m_table->setAccessibleName(tr("Knowledge base"));
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
+    // One line a row, as the contacts' table: a page of 50 entries reads at a glance.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + UiKit::Space::S);
     QHeaderView *header = m_table->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QuestionColumn, QHeaderView::Stretch);
@@ -122,7 +129,7 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
              {std::pair{int(TypeColumn), widest(types)},
               {int(LanguageColumn),
                widest({AssistantText::language(QStringLiteral("tr")), AssistantText::language(QStringLiteral("en"))})},
-              {int(TagsColumn), 14 * fm.averageCharWidth()},
+              {int(TagsColumn), 22 * fm.averageCharWidth()},
               {int(UpdatedColumn), widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))})}})
             header->resizeSection(column, qMax(width, header->sectionSizeHint(column)));
     }
@@ -137,7 +144,8 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     auto *importLayout = new QHBoxLayout(m_importRow);
     importLayout->setContentsMargins(0, 0, 0, 0);
     importLayout->setSpacing(UiKit::Space::S);
-    m_importLabel = new QLabel(m_importRow);
+    // The file's name and the rows done, cut with "…" rather than widening the row past the pane.
+    m_importLabel = new ElidedLabel(m_importRow);
     m_importLabel->setObjectName(QStringLiteral("knowledgeImportLabel"));
     m_importLabel->setTextFormat(Qt::PlainText);
     m_progress = new QProgressBar(m_importRow);
@@ -146,8 +154,8 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     m_cancelImport = new QPushButton(tr("Cancel import"), m_importRow);
     m_cancelImport->setObjectName(QStringLiteral("cancelImportButton"));
     m_cancelImport->setToolTip(tr("Stop after the rows being written: those saved until then stay"));
-    importLayout->addWidget(m_importLabel);
-    importLayout->addWidget(m_progress, 1);
+    importLayout->addWidget(m_importLabel, 2);
+    importLayout->addWidget(m_progress, 3);
     importLayout->addWidget(m_cancelImport);
     m_importRow->hide();
     layout->addWidget(m_importRow);

@@ -144,6 +144,14 @@ bool KnowledgeEditor::save()
             if (it.value().isString())
                 fields.insert(it.key(), it.value());
         }
+        // The model names wrong values before missing ones: an empty field says so at once too,
+        // so that one save shows every problem.
+        for (auto [key, blank] : {std::pair{"question", m_question->text().trimmed().isEmpty()},
+                                  std::pair{"answer", m_answer->toPlainText().trimmed().isEmpty()},
+                                  std::pair{"language", languageCode().isEmpty()}}) {
+            if (blank && !fields.contains(QLatin1String(key)))
+                fields.insert(QLatin1String(key), ErrorText::text(DomainError::isRequired()));
+        }
         const QString first = m_errors.show(ErrorText::of(e), fields, {}, FieldErrors::ListUnplaced);
         const QHash<QString, QWidget *> fieldOf{{QStringLiteral("type"), m_type},
                                                 {QStringLiteral("language"), m_language},

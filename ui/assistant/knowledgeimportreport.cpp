@@ -54,7 +54,6 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
                                     QStringLiteral("importProblems"), this);
     m_problems->setAccessibleName(tr("Rows left out"));
     m_problems->setAlternatingRowColors(true);
-    installEmptyHint(m_problems, tr("Every row was read."));
     m_problems->setRowCount(int(report.problems.size()));
     for (int row = 0; row < report.problems.size(); ++row) {
         const KnowledgeImportReport::Problem &p = report.problems.at(row);
@@ -73,6 +72,7 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
              m_problems->fontMetrics().horizontalAdvance(ErrorText::fieldLabel(QStringLiteral("question"))) +
                  3 * UiKit::Space::S));
     layout->addWidget(m_problems, 1);
+    m_problems->setVisible(!report.problems.isEmpty());
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("importReportStatus"));
     m_status->setTextFormat(Qt::PlainText);
@@ -85,11 +85,14 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
     m_save = buttons->addButton(tr("Save as CSV…"), QDialogButtonBox::ActionRole);
     m_save->setObjectName(QStringLiteral("saveImportReportButton"));
     m_save->setToolTip(tr("Save the rows left out, with their lines and problems, to fix the file"));
-    m_save->setEnabled(!report.problems.isEmpty());
+    m_save->setVisible(!report.problems.isEmpty());
     connect(m_save, &QPushButton::clicked, this, &KnowledgeImportReportDialog::chooseFile);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(720, report.problems.isEmpty() ? 260 : 480);
+    if (report.problems.isEmpty())
+        setMinimumWidth(480);
+    else
+        resize(720, 480);
 }
 
 QByteArray KnowledgeImportReportDialog::reportCsv() const
