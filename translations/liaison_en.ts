@@ -4138,10 +4138,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>New entries: %1 · changed: %2 · left out: %3 (of %4 rows read)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Line</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4187,6 +4183,10 @@
     </message>
     <message>
         <source>Could not save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4128,10 +4128,6 @@
         <translation>İptal ile durduruldu: o ana kadar okunan satırlar kaydedildi, dosyanın geri kalanı kaydedilmedi.</translation>
     </message>
     <message>
-        <source>New entries: %1 · changed: %2 · left out: %3 (of %4 rows read)</source>
-        <translation>Yeni kayıt: %1 · değişen: %2 · atlanan: %3 (okunan %4 satırdan)</translation>
-    </message>
-    <message>
         <source>Line</source>
         <translation>Satır</translation>
     </message>
@@ -4178,6 +4174,10 @@
     <message>
         <source>Could not save %1: %2</source>
         <translation>%1 kaydedilemedi: %2</translation>
+    </message>
+    <message>
+        <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
+        <translation>Yeni kayıt: %1 · değişen: %2 · aynı kalan: %3 · atlanan: %4 (okunan %5 satırdan)</translation>
     </message>
 </context>
 <context>

@@ -347,8 +347,9 @@ private slots:
         KnowledgeImportReportDialog *report = kb->importReport();
         QVERIFY(report);
         QVERIFY(QTest::qWaitForWindowExposed(report));
-        QCOMPARE(report->summaryLabel()->text(), QString("New entries: %1 · changed: 1 · left out: 2 (of %2 rows read)")
-                                                     .arg(QLocale().toString(1200), QLocale().toString(1203)));
+        QCOMPARE(report->summaryLabel()->text(),
+                 QString("New entries: %1 · changed: 1 · unchanged: 0 · left out: 2 (of %2 rows read)")
+                     .arg(QLocale().toString(1200), QLocale().toString(1203)));
         QTableWidget *problems = report->problemsTable();
         QCOMPARE(problems->rowCount(), 2);
         // Each row by its line in the file (the header is line 1; each row above has two lines).
@@ -365,6 +366,19 @@ private slots:
                                       "line,field,code,problem"));
         QVERIFY2(lines.at(1).startsWith("22,question,VALIDATION_ERROR,"), qPrintable(lines.at(1)));
         report->close();
+
+        // The same file again changes nothing: its rows are unchanged, not problems to fix.
+        QVERIFY(kb->importFile(path));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(kb->lastImport().skipped, 1203);
+        QVERIFY(kb->importReport());
+        QCOMPARE(kb->importReport()->summaryLabel()->text(),
+                 QString("New entries: 0 · changed: 0 · unchanged: %1 · left out: 2 (of %2 rows read)")
+                     .arg(QLocale().toString(1201), QLocale().toString(1203)));
+        QCOMPARE(kb->importReport()->problemsTable()->rowCount(), 2);
+        QCOMPARE(kb->statusLabel()->text(), QString("musteri-sorulari-2026-kasim-tum-magazalar-ve-cagri-merkezi.csv "
+                                                    "imported: 0 new, 0 changed, 2 left out."));
+        kb->importReport()->close();
 
         // A file without the required columns is refused whole, and says why.
         const QString wrong = m_dir.filePath("yanlis.csv");

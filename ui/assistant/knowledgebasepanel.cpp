@@ -28,6 +28,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 // The first lines of an answer, for a row's tooltip.
 QString knowledgeTooltip(const KnowledgeEntry &e)
@@ -540,12 +542,15 @@ void KnowledgeBasePanel::onImportDone(const KnowledgeImportReport &report, const
         MessageBoxes::warn(this, tr("Import CSV"), tr("%1 was not imported: %2").arg(m_importName, error));
     } else {
         const QLocale locale;
+        // A row the same as its entry is no row left out.
+        const auto unchanged = std::count_if(report.problems.cbegin(), report.problems.cend(),
+                                             [](const auto &p) { return p.code == QLatin1String("UNCHANGED"); });
         showMessage(report.cancelled
                         ? tr("Import of %1 stopped: %2 new, %3 changed.")
                               .arg(m_importName, locale.toString(report.created), locale.toString(report.updated))
                         : tr("%1 imported: %2 new, %3 changed, %4 left out.")
                               .arg(m_importName, locale.toString(report.created), locale.toString(report.updated),
-                                   locale.toString(report.skipped)));
+                                   locale.toString(report.skipped - unchanged)));
         if (m_report)
             m_report->close();
         m_report = new KnowledgeImportReportDialog(report, m_importName, this);

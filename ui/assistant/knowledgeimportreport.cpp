@@ -17,10 +17,18 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 QString problemText(const KnowledgeImportReport::Problem &p)
 {
     return p.text.isNull() ? p.message : ErrorText::text(p.text);
+}
+
+// A row the same as the entry it names changes nothing: it is no problem to fix in the file.
+bool isUnchanged(const KnowledgeImportReport::Problem &p)
+{
+    return p.code == QLatin1String("UNCHANGED");
 }
 } // namespace
 
@@ -30,6 +38,8 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
     , m_report(report)
     , m_fileName(fileName)
 {
+    const int unchanged = int(std::count_if(report.problems.cbegin(), report.problems.cend(), isUnchanged));
+    m_report.problems.removeIf(isUnchanged);
     setObjectName(QStringLiteral("knowledgeImportReport"));
     setWindowTitle(tr("Import of %1").arg(fileName));
     auto *layout = new QVBoxLayout(this);
@@ -40,8 +50,9 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
     QStringList lines;
     if (report.cancelled)
         lines << tr("Stopped at Cancel: the rows read until then are saved, the rest of the file is not.");
-    lines << tr("New entries: %1 · changed: %2 · left out: %3 (of %4 rows read)")
-                 .arg(locale.toString(report.created), locale.toString(report.updated), locale.toString(report.skipped),
+    lines << tr("New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)")
+                 .arg(locale.toString(report.created), locale.toString(report.updated), locale.toString(unchanged),
+                      locale.toString(report.skipped - unchanged),
                       locale.toString(report.created + report.updated + report.skipped));
     m_summary = new QLabel(lines.join(QLatin1Char('\n')), this);
     m_summary->setObjectName(QStringLiteral("importSummary"));
@@ -54,9 +65,9 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
                                     QStringLiteral("importProblems"), this);
     m_problems->setAccessibleName(tr("Rows left out"));
     m_problems->setAlternatingRowColors(true);
-    m_problems->setRowCount(int(report.problems.size()));
-    for (int row = 0; row < report.problems.size(); ++row) {
-        const KnowledgeImportReport::Problem &p = report.problems.at(row);
+    m_problems->setRowCount(int(m_report.problems.size()));
+    for (int row = 0; row < m_report.problems.size(); ++row) {
+        const KnowledgeImportReport::Problem &p = m_report.problems.at(row);
         auto *line = UiKit::tableItem(locale.toString(p.line));
         line->setData(Qt::UserRole, p.line);
         line->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -72,7 +83,7 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
              m_problems->fontMetrics().horizontalAdvance(ErrorText::fieldLabel(QStringLiteral("question"))) +
                  3 * UiKit::Space::S));
     layout->addWidget(m_problems, 1);
-    m_problems->setVisible(!report.problems.isEmpty());
+    m_problems->setVisible(!m_report.problems.isEmpty());
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("importReportStatus"));
     m_status->setTextFormat(Qt::PlainText);
@@ -85,11 +96,11 @@ KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportRe
     m_save = buttons->addButton(tr("Save as CSV…"), QDialogButtonBox::ActionRole);
     m_save->setObjectName(QStringLiteral("saveImportReportButton"));
     m_save->setToolTip(tr("Save the rows left out, with their lines and problems, to fix the file"));
-    m_save->setVisible(!report.problems.isEmpty());
+    m_save->setVisible(!m_report.problems.isEmpty());
     connect(m_save, &QPushButton::clicked, this, &KnowledgeImportReportDialog::chooseFile);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    if (report.problems.isEmpty())
+    if (m_report.problems.isEmpty())
         setMinimumWidth(480);
     else
         resize(720, 480);
