@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QShortcut>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -452,15 +453,29 @@ void KnowledgeBasePanel::deleteEntry()
                           });
 }
 
+QFileDialog *KnowledgeBasePanel::fileDialog(const QString &title, const QString &name)
+{
+    // Where the user was last, else their documents (the program's own folder is nobody's).
+    if (m_folder.isEmpty() || !QFileInfo(m_folder).isDir()) {
+        m_folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        if (!QFileInfo(m_folder).isDir())
+            m_folder = QDir::homePath();
+    }
+    auto *dialog = new QFileDialog(this, title, m_folder);
+    dialog->setObjectName(name);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString &file) { m_folder = QFileInfo(file).absolutePath(); });
+    return dialog;
+}
+
 void KnowledgeBasePanel::chooseImportFile()
 {
     if (m_importing)
         return;
-    auto *dialog = new QFileDialog(this, tr("Import knowledge from CSV"));
-    dialog->setObjectName(QStringLiteral("importKnowledgeDialog"));
+    QFileDialog *dialog = fileDialog(tr("Import knowledge from CSV"), QStringLiteral("importKnowledgeDialog"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setNameFilters({tr("CSV files (*.csv *.txt)"), tr("All files (*)")});
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, &KnowledgeBasePanel::importFile);
     dialog->open();
 }
@@ -484,6 +499,7 @@ bool KnowledgeBasePanel::importFile(const QString &path)
     m_importing = true;
     m_cancel.store(false);
     m_importName = info.fileName();
+    m_importPath = info.absoluteFilePath();
     m_importLabel->setText(tr("Importing %1…").arg(m_importName));
     m_progress->setRange(0, 0); // busy until the first batch is written
     m_progress->setValue(0);
@@ -553,7 +569,7 @@ void KnowledgeBasePanel::onImportDone(const KnowledgeImportReport &report, const
                                    locale.toString(report.skipped - unchanged)));
         if (m_report)
             m_report->close();
-        m_report = new KnowledgeImportReportDialog(report, m_importName, this);
+        m_report = new KnowledgeImportReportDialog(report, m_importPath, this);
         m_report->setAttribute(Qt::WA_DeleteOnClose);
         m_report->open();
     }
@@ -562,13 +578,11 @@ void KnowledgeBasePanel::onImportDone(const KnowledgeImportReport &report, const
 
 void KnowledgeBasePanel::chooseExportFile()
 {
-    auto *dialog = new QFileDialog(this, tr("Export knowledge to CSV"));
-    dialog->setObjectName(QStringLiteral("exportKnowledgeDialog"));
+    QFileDialog *dialog = fileDialog(tr("Export knowledge to CSV"), QStringLiteral("exportKnowledgeDialog"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setNameFilter(tr("CSV files (*.csv)"));
     dialog->setDefaultSuffix(QStringLiteral("csv"));
-    dialog->selectFile(tr("knowledge-base.csv"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->selectFile(QDir(m_folder).filePath(tr("knowledge-base.csv")));
     connect(dialog, &QFileDialog::fileSelected, this, &KnowledgeBasePanel::exportTo);
     dialog->open();
 }

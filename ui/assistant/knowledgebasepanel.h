@@ -15,6 +15,7 @@
 class KnowledgeEditor;
 class KnowledgeImportReportDialog;
 class PagerBar;
+class QFileDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -107,6 +108,7 @@ private:
     void updateActions();
     void showMessage(const QString &text, bool error = false);
     void openEditorFor(KnowledgeEditor *editor);
+    QFileDialog *fileDialog(const QString &title, const QString &name);
     void onImportProgress(int done, int total);
     void onImportDone(const KnowledgeImportReport &report, const QString &error);
 
@@ -132,6 +134,8 @@ private:
     QTimer m_searchTimer;
     QString m_selectAfterRefresh;
     QString m_importName;
+    QString m_importPath;
+    QString m_folder; // where the file dialogs open: the last folder chosen, else Documents
     KnowledgeImportReport m_lastImport;
     bool m_stale = false;
     bool m_readFailed = false; // the status line says the list could not be read

@@ -32,16 +32,16 @@ bool isUnchanged(const KnowledgeImportReport::Problem &p)
 }
 } // namespace
 
-KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportReport &report, const QString &fileName,
+KnowledgeImportReportDialog::KnowledgeImportReportDialog(const KnowledgeImportReport &report, const QString &path,
                                                          QWidget *parent)
     : QDialog(parent)
     , m_report(report)
-    , m_fileName(fileName)
+    , m_path(path)
 {
     const int unchanged = int(std::count_if(report.problems.cbegin(), report.problems.cend(), isUnchanged));
     m_report.problems.removeIf(isUnchanged);
     setObjectName(QStringLiteral("knowledgeImportReport"));
-    setWindowTitle(tr("Import of %1").arg(fileName));
+    setWindowTitle(tr("Import of %1").arg(QFileInfo(path).fileName()));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(UiKit::Space::L, UiKit::Space::L, UiKit::Space::L, UiKit::Space::M);
     layout->setSpacing(UiKit::Space::S);
@@ -122,7 +122,9 @@ void KnowledgeImportReportDialog::chooseFile()
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setNameFilter(tr("CSV files (*.csv)"));
     dialog->setDefaultSuffix(QStringLiteral("csv"));
-    dialog->selectFile(tr("%1-report.csv").arg(QFileInfo(m_fileName).completeBaseName()));
+    const QFileInfo imported(m_path);
+    dialog->setDirectory(imported.absolutePath());
+    dialog->selectFile(imported.dir().filePath(tr("%1-report.csv").arg(imported.completeBaseName())));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, &KnowledgeImportReportDialog::saveTo);
     dialog->open();

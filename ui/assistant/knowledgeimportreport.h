@@ -23,8 +23,8 @@ public:
         ColumnCount
     };
 
-    KnowledgeImportReportDialog(const KnowledgeImportReport &report, const QString &fileName,
-                                QWidget *parent = nullptr);
+    // path: the file imported (the report is offered beside it).
+    KnowledgeImportReportDialog(const KnowledgeImportReport &report, const QString &path, QWidget *parent = nullptr);
 
     QLabel *summaryLabel() const { return m_summary; }
     QTableWidget *problemsTable() const { return m_problems; }
@@ -39,7 +39,7 @@ public slots:
 
 private:
     KnowledgeImportReport m_report;
-    QString m_fileName;
+    QString m_path;
     QLabel *m_summary = nullptr;
     QLabel *m_status = nullptr;
     QTableWidget *m_problems = nullptr;
