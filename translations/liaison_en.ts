@@ -281,15 +281,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>An entry in %1 would answer: “%2” (confidence %3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Words no entry holds: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No entry shares a word with the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An entry in another language would answer (%1): “%2”, confidence %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

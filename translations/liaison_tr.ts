@@ -281,16 +281,16 @@
         <translation>Güven %1 (%2 ve üstünde yanıtlar) · fark %3 (en az %4) · dil: %5</translation>
     </message>
     <message>
-        <source>An entry in %1 would answer: “%2” (confidence %3).</source>
-        <translation>%1 dilinde bir kayıt yanıtlayabilirdi: “%2” (güven %3).</translation>
-    </message>
-    <message>
         <source>Words no entry holds: %1</source>
         <translation>Hiçbir kayıtta geçmeyen kelimeler: %1</translation>
     </message>
     <message>
         <source>No entry shares a word with the question.</source>
         <translation>Soruyla ortak kelimesi olan kayıt yok.</translation>
+    </message>
+    <message>
+        <source>An entry in another language would answer (%1): “%2”, confidence %3.</source>
+        <translation>Başka dildeki bir kayıt yanıtlayabilirdi (%1): “%2”, güven %3.</translation>
     </message>
 </context>
 <context>

@@ -233,7 +233,7 @@ void AssistantTestConsole::showReply(const AssistantReply &reply, const QHash<QS
     m_reply->setPlainText(reply.answer);
     QStringList notes;
     if (reply.otherLanguage)
-        notes << tr("An entry in %1 would answer: “%2” (confidence %3).")
+        notes << tr("An entry in another language would answer (%1): “%2”, confidence %3.")
                      .arg(AssistantText::language(reply.otherLanguage->language),
                           questions.value(reply.otherLanguage->entryId),
                           AssistantText::percent(reply.otherLanguage->confidence));
