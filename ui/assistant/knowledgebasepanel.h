@@ -4,6 +4,8 @@
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
 #include "ui/assistant/assistantworker.h"
+#include "ui/assistant/knowledgeeditor.h"
+#include "ui/assistant/knowledgeimportreport.h"
 
 #include <QHash>
 #include <QPointer>
@@ -12,8 +14,6 @@
 
 #include <atomic>
 
-class KnowledgeEditor;
-class KnowledgeImportReportDialog;
 class PagerBar;
 class QFileDialog;
 class QComboBox;
