@@ -169,28 +169,29 @@ void AssistantTestConsole::ask()
     AssistantQuestion question;
     question.message = text;
     question.language = m_language->currentData().toString();
-    m_worker.run([this, question, store = m_store, index = m_index, thresholds = m_thresholds] {
-        AssistantReply reply;
-        QHash<QString, QString> questions;
-        QString error;
-        try {
-            // Cheap when nothing changed; reads what did (an import's entries, another copy's).
-            index->refresh(KnowledgeRepository(store));
-            reply = Assistant(*index, thresholds).answer(question);
-            QStringList ids;
-            for (const KnowledgeIndex::Candidate &c : std::as_const(reply.search.candidates))
-                ids << c.entryId;
-            if (reply.otherLanguage)
-                ids << reply.otherLanguage->entryId;
-            for (const QString &id : std::as_const(ids)) {
-                if (const auto e = index->entry(id))
-                    questions.insert(id, e->question);
+    m_worker.run(
+        [this, question, store = Store(m_store.bus(), m_store.clock()), index = m_index, thresholds = m_thresholds] {
+            AssistantReply reply;
+            QHash<QString, QString> questions;
+            QString error;
+            try {
+                // Cheap when nothing changed; reads what did (an import's entries, another copy's).
+                index->refresh(KnowledgeRepository(store));
+                reply = Assistant(*index, thresholds).answer(question);
+                QStringList ids;
+                for (const KnowledgeIndex::Candidate &c : std::as_const(reply.search.candidates))
+                    ids << c.entryId;
+                if (reply.otherLanguage)
+                    ids << reply.otherLanguage->entryId;
+                for (const QString &id : std::as_const(ids)) {
+                    if (const auto e = index->entry(id))
+                        questions.insert(id, e->question);
+                }
+            } catch (const std::exception &e) {
+                error = ErrorText::of(e);
             }
-        } catch (const std::exception &e) {
-            error = ErrorText::of(e);
-        }
-        AssistantWorker::post(this, [this, reply, questions, error] { showReply(reply, questions, error); });
-    });
+            AssistantWorker::post(this, [this, reply, questions, error] { showReply(reply, questions, error); });
+        });
 }
 
 void AssistantTestConsole::showReply(const AssistantReply &reply, const QHash<QString, QString> &questions,

@@ -507,9 +507,10 @@ bool KnowledgeBasePanel::importFile(const QString &path)
     m_importRow->show();
     showMessage(QString());
     updateActions();
-    // Named here, in the window's thread: the worker's store has no acting user to read.
+    // Named here, in the window's thread: the worker's store has no acting user, whom a sign-in
+    // could change while it writes.
     const QString actor = m_store.actorOr({});
-    m_worker.run([this, bytes, actor, store = m_store] {
+    m_worker.run([this, bytes, actor, store = Store(m_store.bus(), m_store.clock())] {
         KnowledgeImportReport report;
         QString error;
         try {
