@@ -94,6 +94,9 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     // search aside (the list that opens shows it whole).
     m_tagFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_tagFilter->setMinimumContentsLength(16);
+    // Hundreds of tags scroll in a list of 20 rows: Fusion's menu-like popup ignores the limit and
+    // covered the screen.
+    m_tagFilter->setStyleSheet(QStringLiteral("QComboBox { combobox-popup: 0; }"));
     m_tagFilter->setMaxVisibleItems(20);
     filters->addWidget(m_search, 1);
     auto *show = new QLabel(tr("Show:"), this);
