@@ -134,7 +134,8 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
         for (auto [column, width] :
              {std::pair{int(TypeColumn), widest(types)},
               {int(LanguageColumn),
-               widest({AssistantText::language(QStringLiteral("tr")), AssistantText::language(QStringLiteral("en"))})},
+               widest({AssistantText::language(QStringLiteral("tr")), AssistantText::language(QStringLiteral("en")),
+                       AssistantText::language(QStringLiteral("de")), AssistantText::language(QStringLiteral("fr"))})},
               {int(TagsColumn), 22 * fm.averageCharWidth()},
               {int(UpdatedColumn), widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))})}})
             header->resizeSection(column, qMax(width, header->sectionSizeHint(column)));
