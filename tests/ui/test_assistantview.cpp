@@ -41,6 +41,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -202,6 +203,14 @@ private slots:
         QTRY_COMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 61"));
         QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::QuestionColumn)->text(), added.question);
         QVERIFY(kb->tagFilter()->findData("mağaza") >= 0);
+        // News does not scroll the list away from where the user is reading.
+        QScrollBar *bar = kb->table()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        bar->setValue(bar->maximum());
+        const int scrolled = bar->value();
+        entry("Fatura adresimi nasıl değiştiririm?");
+        QTRY_COMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 62"));
+        QCOMPARE(bar->value(), scrolled);
     }
 
     void theEditorShowsRefusalsUnderTheirFieldsInTurkish()

@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -182,10 +183,13 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
     // Out of sight the news only marks the list stale: an import of 10,000 rows does not keep a
     // hidden list reading.
     connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
+        if (isVisible()) {
+            // News, not the user's doing: the list stays where it is scrolled to.
+            m_liveRefresh = true;
             refresh();
-        else
+        } else {
             m_stale = true;
+        }
     });
     connect(&store.bus(), &EventBus::changed, this, &KnowledgeBasePanel::onBusChanged);
     m_searchTimer.setSingleShot(true);
@@ -297,6 +301,9 @@ void KnowledgeBasePanel::refresh()
     m_searchTimer.stop();
     const QString keep = m_selectAfterRefresh.isEmpty() ? currentEntryId() : m_selectAfterRefresh;
     m_selectAfterRefresh.clear();
+    const bool live = m_liveRefresh;
+    m_liveRefresh = false;
+    const int scrolled = m_table->verticalScrollBar()->value();
     reloadChoices();
     KnowledgeQuery q = query();
     KnowledgePage page;
@@ -313,7 +320,6 @@ void KnowledgeBasePanel::refresh()
         showMessage(ErrorText::of(e), true);
         m_readFailed = true;
     }
-    const QLocale locale;
     {
         const QSignalBlocker block(m_table->selectionModel());
         m_table->setRowCount(0);
@@ -331,7 +337,9 @@ void KnowledgeBasePanel::refresh()
     }
     m_pager->showRange(page.items.size(), page.total);
     if (!keep.isEmpty())
-        selectEntry(keep);
+        selectEntry(keep, !live);
+    if (live)
+        m_table->verticalScrollBar()->setValue(scrolled);
     const bool filtered = !q.search.isEmpty() || !q.language.isEmpty() || !q.type.isEmpty() || !q.tags.isEmpty();
     if (filtered) {
         m_emptyHint->setText(tr("No entry matches the search or the filters."));
@@ -377,12 +385,13 @@ QString KnowledgeBasePanel::currentEntryId() const
     return UiKit::selectedId(m_table);
 }
 
-bool KnowledgeBasePanel::selectEntry(const QString &id)
+bool KnowledgeBasePanel::selectEntry(const QString &id, bool scroll)
 {
     for (int row = 0; row < m_table->rowCount(); ++row) {
         if (m_table->item(row, QuestionColumn)->data(UiKit::IdRole).toString() == id) {
             m_table->selectRow(row);
-            m_table->scrollToItem(m_table->item(row, QuestionColumn));
+            if (scroll)
+                m_table->scrollToItem(m_table->item(row, QuestionColumn));
             return true;
         }
     }

@@ -74,7 +74,8 @@ public:
     // What the search and filters select (every page).
     KnowledgeQuery query() const;
     QString currentEntryId() const;
-    bool selectEntry(const QString &id);
+    // Selects the entry's row when the page shows it (scrolled into sight unless scroll is false).
+    bool selectEntry(const QString &id, bool scroll = true);
 
 public slots:
     void focusSearch();
@@ -138,7 +139,8 @@ private:
     QString m_folder; // where the file dialogs open: the last folder chosen, else Documents
     KnowledgeImportReport m_lastImport;
     bool m_stale = false;
-    bool m_readFailed = false; // the status line says the list could not be read
+    bool m_readFailed = false;  // the status line says the list could not be read
+    bool m_liveRefresh = false; // the refresh follows the bus: the list keeps its scroll
     bool m_importing = false;
     std::atomic<bool> m_cancel{false};
     AssistantWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
