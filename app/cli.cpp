@@ -706,13 +706,17 @@ int runDesktop(Environment &env)
     MainWindow window(apiKeys, desk);
     followSession(window, session, where);
     std::unique_ptr<ServerThread> server;
+    // The assistant's knowledge index: one for the process, read in memory by whoever asks it.
+    const auto knowledgeIndex = std::make_shared<KnowledgeIndex>();
     // What the window holds: app/windowcontents.cpp.
     composeWindow(window, {desk, contacts, apiKeys, tasks, conversations, *env.settings, env.secretStore(),
-                           config.channels, config.channelRegistry, config.media, [&config, &server] {
+                           config.channels, config.channelRegistry, config.media,
+                           [&config, &server] {
                                return !config.media.publicBaseUrl.isEmpty() ? config.media.publicBaseUrl
                                       : server                              ? server->baseUrl()
                                                                             : QString();
-                           }});
+                           },
+                           knowledgeIndex});
     // The arrangement the user left: size, splitters, columns (DATA/window.ini).
     (new WindowState(&window, QDir(env.settings->dataDir()).filePath(QStringLiteral("window.ini"))))->restore();
     window.show();

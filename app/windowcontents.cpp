@@ -1,6 +1,7 @@
 #include "app/windowcontents.h"
 
 #include "app/appsettings.h"
+#include "app/assistantarea.h"
 #include "app/campaignsarea.h"
 #include "app/channelssettings.h"
 #include "app/desktopsettings.h"
@@ -9,6 +10,7 @@
 #include "app/mediasettings.h"
 #include "app/smssettings.h"
 #include "app/tasksarea.h"
+#include "model/assistant/knowledgeindex.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/contacts/segmentspanel.h"
@@ -23,12 +25,15 @@
 
 void composeWindow(MainWindow &window, const WindowParts &parts)
 {
-    // The areas, in the navigation's order (Alt+1 … Alt+5).
+    // The areas, in the navigation's order (Alt+1 … Alt+6).
     const RecordAreas records = addRecordAreas(window, parts.contacts, parts.desk); // Contacts, Deals
     addTasksArea(window, parts.tasks, parts.desk);
     InboxView *inbox = addInboxArea(window, parts.conversations, parts.desk, parts.channelRegistry,
                                     {parts.media, parts.settings.dataDir(), parts.publicBaseUrl});
     addCampaignsArea(window, parts.desk);
+    // The assistant's knowledge base and its test console, asking the process's knowledge index.
+    addAssistantArea(window, parts.desk,
+                     parts.knowledgeIndex ? parts.knowledgeIndex : std::make_shared<KnowledgeIndex>());
     // A contact's conversation opens in the Inbox; the Inbox's "Open contact" opens the contact's
     // record in Contacts (its deals, conversations and timeline), not an edit form.
     ContactsView *contacts = records.contacts;

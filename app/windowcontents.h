@@ -13,6 +13,7 @@ class AppSettings;
 class ChannelRegistry;
 class ContactRepository;
 class ContactsView;
+class KnowledgeIndex;
 class ConversationRepository;
 class MainWindow;
 class PipelineBoard;
@@ -43,9 +44,12 @@ struct WindowParts
     // The base URL of media links and of the providers' webhooks: media/publicBaseUrl, else the
     // running server's (empty while none runs); asked each time it is needed.
     std::function<QString()> publicBaseUrl;
+    // The process's index of the assistant's knowledge base (one per process, shared with whoever
+    // else asks it); none: the window makes its own.
+    std::shared_ptr<KnowledgeIndex> knowledgeIndex;
 };
 
-// Every area (Contacts, Deals, Tasks, Inbox, Campaigns) and every Settings page, wired to each other and to
+// Every area (Contacts, Deals, Tasks, Inbox, Campaigns, Assistant) and every Settings page, wired to each other and to
 // the window, and the desktop's settings applied to them.
 void composeWindow(MainWindow &window, const WindowParts &parts);
 

@@ -2903,6 +2903,18 @@
         <source>Addresses</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -8013,6 +8025,539 @@ Details: %2</source>
     </message>
     <message>
         <source>Mark won</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantTestConsole</name>
+    <message>
+        <source>Ask a question: the entries that would answer it are listed here, best first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask as a customer would, and see what the assistant answers and why. Nothing is stored or sent to anyone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A customer&apos;s question, e.g. How much is shipping?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The language of the question: found from its words, or the one chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the assistant (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence: how well the best entry covers the question&apos;s words, weighted by how rare they are. Margin: its lead over the next entry. The assistant answers when both reach their thresholds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply the customer gets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matched words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BM25F: the words&apos; weight in the entry&apos;s question, tags and answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much of the question the entry holds, rare words counting more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coverage weighted with how much of the entry&apos;s question the words hold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The question could not be asked: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answers with “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hands off to a person: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply the customer gets while a person takes over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, detected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence %1 (answers from %2) · margin %3 (at least %4) · language: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Words no entry holds: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No entry shares a word with the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An entry in another language would answer (%1): “%2”, confidence %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantText</name>
+    <message>
+        <source>FAQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Article</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snippet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No entry of the knowledge base answers it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The best entry is not close enough</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two entries answer it about as well</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The customer asks for a person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The knowledge base holds no entry in this language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantView</name>
+    <message>
+        <source>Knowledge base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The questions customers ask and the answers the assistant gives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask a question and see what the assistant would answer, and why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeBasePanel</name>
+    <message>
+        <source>New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a new entry (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the chosen entry (Enter, or a double-click)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the chosen entry (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add or change entries from a CSV file: columns question, answer, language, and type, tags, id when you have them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the entries the search and filters show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search questions, answers and tags…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search the knowledge base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The knowledge base is empty. Write the questions customers ask and their answers, or import them from a CSV file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after the rows being written: those saved until then stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every tag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No entry matches the search or the filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the search and filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New entry…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “%1”? The assistant stops answering with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import knowledge from CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is too large to import (at most %2 MB).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the rows being written…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing %1: %2 of %3 rows…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import of %1 stopped: %2 new, %3 changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 imported: %2 new, %3 changed, %4 left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export knowledge to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>knowledge-base.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entries saved to %1.</source>
+        <translation>
+            <numerusform>%Ln entry saved to %1.</numerusform>
+            <numerusform>%Ln entries saved to %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeEditor</name>
+    <message>
+        <source>Edit knowledge entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New knowledge entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAQ: a question and its answer; article: a longer text; snippet: a ready reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The language the customer writes in: choose one, or type its code (de, ar, …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As a customer would ask it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The reply the customer gets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Separated by commas: shipping, returns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ta&amp;gs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last changed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save (Ctrl+Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeImportReportDialog</name>
+    <message>
+        <source>Import of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped at Cancel: the rows read until then are saved, the rest of the file is not.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the rows left out, with their lines and problems, to fix the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the import report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1-report.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

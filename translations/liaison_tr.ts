@@ -2895,6 +2895,18 @@
         <source>Addresses</source>
         <translation>Adresler</translation>
     </message>
+    <message>
+        <source>Question</source>
+        <translation>Soru</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Yanıt</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
 </context>
 <context>
     <name>InboxComposer</name>
@@ -8007,6 +8019,538 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Mark won</source>
         <translation>Kazanıldı olarak işaretle</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantTestConsole</name>
+    <message>
+        <source>Ask a question: the entries that would answer it are listed here, best first.</source>
+        <translation>Bir soru sorun: onu yanıtlayabilecek kayıtlar burada, en iyisi başta listelenir.</translation>
+    </message>
+    <message>
+        <source>Ask as a customer would, and see what the assistant answers and why. Nothing is stored or sent to anyone.</source>
+        <translation>Bir müşteri gibi sorun; asistanın ne yanıt verdiğini ve nedenini görün. Hiçbir şey kaydedilmez, kimseye gönderilmez.</translation>
+    </message>
+    <message>
+        <source>A customer&apos;s question, e.g. How much is shipping?</source>
+        <translation>Bir müşteri sorusu, örneğin Kargo ücreti ne kadar?</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Soru</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
+    <message>
+        <source>The language of the question: found from its words, or the one chosen</source>
+        <translation>Sorunun dili: kelimelerinden bulunur ya da seçtiğiniz dil kullanılır</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Otomatik</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>Sor</translation>
+    </message>
+    <message>
+        <source>Ask the assistant (Enter)</source>
+        <translation>Asistana sor (Enter)</translation>
+    </message>
+    <message>
+        <source>Confidence: how well the best entry covers the question&apos;s words, weighted by how rare they are. Margin: its lead over the next entry. The assistant answers when both reach their thresholds.</source>
+        <translation>Güven: en iyi kaydın sorunun kelimelerini ne kadar karşıladığı (nadir kelimeler daha çok sayılır). Fark: bir sonraki kayda göre önü. Asistan, ikisi de eşiğine ulaştığında yanıt verir.</translation>
+    </message>
+    <message>
+        <source>Reply the customer gets</source>
+        <translation>Müşteriye gidecek yanıt</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Adaylar</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Kayıt</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Puan</translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation>Kapsama</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>Güven</translation>
+    </message>
+    <message>
+        <source>Matched words</source>
+        <translation>Eşleşen kelimeler</translation>
+    </message>
+    <message>
+        <source>BM25F: the words&apos; weight in the entry&apos;s question, tags and answer</source>
+        <translation>BM25F: kelimelerin kaydın sorusundaki, etiketlerindeki ve yanıtındaki ağırlığı</translation>
+    </message>
+    <message>
+        <source>How much of the question the entry holds, rare words counting more</source>
+        <translation>Sorunun ne kadarının kayıtta geçtiği; nadir kelimeler daha çok sayılır</translation>
+    </message>
+    <message>
+        <source>Coverage weighted with how much of the entry&apos;s question the words hold</source>
+        <translation>Kapsama, kelimelerin kaydın sorusunun ne kadarını karşıladığıyla birlikte tartılır</translation>
+    </message>
+    <message>
+        <source>Asking…</source>
+        <translation>Soruluyor…</translation>
+    </message>
+    <message>
+        <source>The question could not be asked: %1</source>
+        <translation>Soru sorulamadı: %1</translation>
+    </message>
+    <message>
+        <source>Answers with “%1”</source>
+        <translation>“%1” kaydıyla yanıtlar</translation>
+    </message>
+    <message>
+        <source>Hands off to a person: %1</source>
+        <translation>Temsilciye devreder: %1</translation>
+    </message>
+    <message>
+        <source>Reply the customer gets while a person takes over</source>
+        <translation>Temsilci devralana kadar müşteriye gidecek yanıt</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>yok</translation>
+    </message>
+    <message>
+        <source>%1, detected</source>
+        <translation>%1, algılandı</translation>
+    </message>
+    <message>
+        <source>Confidence %1 (answers from %2) · margin %3 (at least %4) · language: %5</source>
+        <translation>Güven %1 (%2 ve üstünde yanıtlar) · fark %3 (en az %4) · dil: %5</translation>
+    </message>
+    <message>
+        <source>Words no entry holds: %1</source>
+        <translation>Hiçbir kayıtta geçmeyen kelimeler: %1</translation>
+    </message>
+    <message>
+        <source>No entry shares a word with the question.</source>
+        <translation>Soruyla ortak kelimesi olan kayıt yok.</translation>
+    </message>
+    <message>
+        <source>An entry in another language would answer (%1): “%2”, confidence %3.</source>
+        <translation>Başka dildeki bir kayıt yanıtlayabilirdi (%1): “%2”, güven %3.</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantText</name>
+    <message>
+        <source>FAQ</source>
+        <translation>SSS</translation>
+    </message>
+    <message>
+        <source>Article</source>
+        <translation>Makale</translation>
+    </message>
+    <message>
+        <source>Snippet</source>
+        <translation>Hazır yanıt</translation>
+    </message>
+    <message>
+        <source>No entry of the knowledge base answers it</source>
+        <translation>Bilgi bankasında onu yanıtlayan kayıt yok</translation>
+    </message>
+    <message>
+        <source>The best entry is not close enough</source>
+        <translation>En iyi kayıt yeterince yakın değil</translation>
+    </message>
+    <message>
+        <source>Two entries answer it about as well</source>
+        <translation>İki kayıt onu hemen hemen aynı ölçüde yanıtlıyor</translation>
+    </message>
+    <message>
+        <source>The customer asks for a person</source>
+        <translation>Müşteri bir temsilci istiyor</translation>
+    </message>
+    <message>
+        <source>The knowledge base holds no entry in this language</source>
+        <translation>Bilgi bankasında bu dilde kayıt yok</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%%1</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantView</name>
+    <message>
+        <source>Knowledge base</source>
+        <translation>Bilgi bankası</translation>
+    </message>
+    <message>
+        <source>Test console</source>
+        <translation>Test konsolu</translation>
+    </message>
+    <message>
+        <source>The questions customers ask and the answers the assistant gives</source>
+        <translation>Müşterilerin sorduğu sorular ve asistanın verdiği yanıtlar</translation>
+    </message>
+    <message>
+        <source>Ask a question and see what the assistant would answer, and why</source>
+        <translation>Bir soru sorun; asistanın ne yanıt vereceğini ve nedenini görün</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Asistan</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeBasePanel</name>
+    <message>
+        <source>New…</source>
+        <translation>Yeni…</translation>
+    </message>
+    <message>
+        <source>Write a new entry (Ctrl+N)</source>
+        <translation>Yeni bir kayıt yazın (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Düzenle…</translation>
+    </message>
+    <message>
+        <source>Change the chosen entry (Enter, or a double-click)</source>
+        <translation>Seçili kaydı değiştirin (Enter ya da çift tıklama)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Delete the chosen entry (Delete)</source>
+        <translation>Seçili kaydı silin (Delete)</translation>
+    </message>
+    <message>
+        <source>Import CSV…</source>
+        <translation>CSV içe aktar…</translation>
+    </message>
+    <message>
+        <source>Add or change entries from a CSV file: columns question, answer, language, and type, tags, id when you have them</source>
+        <translation>Bir CSV dosyasından kayıt ekleyin ya da değiştirin: question, answer, language sütunları; varsa type, tags, id de</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Save the entries the search and filters show</source>
+        <translation>Aramanın ve filtrelerin gösterdiği kayıtları kaydedin</translation>
+    </message>
+    <message>
+        <source>Search questions, answers and tags…</source>
+        <translation>Sorularda, yanıtlarda ve etiketlerde ara…</translation>
+    </message>
+    <message>
+        <source>Search the knowledge base</source>
+        <translation>Bilgi bankasında ara</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tür</translation>
+    </message>
+    <message>
+        <source>Every type</source>
+        <translation>Tüm türler</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Göster:</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Soru</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Etiketler</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Güncellenme</translation>
+    </message>
+    <message>
+        <source>Knowledge base</source>
+        <translation>Bilgi bankası</translation>
+    </message>
+    <message>
+        <source>The knowledge base is empty. Write the questions customers ask and their answers, or import them from a CSV file.</source>
+        <translation>Bilgi bankası boş. Müşterilerin sorduğu soruları ve yanıtlarını yazın ya da bir CSV dosyasından içe aktarın.</translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation>İçe aktarma ilerlemesi</translation>
+    </message>
+    <message>
+        <source>Cancel import</source>
+        <translation>İçe aktarmayı iptal et</translation>
+    </message>
+    <message>
+        <source>Stop after the rows being written: those saved until then stay</source>
+        <translation>Yazılmakta olan satırlardan sonra durur: o ana kadar kaydedilenler kalır</translation>
+    </message>
+    <message>
+        <source>Every language</source>
+        <translation>Tüm diller</translation>
+    </message>
+    <message>
+        <source>Every tag</source>
+        <translation>Tüm etiketler</translation>
+    </message>
+    <message>
+        <source>No entry matches the search or the filters.</source>
+        <translation>Aramaya ya da filtrelere uyan kayıt yok.</translation>
+    </message>
+    <message>
+        <source>Clear the search and filters</source>
+        <translation>Aramayı ve filtreleri temizle</translation>
+    </message>
+    <message>
+        <source>New entry…</source>
+        <translation>Yeni kayıt…</translation>
+    </message>
+    <message>
+        <source>Entry saved.</source>
+        <translation>Kayıt kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Delete entry</source>
+        <translation>Kaydı sil</translation>
+    </message>
+    <message>
+        <source>Delete “%1”? The assistant stops answering with it.</source>
+        <translation>“%1” silinsin mi? Asistan artık onunla yanıt vermez.</translation>
+    </message>
+    <message>
+        <source>Entry deleted.</source>
+        <translation>Kayıt silindi.</translation>
+    </message>
+    <message>
+        <source>Import knowledge from CSV</source>
+        <translation>CSV dosyasından bilgi içe aktar</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt)</source>
+        <translation>CSV dosyaları (*.csv *.txt)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>%1 is too large to import (at most %2 MB).</source>
+        <translation>%1 içe aktarmak için çok büyük (en fazla %2 MB).</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 okunamıyor: %2</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 içe aktarılıyor…</translation>
+    </message>
+    <message>
+        <source>Stopping after the rows being written…</source>
+        <translation>Yazılmakta olan satırlardan sonra duruluyor…</translation>
+    </message>
+    <message>
+        <source>Importing %1: %2 of %3 rows…</source>
+        <translation>%1 içe aktarılıyor: %3 satırın %2 tanesi…</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 içe aktarılmadı: %2</translation>
+    </message>
+    <message>
+        <source>Import CSV</source>
+        <translation>CSV içe aktar</translation>
+    </message>
+    <message>
+        <source>Import of %1 stopped: %2 new, %3 changed.</source>
+        <translation>%1 içe aktarması durduruldu: %2 yeni, %3 değişen.</translation>
+    </message>
+    <message>
+        <source>%1 imported: %2 new, %3 changed, %4 left out.</source>
+        <translation>%1 içe aktarıldı: %2 yeni, %3 değişen, %4 atlanan.</translation>
+    </message>
+    <message>
+        <source>Export knowledge to CSV</source>
+        <translation>Bilgiyi CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV dosyaları (*.csv)</translation>
+    </message>
+    <message>
+        <source>knowledge-base.csv</source>
+        <translation>bilgi-bankasi.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entries saved to %1.</source>
+        <translation>
+            <numerusform>%Ln kayıt %1 dosyasına kaydedildi.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeEditor</name>
+    <message>
+        <source>Edit knowledge entry</source>
+        <translation>Bilgi kaydını düzenle</translation>
+    </message>
+    <message>
+        <source>New knowledge entry</source>
+        <translation>Yeni bilgi kaydı</translation>
+    </message>
+    <message>
+        <source>FAQ: a question and its answer; article: a longer text; snippet: a ready reply</source>
+        <translation>SSS: bir soru ve yanıtı; makale: daha uzun bir metin; hazır yanıt: kullanıma hazır bir yanıt</translation>
+    </message>
+    <message>
+        <source>The language the customer writes in: choose one, or type its code (de, ar, …)</source>
+        <translation>Müşterinin yazdığı dil: birini seçin ya da kodunu yazın (de, ar, …)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>As a customer would ask it</source>
+        <translation>Bir müşterinin soracağı gibi</translation>
+    </message>
+    <message>
+        <source>The reply the customer gets</source>
+        <translation>Müşteriye gidecek yanıt</translation>
+    </message>
+    <message>
+        <source>Separated by commas: shipping, returns</source>
+        <translation>Virgülle ayırın: kargo, iade</translation>
+    </message>
+    <message>
+        <source>&amp;Type</source>
+        <translation>&amp;Tür</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Dil</translation>
+    </message>
+    <message>
+        <source>&amp;Question</source>
+        <translation>&amp;Soru</translation>
+    </message>
+    <message>
+        <source>&amp;Answer</source>
+        <translation>&amp;Yanıt</translation>
+    </message>
+    <message>
+        <source>Ta&amp;gs</source>
+        <translation>&amp;Etiketler</translation>
+    </message>
+    <message>
+        <source>Last changed %1</source>
+        <translation>Son değişiklik: %1</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>Save (Ctrl+Enter)</source>
+        <translation>Kaydet (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>İptal</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeImportReportDialog</name>
+    <message>
+        <source>Import of %1</source>
+        <translation>%1 içe aktarması</translation>
+    </message>
+    <message>
+        <source>Stopped at Cancel: the rows read until then are saved, the rest of the file is not.</source>
+        <translation>İptal ile durduruldu: o ana kadar okunan satırlar kaydedildi, dosyanın geri kalanı kaydedilmedi.</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Satır</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Alan</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Sorun</translation>
+    </message>
+    <message>
+        <source>Rows left out</source>
+        <translation>Atlanan satırlar</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+    <message>
+        <source>Save as CSV…</source>
+        <translation>CSV olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save the rows left out, with their lines and problems, to fix the file</source>
+        <translation>Dosyayı düzeltmek için atlanan satırları, satır numaraları ve sorunlarıyla kaydedin</translation>
+    </message>
+    <message>
+        <source>Save the import report</source>
+        <translation>İçe aktarma raporunu kaydet</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV dosyaları (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1-report.csv</source>
+        <translation>%1-rapor.csv</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>%1 dosyasına kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1 kaydedilemedi: %2</translation>
+    </message>
+    <message>
+        <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
+        <translation>Yeni kayıt: %1 · değişen: %2 · aynı kalan: %3 · atlanan: %4 (okunan %5 satırdan)</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/errors.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -57,6 +59,7 @@ struct KnowledgeImportReport
         QString field;
         QString message; // English
         QString code;
+        ModelText text; // the same, for the window to show in its language
     };
     int rows = 0;
     int created = 0;

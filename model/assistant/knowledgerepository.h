@@ -47,6 +47,9 @@ public:
     QVector<KnowledgeEntry> changedSince(qint64 revision) const;
     QStringList removedSince(qint64 revision) const;
     int count() const;
+    // What the filters offer: every tag of the entries, and every language, sorted.
+    QStringList tags() const;
+    QStringList languages() const;
 
 private:
     qint64 nextRevision() const;

@@ -9,6 +9,7 @@
 #include "model/deals/dealrepository.h"
 #include "tests/support/testsupport.h"
 #include "tests/ui/wholewindow.h"
+#include "ui/assistant/assistantview.h"
 #include "ui/campaigns/campaignsview.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactsview.h"
@@ -93,18 +94,19 @@ private slots:
             titles << navigation->item(i)->text();
             icons << navigation->item(i)->data(NavigationDelegate::IconRole).toString();
         }
-        QCOMPARE(titles, QStringList({"Contacts", "Deals", "Tasks", "Inbox", "Campaigns"}));
-        QCOMPARE(icons, QStringList({"contacts", "deals", "tasks", "inbox", "campaigns"}));
+        QCOMPARE(titles, QStringList({"Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"}));
+        QCOMPARE(icons, QStringList({"contacts", "deals", "tasks", "inbox", "campaigns", "assistant"}));
         QCOMPARE(m_window->currentArea(), 0);
         QCOMPARE(areaIndexOf(m_window->findChild<ContactsView *>()), 0);
         QCOMPARE(areaIndexOf(m_window->findChild<PipelineBoard *>()), 1);
         QCOMPARE(areaIndexOf(m_window->findChild<TasksView *>()), 2);
         QCOMPARE(areaIndexOf(m_window->findChild<InboxView *>()), 3);
         QCOMPARE(areaIndexOf(m_window->findChild<CampaignsView *>()), 4);
+        QCOMPARE(areaIndexOf(m_window->findChild<AssistantView *>()), 5);
         for (int i = 1; i <= 9; ++i) {
             QShortcut *key = m_window->shortcut(QStringLiteral("areaShortcut%1").arg(i));
             QVERIFY(key);
-            QCOMPARE(key->isEnabled(), i <= 5);
+            QCOMPARE(key->isEnabled(), i <= 6);
         }
     }
 

@@ -4,6 +4,7 @@
 // accessibility bus) against the executable on Xvfb with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1; this
 // test seeds the data directory with the model, runs them, and checks the database after.
 #include "model/accounts/userrepository.h"
+#include "model/assistant/knowledgerepository.h"
 #include "model/campaigns/campaignrepository.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
@@ -22,6 +23,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <tuple>
 
 namespace {
 constexpr int kScenarioTimeoutMs = 180000;
@@ -96,6 +99,18 @@ Seeded seed(const QString &dataDir)
                                                                  {"steps", steps}}));
     campaigns.send(drip.id);
     campaigns.advanceDrips(100, QTimeZone::utc());
+    // The assistant's knowledge base, in both languages.
+    KnowledgeRepository knowledge(testStore());
+    for (const auto &[language, question, answer] :
+         {std::tuple{"tr", "Kargo ücreti ne kadar?", "750 TL ve üzeri siparişlerde kargo ücretsizdir."},
+          std::tuple{"tr", "İade süresi kaç gün?", "Teslimattan sonra 14 gün içinde iade edebilirsiniz."},
+          std::tuple{"en", "How much is shipping?", "Shipping is free on orders of 750 TL or more."}}) {
+        KnowledgeChanges entry;
+        entry.language = QString::fromUtf8(language);
+        entry.question = QString::fromUtf8(question);
+        entry.answer = QString::fromUtf8(answer);
+        knowledge.create(entry);
+    }
     Database::closeThreadConnection();
     return s;
 }
@@ -254,9 +269,9 @@ private Q_SLOTS:
         Database::closeThreadConnection();
     }
 
-    // Every control a person can use in each area (a contact's detail and a conversation open too)
-    // and in each area's form for a new record (contact, deal, task) has a name a screen
-    // reader reads.
+    // Every control a person can use in each area (a contact's detail and a conversation open too,
+    // the Assistant's knowledge base read from its table) and in each area's form for a new record
+    // (contact, deal, task, knowledge entry) has a name a screen reader reads.
     void everyControlHasAName()
     {
         QTemporaryDir dir;

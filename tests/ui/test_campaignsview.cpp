@@ -21,7 +21,7 @@
 #include "ui/campaigns/campaigneditor.h"
 #include "ui/campaigns/campaignstatspanel.h"
 #include "ui/campaigns/campaignsview.h"
-#include "ui/campaigns/pagerbar.h"
+#include "ui/shell/pagerbar.h"
 #include "ui/campaigns/unsubscribelist.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"

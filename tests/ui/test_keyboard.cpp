@@ -1,7 +1,7 @@
 // The window driven from the keyboard, offscreen: the real MainWindow as the app composes it (its
-// four areas, Contacts, Deals, Tasks and Inbox, and its Settings pages) over the real repositories,
-// an agent signed in. Down and Enter from the contacts' search, Enter and Escape in the table;
-// Ctrl+F, Ctrl+N and Alt+1 … Alt+4 wherever the focus is (and not while a dialog is in front);
+// areas, Contacts, Deals, Tasks, Inbox, Campaigns and Assistant, and its Settings pages) over the real
+// repositories, an agent signed in. Down and Enter from the contacts' search, Enter and Escape in the
+// table; Ctrl+F, Ctrl+N and Alt+1 … Alt+6 wherever the focus is (and not while a dialog is in front);
 // Ctrl+K's "Jump to" finding each kind of record and opening it, also over 100,000 contacts without
 // holding up the typing; the board's and the task list's search and "Mine"; the Inbox's search;
 // Ctrl+1 still a quick reply; Help > Keyboard shortcuts.
@@ -16,6 +16,9 @@
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
 #include "tests/ui/wholewindow.h"
+#include "ui/assistant/assistanttestconsole.h"
+#include "ui/assistant/assistantview.h"
+#include "ui/assistant/knowledgebasepanel.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
@@ -261,8 +264,17 @@ private Q_SLOTS:
         press(Qt::Key_F, Qt::ControlModifier);
         QVERIFY(contactsSearch()->hasFocus());
         press(Qt::Key_5, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 4);                       // Campaigns
-        QVERIFY(!m_window->shortcut("areaShortcut6")->isEnabled()); // five areas
+        QCOMPARE(m_window->currentArea(), 4); // Campaigns
+        press(Qt::Key_6, Qt::AltModifier);
+        QCOMPARE(m_window->currentArea(), 5); // the Assistant: Ctrl+F in its knowledge base's search
+        press(Qt::Key_F, Qt::ControlModifier);
+        auto *assistant = m_window->findChild<AssistantView *>();
+        QVERIFY(assistant->knowledgeBase()->searchField()->hasFocus());
+        // With the test console in front, Ctrl+F goes to its question.
+        assistant->tabs()->setCurrentWidget(assistant->testConsole());
+        press(Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(assistant->testConsole()->questionField()->hasFocus());
+        QVERIFY(!m_window->shortcut("areaShortcut7")->isEnabled()); // six areas
     }
 
     void ctrlNMakesANewRecordOfTheAreaInFront()
@@ -544,9 +556,9 @@ private Q_SLOTS:
         for (int row = 0; row < table->rowCount(); ++row)
             keys << table->item(row, 1)->text();
         for (const QKeySequence &k : {QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(QKeySequence::Find),
-                                      QKeySequence(QKeySequence::New), QKeySequence(Qt::ALT | Qt::Key_5)})
+                                      QKeySequence(QKeySequence::New), QKeySequence(Qt::ALT | Qt::Key_6)})
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText)), qPrintable(keys.join(", ")));
-        QVERIFY(!keys.contains(QKeySequence(Qt::ALT | Qt::Key_6).toString(QKeySequence::NativeText)));
+        QVERIFY(!keys.contains(QKeySequence(Qt::ALT | Qt::Key_7).toString(QKeySequence::NativeText)));
         dialog->grab().save(QDir::temp().filePath("liaison-shortcuts.png"));
         dialog->reject();
     }

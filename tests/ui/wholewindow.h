@@ -11,6 +11,7 @@
 #include "app/windowcontents.h"
 #include "messaging/channels/channelregistry.h"
 #include "model/accounts/apikeyrepository.h"
+#include "model/assistant/knowledgeindex.h"
 #include "model/contacts/contactrepository.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/tasks/taskrepository.h"
@@ -29,9 +30,10 @@ struct WholeWindow
         qputenv("DBUS_SESSION_BUS_ADDRESS", ""); // the secret store's file, never the test machine's keychain
         if (!signedIn.id.isEmpty())
             window.setSignedInUser(signedIn);
-        composeWindow(window, {desk, contacts, apiKeys, tasks, conversations, settings, secrets, channels,
-                               std::make_shared<ChannelRegistry>(channels), MediaConfig{},
-                               [] { return QStringLiteral("https://crm.ornek.com.tr"); }});
+        composeWindow(window,
+                      {desk, contacts, apiKeys, tasks, conversations, settings, secrets, channels,
+                       std::make_shared<ChannelRegistry>(channels), MediaConfig{},
+                       [] { return QStringLiteral("https://crm.ornek.com.tr"); }, std::make_shared<KnowledgeIndex>()});
     }
 
     const Store desk;

@@ -396,6 +396,11 @@ private slots:
         QCOMPARE(r.problems.at(0).field, QStringLiteral("question"));
         QCOMPARE(r.problems.at(1).line, 4);
         QCOMPARE(r.problems.at(1).field, QStringLiteral("language"));
+        // The window shows the same problem in its language: the text behind the English message.
+        QCOMPARE(r.problems.at(1).text.english(), r.problems.at(1).message);
+        // What the list's filters offer.
+        QCOMPARE(repo.tags(), (QStringList{"adres", "mağaza", "store"}));
+        QCOMPARE(repo.languages(), (QStringList{"en", "tr"}));
         KnowledgeQuery all;
         all.limit = 0;
         const KnowledgePage stored = repo.list(all);

@@ -2,7 +2,7 @@
 
 #include "ui/campaigns/campaignstatspanel.h"
 #include "ui/campaigns/campaigntext.h"
-#include "ui/campaigns/pagerbar.h"
+#include "ui/shell/pagerbar.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/uikit.h"

@@ -88,6 +88,9 @@ const struct
     {"steps", QT_TRANSLATE_NOOP("FieldName", "Steps")},
     {"trigger.event", QT_TRANSLATE_NOOP("FieldName", "Trigger")},
     {"addresses", QT_TRANSLATE_NOOP("FieldName", "Addresses")},
+    {"question", QT_TRANSLATE_NOOP("FieldName", "Question")},
+    {"answer", QT_TRANSLATE_NOOP("FieldName", "Answer")},
+    {"language", QT_TRANSLATE_NOOP("FieldName", "Language")},
 };
 
 QString fieldName(const QString &key)

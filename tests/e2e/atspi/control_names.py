@@ -2,7 +2,9 @@
 """Every control a person can use has a name a screen reader reads, in every area of the window.
 
 Signs in, opens each area of the navigation in turn (and a contact's detail, the first
-conversation, and in Campaigns the first campaign, a drip, with its contacts tab), and the form each area's Ctrl+N opens (a new contact, deal, task), and lists each
+conversation, in Campaigns the first campaign, a drip, with its contacts tab, and in the Assistant
+the knowledge base's entries read from its table, then the test console), and the form each area's
+Ctrl+N opens (a new contact, deal, task, knowledge entry), and lists each
 showing control of an interactive role (buttons, fields, lists, tables, combo boxes, check boxes,
 spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones with where they are; exits
 1 when there is any.
@@ -19,16 +21,19 @@ import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
     "tr": {"signIn": "Giriş yap", "navigation": "Gezinme",
-           "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar"],
+           "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"],
            "contacts": "Kişiler", "conversations": "Konuşmalar", "campaigns": "Kampanyalar",
            "campaignTabs": ["Kişiler", "Alıcılar"],
+           "assistant": "Asistan", "knowledge": "Bilgi bankası", "assistantTabs": ["Test konsolu"],
            "forms": {"Kişiler": ("ctrl+n", "Yeni kişi"), "Fırsatlar": ("ctrl+n", "Yeni fırsat"),
-                     "Görevler": ("Yeni…", "Yeni görev")}},
-    "en": {"signIn": "Sign in", "navigation": "Navigation", "areas": ["Contacts", "Deals", "Tasks", "Inbox", "Campaigns"],
+                     "Görevler": ("Yeni…", "Yeni görev"), "Asistan": ("ctrl+n", "Yeni bilgi kaydı")}},
+    "en": {"signIn": "Sign in", "navigation": "Navigation",
+           "areas": ["Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"],
            "contacts": "Contacts", "conversations": "Conversations", "campaigns": "Campaigns",
            "campaignTabs": ["Contacts", "Recipients"],
+           "assistant": "Assistant", "knowledge": "Knowledge base", "assistantTabs": ["Test console"],
            "forms": {"Contacts": ("ctrl+n", "New contact"), "Deals": ("ctrl+n", "New deal"),
-                     "Tasks": ("New…", "New task")}},
+                     "Tasks": ("New…", "New task"), "Assistant": ("ctrl+n", "New knowledge entry")}},
 }
 
 INTERACTIVE = {
@@ -142,6 +147,26 @@ def run(args):
                     ui.click(ui.find(win, pyatspi.ROLE_PAGE_TAB, tab, exact=True))
                     time.sleep(1.0)
                     ui.screenshot(os.path.join(args.shots, "campaigns-%s.png" % tab))
+            if area == names["assistant"]:
+                # The knowledge base's entries are read from its table (the seeded questions), then
+                # each tab after it.
+                table = ui.find(win, pyatspi.ROLE_TABLE, names["knowledge"], exact=True)
+                cells = []
+
+                def read_entries():
+                    cells[:] = [ui.name_of(c) for c in ui.find_all(table, pyatspi.ROLE_TABLE_CELL) if ui.showing(c)]
+                    return "Kargo ücreti ne kadar?" in cells and "How much is shipping?" in cells
+                try:
+                    ui.wait_for(read_entries, "the knowledge base's entries")
+                except ui.WalkError:
+                    raise ui.WalkError("the knowledge table does not read the seeded entries: %r" % cells[:12])
+                for tab in names["assistantTabs"]:
+                    here = unnamed_in(win)
+                    for u in here:
+                        unnamed.append("%s: %s" % (area, u))
+                    ui.click(ui.find(win, pyatspi.ROLE_PAGE_TAB, tab, exact=True))
+                    time.sleep(1.0)
+                    ui.screenshot(os.path.join(args.shots, "assistant-%s.png" % tab))
             here = unnamed_in(win)
             for u in here:
                 unnamed.append("%s: %s" % (area, u))

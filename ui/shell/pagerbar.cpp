@@ -1,4 +1,4 @@
-#include "ui/campaigns/pagerbar.h"
+#include "ui/shell/pagerbar.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

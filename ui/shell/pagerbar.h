@@ -5,8 +5,8 @@
 class QLabel;
 class QPushButton;
 
-// The paging line under a table of the Campaigns area (the recipients, the contacts of a drip, the
-// unsubscribe list): "51–100 of 230", Previous and Next. It holds the page; its table reads
+// The paging line under a record table (the Campaigns area's recipients, a drip's contacts and the
+// unsubscribe list; the Assistant's knowledge base): "51–100 of 230", Previous and Next. It holds the page; its table reads
 // page() and pageSize(), and after reading says what it got with showRange(). Previous and Next
 // move the page and emit pageChanged(); reset() goes back to the first page without a signal, and
 // restart() (a new filter or search) goes back to it and emits pageChanged(), so the table reads again. Its parts are

@@ -1,0 +1,596 @@
+// The Assistant area driven as a user would, offscreen: the knowledge base's list (search without
+// case or accents as typed, the language, type and tag filters, paging, the empty state), the editor
+// with the model's refusals under their fields in Turkish, delete after a question, a CSV import in the
+// worker thread with its progress, its report (saved as CSV) and a Cancel that keeps the first batch
+// only, the export of what the filters show, the test console's decision and ranked candidates (a
+// candidate opening its entry), and the area whole in Turkish at 1366 × 768 and 1920 × 1080.
+
+#include "tests/ui/uilayout.h"
+#include "tests/ui/uitest.h"
+
+#include "app/assistantarea.h"
+#include "model/accounts/apikeyrepository.h"
+#include "model/accounts/userrepository.h"
+#include "model/assistant/knowledgeindex.h"
+#include "model/assistant/knowledgerepository.h"
+#include "model/contacts/contactrepository.h"
+#include "model/core/database.h"
+#include "model/core/eventbus.h"
+#include "tests/support/testsupport.h"
+#include "tests/ui/composedwindow.h"
+#include "ui/assistant/assistanttestconsole.h"
+#include "ui/assistant/assistanttext.h"
+#include "ui/assistant/assistantview.h"
+#include "ui/assistant/knowledgebasepanel.h"
+#include "ui/assistant/knowledgeeditor.h"
+#include "ui/assistant/knowledgeimportreport.h"
+#include "ui/shell/emptyhint.h"
+#include "ui/shell/pagerbar.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace UiTest;
+
+class TestAssistantView final : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<TempDatabase> m_db;
+    std::unique_ptr<EventBus> m_bus;
+    User m_admin;
+    Store::Actor m_actor;
+    QTemporaryDir m_dir;
+
+    Store desk() const { return Store(*m_bus).actingAs(m_actor); }
+
+    KnowledgeEntry entry(const QString &question, const QString &language = QStringLiteral("tr"),
+                         const QString &type = QStringLiteral("faq"), const QStringList &tags = {})
+    {
+        KnowledgeChanges ch;
+        ch.question = question;
+        ch.answer = QStringLiteral("Yanıt: ") + question;
+        ch.language = language;
+        ch.type = type;
+        ch.tags = tags;
+        return KnowledgeRepository(desk()).create(ch);
+    }
+
+    static QStringList column(QTableWidget *table, int column)
+    {
+        QStringList out;
+        for (int row = 0; row < table->rowCount(); ++row)
+            out << table->item(row, column)->text();
+        out.sort();
+        return out;
+    }
+
+    static void choose(QComboBox *combo, const QString &data)
+    {
+        const int i = combo->findData(data);
+        QVERIFY2(i >= 0, qPrintable(data));
+        combo->setCurrentIndex(i);
+    }
+
+    static QLabel *errorUnder(QWidget *dialog, const QString &key)
+    {
+        auto *label = dialog->findChild<QLabel *>(key + QStringLiteral("Error"));
+        return label && label->isVisible() ? label : nullptr;
+    }
+
+    // A CSV of `rows` new entries (question, answer, language, tags); the rows named in `bad` have no
+    // question.
+    QString csv(const QString &name, int rows, const QList<int> &bad = {})
+    {
+        QByteArray text("question,answer,language,tags\r\n");
+        for (int i = 0; i < rows; ++i) {
+            const QString question =
+                bad.contains(i) ? QString() : QStringLiteral("İçe aktarılan soru %1 kargo hakkında?").arg(i);
+            text += QStringLiteral("\"%1\",\"Yanıt %2, iki satır\ndaha\",tr,kargo;içe aktarma\r\n")
+                        .arg(question)
+                        .arg(i)
+                        .toUtf8();
+        }
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    }
+
+    static QString read(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_db = std::make_unique<TempDatabase>();
+        m_bus = std::make_unique<EventBus>();
+        m_admin = UserRepository(Store(*m_bus)).create("selin@ornek.com.tr", "Selin Aksoy", "admin", "x");
+        m_actor = {m_admin.id, m_admin.name, m_admin.role};
+    }
+
+    void cleanup()
+    {
+        // Every job of the area's worker thread ended its reads.
+        QCOMPARE(Database::leakedSnapshots(), 0);
+        m_bus.reset();
+        m_db.reset();
+    }
+
+    void theListSearchesFiltersAndPages()
+    {
+        for (int i = 0; i < 55; ++i)
+            entry(QStringLiteral("Sipariş sorusu %1").arg(i), "tr", "faq", {"sipariş"});
+        for (int i = 0; i < 3; ++i)
+            entry(QStringLiteral("Return policy %1").arg(i), "en", "article", {"returns"});
+        entry("Kargo ücreti ne kadar?", "tr", "snippet", {"kargo", "ücret"});
+        entry("Ücretsiz kargo var mı?", "tr", "snippet", {"kargo"});
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        QCOMPARE(kb->table()->rowCount(), KnowledgeBasePanel::PageSize);
+        QCOMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 60"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::QuestionColumn)->text(), QString("Ücretsiz kargo var mı?"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::TypeColumn)->text(), QString("Snippet"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::LanguageColumn)->text(), QString("Türkçe"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::TagsColumn)->text(), QString("kargo"));
+        click(kb->pager()->nextButton());
+        QCOMPARE(kb->table()->rowCount(), 10);
+        QCOMPARE(kb->pager()->pageLabel()->text(), QString("51–60 of 60"));
+        QVERIFY(!kb->pager()->nextButton()->isEnabled());
+
+        // Typed without case or accents, read after a pause, from the first page.
+        QTest::keyClicks(kb->searchField(), "UCRET");
+        QTRY_COMPARE(column(kb->table(), KnowledgeBasePanel::QuestionColumn),
+                     QStringList({"Kargo ücreti ne kadar?", "Ücretsiz kargo var mı?"}));
+        QCOMPARE(kb->pager()->page(), 1);
+        kb->searchField()->clear();
+        QTRY_COMPARE(kb->table()->rowCount(), KnowledgeBasePanel::PageSize);
+
+        choose(kb->languageFilter(), "en");
+        QCOMPARE(column(kb->table(), KnowledgeBasePanel::QuestionColumn),
+                 QStringList({"Return policy 0", "Return policy 1", "Return policy 2"}));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::LanguageColumn)->text(), QString("English"));
+        kb->languageFilter()->setCurrentIndex(0);
+        choose(kb->typeFilter(), "snippet");
+        QCOMPARE(kb->table()->rowCount(), 2);
+        kb->typeFilter()->setCurrentIndex(0);
+        // The tags the knowledge base holds are offered.
+        choose(kb->tagFilter(), "ücret");
+        QCOMPARE(column(kb->table(), KnowledgeBasePanel::QuestionColumn), QStringList({"Kargo ücreti ne kadar?"}));
+
+        // Nothing left: the empty state offers to clear what emptied it.
+        choose(kb->languageFilter(), "en");
+        QCOMPARE(kb->table()->rowCount(), 0);
+        QVERIFY(kb->emptyHint()->isVisible());
+        QCOMPARE(kb->emptyHint()->text(), QString("No entry matches the search or the filters."));
+        click(emptyHintAction(kb->emptyHint()));
+        QCOMPARE(kb->table()->rowCount(), KnowledgeBasePanel::PageSize);
+        QCOMPARE(kb->tagFilter()->currentIndex(), 0);
+
+        // An entry written elsewhere (the API, another window) shows through the bus.
+        const KnowledgeEntry added = entry("Mağaza saatleri nedir?", "tr", "faq", {"mağaza"});
+        QTRY_COMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 61"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::QuestionColumn)->text(), added.question);
+        QVERIFY(kb->tagFilter()->findData("mağaza") >= 0);
+        // News does not scroll the list away from where the user is reading.
+        QScrollBar *bar = kb->table()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        bar->setValue(bar->maximum());
+        const int scrolled = bar->value();
+        entry("Fatura adresimi nasıl değiştiririm?");
+        QTRY_COMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 62"));
+        QCOMPARE(bar->value(), scrolled);
+    }
+
+    void theEditorShowsRefusalsUnderTheirFieldsInTurkish()
+    {
+        const ScopedTurkish translation;
+        QVERIFY2(translation.ok(), ScopedTurkish::missing);
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(kb->emptyHint()->isVisible());
+
+        kb->newEntry();
+        KnowledgeEditor *editor = kb->openEditor();
+        QVERIFY(editor);
+        QVERIFY(QTest::qWaitForWindowExposed(editor));
+        QCOMPARE(editor->windowTitle(), QString("Yeni bilgi kaydı"));
+        editor->questionField()->setText("Kargom nerede?");
+        editor->languageField()->setEditText("Türkçe!");
+        editor->tagsField()->setText("kargo, " + QString(60, QLatin1Char('x')));
+        QVERIFY(!editor->save());
+        QVERIFY(editor->isVisible());
+        // Every problem at once: the wrong values and what is missing.
+        QVERIFY(errorUnder(editor, "answer"));
+        QCOMPARE(errorUnder(editor, "answer")->text(), QString("Zorunlu"));
+        QVERIFY(errorUnder(editor, "language"));
+        QCOMPARE(errorUnder(editor, "language")->text(), QString("Tr ya da en gibi bir dil kodu olmalı"));
+        QVERIFY(errorUnder(editor, "tags"));
+        QCOMPARE(errorUnder(editor, "tags")->text(), QString("Bir etiket en fazla 50 karakter olmalı"));
+        QVERIFY(!errorUnder(editor, "question"));
+        QCOMPARE(editor->findChild<QLabel *>("formError")->text(), QString("Aşağıda işaretli 3 alanı düzeltin."));
+        editor->languageField()->setCurrentIndex(editor->languageField()->findData("tr"));
+        editor->tagsField()->setText("kargo");
+        QVERIFY(!editor->save());
+        QVERIFY(!errorUnder(editor, "language"));
+        QVERIFY(!errorUnder(editor, "tags"));
+        QVERIFY(errorUnder(editor, "answer"));
+        QCOMPARE(KnowledgeRepository(desk()).count(), 0);
+
+        editor->answerField()->setPlainText("Kargo takip numaranızla\nYurtiçi Kargo'nun sitesinden bakabilirsiniz.");
+        editor->tagsField()->setText("Kargo; takip, kargo");
+        QVERIFY(editor->save());
+        QTRY_VERIFY(!kb->openEditor());
+        QCOMPARE(kb->table()->rowCount(), 1);
+        const KnowledgeEntry saved = KnowledgeRepository(desk()).get(kb->currentEntryId());
+        QCOMPARE(saved.tags, QStringList({"kargo", "takip"}));
+        QCOMPARE(saved.createdBy, m_admin.id);
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::TagsColumn)->text(), QString("kargo, takip"));
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::TypeColumn)->text(), QString("SSS"));
+        QCOMPARE(kb->statusLabel()->text(), QString("Kayıt kaydedildi."));
+
+        // Enter on the chosen row opens it; a change is saved to it.
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        kb->table()->setFocus();
+        QTest::keyClick(kb->table(), Qt::Key_Return);
+        editor = kb->openEditor();
+        QVERIFY(editor);
+        QCOMPARE(editor->windowTitle(), QString("Bilgi kaydını düzenle"));
+        QCOMPARE(editor->answerField()->toPlainText(), saved.answer);
+        QCOMPARE(editor->tagsField()->text(), QString("kargo, takip"));
+        editor->questionField()->clear();
+        QVERIFY(!editor->save());
+        QCOMPARE(errorUnder(editor, "question")->text(), QString("Zorunlu"));
+        editor->questionField()->setText("Kargom nerede, nasıl takip ederim?");
+        editor->typeField()->setCurrentIndex(editor->typeField()->findData("snippet"));
+        QVERIFY(editor->save());
+        QTRY_VERIFY(!kb->openEditor());
+        const KnowledgeEntry changed = KnowledgeRepository(desk()).get(saved.id);
+        QCOMPARE(changed.question, QString("Kargom nerede, nasıl takip ederim?"));
+        QCOMPARE(changed.type, QString("snippet"));
+        QCOMPARE(kb->currentEntryId(), saved.id);
+    }
+
+    void deleteAsksFirst()
+    {
+        const KnowledgeEntry keep = entry("İade süresi kaç gün?");
+        const KnowledgeEntry gone = entry("Kapıda ödeme var mı?");
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(kb->selectEntry(gone.id));
+        click(kb->button("delete"));
+        auto *box = modal<QMessageBox>();
+        QVERIFY(box);
+        QVERIFY(box->text().contains(gone.question));
+        click(box->button(QMessageBox::No));
+        QCOMPARE(kb->table()->rowCount(), 2);
+        QVERIFY(kb->selectEntry(gone.id));
+        kb->deleteEntry();
+        click(modal<QMessageBox>()->button(QMessageBox::Yes));
+        QCOMPARE(kb->table()->rowCount(), 1);
+        QCOMPARE(kb->table()->item(0, KnowledgeBasePanel::QuestionColumn)->text(), keep.question);
+        QCOMPARE(KnowledgeRepository(desk()).count(), 1);
+        QCOMPARE(kb->statusLabel()->text(), QString("Entry deleted."));
+    }
+
+    void importsInTheWorkerWithProgressAndAReport()
+    {
+        entry("İçe aktarılan soru 7 kargo hakkında?"); // the file changes it rather than repeating it
+        const QString path = csv("musteri-sorulari-2026-kasim-tum-magazalar-ve-cagri-merkezi.csv", 1203, {10, 600});
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy progress(kb, &KnowledgeBasePanel::importProgressed);
+        QSignalSpy finished(kb, &KnowledgeBasePanel::importFinished);
+        // The progress line fits its pane however long the file's name and counts.
+        QStringList cut;
+        connect(kb, &KnowledgeBasePanel::importProgressed, this, [&cut, &view] {
+            for (int i = 0; i < 3; ++i)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            cut += clippedControls(&view);
+        });
+
+        QVERIFY(kb->importFile(path));
+        QVERIFY(kb->isImporting());
+        QVERIFY(kb->importRow()->isVisible());
+        QVERIFY(!kb->button("import")->isEnabled());
+        QVERIFY(!kb->importFile(path)); // one at a time
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(progress.size(), 3); // a batch of 500 at a time
+        QCOMPARE(progress.at(0), QVariantList({500, 1203}));
+        QCOMPARE(progress.at(2), QVariantList({1203, 1203}));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("; ")));
+        QVERIFY(!kb->isImporting());
+        QVERIFY(!kb->importRow()->isVisible());
+        QVERIFY(kb->button("import")->isEnabled());
+
+        const KnowledgeImportReport &r = kb->lastImport();
+        QVERIFY(!r.cancelled);
+        QCOMPARE(r.created, 1200);
+        QCOMPARE(r.updated, 1);
+        QCOMPARE(r.skipped, 2);
+        QCOMPARE(KnowledgeRepository(desk()).count(), 1201);
+        QCOMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of %1").arg(QLocale().toString(1201)));
+        // A quoted answer keeps its line break.
+        QVERIFY(KnowledgeRepository(desk()).list({}).items.first().answer.contains('\n'));
+
+        KnowledgeImportReportDialog *report = kb->importReport();
+        QVERIFY(report);
+        QVERIFY(QTest::qWaitForWindowExposed(report));
+        QCOMPARE(report->summaryLabel()->text(),
+                 QString("New entries: %1 · changed: 1 · unchanged: 0 · left out: 2 (of %2 rows read)")
+                     .arg(QLocale().toString(1200), QLocale().toString(1203)));
+        QTableWidget *problems = report->problemsTable();
+        QCOMPARE(problems->rowCount(), 2);
+        // Each row by its line in the file (the header is line 1; each row above has two lines).
+        QCOMPARE(problems->item(0, KnowledgeImportReportDialog::LineColumn)->text(), QString("22"));
+        QCOMPARE(problems->item(1, KnowledgeImportReportDialog::LineColumn)->text(), QLocale().toString(1202));
+        QCOMPARE(problems->item(0, KnowledgeImportReportDialog::FieldColumn)->text(), QString("Question"));
+        QVERIFY2(problems->item(0, KnowledgeImportReportDialog::ProblemColumn)->text().contains("Question"),
+                 qPrintable(problems->item(0, KnowledgeImportReportDialog::ProblemColumn)->text()));
+        const QString saved = m_dir.filePath("rapor.csv");
+        QVERIFY(report->saveTo(saved));
+        const QStringList lines = read(saved).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines.at(0), QString("\xEF\xBB\xBF"
+                                      "line,field,code,problem"));
+        QVERIFY2(lines.at(1).startsWith("22,question,VALIDATION_ERROR,"), qPrintable(lines.at(1)));
+        report->close();
+
+        // The same file again changes nothing: its rows are unchanged, not problems to fix.
+        QVERIFY(kb->importFile(path));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(kb->lastImport().skipped, 1203);
+        QVERIFY(kb->importReport());
+        QCOMPARE(kb->importReport()->summaryLabel()->text(),
+                 QString("New entries: 0 · changed: 0 · unchanged: %1 · left out: 2 (of %2 rows read)")
+                     .arg(QLocale().toString(1201), QLocale().toString(1203)));
+        QCOMPARE(kb->importReport()->problemsTable()->rowCount(), 2);
+        QCOMPARE(kb->statusLabel()->text(), QString("musteri-sorulari-2026-kasim-tum-magazalar-ve-cagri-merkezi.csv "
+                                                    "imported: 0 new, 0 changed, 2 left out."));
+        kb->importReport()->close();
+
+        // A file without the required columns is refused whole, and says why.
+        const QString wrong = m_dir.filePath("yanlis.csv");
+        QFile f(wrong);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("soru,cevap\r\nA,B\r\n");
+        f.close();
+        QVERIFY(kb->importFile(wrong));
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(kb->statusLabel()->text().contains("question, answer, language"),
+                 qPrintable(kb->statusLabel()->text()));
+        auto *box = modal<QMessageBox>();
+        QVERIFY(box);
+        box->close();
+    }
+
+    // Cancel stops after the batch being written: that batch stays, nothing of the next.
+    void cancelKeepsTheFirstBatchOnly()
+    {
+        const QString path = csv("buyuk.csv", 1200);
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy finished(kb, &KnowledgeBasePanel::importFinished);
+        {
+            // The worker's first batch waits for this write lock: Cancel is pressed while it waits.
+            Transaction hold;
+            QVERIFY(kb->importFile(path));
+            click(kb->cancelImportButton());
+            QVERIFY(!kb->cancelImportButton()->isEnabled());
+        }
+        QVERIFY(finished.wait(30000));
+        QVERIFY(kb->lastImport().cancelled);
+        QCOMPARE(kb->lastImport().created, KnowledgeRepository::kImportBatch);
+        QCOMPARE(KnowledgeRepository(desk()).count(), KnowledgeRepository::kImportBatch);
+        QCOMPARE(kb->pager()->pageLabel()->text(), QString("1–50 of 500"));
+        QVERIFY(kb->importReport());
+        QVERIFY(kb->importReport()->summaryLabel()->text().startsWith("Stopped at Cancel"));
+        kb->importReport()->close();
+    }
+
+    void exportsWhatTheFiltersShow()
+    {
+        entry("Kargo ücreti ne kadar?", "tr", "faq", {"kargo"});
+        entry("How much is shipping?", "en", "faq", {"shipping"});
+        entry("Do you ship abroad?", "en", "faq", {"shipping"});
+        AssistantView view(desk(), std::make_shared<KnowledgeIndex>());
+        KnowledgeBasePanel *kb = view.knowledgeBase();
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        choose(kb->languageFilter(), "en");
+        const QString path = m_dir.filePath("disari.csv");
+        QVERIFY(kb->exportTo(path));
+        const QString text = read(path);
+        QVERIFY(text.startsWith(QString("\xEF\xBB\xBF"
+                                        "id,type,language,question,answer,tags\r\n")));
+        QCOMPARE(text.count("\r\n"), 3);
+        QVERIFY(text.contains("How much is shipping?"));
+        QVERIFY(text.contains("Do you ship abroad?"));
+        QVERIFY(!text.contains("Kargo"));
+        QVERIFY2(kb->statusLabel()->text().startsWith("2 entries saved to"), qPrintable(kb->statusLabel()->text()));
+        // It reads back as the same entries: nothing new, nothing changed.
+        QCOMPARE(KnowledgeRepository(desk()).importCsv(text.toUtf8()).created, 0);
+    }
+
+    void theConsoleShowsTheDecisionAndTheCandidates()
+    {
+        QFile knowledge(qEnvironmentVariable("LIAISON_SOURCE_DIR") + "/tests/data/assistant/knowledge.csv");
+        QVERIFY(knowledge.open(QIODevice::ReadOnly));
+        QCOMPARE(KnowledgeRepository(desk()).importCsv(knowledge.readAll()).created, 88);
+        auto index = std::make_shared<KnowledgeIndex>();
+        AssistantView view(desk(), index);
+        AssistantTestConsole *console = view.testConsole();
+        view.resize(1200, 700);
+        view.show();
+        view.tabs()->setCurrentWidget(console);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(console->candidatesTable()->rowCount() == 0);
+        QSignalSpy answered(console, &AssistantTestConsole::answered);
+
+        console->questionField()->setText("Kargo ücreti ne kadar?");
+        click(console->askButton());
+        QVERIFY(answered.wait(10000));
+        QVERIFY(console->lastReply());
+        const AssistantReply reply = *console->lastReply();
+        QVERIFY(reply.answered);
+        QCOMPARE(index->size(), 88); // the shared index, brought up to the stored entries
+        const QString best = index->entry(reply.entryId)->question;
+        QCOMPARE(best, QString("Kargo ücreti ne kadar?"));
+        QCOMPARE(console->decisionLabel()->text(), QString("Answers with “Kargo ücreti ne kadar?”"));
+        QVERIFY(console->measuresLabel()->text().startsWith("Confidence " + AssistantText::percent(reply.confidence)));
+        QVERIFY(console->measuresLabel()->text().contains("Türkçe, detected"));
+        QCOMPARE(console->replyText()->toPlainText(), index->entry(reply.entryId)->answer);
+        QTableWidget *candidates = console->candidatesTable();
+        QCOMPARE(candidates->rowCount(), reply.search.candidates.size());
+        QVERIFY(candidates->rowCount() >= 2);
+        QCOMPARE(candidates->item(0, AssistantTestConsole::QuestionColumn)->text(), best);
+        QCOMPARE(candidates->item(0, AssistantTestConsole::ConfidenceColumn)->text(),
+                 AssistantText::percent(reply.search.candidates.first().confidence));
+        QVERIFY(candidates->item(0, AssistantTestConsole::MatchedColumn)->text().contains("kargo"));
+        QCOMPARE(KnowledgeRepository(desk()).count(), 88); // nothing stored
+
+        // A question no entry answers: handed to a person, with the reason in the window's words.
+        console->questionField()->setText("Uzay mekiği kiralıyor musunuz?");
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        console->questionField()->setFocus();
+        QTest::keyClick(console->questionField(), Qt::Key_Return);
+        QVERIFY(answered.wait(10000));
+        QVERIFY(!console->lastReply()->answered);
+        QCOMPARE(console->decisionLabel()->text(),
+                 "Hands off to a person: " + AssistantText::handoffReason(console->lastReply()->handoffReason));
+
+        // An entry made since is found by the next question (the index follows the stored entries).
+        entry("Akvaryum balığı satıyor musunuz?", "tr", "faq", {"akvaryum"});
+        console->questionField()->setText("Akvaryum balığı satıyor musunuz?");
+        console->languageChoice()->setCurrentIndex(console->languageChoice()->findData("tr"));
+        console->ask();
+        QVERIFY(answered.wait(10000));
+        QVERIFY2(console->lastReply()->answered,
+                 QJsonDocument(console->lastReply()->toTestJson({})).toJson(QJsonDocument::Compact).constData());
+        QVERIFY(!console->lastReply()->languageDetected);
+        QCOMPARE(candidates->item(0, AssistantTestConsole::QuestionColumn)->text(),
+                 QString("Akvaryum balığı satıyor musunuz?"));
+
+        // A double-click on a candidate opens its entry; saving it asks the question again.
+        const QRect cell = candidates->visualItemRect(candidates->item(0, AssistantTestConsole::QuestionColumn));
+        QTest::mouseClick(candidates->viewport(), Qt::LeftButton, {}, cell.center());
+        QTest::mouseDClick(candidates->viewport(), Qt::LeftButton, {}, cell.center());
+        KnowledgeEditor *editor = view.knowledgeBase()->openEditor();
+        QVERIFY(editor);
+        QCOMPARE(editor->questionField()->text(), QString("Akvaryum balığı satıyor musunuz?"));
+        QCOMPARE(view.tabs()->currentWidget(), console);
+        editor->answerField()->setPlainText("Hayır, canlı hayvan satmıyoruz.");
+        QVERIFY(editor->save());
+        QVERIFY(answered.wait(10000));
+        QCOMPARE(console->replyText()->toPlainText(), QString("Hayır, canlı hayvan satmıyoruz."));
+    }
+
+    void nothingIsCutInTurkishAt1366AndOnALargeScreen()
+    {
+        const ScopedTurkish translation;
+        QVERIFY2(translation.ok(), ScopedTurkish::missing);
+        const QFont font = QApplication::font();
+        Theme::instance().setChoice(Theme::Choice::Light);
+        QFont body = font;
+        body.setPointSizeF(qMax(body.pointSizeF(), UiKit::kMinBodyPoints));
+        QApplication::setFont(body);
+        const auto restoreFont = qScopeGuard([font] { QApplication::setFont(font); });
+        QFile knowledge(qEnvironmentVariable("LIAISON_SOURCE_DIR") + "/tests/data/assistant/knowledge.csv");
+        QVERIFY(knowledge.open(QIODevice::ReadOnly));
+        KnowledgeRepository(desk()).importCsv(knowledge.readAll());
+        ContactRepository contacts(desk());
+        ApiKeyRepository keys(desk());
+        ComposedWindow window(contacts, keys, desk());
+        AssistantView *view = addAssistantArea(window, desk(), std::make_shared<KnowledgeIndex>());
+        window.showArea(view);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto whole = [](QWidget *root, const QString &where) {
+            QCoreApplication::processEvents();
+            const QStringList cut = clippedControls(root);
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1 (%2 pixels wide): %3")
+                                                   .arg(where)
+                                                   .arg(root->width())
+                                                   .arg(cut.join(QStringLiteral("; ")))));
+        };
+        const QString navigation = window.navigation()->item(window.currentArea())->text();
+        QCOMPARE(navigation, QString("Asistan"));
+        QCOMPARE(view->tabs()->tabText(0), QString("Bilgi bankası"));
+        QCOMPARE(view->tabs()->tabText(1), QString("Test konsolu"));
+        AssistantTestConsole *console = view->testConsole();
+        QSignalSpy answered(console, &AssistantTestConsole::answered);
+        for (const QSize size : {QSize(1366, 690), QSize(1920, 1000)}) {
+            window.resize(size);
+            view->tabs()->setCurrentIndex(0);
+            whole(view, "the knowledge base");
+            view->tabs()->setCurrentWidget(console);
+            console->questionField()->setText("İade süresi kaç gün?");
+            console->ask();
+            QVERIFY(answered.wait(10000));
+            whole(view, "the console with a reply");
+            console->questionField()->setText("Uzay mekiği kiralıyor musunuz?");
+            console->ask();
+            QVERIFY(answered.wait(10000));
+            whole(view, "the console handing off");
+        }
+        view->tabs()->setCurrentIndex(0);
+        view->knowledgeBase()->selectEntry(UiKit::selectedId(view->knowledgeBase()->table()));
+        view->knowledgeBase()->table()->selectRow(0);
+        view->knowledgeBase()->editEntry();
+        KnowledgeEditor *editor = view->knowledgeBase()->openEditor();
+        QVERIFY(editor);
+        QVERIFY(QTest::qWaitForWindowExposed(editor));
+        QVERIFY(editor->width() <= 1366 && editor->height() <= 768);
+        whole(editor, "the editor");
+        editor->questionField()->clear();
+        QVERIFY(!editor->save());
+        whole(editor, "the editor with a refusal");
+        editor->close();
+    }
+};
+
+QTEST_MAIN(TestAssistantView)
+#include "test_assistantview.moc"
