@@ -706,8 +706,11 @@ int runDesktop(Environment &env)
     MainWindow window(apiKeys, desk);
     followSession(window, session, where);
     std::unique_ptr<ServerThread> server;
-    // The assistant's knowledge index: one for the process, read in memory by whoever asks it.
-    const auto knowledgeIndex = std::make_shared<KnowledgeIndex>();
+    // The assistant's knowledge index: one for the process (the server threads', the window's and the
+    // auto-reply's), read in memory by whoever asks it.
+    if (!config.knowledgeIndex)
+        config.knowledgeIndex = std::make_shared<KnowledgeIndex>();
+    const std::shared_ptr<KnowledgeIndex> knowledgeIndex = config.knowledgeIndex;
     // What the window holds: app/windowcontents.cpp.
     composeWindow(window, {desk, contacts, apiKeys, tasks, conversations, *env.settings, env.secretStore(),
                            config.channels, config.channelRegistry, config.media,
