@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace ServeTest;
 
 namespace {
@@ -56,6 +58,7 @@ class TestTwoCopies : public QObject
             QStringLiteral("channels/leaseMarginSeconds=2"),
             QStringLiteral("channels/pollIntervalMs=100"),
             QStringLiteral("server/rateLimitPerMinute=0"),
+            QStringLiteral("ai/autoReply/widget=on"),
         };
         QStringList args;
         for (const QString &p : pairs)
@@ -548,6 +551,60 @@ private Q_SLOTS:
         QCOMPARE(list.size(), 8);
         for (const QJsonValue &c : list)
             QCOMPARE(c.toObject().value("unreadCount").toInt(), 2);
+    }
+
+    // The assistant on both copies: an entry saved or changed through one copy is answered from by
+    // the other at once (each copy's index follows the stored revision), and each web visitor's
+    // message is answered once, although both copies' auto-replies hear of it (one from its own
+    // server thread, the other through the change feed).
+    void theAssistantAnswersOnceAcrossCopies()
+    {
+        QVERIFY(startBoth());
+        const HttpResult entry =
+            m_ca->post(QStringLiteral("/api/v1/ai/knowledge"), {{"question", "Kargom ne zaman gelir?"},
+                                                                {"answer", "Siparişler 1-3 iş gününde teslim edilir."},
+                                                                {"language", "tr"},
+                                                                {"tags", QJsonArray{"kargo", "teslimat"}}});
+        QVERIFY2(entry.status == 201, entry.body.constData());
+        const QString id = entry.data().value("id").toString();
+        HttpResult chat = m_cb->post(QStringLiteral("/api/v1/ai/chat"), {{"message", "kargom ne zaman gelir"}});
+        QVERIFY2(chat.status == 200 && chat.data().value("answered").toBool(), chat.body.constData());
+        QCOMPARE(chat.data().value("metadata").toObject().value("entryId").toString(), id);
+        const HttpResult changed = m_cb->patch(QStringLiteral("/api/v1/ai/knowledge/") + id,
+                                               {{"answer", "Siparişler 2 iş gününde teslim edilir."}});
+        QCOMPARE(changed.status, 200);
+        chat = m_ca->post(QStringLiteral("/api/v1/ai/chat"), {{"message", "kargom ne zaman gelir"}});
+        QCOMPARE(chat.data().value("answer").toString(), QStringLiteral("Siparişler 2 iş gününde teslim edilir."));
+
+        // Ten visitors, half through each copy's widget.
+        QStringList conversations;
+        for (int i = 0; i < 10; ++i) {
+            auto widget = plainClient(i % 2 ? *m_a : *m_b, i % 2 ? QStringLiteral("a") : QStringLiteral("b"));
+            const HttpResult visitor =
+                widget->post(QStringLiteral("/widget/v1/visitors"), {{"name", QStringLiteral("Ziyaretçi %1").arg(i)}});
+            QVERIFY2(visitor.status == 201, visitor.body.constData());
+            conversations << visitor.data().value("conversationId").toString();
+            widget->setToken(visitor.data().value("token").toString());
+            const HttpResult sent =
+                widget->post(QStringLiteral("/widget/v1/messages"), {{"text", "Merhaba, kargom ne zaman gelir?"}});
+            QVERIFY2(sent.status == 201, sent.body.constData());
+        }
+        auto aiReplies = [this](const QString &conversationId) {
+            const HttpResult c = m_ca->get(QStringLiteral("/api/v1/conversations/") + conversationId);
+            int n = 0;
+            for (const QJsonValue &m : c.data().value("messages").toArray())
+                n += m.toObject().value("sender").toObject().value("type").toString() == QLatin1String("ai");
+            return n;
+        };
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return std::all_of(conversations.cbegin(), conversations.cend(),
+                                   [&](const QString &c) { return aiReplies(c) >= 1; });
+            },
+            30000));
+        QTest::qWait(1500); // a second answer would have come by now
+        for (const QString &c : std::as_const(conversations))
+            QCOMPARE(aiReplies(c), 1);
     }
 
     void aKilledCopyLosesNothing()
