@@ -159,14 +159,19 @@ struct KnowledgeIndex::Language
         }
         int best = -1;
         qsizetype bestDf = 0;
+        bool bestLonger = false;
         for (int index : near) {
             const QString &candidate = asciiWords.at(index);
             const int term = asciiSurface.value(candidate, -1);
             if (!live(term) || TextAnalysis::editDistance(ascii, candidate, 1) > 1)
                 continue;
-            if (terms.at(term).postings.size() > bestDf) {
+            // A letter left out is the commonest slip: a longer word goes first, then the more used.
+            const qsizetype df = terms.at(term).postings.size();
+            const bool longer = candidate.size() > ascii.size();
+            if (best < 0 || (longer && !bestLonger) || (longer == bestLonger && df > bestDf)) {
                 best = term;
-                bestDf = terms.at(term).postings.size();
+                bestDf = df;
+                bestLonger = longer;
             }
         }
         if (best >= 0)

@@ -1,12 +1,14 @@
 #include "model/assistant/textanalysis.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <QSet>
 
 #include <libstemmer.h>
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 
 namespace {
 
@@ -241,10 +243,71 @@ QString TextAnalysis::stem(const QString &word, const QString &language)
     return stemmed.size() < 4 && word.size() > stemmed.size() + 1 ? word.left(4) : stemmed.size() < 3 ? word : stemmed;
 }
 
+namespace {
+
+// Phrases of a shop's support that say one thing in several words, written as the word that means
+// it (on the normalised text, before it is split into words): "send it back" is a return, "where is
+// my order" asks to track it, "e-mail address" is the e-mail and not the delivery address.
+struct Phrase
+{
+    QString trigger; // a word of the phrase: the pattern is tried only on a text that holds it
+    QRegularExpression pattern;
+    QString replacement;
+};
+
+QVector<Phrase> phrases(std::initializer_list<std::tuple<const char *, const char *, const char *>> list)
+{
+    QVector<Phrase> out;
+    for (const auto &[trigger, pattern, replacement] : list)
+        out.append({QString::fromUtf8(trigger),
+                    QRegularExpression(QString::fromUtf8(pattern), QRegularExpression::UseUnicodePropertiesOption),
+                    QString::fromUtf8(replacement)});
+    return out;
+}
+
+const QVector<Phrase> &turkishPhrases()
+{
+    static const QVector<Phrase> list = phrases({
+        {"geri", "\\bgeri (gönder|yolla|ver)\\w*", "iade"},
+        {"adres", "\\b(e-?posta|e-?mail|mail) adres\\w*", "eposta"},
+        {"numara", "\\btelefon numara\\w*", "telefon"},
+        {"nerede", "\\b(sipariş|kargo|paket)\\w* nerede\\b", "\\1 takip"},
+    });
+    return list;
+}
+
+const QVector<Phrase> &englishPhrases()
+{
+    static const QVector<Phrase> list = phrases({
+        {"back", "\\bsend (\\w+ ){0,2}back\\b", "return"},
+        {"address", "\\b(e-?mail|mail) address\\b", "email"},
+        {"number", "\\bphone number\\b", "phone"},
+        {"where", "\\bwhere('s| is) my (order|parcel|package)\\b", "track my \\2"},
+    });
+    return list;
+}
+
+} // namespace
+
+QString TextAnalysis::rewritePhrases(const QString &normalised, const QString &language)
+{
+    const QVector<Phrase> *list = language == QLatin1String("tr")   ? &turkishPhrases()
+                                  : language == QLatin1String("en") ? &englishPhrases()
+                                                                    : nullptr;
+    if (!list)
+        return normalised;
+    QString out = normalised;
+    for (const Phrase &p : *list) {
+        if (out.contains(p.trigger))
+            out.replace(p.pattern, p.replacement);
+    }
+    return out;
+}
+
 QStringList TextAnalysis::contentWords(const QString &text, const QString &language)
 {
     QStringList out;
-    for (const QString &w : words(normalise(text, language))) {
+    for (const QString &w : words(rewritePhrases(normalise(text, language), language))) {
         if (!isStopWord(asciiFold(w), language))
             out.append(w);
     }

@@ -41,6 +41,10 @@ QString canonicalTerm(const QString &term, const QString &language);
 // asciiFold(stem(word)), then canonicalTerm: what a word is looked up and indexed as.
 QString termOf(const QString &word, const QString &language);
 
+// A few phrases of a shop's support rewritten as the word they mean ("send it back" -> "return",
+// "e-posta adresi" -> "eposta"), on normalised text.
+QString rewritePhrases(const QString &normalised, const QString &language);
+
 // The words of text that carry meaning, normalised but neither stemmed nor folded (the index maps
 // each to its term, see KnowledgeIndex).
 QStringList contentWords(const QString &text, const QString &language);
