@@ -100,6 +100,9 @@ QJsonObject Message::toJson() const
     if (!sender.id.isEmpty())
         s.insert(QStringLiteral("id"), sender.id);
     o.insert(QStringLiteral("sender"), s);
+    // The tone of what the customer wrote (Sentiment::analyse); the business's messages have none.
+    if (direction == QLatin1String("incoming"))
+        o.insert(QStringLiteral("sentiment"), MessageRules::sentimentLabel(sentimentScore));
     return o;
 }
 

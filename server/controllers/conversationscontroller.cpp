@@ -95,6 +95,7 @@ QJsonObject ConversationsController::schemas() const
         {QStringLiteral("sender"), object({{QStringLiteral("type"), string()},
                                            {QStringLiteral("id"), string()},
                                            {QStringLiteral("name"), string()}})},
+        {QStringLiteral("sentiment"), string()},
         {QStringLiteral("createdAt"), string(QStringLiteral("date-time"))},
     });
     const QJsonObject detail = object({

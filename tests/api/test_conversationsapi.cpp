@@ -73,6 +73,10 @@ private Q_SLOTS:
         QCOMPARE(r.status, 201);
         const QString incomingId = r.data().value("id").toString();
         QCOMPARE(r.data().value("direction").toString(), QString("incoming"));
+        // The agent's API tells each incoming message's tone: a question is neutral.
+        r = m_api->client->get("/api/v1/conversations/" + conv);
+        QCOMPARE(r.data().value("messages").toArray().last().toObject().value("sentiment").toString(),
+                 QString("neutral"));
 
         // The agent sees it in the list with an unread badge and the contact.
         r = m_api->client->get("/api/v1/conversations?channel=widget&status=open");
