@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AiFeedbackButtons</name>
+    <message>
+        <source>Helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why was it not helpful?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inappropriate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inappropriate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it not helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it not helpful: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No feedback given yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was not helpful (the arrow: why)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AmountEdit</name>
     <message>
         <source>Enter an amount.</source>

@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>AiFeedbackButtons</name>
+    <message>
+        <source>Helpful</source>
+        <translation>Yararlı</translation>
+    </message>
+    <message>
+        <source>Not helpful</source>
+        <translation>Yararlı değil</translation>
+    </message>
+    <message>
+        <source>Why was it not helpful?</source>
+        <translation>Neden yararlı değildi?</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>Yanlış</translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation>Eksik</translation>
+    </message>
+    <message>
+        <source>Out of date</source>
+        <translation>Güncel değil</translation>
+    </message>
+    <message>
+        <source>Inappropriate</source>
+        <translation>Uygunsuz</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Diğer</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>yanlış</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>eksik</translation>
+    </message>
+    <message>
+        <source>out of date</source>
+        <translation>güncel değil</translation>
+    </message>
+    <message>
+        <source>inappropriate</source>
+        <translation>uygunsuz</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>diğer</translation>
+    </message>
+    <message>
+        <source>You marked it helpful</source>
+        <translation>Yararlı olarak işaretlediniz</translation>
+    </message>
+    <message>
+        <source>You marked it not helpful</source>
+        <translation>Yararlı değil olarak işaretlediniz</translation>
+    </message>
+    <message>
+        <source>You marked it not helpful: %1</source>
+        <translation>Yararlı değil olarak işaretlediniz: %1</translation>
+    </message>
+    <message>
+        <source>No feedback given yet</source>
+        <translation>Henüz geri bildirim verilmedi</translation>
+    </message>
+    <message>
+        <source>The answer was helpful</source>
+        <translation>Yanıt yararlıydı</translation>
+    </message>
+    <message>
+        <source>The answer was not helpful (the arrow: why)</source>
+        <translation>Yanıt yararlı değildi (ok: nedeni)</translation>
+    </message>
+</context>
+<context>
     <name>AmountEdit</name>
     <message>
         <source>Enter an amount.</source>
