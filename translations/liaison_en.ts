@@ -3550,6 +3550,87 @@
         <source>%1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the knowledge base has no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not sure of its answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than one answer fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the customer asked for a person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not know the customer&apos;s language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hand back to the assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers this conversation&apos;s customer again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the suggestion into the reply box, after what you wrote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the assistant&apos;s suggestion (and take it out of the reply box)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <comment>the assistant&apos;s suggestion</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>handed over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in to give feedback on the assistant&apos;s answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over to you: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s suggestion is in the reply box: send it as it is or edited, or discard it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant suggests: “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
