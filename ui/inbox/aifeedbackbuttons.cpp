@@ -40,6 +40,7 @@ AiFeedbackButtons::AiFeedbackButtons(QWidget *parent)
     m_reasons = new QMenu(m_down);
     m_reasons->setObjectName(QStringLiteral("thumbsDownReasons"));
     m_reasons->setTitle(tr("Why was it not helpful?"));
+    m_reasons->addSection(m_reasons->title()); // a popup shows no title: the question heads the reasons
     auto *group = new QActionGroup(m_reasons);
     for (const QString &reason : AiFeedbackRules::reasons()) {
         QAction *a = m_reasons->addAction(reasonName(reason));
