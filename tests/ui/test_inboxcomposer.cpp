@@ -536,7 +536,8 @@ private Q_SLOTS:
     }
 
     // A draft that arrives while the agent is writing never replaces their text: the bar shows it
-    // with "Use", which puts it after what they wrote. One that goes away unchanged leaves the composer.
+    // with "Use", which puts it after what they wrote. Discarded, or gone elsewhere, while as it was
+    // put, it leaves their words as they were; edited among them, it is theirs.
     void assistantDraftNeverReplacesTheAgentsText()
     {
         QVERIFY(m_view->selectConversation(m_widgetConv));
@@ -551,11 +552,29 @@ private Q_SLOTS:
         QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nParcels leave within 2 working days."));
         QVERIFY(!use->isVisible());
         QVERIFY(draftLabel()->text().startsWith("The assistant's suggestion is in the reply box"));
-        // Discarded elsewhere (the API, another agent) while it is with the agent's words: they stay.
+        click(m_view->findChild<QPushButton *>("discardAiDraftButton"));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+        QVERIFY(m_repo->get(m_widgetConv).aiDraft.isEmpty());
+        QTRY_VERIFY(!draftBar()->isVisible());
+
+        // Gone elsewhere (the API, another agent) as it was put: the same.
+        suggest(m_widgetConv, "Returns are free for 14 days.");
+        QTRY_VERIFY(use->isVisible());
+        click(use);
         AssistantConversation(Store(*m_bus)).clearDraft(m_widgetConv);
         QTRY_VERIFY(!draftBar()->isVisible());
-        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nParcels leave within 2 working days."));
-        // A new one into the emptied composer, then gone unchanged: it leaves the composer too.
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+        // Edited among the agent's words, it stays theirs.
+        suggest(m_widgetConv, "Returns are free for 14 days.");
+        QTRY_VERIFY(use->isVisible());
+        click(use);
+        composer()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(composer(), " Best,");
+        AssistantConversation(Store(*m_bus)).clearDraft(m_widgetConv);
+        QTRY_VERIFY(!draftBar()->isVisible());
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nReturns are free for 14 days. Best,"));
+
+        // Into the emptied composer, then gone unchanged: it leaves the composer.
         composer()->clear();
         suggest(m_widgetConv, "Returns are free for 14 days.");
         QTRY_COMPARE(composer()->toPlainText(), QString("Returns are free for 14 days."));

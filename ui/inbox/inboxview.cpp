@@ -657,7 +657,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_handBack->setObjectName(QStringLiteral("handBackButton"));
     m_handBack->setToolTip(tr("The assistant answers this conversation's customer again"));
     auto *handoffLayout = new QHBoxLayout(m_handoffBanner);
-    handoffLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::XS, UiKit::Space::XS);
+    handoffLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::S, UiKit::Space::XS);
     handoffLayout->addWidget(m_handoffIcon);
     handoffLayout->addWidget(m_handoffLabel, 1);
     handoffLayout->addWidget(m_handBack);
@@ -681,7 +681,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_discardAiDraft->setAccessibleName(tr("Discard the suggestion"));
     m_discardAiDraft->setToolTip(tr("Discard the assistant's suggestion (and take it out of the reply box)"));
     auto *draftLayout = new QHBoxLayout(m_aiDraftBar);
-    draftLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::XS, UiKit::Space::XS);
+    draftLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::S, UiKit::Space::XS);
     draftLayout->addWidget(m_aiDraftIcon);
     draftLayout->addWidget(m_aiDraftLabel, 1);
     draftLayout->addWidget(m_useAiDraft);
@@ -1724,9 +1724,9 @@ void InboxView::updateAiDraft(const std::optional<Conversation> &v)
     if (draft.isEmpty() || answerId.isEmpty()) {
         // The draft went (sent, discarded, replaced by a person's reply elsewhere, the conversation
         // closed): its text leaves the composer when nobody changed it.
-        if (placed.whole && composerText == placed.text) {
-            setComposerText(QString());
-            m_drafts->setDraft(v->id, QString());
+        if (!placed.answerId.isEmpty() && composerText == placed.text) {
+            setComposerText(placed.before);
+            m_drafts->setDraft(v->id, placed.before);
         }
         m_placedAiDrafts.remove(v->id);
         if (m_aiDraftBar->isAncestorOf(QApplication::focusWidget()))
@@ -1737,13 +1737,13 @@ void InboxView::updateAiDraft(const std::optional<Conversation> &v)
     bool inBox = placed.answerId == answerId || composerText.trimmed() == draft.trimmed();
     // Into an empty composer, or in place of an earlier suggestion nobody changed; never over what
     // the agent wrote (the bar offers "Use" then).
-    if (!inBox && (composerText.trimmed().isEmpty() || (placed.whole && composerText == placed.text))) {
+    if (!inBox && (composerText.trimmed().isEmpty() || (placed.whole() && composerText == placed.text))) {
         setComposerText(draft);
         m_drafts->setDraft(v->id, draft);
         inBox = true;
     }
     if (inBox && placed.answerId != answerId)
-        m_placedAiDrafts.insert(v->id, {answerId, m_composer->text(), m_composer->text().trimmed() == draft.trimmed()});
+        m_placedAiDrafts.insert(v->id, {answerId, m_composer->text(), QString()});
     else if (!inBox)
         m_placedAiDrafts.remove(v->id);
     if (inBox) {
@@ -1780,7 +1780,7 @@ void InboxView::useAiDraft()
     const bool whole = current.trimmed().isEmpty();
     setComposerText(whole ? m_aiDraftText : current + QLatin1Char('\n') + m_aiDraftText);
     saveDraft();
-    m_placedAiDrafts.insert(m_currentId, {m_aiDraftAnswerId, m_composer->text(), whole});
+    m_placedAiDrafts.insert(m_currentId, {m_aiDraftAnswerId, m_composer->text(), whole ? QString() : current});
     m_composer->setFocus(Qt::OtherFocusReason);
     reloadThread();
 }
@@ -1789,10 +1789,15 @@ void InboxView::discardAiDraft()
 {
     if (m_currentId.isEmpty())
         return;
-    // Discarded: out of the composer too, edited or not.
-    if (m_placedAiDrafts.contains(m_currentId) && m_draftConversationId == m_currentId) {
-        setComposerText(QString());
-        m_drafts->setDraft(m_currentId, QString());
+    // Out of the composer too: what the agent had written before it stays, and a suggestion that
+    // filled the composer goes even when edited; one edited among the agent's words is theirs now.
+    const PlacedDraft placed = m_placedAiDrafts.value(m_currentId);
+    if (!placed.answerId.isEmpty() && m_draftConversationId == m_currentId) {
+        const QString now = m_composer->text();
+        if (now == placed.text || placed.whole()) {
+            setComposerText(now == placed.text ? placed.before : QString());
+            m_drafts->setDraft(m_currentId, m_composer->text());
+        }
     }
     m_placedAiDrafts.remove(m_currentId);
     m_composer->setFocus(Qt::OtherFocusReason);

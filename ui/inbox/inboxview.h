@@ -340,14 +340,15 @@ private:
     // The assistant's draft of the open conversation as last read (empty: none).
     QString m_aiDraftText;
     QString m_aiDraftAnswerId;
-    // The assistant's drafts put into the composer, by conversation: which answer, and the composer's
-    // text then. A suggestion that filled the composer alone (whole) leaves it again when the draft
-    // goes while the text is as it was put; one put after the agent's words stays.
+    // The assistant's drafts put into the composer, by conversation: which answer, the composer's
+    // text then, and the agent's words before it (empty: it filled the composer). While the text is
+    // as it was put, discarding the draft (or its going elsewhere) gives the agent's words back.
     struct PlacedDraft
     {
         QString answerId;
         QString text;
-        bool whole = false;
+        QString before;
+        bool whole() const { return before.trimmed().isEmpty(); }
     };
     QHash<QString, PlacedDraft> m_placedAiDrafts;
     // Whose messages the thread shows: reloading the same conversation keeps its scroll unless it
