@@ -583,6 +583,33 @@ private Q_SLOTS:
         QVERIFY(!draftBar()->isVisible());
     }
 
+    // The suggestion put after the agent's words is kept with their draft; after a restart the
+    // composer is known to hold it: no "Use" again, and discarding it leaves their words.
+    void aSuggestionInTheComposerIsKnownAfterARestart()
+    {
+        const QString ini = m_files.filePath("drafts.ini");
+        QFile::remove(ini);
+        m_view->setDraftsFile(ini);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTest::keyClicks(composer(), "Hi Bob,");
+        suggest(m_widgetConv, "Parcels leave within 2 working days.");
+        QTRY_VERIFY(m_view->findChild<QPushButton *>("useAiDraftButton")->isVisible());
+        click(m_view->findChild<QPushButton *>("useAiDraftButton"));
+
+        m_view.reset();
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus, m_clock));
+        m_view->setDraftsFile(ini);
+        m_view->resize(900, 600);
+        m_view->show();
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nParcels leave within 2 working days."));
+        QVERIFY(draftBar()->isVisible());
+        QVERIFY(!m_view->findChild<QPushButton *>("useAiDraftButton")->isVisible());
+        QVERIFY(draftLabel()->text().startsWith("The assistant's suggestion is in the reply box"));
+        click(m_view->findChild<QPushButton *>("discardAiDraftButton"));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+    }
+
     void windowHintFollowsTheCustomersLastMessage()
     {
         QVERIFY(m_view->selectConversation(m_widgetConv));

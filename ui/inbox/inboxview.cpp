@@ -925,7 +925,7 @@ void InboxView::setCurrentUser(const QString &userId, const QString &name)
     reloadAssignees();
     m_assign->setToolTip(userId.isEmpty() ? tr("No user account: create one with “liaison user add”")
                                           : tr("Assign to %1").arg(name));
-    reloadThread();
+    reload(); // the list shows this user's drafts
 }
 
 void InboxView::reload()
@@ -1734,7 +1734,9 @@ void InboxView::updateAiDraft(const std::optional<Conversation> &v)
         m_aiDraftBar->hide();
         return;
     }
-    bool inBox = placed.answerId == answerId || composerText.trimmed() == draft.trimmed();
+    // Also when the composer holds it already (after a restart, the agent's draft is kept on disk).
+    const qsizetype at = composerText.indexOf(draft.trimmed());
+    bool inBox = placed.answerId == answerId || at >= 0;
     // Into an empty composer, or in place of an earlier suggestion nobody changed; never over what
     // the agent wrote (the bar offers "Use" then).
     if (!inBox && (composerText.trimmed().isEmpty() || (placed.whole() && composerText == placed.text))) {
@@ -1742,9 +1744,12 @@ void InboxView::updateAiDraft(const std::optional<Conversation> &v)
         m_drafts->setDraft(v->id, draft);
         inBox = true;
     }
-    if (inBox && placed.answerId != answerId)
-        m_placedAiDrafts.insert(v->id, {answerId, m_composer->text(), QString()});
-    else if (!inBox)
+    if (inBox && placed.answerId != answerId) {
+        QString before = at > 0 ? composerText.left(at) : QString();
+        if (before.endsWith(QLatin1Char('\n')))
+            before.chop(1);
+        m_placedAiDrafts.insert(v->id, {answerId, m_composer->text(), before});
+    } else if (!inBox)
         m_placedAiDrafts.remove(v->id);
     if (inBox) {
         m_aiDraftLabel->setText(
