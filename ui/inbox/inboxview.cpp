@@ -1668,7 +1668,7 @@ void InboxView::setDraftsFile(const QString &iniPath)
     m_drafts = std::move(drafts);
     m_draftConversationId.clear();
     switchDraft(m_currentId);
-    reloadThread();
+    reload(); // the list shows the drafts kept in the file
 }
 
 void InboxView::setStatus(const QString &status)
