@@ -40,7 +40,10 @@ AiFeedbackButtons::AiFeedbackButtons(QWidget *parent)
     m_reasons = new QMenu(m_down);
     m_reasons->setObjectName(QStringLiteral("thumbsDownReasons"));
     m_reasons->setTitle(tr("Why was it not helpful?"));
-    m_reasons->addSection(m_reasons->title()); // a popup shows no title: the question heads the reasons
+    // A popup shows no title: the question heads the reasons (a disabled item: Fusion cuts a
+    // section's text to the width of the items).
+    m_reasons->addAction(m_reasons->title())->setEnabled(false);
+    m_reasons->addSeparator();
     auto *group = new QActionGroup(m_reasons);
     for (const QString &reason : AiFeedbackRules::reasons()) {
         QAction *a = m_reasons->addAction(reasonName(reason));
