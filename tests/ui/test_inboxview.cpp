@@ -648,6 +648,34 @@ private Q_SLOTS:
         QVERIFY(!thumbsOf(answered.id)->downButton()->isEnabled());
     }
 
+    // Giving feedback on an answer further up, or news on the bus, leaves the thread where it was
+    // read; at its end it follows the new messages.
+    void theThreadKeepsItsPlaceWhenItIsRebuilt()
+    {
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        m_view->setCurrentUser(u.id, u.name);
+        QStringList ids;
+        for (int i = 0; i < 20; ++i)
+            ids << assistantMessage(m_widgetConv, QStringLiteral("Yanıt %1").arg(i)).id;
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QScrollBar *bar = thread()->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        bar->setValue(0);
+        AiFeedbackButtons *thumbs = thumbsOf(ids.first());
+        QVERIFY(thumbs);
+        thumbs->upButton()->click();
+        QTest::qWait(150); // the bus's reload
+        QVERIFY(thumbsOf(ids.first())->upButton()->isChecked());
+        QCOMPARE(bar->value(), 0);
+        // At the end, a new message is shown.
+        bar->setValue(bar->maximum());
+        const Message last = assistantMessage(m_widgetConv, "Son yanıt");
+        QTRY_VERIFY(threadItem(last.id));
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        QVERIFY(thread()->visualItemRect(threadItem(last.id)).bottom() <= thread()->viewport()->height());
+    }
+
     void newIncomingMessageAppearsLive()
     {
         QVERIFY(m_view->selectConversation(m_widgetConv));
