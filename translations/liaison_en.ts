@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AiFeedbackButtons</name>
+    <message>
+        <source>Helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why was it not helpful?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inappropriate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inappropriate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it not helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You marked it not helpful: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No feedback given yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was helpful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was not helpful (the arrow: why)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AmountEdit</name>
     <message>
         <source>Enter an amount.</source>
@@ -3469,6 +3548,87 @@
     </message>
     <message>
         <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the knowledge base has no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not sure of its answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than one answer fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the customer asked for a person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not know the customer&apos;s language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hand back to the assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers this conversation&apos;s customer again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the suggestion into the reply box, after what you wrote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the assistant&apos;s suggestion (and take it out of the reply box)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <comment>the assistant&apos;s suggestion</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>handed over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in to give feedback on the assistant&apos;s answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over to you: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s suggestion is in the reply box: send it as it is or edited, or discard it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant suggests: “%1”</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

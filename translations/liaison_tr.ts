@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>AiFeedbackButtons</name>
+    <message>
+        <source>Helpful</source>
+        <translation>Yararlı</translation>
+    </message>
+    <message>
+        <source>Not helpful</source>
+        <translation>Yararlı değil</translation>
+    </message>
+    <message>
+        <source>Why was it not helpful?</source>
+        <translation>Neden yararlı değildi?</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>Yanlış</translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation>Eksik</translation>
+    </message>
+    <message>
+        <source>Out of date</source>
+        <translation>Güncel değil</translation>
+    </message>
+    <message>
+        <source>Inappropriate</source>
+        <translation>Uygunsuz</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Diğer</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>yanlış</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>eksik</translation>
+    </message>
+    <message>
+        <source>out of date</source>
+        <translation>güncel değil</translation>
+    </message>
+    <message>
+        <source>inappropriate</source>
+        <translation>uygunsuz</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>diğer</translation>
+    </message>
+    <message>
+        <source>You marked it helpful</source>
+        <translation>Yararlı olarak işaretlediniz</translation>
+    </message>
+    <message>
+        <source>You marked it not helpful</source>
+        <translation>Yararlı değil olarak işaretlediniz</translation>
+    </message>
+    <message>
+        <source>You marked it not helpful: %1</source>
+        <translation>Yararlı değil olarak işaretlediniz: %1</translation>
+    </message>
+    <message>
+        <source>No feedback given yet</source>
+        <translation>Henüz geri bildirim verilmedi</translation>
+    </message>
+    <message>
+        <source>The answer was helpful</source>
+        <translation>Yanıt yararlıydı</translation>
+    </message>
+    <message>
+        <source>The answer was not helpful (the arrow: why)</source>
+        <translation>Yanıt yararlı değildi (ok: nedeni)</translation>
+    </message>
+</context>
+<context>
     <name>AmountEdit</name>
     <message>
         <source>Enter an amount.</source>
@@ -3461,6 +3540,87 @@
     <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>the knowledge base has no answer</source>
+        <translation>bilgi bankasında yanıtı yok</translation>
+    </message>
+    <message>
+        <source>it is not sure of its answer</source>
+        <translation>yanıtından emin değil</translation>
+    </message>
+    <message>
+        <source>more than one answer fits</source>
+        <translation>birden çok yanıt uyuyor</translation>
+    </message>
+    <message>
+        <source>the customer asked for a person</source>
+        <translation>müşteri bir kişiyle görüşmek istedi</translation>
+    </message>
+    <message>
+        <source>it does not know the customer&apos;s language</source>
+        <translation>müşterinin dilini bilmiyor</translation>
+    </message>
+    <message>
+        <source>Hand back to the assistant</source>
+        <translation>Asistana geri ver</translation>
+    </message>
+    <message>
+        <source>The assistant answers this conversation&apos;s customer again</source>
+        <translation>Asistan bu görüşmedeki müşteriye yeniden yanıt verir</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>Kullan</translation>
+    </message>
+    <message>
+        <source>Put the suggestion into the reply box, after what you wrote</source>
+        <translation>Öneriyi yanıt kutusuna, yazdıklarınızın arkasına ekler</translation>
+    </message>
+    <message>
+        <source>Discard the suggestion</source>
+        <translation>Öneriyi at</translation>
+    </message>
+    <message>
+        <source>Discard the assistant&apos;s suggestion (and take it out of the reply box)</source>
+        <translation>Asistanın önerisini atar (yanıt kutusundan da çıkarır)</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <comment>the assistant&apos;s suggestion</comment>
+        <translation>At</translation>
+    </message>
+    <message>
+        <source>handed over</source>
+        <translation>devredildi</translation>
+    </message>
+    <message>
+        <source>Suggestion: %1</source>
+        <translation>Öneri: %1</translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over: %1</source>
+        <translation>Asistan bu görüşmeyi devretti: %1</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Asistan</translation>
+    </message>
+    <message>
+        <source>Sign in to give feedback on the assistant&apos;s answers</source>
+        <translation>Asistanın yanıtlarına geri bildirim vermek için oturum açın</translation>
+    </message>
+    <message>
+        <source>The assistant handed this conversation over to you: %1</source>
+        <translation>Asistan bu görüşmeyi size devretti: %1</translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s suggestion is in the reply box: send it as it is or edited, or discard it.</source>
+        <translation>Asistanın önerisi yanıt kutusunda: olduğu gibi ya da düzenleyip gönderin veya atın.</translation>
+    </message>
+    <message>
+        <source>The assistant suggests: “%1”</source>
+        <translation>Asistanın önerisi: “%1”</translation>
     </message>
 </context>
 <context>

@@ -272,6 +272,55 @@ AiAnswerRepository::FeedbackResult AiAnswerRepository::giveFeedback(const AiFeed
     return out;
 }
 
+std::optional<AiFeedback> AiAnswerRepository::feedbackOf(const QString &messageId, const QString &userId) const
+{
+    QString answerId;
+    if (find(messageId)) {
+        answerId = messageId;
+    } else {
+        const QHash<QString, AiMessageAnswer> byMessage = messageAnswers({messageId}, userId);
+        return byMessage.contains(messageId) ? byMessage.value(messageId).feedback : std::nullopt;
+    }
+    QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kAiFeedbackColumns +
+                                     QStringLiteral(" FROM ai_feedback f WHERE f.answer_id = ? AND f.user_id = ?"),
+                                 {answerId, userId});
+    if (!q.next())
+        return std::nullopt;
+    return aiFeedbackFromRow(q);
+}
+
+QHash<QString, AiMessageAnswer> AiAnswerRepository::messageAnswers(const QStringList &messageIds,
+                                                                   const QString &userId) const
+{
+    QHash<QString, AiMessageAnswer> out;
+    if (messageIds.isEmpty())
+        return out;
+    QVariantList values{userId};
+    QStringList marks;
+    for (const QString &id : messageIds) {
+        values << id;
+        marks << QStringLiteral("?");
+    }
+    // Oldest first: a later answer that became the same message takes its place, as in resolve().
+    // The feedback's columns first (all NULL when the user gave none), then the answer's.
+    QSqlQuery q = Database::exec(
+        QStringLiteral("SELECT ") + kAiFeedbackColumns +
+            QStringLiteral(", a.message_id, a.id FROM ai_answers a LEFT JOIN ai_feedback f ON f.answer_id = a.id "
+                           "AND f.user_id = ? WHERE a.message_id IN (%1) ORDER BY a.seq")
+                .arg(marks.join(QStringLiteral(", "))),
+        values);
+    while (q.next()) {
+        const SqlRow row(q);
+        AiMessageAnswer answer;
+        if (!row.isNull(0))
+            answer.feedback = aiFeedbackFromRow(q);
+        const int next = kAiFeedbackColumns.count(QLatin1Char(',')) + 1;
+        answer.answerId = row.text(next + 1);
+        out.insert(row.text(next), answer);
+    }
+    return out;
+}
+
 AiStats AiAnswerRepository::stats(const QDateTime &from, const QDateTime &to, const QTimeZone &tz,
                                   int openSuggestions) const
 {

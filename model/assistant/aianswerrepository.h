@@ -5,6 +5,7 @@
 
 #include <QDate>
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
@@ -70,6 +71,13 @@ struct AiFeedback
     QString updatedAt;
 
     QJsonObject toJson() const;
+};
+
+// The answer an inbox message became, and one user's feedback on it (the thumbs the Inbox shows).
+struct AiMessageAnswer
+{
+    QString answerId;
+    std::optional<AiFeedback> feedback; // the user's (nullopt: none given)
 };
 
 namespace AiFeedbackRules {
@@ -156,6 +164,12 @@ public:
         bool replaced = false;
     };
     FeedbackResult giveFeedback(const AiFeedbackInput &input, const QString &userId);
+    // userId's feedback on the answer messageId names, as giveFeedback names it (an answer's id, or
+    // the inbox message an answer became); nullopt when they gave none or no answer is named.
+    std::optional<AiFeedback> feedbackOf(const QString &messageId, const QString &userId) const;
+    // Of messageIds, those an answer became (the newest answer of each, as resolve() finds it), with
+    // that answer and userId's feedback on it; a message no answer became is not in it.
+    QHash<QString, AiMessageAnswer> messageAnswers(const QStringList &messageIds, const QString &userId) const;
 
     // The figures of the answers given in [from, to) (feedback counted with its answer), the days
     // in tz. openSuggestions is the caller's (KnowledgeSuggestions::count(): it needs the index).

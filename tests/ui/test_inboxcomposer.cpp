@@ -1,7 +1,8 @@
 // The Inbox composer's attachments and templates offscreen: attaching (button path, drop onto the
 // thread), the preview row, Send with the caption; template picker → placeholders → live preview →
 // the right components; errors inline (too large, channel unavailable, empty placeholder); the
-// WhatsApp 24-hour hint. Fake senders record the calls; the real paths (OutgoingMessages with
+// WhatsApp 24-hour hint; the assistant's draft in the composer (sent and linked to its answer,
+// discarded, never over the agent's text). Fake senders record the calls; the real paths (OutgoingMessages with
 // MediaService and ChannelSender, as the app wires them) send on the widget channel, which needs no
 // provider.
 #include "messaging/channels/channelregistry.h"
@@ -12,16 +13,21 @@
 #include "messaging/channels/channelsender.h"
 #include "messaging/channels/outgoing.h"
 #include "messaging/media/mediaservice.h"
+#include "model/accounts/userrepository.h"
+#include "model/assistant/aianswerrepository.h"
+#include "model/assistant/assistantconversation.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
 #include "model/core/timeutil.h"
 #include "model/inbox/conversationrepository.h"
 #include "model/inbox/messagetemplate.h"
 #include "tests/support/testsupport.h"
+#include "ui/inbox/aifeedbackbuttons.h"
 #include "ui/inbox/inboxcomposer.h"
 #include "ui/inbox/inboxview.h"
 
 #include <QDialog>
+#include <QFrame>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -94,6 +100,25 @@ class TestInboxComposer final : public QObject
         c.text = t;
         return c;
     }
+
+    // The assistant's draft for the conversation, as the auto-reply "suggest" leaves it: its answer
+    // recorded, then the draft set.
+    AiAnswer suggest(const QString &conversationId, const QString &reply)
+    {
+        AssistantReply r;
+        r.answered = true;
+        r.answer = reply;
+        r.language = "en";
+        AiAnswerOrigin origin;
+        origin.mode = "draft";
+        origin.channel = "widget";
+        origin.conversationId = conversationId;
+        const AiAnswer a = AiAnswerRepository(Store(*m_bus)).record("When does my parcel come?", r, origin);
+        AssistantConversation(Store(*m_bus)).setDraft(conversationId, reply, a.id);
+        return a;
+    }
+    QFrame *draftBar() { return m_view->aiDraftBar(); }
+    QLabel *draftLabel() { return m_view->findChild<QLabel *>("aiDraftLabel"); }
 
     void useFakeSenders()
     {
@@ -448,6 +473,141 @@ private Q_SLOTS:
         // Another conversation drops what was attached for this one.
         QVERIFY(m_view->selectConversation(m_whatsappConv));
         QVERIFY(extras()->attachedFile().isEmpty());
+    }
+
+    // The assistant's draft goes into the empty composer, marked as its suggestion; the agent thumbs
+    // it, edits it and sends it the usual way: the reply is the answer's message and the draft is gone.
+    void assistantDraftIsSentFromTheComposerAndLinked()
+    {
+        const User ali = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        m_view->setCurrentUser(ali.id, ali.name);
+        const AiAnswer answer = suggest(m_widgetConv, "Parcels leave within 2 working days.");
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Parcels leave within 2 working days."));
+        QVERIFY(draftBar()->isVisible());
+        QVERIFY2(draftLabel()->text().startsWith("The assistant's suggestion is in the reply box"),
+                 qPrintable(draftLabel()->text()));
+        QVERIFY(!m_view->findChild<QPushButton *>("useAiDraftButton")->isVisible());
+        QVERIFY(!draftBar()->accessibleName().isEmpty());
+        // The list says it is a suggestion, not the agent's own draft.
+        auto *list = m_view->findChild<QListWidget *>("conversationList");
+        QTRY_VERIFY(list->item(0)->text().contains("Suggestion: Parcels leave"));
+
+        auto *thumbs = m_view->findChild<AiFeedbackButtons *>("aiDraftFeedback");
+        QVERIFY(thumbs && thumbs->isVisible());
+        click(thumbs->upButton());
+        AiAnswerRepository answers(testStore());
+        QCOMPARE(answers.feedbackOf(answer.id, ali.id)->rating, 1);
+        QVERIFY(thumbs->upButton()->isChecked());
+
+        composer()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(composer(), " Thanks!");
+        click(sendButton());
+        const QVector<Message> sent = m_repo->latestMessages(m_widgetConv, 10);
+        QCOMPARE(sent.last().text, QString("Parcels leave within 2 working days. Thanks!"));
+        QCOMPARE(sent.last().sender.type, QString("agent"));
+        QCOMPARE(answers.find(answer.id)->messageId, sent.last().id);
+        QVERIFY(m_repo->get(m_widgetConv).aiDraft.isEmpty());
+        QTRY_VERIFY(!draftBar()->isVisible());
+        QVERIFY(composer()->toPlainText().isEmpty());
+        // The message sent is the answer's: its thumbs show what was given on the draft.
+        auto *threadThumbs =
+            qobject_cast<AiFeedbackButtons *>(thread()->itemWidget(thread()->item(thread()->count() - 1)));
+        QVERIFY(threadThumbs);
+        QVERIFY(threadThumbs->upButton()->isChecked());
+    }
+
+    // "Discard" drops the draft and takes it out of the composer; nothing is sent.
+    void assistantDraftIsDiscarded()
+    {
+        suggest(m_widgetConv, "Parcels leave within 2 working days.");
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Parcels leave within 2 working days."));
+        const int before = m_repo->latestMessages(m_widgetConv, 10).size();
+        click(m_view->findChild<QPushButton *>("discardAiDraftButton"));
+        QVERIFY(m_repo->get(m_widgetConv).aiDraft.isEmpty());
+        QVERIFY(composer()->toPlainText().isEmpty());
+        QTRY_VERIFY(!draftBar()->isVisible());
+        QCOMPARE(m_repo->latestMessages(m_widgetConv, 10).size(), before);
+        // Nobody signed in: the suggestion's thumbs are not offered.
+        suggest(m_widgetConv, "Again.");
+        QTRY_VERIFY(draftBar()->isVisible());
+        QVERIFY(!m_view->findChild<AiFeedbackButtons *>("aiDraftFeedback")->upButton()->isEnabled());
+    }
+
+    // A draft that arrives while the agent is writing never replaces their text: the bar shows it
+    // with "Use", which puts it after what they wrote. Discarded, or gone elsewhere, while as it was
+    // put, it leaves their words as they were; edited among them, it is theirs.
+    void assistantDraftNeverReplacesTheAgentsText()
+    {
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTest::keyClicks(composer(), "Hi Bob,");
+        suggest(m_widgetConv, "Parcels leave within 2 working days.");
+        QTRY_VERIFY(draftBar()->isVisible());
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+        QCOMPARE(draftLabel()->text(), QString("The assistant suggests: “Parcels leave within 2 working days.”"));
+        auto *use = m_view->findChild<QPushButton *>("useAiDraftButton");
+        QVERIFY(use->isVisible());
+        click(use);
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nParcels leave within 2 working days."));
+        QVERIFY(!use->isVisible());
+        QVERIFY(draftLabel()->text().startsWith("The assistant's suggestion is in the reply box"));
+        click(m_view->findChild<QPushButton *>("discardAiDraftButton"));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+        QVERIFY(m_repo->get(m_widgetConv).aiDraft.isEmpty());
+        QTRY_VERIFY(!draftBar()->isVisible());
+
+        // Gone elsewhere (the API, another agent) as it was put: the same.
+        suggest(m_widgetConv, "Returns are free for 14 days.");
+        QTRY_VERIFY(use->isVisible());
+        click(use);
+        AssistantConversation(Store(*m_bus)).clearDraft(m_widgetConv);
+        QTRY_VERIFY(!draftBar()->isVisible());
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
+        // Edited among the agent's words, it stays theirs.
+        suggest(m_widgetConv, "Returns are free for 14 days.");
+        QTRY_VERIFY(use->isVisible());
+        click(use);
+        composer()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(composer(), " Best,");
+        AssistantConversation(Store(*m_bus)).clearDraft(m_widgetConv);
+        QTRY_VERIFY(!draftBar()->isVisible());
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nReturns are free for 14 days. Best,"));
+
+        // Into the emptied composer, then gone unchanged: it leaves the composer.
+        composer()->clear();
+        suggest(m_widgetConv, "Returns are free for 14 days.");
+        QTRY_COMPARE(composer()->toPlainText(), QString("Returns are free for 14 days."));
+        AssistantConversation(Store(*m_bus)).clearDraft(m_widgetConv);
+        QTRY_VERIFY(composer()->toPlainText().isEmpty());
+        QVERIFY(!draftBar()->isVisible());
+    }
+
+    // The suggestion put after the agent's words is kept with their draft; after a restart the
+    // composer is known to hold it: no "Use" again, and discarding it leaves their words.
+    void aSuggestionInTheComposerIsKnownAfterARestart()
+    {
+        const QString ini = m_files.filePath("drafts.ini");
+        QFile::remove(ini);
+        m_view->setDraftsFile(ini);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTest::keyClicks(composer(), "Hi Bob,");
+        suggest(m_widgetConv, "Parcels leave within 2 working days.");
+        QTRY_VERIFY(m_view->findChild<QPushButton *>("useAiDraftButton")->isVisible());
+        click(m_view->findChild<QPushButton *>("useAiDraftButton"));
+
+        m_view.reset();
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus, m_clock));
+        m_view->setDraftsFile(ini);
+        m_view->resize(900, 600);
+        m_view->show();
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,\nParcels leave within 2 working days."));
+        QVERIFY(draftBar()->isVisible());
+        QVERIFY(!m_view->findChild<QPushButton *>("useAiDraftButton")->isVisible());
+        QVERIFY(draftLabel()->text().startsWith("The assistant's suggestion is in the reply box"));
+        click(m_view->findChild<QPushButton *>("discardAiDraftButton"));
+        QCOMPARE(composer()->toPlainText(), QString("Hi Bob,"));
     }
 
     void windowHintFollowsTheCustomersLastMessage()

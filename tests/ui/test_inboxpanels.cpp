@@ -1,11 +1,13 @@
 // The Inbox beyond list, thread and composer, offscreen over the real repositories: the "assigned
 // to me" and "unread" filters with the unread badge, the contact side panel (contact, deals, open
 // tasks, buttons that open them), tray notifications of incoming messages through the notifier
-// interface, quick replies ("/" and the editor), tags and the assignee choice.
+// interface, quick replies ("/" and the editor), tags and the assignee choice, the assistant's
+// hand-off banner and the way back.
 #include "tests/ui/uitest.h"
 
 #include "messaging/channels/channelsender.h"
 #include "model/accounts/userrepository.h"
+#include "model/assistant/assistanthandoff.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
@@ -13,6 +15,7 @@
 #include "model/inbox/widgetvisitorrepository.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/uilayout.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"
 #include "ui/inbox/inboxview.h"
@@ -21,6 +24,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFrame>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -335,6 +339,67 @@ private Q_SLOTS:
         composer()->clear();
         m_view->insertQuickReply(1);
         QCOMPARE(composer()->toPlainText(), QString("See you soon"));
+    }
+
+    void handedOverConversationShowsWhyAndIsHandedBack_data()
+    {
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<bool>("turkish");
+        QTest::addColumn<QString>("banner");
+        QTest::newRow("missing_knowledge")
+            << "missing_knowledge" << true << "Asistan bu görüşmeyi size devretti: bilgi bankasında yanıtı yok";
+        QTest::newRow("low_confidence") << "low_confidence" << true
+                                        << "Asistan bu görüşmeyi size devretti: yanıtından emin değil";
+        QTest::newRow("ambiguous") << "ambiguous" << true
+                                   << "Asistan bu görüşmeyi size devretti: birden çok yanıt uyuyor";
+        QTest::newRow("customer_request")
+            << "customer_request" << true << "Asistan bu görüşmeyi size devretti: müşteri bir kişiyle görüşmek istedi";
+        QTest::newRow("unsupported_language")
+            << "unsupported_language" << true << "Asistan bu görüşmeyi size devretti: müşterinin dilini bilmiyor";
+        QTest::newRow("English")
+            << "customer_request" << false
+            << "The assistant handed this conversation over to you: the customer asked for a person";
+    }
+
+    // A conversation the assistant handed over says so under its header, with the reason, and is
+    // marked in the list; "Hand back to the assistant" ends the hand-off. The bus brings both.
+    void handedOverConversationShowsWhyAndIsHandedBack()
+    {
+        QFETCH(QString, reason);
+        QFETCH(bool, turkish);
+        QFETCH(QString, banner);
+        const UiTest::ScopedTurkish translation(turkish);
+        QVERIFY2(translation.ok(), UiTest::ScopedTurkish::missing);
+        m_view = std::make_unique<InboxView>(*m_repo, Store(*m_bus));
+        m_view->setCurrentUser(m_ali.id, m_ali.name);
+        m_view->resize(1200, 700);
+        m_view->show();
+        QVERIFY(m_view->selectConversation(m_ayseConv));
+        QFrame *bar = m_view->handoffBanner();
+        QVERIFY(!bar->isVisible());
+
+        AssistantHandoff(Store(*m_bus)).handOff(m_ayseConv, reason);
+        QTRY_VERIFY(bar->isVisible());
+        auto *label = m_view->findChild<QLabel *>("aiHandoffLabel");
+        QCOMPARE(label->text(), banner);
+        QCOMPARE(bar->accessibleName(), banner);
+        auto *handBack = m_view->findChild<QPushButton *>("handBackButton");
+        QCOMPARE(handBack->text(), QString(turkish ? "Asistana geri ver" : "Hand back to the assistant"));
+        QListWidgetItem *row = nullptr;
+        for (int i = 0; i < list()->count(); ++i) {
+            if (list()->item(i)->data(Qt::UserRole).toString() == m_ayseConv)
+                row = list()->item(i);
+        }
+        QVERIFY(row);
+        QVERIFY2(row->text().section('\n', 0, 0).endsWith(turkish ? " · devredildi" : " · handed over"),
+                 qPrintable(row->text()));
+        QVERIFY(row->toolTip().contains(banner.section(": ", 1)));
+
+        click(handBack);
+        QVERIFY(m_repo->get(m_ayseConv).aiHandoff.isEmpty());
+        QTRY_VERIFY(!bar->isVisible());
+        for (int i = 0; i < list()->count(); ++i)
+            QVERIFY(!list()->item(i)->text().contains(turkish ? "devredildi" : "handed over"));
     }
 
     void tagsAndAssigneeAreEditedInTheThread()

@@ -1,11 +1,15 @@
 // The Inbox area offscreen over the real repositories: list with filters and unread badges, the
 // thread with ticks, the composer sending through the same channel path as the API (widget sent,
-// unconfigured WhatsApp refused with "Channel unavailable"), close/reopen/assign, live updates.
+// unconfigured WhatsApp refused with "Channel unavailable"), close/reopen/assign, live updates, the
+// assistant's messages with their thumbs.
 #include "tests/ui/uitest.h"
 
 #include "messaging/channels/channelsender.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
+#include "model/assistant/aianswerrepository.h"
+#include "model/assistant/assistantconversation.h"
+#include "model/assistant/assistanthandoff.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
@@ -16,6 +20,7 @@
 #include "tests/support/testsupport.h"
 #include "tests/ui/composedwindow.h"
 #include "tests/ui/uilayout.h"
+#include "ui/inbox/aifeedbackbuttons.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxview.h"
@@ -28,12 +33,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace UiTest;
@@ -58,6 +65,39 @@ class TestInboxView final : public QObject
         MessageContent c;
         c.text = t;
         return c;
+    }
+
+    QListWidgetItem *threadItem(const QString &messageId)
+    {
+        for (int i = 0; i < thread()->count(); ++i) {
+            if (thread()->item(i)->data(Qt::UserRole).toString() == messageId)
+                return thread()->item(i);
+        }
+        return nullptr;
+    }
+    AiFeedbackButtons *thumbsOf(const QString &messageId)
+    {
+        QListWidgetItem *item = threadItem(messageId);
+        return item ? qobject_cast<AiFeedbackButtons *>(thread()->itemWidget(item)) : nullptr;
+    }
+
+    // A message of the assistant in the conversation, and the answer it is (none: answer false).
+    Message assistantMessage(const QString &conversationId, const QString &reply, bool answer = true)
+    {
+        const Message m = m_repo->addOutgoing(conversationId, text(reply), {"ai", QString(), "Asistan"}, "sent");
+        if (answer) {
+            AssistantReply r;
+            r.answered = true;
+            r.answer = reply;
+            r.language = "tr";
+            AiAnswerOrigin origin;
+            origin.mode = "auto_reply";
+            origin.channel = "widget";
+            origin.conversationId = conversationId;
+            origin.messageId = m.id;
+            AiAnswerRepository(Store(*m_bus)).record("Kargom ne zaman gelir?", r, origin);
+        }
+        return m;
     }
 
 private Q_SLOTS:
@@ -526,6 +566,116 @@ private Q_SLOTS:
         QVERIFY(m_view->findChild<QLabel *>("threadDetails")->text().contains("Ali"));
     }
 
+    // The assistant's messages show as its own (its name, its mark, its tint); under each whose
+    // answer is stored, thumbs that record the signed-in user's feedback and show it: the other
+    // thumb replaces the first, thumbs down takes a reason, and the thread reads them back. A message
+    // whose answer cannot be found has none, and nobody signed in cannot give any.
+    void assistantMessagesHaveThumbsThatRecordFeedback()
+    {
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        m_view->setCurrentUser(u.id, u.name);
+        const Message answered = assistantMessage(m_widgetConv, "Siparişiniz 2 iş gününde kargoda.");
+        const Message unknown = assistantMessage(m_widgetConv, "Bir saniye lütfen.", false);
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QTRY_VERIFY(threadItem(unknown.id));
+        QListWidgetItem *item = threadItem(answered.id);
+        QVERIFY(item->data(ChatBubbleDelegate::AssistantRole).toBool());
+        QCOMPARE(item->data(ChatBubbleDelegate::SenderRole).toString(), QString("Asistan"));
+        QVERIFY(threadItem(unknown.id)->data(ChatBubbleDelegate::AssistantRole).toBool());
+        QVERIFY(!thumbsOf(unknown.id));
+        QVERIFY(!thread()->item(0)->data(ChatBubbleDelegate::AssistantRole).toBool()); // the customer's
+        AiFeedbackButtons *thumbs = thumbsOf(answered.id);
+        QVERIFY(thumbs);
+        QCOMPARE(thumbs->upButton()->accessibleName(), QString("Helpful"));
+        QCOMPARE(thumbs->downButton()->accessibleName(), QString("Not helpful"));
+        QTRY_VERIFY(thumbs->isVisible());
+        // Under the bubble, at its outer edge, inside its own row.
+        const auto *delegate = static_cast<ChatBubbleDelegate *>(thread()->itemDelegate());
+        const QRect row = thread()->visualItemRect(item);
+        const QRect bubble = delegate->bubbleRect(row, thread()->model()->index(thread()->row(item), 0));
+        QTRY_VERIFY2(thumbs->geometry().top() > bubble.bottom(), qPrintable(QString::number(thumbs->y())));
+        QVERIFY(row.contains(thumbs->geometry()));
+        QCOMPARE(thumbs->geometry().right(), bubble.right());
+
+        AiAnswerRepository answers(testStore());
+        click(thumbs->upButton());
+        QCOMPARE(answers.feedbackOf(answered.id, u.id)->rating, 1);
+        QCOMPARE(answers.feedbackOf(answered.id, u.id)->feedbackType, QString("THUMBS"));
+        QVERIFY(thumbs->upButton()->isChecked());
+        QVERIFY(!thumbs->downButton()->isChecked());
+        click(thumbs->upButton()); // a second click keeps it
+        QVERIFY(thumbs->upButton()->isChecked());
+        QCOMPARE(answers.feedbackOf(answered.id, u.id)->rating, 1);
+        // Thumbs down replaces it, and its menu gives the reason.
+        thumbs->downButton()->click();
+        QCOMPARE(answers.feedbackOf(answered.id, u.id)->rating, -1);
+        QVERIFY(thumbs->downButton()->isChecked());
+        QVERIFY(!thumbs->upButton()->isChecked());
+        auto *outdated = thumbs->reasonMenu()->findChild<QAction *>("outdated");
+        QVERIFY(outdated);
+        QCOMPARE(outdated->text(), QString("Out of date"));
+        outdated->trigger();
+        QCOMPARE(answers.feedbackOf(answered.id, u.id)->reason, QString("outdated"));
+        QVERIFY(thumbs->downButton()->isChecked());
+        QVERIFY(outdated->isChecked());
+        // Read back from the store, and said to a screen reader.
+        m_view->reload();
+        thumbs = thumbsOf(answered.id);
+        QVERIFY(thumbs->downButton()->isChecked());
+        QCOMPARE(thumbs->reason(), QString("outdated"));
+        const QString spoken = threadItem(answered.id)->data(Qt::AccessibleTextRole).toString();
+        QVERIFY2(spoken.endsWith("You marked it not helpful: out of date"), qPrintable(spoken));
+        // Another user's feedback is theirs: Ali's thumbs stay as Ali gave them.
+        AiFeedbackInput other{answered.id, "THUMBS", 1, {}, {}};
+        answers.giveFeedback(other, "usr_someone_else");
+        m_view->reload();
+        QVERIFY(thumbsOf(answered.id)->downButton()->isChecked());
+
+        // The keyboard: Tab from the thread reaches the thumbs of the message its cursor is on.
+        m_view->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_view.get()));
+        thread()->setFocus();
+        thread()->setCurrentItem(threadItem(answered.id));
+        QTest::keyClick(thread(), Qt::Key_Tab);
+        QTRY_COMPARE(QApplication::focusWidget(), thumbsOf(answered.id)->upButton());
+        // Its focus stays when the bus rebuilds the thread.
+        m_view->reload();
+        QCOMPARE(QApplication::focusWidget(), thumbsOf(answered.id)->upButton());
+
+        // Nobody signed in: nobody to give it.
+        m_view->setCurrentUser(QString(), QString());
+        QVERIFY(!thumbsOf(answered.id)->upButton()->isEnabled());
+        QVERIFY(!thumbsOf(answered.id)->downButton()->isEnabled());
+    }
+
+    // Giving feedback on an answer further up, or news on the bus, leaves the thread where it was
+    // read; at its end it follows the new messages.
+    void theThreadKeepsItsPlaceWhenItIsRebuilt()
+    {
+        const User u = UserRepository(testStore()).create("ali@example.com", "Ali", "agent", "x");
+        m_view->setCurrentUser(u.id, u.name);
+        QStringList ids;
+        for (int i = 0; i < 20; ++i)
+            ids << assistantMessage(m_widgetConv, QStringLiteral("Yanıt %1").arg(i)).id;
+        QVERIFY(m_view->selectConversation(m_widgetConv));
+        QScrollBar *bar = thread()->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        bar->setValue(0);
+        AiFeedbackButtons *thumbs = thumbsOf(ids.first());
+        QVERIFY(thumbs);
+        thumbs->upButton()->click();
+        QTest::qWait(150); // the bus's reload
+        QVERIFY(thumbsOf(ids.first())->upButton()->isChecked());
+        QCOMPARE(bar->value(), 0);
+        // At the end, a new message is shown.
+        bar->setValue(bar->maximum());
+        const Message last = assistantMessage(m_widgetConv, "Son yanıt");
+        QTRY_VERIFY(threadItem(last.id));
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        QVERIFY(thread()->visualItemRect(threadItem(last.id)).bottom() <= thread()->viewport()->height());
+    }
+
     void newIncomingMessageAppearsLive()
     {
         QVERIFY(m_view->selectConversation(m_widgetConv));
@@ -606,6 +756,19 @@ private Q_SLOTS:
         m_repo->receive(conv, text("Toplantıyı perşembeye alabilir miyiz?"));
         m_repo->addTags(conv, {"vip", "teklif"});
         m_repo->assign(conv, murat.id);
+        // The assistant's parts too: a message of it with thumbs, its longest hand-off reason and its
+        // draft in the composer under its bar.
+        assistantMessage(conv, "Toplantılar için takvim bağlantımızı kullanabilirsiniz.");
+        AssistantHandoff(testStore()).handOff(conv, "unsupported_language");
+        AiAnswerOrigin origin;
+        origin.mode = "draft";
+        origin.conversationId = conv;
+        AssistantReply reply;
+        reply.answered = true;
+        reply.answer = "Elbette, perşembe saat 10:00 uygun mu?";
+        reply.language = "tr";
+        AssistantConversation(testStore())
+            .setDraft(conv, reply.answer, AiAnswerRepository(testStore()).record("Perşembe?", reply, origin).id);
         ApiKeyRepository keys(testStore());
         ComposedWindow window(contacts, keys, Store(*m_bus));
         auto *view = new InboxView(*m_repo, Store(*m_bus));
@@ -617,6 +780,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(view->selectConversation(conv));
         QTRY_VERIFY(view->findChild<QListWidget *>("tagList")->count() == 2);
+        QVERIFY(view->handoffBanner()->isVisible());
+        QVERIFY(view->aiDraftBar()->isVisible());
 
         auto whole = [&](const QString &where) {
             QCoreApplication::processEvents();
@@ -630,8 +795,17 @@ private Q_SLOTS:
         whole("1366, an open conversation");
         if (QTest::currentTestFailed())
             return;
+        window.resize(1920, 1050);
+        QTRY_COMPARE(window.width(), 1920);
+        whole("1920, an open conversation");
+        if (QTest::currentTestFailed())
+            return;
+        window.resize(1366, 690);
+        QTRY_VERIFY(window.width() <= 1366);
         m_repo->close(conv);
         QTRY_VERIFY(view->findChild<QPushButton *>("reopenButton")->isEnabled());
+        QVERIFY(!view->handoffBanner()->isVisible()); // closing ends the hand-off and the draft
+        QVERIFY(!view->aiDraftBar()->isVisible());
         whole("1366, a closed conversation");
         if (QTest::currentTestFailed())
             return;

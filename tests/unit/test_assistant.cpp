@@ -1,7 +1,9 @@
 // The assistant's retrieval: reading a text (normalisation, Turkish case folding, ASCII folding,
 // stemming, language detection), the knowledge entries' rules, CSV import and export, the index kept
 // in step with the stored entries, and the evaluation set of tests/data/assistant with its figures.
+#include "model/assistant/aianswerrepository.h"
 #include "model/assistant/assistant.h"
+#include "model/assistant/assistantconversation.h"
 #include "model/assistant/knowledgeindex.h"
 #include "model/assistant/knowledgerepository.h"
 #include "model/assistant/textanalysis.h"
@@ -373,6 +375,60 @@ private slots:
         page.limit = 10;
         QCOMPARE(repo.list(page).items.size(), 10);
         QCOMPARE(repo.list(page).total, 25);
+    }
+
+    // What the Inbox's thumbs read back: the answer each message became and the user's own feedback
+    // on it (another user's is not theirs), the newest answer of a message, and a replaced rating.
+    void aUsersFeedbackIsReadBackByMessageAndByAnswer()
+    {
+        TempDatabase db;
+        AiAnswerRepository answers(testStore());
+        AssistantReply reply;
+        reply.answered = true;
+        reply.answer = QStringLiteral("750 TL üzeri kargo ücretsiz.");
+        reply.language = QStringLiteral("tr");
+        AiAnswerOrigin origin;
+        origin.mode = QStringLiteral("auto_reply");
+        origin.channel = QStringLiteral("widget");
+        origin.messageId = QStringLiteral("msg_a");
+        const AiAnswer first = answers.record(QStringLiteral("Kargo ücreti?"), reply, origin);
+        origin.messageId = QStringLiteral("msg_b");
+        const AiAnswer other = answers.record(QStringLiteral("İade?"), reply, origin);
+        origin.messageId.clear();
+        const AiAnswer draft = answers.record(QStringLiteral("Taksit?"), reply, origin);
+
+        QVERIFY(answers.messageAnswers({}, QStringLiteral("usr_1")).isEmpty());
+        QHash<QString, AiMessageAnswer> byMessage =
+            answers.messageAnswers({"msg_a", "msg_b", "msg_none"}, QStringLiteral("usr_1"));
+        QCOMPARE(byMessage.size(), 2);
+        QCOMPARE(byMessage.value("msg_a").answerId, first.id);
+        QVERIFY(!byMessage.value("msg_a").feedback);
+        QVERIFY(!answers.feedbackOf(QStringLiteral("msg_a"), QStringLiteral("usr_1")));
+        QVERIFY(!answers.feedbackOf(QStringLiteral("msg_none"), QStringLiteral("usr_1")));
+
+        answers.giveFeedback({QStringLiteral("msg_a"), QStringLiteral("THUMBS"), 1, {}, {}}, QStringLiteral("usr_1"));
+        answers.giveFeedback({QStringLiteral("msg_a"), QStringLiteral("THUMBS"), -1, QStringLiteral("outdated"), {}},
+                             QStringLiteral("usr_2"));
+        answers.giveFeedback({draft.id, QStringLiteral("THUMBS"), -1, {}, {}}, QStringLiteral("usr_1"));
+        byMessage = answers.messageAnswers({"msg_a", "msg_b"}, QStringLiteral("usr_1"));
+        QCOMPARE(byMessage.value("msg_a").feedback->rating, 1);
+        QCOMPARE(byMessage.value("msg_a").feedback->userId, QStringLiteral("usr_1"));
+        QVERIFY(!byMessage.value("msg_b").feedback);
+        QCOMPARE(answers.messageAnswers({"msg_a"}, QStringLiteral("usr_2")).value("msg_a").feedback->reason,
+                 QStringLiteral("outdated"));
+        QCOMPARE(answers.feedbackOf(draft.id, QStringLiteral("usr_1"))->rating, -1);
+        QVERIFY(!answers.feedbackOf(draft.id, QStringLiteral("usr_2")));
+
+        // The other thumb replaces the first.
+        answers.giveFeedback({QStringLiteral("msg_a"), QStringLiteral("THUMBS"), -1, {}, {}}, QStringLiteral("usr_1"));
+        QCOMPARE(answers.feedbackOf(QStringLiteral("msg_a"), QStringLiteral("usr_1"))->rating, -1);
+        QCOMPARE(answers.feedbackOf(first.id, QStringLiteral("usr_1"))->rating, -1);
+        // A draft sent as msg_b is that message's answer now, its feedback with it.
+        AssistantConversation(testStore()).linkAnswer(draft.id, QStringLiteral("msg_b"));
+        QCOMPARE(answers.messageAnswers({"msg_b"}, QStringLiteral("usr_1")).value("msg_b").answerId, draft.id);
+        QCOMPARE(answers.feedbackOf(QStringLiteral("msg_b"), QStringLiteral("usr_1"))->rating, -1);
+        QCOMPARE(answers.resolve(QStringLiteral("msg_b")).id, draft.id);
+        QVERIFY(!answers.feedbackOf(other.id, QStringLiteral("usr_1")));
     }
 
     void importAndExport()

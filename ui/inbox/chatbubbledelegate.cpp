@@ -1,5 +1,7 @@
 #include "ui/inbox/chatbubbledelegate.h"
 
+#include "ui/shell/uikit.h"
+
 #include <QAbstractItemView>
 #include <QPainter>
 #include <QPainterPath>
@@ -11,6 +13,7 @@ constexpr int kGap = 3;    // space above a bubble
 constexpr int kPad = 8;    // space inside a bubble
 constexpr int kRadius = 9; // corners
 constexpr int kMinText = 80;
+constexpr int kActionsGap = 2; // between a bubble and the widget under it
 
 QColor mix(const QColor &a, const QColor &b, qreal t)
 {
@@ -63,6 +66,8 @@ struct ChatBubbleDelegate::Geometry
     QSize text;
     QSize note;
     int metaHeight = 0;
+    int markSize = 0; // the assistant's mark before the sender (0: none)
+    QSize actions;    // the widget under the bubble
     int height = 0;
 };
 
@@ -95,7 +100,9 @@ ChatBubbleDelegate::Geometry ChatBubbleDelegate::measure(const QModelIndex &inde
     int inner = 0;
     if (!sender.isEmpty()) {
         g.senderHeight = boldMetrics.height() + 2;
-        inner = qMin(maxText, boldMetrics.horizontalAdvance(sender));
+        if (index.data(AssistantRole).toBool())
+            g.markSize = boldMetrics.height();
+        inner = qMin(maxText, boldMetrics.horizontalAdvance(sender) + (g.markSize ? g.markSize + 3 : 0));
     }
     QTextLayout text(forLayout(index.data(Qt::DisplayRole).toString()), base);
     g.text = layOut(text, maxText).toSize();
@@ -116,7 +123,8 @@ ChatBubbleDelegate::Geometry ChatBubbleDelegate::measure(const QModelIndex &inde
     const bool outgoing = index.data(OutgoingRole).toBool();
     const int x = outgoing ? qMax(kSide, itemWidth - kSide - bubbleWidth) : kSide;
     g.bubble = QRect(x, g.dayHeight + kGap, bubbleWidth, bubbleHeight);
-    g.height = g.bubble.bottom() + 1 + kGap;
+    g.actions = index.data(ActionsSizeRole).toSize();
+    g.height = g.bubble.bottom() + 1 + kGap + (g.actions.isValid() ? g.actions.height() + kActionsGap : 0);
     return g;
 }
 
@@ -124,6 +132,23 @@ QSize ChatBubbleDelegate::sizeHint(const QStyleOptionViewItem &, const QModelInd
 {
     const int width = viewWidth();
     return {width, measure(index, width).height};
+}
+
+void ChatBubbleDelegate::updateEditorGeometry(QWidget *editor, const QStyleOptionViewItem &option,
+                                              const QModelIndex &index) const
+{
+    const Geometry g = measure(index, option.rect.width());
+    const QSize size = editor->sizeHint();
+    const bool outgoing = index.data(OutgoingRole).toBool();
+    const int x = outgoing ? qMax(kSide, g.bubble.right() + 1 - size.width()) : g.bubble.left();
+    editor->setGeometry(QRect(option.rect.topLeft() + QPoint(x, g.bubble.bottom() + 1 + kActionsGap), size));
+}
+
+QColor ChatBubbleDelegate::assistantColor(const QPalette &palette)
+{
+    // A violet that stays readable as text on the light and the dark base.
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    return dark ? QColor(0xb3, 0x9d, 0xdb) : QColor(0x5e, 0x35, 0xb1);
 }
 
 QRect ChatBubbleDelegate::bubbleRect(const QRect &itemRect, const QModelIndex &index) const
@@ -160,9 +185,11 @@ void ChatBubbleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     }
 
     const bool outgoing = index.data(OutgoingRole).toBool();
+    const bool assistant = index.data(AssistantRole).toBool();
     const QRect bubble = g.bubble.translated(origin);
-    const QColor fill = outgoing ? mix(pal.color(QPalette::Base), pal.color(QPalette::Highlight), 0.16)
-                                 : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.07);
+    const QColor fill = assistant  ? mix(pal.color(QPalette::Base), assistantColor(pal), 0.14)
+                        : outgoing ? mix(pal.color(QPalette::Base), pal.color(QPalette::Highlight), 0.16)
+                                   : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.07);
     QPainterPath path;
     path.addRoundedRect(QRectF(bubble).adjusted(0.5, 0.5, -0.5, -0.5), kRadius, kRadius);
     painter->fillPath(path, fill);
@@ -176,10 +203,21 @@ void ChatBubbleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     const int innerWidth = bubble.width() - 2 * kPad;
     const QString sender = index.data(SenderRole).toString();
     if (!sender.isEmpty()) {
+        int nameX = x;
+        if (g.markSize > 0) {
+            // The assistant's mark (its area's icon) before its name.
+            const QColor color = assistantColor(pal);
+            const QString key = color.name() + QString::number(g.markSize);
+            if (!m_marks.contains(key)) // drawn once per colour and size, not at every paint
+                m_marks.insert(key, UiKit::icon(QStringLiteral("assistant"), color, g.markSize));
+            m_marks.value(key).paint(painter, QRect(x, y, g.markSize, g.markSize));
+            nameX += g.markSize + 3;
+        }
         painter->setFont(bold);
-        painter->setPen(outgoing ? muted : pal.color(QPalette::Link));
-        painter->drawText(QRect(x, y, innerWidth, g.senderHeight), Qt::AlignLeft | Qt::AlignTop,
-                          QFontMetrics(bold).elidedText(sender, Qt::ElideRight, innerWidth));
+        painter->setPen(assistant ? assistantColor(pal) : outgoing ? muted : pal.color(QPalette::Link));
+        const int nameWidth = innerWidth - (nameX - x);
+        painter->drawText(QRect(nameX, y, nameWidth, g.senderHeight), Qt::AlignLeft | Qt::AlignTop,
+                          QFontMetrics(bold).elidedText(sender, Qt::ElideRight, nameWidth));
         y += g.senderHeight;
     }
 

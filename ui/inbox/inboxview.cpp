@@ -1,6 +1,8 @@
 #include "ui/inbox/inboxview.h"
 
 #include "model/accounts/userrepository.h"
+#include "model/assistant/aianswerrepository.h"
+#include "model/assistant/assistantconversation.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -11,6 +13,7 @@
 #include "model/tasks/taskrepository.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/deals/dealdialogs.h"
+#include "ui/inbox/aifeedbackbuttons.h"
 #include "ui/inbox/chatbubbledelegate.h"
 #include "ui/inbox/composerdrafts.h"
 #include "ui/inbox/inboxcomposer.h"
@@ -46,6 +49,7 @@
 #include <QPainterPath>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTextCursor>
@@ -142,6 +146,21 @@ QString InboxText::conversationName(const Conversation &v)
     if (!v.hasContact())
         return InboxView::tr("Website visitor %1").arg(ConversationRules::visitorShortId(v.externalId));
     return v.contactName().isEmpty() ? InboxView::tr("(no name)") : v.contactName();
+}
+
+QString InboxText::handoffReason(const QString &reason)
+{
+    if (reason == QLatin1String("missing_knowledge"))
+        return InboxView::tr("the knowledge base has no answer");
+    if (reason == QLatin1String("low_confidence"))
+        return InboxView::tr("it is not sure of its answer");
+    if (reason == QLatin1String("ambiguous"))
+        return InboxView::tr("more than one answer fits");
+    if (reason == QLatin1String("customer_request"))
+        return InboxView::tr("the customer asked for a person");
+    if (reason == QLatin1String("unsupported_language"))
+        return InboxView::tr("it does not know the customer's language");
+    return reason;
 }
 
 QString InboxText::when(const QString &iso, const QDate &today)
@@ -625,6 +644,52 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     unsentLayout->addWidget(m_editUnsent);
     unsentLayout->addWidget(m_discardUnsent);
     m_unsentBar->hide();
+    // The assistant handed the conversation over: why, and the way back.
+    m_handoffBanner = new QFrame(this);
+    m_handoffBanner->setObjectName(QStringLiteral("aiHandoffBanner"));
+    m_handoffIcon = new QLabel(m_handoffBanner);
+    m_handoffLabel = new QLabel(m_handoffBanner);
+    m_handoffLabel->setObjectName(QStringLiteral("aiHandoffLabel"));
+    m_handoffLabel->setTextFormat(Qt::PlainText);
+    m_handoffLabel->setWordWrap(true);
+    m_handoffLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_handBack = new QPushButton(tr("Hand back to the assistant"), m_handoffBanner);
+    m_handBack->setObjectName(QStringLiteral("handBackButton"));
+    m_handBack->setToolTip(tr("The assistant answers this conversation's customer again"));
+    auto *handoffLayout = new QHBoxLayout(m_handoffBanner);
+    handoffLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::S, UiKit::Space::XS);
+    handoffLayout->addWidget(m_handoffIcon);
+    handoffLayout->addWidget(m_handoffLabel, 1);
+    handoffLayout->addWidget(m_handBack);
+    m_handoffBanner->hide();
+    // The assistant's draft reply: put into the composer, said so here, with its thumbs and Discard.
+    m_aiDraftBar = new QFrame(this);
+    m_aiDraftBar->setObjectName(QStringLiteral("aiDraftBar"));
+    m_aiDraftIcon = new QLabel(m_aiDraftBar);
+    m_aiDraftLabel = new QLabel(m_aiDraftBar);
+    m_aiDraftLabel->setObjectName(QStringLiteral("aiDraftLabel"));
+    m_aiDraftLabel->setTextFormat(Qt::PlainText);
+    m_aiDraftLabel->setWordWrap(true);
+    m_aiDraftLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_useAiDraft = new QPushButton(tr("Use"), m_aiDraftBar);
+    m_useAiDraft->setObjectName(QStringLiteral("useAiDraftButton"));
+    m_useAiDraft->setToolTip(tr("Put the suggestion into the reply box, after what you wrote"));
+    m_aiDraftFeedback = new AiFeedbackButtons(m_aiDraftBar);
+    m_aiDraftFeedback->setObjectName(QStringLiteral("aiDraftFeedback"));
+    m_discardAiDraft = new QPushButton(tr("Discard", "the assistant's suggestion"), m_aiDraftBar);
+    m_discardAiDraft->setObjectName(QStringLiteral("discardAiDraftButton"));
+    m_discardAiDraft->setAccessibleName(tr("Discard the suggestion"));
+    m_discardAiDraft->setToolTip(tr("Discard the assistant's suggestion (and take it out of the reply box)"));
+    auto *draftLayout = new QHBoxLayout(m_aiDraftBar);
+    draftLayout->setContentsMargins(UiKit::Space::S, UiKit::Space::XS, UiKit::Space::S, UiKit::Space::XS);
+    draftLayout->addWidget(m_aiDraftIcon);
+    draftLayout->addWidget(m_aiDraftLabel, 1);
+    draftLayout->addWidget(m_useAiDraft);
+    draftLayout->addWidget(m_aiDraftFeedback);
+    draftLayout->addWidget(m_discardAiDraft);
+    m_aiDraftBar->hide();
+    styleAssistantBars();
+    connect(&Theme::instance(), &Theme::schemeChanged, this, &InboxView::styleAssistantBars);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -640,6 +705,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     actions->addWidget(m_close);
     actions->addWidget(m_reopen);
     rightLayout->addLayout(actions);
+    rightLayout->addWidget(m_handoffBanner);
     auto *tagsRow = new QHBoxLayout;
     tagsRow->addWidget(new QLabel(tr("Tags:"), this));
     tagsRow->addWidget(m_tags, 1);
@@ -649,6 +715,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     rightLayout->addLayout(tagsRow);
     rightLayout->addWidget(m_thread, 1);
     rightLayout->addWidget(m_unsentBar);
+    rightLayout->addWidget(m_aiDraftBar);
     m_composerExtras = new InboxComposer(m_store, this);
     rightLayout->addWidget(m_composerExtras);
     m_composerRow = new QHBoxLayout;
@@ -730,6 +797,13 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     connect(m_close, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("closed")); });
     connect(m_reopen, &QPushButton::clicked, this, [this] { setStatus(QStringLiteral("open")); });
     connect(m_assign, &QPushButton::clicked, this, &InboxView::assignToMe);
+    connect(m_handBack, &QPushButton::clicked, this, &InboxView::handBack);
+    connect(m_useAiDraft, &QPushButton::clicked, this, &InboxView::useAiDraft);
+    connect(m_discardAiDraft, &QPushButton::clicked, this, &InboxView::discardAiDraft);
+    connect(m_aiDraftFeedback, &AiFeedbackButtons::rated, this, [this](int rating, const QString &reason) {
+        rateAnswer(m_aiDraftAnswerId, rating, reason, m_aiDraftFeedback);
+    });
+    connect(m_thread, &QListWidget::currentItemChanged, this, &InboxView::updateThumbsTabOrder);
 
     m_isActive = [this] { return window()->isActiveWindow(); };
     rebuildQuickMenu();
@@ -851,7 +925,7 @@ void InboxView::setCurrentUser(const QString &userId, const QString &name)
     reloadAssignees();
     m_assign->setToolTip(userId.isEmpty() ? tr("No user account: create one with “liaison user add”")
                                           : tr("Assign to %1").arg(name));
-    reloadThread();
+    reload(); // the list shows this user's drafts
 }
 
 void InboxView::reload()
@@ -897,6 +971,8 @@ void InboxView::reloadList()
         QString text = v.unreadCount > 0 ? tr("%1 (%2 unread)").arg(name).arg(v.unreadCount) : name;
         if (v.status != QLatin1String("open"))
             text += QStringLiteral(" · ") + InboxText::statusName(v.status);
+        if (!v.aiHandoff.isEmpty())
+            text += QStringLiteral(" · ") + tr("handed over");
         QStringList second;
         if (!v.lastMessageAt.isEmpty())
             second << InboxText::when(v.lastMessageAt, m_store.today());
@@ -904,6 +980,8 @@ void InboxView::reloadList()
         const QString draft = v.id == m_draftConversationId ? m_composer->text() : m_drafts->draft(v.id);
         if (!m_drafts->unsent(v.id).isEmpty())
             second << tr("Not sent");
+        else if (!v.aiDraft.isEmpty() && (draft.trimmed().isEmpty() || draft.trimmed() == v.aiDraft.trimmed()))
+            second << tr("Suggestion: %1").arg(v.aiDraft.left(80).simplified());
         else if (!draft.trimmed().isEmpty())
             second << tr("Draft: %1").arg(draft.left(80).simplified());
         else if (!v.lastMessageText.isEmpty())
@@ -911,7 +989,11 @@ void InboxView::reloadList()
         if (!second.isEmpty())
             text += QLatin1Char('\n') + second.join(QStringLiteral(" · "));
         auto *item = new QListWidgetItem(InboxText::channelIcon(v.channel), text, m_list);
-        item->setToolTip(InboxText::channelName(v.channel) + QStringLiteral(" · ") + InboxText::statusName(v.status));
+        QString tip = InboxText::channelName(v.channel) + QStringLiteral(" · ") + InboxText::statusName(v.status);
+        if (!v.aiHandoff.isEmpty())
+            tip += QLatin1Char('\n') +
+                   tr("The assistant handed this conversation over: %1").arg(InboxText::handoffReason(v.aiHandoff));
+        item->setToolTip(tip);
         item->setData(kIdRole, v.id);
         item->setData(kUnreadRole, v.unreadCount);
         item->setData(kStatusRole, v.status);
@@ -1125,7 +1207,26 @@ QString InboxText::messageKind(const QString &type)
 
 void InboxView::reloadThread()
 {
+    // The thumbs with the keyboard's focus get it back once rebuilt; a thread read further up stays there.
+    QString focusedThumbs;
+    bool focusedDown = false;
+    if (QWidget *f = QApplication::focusWidget(); f && m_thread->viewport()->isAncestorOf(f)) {
+        for (QWidget *w = f; w && w != m_thread->viewport(); w = w->parentWidget()) {
+            if (auto *thumbs = qobject_cast<AiFeedbackButtons *>(w)) {
+                focusedThumbs = thumbs->property("messageId").toString();
+                focusedDown = f == thumbs->downButton();
+                break;
+            }
+        }
+    }
+    QScrollBar *scroll = m_thread->verticalScrollBar();
+    const bool keepScroll = !m_threadConversationId.isEmpty() && m_threadConversationId == m_currentId &&
+                            scroll->value() < scroll->maximum() - 4;
+    const int scrollValue = scroll->value();
+    if (!focusedThumbs.isEmpty())
+        m_thread->setFocus(Qt::OtherFocusReason); // not to the next widget while the thumbs go
     m_thread->clear();
+    m_threadConversationId = m_currentId;
     std::optional<Conversation> v;
     if (!m_currentId.isEmpty())
         v = m_conversations.find(m_currentId);
@@ -1160,7 +1261,9 @@ void InboxView::reloadThread()
         m_contactPanel->showVisitor(v->id, InboxText::conversationName(*v));
     else
         m_contactPanel->showContact(has ? v->contactId : QString());
+    updateHandoff(v);
     if (!has) {
+        updateAiDraft(v);
         m_composerExtras->setConversation(std::nullopt, QString());
         m_header->setText(tr("Select a conversation"));
         m_headerDetails->clear();
@@ -1177,8 +1280,23 @@ void InboxView::reloadThread()
     const QDate today = m_store.today();
     QDate previousDay;
     QString previousSender;
-    for (const Message &m : m_conversations.latestMessages(v->id, 200)) {
+    const QVector<Message> messages = m_conversations.latestMessages(v->id, 200);
+    // The answers the outgoing messages are (the assistant's, and drafts an agent sent), with the
+    // signed-in user's thumbs on each.
+    QStringList outgoingIds;
+    for (const Message &m : messages) {
+        if (m.direction == QLatin1String("outgoing"))
+            outgoingIds << m.id;
+    }
+    QHash<QString, AiMessageAnswer> answers;
+    try {
+        answers = AiAnswerRepository(m_store).messageAnswers(outgoingIds, m_userId);
+    } catch (const std::exception &) {
+        // Without them the messages show without thumbs; the next reload reads them again.
+    }
+    for (const Message &m : messages) {
         const bool outgoing = m.direction == QLatin1String("outgoing");
+        const bool assistant = outgoing && m.sender.type == QLatin1String("ai");
         const QDateTime at = QDateTime::fromString(m.createdAt, Qt::ISODateWithMs).toLocalTime();
         QString text = m.text.isEmpty() ? m.caption : m.text;
         QString note;
@@ -1194,11 +1312,14 @@ void InboxView::reloadThread()
         // says it in its own language.
         if (!outgoing && !v->hasContact())
             sender = InboxText::conversationName(*v);
+        if (sender.isEmpty() && assistant)
+            sender = tr("Assistant");
         if (sender.isEmpty())
             sender = outgoing ? (m.sender.type == QLatin1String("contact") ? v->contactName() : tr("Team"))
                               : v->contactName();
         auto *item = new QListWidgetItem(text, m_thread);
         item->setData(kIdRole, m.id);
+        item->setData(ChatBubbleDelegate::AssistantRole, assistant);
         item->setData(kStatusRole, m.delivery.status);
         item->setData(ChatBubbleDelegate::OutgoingRole, outgoing);
         const QString time = at.isValid() ? TaskTableModel::timeText(at.time(), locale) : QString();
@@ -1229,8 +1350,25 @@ void InboxView::reloadThread()
             lastIncomingAt = m.createdAt;
         }
         item->setData(ChatBubbleDelegate::NoteRole, note);
+        QString spoken = tip + QStringLiteral(": ") + text;
+        if (answers.contains(m.id)) {
+            const AiMessageAnswer &answer = answers[m.id];
+            auto *thumbs = new AiFeedbackButtons;
+            thumbs->setProperty("messageId", m.id);
+            if (answer.feedback)
+                thumbs->setRating(answer.feedback->rating, answer.feedback->reason);
+            if (m_userId.isEmpty())
+                thumbs->setUnavailable(tr("Sign in to give feedback on the assistant's answers"));
+            const QPointer<AiFeedbackButtons> guard(thumbs);
+            connect(
+                thumbs, &AiFeedbackButtons::rated, this,
+                [this, guard, id = m.id](int rating, const QString &reason) { rateAnswer(id, rating, reason, guard); });
+            item->setData(ChatBubbleDelegate::ActionsSizeRole, thumbs->sizeHint());
+            m_thread->setItemWidget(item, thumbs);
+            spoken += QStringLiteral(" · ") + AiFeedbackButtons::stateText(thumbs->rating(), thumbs->reason());
+        }
         item->setToolTip(tip);
-        item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + text);
+        item->setData(Qt::AccessibleTextRole, spoken);
     }
     // Replies that were refused stay at the end of their own thread, marked, until sent or discarded.
     for (const ComposerDrafts::Unsent &u : m_drafts->unsent(v->id)) {
@@ -1248,15 +1386,54 @@ void InboxView::reloadThread()
         item->setData(Qt::AccessibleTextRole, tip + QStringLiteral(": ") + u.text);
     }
     updateUnsentBar();
+    updateAiDraft(v);
     m_composerExtras->setConversation(v, lastIncomingAt);
-    m_thread->scrollToBottom();
+    updateThumbsTabOrder();
+    if (keepScroll) {
+        m_thread->doItemsLayout();
+        scroll->setValue(scrollValue);
+    } else {
+        m_thread->scrollToBottom();
+    }
+    if (!focusedThumbs.isEmpty()) {
+        for (int i = 0; i < m_thread->count(); ++i) {
+            auto *thumbs = qobject_cast<AiFeedbackButtons *>(m_thread->itemWidget(m_thread->item(i)));
+            if (thumbs && thumbs->property("messageId").toString() == focusedThumbs) {
+                (focusedDown ? thumbs->downButton() : thumbs->upButton())->setFocus(Qt::OtherFocusReason);
+                break;
+            }
+        }
+    }
+}
+
+void InboxView::updateThumbsTabOrder()
+{
+    QListWidgetItem *current = m_thread->currentItem();
+    AiFeedbackButtons *reachable = nullptr;
+    for (int i = 0; i < m_thread->count(); ++i) {
+        auto *thumbs = qobject_cast<AiFeedbackButtons *>(m_thread->itemWidget(m_thread->item(i)));
+        if (!thumbs)
+            continue;
+        thumbs->upButton()->setFocusPolicy(Qt::ClickFocus);
+        thumbs->downButton()->setFocusPolicy(Qt::ClickFocus);
+        if (!current || m_thread->item(i) == current)
+            reachable = thumbs; // the current message's, else the last
+    }
+    if (!reachable)
+        return;
+    reachable->upButton()->setFocusPolicy(Qt::StrongFocus);
+    reachable->downButton()->setFocusPolicy(Qt::StrongFocus);
+    QWidget::setTabOrder(m_thread, reachable->upButton());
+    QWidget::setTabOrder(reachable->upButton(), reachable->downButton());
 }
 
 void InboxView::onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change)
 {
     if (entity == EventBus::Entity::Message && change == EventBus::Change::Created)
         announceIfIncoming(id);
-    if (entity == EventBus::Entity::Conversation || entity == EventBus::Entity::Message)
+    // An answer of the assistant recorded, fed back on or linked to its message: the thumbs.
+    if (entity == EventBus::Entity::Conversation || entity == EventBus::Entity::Message ||
+        entity == EventBus::Entity::AiAnswer)
         m_reloadTimer.start();
     else if (entity == EventBus::Entity::User)
         reloadAssignees();
@@ -1355,7 +1532,10 @@ void InboxView::send()
         return;
     }
     QString why;
-    const bool sent = sendText(text, &why);
+    QString messageId;
+    const bool sent = sendText(text, &why, &messageId);
+    if (sent)
+        linkSentDraft(messageId);
     if (!sent) {
         // The reply stays in its own conversation, marked "Not sent" with Retry; the composer is
         // free, and nothing of it can reach the next conversation opened.
@@ -1365,16 +1545,19 @@ void InboxView::send()
     setComposerText(QString());
     m_drafts->setDraft(m_currentId, QString());
     reload();
+    m_thread->scrollToBottom(); // the reply just sent, wherever the thread was read
 }
 
-bool InboxView::sendText(const QString &text, QString *why)
+bool InboxView::sendText(const QString &text, QString *why, QString *messageId)
 {
     if (m_currentId.isEmpty() || !m_sender) {
         *why = tr("No conversation selected");
         return false;
     }
     try {
-        m_sender(m_currentId, text);
+        const Message sent = m_sender(m_currentId, text);
+        if (messageId)
+            *messageId = sent.id;
     } catch (const std::exception &e) {
         *why = ErrorText::of(e);
         return false;
@@ -1485,7 +1668,7 @@ void InboxView::setDraftsFile(const QString &iniPath)
     m_drafts = std::move(drafts);
     m_draftConversationId.clear();
     switchDraft(m_currentId);
-    reloadThread();
+    reload(); // the list shows the drafts kept in the file
 }
 
 void InboxView::setStatus(const QString &status)
@@ -1510,6 +1693,188 @@ void InboxView::assignToMe()
         showError(ErrorText::of(e));
     }
     reload();
+}
+
+void InboxView::updateHandoff(const std::optional<Conversation> &v)
+{
+    const bool handedOff = v && !v->aiHandoff.isEmpty();
+    if (!handedOff && m_handBack->hasFocus())
+        m_composer->setFocus(Qt::OtherFocusReason); // the keyboard stays in the conversation
+    m_handoffBanner->setVisible(handedOff);
+    if (!handedOff)
+        return;
+    m_handoffLabel->setText(
+        tr("The assistant handed this conversation over to you: %1").arg(InboxText::handoffReason(v->aiHandoff)));
+    m_handoffBanner->setAccessibleName(m_handoffLabel->text());
+}
+
+void InboxView::updateAiDraft(const std::optional<Conversation> &v)
+{
+    const bool inComposer = v && m_draftConversationId == v->id;
+    const QString draft = v ? v->aiDraft : QString();
+    const QString answerId = v ? v->aiDraftAnswerId : QString();
+    m_aiDraftText = draft;
+    m_aiDraftAnswerId = answerId;
+    if (!v || !inComposer) {
+        m_aiDraftBar->hide();
+        return;
+    }
+    const PlacedDraft placed = m_placedAiDrafts.value(v->id);
+    const QString composerText = m_composer->text();
+    if (draft.isEmpty() || answerId.isEmpty()) {
+        // The draft went (sent, discarded, replaced by a person's reply elsewhere, the conversation
+        // closed): its text leaves the composer when nobody changed it.
+        if (!placed.answerId.isEmpty() && composerText == placed.text) {
+            setComposerText(placed.before);
+            m_drafts->setDraft(v->id, placed.before);
+        }
+        m_placedAiDrafts.remove(v->id);
+        if (m_aiDraftBar->isAncestorOf(QApplication::focusWidget()))
+            m_composer->setFocus(Qt::OtherFocusReason);
+        m_aiDraftBar->hide();
+        return;
+    }
+    // Also when the composer holds it already (after a restart, the agent's draft is kept on disk).
+    const qsizetype at = composerText.indexOf(draft.trimmed());
+    bool inBox = placed.answerId == answerId || at >= 0;
+    // Into an empty composer, or in place of an earlier suggestion nobody changed; never over what
+    // the agent wrote (the bar offers "Use" then).
+    if (!inBox && (composerText.trimmed().isEmpty() || (placed.whole() && composerText == placed.text))) {
+        setComposerText(draft);
+        m_drafts->setDraft(v->id, draft);
+        inBox = true;
+    }
+    if (inBox && placed.answerId != answerId) {
+        QString before = at > 0 ? composerText.left(at) : QString();
+        if (before.endsWith(QLatin1Char('\n')))
+            before.chop(1);
+        m_placedAiDrafts.insert(v->id, {answerId, m_composer->text(), before});
+    } else if (!inBox)
+        m_placedAiDrafts.remove(v->id);
+    if (inBox) {
+        m_aiDraftLabel->setText(
+            tr("The assistant's suggestion is in the reply box: send it as it is or edited, or discard it."));
+        m_aiDraftLabel->setToolTip(draft);
+    } else {
+        QString preview = draft.simplified();
+        if (preview.size() > 120)
+            preview = preview.left(119) + QChar(0x2026);
+        m_aiDraftLabel->setText(tr("The assistant suggests: “%1”").arg(preview));
+        m_aiDraftLabel->setToolTip(draft);
+    }
+    m_useAiDraft->setVisible(!inBox);
+    std::optional<AiFeedback> feedback;
+    try {
+        if (!m_userId.isEmpty())
+            feedback = AiAnswerRepository(m_store).feedbackOf(answerId, m_userId);
+    } catch (const std::exception &) {
+        // The thumbs show none; the next reload reads them again.
+    }
+    m_aiDraftFeedback->setRating(feedback ? feedback->rating : 0, feedback ? feedback->reason : QString());
+    m_aiDraftFeedback->setUnavailable(m_userId.isEmpty() ? tr("Sign in to give feedback on the assistant's answers")
+                                                         : QString());
+    m_aiDraftBar->setAccessibleName(m_aiDraftLabel->text());
+    m_aiDraftBar->show();
+}
+
+void InboxView::useAiDraft()
+{
+    if (m_currentId.isEmpty() || m_aiDraftText.isEmpty() || m_draftConversationId != m_currentId)
+        return;
+    const QString current = m_composer->text();
+    const bool whole = current.trimmed().isEmpty();
+    setComposerText(whole ? m_aiDraftText : current + QLatin1Char('\n') + m_aiDraftText);
+    saveDraft();
+    m_placedAiDrafts.insert(m_currentId, {m_aiDraftAnswerId, m_composer->text(), whole ? QString() : current});
+    m_composer->setFocus(Qt::OtherFocusReason);
+    reloadThread();
+}
+
+void InboxView::discardAiDraft()
+{
+    if (m_currentId.isEmpty())
+        return;
+    // Out of the composer too: what the agent had written before it stays, and a suggestion that
+    // filled the composer goes even when edited; one edited among the agent's words is theirs now.
+    const PlacedDraft placed = m_placedAiDrafts.value(m_currentId);
+    if (!placed.answerId.isEmpty() && m_draftConversationId == m_currentId) {
+        const QString now = m_composer->text();
+        if (now == placed.text || placed.whole()) {
+            setComposerText(now == placed.text ? placed.before : QString());
+            m_drafts->setDraft(m_currentId, m_composer->text());
+        }
+    }
+    m_placedAiDrafts.remove(m_currentId);
+    m_composer->setFocus(Qt::OtherFocusReason);
+    try {
+        AssistantConversation(m_store).clearDraft(m_currentId);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::linkSentDraft(const QString &messageId)
+{
+    const PlacedDraft placed = m_placedAiDrafts.take(m_currentId);
+    if (placed.answerId.isEmpty() || messageId.isEmpty())
+        return;
+    try {
+        // Only while it is still the conversation's draft (not discarded or replaced meanwhile).
+        const std::optional<Conversation> v = m_conversations.find(m_currentId);
+        if (v && v->aiDraftAnswerId == placed.answerId)
+            AssistantConversation(m_store).draftSent(m_currentId, placed.answerId, messageId);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e)); // the reply went; only its link to the answer did not
+    }
+}
+
+void InboxView::handBack()
+{
+    if (m_currentId.isEmpty())
+        return;
+    try {
+        AssistantConversation(m_store).handBack(m_currentId);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+    reload();
+}
+
+void InboxView::rateAnswer(const QString &messageId, int rating, const QString &reason, AiFeedbackButtons *buttons)
+{
+    if (messageId.isEmpty() || m_userId.isEmpty())
+        return;
+    AiFeedbackInput input;
+    input.messageId = messageId;
+    input.feedbackType = QStringLiteral("THUMBS");
+    input.rating = rating;
+    input.reason = reason;
+    try {
+        const AiFeedback given = AiAnswerRepository(m_store).giveFeedback(input, m_userId).feedback;
+        if (buttons)
+            buttons->setRating(given.rating, given.reason);
+    } catch (const std::exception &e) {
+        showError(ErrorText::of(e));
+    }
+}
+
+void InboxView::styleAssistantBars()
+{
+    // The assistant's colour, lightly: its banner and its draft's bar read as its own.
+    const QPalette pal = UiKit::palette(UiKit::scheme());
+    const QColor accent = ChatBubbleDelegate::assistantColor(pal);
+    const QColor base = pal.color(QPalette::Base);
+    const qreal t = 0.12;
+    const QColor fill = QColor::fromRgbF(base.redF() + (accent.redF() - base.redF()) * t,
+                                         base.greenF() + (accent.greenF() - base.greenF()) * t,
+                                         base.blueF() + (accent.blueF() - base.blueF()) * t);
+    for (QFrame *bar : {m_handoffBanner, m_aiDraftBar})
+        bar->setStyleSheet(QStringLiteral("#%1 { background: %2; border: 1px solid %3; border-radius: 6px; }")
+                               .arg(bar->objectName(), fill.name(), accent.name()));
+    const QPixmap mark = UiKit::icon(QStringLiteral("assistant"), accent, 20).pixmap(20);
+    m_handoffIcon->setPixmap(mark);
+    m_aiDraftIcon->setPixmap(mark);
 }
 
 void InboxView::showError(const QString &text)

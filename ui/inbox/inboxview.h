@@ -6,6 +6,7 @@
 #include "model/inbox/conversationrepository.h"
 
 #include <QDate>
+#include <QHash>
 #include <QIcon>
 #include <QPointer>
 #include <QStringList>
@@ -16,6 +17,7 @@
 #include <functional>
 #include <memory>
 
+class AiFeedbackButtons;
 class ComposerDrafts;
 class ContactRepository;
 class ElidedLabel;
@@ -25,6 +27,7 @@ class MessageEdit;
 class TaskRepository;
 class QCheckBox;
 class QComboBox;
+class QFrame;
 class QHBoxLayout;
 class QLabel;
 class QTextEdit;
@@ -50,6 +53,9 @@ QIcon channelIcon(const QString &channel);
 // Who a conversation is with: the contact's name ("(no name)" without one), or for an anonymous
 // web visitor "Website visitor 3F9K2A" in the window's language.
 QString conversationName(const Conversation &v);
+// Why the assistant handed a conversation to a person (Conversation::aiHandoff), as the end of a
+// sentence in the window's language: "the knowledge base has no answer"; an unknown reason as it is.
+QString handoffReason(const QString &reason);
 } // namespace InboxText
 
 // Tells the agent about a new incoming message while the window is not in front. The desktop hands
@@ -128,6 +134,14 @@ private:
 // pending → sent/failed) so that the window sends exactly as the API does. Follows the event bus
 // ("conversation", "message") live.
 //
+// The assistant (docs/api.md, "The assistant in the inbox"): its messages show as its own (its name
+// and mark) with thumbs up and down under each whose answer is stored, which record the signed-in
+// user's feedback (AiAnswerRepository::giveFeedback) and show it; its draft reply (a channel whose
+// auto-reply is "suggest") is put into the empty composer under a bar that says so, with thumbs and
+// "Discard"; the reply sent while it is there is the answer's message
+// (AssistantConversation::draftSent). A conversation it handed over has a banner under the header
+// with the reason and "Hand back to the assistant"; the list marks it.
+//
 // The composer's text belongs to the conversation it was written in (ComposerDrafts): switching to
 // another conversation keeps it as that conversation's draft and shows the new one's own draft, so
 // that nothing written for one customer can be sent to another. A reply whose send is refused leaves
@@ -196,6 +210,10 @@ public:
     // (the app sets it for those who may configure; unset: the empty list has no button).
     void setChannelsOpener(std::function<void()> open);
     QLabel *emptyHint() const { return m_emptyHint; }
+    // The assistant's parts: the hand-off banner under the header, the bar of its draft over the
+    // composer (each hidden when the conversation has none).
+    QFrame *handoffBanner() const { return m_handoffBanner; }
+    QFrame *aiDraftBar() const { return m_aiDraftBar; }
 
 signals:
     void unreadCountChanged(int count);
@@ -222,8 +240,25 @@ private:
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void announceIfIncoming(const QString &messageId);
     void send();
-    // Sends one reply into the current conversation; false (and the reason) when refused.
-    bool sendText(const QString &text, QString *why);
+    // Sends one reply into the current conversation; false (and the reason) when refused, else the
+    // message's id in messageId.
+    bool sendText(const QString &text, QString *why, QString *messageId = nullptr);
+    // The assistant's parts of the open conversation (v: none selected).
+    void updateHandoff(const std::optional<Conversation> &v);
+    void updateAiDraft(const std::optional<Conversation> &v);
+    // The draft's text into the composer (after what the agent wrote), from the bar's "Use".
+    void useAiDraft();
+    void discardAiDraft();
+    // After a reply was sent as messageId: when the assistant's draft was in the composer, the reply
+    // is its answer's message and the draft is gone.
+    void linkSentDraft(const QString &messageId);
+    void handBack();
+    // Records the signed-in user's thumbs on the answer messageId names, and shows what was stored.
+    void rateAnswer(const QString &messageId, int rating, const QString &reason, AiFeedbackButtons *buttons);
+    // Tab reaches the thumbs of the message the thread's cursor is on (else of the last one), right
+    // after the thread; the others are for the mouse, so that Tab does not pass through all of them.
+    void updateThumbsTabOrder();
+    void styleAssistantBars();
     // The composer's text is kept as the draft of the conversation it was written in; then the
     // composer shows the draft of `conversationId`.
     void switchDraft(const QString &conversationId);
@@ -292,6 +327,33 @@ private:
     QPushButton *m_retryUnsent = nullptr;
     QPushButton *m_editUnsent = nullptr;
     QPushButton *m_discardUnsent = nullptr;
+    QFrame *m_handoffBanner = nullptr;
+    QLabel *m_handoffIcon = nullptr;
+    QLabel *m_handoffLabel = nullptr;
+    QPushButton *m_handBack = nullptr;
+    QFrame *m_aiDraftBar = nullptr;
+    QLabel *m_aiDraftIcon = nullptr;
+    QLabel *m_aiDraftLabel = nullptr;
+    QPushButton *m_useAiDraft = nullptr;
+    AiFeedbackButtons *m_aiDraftFeedback = nullptr;
+    QPushButton *m_discardAiDraft = nullptr;
+    // The assistant's draft of the open conversation as last read (empty: none).
+    QString m_aiDraftText;
+    QString m_aiDraftAnswerId;
+    // The assistant's drafts put into the composer, by conversation: which answer, the composer's
+    // text then, and the agent's words before it (empty: it filled the composer). While the text is
+    // as it was put, discarding the draft (or its going elsewhere) gives the agent's words back.
+    struct PlacedDraft
+    {
+        QString answerId;
+        QString text;
+        QString before;
+        bool whole() const { return before.trimmed().isEmpty(); }
+    };
+    QHash<QString, PlacedDraft> m_placedAiDrafts;
+    // Whose messages the thread shows: reloading the same conversation keeps its scroll unless it
+    // was at the end.
+    QString m_threadConversationId;
     QTimer m_reloadTimer;
     bool m_loading = false;
     std::unique_ptr<ComposerDrafts> m_drafts;
