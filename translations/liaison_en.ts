@@ -3624,6 +3624,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The assistant handed this conversation over to a person: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The assistant&apos;s suggestion is in the reply box: send it as it is or edited, or discard it.</source>
         <translation type="unfinished"></translation>
     </message>

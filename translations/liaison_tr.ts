@@ -3615,6 +3615,10 @@
         <translation>Asistan bu görüşmeyi size devretti: %1</translation>
     </message>
     <message>
+        <source>The assistant handed this conversation over to a person: %1</source>
+        <translation>Asistan bu görüşmeyi ekibe devretti: %1</translation>
+    </message>
+    <message>
         <source>The assistant&apos;s suggestion is in the reply box: send it as it is or edited, or discard it.</source>
         <translation>Asistanın önerisi yanıt kutusunda: olduğu gibi ya da düzenleyip gönderin veya atın.</translation>
     </message>

@@ -1703,8 +1703,13 @@ void InboxView::updateHandoff(const std::optional<Conversation> &v)
     m_handoffBanner->setVisible(handedOff);
     if (!handedOff)
         return;
+    // "to you" only when it is the signed-in user's; else who has it is in the header.
+    const Store::Actor *me = m_store.actingUser();
+    const bool mine = me && !me->id.isEmpty() && v->assignedTo == me->id;
     m_handoffLabel->setText(
-        tr("The assistant handed this conversation over to you: %1").arg(InboxText::handoffReason(v->aiHandoff)));
+        mine ? tr("The assistant handed this conversation over to you: %1").arg(InboxText::handoffReason(v->aiHandoff))
+             : tr("The assistant handed this conversation over to a person: %1")
+                   .arg(InboxText::handoffReason(v->aiHandoff)));
     m_handoffBanner->setAccessibleName(m_handoffLabel->text());
 }
 
