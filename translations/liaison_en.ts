@@ -5459,6 +5459,10 @@ A desktop CRM with a local REST API.</source>
         <source>This API key lacks the scope %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must be off, suggest or on, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -8558,6 +8562,185 @@ Details: %2</source>
     </message>
     <message>
         <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPage</name>
+    <message>
+        <source>Website</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers customers&apos; questions from the knowledge base, and hands to a person what it cannot answer. The language model&apos;s key is kept in the system keychain; changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional: an OpenAI-compatible server (llama.cpp&apos;s llama-server, Ollama&apos;s /v1 or a hosted service) that words the answer from the entries the assistant found. Without one, customers get the entry&apos;s answer as written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only if the server asks for one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long one answer of the model may take; past it the entry&apos;s answer is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the model one question with the values above (saved or not): “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the assistant answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers when its best entry covers the question at least this well (0 to 1; default 0.30); below it, the question goes to a person. Higher: fewer answers, surer ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Margin threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lead the best entry needs over the next one with another answer (0 to 1; default 0.02); closer than this, the question is ambiguous and goes to a person.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: the assistant stays out of the channel&apos;s conversations. Suggest: its answer waits in the composer for an agent to send, change or discard. On: it answers at once, and hands to a person what it cannot answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name customers see on the assistant&apos;s messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Are you open on Saturdays?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What are your opening hours?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>We are open from 9:00 to 18:00 on weekdays and from 10:00 to 16:00 on Saturdays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key typed above is stored when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key is stored; type another to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not asked: correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the model&apos;s base URL first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not asked: no language model is set up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trying the model is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s that the entry does not answer the question: it would hand the question to a person.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer from the model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assista&amp;nt…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

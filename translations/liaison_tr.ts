@@ -5449,6 +5449,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>This API key lacks the scope %1</source>
         <translation>Bu API anahtarında %1 kapsamı yok</translation>
     </message>
+    <message>
+        <source>must be off, suggest or on, got &quot;%1&quot;</source>
+        <translation>off, suggest ya da on olmalı; girilen &quot;%1&quot;</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -8551,6 +8555,185 @@ Ayrıntılar: %2</translation>
     <message>
         <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
         <translation>Yeni kayıt: %1 · değişen: %2 · aynı kalan: %3 · atlanan: %4 (okunan %5 satırdan)</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPage</name>
+    <message>
+        <source>Website</source>
+        <translation>Web sitesi</translation>
+    </message>
+    <message>
+        <source>The assistant answers customers&apos; questions from the knowledge base, and hands to a person what it cannot answer. The language model&apos;s key is kept in the system keychain; changes take effect at the next start.</source>
+        <translation>Asistan müşterilerin sorularını bilgi bankasından yanıtlar, yanıtlayamadığını bir kişiye devreder. Dil modelinin anahtarı sistemin anahtar zincirinde saklanır; değişiklikler bir sonraki açılışta geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>Dil modeli</translation>
+    </message>
+    <message>
+        <source>Optional: an OpenAI-compatible server (llama.cpp&apos;s llama-server, Ollama&apos;s /v1 or a hosted service) that words the answer from the entries the assistant found. Without one, customers get the entry&apos;s answer as written.</source>
+        <translation>İsteğe bağlı: asistanın bulduğu kayıtlardan yanıtı kendi sözleriyle yazan, OpenAI ile uyumlu bir sunucu (llama.cpp&apos;nin llama-server&apos;ı, Ollama&apos;nın /v1 adresi ya da barındırılan bir hizmet). Model yoksa müşteri kaydın yanıtını yazıldığı gibi alır.</translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation>API temel URL&apos;si</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API anahtarı</translation>
+    </message>
+    <message>
+        <source>Only if the server asks for one</source>
+        <translation>Yalnızca sunucu istiyorsa</translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation>Kayıtlı anahtarı kaldır</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> sn</translation>
+    </message>
+    <message>
+        <source>How long one answer of the model may take; past it the entry&apos;s answer is sent</source>
+        <translation>Modelin bir yanıtı en fazla ne kadar sürebilir; süre aşılırsa kaydın yanıtı gönderilir</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Zaman aşımı</translation>
+    </message>
+    <message>
+        <source>Try the model</source>
+        <translation>Modeli dene</translation>
+    </message>
+    <message>
+        <source>Ask the model one question with the values above (saved or not): “%1”</source>
+        <translation>Modele yukarıdaki değerlerle (kaydedilmiş olsun ya da olmasın) tek bir soru sorun: “%1”</translation>
+    </message>
+    <message>
+        <source>When the assistant answers</source>
+        <translation>Asistan ne zaman yanıtlar</translation>
+    </message>
+    <message>
+        <source>Answer threshold</source>
+        <translation>Yanıt eşiği</translation>
+    </message>
+    <message>
+        <source>The assistant answers when its best entry covers the question at least this well (0 to 1; default 0.30); below it, the question goes to a person. Higher: fewer answers, surer ones.</source>
+        <translation>Asistan, en iyi kaydı soruyu en az bu kadar karşılıyorsa yanıtlar (0 ile 1 arası; varsayılan 0,30); altında soru bir kişiye gider. Yüksek değer: daha az ama daha emin yanıt.</translation>
+    </message>
+    <message>
+        <source>Margin threshold</source>
+        <translation>Fark eşiği</translation>
+    </message>
+    <message>
+        <source>The lead the best entry needs over the next one with another answer (0 to 1; default 0.02); closer than this, the question is ambiguous and goes to a person.</source>
+        <translation>En iyi kaydın, başka bir yanıtı olan bir sonraki kayda karşı gereken üstünlüğü (0 ile 1 arası; varsayılan 0,02); fark bundan azsa soru belirsiz sayılır ve bir kişiye gider.</translation>
+    </message>
+    <message>
+        <source>In the Inbox</source>
+        <translation>Gelen kutusunda</translation>
+    </message>
+    <message>
+        <source>Off: the assistant stays out of the channel&apos;s conversations. Suggest: its answer waits in the composer for an agent to send, change or discard. On: it answers at once, and hands to a person what it cannot answer.</source>
+        <translation>Kapalı: asistan kanalın konuşmalarına karışmaz. Öneri: yanıtı, bir temsilcinin göndermesi, değiştirmesi ya da silmesi için mesaj kutusunda bekler. Açık: hemen yanıtlar, yanıtlayamadığını bir kişiye devreder.</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Kapalı</translation>
+    </message>
+    <message>
+        <source>Suggest</source>
+        <translation>Öneri</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>Açık</translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s name</source>
+        <translation>Asistanın adı</translation>
+    </message>
+    <message>
+        <source>The name customers see on the assistant&apos;s messages</source>
+        <translation>Müşterilerin asistanın mesajlarında gördüğü ad</translation>
+    </message>
+    <message>
+        <source>Are you open on Saturdays?</source>
+        <translation>Cumartesi açık mısınız?</translation>
+    </message>
+    <message>
+        <source>What are your opening hours?</source>
+        <translation>Çalışma saatleriniz nedir?</translation>
+    </message>
+    <message>
+        <source>We are open from 9:00 to 18:00 on weekdays and from 10:00 to 16:00 on Saturdays.</source>
+        <translation>Hafta içi 09:00–18:00, cumartesi 10:00–16:00 arası açığız.</translation>
+    </message>
+    <message>
+        <source>The key typed above is stored when you save.</source>
+        <translation>Yukarıya yazılan anahtar, kaydettiğinizde saklanır.</translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation>Kayıtlı anahtar yok.</translation>
+    </message>
+    <message>
+        <source>A key is stored; type another to replace it.</source>
+        <translation>Bir anahtar kayıtlı; değiştirmek için yenisini yazın.</translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation>yukarıda işaretli alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Not asked: correct the fields marked above.</source>
+        <translation>Sorulmadı: yukarıda işaretli alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Type the model&apos;s base URL first.</source>
+        <translation>Önce modelin temel URL&apos;sini yazın.</translation>
+    </message>
+    <message>
+        <source>Not asked: no language model is set up.</source>
+        <translation>Sorulmadı: ayarlı bir dil modeli yok.</translation>
+    </message>
+    <message>
+        <source>Trying the model is not available here.</source>
+        <translation>Model burada denenemiyor.</translation>
+    </message>
+    <message>
+        <source>Asking the model…</source>
+        <translation>Modele soruluyor…</translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s: “%2”</source>
+        <translation>Model %1 saniyede yanıtladı: “%2”</translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s that the entry does not answer the question: it would hand the question to a person.</source>
+        <translation>Model %1 saniyede kaydın soruyu yanıtlamadığını söyledi: soruyu bir kişiye devrederdi.</translation>
+    </message>
+    <message>
+        <source>No answer from the model: %1</source>
+        <translation>Modelden yanıt gelmedi: %1</translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation>bağlantı yok</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Asistan</translation>
+    </message>
+    <message>
+        <source>Assista&amp;nt…</source>
+        <translation>Asis&amp;tan…</translation>
     </message>
 </context>
 </TS>

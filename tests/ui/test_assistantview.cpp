@@ -3,12 +3,19 @@
 // with the model's refusals under their fields in Turkish, delete after a question, a CSV import in the
 // worker thread with its progress, its report (saved as CSV) and a Cancel that keeps the first batch
 // only, the export of what the filters show, the test console's decision and ranked candidates (a
-// candidate opening its entry), and the area whole in Turkish at 1366 × 768 and 1920 × 1080.
+// candidate opening its entry), and the area whole in Turkish at 1366 × 768 and 1920 × 1080. Settings >
+// Assistant as the app wires it (app/assistantsettings.h): the form filled from the settings file and
+// the secret store, a bad base URL and threshold refused under their fields in Turkish by the rules
+// the file is read with, Save writing liaison.ini and the key, and "Try the model" asking a loopback
+// fake of an OpenAI-compatible server in a thread of its own.
 
 #include "tests/ui/uilayout.h"
 #include "tests/ui/uitest.h"
 
+#include "app/appsettings.h"
 #include "app/assistantarea.h"
+#include "app/assistantsettings.h"
+#include "app/secrets/secretstore.h"
 #include "model/accounts/apikeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/assistant/knowledgeindex.h"
@@ -16,6 +23,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/core/database.h"
 #include "model/core/eventbus.h"
+#include "server/http/httpengine.h"
 #include "tests/support/testsupport.h"
 #include "tests/ui/composedwindow.h"
 #include "ui/assistant/assistanttestconsole.h"
@@ -24,13 +32,17 @@
 #include "ui/assistant/knowledgebasepanel.h"
 #include "ui/assistant/knowledgeeditor.h"
 #include "ui/assistant/knowledgeimportreport.h"
+#include "ui/settings/assistantpage.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/pagerbar.h"
+#include "ui/shell/settingsdialog.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/uikit.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -42,7 +54,9 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -50,8 +64,45 @@
 #include <QTest>
 
 #include <memory>
+#include <optional>
 
 using namespace UiTest;
+
+namespace {
+// An OpenAI-compatible chat completions server on 127.0.0.1 (the project's HttpEngine): keeps every
+// request and answers with `content`.
+class FakeLanguageModel
+{
+public:
+    FakeLanguageModel()
+    {
+        m_engine.setHandler([this](const HttpRequest &request, const HttpResponder &responder) {
+            requests.append(request);
+            HttpResponse r;
+            r.status = status;
+            r.setHeader("Content-Type", "application/json");
+            r.body = QJsonDocument(status == 200
+                                       ? QJsonObject{{"choices", QJsonArray{QJsonObject{
+                                                                     {"index", 0},
+                                                                     {"message", QJsonObject{{"role", "assistant"},
+                                                                                             {"content", content}}}}}}}
+                                       : QJsonObject{{"error", QJsonObject{{"message", content}}}})
+                         .toJson();
+            responder.respond(r);
+        });
+        if (!m_engine.listen(QHostAddress::LocalHost, 0, std::nullopt))
+            qFatal("the fake language model cannot listen");
+    }
+    QString baseUrl() const { return QStringLiteral("http://127.0.0.1:%1/v1").arg(m_engine.serverPort()); }
+
+    QString content = QStringLiteral("Evet, cumartesi 10:00 ile 16:00 arası açığız.");
+    int status = 200;
+    QList<HttpRequest> requests;
+
+private:
+    HttpEngine m_engine;
+};
+} // namespace
 
 class TestAssistantView final : public QObject
 {
@@ -125,8 +176,49 @@ class TestAssistantView final : public QObject
         return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
     }
 
+    // Settings > Assistant as the app wires it (app/assistantsettings.h), on a data directory and a
+    // secret store (its owner-only file) of the test's own.
+    struct SettingsFixture
+    {
+        QTemporaryDir dir;
+        AppSettings settings{dir.path()};
+        SecretStore secrets{QStringLiteral("liaison-test-assistant"), dir.filePath(QStringLiteral("secrets.json"))};
+
+        std::unique_ptr<AssistantPage> page()
+        {
+            auto p = std::make_unique<AssistantPage>();
+            p->setValues(AssistantSettings::values(settings, secrets));
+            p->setCheckFunction(&AssistantSettings::check);
+            const QString ini = settings.iniPath();
+            p->setSaveFunction([ini, this](const AssistantPage::Values &values, QString *error) {
+                return AssistantSettings::save(values, ini, secrets, error);
+            });
+            AssistantPage *raw = p.get();
+            p->setTestFunction([raw](const AssistantPage::Values &values, const AssistantPage::TestQuestion &question,
+                                     AssistantPage::TestDone done) {
+                AssistantSettings::tryModel(values, question, raw, std::move(done));
+            });
+            p->resize(900, 1200);
+            p->show();
+            return p;
+        }
+        QString ini(const QString &key) const
+        {
+            return QSettings(settings.iniPath(), QSettings::IniFormat).value(key).toString();
+        }
+        void writeIni(const QHash<QString, QString> &values)
+        {
+            QString error;
+            QVERIFY2(AppSettings::writeIni(settings.iniPath(), values, &error), qPrintable(error));
+        }
+    };
+
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("DBUS_SESSION_BUS_ADDRESS", ""); // the secret store's owner-only file, no keychain
+    }
 
     void init()
     {
@@ -526,6 +618,211 @@ private slots:
         QVERIFY(editor->save());
         QVERIFY(answered.wait(10000));
         QCOMPARE(console->replyText()->toPlainText(), QString("Hayır, canlı hayvan satmıyoruz."));
+    }
+
+    void theAssistantSettingsAreFilledFromTheFileAndTheSecretStore()
+    {
+        SettingsFixture f;
+        {
+            auto p = f.page();
+            QCOMPARE(p->field("ai/llmBaseUrl")->text(), QString());
+            QCOMPARE(p->field("ai/llmModel")->text(), QString());
+            QCOMPARE(p->timeoutBox()->value(), 20);
+            QCOMPARE(p->thresholdBox("ai/answerThreshold")->value(), 0.3);
+            QCOMPARE(p->thresholdBox("ai/marginThreshold")->value(), 0.02);
+            for (const char *channel : {"whatsapp", "instagram", "telegram", "widget"})
+                QCOMPARE(p->autoReplyBox(channel)->currentData().toString(), QString("off"));
+            QCOMPARE(p->field("ai/name")->text(), QString("Asistan"));
+            QCOMPARE(p->keyStateLabel()->text(), QString("No key is stored."));
+            QVERIFY(!p->removeKeyButton()->isEnabled());
+            // A screen reader reads each field by its row's label, in error cells too.
+            QCOMPARE(p->field("ai/llmBaseUrl")->accessibleName(), QString("API base URL"));
+            QCOMPARE(p->timeoutBox()->accessibleName(), QString("Timeout"));
+            QCOMPARE(p->thresholdBox("ai/marginThreshold")->accessibleName(), QString("Margin threshold"));
+            QCOMPARE(p->autoReplyBox("widget")->accessibleName(), QString("Website"));
+            QCOMPARE(p->testButton()->text(), QString("Try the model"));
+        }
+        f.writeIni({{"ai/llmBaseUrl", "http://127.0.0.1:11434/v1"},
+                    {"ai/llmModel", "qwen2.5:3b"},
+                    {"ai/llmTimeoutSeconds", "45"},
+                    {"ai/answerThreshold", "0.42"},
+                    {"ai/autoReply/telegram", "suggest"},
+                    {"ai/autoReply/widget", "ON"},
+                    {"ai/name", "Lale"}});
+        QVERIFY(f.secrets.write("ai.llmApiKey", "sk-gizli"));
+        auto p = f.page();
+        QCOMPARE(p->field("ai/llmBaseUrl")->text(), QString("http://127.0.0.1:11434/v1"));
+        QCOMPARE(p->field("ai/llmModel")->text(), QString("qwen2.5:3b"));
+        QCOMPARE(p->timeoutBox()->value(), 45);
+        QCOMPARE(p->thresholdBox("ai/answerThreshold")->value(), 0.42);
+        QCOMPARE(p->thresholdBox("ai/marginThreshold")->value(), 0.02);
+        QCOMPARE(p->autoReplyBox("whatsapp")->currentData().toString(), QString("off"));
+        QCOMPARE(p->autoReplyBox("telegram")->currentData().toString(), QString("suggest"));
+        QCOMPARE(p->autoReplyBox("widget")->currentData().toString(), QString("on"));
+        QCOMPARE(p->field("ai/name")->text(), QString("Lale"));
+        // The key is never shown: the field is empty and masked, the page says one is stored.
+        QCOMPARE(p->field("ai.llmApiKey")->text(), QString());
+        QCOMPARE(p->field("ai.llmApiKey")->echoMode(), QLineEdit::PasswordEchoOnEdit);
+        QCOMPARE(p->keyStateLabel()->text(), QString("A key is stored; type another to replace it."));
+        QCOMPARE(p->values().value("ai.llmApiKey"), QString("sk-gizli"));
+    }
+
+    void theAssistantSettingsRefuseBadValuesUnderTheirFieldsInTurkish()
+    {
+        const ScopedTurkish translation;
+        QVERIFY2(translation.ok(), ScopedTurkish::missing);
+        SettingsFixture f;
+        auto p = f.page();
+        p->field("ai/llmBaseUrl")->setText("http://llm.ornek.com.tr/v1");
+        p->thresholdBox("ai/answerThreshold")->setValue(1.5);
+        QVERIFY(!p->save());
+        // Both at once, each under its field, in the window's language.
+        QCOMPARE(p->errorLabel("ai/llmBaseUrl")->text(),
+                 QString("Https olmalı (http yalnızca bu makinedeki bir adreste); girilen "
+                         "\"http://llm.ornek.com.tr/v1\": şifresiz http yalnızca bu makinedeki (loopback) bir adreste "
+                         "kullanılabilir"));
+        QVERIFY(p->errorLabel("ai/llmBaseUrl")->isVisible());
+        QCOMPARE(p->errorLabel("ai/answerThreshold")->text(), QString("0 ile 1 arasında bir sayı olmalı"));
+        QVERIFY(p->errorLabel("ai/answerThreshold")->isVisible());
+        QVERIFY(!p->errorLabel("ai/marginThreshold")->isVisible());
+        QVERIFY(p->saveResultLabel()->text().startsWith("Kaydedilmedi: "));
+        QVERIFY(!QFile::exists(f.settings.iniPath()));
+        // The same rules refuse the same values in the settings file, in English.
+        QString why;
+        QVERIFY(f.settings.addOverride("ai/llmBaseUrl=http://llm.ornek.com.tr/v1", &why));
+        QVERIFY(f.settings.addOverride("ai/answerThreshold=1.5", &why));
+        LanguageModelConfig model;
+        QVERIFY(!f.settings.languageModelConfig(&model, &why));
+        QVERIFY2(why.startsWith("setting ai/llmBaseUrl must be https (http only on a loopback address)"),
+                 qPrintable(why));
+        AssistantThresholds thresholds;
+        QVERIFY(!f.settings.assistantThresholds(&thresholds, &why));
+        QCOMPARE(why, QString("setting ai/answerThreshold must be a number from 0 to 1"));
+        // Corrected, the labels go.
+        p->field("ai/llmBaseUrl")->setText("http://127.0.0.1:8080/v1");
+        p->thresholdBox("ai/answerThreshold")->setValue(0.45);
+        QVERIFY(p->save());
+        QVERIFY(!p->errorLabel("ai/llmBaseUrl")->isVisible());
+        QVERIFY(!p->errorLabel("ai/answerThreshold")->isVisible());
+        QCOMPARE(f.ini("ai/answerThreshold"), QString("0.45"));
+    }
+
+    void theAssistantSettingsAreSavedToTheFileAndTheSecretStore()
+    {
+        SettingsFixture f;
+        auto p = f.page();
+        p->field("ai/llmBaseUrl")->setText("https://llm.ornek.com.tr/v1/");
+        QTest::keyClicks(p->field("ai/llmModel"), "qwen2.5-7b-instruct");
+        QTest::keyClicks(p->field("ai.llmApiKey"), "sk-yeni");
+        QCOMPARE(p->keyStateLabel()->text(), QString("The key typed above is stored when you save."));
+        p->timeoutBox()->setValue(45);
+        p->thresholdBox("ai/answerThreshold")->setValue(0.35);
+        p->thresholdBox("ai/marginThreshold")->setValue(0.05);
+        choose(p->autoReplyBox("whatsapp"), "on");
+        choose(p->autoReplyBox("widget"), "suggest");
+        p->field("ai/name")->setText("Lale");
+        click(p->saveButton());
+        QVERIFY2(p->saveResultLabel()->text().contains("next start"), qPrintable(p->saveResultLabel()->text()));
+        QCOMPARE(f.ini("ai/llmBaseUrl"), QString("https://llm.ornek.com.tr/v1/"));
+        QCOMPARE(f.ini("ai/llmModel"), QString("qwen2.5-7b-instruct"));
+        QCOMPARE(f.ini("ai/llmTimeoutSeconds"), QString("45"));
+        QCOMPARE(f.ini("ai/answerThreshold"), QString("0.35"));
+        QCOMPARE(f.ini("ai/marginThreshold"), QString("0.05"));
+        QCOMPARE(f.ini("ai/autoReply/whatsapp"), QString("on"));
+        QCOMPARE(f.ini("ai/autoReply/instagram"), QString("off"));
+        QCOMPARE(f.ini("ai/autoReply/widget"), QString("suggest"));
+        QCOMPARE(f.ini("ai/name"), QString("Lale"));
+        QVERIFY(f.ini("ai.llmApiKey").isEmpty()); // a secret never lands in the ini file
+        QCOMPARE(f.secrets.read("ai.llmApiKey").value_or(QByteArray()), QByteArray("sk-yeni"));
+        QCOMPARE(p->field("ai.llmApiKey")->text(), QString());
+        QCOMPARE(p->keyStateLabel()->text(), QString("A key is stored; type another to replace it."));
+
+        // What the page saved is what the server and the inbox read at the next start.
+        const AppSettings next(f.dir.path());
+        QString why;
+        LanguageModelConfig model;
+        QVERIFY2(next.languageModelConfig(&model, &why), qPrintable(why));
+        QCOMPARE(model.baseUrl, QString("https://llm.ornek.com.tr/v1"));
+        QCOMPARE(model.model, QString("qwen2.5-7b-instruct"));
+        QCOMPARE(model.timeoutSeconds, 45);
+        AssistantThresholds thresholds;
+        QVERIFY2(next.assistantThresholds(&thresholds, &why), qPrintable(why));
+        QCOMPARE(thresholds.answer, 0.35);
+        QCOMPARE(thresholds.margin, 0.05);
+        AutoReplyConfig autoReply;
+        QVERIFY2(next.autoReplyConfig(&autoReply, &why), qPrintable(why));
+        QCOMPARE(autoReply.mode("whatsapp"), QString("on"));
+        QCOMPARE(autoReply.mode("telegram"), QString("off"));
+        QCOMPARE(autoReply.mode("widget"), QString("suggest"));
+        QCOMPARE(autoReply.name, QString("Lale"));
+
+        // Removing the stored key removes it from the store at the next save.
+        click(p->removeKeyButton());
+        QCOMPARE(p->keyStateLabel()->text(), QString("No key is stored."));
+        QVERIFY(p->save());
+        QVERIFY(!f.secrets.read("ai.llmApiKey").has_value());
+    }
+
+    void tryingTheModelAsksItInAThreadOfItsOwn()
+    {
+        FakeLanguageModel fake;
+        SettingsFixture f;
+        f.writeIni({{"ai/llmBaseUrl", fake.baseUrl()}, {"ai/llmModel", "qwen2.5-3b-instruct"}});
+        QVERIFY(f.secrets.write("ai.llmApiKey", "sk-test"));
+        auto p = f.page();
+        click(p->testButton());
+        QVERIFY(!p->testButton()->isEnabled()); // one question at a time, the window free meanwhile
+        QTRY_VERIFY_WITH_TIMEOUT(p->testButton()->isEnabled(), 15000);
+        QCOMPARE(fake.requests.size(), 1);
+        QCOMPARE(fake.requests.last().path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(fake.requests.last().header("Authorization"), QByteArray("Bearer sk-test"));
+        const QJsonObject body = QJsonDocument::fromJson(fake.requests.last().body).object();
+        QCOMPARE(body.value("model").toString(), QString("qwen2.5-3b-instruct"));
+        const QJsonArray messages = body.value("messages").toArray();
+        QCOMPARE(messages.last().toObject().value("content").toString(), AssistantPage::testQuestion().question);
+        QVERIFY(messages.first().toObject().value("content").toString().contains(
+            AssistantPage::testQuestion().entryAnswer));
+        QVERIFY2(p->testResultLabel()->text().startsWith("The model answered in "),
+                 qPrintable(p->testResultLabel()->text()));
+        QVERIFY(p->testResultLabel()->text().endsWith(": “Evet, cumartesi 10:00 ile 16:00 arası açığız.”"));
+
+        // Its decline, then an error status with a key typed here (not saved): what the form holds is
+        // what is tried.
+        fake.content = "HANDOFF";
+        click(p->testButton());
+        QTRY_VERIFY_WITH_TIMEOUT(p->testButton()->isEnabled(), 15000);
+        QVERIFY2(p->testResultLabel()->text().contains("would hand the question to a person"),
+                 qPrintable(p->testResultLabel()->text()));
+        fake.status = 401;
+        fake.content = "invalid api key";
+        p->field("ai.llmApiKey")->setText("sk-yanlis");
+        click(p->testButton());
+        QTRY_VERIFY_WITH_TIMEOUT(p->testButton()->isEnabled(), 15000);
+        QCOMPARE(fake.requests.last().header("Authorization"), QByteArray("Bearer sk-yanlis"));
+        QCOMPARE(p->testResultLabel()->text(), QString("No answer from the model: HTTP 401: invalid api key"));
+
+        // Without a base URL nothing is asked, and the field says why.
+        p->field("ai/llmBaseUrl")->clear();
+        click(p->testButton());
+        QVERIFY(p->errorLabel("ai/llmBaseUrl")->isVisible());
+        QCOMPARE(p->testResultLabel()->text(), QString("Not asked: no language model is set up."));
+        QCOMPARE(fake.requests.size(), 3);
+    }
+
+    void theAssistantPageIsWholeInTurkish()
+    {
+        const ScopedTurkish translation;
+        QVERIFY2(translation.ok(), ScopedTurkish::missing);
+        SettingsDialog dialog;
+        auto *p = new AssistantPage;
+        dialog.addPage(AssistantPage::tr("Assistant"), p);
+        QVERIFY(dialog.showPage("assistantPage"));
+        dialog.resize(820, 700);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QCoreApplication::processEvents();
+        const QStringList cut = clippedControls(&dialog);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("; ")));
     }
 
     void nothingIsCutInTurkishAt1366AndOnALargeScreen()
