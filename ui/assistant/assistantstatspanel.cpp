@@ -180,8 +180,9 @@ AssistantStatsPanel::AssistantStatsPanel(const Store &store, std::shared_ptr<Kno
     grid->addWidget(tableCaption(tr("Entries with the worst feedback"), m_worst, this), 2, 1);
     grid->addWidget(m_top, 3, 0);
     grid->addWidget(m_worst, 3, 1);
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
+    // Halves: the worst entries' three numbers leave their questions room.
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     grid->setRowStretch(1, 3);
     grid->setRowStretch(3, 2);
     layout->addLayout(grid, 1);
@@ -403,7 +404,10 @@ void AssistantStatsPanel::drawDaily(const AiStats &s)
     m_bars.clear();
     auto *chart = new QChart;
     chart->setTitle(tr("Questions per day"));
-    chart->setMargins(QMargins(4, 2, 4, 2));
+    // Room on the right for half of today's name, which sits under the last bar.
+    const QString today = s.daily.isEmpty() ? QString() : locale.toString(s.daily.last().date, QStringLiteral("d MMM"));
+    chart->setMargins(
+        QMargins(4, 2, 4 + QFontMetrics(UiKit::font(UiKit::Type::Caption)).horizontalAdvance(today) / 2, 2));
     auto *series = new QStackedBarSeries(chart);
     auto *answered = new QBarSet(tr("Answered"), series);
     auto *handedOff = new QBarSet(tr("Handed off"), series);
