@@ -220,6 +220,7 @@ QVector<KnowledgeSuggestion> SuggestionsPanel::shown() const
 void SuggestionsPanel::showPage()
 {
     const QString keep = m_selectAfterRefresh.isEmpty() ? currentSuggestionId() : m_selectAfterRefresh;
+    const int keepRow = m_table->currentRow();
     m_selectAfterRefresh.clear();
     const QVector<KnowledgeSuggestion> all = shown();
     m_pager->clampTo(all.size());
@@ -248,8 +249,9 @@ void SuggestionsPanel::showPage()
         }
     }
     m_pager->showRange(count, all.size());
+    // The one chosen gone (accepted, dismissed): the one now in its place.
     if (!keep.isEmpty() && !selectSuggestion(keep) && m_table->rowCount() > 0)
-        m_table->selectRow(0);
+        m_table->selectRow(qBound(0, keepRow, m_table->rowCount() - 1));
     showDetails();
     updateActions();
 }
@@ -398,11 +400,8 @@ void SuggestionsPanel::dismissSuggestion()
         return;
     }
     // Out of sight now, dismissed when the Undo offer ends.
-    const int row = m_table->currentRow();
     m_hidden.insert(id);
     showPage();
-    if (m_table->rowCount() > 0)
-        m_table->selectRow(qMin(row, m_table->rowCount() - 1));
     showMessage(tr("Suggestion dismissed."));
     bar->offer(
         tr("Suggestion “%1” dismissed.").arg(question.left(80)),
