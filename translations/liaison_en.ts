@@ -8763,6 +8763,10 @@ Details: %2</source>
         <source>Assista&amp;nt…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AssistantStatsPanel</name>

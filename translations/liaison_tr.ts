@@ -8585,7 +8585,7 @@ Ayrıntılar: %2</translation>
     </message>
     <message>
         <source>The assistant answers customers&apos; questions from the knowledge base, and hands to a person what it cannot answer. The language model&apos;s key is kept in the system keychain; changes take effect at the next start.</source>
-        <translation>Asistan müşterilerin sorularını bilgi bankasından yanıtlar, yanıtlayamadığını bir temsilciye devreder. Dil modelinin anahtarı sistemin anahtar zincirinde saklanır; değişiklikler bir sonraki açılışta geçerli olur.</translation>
+        <translation>Asistan müşterilerin sorularını bilgi bankasından yanıtlar, yanıtlayamadığını bir temsilciye devreder. Dil modelinin anahtarı sistemin anahtar zincirinde saklanır; değişiklikler bir sonraki başlatmada geçerli olur.</translation>
     </message>
     <message>
         <source>Language model</source>
@@ -8754,6 +8754,10 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Assista&amp;nt…</source>
         <translation>Asis&amp;tan…</translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation>örn. %1</translation>
     </message>
 </context>
 <context>

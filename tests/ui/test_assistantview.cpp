@@ -1085,13 +1085,15 @@ private slots:
                  qPrintable(p->testResultLabel()->text()));
         QVERIFY(p->testResultLabel()->text().endsWith(": “Evet, cumartesi 10:00 ile 16:00 arası açığız.”"));
 
-        // Its decline, then an error status with a key typed here (not saved): what the form holds is
-        // what is tried.
+        // Its decline (a threshold being typed wrong elsewhere does not stop the model's test), then an
+        // error status with a key typed here (not saved): what the form holds is what is tried.
         fake.content = "HANDOFF";
+        p->thresholdBox("ai/marginThreshold")->setValue(2);
         click(p->testButton());
         QTRY_VERIFY_WITH_TIMEOUT(p->testButton()->isEnabled(), 15000);
         QVERIFY2(p->testResultLabel()->text().contains("would hand the question to a person"),
                  qPrintable(p->testResultLabel()->text()));
+        QCOMPARE(fake.requests.size(), 2);
         fake.status = 401;
         fake.content = "invalid api key";
         p->field("ai.llmApiKey")->setText("sk-yanlis");

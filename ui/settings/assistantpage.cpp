@@ -66,9 +66,11 @@ AssistantPage::AssistantPage(QWidget *parent)
                                       "or a hosted service) that words the answer from the entries the assistant "
                                       "found. Without one, customers get the entry's answer as written."),
                                    model));
-    m_form.addField(modelForm, kBaseUrl, tr("API base URL"), QStringLiteral("http://127.0.0.1:8080/v1"), false,
+    // Examples, not defaults: without a base URL there is no model.
+    m_form.addField(modelForm, kBaseUrl, tr("API base URL"),
+                    tr("e.g. %1").arg(QStringLiteral("http://127.0.0.1:8080/v1")), false, &m_errors);
+    m_form.addField(modelForm, kModel, tr("Model"), tr("e.g. %1").arg(QStringLiteral("qwen2.5-3b-instruct")), false,
                     &m_errors);
-    m_form.addField(modelForm, kModel, tr("Model"), QStringLiteral("qwen2.5-3b-instruct"), false, &m_errors);
     m_form.addField(modelForm, kApiKey, tr("API key"), tr("Only if the server asks for one"), true, &m_errors);
     auto *keyRow = new QHBoxLayout;
     m_keyState = new QLabel(model);
@@ -285,11 +287,24 @@ void AssistantPage::tryModel()
 {
     if (!m_testButton->isEnabled())
         return; // one question at a time
-    if (!check()) {
-        showTestResult(tr("Not asked: correct the fields marked above."), false);
-        return;
-    }
+    // Only the model's own fields stand in the way: a threshold being typed does not.
+    m_errors.clear();
     const Values v = values();
+    if (m_check) {
+        QJsonObject details;
+        const FieldProblems problems = m_check(v);
+        for (const QString &key : {kBaseUrl, kModel, kTimeout}) {
+            if (problems.contains(key))
+                details.insert(key, ErrorText::text(problems.value(key)));
+        }
+        if (!details.isEmpty()) {
+            const QString first = m_errors.show(QString(), details);
+            if (QWidget *w = findChild<QWidget *>(first))
+                w->setFocus();
+            showTestResult(tr("Not asked: correct the fields marked above."), false);
+            return;
+        }
+    }
     if (v.value(kBaseUrl).isEmpty()) {
         QJsonObject details;
         details.insert(kBaseUrl, tr("Type the model's base URL first."));
