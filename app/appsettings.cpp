@@ -1,8 +1,8 @@
 #include "app/appsettings.h"
 
+#include "messaging/assistant/assistantsettingsrules.h"
 #include "messaging/campaigns/smssettingsrules.h"
 #include "messaging/channels/channelconfig.h"
-#include "model/inbox/conversation.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -96,20 +96,6 @@ bool readInt(const AppSettings &s, const QString &key, int fallback, int min, in
     *out = v;
     return true;
 }
-
-bool readDouble(const AppSettings &s, const QString &key, double fallback, double min, double max, double *out,
-                QString *error)
-{
-    bool ok = false;
-    const double v = s.value(key, fallback).toString().toDouble(&ok);
-    if (!ok || !(v >= min && v <= max)) {
-        *error = QStringLiteral("setting %1 must be a number from %2 to %3").arg(key).arg(min).arg(max);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 } // namespace
 
 bool AppSettings::startCheckSeconds(int *seconds, QString *error) const
@@ -219,47 +205,59 @@ bool AppSettings::serverConfig(ServerConfig *c, QString *error) const
             l.headerTimeoutMs = headerSeconds * 1000, true);
 }
 
+namespace {
+// A key of the assistant's settings checked with the rules Settings > Assistant checks too
+// (messaging/assistant/assistantsettingsrules.h).
+bool checkAssistantSetting(const QString &key, const QString &value, QString *error)
+{
+    if (const ModelText why = AssistantSettingsRules::problem(key, value); !why.isNull()) {
+        *error = QStringLiteral("setting %1 %2").arg(key, why.english());
+        return false;
+    }
+    return true;
+}
+} // namespace
+
 bool AppSettings::assistantThresholds(AssistantThresholds *t, QString *error) const
 {
-    return readDouble(*this, QStringLiteral("ai/answerThreshold"), AssistantThresholds::kDefaultAnswer, 0, 1,
-                      &t->answer, error) &&
-           readDouble(*this, QStringLiteral("ai/marginThreshold"), AssistantThresholds::kDefaultMargin, 0, 1,
-                      &t->margin, error);
+    for (const auto &[key, out] : {std::pair{AssistantSettingsRules::answerThresholdKey(), &t->answer},
+                                   std::pair{AssistantSettingsRules::marginThresholdKey(), &t->margin}}) {
+        const QString v = value(key).toString().trimmed();
+        if (!checkAssistantSetting(key, v, error))
+            return false;
+        *out = v.isEmpty() ? AssistantSettingsRules::numberRange(key)->fallback : v.toDouble();
+    }
+    return true;
 }
 
 bool AppSettings::languageModelConfig(LanguageModelConfig *c, QString *error) const
 {
-    c->baseUrl = value(QStringLiteral("ai/llmBaseUrl")).toString().trimmed();
+    c->baseUrl = value(AssistantSettingsRules::llmBaseUrlKey()).toString().trimmed();
     while (c->baseUrl.endsWith(QLatin1Char('/')))
         c->baseUrl.chop(1);
-    c->model = value(QStringLiteral("ai/llmModel")).toString().trimmed();
-    if (!c->baseUrl.isEmpty()) {
-        QString why;
-        const QUrl url(c->baseUrl);
-        if (!url.isValid() || url.host().isEmpty() || !ChannelUrls::allowed(url, &why)) {
-            *error = QStringLiteral("setting ai/llmBaseUrl must be an https URL, or http on a loopback address, got "
-                                    "\"%1\"%2")
-                         .arg(c->baseUrl, why.isEmpty() ? QString() : QStringLiteral(": ") + why);
-            return false;
-        }
-    }
-    return readInt(*this, QStringLiteral("ai/llmTimeoutSeconds"), 20, 1, 600, &c->timeoutSeconds, error);
+    c->model = value(AssistantSettingsRules::llmModelKey()).toString().trimmed();
+    const QString timeout = value(AssistantSettingsRules::llmTimeoutKey()).toString().trimmed();
+    if (!checkAssistantSetting(AssistantSettingsRules::llmBaseUrlKey(), c->baseUrl, error) ||
+        !checkAssistantSetting(AssistantSettingsRules::llmTimeoutKey(), timeout, error))
+        return false;
+    c->timeoutSeconds =
+        timeout.isEmpty() ? int(AssistantSettingsRules::numberRange(AssistantSettingsRules::llmTimeoutKey())->fallback)
+                          : timeout.toInt();
+    return true;
 }
 
 bool AppSettings::autoReplyConfig(AutoReplyConfig *c, QString *error) const
 {
-    for (const QString &channel : ConversationRules::channels()) {
-        const QString key = QStringLiteral("ai/autoReply/") + channel;
-        const QString mode = value(key, QStringLiteral("off")).toString().trimmed().toLower();
-        if (!AutoReplyConfig::modeNames().contains(mode)) {
-            *error = QStringLiteral("setting %1 must be off, suggest or on, got \"%2\"").arg(key, mode);
+    for (const QString &channel : AssistantSettingsRules::channels()) {
+        const QString key = AssistantSettingsRules::autoReplyKey(channel);
+        const QString mode = value(key).toString().trimmed().toLower();
+        if (!checkAssistantSetting(key, mode, error))
             return false;
-        }
-        c->modes.insert(channel, mode);
+        c->modes.insert(channel, mode.isEmpty() ? QStringLiteral("off") : mode);
     }
-    const QString name = value(QStringLiteral("ai/name")).toString().trimmed();
+    const QString name = value(AssistantSettingsRules::nameKey()).toString().trimmed();
     if (!name.isEmpty())
-        c->name = name.left(100);
+        c->name = name.left(AssistantSettingsRules::kMaxName);
     return true;
 }
 

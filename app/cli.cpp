@@ -10,6 +10,7 @@
 #include "app/windowcontents.h"
 #include "app/windowsession.h"
 #include "messaging/assistant/assistantautoreply.h"
+#include "messaging/assistant/assistantsettingsrules.h"
 #include "messaging/campaigns/campaignsender.h"
 #include "messaging/channels/bulkexpander.h"
 #include "messaging/channels/channeldispatcher.h"
@@ -379,15 +380,15 @@ struct Environment
             m->dkimKeyPem = *v;
     }
 
-    // The SMS provider's auth token: the secret channels/sms/authToken (--set
-    // secrets/channels/sms/authToken=… for a headless run).
     // The assistant's language model key (secret ai.llmApiKey).
     void fillLanguageModelSecrets(LanguageModelConfig *c)
     {
-        if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("ai.llmApiKey")))
+        if (const std::optional<QByteArray> v = secretStore().read(AssistantSettingsRules::apiKeySecret()))
             c->apiKey = QString::fromUtf8(*v).trimmed();
     }
 
+    // The SMS provider's auth token: the secret channels/sms/authToken (--set
+    // secrets/channels/sms/authToken=… for a headless run).
     void fillSmsSecrets(SmsConfig *s)
     {
         if (const std::optional<QByteArray> v = secretStore().read(QStringLiteral("channels/sms/authToken")))

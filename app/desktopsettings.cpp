@@ -2,6 +2,7 @@
 
 #include "app/appsettings.h"
 #include "model/contacts/contact.h"
+#include "ui/assistant/assistantview.h"
 #include "ui/deals/pipelineboard.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/settings/appearancepage.h"
@@ -31,6 +32,16 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
     const QTimeZone tz = settings.tasksTimeZone();
     if (auto *board = window.findChild<PipelineBoard *>())
         board->setTasksTimeZone(tz);
+    if (auto *assistant = window.findChild<AssistantView *>()) {
+        // The figures' days are the tasks' (and GET /ai/stats's); the decision's thresholds those the
+        // server and the inbox answer with (their defaults when the settings refuse them: the start
+        // says why).
+        assistant->setTimeZone(tz);
+        AssistantThresholds thresholds;
+        QString error;
+        if (settings.assistantThresholds(&thresholds, &error))
+            assistant->setThresholds(thresholds);
+    }
     auto *inbox = window.findChild<InboxView *>();
     if (!inbox)
         return;

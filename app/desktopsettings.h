@@ -5,7 +5,9 @@ class MainWindow;
 class Store;
 
 // Hands the desktop's settings to the areas that need them once they are in the window: the
-// tasks time zone (tasks/timeZone) to the deal detail and the Inbox contact panel, and the Inbox
+// tasks time zone (tasks/timeZone) to the deal detail, the Inbox contact panel and the assistant's
+// statistics, the assistant's thresholds (ai/answerThreshold, ai/marginThreshold) to its test
+// console and suggestions, and the Inbox
 // quick replies (inbox/quickReplies, a string list in liaison.ini; written back when the user edits
 // them; with --set, one string whose answers are separated by "|").
 void applyDesktopSettings(MainWindow &window, const AppSettings &settings);

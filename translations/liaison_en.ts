@@ -5623,6 +5623,10 @@ A desktop CRM with a local REST API.</source>
         <source>This API key lacks the scope %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must be off, suggest or on, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -8380,6 +8384,22 @@ Details: %2</source>
         <source>Assistant</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Suggestions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions the assistant could not answer, grouped: answer them into entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many questions the assistant answered and handed off, and how its answers were rated</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeBasePanel</name>
@@ -8661,6 +8681,10 @@ Details: %2</source>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeImportReportDialog</name>
@@ -8722,6 +8746,487 @@ Details: %2</source>
     </message>
     <message>
         <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPage</name>
+    <message>
+        <source>Website</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers customers&apos; questions from the knowledge base, and hands to a person what it cannot answer. The language model&apos;s key is kept in the system keychain; changes take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional: an OpenAI-compatible server (llama.cpp&apos;s llama-server, Ollama&apos;s /v1 or a hosted service) that words the answer from the entries the assistant found. Without one, customers get the entry&apos;s answer as written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only if the server asks for one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long one answer of the model may take; past it the entry&apos;s answer is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the model one question with the values above (saved or not): “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the assistant answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant answers when its best entry covers the question at least this well (0 to 1; default 0.30); below it, the question goes to a person. Higher: fewer answers, surer ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Margin threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lead the best entry needs over the next one with another answer (0 to 1; default 0.02); closer than this, the question is ambiguous and goes to a person.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: the assistant stays out of the channel&apos;s conversations. Suggest: its answer waits in the composer for an agent to send, change or discard. On: it answers at once, and hands to a person what it cannot answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name customers see on the assistant&apos;s messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Are you open on Saturdays?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What are your opening hours?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>We are open from 9:00 to 18:00 on weekdays and from 10:00 to 16:00 on Saturdays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key typed above is stored when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key is stored; type another to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not asked: correct the fields marked above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the model&apos;s base URL first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not asked: no language model is set up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trying the model is not available here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s that the entry does not answer the question: it would hand the question to a person.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer from the model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assista&amp;nt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AssistantStatsPanel</name>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Last %n day</numerusform>
+            <numerusform>Last %n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions the assistant was asked in the period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answered from the knowledge base, without a person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed to a person: why, in the table of reasons</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Average confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How well the best entry covered the question, on average over every question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ratings of the answers, and the share that were positive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open suggestions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Groups of questions nobody answered yet, whatever the period: the Suggestions tab lists them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why questions went to a person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No question went to a person in this period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most used entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No question was answered in this period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Positive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Negative share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entries with the worst feedback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer got negative feedback in this period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click an entry, or press Enter, to open it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That entry was deleted since.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the figures…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The figures could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to %2, in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>in the last %n day(s)</source>
+        <translation>
+            <numerusform>in the last %n day</numerusform>
+            <numerusform>in the last %n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>rate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>over every question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no questions yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>positive: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(deleted entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionsPanel</name>
+    <message>
+        <source>Questions the assistant handed to a person because no entry answered them, grouped when customers asked the same in other words. Answer one to teach it to the assistant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the answer: the question becomes an entry of the knowledge base (Enter, or a double-click)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it off the list: the same question asked again does not bring it back (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last asked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many times customers asked it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No suggestions: the assistant answered every question customers asked, or they were dealt with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the questions…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The suggestions could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asked once, on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Asked %n time(s), first on %1, last on %2.</source>
+        <translation>
+            <numerusform>Asked %n time, first on %1, last on %2.</numerusform>
+            <numerusform>Asked %n times, first on %1, last on %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Also asked as: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why it went to a person: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer a suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Customers asked this %n time(s). Write the answer the assistant should give: once saved, the entry answers these questions and the suggestion leaves the list.</source>
+        <translation>
+            <numerusform>Customers asked this once. Write the answer the assistant should give: once saved, the entry answers this question and the suggestion leaves the list.</numerusform>
+            <numerusform>Customers asked this %n times. Write the answer the assistant should give: once saved, the entry answers these questions and the suggestion leaves the list.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Entry saved: the assistant answers these questions now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss suggestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss “%1”? Its questions leave the list, and the same question asked again does not bring it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion dismissed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion “%1” dismissed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The suggestion was not dismissed: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -5613,6 +5613,10 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>This API key lacks the scope %1</source>
         <translation>Bu API anahtarında %1 kapsamı yok</translation>
     </message>
+    <message>
+        <source>must be off, suggest or on, got &quot;%1&quot;</source>
+        <translation>off, suggest ya da on olmalı; girilen &quot;%1&quot;</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -8373,6 +8377,22 @@ Ayrıntılar: %2</translation>
         <source>Assistant</source>
         <translation>Asistan</translation>
     </message>
+    <message>
+        <source>Suggestions</source>
+        <translation>Öneriler</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>İstatistikler</translation>
+    </message>
+    <message>
+        <source>Questions the assistant could not answer, grouped: answer them into entries</source>
+        <translation>Asistanın yanıtlayamadığı sorular, gruplanmış: yanıtlayıp kayda dönüştürün</translation>
+    </message>
+    <message>
+        <source>How many questions the assistant answered and handed off, and how its answers were rated</source>
+        <translation>Asistanın kaç soruyu yanıtladığı, kaçını devrettiği ve yanıtlarının nasıl puanlandığı</translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeBasePanel</name>
@@ -8653,6 +8673,10 @@ Ayrıntılar: %2</translation>
         <source>Cancel</source>
         <translation>İptal</translation>
     </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Kaydediliyor…</translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeImportReportDialog</name>
@@ -8715,6 +8739,483 @@ Ayrıntılar: %2</translation>
     <message>
         <source>New entries: %1 · changed: %2 · unchanged: %3 · left out: %4 (of %5 rows read)</source>
         <translation>Yeni kayıt: %1 · değişen: %2 · aynı kalan: %3 · atlanan: %4 (okunan %5 satırdan)</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPage</name>
+    <message>
+        <source>Website</source>
+        <translation>Web sitesi</translation>
+    </message>
+    <message>
+        <source>The assistant answers customers&apos; questions from the knowledge base, and hands to a person what it cannot answer. The language model&apos;s key is kept in the system keychain; changes take effect at the next start.</source>
+        <translation>Asistan müşterilerin sorularını bilgi bankasından yanıtlar, yanıtlayamadığını bir temsilciye devreder. Dil modelinin anahtarı sistemin anahtar zincirinde saklanır; değişiklikler bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>Dil modeli</translation>
+    </message>
+    <message>
+        <source>Optional: an OpenAI-compatible server (llama.cpp&apos;s llama-server, Ollama&apos;s /v1 or a hosted service) that words the answer from the entries the assistant found. Without one, customers get the entry&apos;s answer as written.</source>
+        <translation>İsteğe bağlı: asistanın bulduğu kayıtlardan yanıtı kendi sözleriyle yazan, OpenAI ile uyumlu bir sunucu (llama.cpp&apos;nin llama-server&apos;ı, Ollama&apos;nın /v1 adresi ya da barındırılan bir hizmet). Model yoksa müşteri kaydın yanıtını yazıldığı gibi alır.</translation>
+    </message>
+    <message>
+        <source>API base URL</source>
+        <translation>API temel URL&apos;si</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API anahtarı</translation>
+    </message>
+    <message>
+        <source>Only if the server asks for one</source>
+        <translation>Yalnızca sunucu istiyorsa</translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation>Kayıtlı anahtarı kaldır</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> sn</translation>
+    </message>
+    <message>
+        <source>How long one answer of the model may take; past it the entry&apos;s answer is sent</source>
+        <translation>Modelin bir yanıtı en fazla ne kadar sürebilir; süre aşılırsa kaydın yanıtı gönderilir</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Zaman aşımı</translation>
+    </message>
+    <message>
+        <source>Try the model</source>
+        <translation>Modeli dene</translation>
+    </message>
+    <message>
+        <source>Ask the model one question with the values above (saved or not): “%1”</source>
+        <translation>Modele yukarıdaki değerlerle (kaydedilmiş olsun ya da olmasın) tek bir soru sorun: “%1”</translation>
+    </message>
+    <message>
+        <source>When the assistant answers</source>
+        <translation>Asistan ne zaman yanıtlar</translation>
+    </message>
+    <message>
+        <source>Answer threshold</source>
+        <translation>Yanıt eşiği</translation>
+    </message>
+    <message>
+        <source>The assistant answers when its best entry covers the question at least this well (0 to 1; default 0.30); below it, the question goes to a person. Higher: fewer answers, surer ones.</source>
+        <translation>Asistan, en iyi kaydı soruyu en az bu kadar karşılıyorsa yanıtlar (0 ile 1 arası; varsayılan 0,30); altında soru bir temsilciye gider. Yüksek değer: daha az ama daha emin yanıt.</translation>
+    </message>
+    <message>
+        <source>Margin threshold</source>
+        <translation>Fark eşiği</translation>
+    </message>
+    <message>
+        <source>The lead the best entry needs over the next one with another answer (0 to 1; default 0.02); closer than this, the question is ambiguous and goes to a person.</source>
+        <translation>En iyi kaydın, başka bir yanıtı olan bir sonraki kayda karşı gereken üstünlüğü (0 ile 1 arası; varsayılan 0,02); fark bundan azsa soru belirsiz sayılır ve bir temsilciye gider.</translation>
+    </message>
+    <message>
+        <source>In the Inbox</source>
+        <translation>Gelen kutusunda</translation>
+    </message>
+    <message>
+        <source>Off: the assistant stays out of the channel&apos;s conversations. Suggest: its answer waits in the composer for an agent to send, change or discard. On: it answers at once, and hands to a person what it cannot answer.</source>
+        <translation>Kapalı: asistan kanalın konuşmalarına karışmaz. Öneri: yanıtı, bir temsilcinin göndermesi, değiştirmesi ya da silmesi için mesaj kutusunda bekler. Açık: hemen yanıtlar, yanıtlayamadığını bir temsilciye devreder.</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Kapalı</translation>
+    </message>
+    <message>
+        <source>Suggest</source>
+        <translation>Öneri</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>Açık</translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s name</source>
+        <translation>Asistanın adı</translation>
+    </message>
+    <message>
+        <source>The name customers see on the assistant&apos;s messages</source>
+        <translation>Müşterilerin asistanın mesajlarında gördüğü ad</translation>
+    </message>
+    <message>
+        <source>Are you open on Saturdays?</source>
+        <translation>Cumartesi açık mısınız?</translation>
+    </message>
+    <message>
+        <source>What are your opening hours?</source>
+        <translation>Çalışma saatleriniz nedir?</translation>
+    </message>
+    <message>
+        <source>We are open from 9:00 to 18:00 on weekdays and from 10:00 to 16:00 on Saturdays.</source>
+        <translation>Hafta içi 09:00–18:00, cumartesi 10:00–16:00 arası açığız.</translation>
+    </message>
+    <message>
+        <source>The key typed above is stored when you save.</source>
+        <translation>Yukarıya yazılan anahtar, kaydettiğinizde saklanır.</translation>
+    </message>
+    <message>
+        <source>No key is stored.</source>
+        <translation>Kayıtlı anahtar yok.</translation>
+    </message>
+    <message>
+        <source>A key is stored; type another to replace it.</source>
+        <translation>Bir anahtar kayıtlı; değiştirmek için yenisini yazın.</translation>
+    </message>
+    <message>
+        <source>correct the fields marked above.</source>
+        <translation>yukarıda işaretli alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Not asked: correct the fields marked above.</source>
+        <translation>Sorulmadı: yukarıda işaretli alanları düzeltin.</translation>
+    </message>
+    <message>
+        <source>Type the model&apos;s base URL first.</source>
+        <translation>Önce modelin temel URL&apos;sini yazın.</translation>
+    </message>
+    <message>
+        <source>Not asked: no language model is set up.</source>
+        <translation>Sorulmadı: ayarlı bir dil modeli yok.</translation>
+    </message>
+    <message>
+        <source>Trying the model is not available here.</source>
+        <translation>Model burada denenemiyor.</translation>
+    </message>
+    <message>
+        <source>Asking the model…</source>
+        <translation>Modele soruluyor…</translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s: “%2”</source>
+        <translation>Model %1 saniyede yanıtladı: “%2”</translation>
+    </message>
+    <message>
+        <source>The model answered in %1 s that the entry does not answer the question: it would hand the question to a person.</source>
+        <translation>Model %1 saniyede kaydın soruyu yanıtlamadığını söyledi: soruyu bir temsilciye devrederdi.</translation>
+    </message>
+    <message>
+        <source>No answer from the model: %1</source>
+        <translation>Modelden yanıt gelmedi: %1</translation>
+    </message>
+    <message>
+        <source>no connection</source>
+        <translation>bağlantı yok</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Asistan</translation>
+    </message>
+    <message>
+        <source>Assista&amp;nt…</source>
+        <translation>Asis&amp;tan…</translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation>örn. %1</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantStatsPanel</name>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Son %n gün</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation>&amp;Dönem:</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>Dönem</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Sorular</translation>
+    </message>
+    <message>
+        <source>Questions the assistant was asked in the period</source>
+        <translation>Dönem içinde asistana sorulan sorular</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Yanıtlanan</translation>
+    </message>
+    <message>
+        <source>Answered from the knowledge base, without a person</source>
+        <translation>Bir temsilci olmadan, bilgi bankasından yanıtlanan</translation>
+    </message>
+    <message>
+        <source>Handed off</source>
+        <translation>Devredilen</translation>
+    </message>
+    <message>
+        <source>Handed to a person: why, in the table of reasons</source>
+        <translation>Bir temsilciye devredilen; nedenleri tabloda</translation>
+    </message>
+    <message>
+        <source>Average confidence</source>
+        <translation>Ortalama güven</translation>
+    </message>
+    <message>
+        <source>How well the best entry covered the question, on average over every question</source>
+        <translation>En iyi kaydın soruyu ne kadar karşıladığı, tüm soruların ortalaması</translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation>Geri bildirim</translation>
+    </message>
+    <message>
+        <source>Ratings of the answers, and the share that were positive</source>
+        <translation>Yanıtlara verilen puanlar ve olumlu olanların payı</translation>
+    </message>
+    <message>
+        <source>Open suggestions</source>
+        <translation>Açık öneriler</translation>
+    </message>
+    <message>
+        <source>Groups of questions nobody answered yet, whatever the period: the Suggestions tab lists them</source>
+        <translation>Henüz kimsenin yanıtlamadığı soru grupları, dönemden bağımsız: Öneriler sekmesinde listelenir</translation>
+    </message>
+    <message>
+        <source>Questions per day</source>
+        <translation>Günlere göre sorular</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Neden</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Pay</translation>
+    </message>
+    <message>
+        <source>Why questions went to a person</source>
+        <translation>Sorular neden temsilciye gitti</translation>
+    </message>
+    <message>
+        <source>No question went to a person in this period.</source>
+        <translation>Bu dönemde hiçbir soru temsilciye gitmedi.</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Kayıt</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>Yanıt</translation>
+    </message>
+    <message>
+        <source>Most used entries</source>
+        <translation>En çok kullanılan kayıtlar</translation>
+    </message>
+    <message>
+        <source>No question was answered in this period.</source>
+        <translation>Bu dönemde hiçbir soru yanıtlanmadı.</translation>
+    </message>
+    <message>
+        <source>Negative</source>
+        <translation>Olumsuz</translation>
+    </message>
+    <message>
+        <source>Positive</source>
+        <translation>Olumlu</translation>
+    </message>
+    <message>
+        <source>Negative share</source>
+        <translation>Olumsuz payı</translation>
+    </message>
+    <message>
+        <source>Entries with the worst feedback</source>
+        <translation>En kötü geri bildirim alan kayıtlar</translation>
+    </message>
+    <message>
+        <source>No answer got negative feedback in this period.</source>
+        <translation>Bu dönemde hiçbir yanıt olumsuz geri bildirim almadı.</translation>
+    </message>
+    <message>
+        <source>Double-click an entry, or press Enter, to open it</source>
+        <translation>Bir kaydı açmak için çift tıklayın ya da Enter&apos;a basın</translation>
+    </message>
+    <message>
+        <source>That entry was deleted since.</source>
+        <translation>Bu kayıt o zamandan beri silinmiş.</translation>
+    </message>
+    <message>
+        <source>Reading the figures…</source>
+        <translation>Rakamlar okunuyor…</translation>
+    </message>
+    <message>
+        <source>The figures could not be read: %1</source>
+        <translation>Rakamlar okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>%1 to %2, in %3</source>
+        <translation>%1 – %2, %3 saatiyle</translation>
+    </message>
+    <message numerus="yes">
+        <source>in the last %n day(s)</source>
+        <translation>
+            <numerusform>son %n günde</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>rate: %1</source>
+        <translation>oran: %1</translation>
+    </message>
+    <message>
+        <source>over every question</source>
+        <translation>tüm soruların ortalaması</translation>
+    </message>
+    <message>
+        <source>no questions yet</source>
+        <translation>henüz soru yok</translation>
+    </message>
+    <message>
+        <source>positive: %1</source>
+        <translation>olumlu: %1</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>henüz yok</translation>
+    </message>
+    <message>
+        <source>(deleted entry)</source>
+        <translation>(silinmiş kayıt)</translation>
+    </message>
+    <message>
+        <source>waiting for an answer</source>
+        <translation>yanıt bekliyor</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionsPanel</name>
+    <message>
+        <source>Questions the assistant handed to a person because no entry answered them, grouped when customers asked the same in other words. Answer one to teach it to the assistant.</source>
+        <translation>Hiçbir kayıt yanıtlamadığı için asistanın temsilciye devrettiği sorular; müşteriler aynı şeyi başka sözlerle sorduğunda bir arada. Birini yanıtlayın, asistan da öğrensin.</translation>
+    </message>
+    <message>
+        <source>Accept…</source>
+        <translation>Kabul et…</translation>
+    </message>
+    <message>
+        <source>Write the answer: the question becomes an entry of the knowledge base (Enter, or a double-click)</source>
+        <translation>Yanıtı yazın: soru bilgi bankasında bir kayıt olur (Enter ya da çift tıklama)</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Yok say</translation>
+    </message>
+    <message>
+        <source>Take it off the list: the same question asked again does not bring it back (Delete)</source>
+        <translation>Listeden kaldırın: aynı soru yeniden sorulsa da geri gelmez (Delete)</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Soru</translation>
+    </message>
+    <message>
+        <source>Asked</source>
+        <translation>Kaç kez</translation>
+    </message>
+    <message>
+        <source>Last asked</source>
+        <translation>Son soruluş</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
+    <message>
+        <source>Suggestions</source>
+        <translation>Öneriler</translation>
+    </message>
+    <message>
+        <source>How many times customers asked it</source>
+        <translation>Müşterilerin bunu kaç kez sorduğu</translation>
+    </message>
+    <message>
+        <source>No suggestions: the assistant answered every question customers asked, or they were dealt with.</source>
+        <translation>Öneri yok: asistan müşterilerin sorduğu her soruyu yanıtladı ya da sorular ele alındı.</translation>
+    </message>
+    <message>
+        <source>Reading the questions…</source>
+        <translation>Sorular okunuyor…</translation>
+    </message>
+    <message>
+        <source>The suggestions could not be read: %1</source>
+        <translation>Öneriler okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>Asked once, on %1.</source>
+        <translation>Bir kez soruldu: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Asked %n time(s), first on %1, last on %2.</source>
+        <translation>
+            <numerusform>%n kez soruldu; ilk %1, son %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Also asked as: %1</source>
+        <translation>Şöyle de soruldu: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Why it went to a person: %1</source>
+        <translation>Temsilciye gitme nedeni: %1</translation>
+    </message>
+    <message>
+        <source>Answer a suggestion</source>
+        <translation>Öneriyi yanıtla</translation>
+    </message>
+    <message numerus="yes">
+        <source>Customers asked this %n time(s). Write the answer the assistant should give: once saved, the entry answers these questions and the suggestion leaves the list.</source>
+        <translation>
+            <numerusform>Müşteriler bunu %n kez sordu. Asistanın vereceği yanıtı yazın: kaydedince kayıt bu soruları yanıtlar ve öneri listeden çıkar.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Entry saved: the assistant answers these questions now.</source>
+        <translation>Kayıt kaydedildi: asistan artık bu soruları yanıtlıyor.</translation>
+    </message>
+    <message>
+        <source>Dismiss suggestion</source>
+        <translation>Öneriyi yok say</translation>
+    </message>
+    <message>
+        <source>Dismiss “%1”? Its questions leave the list, and the same question asked again does not bring it back.</source>
+        <translation>“%1” yok sayılsın mı? Soruları listeden çıkar; aynı soru yeniden sorulsa da geri gelmez.</translation>
+    </message>
+    <message>
+        <source>Suggestion dismissed.</source>
+        <translation>Öneri yok sayıldı.</translation>
+    </message>
+    <message>
+        <source>Suggestion “%1” dismissed.</source>
+        <translation>“%1” önerisi yok sayıldı.</translation>
+    </message>
+    <message>
+        <source>Undone.</source>
+        <translation>Geri alındı.</translation>
+    </message>
+    <message>
+        <source>The suggestion was not dismissed: %1</source>
+        <translation>Öneri yok sayılamadı: %1</translation>
     </message>
 </context>
 </TS>

@@ -53,6 +53,7 @@ public:
     // The last reply shown (none before the first question).
     const std::optional<AssistantReply> &lastReply() const { return m_last; }
     AssistantThresholds thresholds() const { return m_thresholds; }
+    void setThresholds(AssistantThresholds thresholds) { m_thresholds = thresholds; }
 
 public slots:
     void focusQuestion();

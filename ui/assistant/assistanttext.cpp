@@ -48,6 +48,11 @@ QString AssistantText::percent(double share)
     return tr("%1 %").arg(QLocale().toString(share * 100.0, 'f', 0));
 }
 
+QString AssistantText::rate(double percent)
+{
+    return tr("%1 %").arg(QLocale().toString(percent, 'f', 1));
+}
+
 QString AssistantText::score(double score)
 {
     return QLocale().toString(score, 'f', 2);

@@ -17,6 +17,8 @@ public:
     static QString handoffReason(const QString &reason); // missing_knowledge … unsupported_language
     // A share from 0 to 1 as a percentage in the window's locale: "72 %".
     static QString percent(double share);
+    // A rate already in percent (AiStats' rates) with its one decimal: "62,5 %".
+    static QString rate(double percent);
     // A BM25F score: two decimals in the window's locale.
     static QString score(double score);
 };

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QShortcut>
@@ -28,6 +29,13 @@ KnowledgeEditor::KnowledgeEditor(const Store &store, const std::optional<Knowled
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(UiKit::Space::L, UiKit::Space::L, UiKit::Space::L, UiKit::Space::M);
     layout->setSpacing(UiKit::Space::S);
+    m_intro = new QLabel(this);
+    m_intro->setObjectName(QStringLiteral("knowledgeEditorIntro"));
+    m_intro->setTextFormat(Qt::PlainText);
+    m_intro->setWordWrap(true);
+    UiKit::setTone(m_intro, UiKit::Tone::Muted);
+    m_intro->hide();
+    layout->addWidget(m_intro);
     layout->addWidget(m_errors.createFormLabel(this));
 
     m_type = new QComboBox(this);
@@ -85,12 +93,13 @@ KnowledgeEditor::KnowledgeEditor(const Store &store, const std::optional<Knowled
     }
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    m_buttons = buttons;
     buttons->button(QDialogButtonBox::Save)->setText(tr("Save"));
     buttons->button(QDialogButtonBox::Save)->setToolTip(tr("Save (Ctrl+Enter)"));
     buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &KnowledgeEditor::save);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::rejected, this, &KnowledgeEditor::reject);
     // Enter in the answer starts a new line: Ctrl+Enter saves from anywhere in the dialog.
     for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)})
         connect(new QShortcut(key, this), &QShortcut::activated, this, &KnowledgeEditor::save);
@@ -121,8 +130,16 @@ QString KnowledgeEditor::languageCode() const
     return m_language->currentText().trimmed();
 }
 
+void KnowledgeEditor::setIntro(const QString &text)
+{
+    m_intro->setText(text);
+    m_intro->setVisible(!text.isEmpty());
+}
+
 bool KnowledgeEditor::save()
 {
+    if (m_saving)
+        return false;
     m_errors.clear();
     KnowledgeChanges ch;
     ch.type = m_type->currentData().toString();
@@ -132,36 +149,77 @@ bool KnowledgeEditor::save()
     static const QRegularExpression separators(QStringLiteral("[,;]"));
     ch.tags = m_tags->text().split(separators, Qt::SkipEmptyParts);
     try {
+        if (m_submit && m_id.isEmpty()) {
+            // The rules here, at once; the writing where the submit function does it.
+            KnowledgeChanges checked = ch;
+            KnowledgeRules::check(checked, true);
+            submit(ch);
+            return true;
+        }
         const KnowledgeEntry e = m_id.isEmpty() ? m_knowledge.create(ch) : m_knowledge.update(m_id, ch);
         m_id = e.id;
         emit saved(e.id);
         accept();
         return true;
     } catch (const DomainError &e) {
-        const QJsonObject all = ErrorText::details(e);
-        QJsonObject fields;
-        for (auto it = all.begin(); it != all.end(); ++it) {
-            if (it.value().isString())
-                fields.insert(it.key(), it.value());
-        }
-        // The model names wrong values before missing ones: an empty field says so at once too,
-        // so that one save shows every problem.
-        for (auto [key, blank] : {std::pair{"question", m_question->text().trimmed().isEmpty()},
-                                  std::pair{"answer", m_answer->toPlainText().trimmed().isEmpty()},
-                                  std::pair{"language", languageCode().isEmpty()}}) {
-            if (blank && !fields.contains(QLatin1String(key)))
-                fields.insert(QLatin1String(key), ErrorText::text(DomainError::isRequired()));
-        }
-        const QString first = m_errors.show(ErrorText::of(e), fields, {}, FieldErrors::ListUnplaced);
-        const QHash<QString, QWidget *> fieldOf{{QStringLiteral("type"), m_type},
-                                                {QStringLiteral("language"), m_language},
-                                                {QStringLiteral("question"), m_question},
-                                                {QStringLiteral("answer"), m_answer},
-                                                {QStringLiteral("tags"), m_tags}};
-        if (QWidget *w = fieldOf.value(first))
-            w->setFocus();
+        showRefusal(e);
     } catch (const std::exception &e) {
         m_errors.show(ErrorText::of(e), {});
     }
     return false;
+}
+
+void KnowledgeEditor::submit(const KnowledgeChanges &changes)
+{
+    m_saving = true;
+    m_buttons->setEnabled(false);
+    m_buttons->button(QDialogButtonBox::Save)->setText(tr("Saving…"));
+    QPointer<KnowledgeEditor> self(this);
+    m_submit(changes, [self](const QString &id, const QString &error) {
+        if (!self)
+            return;
+        self->m_saving = false;
+        self->m_buttons->setEnabled(true);
+        self->m_buttons->button(QDialogButtonBox::Save)->setText(tr("Save"));
+        if (!error.isEmpty()) {
+            self->m_errors.show(error, {});
+            return;
+        }
+        self->m_id = id;
+        emit self->saved(id);
+        self->accept();
+    });
+}
+
+void KnowledgeEditor::reject()
+{
+    // An entry being written is not left half known: the dialog waits for the answer.
+    if (!m_saving)
+        QDialog::reject();
+}
+
+void KnowledgeEditor::showRefusal(const DomainError &e)
+{
+    const QJsonObject all = ErrorText::details(e);
+    QJsonObject fields;
+    for (auto it = all.begin(); it != all.end(); ++it) {
+        if (it.value().isString())
+            fields.insert(it.key(), it.value());
+    }
+    // The model names wrong values before missing ones: an empty field says so at once too,
+    // so that one save shows every problem.
+    for (auto [key, blank] : {std::pair{"question", m_question->text().trimmed().isEmpty()},
+                              std::pair{"answer", m_answer->toPlainText().trimmed().isEmpty()},
+                              std::pair{"language", languageCode().isEmpty()}}) {
+        if (blank && !fields.contains(QLatin1String(key)))
+            fields.insert(QLatin1String(key), ErrorText::text(DomainError::isRequired()));
+    }
+    const QString first = m_errors.show(ErrorText::of(e), fields, {}, FieldErrors::ListUnplaced);
+    const QHash<QString, QWidget *> fieldOf{{QStringLiteral("type"), m_type},
+                                            {QStringLiteral("language"), m_language},
+                                            {QStringLiteral("question"), m_question},
+                                            {QStringLiteral("answer"), m_answer},
+                                            {QStringLiteral("tags"), m_tags}};
+    if (QWidget *w = fieldOf.value(first))
+        w->setFocus();
 }

@@ -3,11 +3,11 @@
 
 Signs in, opens each area of the navigation in turn (and a contact's detail, the first
 conversation, in Campaigns the first campaign, a drip, with its contacts tab, and in the Assistant
-the knowledge base's entries read from its table, then the test console), and the form each area's
-Ctrl+N opens (a new contact, deal, task, knowledge entry), and lists each
-showing control of an interactive role (buttons, fields, lists, tables, combo boxes, check boxes,
-spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones with where they are; exits
-1 when there is any.
+the knowledge base's entries read from its table, then the test console, the suggestions and the
+statistics), and the form each area's Ctrl+N opens (a new contact, deal, task, knowledge entry),
+and lists each showing control of an interactive role (buttons, fields, lists, tables, combo boxes,
+check boxes, spin boxes, tabs) whose accessible name is empty. Prints the unnamed ones with where
+they are; exits 1 when there is any.
 """
 
 import os
@@ -24,14 +24,16 @@ NAMES = {
            "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"],
            "contacts": "Kişiler", "conversations": "Konuşmalar", "campaigns": "Kampanyalar",
            "campaignTabs": ["Kişiler", "Alıcılar"],
-           "assistant": "Asistan", "knowledge": "Bilgi bankası", "assistantTabs": ["Test konsolu"],
+           "assistant": "Asistan", "knowledge": "Bilgi bankası",
+           "assistantTabs": ["Test konsolu", "Öneriler", "İstatistikler"],
            "forms": {"Kişiler": ("ctrl+n", "Yeni kişi"), "Fırsatlar": ("ctrl+n", "Yeni fırsat"),
                      "Görevler": ("Yeni…", "Yeni görev"), "Asistan": ("ctrl+n", "Yeni bilgi kaydı")}},
     "en": {"signIn": "Sign in", "navigation": "Navigation",
            "areas": ["Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"],
            "contacts": "Contacts", "conversations": "Conversations", "campaigns": "Campaigns",
            "campaignTabs": ["Contacts", "Recipients"],
-           "assistant": "Assistant", "knowledge": "Knowledge base", "assistantTabs": ["Test console"],
+           "assistant": "Assistant", "knowledge": "Knowledge base",
+           "assistantTabs": ["Test console", "Suggestions", "Statistics"],
            "forms": {"Contacts": ("ctrl+n", "New contact"), "Deals": ("ctrl+n", "New deal"),
                      "Tasks": ("New…", "New task"), "Assistant": ("ctrl+n", "New knowledge entry")}},
 }
