@@ -210,7 +210,7 @@ private Q_SLOTS:
             QVERIFY(QFile::exists(QDir(walkDir).filePath(QStringLiteral("welcome-api.png"))));
         }
         for (const char *page : {"apiKeysPage", "webhooksPage", "incomingWebhooksPage", "widgetSettingsPage",
-                                 "channelsPage", "emailPage", "smsPage", "mediaPage"})
+                                 "channelsPage", "emailPage", "smsPage", "mediaPage", "assistantPage"})
             QCOMPARE(pages.count(QString::fromLatin1(page)), 2); // before and after closing the dialog
         for (const QString &area : areas) {
             const QString file =
@@ -235,6 +235,7 @@ private Q_SLOTS:
                               "emailPage",
                               "smsPage",
                               "mediaPage",
+                              "assistantPage",
                               "contactsSettingsPage",
                               "appearancePage",
                               "usersPage",

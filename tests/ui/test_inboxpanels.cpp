@@ -381,6 +381,11 @@ private Q_SLOTS:
         AssistantHandoff(Store(*m_bus)).handOff(m_ayseConv, reason);
         QTRY_VERIFY(bar->isVisible());
         auto *label = m_view->findChild<QLabel *>("aiHandoffLabel");
+        // "to you" for the person who has it; the others read "to a person".
+        if (m_repo->get(m_ayseConv).assignedTo != m_ali.id) {
+            banner.replace(QStringLiteral("size devretti"), QStringLiteral("ekibe devretti"))
+                .replace(QStringLiteral("over to you"), QStringLiteral("over to a person"));
+        }
         QCOMPARE(label->text(), banner);
         QCOMPARE(bar->accessibleName(), banner);
         auto *handBack = m_view->findChild<QPushButton *>("handBackButton");

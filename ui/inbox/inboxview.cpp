@@ -1704,8 +1704,7 @@ void InboxView::updateHandoff(const std::optional<Conversation> &v)
     if (!handedOff)
         return;
     // "to you" only when it is the signed-in user's; else who has it is in the header.
-    const Store::Actor *me = m_store.actingUser();
-    const bool mine = me && !me->id.isEmpty() && v->assignedTo == me->id;
+    const bool mine = !m_userId.isEmpty() && v->assignedTo == m_userId;
     m_handoffLabel->setText(
         mine ? tr("The assistant handed this conversation over to you: %1").arg(InboxText::handoffReason(v->aiHandoff))
              : tr("The assistant handed this conversation over to a person: %1")
