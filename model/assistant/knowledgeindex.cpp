@@ -328,7 +328,8 @@ KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString
         const bool number = std::all_of(w.cbegin(), w.cend(), [](QChar c) { return c.isDigit(); });
         const int t = l.lookUp(w, language);
         if (t < 0) {
-            if (!number) {
+            // A question word the entries happen not to use ("ne kadar") says nothing of the topic.
+            if (!number && !TextAnalysis::isWeakWord(TextAnalysis::asciiFold(w), language)) {
                 s.unknown.append(w);
                 unknownWeight += m_tuning.unknownWordWeight * l.maxIdf();
             }

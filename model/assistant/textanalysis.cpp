@@ -213,9 +213,9 @@ bool TextAnalysis::isStopWord(const QString &foldedWord, const QString &language
 
 bool TextAnalysis::isWeakWord(const QString &foldedWord, const QString &language)
 {
-    static const QSet<QString> turkish =
-        wordSet({"nasil", "nerede", "nereden", "nereye", "ne", "zaman", "kac", "hangi", "neden", "niye", "niçin", "kim",
-                 "mumkun", "lazim", "gerek", "gerekiyor", "yapabilirim", "yapmaliyim", "olur"});
+    static const QSet<QString> turkish = wordSet(
+        {"nasil", "nerede", "nereden", "nereye", "ne",    "zaman", "kac",       "kadar",       "hangi",      "neden",
+         "niye",  "nicin",  "kim",     "mumkun", "lazim", "gerek", "gerekiyor", "yapabilirim", "yapmaliyim", "olur"});
     static const QSet<QString> english = wordSet({"how", "where", "when", "why", "long", "much", "many", "can",
                                                   "possible", "way", "find", "see", "get", "do", "make"});
     return (language == QLatin1String("tr") ? turkish : english).contains(foldedWord);
@@ -271,7 +271,8 @@ const QVector<Phrase> &turkishPhrases()
         {"geri", "\\bgeri (gönder|yolla|ver)\\w*", "iade"},
         {"adres", "\\b(e-?posta|e-?mail|mail) adres\\w*", "eposta"},
         {"numara", "\\btelefon numara\\w*", "telefon"},
-        {"nerede", "\\b(sipariş|kargo|paket)\\w* nerede\\b", "\\1 takip"},
+        {"nerede", "\\bsipariş\\w* nerede\\b", "sipariş durumu"},
+        {"nerede", "\\b(kargo|paket)\\w* nerede\\b", "\\1 takip"},
     });
     return list;
 }
@@ -282,7 +283,8 @@ const QVector<Phrase> &englishPhrases()
         {"back", "\\bsend (\\w+ ){0,2}back\\b", "return"},
         {"address", "\\b(e-?mail|mail) address\\b", "email"},
         {"number", "\\bphone number\\b", "phone"},
-        {"where", "\\bwhere('s| is) my (order|parcel|package)\\b", "track my \\2"},
+        {"where", "\\bwhere('s| is) my order\\b", "order status"},
+        {"where", "\\bwhere('s| is) my (parcel|package)\\b", "track my \\2"},
     });
     return list;
 }
@@ -339,7 +341,10 @@ const std::initializer_list<std::initializer_list<const char *>> kTurkishSynonym
     {"üyelik", "hesap", "üye"},
     {"arıza", "arızalı", "bozuk", "bozuldu"},
     {"hasar", "hasarlı", "kırık", "çatlak", "ezik", "kırıldı"},
-    {"yurtdışı", "yurt dışı", "uluslararası"},
+    {"yurtdışı",   "yurt dışı",   "uluslararası", "almanya",   "hollanda", "fransa",     "ingiltere",
+     "belçika",    "avusturya",   "isviçre",      "italya",    "ispanya",  "yunanistan", "kıbrıs",
+     "azerbaycan", "rusya",       "amerika",      "abd",       "kanada",   "irak",       "iran",
+     "gürcistan",  "bulgaristan", "romanya",      "danimarka", "isveç",    "norveç",     "polonya"},
     {"telefon", "tel", "gsm"},
 };
 const std::initializer_list<std::initializer_list<const char *>> kEnglishSynonyms = {
@@ -363,7 +368,10 @@ const std::initializer_list<std::initializer_list<const char *>> kEnglishSynonym
     {"account", "membership", "sign up", "register"},
     {"faulty", "broken", "defective"},
     {"damaged", "crushed", "cracked"},
-    {"international", "abroad", "overseas"},
+    {"international", "abroad",  "overseas", "germany", "france",      "uk",         "england", "britain",
+     "netherlands",   "holland", "belgium",  "austria", "switzerland", "italy",      "spain",   "greece",
+     "cyprus",        "usa",     "america",  "canada",  "russia",      "azerbaijan", "georgia", "bulgaria",
+     "romania",       "denmark", "sweden",   "norway",  "poland"},
     {"phone", "telephone", "call"},
     {"refund", "money back"},
 };
