@@ -36,6 +36,12 @@ AssistantView::AssistantView(const Store &store, std::shared_ptr<KnowledgeIndex>
     // that the change shows.
     connect(m_console, &AssistantTestConsole::entryRequested, this, &AssistantView::openEntry);
     connect(m_stats, &AssistantStatsPanel::entryRequested, this, &AssistantView::openEntry);
+    // The console's tab, clicked, takes the keyboard to its question: typing does not go to the
+    // navigation behind it.
+    connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int index) {
+        if (m_tabs->widget(index) == m_console)
+            QMetaObject::invokeMethod(m_console, &AssistantTestConsole::focusQuestion, Qt::QueuedConnection);
+    });
     connect(m_knowledge, &KnowledgeBasePanel::entrySaved, this, [this] {
         if (m_tabs->currentWidget() == m_console && m_console->lastReply())
             m_console->ask();
