@@ -243,16 +243,7 @@ bool AssistantPage::check()
     m_errors.clear();
     if (!m_check)
         return true;
-    const FieldProblems problems = m_check(values());
-    if (problems.isEmpty())
-        return true;
-    QJsonObject details;
-    for (auto it = problems.begin(); it != problems.end(); ++it)
-        details.insert(it.key(), ErrorText::text(it.value()));
-    const QString first = m_errors.show(QString(), details);
-    if (QWidget *w = findChild<QWidget *>(first))
-        w->setFocus();
-    return false;
+    return !SettingsForm::showProblems(this, m_errors, m_check(values()));
 }
 
 void AssistantPage::updateKeyState()
@@ -291,16 +282,13 @@ void AssistantPage::tryModel()
     m_errors.clear();
     const Values v = values();
     if (m_check) {
-        QJsonObject details;
         const FieldProblems problems = m_check(v);
+        FieldProblems model;
         for (const QString &key : {kBaseUrl, kModel, kTimeout}) {
             if (problems.contains(key))
-                details.insert(key, ErrorText::text(problems.value(key)));
+                model.insert(key, problems.value(key));
         }
-        if (!details.isEmpty()) {
-            const QString first = m_errors.show(QString(), details);
-            if (QWidget *w = findChild<QWidget *>(first))
-                w->setFocus();
+        if (SettingsForm::showProblems(this, m_errors, model)) {
             showTestResult(tr("Not asked: correct the fields marked above."), false);
             return;
         }

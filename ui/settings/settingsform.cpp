@@ -1,10 +1,12 @@
 #include "ui/settings/settingsform.h"
 
+#include "ui/shell/errortext.h"
 #include "ui/shell/fielderrors.h"
 #include "ui/shell/uikit.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -83,5 +85,18 @@ bool SettingsForm::save(const QString &problem, const std::function<bool(QString
     }
     m_saveResult->setText(tr("Saved. The changes take effect at the next start."));
     UiKit::setTone(m_saveResult, UiKit::Tone::Normal);
+    return true;
+}
+
+bool SettingsForm::showProblems(QWidget *page, FieldErrors &errors, const FieldProblems &problems)
+{
+    if (problems.isEmpty())
+        return false;
+    QJsonObject details;
+    for (auto it = problems.begin(); it != problems.end(); ++it)
+        details.insert(it.key(), ErrorText::text(it.value()));
+    const QString first = errors.show(QString(), details);
+    if (QWidget *w = page->findChild<QWidget *>(first))
+        w->setFocus();
     return true;
 }

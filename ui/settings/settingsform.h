@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/core/errors.h"
+
 #include <QCoreApplication>
 #include <QHash>
 #include <QString>
@@ -41,6 +43,10 @@ public:
     // Fills the line edits from values (absent keys: empty); their texts, trimmed, by key.
     void setTexts(const Values &values);
     Values texts() const;
+
+    // Shows each problem under its field (ErrorText in the window's language) and puts the
+    // keyboard in the first such field of page; false when there was none to show.
+    static bool showProblems(QWidget *page, FieldErrors &errors, const FieldProblems &problems);
 
     // Save: refused with problem when it is not empty; else write (false: with the error to show;
     // unset: saving is not available here). Shows the outcome; true when written.

@@ -194,16 +194,7 @@ bool SmsPage::check()
     m_errors.clear();
     if (!m_check)
         return true;
-    const FieldProblems problems = m_check(values());
-    if (problems.isEmpty())
-        return true;
-    QJsonObject details;
-    for (auto it = problems.begin(); it != problems.end(); ++it)
-        details.insert(it.key(), ErrorText::text(it.value()));
-    const QString first = m_errors.show(QString(), details);
-    if (QWidget *w = findChild<QWidget *>(first))
-        w->setFocus();
-    return false;
+    return !SettingsForm::showProblems(this, m_errors, m_check(values()));
 }
 
 void SmsPage::updateTokenState()
