@@ -1,5 +1,6 @@
 #include "app/appsettings.h"
 
+#include "app/secrets/secretstore.h"
 #include "messaging/assistant/assistantsettingsrules.h"
 #include "messaging/campaigns/smssettingsrules.h"
 #include "messaging/channels/channelconfig.h"
@@ -228,6 +229,19 @@ bool AppSettings::assistantThresholds(AssistantThresholds *t, QString *error) co
         *out = v.isEmpty() ? AssistantSettingsRules::numberRange(key)->fallback : v.toDouble();
     }
     return true;
+}
+
+bool AppSettings::writeIniAndSecret(const QString &iniFile, const QHash<QString, QString> &values,
+                                    const QString &secretName, SecretStore &secrets, QString *error)
+{
+    const QString v = values.value(secretName).trimmed();
+    if (!(v.isEmpty() ? secrets.remove(secretName) : secrets.write(secretName, v.toUtf8()))) {
+        *error = QStringLiteral("the secret store refused %1").arg(secretName);
+        return false;
+    }
+    QHash<QString, QString> plain = values;
+    plain.remove(secretName);
+    return writeIni(iniFile, plain, error);
 }
 
 bool AppSettings::languageModelConfig(LanguageModelConfig *c, QString *error) const

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QVariant>
 
+class SecretStore;
+
 // Settings of one data directory: DATA/liaison.ini, overridden for this run by --set section/key=value.
 // Every key, its default and meaning is listed in the README ("Settings keys").
 class AppSettings
@@ -31,6 +33,10 @@ public:
     // What a Settings page saves: each key written to the ini file, trimmed; an empty value removes
     // the key. False with the reason when the file cannot be written.
     static bool writeIni(const QString &iniFile, const QHash<QString, QString> &values, QString *error);
+    // The same for a page with one secret: the value of secretName, trimmed, to the secret store
+    // (removed when blank), the other keys to the ini file. False with the reason.
+    static bool writeIniAndSecret(const QString &iniFile, const QHash<QString, QString> &values,
+                                  const QString &secretName, SecretStore &secrets, QString *error);
 
     // The server's part; false with a reason when a value is malformed (e.g. server/listen).
     bool serverConfig(ServerConfig *config, QString *error) const;

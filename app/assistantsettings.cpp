@@ -42,15 +42,7 @@ bool AssistantSettings::save(const AssistantPage::Values &values, const QString 
         *error = QStringLiteral("%1 %2").arg(problems.firstKey(), ErrorText::text(problems.first()));
         return false;
     }
-    const QString secret = AssistantSettingsRules::apiKeySecret();
-    const QString v = values.value(secret).trimmed();
-    if (!(v.isEmpty() ? secrets.remove(secret) : secrets.write(secret, v.toUtf8()))) {
-        *error = QStringLiteral("the secret store refused %1").arg(secret);
-        return false;
-    }
-    AssistantPage::Values plain = values;
-    plain.remove(secret);
-    return AppSettings::writeIni(iniFile, plain, error);
+    return AppSettings::writeIniAndSecret(iniFile, values, AssistantSettingsRules::apiKeySecret(), secrets, error);
 }
 
 void AssistantSettings::tryModel(const AssistantPage::Values &values, const AssistantPage::TestQuestion &question,

@@ -39,15 +39,7 @@ bool SmsSettings::save(const SmsPage::Values &values, const QString &iniFile, Se
         *error = QStringLiteral("%1 %2").arg(problems.firstKey(), ErrorText::text(problems.first()));
         return false;
     }
-    const QString token = SmsSettingsRules::authTokenSecret();
-    const QString v = values.value(token).trimmed();
-    if (!(v.isEmpty() ? secrets.remove(token) : secrets.write(token, v.toUtf8()))) {
-        *error = QStringLiteral("the secret store refused %1").arg(token);
-        return false;
-    }
-    SmsPage::Values plain = values;
-    plain.remove(token);
-    return AppSettings::writeIni(iniFile, plain, error);
+    return AppSettings::writeIniAndSecret(iniFile, values, SmsSettingsRules::authTokenSecret(), secrets, error);
 }
 
 void SmsSettings::testSend(const SmsPage::Values &values, const QString &to, const QString &body, QObject *context,
