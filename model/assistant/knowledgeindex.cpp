@@ -4,7 +4,6 @@
 #include "model/assistant/textanalysis.h"
 #include "model/core/database.h"
 
-#include <QElapsedTimer>
 #include <QReadLocker>
 #include <QSet>
 #include <QWriteLocker>
@@ -261,14 +260,6 @@ void KnowledgeIndex::removeId(const QString &id)
     doc = Language::Doc();
 }
 
-void KnowledgeIndex::clear()
-{
-    QWriteLocker lock(&m_lock);
-    m_languages.clear();
-    m_entries.clear();
-    m_revision = -1;
-}
-
 void KnowledgeIndex::refresh(const KnowledgeRepository &repo)
 {
     if (repo.revision() == m_revision.load())
@@ -279,8 +270,6 @@ void KnowledgeIndex::refresh(const KnowledgeRepository &repo)
     const qint64 held = m_revision.load();
     if (stored == held)
         return;
-    QElapsedTimer timer;
-    timer.start();
     const bool full = held < 0;
     if (full) {
         m_languages.clear();
@@ -305,8 +294,6 @@ void KnowledgeIndex::refresh(const KnowledgeRepository &repo)
             add(*e);
     }
     m_revision = stored;
-    if (full)
-        m_fullRebuildMs = double(timer.nsecsElapsed()) / 1e6;
 }
 
 KnowledgeIndex::Search KnowledgeIndex::search(const QString &text, const QString &language, int limit) const
@@ -424,13 +411,6 @@ int KnowledgeIndex::size() const
 {
     QReadLocker lock(&m_lock);
     return int(m_entries.size());
-}
-
-int KnowledgeIndex::size(const QString &language) const
-{
-    QReadLocker lock(&m_lock);
-    const auto it = m_languages.constFind(language);
-    return it == m_languages.constEnd() ? 0 : it.value()->alive;
 }
 
 QStringList KnowledgeIndex::languages() const

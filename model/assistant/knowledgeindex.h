@@ -72,8 +72,6 @@ public:
     // Brings the index up to the stored knowledge base through repo (the calling thread's
     // connection). Cheap when nothing changed. Throws what the database throws.
     void refresh(const KnowledgeRepository &repo);
-    // Forgets everything: the next refresh() reads every entry.
-    void clear();
 
     // The candidates for a question in one language (at most limit), best first. The question's
     // words are read as the entries' were (TextAnalysis); a word the index does not hold is looked
@@ -84,11 +82,8 @@ public:
     // A copy of an indexed entry (nullptr when not held).
     std::shared_ptr<const KnowledgeEntry> entry(const QString &id) const;
     int size() const;
-    int size(const QString &language) const;
     QStringList languages() const;
     qint64 revision() const { return m_revision.load(); }
-    // How long the last refresh that read every entry took, in milliseconds.
-    double lastFullRebuildMs() const { return m_fullRebuildMs.load(); }
 
     const Tuning &tuning() const { return m_tuning; }
     void setTuning(const Tuning &tuning) { m_tuning = tuning; } // before the index is shared
@@ -103,6 +98,5 @@ private:
     QHash<QString, std::shared_ptr<Language>> m_languages;
     QHash<QString, std::shared_ptr<const KnowledgeEntry>> m_entries;
     std::atomic<qint64> m_revision{-1};
-    std::atomic<double> m_fullRebuildMs{0};
     Tuning m_tuning;
 };

@@ -134,19 +134,6 @@ KnowledgeEntry KnowledgeRepository::get(const QString &id) const
     return knowledgeFromRow(q);
 }
 
-QVector<KnowledgeEntry> KnowledgeRepository::byIds(const QStringList &ids) const
-{
-    QVector<KnowledgeEntry> out;
-    for (const QString &id : ids) {
-        QSqlQuery q = Database::exec(QStringLiteral("SELECT ") + kKnowledgeColumns +
-                                         QStringLiteral(" FROM knowledge_entries k WHERE k.id = ?"),
-                                     {id});
-        if (q.next())
-            out.append(knowledgeFromRow(q));
-    }
-    return out;
-}
-
 qint64 KnowledgeRepository::nextRevision() const
 {
     Database::exec(QStringLiteral("UPDATE knowledge_revision SET revision = revision + 1 WHERE name = 'entries'"));

@@ -19,7 +19,6 @@ public:
 
     KnowledgePage list(const KnowledgeQuery &query) const;
     KnowledgeEntry get(const QString &id) const;
-    QVector<KnowledgeEntry> byIds(const QStringList &ids) const;
     // type defaults to faq, tags to none; createdBy: the actor (the store's acting user when empty).
     KnowledgeEntry create(const KnowledgeChanges &changes, const QString &createdBy = {});
     KnowledgeEntry update(const QString &id, const KnowledgeChanges &changes); // partial
