@@ -207,13 +207,11 @@ QTableWidget *AssistantStatsPanel::entriesTable(const QString &name, const QStri
 {
     QTableWidget *table = UiKit::recordTable(int(headers.size()), headers, name, this);
     table->setAccessibleName(accessibleName);
-    table->setWordWrap(false);
     table->setAlternatingRowColors(true);
     table->setMinimumHeight(110);
     table->horizontalHeader()->setStretchLastSection(false);
     table->horizontalHeader()->setSectionResizeMode(EntryQuestionColumn, QHeaderView::Stretch);
-    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + UiKit::Space::S);
+    UiKit::oneLineRows(table);
     table->setToolTip(tr("Double-click an entry, or press Enter, to open it"));
     connect(table, &QTableWidget::doubleClicked, this, [this, table] { openEntryOf(table); });
     for (const QKeySequence &key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {

@@ -112,10 +112,8 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
                                  QStringLiteral("knowledgeTable"), this);
     m_table->setAccessibleName(tr("Knowledge base"));
     m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
     // One line a row, as the contacts' table: a page of 50 entries reads at a glance.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + UiKit::Space::S);
+    UiKit::oneLineRows(m_table);
     QHeaderView *header = m_table->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QuestionColumn, QHeaderView::Stretch);
@@ -123,12 +121,7 @@ KnowledgeBasePanel::KnowledgeBasePanel(const Store &store, QWidget *parent)
         // The short columns as wide as their longest value in the window's language, the question
         // the rest; the user's widths (WindowState) then win.
         const QFontMetrics fm(m_table->font());
-        auto widest = [&fm](const QStringList &texts) {
-            int w = 0;
-            for (const QString &t : texts)
-                w = qMax(w, fm.horizontalAdvance(t));
-            return w + 3 * UiKit::Space::S;
-        };
+        auto widest = [&fm](const QStringList &texts) { return UiKit::columnWidthFor(fm, texts); };
         QStringList types;
         for (const QString &t : KnowledgeRules::types())
             types << AssistantText::type(t);

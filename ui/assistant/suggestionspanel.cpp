@@ -67,21 +67,14 @@ SuggestionsPanel::SuggestionsPanel(const Store &store, std::shared_ptr<Knowledge
                                  QStringLiteral("suggestionsTable"), this);
     m_table->setAccessibleName(tr("Suggestions"));
     m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + UiKit::Space::S);
+    UiKit::oneLineRows(m_table);
     QHeaderView *header = m_table->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QuestionColumn, QHeaderView::Stretch);
     {
         // The short columns as wide as their longest value in the window's language.
         const QFontMetrics fm(m_table->font());
-        auto widest = [&fm](const QStringList &texts) {
-            int w = 0;
-            for (const QString &t : texts)
-                w = qMax(w, fm.horizontalAdvance(t));
-            return w + 3 * UiKit::Space::S;
-        };
+        auto widest = [&fm](const QStringList &texts) { return UiKit::columnWidthFor(fm, texts); };
         for (auto [column, width] :
              {std::pair{int(CountColumn), widest({QLocale().toString(10000)})},
               {int(LastSeenColumn), widest({UiKit::localTime(QStringLiteral("2026-12-31T23:59:00.000Z"))})},

@@ -109,12 +109,7 @@ CampaignsView::CampaignsView(const Store &store, QWidget *parent)
     // "Gönderiliyor"), the name the rest; the user's widths (WindowState) then win.
     {
         const QFontMetrics fm(m_table->font());
-        auto widest = [&fm](const QStringList &texts) {
-            int w = 0;
-            for (const QString &t : texts)
-                w = qMax(w, fm.horizontalAdvance(t));
-            return w + 3 * UiKit::Space::S;
-        };
+        auto widest = [&fm](const QStringList &texts) { return UiKit::columnWidthFor(fm, texts); };
         QStringList channels, types, statuses;
         for (const QString &c : CampaignRules::Channels)
             channels << CampaignText::channel(c);

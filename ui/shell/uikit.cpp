@@ -84,6 +84,21 @@ void UiKit::layOutRecordPage(QWidget *page, const QString &intro, QTableWidget *
     layout->addLayout(row);
 }
 
+void UiKit::oneLineRows(QTableView *table)
+{
+    table->setWordWrap(false);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + Space::S);
+}
+
+int UiKit::columnWidthFor(const QFontMetrics &fm, const QStringList &texts)
+{
+    int w = 0;
+    for (const QString &t : texts)
+        w = qMax(w, fm.horizontalAdvance(t));
+    return w + 3 * Space::S;
+}
+
 QTableWidget *UiKit::recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent)
 {
     auto *t = new QTableWidget(0, columns, parent);

@@ -10,6 +10,8 @@
 
 class QLabel;
 class QPushButton;
+class QFontMetrics;
+class QTableView;
 class QTableWidget;
 class QTableWidgetItem;
 class QTextEdit;
@@ -125,6 +127,11 @@ void layOutRecordPage(QWidget *page, const QString &intro, QTableWidget *table, 
 
 // A read-only table of records, one selected row at a time, the last column stretched.
 QTableWidget *recordTable(int columns, const QStringList &headers, const QString &name, QWidget *parent);
+// One line a row, of the font's height: a page of records reads at a glance (long values are cut,
+// their tooltips whole).
+void oneLineRows(QTableView *table);
+// The width of a short column that holds the widest of texts, with its margins.
+int columnWidthFor(const QFontMetrics &fm, const QStringList &texts);
 // A cell whose tooltip repeats its text (columns cut long values); with an id, the row's record.
 QTableWidgetItem *tableItem(const QString &text, const QString &id = {});
 // Selects the row of the record with this id, else the first row.
