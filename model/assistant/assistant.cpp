@@ -2,6 +2,7 @@
 
 #include "model/assistant/textanalysis.h"
 
+#include <QHash>
 #include <QJsonArray>
 
 #include <cmath>
@@ -166,13 +167,24 @@ AssistantReply Assistant::answer(const AssistantQuestion &question) const
     const bool unsupported = language == QLatin1String("other") ||
                              (!TextAnalysis::isSupported(language) && !language.isEmpty() && !known.contains(language));
 
+    // Each language's reading of the message, kept for the other-language match below.
+    QHash<QString, AssistantReply> attempts;
+    const AssistantReply blank = reply;
+    auto attempt = [&](const QString &l) -> const AssistantReply & {
+        auto it = attempts.find(l);
+        if (it == attempts.end()) {
+            AssistantReply a = blank;
+            a.language = l;
+            a.search = m_index.search(message, l);
+            decide(a);
+            it = attempts.insert(l, a);
+        }
+        return it.value();
+    };
     for (const QString &l : std::as_const(tryLanguages)) {
-        AssistantReply attempt = reply;
-        attempt.language = l;
-        attempt.search = m_index.search(message, l);
-        decide(attempt);
-        if (reply.language.isEmpty() || attempt.confidence > reply.confidence)
-            reply = attempt;
+        const AssistantReply &a = attempt(l);
+        if (reply.language.isEmpty() || a.confidence > reply.confidence)
+            reply = a;
     }
     if (unsupported) {
         reply.language = language == QLatin1String("other") ? QString() : language;
@@ -210,10 +222,7 @@ AssistantReply Assistant::answer(const AssistantQuestion &question) const
         for (const QString &other : TextAnalysis::supportedLanguages()) {
             if (other == reply.language || !known.contains(other))
                 continue;
-            AssistantReply there;
-            there.language = other;
-            there.search = m_index.search(message, other);
-            decide(there);
+            const AssistantReply &there = attempt(other);
             if (there.answered)
                 reply.otherLanguage = AssistantReply::OtherLanguage{other, there.entryId, there.confidence};
         }
