@@ -244,6 +244,26 @@
         <source>Follow the desktop (light now)</source>
         <translation>Dem Desktop folgen (jetzt hell)</translation>
     </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The system&apos;s language (%1)</source>
+        <translation>Sprache des Systems (%1)</translation>
+    </message>
+    <message>
+        <source>A new language applies at the next start.</source>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <source>The language was not saved: %1</source>
+        <translation>Die Sprache wurde nicht gespeichert: %1</translation>
+    </message>
 </context>
 <context>
     <name>CampaignContactsPanel</name>
@@ -1722,7 +1742,7 @@
     </message>
     <message>
         <source>A deal with this contact, yours unless you give it to someone else</source>
-        <translation>Ein Deal mit diesem Kontakt, Ihrer, sofern Sie ihn nicht jemand anderem geben</translation>
+        <translation>Ein Deal mit diesem Kontakt – Ihnen zugeordnet, sofern Sie ihn niemand anderem geben</translation>
     </message>
     <message>
         <source>Send a message</source>

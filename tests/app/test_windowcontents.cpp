@@ -22,6 +22,8 @@
 #include "ui/tasks/tasksview.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
@@ -140,6 +142,31 @@ private slots:
         QVERIFY(m_window->findChild<PipelineBoard *>()
                     ->findChild<QPushButton *>("editPipelinesButton")
                     ->isVisibleTo(m_window->findChild<PipelineBoard *>()));
+    }
+
+    // Settings → Appearance offers the window's languages by their own names and saves the choice as
+    // ui/language for the next start (the translations are loaded before the first dialog).
+    void appearanceSavesTheLanguageForTheNextStart()
+    {
+        SettingsDialog *dialog = m_window->settingsDialog();
+        QVERIFY(dialog->showPage("appearancePage"));
+        auto *language = dialog->findChild<QComboBox *>("languageCombo");
+        QVERIFY(language);
+        QStringList keys, names;
+        for (int i = 0; i < language->count(); ++i) {
+            keys << language->itemData(i).toString();
+            names << language->itemText(i);
+        }
+        QCOMPARE(keys, QStringList({"system", "en", "tr", "de"}));
+        QCOMPARE(names.mid(1), QStringList({"English", "Türkçe", "Deutsch"}));
+        QCOMPARE(language->currentIndex(), 0);
+        QVERIFY(dialog->findChild<QLabel *>("languageNote")->text().contains("next start"));
+        language->setCurrentIndex(3);
+        emit language->activated(3);
+        QCOMPARE(m_app->settings.value("ui/language").toString(), QString("de"));
+        language->setCurrentIndex(0);
+        emit language->activated(0);
+        QCOMPARE(m_app->settings.value("ui/language").toString(), QString("system"));
     }
 
     void jumpToOpensEveryKindInItsArea()
