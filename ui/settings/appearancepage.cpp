@@ -39,7 +39,6 @@ AppearancePage::AppearancePage(QWidget *parent)
     m_language->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto *languageNote = new QLabel(tr("A new language applies at the next start."), this);
     languageNote->setObjectName(QStringLiteral("languageNote"));
-    languageNote->setWordWrap(true);
     UiKit::setTone(languageNote, UiKit::Tone::Muted);
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
