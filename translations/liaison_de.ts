@@ -4008,7 +4008,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>Go to %1</source>
-        <translation>Gehe zu %1</translation>
+        <translation>%1 öffnen</translation>
     </message>
     <message>
         <source>Quit</source>
@@ -5845,7 +5845,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>%1 %4 · weighted %2 %4 · average %3 %4</source>
-        <translation>%1 %4 · gewichtet %2 %4 · Durchschnitt %3 %4</translation>
+        <translation>%1 %4 · gewichtet %2 %4 · Ø %3 %4</translation>
     </message>
     <message numerus="yes">
         <source>Open: %n deal(s); in %1 (%2): %3</source>
