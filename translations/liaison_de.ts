@@ -3471,7 +3471,7 @@
     </message>
     <message>
         <source>Reply</source>
-        <translation>Antworten</translation>
+        <translation>Antwort</translation>
     </message>
     <message>
         <source>Retry</source>
@@ -4032,7 +4032,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>Escape (in the results)</source>
-        <translation>Escape (in den Ergebnissen)</translation>
+        <translation>Esc (in den Ergebnissen)</translation>
     </message>
     <message>
         <source>Back to the search</source>
@@ -4112,7 +4112,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>Escape</source>
-        <translation>Escape</translation>
+        <translation>Esc</translation>
     </message>
     <message>
         <source>Close</source>
@@ -7201,7 +7201,7 @@ Details: %2</translation>
     </message>
     <message>
         <source>Open</source>
-        <translation>Offen</translation>
+        <translation>Öffnen</translation>
     </message>
     <message>
         <source>10 min</source>
