@@ -8,6 +8,7 @@
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/uilayout.h"
 #include "tests/ui/wholewindow.h"
 #include "ui/assistant/assistantview.h"
 #include "ui/campaigns/campaignsview.h"
@@ -18,6 +19,8 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/navigationdelegate.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasksview.h"
 
@@ -167,6 +170,48 @@ private slots:
         language->setCurrentIndex(0);
         emit language->activated(0);
         QCOMPARE(m_app->settings.value("ui/language").toString(), QString("system"));
+    }
+
+    // The whole window in German (its words are the longest of the three) on a 1366 × 768 laptop:
+    // no button, field or label of any area or Settings page is cut.
+    void everyAreaAndSettingsPageIsWholeInGermanOnALaptop()
+    {
+        const UiTest::ScopedTranslation german(QStringLiteral("de"));
+        QVERIFY2(german.ok(), UiTest::ScopedTranslation::missing);
+        const QFont font = QApplication::font();
+        Theme::instance().setChoice(Theme::Choice::Light);
+        QFont body = font;
+        body.setPointSizeF(qMax(body.pointSizeF(), UiKit::kMinBodyPoints));
+        QApplication::setFont(body);
+        const auto restoreFont = qScopeGuard([font] { QApplication::setFont(font); });
+        WholeWindow app(desk(), m_admin);
+        MainWindow &window = app.window;
+        window.resize(1366, 690);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList cut;
+        for (int i = 0; i < window.navigation()->count(); ++i) {
+            window.navigation()->setCurrentRow(i);
+            QCoreApplication::processEvents();
+            QVERIFY2(window.width() <= 1366, qPrintable(QString::number(window.width())));
+            for (const QString &c : UiTest::clippedControls(&window))
+                cut << window.navigation()->item(i)->text() + ": " + c;
+        }
+        SettingsDialog *dialog = window.settingsDialog();
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        auto *pages = dialog->findChild<QListWidget *>("settingsPages");
+        QVERIFY(pages);
+        for (int i = 0; i < pages->count(); ++i) {
+            pages->setCurrentRow(i);
+            QCoreApplication::processEvents();
+            for (const QString &c : UiTest::clippedControls(dialog)) {
+                // A page taller than the dialog scrolls: what lies below its viewport is not cut.
+                if (!c.contains("qt_scrollarea_viewport"))
+                    cut << pages->item(i)->text() + ": " + c;
+            }
+        }
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
     }
 
     void jumpToOpensEveryKindInItsArea()
