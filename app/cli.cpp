@@ -42,6 +42,7 @@
 #include "ui/shell/desktopscheme.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/theme.h"
+#include "ui/shell/uilanguage.h"
 #include "ui/shell/windowstate.h"
 
 #include <QApplication>
@@ -440,14 +441,26 @@ struct Environment
     }
 };
 
-void loadTranslations(QCoreApplication &app)
+// The window's language (ui/language, Settings → Appearance; UiLanguage): the system's (LANGUAGE,
+// LC_MESSAGES, LANG) or the one chosen, applied at start. Qt's own strings (dialog buttons, context
+// menus) come from Qt's translations directory (qtbase_<language>.qm, Debian's qt6-translations-l10n),
+// Liaison's from the resources (:/i18n/liaison_<language>.qm). A chosen language other than the
+// system's becomes the default locale too, so that dates and numbers read as in that language.
+void loadTranslations(QCoreApplication &app, const QString &language)
 {
+    bool known = true;
+    const QString key = UiLanguage::keyOf(language, &known);
+    if (!known)
+        err(QStringLiteral("ui/language: '%1' is none of system, en, tr, de: following the system").arg(language));
+    const QLocale locale = UiLanguage::localeOf(key);
+    if (key != QLatin1String("system") && locale.language() != QLocale::system().language())
+        QLocale::setDefault(locale);
     auto *qt = new QTranslator(&app);
-    if (qt->load(QLocale::system(), QStringLiteral("qtbase"), QStringLiteral("_"),
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         app.installTranslator(qt);
     auto *own = new QTranslator(&app);
-    if (own->load(QLocale::system(), QStringLiteral("liaison"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (own->load(locale, QStringLiteral("liaison"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         app.installTranslator(own);
 }
 
@@ -618,9 +631,9 @@ int showAndFail(QMessageBox &box, const QString &line)
 // The window could not open its data (a wrong database/url, a refused connection, a server too old,
 // a damaged, empty or read-only SQLite file): the same line as on the command line, in a dialog a
 // user sees, then exit code 1.
-int showStartFailure(const QString &why, const DatabaseFault &fault)
+int showStartFailure(const QString &why, const DatabaseFault &fault, const QString &language)
 {
-    loadTranslations(*QCoreApplication::instance());
+    loadTranslations(*QCoreApplication::instance(), language);
     const StartFailureText words = startFailureText(why, fault);
     QMessageBox box(QMessageBox::Critical, words.title, words.text, QMessageBox::Close);
     box.setObjectName(QStringLiteral("startFailureBox"));
@@ -637,7 +650,7 @@ int runDesktop(Environment &env)
         icon.addFile(QStringLiteral(":/icons/liaison-%1.png").arg(size), QSize(size, size));
     app.setWindowIcon(icon);
     app.setDesktopFileName(QStringLiteral("liaison"));
-    loadTranslations(app);
+    loadTranslations(app, env.settings->value(QStringLiteral("ui/language")).toString());
     // The look: light or dark as the desktop says (its settings portal, else its GTK theme), unless
     // appearance/theme (Settings → Appearance) fixes one. Before any dialog, the sign-in's too.
     Theme::instance().followDesktop(new DesktopColorScheme(&app));
@@ -1085,7 +1098,10 @@ int liaisonMain(int argc, char **argv)
     else if (first.isEmpty() || first == QLatin1String("serve"))
         env.startCheck = DatabaseCheck::Depth::AtStart;
     if (!env.open(dataDir, parser.values(QStringLiteral("set")), migrateTo))
-        return window ? showStartFailure(env.error, env.fault) : Failure;
+        return window ? showStartFailure(env.error, env.fault,
+                                         env.settings ? env.settings->value(QStringLiteral("ui/language")).toString()
+                                                      : QString())
+                      : Failure;
     if (first == QLatin1String("db"))
         return migrateTo ? runDbMigrateTo(env, parser.positionalArguments().constLast()) : runDbCheck(env);
     if (first.isEmpty()) {

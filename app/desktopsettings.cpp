@@ -105,10 +105,15 @@ void addAppearancePage(MainWindow &window, const AppSettings &settings)
     const QString ini = settings.iniPath();
     window.addSettingsPage(
         AppearancePage::tr("Appearance"), AppearancePage::tr("A&ppearance…"), QStringLiteral("appearancePage"),
-        [ini](QWidget *parent) {
+        [ini, settings](QWidget *parent) {
             auto *page = new AppearancePage(parent);
             page->setSaveFunction([ini](Theme::Choice choice, QString *why) {
                 return AppSettings::writeIni(ini, {{QStringLiteral("appearance/theme"), Theme::keyOf(choice)}}, why);
+            });
+            // The language stored (or --set for this run); saved for the next start.
+            page->setLanguage(settings.value(QStringLiteral("ui/language")).toString());
+            page->setLanguageSaveFunction([ini](const QString &language, QString *why) {
+                return AppSettings::writeIni(ini, {{QStringLiteral("ui/language"), language}}, why);
             });
             return page;
         },

@@ -24,5 +24,5 @@ void addUsersPage(MainWindow &window, const Store &store);
 void addTemplatesPage(MainWindow &window, const Store &store);
 
 // Settings → Appearance (everyone's): follow the desktop, light or dark (appearance/theme), applied
-// at once and saved to liaison.ini.
+// at once and saved to liaison.ini; the window's language (ui/language), saved for the next start.
 void addAppearancePage(MainWindow &window, const AppSettings &settings);

@@ -244,6 +244,26 @@
         <source>Follow the desktop (light now)</source>
         <translation>Masaüstünü izle (şu an açık)</translation>
     </message>
+    <message>
+        <source>Language</source>
+        <translation>Dil</translation>
+    </message>
+    <message>
+        <source>The system&apos;s language (%1)</source>
+        <translation>Sistemin dili (%1)</translation>
+    </message>
+    <message>
+        <source>A new language applies at the next start.</source>
+        <translation>Yeni dil bir sonraki başlatmada uygulanır.</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Dil:</translation>
+    </message>
+    <message>
+        <source>The language was not saved: %1</source>
+        <translation>Dil kaydedilmedi: %1</translation>
+    </message>
 </context>
 <context>
     <name>CampaignContactsPanel</name>

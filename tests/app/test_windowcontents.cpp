@@ -8,6 +8,7 @@
 #include "model/core/eventbus.h"
 #include "model/deals/dealrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/uilayout.h"
 #include "tests/ui/wholewindow.h"
 #include "ui/assistant/assistantview.h"
 #include "ui/campaigns/campaignsview.h"
@@ -18,10 +19,14 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/navigationdelegate.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/theme.h"
+#include "ui/shell/uikit.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/tasksview.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
@@ -140,6 +145,73 @@ private slots:
         QVERIFY(m_window->findChild<PipelineBoard *>()
                     ->findChild<QPushButton *>("editPipelinesButton")
                     ->isVisibleTo(m_window->findChild<PipelineBoard *>()));
+    }
+
+    // Settings → Appearance offers the window's languages by their own names and saves the choice as
+    // ui/language for the next start (the translations are loaded before the first dialog).
+    void appearanceSavesTheLanguageForTheNextStart()
+    {
+        SettingsDialog *dialog = m_window->settingsDialog();
+        QVERIFY(dialog->showPage("appearancePage"));
+        auto *language = dialog->findChild<QComboBox *>("languageCombo");
+        QVERIFY(language);
+        QStringList keys, names;
+        for (int i = 0; i < language->count(); ++i) {
+            keys << language->itemData(i).toString();
+            names << language->itemText(i);
+        }
+        QCOMPARE(keys, QStringList({"system", "en", "tr", "de"}));
+        QCOMPARE(names.mid(1), QStringList({"English", "Türkçe", "Deutsch"}));
+        QCOMPARE(language->currentIndex(), 0);
+        QVERIFY(dialog->findChild<QLabel *>("languageNote")->text().contains("next start"));
+        language->setCurrentIndex(3);
+        emit language->activated(3);
+        QCOMPARE(m_app->settings.value("ui/language").toString(), QString("de"));
+        language->setCurrentIndex(0);
+        emit language->activated(0);
+        QCOMPARE(m_app->settings.value("ui/language").toString(), QString("system"));
+    }
+
+    // The whole window in German (its words are the longest of the three) on a 1366 × 768 laptop:
+    // no button, field or label of any area or Settings page is cut.
+    void everyAreaAndSettingsPageIsWholeInGermanOnALaptop()
+    {
+        const UiTest::ScopedTranslation german(QStringLiteral("de"));
+        QVERIFY2(german.ok(), UiTest::ScopedTranslation::missing);
+        const QFont font = QApplication::font();
+        Theme::instance().setChoice(Theme::Choice::Light);
+        QFont body = font;
+        body.setPointSizeF(qMax(body.pointSizeF(), UiKit::kMinBodyPoints));
+        QApplication::setFont(body);
+        const auto restoreFont = qScopeGuard([font] { QApplication::setFont(font); });
+        WholeWindow app(desk(), m_admin);
+        MainWindow &window = app.window;
+        window.resize(1366, 690);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList cut;
+        for (int i = 0; i < window.navigation()->count(); ++i) {
+            window.navigation()->setCurrentRow(i);
+            QCoreApplication::processEvents();
+            QVERIFY2(window.width() <= 1366, qPrintable(QString::number(window.width())));
+            for (const QString &c : UiTest::clippedControls(&window))
+                cut << window.navigation()->item(i)->text() + ": " + c;
+        }
+        SettingsDialog *dialog = window.settingsDialog();
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        auto *pages = dialog->findChild<QListWidget *>("settingsPages");
+        QVERIFY(pages);
+        for (int i = 0; i < pages->count(); ++i) {
+            pages->setCurrentRow(i);
+            QCoreApplication::processEvents();
+            for (const QString &c : UiTest::clippedControls(dialog)) {
+                // A page taller than the dialog scrolls: what lies below its viewport is not cut.
+                if (!c.contains("qt_scrollarea_viewport"))
+                    cut << pages->item(i)->text() + ": " + c;
+            }
+        }
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
     }
 
     void jumpToOpensEveryKindInItsArea()

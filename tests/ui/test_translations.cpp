@@ -25,6 +25,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
@@ -95,6 +96,7 @@ private slots:
     void tsFileIsCompleteAndCurrent();
     void englishPluralsAreWritten();
     void qmMatchesTsFile();
+    void germanComesOutInGerman();
 
 private:
     WindowTexts windowTexts();
@@ -432,6 +434,46 @@ void TestTranslations::qmMatchesTsFile()
                                              .arg(m_qmPath)
                                              .arg(stale.size()) +
                                          stale.join(QLatin1String("\n  "))));
+}
+
+// The German translation (liaison_de.qm, built beside the Turkish one) loads by locale as the
+// application loads it (ui/language=de), turns the window's menus and navigation into German, and Qt's
+// own strings come from Qt's qtbase_de.qm (Debian's qt6-translations-l10n). That every message is
+// there and finished: ui_translationfiles (tests/ui/check_translations.py).
+void TestTranslations::germanComesOutInGerman()
+{
+    const QString dir = QFileInfo(m_qmPath).absolutePath();
+    QTranslator translator;
+    QVERIFY2(translator.load(QLocale(QLocale::German, QLocale::Germany), QStringLiteral("liaison"), QStringLiteral("_"),
+                             dir),
+             qPrintable(dir + QStringLiteral("/liaison_de.qm does not load")));
+    QCOMPARE(translator.language(), QString("de_DE"));
+    QCOMPARE(translator.translate("InboxView", "Inbox"), QString("Posteingang"));
+    QCOMPARE(translator.translate("TasksView", "Overdue"), QString("Überfällig"));
+    QCOMPARE(translator.translate("CampaignsView", "Campaigns"), QString("Kampagnen"));
+    // German's two plural forms.
+    QCOMPARE(translator.translate("PipelineBoard", "%1: %2 %3 in %n deal(s)", nullptr, 1),
+             QString("%1: %2 %3 in %n Deal"));
+    QCOMPARE(translator.translate("PipelineBoard", "%1: %2 %3 in %n deal(s)", nullptr, 3),
+             QString("%1: %2 %3 in %n Deals"));
+    QCOMPARE(translator.translate("DealColumnModel", "%1\n%2 %3 · %4%")
+                 .arg(QStringLiteral("Lizenz"), QStringLiteral("1.000,00"), QStringLiteral("EUR"))
+                 .arg(25),
+             QString("Lizenz\n1.000,00 EUR · 25%"));
+
+    QVERIFY(QCoreApplication::installTranslator(&translator));
+    const auto uninstall = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    const WindowTexts german = windowTexts();
+    QCOMPARE(german.navigation, QStringList({"Kontakte", "Deals"}));
+    QCOMPARE(german.menus, QStringList({"&Datei", "&Einstellungen", "&Hilfe"}));
+    QCOMPARE(german.quitAction, QString("&Beenden"));
+    QCOMPARE(german.settingsTitle, QString("Einstellungen"));
+
+    QTranslator qt;
+    QVERIFY2(qt.load(QLocale(QLocale::German, QLocale::Germany), QStringLiteral("qtbase"), QStringLiteral("_"),
+                     QLibraryInfo::path(QLibraryInfo::TranslationsPath)),
+             "qtbase_de.qm is not in Qt's translations directory (Debian: qt6-translations-l10n)");
+    QCOMPARE(qt.translate("QPlatformTheme", "Cancel"), QString("Abbrechen"));
 }
 
 QTEST_MAIN(TestTranslations)

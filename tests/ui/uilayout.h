@@ -1,7 +1,7 @@
 #pragma once
 
-// Helpers for the UI tests of what a window looks like in a language: the Turkish translation the
-// liaison target compiles, and the controls a layout cut (a button narrower than its text, a field
+// Helpers for the UI tests of what a window looks like in a language: the translations the liaison
+// target compiles (Turkish, German), and the controls a layout cut (a button narrower than its text, a field
 // pushed past its pane's edge).
 
 #include <QAbstractButton>
@@ -23,14 +23,15 @@
 
 namespace UiTest {
 
-// The liaison_tr.qm that the liaison target compiles (as ui_translations finds it); empty when it
-// is not built.
-inline QString turkishQm()
+// The liaison_<language>.qm that the liaison target compiles (as ui_translations finds it); empty
+// when it is not built.
+inline QString translationQm(const QString &language)
 {
-    QStringList candidates{QDir::cleanPath(QCoreApplication::applicationDirPath() + "/../app/liaison_tr.qm")};
+    const QString name = QStringLiteral("/../app/liaison_%1.qm").arg(language);
+    QStringList candidates{QDir::cleanPath(QCoreApplication::applicationDirPath() + name)};
     const QString binary = qEnvironmentVariable("LIAISON_BINARY");
     if (!binary.isEmpty())
-        candidates << QDir::cleanPath(QFileInfo(binary).absolutePath() + "/../app/liaison_tr.qm");
+        candidates << QDir::cleanPath(QFileInfo(binary).absolutePath() + name);
     for (const QString &c : std::as_const(candidates)) {
         if (QFileInfo::exists(c))
             return c;
@@ -38,36 +39,52 @@ inline QString turkishQm()
     return {};
 }
 
-// The Turkish translation installed for the life of a scope (when `install` is true), so that a
-// test builds its widgets in Turkish; removed again when the scope ends, whatever the test's outcome.
-// A test checks installed() with QVERIFY2 and the message it offers.
-class ScopedTurkish
+inline QString turkishQm()
+{
+    return translationQm(QStringLiteral("tr"));
+}
+
+// A translation ("tr", "de"; empty: none, the English source) installed for the life of a scope, so
+// that a test builds its widgets in that language; removed again when the scope ends, whatever the
+// test's outcome. A test checks ok() with QVERIFY2 and the message it offers.
+class ScopedTranslation
 {
 public:
-    explicit ScopedTurkish(bool install = true)
+    explicit ScopedTranslation(const QString &language)
     {
-        if (!install)
+        if (language.isEmpty())
             return;
-        const QString qm = turkishQm();
+        const QString qm = translationQm(language);
         m_installed = !qm.isEmpty() && m_translator.load(qm) && QCoreApplication::installTranslator(&m_translator);
         m_wanted = true;
     }
-    ~ScopedTurkish()
+    ~ScopedTranslation()
     {
         if (m_installed)
             QCoreApplication::removeTranslator(&m_translator);
     }
-    ScopedTurkish(const ScopedTurkish &) = delete;
-    ScopedTurkish &operator=(const ScopedTurkish &) = delete;
+    ScopedTranslation(const ScopedTranslation &) = delete;
+    ScopedTranslation &operator=(const ScopedTranslation &) = delete;
 
     // True when installed as asked, or when not asked for.
     bool ok() const { return m_installed || !m_wanted; }
-    static constexpr const char *missing = "liaison_tr.qm not found: build the liaison target first";
+    static constexpr const char *missing = "liaison_<language>.qm not found: build the liaison target first";
 
 private:
     QTranslator m_translator;
     bool m_installed = false;
     bool m_wanted = false;
+};
+
+// The Turkish translation for the life of a scope (when `install` is true).
+class ScopedTurkish : public ScopedTranslation
+{
+public:
+    explicit ScopedTurkish(bool install = true)
+        : ScopedTranslation(install ? QStringLiteral("tr") : QString())
+    {
+    }
+    static constexpr const char *missing = "liaison_tr.qm not found: build the liaison target first";
 };
 
 namespace Detail {

@@ -57,6 +57,9 @@ PipelineEditorDialog::PipelineEditorDialog(PipelineRepository &pipelines, const 
     m_newName = new QLineEdit(this);
     m_newName->setObjectName(QStringLiteral("newPipelineEdit"));
     m_newName->setPlaceholderText(tr("New pipeline name"));
+    // Wide enough for its hint in every language ("Yeni satış hattının adı", "Name der neuen Pipeline").
+    m_newName->setMinimumWidth(m_newName->fontMetrics().horizontalAdvance(m_newName->placeholderText()) +
+                               2 * UiKit::Space::M);
     m_addPipeline = new QPushButton(tr("Add"), this);
     m_addPipeline->setObjectName(QStringLiteral("addPipelineButton"));
     m_deletePipeline = new QPushButton(tr("Delete pipeline…"), this);

@@ -8,8 +8,14 @@
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+
+namespace {
+// The page list's width unless a page's title needs more (a long German or Turkish word).
+constexpr int kSettingsListWidth = 184;
+} // namespace
 
 SettingsDialog::SettingsDialog(QWidget *parent)
     : QDialog(parent)
@@ -23,7 +29,8 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     m_pages->setFrameShape(QFrame::NoFrame);
     m_pages->setItemDelegate(new NavigationDelegate(m_pages));
     m_pages->setMouseTracking(true);
-    m_pages->setFixedWidth(184);
+    m_pages->setFixedWidth(kSettingsListWidth);
+    m_pages->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     UiKit::styleSidebar(m_pages);
     connect(&Theme::instance(), &Theme::schemeChanged, m_pages, [this] { UiKit::styleSidebar(m_pages); });
     m_stack = new QStackedWidget(this);
@@ -47,6 +54,14 @@ void SettingsDialog::addPage(const QString &title, QWidget *page)
 {
     m_stack->addWidget(page);
     m_pages->addItem(title);
+    // As wide as the longest title in bold (the current page's) with the delegate's margins and the
+    // scroll bar beside it, so that none is elided or scrolls sideways.
+    QFont bold = m_pages->font();
+    bold.setBold(true);
+    const int needed = QFontMetrics(bold).horizontalAdvance(title) + 2 * UiKit::Space::M + 2 * UiKit::Space::S +
+                       m_pages->verticalScrollBar()->sizeHint().width() + 2 * m_pages->frameWidth();
+    if (needed > m_pages->width())
+        m_pages->setFixedWidth(needed);
     if (m_pages->count() == 1)
         m_pages->setCurrentRow(0);
 }

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QList>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -236,6 +237,24 @@ void WelcomeDialog::showGuide(const QString &ownerId)
     m_create->setDefault(false);
     if (auto *start = findChild<QPushButton *>(QStringLiteral("welcomeGuideStartButton")))
         start->setDefault(true);
+    if (isVisible())
+        fitCurrentPage();
+}
+
+void WelcomeDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    fitCurrentPage();
+}
+
+void WelcomeDialog::fitCurrentPage()
+{
+    QWidget *page = m_pages->currentWidget();
+    if (!page || !page->layout() || page->width() <= 0)
+        return;
+    const int grow = page->layout()->totalHeightForWidth(page->width()) - page->height();
+    if (grow > 0)
+        resize(width(), height() + grow);
 }
 
 void WelcomeDialog::showApiPage(const QString &ownerId)
@@ -246,6 +265,8 @@ void WelcomeDialog::showApiPage(const QString &ownerId)
     m_create->setDefault(false);
     if (auto *start = findChild<QPushButton *>(QStringLiteral("welcomeStartButton")))
         start->setDefault(true);
+    if (isVisible())
+        fitCurrentPage();
 }
 
 void WelcomeDialog::setApiAddress(const QString &baseUrl, const QString &detail)

@@ -49,7 +49,14 @@ public:
 signals:
     void accountCreated(const User &user);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    // Grows the dialog until the page in front has the height its wrapped paragraphs need at the
+    // dialog's width (a stacked widget does not pass height-for-width on; German and Turkish texts
+    // are longer than English).
+    void fitCurrentPage();
     void createAccount();
     void createKey();
     QWidget *accountPage();
