@@ -120,6 +120,7 @@ private slots:
                               "emailPage",
                               "smsPage",
                               "mediaPage",
+                              "backupPage",
                               "assistantPage",
                               "contactsSettingsPage",
                               "appearancePage",
