@@ -5766,6 +5766,14 @@ A desktop CRM with a local REST API.</source>
         <source>%1 was written by a newer Liaison (backup format %2): update Liaison to restore it</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be moved there</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

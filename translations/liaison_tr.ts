@@ -5756,6 +5756,14 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 was written by a newer Liaison (backup format %2): update Liaison to restore it</source>
         <translation>%1 daha yeni bir Liaison tarafından yazılmış (yedek biçimi %2): geri yüklemek için Liaison&apos;ı güncelleyin</translation>
     </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation>klasörü oluşturulamıyor</translation>
+    </message>
+    <message>
+        <source>%1 could not be moved there</source>
+        <translation>%1 oraya taşınamadı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>

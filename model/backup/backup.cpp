@@ -128,8 +128,11 @@ Backup::Made Backup::create(const Place &place, const QString &archive)
                           ModelText(QT_TRANSLATE_NOOP("ModelError", "There is no database to back up at %1"),
                                     {QDir::toNativeSeparators(place.databaseFile)}));
     const QString archiveDir = QFileInfo(archive).absolutePath();
+    const bool newFolder = !QFileInfo::exists(archiveDir);
     if (!QDir().mkpath(archiveDir))
-        throw BackupArchive::writeFailed(archive, QStringLiteral("cannot create the folder %1").arg(archiveDir));
+        throw BackupArchive::writeFailed(archive, BackupArchive::folderNotCreated());
+    if (newFolder) // a backup holds everything: the folder that holds them is the owner's alone
+        QFile::setPermissions(archiveDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     // The snapshot is written beside the archive first (the archive needs its size before its bytes).
     QTemporaryFile copy(QDir(archiveDir).filePath(QStringLiteral(".liaison-backup-XXXXXX.db")));
     if (!copy.open())
@@ -248,7 +251,7 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
                                                       "--force (they are kept aside)"),
                       {QDir::toNativeSeparators(place.dataDir)}));
     if (!QDir().mkpath(place.dataDir))
-        throw BackupArchive::writeFailed(place.dataDir, QStringLiteral("cannot create the data directory"));
+        throw BackupArchive::writeFailed(place.dataDir, BackupArchive::folderNotCreated());
     // Read and checked in a folder of the data directory (the same disk: the swap is renames).
     QTemporaryDir staging(QDir(place.dataDir).filePath(QStringLiteral(".restore-XXXXXX")));
     if (!staging.isValid())
@@ -286,7 +289,7 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
     auto move = [&](const QString &from, const QString &to) {
         if (!backupRename(from, to)) {
             undo();
-            throw BackupArchive::writeFailed(to, QStringLiteral("%1 could not be moved there").arg(from));
+            throw BackupArchive::writeFailed(to, BackupArchive::notMovedThere(from));
         }
         done.append({from, to});
     };
@@ -302,7 +305,7 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
         for (int n = 2; QFileInfo::exists(aside); ++n)
             aside = QDir(place.dataDir).filePath(QStringLiteral("replaced-%1-%2").arg(stamp).arg(n));
         if (!QDir().mkpath(aside))
-            throw BackupArchive::writeFailed(aside, QStringLiteral("cannot create the folder"));
+            throw BackupArchive::writeFailed(aside, BackupArchive::folderNotCreated());
         restored.replacedDir = aside;
         for (const QString &f : std::as_const(current))
             move(f, QDir(aside).filePath(QFileInfo(f).fileName()));
@@ -313,7 +316,7 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
     }
     if (!QDir().mkpath(QFileInfo(place.databaseFile).absolutePath())) {
         undo();
-        throw BackupArchive::writeFailed(place.databaseFile, QStringLiteral("cannot create its folder"));
+        throw BackupArchive::writeFailed(place.databaseFile, BackupArchive::folderNotCreated());
     }
     move(stagedDb, place.databaseFile);
     if (QFileInfo(stagedMedia).isDir())

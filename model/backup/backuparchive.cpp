@@ -122,7 +122,17 @@ bool backupDiskFull(const QString &path)
 }
 } // namespace
 
-DomainError BackupArchive::writeFailed(const QString &path, const QString &reason)
+ModelText BackupArchive::folderNotCreated()
+{
+    return ModelText(QT_TRANSLATE_NOOP("ModelError", "its folder cannot be created"));
+}
+
+ModelText BackupArchive::notMovedThere(const QString &from)
+{
+    return ModelText(QT_TRANSLATE_NOOP("ModelError", "%1 could not be moved there"), {QDir::toNativeSeparators(from)});
+}
+
+DomainError BackupArchive::writeFailed(const QString &path, const ModelTextArg &reason)
 {
     if (errno == ENOSPC || backupDiskFull(path))
         return DomainError(
@@ -217,6 +227,8 @@ BackupArchive::Writer::Writer(const QString &path, int level)
 {
     if (!d->file.open(QIODevice::WriteOnly))
         throw writeFailed(path, d->file.errorString());
+    // Everything stored is in it (password hashes too): the owner's alone, as the data directory is.
+    d->file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     // windowBits 15 + 16: a gzip stream (header and CRC-32 trailer), as gzip and tar -z read it.
     if (deflateInit2(&d->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw writeFailed(path, QStringLiteral("zlib could not start"));
@@ -397,7 +409,7 @@ BackupArchive::Manifest BackupArchive::extract(const QString &path, const QStrin
         std::unique_ptr<QFile> out;
         if (!isManifest) {
             if (name.contains(QLatin1Char('/')) && !target.mkpath(QFileInfo(name).path()))
-                throw writeFailed(target.filePath(name), QStringLiteral("cannot create the folder"));
+                throw writeFailed(target.filePath(name), folderNotCreated());
             out = std::make_unique<QFile>(target.filePath(name));
             if (!out->open(QIODevice::WriteOnly | QIODevice::NewOnly))
                 throw writeFailed(out->fileName(), out->errorString());

@@ -66,7 +66,10 @@ Manifest extract(const QString &path, const QString &targetDir);
 // The refusals of backups and restores, each a translatable template (ModelError) naming the file.
 // Written where the disk is full: StorageFull; other write failures Unavailable with the system's
 // reason; a file that is not a backup or is damaged: Unprocessable.
-DomainError writeFailed(const QString &path, const QString &reason);
+DomainError writeFailed(const QString &path, const ModelTextArg &reason);
+// The reasons of writeFailed that are ours (not the system's words).
+ModelText folderNotCreated();
+ModelText notMovedThere(const QString &from);
 DomainError readFailed(const QString &path, const QString &reason);
 DomainError notABackup(const QString &path);
 // what: why, one of the texts of BackupArchive::Damage.

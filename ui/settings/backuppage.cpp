@@ -143,6 +143,8 @@ void BackupPage::finished(const QString &file, std::exception_ptr failure)
         m_thread = nullptr;
     }
     m_backUpNow->setEnabled(true);
+    if (isVisible()) // disabled, the button gave its focus away
+        m_backUpNow->setFocus();
     refresh();
     if (failure) {
         QString why;
