@@ -141,6 +141,7 @@ Backup::Made Backup::create(const Place &place, const QString &archive)
     Made made;
     made.file = archive;
     made.schemaVersion = backupCopyDatabase(place.databaseFile, copy.fileName(), archive);
+    made.snapshotMs = timer.elapsed();
     made.databaseBytes = QFileInfo(copy.fileName()).size();
 
     BackupArchive::Writer writer(archive);
@@ -171,14 +172,15 @@ Backup::Made Backup::create(const Place &place, const QString &archive)
         {QStringLiteral("databaseBytes"), double(made.databaseBytes)},
         {QStringLiteral("mediaFiles"), made.mediaFiles}});
     made.elapsedMs = timer.elapsed();
-    qCInfo(lcBackup).noquote() << QStringLiteral("backup %1: database %2 bytes (schema %3), %4 media files, %5 bytes "
-                                                 "written in %6 ms")
+    qCInfo(lcBackup).noquote() << QStringLiteral("backup %1: database %2 bytes (schema %3, copied in %7 ms), %4 media "
+                                                 "files, %5 bytes written in %6 ms")
                                       .arg(archive)
                                       .arg(made.databaseBytes)
                                       .arg(made.schemaVersion)
                                       .arg(made.mediaFiles)
                                       .arg(made.bytes)
-                                      .arg(made.elapsedMs);
+                                      .arg(made.elapsedMs)
+                                      .arg(made.snapshotMs);
     return made;
 }
 
@@ -265,6 +267,7 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
         restored.mediaFiles += e.name.startsWith(QLatin1String("media/")) ? 1 : 0;
 
     const DatabaseCheck::Report check = DatabaseCheck::run(stagedDb, DatabaseCheck::Depth::Integrity, 5);
+    restored.checkMs = check.elapsedMs;
     if (!check.ok())
         throw BackupArchive::damaged(
             archive, ModelText(QT_TRANSLATE_NOOP("ModelError", "the database in it fails SQLite's check (%1)"),
@@ -325,13 +328,14 @@ Backup::Restored Backup::restore(const QString &archive, const Place &place, boo
         QDir().mkpath(place.mediaDir);
     QFile::setPermissions(place.databaseFile, QFile::ReadOwner | QFile::WriteOwner);
     qCInfo(lcBackup).noquote()
-        << QStringLiteral("restored %1 into %2 (database %3 bytes, schema %4, %5 media files)%6")
+        << QStringLiteral("restored %1 into %2 (database %3 bytes, schema %4, integrity_check %7 ms, %5 media files)%6")
                .arg(archive, place.dataDir)
                .arg(restored.databaseBytes)
                .arg(restored.manifest.schemaVersion)
                .arg(restored.mediaFiles)
                .arg(restored.replacedDir.isEmpty()
                         ? QString()
-                        : QStringLiteral("; the replaced files are in %1").arg(restored.replacedDir));
+                        : QStringLiteral("; the replaced files are in %1").arg(restored.replacedDir))
+               .arg(restored.checkMs);
     return restored;
 }

@@ -37,6 +37,7 @@ struct Made
     int mediaFiles = 0;
     qint64 mediaBytes = 0;
     int schemaVersion = 0;
+    qint64 snapshotMs = 0; // SQLite's copy: how long its read transaction lasted
     qint64 elapsedMs = 0;
 };
 
@@ -64,6 +65,7 @@ struct Restored
     // Where the database and media that were replaced went (DATA/replaced-YYYYMMDD-HHMMSS); empty
     // when there were none.
     QString replacedDir;
+    qint64 checkMs = 0; // SQLite's integrity_check of the restored database
 };
 
 // True when place already holds a database or uploads (a restore then needs force).
