@@ -97,6 +97,8 @@ private Q_SLOTS:
         QTest::newRow("user add") << QStringList{"user", "add", "--help"}
                                   << QStringList{"--email", "--name", "--role", "standard input"};
         QTest::newRow("apikey") << QStringList{"apikey", "--help"} << QStringList{"create", "list", "revoke"};
+        QTest::newRow("backup") << QStringList{"backup", "--help"} << QStringList{"FILE", "--force", "pg_dump"};
+        QTest::newRow("restore") << QStringList{"restore", "--help"} << QStringList{"FILE", "--force", "replaced"};
         QTest::newRow("jwt rotate") << QStringList{"jwt", "rotate", "--help"}
                                     << QStringList{"team mode", "two minutes", "next start"};
     }
@@ -126,6 +128,8 @@ private Q_SLOTS:
         QTest::newRow("listen without value") << QStringList{"serve", "--listen"} << "listen";
         QTest::newRow("revoke without id") << QStringList{"apikey", "revoke"} << "ID";
         QTest::newRow("extra argument") << QStringList{"apikey", "list", "extra"} << "extra";
+        QTest::newRow("backup without a file") << QStringList{"backup"} << "FILE";
+        QTest::newRow("restore without a file") << QStringList{"restore", "--force"} << "FILE";
     }
     void badUsageExits2WithOneLine()
     {
