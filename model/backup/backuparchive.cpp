@@ -19,8 +19,8 @@
 #include <limits>
 
 namespace {
-constexpr int kBlock = 512;
-constexpr qint64 kChunk = 1024 * 1024;
+constexpr int kBackupBlock = 512;
+constexpr qint64 kBackupChunk = 1024 * 1024;
 // Leaves room below which a failed write is taken for a full disk (the system's reason is then
 // ENOSPC, which QFileDevice does not hand on).
 constexpr qint64 kFullBelowBytes = 1024 * 1024;
@@ -89,14 +89,14 @@ bool backupReadNumber(const char *field, int width, qint64 *value)
 unsigned backupHeaderChecksum(const char *header)
 {
     unsigned sum = 0;
-    for (int i = 0; i < kBlock; ++i)
+    for (int i = 0; i < kBackupBlock; ++i)
         sum += (i >= 148 && i < 156) ? unsigned(' ') : uchar(header[i]);
     return sum;
 }
 
 QByteArray backupTarHeader(const QByteArray &name, quint64 size, qint64 mtime)
 {
-    QByteArray h(kBlock, '\0');
+    QByteArray h(kBackupBlock, '\0');
     char *p = h.data();
     std::memcpy(p, name.constData(), size_t(name.size())); // name: checked to fit in isAllowedName
     backupPutOctal(p + 100, 8, 0600);
@@ -216,9 +216,9 @@ struct BackupArchive::Writer::Private
     void put(const QByteArray &bytes) { deflateSome(bytes.constData(), bytes.size(), Z_NO_FLUSH); }
     void pad(qint64 size)
     {
-        const qint64 rest = size % kBlock;
+        const qint64 rest = size % kBackupBlock;
         if (rest)
-            put(QByteArray(kBlock - rest, '\0'));
+            put(QByteArray(kBackupBlock - rest, '\0'));
     }
 };
 
@@ -251,10 +251,10 @@ void BackupArchive::Writer::addFile(const QString &name, const QString &source)
     const qint64 size = in.size();
     d->put(backupTarHeader(name.toUtf8(), quint64(size), QFileInfo(in).lastModified().toSecsSinceEpoch()));
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    QByteArray buffer(kChunk, Qt::Uninitialized);
+    QByteArray buffer(kBackupChunk, Qt::Uninitialized);
     qint64 left = size;
     while (left > 0) {
-        const qint64 n = in.read(buffer.data(), qMin(left, kChunk));
+        const qint64 n = in.read(buffer.data(), qMin(left, kBackupChunk));
         if (n <= 0) // the file shrank while being read: the entry would lie about its size
             throw readFailed(source, n < 0 ? in.errorString() : QStringLiteral("it became shorter while read"));
         hash.addData(QByteArrayView(buffer.constData(), n));
@@ -279,7 +279,7 @@ qint64 BackupArchive::Writer::commit(QJsonObject extra)
     d->put(backupTarHeader(kManifestName, quint64(manifest.size()), QDateTime::currentSecsSinceEpoch()));
     d->put(manifest);
     d->pad(manifest.size());
-    const QByteArray end(2 * kBlock, '\0');
+    const QByteArray end(2 * kBackupBlock, '\0');
     d->deflateSome(end.constData(), end.size(), Z_FINISH);
     deflateEnd(&d->z);
     d->zReady = false;
@@ -340,7 +340,7 @@ public:
     // After the tar's end: the rest of the stream (gzip's trailer and its CRC check), then the file's end.
     void finish()
     {
-        char sink[kBlock];
+        char sink[kBackupBlock];
         while (!m_ended) {
             if (!read(sink, sizeof sink))
                 break;
@@ -376,16 +376,17 @@ BackupArchive::Manifest BackupArchive::extract(const QString &path, const QStrin
     QByteArray manifestBytes;
     bool sawManifest = false;
     bool first = true;
-    char header[kBlock];
-    QByteArray buffer(kChunk, Qt::Uninitialized);
+    char header[kBackupBlock];
+    QByteArray buffer(kBackupChunk, Qt::Uninitialized);
     for (;;) {
-        if (!in.read(header, kBlock)) {
+        if (!in.read(header, kBackupBlock)) {
             if (first) // a gzip of something shorter than a tar header
                 throw notABackup(path);
             throw damaged(path, ModelText(kDamagedEnd));
         }
-        if (std::all_of(header, header + kBlock, [](char c) { return c == '\0'; })) {
-            if (!in.read(header, kBlock) || !std::all_of(header, header + kBlock, [](char c) { return c == '\0'; }))
+        if (std::all_of(header, header + kBackupBlock, [](char c) { return c == '\0'; })) {
+            if (!in.read(header, kBackupBlock) ||
+                !std::all_of(header, header + kBackupBlock, [](char c) { return c == '\0'; }))
                 throw damaged(path, ModelText(kDamagedEnd));
             break;
         }
@@ -419,7 +420,7 @@ BackupArchive::Manifest BackupArchive::extract(const QString &path, const QStrin
         }
         qint64 left = size;
         while (left > 0) {
-            const qint64 n = qMin(left, kChunk);
+            const qint64 n = qMin(left, kBackupChunk);
             if (!in.read(buffer.data(), n))
                 throw damaged(path, ModelText(kDamagedEnd));
             hash.addData(QByteArrayView(buffer.constData(), n));
@@ -429,7 +430,7 @@ BackupArchive::Manifest BackupArchive::extract(const QString &path, const QStrin
                 manifestBytes.append(buffer.constData(), n);
             left -= n;
         }
-        const qint64 padding = (kBlock - size % kBlock) % kBlock;
+        const qint64 padding = (kBackupBlock - size % kBackupBlock) % kBackupBlock;
         if (padding && !in.read(header, padding))
             throw damaged(path, ModelText(kDamagedEnd));
         if (out) {
