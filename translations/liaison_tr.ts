@@ -6780,13 +6780,13 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Liaison does not open a damaged database file:
 %1
 
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+To restore it, close Liaison and run &quot;liaison restore --force FILE&quot; with a backup (the daily ones are in the data folder&apos;s &quot;backups&quot; folder; the damaged file is kept aside), or put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
 
 Details: %2</source>
         <translation>Liaison hasarlı bir veritabanı dosyasını açmaz:
 %1
 
-Geri yüklemek için Liaison&apos;ı kapatın ve dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
+Geri yüklemek için Liaison&apos;ı kapatın ve bir yedekle &quot;liaison restore --force DOSYA&quot; komutunu çalıştırın (günlük yedekler veri klasöründeki &quot;backups&quot; klasöründedir; hasarlı dosya kenara alınıp saklanır) ya da dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
 
 Ayrıntılar: %2</translation>
     </message>
