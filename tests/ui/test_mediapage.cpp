@@ -149,6 +149,9 @@ private Q_SLOTS:
                  qPrintable(page.lastBackupLabel()->text()));
         QVERIFY2(page.statusLabel()->text().startsWith("Backed up into liaison-"),
                  qPrintable(page.statusLabel()->text()));
+        // One made elsewhere (the daily backup, another process) shows while the page is open.
+        Backup::createInBackupsDir(place, QDateTime::currentDateTime().addDays(1), 7);
+        QTRY_COMPARE(page.folderLabel()->text().contains("2)"), true);
         // The upload is in it: restored elsewhere, the file is there.
         QTemporaryDir elsewhere;
         const Backup::Place restored{elsewhere.path(), elsewhere.filePath(QStringLiteral("liaison.db")),

@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileSystemWatcher>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -72,6 +73,18 @@ BackupPage::BackupPage(const Backup::Place &place, int keep, bool teamMode, QWid
         m_folder->hide();
         m_backUpNow->setEnabled(false);
         automatic->setEnabled(false);
+    }
+    if (!m_teamMode) {
+        // The data directory too, for the backups folder's creation by the first backup.
+        m_watcher = new QFileSystemWatcher(this);
+        m_watcher->addPath(m_place.dataDir);
+        if (QFileInfo(m_place.backupsDir()).isDir())
+            m_watcher->addPath(m_place.backupsDir());
+        connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] {
+            if (!m_watcher->directories().contains(m_place.backupsDir()) && QFileInfo(m_place.backupsDir()).isDir())
+                m_watcher->addPath(m_place.backupsDir());
+            refresh();
+        });
     }
     connect(m_backUpNow, &QPushButton::clicked, this, &BackupPage::backUpNow);
     connect(m_saveButton, &QPushButton::clicked, this, &BackupPage::save);

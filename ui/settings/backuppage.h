@@ -12,9 +12,11 @@
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QFileSystemWatcher;
 class QThread;
 
-// Settings > Backups: the newest backup of DATA/backups (when, which file, how large), "Back up now"
+// Settings > Backups: the newest backup of DATA/backups (when, which file, how large; followed as
+// the folder changes, so a daily backup made while the page is open shows), "Back up now"
 // (made in a thread of its own, the window goes on; a failure such as a full disk said in the
 // window's language) and how many backups are kept (backup/keep; Save hands it to the app's save
 // function: liaison.ini, effective at the next start). In team mode (PostgreSQL) it says to use
@@ -34,6 +36,7 @@ public:
 
     // For tests.
     QLabel *lastBackupLabel() const { return m_last; }
+    QLabel *folderLabel() const { return m_folder; }
     QPushButton *backUpNowButton() const { return m_backUpNow; }
     QSpinBox *keepEdit() const { return m_keep; }
     QPushButton *saveButton() const { return m_saveButton; }
@@ -61,6 +64,7 @@ private:
     bool m_teamMode;
     SaveFunction m_save;
     QThread *m_thread = nullptr;
+    QFileSystemWatcher *m_watcher = nullptr;
     QLabel *m_last = nullptr;
     QLabel *m_folder = nullptr;
     QPushButton *m_backUpNow = nullptr;
