@@ -194,6 +194,17 @@ Backup::Made Backup::createInBackupsDir(const Place &place, const QDateTime &now
     QStringList names;
     for (const QFileInfo &f : list(dir.path()))
         names << f.fileName();
+    // What a backup stopped half-way (a killed process, a power cut) left: its scratch copy of the
+    // database and the archive's temporary file, an hour old or more (a backup of another process
+    // may be writing the newer ones).
+    const QDateTime cutoff = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    for (const QFileInfo &f :
+         dir.entryInfoList({QStringLiteral(".liaison-backup-*.db*"), QStringLiteral("liaison-*.tar.gz.*")},
+                           QDir::Files | QDir::Hidden)) {
+        if (f.lastModified().toUTC() < cutoff && QFile::remove(f.filePath()))
+            qCInfo(lcBackup).noquote()
+                << QStringLiteral("removed %1, left by a backup that did not finish").arg(f.fileName());
+    }
     for (const QString &old : beyondKeep(names, keep)) {
         if (QFile::remove(dir.filePath(old)))
             qCInfo(lcBackup).noquote()

@@ -364,6 +364,30 @@ private Q_SLOTS:
         }
     }
 
+    // A backup stopped half-way (kill -9, a power cut) leaves its scratch files: the next one in the
+    // folder removes those an hour old, not a newer one another process may be writing.
+    void sweepsWhatAStoppedBackupLeft()
+    {
+        makeDataDir(5);
+        const Backup::Place place = placeIn(dataDir());
+        const QDir dir(place.backupsDir());
+        QVERIFY(writeFile(dir.filePath(QStringLiteral(".liaison-backup-AbCdEf.db")), "scratch"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral(".liaison-backup-AbCdEf.db-wal")), "its log"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("liaison-2026-11-20-030000.tar.gz.XyZ123")), "half"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral(".liaison-backup-new123.db")), "busy"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("notes.txt")), "the user's"));
+        for (const char *old : {".liaison-backup-AbCdEf.db", ".liaison-backup-AbCdEf.db-wal",
+                                "liaison-2026-11-20-030000.tar.gz.XyZ123", "notes.txt"}) {
+            QFile f(dir.filePath(QLatin1String(old)));
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-7200), QFileDevice::FileModificationTime));
+        }
+        Backup::createInBackupsDir(place, QDateTime::currentDateTime(), 7);
+        QStringList left = dir.entryList(QDir::Files | QDir::Hidden);
+        left.removeIf([](const QString &n) { return n.endsWith(QLatin1String(".tar.gz")); });
+        QCOMPARE(left, QStringList({QStringLiteral(".liaison-backup-new123.db"), QStringLiteral("notes.txt")}));
+    }
+
     void noDatabaseNoBackup()
     {
         QCOMPARE(codeOf([&] {
