@@ -104,6 +104,27 @@ bool AppSettings::startCheckSeconds(int *seconds, QString *error) const
     return readInt(*this, QStringLiteral("database/startCheckSeconds"), 20, 1, 3600, seconds, error);
 }
 
+bool AppSettings::backupKeep(int *keep, QString *error) const
+{
+    return readInt(*this, QStringLiteral("backup/keep"), 7, 0, 3650, keep, error);
+}
+
+int AppSettings::backupKeep() const
+{
+    int keep = 7;
+    QString error;
+    if (!backupKeep(&keep, &error)) {
+        qWarning("%s; keeping 7 backups", qPrintable(error));
+        keep = 7;
+    }
+    return keep;
+}
+
+Backup::Place AppSettings::backupPlace() const
+{
+    return {m_dataDir, databasePath(), QDir(m_dataDir).filePath(QStringLiteral("media"))};
+}
+
 namespace {
 bool readBool(const AppSettings &s, const QString &key, bool fallback, bool *out, QString *error)
 {

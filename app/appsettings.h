@@ -2,6 +2,7 @@
 
 #include "messaging/assistant/assistantautoreply.h"
 #include "messaging/campaigns/campaignsconfig.h"
+#include "model/backup/backup.h"
 #include "server/serverconfig.h"
 
 #include <QHash>
@@ -30,6 +31,13 @@ public:
     bool startCheckSeconds(int *seconds, QString *error) const;
     // DATA/liaison.ini.
     QString iniPath() const;
+    // backup/keep: how many backups DATA/backups keeps (default 7, 0 to 3650); 0 turns the daily
+    // automatic backup off. False with a reason when malformed.
+    bool backupKeep(int *keep, QString *error) const;
+    // As above; the default when the value is malformed (logged).
+    int backupKeep() const;
+    // Where the data directory's database and uploads are, for a backup.
+    Backup::Place backupPlace() const;
     // What a Settings page saves: each key written to the ini file, trimmed; an empty value removes
     // the key. False with the reason when the file cannot be written.
     static bool writeIni(const QString &iniFile, const QHash<QString, QString> &values, QString *error);

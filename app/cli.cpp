@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "app/appsettings.h"
+#include "app/datadirlock.h"
 #include "app/deliverythread.h"
 #include "app/secrets/secretstore.h"
 #include "app/serverthread.h"
@@ -22,12 +23,15 @@
 #include "model/accounts/signingkeyrepository.h"
 #include "model/accounts/userrepository.h"
 #include "model/assistant/knowledgeindex.h"
+#include "model/backup/backup.h"
+#include "model/backup/dailybackup.h"
 #include "model/contacts/contact.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/changefeed.h"
 #include "model/core/database.h"
 #include "model/core/databasecheck.h"
 #include "model/core/databasecopy.h"
+#include "model/core/databaseurl.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "model/core/migrations.h"
@@ -48,6 +52,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
@@ -205,6 +210,19 @@ QList<Command> commands()
                         "secrets/database.password."),
          {},
          QStringLiteral("URL")},
+        {{QStringLiteral("backup")},
+         QStringLiteral("Write a backup of the database and the uploaded media into one file (a .tar.gz; a folder: "
+                        "a new file in it), consistent while Liaison runs. Team mode (PostgreSQL): prints the "
+                        "pg_dump command to use instead and exits 2."),
+         {QCommandLineOption(QStringLiteral("force"), QStringLiteral("Replace FILE if it exists."))},
+         QStringLiteral("FILE")},
+        {{QStringLiteral("restore")},
+         QStringLiteral("Put a backup back into the data directory, after checking all of it. Refuses while Liaison "
+                        "runs with the data directory, and a data directory that holds data unless --force (the "
+                        "replaced database and media are moved into DATA/replaced-…)."),
+         {QCommandLineOption(QStringLiteral("force"),
+                             QStringLiteral("Replace the database and media the data directory holds."))},
+         QStringLiteral("FILE")},
     };
 }
 
@@ -566,6 +584,9 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     delivery.addService(WebhookDispatcher::factory(env.settings->webhookConfig(), store));
     delivery.addService(TaskScheduler::factory(store, env.settings->tasksTimeZone()));
     delivery.addService(MediaCleaner::factory(store, QDir(env.settings->dataDir()).filePath(QStringLiteral("media"))));
+    // The daily backup into DATA/backups (SQLite; a team's PostgreSQL is backed up with pg_dump).
+    if (Database::dialect() == Database::Dialect::SQLite)
+        delivery.addService(DailyBackup::factory(env.settings->backupPlace(), env.settings->backupKeep()));
     // The inbox's auto-reply, when a channel has one (ai/autoReply/<channel>).
     AutoReplyConfig autoReply;
     QString autoReplyError;
@@ -579,8 +600,20 @@ void addDeliveryServices(DeliveryThread &delivery, Environment &env, const Store
     }
 }
 
+// While a restore replaces the data directory's files, nothing may open them.
+bool useDataDirectory(DataDirLock &lock, const QString &dataDir)
+{
+    if (lock.share())
+        return true;
+    err(QStringLiteral("a restore is replacing the data in %1: start Liaison again when it has finished").arg(dataDir));
+    return false;
+}
+
 int runServe(Environment &env, const QString &listen)
 {
+    DataDirLock inUse(env.settings->dataDir());
+    if (!useDataDirectory(inUse, env.settings->dataDir()))
+        return Failure;
     ServerConfig config;
     if (!prepareServer(env, listen, &config))
         return Failure;
@@ -679,6 +712,9 @@ int runDesktop(Environment &env)
                                     .arg(env.settings->dataDir())
                                     .arg(pid));
     }
+    DataDirLock inUse(env.settings->dataDir());
+    if (!useDataDirectory(inUse, env.settings->dataDir()))
+        return Failure;
     // SIGTERM and SIGINT end the program cleanly from here on, also while it starts (a session
     // ending, `systemctl stop`): the sign-in dialog closes, and a request that comes before the
     // event loop runs is kept and honoured then. (Taken only once the window was up, a SIGTERM
@@ -975,6 +1011,110 @@ int runDbMigrateTo(Environment &env, const QString &urlText)
     return Ok;
 }
 
+// Team mode's backups are PostgreSQL's own: the words to use for the database of database/url
+// (the media are in the database there). Nothing is opened; exit code 2 tells a script that no file
+// was written.
+int printPostgresBackupCommand(const QString &urlText, const QString &file, bool restore)
+{
+    QString error;
+    const std::optional<DatabaseUrl> url = DatabaseUrl::parse(urlText, &error);
+    if (!url) {
+        err(QStringLiteral("setting database/url: %1").arg(error));
+        return Failure;
+    }
+    auto quoted = [](QString text) {
+        return QLatin1Char('\'') + text.replace(QLatin1Char('\''), QLatin1String("'\\''")) + QLatin1Char('\'');
+    };
+    if (restore) {
+        err(QStringLiteral("this data directory uses PostgreSQL (team mode): restore its database with pg_restore, "
+                           "with every copy of Liaison stopped (the password as for pg_dump):"));
+        out(QStringLiteral("pg_restore --clean --if-exists --no-owner --dbname=%1 %2")
+                .arg(quoted(url->toString()), quoted(file)));
+    } else {
+        err(QStringLiteral("this data directory uses PostgreSQL (team mode): back its database up with pg_dump, which "
+                           "holds the uploaded media too (the password from ~/.pgpass or PGPASSWORD):"));
+        out(QStringLiteral("pg_dump --format=custom --file=%1 --dbname=%2").arg(quoted(file), quoted(url->toString())));
+    }
+    return Usage;
+}
+
+int runBackup(const AppSettings &settings, const QString &target, bool force)
+{
+    const QString url = settings.value(QStringLiteral("database/url")).toString().trimmed();
+    if (!url.isEmpty())
+        return printPostgresBackupCommand(url, target, false);
+    QString file = QFileInfo(target).absoluteFilePath();
+    if (QFileInfo(file).isDir())
+        file =
+            QDir(file).filePath(QStringLiteral("liaison-%1.tar.gz")
+                                    .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd-HHmmss"))));
+    else if (QFileInfo::exists(file) && !force) {
+        err(QStringLiteral("%1 exists: choose another name, or add --force to replace it").arg(file));
+        return Failure;
+    }
+    try {
+        const Backup::Made m = Backup::create(settings.backupPlace(), file);
+        out(QStringLiteral("Backed up the database (%1, schema %2) and %3 media files (%4) into %5 (%6) in %7 s.")
+                .arg(QLocale::c().formattedDataSize(m.databaseBytes))
+                .arg(m.schemaVersion)
+                .arg(m.mediaFiles)
+                .arg(QLocale::c().formattedDataSize(m.mediaBytes), m.file, QLocale::c().formattedDataSize(m.bytes))
+                .arg(m.elapsedMs / 1000.0, 0, 'f', 1));
+        return Ok;
+    } catch (const DomainError &e) {
+        err(e.message());
+        return Failure;
+    } catch (const std::exception &e) {
+        err(QStringLiteral("backup: %1").arg(QString::fromUtf8(e.what())));
+        return Failure;
+    }
+}
+
+int runRestore(const AppSettings &settings, const QString &archive, bool force)
+{
+    const QString url = settings.value(QStringLiteral("database/url")).toString().trimmed();
+    if (!url.isEmpty())
+        return printPostgresBackupCommand(url, archive, true);
+    if (!QFileInfo(archive).isFile()) {
+        err(QStringLiteral("%1 is not a file").arg(archive));
+        return Failure;
+    }
+    const QString dataDir = settings.dataDir();
+    if (!QDir().mkpath(dataDir)) {
+        err(QStringLiteral("cannot create data directory %1").arg(dataDir));
+        return Failure;
+    }
+    DataDirLock lock(dataDir);
+    if (!lock.takeExclusive()) {
+        err(lock.error().isEmpty() ? QStringLiteral("Liaison is running with the data directory %1: stop it (close "
+                                                    "the window, stop liaison serve), then restore")
+                                         .arg(dataDir)
+                                   : lock.error());
+        return Failure;
+    }
+    try {
+        const Backup::Restored r =
+            Backup::restore(QFileInfo(archive).absoluteFilePath(), settings.backupPlace(), force);
+        out(QStringLiteral("Restored %1 (made %2, schema %3): the database (%4) and %5 media files, into %6.")
+                .arg(archive, r.manifest.createdAt)
+                .arg(r.manifest.schemaVersion)
+                .arg(QLocale::c().formattedDataSize(r.databaseBytes))
+                .arg(r.mediaFiles)
+                .arg(dataDir));
+        if (!r.replacedDir.isEmpty())
+            out(QStringLiteral("The database and media it replaced are in %1; delete that folder once you no longer "
+                               "need them.")
+                    .arg(r.replacedDir));
+        return Ok;
+    } catch (const DomainError &e) {
+        err(e.message());
+        return Failure;
+    } catch (const std::exception &e) {
+        err(QStringLiteral("restore: %1").arg(QString::fromUtf8(e.what())));
+        return Failure;
+    }
+}
+
 int liaisonMain(int argc, char **argv)
 {
     QCoreApplication::setApplicationName(QStringLiteral("liaison"));
@@ -1091,6 +1231,21 @@ int liaisonMain(int argc, char **argv)
     // PostgreSQL password is read while the database opens).
     const std::unique_ptr<QCoreApplication> app =
         window ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    if (first == QLatin1String("backup") || first == QLatin1String("restore")) {
+        // Neither opens the database through Database: a backup copies it as it is (a running
+        // server migrated it), a restore replaces it.
+        AppSettings settings(dataDir);
+        for (const QString &a : parser.values(QStringLiteral("set"))) {
+            QString error;
+            if (!settings.addOverride(a, &error)) {
+                err(error);
+                return Usage;
+            }
+        }
+        const bool force = parser.isSet(QStringLiteral("force"));
+        return first == QLatin1String("backup") ? runBackup(settings, parser.positionalArguments().constLast(), force)
+                                                : runRestore(settings, parser.positionalArguments().constLast(), force);
+    }
     Environment env;
     env.printsErrors = !window;
     if (first == QLatin1String("db"))

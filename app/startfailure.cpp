@@ -13,9 +13,11 @@ StartFailureText startFailureText(const QString &why, const DatabaseFault &fault
         words.informative =
             QCoreApplication::translate(
                 "Startup", "Liaison does not open a damaged database file:\n%1\n\nTo restore it, close Liaison and "
-                           "put a backup copy of the file in its place (and delete the files ending in -wal and -shm "
-                           "beside it), or save what can still be read with the sqlite3 program's .recover command. "
-                           "\"liaison db check\" reports what is damaged.\n\nDetails: %2")
+                           "run \"liaison restore --force FILE\" with a backup (the daily ones are in the data "
+                           "folder's \"backups\" folder; the damaged file is kept aside), or put a backup copy of "
+                           "the file in its place (and delete the files ending in -wal and -shm beside it), or save "
+                           "what can still be read with the sqlite3 program's .recover command. \"liaison db "
+                           "check\" reports what is damaged.\n\nDetails: %2")
                 .arg(fault.path, fault.detail);
         break;
     case DatabaseFault::EmptyFile:

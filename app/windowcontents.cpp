@@ -3,6 +3,7 @@
 #include "app/appsettings.h"
 #include "app/assistantarea.h"
 #include "app/assistantsettings.h"
+#include "app/backupsettings.h"
 #include "app/campaignsarea.h"
 #include "app/channelssettings.h"
 #include "app/desktopsettings.h"
@@ -53,6 +54,7 @@ void composeWindow(MainWindow &window, const WindowParts &parts)
     addEmailPage(window, parts.settings, parts.secrets);
     addSmsPage(window, parts.settings, parts.secrets);
     addMediaPage(window, parts.settings, parts.desk);
+    addBackupPage(window, parts.settings);
     addAssistantPage(window, parts.settings, parts.secrets);
     addContactsPage(window, parts.settings);
     addAppearancePage(window, parts.settings);

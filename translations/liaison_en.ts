@@ -266,6 +266,85 @@
     </message>
 </context>
 <context>
+    <name>BackupPage</name>
+    <message>
+        <source>Last backup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back up now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic backups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backups to keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backups to keep:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While Liaison runs it makes one backup a day of the database and the uploaded files into the folder above, and deletes the oldest beyond this number. 0 turns the daily backup off. Changes take effect at the next start. To restore a backup, close Liaison and run: liaison restore FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This data directory uses a team&apos;s PostgreSQL database: back it up with pg_dump (&quot;liaison backup FILE&quot; prints the command to use).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1 (backups in it: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No backup yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backing up…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The backup failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backed up into %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The new settings take effect at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Backups…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CampaignContactsPanel</name>
     <message>
         <source>Contact status</source>
@@ -5647,6 +5726,74 @@ A desktop CRM with a local REST API.</source>
         <source>must be off, suggest or on, got &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The database %1 could not be copied: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no database to back up at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data directory %1 already holds a database or uploads: restore into an empty data directory, or replace them with --force (they are kept aside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the database in it fails SQLite&apos;s check (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds a database of a newer Liaison (schema %2, this program knows %3): update Liaison to restore it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it ends early (the file was cut short)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its compressed data is damaged (the file was changed after it was written)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a file in it does not match the checksum the backup recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its list of contents is missing or does not match what it holds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk is full: the backup could not be written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The backup could not be written to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a Liaison backup: nothing was restored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The backup %1 is damaged: %2. Nothing was restored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Liaison (backup format %2): update Liaison to restore it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be moved there</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6667,7 +6814,7 @@ Check database/url in the settings file (liaison.ini in the data directory), tha
         <source>Liaison does not open a damaged database file:
 %1
 
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+To restore it, close Liaison and run &quot;liaison restore --force FILE&quot; with a backup (the daily ones are in the data folder&apos;s &quot;backups&quot; folder; the damaged file is kept aside), or put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
 
 Details: %2</source>
         <translation type="unfinished"></translation>

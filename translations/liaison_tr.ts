@@ -266,6 +266,85 @@
     </message>
 </context>
 <context>
+    <name>BackupPage</name>
+    <message>
+        <source>Last backup</source>
+        <translation>Son yedek</translation>
+    </message>
+    <message>
+        <source>Back up now</source>
+        <translation>Şimdi yedekle</translation>
+    </message>
+    <message>
+        <source>Automatic backups</source>
+        <translation>Otomatik yedekler</translation>
+    </message>
+    <message>
+        <source>Backups to keep</source>
+        <translation>Saklanacak yedek sayısı</translation>
+    </message>
+    <message>
+        <source>Backups to keep:</source>
+        <translation>Saklanacak yedek sayısı:</translation>
+    </message>
+    <message>
+        <source>While Liaison runs it makes one backup a day of the database and the uploaded files into the folder above, and deletes the oldest beyond this number. 0 turns the daily backup off. Changes take effect at the next start. To restore a backup, close Liaison and run: liaison restore FILE</source>
+        <translation>Liaison çalışırken veritabanının ve yüklenen dosyaların günde bir yedeğini yukarıdaki klasöre alır ve bu sayıyı aşan en eski yedekleri siler. 0 günlük yedeği kapatır. Değişiklikler bir sonraki başlatmada geçerli olur. Bir yedeği geri yüklemek için Liaison&apos;ı kapatıp şunu çalıştırın: liaison restore DOSYA</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Kaydet</translation>
+    </message>
+    <message>
+        <source>This data directory uses a team&apos;s PostgreSQL database: back it up with pg_dump (&quot;liaison backup FILE&quot; prints the command to use).</source>
+        <translation>Bu veri klasörü bir ekibin PostgreSQL veritabanını kullanıyor: onu pg_dump ile yedekleyin (&quot;liaison backup DOSYA&quot; kullanılacak komutu yazar).</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (backups in it: %2)</source>
+        <translation>Klasör: %1 (içindeki yedekler: %2)</translation>
+    </message>
+    <message>
+        <source>No backup yet.</source>
+        <translation>Henüz yedek yok.</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>Backing up…</source>
+        <translation>Yedekleniyor…</translation>
+    </message>
+    <message>
+        <source>an unknown error</source>
+        <translation>bilinmeyen bir hata</translation>
+    </message>
+    <message>
+        <source>The backup failed: %1</source>
+        <translation>Yedekleme başarısız oldu: %1</translation>
+    </message>
+    <message>
+        <source>Backed up into %1.</source>
+        <translation>%1 dosyasına yedeklendi.</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Kaydedilemedi: %1</translation>
+    </message>
+    <message>
+        <source>Saved. The new settings take effect at the next start.</source>
+        <translation>Kaydedildi. Yeni ayarlar bir sonraki başlatmada geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>Yedekler</translation>
+    </message>
+    <message>
+        <source>&amp;Backups…</source>
+        <translation>&amp;Yedekler…</translation>
+    </message>
+</context>
+<context>
     <name>CampaignContactsPanel</name>
     <message>
         <source>Contact status</source>
@@ -5637,6 +5716,74 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>must be off, suggest or on, got &quot;%1&quot;</source>
         <translation>off, suggest ya da on olmalı; girilen &quot;%1&quot;</translation>
     </message>
+    <message>
+        <source>The database %1 could not be copied: %2</source>
+        <translation>%1 veritabanı kopyalanamadı: %2</translation>
+    </message>
+    <message>
+        <source>There is no database to back up at %1</source>
+        <translation>%1 konumunda yedeklenecek bir veritabanı yok</translation>
+    </message>
+    <message>
+        <source>The data directory %1 already holds a database or uploads: restore into an empty data directory, or replace them with --force (they are kept aside)</source>
+        <translation>%1 veri klasöründe zaten bir veritabanı veya yüklenmiş dosyalar var: boş bir veri klasörüne geri yükleyin ya da --force ile onları değiştirin (kenara alınıp saklanırlar)</translation>
+    </message>
+    <message>
+        <source>the database in it fails SQLite&apos;s check (%1)</source>
+        <translation>içindeki veritabanı SQLite denetiminden geçmiyor (%1)</translation>
+    </message>
+    <message>
+        <source>%1 holds a database of a newer Liaison (schema %2, this program knows %3): update Liaison to restore it</source>
+        <translation>%1 daha yeni bir Liaison&apos;ın veritabanını içeriyor (şema %2, bu program %3 şemasına kadar biliyor): geri yüklemek için Liaison&apos;ı güncelleyin</translation>
+    </message>
+    <message>
+        <source>it ends early (the file was cut short)</source>
+        <translation>erken bitiyor (dosya kesilmiş)</translation>
+    </message>
+    <message>
+        <source>its compressed data is damaged (the file was changed after it was written)</source>
+        <translation>sıkıştırılmış verisi bozuk (dosya yazıldıktan sonra değişmiş)</translation>
+    </message>
+    <message>
+        <source>a file in it does not match the checksum the backup recorded</source>
+        <translation>içindeki bir dosya, yedeğin kaydettiği sağlama toplamıyla uyuşmuyor</translation>
+    </message>
+    <message>
+        <source>its list of contents is missing or does not match what it holds</source>
+        <translation>içerik listesi eksik ya da içindekilerle uyuşmuyor</translation>
+    </message>
+    <message>
+        <source>The disk is full: the backup could not be written to %1</source>
+        <translation>Disk dolu: yedek %1 konumuna yazılamadı</translation>
+    </message>
+    <message>
+        <source>The backup could not be written to %1: %2</source>
+        <translation>Yedek %1 konumuna yazılamadı: %2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 okunamıyor: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a Liaison backup: nothing was restored</source>
+        <translation>%1 bir Liaison yedeği değil: hiçbir şey geri yüklenmedi</translation>
+    </message>
+    <message>
+        <source>The backup %1 is damaged: %2. Nothing was restored</source>
+        <translation>%1 yedeği bozuk: %2. Hiçbir şey geri yüklenmedi</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Liaison (backup format %2): update Liaison to restore it</source>
+        <translation>%1 daha yeni bir Liaison tarafından yazılmış (yedek biçimi %2): geri yüklemek için Liaison&apos;ı güncelleyin</translation>
+    </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation>klasörü oluşturulamıyor</translation>
+    </message>
+    <message>
+        <source>%1 could not be moved there</source>
+        <translation>%1 oraya taşınamadı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6653,13 +6800,13 @@ Ayar dosyasındaki database/url değerini (veri klasöründeki liaison.ini), sun
         <source>Liaison does not open a damaged database file:
 %1
 
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+To restore it, close Liaison and run &quot;liaison restore --force FILE&quot; with a backup (the daily ones are in the data folder&apos;s &quot;backups&quot; folder; the damaged file is kept aside), or put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
 
 Details: %2</source>
         <translation>Liaison hasarlı bir veritabanı dosyasını açmaz:
 %1
 
-Geri yüklemek için Liaison&apos;ı kapatın ve dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
+Geri yüklemek için Liaison&apos;ı kapatın ve bir yedekle &quot;liaison restore --force DOSYA&quot; komutunu çalıştırın (günlük yedekler veri klasöründeki &quot;backups&quot; klasöründedir; hasarlı dosya kenara alınıp saklanır) ya da dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
 
 Ayrıntılar: %2</translation>
     </message>

@@ -33,7 +33,8 @@ QString DatabaseFault::sentence() const
     case Damaged:
         return QStringLiteral(
                    "the database file %1 is damaged (%2); Liaison does not serve a damaged file. Stop Liaison and "
-                   "restore it: put a backup copy in its place (and remove %1-wal and %1-shm), or save what can "
+                   "restore it: liaison restore --force BACKUP (daily backups are in the data directory's backups "
+                   "folder), or put a backup copy in its place (and remove %1-wal and %1-shm), or save what can "
                    "still be read with the sqlite3 shell: sqlite3 %1 .recover | sqlite3 recovered.db, check it "
                    "with sqlite3 recovered.db 'PRAGMA integrity_check', then move recovered.db to %1. Keep the "
                    "damaged file until the restored data is checked; liaison db check reports the full check")

@@ -125,6 +125,7 @@ private slots:
                               "emailPage",
                               "smsPage",
                               "mediaPage",
+                              "backupPage",
                               "assistantPage",
                               "contactsSettingsPage",
                               "appearancePage",

@@ -97,6 +97,8 @@ private Q_SLOTS:
         QTest::newRow("user add") << QStringList{"user", "add", "--help"}
                                   << QStringList{"--email", "--name", "--role", "standard input"};
         QTest::newRow("apikey") << QStringList{"apikey", "--help"} << QStringList{"create", "list", "revoke"};
+        QTest::newRow("backup") << QStringList{"backup", "--help"} << QStringList{"FILE", "--force", "pg_dump"};
+        QTest::newRow("restore") << QStringList{"restore", "--help"} << QStringList{"FILE", "--force", "replaced"};
         QTest::newRow("jwt rotate") << QStringList{"jwt", "rotate", "--help"}
                                     << QStringList{"team mode", "two minutes", "next start"};
     }
@@ -126,6 +128,8 @@ private Q_SLOTS:
         QTest::newRow("listen without value") << QStringList{"serve", "--listen"} << "listen";
         QTest::newRow("revoke without id") << QStringList{"apikey", "revoke"} << "ID";
         QTest::newRow("extra argument") << QStringList{"apikey", "list", "extra"} << "extra";
+        QTest::newRow("backup without a file") << QStringList{"backup"} << "FILE";
+        QTest::newRow("restore without a file") << QStringList{"restore", "--force"} << "FILE";
     }
     void badUsageExits2WithOneLine()
     {
@@ -420,6 +424,94 @@ private Q_SLOTS:
         QCOMPARE(fileMode(db), 0600);
         QVERIFY2(r.err.contains(QLatin1String("restricted it to its owner")), r.describe());
         QVERIFY2(r.out.contains(QLatin1String("k")), r.describe());
+    }
+
+    // ----- backup and restore (README, "Backups") -----
+
+    void backupAndRestoreRoundTrip()
+    {
+        Run r =
+            run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("b")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        const QString id = keyIdIn(r.out);
+        const QString media = m_dataDir->filePath(QStringLiteral("media/media_upload1"));
+        QVERIFY(QDir().mkpath(QFileInfo(media).path()));
+        {
+            QFile f(media);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("an uploaded picture");
+        }
+        QTemporaryDir elsewhere;
+        const QString file = elsewhere.filePath(QStringLiteral("copy.tar.gz"));
+        r = run({QStringLiteral("backup"), file});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("1 media files")), r.describe());
+        QVERIFY(QFileInfo(file).size() > 0);
+        // An existing file is not replaced without --force; a folder gets a new file.
+        r = run({QStringLiteral("backup"), file});
+        QVERIFY2(r.finished && r.exitCode == 1 && r.err.contains(QLatin1String("--force")), r.describe());
+        r = run({QStringLiteral("backup"), elsewhere.path()});
+        QVERIFY2(r.finished && r.exitCode == 0 && r.out.contains(QLatin1String("liaison-")), r.describe());
+
+        // Into a new data directory: the key and the upload are there.
+        QTemporaryDir restored;
+        r = run({QStringLiteral("restore"), file, QStringLiteral("--data-dir"), restored.path()}, {}, false);
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        r = run({QStringLiteral("apikey"), QStringLiteral("list"), QStringLiteral("--data-dir"), restored.path()}, {},
+                false);
+        QVERIFY2(r.finished && r.exitCode == 0 && r.out.contains(id), r.describe());
+        QFile copied(QDir(restored.path()).filePath(QStringLiteral("media/media_upload1")));
+        QVERIFY(copied.open(QIODevice::ReadOnly));
+        QCOMPARE(copied.readAll(), QByteArray("an uploaded picture"));
+
+        // Again into it: it holds data now.
+        r = run({QStringLiteral("restore"), file, QStringLiteral("--data-dir"), restored.path()}, {}, false);
+        QVERIFY2(r.finished && r.exitCode == 1, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("already holds")) && r.err.contains(QLatin1String("--force")),
+                 r.describe());
+        r = run(
+            {QStringLiteral("restore"), file, QStringLiteral("--force"), QStringLiteral("--data-dir"), restored.path()},
+            {}, false);
+        QVERIFY2(r.finished && r.exitCode == 0 && r.out.contains(QLatin1String("replaced-")), r.describe());
+        QCOMPARE(QDir(restored.path()).entryList({QStringLiteral("replaced-*")}, QDir::Dirs).size(), 1);
+    }
+
+    void restoreRefusesADamagedBackup()
+    {
+        Run r =
+            run({QStringLiteral("apikey"), QStringLiteral("create"), QStringLiteral("--name"), QStringLiteral("b")});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QTemporaryDir elsewhere;
+        const QString file = elsewhere.filePath(QStringLiteral("copy.tar.gz"));
+        r = run({QStringLiteral("backup"), file});
+        QVERIFY2(r.finished && r.exitCode == 0, r.describe());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.resize(f.size() * 2 / 3));
+        f.close();
+        QTemporaryDir target;
+        r = run({QStringLiteral("restore"), file, QStringLiteral("--data-dir"), target.path()}, {}, false);
+        QVERIFY2(r.finished && r.exitCode == 1, r.describe());
+        QVERIFY2(r.err.contains(QLatin1String("is damaged")) && r.err.contains(QLatin1String("Nothing was restored")),
+                 r.describe());
+        QVERIFY2(!QFileInfo::exists(QDir(target.path()).filePath(QStringLiteral("liaison.db"))), r.describe());
+    }
+
+    // Team mode: the words for pg_dump, exit 2, nothing written and no connection tried.
+    void backupOnPostgresPrintsPgDump()
+    {
+        QTemporaryDir elsewhere;
+        const QString file = elsewhere.filePath(QStringLiteral("team.dump"));
+        const QStringList set{QStringLiteral("--set"),
+                              QStringLiteral("database/url=postgresql://crm@db.example.com:5433/liaison")};
+        Run r = run(QStringList{QStringLiteral("backup"), file} + set);
+        QVERIFY2(r.finished && r.exitCode == 2, r.describe());
+        QVERIFY2(r.out.startsWith(QLatin1String("pg_dump --format=custom")), r.describe());
+        QVERIFY2(r.out.contains(QLatin1String("postgresql://crm@db.example.com:5433/liaison")), r.describe());
+        QVERIFY2(r.out.contains(file), r.describe());
+        QVERIFY(!QFileInfo::exists(file));
+        r = run(QStringList{QStringLiteral("restore"), file} + set);
+        QVERIFY2(r.finished && r.exitCode == 2 && r.out.startsWith(QLatin1String("pg_restore")), r.describe());
     }
 
 private:

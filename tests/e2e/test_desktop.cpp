@@ -235,6 +235,7 @@ private Q_SLOTS:
                               "emailPage",
                               "smsPage",
                               "mediaPage",
+                              "backupPage",
                               "assistantPage",
                               "contactsSettingsPage",
                               "appearancePage",

@@ -10,6 +10,8 @@
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpServer>
@@ -23,6 +25,7 @@
 #include <sys/types.h>
 
 using namespace ServeTest;
+using Run = ProgramRun;
 
 namespace {
 struct RawResponse
@@ -248,6 +251,79 @@ private Q_SLOTS:
         }
         const HttpResult list = api->get(QStringLiteral("/api/v1/contacts?limit=100"));
         QCOMPARE(list.json.value(QLatin1String("pagination")).toObject().value(QLatin1String("total")).toInt(), 20);
+    }
+
+    // ----- backups (README, "Backups") -----
+
+    // `liaison backup` runs as a second process while this test writes contacts over the API one
+    // after another. The restored copy holds every contact answered 201 before the backup started,
+    // and is one moment of the database: the first k answered, none missing between. A restore
+    // into the data directory the server uses is refused.
+    void backupUnderWriteLoadHoldsEveryAnsweredWrite()
+    {
+        auto server = serve(0, {QStringLiteral("--set"), QStringLiteral("server/rateLimitPerMinute=0")});
+        QVERIFY2(server->start(), server->describe());
+        auto api = client(*server);
+        QStringList answered;
+        auto write = [&](int i) {
+            const HttpResult r =
+                api->call("POST", QStringLiteral("/api/v1/contacts"), contactBody(QStringLiteral("Load%1").arg(i)));
+            if (r.status != 201) {
+                qWarning("POST /contacts answered %d: %s", r.status, r.body.constData());
+                return false;
+            }
+            answered << r.data().value(QLatin1String("id")).toString();
+            return true;
+        };
+        int i = 0;
+        for (; i < 100; ++i)
+            QVERIFY(write(i));
+        QTemporaryDir backups;
+        const QString file = backups.filePath(QStringLiteral("live.tar.gz"));
+        QProcess backup;
+        backup.start(m_binary, {QStringLiteral("backup"), file, QStringLiteral("--data-dir"), m_dataDir->path()});
+        QVERIFY(backup.waitForStarted(10000));
+        const qsizetype beforeBackup = answered.size();
+        // Writes go on while the backup process runs (bounded), and a few after it.
+        for (int n = 0; n < 3000 && backup.state() != QProcess::NotRunning; ++n, ++i)
+            QVERIFY(write(i));
+        const qsizetype duringBackup = answered.size() - beforeBackup;
+        QVERIFY(backup.state() == QProcess::NotRunning || backup.waitForFinished(60000));
+        QVERIFY2(backup.exitCode() == 0, backup.readAllStandardError().constData());
+        for (int n = 0; n < 5; ++n, ++i)
+            QVERIFY(write(i));
+        QVERIFY2(duringBackup > 0, "no write was answered while the backup ran");
+
+        // The server holds the data directory: a restore into it is refused.
+        Run busy = runProgram(m_binary, {QStringLiteral("restore"), file, QStringLiteral("--force"),
+                                         QStringLiteral("--data-dir"), m_dataDir->path()});
+        QVERIFY2(busy.finished && busy.exitCode == 1 && busy.err.contains(QLatin1String("is running")),
+                 busy.describe());
+
+        QTemporaryDir restoredDir;
+        Run restore =
+            runProgram(m_binary, {QStringLiteral("restore"), file, QStringLiteral("--data-dir"), restoredDir.path()});
+        QVERIFY2(restore.finished && restore.exitCode == 0, restore.describe());
+        QSet<QString> inCopy;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("restored"));
+            db.setDatabaseName(QDir(restoredDir.path()).filePath(QStringLiteral("liaison.db")));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT id FROM contacts")));
+            while (q.next())
+                inCopy.insert(q.value(0).toString());
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("restored"));
+        for (qsizetype n = 0; n < beforeBackup; ++n)
+            QVERIFY2(inCopy.contains(answered.at(n)),
+                     qPrintable(QStringLiteral("answered write %1 is missing").arg(n)));
+        const qsizetype k = inCopy.size();
+        QVERIFY(k >= beforeBackup && k < answered.size());
+        for (qsizetype n = 0; n < answered.size(); ++n)
+            QCOMPARE(inCopy.contains(answered.at(n)), n < k);
+        qInfo("%lld contacts answered before the backup, %lld while it ran; the copy holds the first %lld",
+              qint64(beforeBackup), qint64(duringBackup), qint64(k));
     }
 
     // ----- clean stop -----
