@@ -8,7 +8,8 @@
 #   - every library of the program and of the plugins Qt loads at run time resolves;
 #   - `liaison --version` names the package's version;
 #   - `liaison serve` (a throwaway data directory, 127.0.0.1:$LIAISON_PACKAGE_PORT) answers
-#     GET /api/v1/health over HTTPS, and so does the window (offscreen) with its embedded server;
+#     GET /api/v1/health over HTTPS, and so does the window with its embedded server (offscreen,
+#     and on X under Xvfb where Xvfb is installed);
 #   - `man liaison` shows the page, and the files of the menu entry, the icons and the systemd user
 #     unit are where the desktop looks for them;
 #   - `apt-get remove`, then `purge`, leave no file of the package behind: the tree is compared with
@@ -207,6 +208,38 @@ else
         bad "the window's embedded server did not answer within 60 s (see $ROOT/window.log)"
     fi
     stop_server "$server_pid" "the window"
+
+    # The window on X (the xcb platform plugin and its X libraries, as on a desktop): a virtual X
+    # server on the host, its socket shared with the chroot; a screenshot of it in $ROOT/window-xcb.png.
+    if command -v Xvfb >/dev/null; then
+        mkdir -p "$RUN/tmp/.X11-unix"
+        Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$ROOT/xvfb.display" 2>"$ROOT/xvfb.log" &
+        xvfb_pid=$!
+        for _ in $(seq 1 50); do [ -s "$ROOT/xvfb.display" ] && break; sleep 0.2; done
+        display=:$(head -n 1 "$ROOT/xvfb.display")
+        if [ "$display" != ":" ] && mount --bind /tmp/.X11-unix "$RUN/tmp/.X11-unix"; then
+            mounted=("$RUN/tmp/.X11-unix" "${mounted[@]}")
+            in_root_exec "env QT_QPA_PLATFORM=xcb DISPLAY=$display liaison --data-dir $DATA --set server/listen=127.0.0.1:$PORT" \
+                >"$ROOT/window-xcb.log" 2>&1 &
+            server_pid=$!
+            if body=$(health "$server_pid" 60); then
+                ok "the window on X (QT_QPA_PLATFORM=xcb, Xvfb $display) starts and its embedded server answers: $body"
+                sleep 3 # let it draw
+                command -v import >/dev/null && import -display "$display" -window root "$ROOT/window-xcb.png" 2>/dev/null
+            else
+                tail -n 10 "$ROOT/window-xcb.log"
+                bad "the window on X did not answer within 60 s (see $ROOT/window-xcb.log)"
+            fi
+            stop_server "$server_pid" "the window on X"
+            umount "$RUN/tmp/.X11-unix" && mounted=("${mounted[@]:1}")
+        else
+            bad "no virtual X server for the window on X (see $ROOT/xvfb.log)"
+        fi
+        kill "$xvfb_pid" 2>/dev/null
+        wait "$xvfb_pid" 2>/dev/null
+    else
+        echo "  (Xvfb is not installed: the window on X is not tried)"
+    fi
 fi
 check "the user's data directory holds the database" in_root "test -s $DATA/liaison.db"
 
