@@ -105,6 +105,8 @@ package: $(DEPS_STAMP) $(BUILD_DIR)/CMakeCache.txt
 	rm -f $(PACKAGE_DIR)/liaison_*.deb
 	cd $(BUILD_DIR) && cpack --config CPackConfig.cmake -G DEB -B $(abspath $(PACKAGE_DIR))
 	lintian --fail-on error $(PACKAGE_DIR)/liaison_*.deb
+	@echo "make package: $$(ls $(PACKAGE_DIR)/liaison_*.deb) (lintian: no error); install it with"
+	@echo "    sudo apt-get install ./$$(ls $(PACKAGE_DIR)/liaison_*.deb)"
 
 # Installs that package on a clean Debian 12 root (debootstrap, cached in /tmp/liaison-package) and
 # checks it there: dependencies, --version, serve over HTTPS, man page, remove and purge. As root;
