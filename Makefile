@@ -30,7 +30,7 @@ UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps build run test test-sanitize build-sanitize bench format translations clean help
+.PHONY: all deps build run test test-sanitize build-sanitize bench format translations clean help package test-package
 
 all: build
 
@@ -40,6 +40,8 @@ help:
 	@echo "make test            install, build, run every test (ctest)"
 	@echo "make test-sanitize   the same tests in $(ASAN_DIR) with ASan + UBSan"
 	@echo "make bench           build the benchmarks; run the one against nginx (scripts/bench.sh)"
+	@echo "make package         the Debian package $(BUILD_DIR)/package/liaison_*.deb (CPack), checked by lintian"
+	@echo "make test-package    install that package on a clean Debian 12 (debootstrap, chroot) and check it"
 	@echo "make deps | build | format | translations | clean"
 
 deps: $(DEPS_STAMP)
@@ -93,6 +95,24 @@ test-sanitize: build-sanitize
 bench: build
 	cmake --build $(BUILD_DIR) --target benchmarks -j$(JOBS)
 	scripts/bench.sh
+
+# The Debian package (installer/CMakeLists.txt): builds only the program and the files it installs
+# (not the tests), has CPack make the .deb in $(BUILD_DIR)/package, and fails when lintian reports an
+# error (its warnings are printed; README "Install the package").
+PACKAGE_DIR = $(BUILD_DIR)/package
+package: $(DEPS_STAMP) $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) --target liaison package_files -j$(JOBS)
+	rm -f $(PACKAGE_DIR)/liaison_*.deb
+	cd $(BUILD_DIR) && cpack --config CPackConfig.cmake -G DEB -B $(abspath $(PACKAGE_DIR))
+	lintian --fail-on error $(PACKAGE_DIR)/liaison_*.deb
+	@echo "make package: $$(ls $(PACKAGE_DIR)/liaison_*.deb) (lintian: no error); install it with"
+	@echo "    sudo apt-get install ./$$(ls $(PACKAGE_DIR)/liaison_*.deb)"
+
+# Installs that package on a clean Debian 12 root (debootstrap, cached in /tmp/liaison-package) and
+# checks it there: dependencies, --version, serve over HTTPS, man page, remove and purge. As root;
+# not part of `make test`. The port its server uses: make test-package LIAISON_PACKAGE_PORT=18443
+test-package: package
+	installer/test-package.sh $(PACKAGE_DIR)/liaison_*.deb
 
 # clang-format is not a build dependency: install it (apt-get install clang-format) to format.
 # Re-running cmake lets a build tree configured before clang-format was installed find it.

@@ -226,44 +226,143 @@ QList<Command> commands()
     };
 }
 
-QList<QCommandLineOption> commonOptions()
+// The data directory's default as the help names it: the path itself in --help, its rule in the
+// manual page, which is written once at build time for every user.
+QString defaultDataDirText()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+const QString kManDataDirText = QStringLiteral("$XDG_DATA_HOME/liaison, that is ~/.local/share/liaison");
+
+QList<QCommandLineOption> commonOptions(const QString &dataDirDefault = defaultDataDirText())
 {
     return {QCommandLineOption(QStringLiteral("data-dir"),
-                               QStringLiteral("Data directory (default: %1).")
-                                   .arg(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)),
+                               QStringLiteral("Data directory (default: %1).").arg(dataDirDefault),
                                QStringLiteral("DIR")),
             QCommandLineOption(QStringLiteral("set"),
                                QStringLiteral("Override a setting of liaison.ini for this run (repeatable)."),
                                QStringLiteral("section/key=value"))};
 }
 
+// The help of one command as --help prints it and the manual page (liaison(1), --help-man) lists
+// it: both are rendered from this, so that they cannot disagree (e2e_cli checks it).
+struct CommandHelp
+{
+    QString usage; // "liaison apikey revoke [options] ID"
+    QString summary;
+    QList<std::pair<QString, QString>> options; // the command's own: {"--listen HOST:PORT", description}
+    QList<std::pair<QString, QString>> common;  // --data-dir, --set, --help, --version
+};
+
+CommandHelp helpOf(const Command &c, const QString &dataDirDefault)
+{
+    CommandHelp help;
+    help.usage = QStringLiteral("liaison");
+    if (!c.words.isEmpty())
+        help.usage += QLatin1Char(' ') + c.words.join(QLatin1Char(' '));
+    help.usage += QStringLiteral(" [options]");
+    if (!c.positional.isEmpty())
+        help.usage += QLatin1Char(' ') + c.positional;
+    help.summary = c.summary;
+    const auto named = [](const QCommandLineOption &o) {
+        QString name = QStringLiteral("--") + o.names().constFirst();
+        if (!o.valueName().isEmpty())
+            name += QLatin1Char(' ') + o.valueName();
+        return std::pair<QString, QString>{name, o.description()};
+    };
+    for (const QCommandLineOption &o : c.options)
+        help.options.append(named(o));
+    for (const QCommandLineOption &o : commonOptions(dataDirDefault))
+        help.common.append(named(o));
+    help.common.append({QStringLiteral("-h, --help"), QStringLiteral("Show this help.")});
+    help.common.append({QStringLiteral("-v, --version"), QStringLiteral("Show the version.")});
+    return help;
+}
+
+const QString kCommandHelpHint = QStringLiteral("Run liaison COMMAND --help for a command's options.");
+
 QString usageOf(const Command &c)
 {
-    QString text = QStringLiteral("Usage: liaison");
-    if (!c.words.isEmpty())
-        text += QLatin1Char(' ') + c.words.join(QLatin1Char(' '));
-    text += QStringLiteral(" [options]");
-    if (!c.positional.isEmpty())
-        text += QLatin1Char(' ') + c.positional;
-    text += QLatin1String("\n") + c.summary + QLatin1Char('\n');
+    const CommandHelp help = helpOf(c, defaultDataDirText());
+    QString text = QStringLiteral("Usage: ") + help.usage + QLatin1Char('\n') + help.summary + QLatin1Char('\n');
     if (c.words.isEmpty()) {
         text += QStringLiteral("\nCommands:\n");
         for (const Command &other : commands()) {
             if (!other.words.isEmpty())
                 text += QStringLiteral("  %1  %2\n").arg(other.words.join(QLatin1Char(' ')), -15).arg(other.summary);
         }
-        text += QStringLiteral("Run liaison COMMAND --help for a command's options.\n");
+        text += kCommandHelpHint + QLatin1Char('\n');
     }
     text += QStringLiteral("\nOptions:\n");
-    QList<QCommandLineOption> all = c.options + commonOptions();
-    for (const QCommandLineOption &o : all) {
-        QString name = QStringLiteral("--") + o.names().constFirst();
-        if (!o.valueName().isEmpty())
-            name += QLatin1Char(' ') + o.valueName();
-        text += QStringLiteral("  %1  %2\n").arg(name, -28).arg(o.description());
-    }
-    text += QStringLiteral("  %1  %2\n").arg(QStringLiteral("-h, --help"), -28).arg(QStringLiteral("Show this help."));
+    for (const auto &[name, description] : help.options + help.common)
+        text += QStringLiteral("  %1  %2\n").arg(name, -28).arg(description);
     return text;
+}
+
+// Text as roff reads it: a backslash is written \e, a line may not start with a control character,
+// and the dashes of options are minus signs.
+QString roffText(QString text, bool dashesAreMinus = false)
+{
+    text.replace(QLatin1Char('\\'), QStringLiteral("\\e"));
+    if (dashesAreMinus)
+        text.replace(QLatin1Char('-'), QStringLiteral("\\-"));
+    if (text.startsWith(QLatin1Char('.')) || text.startsWith(QLatin1Char('\'')))
+        text.prepend(QStringLiteral("\\&"));
+    return text;
+}
+
+void appendRoffOptions(QString &page, const QList<std::pair<QString, QString>> &options)
+{
+    for (const auto &[name, description] : options) {
+        // "--listen HOST:PORT": the flag in bold, its value's name in italics; "-h, --help": no value.
+        const qsizetype space = name.lastIndexOf(QLatin1Char(' '));
+        const bool hasValue = space > 0 && name.at(space + 1) != QLatin1Char('-');
+        const QString flag = hasValue ? name.left(space) : name;
+        const QString value = hasValue ? name.mid(space + 1) : QString();
+        if (value.isEmpty())
+            page += QStringLiteral(".TP\n.B \"%1\"\n").arg(roffText(flag, true));
+        else
+            page += QStringLiteral(".TP\n.BI \"%1 \" \"%2\"\n").arg(roffText(flag, true), roffText(value));
+        page += roffText(description) + QLatin1Char('\n');
+    }
+}
+
+// The manual page liaison(1) in roff, from the same commands and options as --help (the build
+// writes it with the hidden `liaison --help-man`; installer/ installs it).
+QString manPage()
+{
+    const QList<Command> all = commands();
+    QString page =
+        QStringLiteral(".TH LIAISON 1 \"\" \"liaison %1\" \"User Commands\"\n").arg(QStringLiteral(LIAISON_VERSION));
+    page += QStringLiteral(".nh\n.ad l\n"); // no hyphens in paths and options, a ragged right edge
+    page +=
+        QStringLiteral(".SH NAME\nliaison \\- customer relationship manager: a desktop app and an HTTPS REST API\n");
+    page += QStringLiteral(".SH SYNOPSIS\n");
+    for (const Command &c : all) {
+        const CommandHelp help = helpOf(c, kManDataDirText);
+        page += QStringLiteral(".B \"%1\"\n.br\n").arg(roffText(help.usage));
+    }
+    const CommandHelp top = helpOf(all.first(), kManDataDirText);
+    page += QStringLiteral(".SH DESCRIPTION\n") + roffText(top.summary) + QLatin1Char('\n');
+    page += QStringLiteral(".PP\n") + roffText(kCommandHelpHint) + QLatin1Char('\n');
+    page += QStringLiteral(".SH OPTIONS\n");
+    page += QStringLiteral("These options apply to every command.\n");
+    appendRoffOptions(page, top.common);
+    page += QStringLiteral(".SH COMMANDS\n");
+    for (const Command &c : all) {
+        if (c.words.isEmpty())
+            continue;
+        const CommandHelp help = helpOf(c, kManDataDirText);
+        page += QStringLiteral(".SS \"%1\"\n").arg(roffText(c.words.join(QLatin1Char(' '))));
+        page += QStringLiteral(".B \"%1\"\n.PP\n").arg(roffText(help.usage));
+        page += roffText(help.summary) + QLatin1Char('\n');
+        appendRoffOptions(page, help.options);
+    }
+    page += QStringLiteral(".SH FILES\n.TP\n.I /usr/lib/systemd/user/liaison.service\n"
+                           "The systemd user unit that runs \\fBliaison serve\\fR for its user: "
+                           "\\fBsystemctl \\-\\-user enable \\-\\-now liaison\\fR.\n"
+                           ".SH SEE ALSO\n.BR systemctl (1)\n");
+    return page;
 }
 
 bool hasDisplay()
@@ -1118,7 +1217,7 @@ int runRestore(const AppSettings &settings, const QString &archive, bool force)
 int liaisonMain(int argc, char **argv)
 {
     QCoreApplication::setApplicationName(QStringLiteral("liaison"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(LIAISON_VERSION));
     if (qEnvironmentVariableIsEmpty("QT_MESSAGE_PATTERN")) {
         qInstallMessageHandler(handleMessage);
         ApiServer::setRequestLogSink(writeLogLine);
@@ -1126,6 +1225,11 @@ int liaisonMain(int argc, char **argv)
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    // Hidden: the manual page in roff, which the build installs as liaison(1).
+    if (args.size() == 2 && args.at(1) == QLatin1String("--help-man")) {
+        fputs(manPage().toUtf8().constData(), stdout);
+        return Ok;
+    }
 
     // The command is the leading words that are not options (or option values).
     QStringList words;
@@ -1190,7 +1294,7 @@ int liaisonMain(int argc, char **argv)
         return Ok;
     }
     if (parser.isSet(version)) {
-        out(QStringLiteral("liaison 0.1.0"));
+        out(QStringLiteral("liaison " LIAISON_VERSION));
         return Ok;
     }
     const qsizetype expected = command->words.size() + (command->positional.isEmpty() ? 0 : 1);

@@ -3,6 +3,7 @@
 // --set, apikey create|list|revoke and user add. Every run uses a throwaway --data-dir.
 #include "tests/support/testsupport.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -110,6 +111,94 @@ private Q_SLOTS:
         QVERIFY2(r.finished && r.exitCode == 0, r.describe());
         for (const QString &m : mentions)
             QVERIFY2(r.out.contains(m, Qt::CaseInsensitive), qPrintable(m + QLatin1Char('\n') + r.describe()));
+    }
+
+    void versionPrintsTheProjectVersion()
+    {
+        const Run r = run({QStringLiteral("--version")}, {}, false);
+        QVERIFY2(r.finished && r.exitCode == 0 && r.err.isEmpty(), r.describe());
+        // the version of project() in CMakeLists.txt
+        QFile cmake(qEnvironmentVariable("LIAISON_SOURCE_DIR") + QStringLiteral("/CMakeLists.txt"));
+        QVERIFY(cmake.open(QIODevice::ReadOnly));
+        const QString project = QRegularExpression(QStringLiteral("project\\(Liaison VERSION ([0-9.]+)"))
+                                    .match(QString::fromUtf8(cmake.readAll()))
+                                    .captured(1);
+        QVERIFY(!project.isEmpty());
+        QCOMPARE(r.out, QStringLiteral("liaison %1\n").arg(project));
+        QCOMPARE(run({QStringLiteral("serve"), QStringLiteral("-v")}).out, r.out);
+    }
+
+    // The manual page (liaison(1), written by the build with --help-man) says what --help says: the
+    // same commands, usage lines, summaries and options with the same descriptions.
+    void manualPageAgreesWithHelp()
+    {
+        const Run man = run({QStringLiteral("--help-man")}, {}, false);
+        QVERIFY2(man.finished && man.exitCode == 0 && man.err.isEmpty(), man.describe());
+        QVERIFY2(man.out.startsWith(QLatin1String(".TH LIAISON 1 ")), man.describe());
+        // Each roff line as man shows its words: no request, quotes or escapes.
+        QStringList lines;
+        static const QRegularExpression request(QStringLiteral("^\\.(B|BI|SS) "));
+        for (QString line : man.out.split(QLatin1Char('\n'))) {
+            if (line.contains(request))
+                line = line.remove(request).remove(QLatin1Char('"')).simplified();
+            line.replace(QLatin1String("\\-"), QLatin1String("-"))
+                .replace(QLatin1String("\\&"), QString())
+                .replace(QLatin1String("\\e"), QLatin1String("\\"));
+            lines << line;
+        }
+        const auto inPage = [&lines](const QString &text) { return lines.contains(text); };
+
+        const Run top = run({QStringLiteral("--help")}, {}, false);
+        QVERIFY2(top.exitCode == 0, top.describe());
+        QList<QStringList> commands{{}};
+        bool inCommands = false;
+        for (const QString &line : top.outLines()) {
+            if (line == QLatin1String("Commands:"))
+                inCommands = true;
+            else if (!line.startsWith(QLatin1String("  ")))
+                inCommands = false;
+            else if (inCommands) {
+                const QString words = line.trimmed().section(QStringLiteral("  "), 0, 0);
+                QVERIFY2(inPage(words), qPrintable(QStringLiteral("no section for '%1' in the page").arg(words)));
+                commands << words.split(QLatin1Char(' '));
+            }
+        }
+        QVERIFY2(commands.size() >= 10, top.describe());
+        QCOMPARE(man.out.count(QLatin1String("\n.SS ")), commands.size() - 1);
+
+        int optionsInPage = int(man.out.count(QLatin1String("\n.TP\n.B"))); // .B or .BI: an option
+        int optionsInHelp = 0;
+        QStringList common;
+        for (const QStringList &words : commands) {
+            const Run help = run(words + QStringList{QStringLiteral("--help")}, {}, false);
+            QVERIFY2(help.exitCode == 0, help.describe());
+            const QStringList out = help.outLines();
+            QVERIFY2(out.value(0).startsWith(QLatin1String("Usage: ")), help.describe());
+            QVERIFY2(inPage(out.value(0).mid(7)), qPrintable(out.value(0)));
+            QVERIFY2(inPage(out.value(1)), qPrintable(out.value(1))); // the summary
+            static const QRegularExpression option(QStringLiteral("^  (\\S.*?)  +(\\S.*)$"));
+            for (const QString &line : out.mid(out.indexOf(QStringLiteral("Options:")) + 1)) {
+                const QRegularExpressionMatch m = option.match(line);
+                QVERIFY2(m.hasMatch(), qPrintable(line));
+                const QString name = m.captured(1);
+                QString description = m.captured(2);
+                QVERIFY2(inPage(name), qPrintable(name));
+                if (name == QLatin1String("--data-dir DIR")) {
+                    // the page names the rule, --help the path it gives here
+                    QVERIFY2(description.endsWith(QLatin1String("/liaison).")), qPrintable(description));
+                    description = QStringLiteral("Data directory (default: $XDG_DATA_HOME/liaison, that is "
+                                                 "~/.local/share/liaison).");
+                }
+                QVERIFY2(inPage(description), qPrintable(name + QLatin1String(": ") + description));
+                // the options of every command are listed once, in the page's OPTIONS
+                if (words.isEmpty())
+                    common << name;
+                if (!common.contains(name) || words.isEmpty())
+                    ++optionsInHelp;
+            }
+        }
+        QVERIFY(common.contains(QStringLiteral("-v, --version")));
+        QCOMPARE(optionsInPage, optionsInHelp);
     }
 
     // ----- bad usage: exit 2, one clear line on stderr -----
