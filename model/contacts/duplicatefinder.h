@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/contacts/contact.h"
+#include "model/core/store.h"
+
+#include <QJsonObject>
+#include <QStringList>
+#include <QVector>
+
+// Why contacts are taken for one person (docs/api.md, "Duplicates and merge"):
+// - email: the same e-mail address, without case;
+// - phone: the same number in E.164 (national numbers read with contacts/defaultCallingCode);
+// - name: the same name and the same company, each compared as its folded words (without case,
+//   accents, the dot of the Turkish i, spaces or punctuation: "Işık Çelik" at "Anadolu Yazılım A.Ş."
+//   and "ISIK CELIK" at "anadolu yazilim AŞ" match). A name without a company matches nothing:
+//   two "Ahmet Yılmaz" with no company are as likely two people.
+namespace DuplicateRules {
+QString emailKey(const QString &email);
+QString phoneKey(const QString &phone);
+QString nameKey(const QString &firstName, const QString &lastName);
+QString companyKey(const QString &company);
+// The rules by which a and b match ("email", "phone", "name"), in that order; empty: none.
+QStringList matches(const Contact &a, const Contact &b);
+} // namespace DuplicateRules
+
+struct DuplicateMatch
+{
+    QString rule;  // email, phone or name
+    QString value; // what they share, as the first of them writes it ("Işık Çelik · Anadolu Yazılım")
+    QStringList contactIds;
+
+    QJsonObject toJson() const;
+};
+
+// Contacts linked by any rule, through one another (A shares B's e-mail, B has C's name and company:
+// one group of three). contactIds oldest first; contacts filled by DuplicateFinder::load.
+struct DuplicateGroup
+{
+    QStringList contactIds;
+    QVector<DuplicateMatch> matches;
+    QVector<Contact> contacts;
+    qint64 newestSeq = 0;
+
+    // The contact a merge keeps unless told otherwise: the oldest (the one other systems most
+    // likely link to).
+    QString suggestedKeepId() const { return contactIds.value(0); }
+};
+
+// Finds the groups of duplicate contacts. One read of every contact's name, company, e-mail and
+// phone, each put under its keys in hash tables (linear in the contacts, never pairs of rows: 100,000
+// contacts in docs/performance.md); the groups' contacts are then read by id.
+class DuplicateFinder
+{
+public:
+    explicit DuplicateFinder(const Store &store);
+
+    // Every group, the newest contact's group first; contacts not loaded.
+    QVector<DuplicateGroup> groups() const;
+    // The contacts of these groups, read as they are now (a contact gone since is left out, and a
+    // group left with one contact is dropped).
+    void load(QVector<DuplicateGroup> &groups) const;
+
+private:
+    Store m_store;
+};

@@ -1,0 +1,368 @@
+#include "ui/contacts/duplicatesdialog.h"
+
+#include "model/contacts/contactmerge.h"
+#include "ui/shell/errortext.h"
+#include "ui/shell/uikit.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+enum DuplicatesColumn
+{
+    KeepColumn,
+    MergeColumn,
+    NameColumn,
+    EmailColumn,
+    PhoneColumn,
+    CompanyColumn,
+    CreatedColumn,
+    ColumnCount
+};
+} // namespace
+
+DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
+    : QDialog(parent)
+    , m_store(store)
+{
+    setObjectName(QStringLiteral("duplicatesDialog"));
+    setWindowTitle(tr("Find duplicates"));
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("duplicatesSummary"));
+    m_summary->setWordWrap(true);
+    m_refresh = new QPushButton(tr("Refresh"), this);
+    m_refresh->setObjectName(QStringLiteral("refreshButton"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_refresh);
+
+    m_groups = new QListWidget(this);
+    m_groups->setObjectName(QStringLiteral("duplicateGroups"));
+    m_groups->setAccessibleName(tr("Groups of duplicates"));
+    m_groups->setWordWrap(true);
+    m_groups->setUniformItemSizes(false);
+    m_groups->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto *right = new QWidget(this);
+    m_why = new QLabel(right);
+    m_why->setObjectName(QStringLiteral("duplicateReasons"));
+    m_why->setWordWrap(true);
+    m_why->setTextFormat(Qt::PlainText);
+    m_contacts = UiKit::recordTable(
+        ColumnCount, {tr("Keep"), tr("Merge"), tr("Name"), tr("E-mail"), tr("Phone"), tr("Company"), tr("Created")},
+        QStringLiteral("duplicateContacts"), right);
+    m_contacts->setAccessibleName(tr("Contacts of the group"));
+    m_contacts->setSelectionMode(QAbstractItemView::NoSelection);
+    UiKit::oneLineRows(m_contacts);
+    const QFontMetrics fm(m_contacts->font());
+    m_contacts->horizontalHeader()->resizeSection(KeepColumn, UiKit::columnWidthFor(fm, {tr("Keep")}) + 24);
+    m_contacts->horizontalHeader()->resizeSection(MergeColumn, UiKit::columnWidthFor(fm, {tr("Merge")}) + 24);
+    m_plan = new QLabel(right);
+    m_plan->setObjectName(QStringLiteral("mergePlan"));
+    m_plan->setWordWrap(true);
+    m_plan->setTextFormat(Qt::PlainText);
+    m_error = UiKit::errorLabel(right);
+    m_merge = new QPushButton(tr("Merge into the kept contact"), right);
+    m_merge->setObjectName(QStringLiteral("mergeButton"));
+    auto *mergeRow = new QHBoxLayout;
+    mergeRow->addStretch(1);
+    mergeRow->addWidget(m_merge);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(UiKit::Space::S, 0, 0, 0);
+    rightLayout->setSpacing(UiKit::Space::S);
+    rightLayout->addWidget(m_why);
+    rightLayout->addWidget(m_contacts, 1);
+    rightLayout->addWidget(m_plan);
+    rightLayout->addWidget(m_error);
+    rightLayout->addLayout(mergeRow);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(m_groups);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    splitter->setChildrenCollapsible(false);
+
+    m_undoBar = new QWidget(this);
+    m_undoBar->setObjectName(QStringLiteral("mergeUndoBar"));
+    m_undoText = new QLabel(m_undoBar);
+    m_undoText->setObjectName(QStringLiteral("mergeUndoText"));
+    m_undoText->setWordWrap(true);
+    m_undo = new QPushButton(tr("Undo"), m_undoBar);
+    m_undo->setObjectName(QStringLiteral("undoMergeButton"));
+    auto *undoLayout = new QHBoxLayout(m_undoBar);
+    undoLayout->setContentsMargins(0, 0, 0, 0);
+    undoLayout->addWidget(m_undoText, 1);
+    undoLayout->addWidget(m_undo);
+    m_undoBar->hide();
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(UiKit::Space::M, UiKit::Space::M, UiKit::Space::M, UiKit::Space::M);
+    layout->setSpacing(UiKit::Space::S);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_undoBar);
+    layout->addWidget(buttons);
+
+    connect(m_refresh, &QPushButton::clicked, this, &DuplicatesDialog::reload);
+    connect(m_groups, &QListWidget::currentRowChanged, this, &DuplicatesDialog::showGroup);
+    connect(m_merge, &QPushButton::clicked, this, &DuplicatesDialog::mergeSelected);
+    connect(m_undo, &QPushButton::clicked, this, &DuplicatesDialog::undoLast);
+    connect(m_contacts, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (m_filling)
+            return;
+        if (item->column() == KeepColumn && item->checkState() == Qt::Checked) {
+            chooseKept(item->data(UiKit::IdRole).toString());
+            return;
+        }
+        if (item->column() == KeepColumn) {
+            // One contact is always kept: unticking it keeps it ticked.
+            const QSignalBlocker block(m_contacts);
+            item->setCheckState(Qt::Checked);
+            return;
+        }
+        updatePlan();
+    });
+
+    resize(1000, 600);
+    reload();
+}
+
+QString DuplicatesDialog::describeMatch(const DuplicateMatch &m) const
+{
+    if (m.rule == QLatin1String("email"))
+        return tr("Same e-mail: %1").arg(m.value);
+    if (m.rule == QLatin1String("phone"))
+        return tr("Same phone: %1").arg(m.value);
+    return tr("Same name and company: %1").arg(m.value);
+}
+
+void DuplicatesDialog::reload()
+{
+    const QString shownKept = keptId();
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QVector<DuplicateGroup> all;
+    try {
+        const DuplicateFinder finder(m_store);
+        all = finder.groups();
+        m_found = all.mid(0, kMaxGroupsShown);
+        finder.load(m_found);
+        UiKit::showError(m_error, {});
+    } catch (const std::exception &e) {
+        m_found.clear();
+        UiKit::showError(m_error, ErrorText::of(e));
+    }
+    QApplication::restoreOverrideCursor();
+    if (all.isEmpty())
+        m_summary->setText(tr("No duplicates found."));
+    else if (all.size() > m_found.size())
+        m_summary->setText(tr("Groups of contacts that look like one person: %1 (the newest %2 are listed).")
+                               .arg(all.size())
+                               .arg(m_found.size()));
+    else
+        m_summary->setText(tr("Groups of contacts that look like one person: %1.").arg(all.size()));
+
+    const QSignalBlocker block(m_groups);
+    m_groups->clear();
+    int again = -1;
+    for (int i = 0; i < m_found.size(); ++i) {
+        const DuplicateGroup &g = m_found.at(i);
+        QStringList names;
+        for (const Contact &c : g.contacts)
+            names << c.displayName();
+        QStringList why;
+        for (const DuplicateMatch &m : g.matches) {
+            const QString rule = m.rule == QLatin1String("email")   ? tr("e-mail")
+                                 : m.rule == QLatin1String("phone") ? tr("phone")
+                                                                    : tr("name and company");
+            if (!why.contains(rule))
+                why << rule;
+        }
+        auto *item = new QListWidgetItem(names.join(QStringLiteral(", ")) + QLatin1Char('\n') +
+                                         tr("Same %1").arg(why.join(QStringLiteral(", "))));
+        item->setToolTip(item->text());
+        m_groups->addItem(item);
+        if (!shownKept.isEmpty() && g.contactIds.contains(shownKept))
+            again = i;
+    }
+    const int row = again >= 0 ? again : (m_found.isEmpty() ? -1 : 0);
+    m_groups->setCurrentRow(row);
+    showGroup(row);
+}
+
+void DuplicatesDialog::showGroup(int row)
+{
+    const QSignalBlocker block(m_contacts);
+    m_filling = true;
+    m_contacts->setRowCount(0);
+    if (row < 0 || row >= m_found.size()) {
+        m_why->clear();
+        m_plan->clear();
+        m_merge->setEnabled(false);
+        m_filling = false;
+        return;
+    }
+    const DuplicateGroup &g = m_found.at(row);
+    QStringList why{tr("Why they match:")};
+    for (const DuplicateMatch &m : g.matches)
+        why << QStringLiteral("• ") + describeMatch(m);
+    m_why->setText(why.join(QLatin1Char('\n')));
+    m_contacts->setRowCount(int(g.contacts.size()));
+    for (int i = 0; i < g.contacts.size(); ++i) {
+        const Contact &c = g.contacts.at(i);
+        auto *keep = new QTableWidgetItem;
+        keep->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        keep->setData(UiKit::IdRole, c.id);
+        keep->setCheckState(c.id == g.suggestedKeepId() ? Qt::Checked : Qt::Unchecked);
+        keep->setToolTip(tr("Keep this contact"));
+        m_contacts->setItem(i, KeepColumn, keep);
+        auto *merge = new QTableWidgetItem;
+        merge->setData(UiKit::IdRole, c.id);
+        merge->setToolTip(tr("Merge this contact into the kept one"));
+        m_contacts->setItem(i, MergeColumn, merge);
+        m_contacts->setItem(i, NameColumn, UiKit::tableItem(c.displayName(), c.id));
+        m_contacts->setItem(i, EmailColumn, UiKit::tableItem(c.email));
+        m_contacts->setItem(i, PhoneColumn, UiKit::tableItem(c.phone));
+        m_contacts->setItem(i, CompanyColumn, UiKit::tableItem(c.company));
+        m_contacts->setItem(i, CreatedColumn, UiKit::tableItem(UiKit::localTime(c.createdAt)));
+    }
+    m_filling = false;
+    chooseKept(g.suggestedKeepId());
+}
+
+void DuplicatesDialog::chooseKept(const QString &id)
+{
+    {
+        const QSignalBlocker block(m_contacts);
+        for (int i = 0; i < m_contacts->rowCount(); ++i) {
+            QTableWidgetItem *keep = m_contacts->item(i, KeepColumn);
+            QTableWidgetItem *merge = m_contacts->item(i, MergeColumn);
+            const bool kept = keep->data(UiKit::IdRole).toString() == id;
+            keep->setCheckState(kept ? Qt::Checked : Qt::Unchecked);
+            if (kept) {
+                merge->setFlags(Qt::NoItemFlags);
+                merge->setData(Qt::CheckStateRole, QVariant());
+            } else {
+                merge->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+                if (!merge->data(Qt::CheckStateRole).isValid())
+                    merge->setCheckState(Qt::Checked);
+            }
+        }
+    }
+    updatePlan();
+}
+
+QString DuplicatesDialog::keptId() const
+{
+    for (int i = 0; i < m_contacts->rowCount(); ++i) {
+        const QTableWidgetItem *keep = m_contacts->item(i, KeepColumn);
+        if (keep && keep->checkState() == Qt::Checked)
+            return keep->data(UiKit::IdRole).toString();
+    }
+    return {};
+}
+
+QStringList DuplicatesDialog::mergedIds() const
+{
+    QStringList ids;
+    const QString kept = keptId();
+    for (int i = 0; i < m_contacts->rowCount(); ++i) {
+        const QTableWidgetItem *merge = m_contacts->item(i, MergeColumn);
+        const QString id = merge ? merge->data(UiKit::IdRole).toString() : QString();
+        if (merge && id != kept && merge->checkState() == Qt::Checked)
+            ids << id;
+    }
+    return ids;
+}
+
+void DuplicatesDialog::updatePlan()
+{
+    const QString kept = keptId();
+    const QStringList others = mergedIds();
+    UiKit::showError(m_error, {});
+    if (kept.isEmpty() || others.isEmpty()) {
+        m_plan->setText(kept.isEmpty() ? QString() : tr("Tick at least one contact to merge."));
+        m_merge->setEnabled(false);
+        return;
+    }
+    try {
+        const MergePreview p = ContactMerge(m_store).preview(kept, others);
+        QStringList moves;
+        const auto add = [&moves](int n, const QString &text) {
+            if (n > 0)
+                moves << text.arg(n);
+        };
+        add(p.moves.notes, tr("notes: %1"));
+        add(p.moves.deals, tr("deals: %1"));
+        add(p.moves.tasks, tr("tasks: %1"));
+        add(p.moves.conversations, tr("conversations: %1"));
+        add(p.moves.segments, tr("segment memberships: %1"));
+        add(p.moves.campaigns, tr("campaign records: %1"));
+        QStringList lines;
+        lines << tr("%1 is kept; %2 other contact(s) are merged into it and removed.")
+                     .arg(p.kept.displayName())
+                     .arg(p.others.size());
+        lines << (moves.isEmpty() ? tr("Nothing else moves.")
+                                  : tr("Moves to the kept contact: %1.").arg(moves.join(QStringLiteral(", "))));
+        if (!p.filledFields.isEmpty()) {
+            QStringList labels;
+            for (const QString &f : p.filledFields)
+                labels << ErrorText::fieldLabel(f);
+            lines << tr("Fields it takes from the others: %1.").arg(labels.join(QStringLiteral(", ")));
+        }
+        m_plan->setText(lines.join(QLatin1Char('\n')));
+        m_merge->setEnabled(true);
+    } catch (const std::exception &e) {
+        m_plan->clear();
+        m_merge->setEnabled(false);
+        UiKit::showError(m_error, ErrorText::of(e));
+    }
+}
+
+void DuplicatesDialog::mergeSelected()
+{
+    const QString kept = keptId();
+    const QStringList others = mergedIds();
+    if (kept.isEmpty() || others.isEmpty())
+        return;
+    try {
+        const MergeResult r = ContactMerge(m_store).merge(kept, others);
+        m_merges << r.mergeId;
+        m_undoText->setText(tr("Merged into %1: %2 contact(s).").arg(r.kept.displayName()).arg(r.removedIds.size()));
+        m_undoBar->show();
+        m_undo->setEnabled(true);
+    } catch (const std::exception &e) {
+        UiKit::showError(m_error, ErrorText::of(e));
+        return;
+    }
+    reload();
+}
+
+void DuplicatesDialog::undoLast()
+{
+    if (m_merges.isEmpty())
+        return;
+    try {
+        const MergeUndone u = ContactMerge(m_store).undo(m_merges.constLast());
+        m_merges.removeLast();
+        m_undoText->setText(tr("Merge undone: %1 contact(s) are back.").arg(u.restored.size()));
+        m_undo->setEnabled(!m_merges.isEmpty());
+    } catch (const std::exception &e) {
+        UiKit::showError(m_error, ErrorText::of(e));
+        return;
+    }
+    reload();
+}

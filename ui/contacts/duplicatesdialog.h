@@ -1,0 +1,70 @@
+#pragma once
+
+#include "model/contacts/duplicatefinder.h"
+#include "model/core/store.h"
+
+#include <QDialog>
+#include <QStringList>
+#include <QVector>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTableWidget;
+
+// Contacts → Find duplicates: the groups of contacts that look like one person
+// (DuplicateFinder), why each matches, the one to keep (the oldest unless chosen), which of the
+// others to merge, what will move and which empty fields the kept contact will take (ContactMerge::
+// preview), and Merge. Every merge made here can be undone from here (Undo, newest first) as long
+// as the window is open; ContactMerge::undo puts the removed contacts and their rows back.
+class DuplicatesDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    // At most this many groups are listed (the newest first); the line above the list says how many
+    // there are in all.
+    static constexpr int kMaxGroupsShown = 200;
+
+    explicit DuplicatesDialog(const Store &store, QWidget *parent = nullptr);
+
+    QListWidget *groupList() const { return m_groups; }
+    QTableWidget *contactTable() const { return m_contacts; }
+    QLabel *reasonLabel() const { return m_why; }
+    QLabel *planLabel() const { return m_plan; }
+    QPushButton *mergeButton() const { return m_merge; }
+    QPushButton *undoButton() const { return m_undo; }
+    QLabel *undoLabel() const { return m_undoText; }
+    QLabel *errorLabel() const { return m_error; }
+    // The contact chosen to keep in the group shown, and the others ticked to merge into it.
+    QString keptId() const;
+    QStringList mergedIds() const;
+    // Chooses the contact to keep in the group shown (as a click in its Keep cell does).
+    void chooseKept(const QString &id);
+
+public slots:
+    // Finds the groups again (after a merge, an undo, or Refresh).
+    void reload();
+    void mergeSelected();
+    void undoLast();
+
+private:
+    void showGroup(int row);
+    void updatePlan();
+    QString describeMatch(const DuplicateMatch &m) const;
+
+    Store m_store;
+    QVector<DuplicateGroup> m_found;
+    QLabel *m_summary = nullptr;
+    QListWidget *m_groups = nullptr;
+    QTableWidget *m_contacts = nullptr;
+    QLabel *m_why = nullptr;
+    QLabel *m_plan = nullptr;
+    QLabel *m_error = nullptr;
+    QPushButton *m_merge = nullptr;
+    QPushButton *m_refresh = nullptr;
+    QWidget *m_undoBar = nullptr;
+    QLabel *m_undoText = nullptr;
+    QPushButton *m_undo = nullptr;
+    QStringList m_merges; // the merges made here, newest last: what Undo takes back
+    bool m_filling = false;
+};
