@@ -9440,5 +9440,9 @@ Details: %2</source>
         <source>Merge undone: %1 contact(s) are back.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Keep %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

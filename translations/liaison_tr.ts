@@ -9428,5 +9428,9 @@ Ayrıntılar: %2</translation>
         <source>Merge undone: %1 contact(s) are back.</source>
         <translation>Birleştirme geri alındı: %1 kişi geri geldi.</translation>
     </message>
+    <message>
+        <source>Keep %1</source>
+        <translation>%1 kalsın</translation>
+    </message>
 </context>
 </TS>

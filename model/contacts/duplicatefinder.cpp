@@ -11,27 +11,23 @@
 #include <numeric>
 
 namespace {
-// The folded words of a text run together: TextFold's folding, with a quicker path for ASCII text
-// (most names and companies), which folding would only lower.
-QString duplicateFoldedKey(const QString &text)
+// The letters and digits of folded text run together (TextFold::words, joined). The contacts' stored
+// sort keys (name_sort, company_sort: TextFold::fold of the trimmed text, U+10FFFF for a blank one)
+// are that folding already, so the scan of every contact folds nothing.
+QString duplicateKeyOfFolded(const QString &folded)
 {
     QString out;
-    out.reserve(text.size());
-    bool ascii = true;
-    for (QChar c : text) {
+    out.reserve(folded.size());
+    for (QChar c : folded) {
         const char16_t u = c.unicode();
-        if (u >= 0x80) {
-            ascii = false;
-            break;
-        }
-        if ((u >= 'a' && u <= 'z') || (u >= '0' && u <= '9'))
+        if (u < 0x80) {
+            if ((u >= 'a' && u <= 'z') || (u >= '0' && u <= '9'))
+                out.append(c);
+        } else if (c.isLetterOrNumber()) {
             out.append(c);
-        else if (u >= 'A' && u <= 'Z')
-            out.append(QChar(u + 32));
+        }
     }
-    if (ascii)
-        return out;
-    return TextFold::words(TextFold::fold(text)).join(QString());
+    return out;
 }
 
 // Union-find over the scanned contacts' indexes.
@@ -67,10 +63,27 @@ struct DuplicateRow
     QString id;
 };
 
-struct DuplicateKeyed
+// One rule's keys: the first contact (row of the scan) under each key, and each later contact
+// under a key already taken (rare: only duplicates) with that first row. Small values, reserved
+// once: the tables of 100,000 keys were most of the scan's time while they held vectors.
+struct DuplicateRule
 {
-    QString value;     // as the first contact writes it
-    QVector<int> rows; // indexes into the scan
+    QHash<QString, int> first;
+    QVector<std::pair<int, int>> links; // (first row, row)
+    QHash<int, QString> keyOf;          // first row -> its key, for the links' first rows only
+
+    void put(const QString &key, int row)
+    {
+        if (key.isEmpty())
+            return;
+        const auto it = first.constFind(key);
+        if (it == first.constEnd()) {
+            first.insert(key, row);
+            return;
+        }
+        links.append({*it, row});
+        keyOf.insert(*it, key);
+    }
 };
 } // namespace
 
@@ -86,12 +99,12 @@ QString DuplicateRules::phoneKey(const QString &phone)
 
 QString DuplicateRules::nameKey(const QString &firstName, const QString &lastName)
 {
-    return duplicateFoldedKey(firstName + QLatin1Char(' ') + lastName);
+    return duplicateKeyOfFolded(TextFold::fold(firstName.trimmed() + QLatin1Char(' ') + lastName.trimmed()));
 }
 
 QString DuplicateRules::companyKey(const QString &company)
 {
-    return duplicateFoldedKey(company);
+    return duplicateKeyOfFolded(TextFold::fold(company.trimmed()));
 }
 
 QStringList DuplicateRules::matches(const Contact &a, const Contact &b)
@@ -126,65 +139,63 @@ DuplicateFinder::DuplicateFinder(const Store &store)
 QVector<DuplicateGroup> DuplicateFinder::groups() const
 {
     QVector<DuplicateRow> rows;
-    // One hash table per rule: key -> the contacts under it.
-    QHash<QString, DuplicateKeyed> byRule[3];
+    DuplicateRule byRule[3];
     static const QString rules[3] = {QStringLiteral("email"), QStringLiteral("phone"), QStringLiteral("name")};
     {
         const ReadTransaction snapshot;
+        qint64 count = 0;
+        Database::select(QStringLiteral("SELECT count(*) FROM contacts"), {},
+                         [&count](const SqlRow &r) { count = r.integer(0); });
+        rows.reserve(count);
+        for (DuplicateRule &rule : byRule)
+            rule.first.reserve(count);
         Database::select(
-            QStringLiteral("SELECT seq, id, first_name, last_name, email, phone, company FROM contacts ORDER BY seq"),
+            QStringLiteral("SELECT seq, id, email_norm, phone, phone_e164, name_sort, company_sort FROM contacts "
+                           "ORDER BY seq"),
             {}, [&](const SqlRow &r) {
                 const int index = int(rows.size());
                 rows.append({r.integer(0), r.text(1)});
-                const QString first = r.text(2), last = r.text(3), email = r.text(4), phone = r.text(5),
-                              company = r.text(6);
-                auto put = [&](int rule, const QString &key, const QString &value) {
-                    if (key.isEmpty())
-                        return;
-                    DuplicateKeyed &k = byRule[rule][key];
-                    if (k.rows.isEmpty())
-                        k.value = value;
-                    k.rows.append(index);
-                };
-                put(0, DuplicateRules::emailKey(email), email.trimmed());
-                put(1, DuplicateRules::phoneKey(phone), DuplicateRules::phoneKey(phone));
-                const QString companyKey = DuplicateRules::companyKey(company);
-                if (!companyKey.isEmpty()) {
-                    const QString nameKey = DuplicateRules::nameKey(first, last);
-                    if (!nameKey.isEmpty())
-                        put(2, nameKey + QLatin1Char('\n') + companyKey,
-                            (first.trimmed() + QLatin1Char(' ') + last.trimmed()).trimmed() + QStringLiteral(" · ") +
-                                company.trimmed());
-                }
+                byRule[0].put(r.text(2), index); // the stored e-mail in lower case, as emailKey() reads it
+                // The E.164 form stored with the phone; read again only where none was stored.
+                const QString e164 = r.text(4);
+                byRule[1].put(e164.isEmpty() ? DuplicateRules::phoneKey(r.text(3)) : e164, index);
+                const QString company = duplicateKeyOfFolded(r.text(6));
+                if (company.isEmpty())
+                    return; // no company: no name match
+                const QString name = duplicateKeyOfFolded(r.text(5));
+                if (!name.isEmpty())
+                    byRule[2].put(name + QLatin1Char('\n') + company, index);
             });
     }
     DuplicateSets sets(int(rows.size()));
-    for (const auto &table : byRule) {
-        for (const DuplicateKeyed &k : table) {
-            for (int i = 1; i < k.rows.size(); ++i)
-                sets.join(k.rows.first(), k.rows.at(i));
-        }
+    for (const DuplicateRule &rule : byRule) {
+        for (const auto &[first, row] : rule.links)
+            sets.join(first, row);
     }
     // Groups by their root (the smallest index, which is the oldest contact: the scan is in seq order).
     QHash<int, int> groupOfRoot;
     QVector<DuplicateGroup> out;
-    auto groupOf = [&](int row) -> DuplicateGroup & {
-        const int root = sets.root(row);
-        auto it = groupOfRoot.find(root);
-        if (it == groupOfRoot.end()) {
-            it = groupOfRoot.insert(root, int(out.size()));
-            out.append(DuplicateGroup());
-        }
-        return out[*it];
-    };
     for (int rule = 0; rule < 3; ++rule) {
-        for (const DuplicateKeyed &k : std::as_const(byRule[rule])) {
-            if (k.rows.size() < 2)
-                continue;
-            DuplicateMatch m{rules[rule], k.value, {}};
-            for (int row : k.rows)
+        // The contacts under each duplicated key, in scan order.
+        QHash<int, QVector<int>> members;
+        for (const auto &[first, row] : byRule[rule].links) {
+            QVector<int> &m = members[first];
+            if (m.isEmpty())
+                m.append(first);
+            m.append(row);
+        }
+        for (auto it = members.cbegin(); it != members.cend(); ++it) {
+            // Emails and phones are shown as their key; a name match's words are filled in by load().
+            DuplicateMatch m{rules[rule], rule == 2 ? QString() : byRule[rule].keyOf.value(it.key()), {}};
+            for (int row : it.value())
                 m.contactIds << rows.at(row).id;
-            groupOf(k.rows.first()).matches.append(m);
+            const int root = sets.root(it.key());
+            auto g = groupOfRoot.find(root);
+            if (g == groupOfRoot.end()) {
+                g = groupOfRoot.insert(root, int(out.size()));
+                out.append(DuplicateGroup());
+            }
+            out[*g].matches.append(m);
         }
     }
     // Each group's contacts in seq order: walk the rows once.
@@ -196,11 +207,12 @@ QVector<DuplicateGroup> DuplicateFinder::groups() const
         g.contactIds << rows.at(row).id;
         g.newestSeq = std::max(g.newestSeq, rows.at(row).seq);
     }
-    // Within a group: e-mail, phone, then name matches, each rule's by value.
+    // Within a group: e-mail, phone, then name matches, each rule's by its first contact.
     const auto ruleIndex = [](const QString &rule) { return int(std::find(rules, rules + 3, rule) - rules); };
     for (DuplicateGroup &g : out)
         std::sort(g.matches.begin(), g.matches.end(), [&](const DuplicateMatch &a, const DuplicateMatch &b) {
-            return std::make_pair(ruleIndex(a.rule), a.value) < std::make_pair(ruleIndex(b.rule), b.value);
+            return std::make_pair(ruleIndex(a.rule), g.contactIds.indexOf(a.contactIds.value(0))) <
+                   std::make_pair(ruleIndex(b.rule), g.contactIds.indexOf(b.contactIds.value(0)));
         });
     std::sort(out.begin(), out.end(),
               [](const DuplicateGroup &a, const DuplicateGroup &b) { return a.newestSeq > b.newestSeq; });
@@ -221,6 +233,18 @@ void DuplicateFinder::load(QVector<DuplicateGroup> &groups) const
             }
         }
         g.contactIds = present;
+        // A name match is shown as its first contact writes it ("Işık Çelik · Anadolu Yazılım").
+        for (DuplicateMatch &m : g.matches) {
+            if (m.rule != QLatin1String("name") || !m.value.isEmpty())
+                continue;
+            for (const Contact &c : std::as_const(g.contacts)) {
+                if (m.contactIds.contains(c.id)) {
+                    m.value = (c.firstName.trimmed() + QLatin1Char(' ') + c.lastName.trimmed()).trimmed() +
+                              QStringLiteral(" · ") + c.company.trimmed();
+                    break;
+                }
+            }
+        }
     }
     groups.removeIf([](const DuplicateGroup &g) { return g.contacts.size() < 2; });
 }

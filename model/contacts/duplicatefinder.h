@@ -25,8 +25,10 @@ QStringList matches(const Contact &a, const Contact &b);
 
 struct DuplicateMatch
 {
-    QString rule;  // email, phone or name
-    QString value; // what they share, as the first of them writes it ("Işık Çelik · Anadolu Yazılım")
+    QString rule; // email, phone or name
+    // What they share: the e-mail or E.164 phone; for a name, as the first of them writes it
+    // ("Işık Çelik · Anadolu Yazılım"), filled in by DuplicateFinder::load.
+    QString value;
     QStringList contactIds;
 
     QJsonObject toJson() const;
@@ -46,8 +48,9 @@ struct DuplicateGroup
     QString suggestedKeepId() const { return contactIds.value(0); }
 };
 
-// Finds the groups of duplicate contacts. One read of every contact's name, company, e-mail and
-// phone, each put under its keys in hash tables (linear in the contacts, never pairs of rows: 100,000
+// Finds the groups of duplicate contacts. One read of every contact's e-mail, E.164 phone and
+// stored folded name and company (the sort keys, migration 19: nothing is folded during the scan),
+// each put under its keys in hash tables (linear in the contacts, never pairs of rows: 100,000
 // contacts in docs/performance.md); the groups' contacts are then read by id.
 class DuplicateFinder
 {

@@ -145,13 +145,14 @@ private Q_SLOTS:
         QCOMPARE(groups.at(1).suggestedKeepId(), a.id);
         QCOMPARE(groups.at(1).matches.size(), 1);
         QCOMPARE(groups.at(1).matches.at(0).rule, QString("name"));
-        QCOMPARE(groups.at(1).matches.at(0).value, QString("Işık Çelik · Anadolu Yazılım"));
         // Loading reads them as they are now: a contact deleted since leaves, and its group with it.
         ContactRepository(testStore()).remove(d.id);
         finder.load(groups);
         QCOMPARE(groups.size(), 1);
         QCOMPARE(ids(groups.at(0).contacts), QStringList({a.id, b.id}));
         QCOMPARE(groups.at(0).contacts.at(1).firstName, QString("ISIK"));
+        // A name match is shown as the first of its contacts writes it.
+        QCOMPARE(groups.at(0).matches.at(0).value, QString("Işık Çelik · Anadolu Yazılım"));
     }
 
     void mergeMovesEveryKindAndUndoPutsItBack()

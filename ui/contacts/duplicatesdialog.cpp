@@ -5,12 +5,14 @@
 #include "ui/shell/uikit.h"
 
 #include <QApplication>
+#include <QButtonGroup>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
@@ -65,8 +67,8 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
     m_contacts->setSelectionMode(QAbstractItemView::NoSelection);
     UiKit::oneLineRows(m_contacts);
     const QFontMetrics fm(m_contacts->font());
-    m_contacts->horizontalHeader()->resizeSection(KeepColumn, UiKit::columnWidthFor(fm, {tr("Keep")}) + 24);
-    m_contacts->horizontalHeader()->resizeSection(MergeColumn, UiKit::columnWidthFor(fm, {tr("Merge")}) + 24);
+    m_keepGroup = new QButtonGroup(this);
+    m_keepGroup->setExclusive(true);
     m_plan = new QLabel(right);
     m_plan->setObjectName(QStringLiteral("mergePlan"));
     m_plan->setWordWrap(true);
@@ -122,19 +124,8 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
     connect(m_merge, &QPushButton::clicked, this, &DuplicatesDialog::mergeSelected);
     connect(m_undo, &QPushButton::clicked, this, &DuplicatesDialog::undoLast);
     connect(m_contacts, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
-        if (m_filling)
-            return;
-        if (item->column() == KeepColumn && item->checkState() == Qt::Checked) {
-            chooseKept(item->data(UiKit::IdRole).toString());
-            return;
-        }
-        if (item->column() == KeepColumn) {
-            // One contact is always kept: unticking it keeps it ticked.
-            const QSignalBlocker block(m_contacts);
-            item->setCheckState(Qt::Checked);
-            return;
-        }
-        updatePlan();
+        if (!m_filling && item->column() == MergeColumn)
+            updatePlan();
     });
 
     resize(1000, 600);
@@ -207,6 +198,8 @@ void DuplicatesDialog::showGroup(int row)
 {
     const QSignalBlocker block(m_contacts);
     m_filling = true;
+    for (QAbstractButton *b : m_keepGroup->buttons())
+        m_keepGroup->removeButton(b);
     m_contacts->setRowCount(0);
     if (row < 0 || row >= m_found.size()) {
         m_why->clear();
@@ -223,12 +216,21 @@ void DuplicatesDialog::showGroup(int row)
     m_contacts->setRowCount(int(g.contacts.size()));
     for (int i = 0; i < g.contacts.size(); ++i) {
         const Contact &c = g.contacts.at(i);
-        auto *keep = new QTableWidgetItem;
-        keep->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        keep->setData(UiKit::IdRole, c.id);
-        keep->setCheckState(c.id == g.suggestedKeepId() ? Qt::Checked : Qt::Unchecked);
-        keep->setToolTip(tr("Keep this contact"));
-        m_contacts->setItem(i, KeepColumn, keep);
+        // Keep: one of the group, a radio button (one choice); Merge: a tick per other contact.
+        auto *cell = new QWidget(m_contacts);
+        auto *radio = new QRadioButton(cell);
+        radio->setProperty("contactId", c.id);
+        radio->setToolTip(tr("Keep this contact"));
+        radio->setAccessibleName(tr("Keep %1").arg(c.displayName()));
+        auto *cellLayout = new QHBoxLayout(cell);
+        cellLayout->setContentsMargins(0, 0, 0, 0);
+        cellLayout->addWidget(radio, 0, Qt::AlignCenter);
+        m_keepGroup->addButton(radio);
+        connect(radio, &QRadioButton::toggled, this, [this, id = c.id](bool on) {
+            if (on && !m_filling)
+                chooseKept(id);
+        });
+        m_contacts->setCellWidget(i, KeepColumn, cell);
         auto *merge = new QTableWidgetItem;
         merge->setData(UiKit::IdRole, c.id);
         merge->setToolTip(tr("Merge this contact into the kept one"));
@@ -239,6 +241,13 @@ void DuplicatesDialog::showGroup(int row)
         m_contacts->setItem(i, CompanyColumn, UiKit::tableItem(c.company));
         m_contacts->setItem(i, CreatedColumn, UiKit::tableItem(UiKit::localTime(c.createdAt)));
     }
+    // The texts whole where they fit: each column as wide as its widest text, at most a third of the table.
+    m_contacts->resizeColumnsToContents();
+    const int widest = qMax(120, m_contacts->viewport()->width() / 3);
+    for (int column = NameColumn; column < ColumnCount; ++column)
+        m_contacts->horizontalHeader()->resizeSection(
+            column, qMin(widest, qMax(m_contacts->horizontalHeader()->sectionSize(column),
+                                      m_contacts->horizontalHeader()->sectionSizeHint(column))));
     m_filling = false;
     chooseKept(g.suggestedKeepId());
 }
@@ -247,11 +256,14 @@ void DuplicatesDialog::chooseKept(const QString &id)
 {
     {
         const QSignalBlocker block(m_contacts);
+        const bool filling = m_filling;
+        m_filling = true;
+        for (QAbstractButton *b : m_keepGroup->buttons())
+            b->setChecked(b->property("contactId").toString() == id);
+        m_filling = filling;
         for (int i = 0; i < m_contacts->rowCount(); ++i) {
-            QTableWidgetItem *keep = m_contacts->item(i, KeepColumn);
             QTableWidgetItem *merge = m_contacts->item(i, MergeColumn);
-            const bool kept = keep->data(UiKit::IdRole).toString() == id;
-            keep->setCheckState(kept ? Qt::Checked : Qt::Unchecked);
+            const bool kept = merge->data(UiKit::IdRole).toString() == id;
             if (kept) {
                 merge->setFlags(Qt::NoItemFlags);
                 merge->setData(Qt::CheckStateRole, QVariant());
@@ -267,12 +279,8 @@ void DuplicatesDialog::chooseKept(const QString &id)
 
 QString DuplicatesDialog::keptId() const
 {
-    for (int i = 0; i < m_contacts->rowCount(); ++i) {
-        const QTableWidgetItem *keep = m_contacts->item(i, KeepColumn);
-        if (keep && keep->checkState() == Qt::Checked)
-            return keep->data(UiKit::IdRole).toString();
-    }
-    return {};
+    const QAbstractButton *checked = m_keepGroup->checkedButton();
+    return checked ? checked->property("contactId").toString() : QString();
 }
 
 QStringList DuplicatesDialog::mergedIds() const

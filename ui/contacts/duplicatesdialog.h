@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QVector>
 
+class QButtonGroup;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -57,6 +58,7 @@ private:
     QLabel *m_summary = nullptr;
     QListWidget *m_groups = nullptr;
     QTableWidget *m_contacts = nullptr;
+    QButtonGroup *m_keepGroup = nullptr;
     QLabel *m_why = nullptr;
     QLabel *m_plan = nullptr;
     QLabel *m_error = nullptr;
