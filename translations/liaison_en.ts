@@ -9444,5 +9444,9 @@ Details: %2</source>
         <source>Keep %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Looking for duplicates…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

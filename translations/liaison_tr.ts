@@ -9432,5 +9432,9 @@ Ayrıntılar: %2</translation>
         <source>Keep %1</source>
         <translation>%1 kalsın</translation>
     </message>
+    <message>
+        <source>Looking for duplicates…</source>
+        <translation>Yinelenenler aranıyor…</translation>
+    </message>
 </context>
 </TS>

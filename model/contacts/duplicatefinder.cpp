@@ -232,6 +232,12 @@ void DuplicateFinder::load(QVector<DuplicateGroup> &groups) const
                 present << id;
             }
         }
+        // Oldest first by creation (an undone merge's contacts come back with new seqs, not new dates).
+        std::stable_sort(g.contacts.begin(), g.contacts.end(),
+                         [](const Contact &a, const Contact &b) { return a.createdAt < b.createdAt; });
+        present.clear();
+        for (const Contact &c : std::as_const(g.contacts))
+            present << c.id;
         g.contactIds = present;
         // A name match is shown as its first contact writes it ("Işık Çelik · Anadolu Yazılım").
         for (DuplicateMatch &m : g.matches) {

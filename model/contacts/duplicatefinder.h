@@ -35,7 +35,8 @@ struct DuplicateMatch
 };
 
 // Contacts linked by any rule, through one another (A shares B's e-mail, B has C's name and company:
-// one group of three). contactIds oldest first; contacts filled by DuplicateFinder::load.
+// one group of three). contactIds oldest first (by seq; after DuplicateFinder::load, which fills
+// contacts, by creation time).
 struct DuplicateGroup
 {
     QStringList contactIds;

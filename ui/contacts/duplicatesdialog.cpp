@@ -1,10 +1,10 @@
 #include "ui/contacts/duplicatesdialog.h"
 
 #include "model/contacts/contactmerge.h"
+#include "model/core/database.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/uikit.h"
 
-#include <QApplication>
 #include <QButtonGroup>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -51,9 +51,11 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
     m_groups = new QListWidget(this);
     m_groups->setObjectName(QStringLiteral("duplicateGroups"));
     m_groups->setAccessibleName(tr("Groups of duplicates"));
-    m_groups->setWordWrap(true);
+    m_groups->setWordWrap(false); // two lines an item: the names (cut at the width, whole in the tooltip), why
+    m_groups->setTextElideMode(Qt::ElideRight);
     m_groups->setUniformItemSizes(false);
     m_groups->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_groups->setSpacing(UiKit::Space::XS);
 
     auto *right = new QWidget(this);
     m_why = new QLabel(right);
@@ -128,8 +130,18 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
             updatePlan();
     });
 
-    resize(1000, 600);
+    resize(1120, 620);
+    m_pool.setMaxThreadCount(1);
+    m_pool.setExpiryTimeout(-1);
     reload();
+}
+
+DuplicatesDialog::~DuplicatesDialog()
+{
+    ++m_ticket;
+    // The worker's connection is closed by a last job, as BackgroundCounter closes its own.
+    m_pool.start([] { Database::closeThreadConnection(); });
+    m_pool.waitForDone();
 }
 
 QString DuplicatesDialog::describeMatch(const DuplicateMatch &m) const
@@ -143,28 +155,55 @@ QString DuplicatesDialog::describeMatch(const DuplicateMatch &m) const
 
 void DuplicatesDialog::reload()
 {
+    const int ticket = ++m_ticket;
+    m_searching = true;
+    m_summary->setText(tr("Looking for duplicates…"));
+    m_refresh->setEnabled(false);
+    m_merge->setEnabled(false);
+    m_undo->setEnabled(false);
+    const Store store = m_store;
+    m_pool.start([this, ticket, store] {
+        QVector<DuplicateGroup> found;
+        qsizetype total = 0;
+        QString error;
+        try {
+            const DuplicateFinder finder(store);
+            found = finder.groups();
+            total = found.size();
+            found = found.mid(0, kMaxGroupsShown);
+            finder.load(found);
+        } catch (const std::exception &e) {
+            found.clear();
+            error = ErrorText::of(e);
+        }
+        Database::releaseSnapshot();
+        // Delivered in the window's thread; the destructor waits for this job, so `this` outlives it.
+        QMetaObject::invokeMethod(
+            this,
+            [this, ticket, total, found, error] {
+                if (ticket == m_ticket)
+                    showFound(total, found, error);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void DuplicatesDialog::showFound(qsizetype total, const QVector<DuplicateGroup> &found, const QString &error)
+{
     const QString shownKept = keptId();
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    QVector<DuplicateGroup> all;
-    try {
-        const DuplicateFinder finder(m_store);
-        all = finder.groups();
-        m_found = all.mid(0, kMaxGroupsShown);
-        finder.load(m_found);
-        UiKit::showError(m_error, {});
-    } catch (const std::exception &e) {
-        m_found.clear();
-        UiKit::showError(m_error, ErrorText::of(e));
-    }
-    QApplication::restoreOverrideCursor();
-    if (all.isEmpty())
-        m_summary->setText(tr("No duplicates found."));
-    else if (all.size() > m_found.size())
+    m_searching = false;
+    m_refresh->setEnabled(true);
+    m_undo->setEnabled(!m_merges.isEmpty());
+    m_found = found;
+    UiKit::showError(m_error, error);
+    if (total == 0)
+        m_summary->setText(error.isEmpty() ? tr("No duplicates found.") : QString());
+    else if (total > m_found.size())
         m_summary->setText(tr("Groups of contacts that look like one person: %1 (the newest %2 are listed).")
-                               .arg(all.size())
+                               .arg(total)
                                .arg(m_found.size()));
     else
-        m_summary->setText(tr("Groups of contacts that look like one person: %1.").arg(all.size()));
+        m_summary->setText(tr("Groups of contacts that look like one person: %1.").arg(total));
 
     const QSignalBlocker block(m_groups);
     m_groups->clear();
@@ -241,9 +280,10 @@ void DuplicatesDialog::showGroup(int row)
         m_contacts->setItem(i, CompanyColumn, UiKit::tableItem(c.company));
         m_contacts->setItem(i, CreatedColumn, UiKit::tableItem(UiKit::localTime(c.createdAt)));
     }
-    // The texts whole where they fit: each column as wide as its widest text, at most a third of the table.
+    // The texts whole where they fit: each column as wide as its widest text, at most about 28
+    // characters (a long e-mail is cut, whole in its tooltip), at least as wide as its title.
     m_contacts->resizeColumnsToContents();
-    const int widest = qMax(120, m_contacts->viewport()->width() / 3);
+    const int widest = fontMetrics().averageCharWidth() * 28;
     for (int column = NameColumn; column < ColumnCount; ++column)
         m_contacts->horizontalHeader()->resizeSection(
             column, qMin(widest, qMax(m_contacts->horizontalHeader()->sectionSize(column),
