@@ -195,6 +195,27 @@ private Q_SLOTS:
                        "created_at) VALUES ('sup_1', 'email', 'x@example.com', 'x@example.com', 'manual', ?, "
                        "'2026-01-01T00:00:00.000Z')",
                        {other.id});
+        // Campaign history: a bulk send's recipient row, and enrolments in two drip campaigns, one of
+        // which the kept contact walks too (one enrolment per campaign and contact).
+        Database::exec("INSERT INTO bulk_sends (id, channel, template_name, template_language, created_at) VALUES "
+                       "('bulk_1', 'whatsapp', 'hello', 'tr', '2026-01-01T00:00:00.000Z')");
+        Database::exec("INSERT INTO bulk_recipients (bulk_seq, recipient, contact_id) SELECT seq, '+905321234567', ? "
+                       "FROM bulk_sends WHERE id = 'bulk_1'",
+                       {other.id});
+        for (const char *campaign : {"camp_a", "camp_b"})
+            Database::exec(
+                "INSERT INTO campaigns (id, name, type, channel, status, created_at, updated_at) VALUES (?, ?, "
+                "'DRIP', 'email', 'SENDING', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                {campaign, campaign});
+        const auto enrol = [](const QString &campaign, const QString &contact) {
+            Database::exec("INSERT INTO campaign_enrolments (campaign_seq, contact_id, status, entered_at, source, "
+                           "updated_at) SELECT seq, ?, 'active', '2026-01-01T00:00:00.000Z', 'audience', "
+                           "'2026-01-01T00:00:00.000Z' FROM campaigns WHERE id = ?",
+                           {contact, campaign});
+        };
+        enrol("camp_a", other.id);
+        enrol("camp_b", other.id);
+        enrol("camp_a", kept.id);
         const qint64 outboxBefore = scalar("SELECT count(*) FROM outbox");
 
         const MergeResult r = ContactMerge(store).merge(kept.id, {other.id}, "user_x");
@@ -205,7 +226,7 @@ private Q_SLOTS:
         QCOMPARE(r.moved.tasks, 1);
         QCOMPARE(r.moved.conversations, 1);
         QCOMPARE(r.moved.segments, 1);
-        QCOMPARE(r.moved.campaigns, 1);
+        QCOMPARE(r.moved.campaigns, 3); // the suppression, the bulk recipient, camp_b's enrolment
         QVERIFY(!contacts.find(other.id));
         const Contact k = contacts.get(kept.id);
         // Filled: what it lacked; kept: what it had (its e-mail, its customFields.source).
@@ -227,6 +248,11 @@ private Q_SLOTS:
                    {kept.id}),
             1);
         QCOMPARE(text("SELECT contact_id FROM campaign_suppressions WHERE id = 'sup_1'"), kept.id);
+        QCOMPARE(text("SELECT contact_id FROM bulk_recipients"), kept.id);
+        const QString enrolled = "SELECT e.contact_id FROM campaign_enrolments e JOIN campaigns c ON c.seq = "
+                                 "e.campaign_seq WHERE c.id = ? ORDER BY e.seq";
+        QCOMPARE(text(enrolled, {"camp_b"}), kept.id);
+        QCOMPARE(scalar("SELECT count(*) FROM campaign_enrolments WHERE contact_id = ?", {other.id}), 1); // camp_a's
         // Search finds the kept contact by the phone it took.
         ContactQuery q;
         q.search = QStringLiteral("532 123 45 67");
@@ -279,6 +305,10 @@ private Q_SLOTS:
                    {other.id}),
             1);
         QCOMPARE(text("SELECT contact_id FROM campaign_suppressions WHERE id = 'sup_1'"), other.id);
+        QCOMPARE(text("SELECT contact_id FROM bulk_recipients"), other.id);
+        QCOMPARE(text(enrolled, {"camp_b"}), other.id);
+        QCOMPARE(scalar("SELECT count(*) FROM campaign_enrolments WHERE contact_id = ?", {other.id}), 2);
+        QCOMPARE(scalar("SELECT count(*) FROM campaign_enrolments WHERE contact_id = ?", {kept.id}), 1);
         q.search = QStringLiteral("532 123 45 67");
         QCOMPARE(ids(contacts.list(q).items), QStringList{other.id});
         QCOMPARE(outboxData("contact.created").constLast().value("unmergedFrom").toString(), kept.id);
