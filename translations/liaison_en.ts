@@ -9448,5 +9448,9 @@ Details: %2</source>
         <source>Looking for duplicates…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Not kept (it has its own): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -9436,5 +9436,9 @@ Ayrıntılar: %2</translation>
         <source>Looking for duplicates…</source>
         <translation>Yinelenenler aranıyor…</translation>
     </message>
+    <message>
+        <source>Not kept (it has its own): %1.</source>
+        <translation>Alınmayanlar (kendi değeri var): %1.</translation>
+    </message>
 </context>
 </TS>

@@ -320,6 +320,12 @@ MergePreview ContactMerge::preview(const QString &keepId, const QStringList &oth
     out.kept = p.kept;
     out.others = p.others;
     out.result = filled(p.kept, p.others, &out.filledFields);
+    for (const Contact &o : p.others) {
+        if (!o.email.isEmpty() && o.email.trimmed().toLower() != out.result.email.trimmed().toLower())
+            out.notKept << o.email;
+        if (!o.phone.isEmpty() && ContactRules::toE164(o.phone) != ContactRules::toE164(out.result.phone))
+            out.notKept << o.phone;
+    }
     QSet<QString> segments;
     for (const QString &s :
          mergeStrings(QStringLiteral("SELECT CAST(segment_seq AS TEXT) FROM segment_members WHERE contact_seq = ?"),

@@ -29,6 +29,9 @@ struct MergePreview
     Contact result;           // the kept contact after the merge
     QStringList filledFields; // its fields taken from the others (API names: "email", "address.city", "tags", …)
     MergeCounts moves;
+    // The others' e-mail addresses and phones the kept contact does not take (it has its own): gone
+    // with them once the merge can no longer be undone.
+    QStringList notKept;
 };
 
 struct MergeResult

@@ -443,6 +443,9 @@ private Q_SLOTS:
         QCOMPARE(p.moves.total(), 2);
         QCOMPARE(p.filledFields, QStringList{"phone"});
         QCOMPARE(p.result.phone, QString("+905321112233"));
+        QCOMPARE(p.notKept, QStringList()); // the other had no e-mail, and its phone is taken
+        const Contact third = create({{"firstName", "Ayşe"}, {"lastName", "Yılmaz"}, {"email", "ay@example.org"}});
+        QCOMPARE(ContactMerge(store).preview(kept.id, {other.id, third.id}).notKept, QStringList{"ay@example.org"});
         QVERIFY(ContactRepository(store).find(other.id)); // nothing written
     }
 };

@@ -283,11 +283,27 @@ void DuplicatesDialog::showGroup(int row)
     // The texts whole where they fit: each column as wide as its widest text, at most about 28
     // characters (a long e-mail is cut, whole in its tooltip), at least as wide as its title.
     m_contacts->resizeColumnsToContents();
+    QHeaderView *header = m_contacts->horizontalHeader();
     const int widest = fontMetrics().averageCharWidth() * 28;
-    for (int column = NameColumn; column < ColumnCount; ++column)
-        m_contacts->horizontalHeader()->resizeSection(
-            column, qMin(widest, qMax(m_contacts->horizontalHeader()->sectionSize(column),
-                                      m_contacts->horizontalHeader()->sectionSizeHint(column))));
+    int total = 0;
+    for (int column = 0; column < ColumnCount; ++column) {
+        if (column >= NameColumn)
+            header->resizeSection(column,
+                                  qMin(widest, qMax(header->sectionSize(column), header->sectionSizeHint(column))));
+        total += header->sectionSize(column);
+    }
+    // Wider than the table: the e-mail, then the company, then the name give way (to their titles'
+    // width at least), so that the creation date stays whole.
+    int excess = total - m_contacts->viewport()->width();
+    for (int column : {int(EmailColumn), int(CompanyColumn), int(NameColumn)}) {
+        if (excess <= 0)
+            break;
+        const int give = qMin(excess, header->sectionSize(column) - header->sectionSizeHint(column));
+        if (give > 0) {
+            header->resizeSection(column, header->sectionSize(column) - give);
+            excess -= give;
+        }
+    }
     m_filling = false;
     chooseKept(g.suggestedKeepId());
 }
@@ -371,6 +387,8 @@ void DuplicatesDialog::updatePlan()
                 labels << ErrorText::fieldLabel(f);
             lines << tr("Fields it takes from the others: %1.").arg(labels.join(QStringLiteral(", ")));
         }
+        if (!p.notKept.isEmpty())
+            lines << tr("Not kept (it has its own): %1.").arg(p.notKept.join(QStringLiteral(", ")));
         m_plan->setText(lines.join(QLatin1Char('\n')));
         m_merge->setEnabled(true);
     } catch (const std::exception &e) {
