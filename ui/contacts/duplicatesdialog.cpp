@@ -285,12 +285,18 @@ void DuplicatesDialog::showGroup(int row)
     m_contacts->resizeColumnsToContents();
     QHeaderView *header = m_contacts->horizontalHeader();
     const int widest = fontMetrics().averageCharWidth() * 28;
+    QStringList created;
+    for (int i = 0; i < m_contacts->rowCount(); ++i)
+        created << m_contacts->item(i, CreatedColumn)->text();
+    const int createdWidth = UiKit::columnWidthFor(m_contacts->fontMetrics(), created);
     int total = 0;
     for (int column = 0; column < ColumnCount; ++column) {
-        if (column >= NameColumn)
+        if (column >= NameColumn && column != CreatedColumn)
             header->resizeSection(column,
                                   qMin(widest, qMax(header->sectionSize(column), header->sectionSizeHint(column))));
-        total += header->sectionSize(column);
+        // The last column stretches to the table's edge: what it needs is its texts' width.
+        total +=
+            column == CreatedColumn ? qMax(createdWidth, header->sectionSizeHint(column)) : header->sectionSize(column);
     }
     // Wider than the table: the e-mail, then the company, then the name give way (to their titles'
     // width at least), so that the creation date stays whole.
