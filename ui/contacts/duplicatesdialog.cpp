@@ -21,14 +21,14 @@
 namespace {
 enum DuplicatesColumn
 {
-    KeepColumn,
-    MergeColumn,
-    NameColumn,
-    EmailColumn,
-    PhoneColumn,
-    CompanyColumn,
-    CreatedColumn,
-    ColumnCount
+    DuplicatesKeepColumn,
+    DuplicatesMergeColumn,
+    DuplicatesNameColumn,
+    DuplicatesEmailColumn,
+    DuplicatesPhoneColumn,
+    DuplicatesCompanyColumn,
+    DuplicatesCreatedColumn,
+    DuplicatesColumnCount
 };
 } // namespace
 
@@ -63,7 +63,8 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
     m_why->setWordWrap(true);
     m_why->setTextFormat(Qt::PlainText);
     m_contacts = UiKit::recordTable(
-        ColumnCount, {tr("Keep"), tr("Merge"), tr("Name"), tr("E-mail"), tr("Phone"), tr("Company"), tr("Created")},
+        DuplicatesColumnCount,
+        {tr("Keep"), tr("Merge"), tr("Name"), tr("E-mail"), tr("Phone"), tr("Company"), tr("Created")},
         QStringLiteral("duplicateContacts"), right);
     m_contacts->setAccessibleName(tr("Contacts of the group"));
     m_contacts->setSelectionMode(QAbstractItemView::NoSelection);
@@ -126,7 +127,7 @@ DuplicatesDialog::DuplicatesDialog(const Store &store, QWidget *parent)
     connect(m_merge, &QPushButton::clicked, this, &DuplicatesDialog::mergeSelected);
     connect(m_undo, &QPushButton::clicked, this, &DuplicatesDialog::undoLast);
     connect(m_contacts, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
-        if (!m_filling && item->column() == MergeColumn)
+        if (!m_filling && item->column() == DuplicatesMergeColumn)
             updatePlan();
     });
 
@@ -269,16 +270,16 @@ void DuplicatesDialog::showGroup(int row)
             if (on && !m_filling)
                 chooseKept(id);
         });
-        m_contacts->setCellWidget(i, KeepColumn, cell);
+        m_contacts->setCellWidget(i, DuplicatesKeepColumn, cell);
         auto *merge = new QTableWidgetItem;
         merge->setData(UiKit::IdRole, c.id);
         merge->setToolTip(tr("Merge this contact into the kept one"));
-        m_contacts->setItem(i, MergeColumn, merge);
-        m_contacts->setItem(i, NameColumn, UiKit::tableItem(c.displayName(), c.id));
-        m_contacts->setItem(i, EmailColumn, UiKit::tableItem(c.email));
-        m_contacts->setItem(i, PhoneColumn, UiKit::tableItem(c.phone));
-        m_contacts->setItem(i, CompanyColumn, UiKit::tableItem(c.company));
-        m_contacts->setItem(i, CreatedColumn, UiKit::tableItem(UiKit::localTime(c.createdAt)));
+        m_contacts->setItem(i, DuplicatesMergeColumn, merge);
+        m_contacts->setItem(i, DuplicatesNameColumn, UiKit::tableItem(c.displayName(), c.id));
+        m_contacts->setItem(i, DuplicatesEmailColumn, UiKit::tableItem(c.email));
+        m_contacts->setItem(i, DuplicatesPhoneColumn, UiKit::tableItem(c.phone));
+        m_contacts->setItem(i, DuplicatesCompanyColumn, UiKit::tableItem(c.company));
+        m_contacts->setItem(i, DuplicatesCreatedColumn, UiKit::tableItem(UiKit::localTime(c.createdAt)));
     }
     // The texts whole where they fit: each column as wide as its widest text, at most about 28
     // characters (a long e-mail is cut, whole in its tooltip), at least as wide as its title.
@@ -287,21 +288,21 @@ void DuplicatesDialog::showGroup(int row)
     const int widest = fontMetrics().averageCharWidth() * 28;
     QStringList created;
     for (int i = 0; i < m_contacts->rowCount(); ++i)
-        created << m_contacts->item(i, CreatedColumn)->text();
+        created << m_contacts->item(i, DuplicatesCreatedColumn)->text();
     const int createdWidth = UiKit::columnWidthFor(m_contacts->fontMetrics(), created);
     int total = 0;
-    for (int column = 0; column < ColumnCount; ++column) {
-        if (column >= NameColumn && column != CreatedColumn)
+    for (int column = 0; column < DuplicatesColumnCount; ++column) {
+        if (column >= DuplicatesNameColumn && column != DuplicatesCreatedColumn)
             header->resizeSection(column,
                                   qMin(widest, qMax(header->sectionSize(column), header->sectionSizeHint(column))));
         // The last column stretches to the table's edge: what it needs is its texts' width.
-        total +=
-            column == CreatedColumn ? qMax(createdWidth, header->sectionSizeHint(column)) : header->sectionSize(column);
+        total += column == DuplicatesCreatedColumn ? qMax(createdWidth, header->sectionSizeHint(column))
+                                                   : header->sectionSize(column);
     }
     // Wider than the table: the e-mail, then the company, then the name give way (to their titles'
     // width at least), so that the creation date stays whole.
     int excess = total - m_contacts->viewport()->width();
-    for (int column : {int(EmailColumn), int(CompanyColumn), int(NameColumn)}) {
+    for (int column : {int(DuplicatesEmailColumn), int(DuplicatesCompanyColumn), int(DuplicatesNameColumn)}) {
         if (excess <= 0)
             break;
         const int give = qMin(excess, header->sectionSize(column) - header->sectionSizeHint(column));
@@ -324,7 +325,7 @@ void DuplicatesDialog::chooseKept(const QString &id)
             b->setChecked(b->property("contactId").toString() == id);
         m_filling = filling;
         for (int i = 0; i < m_contacts->rowCount(); ++i) {
-            QTableWidgetItem *merge = m_contacts->item(i, MergeColumn);
+            QTableWidgetItem *merge = m_contacts->item(i, DuplicatesMergeColumn);
             const bool kept = merge->data(UiKit::IdRole).toString() == id;
             if (kept) {
                 merge->setFlags(Qt::NoItemFlags);
@@ -350,7 +351,7 @@ QStringList DuplicatesDialog::mergedIds() const
     QStringList ids;
     const QString kept = keptId();
     for (int i = 0; i < m_contacts->rowCount(); ++i) {
-        const QTableWidgetItem *merge = m_contacts->item(i, MergeColumn);
+        const QTableWidgetItem *merge = m_contacts->item(i, DuplicatesMergeColumn);
         const QString id = merge ? merge->data(UiKit::IdRole).toString() : QString();
         if (merge && id != kept && merge->checkState() == Qt::Checked)
             ids << id;
