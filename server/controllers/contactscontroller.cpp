@@ -3,6 +3,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/fieldreader.h"
 #include "model/core/jsonwriter.h"
 #include "model/deals/dealrepository.h"
@@ -265,7 +266,17 @@ ApiResponse ContactsController::create(ApiRequest &request)
 ApiResponse ContactsController::get(ApiRequest &request)
 {
     const ReadTransaction snapshot; // the contact, its conversations, deals and notes as of one moment
-    const Contact c = m_contacts.get(request.param(QStringLiteral("id")));
+    const QString id = request.param(QStringLiteral("id"));
+    const std::optional<Contact> found = m_contacts.find(id);
+    if (!found) {
+        // A contact merged into another: still 404, saying where it went.
+        const QString into = m_merge.mergedInto(id);
+        if (!into.isEmpty())
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact %1 was merged into %2"), {id, into}),
+                              QJsonObject{{QStringLiteral("mergedInto"), into}});
+    }
+    const Contact c = found ? *found : m_contacts.get(id);
     JsonWriter data;
     data.beginObject();
     c.writeFields(data);

@@ -498,7 +498,9 @@ private Q_SLOTS:
         QCOMPARE(merged.data().value("removedIds").toArray(), QJsonArray{other});
         QCOMPARE(merged.data().value("moved").toObject().value("notes").toInt(), 1);
         QCOMPARE(merged.data().value("moved").toObject().value("deals").toInt(), 1);
-        QCOMPARE(m_api->client->get("/api/v1/contacts/" + other).status, 404);
+        const HttpResult gone = m_api->client->get("/api/v1/contacts/" + other);
+        QCOMPARE(gone.status, 404);
+        QCOMPARE(gone.json.value("error").toObject().value("details").toObject().value("mergedInto").toString(), kept);
         const QJsonObject detail = m_api->client->get("/api/v1/contacts/" + kept).data();
         QCOMPARE(detail.value("deals").toArray().size(), 1);
         QCOMPARE(detail.value("notes").toArray().size(), 1);
