@@ -2,11 +2,13 @@
 // no Turkish letters, the company in upper case), and prints the time of finding every duplicate
 // group (DuplicateFinder::groups, what GET /contacts/duplicates and the window's Find duplicates
 // run), of loading a page of 20 groups, of a merge's preview, of a merge and of its undo.
-//   bench_duplicates [--contacts N] [--data-dir DIR]
+//   bench_duplicates [--contacts N] [--data-dir DIR] [--postgres URL]   (URL: a database of its own,
+//   e.g. a cluster of scripts/pg-cluster.sh; its contacts are reused when there are N)
 #include "model/contacts/contactmerge.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/duplicatefinder.h"
 #include "model/core/database.h"
+#include "model/core/databaseurl.h"
 #include "tests/bench/benchtiming.h"
 #include "tests/support/testsupport.h"
 
@@ -42,9 +44,8 @@ void seed(int n)
     for (int i = 0; i < n; ++i) {
         QJsonObject c{{QStringLiteral("firstName"), first.at(int(rng.bounded(first.size())))},
                       {QStringLiteral("lastName"), last.at(int(rng.bounded(last.size())))},
-                      {QStringLiteral("company"), QStringLiteral("Firma %1 %2 A.Ş.")
-                                                      .arg(i / 3)
-                                                      .arg(kinds.at(int(rng.bounded(kinds.size()))))},
+                      {QStringLiteral("company"),
+                       QStringLiteral("Firma %1 %2 A.Ş.").arg(i / 3).arg(kinds.at(int(rng.bounded(kinds.size()))))},
                       {QStringLiteral("email"), QStringLiteral("kisi%1@example.com").arg(i)}};
         if (i % 50 == 49) {
             c.insert(QStringLiteral("firstName"), plain(previous.value(QLatin1String("firstName")).toString()));
@@ -76,12 +77,25 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("contacts"), QStringLiteral("contacts to seed"), QStringLiteral("N"),
                       QStringLiteral("100000")});
     parser.addOption({QStringLiteral("data-dir"), QStringLiteral("directory of the database"), QStringLiteral("DIR")});
+    parser.addOption(
+        {QStringLiteral("postgres"), QStringLiteral("a PostgreSQL database instead of SQLite"), QStringLiteral("URL")});
     parser.process(app);
     const int n = parser.value(QStringLiteral("contacts")).toInt();
     QTemporaryDir temp;
-    const QString dir = parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : temp.path();
+    const QString dir =
+        parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : temp.path();
     QDir().mkpath(dir);
-    Database::setPath(dir + QStringLiteral("/liaison.db"));
+    if (parser.isSet(QStringLiteral("postgres"))) {
+        QString error;
+        const std::optional<DatabaseUrl> url = DatabaseUrl::parse(parser.value(QStringLiteral("postgres")), &error);
+        if (!url) {
+            fprintf(stderr, "%s\n", qPrintable(error));
+            return 2;
+        }
+        Database::setPostgres(*url, QString());
+    } else {
+        Database::setPath(dir + QStringLiteral("/liaison.db"));
+    }
     Database::migrate();
     if (Database::rowCount(QStringLiteral("contacts")) != n) {
         Database::exec(QStringLiteral("DELETE FROM contacts"));
@@ -97,6 +111,7 @@ int main(int argc, char **argv)
         groups = finder.groups();
         scans.append(ms(t));
     }
+    printf("%s\n", Database::dialect() == Database::Dialect::PostgreSQL ? "PostgreSQL" : "SQLite");
     printf("contacts: %d, groups found: %lld (expected %d)\n", n, qint64(groups.size()), n / 50);
     printf("find every group (median of 5): %.1f ms\n", median(scans));
     QVector<DuplicateGroup> page = groups.mid(0, 20);
