@@ -2099,6 +2099,10 @@
         <source>Find contacts that look like one person and merge them</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Undo merge</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -9450,6 +9454,10 @@ Details: %2</source>
     </message>
     <message>
         <source>Not kept (it has its own): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts merged into %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

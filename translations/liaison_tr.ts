@@ -2092,6 +2092,10 @@
         <source>Find contacts that look like one person and merge them</source>
         <translation>Aynı kişi gibi görünen kişileri bulun ve birleştirin</translation>
     </message>
+    <message>
+        <source>Undo merge</source>
+        <translation>Birleştirmeyi geri al</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -9439,6 +9443,10 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Not kept (it has its own): %1.</source>
         <translation>Alınmayanlar (kendi değeri var): %1.</translation>
+    </message>
+    <message>
+        <source>Contacts merged into %1.</source>
+        <translation>Kişiler %1 ile birleştirildi.</translation>
     </message>
 </context>
 </TS>

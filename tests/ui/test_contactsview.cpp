@@ -1146,7 +1146,18 @@ void TestContactsView::findDuplicatesMergesAndUndoes()
     // Nothing of the dialog is cut at a laptop's size.
     dialog->resize(1120, 620);
     QCOMPARE(UiTest::clippedControls(dialog), QStringList());
-    dialog->close();
+
+    // Merged again and the window closed: the main window's undo bar offers the merge back.
+    click(dialog->mergeButton());
+    QVERIFY(!m_contacts->find(other));
+    click(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Close));
+    UndoBar *bar = UndoBar::of(view());
+    QVERIFY(bar);
+    QTRY_VERIFY(bar->isVisible());
+    QCOMPARE(bar->label()->text(), QString("Contacts merged into Işık Çelik."));
+    click(bar->undoButton());
+    QVERIFY(m_contacts->find(other));
+    QCOMPARE(m_contacts->notes(other).size(), 1);
 }
 
 QTEST_MAIN(TestContactsView)

@@ -1,5 +1,6 @@
 #include "ui/contacts/contactsview.h"
 
+#include "model/contacts/contactmerge.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -619,6 +620,20 @@ DuplicatesDialog *ContactsView::findDuplicates()
         bar->commitPending();
     auto *dialog = new DuplicatesDialog(m_contacts.store(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Closed with a merge made: the window's undo bar offers it for its few seconds more.
+    connect(dialog, &QDialog::finished, this, [this, dialog] {
+        const QString mergeId = dialog->lastMergeId();
+        UndoBar *bar = UndoBar::of(this);
+        if (mergeId.isEmpty() || !bar)
+            return;
+        bar->offer(dialog->lastMergeText(), [this, mergeId, store = m_contacts.store()] {
+            try {
+                ContactMerge(store).undo(mergeId);
+            } catch (const std::exception &e) {
+                MessageBoxes::warn(this, tr("Undo merge"), ErrorText::of(e));
+            }
+        });
+    });
     dialog->open();
     return dialog;
 }

@@ -414,6 +414,7 @@ void DuplicatesDialog::mergeSelected()
     try {
         const MergeResult r = ContactMerge(m_store).merge(kept, others);
         m_merges << r.mergeId;
+        m_lastMergeText = tr("Contacts merged into %1.").arg(r.kept.displayName());
         m_undoText->setText(tr("Merged into %1: %2 contact(s).").arg(r.kept.displayName()).arg(r.removedIds.size()));
         m_undoBar->show();
         m_undo->setEnabled(true);

@@ -44,6 +44,10 @@ public:
     // Chooses the contact to keep in the group shown (as a click in its Keep cell does).
     void chooseKept(const QString &id);
 
+    // The last merge made here and not undone (empty when none), and what it is called in the
+    // window's undo bar once this window is closed.
+    QString lastMergeId() const { return m_merges.isEmpty() ? QString() : m_merges.constLast(); }
+    QString lastMergeText() const { return m_lastMergeText; }
     // True while the groups are being looked for.
     bool searching() const { return m_searching; }
 
@@ -75,6 +79,7 @@ private:
     QLabel *m_undoText = nullptr;
     QPushButton *m_undo = nullptr;
     QStringList m_merges; // the merges made here, newest last: what Undo takes back
+    QString m_lastMergeText;
     bool m_filling = false;
     bool m_searching = false;
     int m_ticket = 0;
