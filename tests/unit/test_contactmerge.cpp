@@ -185,6 +185,9 @@ private Q_SLOTS:
         const Conversation conv = conversations.findOrCreate(other.id, "whatsapp", "+905321234567");
         conversations.receive(conv.id,
                               MessageContent{QStringLiteral("text"), QStringLiteral("Merhaba"), {}, {}, {}, {}});
+        Database::exec("INSERT INTO widget_visitors (id, token_hash, contact_id, conversation_id, created_at) VALUES "
+                       "('visitor_1', 'h1', ?, ?, '2026-01-01T00:00:00.000Z')",
+                       {other.id, conv.id});
         SegmentRepository segments(store);
         SegmentChanges s;
         s.name = QStringLiteral("Fuar");
@@ -243,6 +246,8 @@ private Q_SLOTS:
         QCOMPARE(TaskRepository(store).get(task.id).contactId, kept.id);
         QCOMPARE(conversations.get(conv.id).contactId, kept.id);
         QCOMPARE(scalar("SELECT count(*) FROM messages WHERE contact_id = ?", {other.id}), 0);
+        QCOMPARE(text("SELECT sender_id FROM messages WHERE conversation_id = ?", {conv.id}), kept.id);
+        QCOMPARE(text("SELECT contact_id FROM widget_visitors WHERE id = 'visitor_1'"), kept.id);
         QCOMPARE(
             scalar("SELECT count(*) FROM segment_members m JOIN contacts c ON c.seq = m.contact_seq WHERE c.id = ?",
                    {kept.id}),
@@ -296,6 +301,8 @@ private Q_SLOTS:
         QCOMPARE(TaskRepository(store).get(task.id).contactId, other.id);
         QCOMPARE(conversations.get(conv.id).contactId, other.id);
         QCOMPARE(scalar("SELECT count(*) FROM messages WHERE contact_id = ?", {other.id}), 1);
+        QCOMPARE(text("SELECT sender_id FROM messages WHERE conversation_id = ?", {conv.id}), other.id);
+        QCOMPARE(text("SELECT contact_id FROM widget_visitors WHERE id = 'visitor_1'"), other.id);
         QCOMPARE(
             scalar("SELECT count(*) FROM segment_members m JOIN contacts c ON c.seq = m.contact_seq WHERE c.id = ?",
                    {kept.id}),
