@@ -2190,6 +2190,18 @@
         <source>New contact…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Duplicates…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find contacts that look like one person and merge them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo merge</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -3091,6 +3103,10 @@
     </message>
     <message>
         <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts to merge</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5794,6 +5810,46 @@ A desktop CRM with a local REST API.</source>
         <source>%1 could not be moved there</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Contact %1 was merged into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must hold at most %1 contact ids</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not hold an empty id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not hold the contact kept: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>holds %1 more than once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge %1 was undone already</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A merge can be undone within %1 days only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact %1, which the merge kept, no longer exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact %1 exists already</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6837,6 +6893,15 @@ Restore the file from a backup copy. If this data folder is new and its first st
         <source>%1 is read-only, and Liaison needs to write its database there.
 
 Make it writable for your user, or start Liaison with another data folder (--data-dir).
+
+Details: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
 
 Details: %2</source>
         <translation type="unfinished"></translation>
@@ -9394,6 +9459,181 @@ Details: %2</source>
     </message>
     <message>
         <source>The suggestion was not dismissed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <source>Find duplicates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Groups of duplicates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts of the group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge into the kept contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same e-mail: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same phone: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same name and company: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No duplicates found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1 (the newest %2 are listed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name and company</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why they match:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge this contact into the kept one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tick at least one contact to merge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deals: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tasks: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>conversations: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>segment memberships: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>campaign records: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is kept; %2 other contact(s) are merged into it and removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing else moves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Moves to the kept contact: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fields it takes from the others: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merged into %1: %2 contact(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge undone: %1 contact(s) are back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for duplicates…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not kept (it has its own): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts merged into %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2183,6 +2183,18 @@
         <source>New contact…</source>
         <translation>Yeni kişi…</translation>
     </message>
+    <message>
+        <source>Duplicates…</source>
+        <translation>Yinelenenler…</translation>
+    </message>
+    <message>
+        <source>Find contacts that look like one person and merge them</source>
+        <translation>Aynı kişi gibi görünen kişileri bulun ve birleştirin</translation>
+    </message>
+    <message>
+        <source>Undo merge</source>
+        <translation>Birleştirmeyi geri al</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -3084,6 +3096,10 @@
     <message>
         <source>Language</source>
         <translation>Dil</translation>
+    </message>
+    <message>
+        <source>Contacts to merge</source>
+        <translation>Birleştirilecek kişiler</translation>
     </message>
 </context>
 <context>
@@ -5784,6 +5800,46 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>%1 could not be moved there</source>
         <translation>%1 oraya taşınamadı</translation>
     </message>
+    <message>
+        <source>Contact %1 was merged into %2</source>
+        <translation>%1 kişisi %2 kişisiyle birleştirildi</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 contact ids</source>
+        <translation>en fazla %1 kişi kimliği içermelidir</translation>
+    </message>
+    <message>
+        <source>must not hold an empty id</source>
+        <translation>boş bir kimlik içermemelidir</translation>
+    </message>
+    <message>
+        <source>must not hold the contact kept: %1</source>
+        <translation>kalacak kişiyi içermemelidir: %1</translation>
+    </message>
+    <message>
+        <source>holds %1 more than once</source>
+        <translation>%1 kimliğini birden fazla kez içeriyor</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>Birleştirme</translation>
+    </message>
+    <message>
+        <source>Merge %1 was undone already</source>
+        <translation>%1 birleştirmesi zaten geri alındı</translation>
+    </message>
+    <message>
+        <source>A merge can be undone within %1 days only</source>
+        <translation>Bir birleştirme yalnızca %1 gün içinde geri alınabilir</translation>
+    </message>
+    <message>
+        <source>Contact %1, which the merge kept, no longer exists</source>
+        <translation>Birleştirmede kalan %1 kişisi artık yok</translation>
+    </message>
+    <message>
+        <source>Contact %1 exists already</source>
+        <translation>%1 kişisi zaten var</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6835,6 +6891,20 @@ Details: %2</source>
         <translation>%1 salt okunur; Liaison veritabanını oraya yazmalıdır.
 
 Kullanıcınız için yazılabilir yapın ya da Liaison&apos;ı başka bir veri klasörüyle başlatın (--data-dir).
+
+Ayrıntılar: %2</translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+
+Details: %2</source>
+        <translation>Liaison hasarlı bir veritabanı dosyasını açmaz:
+%1
+
+Geri yüklemek için Liaison&apos;ı kapatın ve dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
 
 Ayrıntılar: %2</translation>
     </message>
@@ -9383,6 +9453,181 @@ Ayrıntılar: %2</translation>
     <message>
         <source>The suggestion was not dismissed: %1</source>
         <translation>Öneri yok sayılamadı: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <source>Find duplicates</source>
+        <translation>Yinelenenleri bul</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Yenile</translation>
+    </message>
+    <message>
+        <source>Groups of duplicates</source>
+        <translation>Yinelenen grupları</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Kalacak</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>Birleştir</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-posta</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>Telefon</translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation>Şirket</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Oluşturulma</translation>
+    </message>
+    <message>
+        <source>Contacts of the group</source>
+        <translation>Gruptaki kişiler</translation>
+    </message>
+    <message>
+        <source>Merge into the kept contact</source>
+        <translation>Kalacak kişiyle birleştir</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Geri al</translation>
+    </message>
+    <message>
+        <source>Same e-mail: %1</source>
+        <translation>Aynı e-posta: %1</translation>
+    </message>
+    <message>
+        <source>Same phone: %1</source>
+        <translation>Aynı telefon: %1</translation>
+    </message>
+    <message>
+        <source>Same name and company: %1</source>
+        <translation>Aynı ad ve şirket: %1</translation>
+    </message>
+    <message>
+        <source>No duplicates found.</source>
+        <translation>Yinelenen kişi bulunmadı.</translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1 (the newest %2 are listed).</source>
+        <translation>Aynı kişi gibi görünen kişi grupları: %1 (en yeni %2 grup listeleniyor).</translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1.</source>
+        <translation>Aynı kişi gibi görünen kişi grupları: %1.</translation>
+    </message>
+    <message>
+        <source>e-mail</source>
+        <translation>e-posta</translation>
+    </message>
+    <message>
+        <source>phone</source>
+        <translation>telefon</translation>
+    </message>
+    <message>
+        <source>name and company</source>
+        <translation>ad ve şirket</translation>
+    </message>
+    <message>
+        <source>Same %1</source>
+        <translation>Aynı %1</translation>
+    </message>
+    <message>
+        <source>Why they match:</source>
+        <translation>Neden eşleşiyorlar:</translation>
+    </message>
+    <message>
+        <source>Keep this contact</source>
+        <translation>Bu kişi kalsın</translation>
+    </message>
+    <message>
+        <source>Merge this contact into the kept one</source>
+        <translation>Bu kişiyi kalacak kişiyle birleştir</translation>
+    </message>
+    <message>
+        <source>Tick at least one contact to merge.</source>
+        <translation>Birleştirmek için en az bir kişiyi işaretleyin.</translation>
+    </message>
+    <message>
+        <source>notes: %1</source>
+        <translation>notlar: %1</translation>
+    </message>
+    <message>
+        <source>deals: %1</source>
+        <translation>fırsatlar: %1</translation>
+    </message>
+    <message>
+        <source>tasks: %1</source>
+        <translation>görevler: %1</translation>
+    </message>
+    <message>
+        <source>conversations: %1</source>
+        <translation>konuşmalar: %1</translation>
+    </message>
+    <message>
+        <source>segment memberships: %1</source>
+        <translation>segment üyelikleri: %1</translation>
+    </message>
+    <message>
+        <source>campaign records: %1</source>
+        <translation>kampanya kayıtları: %1</translation>
+    </message>
+    <message>
+        <source>%1 is kept; %2 other contact(s) are merged into it and removed.</source>
+        <translation>%1 kalır; diğer %2 kişi onunla birleştirilip silinir.</translation>
+    </message>
+    <message>
+        <source>Nothing else moves.</source>
+        <translation>Başka taşınan kayıt yok.</translation>
+    </message>
+    <message>
+        <source>Moves to the kept contact: %1.</source>
+        <translation>Kalacak kişiye taşınanlar: %1.</translation>
+    </message>
+    <message>
+        <source>Fields it takes from the others: %1.</source>
+        <translation>Diğerlerinden aldığı alanlar: %1.</translation>
+    </message>
+    <message>
+        <source>Merged into %1: %2 contact(s).</source>
+        <translation>%1 ile birleştirildi: %2 kişi.</translation>
+    </message>
+    <message>
+        <source>Merge undone: %1 contact(s) are back.</source>
+        <translation>Birleştirme geri alındı: %1 kişi geri geldi.</translation>
+    </message>
+    <message>
+        <source>Keep %1</source>
+        <translation>%1 kalsın</translation>
+    </message>
+    <message>
+        <source>Looking for duplicates…</source>
+        <translation>Yinelenenler aranıyor…</translation>
+    </message>
+    <message>
+        <source>Not kept (it has its own): %1.</source>
+        <translation>Alınmayanlar (kendi değeri var): %1.</translation>
+    </message>
+    <message>
+        <source>Contacts merged into %1.</source>
+        <translation>Kişiler %1 ile birleştirildi.</translation>
     </message>
 </context>
 </TS>

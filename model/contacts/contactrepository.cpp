@@ -1,5 +1,7 @@
 #include "model/contacts/contactrepository.h"
 
+#include "model/contacts/contactrows.h"
+
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -389,6 +391,61 @@ Filter buildFilter(const ContactQuery &query)
 }
 } // namespace
 
+const QString &ContactRows::columns()
+{
+    return kColumns;
+}
+
+Contact ContactRows::fromRow(SqlRowReader r)
+{
+    return contactFromRow(r);
+}
+
+void ContactRows::insert(Contact &c)
+{
+    insertRow(c);
+}
+
+void ContactRows::update(const Contact &c, bool tagsChanged)
+{
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
+            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
+            "lead_score = ?, updated_at = ?, name_sort = ?, company_sort = ? WHERE seq = ?"),
+        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
+         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
+         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, nameSortKey(c),
+         sortKey(c.company), c.seq});
+    if (tagsChanged)
+        writeTags(c, true);
+    writeSearch(c, true);
+}
+
+void ContactRows::writeCounters(const Contact &c)
+{
+    Database::execCached(
+        QStringLiteral("UPDATE contacts SET total_messages = ?, last_message_at = ?, sentiment = ? WHERE seq = ?"),
+        {c.totalMessages, textOrNull(c.lastMessageAt), textOrNull(c.sentiment), c.seq});
+}
+
+void ContactRows::remove(const Contact &c)
+{
+    if (!onPostgres()) // contact_words goes with the contact (ON DELETE CASCADE)
+        Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
+    Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
+}
+
+void ContactRows::refuseTaken(const Contact &c)
+{
+    checkUnique(c);
+}
+
+QJsonObject ContactRows::eventData(const Contact &c)
+{
+    return ::eventData(c);
+}
+
 ContactRepository::ContactRepository(const Store &store)
     : m_store(store)
 {
@@ -457,18 +514,7 @@ Contact ContactRepository::updateOnce(const QString &id, const ContactChanges &c
     *attempted = c;
     checkUnique(c);
     c.updatedAt = m_store.nowIso();
-    Database::execCached(
-        QStringLiteral(
-            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
-            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
-            "lead_score = ?, updated_at = ?, name_sort = ?, company_sort = ? WHERE seq = ?"),
-        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
-         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
-         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, nameSortKey(c),
-         sortKey(c.company), c.seq});
-    if (c.tags != before.tags)
-        writeTags(c, true);
-    writeSearch(c, true);
+    ContactRows::update(c, c.tags != before.tags);
     QJsonObject data = eventData(c);
     data.insert(QStringLiteral("changedFields"), changed);
     m_store.appendEvent(QStringLiteral("contact.updated"), data);
@@ -484,9 +530,7 @@ void ContactRepository::remove(const QString &id, const QString &actor)
     const Contact c = get(id);
     // A contact's deals stay (they are sales history): they are unlinked, each with a deal.updated event.
     DealRepository(m_store).detachContact(c.id);
-    if (!onPostgres()) // contact_words goes with the contact (ON DELETE CASCADE)
-        Database::execCached(QStringLiteral("DELETE FROM contacts_fts WHERE rowid = ?"), {c.seq});
-    Database::execCached(QStringLiteral("DELETE FROM contacts WHERE seq = ?"), {c.seq});
+    ContactRows::remove(c);
     m_store.appendEvent(QStringLiteral("contact.deleted"), eventData(c));
     tx.commit();
     m_store.notify(EventBus::Entity::Contact, c.id, EventBus::Change::Deleted);

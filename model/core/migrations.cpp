@@ -1027,6 +1027,28 @@ const QVector<Migration> &migrations()
                  user_seq INTEGER NOT NULL))",
              "INSERT INTO ai_handoff_cursor (name, user_seq) VALUES ('agents', 0)",
          }},
+        {27,
+         "merged contacts: what each merge moved and removed, so that it can be undone and a removed id "
+         "answered with the contact it went into",
+         {
+             // One row per merge (ContactMerge): kept_id the contact that stayed; record the JSON of
+             // what the merge changed (the kept contact before and after, each removed contact as it
+             // was with its notes, segments and the rows moved from it); undone_at set once by an undo.
+             R"(CREATE TABLE contact_merges (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 kept_id TEXT NOT NULL,
+                 record TEXT NOT NULL,
+                 merged_by TEXT,
+                 created_at TEXT NOT NULL,
+                 undone_at TEXT))",
+             "CREATE INDEX contact_merges_kept ON contact_merges(kept_id)",
+             // Each contact a merge removed: a later request naming it is told where it went.
+             R"(CREATE TABLE contact_merged_ids (
+                 contact_id TEXT NOT NULL,
+                 merge_seq INTEGER NOT NULL REFERENCES contact_merges(seq) ON DELETE CASCADE,
+                 PRIMARY KEY (contact_id, merge_seq)))",
+         }},
     };
     return list;
 }

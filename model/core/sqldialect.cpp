@@ -89,3 +89,8 @@ QString SqlDialect::isTrue(const QString &expr)
 {
     return postgres() ? QLatin1Char('(') + expr + QLatin1Char(')') : QLatin1Char('(') + expr + QStringLiteral(") = 1");
 }
+
+QString SqlDialect::forUpdate()
+{
+    return postgres() ? QStringLiteral(" FOR UPDATE") : QString();
+}

@@ -40,4 +40,8 @@ QString isTrue(const QString &expr);
 // (FOR UPDATE OF table SKIP LOCKED) so that another copy's transaction passes over them; SQLite
 // (one writer at a time) needs nothing.
 QString skipLocked(const QString &table);
+// Appended to a SELECT inside a write transaction that must hold its rows until the commit (a merge
+// of contacts): PostgreSQL locks them (FOR UPDATE), and a row another transaction deleted meanwhile
+// is not returned; SQLite (one writer at a time) needs nothing.
+QString forUpdate();
 } // namespace SqlDialect

@@ -840,6 +840,33 @@ void DealRepository::detachContact(const QString &contactId)
     }
 }
 
+QStringList DealRepository::moveContact(const QString &from, const QString &to, const QStringList &only)
+{
+    QStringList ids;
+    {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT id FROM deals WHERE contact_id = ? ORDER BY seq"), {from});
+        while (q.next()) {
+            const QString id = q.value(0).toString();
+            if (only.isEmpty() || only.contains(id))
+                ids << id;
+        }
+        q.finish();
+    }
+    const QString at = m_store.nowIso();
+    for (const QString &id : std::as_const(ids)) {
+        Database::execCached(
+            QStringLiteral("UPDATE deals SET contact_id = ?, updated_at = ? WHERE id = ? AND contact_id = ?"),
+            {to, at, id, from});
+        QJsonObject data = eventData(get(id));
+        data.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("contactId")});
+        data.insert(QStringLiteral("previousContactId"), from);
+        m_store.appendEvent(QStringLiteral("deal.updated"), data);
+        m_store.notify(EventBus::Entity::Deal, id, EventBus::Change::Updated);
+    }
+    return ids;
+}
+
 int DealRepository::insertBulk(const QVector<QJsonObject> &bodies)
 {
     Transaction tx;

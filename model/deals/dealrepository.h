@@ -141,6 +141,10 @@ public:
     // Called inside the transaction that deletes a contact: unlinks its deals, with a deal.updated
     // event and the bus's news (after the commit) for each.
     void detachContact(const QString &contactId);
+    // Called inside the transaction of a contact merge or its undo: the deals of contact `from`
+    // (those of `only` alone when given) go to contact `to`, each with deal.updated (changedFields
+    // ["contactId"], previousContactId) and the bus's news. Returns the ids of the deals moved.
+    QStringList moveContact(const QString &from, const QString &to, const QStringList &only = {});
 
     // Inserts many deals in one transaction without events or activities (seeding, benchmarks).
     int insertBulk(const QVector<QJsonObject> &bodies);

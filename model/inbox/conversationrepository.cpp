@@ -378,6 +378,40 @@ Conversation ConversationRepository::attachContact(const QString &id, const QStr
     return v;
 }
 
+QStringList ConversationRepository::moveContact(const QString &from, const QString &to, const QStringList &only)
+{
+    QVector<QPair<QString, qint64>> moving;
+    {
+        CachedQuery q = Database::execCached(
+            QStringLiteral("SELECT id, seq FROM conversations WHERE contact_id = ? ORDER BY seq"), {from});
+        while (q.next()) {
+            const QString id = q.value(0).toString();
+            if (only.isEmpty() || only.contains(id))
+                moving.append({id, q.value(1).toLongLong()});
+        }
+        q.finish();
+    }
+    QStringList ids;
+    const QString at = m_store.nowIso();
+    for (const auto &[id, seq] : std::as_const(moving)) {
+        Database::execCached(QStringLiteral("UPDATE conversations SET contact_id = ?, updated_at = ? WHERE seq = ?"),
+                             {to, at, seq});
+        Database::execCached(QStringLiteral("UPDATE messages SET contact_id = ? WHERE conversation_seq = ?"),
+                             {to, seq});
+        Database::execCached(QStringLiteral("UPDATE messages SET sender_id = ? WHERE conversation_seq = ? AND "
+                                            "sender_type = 'contact' AND sender_id = ?"),
+                             {to, seq, from});
+        Database::execCached(
+            QStringLiteral("UPDATE widget_visitors SET contact_id = ? WHERE conversation_id = ? AND contact_id = ?"),
+            {to, id, from});
+        m_store.appendEvent(QStringLiteral("conversation.updated"),
+                            updatedData(get(id), {QStringLiteral("contactId")}));
+        m_store.notify(EventBus::Entity::Conversation, id, EventBus::Change::Updated);
+        ids << id;
+    }
+    return ids;
+}
+
 std::optional<Conversation> ConversationRepository::find(const QString &id) const
 {
     return selectConversation(QStringLiteral("v.id = ?"), {id});

@@ -63,6 +63,12 @@ public:
     // message counters; conversation.updated with changedFields ["contactId"]. Nothing when it
     // already has that contact; Conflict when it has another, NotFound for an unknown contact.
     Conversation attachContact(const QString &id, const QString &contactId);
+    // Called inside the transaction of a contact merge or its undo: the conversations of contact
+    // `from` (those of `only` alone when given) go to contact `to` with their messages (contactId;
+    // the sender of incoming ones) and widget visitors, each with conversation.updated
+    // (changedFields ["contactId"]). The contacts' message counters are the caller's. Returns the
+    // ids of the conversations moved.
+    QStringList moveContact(const QString &from, const QString &to, const QStringList &only = {});
     std::optional<Conversation> find(const QString &id) const;
     Conversation get(const QString &id) const; // throws NotFound
     // The conversation of this contact on this channel, if any (most recent first).

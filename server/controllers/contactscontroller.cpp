@@ -3,6 +3,7 @@
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
+#include "model/core/errors.h"
 #include "model/core/fieldreader.h"
 #include "model/core/jsonwriter.h"
 #include "model/deals/dealrepository.h"
@@ -19,6 +20,8 @@ ContactsController::ContactsController(const Store &store)
     , m_segments(store)
     , m_conversations(store)
     , m_deals(store)
+    , m_duplicates(store)
+    , m_merge(store)
 {
 }
 
@@ -67,9 +70,33 @@ QJsonObject ContactsController::schemas() const
                                                               {QStringLiteral("stage"), string()}})));
     detailProps.insert(QStringLiteral("notes"), array(ref(QStringLiteral("ContactNote"))));
     detail.insert(QStringLiteral("properties"), detailProps);
-    return {{QStringLiteral("ContactInput"), input},
-            {QStringLiteral("Contact"), contact},
-            {QStringLiteral("ContactDetail"), detail},
+    QJsonObject rule = string();
+    rule.insert(QStringLiteral("enum"),
+                QJsonArray{QStringLiteral("email"), QStringLiteral("phone"), QStringLiteral("name")});
+    const QJsonObject match = object({{QStringLiteral("rule"), rule},
+                                      {QStringLiteral("value"), string()},
+                                      {QStringLiteral("contactIds"), array(string())}});
+    const QJsonObject group = object({{QStringLiteral("contacts"), array(ref(QStringLiteral("Contact")))},
+                                      {QStringLiteral("matches"), array(match)},
+                                      {QStringLiteral("suggestedKeepId"), string()}});
+    const QJsonObject counts = object({{QStringLiteral("notes"), integer(0)},
+                                       {QStringLiteral("deals"), integer(0)},
+                                       {QStringLiteral("tasks"), integer(0)},
+                                       {QStringLiteral("conversations"), integer(0)},
+                                       {QStringLiteral("segments"), integer(0)},
+                                       {QStringLiteral("campaigns"), integer(0)}});
+    const QJsonObject merged = object({{QStringLiteral("mergeId"), string()},
+                                       {QStringLiteral("contact"), ref(QStringLiteral("Contact"))},
+                                       {QStringLiteral("removedIds"), array(string())},
+                                       {QStringLiteral("filledFields"), array(string())},
+                                       {QStringLiteral("moved"), counts}});
+    const QJsonObject undone = object({{QStringLiteral("mergeId"), string()},
+                                       {QStringLiteral("contact"), ref(QStringLiteral("Contact"))},
+                                       {QStringLiteral("restored"), array(ref(QStringLiteral("Contact")))},
+                                       {QStringLiteral("movedBack"), counts}});
+    return {{QStringLiteral("ContactInput"), input},  {QStringLiteral("DuplicateGroup"), group},
+            {QStringLiteral("ContactMerge"), merged}, {QStringLiteral("ContactMergeUndone"), undone},
+            {QStringLiteral("Contact"), contact},     {QStringLiteral("ContactDetail"), detail},
             {QStringLiteral("ContactNote"), note}};
 }
 
@@ -107,6 +134,32 @@ void ContactsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 409, 422, 429},
                 201});
+    // GET /api/v1/contacts/duplicates
+    router.add(
+        "GET", QStringLiteral("/api/v1/contacts/duplicates"), bind(&ContactsController::duplicates), read,
+        {tag,
+         QStringLiteral("Groups of contacts that look like one person (same e-mail, phone, or name and company)"),
+         {},
+         pageOf(ref(QStringLiteral("DuplicateGroup"))),
+         {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
+         {400, 401, 403, 429}});
+    // POST /api/v1/contacts/:id/merge
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/merge"), bind(&ContactsController::merge), write,
+               {tag,
+                QStringLiteral("Merge other contacts into this one (undo within 7 days)"),
+                object({{QStringLiteral("otherIds"), array(string())}}, {QStringLiteral("otherIds")}),
+                envelope(ref(QStringLiteral("ContactMerge"))),
+                {},
+                {400, 401, 403, 404, 409, 422, 429}});
+    // POST /api/v1/contacts/merges/:mergeId/undo
+    router.add("POST", QStringLiteral("/api/v1/contacts/merges/:mergeId/undo"), bind(&ContactsController::undoMerge),
+               write,
+               {tag,
+                QStringLiteral("Undo a merge: the removed contacts and their rows come back"),
+                {},
+                envelope(ref(QStringLiteral("ContactMergeUndone"))),
+                {},
+                {401, 403, 404, 409, 429}});
     // GET /api/v1/contacts/:id
     router.add("GET", QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::get), read,
                {tag,
@@ -213,7 +266,17 @@ ApiResponse ContactsController::create(ApiRequest &request)
 ApiResponse ContactsController::get(ApiRequest &request)
 {
     const ReadTransaction snapshot; // the contact, its conversations, deals and notes as of one moment
-    const Contact c = m_contacts.get(request.param(QStringLiteral("id")));
+    const QString id = request.param(QStringLiteral("id"));
+    const std::optional<Contact> found = m_contacts.find(id);
+    if (!found) {
+        // A contact merged into another: still 404, saying where it went.
+        const QString into = m_merge.mergedInto(id);
+        if (!into.isEmpty())
+            throw DomainError(DomainError::NotFound, QStringLiteral("NOT_FOUND"),
+                              ModelText(QT_TRANSLATE_NOOP("ModelError", "Contact %1 was merged into %2"), {id, into}),
+                              QJsonObject{{QStringLiteral("mergedInto"), into}});
+    }
+    const Contact c = found ? *found : m_contacts.get(id);
     JsonWriter data;
     data.beginObject();
     c.writeFields(data);
@@ -259,4 +322,46 @@ ApiResponse ContactsController::addNote(ApiRequest &request)
     const QString content = FieldReader(request.body).requiredString(QStringLiteral("content"));
     const ContactNote note = m_contacts.addNote(request.param(QStringLiteral("id")), content, request.principal.id);
     return ApiResponse::created(note.toJson(), QStringLiteral("Note added"));
+}
+
+ApiResponse ContactsController::duplicates(ApiRequest &request)
+{
+    const QueryReader::Paging paging = QueryReader(request).paging();
+    QVector<DuplicateGroup> groups = m_duplicates.groups();
+    const qint64 total = groups.size();
+    const qint64 from = qint64(paging.page - 1) * paging.limit;
+    groups = from >= total ? QVector<DuplicateGroup>() : groups.mid(from, paging.limit);
+    m_duplicates.load(groups);
+    QJsonArray items;
+    for (const DuplicateGroup &g : std::as_const(groups)) {
+        QJsonArray contacts, matches;
+        for (const Contact &c : g.contacts)
+            contacts.append(c.toJson());
+        for (const DuplicateMatch &m : g.matches)
+            matches.append(m.toJson());
+        items.append(QJsonObject{{QStringLiteral("contacts"), contacts},
+                                 {QStringLiteral("matches"), matches},
+                                 {QStringLiteral("suggestedKeepId"), g.suggestedKeepId()}});
+    }
+    return ApiResponse::page(items, paging.page, paging.limit, total);
+}
+
+ApiResponse ContactsController::merge(ApiRequest &request)
+{
+    const QStringList otherIds = FieldReader(request.body).requiredStringArray(QStringLiteral("otherIds"));
+    const MergeResult result = m_merge.merge(request.param(QStringLiteral("id")), otherIds, request.principal.id);
+    return ApiResponse::ok(result.toJson(), QStringLiteral("Contacts merged"));
+}
+
+ApiResponse ContactsController::undoMerge(ApiRequest &request)
+{
+    const MergeUndone undone = m_merge.undo(request.param(QStringLiteral("mergeId")), request.principal.id);
+    QJsonArray restored;
+    for (const Contact &c : undone.restored)
+        restored.append(c.toJson());
+    return ApiResponse::ok(QJsonObject{{QStringLiteral("mergeId"), undone.mergeId},
+                                       {QStringLiteral("contact"), undone.kept.toJson()},
+                                       {QStringLiteral("restored"), restored},
+                                       {QStringLiteral("movedBack"), undone.movedBack.toJson()}},
+                           QStringLiteral("Merge undone"));
 }

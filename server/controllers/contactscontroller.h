@@ -2,12 +2,15 @@
 
 #include "server/controllers/controller.h"
 
+#include "model/contacts/contactmerge.h"
 #include "model/contacts/contactrepository.h"
+#include "model/contacts/duplicatefinder.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/deals/dealrepository.h"
 #include "model/inbox/conversationrepository.h"
 
-// /api/v1/contacts: list, create, detail, update (PUT and PATCH, both partial), delete, tags, notes.
+// /api/v1/contacts: list, create, detail, update (PUT and PATCH, both partial), delete, tags, notes;
+// duplicates, merge and its undo.
 class ContactsController final : public Controller
 {
 public:
@@ -24,9 +27,14 @@ private:
     ApiResponse addTags(ApiRequest &request);
     ApiResponse removeTag(ApiRequest &request);
     ApiResponse addNote(ApiRequest &request);
+    ApiResponse duplicates(ApiRequest &request);
+    ApiResponse merge(ApiRequest &request);
+    ApiResponse undoMerge(ApiRequest &request);
 
     ContactRepository m_contacts;
     SegmentRepository m_segments;
     ConversationRepository m_conversations;
     DealRepository m_deals;
+    DuplicateFinder m_duplicates;
+    ContactMerge m_merge;
 };

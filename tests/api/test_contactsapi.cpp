@@ -451,6 +451,154 @@ private Q_SLOTS:
         QCOMPARE(third.status, 409); // a new key: acts, and the duplicate e-mail is refused
     }
 
+    void findsDuplicatesAndMerges()
+    {
+        const QString kept = createContact({{"firstName", "Işık"},
+                                            {"lastName", "Çelik"},
+                                            {"company", "Anadolu Yazılım"},
+                                            {"email", "isik@anadolu.com.tr"}});
+        const QString other = createContact({{"firstName", "ISIK"},
+                                             {"lastName", "CELIK"},
+                                             {"company", "ANADOLU YAZILIM"},
+                                             {"phone", "+905321234567"},
+                                             {"tags", QJsonArray{"fuar"}}});
+        createContact({{"firstName", "Işık"}, {"lastName", "Çelik"}, {"company", "Ege"}, {"email", "isik@ege.com"}});
+        QVERIFY(m_api->client->post("/api/v1/contacts/" + other + "/notes", {{"content", "Aradı"}}).status == 201);
+        const HttpResult deal =
+            m_api->client->post("/api/v1/deals", {{"name", "Lisans"}, {"value", 100}, {"contactId", other}});
+        QCOMPARE(deal.status, 201);
+
+        const HttpResult found = m_api->client->get("/api/v1/contacts/duplicates");
+        QCOMPARE(found.status, 200);
+        QCOMPARE(found.json.value("pagination").toObject().value("total").toInt(), 1);
+        const QJsonObject group = found.json.value("data").toArray().at(0).toObject();
+        QCOMPARE(group.value("suggestedKeepId").toString(), kept);
+        QCOMPARE(group.value("contacts").toArray().size(), 2);
+        QCOMPARE(group.value("contacts").toArray().at(1).toObject().value("id").toString(), other);
+        const QJsonObject match = group.value("matches").toArray().at(0).toObject();
+        QCOMPARE(match.value("rule").toString(), QString("name"));
+        QCOMPARE(match.value("contactIds").toArray(), QJsonArray({kept, other}));
+        QCOMPARE(m_api->client->get("/api/v1/contacts/duplicates?page=2").json.value("data").toArray().size(), 0);
+        // As the other lists: a larger limit is read as 100, one that is not a positive number refused.
+        QCOMPARE(m_api->client->get("/api/v1/contacts/duplicates?limit=500")
+                     .json.value("pagination")
+                     .toObject()
+                     .value("limit")
+                     .toInt(),
+                 100);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/duplicates?limit=x").status, 400);
+
+        const HttpResult merged =
+            m_api->client->post("/api/v1/contacts/" + kept + "/merge", {{"otherIds", QJsonArray{other}}});
+        QCOMPARE(merged.status, 200);
+        QCOMPARE(merged.json.value("success").toBool(), true);
+        const QString mergeId = merged.data().value("mergeId").toString();
+        QVERIFY(mergeId.startsWith("merge_"));
+        QCOMPARE(merged.data().value("contact").toObject().value("phone").toString(), QString("+905321234567"));
+        QCOMPARE(merged.data().value("removedIds").toArray(), QJsonArray{other});
+        QCOMPARE(merged.data().value("moved").toObject().value("notes").toInt(), 1);
+        QCOMPARE(merged.data().value("moved").toObject().value("deals").toInt(), 1);
+        const HttpResult gone = m_api->client->get("/api/v1/contacts/" + other);
+        QCOMPARE(gone.status, 404);
+        QCOMPARE(gone.json.value("error").toObject().value("details").toObject().value("mergedInto").toString(), kept);
+        const QJsonObject detail = m_api->client->get("/api/v1/contacts/" + kept).data();
+        QCOMPARE(detail.value("deals").toArray().size(), 1);
+        QCOMPARE(detail.value("notes").toArray().size(), 1);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/duplicates").json.value("data").toArray().size(), 0);
+
+        // The removed contact named again: 409 saying where it went.
+        const HttpResult again =
+            m_api->client->post("/api/v1/contacts/" + other + "/merge", {{"otherIds", QJsonArray{kept}}});
+        QCOMPARE(again.status, 409);
+        QCOMPARE(again.errorCode(), QString("CONFLICT"));
+        QCOMPARE(again.json.value("error").toObject().value("details").toObject().value("mergedInto").toString(), kept);
+
+        const HttpResult undone = m_api->client->post("/api/v1/contacts/merges/" + mergeId + "/undo", {});
+        QCOMPARE(undone.status, 200);
+        QCOMPARE(undone.data().value("restored").toArray().at(0).toObject().value("id").toString(), other);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/" + other).data().value("deals").toArray().size(), 1);
+        QCOMPARE(m_api->client->post("/api/v1/contacts/merges/" + mergeId + "/undo", {}).status, 409);
+        QCOMPARE(m_api->client->post("/api/v1/contacts/merges/merge_nobody/undo", {}).status, 404);
+    }
+
+    void mergeRefusesBadRequests_data()
+    {
+        QTest::addColumn<QString>("keep");
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QJsonArray many;
+        for (int i = 0; i < 21; ++i)
+            many.append(QStringLiteral("contact_%1").arg(i));
+        QTest::newRow("no otherIds") << "a" << QJsonObject{} << 422 << "VALIDATION_ERROR";
+        QTest::newRow("empty list") << "a" << QJsonObject{{"otherIds", QJsonArray{}}} << 422 << "VALIDATION_ERROR";
+        QTest::newRow("not a list") << "a" << QJsonObject{{"otherIds", "b"}} << 400 << "VALIDATION_ERROR";
+        QTest::newRow("not strings") << "a" << QJsonObject{{"otherIds", QJsonArray{1, 2}}} << 400 << "VALIDATION_ERROR";
+        QTest::newRow("too many") << "a" << QJsonObject{{"otherIds", many}} << 400 << "VALIDATION_ERROR";
+        QTest::newRow("the kept one") << "a" << QJsonObject{{"otherIds", QJsonArray{"a"}}} << 400 << "VALIDATION_ERROR";
+        QTest::newRow("twice") << "a" << QJsonObject{{"otherIds", QJsonArray{"b", "b"}}} << 400 << "VALIDATION_ERROR";
+        QTest::newRow("unknown other") << "a" << QJsonObject{{"otherIds", QJsonArray{"contact_nobody"}}} << 422
+                                       << "VALIDATION_ERROR";
+        QTest::newRow("unknown kept") << "nobody" << QJsonObject{{"otherIds", QJsonArray{"b"}}} << 404 << "NOT_FOUND";
+    }
+    void mergeRefusesBadRequests()
+    {
+        QFETCH(QString, keep);
+        QFETCH(QJsonObject, body);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        const QString a = createContact({{"firstName", "A"}, {"email", "a@example.com"}});
+        const QString b = createContact({{"firstName", "B"}, {"email", "b@example.com"}});
+        // "a" and "b" stand for the two contacts' ids.
+        QJsonArray others;
+        for (const QJsonValue &v : body.value("otherIds").toArray())
+            others.append(v == QJsonValue("a") ? QJsonValue(a) : v == QJsonValue("b") ? QJsonValue(b) : v);
+        if (body.value("otherIds").isArray())
+            body.insert("otherIds", others);
+        const QString path = "/api/v1/contacts/" + (keep == "a" ? a : QStringLiteral("contact_nobody")) + "/merge";
+        const HttpResult r = m_api->client->post(path, body);
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QCOMPARE(r.errorCode(), code);
+        QVERIFY(!r.json.value("error").toObject().value("message").toString().isEmpty());
+        QCOMPARE(m_api->client->get("/api/v1/contacts").json.value("pagination").toObject().value("total").toInt(), 2);
+    }
+
+    void mergeNeedsWriteScopeAndAgentsMayMerge()
+    {
+        const QString a = createContact({{"firstName", "A"}, {"email", "a@example.com"}});
+        const QString b = createContact({{"firstName", "B"}, {"email", "b@example.com"}});
+        ApiClient reader(m_api->server.baseUrl(), m_api->server.certificate());
+        reader.setToken(m_api->server.createApiKey({"contacts:read"}));
+        QCOMPARE(reader.get("/api/v1/contacts/duplicates").status, 200);
+        QCOMPARE(reader.post("/api/v1/contacts/" + a + "/merge", {{"otherIds", QJsonArray{b}}}).status, 403);
+        const std::unique_ptr<ApiClient> agent = m_api->server.signedInClient("agent@example.com", "agent");
+        QVERIFY(agent);
+        QCOMPARE(agent->post("/api/v1/contacts/" + a + "/merge", {{"otherIds", QJsonArray{b}}}).status, 200);
+    }
+
+    void twoMergesAtOnceOneWins()
+    {
+        // Two clients merge the same contact into two others at the same moment: one 200, the other a
+        // clear 409 in the error envelope, and the contact's note is on exactly one of them.
+        const QString x = createContact({{"firstName", "X"}, {"email", "x@example.com"}});
+        const QString y = createContact({{"firstName", "Y"}, {"email", "y@example.com"}});
+        const QString o = createContact({{"firstName", "O"}, {"email", "o@example.com"}});
+        QCOMPARE(m_api->client->post("/api/v1/contacts/" + o + "/notes", {{"content", "not"}}).status, 201);
+        const std::unique_ptr<ApiClient> second = m_api->server.apiKeyClient();
+        const QList<HttpResult> answers = sendAtOnce(
+            {{m_api->client.get(), "POST", "/api/v1/contacts/" + x + "/merge", {{"otherIds", QJsonArray{o}}}},
+             {second.get(), "POST", "/api/v1/contacts/" + y + "/merge", {{"otherIds", QJsonArray{o}}}}});
+        QList<int> statuses{answers.at(0).status, answers.at(1).status};
+        std::sort(statuses.begin(), statuses.end());
+        QCOMPARE(statuses, QList<int>({200, 409}));
+        const HttpResult &loser = answers.at(0).status == 409 ? answers.at(0) : answers.at(1);
+        QCOMPARE(loser.errorCode(), QString("CONFLICT"));
+        const int notes = m_api->client->get("/api/v1/contacts/" + x).data().value("notes").toArray().size() +
+                          m_api->client->get("/api/v1/contacts/" + y).data().value("notes").toArray().size();
+        QCOMPARE(notes, 1);
+    }
+
     void liveEventReachesBus()
     {
         QSignalSpy spy(&m_api->server.bus(), &EventBus::changed);

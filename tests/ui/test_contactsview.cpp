@@ -19,6 +19,7 @@
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contactsview.h"
 #include "ui/contacts/contacttablemodel.h"
+#include "ui/contacts/duplicatesdialog.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/undobar.h"
@@ -50,6 +51,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
@@ -103,6 +105,7 @@ private slots:
     void hundredThousandContactsLoadLazily();
     void thePaneTakesNoRoomUntilAContactIsShownAndColumnsCanBeChosen();
     void headerClicksSortTheRowsAndKeepTheContactShown();
+    void findDuplicatesMergesAndUndoes();
 
 private:
     void openWindow();
@@ -1077,6 +1080,84 @@ void TestContactsView::headerClicksSortTheRowsAndKeepTheContactShown()
     view()->startOver();
     m_contacts->create(ContactRules::parse({{"firstName", "Zafer"}, {"email", "z@example.com"}, {"company", "Beta"}}));
     QTRY_COMPARE(order(), (QStringList{"Ahmet Yılmaz", "Zafer", "John Smith", "Ayşe Demir"}));
+}
+
+void TestContactsView::findDuplicatesMergesAndUndoes()
+{
+    const QString kept = m_contacts
+                             ->create(ContactRules::parse({{"firstName", "Işık"},
+                                                           {"lastName", "Çelik"},
+                                                           {"company", "Anadolu Yazılım"},
+                                                           {"email", "isik@anadolu.com.tr"}}))
+                             .id;
+    const QString other = m_contacts
+                              ->create(ContactRules::parse({{"firstName", "ISIK"},
+                                                            {"lastName", "CELIK"},
+                                                            {"company", "anadolu yazilim"},
+                                                            {"phone", "+90 532 999 88 77"}}))
+                              .id;
+    m_contacts->addNote(other, "Fuarda tanıştık");
+    openWindow();
+    QTRY_VERIFY(rowOf(other) >= 0);
+
+    click(child<QPushButton>(view(), "duplicatesButton"));
+    DuplicatesDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = view()->findChild<DuplicatesDialog *>()) && dialog->isVisible());
+    // The groups are looked for in a worker thread: they arrive shortly after.
+    QTRY_VERIFY(!dialog->searching());
+    QCOMPARE(dialog->groupList()->count(), 1);
+    QVERIFY(dialog->groupList()->item(0)->text().contains("ISIK CELIK"));
+    QVERIFY(dialog->reasonLabel()->text().contains("Same name and company: Işık Çelik · Anadolu Yazılım"));
+    QCOMPARE(dialog->contactTable()->rowCount(), 2);
+    // The oldest is kept unless another is chosen; the plan says what moves and what is filled.
+    QCOMPARE(dialog->keptId(), kept);
+    QCOMPARE(dialog->mergedIds(), QStringList{other});
+    QVERIFY(dialog->planLabel()->text().contains("notes: 1"));
+    QVERIFY(dialog->planLabel()->text().contains("Phone"));
+    dialog->chooseKept(other);
+    QCOMPARE(dialog->keptId(), other);
+    QCOMPARE(dialog->mergedIds(), QStringList{kept});
+    QVERIFY(dialog->planLabel()->text().contains("E-mail"));
+    // Unticking the only other contact leaves nothing to merge.
+    dialog->contactTable()->item(0, 1)->setCheckState(Qt::Unchecked);
+    QVERIFY(!dialog->mergeButton()->isEnabled());
+    dialog->chooseKept(kept);
+    dialog->contactTable()->item(1, 1)->setCheckState(Qt::Checked);
+    QVERIFY(dialog->mergeButton()->isEnabled());
+
+    click(dialog->mergeButton());
+    QVERIFY(!m_contacts->find(other));
+    QCOMPARE(m_contacts->get(kept).phone, QString("+90 532 999 88 77"));
+    QCOMPARE(m_contacts->notes(kept).size(), 1);
+    QTRY_VERIFY(!dialog->searching());
+    QCOMPARE(dialog->groupList()->count(), 0);
+    QVERIFY(dialog->undoButton()->isVisible());
+    QVERIFY(dialog->undoLabel()->text().contains("Işık Çelik"));
+    QTRY_COMPARE(rowOf(other), -1); // the contacts list follows
+
+    click(dialog->undoButton());
+    QVERIFY(m_contacts->find(other));
+    QCOMPARE(m_contacts->get(kept).phone, QString());
+    QCOMPARE(m_contacts->notes(other).size(), 1);
+    QTRY_VERIFY(!dialog->searching());
+    QCOMPARE(dialog->groupList()->count(), 1);
+    QVERIFY(!dialog->undoButton()->isEnabled());
+    QTRY_VERIFY(rowOf(other) >= 0);
+    // Nothing of the dialog is cut at a laptop's size.
+    dialog->resize(1120, 620);
+    QCOMPARE(UiTest::clippedControls(dialog), QStringList());
+
+    // Merged again and the window closed: the main window's undo bar offers the merge back.
+    click(dialog->mergeButton());
+    QVERIFY(!m_contacts->find(other));
+    click(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Close));
+    UndoBar *bar = UndoBar::of(view());
+    QVERIFY(bar);
+    QTRY_VERIFY(bar->isVisible());
+    QCOMPARE(bar->label()->text(), QString("Contacts merged into Işık Çelik."));
+    click(bar->undoButton());
+    QVERIFY(m_contacts->find(other));
+    QCOMPARE(m_contacts->notes(other).size(), 1);
 }
 
 QTEST_MAIN(TestContactsView)

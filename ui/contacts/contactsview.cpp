@@ -1,11 +1,13 @@
 #include "ui/contacts/contactsview.h"
 
+#include "model/contacts/contactmerge.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
 #include "ui/contacts/contactdetailpane.h"
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contacttablemodel.h"
+#include "ui/contacts/duplicatesdialog.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/messageboxes.h"
@@ -58,6 +60,9 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_edit->setObjectName(QStringLiteral("editButton"));
     m_delete = new QPushButton(tr("Delete"), this);
     m_delete->setObjectName(QStringLiteral("deleteButton"));
+    m_duplicates = new QPushButton(tr("Duplicates…"), this);
+    m_duplicates->setObjectName(QStringLiteral("duplicatesButton"));
+    m_duplicates->setToolTip(tr("Find contacts that look like one person and merge them"));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_search, 1);
@@ -66,6 +71,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     bar->addWidget(m_new);
     bar->addWidget(m_edit);
     bar->addWidget(m_delete);
+    bar->addWidget(m_duplicates);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
@@ -222,6 +228,7 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     connect(m_new, &QPushButton::clicked, this, &ContactsView::newContact);
     connect(m_edit, &QPushButton::clicked, this, &ContactsView::editContact);
     connect(m_delete, &QPushButton::clicked, this, &ContactsView::deleteContact);
+    connect(m_duplicates, &QPushButton::clicked, this, &ContactsView::findDuplicates);
     connect(m_table, &QTableView::doubleClicked, this, &ContactsView::editContact);
     auto *deleteShortcut = new QShortcut(QKeySequence::Delete, m_table);
     deleteShortcut->setContext(Qt::WidgetShortcut);
@@ -603,4 +610,30 @@ void ContactsView::deleteContact()
                                   },
                                   remove);
                           });
+}
+
+DuplicatesDialog *ContactsView::findDuplicates()
+{
+    // A delete still waiting under the undo bar is carried out first: the groups are read from the
+    // stored contacts, and a contact on its way out should not be offered for a merge.
+    if (UndoBar *bar = UndoBar::of(this))
+        bar->commitPending();
+    auto *dialog = new DuplicatesDialog(m_contacts.store(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Closed with a merge made: the window's undo bar offers it for its few seconds more.
+    connect(dialog, &QDialog::finished, this, [this, dialog] {
+        const QString mergeId = dialog->lastMergeId();
+        UndoBar *bar = UndoBar::of(this);
+        if (mergeId.isEmpty() || !bar)
+            return;
+        bar->offer(dialog->lastMergeText(), [this, mergeId, store = m_contacts.store()] {
+            try {
+                ContactMerge(store).undo(mergeId);
+            } catch (const std::exception &e) {
+                MessageBoxes::warn(this, tr("Undo merge"), ErrorText::of(e));
+            }
+        });
+    });
+    dialog->open();
+    return dialog;
 }

@@ -11,6 +11,7 @@
 class ContactDetailPane;
 class ContactRepository;
 class ContactTableModel;
+class DuplicatesDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -67,6 +68,8 @@ public slots:
     std::optional<Contact> selectedContact(const QString &action);
     void editContact();
     void deleteContact();
+    // Opens Find duplicates (window-modal; it deletes itself when closed).
+    DuplicatesDialog *findDuplicates();
     // Reloads the table, the tag list and the detail pane now.
     void refresh();
 
@@ -91,6 +94,7 @@ private:
     QPushButton *m_new = nullptr;
     QPushButton *m_edit = nullptr;
     QPushButton *m_delete = nullptr;
+    QPushButton *m_duplicates = nullptr;
     QTableView *m_table = nullptr;
     ContactDetailPane *m_pane = nullptr;
     QLabel *m_count = nullptr;

@@ -29,6 +29,7 @@ const struct
     {"source", QT_TRANSLATE_NOOP("FieldName", "Source")},
     {"leadScore", QT_TRANSLATE_NOOP("FieldName", "Lead score")},
     {"customFields", QT_TRANSLATE_NOOP("FieldName", "Custom fields")},
+    {"otherIds", QT_TRANSLATE_NOOP("FieldName", "Contacts to merge")},
     {"name", QT_TRANSLATE_NOOP("FieldName", "Name")},
     {"value", QT_TRANSLATE_NOOP("FieldName", "Value")},
     {"currency", QT_TRANSLATE_NOOP("FieldName", "Currency")},
