@@ -2111,6 +2111,18 @@
         <source>New contact…</source>
         <translation>Neuer Kontakt…</translation>
     </message>
+    <message>
+        <source>Duplicates…</source>
+        <translation>Duplikate…</translation>
+    </message>
+    <message>
+        <source>Find contacts that look like one person and merge them</source>
+        <translation>Kontakte finden, die nach derselben Person aussehen, und sie zusammenführen</translation>
+    </message>
+    <message>
+        <source>Undo merge</source>
+        <translation>Zusammenführung rückgängig machen</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -3014,6 +3026,10 @@
     <message>
         <source>Language</source>
         <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>Contacts to merge</source>
+        <translation>Zusammenzuführende Kontakte</translation>
     </message>
 </context>
 <context>
@@ -5650,6 +5666,114 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
         <source>must be off, suggest or on, got &quot;%1&quot;</source>
         <translation>muss off, suggest oder on sein, erhalten „%1“</translation>
     </message>
+    <message>
+        <source>The database %1 could not be copied: %2</source>
+        <translation>Die Datenbank %1 konnte nicht kopiert werden: %2</translation>
+    </message>
+    <message>
+        <source>There is no database to back up at %1</source>
+        <translation>Unter %1 gibt es keine Datenbank zum Sichern</translation>
+    </message>
+    <message>
+        <source>The data directory %1 already holds a database or uploads: restore into an empty data directory, or replace them with --force (they are kept aside)</source>
+        <translation>Das Datenverzeichnis %1 enthält bereits eine Datenbank oder Uploads: Stellen Sie in ein leeres Datenverzeichnis wieder her oder ersetzen Sie sie mit --force (sie werden beiseitegelegt und aufbewahrt)</translation>
+    </message>
+    <message>
+        <source>the database in it fails SQLite&apos;s check (%1)</source>
+        <translation>die enthaltene Datenbank besteht die SQLite-Prüfung nicht (%1)</translation>
+    </message>
+    <message>
+        <source>%1 holds a database of a newer Liaison (schema %2, this program knows %3): update Liaison to restore it</source>
+        <translation>%1 enthält eine Datenbank einer neueren Liaison-Version (Schema %2, dieses Programm kennt bis %3): Aktualisieren Sie Liaison, um sie wiederherzustellen</translation>
+    </message>
+    <message>
+        <source>it ends early (the file was cut short)</source>
+        <translation>sie endet vorzeitig (die Datei wurde abgeschnitten)</translation>
+    </message>
+    <message>
+        <source>its compressed data is damaged (the file was changed after it was written)</source>
+        <translation>ihre komprimierten Daten sind beschädigt (die Datei wurde nach dem Schreiben verändert)</translation>
+    </message>
+    <message>
+        <source>a file in it does not match the checksum the backup recorded</source>
+        <translation>eine enthaltene Datei stimmt nicht mit der Prüfsumme überein, die die Sicherung erfasst hat</translation>
+    </message>
+    <message>
+        <source>its list of contents is missing or does not match what it holds</source>
+        <translation>ihr Inhaltsverzeichnis fehlt oder stimmt nicht mit dem tatsächlichen Inhalt überein</translation>
+    </message>
+    <message>
+        <source>The disk is full: the backup could not be written to %1</source>
+        <translation>Die Festplatte ist voll: Die Sicherung konnte nicht nach %1 geschrieben werden</translation>
+    </message>
+    <message>
+        <source>The backup could not be written to %1: %2</source>
+        <translation>Die Sicherung konnte nicht nach %1 geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a Liaison backup: nothing was restored</source>
+        <translation>%1 ist keine Liaison-Sicherung: Es wurde nichts wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>The backup %1 is damaged: %2. Nothing was restored</source>
+        <translation>Die Sicherung %1 ist beschädigt: %2. Es wurde nichts wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Liaison (backup format %2): update Liaison to restore it</source>
+        <translation>%1 wurde von einer neueren Liaison-Version geschrieben (Sicherungsformat %2): Aktualisieren Sie Liaison, um sie wiederherzustellen</translation>
+    </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation>der Ordner dafür kann nicht erstellt werden</translation>
+    </message>
+    <message>
+        <source>%1 could not be moved there</source>
+        <translation>%1 konnte nicht dorthin verschoben werden</translation>
+    </message>
+    <message>
+        <source>Contact %1 was merged into %2</source>
+        <translation>Kontakt %1 wurde mit %2 zusammengeführt</translation>
+    </message>
+    <message>
+        <source>must hold at most %1 contact ids</source>
+        <translation>darf höchstens %1 Kontakt-IDs enthalten</translation>
+    </message>
+    <message>
+        <source>must not hold an empty id</source>
+        <translation>darf keine leere ID enthalten</translation>
+    </message>
+    <message>
+        <source>must not hold the contact kept: %1</source>
+        <translation>darf den beibehaltenen Kontakt nicht enthalten: %1</translation>
+    </message>
+    <message>
+        <source>holds %1 more than once</source>
+        <translation>enthält %1 mehrfach</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>Zusammenführung</translation>
+    </message>
+    <message>
+        <source>Merge %1 was undone already</source>
+        <translation>Zusammenführung %1 wurde bereits rückgängig gemacht</translation>
+    </message>
+    <message>
+        <source>A merge can be undone within %1 days only</source>
+        <translation>Eine Zusammenführung lässt sich nur innerhalb von %1 Tagen rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Contact %1, which the merge kept, no longer exists</source>
+        <translation>Kontakt %1, den die Zusammenführung beibehalten hat, existiert nicht mehr</translation>
+    </message>
+    <message>
+        <source>Contact %1 exists already</source>
+        <translation>Kontakt %1 existiert bereits</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6707,6 +6831,20 @@ Details: %2</source>
         <translation>%1 ist schreibgeschützt, und Liaison muss seine Datenbank dort schreiben.
 
 Machen Sie ihn für Ihren Benutzer beschreibbar oder starten Sie Liaison mit einem anderen Datenordner (--data-dir).
+
+Details: %2</translation>
+    </message>
+    <message>
+        <source>Liaison does not open a damaged database file:
+%1
+
+To restore it, close Liaison and run &quot;liaison restore --force FILE&quot; with a backup (the daily ones are in the data folder&apos;s &quot;backups&quot; folder; the damaged file is kept aside), or put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
+
+Details: %2</source>
+        <translation>Liaison öffnet keine beschädigte Datenbankdatei:
+%1
+
+Um sie wiederherzustellen, schließen Sie Liaison und führen Sie &quot;liaison restore --force DATEI&quot; mit einer Sicherung aus (die täglichen liegen im Ordner &quot;backups&quot; des Datenordners; die beschädigte Datei wird beiseitegelegt und aufbewahrt), oder legen Sie eine Sicherungskopie der Datei an ihre Stelle (und löschen Sie die Dateien daneben, die auf -wal und -shm enden), oder retten Sie, was sich noch lesen lässt, mit dem Befehl .recover des Programms sqlite3. &quot;liaison db check&quot; meldet, was beschädigt ist.
 
 Details: %2</translation>
     </message>
@@ -9264,6 +9402,260 @@ Details: %2</translation>
     <message>
         <source>The suggestion was not dismissed: %1</source>
         <translation>Der Vorschlag wurde nicht verworfen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>BackupPage</name>
+    <message>
+        <source>Last backup</source>
+        <translation>Letzte Sicherung</translation>
+    </message>
+    <message>
+        <source>Back up now</source>
+        <translation>Jetzt sichern</translation>
+    </message>
+    <message>
+        <source>Automatic backups</source>
+        <translation>Automatische Sicherungen</translation>
+    </message>
+    <message>
+        <source>Backups to keep</source>
+        <translation>Aufbewahrte Sicherungen</translation>
+    </message>
+    <message>
+        <source>Backups to keep:</source>
+        <translation>Aufbewahrte Sicherungen:</translation>
+    </message>
+    <message>
+        <source>While Liaison runs it makes one backup a day of the database and the uploaded files into the folder above, and deletes the oldest beyond this number. 0 turns the daily backup off. Changes take effect at the next start. To restore a backup, close Liaison and run: liaison restore FILE</source>
+        <translation>Solange Liaison läuft, legt es einmal täglich eine Sicherung der Datenbank und der hochgeladenen Dateien im obigen Ordner an und löscht die ältesten, die über diese Anzahl hinausgehen. 0 schaltet die tägliche Sicherung aus. Änderungen gelten ab dem nächsten Start. Um eine Sicherung wiederherzustellen, schließen Sie Liaison und führen Sie aus: liaison restore DATEI</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>This data directory uses a team&apos;s PostgreSQL database: back it up with pg_dump (&quot;liaison backup FILE&quot; prints the command to use).</source>
+        <translation>Dieses Datenverzeichnis verwendet die PostgreSQL-Datenbank eines Teams: Sichern Sie sie mit pg_dump (&quot;liaison backup DATEI&quot; gibt den passenden Befehl aus).</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (backups in it: %2)</source>
+        <translation>Ordner: %1 (Sicherungen darin: %2)</translation>
+    </message>
+    <message>
+        <source>No backup yet.</source>
+        <translation>Noch keine Sicherung.</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>Backing up…</source>
+        <translation>Sicherung läuft…</translation>
+    </message>
+    <message>
+        <source>an unknown error</source>
+        <translation>ein unbekannter Fehler</translation>
+    </message>
+    <message>
+        <source>The backup failed: %1</source>
+        <translation>Die Sicherung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Backed up into %1.</source>
+        <translation>Gesichert in %1.</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Konnte nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Saved. The new settings take effect at the next start.</source>
+        <translation>Gespeichert. Die neuen Einstellungen gelten ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>Sicherungen</translation>
+    </message>
+    <message>
+        <source>&amp;Backups…</source>
+        <translation>Si&amp;cherungen…</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <source>Find duplicates</source>
+        <translation>Duplikate finden</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Groups of duplicates</source>
+        <translation>Duplikatgruppen</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>Zusammenführen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>E-Mail</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>Telefon</translation>
+    </message>
+    <message>
+        <source>Company</source>
+        <translation>Firma</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Contacts of the group</source>
+        <translation>Kontakte der Gruppe</translation>
+    </message>
+    <message>
+        <source>Merge into the kept contact</source>
+        <translation>Mit dem beibehaltenen Kontakt zusammenführen</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Same e-mail: %1</source>
+        <translation>Gleiche E-Mail-Adresse: %1</translation>
+    </message>
+    <message>
+        <source>Same phone: %1</source>
+        <translation>Gleiche Telefonnummer: %1</translation>
+    </message>
+    <message>
+        <source>Same name and company: %1</source>
+        <translation>Gleicher Name und gleiche Firma: %1</translation>
+    </message>
+    <message>
+        <source>No duplicates found.</source>
+        <translation>Keine Duplikate gefunden.</translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1 (the newest %2 are listed).</source>
+        <translation>Gruppen von Kontakten, die nach derselben Person aussehen: %1 (die neuesten %2 werden angezeigt).</translation>
+    </message>
+    <message>
+        <source>Groups of contacts that look like one person: %1.</source>
+        <translation>Gruppen von Kontakten, die nach derselben Person aussehen: %1.</translation>
+    </message>
+    <message>
+        <source>e-mail</source>
+        <translation>E-Mail-Adresse</translation>
+    </message>
+    <message>
+        <source>phone</source>
+        <translation>Telefonnummer</translation>
+    </message>
+    <message>
+        <source>name and company</source>
+        <translation>Name und Firma</translation>
+    </message>
+    <message>
+        <source>Same %1</source>
+        <translation>Übereinstimmend: %1</translation>
+    </message>
+    <message>
+        <source>Why they match:</source>
+        <translation>Warum sie übereinstimmen:</translation>
+    </message>
+    <message>
+        <source>Keep this contact</source>
+        <translation>Diesen Kontakt behalten</translation>
+    </message>
+    <message>
+        <source>Merge this contact into the kept one</source>
+        <translation>Diesen Kontakt mit dem beibehaltenen zusammenführen</translation>
+    </message>
+    <message>
+        <source>Tick at least one contact to merge.</source>
+        <translation>Markieren Sie mindestens einen Kontakt zum Zusammenführen.</translation>
+    </message>
+    <message>
+        <source>notes: %1</source>
+        <translation>Notizen: %1</translation>
+    </message>
+    <message>
+        <source>deals: %1</source>
+        <translation>Deals: %1</translation>
+    </message>
+    <message>
+        <source>tasks: %1</source>
+        <translation>Aufgaben: %1</translation>
+    </message>
+    <message>
+        <source>conversations: %1</source>
+        <translation>Unterhaltungen: %1</translation>
+    </message>
+    <message>
+        <source>segment memberships: %1</source>
+        <translation>Segmentmitgliedschaften: %1</translation>
+    </message>
+    <message>
+        <source>campaign records: %1</source>
+        <translation>Kampagneneinträge: %1</translation>
+    </message>
+    <message>
+        <source>%1 is kept; %2 other contact(s) are merged into it and removed.</source>
+        <translation>%1 bleibt erhalten; Kontakte, die damit zusammengeführt und entfernt werden: %2.</translation>
+    </message>
+    <message>
+        <source>Nothing else moves.</source>
+        <translation>Sonst wird nichts übertragen.</translation>
+    </message>
+    <message>
+        <source>Moves to the kept contact: %1.</source>
+        <translation>Auf den beibehaltenen Kontakt übertragen werden: %1.</translation>
+    </message>
+    <message>
+        <source>Fields it takes from the others: %1.</source>
+        <translation>Felder, die er von den anderen übernimmt: %1.</translation>
+    </message>
+    <message>
+        <source>Merged into %1: %2 contact(s).</source>
+        <translation>Mit %1 zusammengeführt: %2 Kontakt(e).</translation>
+    </message>
+    <message>
+        <source>Merge undone: %1 contact(s) are back.</source>
+        <translation>Zusammenführung rückgängig gemacht: %1 Kontakt(e) wiederhergestellt.</translation>
+    </message>
+    <message>
+        <source>Keep %1</source>
+        <translation>%1 behalten</translation>
+    </message>
+    <message>
+        <source>Looking for duplicates…</source>
+        <translation>Duplikate werden gesucht…</translation>
+    </message>
+    <message>
+        <source>Not kept (it has its own): %1.</source>
+        <translation>Nicht übernommen (eigener Wert vorhanden): %1.</translation>
+    </message>
+    <message>
+        <source>Contacts merged into %1.</source>
+        <translation>Kontakte wurden mit %1 zusammengeführt.</translation>
     </message>
 </context>
 </TS>
