@@ -73,15 +73,20 @@ struct DashboardRequest
 // The figures of the Home area (docs/architecture.md, "Home"). Portable SQL (SQLite and
 // PostgreSQL); usable from any thread (a worker's own connection). The funnel reads the running
 // totals of deal_totals (a few rows however many deals); the closed deals are one index range of
-// the pipeline's won and lost stages; tasks are TaskRepository's counts; waiting conversations and
-// messages per day one query each.
+// the pipeline's won and lost stages; tasks are TaskRepository's counts; waiting conversations one
+// range of their partial index; messages one range of the time index a day.
 class Dashboard
 {
 public:
     static constexpr int kMaxDays = 90;
     Dashboard(const Store &store, const QTimeZone &tasksTimeZone);
 
+    // Every figure, in one snapshot.
     DashboardFigures figures(const DashboardRequest &request) const;
+    // Every figure but the messages per day (the cheap ones, which a view shows first).
+    DashboardFigures counts(const DashboardRequest &request) const;
+    // Fills f's days, messagesPerDay and messagesTotal: `days` days, today last.
+    void messagesPerDay(int days, DashboardFigures &f) const;
 
 private:
     Store m_store;
