@@ -49,7 +49,7 @@ struct WindowParts
     std::shared_ptr<KnowledgeIndex> knowledgeIndex;
 };
 
-// Every area (Contacts, Deals, Tasks, Inbox, Campaigns, Assistant) and every Settings page, wired to each other and to
+// Every area (Home, Contacts, Deals, Tasks, Inbox, Campaigns, Assistant) and every Settings page, wired to each other and to
 // the window, and the desktop's settings applied to them.
 void composeWindow(MainWindow &window, const WindowParts &parts);
 
