@@ -9400,10 +9400,6 @@ Details: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>nobody is waiting</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9445,6 +9441,10 @@ Details: %2</source>
     </message>
     <message>
         <source>%1 (%2%): %3. Click to list them in Deals.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>under a minute</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

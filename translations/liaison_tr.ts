@@ -9387,10 +9387,6 @@ Ayrıntılar: %2</translation>
         <translation>ağırlıklı: %1</translation>
     </message>
     <message>
-        <source>none</source>
-        <translation>yok</translation>
-    </message>
-    <message>
         <source>nobody is waiting</source>
         <translation>bekleyen yok</translation>
     </message>
@@ -9429,6 +9425,10 @@ Ayrıntılar: %2</translation>
     <message>
         <source>%1 (%2%): %3. Click to list them in Deals.</source>
         <translation>%1 (%%2): %3. Fırsatlar&apos;da listelemek için tıklayın.</translation>
+    </message>
+    <message>
+        <source>under a minute</source>
+        <translation>bir dakikadan az</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include "model/dashboard/dashboard.h"
 #include "model/deals/dealrepository.h"
 #include "tests/support/testsupport.h"
+#include "tests/ui/uilayout.h"
 #include "tests/ui/wholewindow.h"
 #include "ui/assistant/assistantview.h"
 #include "ui/campaigns/campaignsview.h"
@@ -32,6 +33,8 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -295,6 +298,43 @@ private slots:
         m_window->showArea(home);
         m_app->conversations.addOutgoing(waiting, text, {"agent", m_admin.id, m_admin.name}, "sent");
         QTRY_COMPARE(home->figureValue("waiting")->text(), QString("0"));
+    }
+
+    // Home whole on a 1366 × 768 laptop and at 1920 × 1080: three currencies' lines in the open
+    // deals and the funnel, a long stage name, every figure in its card, nothing cut or scrolled.
+    void homeIsWholeOnALaptopAndABigScreen()
+    {
+        DealRepository deals(desk());
+        const char *currencies[] = {"TRY", "USD", "EUR"};
+        for (int i = 0; i < 9; ++i)
+            deals.create(DealRules::parse({{"name", QStringLiteral("Fırsat %1").arg(i)},
+                                           {"stage", i % 2 ? "proposal" : "contact"},
+                                           {"value", 1234567.0 * (i + 1)},
+                                           {"currency", currencies[i % 3]}}));
+        m_window->resize(1366, 690);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window));
+        HomeView *home = m_window->findChild<HomeView *>();
+        m_window->showArea(home);
+        QTRY_VERIFY(home->shownFigures().has_value() && !home->isReading());
+        auto whole = [&](const QString &where) {
+            QCoreApplication::processEvents();
+            const QStringList cut = UiTest::clippedControls(home);
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1 (the area %2 pixels wide): %3")
+                                                   .arg(where)
+                                                   .arg(home->width())
+                                                   .arg(cut.join(QStringLiteral("; ")))));
+            // Nothing below the window's foot: the page fits without scrolling.
+            auto *scroll = home->findChild<QScrollArea *>();
+            QVERIFY2(!scroll->verticalScrollBar()->isVisible(), qPrintable(where));
+        };
+        QVERIFY2(m_window->width() <= 1366, qPrintable(QString::number(m_window->width())));
+        whole("1366");
+        if (QTest::currentTestFailed())
+            return;
+        m_window->resize(1920, 1050);
+        QTRY_COMPARE(m_window->width(), 1920);
+        whole("1920");
     }
 };
 

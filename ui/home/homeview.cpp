@@ -99,8 +99,9 @@ protected:
         p.setPen(pal.color(QPalette::Text));
         const QRect nameRect(r.left() + gap, r.top(), m_nameWidth, r.height());
         p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(m_name, Qt::ElideRight, m_nameWidth));
-        // The amounts at the right take what they need up to 40% of the row; the bar the rest.
-        const int amountsWidth = qMin(fm.horizontalAdvance(m_amounts), int(r.width() * 0.4));
+        // The amounts at the right take what they need up to 45% of the row; the bar the rest.
+        // (+2: elidedText measures a hair wider than horizontalAdvance and cut a text that fits)
+        const int amountsWidth = qMin(fm.horizontalAdvance(m_amounts) + 2, int(r.width() * 0.45));
         const QRect amountsRect(r.right() - gap - amountsWidth, r.top(), amountsWidth, r.height());
         const QRect barArea(nameRect.right() + gap, r.top() + UiKit::Space::XS,
                             qMax(0, amountsRect.left() - nameRect.right() - 2 * gap),
@@ -111,12 +112,15 @@ protected:
                                  : 2;
         const QRect bar(barArea.center().x() - qMin(barWidth, barArea.width()) / 2, barArea.top(),
                         qMin(barWidth, barArea.width()), barArea.height());
-        p.setPen(Qt::NoPen);
-        p.setBrush(m_deals > 0 ? pal.color(QPalette::Highlight) : pal.color(QPalette::Mid));
-        p.drawRoundedRect(bar, 3, 3);
         if (m_deals > 0) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(pal.color(QPalette::Highlight));
+            p.drawRoundedRect(bar, 3, 3);
             p.setPen(pal.color(QPalette::HighlightedText));
             p.drawText(bar, Qt::AlignCenter, QLocale().toString(m_deals));
+        } else {
+            p.setPen(UiKit::color(UiKit::Tone::Muted));
+            p.drawText(barArea, Qt::AlignCenter, QLocale().toString(0));
         }
         p.setPen(UiKit::color(UiKit::Tone::Muted));
         p.drawText(amountsRect, Qt::AlignVCenter | Qt::AlignRight,
@@ -246,7 +250,8 @@ HomeView::HomeView(const Store &store, QWidget *parent)
         auto *note = new QLabel(button);
         note->setObjectName(QStringLiteral("figureNote_") + key);
         note->setTextFormat(Qt::PlainText);
-        note->setWordWrap(true);
+        // One line a currency, never wrapped: a wrapping label's height for a narrow width made the
+        // page taller than the window (the scroll area reads minimum heights).
         UiKit::setType(note, UiKit::Type::Caption);
         UiKit::setTone(note, UiKit::Tone::Muted);
         for (QLabel *label : {title, value, note})
@@ -294,7 +299,7 @@ HomeView::HomeView(const Store &store, QWidget *parent)
     funnelBox->addLayout(m_funnelRows);
     m_funnelEmpty = new QLabel(tr("No open deals in this pipeline yet: a deal created in Deals shows here."), m_funnel);
     m_funnelEmpty->setObjectName(QStringLiteral("homeFunnelEmpty"));
-    m_funnelEmpty->setWordWrap(true);
+    // Not wrapped: a wrapping label's height for a narrow width made the page taller than the window.
     UiKit::setTone(m_funnelEmpty, UiKit::Tone::Muted);
     m_funnelEmpty->hide();
     funnelBox->addWidget(m_funnelEmpty);
@@ -320,8 +325,9 @@ HomeView::HomeView(const Store &store, QWidget *parent)
 
     auto *middle = new QHBoxLayout;
     middle->setSpacing(UiKit::Space::L);
-    middle->addWidget(m_funnel, 1);
-    middle->addLayout(closed, 1);
+    // The funnel's amounts per currency need the room more than the four cards.
+    middle->addWidget(m_funnel, 3);
+    middle->addLayout(closed, 2);
     layout->addLayout(middle);
 
     m_chart = new QChartView(page);
@@ -505,7 +511,7 @@ void HomeView::showFigures(const DashboardFigures &read, const QString &error)
     UiKit::setTone(m_status, UiKit::Tone::Muted);
     const QLocale locale;
     m_readOn = m_store.now().toTimeZone(m_tz).date();
-    m_status->setText(tr("As of %1").arg(locale.toString(m_store.now().toLocalTime().time(), QLocale::ShortFormat)));
+    m_status->setText(tr("As of %1").arg(locale.toString(m_store.now().toLocalTime().time(), QStringLiteral("HH:mm"))));
     m_figuresShown = f;
     fillPipelines(f);
 
@@ -536,8 +542,7 @@ void HomeView::showFigures(const DashboardFigures &read, const QString &error)
     } closedFigures[] = {{"won30", f.won30}, {"won90", f.won90}, {"lost30", f.lost30}, {"lost90", f.lost90}};
     for (const auto &c : closedFigures) {
         const QStringList amounts = homeAmounts(c.closed.value);
-        set(QLatin1String(c.key), locale.toString(c.closed.deals),
-            amounts.isEmpty() ? tr("none") : amounts.join(QStringLiteral("\n")));
+        set(QLatin1String(c.key), locale.toString(c.closed.deals), amounts.join(QStringLiteral("\n")));
     }
     showFunnel(f);
     emit countsShown();
@@ -554,7 +559,9 @@ void HomeView::updateWait()
     } else {
         const qint64 minutes = qMax<qint64>(0, f.oldestWaitSince.secsTo(m_store.now()) / 60);
         QString wait;
-        if (minutes < 60)
+        if (minutes < 1)
+            wait = tr("under a minute");
+        else if (minutes < 60)
             wait = tr("%n minute(s)", nullptr, int(minutes));
         else if (minutes < 48 * 60)
             wait = tr("%n hour(s)", nullptr, int(minutes / 60));
