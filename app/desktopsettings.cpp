@@ -4,6 +4,7 @@
 #include "model/contacts/contact.h"
 #include "ui/assistant/assistantview.h"
 #include "ui/deals/pipelineboard.h"
+#include "ui/home/homeview.h"
 #include "ui/inbox/inboxview.h"
 #include "ui/settings/appearancepage.h"
 #include "ui/settings/contactssettingspage.h"
@@ -32,6 +33,9 @@ void applyDesktopSettings(MainWindow &window, const AppSettings &settings)
     const QTimeZone tz = settings.tasksTimeZone();
     if (auto *board = window.findChild<PipelineBoard *>())
         board->setTasksTimeZone(tz);
+    // Home's today, its 30 and 90 days and its chart's days are the tasks' days.
+    if (auto *home = window.findChild<HomeView *>())
+        home->setTimeZone(tz);
     if (auto *assistant = window.findChild<AssistantView *>()) {
         // The figures' days are the tasks' (and GET /ai/stats's); the decision's thresholds those the
         // server and the inbox answer with (their defaults when the settings refuse them: the start

@@ -8,6 +8,7 @@
 #include "app/channelssettings.h"
 #include "app/desktopsettings.h"
 #include "app/emailsettings.h"
+#include "app/homearea.h"
 #include "app/inboxarea.h"
 #include "app/mediasettings.h"
 #include "app/smssettings.h"
@@ -27,11 +28,14 @@
 
 void composeWindow(MainWindow &window, const WindowParts &parts)
 {
-    // The areas, in the navigation's order (Alt+1 … Alt+6).
+    // The areas, in the navigation's order (Alt+1 … Alt+7).
+    HomeView *home = addHomeArea(window, parts.desk);
     const RecordAreas records = addRecordAreas(window, parts.contacts, parts.desk); // Contacts, Deals
-    addTasksArea(window, parts.tasks, parts.desk);
+    TasksView *tasks = addTasksArea(window, parts.tasks, parts.desk);
     InboxView *inbox = addInboxArea(window, parts.conversations, parts.desk, parts.channelRegistry,
                                     {parts.media, parts.settings.dataDir(), parts.publicBaseUrl});
+    // Home's figures open the areas they count.
+    wireHome(window, home, records.deals, tasks, inbox);
     addCampaignsArea(window, parts.desk);
     // The assistant's knowledge base and its test console, asking the process's knowledge index.
     addAssistantArea(window, parts.desk,

@@ -49,8 +49,8 @@ struct WindowParts
     std::shared_ptr<KnowledgeIndex> knowledgeIndex;
 };
 
-// Every area (Contacts, Deals, Tasks, Inbox, Campaigns, Assistant) and every Settings page, wired to each other and to
-// the window, and the desktop's settings applied to them.
+// Every area (Home, Contacts, Deals, Tasks, Inbox, Campaigns, Assistant) and every Settings page, wired to each other
+// and to the window, and the desktop's settings applied to them.
 void composeWindow(MainWindow &window, const WindowParts &parts);
 
 // The pieces composeWindow() is made of that the window's tests build on their own:

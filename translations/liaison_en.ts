@@ -3750,6 +3750,14 @@
         <source>The assistant suggests: “%1”</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -6115,6 +6123,18 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>No open deals in this pipeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 since %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the stage %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9634,6 +9654,204 @@ Details: %2</source>
     </message>
     <message>
         <source>Contacts merged into %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HomeView</name>
+    <message>
+        <source>Home</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Last %n day</numerusform>
+            <numerusform>Last %n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Messages of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks due today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your open tasks due today: click to see them in Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overdue tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your open tasks past their due time: click to see them in Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed: click to see them in the Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals in the pipeline&apos;s open stages and their value weighted by each stage&apos;s probability, per currency: click to open the board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open deals by stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No open deals in this pipeline yet: a deal created in Deals shows here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Won, last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals won in the last 30 days, today included: click to list them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Won, last 90 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals won in the last 90 days, today included: click to list them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost, last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 30 days, today included: click to list them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost, last 90 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 90 days, today included: click to list them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a bar to see the channel&apos;s conversations in the Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No messages in this period: conversations of WhatsApp, Telegram, Instagram and the web widget are counted here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the figures…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The figures could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nobody is signed in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assigned to you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>past their due time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing late</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no open deals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weighted: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nobody is waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n minute</numerusform>
+            <numerusform>%n minutes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n hour</numerusform>
+            <numerusform>%n hours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the longest for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open deals by stage: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deal(s)</source>
+        <translation>
+            <numerusform>%n deal</numerusform>
+            <numerusform>%n deals</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2%): %3. Click to list them in Deals.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>under a minute</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

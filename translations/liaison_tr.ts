@@ -3741,6 +3741,14 @@
         <source>The assistant suggests: “%1”</source>
         <translation>Asistanın önerisi: “%1”</translation>
     </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Bekleyen</translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed</source>
+        <translation>Son mesajı müşteriden gelen ve kapatılmamış konuşmalar</translation>
+    </message>
 </context>
 <context>
     <name>IncomingWebhookDialog</name>
@@ -6100,6 +6108,18 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>No open deals in this pipeline.</source>
         <translation>Bu satış hattında açık fırsat yok.</translation>
+    </message>
+    <message>
+        <source>Show all deals</source>
+        <translation>Tüm fırsatları göster</translation>
+    </message>
+    <message>
+        <source>%1 since %2</source>
+        <translation>%1, %2 tarihinden beri</translation>
+    </message>
+    <message>
+        <source>Only the stage %1</source>
+        <translation>Yalnızca %1 aşaması</translation>
     </message>
 </context>
 <context>
@@ -9628,6 +9648,199 @@ Ayrıntılar: %2</translation>
     <message>
         <source>Contacts merged into %1.</source>
         <translation>Kişiler %1 ile birleştirildi.</translation>
+    </message>
+</context>
+<context>
+    <name>HomeView</name>
+    <message>
+        <source>Home</source>
+        <translation>Ana sayfa</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Satış hattı</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline:</source>
+        <translation>&amp;Satış hattı:</translation>
+    </message>
+    <message>
+        <source>Messages of</source>
+        <translation>Mesajlar</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Son %n gün</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Messages of:</source>
+        <translation>&amp;Mesajlar:</translation>
+    </message>
+    <message>
+        <source>Tasks due today</source>
+        <translation>Bugünkü görevler</translation>
+    </message>
+    <message>
+        <source>Your open tasks due today: click to see them in Tasks</source>
+        <translation>Bugün için açık görevleriniz: Görevler&apos;de görmek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Overdue tasks</source>
+        <translation>Gecikmiş görevler</translation>
+    </message>
+    <message>
+        <source>Your open tasks past their due time: click to see them in Tasks</source>
+        <translation>Süresi geçmiş açık görevleriniz: Görevler&apos;de görmek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation>Yanıt bekleyenler</translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed: click to see them in the Inbox</source>
+        <translation>Son mesajı müşteriden gelen ve kapatılmamış konuşmalar: Gelen kutusunda görmek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Open deals</source>
+        <translation>Açık fırsatlar</translation>
+    </message>
+    <message>
+        <source>Deals in the pipeline&apos;s open stages and their value weighted by each stage&apos;s probability, per currency: click to open the board</source>
+        <translation>Satış hattının açık aşamalarındaki fırsatlar ve her aşamanın olasılığıyla ağırlıklandırılmış değerleri, para birimi başına: panoyu açmak için tıklayın</translation>
+    </message>
+    <message>
+        <source>Open deals by stage</source>
+        <translation>Aşamalara göre açık fırsatlar</translation>
+    </message>
+    <message>
+        <source>No open deals in this pipeline yet: a deal created in Deals shows here.</source>
+        <translation>Bu satış hattında henüz açık fırsat yok: Fırsatlar&apos;da oluşturulan bir fırsat burada görünür.</translation>
+    </message>
+    <message>
+        <source>Won, last 30 days</source>
+        <translation>Kazanılan, son 30 gün</translation>
+    </message>
+    <message>
+        <source>Deals won in the last 30 days, today included: click to list them</source>
+        <translation>Son 30 günde (bugün dahil) kazanılan fırsatlar: listelemek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Won, last 90 days</source>
+        <translation>Kazanılan, son 90 gün</translation>
+    </message>
+    <message>
+        <source>Deals won in the last 90 days, today included: click to list them</source>
+        <translation>Son 90 günde (bugün dahil) kazanılan fırsatlar: listelemek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Lost, last 30 days</source>
+        <translation>Kaybedilen, son 30 gün</translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 30 days, today included: click to list them</source>
+        <translation>Son 30 günde (bugün dahil) kaybedilen fırsatlar: listelemek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Lost, last 90 days</source>
+        <translation>Kaybedilen, son 90 gün</translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 90 days, today included: click to list them</source>
+        <translation>Son 90 günde (bugün dahil) kaybedilen fırsatlar: listelemek için tıklayın</translation>
+    </message>
+    <message>
+        <source>Messages per day</source>
+        <translation>Günlük mesajlar</translation>
+    </message>
+    <message>
+        <source>Click a bar to see the channel&apos;s conversations in the Inbox</source>
+        <translation>Kanalın konuşmalarını Gelen kutusunda görmek için bir çubuğa tıklayın</translation>
+    </message>
+    <message>
+        <source>No messages in this period: conversations of WhatsApp, Telegram, Instagram and the web widget are counted here.</source>
+        <translation>Bu dönemde mesaj yok: WhatsApp, Telegram, Instagram ve web sohbet aracı konuşmaları burada sayılır.</translation>
+    </message>
+    <message>
+        <source>Reading the figures…</source>
+        <translation>Rakamlar okunuyor…</translation>
+    </message>
+    <message>
+        <source>The figures could not be read: %1</source>
+        <translation>Rakamlar okunamadı: %1</translation>
+    </message>
+    <message>
+        <source>As of %1</source>
+        <translation>%1 itibarıyla</translation>
+    </message>
+    <message>
+        <source>nobody is signed in</source>
+        <translation>oturum açan yok</translation>
+    </message>
+    <message>
+        <source>assigned to you</source>
+        <translation>size atanmış</translation>
+    </message>
+    <message>
+        <source>past their due time</source>
+        <translation>süresi geçmiş</translation>
+    </message>
+    <message>
+        <source>nothing late</source>
+        <translation>geciken yok</translation>
+    </message>
+    <message>
+        <source>no open deals</source>
+        <translation>açık fırsat yok</translation>
+    </message>
+    <message>
+        <source>weighted: %1</source>
+        <translation>ağırlıklı: %1</translation>
+    </message>
+    <message>
+        <source>nobody is waiting</source>
+        <translation>bekleyen yok</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n dakika</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n saat</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n gün</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the longest for %1</source>
+        <translation>en uzun bekleme: %1</translation>
+    </message>
+    <message>
+        <source>Open deals by stage: %1</source>
+        <translation>Aşamalara göre açık fırsatlar: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deal(s)</source>
+        <translation>
+            <numerusform>%n fırsat</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2%): %3. Click to list them in Deals.</source>
+        <translation>%1 (%%2): %3. Fırsatlar&apos;da listelemek için tıklayın.</translation>
+    </message>
+    <message>
+        <source>under a minute</source>
+        <translation>bir dakikadan az</translation>
     </message>
 </context>
 </TS>

@@ -144,6 +144,10 @@ Filter buildFilter(const DealQuery &query, const QDateTime &now)
     if (const QString words = SqlDialect::wordsBeginFolded(QStringLiteral("d.name"), query.search, &f.values);
         !words.isEmpty())
         clauses << words;
+    if (!query.closedSince.isEmpty()) {
+        clauses << QStringLiteral("d.closed_at >= ?");
+        f.values << query.closedSince;
+    }
     if (query.minValue) {
         clauses << QStringLiteral("d.value >= ?");
         f.values << *query.minValue;

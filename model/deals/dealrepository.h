@@ -25,7 +25,8 @@ struct DealQuery
     QString currency;
     std::optional<double> minValue, maxValue;
     std::optional<bool> rotten;
-    QString search; // every word begins a word of the deal's name (SqlDialect::wordsBeginFolded)
+    QString closedSince; // ISO UTC: closed (won or lost) at or after it
+    QString search;      // every word begins a word of the deal's name (SqlDialect::wordsBeginFolded)
     // The board's order (expected close date, then oldest first) instead of newest first.
     bool boardOrder = false;
 };

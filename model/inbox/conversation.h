@@ -62,6 +62,8 @@ struct ConversationQuery
     QString assignedTo; // a user id; "none" for unassigned
     QString contactId;
     bool unreadOnly = false;
+    // Waiting for an answer: the last message came in and the conversation is not closed.
+    bool waitingOnly = false;
     // Every word begins a word of the contact's name (SqlDialect::wordsBeginFolded).
     QString contactSearch;
 };

@@ -447,6 +447,10 @@ ConversationPage ConversationRepository::list(const ConversationQuery &query) co
         w.add(QStringLiteral("v.contact_id = ?"), query.contactId);
     if (query.unreadOnly)
         w.add(QStringLiteral("v.unread_count > ?"), 0);
+    if (query.waitingOnly) {
+        w.add(QStringLiteral("v.last_message_direction = ?"), QStringLiteral("incoming"));
+        w.add(QStringLiteral("v.status != ?"), QStringLiteral("closed"));
+    }
     QVariantList words;
     const QString named = SqlDialect::wordsBeginFolded(
         QStringLiteral("coalesce(n.first_name, '') || ' ' || coalesce(n.last_name, '')"), query.contactSearch, &words);

@@ -130,14 +130,14 @@ private Q_SLOTS:
         QTest::addColumn<bool>("seeded");
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QStringList>("areaNames");
-        const QStringList english{"Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"};
+        const QStringList english{"Home", "Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"};
         // On the empty data directory the walk answers the welcome as a new user would.
         QTest::newRow("empty data directory") << false << "C.UTF-8" << english;
         QTest::newRow("2,000 contacts") << true << "C.UTF-8" << english;
         // Turkish texts are longer: the window must still fit.
         QTest::newRow("2,000 contacts, Turkish")
             << true << "tr_TR.UTF-8"
-            << QStringList{"Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"};
+            << QStringList{"Ana sayfa", "Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"};
     }
 
     void opensEveryAreaAndSettingsPage()

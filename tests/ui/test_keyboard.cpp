@@ -1,7 +1,7 @@
 // The window driven from the keyboard, offscreen: the real MainWindow as the app composes it (its
-// areas, Contacts, Deals, Tasks, Inbox, Campaigns and Assistant, and its Settings pages) over the real
+// areas, Home, Contacts, Deals, Tasks, Inbox, Campaigns and Assistant, and its Settings pages) over the real
 // repositories, an agent signed in. Down and Enter from the contacts' search, Enter and Escape in the
-// table; Ctrl+F, Ctrl+N and Alt+1 … Alt+6 wherever the focus is (and not while a dialog is in front);
+// table; Ctrl+F, Ctrl+N and Alt+1 … Alt+7 wherever the focus is (and not while a dialog is in front);
 // Ctrl+K's "Jump to" finding each kind of record and opening it, also over 100,000 contacts without
 // holding up the typing; the board's and the task list's search and "Mine"; the Inbox's search;
 // Ctrl+1 still a quick reply; Help > Keyboard shortcuts.
@@ -244,29 +244,29 @@ private Q_SLOTS:
     void altDigitsSwitchAreasAndCtrlFFindsTheAreasSearch()
     {
         m_window->findChild<ContactsView *>()->table()->setFocus(); // the keys work inside a child widget
-        press(Qt::Key_2, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 1);
-        press(Qt::Key_F, Qt::ControlModifier);
-        QVERIFY(board()->searchField()->hasFocus());
-
         press(Qt::Key_3, Qt::AltModifier);
         QCOMPARE(m_window->currentArea(), 2);
         press(Qt::Key_F, Qt::ControlModifier);
-        QVERIFY(m_tasksView->searchField()->hasFocus());
+        QVERIFY(board()->searchField()->hasFocus());
 
         press(Qt::Key_4, Qt::AltModifier);
         QCOMPARE(m_window->currentArea(), 3);
         press(Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(m_tasksView->searchField()->hasFocus());
+
+        press(Qt::Key_5, Qt::AltModifier);
+        QCOMPARE(m_window->currentArea(), 4);
+        press(Qt::Key_F, Qt::ControlModifier);
         QVERIFY(m_inbox->searchField()->hasFocus());
 
-        press(Qt::Key_1, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 0);
+        press(Qt::Key_2, Qt::AltModifier);
+        QCOMPARE(m_window->currentArea(), 1);
         press(Qt::Key_F, Qt::ControlModifier);
         QVERIFY(contactsSearch()->hasFocus());
-        press(Qt::Key_5, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 4); // Campaigns
         press(Qt::Key_6, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 5); // the Assistant: Ctrl+F in its knowledge base's search
+        QCOMPARE(m_window->currentArea(), 5); // Campaigns
+        press(Qt::Key_7, Qt::AltModifier);
+        QCOMPARE(m_window->currentArea(), 6); // the Assistant: Ctrl+F in its knowledge base's search
         press(Qt::Key_F, Qt::ControlModifier);
         auto *assistant = m_window->findChild<AssistantView *>();
         QVERIFY(assistant->knowledgeBase()->searchField()->hasFocus());
@@ -274,35 +274,35 @@ private Q_SLOTS:
         assistant->tabs()->setCurrentWidget(assistant->testConsole());
         press(Qt::Key_F, Qt::ControlModifier);
         QVERIFY(assistant->testConsole()->questionField()->hasFocus());
-        QVERIFY(!m_window->shortcut("areaShortcut7")->isEnabled()); // six areas
+        QVERIFY(!m_window->shortcut("areaShortcut8")->isEnabled()); // seven areas
     }
 
     void ctrlNMakesANewRecordOfTheAreaInFront()
     {
-        press(Qt::Key_1, Qt::AltModifier);
+        press(Qt::Key_2, Qt::AltModifier);
         press(Qt::Key_N, Qt::ControlModifier);
         auto *contact = modal<ContactDialog>();
         QVERIFY(contact);
         // A dialog in front: the window's keys wait.
-        press(Qt::Key_2, Qt::AltModifier);
-        QCOMPARE(m_window->currentArea(), 0);
+        press(Qt::Key_3, Qt::AltModifier);
+        QCOMPARE(m_window->currentArea(), 1);
         press(Qt::Key_K, Qt::ControlModifier);
         QVERIFY(!m_window->jumpBox());
         contact->reject();
         QTRY_VERIFY(!modal<ContactDialog>());
         QTRY_VERIFY(QApplication::activeWindow() == m_window);
 
-        press(Qt::Key_2, Qt::AltModifier);
+        press(Qt::Key_3, Qt::AltModifier);
         press(Qt::Key_N, Qt::ControlModifier);
         QVERIFY(board()->editDialog() && board()->editDialog()->isVisible());
         board()->editDialog()->reject();
         QTRY_VERIFY(QApplication::activeWindow() == m_window);
 
-        press(Qt::Key_3, Qt::AltModifier);
+        press(Qt::Key_4, Qt::AltModifier);
         press(Qt::Key_N, Qt::ControlModifier);
         QVERIFY(m_tasksView->quickAddField()->hasFocus());
 
-        press(Qt::Key_4, Qt::AltModifier);
+        press(Qt::Key_5, Qt::AltModifier);
         QVERIFY(m_inbox->selectConversation(m_conversation));
         press(Qt::Key_N, Qt::ControlModifier);
         QVERIFY(m_inbox->composer()->hasFocus());
@@ -323,14 +323,14 @@ private Q_SLOTS:
         // A contact: Contacts in front, the record shown.
         QTest::keyClick(box->field(), Qt::Key_Return);
         QVERIFY(!box->isVisible());
-        QCOMPARE(m_window->currentArea(), 0);
+        QCOMPARE(m_window->currentArea(), 1);
         QCOMPARE(m_window->findChild<ContactsView *>()->currentContactId(), m_sukru);
 
         // A deal: the board's deal detail.
         box = jumpTo("DEMİRCİ LİSANS");
         QVERIFY(box);
         QVERIFY(chooseWithKeys(box, m_deal));
-        QCOMPARE(m_window->currentArea(), 1);
+        QCOMPARE(m_window->currentArea(), 2);
         QVERIFY(board()->detailDialog());
         board()->detailDialog()->close();
 
@@ -340,7 +340,7 @@ private Q_SLOTS:
         box = jumpTo("şükrü");
         QVERIFY(box);
         QVERIFY(chooseWithKeys(box, m_conversation));
-        QCOMPARE(m_window->currentArea(), 3);
+        QCOMPARE(m_window->currentArea(), 4);
         QCOMPARE(m_inbox->currentConversationId(), m_conversation);
 
         // A task: the task dialog in Tasks.
@@ -348,7 +348,7 @@ private Q_SLOTS:
         QVERIFY(box);
         QCOMPARE(hitsOf(box, JumpBox::Task), QStringList{m_task});
         QVERIFY(chooseWithKeys(box, m_task));
-        QCOMPARE(m_window->currentArea(), 2);
+        QCOMPARE(m_window->currentArea(), 3);
         QVERIFY(m_tasksView->openDialog());
         m_tasksView->openDialog()->reject();
 
@@ -407,7 +407,7 @@ private Q_SLOTS:
 
     void theBoardsSearchAndMineFilterTheCards()
     {
-        press(Qt::Key_2, Qt::AltModifier);
+        press(Qt::Key_3, Qt::AltModifier);
         PipelineBoard *b = board();
         const QString stage = DealRepository(desk()).get(m_deal).stage;
         DealColumnModel *column = b->columnModel(stage);
@@ -434,7 +434,7 @@ private Q_SLOTS:
 
     void theDealListSortsFiltersAndOpens()
     {
-        press(Qt::Key_2, Qt::AltModifier);
+        press(Qt::Key_3, Qt::AltModifier);
         PipelineBoard *b = board();
         b->findChild<QToolButton *>("listToggle")->click();
         QVERIFY(b->isListShown());
@@ -475,7 +475,7 @@ private Q_SLOTS:
 
     void theTaskListsSearchAndMineFilterTheRows()
     {
-        press(Qt::Key_3, Qt::AltModifier);
+        press(Qt::Key_4, Qt::AltModifier);
         m_tasksView->tabs()->setCurrentIndex(TasksView::AllTab);
         TaskTableModel *all = m_tasksView->model(TasksView::AllTab);
         // The agent at the window starts on their own tasks; "Mine" off shows everyone's.
@@ -506,7 +506,7 @@ private Q_SLOTS:
 
     void theInboxSearchFiltersByContactName()
     {
-        press(Qt::Key_4, Qt::AltModifier);
+        press(Qt::Key_5, Qt::AltModifier);
         auto *list = m_inbox->findChild<QListWidget *>("conversationList");
         QCOMPARE(list->count(), 2);
         typeText(m_inbox->searchField(), "DEMİRCİ");
@@ -524,12 +524,12 @@ private Q_SLOTS:
     void ctrlDigitsStayTheInboxsQuickReplies()
     {
         m_inbox->setQuickReplies({"Merhaba, nasıl yardımcı olabilirim?", "Teşekkürler!"});
-        press(Qt::Key_4, Qt::AltModifier);
+        press(Qt::Key_5, Qt::AltModifier);
         QVERIFY(m_inbox->selectConversation(m_conversation));
         m_inbox->composer()->setFocus();
         press(Qt::Key_2, Qt::ControlModifier);
         QCOMPARE(m_inbox->composer()->toPlainText(), QString("Teşekkürler!"));
-        QCOMPARE(m_window->currentArea(), 3); // Ctrl+2 is not Alt+2
+        QCOMPARE(m_window->currentArea(), 4); // Ctrl+2 is not Alt+2
         press(Qt::Key_1, Qt::ControlModifier);
         QVERIFY(m_inbox->composer()->toPlainText().contains("Merhaba, nasıl"));
         // Ctrl+K in the composer is "Jump to", not a cut of the line's end.
@@ -556,9 +556,9 @@ private Q_SLOTS:
         for (int row = 0; row < table->rowCount(); ++row)
             keys << table->item(row, 1)->text();
         for (const QKeySequence &k : {QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(QKeySequence::Find),
-                                      QKeySequence(QKeySequence::New), QKeySequence(Qt::ALT | Qt::Key_6)})
+                                      QKeySequence(QKeySequence::New), QKeySequence(Qt::ALT | Qt::Key_7)})
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText)), qPrintable(keys.join(", ")));
-        QVERIFY(!keys.contains(QKeySequence(Qt::ALT | Qt::Key_7).toString(QKeySequence::NativeText)));
+        QVERIFY(!keys.contains(QKeySequence(Qt::ALT | Qt::Key_8).toString(QKeySequence::NativeText)));
         dialog->grab().save(QDir::temp().filePath("liaison-shortcuts.png"));
         dialog->reject();
     }

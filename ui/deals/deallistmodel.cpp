@@ -26,6 +26,12 @@ void DealListModel::setFilter(const QString &search, const QString &assignedTo)
     m_assignedTo = assignedTo;
 }
 
+void DealListModel::setStageFilter(const QString &stage, const QString &closedSince)
+{
+    m_stage = stage;
+    m_closedSince = stage.isEmpty() ? QString() : closedSince;
+}
+
 void DealListModel::reload()
 {
     QVector<Deal> rows;
@@ -35,6 +41,9 @@ void DealListModel::reload()
         q.pipelineId = m_pipeline.id;
         q.search = m_search;
         q.assignedTo = m_assignedTo;
+        if (!m_stage.isEmpty())
+            q.stages = QStringList{m_stage};
+        q.closedSince = m_closedSince;
         q.limit = kMaxRows;
         const DealPage page = m_deals.list(q);
         rows = page.items;

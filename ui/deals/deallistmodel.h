@@ -36,6 +36,9 @@ public:
     // The pipeline shown and the board's filter (reload() reads the rows with them).
     void setPipeline(const Pipeline &pipeline);
     void setFilter(const QString &search, const QString &assignedTo);
+    // One stage only, closed since a moment when closedSince (ISO UTC) is set (Home's figures);
+    // an empty stage: every stage.
+    void setStageFilter(const QString &stage, const QString &closedSince = {});
     void reload();
     qint64 total() const { return m_total; }
     const Deal &dealAt(int row) const { return m_rows.at(row); }
@@ -50,6 +53,8 @@ private:
     Pipeline m_pipeline;
     QString m_search;
     QString m_assignedTo;
+    QString m_stage;
+    QString m_closedSince;
     QVector<Deal> m_rows;
     qint64 m_total = 0;
 };

@@ -173,9 +173,25 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     m_listNote->setObjectName(QStringLiteral("dealListNote"));
     m_listNote->setTextFormat(Qt::PlainText);
     m_listNote->hide();
+    // Over the list when Home opened it on one stage: what it shows, and the way back to all.
+    m_stageFilterBar = new QWidget(this);
+    m_stageFilterBar->setObjectName(QStringLiteral("stageFilterBar"));
+    auto *stageBar = new QHBoxLayout(m_stageFilterBar);
+    stageBar->setContentsMargins(0, 0, 0, UiKit::Space::XS);
+    m_stageFilterText = new QLabel(m_stageFilterBar);
+    m_stageFilterText->setObjectName(QStringLiteral("stageFilterText"));
+    m_stageFilterText->setTextFormat(Qt::PlainText);
+    m_stageFilterText->setWordWrap(true);
+    auto *showAll = new QPushButton(tr("Show all deals"), m_stageFilterBar);
+    showAll->setObjectName(QStringLiteral("stageFilterClear"));
+    stageBar->addWidget(m_stageFilterText, 1);
+    stageBar->addWidget(showAll);
+    m_stageFilterBar->hide();
+    connect(showAll, &QPushButton::clicked, this, &PipelineBoard::clearStageFilter);
     auto *listPage = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPage);
     listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_stageFilterBar);
     listLayout->addWidget(m_listView, 1);
     listLayout->addWidget(m_listNote);
     m_boardStack = new QStackedWidget(this);
@@ -260,11 +276,50 @@ void PipelineBoard::reloadPipelines()
     showPipeline(target);
 }
 
+void PipelineBoard::showStage(const QString &pipelineId, const QString &stage, const QDateTime &closedSince)
+{
+    {
+        const QSignalBlocker search(m_search), mine(m_mine);
+        m_search->clear();
+        m_mine->setChecked(false);
+    }
+    if (!pipelineId.isEmpty() && pipelineId != m_pipeline.id)
+        showPipeline(pipelineId);
+    const PipelineStage *s = m_pipeline.stage(stage);
+    if (!s)
+        return;
+    m_stageFilter = stage;
+    m_listModel->setStageFilter(stage, closedSince.isValid() ? TimeUtil::iso(closedSince.toUTC()) : QString());
+    const QString name = DealText::stageName(*s);
+    m_stageFilterText->setText(
+        closedSince.isValid()
+            ? tr("%1 since %2").arg(name, QLocale().toString(closedSince.toLocalTime().date(), QLocale::ShortFormat))
+            : tr("Only the stage %1").arg(name));
+    m_stageFilterBar->show();
+    applyFilter();
+    setListShown(true);
+}
+
+void PipelineBoard::clearStageFilter()
+{
+    if (m_stageFilter.isEmpty())
+        return;
+    m_stageFilter.clear();
+    m_listModel->setStageFilter({});
+    m_stageFilterBar->hide();
+    if (isListShown()) {
+        m_listModel->reload();
+        updateListNote();
+    }
+}
+
 void PipelineBoard::showPipeline(const QString &pipelineId)
 {
     const std::optional<Pipeline> p = m_pipelines.find(pipelineId);
     if (!p)
         return;
+    if (p->id != m_pipeline.id)
+        clearStageFilter();
     const bool sameStages = p->id == m_pipeline.id && p->stageKeys() == m_pipeline.stageKeys();
     m_pipeline = *p;
     m_pipelineCombo->setCurrentIndex(m_pipelineCombo->findData(p->id));
@@ -350,6 +405,8 @@ void PipelineBoard::setListShown(bool shown)
     if (m_listToggle->isChecked() != shown)
         m_listToggle->setChecked(shown); // comes back here
     m_boardStack->setCurrentIndex(shown ? 1 : 0);
+    if (!shown)
+        clearStageFilter();
     if (shown) {
         m_listModel->reload();
         updateListNote();

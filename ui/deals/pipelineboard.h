@@ -8,6 +8,7 @@
 #include "ui/deals/dealeditdialog.h"
 #include "ui/deals/pipelineeditor.h"
 
+#include <QDateTime>
 #include <QPointer>
 #include <QTimeZone>
 #include <QWidget>
@@ -70,6 +71,14 @@ public:
     bool isListShown() const;
     QTableView *listView() const { return m_listView; }
     DealListModel *listModel() const { return m_listModel; }
+    // The list of one stage of a pipeline, closed since a moment when closedSince is valid (what
+    // Home's figures open): the search and "Mine" cleared, a line over the list names the filter
+    // and "Show all deals" lifts it (as leaving the list or choosing another pipeline does).
+    void showStage(const QString &pipelineId, const QString &stage, const QDateTime &closedSince = {});
+    // The stage the list is limited to (empty: none) and its filter's line.
+    QString stageFilter() const { return m_stageFilter; }
+    QLabel *stageFilterLabel() const { return m_stageFilterText; }
+    void clearStageFilter();
     static constexpr int SearchDelayMs = 200;
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
@@ -145,6 +154,9 @@ private:
     QTableView *m_listView = nullptr;
     DealListModel *m_listModel = nullptr;
     QLabel *m_listNote = nullptr;
+    QWidget *m_stageFilterBar = nullptr;
+    QLabel *m_stageFilterText = nullptr;
+    QString m_stageFilter;
     void updateListNote();
     QTimeZone m_tasksTz = QTimeZone::systemTimeZone();
 };

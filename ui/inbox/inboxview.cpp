@@ -474,6 +474,9 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     m_mineFilter->setEnabled(false);
     m_unreadFilter = new QCheckBox(tr("Unread"), this);
     m_unreadFilter->setObjectName(QStringLiteral("unreadFilter"));
+    m_waitingFilter = new QCheckBox(tr("Waiting"), this);
+    m_waitingFilter->setObjectName(QStringLiteral("waitingFilter"));
+    m_waitingFilter->setToolTip(tr("Conversations whose last message came from the customer and that are not closed"));
     m_unreadBadge = new QLabel(this);
     m_unreadBadge->setTextFormat(Qt::PlainText); // data from outside is never markup
     m_unreadBadge->setObjectName(QStringLiteral("unreadBadge"));
@@ -512,6 +515,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     auto *toggles = new QHBoxLayout;
     toggles->addWidget(m_mineFilter);
     toggles->addWidget(m_unreadFilter);
+    toggles->addWidget(m_waitingFilter);
     toggles->addStretch(1);
     leftLayout->addLayout(toggles);
     leftLayout->addWidget(m_list);
@@ -754,6 +758,7 @@ InboxView::InboxView(ConversationRepository &conversations, const Store &store, 
     connect(m_channelFilter, &QComboBox::currentIndexChanged, this, &InboxView::reloadList);
     connect(m_mineFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
     connect(m_unreadFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
+    connect(m_waitingFilter, &QCheckBox::toggled, this, &InboxView::reloadList);
     connect(m_assignee, &QComboBox::activated, this, &InboxView::assignTo);
     connect(m_addTag, &QPushButton::clicked, this, &InboxView::addTag);
     connect(m_tagEdit, &QLineEdit::returnPressed, this, &InboxView::addTag);
@@ -947,6 +952,7 @@ void InboxView::reloadList()
     if (m_mineFilter->isChecked() && !m_userId.isEmpty())
         q.assignedTo = m_userId;
     q.unreadOnly = m_unreadFilter->isChecked();
+    q.waitingOnly = m_waitingFilter->isChecked();
     ConversationPage page;
     qint64 unread = m_unread;
     try {
@@ -1014,7 +1020,7 @@ void InboxView::updateEmptyState()
 {
     const QString search = m_search->text().trimmed();
     const bool filtered = m_statusFilter->currentIndex() > 0 || m_channelFilter->currentIndex() > 0 ||
-                          m_mineFilter->isChecked() || m_unreadFilter->isChecked();
+                          m_mineFilter->isChecked() || m_unreadFilter->isChecked() || m_waitingFilter->isChecked();
     if (!search.isEmpty()) {
         m_emptyHint->setText(tr("No conversation with a contact named “%1”: change or clear the search.").arg(search));
         setEmptyHintIcon(m_emptyHint, QStringLiteral("search"));
@@ -1026,14 +1032,7 @@ void InboxView::updateEmptyState()
         m_emptyHint->setText(tr("No conversation here with these filters."));
         setEmptyHintIcon(m_emptyHint, QStringLiteral("search"));
         setEmptyHintAction(m_emptyHint, tr("Clear the filters"), [this] {
-            {
-                const QSignalBlocker status(m_statusFilter), channel(m_channelFilter), mine(m_mineFilter),
-                    unread(m_unreadFilter);
-                m_statusFilter->setCurrentIndex(0);
-                m_channelFilter->setCurrentIndex(0);
-                m_mineFilter->setChecked(false);
-                m_unreadFilter->setChecked(false);
-            }
+            clearFilters();
             reloadList();
         });
     } else {
@@ -1093,36 +1092,49 @@ bool InboxView::selectConversation(const QString &id)
     // Hidden by the search or a filter: the list widens to every conversation to show it.
     const bool filtered = !m_search->text().isEmpty() || m_statusFilter->currentIndex() > 0 ||
                           m_channelFilter->currentIndex() > 0 || m_mineFilter->isChecked() ||
-                          m_unreadFilter->isChecked();
+                          m_unreadFilter->isChecked() || m_waitingFilter->isChecked();
     if (!filtered)
         return false;
-    for (QObject *o :
-         std::initializer_list<QObject *>{m_search, m_statusFilter, m_channelFilter, m_mineFilter, m_unreadFilter})
-        o->blockSignals(true);
-    m_search->clear();
+    {
+        const QSignalBlocker search(m_search);
+        m_search->clear();
+    }
+    clearFilters();
+    reloadList();
+    return find();
+}
+
+void InboxView::clearFilters()
+{
+    const QSignalBlocker status(m_statusFilter), channel(m_channelFilter), mine(m_mineFilter), unread(m_unreadFilter),
+        waiting(m_waitingFilter);
     m_statusFilter->setCurrentIndex(0);
     m_channelFilter->setCurrentIndex(0);
     m_mineFilter->setChecked(false);
     m_unreadFilter->setChecked(false);
-    for (QObject *o :
-         std::initializer_list<QObject *>{m_search, m_statusFilter, m_channelFilter, m_mineFilter, m_unreadFilter})
-        o->blockSignals(false);
+    m_waitingFilter->setChecked(false);
+}
+
+void InboxView::showFiltered(bool waiting, const QString &channel)
+{
+    {
+        const QSignalBlocker search(m_search);
+        m_search->clear();
+    }
+    clearFilters();
+    {
+        const QSignalBlocker block(m_waitingFilter), channels(m_channelFilter);
+        m_waitingFilter->setChecked(waiting);
+        m_channelFilter->setCurrentIndex(qMax(0, m_channelFilter->findData(channel)));
+    }
     reloadList();
-    return find();
 }
 
 bool InboxView::openConversation(const QString &id)
 {
     reloadList();
     if (!selectConversation(id)) {
-        {
-            const QSignalBlocker status(m_statusFilter), channel(m_channelFilter), mine(m_mineFilter),
-                unread(m_unreadFilter);
-            m_statusFilter->setCurrentIndex(0);
-            m_channelFilter->setCurrentIndex(0);
-            m_mineFilter->setChecked(false);
-            m_unreadFilter->setChecked(false);
-        }
+        clearFilters();
         reloadList();
         if (!selectConversation(id))
             return false;

@@ -125,8 +125,8 @@ private:
     QString m_visitorLabel;
 };
 
-// The Inbox area: conversations (most recent activity first, with status, channel, "assigned to me"
-// and "unread" filters and unread badges), the selected thread with delivery ticks, a composer
+// The Inbox area: conversations (most recent activity first, with status, channel, "assigned to me",
+// "unread" and "waiting" filters and unread badges), the selected thread with delivery ticks, a composer
 // with quick replies ("/" or the Quick replies button), assign/close/reopen/tags, and the contact
 // side panel. A new incoming message appears live and, when the window is not active, is announced
 // through the InboxNotifier (a tray message on the desktop). Sending goes through
@@ -195,6 +195,9 @@ public:
     // Shows a conversation from elsewhere in the window (a contact's "Send a message", a
     // notification): the list read again, its filters cleared when they hide it, the composer ready.
     bool openConversation(const QString &id);
+    // The list of the conversations waiting for an answer (the "Waiting" filter), or of one channel
+    // (empty: every channel), every other filter and the search cleared (what Home's figures open).
+    void showFiltered(bool waiting, const QString &channel = {});
     // How many conversations the list shows at most (the most recent ones).
     static constexpr int kListLimit = 200;
     // The search over the list: every word begins a word of the contact's name (folded as the
@@ -231,6 +234,8 @@ protected:
 
 private:
     void reloadList();
+    // Every filter off (not the search), without reloading.
+    void clearFilters();
     // What the empty list says when no search limits it.
     static QString emptyListHint();
     // The empty list's sentence and its one action, for the search and filters in force.
@@ -298,6 +303,7 @@ private:
     QComboBox *m_channelFilter = nullptr;
     QCheckBox *m_mineFilter = nullptr;
     QCheckBox *m_unreadFilter = nullptr;
+    QCheckBox *m_waitingFilter = nullptr;
     QLabel *m_unreadBadge = nullptr;
     int m_unread = 0;
     std::function<void()> m_openChannels;

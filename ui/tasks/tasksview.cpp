@@ -372,6 +372,24 @@ void TasksView::focusQuickAdd()
     m_quickAdd->selectAll();
 }
 
+void TasksView::showMine(Tab tab)
+{
+    {
+        const QSignalBlocker search(m_search);
+        m_search->clear();
+    }
+    for (QComboBox *c : {m_statusFilter, m_priorityFilter, m_typeFilter, m_assigneeFilter}) {
+        const QSignalBlocker block(c);
+        c->setCurrentIndex(0);
+    }
+    {
+        const QSignalBlocker block(m_assigneeFilter);
+        m_assigneeFilter->setCurrentIndex(qMax(0, m_assigneeFilter->findData(QStringLiteral("@me"))));
+    }
+    applyFilter();
+    m_tabs->setCurrentIndex(tab);
+}
+
 void TasksView::applyFilter()
 {
     m_searchTimer.stop();

@@ -65,6 +65,9 @@ public:
     int overdueCount() const { return m_overdue; }
     // Someone signed in: an agent starts on their own tasks ("Assigned to me"), an admin on everyone's.
     void startFor(const User &user);
+    // A tab of the signed-in user's own tasks ("Mine"), the search and the other filters cleared
+    // (what Home's figures open).
+    void showMine(Tab tab);
     // A task reminder in the window's notification centre stays until dealt with and offers Open,
     // Done and Snooze (10 minutes, 1 hour, tomorrow at 9:00 in the tasks time zone).
     void handleReminders(NotificationCenter *center);

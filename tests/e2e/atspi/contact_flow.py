@@ -19,9 +19,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
-    "tr": {"signIn": "Giriş yap", "navigation": "Gezinme", "search": "Kişilerde ara", "tasksTab": "Görev",
+    "tr": {"signIn": "Giriş yap", "navigation": "Gezinme", "contacts": "Kişiler", "search": "Kişilerde ara",
+           "tasksTab": "Görev",
            "newTask": "Yeni görev…", "dialog": "Yeni görev", "title": "Başlık", "ok": "Tamam", "jump": "Git"},
-    "en": {"signIn": "Sign in", "navigation": "Navigation", "search": "Search contacts", "tasksTab": "Task",
+    "en": {"signIn": "Sign in", "navigation": "Navigation", "contacts": "Contacts", "search": "Search contacts",
+           "tasksTab": "Task",
            "newTask": "New task…", "dialog": "New task", "title": "Title", "ok": "OK", "jump": "Jump to"},
 }
 TASK_TITLE = "Ayşe Hanım'ı teklif için ara"
@@ -35,6 +37,9 @@ def run(args):
     try:
         ui.sign_in(app, args.email, args.password, names["signIn"])
         win = ui.main_window(app, names["navigation"])
+        # The window starts on Home: the agent goes to Contacts.
+        ui.open_area(win, names["navigation"], names["contacts"])
+        time.sleep(0.5)
         search = ui.find(win, pyatspi.ROLE_TEXT, names["search"], exact=True)
         ui.set_text(search, "Ayşe Yılmaz")
         time.sleep(0.8)  # the search waits for typing to pause

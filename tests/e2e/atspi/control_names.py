@@ -21,7 +21,7 @@ import liaison_atspi as ui  # noqa: E402
 
 NAMES = {
     "tr": {"signIn": "Giriş yap", "navigation": "Gezinme",
-           "areas": ["Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"],
+           "areas": ["Ana sayfa", "Kişiler", "Fırsatlar", "Görevler", "Gelen kutusu", "Kampanyalar", "Asistan"],
            "contacts": "Kişiler", "conversations": "Konuşmalar", "campaigns": "Kampanyalar",
            "campaignTabs": ["Kişiler", "Alıcılar"],
            "assistant": "Asistan", "knowledge": "Bilgi bankası",
@@ -29,7 +29,7 @@ NAMES = {
            "forms": {"Kişiler": ("ctrl+n", "Yeni kişi"), "Fırsatlar": ("ctrl+n", "Yeni fırsat"),
                      "Görevler": ("Yeni…", "Yeni görev"), "Asistan": ("ctrl+n", "Yeni bilgi kaydı")}},
     "en": {"signIn": "Sign in", "navigation": "Navigation",
-           "areas": ["Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"],
+           "areas": ["Home", "Contacts", "Deals", "Tasks", "Inbox", "Campaigns", "Assistant"],
            "contacts": "Contacts", "conversations": "Conversations", "campaigns": "Campaigns",
            "campaignTabs": ["Contacts", "Recipients"],
            "assistant": "Assistant", "knowledge": "Knowledge base",
@@ -128,7 +128,7 @@ def run(args):
                 if cells:
                     ui.click(cells[0])  # a contact shown: its detail and tabs too
                     time.sleep(1.0)
-            if area == names["areas"][3]:
+            if area == names["areas"][4]:
                 conversations = ui.find(win, pyatspi.ROLE_LIST, names["conversations"])
                 items = ui.find_all(conversations, pyatspi.ROLE_LIST_ITEM)
                 if items:
