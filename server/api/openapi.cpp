@@ -14,7 +14,8 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
         QString path = route.pattern;
         static const QRegularExpression param(QStringLiteral(":([A-Za-z]+)"));
         path.replace(param, QStringLiteral("{\\1}"));
-        QJsonObject operation{{QStringLiteral("summary"), route.doc.summary},
+        QJsonObject operation{{QStringLiteral("operationId"), route.operationId},
+                              {QStringLiteral("summary"), route.doc.summary},
                               {QStringLiteral("tags"), QJsonArray{route.doc.tag}}};
         QJsonArray parameters;
         auto it = param.globalMatch(route.pattern);

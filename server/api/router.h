@@ -54,7 +54,8 @@ using Handler = std::function<ApiResponse(ApiRequest &)>;
 struct Route
 {
     QByteArray method;
-    QString pattern; // "/api/v1/contacts/:id"
+    QString pattern;     // "/api/v1/contacts/:id"
+    QString operationId; // "getContact": the OpenAPI operationId (docs/api.md, "The OpenAPI document")
     Handler handler;
     Access access;
     RouteDoc doc;
@@ -68,11 +69,19 @@ public:
     Router();
     ~Router();
 
-    void add(const QByteArray &method, const QString &pattern, Handler handler, Access access, RouteDoc doc);
+    // operationId: the name clients generated from the OpenAPI document give the operation, unique
+    // in the router, camelCase and starting with a verb (docs/api.md, "The OpenAPI document");
+    // doc.summary: one line. A route without them, or with an id taken, is refused: the program
+    // stops at start with what is wrong (a mistake in the code that every API test would meet).
+    void add(const QByteArray &method, const QString &pattern, const char *operationId, Handler handler, Access access,
+             RouteDoc doc);
+    // What add() refuses in this registration, empty when nothing.
+    QString problemWith(const QByteArray &method, const QString &pattern, const QString &operationId,
+                        const RouteDoc &doc) const;
 
     // Turns a controller's member functions into handlers, for its registerRoutes:
     //   const auto bind = Router::binder(this);
-    //   router.add("GET", path, bind(&ContactsController::list), read, doc);
+    //   router.add("GET", path, "listContacts", bind(&ContactsController::list), read, doc);
     template<typename Controller>
     static auto binder(Controller *controller)
     {

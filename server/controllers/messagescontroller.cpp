@@ -63,7 +63,7 @@ void MessagesController::registerRoutes(Router &router)
     const QJsonObject message = ref(QStringLiteral("Message"));
 
     // GET /api/v1/messages
-    router.add("GET", QStringLiteral("/api/v1/messages"), bind(&MessagesController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/messages"), "listMessages", bind(&MessagesController::list), read,
                {tag,
                 QStringLiteral("List messages, newest first"),
                 {},
@@ -78,10 +78,11 @@ void MessagesController::registerRoutes(Router &router)
                  {QStringLiteral("since"), string(QStringLiteral("date-time"))}},
                 {400, 401, 403, 429}});
     // GET /api/v1/messages/:id
-    router.add("GET", QStringLiteral("/api/v1/messages/:id"), bind(&MessagesController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/:id"), "getMessage", bind(&MessagesController::get), read,
                {tag, QStringLiteral("A message"), {}, envelope(message), {}, {401, 403, 404, 429}});
     // GET /api/v1/messages/:id/status
-    router.add("GET", QStringLiteral("/api/v1/messages/:id/status"), bind(&MessagesController::status), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/:id/status"), "getMessageStatus",
+               bind(&MessagesController::status), read,
                {tag,
                 QStringLiteral("Delivery status of a message"),
                 {},
@@ -89,7 +90,7 @@ void MessagesController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 429}});
     // POST /api/v1/messages
-    router.add("POST", QStringLiteral("/api/v1/messages"), bind(&MessagesController::sendDirect), write,
+    router.add("POST", QStringLiteral("/api/v1/messages"), "sendMessage", bind(&MessagesController::sendDirect), write,
                {tag,
                 QStringLiteral("Direct send: to + channel (or contactId + channel) and the content of its type"),
                 object({{QStringLiteral("to"), string()},
@@ -115,7 +116,8 @@ void MessagesController::registerRoutes(Router &router)
                                                  {QStringLiteral("parameters"), array(object({}))}},
                                                 {QStringLiteral("type")}));
     // POST /api/v1/messages/template
-    router.add("POST", QStringLiteral("/api/v1/messages/template"), bind(&MessagesController::sendTemplate), write,
+    router.add("POST", QStringLiteral("/api/v1/messages/template"), "sendTemplateMessage",
+               bind(&MessagesController::sendTemplate), write,
                {tag,
                 QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
                                "templateLanguage may be omitted when the template has one approved language)"),
@@ -131,7 +133,8 @@ void MessagesController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 422, 429, 503},
                 201});
     // POST /api/v1/messages/bulk
-    router.add("POST", QStringLiteral("/api/v1/messages/bulk"), bind(&MessagesController::sendBulk), write,
+    router.add("POST", QStringLiteral("/api/v1/messages/bulk"), "sendBulkMessages", bind(&MessagesController::sendBulk),
+               write,
                {tag,
                 QStringLiteral("Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
                                "sent at the channel's pace"),
@@ -150,7 +153,8 @@ void MessagesController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 422, 429, 503},
                 202});
     // GET /api/v1/messages/bulk/:bulkId
-    router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), bind(&MessagesController::bulkProgress), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), "getBulkSend",
+               bind(&MessagesController::bulkProgress), read,
                {tag,
                 QStringLiteral("Progress of a bulk send and one page of its recipients"),
                 {},
@@ -170,10 +174,11 @@ void MessagesController::registerRoutes(Router &router)
                          {400, 401, 403, 404, 413, 422, 429, 503},
                          201};
     sendFileDoc.requestContentType = QStringLiteral("multipart/form-data");
-    router.add("POST", QStringLiteral("/api/v1/messages/send-file"), bind(&MessagesController::sendFile), write,
-               sendFileDoc);
+    router.add("POST", QStringLiteral("/api/v1/messages/send-file"), "sendFileIntoConversation",
+               bind(&MessagesController::sendFile), write, sendFileDoc);
     // POST /api/v1/messages/send
-    router.add("POST", QStringLiteral("/api/v1/messages/send"), bind(&MessagesController::send), write,
+    router.add("POST", QStringLiteral("/api/v1/messages/send"), "sendIntoConversation", bind(&MessagesController::send),
+               write,
                {tag,
                 QStringLiteral("Send into a conversation: content is the text (the caption for media)"),
                 object({{QStringLiteral("conversationId"), string()},

@@ -236,19 +236,21 @@ void MetaWebhooksController::registerRoutes(Router &router)
                         {400, 401, 503}};
     };
     // GET /webhooks/whatsapp
-    router.add("GET", QStringLiteral("/webhooks/whatsapp"), bind(&MetaWebhooksController::verifyWhatsApp),
-               Access::publicRoute(), verifyDoc(QStringLiteral("WhatsApp")));
+    router.add("GET", QStringLiteral("/webhooks/whatsapp"), "verifyWhatsAppWebhook",
+               bind(&MetaWebhooksController::verifyWhatsApp), Access::publicRoute(),
+               verifyDoc(QStringLiteral("WhatsApp")));
     // POST /webhooks/whatsapp
-    router.add("POST", QStringLiteral("/webhooks/whatsapp"), bind(&MetaWebhooksController::receiveWhatsApp),
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/webhooks/whatsapp"), "receiveWhatsAppWebhook",
+               bind(&MetaWebhooksController::receiveWhatsApp), Access::publicRoute(),
                receiveDoc(QStringLiteral("WhatsApp Cloud API"),
                           QStringLiteral("incoming messages (recorded once per wamid) and message statuses")));
     // GET /webhooks/instagram
-    router.add("GET", QStringLiteral("/webhooks/instagram"), bind(&MetaWebhooksController::verifyInstagram),
-               Access::publicRoute(), verifyDoc(QStringLiteral("Instagram")));
+    router.add("GET", QStringLiteral("/webhooks/instagram"), "verifyInstagramWebhook",
+               bind(&MetaWebhooksController::verifyInstagram), Access::publicRoute(),
+               verifyDoc(QStringLiteral("Instagram")));
     // POST /webhooks/instagram
-    router.add("POST", QStringLiteral("/webhooks/instagram"), bind(&MetaWebhooksController::receiveInstagram),
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/webhooks/instagram"), "receiveInstagramWebhook",
+               bind(&MetaWebhooksController::receiveInstagram), Access::publicRoute(),
                receiveDoc(QStringLiteral("Instagram messaging"),
                           QStringLiteral("incoming messages (echoes of our own sends dropped) and read receipts")));
 }

@@ -30,7 +30,7 @@ void SmsStatusController::registerRoutes(Router &router)
                  {400, 403, 503}};
     doc.requestContentType = QStringLiteral("application/x-www-form-urlencoded");
     router.add(
-        "POST", QStringLiteral("/webhooks/sms/status"), [this](ApiRequest &r) { return status(r); },
+        "POST", QStringLiteral("/webhooks/sms/status"), "receiveSmsStatus", [this](ApiRequest &r) { return status(r); },
         Access::publicRoute(), doc);
 }
 

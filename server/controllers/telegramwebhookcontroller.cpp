@@ -21,8 +21,8 @@ TelegramWebhookController::~TelegramWebhookController() = default;
 void TelegramWebhookController::registerRoutes(Router &router)
 {
     // POST /webhooks/telegram
-    router.add("POST", QStringLiteral("/webhooks/telegram"), [this](ApiRequest &r) { return receive(r); },
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/webhooks/telegram"), "receiveTelegramUpdate",
+               [this](ApiRequest &r) { return receive(r); }, Access::publicRoute(),
                {QStringLiteral("Channel webhooks"),
                 QStringLiteral("Receive one Telegram Update (mode webhook); X-Telegram-Bot-Api-Secret-Token must "
                                "equal channels/telegram/secretToken. A button tap is answered with "

@@ -59,7 +59,8 @@ void WidgetController::registerRoutes(Router &router)
 
     // POST /widget/v1/visitors
     router.add(
-        "POST", QStringLiteral("/widget/v1/visitors"), bind(&WidgetController::createVisitor), Access::publicRoute(),
+        "POST", QStringLiteral("/widget/v1/visitors"), "createWidgetVisitor", bind(&WidgetController::createVisitor),
+        Access::publicRoute(),
         {tag,
          QStringLiteral("Start a widget visitor: its token reaches its own conversation only"),
          object({{QStringLiteral("name"), string()}, {QStringLiteral("email"), string(QStringLiteral("email"))}}),
@@ -70,8 +71,8 @@ void WidgetController::registerRoutes(Router &router)
          {400, 429},
          201});
     // PATCH /widget/v1/visitors/me
-    router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), bind(&WidgetController::identify),
-               Access::publicRoute(),
+    router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), "identifyWidgetVisitor",
+               bind(&WidgetController::identify), Access::publicRoute(),
                {tag,
                 QStringLiteral("The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
                                "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
@@ -85,7 +86,7 @@ void WidgetController::registerRoutes(Router &router)
                 {},
                 {400, 401, 409, 422, 429}});
     // POST /widget/v1/messages
-    router.add("POST", QStringLiteral("/widget/v1/messages"), bind(&WidgetController::postMessage),
+    router.add("POST", QStringLiteral("/widget/v1/messages"), "sendWidgetMessage", bind(&WidgetController::postMessage),
                Access::publicRoute(),
                {tag,
                 QStringLiteral("A visitor writes (Authorization: Bearer <visitor token>)"),
@@ -95,8 +96,8 @@ void WidgetController::registerRoutes(Router &router)
                 {400, 401, 422, 429},
                 201});
     // GET /widget/v1/messages
-    router.add("GET", QStringLiteral("/widget/v1/messages"), bind(&WidgetController::listMessages),
-               Access::publicRoute(),
+    router.add("GET", QStringLiteral("/widget/v1/messages"), "listWidgetMessages",
+               bind(&WidgetController::listMessages), Access::publicRoute(),
                {tag,
                 QStringLiteral("The visitor's messages after a message id (all when absent); marks replies delivered"),
                 {},
@@ -104,7 +105,8 @@ void WidgetController::registerRoutes(Router &router)
                 {{QStringLiteral("after"), string()}},
                 {401, 404, 429}});
     // GET /widget/v1/events
-    router.add("GET", QStringLiteral("/widget/v1/events"), bind(&WidgetController::events), Access::publicRoute(),
+    router.add("GET", QStringLiteral("/widget/v1/events"), "streamWidgetEvents", bind(&WidgetController::events),
+               Access::publicRoute(),
                {tag,
                 QStringLiteral("Live replies as server-sent events: `event: message` (a visitor message JSON; new "
                                "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
@@ -118,7 +120,7 @@ void WidgetController::registerRoutes(Router &router)
                 QStringLiteral("text/event-stream")});
     const QJsonObject text = string();
     // GET /widget
-    router.add("GET", QStringLiteral("/widget"),
+    router.add("GET", QStringLiteral("/widget"), "getWidgetPage",
                [this](ApiRequest &r) { return asset(r, QStringLiteral("index.html")); }, Access::publicRoute(),
                {tag,
                 QStringLiteral("The chat page of the web widget (the iframe the embed script opens)"),
@@ -129,7 +131,7 @@ void WidgetController::registerRoutes(Router &router)
                 200,
                 QStringLiteral("text/html")});
     // GET /widget/embed.js
-    router.add("GET", QStringLiteral("/widget/embed.js"),
+    router.add("GET", QStringLiteral("/widget/embed.js"), "getWidgetEmbedScript",
                [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
                {tag,
                 QStringLiteral("The embed script: <script src=\"https://HOST/widget/embed.js\" async></script> puts "
@@ -142,11 +144,11 @@ void WidgetController::registerRoutes(Router &router)
                 QStringLiteral("text/javascript")});
     // GET /widget/widget.js
     router.add(
-        "GET", QStringLiteral("/widget/widget.js"),
+        "GET", QStringLiteral("/widget/widget.js"), "getWidgetScript",
         [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.js")); }, Access::publicRoute(),
         {tag, QStringLiteral("The chat page's script"), {}, text, {}, {}, 200, QStringLiteral("text/javascript")});
     // GET /widget/widget.css
-    router.add("GET", QStringLiteral("/widget/widget.css"),
+    router.add("GET", QStringLiteral("/widget/widget.css"), "getWidgetStyleSheet",
                [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.css")); }, Access::publicRoute(),
                {tag, QStringLiteral("The chat page's style sheet"), {}, text, {}, {}, 200, QStringLiteral("text/css")});
 }
