@@ -17,6 +17,8 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
         QJsonObject operation{{QStringLiteral("operationId"), route.operationId},
                               {QStringLiteral("summary"), route.doc.summary},
                               {QStringLiteral("tags"), QJsonArray{route.doc.tag}}};
+        if (!route.doc.description.isEmpty())
+            operation.insert(QStringLiteral("description"), route.doc.description);
         QJsonArray parameters;
         auto it = param.globalMatch(route.pattern);
         while (it.hasNext()) {

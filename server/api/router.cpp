@@ -34,6 +34,9 @@ QString Router::problemWith(const QByteArray &method, const QString &pattern, co
         return QStringLiteral("no summary");
     if (doc.summary.contains(QLatin1Char('\n')))
         return QStringLiteral("a summary of more than one line");
+    if (doc.summary.size() > RouteDoc::kMaxSummary)
+        return QStringLiteral("a summary of more than %1 characters (the rest goes in the description)")
+            .arg(RouteDoc::kMaxSummary);
     for (const Route &route : m_routes) {
         if (route.operationId == operationId)
             return QStringLiteral("operationId \"%1\" is taken by %2 %3")

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 // Who may call a route.
 struct Access
@@ -47,6 +48,17 @@ struct RouteDoc
     // Other media types the body may have, each a text (an upload route that also takes the file as
     // the whole body: POST /ai/knowledge/import's text/csv).
     QStringList otherRequestContentTypes = {};
+    // What the summary's line leaves out (the OpenAPI description): the summary says in at most
+    // kMaxSummary characters what the operation does, this the rest.
+    QString description = {};
+
+    static constexpr int kMaxSummary = 100;
+    // This doc with a description, for a RouteDoc{…} written in the call to Router::add.
+    RouteDoc described(const QString &text) &&
+    {
+        description = text;
+        return std::move(*this);
+    }
 };
 
 using Handler = std::function<ApiResponse(ApiRequest &)>;
@@ -71,8 +83,9 @@ public:
 
     // operationId: the name clients generated from the OpenAPI document give the operation, unique
     // in the router, camelCase and starting with a verb (docs/api.md, "The OpenAPI document");
-    // doc.summary: one line. A route without them, or with an id taken, is refused: the program
-    // stops at start with what is wrong (a mistake in the code that every API test would meet).
+    // doc.summary: one line of at most RouteDoc::kMaxSummary characters. A route without them, or
+    // with an id taken, is refused: the program stops at start with what is wrong (a mistake in the
+    // code that every API test would meet).
     void add(const QByteArray &method, const QString &pattern, const char *operationId, Handler handler, Access access,
              RouteDoc doc);
     // What add() refuses in this registration, empty when nothing.

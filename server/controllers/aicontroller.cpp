@@ -242,13 +242,14 @@ void AiController::registerRoutes(Router &router)
                 201});
     // POST /api/v1/ai/knowledge/import
     RouteDoc importDoc{tag,
-                       QStringLiteral("Import knowledge entries from CSV (columns id, type, language, question, "
-                                      "answer, tags; question, answer and language required): the file as the "
-                                      "body (text/csv) or as the multipart part `file`"),
+                       QStringLiteral("Import knowledge entries from CSV"),
                        object({{QStringLiteral("file"), string(QStringLiteral("binary"))}}, {QStringLiteral("file")}),
                        envelope(ref(QStringLiteral("KnowledgeImportReport"))),
                        {},
                        {400, 401, 403, 413, 422, 429}};
+    importDoc.description = QStringLiteral("Import knowledge entries from CSV (columns id, type, language, question, "
+                                           "answer, tags; question, answer and language required): the file as the "
+                                           "body (text/csv) or as the multipart part `file`");
     importDoc.requestContentType = QStringLiteral("multipart/form-data");
     importDoc.otherRequestContentTypes = {QStringLiteral("text/csv")};
     router.add("POST", QStringLiteral("/api/v1/ai/knowledge/import"), "importKnowledgeEntries",
@@ -286,23 +287,27 @@ void AiController::registerRoutes(Router &router)
 
     // POST /api/v1/ai/chat
     router.add("POST", QStringLiteral("/api/v1/ai/chat"), "askAssistant", bind(&AiController::chat), write,
-               {tag,
-                QStringLiteral("Ask the assistant: an answer from the knowledge base, or a hand-off (recorded; in a "
-                               "conversation the hand-off flags it and assigns an agent in turn)"),
-                ref(QStringLiteral("AiChatRequest")),
-                envelope(ref(QStringLiteral("AiChatReply"))),
-                {},
-                {400, 401, 403, 404, 422, 429}});
+               RouteDoc{tag,
+                        QStringLiteral("Ask the assistant: an answer from the knowledge base, or a hand-off"),
+                        ref(QStringLiteral("AiChatRequest")),
+                        envelope(ref(QStringLiteral("AiChatReply"))),
+                        {},
+                        {400, 401, 403, 404, 422, 429}}
+                   .described(QStringLiteral(
+                       "Ask the assistant: an answer from the knowledge base, or a hand-off (recorded; in a "
+                       "conversation the hand-off flags it and assigns an agent in turn)")));
     // POST /api/v1/ai/test-knowledge
     router.add("POST", QStringLiteral("/api/v1/ai/test-knowledge"), "testKnowledge", bind(&AiController::testKnowledge),
                read,
-               {tag,
-                QStringLiteral("Try a question against the knowledge base: the ranked candidates, their scores, the "
-                               "decision and the thresholds (nothing is stored)"),
-                ref(QStringLiteral("AiChatRequest")),
-                envelope(ref(QStringLiteral("AiTestReply"))),
-                {},
-                {400, 401, 403, 422, 429}});
+               RouteDoc{tag,
+                        QStringLiteral("Try a question against the knowledge base (nothing is stored)"),
+                        ref(QStringLiteral("AiChatRequest")),
+                        envelope(ref(QStringLiteral("AiTestReply"))),
+                        {},
+                        {400, 401, 403, 422, 429}}
+                   .described(QStringLiteral(
+                       "Try a question against the knowledge base: the ranked candidates, their scores, the "
+                       "decision and the thresholds (nothing is stored)")));
     // POST /api/v1/ai/feedback
     router.add("POST", QStringLiteral("/api/v1/ai/feedback"), "rateAssistantAnswer", bind(&AiController::feedback),
                write,
@@ -324,13 +329,15 @@ void AiController::registerRoutes(Router &router)
     // GET /api/v1/ai/suggestions
     router.add("GET", QStringLiteral("/api/v1/ai/suggestions"), "listKnowledgeSuggestions",
                bind(&AiController::suggestions), read,
-               {tag,
-                QStringLiteral("The questions the assistant could not answer, grouped: what to add to the knowledge "
-                               "base, the most asked first"),
-                {},
-                pageOf(ref(QStringLiteral("KnowledgeSuggestion"))),
-                {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
-                {400, 401, 403, 429}});
+               RouteDoc{tag,
+                        QStringLiteral("The questions the assistant could not answer, the most asked first"),
+                        {},
+                        pageOf(ref(QStringLiteral("KnowledgeSuggestion"))),
+                        {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
+                        {400, 401, 403, 429}}
+                   .described(QStringLiteral(
+                       "The questions the assistant could not answer, grouped: what to add to the knowledge "
+                       "base, the most asked first")));
     // POST /api/v1/ai/suggestions/:id/accept
     router.add("POST", QStringLiteral("/api/v1/ai/suggestions/:id/accept"), "acceptKnowledgeSuggestion",
                bind(&AiController::acceptSuggestion), write,

@@ -288,20 +288,23 @@ void CampaignsController::registerRoutes(Router &router)
                 enrolmentParams,
                 {400, 401, 403, 404, 429}});
 
-    router.add("POST", QStringLiteral("/webhooks/email/bounce"), "receiveEmailBounce",
-               bind(&CampaignsController::bounce), write,
-               {tag,
+    router.add(
+        "POST", QStringLiteral("/webhooks/email/bounce"), "receiveEmailBounce", bind(&CampaignsController::bounce),
+        write,
+        RouteDoc{tag,
+                 QStringLiteral("A late bounce from a mail system (a DSN)"),
+                 object({{QStringLiteral("recipientId"), string()},
+                         {QStringLiteral("envelopeTo"), string()},
+                         {QStringLiteral("messageId"), string()},
+                         {QStringLiteral("type"), enumOfValues({QStringLiteral("hard"), QStringLiteral("soft")})},
+                         {QStringLiteral("reason"), string()}},
+                        {QStringLiteral("type")}),
+                 envelope(object({{QStringLiteral("recipientId"), string()}, {QStringLiteral("status"), string()}})),
+                 {},
+                 {400, 401, 403, 404, 422, 429}}
+            .described(
                 QStringLiteral("A late bounce from a mail system (a DSN): the recipient by recipientId, or by the "
-                               "VERP address or Message-ID that name it"),
-                object({{QStringLiteral("recipientId"), string()},
-                        {QStringLiteral("envelopeTo"), string()},
-                        {QStringLiteral("messageId"), string()},
-                        {QStringLiteral("type"), enumOfValues({QStringLiteral("hard"), QStringLiteral("soft")})},
-                        {QStringLiteral("reason"), string()}},
-                       {QStringLiteral("type")}),
-                envelope(object({{QStringLiteral("recipientId"), string()}, {QStringLiteral("status"), string()}})),
-                {},
-                {400, 401, 403, 404, 422, 429}});
+                               "VERP address or Message-ID that name it")));
 
     const QString unsubTag = QStringLiteral("Unsubscribes");
     router.add("GET", QStringLiteral("/api/v1/unsubscribes"), "listUnsubscribes",

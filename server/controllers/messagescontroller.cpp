@@ -116,42 +116,46 @@ void MessagesController::registerRoutes(Router &router)
                                                  {QStringLiteral("parameters"), array(object({}))}},
                                                 {QStringLiteral("type")}));
     // POST /api/v1/messages/template
-    router.add("POST", QStringLiteral("/api/v1/messages/template"), "sendTemplateMessage",
-               bind(&MessagesController::sendTemplate), write,
-               {tag,
-                QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
-                               "templateLanguage may be omitted when the template has one approved language)"),
-                object({{QStringLiteral("to"), string()},
-                        {QStringLiteral("contactId"), string()},
-                        {QStringLiteral("channel"), string()},
-                        {QStringLiteral("templateName"), string()},
-                        {QStringLiteral("templateLanguage"), string()},
-                        {QStringLiteral("components"), components}},
-                       {QStringLiteral("templateName")}),
-                envelope(message),
-                {},
-                {400, 401, 403, 404, 422, 429, 503},
-                201});
+    router.add(
+        "POST", QStringLiteral("/api/v1/messages/template"), "sendTemplateMessage",
+        bind(&MessagesController::sendTemplate), write,
+        RouteDoc{tag,
+                 QStringLiteral("Send an approved template"),
+                 object({{QStringLiteral("to"), string()},
+                         {QStringLiteral("contactId"), string()},
+                         {QStringLiteral("channel"), string()},
+                         {QStringLiteral("templateName"), string()},
+                         {QStringLiteral("templateLanguage"), string()},
+                         {QStringLiteral("components"), components}},
+                        {QStringLiteral("templateName")}),
+                 envelope(message),
+                 {},
+                 {400, 401, 403, 404, 422, 429, 503},
+                 201}
+            .described(QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
+                                      "templateLanguage may be omitted when the template has one approved language)")));
     // POST /api/v1/messages/bulk
     router.add("POST", QStringLiteral("/api/v1/messages/bulk"), "sendBulkMessages", bind(&MessagesController::sendBulk),
                write,
-               {tag,
-                QStringLiteral("Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
-                               "sent at the channel's pace"),
-                object({{QStringLiteral("recipients"), array(string())},
-                        {QStringLiteral("segmentId"), string()},
-                        {QStringLiteral("channel"), string()},
-                        {QStringLiteral("templateName"), string()},
-                        {QStringLiteral("templateLanguage"), string()},
-                        {QStringLiteral("components"), components}},
-                       {QStringLiteral("templateName")}),
-                envelope(object({{QStringLiteral("bulkId"), string()},
-                                 {QStringLiteral("channel"), string()},
-                                 {QStringLiteral("total"), integer(0)},
-                                 {QStringLiteral("status"), string()}})),
-                {},
-                {400, 401, 403, 404, 422, 429, 503},
-                202});
+               RouteDoc{tag,
+                        QStringLiteral("Queue a template to many recipients or to a segment's contacts"),
+                        object({{QStringLiteral("recipients"), array(string())},
+                                {QStringLiteral("segmentId"), string()},
+                                {QStringLiteral("channel"), string()},
+                                {QStringLiteral("templateName"), string()},
+                                {QStringLiteral("templateLanguage"), string()},
+                                {QStringLiteral("components"), components}},
+                               {QStringLiteral("templateName")}),
+                        envelope(object({{QStringLiteral("bulkId"), string()},
+                                         {QStringLiteral("channel"), string()},
+                                         {QStringLiteral("total"), integer(0)},
+                                         {QStringLiteral("status"), string()}})),
+                        {},
+                        {400, 401, 403, 404, 422, 429, 503},
+                        202}
+                   .described(QStringLiteral(
+                       "Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
+                       "sent at the channel's pace")));
     // GET /api/v1/messages/bulk/:bulkId
     router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), "getBulkSend",
                bind(&MessagesController::bulkProgress), read,
@@ -163,8 +167,7 @@ void MessagesController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // POST /api/v1/messages/send-file
     RouteDoc sendFileDoc{tag,
-                         QStringLiteral("Send a file into a conversation (multipart: conversationId, file, caption); "
-                                        "the message type follows the file (image, video, audio, document)"),
+                         QStringLiteral("Send a file into a conversation (multipart)"),
                          object({{QStringLiteral("conversationId"), string()},
                                  {QStringLiteral("file"), string(QStringLiteral("binary"))},
                                  {QStringLiteral("caption"), string()}},
@@ -173,6 +176,9 @@ void MessagesController::registerRoutes(Router &router)
                          {},
                          {400, 401, 403, 404, 413, 422, 429, 503},
                          201};
+    sendFileDoc.description = QStringLiteral("Send a file into a conversation (multipart: conversationId, file, "
+                                             "caption); the message type follows the file (image, video, audio, "
+                                             "document)");
     sendFileDoc.requestContentType = QStringLiteral("multipart/form-data");
     router.add("POST", QStringLiteral("/api/v1/messages/send-file"), "sendFileIntoConversation",
                bind(&MessagesController::sendFile), write, sendFileDoc);

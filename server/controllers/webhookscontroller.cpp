@@ -263,16 +263,17 @@ void WebhooksController::registerRoutes(Router &router)
     // POST /webhooks/incoming/:webhookId
     router.add("POST", QStringLiteral("/webhooks/incoming/:webhookId"), "receiveIncomingWebhook",
                bind(&WebhooksController::receiveIncoming), Access::publicRoute(),
-               {QStringLiteral("Incoming webhooks"),
-                QStringLiteral("Receive a call from an external system: {event, data}; signed with "
-                               "X-Service-Signature when the endpoint has a secret"),
-                object({{QStringLiteral("event"), string()}, {QStringLiteral("data"), object({})}},
-                       {QStringLiteral("event"), QStringLiteral("data")}),
-                envelope(object({{QStringLiteral("action"), string()},
-                                 {QStringLiteral("result"), string()},
-                                 {QStringLiteral("callId"), string()}})),
-                {},
-                {400, 401, 404, 409, 422}});
+               RouteDoc{QStringLiteral("Incoming webhooks"),
+                        QStringLiteral("Receive a call from an external system"),
+                        object({{QStringLiteral("event"), string()}, {QStringLiteral("data"), object({})}},
+                               {QStringLiteral("event"), QStringLiteral("data")}),
+                        envelope(object({{QStringLiteral("action"), string()},
+                                         {QStringLiteral("result"), string()},
+                                         {QStringLiteral("callId"), string()}})),
+                        {},
+                        {400, 401, 404, 409, 422}}
+                   .described(QStringLiteral("Receive a call from an external system: {event, data}; signed with "
+                                             "X-Service-Signature when the endpoint has a secret")));
 }
 
 ApiResponse WebhooksController::list(ApiRequest &request)

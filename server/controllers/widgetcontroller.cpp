@@ -73,18 +73,20 @@ void WidgetController::registerRoutes(Router &router)
     // PATCH /widget/v1/visitors/me
     router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), "identifyWidgetVisitor",
                bind(&WidgetController::identify), Access::publicRoute(),
-               {tag,
-                QStringLiteral("The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
-                               "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
-                               "created; the visitor's conversation becomes the contact's. Once only (409)"),
-                object({{QStringLiteral("name"), string()},
-                        {QStringLiteral("email"), string(QStringLiteral("email"))},
-                        {QStringLiteral("phone"), string()}}),
-                envelope(object({{QStringLiteral("visitorId"), string()},
-                                 {QStringLiteral("conversationId"), string()},
-                                 {QStringLiteral("identified"), boolean()}})),
-                {},
-                {400, 401, 409, 422, 429}});
+               RouteDoc{tag,
+                        QStringLiteral("The visitor says who they are (a name, e-mail or phone), once"),
+                        object({{QStringLiteral("name"), string()},
+                                {QStringLiteral("email"), string(QStringLiteral("email"))},
+                                {QStringLiteral("phone"), string()}}),
+                        envelope(object({{QStringLiteral("visitorId"), string()},
+                                         {QStringLiteral("conversationId"), string()},
+                                         {QStringLiteral("identified"), boolean()}})),
+                        {},
+                        {400, 401, 409, 422, 429}}
+                   .described(QStringLiteral(
+                       "The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
+                       "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
+                       "created; the visitor's conversation becomes the contact's. Once only (409)")));
     // POST /widget/v1/messages
     router.add("POST", QStringLiteral("/widget/v1/messages"), "sendWidgetMessage", bind(&WidgetController::postMessage),
                Access::publicRoute(),
@@ -107,17 +109,19 @@ void WidgetController::registerRoutes(Router &router)
     // GET /widget/v1/events
     router.add("GET", QStringLiteral("/widget/v1/events"), "streamWidgetEvents", bind(&WidgetController::events),
                Access::publicRoute(),
-               {tag,
-                QStringLiteral("Live replies as server-sent events: `event: message` (a visitor message JSON; new "
-                               "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
-                               "`event: conversation` {status}; a comment every 20 s keeps it open. The visitor "
-                               "token goes in Authorization: Bearer or, for EventSource, in ?token="),
-                {},
-                visitorMessage,
-                {{QStringLiteral("token"), string()}, {QStringLiteral("lastEventId"), string()}},
-                {401, 429, 503},
-                200,
-                QStringLiteral("text/event-stream")});
+               RouteDoc{tag,
+                        QStringLiteral("Live replies to the visitor as server-sent events"),
+                        {},
+                        visitorMessage,
+                        {{QStringLiteral("token"), string()}, {QStringLiteral("lastEventId"), string()}},
+                        {401, 429, 503},
+                        200,
+                        QStringLiteral("text/event-stream")}
+                   .described(QStringLiteral(
+                       "Live replies as server-sent events: `event: message` (a visitor message JSON; new "
+                       "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
+                       "`event: conversation` {status}; a comment every 20 s keeps it open. The visitor "
+                       "token goes in Authorization: Bearer or, for EventSource, in ?token=")));
     const QJsonObject text = string();
     // GET /widget
     router.add("GET", QStringLiteral("/widget"), "getWidgetPage",
@@ -131,17 +135,20 @@ void WidgetController::registerRoutes(Router &router)
                 200,
                 QStringLiteral("text/html")});
     // GET /widget/embed.js
-    router.add("GET", QStringLiteral("/widget/embed.js"), "getWidgetEmbedScript",
-               [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
-               {tag,
+    router.add(
+        "GET", QStringLiteral("/widget/embed.js"), "getWidgetEmbedScript",
+        [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
+        RouteDoc{tag,
+                 QStringLiteral("The embed script that puts a chat button on any site"),
+                 {},
+                 text,
+                 {},
+                 {},
+                 200,
+                 QStringLiteral("text/javascript")}
+            .described(
                 QStringLiteral("The embed script: <script src=\"https://HOST/widget/embed.js\" async></script> puts "
-                               "a chat button on any site"),
-                {},
-                text,
-                {},
-                {},
-                200,
-                QStringLiteral("text/javascript")});
+                               "a chat button on any site")));
     // GET /widget/widget.js
     router.add(
         "GET", QStringLiteral("/widget/widget.js"), "getWidgetScript",

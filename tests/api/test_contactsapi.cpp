@@ -392,7 +392,8 @@ private Q_SLOTS:
     }
 
     // Clients generated from the document name each operation by its operationId: every operation
-    // has one, camelCase and unique, and a summary of one line. Lists every operation that has not.
+    // has one, camelCase and unique, and a summary of one line (of at most 100 characters). Lists
+    // every operation that has not.
     void openApiOperationsHaveUniqueIdsAndSummaries()
     {
         ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
@@ -414,8 +415,8 @@ private Q_SLOTS:
                 else if (seen.contains(id))
                     wrong << where + ": operationId \"" + id + "\" also on " + seen.value(id);
                 seen.insert(id, where);
-                if (summary.trimmed().isEmpty() || summary.contains('\n'))
-                    wrong << where + ": no summary of one line";
+                if (summary.trimmed().isEmpty() || summary.contains('\n') || summary.size() > RouteDoc::kMaxSummary)
+                    wrong << where + ": no summary of one line of at most 100 characters";
             }
         }
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join('\n')));
@@ -426,6 +427,10 @@ private Q_SLOTS:
         QCOMPARE(seen.value("updateContact"), QString("PUT /api/v1/contacts/{id}"));
         QCOMPARE(seen.value("patchContact"), QString("PATCH /api/v1/contacts/{id}"));
         QCOMPARE(seen.value("moveDealStage"), QString("PATCH /api/v1/deals/{id}/stage"));
+        // What a summary leaves out is the operation's description.
+        const QJsonObject events = paths.value("/widget/v1/events").toObject().value("get").toObject();
+        QCOMPARE(events.value("summary").toString(), QString("Live replies to the visitor as server-sent events"));
+        QVERIFY(events.value("description").toString().contains("Last-Event-ID"));
     }
 
     // NUL and lone surrogates are refused with 400 before SQL, on both databases, with or without a

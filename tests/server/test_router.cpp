@@ -163,6 +163,11 @@ private slots:
                                    << "deleteDeal"
                                    << "Delete a deal\nand its activities"
                                    << "more than one line";
+        QTest::newRow("a summary too long")
+            << QByteArray("DELETE") << "/api/v1/deals/:id"
+            << "deleteDeal" << QString(RouteDoc::kMaxSummary + 1, 'x') << "more than 100 characters";
+        QTest::newRow("a summary just short enough") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                                     << "deleteDeal" << QString(RouteDoc::kMaxSummary, 'x') << "";
         QTest::newRow("twice") << QByteArray("GET") << "/api/v1/deals/:id"
                                << "getDeal"
                                << "A deal"
@@ -175,7 +180,7 @@ private slots:
         QFETCH(QString, operationId);
         QFETCH(QString, summary);
         QFETCH(QString, problem);
-        const QString got = m_router.problemWith(method, pattern, operationId, named(summary));
+        const QString got = m_router.problemWith(method, pattern, operationId, named(summary).described("The rest."));
         if (problem.isEmpty())
             QVERIFY2(got.isEmpty(), qPrintable(got));
         else
