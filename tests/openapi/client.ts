@@ -6,18 +6,14 @@
 // types let them through, tsc reports the directive as unused and the test fails.
 import type { operations } from "./liaison-api";
 
-type Json<Op extends keyof operations, Status extends number> = operations[Op] extends {
-  responses: { [S in Status]: { content: { "application/json": infer Body } } };
-}
-  ? Body
-  : never;
-
+// Each type named outright, so that a document without that operation, status or body fails to compile.
 type ListContactsQuery = NonNullable<operations["listContacts"]["parameters"]["query"]>;
-type ContactPage = Json<"listContacts", 200>;
+type ContactPage = operations["listContacts"]["responses"][200]["content"]["application/json"];
 type NewContact = operations["createContact"]["requestBody"]["content"]["application/json"];
-type CreatedContact = Json<"createContact", 201>;
+type CreatedContact = operations["createContact"]["responses"][201]["content"]["application/json"];
 type StageMove = operations["moveDealStage"]["requestBody"]["content"]["application/json"];
-type ApiError = Json<"createContact", 422>;
+type MovedDeal = operations["moveDealStage"]["responses"][200]["content"]["application/json"];
+type ApiError = operations["createContact"]["responses"][422]["content"]["application/json"];
 
 class LiaisonClient {
   constructor(
@@ -51,8 +47,8 @@ class LiaisonClient {
     return this.call<CreatedContact>("POST", "/contacts", contact);
   }
 
-  moveDealStage(dealId: string, move: StageMove): Promise<Json<"moveDealStage", 200>> {
-    return this.call("PATCH", `/deals/${encodeURIComponent(dealId)}/stage`, move);
+  moveDealStage(dealId: string, move: StageMove): Promise<MovedDeal> {
+    return this.call<MovedDeal>("PATCH", `/deals/${encodeURIComponent(dealId)}/stage`, move);
   }
 }
 

@@ -14,6 +14,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mode=${1:?usage: openapi-check.sh tools|lint|client TOOLS_DIR [DOCUMENT [WORK_DIR]]}
 tools=${2:?TOOLS_DIR missing}
+mkdir -p "$tools"
+tools=$(cd "$tools" && pwd) # the steps below run in other directories
 # No telemetry and no update check: the tests reach no host but the npm registry, and that only in `tools`.
 export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_UPDATE_NOTIFIER=1
 
@@ -25,7 +27,6 @@ case $mode in
 tools)
     # The stamp holds the checksum of the manifest and lock installed last; npm ci runs again only
     # when they change (or the tools are gone), so a build tree pays for the download once.
-    mkdir -p "$tools"
     want=$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)
     if [ -f "$tools/.stamp" ] && [ "$(cat "$tools/.stamp")" = "$want" ] &&
         [ -x "$tools/node_modules/.bin/redocly" ] && [ -x "$tools/node_modules/.bin/openapi-typescript" ] &&
