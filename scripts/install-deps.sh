@@ -28,14 +28,23 @@ if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
     exit 1
 fi
 
-# Prints the wanted packages that are not fully installed, one a line.
+# Prints the wanted packages that are not fully installed, one a line. A name that an installed
+# package provides counts as present (a nodejs built elsewhere that bundles npm and conflicts with
+# Debian's npm package).
 missing_packages() {
-    local installed
+    local installed provided=
     installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${wanted[@]}" 2>/dev/null \
         | awk '$2 == "installed" { print $1 }' || true)
     local p
     for p in "${wanted[@]}"; do
-        grep -qxF -- "$p" <<<"$installed" || echo "$p"
+        grep -qxF -- "$p" <<<"$installed" && continue
+        if [ -z "$provided" ]; then
+            provided=$(dpkg-query -W -f='${db:Status-Status} ${Provides}\n' 2>/dev/null \
+                | awk '$1 == "installed" { $1 = ""; print }' | tr ',' '\n' \
+                | sed -e 's/(.*)//' -e 's/[[:space:]]//g' -e '/^$/d' | sort -u || true)
+            provided=${provided:-none}
+        fi
+        grep -qxF -- "$p" <<<"$provided" || echo "$p"
     done
 }
 

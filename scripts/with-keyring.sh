@@ -34,6 +34,8 @@ tmp=$(mktemp -d "$base/liaison-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -m 700 "$tmp/home" "$tmp/run" "$tmp/tmp"
 export TMPDIR=$tmp/tmp
+# The real HOME, for what should outlive the run: npm's download cache (tests/openapi/openapi-check.sh).
+export LIAISON_USER_HOME=${LIAISON_USER_HOME:-$HOME}
 export HOME=$tmp/home XDG_RUNTIME_DIR=$tmp/run
 export XDG_DATA_HOME=$HOME/.local/share XDG_CONFIG_HOME=$HOME/.config XDG_CACHE_HOME=$HOME/.cache
 # A desktop's own keyring variables would point at the user's real daemon.

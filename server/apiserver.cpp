@@ -259,7 +259,7 @@ void ApiServer::registerRoutes()
 
     // GET /api/v1/health: for load balancers and monitors, without a credential.
     m_router.add(
-        "GET", QStringLiteral("/api/v1/health"),
+        "GET", QStringLiteral("/api/v1/health"), "getHealth",
         [](ApiRequest &) {
             if (!Database::ping())
                 return databaseUnavailable();
@@ -278,7 +278,7 @@ void ApiServer::registerRoutes()
          {503}});
 
     // GET /api/v1/openapi.json
-    m_router.add("GET", QStringLiteral("/api/v1/openapi.json"),
+    m_router.add("GET", QStringLiteral("/api/v1/openapi.json"), "getOpenApiDocument",
                  [this](ApiRequest &) { return ApiResponse::raw(openApi()); }, Access::publicRoute(),
                  {QStringLiteral("Meta"),
                   QStringLiteral("This OpenAPI 3.1 document"),

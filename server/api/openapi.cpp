@@ -14,8 +14,11 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
         QString path = route.pattern;
         static const QRegularExpression param(QStringLiteral(":([A-Za-z]+)"));
         path.replace(param, QStringLiteral("{\\1}"));
-        QJsonObject operation{{QStringLiteral("summary"), route.doc.summary},
+        QJsonObject operation{{QStringLiteral("operationId"), route.operationId},
+                              {QStringLiteral("summary"), route.doc.summary},
                               {QStringLiteral("tags"), QJsonArray{route.doc.tag}}};
+        if (!route.doc.description.isEmpty())
+            operation.insert(QStringLiteral("description"), route.doc.description);
         QJsonArray parameters;
         auto it = param.globalMatch(route.pattern);
         while (it.hasNext()) {
@@ -46,8 +49,12 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
                          {QStringLiteral("content"),
                           QJsonObject{{route.doc.contentType,
                                        QJsonObject{{QStringLiteral("schema"), route.doc.responseSchema}}}}}}}};
-        // A write may meet a full disk under the database (507 STORAGE_FULL, docs/api.md).
+        // Every route refuses text no database stores (a NUL, half a surrogate pair) in a path or
+        // query parameter before its handler runs: 400 VALIDATION_ERROR (docs/api.md, "General").
         QList<int> errorStatuses = route.doc.errorStatuses;
+        if (!errorStatuses.contains(400))
+            errorStatuses.prepend(400);
+        // A write may meet a full disk under the database (507 STORAGE_FULL, docs/api.md).
         if (route.method != "GET" && route.method != "HEAD" && !errorStatuses.contains(507))
             errorStatuses.append(507);
         for (int status : errorStatuses) {
@@ -78,13 +85,14 @@ QJsonObject OpenApi::document(const Router &router, const QJsonObject &areaSchem
                                                                  {QStringLiteral("limit"), Schema::integer(1)},
                                                                  {QStringLiteral("total"), Schema::integer(0)},
                                                                  {QStringLiteral("totalPages"), Schema::integer(0)}}));
-    schemas.insert(QStringLiteral("Error"),
-                   Schema::object({{QStringLiteral("success"), Schema::boolean()},
-                                   {QStringLiteral("error"),
-                                    Schema::object({{QStringLiteral("code"), Schema::string()},
-                                                    {QStringLiteral("message"), Schema::string()},
-                                                    {QStringLiteral("details"), Schema::object({})}},
-                                                   {QStringLiteral("code"), QStringLiteral("message")})}}));
+    schemas.insert(
+        QStringLiteral("Error"),
+        Schema::object({{QStringLiteral("success"), Schema::boolean()},
+                        {QStringLiteral("error"), Schema::object({{QStringLiteral("code"), Schema::string()},
+                                                                  {QStringLiteral("message"), Schema::string()},
+                                                                  {QStringLiteral("details"), Schema::object({})}},
+                                                                 {QStringLiteral("code"), QStringLiteral("message")})}},
+                       {QStringLiteral("success"), QStringLiteral("error")}));
     schemas.insert(QStringLiteral("User"), Schema::object({{QStringLiteral("id"), Schema::string()},
                                                            {QStringLiteral("email"), Schema::string()},
                                                            {QStringLiteral("name"), Schema::string()},

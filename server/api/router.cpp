@@ -1,5 +1,6 @@
 #include "server/api/router.h"
 
+#include <QRegularExpression>
 #include <QUrl>
 #include <QVarLengthArray>
 
@@ -20,8 +21,39 @@ Router::Router()
 
 Router::~Router() = default;
 
-void Router::add(const QByteArray &method, const QString &pattern, Handler handler, Access access, RouteDoc doc)
+QString Router::problemWith(const QByteArray &method, const QString &pattern, const QString &operationId,
+                            const RouteDoc &doc) const
 {
+    // camelCase: a lower-case letter first, then letters and digits ("listContacts", "getOpenApiDocument").
+    static const QRegularExpression camelCase(QStringLiteral("^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$"));
+    if (operationId.isEmpty())
+        return QStringLiteral("no operationId");
+    if (!camelCase.match(operationId).hasMatch())
+        return QStringLiteral("operationId \"%1\" is not camelCase").arg(operationId);
+    if (doc.summary.trimmed().isEmpty())
+        return QStringLiteral("no summary");
+    if (doc.summary.contains(QLatin1Char('\n')))
+        return QStringLiteral("a summary of more than one line");
+    if (doc.summary.size() > RouteDoc::kMaxSummary)
+        return QStringLiteral("a summary of more than %1 characters (the rest goes in the description)")
+            .arg(RouteDoc::kMaxSummary);
+    for (const Route &route : m_routes) {
+        if (route.operationId == operationId)
+            return QStringLiteral("operationId \"%1\" is taken by %2 %3")
+                .arg(operationId, QString::fromLatin1(route.method), route.pattern);
+        if (route.method == method && route.pattern == pattern)
+            return QStringLiteral("registered twice");
+    }
+    return {};
+}
+
+void Router::add(const QByteArray &method, const QString &pattern, const char *operationId, Handler handler,
+                 Access access, RouteDoc doc)
+{
+    const QString id = QString::fromLatin1(operationId);
+    const QString problem = problemWith(method, pattern, id, doc);
+    if (!problem.isEmpty())
+        qFatal("Router: %s %s refused: %s", method.constData(), qPrintable(pattern), qPrintable(problem));
     Node *node = m_root.get();
     const QStringList segments = pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     for (const QString &segment : segments) {
@@ -39,9 +71,8 @@ void Router::add(const QByteArray &method, const QString &pattern, Handler handl
             node = child.get();
         }
     }
-    Q_ASSERT(!node->methods.count(method));
     node->methods[method] = int(m_routes.size());
-    m_routes.append(Route{method, pattern, std::move(handler), std::move(access), std::move(doc)});
+    m_routes.append(Route{method, pattern, id, std::move(handler), std::move(access), std::move(doc)});
 }
 
 Router::Match Router::match(const QByteArray &method, const QByteArray &path) const

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 // Who may call a route.
 struct Access
@@ -47,6 +48,17 @@ struct RouteDoc
     // Other media types the body may have, each a text (an upload route that also takes the file as
     // the whole body: POST /ai/knowledge/import's text/csv).
     QStringList otherRequestContentTypes = {};
+    // What the summary's line leaves out (the OpenAPI description): the summary says in at most
+    // kMaxSummary characters what the operation does, this the rest.
+    QString description = {};
+
+    static constexpr int kMaxSummary = 100;
+    // This doc with a description, for a RouteDoc{…} written in the call to Router::add.
+    RouteDoc described(const QString &text) &&
+    {
+        description = text;
+        return std::move(*this);
+    }
 };
 
 using Handler = std::function<ApiResponse(ApiRequest &)>;
@@ -54,7 +66,8 @@ using Handler = std::function<ApiResponse(ApiRequest &)>;
 struct Route
 {
     QByteArray method;
-    QString pattern; // "/api/v1/contacts/:id"
+    QString pattern;     // "/api/v1/contacts/:id"
+    QString operationId; // "getContact": the OpenAPI operationId (docs/api.md, "The OpenAPI document")
     Handler handler;
     Access access;
     RouteDoc doc;
@@ -68,11 +81,20 @@ public:
     Router();
     ~Router();
 
-    void add(const QByteArray &method, const QString &pattern, Handler handler, Access access, RouteDoc doc);
+    // operationId: the name clients generated from the OpenAPI document give the operation, unique
+    // in the router, camelCase and starting with a verb (docs/api.md, "The OpenAPI document");
+    // doc.summary: one line of at most RouteDoc::kMaxSummary characters. A route without them, or
+    // with an id taken, is refused: the program stops at start with what is wrong (a mistake in the
+    // code that every API test would meet).
+    void add(const QByteArray &method, const QString &pattern, const char *operationId, Handler handler, Access access,
+             RouteDoc doc);
+    // What add() refuses in this registration, empty when nothing.
+    QString problemWith(const QByteArray &method, const QString &pattern, const QString &operationId,
+                        const RouteDoc &doc) const;
 
     // Turns a controller's member functions into handlers, for its registerRoutes:
     //   const auto bind = Router::binder(this);
-    //   router.add("GET", path, bind(&ContactsController::list), read, doc);
+    //   router.add("GET", path, "listContacts", bind(&ContactsController::list), read, doc);
     template<typename Controller>
     static auto binder(Controller *controller)
     {

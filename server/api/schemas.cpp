@@ -37,7 +37,13 @@ QJsonObject Schema::array(const QJsonObject &items)
 
 QJsonObject Schema::object(const QJsonObject &properties, const QStringList &required)
 {
-    QJsonObject o{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("properties"), properties}};
+    // Without properties: any keys (customFields, details), said outright: generated clients read an
+    // object without additionalProperties as one that holds only the properties listed.
+    QJsonObject o{{QStringLiteral("type"), QStringLiteral("object")}};
+    if (properties.isEmpty())
+        o.insert(QStringLiteral("additionalProperties"), true);
+    else
+        o.insert(QStringLiteral("properties"), properties);
     if (!required.isEmpty())
         o.insert(QStringLiteral("required"), QJsonArray::fromStringList(required));
     return o;

@@ -10,7 +10,7 @@ QJsonObject integer(int minimum = INT_MIN, int maximum = INT_MAX);
 QJsonObject number();
 QJsonObject boolean();
 QJsonObject array(const QJsonObject &items);
-QJsonObject object(const QJsonObject &properties, const QStringList &required = {});
+QJsonObject object(const QJsonObject &properties, const QStringList &required = {}); // {}: any keys
 QJsonObject nullable(QJsonObject schema);
 QJsonObject ref(const QString &component); // {"$ref": "#/components/schemas/<component>"}
 // { success, data: <data>, message? }

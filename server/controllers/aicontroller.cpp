@@ -222,7 +222,8 @@ void AiController::registerRoutes(Router &router)
     listParams.insert(QStringLiteral("limit"), integer(1, 100));
 
     // GET /api/v1/ai/knowledge
-    router.add("GET", QStringLiteral("/api/v1/ai/knowledge"), bind(&AiController::listKnowledge), read,
+    router.add("GET", QStringLiteral("/api/v1/ai/knowledge"), "listKnowledgeEntries",
+               bind(&AiController::listKnowledge), read,
                {tag,
                 QStringLiteral("The knowledge entries, newest first (search, language, tags: every one, type)"),
                 {},
@@ -230,7 +231,8 @@ void AiController::registerRoutes(Router &router)
                 listParams,
                 {400, 401, 403, 429}});
     // POST /api/v1/ai/knowledge
-    router.add("POST", QStringLiteral("/api/v1/ai/knowledge"), bind(&AiController::createKnowledge), write,
+    router.add("POST", QStringLiteral("/api/v1/ai/knowledge"), "createKnowledgeEntry",
+               bind(&AiController::createKnowledge), write,
                {tag,
                 QStringLiteral("Add a knowledge entry (question, answer and language required)"),
                 input,
@@ -240,17 +242,18 @@ void AiController::registerRoutes(Router &router)
                 201});
     // POST /api/v1/ai/knowledge/import
     RouteDoc importDoc{tag,
-                       QStringLiteral("Import knowledge entries from CSV (columns id, type, language, question, "
-                                      "answer, tags; question, answer and language required): the file as the "
-                                      "body (text/csv) or as the multipart part `file`"),
+                       QStringLiteral("Import knowledge entries from CSV"),
                        object({{QStringLiteral("file"), string(QStringLiteral("binary"))}}, {QStringLiteral("file")}),
                        envelope(ref(QStringLiteral("KnowledgeImportReport"))),
                        {},
                        {400, 401, 403, 413, 422, 429}};
+    importDoc.description = QStringLiteral("Import knowledge entries from CSV (columns id, type, language, question, "
+                                           "answer, tags; question, answer and language required): the file as the "
+                                           "body (text/csv) or as the multipart part `file`");
     importDoc.requestContentType = QStringLiteral("multipart/form-data");
     importDoc.otherRequestContentTypes = {QStringLiteral("text/csv")};
-    router.add("POST", QStringLiteral("/api/v1/ai/knowledge/import"), bind(&AiController::importKnowledge), write,
-               importDoc);
+    router.add("POST", QStringLiteral("/api/v1/ai/knowledge/import"), "importKnowledgeEntries",
+               bind(&AiController::importKnowledge), write, importDoc);
     // GET /api/v1/ai/knowledge/export
     RouteDoc exportDoc{tag,
                        QStringLiteral("The knowledge entries the filters find, as a CSV file (UTF-8 with a byte "
@@ -260,14 +263,17 @@ void AiController::registerRoutes(Router &router)
                        filters,
                        {400, 401, 403, 429}};
     exportDoc.contentType = QStringLiteral("text/csv");
-    router.add("GET", QStringLiteral("/api/v1/ai/knowledge/export"), bind(&AiController::exportKnowledge), read,
-               exportDoc);
+    router.add("GET", QStringLiteral("/api/v1/ai/knowledge/export"), "exportKnowledgeEntries",
+               bind(&AiController::exportKnowledge), read, exportDoc);
     // GET /api/v1/ai/knowledge/:id
-    router.add("GET", QStringLiteral("/api/v1/ai/knowledge/:id"), bind(&AiController::getKnowledge), read,
+    router.add("GET", QStringLiteral("/api/v1/ai/knowledge/:id"), "getKnowledgeEntry",
+               bind(&AiController::getKnowledge), read,
                {tag, QStringLiteral("A knowledge entry"), {}, envelope(entry), {}, {401, 403, 404, 429}});
     // PUT and PATCH /api/v1/ai/knowledge/:id: both partial.
     for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")})
-        router.add(method, QStringLiteral("/api/v1/ai/knowledge/:id"), bind(&AiController::updateKnowledge), write,
+        router.add(method, QStringLiteral("/api/v1/ai/knowledge/:id"),
+                   method == "PUT" ? "updateKnowledgeEntry" : "patchKnowledgeEntry",
+                   bind(&AiController::updateKnowledge), write,
                    {tag,
                     QStringLiteral("Change a knowledge entry: the fields given (partial)"),
                     input,
@@ -275,29 +281,36 @@ void AiController::registerRoutes(Router &router)
                     {},
                     {400, 401, 403, 404, 422, 429}});
     // DELETE /api/v1/ai/knowledge/:id
-    router.add("DELETE", QStringLiteral("/api/v1/ai/knowledge/:id"), bind(&AiController::removeKnowledge), write,
+    router.add("DELETE", QStringLiteral("/api/v1/ai/knowledge/:id"), "deleteKnowledgeEntry",
+               bind(&AiController::removeKnowledge), write,
                {tag, QStringLiteral("Delete a knowledge entry"), {}, messageOnly(), {}, {401, 403, 404, 429}});
 
     // POST /api/v1/ai/chat
-    router.add("POST", QStringLiteral("/api/v1/ai/chat"), bind(&AiController::chat), write,
-               {tag,
-                QStringLiteral("Ask the assistant: an answer from the knowledge base, or a hand-off (recorded; in a "
-                               "conversation the hand-off flags it and assigns an agent in turn)"),
-                ref(QStringLiteral("AiChatRequest")),
-                envelope(ref(QStringLiteral("AiChatReply"))),
-                {},
-                {400, 401, 403, 404, 422, 429}});
+    router.add("POST", QStringLiteral("/api/v1/ai/chat"), "askAssistant", bind(&AiController::chat), write,
+               RouteDoc{tag,
+                        QStringLiteral("Ask the assistant: an answer from the knowledge base, or a hand-off"),
+                        ref(QStringLiteral("AiChatRequest")),
+                        envelope(ref(QStringLiteral("AiChatReply"))),
+                        {},
+                        {400, 401, 403, 404, 422, 429}}
+                   .described(QStringLiteral(
+                       "Ask the assistant: an answer from the knowledge base, or a hand-off (recorded; in a "
+                       "conversation the hand-off flags it and assigns an agent in turn)")));
     // POST /api/v1/ai/test-knowledge
-    router.add("POST", QStringLiteral("/api/v1/ai/test-knowledge"), bind(&AiController::testKnowledge), read,
-               {tag,
-                QStringLiteral("Try a question against the knowledge base: the ranked candidates, their scores, the "
-                               "decision and the thresholds (nothing is stored)"),
-                ref(QStringLiteral("AiChatRequest")),
-                envelope(ref(QStringLiteral("AiTestReply"))),
-                {},
-                {400, 401, 403, 422, 429}});
+    router.add("POST", QStringLiteral("/api/v1/ai/test-knowledge"), "testKnowledge", bind(&AiController::testKnowledge),
+               read,
+               RouteDoc{tag,
+                        QStringLiteral("Try a question against the knowledge base (nothing is stored)"),
+                        ref(QStringLiteral("AiChatRequest")),
+                        envelope(ref(QStringLiteral("AiTestReply"))),
+                        {},
+                        {400, 401, 403, 422, 429}}
+                   .described(QStringLiteral(
+                       "Try a question against the knowledge base: the ranked candidates, their scores, the "
+                       "decision and the thresholds (nothing is stored)")));
     // POST /api/v1/ai/feedback
-    router.add("POST", QStringLiteral("/api/v1/ai/feedback"), bind(&AiController::feedback), write,
+    router.add("POST", QStringLiteral("/api/v1/ai/feedback"), "rateAssistantAnswer", bind(&AiController::feedback),
+               write,
                {tag,
                 QStringLiteral("Rate an answer (one feedback per answer and user: 201 the first, 200 a replacement)"),
                 ref(QStringLiteral("AiFeedbackInput")),
@@ -306,7 +319,7 @@ void AiController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 422, 429},
                 201});
     // GET /api/v1/ai/stats
-    router.add("GET", QStringLiteral("/api/v1/ai/stats"), bind(&AiController::stats), read,
+    router.add("GET", QStringLiteral("/api/v1/ai/stats"), "getAssistantStats", bind(&AiController::stats), read,
                {tag,
                 QStringLiteral("The assistant's figures over a period (default: the last 30 days)"),
                 {},
@@ -314,17 +327,20 @@ void AiController::registerRoutes(Router &router)
                 {{QStringLiteral("from"), string()}, {QStringLiteral("to"), string()}},
                 {400, 401, 403, 429}});
     // GET /api/v1/ai/suggestions
-    router.add("GET", QStringLiteral("/api/v1/ai/suggestions"), bind(&AiController::suggestions), read,
-               {tag,
-                QStringLiteral("The questions the assistant could not answer, grouped: what to add to the knowledge "
-                               "base, the most asked first"),
-                {},
-                pageOf(ref(QStringLiteral("KnowledgeSuggestion"))),
-                {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
-                {400, 401, 403, 429}});
+    router.add("GET", QStringLiteral("/api/v1/ai/suggestions"), "listKnowledgeSuggestions",
+               bind(&AiController::suggestions), read,
+               RouteDoc{tag,
+                        QStringLiteral("The questions the assistant could not answer, the most asked first"),
+                        {},
+                        pageOf(ref(QStringLiteral("KnowledgeSuggestion"))),
+                        {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
+                        {400, 401, 403, 429}}
+                   .described(QStringLiteral(
+                       "The questions the assistant could not answer, grouped: what to add to the knowledge "
+                       "base, the most asked first")));
     // POST /api/v1/ai/suggestions/:id/accept
-    router.add("POST", QStringLiteral("/api/v1/ai/suggestions/:id/accept"), bind(&AiController::acceptSuggestion),
-               write,
+    router.add("POST", QStringLiteral("/api/v1/ai/suggestions/:id/accept"), "acceptKnowledgeSuggestion",
+               bind(&AiController::acceptSuggestion), write,
                {tag,
                 QStringLiteral("Answer a suggestion: its knowledge entry is made and its questions leave the list"),
                 ref(QStringLiteral("SuggestionAccept")),
@@ -333,8 +349,8 @@ void AiController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 422, 429},
                 201});
     // POST /api/v1/ai/suggestions/:id/dismiss
-    router.add("POST", QStringLiteral("/api/v1/ai/suggestions/:id/dismiss"), bind(&AiController::dismissSuggestion),
-               write,
+    router.add("POST", QStringLiteral("/api/v1/ai/suggestions/:id/dismiss"), "dismissKnowledgeSuggestion",
+               bind(&AiController::dismissSuggestion), write,
                {tag,
                 QStringLiteral("Dismiss a suggestion: its questions, and the same question asked again, stay off "
                                "the list"),

@@ -23,7 +23,8 @@ void ApiKeysController::registerRoutes(Router &router)
     const auto bind = Router::binder(this);
     const QJsonObject key = ref(QStringLiteral("ApiKey"));
     // GET /api/v1/api-keys
-    router.add("GET", QStringLiteral("/api/v1/api-keys"), bind(&ApiKeysController::list), Access::userOnly(),
+    router.add("GET", QStringLiteral("/api/v1/api-keys"), "listApiKeys", bind(&ApiKeysController::list),
+               Access::userOnly(),
                {tag,
                 QStringLiteral("The caller's API keys (an admin: every key; ?userId= one user's)"),
                 {},
@@ -31,7 +32,8 @@ void ApiKeysController::registerRoutes(Router &router)
                 {{QStringLiteral("userId"), string()}},
                 {401, 403, 429}});
     // POST /api/v1/api-keys
-    router.add("POST", QStringLiteral("/api/v1/api-keys"), bind(&ApiKeysController::create), Access::userOnly(),
+    router.add("POST", QStringLiteral("/api/v1/api-keys"), "createApiKey", bind(&ApiKeysController::create),
+               Access::userOnly(),
                {tag,
                 QStringLiteral("Make an API key (the secret is in the answer once)"),
                 object({{QStringLiteral("name"), string()},
@@ -43,7 +45,8 @@ void ApiKeysController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 422, 429},
                 201});
     // DELETE /api/v1/api-keys/:id
-    router.add("DELETE", QStringLiteral("/api/v1/api-keys/:id"), bind(&ApiKeysController::remove), Access::userOnly(),
+    router.add("DELETE", QStringLiteral("/api/v1/api-keys/:id"), "revokeApiKey", bind(&ApiKeysController::remove),
+               Access::userOnly(),
                {tag, QStringLiteral("Revoke an API key"), {}, envelope(key), {}, {401, 403, 404, 429}});
 }
 

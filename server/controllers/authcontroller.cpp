@@ -32,7 +32,8 @@ void AuthController::registerRoutes(Router &router)
                                                    {QStringLiteral("user"), ref(QStringLiteral("User"))}}));
     // POST /api/v1/auth/login
     router.add(
-        "POST", QStringLiteral("/api/v1/auth/login"), [this](ApiRequest &r) { return login(r); }, Access::publicRoute(),
+        "POST", QStringLiteral("/api/v1/auth/login"), "login", [this](ApiRequest &r) { return login(r); },
+        Access::publicRoute(),
         {tag,
          QStringLiteral("Sign in with e-mail and password"),
          object({{QStringLiteral("email"), string(QStringLiteral("email"))}, {QStringLiteral("password"), string()}},
@@ -41,8 +42,8 @@ void AuthController::registerRoutes(Router &router)
          {},
          {400, 401, 422, 429}});
     // POST /api/v1/auth/refresh
-    router.add("POST", QStringLiteral("/api/v1/auth/refresh"), [this](ApiRequest &r) { return refresh(r); },
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/api/v1/auth/refresh"), "refreshToken",
+               [this](ApiRequest &r) { return refresh(r); }, Access::publicRoute(),
                {tag,
                 QStringLiteral("Exchange a refresh token for a new pair (the old one is retired)"),
                 object({{QStringLiteral("refreshToken"), string()}}, {QStringLiteral("refreshToken")}),

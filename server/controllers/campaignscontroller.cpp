@@ -165,14 +165,14 @@ void CampaignsController::registerRoutes(Router &router)
     listParams.insert(QStringLiteral("status"), string());
     listParams.insert(QStringLiteral("channel"), string());
     listParams.insert(QStringLiteral("search"), string());
-    router.add("GET", QStringLiteral("/api/v1/campaigns"), bind(&CampaignsController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/campaigns"), "listCampaigns", bind(&CampaignsController::list), read,
                {tag,
                 QStringLiteral("List campaigns (newest first), each with its statistics"),
                 {},
                 Schema::pageOf(campaign),
                 listParams,
                 {400, 401, 403, 429}});
-    router.add("POST", QStringLiteral("/api/v1/campaigns"), bind(&CampaignsController::create), write,
+    router.add("POST", QStringLiteral("/api/v1/campaigns"), "createCampaign", bind(&CampaignsController::create), write,
                {tag,
                 QStringLiteral("Create a campaign (DRAFT, or SCHEDULED with a future scheduledAt)"),
                 ref(QStringLiteral("CampaignInput")),
@@ -180,7 +180,8 @@ void CampaignsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429},
                 201});
-    router.add("GET", QStringLiteral("/api/v1/campaigns/audience"), bind(&CampaignsController::audience), read,
+    router.add("GET", QStringLiteral("/api/v1/campaigns/audience"), "countCampaignAudience",
+               bind(&CampaignsController::audience), read,
                {tag,
                 QStringLiteral("How many contacts of a segment a campaign on a channel would reach now"),
                 {},
@@ -190,24 +191,27 @@ void CampaignsController::registerRoutes(Router &router)
                 {{QStringLiteral("segmentId"), string()}, {QStringLiteral("channel"), string()}},
                 {400, 401, 403, 404, 422, 429}});
     router.add(
-        "GET", QStringLiteral("/api/v1/campaigns/:id"), bind(&CampaignsController::get), read,
+        "GET", QStringLiteral("/api/v1/campaigns/:id"), "getCampaign", bind(&CampaignsController::get), read,
         {tag, QStringLiteral("A campaign with its statistics"), {}, envelope(campaign), {}, {401, 403, 404, 429}});
     for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")})
-        router.add(method, QStringLiteral("/api/v1/campaigns/:id"), bind(&CampaignsController::update), write,
+        router.add(method, QStringLiteral("/api/v1/campaigns/:id"),
+                   method == "PUT" ? "updateCampaign" : "patchCampaign", bind(&CampaignsController::update), write,
                    {tag,
                     QStringLiteral("Change a campaign (only while DRAFT or SCHEDULED; partial)"),
                     ref(QStringLiteral("CampaignInput")),
                     envelope(campaign),
                     {},
                     {400, 401, 403, 404, 409, 422, 429}});
-    router.add("DELETE", QStringLiteral("/api/v1/campaigns/:id"), bind(&CampaignsController::remove), write,
+    router.add("DELETE", QStringLiteral("/api/v1/campaigns/:id"), "deleteCampaign", bind(&CampaignsController::remove),
+               write,
                {tag,
                 QStringLiteral("Delete a campaign (only while DRAFT or SCHEDULED)"),
                 {},
                 messageOnly(),
                 {},
                 {401, 403, 404, 409, 429}});
-    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/send"), bind(&CampaignsController::send), write,
+    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/send"), "sendCampaign", bind(&CampaignsController::send),
+               write,
                {tag,
                 QStringLiteral("Start sending now: DRAFT or SCHEDULED -> SENDING, the audience frozen"),
                 {},
@@ -215,27 +219,31 @@ void CampaignsController::registerRoutes(Router &router)
                 {},
                 moveErrors});
     router.add(
-        "POST", QStringLiteral("/api/v1/campaigns/:id/pause"), bind(&CampaignsController::pause), write,
+        "POST", QStringLiteral("/api/v1/campaigns/:id/pause"), "pauseCampaign", bind(&CampaignsController::pause),
+        write,
         {tag, QStringLiteral("Pause a sending campaign (SENDING -> PAUSED)"), {}, envelope(campaign), {}, moveErrors});
     router.add(
-        "POST", QStringLiteral("/api/v1/campaigns/:id/resume"), bind(&CampaignsController::resume), write,
+        "POST", QStringLiteral("/api/v1/campaigns/:id/resume"), "resumeCampaign", bind(&CampaignsController::resume),
+        write,
         {tag, QStringLiteral("Resume where it stopped (PAUSED -> SENDING)"), {}, envelope(campaign), {}, moveErrors});
-    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/cancel"), bind(&CampaignsController::cancel), write,
+    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/cancel"), "cancelCampaign",
+               bind(&CampaignsController::cancel), write,
                {tag,
                 QStringLiteral("Cancel (the recipients not yet sent to stay unsent)"),
                 {},
                 envelope(campaign),
                 {},
                 moveErrors});
-    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/retry-failed"), bind(&CampaignsController::retryFailed),
-               write,
+    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/retry-failed"), "retryFailedCampaignRecipients",
+               bind(&CampaignsController::retryFailed), write,
                {tag,
                 QStringLiteral("Send again to the failed and soft-bounced recipients"),
                 {},
                 envelope(object({{QStringLiteral("retried"), integer(0)}, {QStringLiteral("campaign"), campaign}})),
                 {},
                 moveErrors});
-    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/test"), bind(&CampaignsController::test), write,
+    router.add("POST", QStringLiteral("/api/v1/campaigns/:id/test"), "sendCampaignTest",
+               bind(&CampaignsController::test), write,
                {tag,
                 QStringLiteral("Send the campaign to the given addresses only (not counted in statistics)"),
                 object({{QStringLiteral("addresses"), array(string())}}, {QStringLiteral("addresses")}),
@@ -243,7 +251,8 @@ void CampaignsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 422, 429},
                 202});
-    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/stats"), bind(&CampaignsController::stats), read,
+    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/stats"), "getCampaignStats",
+               bind(&CampaignsController::stats), read,
                {tag,
                 QStringLiteral("Statistics (the bare object, not in the envelope)"),
                 {},
@@ -256,7 +265,8 @@ void CampaignsController::registerRoutes(Router &router)
     recipientParams.insert(QStringLiteral("opened"), boolean());
     recipientParams.insert(QStringLiteral("clicked"), boolean());
     recipientParams.insert(QStringLiteral("test"), boolean());
-    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/recipients"), bind(&CampaignsController::recipients), read,
+    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/recipients"), "listCampaignRecipients",
+               bind(&CampaignsController::recipients), read,
                {tag,
                 QStringLiteral("The recipients with their status, times and error"),
                 {},
@@ -268,7 +278,8 @@ void CampaignsController::registerRoutes(Router &router)
     enrolmentParams.insert(QStringLiteral("status"), string());
     enrolmentParams.insert(QStringLiteral("contactId"), string());
     enrolmentParams.insert(QStringLiteral("search"), string());
-    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/enrolments"), bind(&CampaignsController::enrolments), read,
+    router.add("GET", QStringLiteral("/api/v1/campaigns/:id/enrolments"), "listCampaignEnrolments",
+               bind(&CampaignsController::enrolments), read,
                {tag,
                 QStringLiteral("A drip or triggered campaign's contacts: where each is, why it left, and each step "
                                "sent"),
@@ -277,22 +288,27 @@ void CampaignsController::registerRoutes(Router &router)
                 enrolmentParams,
                 {400, 401, 403, 404, 429}});
 
-    router.add("POST", QStringLiteral("/webhooks/email/bounce"), bind(&CampaignsController::bounce), write,
-               {tag,
+    router.add(
+        "POST", QStringLiteral("/webhooks/email/bounce"), "receiveEmailBounce", bind(&CampaignsController::bounce),
+        write,
+        RouteDoc{tag,
+                 QStringLiteral("A late bounce from a mail system (a DSN)"),
+                 object({{QStringLiteral("recipientId"), string()},
+                         {QStringLiteral("envelopeTo"), string()},
+                         {QStringLiteral("messageId"), string()},
+                         {QStringLiteral("type"), enumOfValues({QStringLiteral("hard"), QStringLiteral("soft")})},
+                         {QStringLiteral("reason"), string()}},
+                        {QStringLiteral("type")}),
+                 envelope(object({{QStringLiteral("recipientId"), string()}, {QStringLiteral("status"), string()}})),
+                 {},
+                 {400, 401, 403, 404, 422, 429}}
+            .described(
                 QStringLiteral("A late bounce from a mail system (a DSN): the recipient by recipientId, or by the "
-                               "VERP address or Message-ID that name it"),
-                object({{QStringLiteral("recipientId"), string()},
-                        {QStringLiteral("envelopeTo"), string()},
-                        {QStringLiteral("messageId"), string()},
-                        {QStringLiteral("type"), enumOfValues({QStringLiteral("hard"), QStringLiteral("soft")})},
-                        {QStringLiteral("reason"), string()}},
-                       {QStringLiteral("type")}),
-                envelope(object({{QStringLiteral("recipientId"), string()}, {QStringLiteral("status"), string()}})),
-                {},
-                {400, 401, 403, 404, 422, 429}});
+                               "VERP address or Message-ID that name it")));
 
     const QString unsubTag = QStringLiteral("Unsubscribes");
-    router.add("GET", QStringLiteral("/api/v1/unsubscribes"), bind(&CampaignsController::unsubscribes), read,
+    router.add("GET", QStringLiteral("/api/v1/unsubscribes"), "listUnsubscribes",
+               bind(&CampaignsController::unsubscribes), read,
                {unsubTag,
                 QStringLiteral("The unsubscribe list: addresses no campaign sends to"),
                 {},
@@ -302,7 +318,8 @@ void CampaignsController::registerRoutes(Router &router)
                             {QStringLiteral("channel"), string()},
                             {QStringLiteral("search"), string()}},
                 {400, 401, 403, 429}});
-    router.add("POST", QStringLiteral("/api/v1/unsubscribes"), bind(&CampaignsController::addUnsubscribe), write,
+    router.add("POST", QStringLiteral("/api/v1/unsubscribes"), "addUnsubscribe",
+               bind(&CampaignsController::addUnsubscribe), write,
                {unsubTag,
                 QStringLiteral("Add an address to the unsubscribe list"),
                 object({{QStringLiteral("channel"), enumOfValues(CampaignRules::Channels)},
@@ -312,8 +329,8 @@ void CampaignsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 422, 429},
                 201});
-    router.add("DELETE", QStringLiteral("/api/v1/unsubscribes/:id"), bind(&CampaignsController::removeUnsubscribe),
-               Access::adminScoped(QStringLiteral("campaigns:write")),
+    router.add("DELETE", QStringLiteral("/api/v1/unsubscribes/:id"), "removeUnsubscribe",
+               bind(&CampaignsController::removeUnsubscribe), Access::adminScoped(QStringLiteral("campaigns:write")),
                {unsubTag,
                 QStringLiteral("Remove an address from the unsubscribe list (admins)"),
                 {},

@@ -93,7 +93,8 @@ void CampaignTrackingController::registerRoutes(Router &router)
 {
     const QString tag = QStringLiteral("Campaign links");
     const auto bind = Router::binder(this);
-    router.add("GET", QStringLiteral("/t/o/:token"), bind(&CampaignTrackingController::open), Access::publicRoute(),
+    router.add("GET", QStringLiteral("/t/o/:token"), "trackCampaignOpen", bind(&CampaignTrackingController::open),
+               Access::publicRoute(),
                {tag,
                 QStringLiteral("The open pixel of a campaign message (a 1×1 GIF, never cached)"),
                 {},
@@ -102,7 +103,8 @@ void CampaignTrackingController::registerRoutes(Router &router)
                 {},
                 200,
                 QStringLiteral("image/gif")});
-    router.add("GET", QStringLiteral("/t/c/:token"), bind(&CampaignTrackingController::click), Access::publicRoute(),
+    router.add("GET", QStringLiteral("/t/c/:token"), "trackCampaignClick", bind(&CampaignTrackingController::click),
+               Access::publicRoute(),
                {tag,
                 QStringLiteral("A tracked link: records the click and redirects (307) to u, which the token signs"),
                 {},
@@ -111,8 +113,8 @@ void CampaignTrackingController::registerRoutes(Router &router)
                 {404},
                 307,
                 QStringLiteral("text/plain")});
-    router.add("GET", QStringLiteral("/u/:token"), bind(&CampaignTrackingController::unsubscribePage),
-               Access::publicRoute(),
+    router.add("GET", QStringLiteral("/u/:token"), "getUnsubscribePage",
+               bind(&CampaignTrackingController::unsubscribePage), Access::publicRoute(),
                {tag,
                 QStringLiteral("The unsubscribe confirmation page (changes nothing)"),
                 {},
@@ -121,7 +123,7 @@ void CampaignTrackingController::registerRoutes(Router &router)
                 {404},
                 200,
                 QStringLiteral("text/html")});
-    router.add("POST", QStringLiteral("/u/:token"), bind(&CampaignTrackingController::unsubscribe),
+    router.add("POST", QStringLiteral("/u/:token"), "unsubscribe", bind(&CampaignTrackingController::unsubscribe),
                Access::publicRoute(),
                {tag,
                 QStringLiteral("Unsubscribe (the page's button, or RFC 8058 one-click: List-Unsubscribe=One-Click)"),

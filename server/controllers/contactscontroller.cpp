@@ -109,7 +109,7 @@ void ContactsController::registerRoutes(Router &router)
     const QJsonObject contact = ref(QStringLiteral("Contact"));
 
     // GET /api/v1/contacts
-    router.add("GET", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/contacts"), "listContacts", bind(&ContactsController::list), read,
                {tag,
                 QStringLiteral("List contacts"),
                 {},
@@ -126,7 +126,7 @@ void ContactsController::registerRoutes(Router &router)
                  {QStringLiteral("sort"), string()}},
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/contacts
-    router.add("POST", QStringLiteral("/api/v1/contacts"), bind(&ContactsController::create), write,
+    router.add("POST", QStringLiteral("/api/v1/contacts"), "createContact", bind(&ContactsController::create), write,
                {tag,
                 QStringLiteral("Create a contact"),
                 ref(QStringLiteral("ContactInput")),
@@ -161,7 +161,7 @@ void ContactsController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 409, 429}});
     // GET /api/v1/contacts/:id
-    router.add("GET", QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/contacts/:id"), "getContact", bind(&ContactsController::get), read,
                {tag,
                 QStringLiteral("Contact detail with conversations, deals and notes"),
                 {},
@@ -170,7 +170,8 @@ void ContactsController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // PUT /api/v1/contacts/:id and PATCH /api/v1/contacts/:id (both partial)
     for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")}) {
-        router.add(method, QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::update), write,
+        router.add(method, QStringLiteral("/api/v1/contacts/:id"), method == "PUT" ? "updateContact" : "patchContact",
+                   bind(&ContactsController::update), write,
                    {tag,
                     QStringLiteral("Update a contact (partial)"),
                     ref(QStringLiteral("ContactInput")),
@@ -179,10 +180,11 @@ void ContactsController::registerRoutes(Router &router)
                     {400, 401, 403, 404, 409, 422, 429}});
     }
     // DELETE /api/v1/contacts/:id
-    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id"), bind(&ContactsController::remove), write,
-               {tag, QStringLiteral("Delete a contact"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id"), "deleteContact", bind(&ContactsController::remove),
+               write, {tag, QStringLiteral("Delete a contact"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // POST /api/v1/contacts/:id/tags
-    router.add("POST", QStringLiteral("/api/v1/contacts/:id/tags"), bind(&ContactsController::addTags), write,
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/tags"), "addContactTags",
+               bind(&ContactsController::addTags), write,
                {tag,
                 QStringLiteral("Add tags (idempotent)"),
                 object({{QStringLiteral("tags"), array(string())}}, {QStringLiteral("tags")}),
@@ -190,10 +192,12 @@ void ContactsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429}});
     // DELETE /api/v1/contacts/:id/tags/:tagName
-    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id/tags/:tagName"), bind(&ContactsController::removeTag),
-               write, {tag, QStringLiteral("Remove a tag"), {}, envelope(contact), {}, {401, 403, 404, 429}});
+    router.add("DELETE", QStringLiteral("/api/v1/contacts/:id/tags/:tagName"), "removeContactTag",
+               bind(&ContactsController::removeTag), write,
+               {tag, QStringLiteral("Remove a tag"), {}, envelope(contact), {}, {401, 403, 404, 429}});
     // POST /api/v1/contacts/:id/notes
-    router.add("POST", QStringLiteral("/api/v1/contacts/:id/notes"), bind(&ContactsController::addNote), write,
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/notes"), "addContactNote",
+               bind(&ContactsController::addNote), write,
                {tag,
                 QStringLiteral("Add a note"),
                 object({{QStringLiteral("content"), string()}}, {QStringLiteral("content")}),

@@ -155,7 +155,8 @@ void ConversationsController::registerRoutes(Router &router)
     const QJsonObject message = ref(QStringLiteral("Message"));
 
     // GET /api/v1/conversations
-    router.add("GET", QStringLiteral("/api/v1/conversations"), bind(&ConversationsController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/conversations"), "listConversations",
+               bind(&ConversationsController::list), read,
                {tag,
                 QStringLiteral("List conversations, most recent activity first"),
                 {},
@@ -169,7 +170,8 @@ void ConversationsController::registerRoutes(Router &router)
                  {QStringLiteral("unread"), boolean()}},
                 {400, 401, 403, 429}});
     // GET /api/v1/conversations/:id
-    router.add("GET", QStringLiteral("/api/v1/conversations/:id"), bind(&ConversationsController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/conversations/:id"), "getConversation",
+               bind(&ConversationsController::get), read,
                {tag,
                 QStringLiteral("Conversation detail with its latest 50 messages (oldest first)"),
                 {},
@@ -177,7 +179,8 @@ void ConversationsController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 429}});
     // PATCH /api/v1/conversations/:id
-    router.add("PATCH", QStringLiteral("/api/v1/conversations/:id"), bind(&ConversationsController::update), write,
+    router.add("PATCH", QStringLiteral("/api/v1/conversations/:id"), "updateConversation",
+               bind(&ConversationsController::update), write,
                {tag,
                 QStringLiteral("Change status and/or assignee (assignedTo: a user id or null)"),
                 object({{QStringLiteral("status"), string()}, {QStringLiteral("assignedTo"), nullable(string())}}),
@@ -186,8 +189,9 @@ void ConversationsController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 429}});
     // PATCH /api/v1/conversations/:id/assign and POST /api/v1/conversations/:id/assign
     for (const QByteArray &method : {QByteArrayLiteral("PATCH"), QByteArrayLiteral("POST")}) {
-        router.add(method, QStringLiteral("/api/v1/conversations/:id/assign"), bind(&ConversationsController::assign),
-                   write,
+        router.add(method, QStringLiteral("/api/v1/conversations/:id/assign"),
+                   method == "PATCH" ? "assignConversation" : "assignConversationByPost",
+                   bind(&ConversationsController::assign), write,
                    {tag,
                     QStringLiteral("Assign to a user (userId null: unassign)"),
                     object({{QStringLiteral("userId"), nullable(string())}}, {QStringLiteral("userId")}),
@@ -196,13 +200,15 @@ void ConversationsController::registerRoutes(Router &router)
                     {400, 401, 403, 404, 422, 429}});
     }
     // POST /api/v1/conversations/:id/close
-    router.add("POST", QStringLiteral("/api/v1/conversations/:id/close"), bind(&ConversationsController::close), write,
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/close"), "closeConversation",
+               bind(&ConversationsController::close), write,
                {tag, QStringLiteral("Close"), {}, envelope(detail), {}, {401, 403, 404, 429}});
     // POST /api/v1/conversations/:id/reopen
-    router.add("POST", QStringLiteral("/api/v1/conversations/:id/reopen"), bind(&ConversationsController::reopen),
-               write, {tag, QStringLiteral("Reopen (status open)"), {}, envelope(detail), {}, {401, 403, 404, 429}});
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/reopen"), "reopenConversation",
+               bind(&ConversationsController::reopen), write,
+               {tag, QStringLiteral("Reopen (status open)"), {}, envelope(detail), {}, {401, 403, 404, 429}});
     // POST /api/v1/conversations/:id/ai/handback
-    router.add("POST", QStringLiteral("/api/v1/conversations/:id/ai/handback"),
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/ai/handback"), "handConversationBackToAssistant",
                bind(&ConversationsController::handBack), write,
                {tag,
                 QStringLiteral("Hand a conversation the assistant handed off back to it (auto-replies again)"),
@@ -212,11 +218,12 @@ void ConversationsController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // DELETE /api/v1/conversations/:id/ai/draft
     router.add(
-        "DELETE", QStringLiteral("/api/v1/conversations/:id/ai/draft"), bind(&ConversationsController::discardDraft),
-        write,
+        "DELETE", QStringLiteral("/api/v1/conversations/:id/ai/draft"), "discardAssistantDraft",
+        bind(&ConversationsController::discardDraft), write,
         {tag, QStringLiteral("Discard the assistant's draft reply"), {}, envelope(detail), {}, {401, 403, 404, 429}});
     // POST /api/v1/conversations/:id/tags
-    router.add("POST", QStringLiteral("/api/v1/conversations/:id/tags"), bind(&ConversationsController::addTags), write,
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/tags"), "addConversationTags",
+               bind(&ConversationsController::addTags), write,
                {tag,
                 QStringLiteral("Add tags (idempotent)"),
                 object({{QStringLiteral("tags"), array(string())}}, {QStringLiteral("tags")}),
@@ -224,12 +231,12 @@ void ConversationsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429}});
     // DELETE /api/v1/conversations/:id/tags/:tagName
-    router.add("DELETE", QStringLiteral("/api/v1/conversations/:id/tags/:tagName"),
+    router.add("DELETE", QStringLiteral("/api/v1/conversations/:id/tags/:tagName"), "removeConversationTag",
                bind(&ConversationsController::removeTag), write,
                {tag, QStringLiteral("Remove a tag"), {}, envelope(detail), {}, {401, 403, 404, 429}});
     // GET /api/v1/conversations/:id/messages (the spec's :conversationId)
-    router.add("GET", QStringLiteral("/api/v1/conversations/:id/messages"), bind(&ConversationsController::messages),
-               read,
+    router.add("GET", QStringLiteral("/api/v1/conversations/:id/messages"), "listConversationMessages",
+               bind(&ConversationsController::messages), read,
                {tag,
                 QStringLiteral("A conversation's messages in time order; after/before: message-id cursors"),
                 {},
@@ -240,8 +247,8 @@ void ConversationsController::registerRoutes(Router &router)
                  {QStringLiteral("after"), string()}},
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/conversations/:id/messages
-    router.add("POST", QStringLiteral("/api/v1/conversations/:id/messages"), bind(&ConversationsController::send),
-               Access::scoped(QStringLiteral("messages:write")),
+    router.add("POST", QStringLiteral("/api/v1/conversations/:id/messages"), "sendConversationMessage",
+               bind(&ConversationsController::send), Access::scoped(QStringLiteral("messages:write")),
                {tag,
                 QStringLiteral("Send a text, image or document into the conversation"),
                 ref(QStringLiteral("ConversationMessageInput")),

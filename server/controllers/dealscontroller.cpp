@@ -167,7 +167,7 @@ void DealsController::registerRoutes(Router &router)
     const QJsonObject note = string();
 
     // GET /api/v1/deals
-    router.add("GET", QStringLiteral("/api/v1/deals"), bind(&DealsController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/deals"), "listDeals", bind(&DealsController::list), read,
                {tag,
                 QStringLiteral("List deals"),
                 {},
@@ -184,7 +184,7 @@ void DealsController::registerRoutes(Router &router)
                  {QStringLiteral("rotten"), boolean()}},
                 {400, 401, 403, 429}});
     // POST /api/v1/deals
-    router.add("POST", QStringLiteral("/api/v1/deals"), bind(&DealsController::create), write,
+    router.add("POST", QStringLiteral("/api/v1/deals"), "createDeal", bind(&DealsController::create), write,
                {tag,
                 QStringLiteral("Create a deal"),
                 ref(QStringLiteral("DealInput")),
@@ -193,7 +193,8 @@ void DealsController::registerRoutes(Router &router)
                 {400, 401, 403, 422, 429},
                 201});
     // GET /api/v1/deals/pipeline (a literal segment: never read as a deal id)
-    router.add("GET", QStringLiteral("/api/v1/deals/pipeline"), bind(&DealsController::pipelineSummary), read,
+    router.add("GET", QStringLiteral("/api/v1/deals/pipeline"), "getPipelineSummary",
+               bind(&DealsController::pipelineSummary), read,
                {tag,
                 QStringLiteral("Pipeline summary: per stage count and value; totals per currency"),
                 {},
@@ -201,7 +202,7 @@ void DealsController::registerRoutes(Router &router)
                 {{QStringLiteral("pipelineId"), string()}, {QStringLiteral("currency"), string()}},
                 {400, 401, 403, 422, 429}});
     // GET /api/v1/deals/:id
-    router.add("GET", QStringLiteral("/api/v1/deals/:id"), bind(&DealsController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/deals/:id"), "getDeal", bind(&DealsController::get), read,
                {tag,
                 QStringLiteral("Deal detail with contact, activities and tasks"),
                 {},
@@ -210,7 +211,8 @@ void DealsController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // PUT /api/v1/deals/:id and PATCH /api/v1/deals/:id (both partial)
     for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")}) {
-        router.add(method, QStringLiteral("/api/v1/deals/:id"), bind(&DealsController::update), write,
+        router.add(method, QStringLiteral("/api/v1/deals/:id"), method == "PUT" ? "updateDeal" : "patchDeal",
+                   bind(&DealsController::update), write,
                    {tag,
                     QStringLiteral("Update a deal (partial)"),
                     ref(QStringLiteral("DealInput")),
@@ -219,11 +221,11 @@ void DealsController::registerRoutes(Router &router)
                     {400, 401, 403, 404, 422, 429}});
     }
     // DELETE /api/v1/deals/:id
-    router.add("DELETE", QStringLiteral("/api/v1/deals/:id"), bind(&DealsController::remove), write,
+    router.add("DELETE", QStringLiteral("/api/v1/deals/:id"), "deleteDeal", bind(&DealsController::remove), write,
                {tag, QStringLiteral("Delete a deal"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/deals/:id/stage
     router.add(
-        "PATCH", QStringLiteral("/api/v1/deals/:id/stage"), bind(&DealsController::moveStage), write,
+        "PATCH", QStringLiteral("/api/v1/deals/:id/stage"), "moveDealStage", bind(&DealsController::moveStage), write,
         {tag,
          QStringLiteral("Move a deal to a stage"),
          object({{QStringLiteral("stage"), string()}, {QStringLiteral("note"), note}}, {QStringLiteral("stage")}),
@@ -231,7 +233,7 @@ void DealsController::registerRoutes(Router &router)
          {},
          {400, 401, 403, 404, 422, 429}});
     // POST /api/v1/deals/:id/won
-    router.add("POST", QStringLiteral("/api/v1/deals/:id/won"), bind(&DealsController::won), write,
+    router.add("POST", QStringLiteral("/api/v1/deals/:id/won"), "markDealWon", bind(&DealsController::won), write,
                {tag,
                 QStringLiteral("Mark a deal won"),
                 object({{QStringLiteral("closedValue"), number()}, {QStringLiteral("note"), note}}),
@@ -239,7 +241,7 @@ void DealsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 429}});
     // POST /api/v1/deals/:id/lost
-    router.add("POST", QStringLiteral("/api/v1/deals/:id/lost"), bind(&DealsController::lost), write,
+    router.add("POST", QStringLiteral("/api/v1/deals/:id/lost"), "markDealLost", bind(&DealsController::lost), write,
                {tag,
                 QStringLiteral("Mark a deal lost"),
                 object({{QStringLiteral("reason"), string()},
@@ -250,7 +252,8 @@ void DealsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 422, 429}});
     // POST /api/v1/deals/:id/activities
-    router.add("POST", QStringLiteral("/api/v1/deals/:id/activities"), bind(&DealsController::addActivity), write,
+    router.add("POST", QStringLiteral("/api/v1/deals/:id/activities"), "addDealActivity",
+               bind(&DealsController::addActivity), write,
                {tag,
                 QStringLiteral("Add an activity (note, call, meeting, email)"),
                 object({{QStringLiteral("type"), string()}, {QStringLiteral("content"), string()}},
@@ -264,10 +267,11 @@ void DealsController::registerRoutes(Router &router)
     const QJsonObject pipeline = ref(QStringLiteral("Pipeline"));
     // GET /api/v1/pipelines
     router.add(
-        "GET", QStringLiteral("/api/v1/pipelines"), bind(&DealsController::listPipelines), read,
+        "GET", QStringLiteral("/api/v1/pipelines"), "listPipelines", bind(&DealsController::listPipelines), read,
         {ptag, QStringLiteral("List pipelines with their stages"), {}, envelope(array(pipeline)), {}, {401, 403, 429}});
     // POST /api/v1/pipelines
-    router.add("POST", QStringLiteral("/api/v1/pipelines"), bind(&DealsController::createPipeline), configure,
+    router.add("POST", QStringLiteral("/api/v1/pipelines"), "createPipeline", bind(&DealsController::createPipeline),
+               configure,
                {ptag,
                 QStringLiteral("Create a pipeline"),
                 ref(QStringLiteral("PipelineInput")),
@@ -276,10 +280,11 @@ void DealsController::registerRoutes(Router &router)
                 {400, 401, 403, 409, 422, 429},
                 201});
     // GET /api/v1/pipelines/:id
-    router.add("GET", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::getPipeline), read,
+    router.add("GET", QStringLiteral("/api/v1/pipelines/:id"), "getPipeline", bind(&DealsController::getPipeline), read,
                {ptag, QStringLiteral("A pipeline with its stages"), {}, envelope(pipeline), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/pipelines/:id
-    router.add("PATCH", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::updatePipeline), configure,
+    router.add("PATCH", QStringLiteral("/api/v1/pipelines/:id"), "updatePipeline",
+               bind(&DealsController::updatePipeline), configure,
                {ptag,
                 QStringLiteral("Update a pipeline: name, isDefault, stages (a stage holding deals cannot be removed)"),
                 ref(QStringLiteral("PipelineInput")),
@@ -287,7 +292,8 @@ void DealsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 422, 429}});
     // DELETE /api/v1/pipelines/:id
-    router.add("DELETE", QStringLiteral("/api/v1/pipelines/:id"), bind(&DealsController::removePipeline), configure,
+    router.add("DELETE", QStringLiteral("/api/v1/pipelines/:id"), "deletePipeline",
+               bind(&DealsController::removePipeline), configure,
                {ptag,
                 QStringLiteral("Delete a pipeline without deals (not the default)"),
                 {},

@@ -63,7 +63,7 @@ void MediaController::registerRoutes(Router &router)
                        201};
     uploadDoc.requestContentType = QStringLiteral("multipart/form-data");
     router.add(
-        "POST", QStringLiteral("/api/v1/media/upload"), [this](ApiRequest &r) { return upload(r); },
+        "POST", QStringLiteral("/api/v1/media/upload"), "uploadMedia", [this](ApiRequest &r) { return upload(r); },
         Access::scoped(QStringLiteral("messages:write")), uploadDoc);
     // GET /media/:mediaId/:token
     RouteDoc serveDoc{
@@ -73,7 +73,7 @@ void MediaController::registerRoutes(Router &router)
         200};
     serveDoc.contentType = QStringLiteral("application/octet-stream");
     router.add(
-        "GET", QStringLiteral("/media/:mediaId/:token"), [this](ApiRequest &r) { return serve(r); },
+        "GET", QStringLiteral("/media/:mediaId/:token"), "downloadMedia", [this](ApiRequest &r) { return serve(r); },
         Access::publicRoute(), serveDoc);
 }
 

@@ -63,7 +63,7 @@ void MessagesController::registerRoutes(Router &router)
     const QJsonObject message = ref(QStringLiteral("Message"));
 
     // GET /api/v1/messages
-    router.add("GET", QStringLiteral("/api/v1/messages"), bind(&MessagesController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/messages"), "listMessages", bind(&MessagesController::list), read,
                {tag,
                 QStringLiteral("List messages, newest first"),
                 {},
@@ -78,10 +78,11 @@ void MessagesController::registerRoutes(Router &router)
                  {QStringLiteral("since"), string(QStringLiteral("date-time"))}},
                 {400, 401, 403, 429}});
     // GET /api/v1/messages/:id
-    router.add("GET", QStringLiteral("/api/v1/messages/:id"), bind(&MessagesController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/:id"), "getMessage", bind(&MessagesController::get), read,
                {tag, QStringLiteral("A message"), {}, envelope(message), {}, {401, 403, 404, 429}});
     // GET /api/v1/messages/:id/status
-    router.add("GET", QStringLiteral("/api/v1/messages/:id/status"), bind(&MessagesController::status), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/:id/status"), "getMessageStatus",
+               bind(&MessagesController::status), read,
                {tag,
                 QStringLiteral("Delivery status of a message"),
                 {},
@@ -89,7 +90,7 @@ void MessagesController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 429}});
     // POST /api/v1/messages
-    router.add("POST", QStringLiteral("/api/v1/messages"), bind(&MessagesController::sendDirect), write,
+    router.add("POST", QStringLiteral("/api/v1/messages"), "sendMessage", bind(&MessagesController::sendDirect), write,
                {tag,
                 QStringLiteral("Direct send: to + channel (or contactId + channel) and the content of its type"),
                 object({{QStringLiteral("to"), string()},
@@ -115,42 +116,49 @@ void MessagesController::registerRoutes(Router &router)
                                                  {QStringLiteral("parameters"), array(object({}))}},
                                                 {QStringLiteral("type")}));
     // POST /api/v1/messages/template
-    router.add("POST", QStringLiteral("/api/v1/messages/template"), bind(&MessagesController::sendTemplate), write,
-               {tag,
-                QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
-                               "templateLanguage may be omitted when the template has one approved language)"),
-                object({{QStringLiteral("to"), string()},
-                        {QStringLiteral("contactId"), string()},
-                        {QStringLiteral("channel"), string()},
-                        {QStringLiteral("templateName"), string()},
-                        {QStringLiteral("templateLanguage"), string()},
-                        {QStringLiteral("components"), components}},
-                       {QStringLiteral("templateName")}),
-                envelope(message),
-                {},
-                {400, 401, 403, 404, 422, 429, 503},
-                201});
+    router.add(
+        "POST", QStringLiteral("/api/v1/messages/template"), "sendTemplateMessage",
+        bind(&MessagesController::sendTemplate), write,
+        RouteDoc{tag,
+                 QStringLiteral("Send an approved template"),
+                 object({{QStringLiteral("to"), string()},
+                         {QStringLiteral("contactId"), string()},
+                         {QStringLiteral("channel"), string()},
+                         {QStringLiteral("templateName"), string()},
+                         {QStringLiteral("templateLanguage"), string()},
+                         {QStringLiteral("components"), components}},
+                        {QStringLiteral("templateName")}),
+                 envelope(message),
+                 {},
+                 {400, 401, 403, 404, 422, 429, 503},
+                 201}
+            .described(QStringLiteral("Send an approved template (to or contactId; channel defaults to whatsapp; "
+                                      "templateLanguage may be omitted when the template has one approved language)")));
     // POST /api/v1/messages/bulk
-    router.add("POST", QStringLiteral("/api/v1/messages/bulk"), bind(&MessagesController::sendBulk), write,
-               {tag,
-                QStringLiteral("Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
-                               "sent at the channel's pace"),
-                object({{QStringLiteral("recipients"), array(string())},
-                        {QStringLiteral("segmentId"), string()},
-                        {QStringLiteral("channel"), string()},
-                        {QStringLiteral("templateName"), string()},
-                        {QStringLiteral("templateLanguage"), string()},
-                        {QStringLiteral("components"), components}},
-                       {QStringLiteral("templateName")}),
-                envelope(object({{QStringLiteral("bulkId"), string()},
-                                 {QStringLiteral("channel"), string()},
-                                 {QStringLiteral("total"), integer(0)},
-                                 {QStringLiteral("status"), string()}})),
-                {},
-                {400, 401, 403, 404, 422, 429, 503},
-                202});
+    router.add("POST", QStringLiteral("/api/v1/messages/bulk"), "sendBulkMessages", bind(&MessagesController::sendBulk),
+               write,
+               RouteDoc{tag,
+                        QStringLiteral("Queue a template to many recipients or to a segment's contacts"),
+                        object({{QStringLiteral("recipients"), array(string())},
+                                {QStringLiteral("segmentId"), string()},
+                                {QStringLiteral("channel"), string()},
+                                {QStringLiteral("templateName"), string()},
+                                {QStringLiteral("templateLanguage"), string()},
+                                {QStringLiteral("components"), components}},
+                               {QStringLiteral("templateName")}),
+                        envelope(object({{QStringLiteral("bulkId"), string()},
+                                         {QStringLiteral("channel"), string()},
+                                         {QStringLiteral("total"), integer(0)},
+                                         {QStringLiteral("status"), string()}})),
+                        {},
+                        {400, 401, 403, 404, 422, 429, 503},
+                        202}
+                   .described(QStringLiteral(
+                       "Queue a template to recipients (phones, or channel ids) or to a segment's contacts; "
+                       "sent at the channel's pace")));
     // GET /api/v1/messages/bulk/:bulkId
-    router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), bind(&MessagesController::bulkProgress), read,
+    router.add("GET", QStringLiteral("/api/v1/messages/bulk/:bulkId"), "getBulkSend",
+               bind(&MessagesController::bulkProgress), read,
                {tag,
                 QStringLiteral("Progress of a bulk send and one page of its recipients"),
                 {},
@@ -159,8 +167,7 @@ void MessagesController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // POST /api/v1/messages/send-file
     RouteDoc sendFileDoc{tag,
-                         QStringLiteral("Send a file into a conversation (multipart: conversationId, file, caption); "
-                                        "the message type follows the file (image, video, audio, document)"),
+                         QStringLiteral("Send a file into a conversation (multipart)"),
                          object({{QStringLiteral("conversationId"), string()},
                                  {QStringLiteral("file"), string(QStringLiteral("binary"))},
                                  {QStringLiteral("caption"), string()}},
@@ -169,11 +176,15 @@ void MessagesController::registerRoutes(Router &router)
                          {},
                          {400, 401, 403, 404, 413, 422, 429, 503},
                          201};
+    sendFileDoc.description = QStringLiteral("Send a file into a conversation (multipart: conversationId, file, "
+                                             "caption); the message type follows the file (image, video, audio, "
+                                             "document)");
     sendFileDoc.requestContentType = QStringLiteral("multipart/form-data");
-    router.add("POST", QStringLiteral("/api/v1/messages/send-file"), bind(&MessagesController::sendFile), write,
-               sendFileDoc);
+    router.add("POST", QStringLiteral("/api/v1/messages/send-file"), "sendFileIntoConversation",
+               bind(&MessagesController::sendFile), write, sendFileDoc);
     // POST /api/v1/messages/send
-    router.add("POST", QStringLiteral("/api/v1/messages/send"), bind(&MessagesController::send), write,
+    router.add("POST", QStringLiteral("/api/v1/messages/send"), "sendIntoConversation", bind(&MessagesController::send),
+               write,
                {tag,
                 QStringLiteral("Send into a conversation: content is the text (the caption for media)"),
                 object({{QStringLiteral("conversationId"), string()},

@@ -214,41 +214,41 @@ void MetaWebhooksController::registerRoutes(Router &router)
                           {QStringLiteral("hub.verify_token"), string()},
                           {QStringLiteral("hub.challenge"), string()}};
     auto verifyDoc = [&](const QString &channel) {
-        RouteDoc doc{tag,
-                     QStringLiteral("Meta's subscription handshake for %1: hub.mode=subscribe and the channel's "
-                                    "verifyToken answer hub.challenge as text/plain")
-                         .arg(channel),
-                     {},
-                     string(),
-                     hub,
+        RouteDoc doc{tag,  QStringLiteral("Meta's subscription handshake for %1").arg(channel), {}, string(), hub,
                      {403}};
+        doc.description = QStringLiteral("Meta's subscription handshake for %1: hub.mode=subscribe and the channel's "
+                                         "verifyToken answer hub.challenge as text/plain")
+                              .arg(channel);
         doc.contentType = QStringLiteral("text/plain");
         return doc;
     };
     auto receiveDoc = [&](const QString &channel, const QString &what) {
         return RouteDoc{tag,
-                        QStringLiteral("%1 events signed with X-Hub-Signature-256 (HMAC-SHA256 of the raw body with "
-                                       "the app secret): %2")
-                            .arg(channel, what),
+                        QStringLiteral("%1 events from Meta, signed").arg(channel),
                         ref(QStringLiteral("MetaWebhookBody")),
                         envelope(ref(QStringLiteral("MetaWebhookResult"))),
                         {},
-                        {400, 401, 503}};
+                        {400, 401, 503}}
+            .described(QStringLiteral("%1 events signed with X-Hub-Signature-256 (HMAC-SHA256 of the raw body with "
+                                      "the app secret): %2")
+                           .arg(channel, what));
     };
     // GET /webhooks/whatsapp
-    router.add("GET", QStringLiteral("/webhooks/whatsapp"), bind(&MetaWebhooksController::verifyWhatsApp),
-               Access::publicRoute(), verifyDoc(QStringLiteral("WhatsApp")));
+    router.add("GET", QStringLiteral("/webhooks/whatsapp"), "verifyWhatsAppWebhook",
+               bind(&MetaWebhooksController::verifyWhatsApp), Access::publicRoute(),
+               verifyDoc(QStringLiteral("WhatsApp")));
     // POST /webhooks/whatsapp
-    router.add("POST", QStringLiteral("/webhooks/whatsapp"), bind(&MetaWebhooksController::receiveWhatsApp),
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/webhooks/whatsapp"), "receiveWhatsAppWebhook",
+               bind(&MetaWebhooksController::receiveWhatsApp), Access::publicRoute(),
                receiveDoc(QStringLiteral("WhatsApp Cloud API"),
                           QStringLiteral("incoming messages (recorded once per wamid) and message statuses")));
     // GET /webhooks/instagram
-    router.add("GET", QStringLiteral("/webhooks/instagram"), bind(&MetaWebhooksController::verifyInstagram),
-               Access::publicRoute(), verifyDoc(QStringLiteral("Instagram")));
+    router.add("GET", QStringLiteral("/webhooks/instagram"), "verifyInstagramWebhook",
+               bind(&MetaWebhooksController::verifyInstagram), Access::publicRoute(),
+               verifyDoc(QStringLiteral("Instagram")));
     // POST /webhooks/instagram
-    router.add("POST", QStringLiteral("/webhooks/instagram"), bind(&MetaWebhooksController::receiveInstagram),
-               Access::publicRoute(),
+    router.add("POST", QStringLiteral("/webhooks/instagram"), "receiveInstagramWebhook",
+               bind(&MetaWebhooksController::receiveInstagram), Access::publicRoute(),
                receiveDoc(QStringLiteral("Instagram messaging"),
                           QStringLiteral("incoming messages (echoes of our own sends dropped) and read receipts")));
 }

@@ -77,7 +77,7 @@ void SegmentsController::registerRoutes(Router &router)
     const QString base = QStringLiteral("/api/v1/contacts/segments");
 
     // GET /api/v1/contacts/segments
-    router.add("GET", base, bind(&SegmentsController::list), user,
+    router.add("GET", base, "listSegments", bind(&SegmentsController::list), user,
                {tag,
                 QStringLiteral("List segments with their contactCount ({data, total}, without success)"),
                 {},
@@ -86,7 +86,7 @@ void SegmentsController::registerRoutes(Router &router)
                 {},
                 {401, 403, 429}});
     // POST /api/v1/contacts/segments
-    router.add("POST", base, bind(&SegmentsController::create), user,
+    router.add("POST", base, "createSegment", bind(&SegmentsController::create), user,
                {tag,
                 QStringLiteral("Create a segment (a static one with filters takes the matching contacts once)"),
                 ref(QStringLiteral("SegmentInput")),
@@ -96,7 +96,7 @@ void SegmentsController::registerRoutes(Router &router)
                 201});
     // POST /api/v1/contacts/segments/preview
     router.add(
-        "POST", base + QStringLiteral("/preview"), bind(&SegmentsController::preview), user,
+        "POST", base + QStringLiteral("/preview"), "previewSegment", bind(&SegmentsController::preview), user,
         {tag,
          QStringLiteral("Count the contacts some filters match now, without saving a segment"),
          object({{QStringLiteral("filters"), ref(QStringLiteral("SegmentFilters"))}}, {QStringLiteral("filters")}),
@@ -105,10 +105,10 @@ void SegmentsController::registerRoutes(Router &router)
          {400, 401, 403, 422, 429}});
     // GET /api/v1/contacts/segments/:id
     router.add(
-        "GET", base + QStringLiteral("/:id"), bind(&SegmentsController::get), user,
+        "GET", base + QStringLiteral("/:id"), "getSegment", bind(&SegmentsController::get), user,
         {tag, QStringLiteral("Segment detail with contactCount"), {}, envelope(segment), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/contacts/segments/:id
-    router.add("PATCH", base + QStringLiteral("/:id"), bind(&SegmentsController::update), user,
+    router.add("PATCH", base + QStringLiteral("/:id"), "updateSegment", bind(&SegmentsController::update), user,
                {tag,
                 QStringLiteral("Update a segment (partial; filters re-validated)"),
                 ref(QStringLiteral("SegmentInput")),
@@ -117,10 +117,11 @@ void SegmentsController::registerRoutes(Router &router)
                 {400, 401, 403, 404, 409, 422, 429}});
     // DELETE /api/v1/contacts/segments/:id
     router.add(
-        "DELETE", base + QStringLiteral("/:id"), bind(&SegmentsController::remove), user,
+        "DELETE", base + QStringLiteral("/:id"), "deleteSegment", bind(&SegmentsController::remove), user,
         {tag, QStringLiteral("Delete a segment (its contacts stay)"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // GET /api/v1/contacts/segments/:id/contacts
-    router.add("GET", base + QStringLiteral("/:id/contacts"), bind(&SegmentsController::contacts), user,
+    router.add("GET", base + QStringLiteral("/:id/contacts"), "listSegmentContacts",
+               bind(&SegmentsController::contacts), user,
                {tag,
                 QStringLiteral("The contacts of a segment, newest first"),
                 {},
@@ -128,7 +129,8 @@ void SegmentsController::registerRoutes(Router &router)
                 {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/contacts/segments/:id/contacts
-    router.add("POST", base + QStringLiteral("/:id/contacts"), bind(&SegmentsController::addContacts), user,
+    router.add("POST", base + QStringLiteral("/:id/contacts"), "addSegmentContacts",
+               bind(&SegmentsController::addContacts), user,
                {tag,
                 QStringLiteral("Add contacts to a static segment (all or nothing; 404 names unknown ids)"),
                 object({{QStringLiteral("contactIds"), array(string())}}, {QStringLiteral("contactIds")}),
@@ -136,8 +138,8 @@ void SegmentsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429}});
     // DELETE /api/v1/contacts/segments/:id/contacts/:contactId
-    router.add("DELETE", base + QStringLiteral("/:id/contacts/:contactId"), bind(&SegmentsController::removeContact),
-               user,
+    router.add("DELETE", base + QStringLiteral("/:id/contacts/:contactId"), "removeSegmentContact",
+               bind(&SegmentsController::removeContact), user,
                {tag,
                 QStringLiteral("Remove a contact from a static segment"),
                 {},
@@ -145,7 +147,8 @@ void SegmentsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/contacts/segments/:id/snapshot
-    router.add("POST", base + QStringLiteral("/:id/snapshot"), bind(&SegmentsController::snapshot), user,
+    router.add("POST", base + QStringLiteral("/:id/snapshot"), "snapshotSegment", bind(&SegmentsController::snapshot),
+               user,
                {tag,
                 QStringLiteral("Make a new static segment from this segment's current members"),
                 object({{QStringLiteral("name"), string()}, {QStringLiteral("description"), string()}}),

@@ -17,9 +17,7 @@ SmsStatusController::SmsStatusController(const Store &store, const QString &auth
 void SmsStatusController::registerRoutes(Router &router)
 {
     RouteDoc doc{QStringLiteral("Channel webhooks"),
-                 QStringLiteral("The SMS provider's status callback (Twilio shape, form-encoded MessageSid, "
-                                "MessageStatus, ErrorCode), signed with X-Twilio-Signature: delivered and "
-                                "undelivered/failed update the campaign recipient; other statuses are ignored"),
+                 QStringLiteral("The SMS provider's status callback (Twilio), signed"),
                  object({{QStringLiteral("MessageSid"), string()},
                          {QStringLiteral("MessageStatus"), string()},
                          {QStringLiteral("ErrorCode"), string()}},
@@ -28,9 +26,12 @@ void SmsStatusController::registerRoutes(Router &router)
                          {QStringLiteral("data"), object({{QStringLiteral("recorded"), boolean()}})}}),
                  {},
                  {400, 403, 503}};
+    doc.description = QStringLiteral("The SMS provider's status callback (Twilio shape, form-encoded MessageSid, "
+                                     "MessageStatus, ErrorCode), signed with X-Twilio-Signature: delivered and "
+                                     "undelivered/failed update the campaign recipient; other statuses are ignored");
     doc.requestContentType = QStringLiteral("application/x-www-form-urlencoded");
     router.add(
-        "POST", QStringLiteral("/webhooks/sms/status"), [this](ApiRequest &r) { return status(r); },
+        "POST", QStringLiteral("/webhooks/sms/status"), "receiveSmsStatus", [this](ApiRequest &r) { return status(r); },
         Access::publicRoute(), doc);
 }
 

@@ -139,7 +139,7 @@ void TasksController::registerRoutes(Router &router)
     listParams.insert(QStringLiteral("dueAfter"), string());
     listParams.insert(QStringLiteral("contactId"), string());
     listParams.insert(QStringLiteral("dealId"), string());
-    router.add("GET", QStringLiteral("/api/v1/tasks"), bind(&TasksController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/tasks"), "listTasks", bind(&TasksController::list), read,
                {tag,
                 QStringLiteral("List tasks (by due date, undated last)"),
                 {},
@@ -147,7 +147,7 @@ void TasksController::registerRoutes(Router &router)
                 listParams,
                 {400, 401, 403, 429}});
     // POST /api/v1/tasks
-    router.add("POST", QStringLiteral("/api/v1/tasks"), bind(&TasksController::create), write,
+    router.add("POST", QStringLiteral("/api/v1/tasks"), "createTask", bind(&TasksController::create), write,
                {tag,
                 QStringLiteral("Create a task"),
                 ref(QStringLiteral("TaskInput")),
@@ -156,7 +156,7 @@ void TasksController::registerRoutes(Router &router)
                 {400, 401, 403, 422, 429},
                 201});
     // GET /api/v1/tasks/today
-    router.add("GET", QStringLiteral("/api/v1/tasks/today"), bind(&TasksController::today), read,
+    router.add("GET", QStringLiteral("/api/v1/tasks/today"), "listTasksDueToday", bind(&TasksController::today), read,
                {tag,
                 QStringLiteral("Tasks due today in the tasks time zone (not cancelled; open ones first)"),
                 {},
@@ -164,7 +164,8 @@ void TasksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 429}});
     // GET /api/v1/tasks/overdue
-    router.add("GET", QStringLiteral("/api/v1/tasks/overdue"), bind(&TasksController::overdue), read,
+    router.add("GET", QStringLiteral("/api/v1/tasks/overdue"), "listOverdueTasks", bind(&TasksController::overdue),
+               read,
                {tag,
                 QStringLiteral("Open tasks past their due time (all-day tasks: from the next day)"),
                 {},
@@ -172,7 +173,7 @@ void TasksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 429}});
     // GET /api/v1/tasks/:id
-    router.add("GET", QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/tasks/:id"), "getTask", bind(&TasksController::get), read,
                {tag,
                 QStringLiteral("Task detail with assignee, contact, deal and notes"),
                 {},
@@ -181,7 +182,8 @@ void TasksController::registerRoutes(Router &router)
                 {401, 403, 404, 429}});
     // PUT /api/v1/tasks/:id and PATCH /api/v1/tasks/:id (both partial)
     for (const QByteArray &method : {QByteArrayLiteral("PUT"), QByteArrayLiteral("PATCH")}) {
-        router.add(method, QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::update), write,
+        router.add(method, QStringLiteral("/api/v1/tasks/:id"), method == "PUT" ? "updateTask" : "patchTask",
+                   bind(&TasksController::update), write,
                    {tag,
                     QStringLiteral("Update a task (partial; a status goes through the transition table)"),
                     ref(QStringLiteral("TaskInput")),
@@ -190,11 +192,12 @@ void TasksController::registerRoutes(Router &router)
                     {400, 401, 403, 404, 409, 422, 429}});
     }
     // DELETE /api/v1/tasks/:id
-    router.add("DELETE", QStringLiteral("/api/v1/tasks/:id"), bind(&TasksController::remove), write,
+    router.add("DELETE", QStringLiteral("/api/v1/tasks/:id"), "deleteTask", bind(&TasksController::remove), write,
                {tag, QStringLiteral("Delete a task and its notes"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/tasks/:id/status
     router.add(
-        "PATCH", QStringLiteral("/api/v1/tasks/:id/status"), bind(&TasksController::setStatus), write,
+        "PATCH", QStringLiteral("/api/v1/tasks/:id/status"), "changeTaskStatus", bind(&TasksController::setStatus),
+        write,
         {tag,
          QStringLiteral("Change the status (transition table); an optional note is added to the notes"),
          object({{QStringLiteral("status"), string()}, {QStringLiteral("note"), string()}}, {QStringLiteral("status")}),
@@ -202,7 +205,7 @@ void TasksController::registerRoutes(Router &router)
          {},
          {400, 401, 403, 404, 409, 422, 429}});
     // PATCH /api/v1/tasks/:id/assign
-    router.add("PATCH", QStringLiteral("/api/v1/tasks/:id/assign"), bind(&TasksController::assign), write,
+    router.add("PATCH", QStringLiteral("/api/v1/tasks/:id/assign"), "assignTask", bind(&TasksController::assign), write,
                {tag,
                 QStringLiteral("Assign to a user (null unassigns)"),
                 object({{QStringLiteral("assignedTo"), nullable(string())}}, {QStringLiteral("assignedTo")}),
@@ -210,7 +213,7 @@ void TasksController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429}});
     // POST /api/v1/tasks/:id/notes
-    router.add("POST", QStringLiteral("/api/v1/tasks/:id/notes"), bind(&TasksController::addNote), write,
+    router.add("POST", QStringLiteral("/api/v1/tasks/:id/notes"), "addTaskNote", bind(&TasksController::addNote), write,
                {tag,
                 QStringLiteral("Add a note"),
                 object({{QStringLiteral("content"), string()}}, {QStringLiteral("content")}),

@@ -21,23 +21,26 @@ TelegramWebhookController::~TelegramWebhookController() = default;
 void TelegramWebhookController::registerRoutes(Router &router)
 {
     // POST /webhooks/telegram
-    router.add("POST", QStringLiteral("/webhooks/telegram"), [this](ApiRequest &r) { return receive(r); },
-               Access::publicRoute(),
-               {QStringLiteral("Channel webhooks"),
+    router.add(
+        "POST", QStringLiteral("/webhooks/telegram"), "receiveTelegramUpdate",
+        [this](ApiRequest &r) { return receive(r); }, Access::publicRoute(),
+        RouteDoc{QStringLiteral("Channel webhooks"),
+                 QStringLiteral("Receive one Telegram Update (webhook mode)"),
+                 object({{QStringLiteral("update_id"), integer(0)},
+                         {QStringLiteral("message"), object({})},
+                         {QStringLiteral("callback_query"), object({})}},
+                        {QStringLiteral("update_id")}),
+                 object({{QStringLiteral("success"), boolean()},
+                         {QStringLiteral("data"), object({{QStringLiteral("recorded"), boolean()},
+                                                          {QStringLiteral("messageId"), nullable(string())}})},
+                         {QStringLiteral("method"), string()},
+                         {QStringLiteral("callback_query_id"), string()}}),
+                 {},
+                 {400, 403, 503}}
+            .described(
                 QStringLiteral("Receive one Telegram Update (mode webhook); X-Telegram-Bot-Api-Secret-Token must "
                                "equal channels/telegram/secretToken. A button tap is answered with "
-                               "{method: answerCallbackQuery, callback_query_id}"),
-                object({{QStringLiteral("update_id"), integer(0)},
-                        {QStringLiteral("message"), object({})},
-                        {QStringLiteral("callback_query"), object({})}},
-                       {QStringLiteral("update_id")}),
-                object({{QStringLiteral("success"), boolean()},
-                        {QStringLiteral("data"), object({{QStringLiteral("recorded"), boolean()},
-                                                         {QStringLiteral("messageId"), nullable(string())}})},
-                        {QStringLiteral("method"), string()},
-                        {QStringLiteral("callback_query_id"), string()}}),
-                {},
-                {400, 403, 503}});
+                               "{method: answerCallbackQuery, callback_query_id}")));
 }
 
 ApiResponse TelegramWebhookController::receive(ApiRequest &request)

@@ -30,7 +30,7 @@ void TemplatesController::registerRoutes(Router &router)
                 {QStringLiteral("status"), string()}});
 
     // GET /api/v1/templates
-    router.add("GET", QStringLiteral("/api/v1/templates"), bind(&TemplatesController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/templates"), "listTemplates", bind(&TemplatesController::list), read,
                {tag,
                 QStringLiteral("The message templates, by name and language"),
                 {},
@@ -39,18 +39,18 @@ void TemplatesController::registerRoutes(Router &router)
                 {400, 401, 403, 429}});
     // POST /api/v1/templates
     router.add(
-        "POST", QStringLiteral("/api/v1/templates"), bind(&TemplatesController::create), write,
+        "POST", QStringLiteral("/api/v1/templates"), "createTemplate", bind(&TemplatesController::create), write,
         {tag, QStringLiteral("Register a template"), body, envelope(tpl), {}, {400, 401, 403, 409, 422, 429}, 201});
     // GET /api/v1/templates/:id
-    router.add("GET", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/templates/:id"), "getTemplate", bind(&TemplatesController::get), read,
                {tag, QStringLiteral("A template"), {}, envelope(tpl), {}, {401, 403, 404, 429}});
     // PATCH /api/v1/templates/:id
     router.add(
-        "PATCH", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::update), write,
+        "PATCH", QStringLiteral("/api/v1/templates/:id"), "updateTemplate", bind(&TemplatesController::update), write,
         {tag, QStringLiteral("Change a template (partial)"), body, envelope(tpl), {}, {400, 401, 403, 404, 409, 429}});
     // DELETE /api/v1/templates/:id
-    router.add("DELETE", QStringLiteral("/api/v1/templates/:id"), bind(&TemplatesController::remove), write,
-               {tag, QStringLiteral("Delete a template"), {}, messageOnly(), {}, {401, 403, 404, 429}});
+    router.add("DELETE", QStringLiteral("/api/v1/templates/:id"), "deleteTemplate", bind(&TemplatesController::remove),
+               write, {tag, QStringLiteral("Delete a template"), {}, messageOnly(), {}, {401, 403, 404, 429}});
 }
 
 QJsonObject TemplatesController::schemas() const

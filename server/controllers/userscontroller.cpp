@@ -40,11 +40,11 @@ void UsersController::registerRoutes(Router &router)
     const QJsonObject user = envelope(ref(QStringLiteral("User")));
     const Access adminOnly{Access::UserOnly, {}, true};
     // GET /api/v1/users/me
-    router.add("GET", QStringLiteral("/api/v1/users/me"), bind(&UsersController::me), Access::userOnly(),
-               {tag, QStringLiteral("The signed-in user"), {}, user, {}, {401, 403, 429}});
+    router.add("GET", QStringLiteral("/api/v1/users/me"), "getCurrentUser", bind(&UsersController::me),
+               Access::userOnly(), {tag, QStringLiteral("The signed-in user"), {}, user, {}, {401, 403, 429}});
     // POST /api/v1/users/me/password
-    router.add("POST", QStringLiteral("/api/v1/users/me/password"), bind(&UsersController::changePassword),
-               Access::userOnly(),
+    router.add("POST", QStringLiteral("/api/v1/users/me/password"), "changePassword",
+               bind(&UsersController::changePassword), Access::userOnly(),
                {tag,
                 QStringLiteral("Change your password (your other sessions are signed out)"),
                 object({{QStringLiteral("currentPassword"), string()}, {QStringLiteral("newPassword"), string()}},
@@ -53,7 +53,7 @@ void UsersController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 422, 429}});
     // GET /api/v1/users
-    router.add("GET", QStringLiteral("/api/v1/users"), bind(&UsersController::list), adminOnly,
+    router.add("GET", QStringLiteral("/api/v1/users"), "listUsers", bind(&UsersController::list), adminOnly,
                {tag,
                 QStringLiteral("Every user, deactivated ones too (admin)"),
                 {},
@@ -61,7 +61,7 @@ void UsersController::registerRoutes(Router &router)
                 {},
                 {401, 403, 429}});
     // POST /api/v1/users
-    router.add("POST", QStringLiteral("/api/v1/users"), bind(&UsersController::create), adminOnly,
+    router.add("POST", QStringLiteral("/api/v1/users"), "createUser", bind(&UsersController::create), adminOnly,
                {tag,
                 QStringLiteral("Add a user (admin)"),
                 object({{QStringLiteral("email"), string(QStringLiteral("email"))},
@@ -74,10 +74,11 @@ void UsersController::registerRoutes(Router &router)
                 {400, 401, 403, 409, 422, 429},
                 201});
     // GET /api/v1/users/:id
-    router.add("GET", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::get), Access::userOnly(),
+    router.add("GET", QStringLiteral("/api/v1/users/:id"), "getUser", bind(&UsersController::get), Access::userOnly(),
                {tag, QStringLiteral("One user (admin, or yourself)"), {}, user, {}, {401, 403, 404, 429}});
     // PATCH /api/v1/users/:id
-    router.add("PATCH", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::update), Access::userOnly(),
+    router.add("PATCH", QStringLiteral("/api/v1/users/:id"), "updateUser", bind(&UsersController::update),
+               Access::userOnly(),
                {tag,
                 QStringLiteral("Change a user's name, role or active state (admin; yourself: your name)"),
                 object({{QStringLiteral("name"), string()},
@@ -87,7 +88,8 @@ void UsersController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 429}});
     // DELETE /api/v1/users/:id
-    router.add("DELETE", QStringLiteral("/api/v1/users/:id"), bind(&UsersController::deactivate), adminOnly,
+    router.add("DELETE", QStringLiteral("/api/v1/users/:id"), "deactivateUser", bind(&UsersController::deactivate),
+               adminOnly,
                {tag,
                 QStringLiteral("Deactivate a user (admin): their records stay; their tokens and API keys stop working"),
                 {},
@@ -95,7 +97,8 @@ void UsersController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 409, 429}});
     // POST /api/v1/auth/logout
-    router.add("POST", QStringLiteral("/api/v1/auth/logout"), bind(&UsersController::logout), Access::publicRoute(),
+    router.add("POST", QStringLiteral("/api/v1/auth/logout"), "logout", bind(&UsersController::logout),
+               Access::publicRoute(),
                {QStringLiteral("Authentication"),
                 QStringLiteral("Sign out: ends the refresh token's login (every token refreshed from it)"),
                 object({{QStringLiteral("refreshToken"), string()}}, {QStringLiteral("refreshToken")}),

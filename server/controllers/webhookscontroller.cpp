@@ -141,7 +141,7 @@ void WebhooksController::registerRoutes(Router &router)
     const QJsonObject paging{{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}};
 
     // GET /api/v1/webhooks
-    router.add("GET", QStringLiteral("/api/v1/webhooks"), bind(&WebhooksController::list), read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks"), "listWebhooks", bind(&WebhooksController::list), read,
                {tag,
                 QStringLiteral("List webhook subscriptions (secrets shown only as a hint)"),
                 {},
@@ -149,7 +149,7 @@ void WebhooksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 429}});
     // POST /api/v1/webhooks
-    router.add("POST", QStringLiteral("/api/v1/webhooks"), bind(&WebhooksController::create), write,
+    router.add("POST", QStringLiteral("/api/v1/webhooks"), "createWebhook", bind(&WebhooksController::create), write,
                {tag,
                 QStringLiteral("Create a subscription; the secret is returned once"),
                 input,
@@ -158,7 +158,8 @@ void WebhooksController::registerRoutes(Router &router)
                 {400, 401, 403, 422, 429},
                 201});
     // GET /api/v1/webhooks/events
-    router.add("GET", QStringLiteral("/api/v1/webhooks/events"), bind(&WebhooksController::events), read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks/events"), "listWebhookEvents", bind(&WebhooksController::events),
+               read,
                {tag,
                 QStringLiteral("Event names a subscription may name, with a sample payload each"),
                 {},
@@ -166,7 +167,8 @@ void WebhooksController::registerRoutes(Router &router)
                 {},
                 {401, 403, 429}});
     // GET /api/v1/webhooks/incoming
-    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming"), bind(&WebhooksController::listIncoming), read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming"), "listIncomingWebhooks",
+               bind(&WebhooksController::listIncoming), read,
                {tag,
                 QStringLiteral("List incoming webhook endpoints"),
                 {},
@@ -174,7 +176,8 @@ void WebhooksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 429}});
     // POST /api/v1/webhooks/incoming
-    router.add("POST", QStringLiteral("/api/v1/webhooks/incoming"), bind(&WebhooksController::createIncoming), write,
+    router.add("POST", QStringLiteral("/api/v1/webhooks/incoming"), "createIncomingWebhook",
+               bind(&WebhooksController::createIncoming), write,
                {tag,
                 QStringLiteral("Create an incoming webhook endpoint"),
                 object({{QStringLiteral("name"), string()},
@@ -189,11 +192,12 @@ void WebhooksController::registerRoutes(Router &router)
                 201});
     // DELETE /api/v1/webhooks/incoming/:id
     router.add(
-        "DELETE", QStringLiteral("/api/v1/webhooks/incoming/:id"), bind(&WebhooksController::removeIncoming), write,
+        "DELETE", QStringLiteral("/api/v1/webhooks/incoming/:id"), "deleteIncomingWebhook",
+        bind(&WebhooksController::removeIncoming), write,
         {tag, QStringLiteral("Delete an incoming webhook endpoint"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // GET /api/v1/webhooks/incoming/:id/calls
-    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming/:id/calls"), bind(&WebhooksController::incomingCalls),
-               read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks/incoming/:id/calls"), "listIncomingWebhookCalls",
+               bind(&WebhooksController::incomingCalls), read,
                {tag,
                 QStringLiteral("The call log of an incoming webhook, newest first"),
                 {},
@@ -201,10 +205,10 @@ void WebhooksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 404, 429}});
     // GET /api/v1/webhooks/:id
-    router.add("GET", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::get), read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks/:id"), "getWebhook", bind(&WebhooksController::get), read,
                {tag, QStringLiteral("A subscription"), {}, envelope(webhook), {}, {401, 403, 404, 429}});
     // PUT /api/v1/webhooks/:id
-    router.add("PUT", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::update), write,
+    router.add("PUT", QStringLiteral("/api/v1/webhooks/:id"), "updateWebhook", bind(&WebhooksController::update), write,
                {tag,
                 QStringLiteral("Update a subscription (partial): url, events, secret or rotateSecret, active"),
                 input,
@@ -212,13 +216,16 @@ void WebhooksController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 429}});
     // DELETE /api/v1/webhooks/:id
-    router.add("DELETE", QStringLiteral("/api/v1/webhooks/:id"), bind(&WebhooksController::remove), write,
+    router.add("DELETE", QStringLiteral("/api/v1/webhooks/:id"), "deleteWebhook", bind(&WebhooksController::remove),
+               write,
                {tag, QStringLiteral("Delete a subscription and its log"), {}, messageOnly(), {}, {401, 403, 404, 429}});
     // POST /api/v1/webhooks/:id/disable
-    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/disable"), bind(&WebhooksController::disable), write,
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/disable"), "disableWebhook",
+               bind(&WebhooksController::disable), write,
                {tag, QStringLiteral("Disable a subscription"), {}, envelope(webhook), {}, {401, 403, 404, 429}});
     // POST /api/v1/webhooks/:id/enable
-    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/enable"), bind(&WebhooksController::enable), write,
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/enable"), "enableWebhook",
+               bind(&WebhooksController::enable), write,
                {tag,
                 QStringLiteral("Enable a subscription (resets the failure count)"),
                 {},
@@ -226,7 +233,8 @@ void WebhooksController::registerRoutes(Router &router)
                 {},
                 {401, 403, 404, 429}});
     // POST /api/v1/webhooks/:id/test
-    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/test"), bind(&WebhooksController::test), write,
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/test"), "testWebhook", bind(&WebhooksController::test),
+               write,
                {tag,
                 QStringLiteral("Send a sample payload of an event now; answers the receiver's status and latency"),
                 object({{QStringLiteral("event"), string()}}, {QStringLiteral("event")}),
@@ -234,7 +242,8 @@ void WebhooksController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 422, 429}});
     // GET /api/v1/webhooks/:id/logs
-    router.add("GET", QStringLiteral("/api/v1/webhooks/:id/logs"), bind(&WebhooksController::logs), read,
+    router.add("GET", QStringLiteral("/api/v1/webhooks/:id/logs"), "listWebhookDeliveries",
+               bind(&WebhooksController::logs), read,
                {tag,
                 QStringLiteral("Delivery attempts, newest first"),
                 {},
@@ -242,7 +251,7 @@ void WebhooksController::registerRoutes(Router &router)
                 paging,
                 {400, 401, 403, 404, 429}});
     // POST /api/v1/webhooks/:id/logs/:deliveryId/redeliver
-    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/logs/:deliveryId/redeliver"),
+    router.add("POST", QStringLiteral("/api/v1/webhooks/:id/logs/:deliveryId/redeliver"), "redeliverWebhookDelivery",
                bind(&WebhooksController::redeliver), write,
                {tag,
                 QStringLiteral("Send a delivery's event again (same event id and body, a new delivery id)"),
@@ -252,18 +261,19 @@ void WebhooksController::registerRoutes(Router &router)
                 {401, 403, 404, 429},
                 202});
     // POST /webhooks/incoming/:webhookId
-    router.add("POST", QStringLiteral("/webhooks/incoming/:webhookId"), bind(&WebhooksController::receiveIncoming),
-               Access::publicRoute(),
-               {QStringLiteral("Incoming webhooks"),
-                QStringLiteral("Receive a call from an external system: {event, data}; signed with "
-                               "X-Service-Signature when the endpoint has a secret"),
-                object({{QStringLiteral("event"), string()}, {QStringLiteral("data"), object({})}},
-                       {QStringLiteral("event"), QStringLiteral("data")}),
-                envelope(object({{QStringLiteral("action"), string()},
-                                 {QStringLiteral("result"), string()},
-                                 {QStringLiteral("callId"), string()}})),
-                {},
-                {400, 401, 404, 409, 422}});
+    router.add("POST", QStringLiteral("/webhooks/incoming/:webhookId"), "receiveIncomingWebhook",
+               bind(&WebhooksController::receiveIncoming), Access::publicRoute(),
+               RouteDoc{QStringLiteral("Incoming webhooks"),
+                        QStringLiteral("Receive a call from an external system"),
+                        object({{QStringLiteral("event"), string()}, {QStringLiteral("data"), object({})}},
+                               {QStringLiteral("event"), QStringLiteral("data")}),
+                        envelope(object({{QStringLiteral("action"), string()},
+                                         {QStringLiteral("result"), string()},
+                                         {QStringLiteral("callId"), string()}})),
+                        {},
+                        {400, 401, 404, 409, 422}}
+                   .described(QStringLiteral("Receive a call from an external system: {event, data}; signed with "
+                                             "X-Service-Signature when the endpoint has a secret")));
 }
 
 ApiResponse WebhooksController::list(ApiRequest &request)

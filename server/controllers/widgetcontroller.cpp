@@ -59,7 +59,8 @@ void WidgetController::registerRoutes(Router &router)
 
     // POST /widget/v1/visitors
     router.add(
-        "POST", QStringLiteral("/widget/v1/visitors"), bind(&WidgetController::createVisitor), Access::publicRoute(),
+        "POST", QStringLiteral("/widget/v1/visitors"), "createWidgetVisitor", bind(&WidgetController::createVisitor),
+        Access::publicRoute(),
         {tag,
          QStringLiteral("Start a widget visitor: its token reaches its own conversation only"),
          object({{QStringLiteral("name"), string()}, {QStringLiteral("email"), string(QStringLiteral("email"))}}),
@@ -70,22 +71,24 @@ void WidgetController::registerRoutes(Router &router)
          {400, 429},
          201});
     // PATCH /widget/v1/visitors/me
-    router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), bind(&WidgetController::identify),
-               Access::publicRoute(),
-               {tag,
-                QStringLiteral("The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
-                               "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
-                               "created; the visitor's conversation becomes the contact's. Once only (409)"),
-                object({{QStringLiteral("name"), string()},
-                        {QStringLiteral("email"), string(QStringLiteral("email"))},
-                        {QStringLiteral("phone"), string()}}),
-                envelope(object({{QStringLiteral("visitorId"), string()},
-                                 {QStringLiteral("conversationId"), string()},
-                                 {QStringLiteral("identified"), boolean()}})),
-                {},
-                {400, 401, 409, 422, 429}});
+    router.add("PATCH", QStringLiteral("/widget/v1/visitors/me"), "identifyWidgetVisitor",
+               bind(&WidgetController::identify), Access::publicRoute(),
+               RouteDoc{tag,
+                        QStringLiteral("The visitor says who they are (a name, e-mail or phone), once"),
+                        object({{QStringLiteral("name"), string()},
+                                {QStringLiteral("email"), string(QStringLiteral("email"))},
+                                {QStringLiteral("phone"), string()}}),
+                        envelope(object({{QStringLiteral("visitorId"), string()},
+                                         {QStringLiteral("conversationId"), string()},
+                                         {QStringLiteral("identified"), boolean()}})),
+                        {},
+                        {400, 401, 409, 422, 429}}
+                   .described(QStringLiteral(
+                       "The visitor says who they are (Authorization: Bearer <visitor token>): a name, "
+                       "e-mail or phone. A contact with that e-mail or phone is linked, otherwise one is "
+                       "created; the visitor's conversation becomes the contact's. Once only (409)")));
     // POST /widget/v1/messages
-    router.add("POST", QStringLiteral("/widget/v1/messages"), bind(&WidgetController::postMessage),
+    router.add("POST", QStringLiteral("/widget/v1/messages"), "sendWidgetMessage", bind(&WidgetController::postMessage),
                Access::publicRoute(),
                {tag,
                 QStringLiteral("A visitor writes (Authorization: Bearer <visitor token>)"),
@@ -95,8 +98,8 @@ void WidgetController::registerRoutes(Router &router)
                 {400, 401, 422, 429},
                 201});
     // GET /widget/v1/messages
-    router.add("GET", QStringLiteral("/widget/v1/messages"), bind(&WidgetController::listMessages),
-               Access::publicRoute(),
+    router.add("GET", QStringLiteral("/widget/v1/messages"), "listWidgetMessages",
+               bind(&WidgetController::listMessages), Access::publicRoute(),
                {tag,
                 QStringLiteral("The visitor's messages after a message id (all when absent); marks replies delivered"),
                 {},
@@ -104,21 +107,24 @@ void WidgetController::registerRoutes(Router &router)
                 {{QStringLiteral("after"), string()}},
                 {401, 404, 429}});
     // GET /widget/v1/events
-    router.add("GET", QStringLiteral("/widget/v1/events"), bind(&WidgetController::events), Access::publicRoute(),
-               {tag,
-                QStringLiteral("Live replies as server-sent events: `event: message` (a visitor message JSON; new "
-                               "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
-                               "`event: conversation` {status}; a comment every 20 s keeps it open. The visitor "
-                               "token goes in Authorization: Bearer or, for EventSource, in ?token="),
-                {},
-                visitorMessage,
-                {{QStringLiteral("token"), string()}, {QStringLiteral("lastEventId"), string()}},
-                {401, 429, 503},
-                200,
-                QStringLiteral("text/event-stream")});
+    router.add("GET", QStringLiteral("/widget/v1/events"), "streamWidgetEvents", bind(&WidgetController::events),
+               Access::publicRoute(),
+               RouteDoc{tag,
+                        QStringLiteral("Live replies to the visitor as server-sent events"),
+                        {},
+                        visitorMessage,
+                        {{QStringLiteral("token"), string()}, {QStringLiteral("lastEventId"), string()}},
+                        {401, 429, 503},
+                        200,
+                        QStringLiteral("text/event-stream")}
+                   .described(QStringLiteral(
+                       "Live replies as server-sent events: `event: message` (a visitor message JSON; new "
+                       "ones with `id:` = the message id, which Last-Event-ID resumes after) and "
+                       "`event: conversation` {status}; a comment every 20 s keeps it open. The visitor "
+                       "token goes in Authorization: Bearer or, for EventSource, in ?token=")));
     const QJsonObject text = string();
     // GET /widget
-    router.add("GET", QStringLiteral("/widget"),
+    router.add("GET", QStringLiteral("/widget"), "getWidgetPage",
                [this](ApiRequest &r) { return asset(r, QStringLiteral("index.html")); }, Access::publicRoute(),
                {tag,
                 QStringLiteral("The chat page of the web widget (the iframe the embed script opens)"),
@@ -129,24 +135,27 @@ void WidgetController::registerRoutes(Router &router)
                 200,
                 QStringLiteral("text/html")});
     // GET /widget/embed.js
-    router.add("GET", QStringLiteral("/widget/embed.js"),
-               [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
-               {tag,
+    router.add(
+        "GET", QStringLiteral("/widget/embed.js"), "getWidgetEmbedScript",
+        [this](ApiRequest &r) { return asset(r, QStringLiteral("embed.js")); }, Access::publicRoute(),
+        RouteDoc{tag,
+                 QStringLiteral("The embed script that puts a chat button on any site"),
+                 {},
+                 text,
+                 {},
+                 {},
+                 200,
+                 QStringLiteral("text/javascript")}
+            .described(
                 QStringLiteral("The embed script: <script src=\"https://HOST/widget/embed.js\" async></script> puts "
-                               "a chat button on any site"),
-                {},
-                text,
-                {},
-                {},
-                200,
-                QStringLiteral("text/javascript")});
+                               "a chat button on any site")));
     // GET /widget/widget.js
     router.add(
-        "GET", QStringLiteral("/widget/widget.js"),
+        "GET", QStringLiteral("/widget/widget.js"), "getWidgetScript",
         [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.js")); }, Access::publicRoute(),
         {tag, QStringLiteral("The chat page's script"), {}, text, {}, {}, 200, QStringLiteral("text/javascript")});
     // GET /widget/widget.css
-    router.add("GET", QStringLiteral("/widget/widget.css"),
+    router.add("GET", QStringLiteral("/widget/widget.css"), "getWidgetStyleSheet",
                [this](ApiRequest &r) { return asset(r, QStringLiteral("widget.css")); }, Access::publicRoute(),
                {tag, QStringLiteral("The chat page's style sheet"), {}, text, {}, {}, 200, QStringLiteral("text/css")});
 }

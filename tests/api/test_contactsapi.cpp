@@ -381,6 +381,56 @@ private Q_SLOTS:
             QVERIFY2(paths.value(path).toObject().contains(QString::fromLatin1(route.method).toLower()),
                      qPrintable(route.method + " " + path));
         }
+        // The openapi_* tests lint this document and build a typed client from it (tests/openapi):
+        // the fixture openapi_document runs this function with LIAISON_OPENAPI_DUMP set.
+        const QString dump = qEnvironmentVariable("LIAISON_OPENAPI_DUMP");
+        if (!dump.isEmpty()) {
+            QFile out(dump);
+            QVERIFY2(out.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(out.errorString()));
+            QCOMPARE(out.write(r.body), qint64(r.body.size()));
+        }
+    }
+
+    // Clients generated from the document name each operation by its operationId: every operation
+    // has one, camelCase and unique, and a summary of one line (of at most 100 characters). Lists
+    // every operation that has not.
+    void openApiOperationsHaveUniqueIdsAndSummaries()
+    {
+        ApiClient anonymous(m_api->server.baseUrl(), m_api->server.certificate());
+        const QJsonObject paths = anonymous.get("/api/v1/openapi.json").json.value("paths").toObject();
+        static const QRegularExpression camelCase("^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$");
+        QHash<QString, QString> seen; // operationId -> "METHOD path"
+        QStringList wrong;
+        int operations = 0;
+        for (auto p = paths.begin(); p != paths.end(); ++p) {
+            const QJsonObject item = p.value().toObject();
+            for (auto o = item.begin(); o != item.end(); ++o) {
+                ++operations;
+                const QString where = o.key().toUpper() + " " + p.key();
+                const QJsonObject operation = o.value().toObject();
+                const QString id = operation.value("operationId").toString();
+                const QString summary = operation.value("summary").toString();
+                if (!camelCase.match(id).hasMatch())
+                    wrong << where + ": operationId \"" + id + "\" missing or not camelCase";
+                else if (seen.contains(id))
+                    wrong << where + ": operationId \"" + id + "\" also on " + seen.value(id);
+                seen.insert(id, where);
+                if (summary.trimmed().isEmpty() || summary.contains('\n') || summary.size() > RouteDoc::kMaxSummary)
+                    wrong << where + ": no summary of one line of at most 100 characters";
+            }
+        }
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join('\n')));
+        QCOMPARE(operations, m_api->server.server().router().routes().size());
+        // The names clients rely on (docs/api.md, "The OpenAPI document").
+        QCOMPARE(seen.value("listContacts"), QString("GET /api/v1/contacts"));
+        QCOMPARE(seen.value("createContact"), QString("POST /api/v1/contacts"));
+        QCOMPARE(seen.value("updateContact"), QString("PUT /api/v1/contacts/{id}"));
+        QCOMPARE(seen.value("patchContact"), QString("PATCH /api/v1/contacts/{id}"));
+        QCOMPARE(seen.value("moveDealStage"), QString("PATCH /api/v1/deals/{id}/stage"));
+        // What a summary leaves out is the operation's description.
+        const QJsonObject events = paths.value("/widget/v1/events").toObject().value("get").toObject();
+        QCOMPARE(events.value("summary").toString(), QString("Live replies to the visitor as server-sent events"));
+        QVERIFY(events.value("description").toString().contains("Last-Event-ID"));
     }
 
     // NUL and lone surrogates are refused with 400 before SQL, on both databases, with or without a

@@ -1,6 +1,7 @@
 // The routing table on its own: literal segments before parameters at every level, parameters
 // captured and percent-decoded, HEAD served by GET routes, 405's allowed methods for a known path,
-// unknown paths, empty and doubled slashes, and backtracking from a literal that leads nowhere.
+// unknown paths, empty and doubled slashes, and backtracking from a literal that leads nowhere; and
+// the registrations it refuses (no operationId, one taken or not camelCase, no one-line summary).
 #include "server/api/router.h"
 
 #include <QtTest>
@@ -33,18 +34,18 @@ private slots:
     void initTestCase()
     {
         const Access a = Access::scoped("contacts:read");
-        m_router.add("GET", "/api/v1/contacts", kHandler, a, named("list"));
-        m_router.add("POST", "/api/v1/contacts", kHandler, a, named("create"));
-        m_router.add("GET", "/api/v1/contacts/:id", kHandler, a, named("get"));
-        m_router.add("PATCH", "/api/v1/contacts/:id", kHandler, a, named("update"));
-        m_router.add("GET", "/api/v1/contacts/search", kHandler, a, named("search"));
-        m_router.add("POST", "/api/v1/contacts/:id/tags", kHandler, a, named("tag"));
-        m_router.add("DELETE", "/api/v1/contacts/:id/tags/:tag", kHandler, a, named("untag"));
-        m_router.add("GET", "/api/v1/deals/pipeline", kHandler, a, named("pipeline"));
-        m_router.add("GET", "/api/v1/deals/:id", kHandler, a, named("deal"));
+        m_router.add("GET", "/api/v1/contacts", "list", kHandler, a, named("list"));
+        m_router.add("POST", "/api/v1/contacts", "create", kHandler, a, named("create"));
+        m_router.add("GET", "/api/v1/contacts/:id", "get", kHandler, a, named("get"));
+        m_router.add("PATCH", "/api/v1/contacts/:id", "update", kHandler, a, named("update"));
+        m_router.add("GET", "/api/v1/contacts/search", "search", kHandler, a, named("search"));
+        m_router.add("POST", "/api/v1/contacts/:id/tags", "tag", kHandler, a, named("tag"));
+        m_router.add("DELETE", "/api/v1/contacts/:id/tags/:tag", "untag", kHandler, a, named("untag"));
+        m_router.add("GET", "/api/v1/deals/pipeline", "pipeline", kHandler, a, named("pipeline"));
+        m_router.add("GET", "/api/v1/deals/:id", "deal", kHandler, a, named("deal"));
         // A literal that leads nowhere for a longer path: the parameter branch must still be tried.
-        m_router.add("GET", "/api/v1/items/special", kHandler, a, named("special"));
-        m_router.add("GET", "/api/v1/items/:id/parts", kHandler, a, named("parts"));
+        m_router.add("GET", "/api/v1/items/special", "special", kHandler, a, named("special"));
+        m_router.add("GET", "/api/v1/items/:id/parts", "parts", kHandler, a, named("parts"));
     }
 
     void matches_data()
@@ -119,6 +120,71 @@ private slots:
     {
         QCOMPARE(m_router.routes().size(), 11);
         QCOMPARE(m_router.routes().at(2).pattern, QString("/api/v1/contacts/:id"));
+        QCOMPARE(m_router.routes().at(2).operationId, QString("get"));
+    }
+
+    // Router::add stops the program on these (qFatal); problemWith says why.
+    void refusesARouteWithoutAGoodIdOrSummary_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("operationId");
+        QTest::addColumn<QString>("summary");
+        QTest::addColumn<QString>("problem"); // a part of the reason; empty: accepted
+        QTest::newRow("accepted") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                  << "deleteDeal"
+                                  << "Delete a deal"
+                                  << "";
+        QTest::newRow("no id") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                               << ""
+                               << "Delete a deal"
+                               << "no operationId";
+        QTest::newRow("words") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                               << "delete deal"
+                               << "Delete a deal"
+                               << "not camelCase";
+        QTest::newRow("upper first") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                     << "DeleteDeal"
+                                     << "Delete a deal"
+                                     << "not camelCase";
+        QTest::newRow("snake") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                               << "delete_deal"
+                               << "Delete a deal"
+                               << "not camelCase";
+        QTest::newRow("id taken") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                  << "deal"
+                                  << "Delete a deal"
+                                  << "is taken by GET /api/v1/deals/:id";
+        QTest::newRow("no summary") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                    << "deleteDeal"
+                                    << " "
+                                    << "no summary";
+        QTest::newRow("two lines") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                   << "deleteDeal"
+                                   << "Delete a deal\nand its activities"
+                                   << "more than one line";
+        QTest::newRow("a summary too long")
+            << QByteArray("DELETE") << "/api/v1/deals/:id"
+            << "deleteDeal" << QString(RouteDoc::kMaxSummary + 1, 'x') << "more than 100 characters";
+        QTest::newRow("a summary just short enough") << QByteArray("DELETE") << "/api/v1/deals/:id"
+                                                     << "deleteDeal" << QString(RouteDoc::kMaxSummary, 'x') << "";
+        QTest::newRow("twice") << QByteArray("GET") << "/api/v1/deals/:id"
+                               << "getDeal"
+                               << "A deal"
+                               << "registered twice";
+    }
+    void refusesARouteWithoutAGoodIdOrSummary()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QString, pattern);
+        QFETCH(QString, operationId);
+        QFETCH(QString, summary);
+        QFETCH(QString, problem);
+        const QString got = m_router.problemWith(method, pattern, operationId, named(summary).described("The rest."));
+        if (problem.isEmpty())
+            QVERIFY2(got.isEmpty(), qPrintable(got));
+        else
+            QVERIFY2(got.contains(problem), qPrintable(got));
     }
 };
 
