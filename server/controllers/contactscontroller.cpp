@@ -136,7 +136,8 @@ void ContactsController::registerRoutes(Router &router)
                 201});
     // GET /api/v1/contacts/duplicates
     router.add(
-        "GET", QStringLiteral("/api/v1/contacts/duplicates"), bind(&ContactsController::duplicates), read,
+        "GET", QStringLiteral("/api/v1/contacts/duplicates"), "listContactDuplicates",
+        bind(&ContactsController::duplicates), read,
         {tag,
          QStringLiteral("Groups of contacts that look like one person (same e-mail, phone, or name and company)"),
          {},
@@ -144,7 +145,8 @@ void ContactsController::registerRoutes(Router &router)
          {{QStringLiteral("page"), integer(1)}, {QStringLiteral("limit"), integer(1, 100)}},
          {400, 401, 403, 429}});
     // POST /api/v1/contacts/:id/merge
-    router.add("POST", QStringLiteral("/api/v1/contacts/:id/merge"), bind(&ContactsController::merge), write,
+    router.add("POST", QStringLiteral("/api/v1/contacts/:id/merge"), "mergeContacts", bind(&ContactsController::merge),
+               write,
                {tag,
                 QStringLiteral("Merge other contacts into this one (undo within 7 days)"),
                 object({{QStringLiteral("otherIds"), array(string())}}, {QStringLiteral("otherIds")}),
@@ -152,8 +154,8 @@ void ContactsController::registerRoutes(Router &router)
                 {},
                 {400, 401, 403, 404, 409, 422, 429}});
     // POST /api/v1/contacts/merges/:mergeId/undo
-    router.add("POST", QStringLiteral("/api/v1/contacts/merges/:mergeId/undo"), bind(&ContactsController::undoMerge),
-               write,
+    router.add("POST", QStringLiteral("/api/v1/contacts/merges/:mergeId/undo"), "undoContactMerge",
+               bind(&ContactsController::undoMerge), write,
                {tag,
                 QStringLiteral("Undo a merge: the removed contacts and their rows come back"),
                 {},
