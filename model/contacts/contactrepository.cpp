@@ -11,6 +11,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -307,6 +308,22 @@ void insertRow(Contact &c)
     writeSearch(c, false);
 }
 
+void updateRow(const Contact &before, const Contact &c)
+{
+    Database::execCached(
+        QStringLiteral(
+            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
+            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
+            "lead_score = ?, updated_at = ?, name_sort = ?, company_sort = ? WHERE seq = ?"),
+        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
+         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
+         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, nameSortKey(c),
+         sortKey(c.company), c.seq});
+    if (c.tags != before.tags)
+        writeTags(c, true);
+    writeSearch(c, true);
+}
+
 struct Filter
 {
     QString where;
@@ -457,18 +474,7 @@ Contact ContactRepository::updateOnce(const QString &id, const ContactChanges &c
     *attempted = c;
     checkUnique(c);
     c.updatedAt = m_store.nowIso();
-    Database::execCached(
-        QStringLiteral(
-            "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, email_norm = ?, phone = ?, "
-            "phone_e164 = ?, company = ?, position = ?, address = ?, tags = ?, custom_fields = ?, source = ?, "
-            "lead_score = ?, updated_at = ?, name_sort = ?, company_sort = ? WHERE seq = ?"),
-        {text(c.firstName), text(c.lastName), textOrNull(c.email), textOrNull(c.email.toLower()), textOrNull(c.phone),
-         textOrNull(ContactRules::toE164(c.phone)), text(c.company), text(c.position), compact(c.address),
-         compact(c.tags), compact(c.customFields), text(c.source), c.leadScore, c.updatedAt, nameSortKey(c),
-         sortKey(c.company), c.seq});
-    if (c.tags != before.tags)
-        writeTags(c, true);
-    writeSearch(c, true);
+    updateRow(before, c);
     QJsonObject data = eventData(c);
     data.insert(QStringLiteral("changedFields"), changed);
     m_store.appendEvent(QStringLiteral("contact.updated"), data);
@@ -571,6 +577,39 @@ qint64 ContactRepository::count(const ContactQuery &query) const
     Database::select(
         sql, f.values, [&n](const SqlRow &r) { n = r.integer(0); }, query.extraWhere.isEmpty());
     return n;
+}
+
+QVector<qint64> ContactRepository::seqsOf(const ContactQuery &query, QStringList *customFieldKeys) const
+{
+    const ReadTransaction snapshot;
+    ContactQuery q = query;
+    if (!q.search.trimmed().isEmpty() && !q.searchSeqs)
+        q.searchSeqs = fewMatches(searchWords(q.search), 1000);
+    const Filter f = buildFilter(q);
+    QVector<qint64> seqs;
+    QSet<QString> keys;
+    const QString sql = QStringLiteral("SELECT c.seq") +
+                        (customFieldKeys ? QStringLiteral(", c.custom_fields") : QString()) +
+                        QStringLiteral(" FROM contacts c") + f.where + QStringLiteral(" ORDER BY ") + orderBy(q.sort);
+    Database::select(
+        sql, f.values,
+        [&](const SqlRow &r) {
+            seqs.append(r.integer(0));
+            if (customFieldKeys) {
+                const QByteArray json = r.bytes(1);
+                if (json.size() > 2) {
+                    const QJsonObject fields = QJsonDocument::fromJson(json).object();
+                    for (auto it = fields.begin(); it != fields.end(); ++it)
+                        keys.insert(it.key());
+                }
+            }
+        },
+        q.extraWhere.isEmpty());
+    if (customFieldKeys) {
+        *customFieldKeys = QStringList(keys.cbegin(), keys.cend());
+        customFieldKeys->sort();
+    }
+    return seqs;
 }
 
 Contact ContactRepository::addTags(const QString &id, const QStringList &tags, const QString &actor)
@@ -687,6 +726,37 @@ qint64 ContactRepository::rebuildSearch()
     }
     tx.commit();
     return done;
+}
+
+ContactRepository::Match ContactRepository::matchOf(const QString &email, const QString &phone) const
+{
+    Match m;
+    if (!email.isEmpty()) {
+        CachedQuery q =
+            Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email.toLower()});
+        if (q.next())
+            m.byEmail = q.value(0).toString();
+    }
+    const QString e164 = ContactRules::toE164(phone);
+    if (!e164.isEmpty()) {
+        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {e164});
+        if (q.next())
+            m.byPhone = q.value(0).toString();
+    }
+    return m;
+}
+
+void ContactRepository::insertImported(Contact &c, const QString &now)
+{
+    c.id = Ids::make(u"contact");
+    c.createdAt = c.updatedAt = now;
+    insertRow(c);
+}
+
+void ContactRepository::updateImported(const Contact &before, Contact &c, const QString &now)
+{
+    c.updatedAt = now;
+    updateRow(before, c);
 }
 
 int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)
