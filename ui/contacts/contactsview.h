@@ -11,6 +11,7 @@
 class ContactDetailPane;
 class ContactRepository;
 class ContactTableModel;
+class ImportDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -67,6 +68,12 @@ public slots:
     std::optional<Contact> selectedContact(const QString &action);
     void editContact();
     void deleteContact();
+    // The import dialog of contacts (window-modal, deleted when closed); returned for tests.
+    ImportDialog *importContacts();
+    // Asks where to save the contacts the search, tag and segment show, as CSV.
+    void chooseExportFile();
+    // Writes them there; false with the reason under the table when it cannot.
+    bool exportTo(const QString &path);
     // Reloads the table, the tag list and the detail pane now.
     void refresh();
 
@@ -85,12 +92,15 @@ private:
     int currentRow() const;
 
     ContactRepository &m_contacts;
+    Store m_store;
     ContactTableModel *m_model = nullptr;
     QLineEdit *m_search = nullptr;
     QComboBox *m_tagFilter = nullptr;
     QPushButton *m_new = nullptr;
     QPushButton *m_edit = nullptr;
     QPushButton *m_delete = nullptr;
+    QPushButton *m_import = nullptr;
+    QPushButton *m_export = nullptr;
     QTableView *m_table = nullptr;
     ContactDetailPane *m_pane = nullptr;
     QLabel *m_count = nullptr;
