@@ -551,8 +551,10 @@ ImportDialog *ContactsView::importContacts()
 
 void ContactsView::chooseExportFile()
 {
-    auto *dialog = new QFileDialog(this, tr("Export contacts to CSV"),
-                                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
+    QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!QFileInfo(folder).isDir())
+        folder = QDir::homePath();
+    auto *dialog = new QFileDialog(this, tr("Export contacts to CSV"), folder);
     dialog->setObjectName(QStringLiteral("exportContactsDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);

@@ -95,7 +95,7 @@ ImportDialog::ImportDialog(ImportTarget target, const Store &store, QWidget *par
         UiKit::recordTable(3, {tr("Column"), tr("Example"), tr("Field")}, QStringLiteral("importColumns"), columnsBox);
     m_columns->setAccessibleName(tr("Columns of the file and their fields"));
     m_columns->setSelectionMode(QAbstractItemView::NoSelection);
-    m_columns->horizontalHeader()->setSectionResizeMode(ImportExampleColumn, QHeaderView::Stretch);
+    m_columns->horizontalHeader()->setSectionResizeMode(ImportFieldColumn, QHeaderView::Stretch);
     columnsLayout->addWidget(m_columns);
     auto *previewBox = new QGroupBox(tr("Preview"), splitter);
     auto *previewLayout = new QVBoxLayout(previewBox);
@@ -106,8 +106,9 @@ ImportDialog::ImportDialog(ImportTarget target, const Store &store, QWidget *par
     m_preview->setAccessibleName(tr("The first rows as they would be imported"));
     previewLayout->addWidget(m_previewNote);
     previewLayout->addWidget(m_preview);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({460, 540});
     layout->addWidget(splitter, 1);
 
     // 3. Duplicates, then the import.
@@ -170,10 +171,13 @@ ImportDialog::~ImportDialog()
 
 void ImportDialog::chooseFile()
 {
-    auto *dialog =
-        new QFileDialog(this, m_target.title,
-                        m_path.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                                         : QFileInfo(m_path).absolutePath());
+    QString folder = QFileInfo(m_path).absolutePath();
+    if (m_path.isEmpty()) {
+        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        if (!QFileInfo(folder).isDir())
+            folder = QDir::homePath();
+    }
+    auto *dialog = new QFileDialog(this, m_target.title, folder);
     dialog->setObjectName(QStringLiteral("importFileDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::ExistingFile);
@@ -214,6 +218,8 @@ void ImportDialog::reread()
 {
     if (m_bytes.isEmpty() || m_importing)
         return;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
     const auto encoding = Csv::Encoding(m_encoding->currentData().toInt());
     const QChar separator = m_separator->currentData().toString().at(0);
     try {
@@ -276,7 +282,9 @@ void ImportDialog::fillColumns()
         m_columns->setCellWidget(i, ImportFieldColumn, box);
     }
     m_columns->resizeColumnToContents(ImportHeaderColumn);
-    m_columns->resizeColumnToContents(ImportFieldColumn);
+    m_columns->resizeColumnToContents(ImportExampleColumn);
+    m_columns->setColumnWidth(ImportExampleColumn,
+                              qMin(m_columns->columnWidth(ImportExampleColumn), fontMetrics().averageCharWidth() * 18));
 }
 
 CsvImport::Mapping ImportDialog::mapping() const
@@ -297,7 +305,8 @@ void ImportDialog::fillPreview()
     }
     const CsvImport::Mapping map = mapping();
     QVector<int> shown;
-    QStringList headers{tr("Line")};
+    // The problem beside the line, so that it shows without scrolling; the values after it.
+    QStringList headers{tr("Line"), tr("Problems")};
     for (int i = 0; i < map.size(); ++i) {
         if (map.at(i).isEmpty())
             continue;
@@ -305,7 +314,6 @@ void ImportDialog::fillPreview()
         headers << (CsvImport::isCustomField(map.at(i)) ? CsvImport::customFieldName(map.at(i))
                                                         : m_target.label(map.at(i)));
     }
-    headers << tr("Problems");
     m_preview->setColumnCount(int(headers.size()));
     m_preview->setHorizontalHeaderLabels(headers);
     const int rows = int(qMin<qsizetype>(PreviewRows, m_table->rows.size()));
@@ -318,7 +326,7 @@ void ImportDialog::fillPreview()
         line->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_preview->setItem(r, 0, line);
         for (int c = 0; c < shown.size(); ++c)
-            m_preview->setItem(r, c + 1, UiKit::tableItem(row.value(shown.at(c)).trimmed()));
+            m_preview->setItem(r, c + 2, UiKit::tableItem(row.value(shown.at(c)).trimmed()));
         QString problem;
         try {
             m_target.check(row, map);
@@ -333,9 +341,11 @@ void ImportDialog::fillPreview()
             problemItem->setForeground(UiKit::color(UiKit::Tone::Danger));
             problemItem->setToolTip(problem);
         }
-        m_preview->setItem(r, int(headers.size()) - 1, problemItem);
+        m_preview->setItem(r, 1, problemItem);
     }
     m_preview->resizeColumnsToContents();
+    // A long problem is cut (its whole text in the tooltip), so that the values stay in sight.
+    m_preview->setColumnWidth(1, qMin(m_preview->columnWidth(1), fontMetrics().averageCharWidth() * 40));
     m_previewNote->setText(bad == 0 ? tr("The first %1 rows as they would be imported: no problem found.").arg(rows)
                                     : tr("The first %1 rows as they would be imported: %2 would be left out, "
                                          "each with its problem.")
