@@ -5978,6 +5978,26 @@ A desktop CRM with a local REST API.</source>
         <source>No open deals in this pipeline.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the deals of this pipeline the search shows as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export deals to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deals.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>
@@ -7309,6 +7329,30 @@ Details: %2</source>
     </message>
     <message>
         <source>New task…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the tasks this tab and the filters show as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export tasks to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tasks.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tasks saved to %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

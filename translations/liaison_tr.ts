@@ -5962,6 +5962,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>No open deals in this pipeline.</source>
         <translation>Bu satış hattında açık fırsat yok.</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>Dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Save the deals of this pipeline the search shows as a CSV file</source>
+        <translation>Bu satış hattında aramanın gösterdiği fırsatları CSV dosyası olarak kaydet</translation>
+    </message>
+    <message>
+        <source>Export deals to CSV</source>
+        <translation>Fırsatları CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>deals.csv</source>
+        <translation>firsatlar.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
 </context>
 <context>
     <name>PipelineEditorDialog</name>
@@ -7307,6 +7327,30 @@ Ayrıntılar: %2</translation>
     <message>
         <source>New task…</source>
         <translation>Yeni görev…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Save the tasks this tab and the filters show as a CSV file</source>
+        <translation>Bu sekmenin ve filtrelerin gösterdiği görevleri CSV dosyası olarak kaydet</translation>
+    </message>
+    <message>
+        <source>Export tasks to CSV</source>
+        <translation>Görevleri CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>tasks.csv</source>
+        <translation>gorevler.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>%1 tasks saved to %2.</source>
+        <translation>%1 görev %2 konumuna kaydedildi.</translation>
     </message>
 </context>
 <context>

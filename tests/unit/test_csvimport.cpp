@@ -8,6 +8,8 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/importjobrepository.h"
+#include "model/deals/dealrepository.h"
+#include "model/tasks/taskrepository.h"
 #include "tests/support/modelsupport.h"
 
 #include <QJsonArray>
@@ -405,6 +407,32 @@ private Q_SLOTS:
         QCOMPARE(done.report.at(1).toObject().value("line").toInt(), 3);
         QCOMPARE(jobs.requestCancel(job.id).status, QStringLiteral("cancelled")); // an ended job stays as it is
         QCOMPARE(refusalOf([&] { jobs.get("imp_nope"); }).second, int(DomainError::NotFound));
+    }
+
+    void exportsDealsAndTasksAsCsv()
+    {
+        DealRepository deals(testStore());
+        deals.create(DealRules::parse(
+            {{"name", "Filo yenileme"}, {"value", 1250.5}, {"customFields", QJsonObject{{"kaynak", "fuar"}}}}));
+        deals.create(DealRules::parse({{"name", "Yazılım lisansı"}, {"value", 90}}));
+        DealQuery dq;
+        dq.search = QStringLiteral("filo");
+        Csv::Table t = Csv::read(deals.exportCsv(dq));
+        QCOMPARE(t.rows.size(), 1);
+        QCOMPARE(t.rows.first().at(t.header.indexOf("name")), QStringLiteral("Filo yenileme"));
+        QCOMPARE(t.rows.first().at(t.header.indexOf("value")), QStringLiteral("1250.50"));
+        QCOMPARE(t.rows.first().at(t.header.indexOf("customFields.kaynak")), QStringLiteral("fuar"));
+        QCOMPARE(Csv::read(deals.exportCsv(DealQuery())).rows.size(), 2);
+
+        TaskRepository tasks(testStore());
+        tasks.create(TaskRules::parse({{"title", "Ayşe'yi ara"}, {"dueDate", "2026-12-01"}}));
+        tasks.create(TaskRules::parse({{"title", "Teklif gönder"}, {"priority", "high"}}));
+        TaskQuery tq;
+        tq.priorities = QStringList{QStringLiteral("high")};
+        t = Csv::read(tasks.exportCsv(tq));
+        QCOMPARE(t.rows.size(), 1);
+        QCOMPARE(t.rows.first().at(t.header.indexOf("title")), QStringLiteral("Teklif gönder"));
+        QCOMPARE(Csv::read(tasks.exportCsv(TaskQuery())).rows.size(), 2);
     }
 };
 

@@ -1,4 +1,5 @@
 #include "ui/deals/pipelineboard.h"
+#include "ui/shell/importdialog.h"
 
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -24,6 +25,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCursor>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -99,6 +101,14 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     top->addWidget(m_chartCurrency);
     top->addWidget(newDeal);
     top->addWidget(editPipelines);
+    auto *exportDeals = new QPushButton(tr("Export…"), this);
+    exportDeals->setObjectName(QStringLiteral("exportDealsButton"));
+    exportDeals->setToolTip(tr("Save the deals of this pipeline the search shows as a CSV file"));
+    top->addWidget(exportDeals);
+    connect(exportDeals, &QPushButton::clicked, this, [this] {
+        askCsvExportPath(this, tr("Export deals to CSV"), tr("deals.csv"),
+                         [this](const QString &path) { exportTo(path); });
+    });
     connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
 
     m_search = new QLineEdit(this);
@@ -724,4 +734,24 @@ void PipelineBoard::editPipelines()
 void PipelineBoard::warn(const QString &text)
 {
     MessageBoxes::warn(this, tr("Deals"), text);
+}
+
+bool PipelineBoard::exportTo(const QString &path)
+{
+    DealQuery q;
+    q.pipelineId = m_pipeline.id;
+    q.search = m_search->text().trimmed();
+    q.assignedTo = m_mine->isChecked() ? m_store.actorOr({}) : QString();
+    QString error;
+    try {
+        error = writeCsvFile(path, m_deals.exportCsv(q));
+    } catch (const std::exception &e) {
+        error = ErrorText::of(e);
+    }
+    if (!error.isEmpty()) {
+        MessageBoxes::warn(this, tr("Export deals to CSV"),
+                           tr("%1 was not saved: %2").arg(QFileInfo(path).fileName(), error));
+        return false;
+    }
+    return true;
 }

@@ -74,6 +74,10 @@ public:
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
 
+    // Writes the deals the board shows (this pipeline, the search and "Mine") to path as CSV;
+    // false with the reason in a message when it cannot.
+    bool exportTo(const QString &path);
+
 public slots:
     // Puts the cursor in the search field, its text selected (Ctrl+F).
     void focusSearch();

@@ -486,3 +486,28 @@ void ImportDialog::reject()
     }
     QDialog::reject();
 }
+
+void askCsvExportPath(QWidget *parent, const QString &title, const QString &fileName,
+                      std::function<void(const QString &path)> save)
+{
+    QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!QFileInfo(folder).isDir())
+        folder = QDir::homePath();
+    auto *dialog = new QFileDialog(parent, title, folder);
+    dialog->setObjectName(QStringLiteral("exportCsvDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setNameFilter(ImportDialog::tr("CSV files (*.csv)"));
+    dialog->setDefaultSuffix(QStringLiteral("csv"));
+    dialog->selectFile(fileName);
+    QObject::connect(dialog, &QFileDialog::fileSelected, parent, std::move(save));
+    dialog->open();
+}
+
+QString writeCsvFile(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) < 0 || !file.commit())
+        return file.errorString();
+    return {};
+}

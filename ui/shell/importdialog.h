@@ -115,3 +115,10 @@ private:
     QPushButton *m_close = nullptr;
     AssistantWorker m_worker; // last: the destructor waits for the import before the rest goes
 };
+
+// Asks where to save a CSV file (a save dialog in the Documents folder, else the home folder, with
+// this file name), then calls save with the path chosen. The list views' Export… use it.
+void askCsvExportPath(QWidget *parent, const QString &title, const QString &fileName,
+                      std::function<void(const QString &path)> save);
+// Writes bytes to path in one go (QSaveFile); the reason when it cannot, else empty.
+QString writeCsvFile(const QString &path, const QByteArray &bytes);

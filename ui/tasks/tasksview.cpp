@@ -1,4 +1,5 @@
 #include "ui/tasks/tasksview.h"
+#include "ui/shell/importdialog.h"
 
 #include "model/accounts/userrepository.h"
 #include "model/core/errors.h"
@@ -16,6 +17,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -79,6 +82,14 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     m_reopen->setObjectName(QStringLiteral("reopenTaskButton"));
     m_reopen->setToolTip(tr("Move a done or cancelled task back to To do"));
     quickRow->addWidget(m_reopen);
+    auto *exportTasks = new QPushButton(tr("Export…"), this);
+    exportTasks->setObjectName(QStringLiteral("exportTasksButton"));
+    exportTasks->setToolTip(tr("Save the tasks this tab and the filters show as a CSV file"));
+    quickRow->addWidget(exportTasks);
+    connect(exportTasks, &QPushButton::clicked, this, [this] {
+        askCsvExportPath(this, tr("Export tasks to CSV"), tr("tasks.csv"),
+                         [this](const QString &path) { exportTo(path); });
+    });
     layout->addLayout(quickRow);
 
     auto *filterRow = new QHBoxLayout;
@@ -613,4 +624,27 @@ void TasksView::deleteTask()
                                   },
                                   remove);
                           });
+}
+
+bool TasksView::exportTo(const QString &path)
+{
+    const TaskTableModel *model = m_models.value(m_tabs->currentIndex());
+    if (!model)
+        return false;
+    QString error;
+    qint64 count = 0;
+    try {
+        const TaskQuery q = model->exportQuery();
+        const QByteArray bytes = m_tasks.exportCsv(q);
+        count = bytes.count("\r\n") - 1;
+        error = writeCsvFile(path, bytes);
+    } catch (const std::exception &e) {
+        error = ErrorText::of(e);
+    }
+    if (!error.isEmpty()) {
+        showMessage(tr("%1 was not saved: %2").arg(QFileInfo(path).fileName(), error), true);
+        return false;
+    }
+    showMessage(tr("%1 tasks saved to %2.").arg(QLocale().toString(count), QDir::toNativeSeparators(path)));
+    return true;
 }

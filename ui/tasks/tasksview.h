@@ -47,6 +47,9 @@ public:
     QLineEdit *quickAddField() const { return m_quickAdd; }
     QComboBox *quickAddWhen() const { return m_quickWhen; }
     QLabel *statusLabel() const { return m_status; }
+    // Writes the tasks the current tab and filters show to path as CSV; false with the reason under
+    // the list when it cannot.
+    bool exportTo(const QString &path);
     TaskReminderNotifier *notifier() const { return m_notifier; }
     TaskDialog *openDialog() const { return m_dialog; }
     QString currentTaskId() const;
