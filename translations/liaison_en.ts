@@ -5711,6 +5711,30 @@ A desktop CRM with a local REST API.</source>
         <source>The mapping must fill a name (name, firstName or lastName) and an e-mail or phone</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No contact has the e-mail %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names no contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal named %1 already exists (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as deal %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task titled %1 already exists (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as task %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5996,6 +6020,26 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import deals into this pipeline from a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import deals into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal with the same name and contact exists in this pipeline:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7353,6 +7397,26 @@ Details: %2</source>
     </message>
     <message>
         <source>%1 tasks saved to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import tasks from a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task with the same title, due date and contact exists:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

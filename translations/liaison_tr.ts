@@ -5701,6 +5701,30 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>The mapping must fill a name (name, firstName or lastName) and an e-mail or phone</source>
         <translation>Eşleme bir ad (name, firstName ya da lastName) ve bir e-posta ya da telefon doldurmalı</translation>
     </message>
+    <message>
+        <source>No contact has the e-mail %1</source>
+        <translation>%1 e-postalı bir kişi yok</translation>
+    </message>
+    <message>
+        <source>names no contact</source>
+        <translation>hiçbir kişiyi göstermiyor</translation>
+    </message>
+    <message>
+        <source>A deal named %1 already exists (%2)</source>
+        <translation>%1 adlı bir fırsat zaten var (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as deal %1</source>
+        <translation>Değişmedi: %1 fırsatıyla aynı</translation>
+    </message>
+    <message>
+        <source>A task titled %1 already exists (%2)</source>
+        <translation>%1 başlıklı bir görev zaten var (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as task %1</source>
+        <translation>Değişmedi: %1 göreviyle aynı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -5981,6 +6005,26 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>%1 was not saved: %2</source>
         <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>İçe aktar…</translation>
+    </message>
+    <message>
+        <source>Import deals into this pipeline from a CSV file</source>
+        <translation>Bu satış hattına bir CSV dosyasından fırsat aktar</translation>
+    </message>
+    <message>
+        <source>Import deals into %1</source>
+        <translation>Fırsatları %1 hattına aktar</translation>
+    </message>
+    <message>
+        <source>A deal with the same name and contact exists in this pipeline:</source>
+        <translation>Bu hatta aynı ad ve kişiyle bir fırsat varsa:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>Kişinin e-postası</translation>
     </message>
 </context>
 <context>
@@ -7351,6 +7395,26 @@ Ayrıntılar: %2</translation>
     <message>
         <source>%1 tasks saved to %2.</source>
         <translation>%1 görev %2 konumuna kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>İçe aktar…</translation>
+    </message>
+    <message>
+        <source>Import tasks from a CSV file</source>
+        <translation>Bir CSV dosyasından görev aktar</translation>
+    </message>
+    <message>
+        <source>Import tasks</source>
+        <translation>Görevleri içe aktar</translation>
+    </message>
+    <message>
+        <source>A task with the same title, due date and contact exists:</source>
+        <translation>Aynı başlık, son tarih ve kişiyle bir görev varsa:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>Kişinin e-postası</translation>
     </message>
 </context>
 <context>

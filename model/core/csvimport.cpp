@@ -1,5 +1,6 @@
 #include "model/core/csvimport.h"
 
+#include "model/core/database.h"
 #include "model/core/textfold.h"
 
 #include <QHash>
@@ -199,4 +200,88 @@ CsvImport::RowResult CsvImport::failure(int line, const DomainError &e)
     r.code = e.code();
     r.reason = e.text();
     return r;
+}
+
+CsvImport::Report CsvImport::runRows(const Csv::Table &table, const std::function<RowResult(int)> &row,
+                                     const std::function<bool(const Report &)> &progress)
+{
+    Report report;
+    const int total = int(table.rows.size());
+    report.rows = total;
+    for (int start = 0; start < total; start += kBatchRows) {
+        const int end = qMin(total, start + kBatchRows);
+        QVector<RowResult> batch;
+        Transaction tx;
+        for (int i = start; i < end; ++i) {
+            const int line = table.lines.value(i);
+            try {
+                Transaction savepoint;
+                RowResult r = row(i);
+                r.line = line;
+                savepoint.commit();
+                batch.append(r);
+            } catch (const DomainError &e) {
+                batch.append(failure(line, e));
+            }
+        }
+        tx.commit();
+        for (RowResult &r : batch)
+            report.add(std::move(r));
+        report.done = end;
+        if (progress && !progress(report) && end < total) {
+            report.cancelled = true;
+            break;
+        }
+    }
+    return report;
+}
+
+QString CsvImport::cell(const QStringList &row, const Mapping &mapping, const QString &field)
+{
+    const qsizetype i = mapping.indexOf(field);
+    return i < 0 ? QString() : row.value(i).trimmed();
+}
+
+QJsonObject CsvImport::customFields(const QStringList &row, const Mapping &mapping)
+{
+    QJsonObject out;
+    for (int i = 0; i < mapping.size() && i < row.size(); ++i) {
+        const QString value = row.at(i).trimmed();
+        if (isCustomField(mapping.at(i)) && !value.isEmpty())
+            out.insert(customFieldName(mapping.at(i)), value);
+    }
+    return out;
+}
+
+QDate CsvImport::readDate(const QString &text, QTime *time)
+{
+    const QString t = text.simplified();
+    const QString day = t.section(QLatin1Char(' '), 0, 0);
+    const QString clock = t.section(QLatin1Char(' '), 1, 1);
+    QDate d = QDate::fromString(day, Qt::ISODate);
+    for (const char *format : {"dd.MM.yyyy", "d.M.yyyy", "dd/MM/yyyy", "d/M/yyyy"}) {
+        if (!d.isValid())
+            d = QDate::fromString(day, QLatin1String(format));
+    }
+    if (time && d.isValid() && !clock.isEmpty()) {
+        for (const char *format : {"HH:mm", "H:mm", "HH:mm:ss"}) {
+            if (!time->isValid())
+                *time = QTime::fromString(clock, QLatin1String(format));
+        }
+    }
+    return d;
+}
+
+QString CsvImport::choiceKey(const QString &text, const QList<QPair<QString, QStringList>> &choices)
+{
+    const QString k = key(text);
+    for (const auto &choice : choices) {
+        if (key(choice.first) == k)
+            return choice.first;
+        for (const QString &name : choice.second) {
+            if (key(name) == k)
+                return choice.first;
+        }
+    }
+    return text;
 }

@@ -3,10 +3,12 @@
 #include "model/core/csv.h"
 #include "model/core/errors.h"
 
+#include <QDate>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+#include <QTime>
 #include <QVector>
 
 #include <functional>
@@ -106,5 +108,23 @@ struct Report
 
 // The result of a refusal for one row.
 RowResult failure(int line, const DomainError &e);
+
+// Runs the rows of a table a batch of kBatchRows at a time, each batch one transaction and each
+// row a savepoint of it (a row refused halfway leaves nothing): row(index) writes one row through
+// the repository's own create or update, with its events, and returns its outcome; a DomainError it
+// throws makes the row failed. progress and cancel as ContactImporter::run.
+Report runRows(const Csv::Table &table, const std::function<RowResult(int index)> &row,
+               const std::function<bool(const Report &soFar)> &progress);
+
+// The cell of a field in a row (trimmed; empty when the field is not mapped or the cell is empty).
+QString cell(const QStringList &row, const Mapping &mapping, const QString &field);
+// The custom fields a row fills ("customFields.<name>" columns with a non-empty cell).
+QJsonObject customFields(const QStringList &row, const Mapping &mapping);
+// A date as spreadsheets write it: 2026-12-01, 01.12.2026, 1.12.2026, 01/12/2026 (day first);
+// invalid otherwise. With a time after it ("01.12.2026 14:30", "2026-12-01 14:30"), *time gets it.
+QDate readDate(const QString &text, QTime *time = nullptr);
+// The key a word names among keys with their names in English and Turkish ("Yüksek" → "high"),
+// compared as header names are (key()); the text itself when none.
+QString choiceKey(const QString &text, const QList<QPair<QString, QStringList>> &choices);
 
 } // namespace CsvImport

@@ -8,7 +8,9 @@
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/importjobrepository.h"
+#include "model/deals/dealimporter.h"
 #include "model/deals/dealrepository.h"
+#include "model/tasks/taskimporter.h"
 #include "model/tasks/taskrepository.h"
 #include "tests/support/modelsupport.h"
 
@@ -433,6 +435,62 @@ private Q_SLOTS:
         QCOMPARE(t.rows.size(), 1);
         QCOMPARE(t.rows.first().at(t.header.indexOf("title")), QStringLiteral("Teklif gönder"));
         QCOMPARE(Csv::read(tasks.exportCsv(TaskQuery())).rows.size(), 2);
+    }
+
+    void importsDealsThroughTheirRules()
+    {
+        ContactChanges ayse;
+        ayse.firstName = QStringLiteral("Ayşe");
+        ayse.email = QStringLiteral("ayse@example.com");
+        const Contact c = ContactRepository(testStore()).create(ayse);
+        const Csv::Table t = table("Fırsat;Tutar;Para birimi;Aşama;Kişi e-posta;Kapanış tarihi\n"
+                                   "Filo yenileme;1250,50;TL;Proposal;ayse@example.com;15.01.2027\n"
+                                   ";10;TRY;;;\n"
+                                   "Lisans;abc;TRY;;;\n"
+                                   "Bakım;100;TRY;;nobody@example.com;\n"
+                                   "filo YENILEME;1300;TRY;;ayse@example.com;\n");
+        const CsvImport::Mapping m = CsvImport::autoMatch(t.header, DealImporter::fields());
+        QCOMPARE(m, (QStringList{"name", "value", "currency", "stage", "contactEmail", "expectedCloseDate"}));
+        const CsvImport::Report r = DealImporter(testStore()).run(t, m, CsvImport::Duplicates::Update);
+        QCOMPARE(r.created, 1);
+        QCOMPARE(r.updated, 1);
+        QCOMPARE(r.failed, 3);
+        QCOMPARE(r.results.at(1).field, QStringLiteral("name"));
+        QCOMPARE(r.results.at(2).field, QStringLiteral("value"));
+        QCOMPARE(r.results.at(3).field, QStringLiteral("contactEmail"));
+        const Deal d = DealRepository(testStore()).get(r.results.first().id);
+        QCOMPARE(d.value, 1300.0);
+        QCOMPARE(d.currency, QStringLiteral("TRY"));
+        QCOMPARE(d.stage, QStringLiteral("proposal"));
+        QCOMPARE(d.contactId, c.id);
+        QCOMPARE(d.expectedCloseDate, QStringLiteral("2027-01-15"));
+        // One by one creates' events, as the API's.
+        QSqlQuery q = Database::exec("SELECT count(*) FROM outbox WHERE event = 'deal.created'");
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+    }
+
+    void importsTasksThroughTheirRules()
+    {
+        const Csv::Table t = table("Görev,Öncelik,Tür,Son tarih,Durum\n"
+                                   "Ayşe'yi ara,Yüksek,Arama,01.12.2026 14:30,Yapılacak\n"
+                                   "Teklif gönder,Acil,E-posta,02.12.2026,\n"
+                                   "Teklif gönder,Acil,E-posta,02.12.2026,\n"
+                                   ",Düşük,,,\n"
+                                   "Fuar,Çok,,,\n");
+        const CsvImport::Mapping m = CsvImport::autoMatch(t.header, TaskImporter::fields());
+        QCOMPARE(m, (QStringList{"title", "priority", "type", "dueDate", "status"}));
+        const CsvImport::Report r =
+            TaskImporter(testStore(), QTimeZone("Europe/Istanbul")).run(t, m, CsvImport::Duplicates::Skip);
+        QCOMPARE(r.created, 2);
+        QCOMPARE(r.skipped, 1);
+        QCOMPARE(r.failed, 2);
+        QCOMPARE(r.results.at(4).field, QStringLiteral("priority"));
+        const Task call = TaskRepository(testStore()).get(r.results.first().id);
+        QCOMPARE(call.priority, QStringLiteral("high"));
+        QCOMPARE(call.type, QStringLiteral("call"));
+        QCOMPARE(call.dueDate, QStringLiteral("2026-12-01T11:30:00.000Z"));
+        QCOMPARE(TaskRepository(testStore()).get(r.results.at(1).id).dueDate, QStringLiteral("2026-12-02"));
     }
 };
 

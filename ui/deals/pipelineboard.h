@@ -13,6 +13,7 @@
 #include <QWidget>
 
 class DealColumnModel;
+class ImportDialog;
 class DealListModel;
 class QStackedWidget;
 class QTableView;
@@ -77,6 +78,8 @@ public:
     // Writes the deals the board shows (this pipeline, the search and "Mine") to path as CSV;
     // false with the reason in a message when it cannot.
     bool exportTo(const QString &path);
+    // The import dialog of deals into this pipeline (window-modal, deleted when closed).
+    ImportDialog *importDeals();
 
 public slots:
     // Puts the cursor in the search field, its text selected (Ctrl+F).

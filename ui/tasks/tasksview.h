@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class ImportDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -50,6 +51,8 @@ public:
     // Writes the tasks the current tab and filters show to path as CSV; false with the reason under
     // the list when it cannot.
     bool exportTo(const QString &path);
+    // The import dialog of tasks (window-modal, deleted when closed); returned for tests.
+    ImportDialog *importTasks();
     TaskReminderNotifier *notifier() const { return m_notifier; }
     TaskDialog *openDialog() const { return m_dialog; }
     QString currentTaskId() const;
@@ -108,6 +111,7 @@ private:
     void applyFilter();
 
     TaskRepository &m_tasks;
+    Store m_importStore;
     UserRepository m_users;
     QTabWidget *m_tabs = nullptr;
     QVector<TaskTableModel *> m_models;
