@@ -61,11 +61,28 @@ QJsonObject DealImporter::rowBody(const QStringList &row, const CsvImport::Mappi
         body.insert(QStringLiteral("currency"),
                     currency == QLatin1String("TL") ? QStringLiteral("TRY") : currency.toUpper());
     if (const QString stage = cell(row, mapping, QStringLiteral("stage")); !stage.isEmpty()) {
-        QString key = stage;
+        // By its key, its name, or the Turkish name the window shows for the default stages.
+        static const QList<QPair<QString, QStringList>> defaultNames = {
+            {QStringLiteral("lead"), {QStringLiteral("Aday")}},
+            {QStringLiteral("contact"), {QStringLiteral("İletişim kuruldu"), QStringLiteral("İletişim")}},
+            {QStringLiteral("proposal"), {QStringLiteral("Teklif")}},
+            {QStringLiteral("negotiation"), {QStringLiteral("Pazarlık"), QStringLiteral("Müzakere")}},
+            {QStringLiteral("won"), {QStringLiteral("Kazanıldı"), QStringLiteral("Kazanılan")}},
+            {QStringLiteral("lost"), {QStringLiteral("Kaybedildi"), QStringLiteral("Kaybedilen")}}};
+        QString key;
+        const QString named = CsvImport::choiceKey(stage, defaultNames);
         for (const PipelineStage &s : pipeline.stages) {
-            if (CsvImport::key(s.key) == CsvImport::key(stage) || CsvImport::key(s.name) == CsvImport::key(stage))
+            if (key.isEmpty() &&
+                (CsvImport::key(s.key) == CsvImport::key(named) || CsvImport::key(s.name) == CsvImport::key(stage)))
                 key = s.key;
         }
+        if (key.isEmpty()) // the repository's refusal, said before the row is written (the preview shows it)
+            throw DomainError::unprocessable(
+                ModelText(QT_TRANSLATE_NOOP("ModelError", "must be one of the stages of pipeline %1: %2"),
+                          {pipeline.name, pipeline.stageKeys().join(QStringLiteral(", "))}),
+                {{QStringLiteral("stage"),
+                  ModelText(QT_TRANSLATE_NOOP("ModelError", "must be one of the stages of pipeline %1: %2"),
+                            {pipeline.name, pipeline.stageKeys().join(QStringLiteral(", "))})}});
         body.insert(QStringLiteral("stage"), key);
     }
     if (const QString p = cell(row, mapping, QStringLiteral("probability")); !p.isEmpty()) {
@@ -109,7 +126,7 @@ CsvImport::Report DealImporter::run(const Csv::Table &table, const CsvImport::Ma
             const QString name = TextFold::fold(body.value(QLatin1String("name")).toString()).simplified();
             Database::select(
                 QStringLiteral("SELECT id, name FROM deals WHERE pipeline_id = ? AND "
-                               "coalesce(contact_id, '') = ? ORDER BY seq"),
+                               "coalesce(contact_id, '') = coalesce(?, '') ORDER BY seq"),
                 {body.value(QLatin1String("pipelineId")).toString(), body.value(QLatin1String("contactId")).toString()},
                 [&](const SqlRow &row) {
                     if (existing.isEmpty() && TextFold::fold(row.text(1)).simplified() == name)

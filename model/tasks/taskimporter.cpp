@@ -103,8 +103,8 @@ CsvImport::Report TaskImporter::run(const Csv::Table &table, const CsvImport::Ma
             QString existing;
             const QString title = TextFold::fold(body.value(QLatin1String("title")).toString()).simplified();
             Database::select(
-                QStringLiteral("SELECT id, title FROM tasks WHERE coalesce(due_date, '') = ? AND "
-                               "coalesce(contact_id, '') = ? ORDER BY seq"),
+                QStringLiteral("SELECT id, title FROM tasks WHERE coalesce(due_date, '') = coalesce(?, '') AND "
+                               "coalesce(contact_id, '') = coalesce(?, '') ORDER BY seq"),
                 {body.value(QLatin1String("dueDate")).toString(), body.value(QLatin1String("contactId")).toString()},
                 [&](const SqlRow &row) {
                     if (existing.isEmpty() && TextFold::fold(row.text(1)).simplified() == title)

@@ -444,17 +444,19 @@ private Q_SLOTS:
         ayse.email = QStringLiteral("ayse@example.com");
         const Contact c = ContactRepository(testStore()).create(ayse);
         const Csv::Table t = table("Fırsat;Tutar;Para birimi;Aşama;Kişi e-posta;Kapanış tarihi\n"
-                                   "Filo yenileme;1250,50;TL;Proposal;ayse@example.com;15.01.2027\n"
+                                   "Filo yenileme;1250,50;TL;Teklif;ayse@example.com;15.01.2027\n"
                                    ";10;TRY;;;\n"
                                    "Lisans;abc;TRY;;;\n"
                                    "Bakım;100;TRY;;nobody@example.com;\n"
+                                   "Kasa;100;TRY;Rüya;;\n"
                                    "filo YENILEME;1300;TRY;;ayse@example.com;\n");
         const CsvImport::Mapping m = CsvImport::autoMatch(t.header, DealImporter::fields());
         QCOMPARE(m, (QStringList{"name", "value", "currency", "stage", "contactEmail", "expectedCloseDate"}));
         const CsvImport::Report r = DealImporter(testStore()).run(t, m, CsvImport::Duplicates::Update);
         QCOMPARE(r.created, 1);
         QCOMPARE(r.updated, 1);
-        QCOMPARE(r.failed, 3);
+        QCOMPARE(r.failed, 4);
+        QCOMPARE(r.results.at(4).field, QStringLiteral("stage"));
         QCOMPARE(r.results.at(1).field, QStringLiteral("name"));
         QCOMPARE(r.results.at(2).field, QStringLiteral("value"));
         QCOMPARE(r.results.at(3).field, QStringLiteral("contactEmail"));
