@@ -8013,6 +8013,10 @@ Details: %2</source>
         <source>A campaign could deliver nothing</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Contacts are imported from a CSV file (one event a batch of 500 rows)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WebhooksPage</name>

@@ -8008,6 +8008,10 @@ Ayrıntılar: %2</translation>
         <source>A campaign could deliver nothing</source>
         <translation>Bir kampanya hiçbir ileti teslim edemedi</translation>
     </message>
+    <message>
+        <source>Contacts are imported from a CSV file (one event a batch of 500 rows)</source>
+        <translation>Kişiler bir CSV dosyasından içe aktarılır (500 satırlık her parti için bir olay)</translation>
+    </message>
 </context>
 <context>
     <name>WebhooksPage</name>
