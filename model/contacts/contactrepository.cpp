@@ -731,16 +731,17 @@ qint64 ContactRepository::rebuildSearch()
 ContactRepository::Match ContactRepository::matchOf(const QString &email, const QString &phone) const
 {
     Match m;
-    if (!email.isEmpty()) {
-        CachedQuery q =
-            Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE email_norm = ?"), {email.toLower()});
-        if (q.next())
-            m.byEmail = q.value(0).toString();
-    }
     const QString e164 = ContactRules::toE164(phone);
-    if (!e164.isEmpty()) {
-        CachedQuery q = Database::execCached(QStringLiteral("SELECT id FROM contacts WHERE phone_e164 = ?"), {e164});
-        if (q.next())
+    if (email.isEmpty() && e164.isEmpty())
+        return m;
+    // One statement for both (each side served by its unique index): an import asks this per row.
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT id, email_norm, phone_e164 FROM contacts WHERE email_norm = ? OR phone_e164 = ?"),
+        {email.isEmpty() ? QVariant() : QVariant(email.toLower()), e164.isEmpty() ? QVariant() : QVariant(e164)});
+    while (q.next()) {
+        if (!email.isEmpty() && q.value(1).toString() == email.toLower())
+            m.byEmail = q.value(0).toString();
+        if (!e164.isEmpty() && q.value(2).toString() == e164)
             m.byPhone = q.value(0).toString();
     }
     return m;
