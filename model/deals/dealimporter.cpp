@@ -142,10 +142,17 @@ CsvImport::Report DealImporter::run(const Csv::Table &table, const CsvImport::Ma
                                          {body.value(QLatin1String("name")).toString(), existing});
                     return r;
                 }
+                // Changed or not, by the deal's fields (two writes may fall in one millisecond).
+                auto fields = [](const Deal &d) {
+                    QJsonObject o = d.toJson();
+                    o.remove(QStringLiteral("updatedAt"));
+                    o.remove(QStringLiteral("lastActivityAt"));
+                    return o;
+                };
                 const Deal before = deals.get(existing);
                 const Deal after = deals.update(existing, DealRules::parse(body), actor);
                 r.outcome =
-                    after.updatedAt == before.updatedAt ? CsvImport::RowResult::Skipped : CsvImport::RowResult::Updated;
+                    fields(after) == fields(before) ? CsvImport::RowResult::Skipped : CsvImport::RowResult::Updated;
                 if (r.outcome == CsvImport::RowResult::Skipped) {
                     r.code = QStringLiteral("UNCHANGED");
                     r.reason = ModelText(QT_TRANSLATE_NOOP("ModelError", "Unchanged: the same as deal %1"), {existing});
