@@ -15,6 +15,7 @@
 #include "model/core/ids.h"
 #include "server/api/crypto.h"
 #include "server/api/errorstatus.h"
+#include "server/api/importrunner.h"
 #include "server/api/multipart.h"
 #include "server/api/openapi.h"
 #include "server/api/schemas.h"
@@ -26,6 +27,7 @@
 #include "server/controllers/contactscontroller.h"
 #include "server/controllers/conversationscontroller.h"
 #include "server/controllers/dealscontroller.h"
+#include "server/controllers/importscontroller.h"
 #include "server/controllers/mediacontroller.h"
 #include "server/controllers/messagescontroller.h"
 #include "server/controllers/metawebhookscontroller.h"
@@ -157,6 +159,7 @@ ApiShared::ApiShared(const ServerConfig &config)
                                    config.loginFailuresPerAddress, 15 * 60})
     , channels(config.channelRegistry ? config.channelRegistry : std::make_shared<ChannelRegistry>(config.channels))
     , knowledge(config.knowledgeIndex ? config.knowledgeIndex : std::make_shared<KnowledgeIndex>())
+    , imports(std::make_shared<ImportRunner>())
 {
 }
 
@@ -252,6 +255,7 @@ void ApiServer::registerRoutes()
     m_controllers.push_back(std::make_unique<CampaignTrackingController>(m_store));
     m_controllers.push_back(std::make_unique<AiController>(m_store, m_shared->knowledge, m_config.assistant,
                                                            m_config.languageModel, m_config.tasksTimeZone, m_media));
+    m_controllers.push_back(std::make_unique<ImportsController>(m_store, m_shared->imports, m_media));
     m_controllers.push_back(
         std::make_unique<SmsStatusController>(m_store, m_config.smsAuthToken, m_config.smsPublicBaseUrl));
     for (const auto &controller : m_controllers)

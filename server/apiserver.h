@@ -24,6 +24,7 @@ class Controller;
 class MediaService;
 class ChannelRegistry;
 class KnowledgeIndex;
+class ImportRunner;
 
 // What the server threads share: the rate-limit windows, the API-key cache, the TLS configuration,
 // the channels' state and the assistant's knowledge index.
@@ -36,6 +37,7 @@ struct ApiShared
     WidgetController::Limits widget;           // the web chat widget's per-token and per-address limits
     std::shared_ptr<ChannelRegistry> channels; // configured channels, provider health, send windows
     std::shared_ptr<KnowledgeIndex> knowledge; // the assistant's index of the knowledge base
+    std::shared_ptr<ImportRunner> imports;     // the import jobs' thread (one for the process)
     std::optional<QSslConfiguration> tls;      // loaded once, before the threads start
     bool tlsLoaded = false;
     QString baseUrl; // of the listening server (set by start(), under keyMutex): media links use it

@@ -2202,6 +2202,54 @@
         <source>Undo merge</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 contacts saved to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A contact with the same e-mail or phone exists:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export contacts to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full name (first and last)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import contacts from a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import contacts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the contacts the search and filters show as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contacts.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -5858,6 +5906,66 @@ A desktop CRM with a local REST API.</source>
         <source>Contact %1 exists already</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as contact %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fills %1 from two columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fills no name or no e-mail or phone column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a JSON object of column → field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must map each column to a field name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names %1, a column the file does not have</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names %1, which is not a field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mapping must fill a name (name, firstName or lastName) and an e-mail or phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No contact has the e-mail %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names no contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal named %1 already exists (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as deal %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task titled %1 already exists (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as task %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6135,6 +6243,46 @@ A desktop CRM with a local REST API.</source>
     </message>
     <message>
         <source>Only the stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the deals of this pipeline the search shows as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export deals to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deals.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import deals into this pipeline from a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import deals into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A deal with the same name and contact exists in this pipeline:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7479,6 +7627,50 @@ Details: %2</source>
         <source>New task…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the tasks this tab and the filters show as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export tasks to CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tasks.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tasks saved to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import tasks from a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task with the same title, due date and contact exists:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>
@@ -8071,6 +8263,10 @@ Details: %2</source>
     </message>
     <message>
         <source>A campaign could deliver nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacts are imported from a CSV file (one event a batch of 500 rows)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9852,6 +10048,233 @@ Details: %2</source>
     </message>
     <message>
         <source>under a minute</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>%1 cannot be imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is too large to import (at most %2 MB).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 new, %2 updated, %3 skipped, %4 with problems.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows to import, %2 columns. Check the fields of the columns and the preview.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-report.csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Columns of the file and their fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Columns of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma ,</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a new record anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom field “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each row&apos;s outcome (new, updated, skipped and why) as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field of column %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import finished: %1 Save the report to see each row&apos;s outcome.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing: %1 of %2 rows (%3 new, %4 updated, %5 skipped, %6 with problems)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file chosen: a CSV file saved by Excel, LibreOffice or another program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report saved to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the import report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Semicolon ;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Separator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Separator:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip the row (keep the stored record)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after the rows being written: those saved until then stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the import?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped at Cancel after %1 of %2 rows: %3 The rows written until then stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the rows being written…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: no problem found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: %2 would be left out, each with its problem.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first rows as they would be imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rows written until now stay; the rest of the file is not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UTF-8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update the stored record with the row&apos;s values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Windows-1254 (Turkish)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— leave out —</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2195,6 +2195,54 @@
         <source>Undo merge</source>
         <translation>Birleştirmeyi geri al</translation>
     </message>
+    <message>
+        <source>%1 contacts saved to %2.</source>
+        <translation>%1 kişi %2 konumuna kaydedildi.</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>A contact with the same e-mail or phone exists:</source>
+        <translation>Aynı e-posta ya da telefonla bir kişi varsa:</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV dosyaları (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export contacts to CSV</source>
+        <translation>Kişileri CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Full name (first and last)</source>
+        <translation>Ad soyad (ad ve soyad)</translation>
+    </message>
+    <message>
+        <source>Import contacts from a CSV file</source>
+        <translation>Kişileri bir CSV dosyasından içe aktar</translation>
+    </message>
+    <message>
+        <source>Import contacts</source>
+        <translation>Kişileri içe aktar</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>İçe aktar…</translation>
+    </message>
+    <message>
+        <source>Save the contacts the search and filters show as a CSV file</source>
+        <translation>Aramanın ve filtrelerin gösterdiği kişileri CSV dosyası olarak kaydet</translation>
+    </message>
+    <message>
+        <source>contacts.csv</source>
+        <translation>kisiler.csv</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -5848,6 +5896,66 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
         <source>Contact %1 exists already</source>
         <translation>%1 kişisi zaten var</translation>
     </message>
+    <message>
+        <source>Import</source>
+        <translation>İçe aktarma</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as contact %1</source>
+        <translation>Değişmedi: %1 kişisiyle aynı</translation>
+    </message>
+    <message>
+        <source>fills %1 from two columns</source>
+        <translation>%1 alanını iki sütundan dolduruyor</translation>
+    </message>
+    <message>
+        <source>fills no name or no e-mail or phone column</source>
+        <translation>ad ya da e-posta veya telefon sütunu doldurmuyor</translation>
+    </message>
+    <message>
+        <source>must be a JSON object of column → field</source>
+        <translation>sütun → alan biçiminde bir JSON nesnesi olmalı</translation>
+    </message>
+    <message>
+        <source>must map each column to a field name</source>
+        <translation>her sütunu bir alan adına eşlemeli</translation>
+    </message>
+    <message>
+        <source>names %1, a column the file does not have</source>
+        <translation>%1 sütununu adlandırıyor, dosyada böyle bir sütun yok</translation>
+    </message>
+    <message>
+        <source>names %1, which is not a field</source>
+        <translation>%1 adını veriyor, bu bir alan değil</translation>
+    </message>
+    <message>
+        <source>The mapping must fill a name (name, firstName or lastName) and an e-mail or phone</source>
+        <translation>Eşleme bir ad (name, firstName ya da lastName) ve bir e-posta ya da telefon doldurmalı</translation>
+    </message>
+    <message>
+        <source>No contact has the e-mail %1</source>
+        <translation>%1 e-postalı bir kişi yok</translation>
+    </message>
+    <message>
+        <source>names no contact</source>
+        <translation>hiçbir kişiyi göstermiyor</translation>
+    </message>
+    <message>
+        <source>A deal named %1 already exists (%2)</source>
+        <translation>%1 adlı bir fırsat zaten var (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as deal %1</source>
+        <translation>Değişmedi: %1 fırsatıyla aynı</translation>
+    </message>
+    <message>
+        <source>A task titled %1 already exists (%2)</source>
+        <translation>%1 başlıklı bir görev zaten var (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as task %1</source>
+        <translation>Değişmedi: %1 göreviyle aynı</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6120,6 +6228,46 @@ Yerel REST API&apos;si olan bir masaüstü CRM uygulaması.</translation>
     <message>
         <source>Only the stage %1</source>
         <translation>Yalnızca %1 aşaması</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Save the deals of this pipeline the search shows as a CSV file</source>
+        <translation>Bu satış hattında aramanın gösterdiği fırsatları CSV dosyası olarak kaydet</translation>
+    </message>
+    <message>
+        <source>Export deals to CSV</source>
+        <translation>Fırsatları CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>deals.csv</source>
+        <translation>firsatlar.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>İçe aktar…</translation>
+    </message>
+    <message>
+        <source>Import deals into this pipeline from a CSV file</source>
+        <translation>Bu satış hattına bir CSV dosyasından fırsat aktar</translation>
+    </message>
+    <message>
+        <source>Import deals into %1</source>
+        <translation>Fırsatları %1 hattına aktar</translation>
+    </message>
+    <message>
+        <source>A deal with the same name and contact exists in this pipeline:</source>
+        <translation>Bu hatta aynı ad ve kişiyle bir fırsat varsa:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>Kişinin e-postası</translation>
     </message>
 </context>
 <context>
@@ -7481,6 +7629,50 @@ Ayrıntılar: %2</translation>
         <source>New task…</source>
         <translation>Yeni görev…</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>Dışa aktar…</translation>
+    </message>
+    <message>
+        <source>Save the tasks this tab and the filters show as a CSV file</source>
+        <translation>Bu sekmenin ve filtrelerin gösterdiği görevleri CSV dosyası olarak kaydet</translation>
+    </message>
+    <message>
+        <source>Export tasks to CSV</source>
+        <translation>Görevleri CSV olarak dışa aktar</translation>
+    </message>
+    <message>
+        <source>tasks.csv</source>
+        <translation>gorevler.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>%1 tasks saved to %2.</source>
+        <translation>%1 görev %2 konumuna kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>İçe aktar…</translation>
+    </message>
+    <message>
+        <source>Import tasks from a CSV file</source>
+        <translation>Bir CSV dosyasından görev aktar</translation>
+    </message>
+    <message>
+        <source>Import tasks</source>
+        <translation>Görevleri içe aktar</translation>
+    </message>
+    <message>
+        <source>A task with the same title, due date and contact exists:</source>
+        <translation>Aynı başlık, son tarih ve kişiyle bir görev varsa:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>Kişinin e-postası</translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>
@@ -8072,6 +8264,10 @@ Ayrıntılar: %2</translation>
     <message>
         <source>A campaign could deliver nothing</source>
         <translation>Bir kampanya hiçbir ileti teslim edemedi</translation>
+    </message>
+    <message>
+        <source>Contacts are imported from a CSV file (one event a batch of 500 rows)</source>
+        <translation>Kişiler bir CSV dosyasından içe aktarılır (500 satırlık her parti için bir olay)</translation>
     </message>
 </context>
 <context>
@@ -9841,6 +10037,233 @@ Ayrıntılar: %2</translation>
     <message>
         <source>under a minute</source>
         <translation>bir dakikadan az</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>%1 cannot be imported: %2</source>
+        <translation>%1 içe aktarılamıyor: %2</translation>
+    </message>
+    <message>
+        <source>%1 is too large to import (at most %2 MB).</source>
+        <translation>%1 içe aktarmak için çok büyük (en çok %2 MB).</translation>
+    </message>
+    <message>
+        <source>%1 new, %2 updated, %3 skipped, %4 with problems.</source>
+        <translation>%1 yeni, %2 güncellendi, %3 atlandı, %4 sorunlu.</translation>
+    </message>
+    <message>
+        <source>%1 rows to import, %2 columns. Check the fields of the columns and the preview.</source>
+        <translation>İçe aktarılacak %1 satır, %2 sütun. Sütunların alanlarını ve önizlemeyi kontrol edin.</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 içe aktarılmadı: %2</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 kaydedilmedi: %2</translation>
+    </message>
+    <message>
+        <source>-report.csv</source>
+        <translation>-rapor.csv</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt)</source>
+        <translation>CSV dosyaları (*.csv *.txt)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV dosyaları (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cancel import</source>
+        <translation>İçe aktarmayı iptal et</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 okunamıyor: %2</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>Dosya seç…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Kapat</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Sütun</translation>
+    </message>
+    <message>
+        <source>Columns of the file and their fields</source>
+        <translation>Dosyanın sütunları ve alanları</translation>
+    </message>
+    <message>
+        <source>Columns of the file</source>
+        <translation>Dosyanın sütunları</translation>
+    </message>
+    <message>
+        <source>Comma ,</source>
+        <translation>Virgül ,</translation>
+    </message>
+    <message>
+        <source>Create a new record anyway</source>
+        <translation>Yine de yeni kayıt oluştur</translation>
+    </message>
+    <message>
+        <source>Custom field “%1”</source>
+        <translation>Özel alan “%1”</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s outcome (new, updated, skipped and why) as a CSV file</source>
+        <translation>Her satırın sonucu (yeni, güncellendi, atlandı ve nedeni) CSV dosyası olarak</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>Kodlama</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>Kodlama:</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>Örnek</translation>
+    </message>
+    <message>
+        <source>Field of column %1</source>
+        <translation>%1 sütununun alanı</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Alan</translation>
+    </message>
+    <message>
+        <source>Import finished: %1 Save the report to see each row&apos;s outcome.</source>
+        <translation>İçe aktarma bitti: %1 Her satırın sonucunu görmek için raporu kaydedin.</translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation>İçe aktarma ilerlemesi</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>İçe aktar</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 içe aktarılıyor…</translation>
+    </message>
+    <message>
+        <source>Importing: %1 of %2 rows (%3 new, %4 updated, %5 skipped, %6 with problems)…</source>
+        <translation>İçe aktarılıyor: %1 / %2 satır (%3 yeni, %4 güncellendi, %5 atlandı, %6 sorunlu)…</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Satır</translation>
+    </message>
+    <message>
+        <source>No file chosen: a CSV file saved by Excel, LibreOffice or another program</source>
+        <translation>Dosya seçilmedi: Excel, LibreOffice ya da başka bir programın kaydettiği bir CSV dosyası</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Önizleme</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Sorunlar</translation>
+    </message>
+    <message>
+        <source>Report saved to %1.</source>
+        <translation>Rapor %1 konumuna kaydedildi.</translation>
+    </message>
+    <message>
+        <source>Save report…</source>
+        <translation>Raporu kaydet…</translation>
+    </message>
+    <message>
+        <source>Save the import report</source>
+        <translation>İçe aktarma raporunu kaydet</translation>
+    </message>
+    <message>
+        <source>Semicolon ;</source>
+        <translation>Noktalı virgül ;</translation>
+    </message>
+    <message>
+        <source>Separator</source>
+        <translation>Ayırıcı</translation>
+    </message>
+    <message>
+        <source>Separator:</source>
+        <translation>Ayırıcı:</translation>
+    </message>
+    <message>
+        <source>Skip the row (keep the stored record)</source>
+        <translation>Satırı atla (kayıtlı kaydı koru)</translation>
+    </message>
+    <message>
+        <source>Stop after the rows being written: those saved until then stay</source>
+        <translation>Yazılmakta olan satırlardan sonra dur: o ana kadar kaydedilenler kalır</translation>
+    </message>
+    <message>
+        <source>Stop the import</source>
+        <translation>İçe aktarmayı durdur</translation>
+    </message>
+    <message>
+        <source>Stop the import?</source>
+        <translation>İçe aktarma durdurulsun mu?</translation>
+    </message>
+    <message>
+        <source>Stopped at Cancel after %1 of %2 rows: %3 The rows written until then stay.</source>
+        <translation>İptal ile %1 / %2 satırdan sonra durdu: %3 O ana kadar yazılan satırlar kalır.</translation>
+    </message>
+    <message>
+        <source>Stopping after the rows being written…</source>
+        <translation>Yazılmakta olan satırlardan sonra duruluyor…</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>Sekme</translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: no problem found.</source>
+        <translation>İlk %1 satır içe aktarılacağı gibi: sorun bulunmadı.</translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: %2 would be left out, each with its problem.</source>
+        <translation>İlk %1 satır içe aktarılacağı gibi: %2 satır dışarıda kalacak, her biri sorunuyla.</translation>
+    </message>
+    <message>
+        <source>The first rows as they would be imported</source>
+        <translation>İçe aktarılacağı gibi ilk satırlar</translation>
+    </message>
+    <message>
+        <source>The rows written until now stay; the rest of the file is not imported.</source>
+        <translation>Şimdiye kadar yazılan satırlar kalır; dosyanın geri kalanı içe aktarılmaz.</translation>
+    </message>
+    <message>
+        <source>UTF-8</source>
+        <translation>UTF-8</translation>
+    </message>
+    <message>
+        <source>Update the stored record with the row&apos;s values</source>
+        <translation>Kayıtlı kaydı satırın değerleriyle güncelle</translation>
+    </message>
+    <message>
+        <source>Windows-1254 (Turkish)</source>
+        <translation>Windows-1254 (Türkçe)</translation>
+    </message>
+    <message>
+        <source>— leave out —</source>
+        <translation>— dışarıda bırak —</translation>
     </message>
 </context>
 </TS>

@@ -205,30 +205,11 @@ void KnowledgeRepository::remove(const QString &id)
 KnowledgeImportReport KnowledgeRepository::importCsv(const QByteArray &file, const QString &createdBy,
                                                      const std::function<bool(int, int)> &progress)
 {
-    const QString text = Csv::decode(file);
-    // A spreadsheet's text holds no NUL and hardly any other control character; a picture, a
-    // PDF or a workbook saved as .xlsx is full of them.
-    qsizetype controls = 0;
-    for (const QChar c : text) {
-        if (c.unicode() == 0) {
-            controls = text.size();
-            break;
-        }
-        if (c.unicode() < 0x20 && c != QLatin1Char('\t') && c != QLatin1Char('\n') && c != QLatin1Char('\r'))
-            ++controls;
-    }
-    if (controls > 0 && controls * 100 >= text.size())
-        throw DomainError::unprocessable(
-            ModelText(QT_TRANSLATE_NOOP("ModelError", "The file is not a CSV text file")),
-            {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be CSV text"))}});
-    QVector<int> lines;
-    const QVector<QStringList> rows = Csv::parse(text, Csv::guessSeparator(text), &lines);
+    const Csv::Table table = Csv::read(file);
     KnowledgeImportReport report;
-    if (rows.isEmpty())
-        throw DomainError::unprocessable(ModelText(QT_TRANSLATE_NOOP("ModelError", "The file holds no rows")));
     QHash<QString, int> column;
-    for (int i = 0; i < rows.first().size(); ++i)
-        column.insert(rows.first().at(i).trimmed().toLower(), i);
+    for (int i = 0; i < table.header.size(); ++i)
+        column.insert(table.header.at(i).toLower(), i);
     QStringList absent;
     for (const char *required : {"question", "answer", "language"}) {
         if (!column.contains(QLatin1String(required)))
@@ -255,15 +236,17 @@ KnowledgeImportReport KnowledgeRepository::importCsv(const QByteArray &file, con
     });
 
     const QString actor = m_store.actorOr(createdBy);
-    const int total = int(rows.size()) - 1;
+    const QVector<QStringList> &rows = table.rows;
+    const QVector<int> &lines = table.lines;
+    const int total = int(rows.size());
     report.rows = total;
-    for (int start = 1; start <= total; start += kImportBatch) {
-        const int end = qMin(total, start + kImportBatch - 1);
+    for (int start = 0; start < total; start += kImportBatch) {
+        const int end = qMin(total, start + kImportBatch);
         Transaction tx;
         const qint64 revision = nextRevision();
         const QString now = m_store.nowIso();
         QHash<QString, QString> madeHere; // rolled back with the batch
-        for (int i = start; i <= end; ++i) {
+        for (int i = start; i < end; ++i) {
             const QStringList &row = rows.at(i);
             KnowledgeChanges ch;
             ch.type = cell(row, "type");

@@ -13,6 +13,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -617,6 +618,39 @@ qint64 ContactRepository::count(const ContactQuery &query) const
     return n;
 }
 
+QVector<qint64> ContactRepository::seqsOf(const ContactQuery &query, QStringList *customFieldKeys) const
+{
+    const ReadTransaction snapshot;
+    ContactQuery q = query;
+    if (!q.search.trimmed().isEmpty() && !q.searchSeqs)
+        q.searchSeqs = fewMatches(searchWords(q.search), 1000);
+    const Filter f = buildFilter(q);
+    QVector<qint64> seqs;
+    QSet<QString> keys;
+    const QString sql = QStringLiteral("SELECT c.seq") +
+                        (customFieldKeys ? QStringLiteral(", c.custom_fields") : QString()) +
+                        QStringLiteral(" FROM contacts c") + f.where + QStringLiteral(" ORDER BY ") + orderBy(q.sort);
+    Database::select(
+        sql, f.values,
+        [&](const SqlRow &r) {
+            seqs.append(r.integer(0));
+            if (customFieldKeys) {
+                const QByteArray json = r.bytes(1);
+                if (json.size() > 2) {
+                    const QJsonObject fields = QJsonDocument::fromJson(json).object();
+                    for (auto it = fields.begin(); it != fields.end(); ++it)
+                        keys.insert(it.key());
+                }
+            }
+        },
+        q.extraWhere.isEmpty());
+    if (customFieldKeys) {
+        *customFieldKeys = QStringList(keys.cbegin(), keys.cend());
+        customFieldKeys->sort();
+    }
+    return seqs;
+}
+
 Contact ContactRepository::addTags(const QString &id, const QStringList &tags, const QString &actor)
 {
     const Contact c = get(id);
@@ -731,6 +765,38 @@ qint64 ContactRepository::rebuildSearch()
     }
     tx.commit();
     return done;
+}
+
+ContactRepository::Match ContactRepository::matchOf(const QString &email, const QString &phone) const
+{
+    Match m;
+    const QString e164 = ContactRules::toE164(phone);
+    if (email.isEmpty() && e164.isEmpty())
+        return m;
+    // One statement for both (each side served by its unique index): an import asks this per row.
+    CachedQuery q = Database::execCached(
+        QStringLiteral("SELECT id, email_norm, phone_e164 FROM contacts WHERE email_norm = ? OR phone_e164 = ?"),
+        {email.isEmpty() ? QVariant() : QVariant(email.toLower()), e164.isEmpty() ? QVariant() : QVariant(e164)});
+    while (q.next()) {
+        if (!email.isEmpty() && q.value(1).toString() == email.toLower())
+            m.byEmail = q.value(0).toString();
+        if (!e164.isEmpty() && q.value(2).toString() == e164)
+            m.byPhone = q.value(0).toString();
+    }
+    return m;
+}
+
+void ContactRepository::insertImported(Contact &c, const QString &now)
+{
+    c.id = Ids::make(u"contact");
+    c.createdAt = c.updatedAt = now;
+    insertRow(c);
+}
+
+void ContactRepository::updateImported(const Contact &before, Contact &c, const QString &now)
+{
+    c.updatedAt = now;
+    ContactRows::update(c, c.tags != before.tags);
 }
 
 int ContactRepository::insertBulk(const QVector<QJsonObject> &bodies)

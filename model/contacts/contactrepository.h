@@ -83,6 +83,10 @@ public:
     // that count as knownTotal).
     QVector<Contact> listPage(const ContactQuery &query) const;
     qint64 count(const ContactQuery &query) const;
+    // Every contact the query finds (page and limit ignored), in its order, as seqs, read in one
+    // snapshot; customFieldKeys, when given, receives the custom fields' names they use, sorted.
+    // An export then reads them a chunk at a time (ContactQuery::searchSeqs).
+    QVector<qint64> seqsOf(const ContactQuery &query, QStringList *customFieldKeys = nullptr) const;
 
     // Adds tags not yet present (case-insensitive); returns the updated contact. Idempotent.
     Contact addTags(const QString &id, const QStringList &tags, const QString &actor = {});
@@ -95,6 +99,19 @@ public:
 
     // All distinct tags in use with their counts, most used first (for the tag filter of the window).
     QVector<QPair<QString, qint64>> tagCounts() const;
+
+    // For imports (ContactImporter), inside the caller's write transaction, of contacts already
+    // checked: the contact with this e-mail (case-insensitive) and the one with this phone (in
+    // E.164), if any; a new row (id and timestamps given here); a changed row. No outbox event and
+    // no news of their own: the importer writes one event and one news a batch.
+    struct Match
+    {
+        QString byEmail;
+        QString byPhone;
+    };
+    Match matchOf(const QString &email, const QString &phone) const;
+    void insertImported(Contact &c, const QString &now);
+    void updateImported(const Contact &before, Contact &c, const QString &now);
 
     // Inserts many contacts in one transaction without events (seeding and imports of trusted data).
     int insertBulk(const QVector<QJsonObject> &bodies);

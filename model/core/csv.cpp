@@ -1,5 +1,7 @@
 #include "model/core/csv.h"
 
+#include "model/core/errors.h"
+
 #include <QStringDecoder>
 
 QString Csv::field(const QString &value, QChar separator)
@@ -112,15 +114,38 @@ QChar Csv::guessSeparator(const QString &text)
     return QLatin1Char(',');
 }
 
-QString Csv::decode(const QByteArray &bytes)
+bool Csv::hasByteOrderMark(const QByteArray &bytes)
+{
+    return bytes.startsWith("\xEF\xBB\xBF");
+}
+
+Csv::Encoding Csv::detect(const QByteArray &bytes)
 {
     QByteArrayView data(bytes);
-    if (data.startsWith("\xEF\xBB\xBF"))
+    if (hasByteOrderMark(bytes))
         data = data.sliced(3);
     QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    QString text = utf8.decode(data);
-    if (!utf8.hasError())
-        return text;
+    const QString decoded = utf8.decode(data); // decoding happens in the conversion
+    return utf8.hasError() ? Encoding::Windows1254 : Encoding::Utf8;
+}
+
+QString Csv::decode(const QByteArray &bytes)
+{
+    return decode(bytes, Encoding::Auto);
+}
+
+QString Csv::decode(const QByteArray &bytes, Encoding encoding)
+{
+    QByteArrayView data(bytes);
+    if (encoding != Encoding::Windows1254 && hasByteOrderMark(bytes))
+        data = data.sliced(3);
+    if (encoding != Encoding::Windows1254) {
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        QString text = utf8.decode(data);
+        if (!utf8.hasError() || encoding == Encoding::Utf8)
+            return text;
+    }
+    QString text;
     // Windows-1254: Latin-1 but for six Turkish letters, and Windows' punctuation in 0x80–0x9F.
     static const char16_t high[32] = {0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
                                       0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0xFFFD, 0xFFFD,
@@ -148,4 +173,65 @@ QString Csv::decode(const QByteArray &bytes)
         text.append(QChar(u));
     }
     return text;
+}
+
+bool Csv::looksLikeText(const QString &text)
+{
+    qsizetype controls = 0;
+    for (const QChar c : text) {
+        if (c.unicode() == 0)
+            return false;
+        if (c.unicode() < 0x20 && c != QLatin1Char('\t') && c != QLatin1Char('\n') && c != QLatin1Char('\r'))
+            ++controls;
+    }
+    return controls == 0 || controls * 100 < text.size();
+}
+
+Csv::Table Csv::read(const QByteArray &file, Encoding encoding, QChar separator)
+{
+    Table t;
+    t.encoding = encoding == Encoding::Auto ? detect(file) : encoding;
+    t.byteOrderMark = hasByteOrderMark(file);
+    const QString text = decode(file, t.encoding);
+    if (!looksLikeText(text))
+        throw DomainError::unprocessable(
+            ModelText(QT_TRANSLATE_NOOP("ModelError", "The file is not a CSV text file")),
+            {{QStringLiteral("file"), ModelText(QT_TRANSLATE_NOOP("ModelError", "must be CSV text"))}});
+    t.separator = separator.isNull() ? guessSeparator(text) : separator;
+    QVector<int> lines;
+    QVector<QStringList> rows = parse(text, t.separator, &lines);
+    if (rows.isEmpty())
+        throw DomainError::unprocessable(ModelText(QT_TRANSLATE_NOOP("ModelError", "The file holds no rows")));
+    for (const QString &name : rows.first())
+        t.header << name.trimmed();
+    rows.removeFirst();
+    lines.removeFirst();
+    t.rows = std::move(rows);
+    t.lines = std::move(lines);
+    return t;
+}
+
+QString Csv::encodingName(Encoding encoding)
+{
+    switch (encoding) {
+    case Encoding::Auto:
+        return QStringLiteral("auto");
+    case Encoding::Utf8:
+        return QStringLiteral("utf-8");
+    case Encoding::Windows1254:
+        break;
+    }
+    return QStringLiteral("windows-1254");
+}
+
+std::optional<Csv::Encoding> Csv::encodingFromName(const QString &name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n.isEmpty() || n == QLatin1String("auto"))
+        return Encoding::Auto;
+    if (n == QLatin1String("utf-8") || n == QLatin1String("utf8"))
+        return Encoding::Utf8;
+    if (n == QLatin1String("windows-1254") || n == QLatin1String("cp1254"))
+        return Encoding::Windows1254;
+    return std::nullopt;
 }

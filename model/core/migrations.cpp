@@ -1065,6 +1065,34 @@ const QVector<Migration> &migrations()
              "CREATE INDEX messages_created_channel ON messages(created_at, channel)",
              "DROP INDEX messages_created",
          }},
+        {29,
+         "record imports: a job per imported file, so that its status reads the same from every copy",
+         {
+             // status: queued, running, completed, cancelled, failed. report: the per-row outcomes
+             // as a JSON array, written when the job ends. cancel_requested: set by a cancel, read
+             // by the copy running the job between two batches.
+             R"(CREATE TABLE import_jobs (
+                 seq INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 kind TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 file_name TEXT,
+                 duplicates TEXT NOT NULL,
+                 mapping TEXT NOT NULL DEFAULT '{}',
+                 rows_total INTEGER NOT NULL DEFAULT 0,
+                 processed INTEGER NOT NULL DEFAULT 0,
+                 created INTEGER NOT NULL DEFAULT 0,
+                 updated INTEGER NOT NULL DEFAULT 0,
+                 skipped INTEGER NOT NULL DEFAULT 0,
+                 failed INTEGER NOT NULL DEFAULT 0,
+                 cancel_requested INTEGER NOT NULL DEFAULT 0,
+                 error TEXT,
+                 report TEXT,
+                 created_by TEXT,
+                 created_at TEXT NOT NULL,
+                 updated_at TEXT NOT NULL,
+                 finished_at TEXT))",
+         }},
     };
     return list;
 }

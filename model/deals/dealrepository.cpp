@@ -1,5 +1,7 @@
 #include "model/deals/dealrepository.h"
 
+#include "model/core/csv.h"
+
 #include "model/accounts/userrepository.h"
 #include "model/core/database.h"
 #include "model/core/errors.h"
@@ -915,4 +917,66 @@ void DealRepository::rebuildTotals()
         "CASE WHEN stage = 'won' AND closed_value IS NOT NULL THEN closed_value ELSE value END AS v FROM deals) AS d "
         "GROUP BY pipeline_id, stage, currency"));
     tx.commit();
+}
+
+QByteArray DealRepository::exportCsv(const DealQuery &query) const
+{
+    const ReadTransaction snapshot; // the pages of one moment
+    QVector<Deal> deals;
+    DealQuery q = query;
+    q.limit = 1000;
+    for (q.page = 1;; ++q.page) {
+        const DealPage page = list(q);
+        deals += page.items;
+        if (page.items.size() < q.limit)
+            break;
+    }
+    QStringList custom;
+    for (const Deal &d : std::as_const(deals)) {
+        for (auto it = d.customFields.begin(); it != d.customFields.end(); ++it) {
+            if (!custom.contains(it.key()))
+                custom << it.key();
+        }
+    }
+    custom.sort();
+    QStringList header{
+        QStringLiteral("id"),           QStringLiteral("name"),          QStringLiteral("value"),
+        QStringLiteral("currency"),     QStringLiteral("pipelineId"),    QStringLiteral("stage"),
+        QStringLiteral("probability"),  QStringLiteral("contactId"),     QStringLiteral("contactName"),
+        QStringLiteral("contactEmail"), QStringLiteral("assignedTo"),    QStringLiteral("expectedCloseDate"),
+        QStringLiteral("description"),  QStringLiteral("closedValue"),   QStringLiteral("closedAt"),
+        QStringLiteral("lostReason"),   QStringLiteral("competitorName")};
+    for (const QString &key : std::as_const(custom))
+        header << QStringLiteral("customFields.") + key;
+    header << QStringLiteral("createdAt") << QStringLiteral("updatedAt");
+    QString out = Csv::line(header);
+    for (const Deal &d : std::as_const(deals)) {
+        QStringList row{d.id,
+                        d.name,
+                        QString::number(d.value, 'f', 2),
+                        d.currency,
+                        d.pipelineId,
+                        d.stage,
+                        QString::number(d.probability),
+                        d.contactId,
+                        d.contactName,
+                        d.contactEmail,
+                        d.assignedTo,
+                        d.expectedCloseDate,
+                        d.description,
+                        d.closedValue ? QString::number(*d.closedValue, 'f', 2) : QString(),
+                        d.closedAt,
+                        d.lostReason,
+                        d.competitorName};
+        for (const QString &key : std::as_const(custom)) {
+            const QJsonValue v = d.customFields.value(key);
+            row << (v.isString()   ? v.toString()
+                    : v.isDouble() ? QString::number(v.toDouble())
+                    : v.isBool()   ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                   : QString());
+        }
+        row << d.createdAt << d.updatedAt;
+        out += Csv::line(row);
+    }
+    return QByteArray("\xEF\xBB\xBF") + out.toUtf8();
 }

@@ -117,6 +117,12 @@ public:
 
     DealPage list(const DealQuery &query) const;
     qint64 count(const DealQuery &query) const;
+    // Every deal the query finds (page and limit ignored), newest first, as CSV: a byte order mark,
+    // CRLF, the columns id, name, value, currency, pipelineId, stage, probability, contactId,
+    // contactName, contactEmail, assignedTo, expectedCloseDate, description, closedValue, closedAt,
+    // lostReason, competitorName, one customFields.<name> per custom field they use, createdAt,
+    // updatedAt.
+    QByteArray exportCsv(const DealQuery &query) const;
     // Deals for a picker: every word of `text` begins a word of the deal's name, its contact's name
     // or company (case-, accent- and Turkish-i-insensitive); most recently changed first, at most
     // `limit`. Empty text: the most recently changed.

@@ -1,5 +1,7 @@
 #include "model/tasks/taskrepository.h"
 
+#include "model/core/csv.h"
+
 #include "model/core/database.h"
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -849,4 +851,25 @@ int TaskRepository::insertBulk(const QVector<QJsonObject> &bodies)
     tx.commit();
     m_store.notify(EventBus::Entity::Task, QString(), EventBus::Change::Created);
     return int(bodies.size());
+}
+
+QByteArray TaskRepository::exportCsv(const TaskQuery &query) const
+{
+    const ReadTransaction snapshot; // the pages of one moment
+    QString out =
+        Csv::line({QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("type"), QStringLiteral("priority"),
+                   QStringLiteral("status"), QStringLiteral("dueDate"), QStringLiteral("assignedTo"),
+                   QStringLiteral("contactId"), QStringLiteral("dealId"), QStringLiteral("description"),
+                   QStringLiteral("completedAt"), QStringLiteral("createdAt"), QStringLiteral("updatedAt")});
+    TaskQuery q = query;
+    q.limit = 1000;
+    for (q.page = 1;; ++q.page) {
+        const TaskPage page = list(q);
+        for (const Task &t : page.items)
+            out += Csv::line({t.id, t.title, t.type, t.priority, t.status, t.dueDate, t.assignedTo, t.contactId,
+                              t.dealId, t.description, t.completedAt, t.createdAt, t.updatedAt});
+        if (page.items.size() < q.limit)
+            break;
+    }
+    return QByteArray("\xEF\xBB\xBF") + out.toUtf8();
 }

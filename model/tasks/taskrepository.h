@@ -132,6 +132,10 @@ public:
     // By due time, undated last, then by creation (open ones first with openFirst); the page is cut
     // in SQL on an index in that order.
     TaskPage list(const TaskQuery &query) const;
+    // Every task the query finds (page and limit ignored), in the list's order, as CSV: a byte order
+    // mark, CRLF, the columns id, title, type, priority, status, dueDate, assignedTo, contactId,
+    // dealId, description, completedAt, createdAt, updatedAt.
+    QByteArray exportCsv(const TaskQuery &query) const;
     qint64 count(const TaskQuery &query) const;
     // The plan (Database::queryPlan) of what list(query) runs, one line per step ("page: ...", "count: ..."):
     // which index serves it (benchmarks and tests).

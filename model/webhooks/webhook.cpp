@@ -142,6 +142,8 @@ QStringList WebhookEvents::all()
         QStringLiteral("contact.created"),
         QStringLiteral("contact.updated"),
         QStringLiteral("contact.deleted"),
+        // Beyond the spec's table: one event a batch of a CSV import (docs/api.md, "Imports").
+        QStringLiteral("contacts.imported"),
         QStringLiteral("deal.created"),
         QStringLiteral("deal.updated"),
         QStringLiteral("deal.stage_changed"),
@@ -250,6 +252,15 @@ QJsonObject WebhookEvents::sample(const QString &event, const QString &now)
             o.insert(QStringLiteral("changedFields"), QJsonArray{QStringLiteral("tags")});
         return o;
     }
+    if (event == QLatin1String("contacts.imported"))
+        return {{QStringLiteral("importId"), QStringLiteral("imp_sample")},
+                {QStringLiteral("createdIds"), QJsonArray{QStringLiteral("contact_sample")}},
+                {QStringLiteral("updatedIds"), QJsonArray{}},
+                {QStringLiteral("created"), 1},
+                {QStringLiteral("updated"), 0},
+                {QStringLiteral("firstLine"), 2},
+                {QStringLiteral("lastLine"), 2},
+                {QStringLiteral("importedBy"), QStringLiteral("user_sample")}};
     if (group == QLatin1String("deal")) {
         QJsonObject o = deal;
         if (verb == QLatin1String("stage_changed")) {

@@ -1,5 +1,6 @@
 #include "server/controllers/contactscontroller.h"
 
+#include "model/contacts/contactexport.h"
 #include "model/contacts/contactrepository.h"
 #include "model/contacts/segmentrepository.h"
 #include "model/core/database.h"
@@ -11,7 +12,12 @@
 #include "server/api/queryreader.h"
 #include "server/api/schemas.h"
 
+#include "server/http/httpengine.h"
+
 #include <QJsonArray>
+#include <QTimer>
+
+#include <memory>
 
 using namespace Schema;
 
@@ -181,6 +187,24 @@ void ContactsController::registerRoutes(Router &router)
                     {},
                     {400, 401, 403, 404, 409, 422, 429}});
     }
+    // GET /api/v1/contacts/export
+    RouteDoc exportDoc{tag,
+                       QStringLiteral("The contacts the list's filters find (search, tag, source, createdAfter, "
+                                      "createdBefore, segmentId, sort; every page) as CSV, streamed"),
+                       {},
+                       object({}),
+                       {{QStringLiteral("search"), string()},
+                        {QStringLiteral("tag"), string()},
+                        {QStringLiteral("tags"), string()},
+                        {QStringLiteral("source"), string()},
+                        {QStringLiteral("createdAfter"), string(QStringLiteral("date"))},
+                        {QStringLiteral("createdBefore"), string(QStringLiteral("date"))},
+                        {QStringLiteral("segmentId"), string()},
+                        {QStringLiteral("sort"), string()}},
+                       {400, 401, 403, 404, 429}};
+    exportDoc.contentType = QStringLiteral("text/csv");
+    router.add("GET", QStringLiteral("/api/v1/contacts/export"), "exportContacts", bind(&ContactsController::exportCsv),
+               read, exportDoc);
     // DELETE /api/v1/contacts/:id
     router.add("DELETE", QStringLiteral("/api/v1/contacts/:id"), "deleteContact", bind(&ContactsController::remove),
                write, {tag, QStringLiteral("Delete a contact"), {}, messageOnly(), {}, {401, 403, 404, 429}});
@@ -232,13 +256,10 @@ ContactSort sortOf(const ApiRequest &request)
 }
 } // namespace
 
-ApiResponse ContactsController::list(ApiRequest &request)
+ContactQuery ContactsController::queryOf(const ApiRequest &request)
 {
     const QueryReader query(request);
-    const QueryReader::Paging paging = query.paging();
     ContactQuery q;
-    q.page = paging.page;
-    q.limit = paging.limit;
     q.search = query.text(QStringLiteral("search")).left(200);
     q.tags = query.list({QStringLiteral("tag"), QStringLiteral("tags")});
     q.source = query.text(QStringLiteral("source"));
@@ -251,6 +272,15 @@ ApiResponse ContactsController::list(ApiRequest &request)
         q.extraWhere = members.where;
         q.extraValues = members.values;
     }
+    return q;
+}
+
+ApiResponse ContactsController::list(ApiRequest &request)
+{
+    const QueryReader::Paging paging = QueryReader(request).paging();
+    ContactQuery q = queryOf(request);
+    q.page = paging.page;
+    q.limit = paging.limit;
     const ContactPage page = m_contacts.list(q);
     JsonWriter items;
     items.beginArray();
@@ -370,4 +400,46 @@ ApiResponse ContactsController::undoMerge(ApiRequest &request)
                                        {QStringLiteral("restored"), restored},
                                        {QStringLiteral("movedBack"), undone.movedBack.toJson()}},
                            QStringLiteral("Merge undone"));
-}
+    ApiResponse ContactsController::exportCsv(ApiRequest & request)
+    {
+        // Which contacts, in which order, is read now (one snapshot); the rows are read and written a
+        // chunk at a time while the client takes them, so that a large export holds neither a
+        // transaction nor the whole file in memory.
+        auto exporter = std::make_shared<ContactExport>(m_contacts.store(), queryOf(request));
+        ApiResponse r;
+        r.status = 200;
+        r.headers.emplaceBack("Content-Type", "text/csv; charset=utf-8");
+        r.headers.emplaceBack("Content-Disposition",
+                              "attachment; filename=\"contacts-" +
+                                  m_contacts.store().now().date().toString(Qt::ISODate).toLatin1() + ".csv\"");
+        r.headers.emplaceBack("Cache-Control", "private, no-store");
+        r.headers.emplaceBack("X-Total-Count", QByteArray::number(exporter->total()));
+        r.stream = [exporter](const HttpResponder &responder, HttpResponse head) {
+            const HttpStream stream = responder.stream(std::move(head));
+            auto pump = std::make_shared<std::function<void()>>();
+            *pump = [exporter, stream, weak = std::weak_ptr<std::function<void()>>(pump)] {
+                const auto self = weak.lock();
+                if (!self || !stream.isOpen())
+                    return;
+                // Write while the client keeps up; else look again shortly.
+                while (stream.backlog() < 256 * 1024) {
+                    if (exporter->atEnd()) {
+                        stream.end();
+                        return;
+                    }
+                    try {
+                        if (!stream.write(exporter->next()))
+                            return;
+                    } catch (const std::exception &e) {
+                        qWarning("contacts export stopped: %s", e.what());
+                        stream.end(); // a client sees a body cut short: the chunked framing has no end marker
+                        return;
+                    }
+                }
+                QTimer::singleShot(5, [self] { (*self)(); });
+            };
+            // The pump keeps itself alive through the timers it queues; it ends when the stream does.
+            QTimer::singleShot(0, [pump] { (*pump)(); });
+        };
+        return r;
+    }

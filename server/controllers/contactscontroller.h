@@ -19,7 +19,10 @@ public:
     QJsonObject schemas() const override;
 
 private:
+    // The list's filters (search, tags, source, dates, segment, sort) read from the query.
+    ContactQuery queryOf(const ApiRequest &request);
     ApiResponse list(ApiRequest &request);
+    ApiResponse exportCsv(ApiRequest &request);
     ApiResponse create(ApiRequest &request);
     ApiResponse get(ApiRequest &request);
     ApiResponse update(ApiRequest &request);

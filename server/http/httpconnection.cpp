@@ -692,6 +692,19 @@ bool HttpConnection::streamOpen(quint64 sequence) const
     return false;
 }
 
+qint64 HttpConnection::streamBacklog(quint64 sequence) const
+{
+    if (m_dead)
+        return 0;
+    if (m_streaming)
+        return sequence == m_streamSequence ? m_socket->bytesToWrite() : 0;
+    for (const Slot &s : m_queue) {
+        if (!s.interim && s.sequence == sequence)
+            return s.streamPending.size();
+    }
+    return 0;
+}
+
 void HttpConnection::releaseStreams()
 {
     std::vector<std::function<void()>> callbacks;

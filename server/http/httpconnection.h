@@ -47,6 +47,7 @@ public:
     bool streamWrite(quint64 sequence, const QByteArray &data);
     void streamEnd(quint64 sequence);
     bool streamOpen(quint64 sequence) const;
+    qint64 streamBacklog(quint64 sequence) const;
     bool isOpen() const { return !m_dead && !m_closing; }
     // Waiting for a request: no request arriving, no answer pending or being written, no stream.
     // A connection still in its TLS handshake counts as idle since it was accepted.

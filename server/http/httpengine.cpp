@@ -236,6 +236,12 @@ bool HttpStream::isOpen() const
     return c && c->streamOpen(m_sequence);
 }
 
+qint64 HttpStream::backlog() const
+{
+    const HttpConnection *c = m_connection.data();
+    return c ? c->streamBacklog(m_sequence) : 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // HttpEngine
 

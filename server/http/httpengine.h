@@ -55,6 +55,9 @@ public:
     // Ends the body and closes the connection once the rest is written.
     void end() const;
     bool isOpen() const;
+    // The bytes written but not yet taken by the client: a long body (an export) writes its next
+    // piece when this is low, so that a slow reader is waited for rather than cut off.
+    qint64 backlog() const;
 
 private:
     friend class HttpResponder;

@@ -1,7 +1,10 @@
 // The Contacts area over real HTTPS on loopback: every endpoint and every error status.
+#include "model/contacts/contactrepository.h"
+#include "server/api/multipart.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -18,6 +21,33 @@ private:
         if (r.status != 201)
             qWarning() << r.status << r.body;
         return r.data().value(QLatin1String("id")).toString();
+    }
+
+    // POST /api/v1/contacts/import with these parts (file first).
+    HttpResult importCsv(const QByteArray &file, const QList<QPair<QString, QByteArray>> &fields = {},
+                         ApiClient *client = nullptr)
+    {
+        const QByteArray boundary = Multipart::makeBoundary();
+        QList<MultipartField> parts{MultipartField{"file", file, "kisiler.csv", true, "text/csv"}};
+        for (const auto &f : fields)
+            parts << MultipartField{f.first, f.second, {}, false, {}};
+        return (client ? client : m_api->client.get())
+            ->call("POST", "/api/v1/contacts/import", Multipart::serialize(parts, boundary),
+                   {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+    }
+
+    // The job once it has ended (bounded: 20 s).
+    QJsonObject finishedImport(const QString &id)
+    {
+        QJsonObject job;
+        for (int i = 0; i < 400; ++i) {
+            job = m_api->client->get("/api/v1/imports/" + id).data();
+            const QString status = job.value("status").toString();
+            if (status != "queued" && status != "running")
+                return job;
+            QTest::qWait(50);
+        }
+        return job;
     }
 
 private Q_SLOTS:
@@ -656,6 +686,181 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).value<EventBus::Entity>(), EventBus::Entity::Contact);
         QCOMPARE(spy.at(0).at(2).value<EventBus::Change>(), EventBus::Change::Created);
+    }
+
+    void importsCsvAsAJob()
+    {
+        createContact({{"firstName", "Eski"}, {"email", "eski@example.com"}});
+        // What a Turkish Excel saves: Windows-1254, ";".
+        const QByteArray file = "Ad Soyad;E-posta;Telefon;\xDEirket;Sekt\xF6r\r\n"
+                                "Ay\xFE"
+                                "e Y\xFDlmaz;ayse@example.com;+90 532 123 45 67;A\xF0\x61\xE7 Ltd;Tekstil\r\n"
+                                "Eski Ki\xFE"
+                                "i;ESKI@example.com;;;\r\n"
+                                "\xDDpek;ipek@;;;\r\n";
+        const HttpResult r =
+            importCsv(file, {{"mapping", R"({"Sektör": "customFields.sektor"})"}, {"duplicates", "skip"}});
+        QCOMPARE(r.status, 202);
+        QCOMPARE(r.json.value("success").toBool(), true);
+        const QString id = r.data().value("id").toString();
+        QVERIFY(id.startsWith("imp_"));
+        QCOMPARE(r.header("location"), "/api/v1/imports/" + id.toUtf8());
+        QCOMPARE(r.data().value("progress").toObject().value("total").toInt(), 3);
+        QCOMPARE(r.data().value("mapping").toObject().value("E-posta").toString(), QString("email"));
+
+        const QJsonObject job = finishedImport(id);
+        QCOMPARE(job.value("status").toString(), QString("completed"));
+        const QJsonObject counts = job.value("counts").toObject();
+        QCOMPARE(counts.value("created").toInt(), 1);
+        QCOMPARE(counts.value("skipped").toInt(), 1);
+        QCOMPARE(counts.value("failed").toInt(), 1);
+        QCOMPARE(job.value("progress").toObject().value("percent").toInt(), 100);
+        const QJsonArray report = job.value("report").toArray();
+        QCOMPARE(report.size(), 3);
+        QCOMPARE(report.at(0).toObject().value("outcome").toString(), QString("created"));
+        QCOMPARE(report.at(1).toObject().value("outcome").toString(), QString("skipped"));
+        QCOMPARE(report.at(1).toObject().value("code").toString(), QString("DUPLICATE"));
+        QCOMPARE(report.at(2).toObject().value("line").toInt(), 4);
+        QCOMPARE(report.at(2).toObject().value("field").toString(), QString("email"));
+        QVERIFY(!report.at(2).toObject().value("reason").toString().isEmpty());
+
+        const QJsonObject ayse =
+            m_api->client->get("/api/v1/contacts/" + report.at(0).toObject().value("id").toString()).data();
+        QCOMPARE(ayse.value("lastName").toString(), QString("Yılmaz"));
+        QCOMPARE(ayse.value("company").toString(), QString("Ağaç Ltd"));
+        QCOMPARE(ayse.value("customFields").toObject().value("sektor").toString(), QString("Tekstil"));
+    }
+
+    void twoImportsAtOnce()
+    {
+        QByteArray a = "name,email\r\n", b = "name,email\r\n";
+        for (int i = 0; i < 700; ++i) {
+            a += "Kişi A" + QByteArray::number(i) + ",a" + QByteArray::number(i) + "@example.com\r\n";
+            b += "Kişi B" + QByteArray::number(i) + ",b" + QByteArray::number(i) + "@example.com\r\n";
+        }
+        const HttpResult first = importCsv(a);
+        const HttpResult second = importCsv(b);
+        QCOMPARE(first.status, 202);
+        QCOMPARE(second.status, 202);
+        for (const HttpResult &r : {first, second}) {
+            const QJsonObject job = finishedImport(r.data().value("id").toString());
+            QCOMPARE(job.value("status").toString(), QString("completed"));
+            QCOMPARE(job.value("counts").toObject().value("created").toInt(), 700);
+        }
+        QCOMPARE(
+            m_api->client->get("/api/v1/contacts?limit=1").json.value("pagination").toObject().value("total").toInt(),
+            1400);
+    }
+
+    void updatesDuplicatesWhenAsked()
+    {
+        const QString id = createContact({{"firstName", "Ali"}, {"phone", "+905551112233"}});
+        const HttpResult r =
+            importCsv("Telefon,Ad,Firma\r\n+90 (555) 111 22 33,Ali,Yeni AŞ\r\n", {{"duplicates", "update"}});
+        QCOMPARE(r.status, 202);
+        const QJsonObject job = finishedImport(r.data().value("id").toString());
+        QCOMPARE(job.value("counts").toObject().value("updated").toInt(), 1);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/" + id).data().value("company").toString(), QString("Yeni AŞ"));
+    }
+
+    void importRefusesBadInput_data()
+    {
+        QTest::addColumn<QByteArray>("file");
+        QTest::addColumn<QString>("part");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<int>("status");
+        const QByteArray csv = "name,email\r\nAli,ali@example.com\r\n";
+        QTest::newRow("mapping not JSON") << csv << "mapping" << QByteArray("{email") << 400;
+        QTest::newRow("mapping names no column") << csv << "mapping" << QByteArray(R"({"Nope": "email"})") << 400;
+        QTest::newRow("mapping names no field") << csv << "mapping" << QByteArray(R"({"name": "salary"})") << 400;
+        QTest::newRow("mapping leaves no e-mail") << csv << "mapping" << QByteArray(R"({"email": null})") << 422;
+        QTest::newRow("duplicates unknown") << csv << "duplicates" << QByteArray("merge") << 400;
+        QTest::newRow("encoding unknown") << csv << "encoding" << QByteArray("latin-9") << 400;
+        QTest::newRow("not text") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\0\0\0\0\0", 16) << "" << QByteArray() << 422;
+        QTest::newRow("no header") << QByteArray("\r\n\r\n") << "" << QByteArray() << 422;
+        QTest::newRow("no name column") << QByteArray("email\r\na@example.com\r\n") << "" << QByteArray() << 422;
+    }
+    void importRefusesBadInput()
+    {
+        QFETCH(QByteArray, file);
+        QFETCH(QString, part);
+        QFETCH(QByteArray, value);
+        QFETCH(int, status);
+        QList<QPair<QString, QByteArray>> fields;
+        if (!part.isEmpty())
+            fields << qMakePair(part, value);
+        const HttpResult r = importCsv(file, fields);
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json.value("success").toBool(true), false);
+        QVERIFY(!r.errorCode().isEmpty());
+    }
+
+    void importNeedsMultipartAndAccess()
+    {
+        HttpResult r =
+            m_api->client->call("POST", "/api/v1/contacts/import", "name,email\r\n", {{"Content-Type", "text/csv"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorCode(), QString("INVALID_MULTIPART"));
+        const std::unique_ptr<ApiClient> reader = m_api->server.apiKeyClient({"contacts:read"});
+        r = importCsv("name,email\r\nAli,ali@example.com\r\n", {}, reader.get());
+        QCOMPARE(r.status, 403);
+        // An agent may import.
+        const std::unique_ptr<ApiClient> agent = m_api->server.signedInClient("ajan@example.com", "agent");
+        QVERIFY(agent);
+        r = importCsv("name,email\r\nAli,ali@example.com\r\n", {}, agent.get());
+        QCOMPARE(r.status, 202);
+        QCOMPARE(finishedImport(r.data().value("id").toString()).value("counts").toObject().value("created").toInt(),
+                 1);
+        QCOMPARE(m_api->client->get("/api/v1/imports/imp_nope").status, 404);
+        QCOMPARE(m_api->client->call("POST", "/api/v1/imports/imp_nope/cancel").status, 404);
+        // A job that has ended is left as it is by a cancel.
+        const HttpResult cancelled =
+            m_api->client->call("POST", "/api/v1/imports/" + r.data().value("id").toString() + "/cancel");
+        QCOMPARE(cancelled.status, 200);
+        QCOMPARE(cancelled.data().value("status").toString(), QString("completed"));
+    }
+
+    void exportsTheFilteredListAsCsv()
+    {
+        createContact({{"firstName", "Ayşe"},
+                       {"email", "ayse@example.com"},
+                       {"tags", QJsonArray{"vip"}},
+                       {"customFields", QJsonObject{{"sektor", "Gıda"}}}});
+        createContact({{"firstName", "Veli"}, {"phone", "+905321112233"}, {"tags", QJsonArray{"vip"}}});
+        createContact({{"firstName", "Can"}, {"email", "can@example.com"}});
+        const HttpResult r = m_api->client->get("/api/v1/contacts/export?tag=vip&sort=name");
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.header("content-type").startsWith("text/csv"));
+        QVERIFY(r.header("content-disposition").contains("contacts-"));
+        QVERIFY(r.body.startsWith("\xEF\xBB\xBF"));
+        const QStringList lines = QString::fromUtf8(r.body.mid(3)).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines.at(0).startsWith("id,firstName,lastName,email,phone"));
+        QVERIFY(lines.at(0).contains("customFields.sektor"));
+        QVERIFY(lines.at(1).contains("Ayşe"));
+        QVERIFY(lines.at(1).contains("Gıda"));
+        QVERIFY(lines.at(2).contains("+905321112233"));
+        // The export imported again changes nothing.
+        const HttpResult again = importCsv(r.body, {{"duplicates", "update"}});
+        QCOMPARE(again.status, 202);
+        const QJsonObject job = finishedImport(again.data().value("id").toString());
+        QCOMPARE(job.value("counts").toObject().value("skipped").toInt(), 2);
+        QCOMPARE(job.value("counts").toObject().value("updated").toInt(), 0);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/export?segmentId=seg_nope").status, 404);
+        QCOMPARE(m_api->client->get("/api/v1/contacts/export?sort=salary").status, 400);
+    }
+
+    void exportsManyContactsInPieces()
+    {
+        QVector<QJsonObject> bodies;
+        for (int i = 0; i < 2600; ++i)
+            bodies << QJsonObject{{"firstName", QStringLiteral("Kişi %1").arg(i)},
+                                  {"email", QStringLiteral("k%1@example.com").arg(i)}};
+        ContactRepository(m_api->server.store()).insertBulk(bodies);
+        const HttpResult r = m_api->client->get("/api/v1/contacts/export");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("x-total-count"), QByteArray("2600"));
+        QCOMPARE(r.body.count("\r\n"), 2601);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "model/tasks/taskrepository.h"
 #include "tests/support/testsupport.h"
 #include "ui/contacts/contactdetailpane.h"
+#include "ui/shell/importdialog.h"
 #include "ui/shell/undobar.h"
 #include "ui/tasks/taskdialog.h"
 #include "ui/tasks/taskremindernotifier.h"
@@ -31,6 +32,8 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace UiTest;
@@ -48,6 +51,36 @@ private:
     QString todayText() const { return m_tasks->today().toString(Qt::ISODate); }
 
 private slots:
+    void importDialogImportsTasksAndExportSavesTheTab()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("gorevler.csv");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("G\xF6rev;\xD6ncelik;T\xFCr;Son tarih\r\n"
+                   "Teklif g\xF6nder;Y\xFCksek;E-posta;02.12.2026\r\n"
+                   ";D\xFC\xFE\xFCk;;\r\n");
+        file.close();
+        ImportDialog *dialog = m_view->importTasks();
+        QVERIFY(dialog->openFile(path));
+        QCOMPARE(dialog->mapping(), (QStringList{"title", "priority", "type", "dueDate"}));
+        QVERIFY(dialog->previewTable()->item(0, 1)->text().isEmpty());
+        QVERIFY(!dialog->previewTable()->item(1, 1)->text().isEmpty()); // no title
+        // Tasks may share a title: "create anyway" is offered.
+        QCOMPARE(dialog->duplicatesBox()->count(), 3);
+        QVERIFY(dialog->startImport());
+        QTRY_VERIFY(!dialog->isImporting());
+        QCOMPARE(dialog->report()->created, 1);
+        QCOMPARE(dialog->report()->failed, 1);
+        dialog->reject();
+        m_view->tabs()->setCurrentIndex(TasksView::AllTab);
+        const QString exported = dir.filePath("all.csv");
+        QVERIFY(m_view->exportTo(exported));
+        QFile out(exported);
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(out.readAll()).contains("Teklif gönder,email,high,pending,2026-12-02"));
+    }
+
     // Due times never show seconds (the C locale's short date-time did, and wrapped in the column).
     void dueTextHasNoSeconds_data()
     {

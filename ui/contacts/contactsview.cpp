@@ -1,5 +1,7 @@
 #include "ui/contacts/contactsview.h"
 
+#include "model/contacts/contactexport.h"
+#include "model/contacts/contactimporter.h"
 #include "model/contacts/contactmerge.h"
 #include "model/contacts/contactrepository.h"
 #include "model/core/errors.h"
@@ -10,12 +12,17 @@
 #include "ui/contacts/duplicatesdialog.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
+#include "ui/shell/importdialog.h"
 #include "ui/shell/messageboxes.h"
 #include "ui/shell/rowanchor.h"
 #include "ui/shell/uikit.h"
 #include "ui/shell/undobar.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -25,8 +32,10 @@
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QStandardPaths>
 
 #include <QSplitter>
 #include <QTableView>
@@ -36,6 +45,7 @@
 ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_contacts(contacts)
+    , m_store(store)
 {
     setObjectName(QStringLiteral("contactsView"));
     m_model = new ContactTableModel(contacts, this);
@@ -63,6 +73,12 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     m_duplicates = new QPushButton(tr("Duplicates…"), this);
     m_duplicates->setObjectName(QStringLiteral("duplicatesButton"));
     m_duplicates->setToolTip(tr("Find contacts that look like one person and merge them"));
+    m_import = new QPushButton(tr("Import…"), this);
+    m_import->setObjectName(QStringLiteral("importButton"));
+    m_import->setToolTip(tr("Import contacts from a CSV file"));
+    m_export = new QPushButton(tr("Export…"), this);
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setToolTip(tr("Save the contacts the search and filters show as a CSV file"));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_search, 1);
@@ -72,6 +88,9 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     bar->addWidget(m_edit);
     bar->addWidget(m_delete);
     bar->addWidget(m_duplicates);
+    bar->addSpacing(12);
+    bar->addWidget(m_import);
+    bar->addWidget(m_export);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("contactsTable"));
@@ -230,6 +249,8 @@ ContactsView::ContactsView(ContactRepository &contacts, const Store &store, QWid
     connect(m_delete, &QPushButton::clicked, this, &ContactsView::deleteContact);
     connect(m_duplicates, &QPushButton::clicked, this, &ContactsView::findDuplicates);
     connect(m_table, &QTableView::doubleClicked, this, &ContactsView::editContact);
+    connect(m_import, &QPushButton::clicked, this, &ContactsView::importContacts);
+    connect(m_export, &QPushButton::clicked, this, &ContactsView::chooseExportFile);
     auto *deleteShortcut = new QShortcut(QKeySequence::Delete, m_table);
     deleteShortcut->setContext(Qt::WidgetShortcut);
     connect(deleteShortcut, &QShortcut::activated, this, &ContactsView::deleteContact);
@@ -505,6 +526,79 @@ void ContactsView::onCurrentRowChanged(int row)
         return;
     m_pane->showContact(row >= 0 ? m_model->idAt(row) : QString());
     updateActions();
+}
+
+ImportDialog *ContactsView::importContacts()
+{
+    ImportTarget target;
+    target.objectName = QStringLiteral("contactImportDialog");
+    target.title = tr("Import contacts");
+    target.duplicateRule = tr("A contact with the same e-mail or phone exists:");
+    target.fields = ContactImporter::fields();
+    target.label = [](const QString &key) {
+        return key == QLatin1String("name") ? tr("Full name (first and last)") : ErrorText::fieldLabel(key);
+    };
+    target.customFields = true;
+    // Two contacts never share an e-mail or a phone: "create anyway" is not offered.
+    target.duplicates = {CsvImport::Duplicates::Skip, CsvImport::Duplicates::Update};
+    target.check = [](const QStringList &row, const CsvImport::Mapping &mapping) {
+        ContactImporter::rowChanges(row, mapping);
+    };
+    target.run = [](const Store &store, const Csv::Table &table, const CsvImport::Mapping &mapping,
+                    CsvImport::Duplicates duplicates, const QString &actor,
+                    const std::function<bool(const CsvImport::Report &)> &progress) {
+        return ContactImporter(store).run(table, mapping, duplicates, progress, {}, actor);
+    };
+    auto *dialog = new ImportDialog(std::move(target), m_store, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
+}
+
+void ContactsView::chooseExportFile()
+{
+    QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!QFileInfo(folder).isDir())
+        folder = QDir::homePath();
+    auto *dialog = new QFileDialog(this, tr("Export contacts to CSV"), folder);
+    dialog->setObjectName(QStringLiteral("exportContactsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setNameFilter(tr("CSV files (*.csv)"));
+    dialog->setDefaultSuffix(QStringLiteral("csv"));
+    dialog->selectFile(tr("contacts.csv"));
+    connect(dialog, &QFileDialog::fileSelected, this, &ContactsView::exportTo);
+    dialog->open();
+}
+
+bool ContactsView::exportTo(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    ContactQuery q = m_model->query();
+    q.sort = m_model->sort();
+    QSaveFile file(path);
+    qint64 count = 0;
+    try {
+        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+        ContactExport exporter(m_contacts.store(), q);
+        count = exporter.total();
+        if (file.open(QIODevice::WriteOnly)) {
+            while (!exporter.atEnd() && file.write(exporter.next()) >= 0) {
+            }
+        }
+        QGuiApplication::restoreOverrideCursor();
+    } catch (const std::exception &e) {
+        QGuiApplication::restoreOverrideCursor();
+        m_count->setText(tr("%1 was not saved: %2").arg(name, ErrorText::of(e)));
+        return false;
+    }
+    if (!file.commit()) {
+        m_count->setText(tr("%1 was not saved: %2").arg(name, file.errorString()));
+        return false;
+    }
+    m_count->setText(tr("%1 contacts saved to %2.").arg(QLocale().toString(count), QDir::toNativeSeparators(path)));
+    return true;
 }
 
 void ContactsView::updateActions()

@@ -12,6 +12,7 @@ class ContactDetailPane;
 class ContactRepository;
 class ContactTableModel;
 class DuplicatesDialog;
+class ImportDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -70,6 +71,12 @@ public slots:
     void deleteContact();
     // Opens Find duplicates (window-modal; it deletes itself when closed).
     DuplicatesDialog *findDuplicates();
+    // The import dialog of contacts (window-modal, deleted when closed); returned for tests.
+    ImportDialog *importContacts();
+    // Asks where to save the contacts the search, tag and segment show, as CSV.
+    void chooseExportFile();
+    // Writes them there; false with the reason under the table when it cannot.
+    bool exportTo(const QString &path);
     // Reloads the table, the tag list and the detail pane now.
     void refresh();
 
@@ -88,6 +95,7 @@ private:
     int currentRow() const;
 
     ContactRepository &m_contacts;
+    Store m_store;
     ContactTableModel *m_model = nullptr;
     QLineEdit *m_search = nullptr;
     QComboBox *m_tagFilter = nullptr;
@@ -95,6 +103,8 @@ private:
     QPushButton *m_edit = nullptr;
     QPushButton *m_delete = nullptr;
     QPushButton *m_duplicates = nullptr;
+    QPushButton *m_import = nullptr;
+    QPushButton *m_export = nullptr;
     QTableView *m_table = nullptr;
     ContactDetailPane *m_pane = nullptr;
     QLabel *m_count = nullptr;

@@ -46,6 +46,7 @@ public:
     // order sort() chose.
     void setQuery(const ContactQuery &query);
     const ContactQuery &query() const { return m_query; }
+    ContactSort sort() const { return m_sort; }
     // Reloads after a change of the data, keeping the view's scroll position (no reset).
     void refresh();
     // True while a count is still to come from the worker.

@@ -1,4 +1,6 @@
 #include "ui/deals/pipelineboard.h"
+#include "model/deals/dealimporter.h"
+#include "ui/shell/importdialog.h"
 
 #include "model/core/errors.h"
 #include "model/core/eventbus.h"
@@ -24,6 +26,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCursor>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -99,6 +102,19 @@ PipelineBoard::PipelineBoard(const Store &store, QWidget *parent)
     top->addWidget(m_chartCurrency);
     top->addWidget(newDeal);
     top->addWidget(editPipelines);
+    auto *exportDeals = new QPushButton(tr("Export…"), this);
+    exportDeals->setObjectName(QStringLiteral("exportDealsButton"));
+    exportDeals->setToolTip(tr("Save the deals of this pipeline the search shows as a CSV file"));
+    auto *importButton = new QPushButton(tr("Import…"), this);
+    importButton->setObjectName(QStringLiteral("importDealsButton"));
+    importButton->setToolTip(tr("Import deals into this pipeline from a CSV file"));
+    top->addWidget(importButton);
+    connect(importButton, &QPushButton::clicked, this, &PipelineBoard::importDeals);
+    top->addWidget(exportDeals);
+    connect(exportDeals, &QPushButton::clicked, this, [this] {
+        askCsvExportPath(this, tr("Export deals to CSV"), tr("deals.csv"),
+                         [this](const QString &path) { exportTo(path); });
+    });
     connect(newDeal, &QPushButton::clicked, this, &PipelineBoard::newDeal);
 
     m_search = new QLineEdit(this);
@@ -781,4 +797,53 @@ void PipelineBoard::editPipelines()
 void PipelineBoard::warn(const QString &text)
 {
     MessageBoxes::warn(this, tr("Deals"), text);
+}
+
+bool PipelineBoard::exportTo(const QString &path)
+{
+    DealQuery q;
+    q.pipelineId = m_pipeline.id;
+    q.search = m_search->text().trimmed();
+    q.assignedTo = m_mine->isChecked() ? m_store.actorOr({}) : QString();
+    QString error;
+    try {
+        error = writeCsvFile(path, m_deals.exportCsv(q));
+    } catch (const std::exception &e) {
+        error = ErrorText::of(e);
+    }
+    if (!error.isEmpty()) {
+        MessageBoxes::warn(this, tr("Export deals to CSV"),
+                           tr("%1 was not saved: %2").arg(QFileInfo(path).fileName(), error));
+        return false;
+    }
+    return true;
+}
+
+ImportDialog *PipelineBoard::importDeals()
+{
+    ImportTarget target;
+    target.objectName = QStringLiteral("dealImportDialog");
+    target.title = tr("Import deals into %1").arg(m_pipeline.name);
+    target.duplicateRule = tr("A deal with the same name and contact exists in this pipeline:");
+    target.fields = DealImporter::fields();
+    target.label = [](const QString &key) {
+        return key == QLatin1String("contactEmail") ? tr("Contact's e-mail") : ErrorText::fieldLabel(key);
+    };
+    target.customFields = true;
+    target.duplicates = {CsvImport::Duplicates::Skip, CsvImport::Duplicates::Update, CsvImport::Duplicates::Create};
+    const QString pipelineId = m_pipeline.id;
+    const Store store = m_store;
+    target.check = [store, pipelineId](const QStringList &row, const CsvImport::Mapping &mapping) {
+        DealImporter(store).rowBody(row, mapping, pipelineId);
+    };
+    target.run = [pipelineId](const Store &workerStore, const Csv::Table &table, const CsvImport::Mapping &mapping,
+                              CsvImport::Duplicates duplicates, const QString &actor,
+                              const std::function<bool(const CsvImport::Report &)> &progress) {
+        return DealImporter(workerStore).run(table, mapping, duplicates, progress, actor, pipelineId);
+    };
+    auto *dialog = new ImportDialog(std::move(target), m_store, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 class DealColumnModel;
+class ImportDialog;
 class DealListModel;
 class QStackedWidget;
 class QTableView;
@@ -82,6 +83,12 @@ public:
     static constexpr int SearchDelayMs = 200;
     // The tasks time zone (setting tasks/timeZone) for the deal detail's tasks.
     void setTasksTimeZone(const QTimeZone &tz) { m_tasksTz = tz; }
+
+    // Writes the deals the board shows (this pipeline, the search and "Mine") to path as CSV;
+    // false with the reason in a message when it cannot.
+    bool exportTo(const QString &path);
+    // The import dialog of deals into this pipeline (window-modal, deleted when closed).
+    ImportDialog *importDeals();
 
 public slots:
     // Puts the cursor in the search field, its text selected (Ctrl+F).

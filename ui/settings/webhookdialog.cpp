@@ -37,6 +37,8 @@ QString WebhookDialog::eventDescription(const QString &event)
         {QStringLiteral("contact.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact is added")},
         {QStringLiteral("contact.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact changes")},
         {QStringLiteral("contact.deleted"), QT_TRANSLATE_NOOP("WebhookEvent", "A contact is deleted")},
+        {QStringLiteral("contacts.imported"),
+         QT_TRANSLATE_NOOP("WebhookEvent", "Contacts are imported from a CSV file (one event a batch of 500 rows)")},
         {QStringLiteral("deal.created"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal is added")},
         {QStringLiteral("deal.updated"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal changes")},
         {QStringLiteral("deal.stage_changed"), QT_TRANSLATE_NOOP("WebhookEvent", "A deal moves to another stage")},

@@ -1,4 +1,6 @@
 #include "ui/tasks/tasksview.h"
+#include "model/tasks/taskimporter.h"
+#include "ui/shell/importdialog.h"
 
 #include "model/accounts/userrepository.h"
 #include "model/core/errors.h"
@@ -16,6 +18,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -43,6 +47,7 @@ const char *const kEmptyHints[] = {
 TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     : QWidget(parent)
     , m_tasks(tasks)
+    , m_importStore(store)
     , m_users(tasks.store())
 {
     setObjectName(QStringLiteral("tasksView"));
@@ -79,6 +84,19 @@ TasksView::TasksView(TaskRepository &tasks, const Store &store, QWidget *parent)
     m_reopen->setObjectName(QStringLiteral("reopenTaskButton"));
     m_reopen->setToolTip(tr("Move a done or cancelled task back to To do"));
     quickRow->addWidget(m_reopen);
+    auto *exportTasks = new QPushButton(tr("Export…"), this);
+    exportTasks->setObjectName(QStringLiteral("exportTasksButton"));
+    exportTasks->setToolTip(tr("Save the tasks this tab and the filters show as a CSV file"));
+    auto *importButton = new QPushButton(tr("Import…"), this);
+    importButton->setObjectName(QStringLiteral("importTasksButton"));
+    importButton->setToolTip(tr("Import tasks from a CSV file"));
+    quickRow->addWidget(importButton);
+    connect(importButton, &QPushButton::clicked, this, &TasksView::importTasks);
+    quickRow->addWidget(exportTasks);
+    connect(exportTasks, &QPushButton::clicked, this, [this] {
+        askCsvExportPath(this, tr("Export tasks to CSV"), tr("tasks.csv"),
+                         [this](const QString &path) { exportTo(path); });
+    });
     layout->addLayout(quickRow);
 
     auto *filterRow = new QHBoxLayout;
@@ -631,4 +649,55 @@ void TasksView::deleteTask()
                                   },
                                   remove);
                           });
+}
+
+bool TasksView::exportTo(const QString &path)
+{
+    const TaskTableModel *model = m_models.value(m_tabs->currentIndex());
+    if (!model)
+        return false;
+    QString error;
+    qint64 count = 0;
+    try {
+        const TaskQuery q = model->exportQuery();
+        const QByteArray bytes = m_tasks.exportCsv(q);
+        count = bytes.count("\r\n") - 1;
+        error = writeCsvFile(path, bytes);
+    } catch (const std::exception &e) {
+        error = ErrorText::of(e);
+    }
+    if (!error.isEmpty()) {
+        showMessage(tr("%1 was not saved: %2").arg(QFileInfo(path).fileName(), error), true);
+        return false;
+    }
+    showMessage(tr("%1 tasks saved to %2.").arg(QLocale().toString(count), QDir::toNativeSeparators(path)));
+    return true;
+}
+
+ImportDialog *TasksView::importTasks()
+{
+    ImportTarget target;
+    target.objectName = QStringLiteral("taskImportDialog");
+    target.title = tr("Import tasks");
+    target.duplicateRule = tr("A task with the same title, due date and contact exists:");
+    target.fields = TaskImporter::fields();
+    target.label = [](const QString &key) {
+        return key == QLatin1String("contactEmail") ? tr("Contact's e-mail") : ErrorText::fieldLabel(key);
+    };
+    target.duplicates = {CsvImport::Duplicates::Skip, CsvImport::Duplicates::Update, CsvImport::Duplicates::Create};
+    const QTimeZone tz = m_tasks.timeZone();
+    const Store store = m_importStore;
+    target.check = [store, tz](const QStringList &row, const CsvImport::Mapping &mapping) {
+        TaskImporter(store, tz).rowBody(row, mapping);
+    };
+    target.run = [tz](const Store &workerStore, const Csv::Table &table, const CsvImport::Mapping &mapping,
+                      CsvImport::Duplicates duplicates, const QString &actor,
+                      const std::function<bool(const CsvImport::Report &)> &progress) {
+        return TaskImporter(workerStore, tz).run(table, mapping, duplicates, progress, actor);
+    };
+    auto *dialog = new ImportDialog(std::move(target), m_importStore, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }

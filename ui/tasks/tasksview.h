@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class ImportDialog;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -47,6 +48,11 @@ public:
     QLineEdit *quickAddField() const { return m_quickAdd; }
     QComboBox *quickAddWhen() const { return m_quickWhen; }
     QLabel *statusLabel() const { return m_status; }
+    // Writes the tasks the current tab and filters show to path as CSV; false with the reason under
+    // the list when it cannot.
+    bool exportTo(const QString &path);
+    // The import dialog of tasks (window-modal, deleted when closed); returned for tests.
+    ImportDialog *importTasks();
     TaskReminderNotifier *notifier() const { return m_notifier; }
     TaskDialog *openDialog() const { return m_dialog; }
     QString currentTaskId() const;
@@ -108,6 +114,7 @@ private:
     void applyFilter();
 
     TaskRepository &m_tasks;
+    Store m_importStore;
     UserRepository m_users;
     QTabWidget *m_tabs = nullptr;
     QVector<TaskTableModel *> m_models;

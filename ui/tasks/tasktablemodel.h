@@ -69,6 +69,8 @@ public:
         reload();
     }
     const Filter &filter() const { return m_filter; }
+    // What the list shows (its tab, contact and filter), every page: for Export….
+    TaskQuery exportQuery() const { return query(1); }
     // Reads the first page again.
     void reload();
     // The open tasks of this mode (the tab's count); All counts every task.
