@@ -2123,6 +2123,54 @@
         <source>Undo merge</source>
         <translation>Zusammenführung rückgängig machen</translation>
     </message>
+    <message>
+        <source>%1 contacts saved to %2.</source>
+        <translation>%1 Kontakte in %2 gespeichert.</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 wurde nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <source>A contact with the same e-mail or phone exists:</source>
+        <translation>Wenn ein Kontakt mit derselben E-Mail-Adresse oder Telefonnummer existiert:</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export contacts to CSV</source>
+        <translation>Kontakte als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Full name (first and last)</source>
+        <translation>Vollständiger Name (Vor- und Nachname)</translation>
+    </message>
+    <message>
+        <source>Import contacts from a CSV file</source>
+        <translation>Kontakte aus einer CSV-Datei importieren</translation>
+    </message>
+    <message>
+        <source>Import contacts</source>
+        <translation>Kontakte importieren</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <source>Save the contacts the search and filters show as a CSV file</source>
+        <translation>Die Kontakte, die Suche und Filter anzeigen, als CSV-Datei speichern</translation>
+    </message>
+    <message>
+        <source>contacts.csv</source>
+        <translation>kontakte.csv</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>
@@ -3672,6 +3720,14 @@
     <message>
         <source>The assistant suggests: “%1”</source>
         <translation>Der Assistent schlägt vor: „%1“</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed</source>
+        <translation>Nicht geschlossene Unterhaltungen, deren letzte Nachricht vom Kunden kam</translation>
     </message>
 </context>
 <context>
@@ -5774,6 +5830,66 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
         <source>Contact %1 exists already</source>
         <translation>Kontakt %1 existiert bereits</translation>
     </message>
+    <message>
+        <source>Import</source>
+        <translation>Import</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as contact %1</source>
+        <translation>Unverändert: gleich wie Kontakt %1</translation>
+    </message>
+    <message>
+        <source>fills %1 from two columns</source>
+        <translation>füllt %1 aus zwei Spalten</translation>
+    </message>
+    <message>
+        <source>fills no name or no e-mail or phone column</source>
+        <translation>füllt keinen Namen oder keine Spalte für E-Mail oder Telefon</translation>
+    </message>
+    <message>
+        <source>must be a JSON object of column → field</source>
+        <translation>muss ein JSON-Objekt aus Spalte → Feld sein</translation>
+    </message>
+    <message>
+        <source>must map each column to a field name</source>
+        <translation>muss jede Spalte einem Feldnamen zuordnen</translation>
+    </message>
+    <message>
+        <source>names %1, a column the file does not have</source>
+        <translation>nennt %1, eine Spalte, die die Datei nicht hat</translation>
+    </message>
+    <message>
+        <source>names %1, which is not a field</source>
+        <translation>nennt %1, das kein Feld ist</translation>
+    </message>
+    <message>
+        <source>The mapping must fill a name (name, firstName or lastName) and an e-mail or phone</source>
+        <translation>Die Zuordnung muss einen Namen (name, firstName oder lastName) und eine E-Mail-Adresse oder Telefonnummer füllen</translation>
+    </message>
+    <message>
+        <source>No contact has the e-mail %1</source>
+        <translation>Kein Kontakt hat die E-Mail-Adresse %1</translation>
+    </message>
+    <message>
+        <source>names no contact</source>
+        <translation>nennt keinen Kontakt</translation>
+    </message>
+    <message>
+        <source>A deal named %1 already exists (%2)</source>
+        <translation>Ein Deal namens %1 existiert bereits (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as deal %1</source>
+        <translation>Unverändert: gleich wie Deal %1</translation>
+    </message>
+    <message>
+        <source>A task titled %1 already exists (%2)</source>
+        <translation>Eine Aufgabe mit dem Titel %1 existiert bereits (%2)</translation>
+    </message>
+    <message>
+        <source>Unchanged: the same as task %1</source>
+        <translation>Unverändert: gleich wie Aufgabe %1</translation>
+    </message>
 </context>
 <context>
     <name>NewApiKeyDialog</name>
@@ -6040,6 +6156,58 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     <message>
         <source>No open deals in this pipeline.</source>
         <translation>Keine offenen Deals in dieser Pipeline.</translation>
+    </message>
+    <message>
+        <source>Show all deals</source>
+        <translation>Alle Deals anzeigen</translation>
+    </message>
+    <message>
+        <source>%1 since %2</source>
+        <translation>%1 seit %2</translation>
+    </message>
+    <message>
+        <source>Only the stage %1</source>
+        <translation>Nur die Phase %1</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the deals of this pipeline the search shows as a CSV file</source>
+        <translation>Die Deals dieser Pipeline, die die Suche anzeigt, als CSV-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Export deals to CSV</source>
+        <translation>Deals als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>deals.csv</source>
+        <translation>deals.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 wurde nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <source>Import deals into this pipeline from a CSV file</source>
+        <translation>Deals aus einer CSV-Datei in diese Pipeline importieren</translation>
+    </message>
+    <message>
+        <source>Import deals into %1</source>
+        <translation>Deals in %1 importieren</translation>
+    </message>
+    <message>
+        <source>A deal with the same name and contact exists in this pipeline:</source>
+        <translation>Wenn in dieser Pipeline ein Deal mit demselben Namen und Kontakt existiert:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>E-Mail des Kontakts</translation>
     </message>
 </context>
 <context>
@@ -7401,6 +7569,50 @@ Details: %2</translation>
         <source>New task…</source>
         <translation>Neue Aufgabe…</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the tasks this tab and the filters show as a CSV file</source>
+        <translation>Die Aufgaben, die dieser Reiter und die Filter anzeigen, als CSV-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Export tasks to CSV</source>
+        <translation>Aufgaben als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>tasks.csv</source>
+        <translation>aufgaben.csv</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 wurde nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <source>%1 tasks saved to %2.</source>
+        <translation>%1 Aufgaben in %2 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <source>Import tasks from a CSV file</source>
+        <translation>Aufgaben aus einer CSV-Datei importieren</translation>
+    </message>
+    <message>
+        <source>Import tasks</source>
+        <translation>Aufgaben importieren</translation>
+    </message>
+    <message>
+        <source>A task with the same title, due date and contact exists:</source>
+        <translation>Wenn eine Aufgabe mit demselben Titel, Fälligkeitsdatum und Kontakt existiert:</translation>
+    </message>
+    <message>
+        <source>Contact&apos;s e-mail</source>
+        <translation>E-Mail des Kontakts</translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>
@@ -7994,6 +8206,10 @@ Details: %2</translation>
     <message>
         <source>A campaign could deliver nothing</source>
         <translation>Eine Kampagne konnte nichts zustellen</translation>
+    </message>
+    <message>
+        <source>Contacts are imported from a CSV file (one event a batch of 500 rows)</source>
+        <translation>Kontakte werden aus einer CSV-Datei importiert (ein Ereignis je Stapel von 500 Zeilen)</translation>
     </message>
 </context>
 <context>
@@ -9656,6 +9872,431 @@ Details: %2</translation>
     <message>
         <source>Contacts merged into %1.</source>
         <translation>Kontakte wurden mit %1 zusammengeführt.</translation>
+    </message>
+</context>
+<context>
+    <name>HomeView</name>
+    <message>
+        <source>Home</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Pipeline</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline:</source>
+        <translation>&amp;Pipeline:</translation>
+    </message>
+    <message>
+        <source>Messages of</source>
+        <translation>Nachrichten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Letzter %n Tag</numerusform>
+            <numerusform>Letzte %n Tage</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Messages of:</source>
+        <translation>&amp;Nachrichten:</translation>
+    </message>
+    <message>
+        <source>Tasks due today</source>
+        <translation>Heute fällige Aufgaben</translation>
+    </message>
+    <message>
+        <source>Your open tasks due today: click to see them in Tasks</source>
+        <translation>Ihre offenen Aufgaben, die heute fällig sind: Klicken Sie, um sie unter „Aufgaben“ anzuzeigen</translation>
+    </message>
+    <message>
+        <source>Overdue tasks</source>
+        <translation>Überfällige Aufgaben</translation>
+    </message>
+    <message>
+        <source>Your open tasks past their due time: click to see them in Tasks</source>
+        <translation>Ihre offenen Aufgaben, deren Fälligkeit überschritten ist: Klicken Sie, um sie unter „Aufgaben“ anzuzeigen</translation>
+    </message>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation>Warten auf Antwort</translation>
+    </message>
+    <message>
+        <source>Conversations whose last message came from the customer and that are not closed: click to see them in the Inbox</source>
+        <translation>Nicht geschlossene Unterhaltungen, deren letzte Nachricht vom Kunden kam: Klicken Sie, um sie im Posteingang anzuzeigen</translation>
+    </message>
+    <message>
+        <source>Open deals</source>
+        <translation>Offene Deals</translation>
+    </message>
+    <message>
+        <source>Deals in the pipeline&apos;s open stages and their value weighted by each stage&apos;s probability, per currency: click to open the board</source>
+        <translation>Deals in den offenen Phasen der Pipeline und ihr Wert, gewichtet mit der Wahrscheinlichkeit jeder Phase, je Währung: Klicken Sie, um das Board zu öffnen</translation>
+    </message>
+    <message>
+        <source>Open deals by stage</source>
+        <translation>Offene Deals nach Phase</translation>
+    </message>
+    <message>
+        <source>No open deals in this pipeline yet: a deal created in Deals shows here.</source>
+        <translation>Noch keine offenen Deals in dieser Pipeline: Ein unter „Deals“ angelegter Deal erscheint hier.</translation>
+    </message>
+    <message>
+        <source>Won, last 30 days</source>
+        <translation>Gewonnen, letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Deals won in the last 30 days, today included: click to list them</source>
+        <translation>In den letzten 30 Tagen gewonnene Deals, heute eingeschlossen: Klicken Sie, um sie aufzulisten</translation>
+    </message>
+    <message>
+        <source>Won, last 90 days</source>
+        <translation>Gewonnen, letzte 90 Tage</translation>
+    </message>
+    <message>
+        <source>Deals won in the last 90 days, today included: click to list them</source>
+        <translation>In den letzten 90 Tagen gewonnene Deals, heute eingeschlossen: Klicken Sie, um sie aufzulisten</translation>
+    </message>
+    <message>
+        <source>Lost, last 30 days</source>
+        <translation>Verloren, letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 30 days, today included: click to list them</source>
+        <translation>In den letzten 30 Tagen verlorene Deals, heute eingeschlossen: Klicken Sie, um sie aufzulisten</translation>
+    </message>
+    <message>
+        <source>Lost, last 90 days</source>
+        <translation>Verloren, letzte 90 Tage</translation>
+    </message>
+    <message>
+        <source>Deals lost in the last 90 days, today included: click to list them</source>
+        <translation>In den letzten 90 Tagen verlorene Deals, heute eingeschlossen: Klicken Sie, um sie aufzulisten</translation>
+    </message>
+    <message>
+        <source>Messages per day</source>
+        <translation>Nachrichten pro Tag</translation>
+    </message>
+    <message>
+        <source>Click a bar to see the channel&apos;s conversations in the Inbox</source>
+        <translation>Klicken Sie auf einen Balken, um die Unterhaltungen des Kanals im Posteingang anzuzeigen</translation>
+    </message>
+    <message>
+        <source>No messages in this period: conversations of WhatsApp, Telegram, Instagram and the web widget are counted here.</source>
+        <translation>Keine Nachrichten in diesem Zeitraum: Gezählt werden hier Unterhaltungen über WhatsApp, Telegram, Instagram und das Web-Widget.</translation>
+    </message>
+    <message>
+        <source>Reading the figures…</source>
+        <translation>Die Zahlen werden gelesen…</translation>
+    </message>
+    <message>
+        <source>The figures could not be read: %1</source>
+        <translation>Die Zahlen konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>As of %1</source>
+        <translation>Stand: %1</translation>
+    </message>
+    <message>
+        <source>nobody is signed in</source>
+        <translation>niemand angemeldet</translation>
+    </message>
+    <message>
+        <source>assigned to you</source>
+        <translation>Ihnen zugewiesen</translation>
+    </message>
+    <message>
+        <source>past their due time</source>
+        <translation>Fälligkeit überschritten</translation>
+    </message>
+    <message>
+        <source>nothing late</source>
+        <translation>nichts überfällig</translation>
+    </message>
+    <message>
+        <source>no open deals</source>
+        <translation>keine offenen Deals</translation>
+    </message>
+    <message>
+        <source>weighted: %1</source>
+        <translation>gewichtet: %1</translation>
+    </message>
+    <message>
+        <source>nobody is waiting</source>
+        <translation>niemand wartet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n Minute</numerusform>
+            <numerusform>%n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n Stunde</numerusform>
+            <numerusform>%n Stunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n Tag</numerusform>
+            <numerusform>%n Tage</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the longest for %1</source>
+        <translation>längste Wartezeit: %1</translation>
+    </message>
+    <message>
+        <source>Open deals by stage: %1</source>
+        <translation>Offene Deals nach Phase: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deal(s)</source>
+        <translation>
+            <numerusform>%n Deal</numerusform>
+            <numerusform>%n Deals</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2%): %3. Click to list them in Deals.</source>
+        <translation>%1 (%2%): %3. Klicken Sie, um sie unter „Deals“ aufzulisten.</translation>
+    </message>
+    <message>
+        <source>under a minute</source>
+        <translation>unter einer Minute</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>%1 cannot be imported: %2</source>
+        <translation>%1 kann nicht importiert werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is too large to import (at most %2 MB).</source>
+        <translation>%1 ist zu groß zum Importieren (höchstens %2 MB).</translation>
+    </message>
+    <message>
+        <source>%1 new, %2 updated, %3 skipped, %4 with problems.</source>
+        <translation>%1 neu, %2 aktualisiert, %3 übersprungen, %4 mit Problemen.</translation>
+    </message>
+    <message>
+        <source>%1 rows to import, %2 columns. Check the fields of the columns and the preview.</source>
+        <translation>%1 Zeilen zu importieren, %2 Spalten. Prüfen Sie die Felder der Spalten und die Vorschau.</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 wurde nicht importiert: %2</translation>
+    </message>
+    <message>
+        <source>%1 was not saved: %2</source>
+        <translation>%1 wurde nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <source>-report.csv</source>
+        <translation>-bericht.csv</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt)</source>
+        <translation>CSV-Dateien (*.csv *.txt)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cancel import</source>
+        <translation>Import abbrechen</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>Datei wählen…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>Columns of the file and their fields</source>
+        <translation>Spalten der Datei und ihre Felder</translation>
+    </message>
+    <message>
+        <source>Columns of the file</source>
+        <translation>Spalten der Datei</translation>
+    </message>
+    <message>
+        <source>Comma ,</source>
+        <translation>Komma ,</translation>
+    </message>
+    <message>
+        <source>Create a new record anyway</source>
+        <translation>Trotzdem einen neuen Datensatz anlegen</translation>
+    </message>
+    <message>
+        <source>Custom field “%1”</source>
+        <translation>Benutzerdefiniertes Feld „%1“</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s outcome (new, updated, skipped and why) as a CSV file</source>
+        <translation>Das Ergebnis jeder Zeile (neu, aktualisiert, übersprungen und warum) als CSV-Datei</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>Kodierung</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>Kodierung:</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>Beispiel</translation>
+    </message>
+    <message>
+        <source>Field of column %1</source>
+        <translation>Feld der Spalte %1</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Import finished: %1 Save the report to see each row&apos;s outcome.</source>
+        <translation>Import abgeschlossen: %1 Speichern Sie den Bericht, um das Ergebnis jeder Zeile zu sehen.</translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation>Importfortschritt</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert…</translation>
+    </message>
+    <message>
+        <source>Importing: %1 of %2 rows (%3 new, %4 updated, %5 skipped, %6 with problems)…</source>
+        <translation>Import läuft: %1 von %2 Zeilen (%3 neu, %4 aktualisiert, %5 übersprungen, %6 mit Problemen)…</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>No file chosen: a CSV file saved by Excel, LibreOffice or another program</source>
+        <translation>Keine Datei gewählt: eine CSV-Datei, gespeichert von Excel, LibreOffice oder einem anderen Programm</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Probleme</translation>
+    </message>
+    <message>
+        <source>Report saved to %1.</source>
+        <translation>Bericht in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Save report…</source>
+        <translation>Bericht speichern…</translation>
+    </message>
+    <message>
+        <source>Save the import report</source>
+        <translation>Den Importbericht speichern</translation>
+    </message>
+    <message>
+        <source>Semicolon ;</source>
+        <translation>Semikolon ;</translation>
+    </message>
+    <message>
+        <source>Separator</source>
+        <translation>Trennzeichen</translation>
+    </message>
+    <message>
+        <source>Separator:</source>
+        <translation>Trennzeichen:</translation>
+    </message>
+    <message>
+        <source>Skip the row (keep the stored record)</source>
+        <translation>Zeile überspringen (gespeicherten Datensatz behalten)</translation>
+    </message>
+    <message>
+        <source>Stop after the rows being written: those saved until then stay</source>
+        <translation>Nach den gerade geschriebenen Zeilen anhalten: Die bis dahin gespeicherten bleiben</translation>
+    </message>
+    <message>
+        <source>Stop the import</source>
+        <translation>Import anhalten</translation>
+    </message>
+    <message>
+        <source>Stop the import?</source>
+        <translation>Import anhalten?</translation>
+    </message>
+    <message>
+        <source>Stopped at Cancel after %1 of %2 rows: %3 The rows written until then stay.</source>
+        <translation>Bei „Abbrechen“ nach %1 von %2 Zeilen angehalten: %3 Die bis dahin geschriebenen Zeilen bleiben.</translation>
+    </message>
+    <message>
+        <source>Stopping after the rows being written…</source>
+        <translation>Wird nach den gerade geschriebenen Zeilen angehalten…</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>Tabulator</translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: no problem found.</source>
+        <translation>Die ersten %1 Zeilen, wie sie importiert würden: kein Problem gefunden.</translation>
+    </message>
+    <message>
+        <source>The first %1 rows as they would be imported: %2 would be left out, each with its problem.</source>
+        <translation>Die ersten %1 Zeilen, wie sie importiert würden: %2 ausgelassen, jeweils mit Angabe des Problems.</translation>
+    </message>
+    <message>
+        <source>The first rows as they would be imported</source>
+        <translation>Die ersten Zeilen, wie sie importiert würden</translation>
+    </message>
+    <message>
+        <source>The rows written until now stay; the rest of the file is not imported.</source>
+        <translation>Die bisher geschriebenen Zeilen bleiben; der Rest der Datei wird nicht importiert.</translation>
+    </message>
+    <message>
+        <source>UTF-8</source>
+        <translation>UTF-8</translation>
+    </message>
+    <message>
+        <source>Update the stored record with the row&apos;s values</source>
+        <translation>Den gespeicherten Datensatz mit den Werten der Zeile aktualisieren</translation>
+    </message>
+    <message>
+        <source>Windows-1254 (Turkish)</source>
+        <translation>Windows-1254 (Türkisch)</translation>
+    </message>
+    <message>
+        <source>— leave out —</source>
+        <translation>— auslassen —</translation>
     </message>
 </context>
 </TS>

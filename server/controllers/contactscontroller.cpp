@@ -400,46 +400,48 @@ ApiResponse ContactsController::undoMerge(ApiRequest &request)
                                        {QStringLiteral("restored"), restored},
                                        {QStringLiteral("movedBack"), undone.movedBack.toJson()}},
                            QStringLiteral("Merge undone"));
-    ApiResponse ContactsController::exportCsv(ApiRequest & request)
-    {
-        // Which contacts, in which order, is read now (one snapshot); the rows are read and written a
-        // chunk at a time while the client takes them, so that a large export holds neither a
-        // transaction nor the whole file in memory.
-        auto exporter = std::make_shared<ContactExport>(m_contacts.store(), queryOf(request));
-        ApiResponse r;
-        r.status = 200;
-        r.headers.emplaceBack("Content-Type", "text/csv; charset=utf-8");
-        r.headers.emplaceBack("Content-Disposition",
-                              "attachment; filename=\"contacts-" +
-                                  m_contacts.store().now().date().toString(Qt::ISODate).toLatin1() + ".csv\"");
-        r.headers.emplaceBack("Cache-Control", "private, no-store");
-        r.headers.emplaceBack("X-Total-Count", QByteArray::number(exporter->total()));
-        r.stream = [exporter](const HttpResponder &responder, HttpResponse head) {
-            const HttpStream stream = responder.stream(std::move(head));
-            auto pump = std::make_shared<std::function<void()>>();
-            *pump = [exporter, stream, weak = std::weak_ptr<std::function<void()>>(pump)] {
-                const auto self = weak.lock();
-                if (!self || !stream.isOpen())
+}
+
+ApiResponse ContactsController::exportCsv(ApiRequest &request)
+{
+    // Which contacts, in which order, is read now (one snapshot); the rows are read and written a
+    // chunk at a time while the client takes them, so that a large export holds neither a
+    // transaction nor the whole file in memory.
+    auto exporter = std::make_shared<ContactExport>(m_contacts.store(), queryOf(request));
+    ApiResponse r;
+    r.status = 200;
+    r.headers.emplaceBack("Content-Type", "text/csv; charset=utf-8");
+    r.headers.emplaceBack("Content-Disposition", "attachment; filename=\"contacts-" +
+                                                     m_contacts.store().now().date().toString(Qt::ISODate).toLatin1() +
+                                                     ".csv\"");
+    r.headers.emplaceBack("Cache-Control", "private, no-store");
+    r.headers.emplaceBack("X-Total-Count", QByteArray::number(exporter->total()));
+    r.stream = [exporter](const HttpResponder &responder, HttpResponse head) {
+        const HttpStream stream = responder.stream(std::move(head));
+        auto pump = std::make_shared<std::function<void()>>();
+        *pump = [exporter, stream, weak = std::weak_ptr<std::function<void()>>(pump)] {
+            const auto self = weak.lock();
+            if (!self || !stream.isOpen())
+                return;
+            // Write while the client keeps up; else look again shortly.
+            while (stream.backlog() < 256 * 1024) {
+                if (exporter->atEnd()) {
+                    stream.end();
                     return;
-                // Write while the client keeps up; else look again shortly.
-                while (stream.backlog() < 256 * 1024) {
-                    if (exporter->atEnd()) {
-                        stream.end();
-                        return;
-                    }
-                    try {
-                        if (!stream.write(exporter->next()))
-                            return;
-                    } catch (const std::exception &e) {
-                        qWarning("contacts export stopped: %s", e.what());
-                        stream.end(); // a client sees a body cut short: the chunked framing has no end marker
-                        return;
-                    }
                 }
-                QTimer::singleShot(5, [self] { (*self)(); });
-            };
-            // The pump keeps itself alive through the timers it queues; it ends when the stream does.
-            QTimer::singleShot(0, [pump] { (*pump)(); });
+                try {
+                    if (!stream.write(exporter->next()))
+                        return;
+                } catch (const std::exception &e) {
+                    qWarning("contacts export stopped: %s", e.what());
+                    stream.end(); // a client sees a body cut short: the chunked framing has no end marker
+                    return;
+                }
+            }
+            QTimer::singleShot(5, [self] { (*self)(); });
         };
-        return r;
-    }
+        // The pump keeps itself alive through the timers it queues; it ends when the stream does.
+        QTimer::singleShot(0, [pump] { (*pump)(); });
+    };
+    return r;
+}

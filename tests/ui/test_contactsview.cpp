@@ -1163,112 +1163,114 @@ void TestContactsView::findDuplicatesMergesAndUndoes()
     click(bar->undoButton());
     QVERIFY(m_contacts->find(other));
     QCOMPARE(m_contacts->notes(other).size(), 1);
-    void TestContactsView::importDialogMapsPreviewsAndImports()
-    {
-        openWindow();
-        // What a Turkish Excel saves: Windows-1254 and ";".
-        const QString path = m_dir.filePath(QStringLiteral("kisiler.csv"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("Ad Soyad;E-posta;Telefon;\xDE"
-                   "irket;Sekt\xF6r\r\n"
-                   "G\xFCl\xFE"
-                   "en \xC7"
-                   "elik;gulsen@example.com;+90 532 444 55 66;Do\xF0"
-                   "a G\xFD"
-                   "da;G\xFD"
-                   "da\r\n"
-                   "Can;can@;;;\r\n"
-                   "Ahmet Y\xFDlmaz;AHMET@example.com;;Yeni A\xDE;Tekstil\r\n");
-        file.close();
-        ImportDialog *dialog = view()->importContacts();
-        QVERIFY(dialog->isVisible());
-        QVERIFY(dialog->openFile(path));
-        QCOMPARE(dialog->encodingBox()->currentData().toInt(), int(Csv::Encoding::Windows1254));
-        QCOMPARE(dialog->separatorBox()->currentData().toString(), QString(";"));
-        // Matched by the Turkish headers; the one no field means is left out until chosen.
-        QCOMPARE(dialog->mapping(), (QStringList{"name", "email", "phone", "company", ""}));
-        QComboBox *sector = dialog->fieldBox(4);
-        sector->setCurrentIndex(sector->findData(QStringLiteral("customFields.Sektör")));
-        QVERIFY(sector->currentIndex() > 0);
-        emit sector->activated(sector->currentIndex());
-        QCOMPARE(dialog->mapping().last(), QString("customFields.Sektör"));
-        // The preview reads the rows as they would be imported, with each one's problem.
-        QTableWidget *preview = dialog->previewTable();
-        QCOMPARE(preview->rowCount(), 3);
-        const int problems = 1;
-        QCOMPARE(preview->item(0, 2)->text(), QString("Gülşen Çelik"));
-        QVERIFY(preview->item(0, problems)->text().isEmpty());
-        QVERIFY(preview->item(1, problems)->text().contains("e-mail"));
-        QVERIFY(preview->item(2, problems)->text().isEmpty());
-        // The encoding changed by hand reads the file again.
-        dialog->encodingBox()->setCurrentIndex(dialog->encodingBox()->findData(int(Csv::Encoding::Utf8)));
-        emit dialog->encodingBox()->activated(dialog->encodingBox()->currentIndex());
-        QVERIFY(preview->item(0, 2)->text().contains(QChar(0xFFFD)));
-        dialog->encodingBox()->setCurrentIndex(dialog->encodingBox()->findData(int(Csv::Encoding::Windows1254)));
-        emit dialog->encodingBox()->activated(dialog->encodingBox()->currentIndex());
-        QCOMPARE(dialog->mapping().last(), QString()); // read again: matched again
-        QComboBox *sectorAgain = dialog->fieldBox(4);
-        sectorAgain->setCurrentIndex(sectorAgain->findData(QStringLiteral("customFields.Sektör")));
+}
 
-        dialog->duplicatesBox()->setCurrentIndex(dialog->duplicatesBox()->findData(int(CsvImport::Duplicates::Update)));
-        QVERIFY(dialog->startImport());
-        QTRY_VERIFY(!dialog->isImporting());
-        QVERIFY(dialog->report());
-        QCOMPARE(dialog->report()->created, 1);
-        QCOMPARE(dialog->report()->updated, 1);
-        QCOMPARE(dialog->report()->failed, 1);
-        QCOMPARE(m_contacts->get(m_ahmet).company, QString("Yeni AŞ"));
-        QCOMPARE(m_contacts->get(m_ahmet).customFields.value("Sektör").toString(), QString("Tekstil"));
-        QTRY_COMPARE(model()->rowCount(), 4);
-        const QString reportPath = m_dir.filePath(QStringLiteral("rapor.csv"));
-        QVERIFY(dialog->saveReport(reportPath));
-        const Csv::Table report = Csv::read([&] {
-            QFile f(reportPath);
-            f.open(QIODevice::ReadOnly);
-            return f.readAll();
-        }());
-        QCOMPARE(report.rows.size(), 3);
-        QCOMPARE(report.rows.at(1).mid(0, 2), (QStringList{"3", "failed"}));
-        QVERIFY(!report.rows.at(1).at(5).isEmpty());
-        dialog->reject();
-    }
+void TestContactsView::importDialogMapsPreviewsAndImports()
+{
+    openWindow();
+    // What a Turkish Excel saves: Windows-1254 and ";".
+    const QString path = m_dir.filePath(QStringLiteral("kisiler.csv"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("Ad Soyad;E-posta;Telefon;\xDE"
+               "irket;Sekt\xF6r\r\n"
+               "G\xFCl\xFE"
+               "en \xC7"
+               "elik;gulsen@example.com;+90 532 444 55 66;Do\xF0"
+               "a G\xFD"
+               "da;G\xFD"
+               "da\r\n"
+               "Can;can@;;;\r\n"
+               "Ahmet Y\xFDlmaz;AHMET@example.com;;Yeni A\xDE;Tekstil\r\n");
+    file.close();
+    ImportDialog *dialog = view()->importContacts();
+    QVERIFY(dialog->isVisible());
+    QVERIFY(dialog->openFile(path));
+    QCOMPARE(dialog->encodingBox()->currentData().toInt(), int(Csv::Encoding::Windows1254));
+    QCOMPARE(dialog->separatorBox()->currentData().toString(), QString(";"));
+    // Matched by the Turkish headers; the one no field means is left out until chosen.
+    QCOMPARE(dialog->mapping(), (QStringList{"name", "email", "phone", "company", ""}));
+    QComboBox *sector = dialog->fieldBox(4);
+    sector->setCurrentIndex(sector->findData(QStringLiteral("customFields.Sektör")));
+    QVERIFY(sector->currentIndex() > 0);
+    emit sector->activated(sector->currentIndex());
+    QCOMPARE(dialog->mapping().last(), QString("customFields.Sektör"));
+    // The preview reads the rows as they would be imported, with each one's problem.
+    QTableWidget *preview = dialog->previewTable();
+    QCOMPARE(preview->rowCount(), 3);
+    const int problems = 1;
+    QCOMPARE(preview->item(0, 2)->text(), QString("Gülşen Çelik"));
+    QVERIFY(preview->item(0, problems)->text().isEmpty());
+    QVERIFY(preview->item(1, problems)->text().contains("e-mail"));
+    QVERIFY(preview->item(2, problems)->text().isEmpty());
+    // The encoding changed by hand reads the file again.
+    dialog->encodingBox()->setCurrentIndex(dialog->encodingBox()->findData(int(Csv::Encoding::Utf8)));
+    emit dialog->encodingBox()->activated(dialog->encodingBox()->currentIndex());
+    QVERIFY(preview->item(0, 2)->text().contains(QChar(0xFFFD)));
+    dialog->encodingBox()->setCurrentIndex(dialog->encodingBox()->findData(int(Csv::Encoding::Windows1254)));
+    emit dialog->encodingBox()->activated(dialog->encodingBox()->currentIndex());
+    QCOMPARE(dialog->mapping().last(), QString()); // read again: matched again
+    QComboBox *sectorAgain = dialog->fieldBox(4);
+    sectorAgain->setCurrentIndex(sectorAgain->findData(QStringLiteral("customFields.Sektör")));
 
-    void TestContactsView::importCanBeCancelledAndExportSavesWhatTheSearchShows()
-    {
-        openWindow();
-        const QString path = m_dir.filePath(QStringLiteral("many.csv"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("name,email\n");
-        for (int i = 0; i < 5 * CsvImport::kBatchRows; ++i)
-            file.write(QStringLiteral("Kişi %1,k%1@example.com\n").arg(i).toUtf8());
-        file.close();
-        ImportDialog *dialog = view()->importContacts();
-        QVERIFY(dialog->openFile(path));
-        QVERIFY(dialog->startImport());
-        QVERIFY(child<QPushButton>(dialog, "cancelImport")->isVisible());
-        QVERIFY(!child<QPushButton>(dialog, "closeImport")->isEnabled());
-        dialog->cancelImport();
-        QTRY_VERIFY(!dialog->isImporting());
-        QVERIFY(dialog->report()->cancelled);
-        const int created = dialog->report()->created;
-        QVERIFY(created > 0 && created < 5 * CsvImport::kBatchRows);
-        QCOMPARE(created % CsvImport::kBatchRows, 0); // whole batches
-        QTRY_COMPARE(model()->rowCount(), 3 + created);
-        QVERIFY(child<QLabel>(dialog, "importStatus")->text().contains("Cancel"));
-        dialog->reject();
+    dialog->duplicatesBox()->setCurrentIndex(dialog->duplicatesBox()->findData(int(CsvImport::Duplicates::Update)));
+    QVERIFY(dialog->startImport());
+    QTRY_VERIFY(!dialog->isImporting());
+    QVERIFY(dialog->report());
+    QCOMPARE(dialog->report()->created, 1);
+    QCOMPARE(dialog->report()->updated, 1);
+    QCOMPARE(dialog->report()->failed, 1);
+    QCOMPARE(m_contacts->get(m_ahmet).company, QString("Yeni AŞ"));
+    QCOMPARE(m_contacts->get(m_ahmet).customFields.value("Sektör").toString(), QString("Tekstil"));
+    QTRY_COMPARE(model()->rowCount(), 4);
+    const QString reportPath = m_dir.filePath(QStringLiteral("rapor.csv"));
+    QVERIFY(dialog->saveReport(reportPath));
+    const Csv::Table report = Csv::read([&] {
+        QFile f(reportPath);
+        f.open(QIODevice::ReadOnly);
+        return f.readAll();
+    }());
+    QCOMPARE(report.rows.size(), 3);
+    QCOMPARE(report.rows.at(1).mid(0, 2), (QStringList{"3", "failed"}));
+    QVERIFY(!report.rows.at(1).at(5).isEmpty());
+    dialog->reject();
+}
 
-        QTest::keyClicks(view()->searchField(), "ahmet");
-        QTRY_COMPARE(model()->rowCount(), 1);
-        const QString exported = m_dir.filePath(QStringLiteral("ahmet.csv"));
-        QVERIFY(view()->exportTo(exported));
-        QFile out(exported);
-        QVERIFY(out.open(QIODevice::ReadOnly));
-        const Csv::Table t = Csv::read(out.readAll());
-        QCOMPARE(t.rows.size(), 1);
-        QCOMPARE(t.rows.first().at(t.header.indexOf("email")), QString("ahmet@example.com"));
-    }
+void TestContactsView::importCanBeCancelledAndExportSavesWhatTheSearchShows()
+{
+    openWindow();
+    const QString path = m_dir.filePath(QStringLiteral("many.csv"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name,email\n");
+    for (int i = 0; i < 5 * CsvImport::kBatchRows; ++i)
+        file.write(QStringLiteral("Kişi %1,k%1@example.com\n").arg(i).toUtf8());
+    file.close();
+    ImportDialog *dialog = view()->importContacts();
+    QVERIFY(dialog->openFile(path));
+    QVERIFY(dialog->startImport());
+    QVERIFY(child<QPushButton>(dialog, "cancelImport")->isVisible());
+    QVERIFY(!child<QPushButton>(dialog, "closeImport")->isEnabled());
+    dialog->cancelImport();
+    QTRY_VERIFY(!dialog->isImporting());
+    QVERIFY(dialog->report()->cancelled);
+    const int created = dialog->report()->created;
+    QVERIFY(created > 0 && created < 5 * CsvImport::kBatchRows);
+    QCOMPARE(created % CsvImport::kBatchRows, 0); // whole batches
+    QTRY_COMPARE(model()->rowCount(), 3 + created);
+    QVERIFY(child<QLabel>(dialog, "importStatus")->text().contains("Cancel"));
+    dialog->reject();
 
-    QTEST_MAIN(TestContactsView)
+    QTest::keyClicks(view()->searchField(), "ahmet");
+    QTRY_COMPARE(model()->rowCount(), 1);
+    const QString exported = m_dir.filePath(QStringLiteral("ahmet.csv"));
+    QVERIFY(view()->exportTo(exported));
+    QFile out(exported);
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    const Csv::Table t = Csv::read(out.readAll());
+    QCOMPARE(t.rows.size(), 1);
+    QCOMPARE(t.rows.first().at(t.header.indexOf("email")), QString("ahmet@example.com"));
+}
+
+QTEST_MAIN(TestContactsView)
 #include "test_contactsview.moc"
