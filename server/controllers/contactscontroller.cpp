@@ -189,8 +189,7 @@ void ContactsController::registerRoutes(Router &router)
     }
     // GET /api/v1/contacts/export
     RouteDoc exportDoc{tag,
-                       QStringLiteral("The contacts the list's filters find (search, tag, source, createdAfter, "
-                                      "createdBefore, segmentId, sort; every page) as CSV, streamed"),
+                       QStringLiteral("Export the contacts the list's filters find as CSV, streamed"),
                        {},
                        object({}),
                        {{QStringLiteral("search"), string()},
@@ -203,6 +202,9 @@ void ContactsController::registerRoutes(Router &router)
                         {QStringLiteral("sort"), string()}},
                        {400, 401, 403, 404, 429}};
     exportDoc.contentType = QStringLiteral("text/csv");
+    exportDoc.description =
+        QStringLiteral("The filters of listContacts (search, tag, source, createdAfter, createdBefore, "
+                       "segmentId, sort); every page of them, read in one snapshot.");
     router.add("GET", QStringLiteral("/api/v1/contacts/export"), "exportContacts", bind(&ContactsController::exportCsv),
                read, exportDoc);
     // DELETE /api/v1/contacts/:id

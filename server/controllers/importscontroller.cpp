@@ -147,9 +147,7 @@ void ImportsController::registerRoutes(Router &router)
 
     // POST /api/v1/contacts/import
     RouteDoc importDoc{tag,
-                       QStringLiteral("Import contacts from a CSV file (multipart: file, and optionally mapping as "
-                                      "JSON, duplicates skip|update|create, encoding, separator); answers 202 with "
-                                      "the job"),
+                       QStringLiteral("Import contacts from a CSV file as a job (202)"),
                        object({{QStringLiteral("file"), string(QStringLiteral("binary"))},
                                {QStringLiteral("mapping"), string()},
                                {QStringLiteral("duplicates"), string()},
@@ -161,6 +159,8 @@ void ImportsController::registerRoutes(Router &router)
                        {400, 401, 403, 413, 422, 429},
                        202};
     importDoc.requestContentType = QStringLiteral("multipart/form-data");
+    importDoc.description = QStringLiteral("Multipart: file, and optionally mapping (JSON), duplicates "
+                                           "(skip|update|create), encoding and separator; answers 202 with the job.");
     router.add("POST", QStringLiteral("/api/v1/contacts/import"), "importContacts",
                bind(&ImportsController::importContacts), write, importDoc);
     // GET /api/v1/imports/:id
