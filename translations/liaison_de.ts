@@ -1990,7 +1990,7 @@
     <name>ContactsView</name>
     <message>
         <source>Search name, e-mail, phone…</source>
-        <translation>Name, E-Mail, Telefon suchen…</translation>
+        <translation>Name, E-Mail, Telefon…</translation>
     </message>
     <message>
         <source>New</source>
@@ -2145,7 +2145,7 @@
     </message>
     <message>
         <source>Export…</source>
-        <translation>Exportieren…</translation>
+        <translation>Export…</translation>
     </message>
     <message>
         <source>Full name (first and last)</source>
@@ -2161,7 +2161,7 @@
     </message>
     <message>
         <source>Import…</source>
-        <translation>Importieren…</translation>
+        <translation>Import…</translation>
     </message>
     <message>
         <source>Save the contacts the search and filters show as a CSV file</source>
@@ -6171,7 +6171,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation>Exportieren…</translation>
+        <translation>Export…</translation>
     </message>
     <message>
         <source>Save the deals of this pipeline the search shows as a CSV file</source>
@@ -6191,7 +6191,7 @@ Ein Desktop-CRM mit lokaler REST-API.</translation>
     </message>
     <message>
         <source>Import…</source>
-        <translation>Importieren…</translation>
+        <translation>Import…</translation>
     </message>
     <message>
         <source>Import deals into this pipeline from a CSV file</source>
@@ -6961,20 +6961,6 @@ Prüfen Sie database/url in der Einstellungsdatei (liaison.ini im Datenverzeichn
         <translation>Die Datenbankdatei ist beschädigt.</translation>
     </message>
     <message>
-        <source>Liaison does not open a damaged database file:
-%1
-
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
-
-Details: %2</source>
-        <translation>Liaison öffnet keine beschädigte Datenbankdatei:
-%1
-
-Um sie wiederherzustellen, schließen Sie Liaison und legen Sie eine Sicherungskopie der Datei an ihre Stelle (und löschen Sie die Dateien daneben, die auf -wal und -shm enden), oder retten Sie, was sich noch lesen lässt, mit dem Befehl .recover des Programms sqlite3. „liaison db check“ meldet, was beschädigt ist.
-
-Details: %2</translation>
-    </message>
-    <message>
         <source>The database file is empty.</source>
         <translation>Die Datenbankdatei ist leer.</translation>
     </message>
@@ -7571,7 +7557,7 @@ Details: %2</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation>Exportieren…</translation>
+        <translation>Export…</translation>
     </message>
     <message>
         <source>Save the tasks this tab and the filters show as a CSV file</source>
@@ -7595,7 +7581,7 @@ Details: %2</translation>
     </message>
     <message>
         <source>Import…</source>
-        <translation>Importieren…</translation>
+        <translation>Import…</translation>
     </message>
     <message>
         <source>Import tasks from a CSV file</source>

@@ -7065,15 +7065,6 @@ Make it writable for your user, or start Liaison with another data folder (--dat
 Details: %2</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Liaison does not open a damaged database file:
-%1
-
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
-
-Details: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>TaskDialog</name>

@@ -7062,20 +7062,6 @@ Kullanıcınız için yazılabilir yapın ya da Liaison&apos;ı başka bir veri 
 
 Ayrıntılar: %2</translation>
     </message>
-    <message>
-        <source>Liaison does not open a damaged database file:
-%1
-
-To restore it, close Liaison and put a backup copy of the file in its place (and delete the files ending in -wal and -shm beside it), or save what can still be read with the sqlite3 program&apos;s .recover command. &quot;liaison db check&quot; reports what is damaged.
-
-Details: %2</source>
-        <translation>Liaison hasarlı bir veritabanı dosyasını açmaz:
-%1
-
-Geri yüklemek için Liaison&apos;ı kapatın ve dosyanın yerine bir yedek kopyasını koyun (yanındaki -wal ve -shm ile biten dosyaları silin) ya da hâlâ okunabilenleri sqlite3 programının .recover komutuyla kurtarın. Neyin hasarlı olduğunu &quot;liaison db check&quot; bildirir.
-
-Ayrıntılar: %2</translation>
-    </message>
 </context>
 <context>
     <name>TaskDialog</name>
