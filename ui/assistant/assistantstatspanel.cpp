@@ -288,7 +288,7 @@ void AssistantStatsPanel::refresh()
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, stats, error] { showStats(stats, error); });
+        BackgroundWorker::post(this, [this, stats, error] { showStats(stats, error); });
         // The open suggestions need every open question grouped: shown when they come.
         int count = 0;
         error.clear();
@@ -297,7 +297,7 @@ void AssistantStatsPanel::refresh()
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, count, error] { showOpenSuggestions(count, error); });
+        BackgroundWorker::post(this, [this, count, error] { showOpenSuggestions(count, error); });
     });
 }
 

@@ -190,7 +190,7 @@ void AssistantTestConsole::ask()
             } catch (const std::exception &e) {
                 error = ErrorText::of(e);
             }
-            AssistantWorker::post(this, [this, reply, questions, error] { showReply(reply, questions, error); });
+            BackgroundWorker::post(this, [this, reply, questions, error] { showReply(reply, questions, error); });
         });
 }
 

@@ -2,7 +2,7 @@
 
 #include "model/assistant/assistant.h"
 #include "model/core/store.h"
-#include "ui/assistant/assistantworker.h"
+#include "ui/shell/backgroundworker.h"
 
 #include <QHash>
 #include <QWidget>
@@ -84,6 +84,6 @@ private:
     QTableWidget *m_candidates = nullptr;
     std::optional<AssistantReply> m_last;
     bool m_asking = false;
-    bool m_askAgain = false;  // asked while a question was out: ask once more when it is back
-    AssistantWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
+    bool m_askAgain = false;   // asked while a question was out: ask once more when it is back
+    BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

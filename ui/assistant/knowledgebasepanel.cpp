@@ -521,13 +521,13 @@ bool KnowledgeBasePanel::importFile(const QString &path)
         QString error;
         try {
             report = KnowledgeRepository(store).importCsv(bytes, actor, [this](int done, int total) {
-                AssistantWorker::post(this, [this, done, total] { onImportProgress(done, total); });
+                BackgroundWorker::post(this, [this, done, total] { onImportProgress(done, total); });
                 return !m_cancel.load();
             });
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, report, error] { onImportDone(report, error); });
+        BackgroundWorker::post(this, [this, report, error] { onImportDone(report, error); });
     });
     return true;
 }

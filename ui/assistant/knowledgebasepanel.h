@@ -3,9 +3,9 @@
 #include "model/assistant/knowledgerepository.h"
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
-#include "ui/assistant/assistantworker.h"
 #include "ui/assistant/knowledgeeditor.h"
 #include "ui/assistant/knowledgeimportreport.h"
+#include "ui/shell/backgroundworker.h"
 
 #include <QHash>
 #include <QPointer>
@@ -143,5 +143,5 @@ private:
     bool m_liveRefresh = false; // the refresh follows the bus: the list keeps its scroll
     bool m_importing = false;
     std::atomic<bool> m_cancel{false};
-    AssistantWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
+    BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

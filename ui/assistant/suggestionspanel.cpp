@@ -171,7 +171,7 @@ void SuggestionsPanel::refresh()
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, list, error] { onListed(list, error); });
+        BackgroundWorker::post(this, [this, list, error] { onListed(list, error); });
     });
 }
 
@@ -360,7 +360,7 @@ void SuggestionsPanel::acceptSuggestion()
             } catch (const std::exception &e) {
                 error = ErrorText::of(e);
             }
-            AssistantWorker::post(this, [done, entryId, error] { done(entryId, error); });
+            BackgroundWorker::post(this, [done, entryId, error] { done(entryId, error); });
         });
     });
     connect(editor, &KnowledgeEditor::saved, this, [this](const QString &entryId) {
@@ -428,7 +428,7 @@ void SuggestionsPanel::dismissNow(const QString &id)
             } catch (const std::exception &e) {
                 error = ErrorText::of(e);
             }
-            AssistantWorker::post(this, [this, id, error] {
+            BackgroundWorker::post(this, [this, id, error] {
                 if (!error.isEmpty()) {
                     m_hidden.remove(id);
                     showPage();

@@ -4,7 +4,7 @@
 #include "model/assistant/knowledgesuggestions.h"
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
-#include "ui/assistant/assistantworker.h"
+#include "ui/shell/backgroundworker.h"
 
 #include <QPointer>
 #include <QSet>
@@ -117,5 +117,5 @@ private:
     bool m_reading = false;   // a read is out
     bool m_readAgain = false; // news came while it was out
     bool m_readFailed = false;
-    AssistantWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
+    BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

@@ -459,7 +459,7 @@ void HomeView::refresh()
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, figures, error] { showFigures(figures, error); });
+        BackgroundWorker::post(this, [this, figures, error] { showFigures(figures, error); });
         DashboardFigures messages;
         error.clear();
         try {
@@ -467,7 +467,7 @@ void HomeView::refresh()
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, messages, error] { showMessages(messages, error); });
+        BackgroundWorker::post(this, [this, messages, error] { showMessages(messages, error); });
     });
 }
 

@@ -3,7 +3,7 @@
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
 #include "model/dashboard/dashboard.h"
-#include "ui/assistant/assistantworker.h"
+#include "ui/shell/backgroundworker.h"
 
 #include <QHash>
 #include <QTimeZone>
@@ -122,5 +122,5 @@ private:
     bool m_stale = true;
     bool m_reading = false;
     bool m_readAgain = false;
-    AssistantWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
+    BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

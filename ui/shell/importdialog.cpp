@@ -392,13 +392,13 @@ bool ImportDialog::startImport()
                     c.results.clear(); // the counts only: the rows stay in the worker
                     return c;
                 }();
-                AssistantWorker::post(this, [this, counts] { onProgress(counts); });
+                BackgroundWorker::post(this, [this, counts] { onProgress(counts); });
                 return !m_cancel.load();
             });
         } catch (const std::exception &e) {
             error = ErrorText::of(e);
         }
-        AssistantWorker::post(this, [this, report, error] { onDone(report, error); });
+        BackgroundWorker::post(this, [this, report, error] { onDone(report, error); });
     });
     return true;
 }

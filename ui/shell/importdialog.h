@@ -2,7 +2,7 @@
 
 #include "model/core/csvimport.h"
 #include "model/core/store.h"
-#include "ui/assistant/assistantworker.h"
+#include "ui/shell/backgroundworker.h"
 
 #include <QDialog>
 
@@ -113,7 +113,7 @@ private:
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_saveReport = nullptr;
     QPushButton *m_close = nullptr;
-    AssistantWorker m_worker; // last: the destructor waits for the import before the rest goes
+    BackgroundWorker m_worker; // last: the destructor waits for the import before the rest goes
 };
 
 // Asks where to save a CSV file (a save dialog in the Documents folder, else the home folder, with

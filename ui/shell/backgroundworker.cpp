@@ -1,21 +1,21 @@
-#include "ui/assistant/assistantworker.h"
+#include "ui/shell/backgroundworker.h"
 
 #include "model/core/database.h"
 
-AssistantWorker::AssistantWorker()
+BackgroundWorker::BackgroundWorker()
 {
     m_pool.setMaxThreadCount(1);
     m_pool.setExpiryTimeout(-1);
 }
 
-AssistantWorker::~AssistantWorker()
+BackgroundWorker::~BackgroundWorker()
 {
     // The connection is closed by a last job, not when the thread ends (see BackgroundCounter).
     m_pool.start([] { Database::closeThreadConnection(); });
     m_pool.waitForDone();
 }
 
-void AssistantWorker::run(std::function<void()> job)
+void BackgroundWorker::run(std::function<void()> job)
 {
     m_pool.start([job = std::move(job)] {
         job();
@@ -23,7 +23,7 @@ void AssistantWorker::run(std::function<void()> job)
     });
 }
 
-void AssistantWorker::post(QObject *context, std::function<void()> done)
+void BackgroundWorker::post(QObject *context, std::function<void()> done)
 {
     QMetaObject::invokeMethod(context, std::move(done), Qt::QueuedConnection);
 }
