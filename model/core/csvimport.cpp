@@ -202,6 +202,40 @@ CsvImport::RowResult CsvImport::failure(int line, const DomainError &e)
     return r;
 }
 
+CsvImport::RowResult CsvImport::skippedDuplicate(const QString &id, const QString &field, ModelText reason)
+{
+    RowResult r;
+    r.id = id;
+    r.outcome = RowResult::Skipped;
+    r.code = QStringLiteral("DUPLICATE");
+    r.field = field;
+    r.reason = std::move(reason);
+    return r;
+}
+
+CsvImport::RowResult CsvImport::updatedOrUnchanged(const QString &id, bool changed, ModelText unchangedReason)
+{
+    RowResult r;
+    r.id = id;
+    r.outcome = changed ? RowResult::Updated : RowResult::Skipped;
+    if (!changed) {
+        r.code = QStringLiteral("UNCHANGED");
+        r.reason = std::move(unchangedReason);
+    }
+    return r;
+}
+
+QString CsvImport::firstFoldedMatch(const QString &sql, const QVariantList &values, const QString &text)
+{
+    const QString wanted = TextFold::fold(text).simplified();
+    QString found;
+    Database::select(sql, values, [&](const SqlRow &row) {
+        if (found.isEmpty() && TextFold::fold(row.text(1)).simplified() == wanted)
+            found = row.text(0);
+    });
+    return found;
+}
+
 CsvImport::Report CsvImport::runRows(const Csv::Table &table, const std::function<RowResult(int)> &row,
                                      const std::function<bool(const Report &)> &progress)
 {

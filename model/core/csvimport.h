@@ -108,6 +108,15 @@ struct Report
 
 // The result of a refusal for one row.
 RowResult failure(int line, const DomainError &e);
+// A row left as it is because it names a stored record (id): skipped, DUPLICATE, the field, reason.
+RowResult skippedDuplicate(const QString &id, const QString &field, ModelText reason);
+// A row written over the stored record id: updated when it changed something, else skipped as
+// UNCHANGED with unchangedReason.
+RowResult updatedOrUnchanged(const QString &id, bool changed, ModelText unchangedReason);
+// The first record (in the order sql gives) whose text, the second column of sql's rows after the
+// id, folded as search folds it (case, accents, spaces), is text's; empty when none. How the deals'
+// and tasks' imports find a duplicate by name or title among a few candidates.
+QString firstFoldedMatch(const QString &sql, const QVariantList &values, const QString &text);
 
 // Runs the rows of a table a batch of kBatchRows at a time, each batch one transaction and each
 // row a savepoint of it (a row refused halfway leaves nothing): row(index) writes one row through

@@ -2,9 +2,7 @@
 
 #include "model/contacts/contactrepository.h"
 #include "model/core/amounttext.h"
-#include "model/core/database.h"
 #include "model/core/errors.h"
-#include "model/core/textfold.h"
 #include "model/deals/dealrepository.h"
 #include "model/deals/pipelinerepository.h"
 
@@ -120,28 +118,19 @@ CsvImport::Report DealImporter::run(const Csv::Table &table, const CsvImport::Ma
         table,
         [&](int i) {
             const QJsonObject body = rowBody(table.rows.at(i), mapping, pipelineId);
-            CsvImport::RowResult r;
             // The same deal: this pipeline, the same name folded, the same contact (or none).
-            QString existing;
-            const QString name = TextFold::fold(body.value(QLatin1String("name")).toString()).simplified();
-            Database::select(
+            const QString name = body.value(QLatin1String("name")).toString();
+            const QString existing = CsvImport::firstFoldedMatch(
                 QStringLiteral("SELECT id, name FROM deals WHERE pipeline_id = ? AND "
                                "coalesce(contact_id, '') = coalesce(?, '') ORDER BY seq"),
                 {body.value(QLatin1String("pipelineId")).toString(), body.value(QLatin1String("contactId")).toString()},
-                [&](const SqlRow &row) {
-                    if (existing.isEmpty() && TextFold::fold(row.text(1)).simplified() == name)
-                        existing = row.text(0);
-                });
-            if (!existing.isEmpty() && duplicates != CsvImport::Duplicates::Create) {
-                r.id = existing;
-                if (duplicates == CsvImport::Duplicates::Skip) {
-                    r.outcome = CsvImport::RowResult::Skipped;
-                    r.code = QStringLiteral("DUPLICATE");
-                    r.field = QStringLiteral("name");
-                    r.reason = ModelText(QT_TRANSLATE_NOOP("ModelError", "A deal named %1 already exists (%2)"),
-                                         {body.value(QLatin1String("name")).toString(), existing});
-                    return r;
-                }
+                name);
+            if (!existing.isEmpty() && duplicates == CsvImport::Duplicates::Skip)
+                return CsvImport::skippedDuplicate(
+                    existing, QStringLiteral("name"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "A deal named %1 already exists (%2)"),
+                              {name, existing}));
+            if (!existing.isEmpty() && duplicates == CsvImport::Duplicates::Update) {
                 // Changed or not, by the deal's fields (two writes may fall in one millisecond).
                 auto fields = [](const Deal &d) {
                     QJsonObject o = d.toJson();
@@ -151,14 +140,11 @@ CsvImport::Report DealImporter::run(const Csv::Table &table, const CsvImport::Ma
                 };
                 const Deal before = deals.get(existing);
                 const Deal after = deals.update(existing, DealRules::parse(body), actor);
-                r.outcome =
-                    fields(after) == fields(before) ? CsvImport::RowResult::Skipped : CsvImport::RowResult::Updated;
-                if (r.outcome == CsvImport::RowResult::Skipped) {
-                    r.code = QStringLiteral("UNCHANGED");
-                    r.reason = ModelText(QT_TRANSLATE_NOOP("ModelError", "Unchanged: the same as deal %1"), {existing});
-                }
-                return r;
+                return CsvImport::updatedOrUnchanged(
+                    existing, fields(after) != fields(before),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "Unchanged: the same as deal %1"), {existing}));
             }
+            CsvImport::RowResult r;
             r.id = deals.create(DealRules::parse(body), actor).id;
             r.outcome = CsvImport::RowResult::Created;
             return r;

@@ -1,9 +1,7 @@
 #include "model/tasks/taskimporter.h"
 
 #include "model/contacts/contactrepository.h"
-#include "model/core/database.h"
 #include "model/core/errors.h"
-#include "model/core/textfold.h"
 #include "model/core/timeutil.h"
 #include "model/tasks/taskrepository.h"
 
@@ -99,35 +97,23 @@ CsvImport::Report TaskImporter::run(const Csv::Table &table, const CsvImport::Ma
         table,
         [&](int i) {
             const QJsonObject body = rowBody(table.rows.at(i), mapping);
-            CsvImport::RowResult r;
-            QString existing;
-            const QString title = TextFold::fold(body.value(QLatin1String("title")).toString()).simplified();
-            Database::select(
+            // The same task: the same title folded, due date and contact (or none).
+            const QString title = body.value(QLatin1String("title")).toString();
+            const QString existing = CsvImport::firstFoldedMatch(
                 QStringLiteral("SELECT id, title FROM tasks WHERE coalesce(due_date, '') = coalesce(?, '') AND "
                                "coalesce(contact_id, '') = coalesce(?, '') ORDER BY seq"),
                 {body.value(QLatin1String("dueDate")).toString(), body.value(QLatin1String("contactId")).toString()},
-                [&](const SqlRow &row) {
-                    if (existing.isEmpty() && TextFold::fold(row.text(1)).simplified() == title)
-                        existing = row.text(0);
-                });
-            if (!existing.isEmpty() && duplicates != CsvImport::Duplicates::Create) {
-                r.id = existing;
-                if (duplicates == CsvImport::Duplicates::Skip) {
-                    r.outcome = CsvImport::RowResult::Skipped;
-                    r.code = QStringLiteral("DUPLICATE");
-                    r.field = QStringLiteral("title");
-                    r.reason = ModelText(QT_TRANSLATE_NOOP("ModelError", "A task titled %1 already exists (%2)"),
-                                         {body.value(QLatin1String("title")).toString(), existing});
-                    return r;
-                }
-                const bool changed = tasks.update(existing, TaskRules::parse(body), actor).changed;
-                r.outcome = changed ? CsvImport::RowResult::Updated : CsvImport::RowResult::Skipped;
-                if (r.outcome == CsvImport::RowResult::Skipped) {
-                    r.code = QStringLiteral("UNCHANGED");
-                    r.reason = ModelText(QT_TRANSLATE_NOOP("ModelError", "Unchanged: the same as task %1"), {existing});
-                }
-                return r;
-            }
+                title);
+            if (!existing.isEmpty() && duplicates == CsvImport::Duplicates::Skip)
+                return CsvImport::skippedDuplicate(
+                    existing, QStringLiteral("title"),
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "A task titled %1 already exists (%2)"),
+                              {title, existing}));
+            if (!existing.isEmpty() && duplicates == CsvImport::Duplicates::Update)
+                return CsvImport::updatedOrUnchanged(
+                    existing, tasks.update(existing, TaskRules::parse(body), actor).changed,
+                    ModelText(QT_TRANSLATE_NOOP("ModelError", "Unchanged: the same as task %1"), {existing}));
+            CsvImport::RowResult r;
             r.id = tasks.create(TaskRules::parse(body), actor).id;
             r.outcome = CsvImport::RowResult::Created;
             return r;
