@@ -137,6 +137,22 @@ private:
         return ev;
     }
 
+    // Prints a set's figures (and, when verbose, each miss) as the evaluation reports them.
+    static void report(const QString &label, const Evaluation &ev, bool verbose)
+    {
+        qInfo().noquote() << QStringLiteral(
+                                 "%1: %2 answerable, top-1 %3 (ranked first %4); %5 unanswerable, refused %6")
+                                 .arg(label)
+                                 .arg(ev.answerable)
+                                 .arg(ev.accuracy(), 0, 'f', 3)
+                                 .arg(double(ev.retrieved) / ev.answerable, 0, 'f', 3)
+                                 .arg(ev.unanswerable)
+                                 .arg(ev.refusals(), 0, 'f', 3);
+        if (verbose)
+            for (const QString &m : ev.misses)
+                qInfo().noquote() << m;
+    }
+
 private slots:
     void normalise_data()
     {
@@ -621,16 +637,7 @@ private slots:
         index.refresh(repo);
         const bool verbose = qEnvironmentVariableIntValue("LIAISON_ASSISTANT_SWEEP") == 1;
         const Evaluation ev = evaluate(index, refs, {}, false, QStringLiteral("heldout.csv"));
-        qInfo().noquote() << QStringLiteral("held-out set: %1 answerable, top-1 %2 (ranked first %3); %4 unanswerable, "
-                                            "refused %5")
-                                 .arg(ev.answerable)
-                                 .arg(ev.accuracy(), 0, 'f', 3)
-                                 .arg(double(ev.retrieved) / ev.answerable, 0, 'f', 3)
-                                 .arg(ev.unanswerable)
-                                 .arg(ev.refusals(), 0, 'f', 3);
-        if (verbose)
-            for (const QString &m : ev.misses)
-                qInfo().noquote() << m;
+        report(QStringLiteral("held-out set"), ev, verbose);
         // LIAISON_ASSISTANT_SWEEP=2: both sets over a grid (tuned set / held-out set).
         if (qEnvironmentVariableIntValue("LIAISON_ASSISTANT_SWEEP") == 2) {
             const KnowledgeIndex::Tuning base = index.tuning();
@@ -662,42 +669,18 @@ private slots:
         // A third set, written apart from both and kept back from every choice made on them
         // (heldout2.csv): measured, held to the same floors.
         const Evaluation third = evaluate(index, refs, {}, false, QStringLiteral("heldout2.csv"));
-        qInfo().noquote() << QStringLiteral("second held-out set: %1 answerable, top-1 %2 (ranked first %3); %4 "
-                                            "unanswerable, refused %5")
-                                 .arg(third.answerable)
-                                 .arg(third.accuracy(), 0, 'f', 3)
-                                 .arg(double(third.retrieved) / third.answerable, 0, 'f', 3)
-                                 .arg(third.unanswerable)
-                                 .arg(third.refusals(), 0, 'f', 3);
-        if (verbose)
-            for (const QString &m : third.misses)
-                qInfo().noquote() << m;
+        report(QStringLiteral("second held-out set"), third, verbose);
         // A fourth set (heldout3.csv), written after every choice above and measured once as it
         // came: held to the same floors.
         const Evaluation fourth = evaluate(index, refs, {}, false, QStringLiteral("heldout3.csv"));
-        qInfo().noquote() << QStringLiteral("third held-out set: %1 answerable, top-1 %2 (ranked first %3); %4 "
-                                            "unanswerable, refused %5")
-                                 .arg(fourth.answerable)
-                                 .arg(fourth.accuracy(), 0, 'f', 3)
-                                 .arg(double(fourth.retrieved) / fourth.answerable, 0, 'f', 3)
-                                 .arg(fourth.unanswerable)
-                                 .arg(fourth.refusals(), 0, 'f', 3);
+        report(QStringLiteral("third held-out set"), fourth, verbose);
         QVERIFY(fourth.answerable >= 90 && fourth.unanswerable >= 25);
         QVERIFY2(fourth.accuracy() >= kHeldOutTop1, qPrintable(QString::number(fourth.accuracy())));
         QVERIFY2(fourth.refusals() >= kHeldOutRefusals, qPrintable(QString::number(fourth.refusals())));
         // LIAISON_ASSISTANT_EVAL=FILE: a further set kept outside the tests, measured and printed.
         const QString extra = qEnvironmentVariable("LIAISON_ASSISTANT_EVAL");
-        if (!extra.isEmpty()) {
-            const Evaluation ev4 = evaluate(index, refs, {}, false, extra);
-            qInfo().noquote() << QStringLiteral("%1: %2 answerable, top-1 %3 (ranked first %4); %5 unanswerable, "
-                                                "refused %6")
-                                     .arg(extra)
-                                     .arg(ev4.answerable)
-                                     .arg(ev4.accuracy(), 0, 'f', 3)
-                                     .arg(double(ev4.retrieved) / ev4.answerable, 0, 'f', 3)
-                                     .arg(ev4.unanswerable)
-                                     .arg(ev4.refusals(), 0, 'f', 3);
-        }
+        if (!extra.isEmpty())
+            report(extra, evaluate(index, refs, {}, false, extra), verbose);
         QVERIFY(third.answerable >= 70 && third.unanswerable >= 25);
         QVERIFY2(third.accuracy() >= kHeldOutTop1, qPrintable(QString::number(third.accuracy())));
         QVERIFY2(third.refusals() >= kHeldOutRefusals, qPrintable(QString::number(third.refusals())));
