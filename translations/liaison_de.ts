@@ -2171,6 +2171,10 @@
         <source>contacts.csv</source>
         <translation>kontakte.csv</translation>
     </message>
+    <message>
+        <source>Saving %1…</source>
+        <translation>%1 wird gespeichert…</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>

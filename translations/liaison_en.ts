@@ -2250,6 +2250,10 @@
         <source>contacts.csv</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Saving %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>

@@ -2243,6 +2243,10 @@
         <source>contacts.csv</source>
         <translation>kisiler.csv</translation>
     </message>
+    <message>
+        <source>Saving %1…</source>
+        <translation>%1 kaydediliyor…</translation>
+    </message>
 </context>
 <context>
     <name>CreateApiKeyDialog</name>

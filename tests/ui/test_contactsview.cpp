@@ -1264,7 +1264,12 @@ void TestContactsView::importCanBeCancelledAndExportSavesWhatTheSearchShows()
     QTest::keyClicks(view()->searchField(), "ahmet");
     QTRY_COMPARE(model()->rowCount(), 1);
     const QString exported = m_dir.filePath(QStringLiteral("ahmet.csv"));
+    QSignalSpy exportedSpy(view(), &ContactsView::exportFinished);
     QVERIFY(view()->exportTo(exported));
+    QVERIFY(!view()->exportTo(exported)); // one at a time
+    QTRY_COMPARE(exportedSpy.count(), 1);
+    QVERIFY(exportedSpy.first().first().toBool());
+    QVERIFY(child<QLabel>(view(), "countLabel")->text().contains("1 contacts saved"));
     QFile out(exported);
     QVERIFY(out.open(QIODevice::ReadOnly));
     const Csv::Table t = Csv::read(out.readAll());

@@ -10,6 +10,7 @@
 #include "ui/contacts/contactdialog.h"
 #include "ui/contacts/contacttablemodel.h"
 #include "ui/contacts/duplicatesdialog.h"
+#include "ui/shell/backgroundworker.h"
 #include "ui/shell/emptyhint.h"
 #include "ui/shell/errortext.h"
 #include "ui/shell/importdialog.h"
@@ -574,30 +575,44 @@ void ContactsView::chooseExportFile()
 
 bool ContactsView::exportTo(const QString &path)
 {
+    if (m_exporting)
+        return false;
+    m_exporting = true;
+    m_export->setEnabled(false);
     const QString name = QFileInfo(path).fileName();
+    m_count->setText(tr("Saving %1…").arg(name));
     ContactQuery q = m_model->query();
     q.sort = m_model->sort();
-    QSaveFile file(path);
-    qint64 count = 0;
-    try {
-        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-        ContactExport exporter(m_contacts.store(), q);
-        count = exporter.total();
-        if (file.open(QIODevice::WriteOnly)) {
-            while (!exporter.atEnd() && file.write(exporter.next()) >= 0) {
+    if (!m_exportWorker)
+        m_exportWorker = std::make_unique<BackgroundWorker>();
+    const Store &store = m_contacts.store();
+    m_exportWorker->run([this, path, name, q, store = Store(store.bus(), store.clock())] {
+        QSaveFile file(path);
+        qint64 count = 0;
+        QString error;
+        try {
+            ContactExport exporter(store, q);
+            count = exporter.total();
+            if (file.open(QIODevice::WriteOnly)) {
+                while (!exporter.atEnd() && file.write(exporter.next()) >= 0) {
+                }
             }
+            if (!file.commit())
+                error = file.errorString();
+        } catch (const std::exception &e) {
+            error = ErrorText::of(e);
         }
-        QGuiApplication::restoreOverrideCursor();
-    } catch (const std::exception &e) {
-        QGuiApplication::restoreOverrideCursor();
-        m_count->setText(tr("%1 was not saved: %2").arg(name, ErrorText::of(e)));
-        return false;
-    }
-    if (!file.commit()) {
-        m_count->setText(tr("%1 was not saved: %2").arg(name, file.errorString()));
-        return false;
-    }
-    m_count->setText(tr("%1 contacts saved to %2.").arg(QLocale().toString(count), QDir::toNativeSeparators(path)));
+        BackgroundWorker::post(this, [this, path, name, count, error] {
+            m_exporting = false;
+            m_export->setEnabled(true);
+            if (error.isEmpty())
+                m_count->setText(
+                    tr("%1 contacts saved to %2.").arg(QLocale().toString(count), QDir::toNativeSeparators(path)));
+            else
+                m_count->setText(tr("%1 was not saved: %2").arg(name, error));
+            emit exportFinished(error.isEmpty());
+        });
+    });
     return true;
 }
 

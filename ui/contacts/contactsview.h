@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class ContactDetailPane;
@@ -22,6 +23,8 @@ class QTableView;
 // The Contacts area: search-as-you-type, a tag filter, the lazy table, New/Edit/Delete and the
 // detail pane. It follows the event bus: a contact changed anywhere (another thread, the API)
 // refreshes the table shortly after, keeping the selected contact selected.
+class BackgroundWorker;
+
 class ContactsView : public QWidget
 {
     Q_OBJECT
@@ -75,7 +78,8 @@ public slots:
     ImportDialog *importContacts();
     // Asks where to save the contacts the search, tag and segment show, as CSV.
     void chooseExportFile();
-    // Writes them there; false with the reason under the table when it cannot.
+    // Writes them there in a worker thread (the window goes on meanwhile); the line under the table
+    // says how many when done, or why not; exportFinished() tells. False when an export runs already.
     bool exportTo(const QString &path);
     // Reloads the table, the tag list and the detail pane now.
     void refresh();
@@ -84,6 +88,8 @@ signals:
     // "Search all contacts": the segment chosen beside the table goes back to All contacts (the
     // tag filter is cleared here); the search stays.
     void searchAllRequested();
+    // An export of exportTo() has ended: ok when the file was written.
+    void exportFinished(bool ok);
 
 private:
     void applyFilter();
@@ -125,4 +131,7 @@ private:
     QString m_segmentWhere;
     QVariantList m_segmentValues;
     QStringList m_hiddenIds; // deleted, but the delete can still be undone
+    bool m_exporting = false;
+    // The export's thread, made at the first export. Last: destroyed first, waiting for its job.
+    std::unique_ptr<BackgroundWorker> m_exportWorker;
 };
