@@ -187,14 +187,6 @@ AssistantStatsPanel::AssistantStatsPanel(const Store &store, std::shared_ptr<Kno
     grid->setRowStretch(3, 2);
     layout->addLayout(grid, 1);
 
-    m_refreshTimer.setSingleShot(true);
-    m_refreshTimer.setInterval(RefreshDelayMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refresh();
-        else
-            m_stale = true;
-    });
     connect(&store.bus(), &EventBus::changed, this, &AssistantStatsPanel::onBusChanged);
     connect(m_period, &QComboBox::currentIndexChanged, this, &AssistantStatsPanel::refresh);
     drawDaily(AiStats());
@@ -239,9 +231,7 @@ void AssistantStatsPanel::setTimeZone(const QTimeZone &tz)
     if (!tz.isValid() || tz == m_tz)
         return;
     m_tz = tz;
-    m_stale = true;
-    if (isVisible())
-        refresh();
+    m_live.markStale();
 }
 
 int AssistantStatsPanel::days() const
@@ -253,27 +243,23 @@ void AssistantStatsPanel::onBusChanged(EventBus::Entity entity, const QString &,
 {
     // A question recorded, feedback given, an entry's question changed: the figures follow, at most
     // every RefreshDelayMs (a busy inbox records many).
-    if ((entity == EventBus::Entity::AiAnswer || entity == EventBus::Entity::Knowledge) && !m_refreshTimer.isActive())
-        m_refreshTimer.start();
+    if (entity == EventBus::Entity::AiAnswer || entity == EventBus::Entity::Knowledge)
+        m_live.news();
 }
 
 void AssistantStatsPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (m_stale)
-        refresh();
+    m_live.showing();
 }
 
 void AssistantStatsPanel::refresh()
 {
-    m_stale = false;
-    m_refreshTimer.stop();
-    if (m_reading) {
-        m_readAgain = true;
-        return;
-    }
-    m_reading = true;
-    m_readAgain = false;
+    m_live.read();
+}
+
+void AssistantStatsPanel::startRead()
+{
     m_status->setText(tr("Reading the figures…"));
     // The last `days` days, today included, in the tasks' time zone; to now (a question recorded
     // in this millisecond counted too).
@@ -383,14 +369,14 @@ void AssistantStatsPanel::showStats(const AiStats &s, const QString &error)
 
 void AssistantStatsPanel::showOpenSuggestions(int count, const QString &error)
 {
-    m_reading = false;
+    m_live.finish();
     if (m_stats)
         m_stats->openSuggestions = count;
     m_figures.value(QStringLiteral("openSuggestions"))
         ->setText(error.isEmpty() ? QLocale().toString(count) : QStringLiteral("–"));
     m_notes.value(QStringLiteral("openSuggestions"))->setText(error.isEmpty() ? tr("waiting for an answer") : error);
-    if (m_readAgain) {
-        refresh();
+    if (m_live.again()) {
+        m_live.read();
         return;
     }
     emit shown();

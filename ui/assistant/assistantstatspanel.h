@@ -5,10 +5,10 @@
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
 #include "ui/shell/backgroundworker.h"
+#include "ui/shell/liveread.h"
 
 #include <QHash>
 #include <QTimeZone>
-#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -65,7 +65,7 @@ public:
     const std::optional<AiStats> &shownStats() const { return m_stats; }
     // The daily chart's bars as drawn: answered and handed off per day, oldest first.
     QList<QPair<int, int>> dailyBars() const { return m_bars; }
-    bool isReading() const { return m_reading; }
+    bool isReading() const { return m_live.isReading(); }
 
 public slots:
     void refresh();
@@ -80,6 +80,8 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    // Starts a read of the figures in the worker (m_live decides when).
+    void startRead();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void showStats(const AiStats &stats, const QString &error);
     void showOpenSuggestions(int count, const QString &error);
@@ -101,9 +103,6 @@ private:
     QTableWidget *m_worst = nullptr;
     std::optional<AiStats> m_stats;
     QList<QPair<int, int>> m_bars;
-    QTimer m_refreshTimer;
-    bool m_stale = true;
-    bool m_reading = false;
-    bool m_readAgain = false;
+    LiveRead m_live{this, RefreshDelayMs, [this] { startRead(); }};
     BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

@@ -106,14 +106,6 @@ SuggestionsPanel::SuggestionsPanel(const Store &store, std::shared_ptr<Knowledge
     foot->addWidget(m_pager);
     layout->addLayout(foot);
 
-    m_refreshTimer.setSingleShot(true);
-    m_refreshTimer.setInterval(RefreshDelayMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refresh();
-        else
-            m_stale = true;
-    });
     connect(&store.bus(), &EventBus::changed, this, &SuggestionsPanel::onBusChanged);
     connect(m_pager, &PagerBar::pageChanged, this, &SuggestionsPanel::showPage);
     connect(m_accept, &QPushButton::clicked, this, &SuggestionsPanel::acceptSuggestion);
@@ -140,27 +132,23 @@ void SuggestionsPanel::onBusChanged(EventBus::Entity entity, const QString &, Ev
 {
     // A question recorded, answered or fed back on, a suggestion taken, an entry written (the
     // knowledge base may answer a group now): the list follows at most every RefreshDelayMs.
-    if ((entity == EventBus::Entity::AiAnswer || entity == EventBus::Entity::Knowledge) && !m_refreshTimer.isActive())
-        m_refreshTimer.start();
+    if (entity == EventBus::Entity::AiAnswer || entity == EventBus::Entity::Knowledge)
+        m_live.news();
 }
 
 void SuggestionsPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (m_stale)
-        refresh();
+    m_live.showing();
 }
 
 void SuggestionsPanel::refresh()
 {
-    m_stale = false;
-    m_refreshTimer.stop();
-    if (m_reading) {
-        m_readAgain = true;
-        return;
-    }
-    m_reading = true;
-    m_readAgain = false;
+    m_live.read();
+}
+
+void SuggestionsPanel::startRead()
+{
     if (!m_read)
         showMessage(tr("Reading the questions…"));
     m_worker.run([this, store = Store(m_store.bus(), m_store.clock()), index = m_index, thresholds = m_thresholds] {
@@ -177,7 +165,7 @@ void SuggestionsPanel::refresh()
 
 void SuggestionsPanel::onListed(const QVector<KnowledgeSuggestion> &list, const QString &error)
 {
-    m_reading = false;
+    m_live.finish();
     if (!error.isEmpty()) {
         showMessage(tr("The suggestions could not be read: %1").arg(error), true);
         m_readFailed = true;
@@ -195,8 +183,8 @@ void SuggestionsPanel::onListed(const QVector<KnowledgeSuggestion> &list, const 
         showPage();
     }
     emit listed();
-    if (m_readAgain)
-        refresh();
+    if (m_live.again())
+        m_live.read();
 }
 
 QVector<KnowledgeSuggestion> SuggestionsPanel::shown() const

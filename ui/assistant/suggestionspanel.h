@@ -5,10 +5,10 @@
 #include "model/core/eventbus.h"
 #include "model/core/store.h"
 #include "ui/shell/backgroundworker.h"
+#include "ui/shell/liveread.h"
 
 #include <QPointer>
 #include <QSet>
-#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -63,7 +63,7 @@ public:
     QLabel *statusLabel() const { return m_status; }
     QLabel *emptyHint() const { return m_emptyHint; }
     KnowledgeEditor *openEditor() const { return m_editor; }
-    bool isReading() const { return m_reading; }
+    bool isReading() const { return m_live.isReading(); }
     // Every open suggestion as last read, those dismissed under Undo left out.
     QVector<KnowledgeSuggestion> shown() const;
     QString currentSuggestionId() const;
@@ -88,6 +88,8 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    // Starts a read of the suggestions in the worker (m_live decides when).
+    void startRead();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void onListed(const QVector<KnowledgeSuggestion> &list, const QString &error);
     void showPage();
@@ -110,12 +112,9 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_emptyHint = nullptr;
     QPointer<KnowledgeEditor> m_editor;
-    QTimer m_refreshTimer;
     QString m_selectAfterRefresh;
-    bool m_read = false;      // a list came back at least once
-    bool m_stale = true;      // read when next shown
-    bool m_reading = false;   // a read is out
-    bool m_readAgain = false; // news came while it was out
+    bool m_read = false; // a list came back at least once
     bool m_readFailed = false;
+    LiveRead m_live{this, RefreshDelayMs, [this] { startRead(); }};
     BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };

@@ -371,14 +371,6 @@ HomeView::HomeView(const Store &store, QWidget *parent)
         }
     }
 
-    m_refreshTimer.setSingleShot(true);
-    m_refreshTimer.setInterval(RefreshDelayMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refresh();
-        else
-            m_stale = true;
-    });
     m_waitTimer.setInterval(60 * 1000);
     connect(&m_waitTimer, &QTimer::timeout, this, &HomeView::updateWait);
     connect(&store.bus(), &EventBus::changed, this, &HomeView::onBusChanged);
@@ -392,9 +384,7 @@ void HomeView::setTimeZone(const QTimeZone &tz)
     if (!tz.isValid() || tz == m_tz)
         return;
     m_tz = tz;
-    m_stale = true;
-    if (isVisible())
-        refresh();
+    m_live.markStale();
 }
 
 void HomeView::setUser(const QString &userId)
@@ -402,9 +392,7 @@ void HomeView::setUser(const QString &userId)
     if (userId == m_userId)
         return;
     m_userId = userId;
-    m_stale = true;
-    if (isVisible())
-        refresh();
+    m_live.markStale();
 }
 
 void HomeView::onBusChanged(EventBus::Entity entity, const QString &, EventBus::Change)
@@ -416,8 +404,7 @@ void HomeView::onBusChanged(EventBus::Entity entity, const QString &, EventBus::
     case EventBus::Entity::Task:
     case EventBus::Entity::Conversation:
     case EventBus::Entity::Message:
-        if (!m_refreshTimer.isActive())
-            m_refreshTimer.start();
+        m_live.news();
         break;
     default:
         break;
@@ -427,21 +414,18 @@ void HomeView::onBusChanged(EventBus::Entity entity, const QString &, EventBus::
 void HomeView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (m_stale || m_readOn != m_store.now().toTimeZone(m_tz).date())
-        refresh();
+    if (m_live.isStale() || m_readOn != m_store.now().toTimeZone(m_tz).date())
+        m_live.read();
     m_waitTimer.start();
 }
 
 void HomeView::refresh()
 {
-    m_stale = false;
-    m_refreshTimer.stop();
-    if (m_reading) {
-        m_readAgain = true;
-        return;
-    }
-    m_reading = true;
-    m_readAgain = false;
+    m_live.read();
+}
+
+void HomeView::startRead()
+{
     if (!m_figuresShown)
         m_status->setText(tr("Reading the figures…"));
     DashboardRequest request;
@@ -473,9 +457,9 @@ void HomeView::refresh()
 
 void HomeView::showMessages(const DashboardFigures &messages, const QString &error)
 {
-    m_reading = false;
-    if (m_readAgain) {
-        refresh();
+    m_live.finish();
+    if (m_live.again()) {
+        m_live.read();
         return;
     }
     if (!m_figuresShown)
@@ -494,7 +478,7 @@ void HomeView::showMessages(const DashboardFigures &messages, const QString &err
 
 void HomeView::showFigures(const DashboardFigures &read, const QString &error)
 {
-    if (m_readAgain)
+    if (m_live.again())
         return; // read again when the messages come
     if (!error.isEmpty()) {
         m_status->setText(tr("The figures could not be read: %1").arg(error));

@@ -4,6 +4,7 @@
 #include "model/core/store.h"
 #include "model/dashboard/dashboard.h"
 #include "ui/shell/backgroundworker.h"
+#include "ui/shell/liveread.h"
 
 #include <QHash>
 #include <QTimeZone>
@@ -62,7 +63,7 @@ public:
     QLabel *statusLabel() const { return m_status; }
     // The figures shown (none before the first read).
     const std::optional<DashboardFigures> &shownFigures() const { return m_figuresShown; }
-    bool isReading() const { return m_reading; }
+    bool isReading() const { return m_live.isReading(); }
     // What clicking the chart's bar of `channel` does (the chart's bars call it).
     void openChannel(const QString &channel);
 
@@ -89,6 +90,8 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // Starts a read of the figures in the worker (m_live decides when).
+    void startRead();
     void onBusChanged(EventBus::Entity entity, const QString &id, EventBus::Change change);
     void showFigures(const DashboardFigures &figures, const QString &error);
     void showMessages(const DashboardFigures &messages, const QString &error);
@@ -116,11 +119,8 @@ private:
     QChartView *m_chart = nullptr;
     QLabel *m_chartEmpty = nullptr;
     std::optional<DashboardFigures> m_figuresShown;
-    QTimer m_refreshTimer;
     QTimer m_waitTimer; // the longest wait's words follow the clock
     QDate m_readOn;     // the day of the last read: a new day reads again at the next show
-    bool m_stale = true;
-    bool m_reading = false;
-    bool m_readAgain = false;
+    LiveRead m_live{this, RefreshDelayMs, [this] { startRead(); }};
     BackgroundWorker m_worker; // last: destroyed first, waiting for its job while the rest is here
 };
