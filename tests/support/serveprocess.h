@@ -5,6 +5,7 @@
 // its start and exit waited for with bounds.
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTcpServer>
 #include <QtTest>
 
@@ -17,12 +18,21 @@ constexpr int kStopTimeoutMs = 10000;
 
 inline quint16 freePort()
 {
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
+    // Never the same port twice in one test process: two copies given their ports before either
+    // listens would otherwise be handed one port when the system gives it back at once.
+    static QSet<quint16> given;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost, 0))
+            return 0;
+        const quint16 port = probe.serverPort();
+        probe.close();
+        if (!given.contains(port)) {
+            given.insert(port);
+            return port;
+        }
+    }
+    return 0;
 }
 
 // One `liaison serve` child process; stdout and stderr are collected as they come.
